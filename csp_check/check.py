@@ -1,0 +1,134 @@
+"""Solver-free checker: evaluate an assignment directly against every constraint of a CSP.
+
+This module is the executable definition of what each constraint means (spec §2, paper
+§3.2); the MiniZinc model and the CP-SAT backend must agree with it. Semantics decided here:
+
+- Values are compared after :func:`~csp_check.normalize.normalize` (the CSP stores them so).
+- ``dontcare`` as a filter value matches every entity.
+- A KB entity without a column is *unknown* there, and the dialogue gets the benefit of the
+  doubt: C4 counts only entities that surely match, C5 accepts an entity that may match, and C6
+  holds when ``sure ≤ x0 ≤ possible``.
+- Amount variables (kind ``amount``) are integers in ``0..CSP.max_amount``.
+"""
+
+from __future__ import annotations
+
+from typing import Mapping
+
+from csp_check.models import CSP, Constraint, ConstraintId, Value, Variable, VariableKind, VariableRef, Violation
+
+DONTCARE = "dontcare"
+
+
+def entity_match(entity: Mapping[str, str], columns: list[str], values: list[Value]) -> tuple[bool, bool]:
+    """(surely matches, possibly matches) for one entity against ``columns[i] == values[i]``."""
+    sure = possible = True
+    for column, value in zip(columns, values):
+        if value == DONTCARE:
+            continue
+        have = entity.get(column)
+        if have is None or have == "":
+            sure = False
+        elif have != value:
+            return False, False
+    return sure, possible
+
+
+def count_matches(entities: list[Mapping[str, str]], columns: list[str], values: list[Value]) -> tuple[int, int]:
+    """(entities that surely match, entities that possibly match)."""
+    sure = possible = 0
+    for entity in entities:
+        s, p = entity_match(entity, columns, values)
+        sure += s
+        possible += p
+    return sure, possible
+
+
+def satisfied(constraint: Constraint, assignment: Mapping[str, Value], csp: CSP) -> bool:
+    """Whether ``assignment`` (variable name → value) satisfies ``constraint``."""
+    values = [assignment[name] for name in constraint.variables]
+    cid = constraint.id
+    if cid is ConstraintId.C1:
+        if constraint.slot_type is None:  # an amount
+            return all(isinstance(v, int) and 0 <= v <= csp.max_amount for v in values)
+        allowed = csp.domains.get(constraint.slot_type, ())
+        return all(v in allowed for v in values)
+    if cid is ConstraintId.C2:
+        return len(set(values)) <= 1
+    if cid is ConstraintId.C3:
+        return len(set(values)) == len(values)
+    entities = csp.kbs.get(constraint.kb or "", [])
+    sure, possible = count_matches(entities, constraint.columns, values)
+    if cid is ConstraintId.C4:
+        return sure == 0
+    if cid is ConstraintId.C5:
+        return possible > 0
+    amount = assignment[constraint.count_variable or ""]
+    return isinstance(amount, int) and sure <= amount <= possible
+
+
+def violations(csp: CSP, assignment: Mapping[str, Value] | None = None) -> list[Violation]:
+    """Every constraint of ``csp`` that ``assignment`` (default: the dialogue's own) breaks."""
+    assignment = csp.assignment if assignment is None else assignment
+    by_name = {v.name: v for v in csp.variables}
+    return [
+        explain(c, assignment, csp, by_name) for c in csp.constraints if not satisfied(c, assignment, csp)
+    ]
+
+
+def explain(
+    constraint: Constraint, assignment: Mapping[str, Value], csp: CSP, by_name: Mapping[str, Variable]
+) -> Violation:
+    """A :class:`Violation` for a constraint ``assignment`` breaks, with its evidence in words."""
+    refs = [_ref(by_name[n], assignment[n]) for n in constraint.scope]
+    turns = sorted({r.turn for r in refs})
+    cid = constraint.id
+    said = ", ".join(f"{r.slot}={r.value!r}" for r in refs if r.name != constraint.count_variable)
+    where = _where(refs)
+    if cid is ConstraintId.C1:
+        r = refs[0]
+        kind = "an amount" if constraint.slot_type is None else f"a {constraint.slot_type} value"
+        msg = f"{where} says {r.value!r}, which is not {kind}"
+    elif cid is ConstraintId.C2:
+        msg = f"{where} should mention the same {refs[0].slot} but say " + " / ".join(
+            f"{r.value!r} (turn {r.turn})" for r in refs
+        )
+    elif cid is ConstraintId.C3:
+        msg = f"{where} names the same {refs[0].slot} twice in one utterance: {said}"
+    else:
+        entities = csp.kbs.get(constraint.kb or "", [])
+        values = [assignment[n] for n in constraint.variables]
+        matches = [e for e in entities if entity_match(e, constraint.columns, values)[1]]
+        sample = "; ".join(_entity_label(e) for e in matches[:3])
+        if cid is ConstraintId.C4:
+            msg = f"{where} says there is no instance with {said}; the KB has {len(matches)}: {sample}"
+        elif cid is ConstraintId.C5:
+            msg = f"{where} implies an instance with {said}; the KB ({len(entities)} entities) has none"
+        else:
+            amount = assignment[constraint.count_variable or ""]
+            sure, possible = count_matches(entities, constraint.columns, values)
+            have = str(sure) if sure == possible else f"{sure}-{possible}"
+            msg = f"{where} says {amount} with {said or 'no filter'}; the KB has {have}"
+            if sample:
+                msg += f": {sample}" + (" …" if len(matches) > 3 else "")
+    return Violation(constraint=cid, turns=turns, variables=refs, message=msg)
+
+
+def _ref(var: Variable, value: Value) -> VariableRef:
+    return VariableRef(name=var.name, turn=var.turn, slot=var.slot_type, span=var.span, text=var.text, value=value)
+
+
+def _where(refs: list[VariableRef]) -> str:
+    turns = sorted({r.turn for r in refs})
+    return ("turn " if len(turns) == 1 else "turns ") + ", ".join(map(str, turns))
+
+
+def _entity_label(entity: Mapping[str, str]) -> str:
+    for key in ("name", "restaurant_name", "hotel_name", "title", "movie_name", "event_name"):
+        if key in entity:
+            return entity[key]
+    return ", ".join(f"{k}={v}" for k, v in list(entity.items())[:3])
+
+
+def is_amount(var: Variable) -> bool:
+    return var.kind is VariableKind.AMOUNT

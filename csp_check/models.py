@@ -1,0 +1,265 @@
+"""Data model of csp-check: every stage of the pipeline reads and writes these types.
+
+Pipeline (spec §1): reader → :class:`Dialogue` (annotated turns) → delexicalize →
+:class:`DelexicalizedDialogue` (variables) → build constraints → :class:`CSP` → check /
+solve → :class:`DialogueReport`.
+
+All models are pydantic v2 and JSON-serialisable (``model_dump(mode="json")``).
+Character offsets are Python string indices into ``Turn.utterance`` (end exclusive).
+"""
+
+from __future__ import annotations
+
+from enum import Enum
+from typing import Literal, Union
+
+from pydantic import BaseModel, ConfigDict, Field
+
+Speaker = Literal["user", "system"]
+#: A value a variable takes: a canonical slot value (str) or an amount of KB instances (int).
+Value = Union[int, str]
+
+
+class Span(BaseModel):
+    """Character span ``[start, end)`` in a turn's utterance."""
+
+    model_config = ConfigDict(frozen=True)
+    start: int = Field(ge=0)
+    end: int = Field(ge=0)
+
+
+class ActRole(str, Enum):
+    """What a dialogue act value says, in the terms the constraint builder needs.
+
+    Readers map each corpus's act names onto these roles (SGD ``INFORM_COUNT`` → ``count``,
+    MultiWOZ ``Restaurant-NoOffer`` → ``no_result``, …).
+    """
+
+    INFORM = "inform"  # a value stated (user constraint, or system informing an attribute)
+    OFFER = "offer"  # system proposes an entity / entity attribute (SGD OFFER, MultiWOZ Recommend/Select)
+    CONFIRM = "confirm"  # system repeats values back
+    COUNT = "count"  # an amount of KB instances (SGD INFORM_COUNT, MultiWOZ Choice, unified choice)
+    NO_RESULT = "no_result"  # no instance matches (MultiWOZ NoOffer, unified nooffer)
+    BOOKED = "booked"  # a transaction succeeded (SGD NOTIFY_SUCCESS, MultiWOZ Book)
+    FAILED = "failed"  # a transaction failed (SGD NOTIFY_FAILURE, MultiWOZ NoBook)
+    REQUEST = "request"  # asks for a slot (no value)
+    OTHER = "other"
+
+
+class DialogueAct(BaseModel):
+    """One act-slot-value annotation of a turn.
+
+    ``value`` is the surface form as annotated, ``canonical`` the dataset's canonical value
+    (SGD ``canonical_values``; equal to ``value`` where a dataset has none). ``span`` is the
+    annotated character span, if any. ``slot`` is already mapped to the KB column name.
+    """
+
+    role: ActRole
+    act: str = Field(description="the corpus's own act name, kept for reports")
+    domain: str
+    slot: str = ""
+    value: str | None = None
+    canonical: str | None = None
+    span: Span | None = None
+
+
+class ApiCall(BaseModel):
+    """A call the system made to its back end (SGD ``service_call``)."""
+
+    domain: str
+    method: str
+    parameters: dict[str, str] = Field(default_factory=dict)
+
+
+class KbResult(BaseModel):
+    """Entities the system saw at a turn (SGD ``service_results``, unified ``db_results``)."""
+
+    domain: str
+    call: ApiCall | None = None
+    entities: list[dict[str, str]] = Field(default_factory=list)
+
+
+class Turn(BaseModel):
+    """One utterance of a dialogue with its annotations.
+
+    ``state`` is the belief state after the turn: domain → slot → alternative values (SGD
+    keeps several surface forms of one value; other corpora give one).
+    """
+
+    index: int = Field(ge=0)
+    speaker: Speaker
+    utterance: str
+    acts: list[DialogueAct] = Field(default_factory=list)
+    state: dict[str, dict[str, list[str]]] = Field(default_factory=dict)
+    kb_results: list[KbResult] = Field(default_factory=list)
+
+
+class Dialogue(BaseModel):
+    """An annotated dialogue as read from any supported format (spec §5)."""
+
+    id: str = Field(description="the dialogue id of its corpus")
+    source: str = Field(default="", description="file the dialogue was read from")
+    format: str = Field(default="", description="reader that produced it: sgd, multiwoz, …")
+    domains: list[str] = Field(default_factory=list)
+    turns: list[Turn]
+    ontology: dict[str, list[str]] = Field(
+        default_factory=dict, description="slot type (domain.slot) → possible values of closed slots"
+    )
+
+
+class KbTable(BaseModel):
+    """A table of KB entities for one domain: each entity maps a column (slot) to a value."""
+
+    domain: str
+    entities: list[dict[str, str]] = Field(default_factory=list)
+
+
+class KnowledgeBase(BaseModel):
+    """A domain KB given with ``--kb`` or a MultiWOZ DB directory: domain → table."""
+
+    tables: dict[str, KbTable] = Field(default_factory=dict)
+
+
+class VariableKind(str, Enum):
+    SLOT = "slot"  # names a slot value
+    AMOUNT = "amount"  # an amount of KB instances
+
+
+class Variable(BaseModel):
+    """A span of the dialogue that refers to the domain (paper §3.1).
+
+    ``value`` is the canonical value the annotation gives (the *structure*); ``text`` is what
+    the utterance says at ``span`` (the *assignment* is read from it). ``span`` is ``None`` for
+    an implicit value: annotated, but not written in the utterance.
+    """
+
+    name: str = Field(description="x1, x2, … in order of appearance")
+    turn: int
+    speaker: Speaker
+    kind: VariableKind = VariableKind.SLOT
+    domain: str
+    slot: str
+    role: ActRole
+    span: Span | None = None
+    text: str | None = None
+    value: Value
+
+    @property
+    def slot_type(self) -> str:
+        """``domain.slot``: the type C1 restricts and C2 / C3 compare within."""
+        return f"{self.domain}.{self.slot}"
+
+    @property
+    def implicit(self) -> bool:
+        return self.span is None
+
+
+class DelexicalizedDialogue(BaseModel):
+    """A dialogue's variables and its text with each span replaced by ``[xN]``."""
+
+    dialogue_id: str
+    source: str = ""
+    variables: list[Variable]
+    turns: list[str] = Field(description="utterances with variable spans replaced by [name]")
+    speakers: list[Speaker]
+    implicit: int = Field(0, description="act values not written in their utterance")
+    located: int = Field(0, description="act values without a span found by text matching")
+
+
+class ConstraintId(str, Enum):
+    C1 = "C1"  # type: x ∈ V(type(x))
+    C2 = "C2"  # coreference: equal values
+    C3 = "C3"  # same utterance, same type: pairwise different
+    C4 = "C4"  # no KB instance matches
+    C5 = "C5"  # at least one KB instance matches
+    C6 = "C6"  # exactly x0 KB instances match
+
+    @property
+    def family(self) -> str:
+        return {"C1": "linguistic", "C2": "dialogic", "C3": "dialogic"}.get(self.value, "domain")
+
+
+ALL_CONSTRAINTS: tuple[ConstraintId, ...] = tuple(ConstraintId)
+
+
+class Constraint(BaseModel):
+    """One constraint instance over a dialogue's variables (paper §3.2, spec §2).
+
+    - C1: ``variables=[x]``, ``slot_type``: x ∈ ``CSP.domains[slot_type]``.
+    - C2: all ``variables`` equal.   C3: ``variables`` pairwise different.
+    - C4 / C5: over KB table ``kb``, no / some entity has ``entity[columns[i]] == variables[i]``
+      for every i.
+    - C6: as C5 but ``|matching entities| == count_variable``.
+    """
+
+    id: ConstraintId
+    variables: list[str]
+    turn: int | None = None
+    slot_type: str | None = None
+    kb: str | None = None
+    columns: list[str] = Field(default_factory=list)
+    count_variable: str | None = None
+
+    @property
+    def scope(self) -> list[str]:
+        """Every variable the constraint reads."""
+        return self.variables + ([self.count_variable] if self.count_variable else [])
+
+
+class CSP(BaseModel):
+    """A dialogue's constraint satisfaction problem: the input of every solver backend.
+
+    ``domains`` maps a slot type to its values V(type); ``kbs`` maps a KB id to entities whose
+    values are normalised like variable values. ``assignment`` is what the dialogue's text says.
+    """
+
+    dialogue_id: str
+    variables: list[Variable]
+    domains: dict[str, list[str]]
+    kbs: dict[str, list[dict[str, str]]]
+    constraints: list[Constraint]
+    assignment: dict[str, Value]
+    max_amount: int = Field(description="upper bound of amount variables' domain")
+
+
+class VariableRef(BaseModel):
+    """A variable as shown in a violation: where it is and what it says."""
+
+    name: str
+    turn: int
+    slot: str
+    span: Span | None
+    text: str | None
+    value: Value
+
+
+class Violation(BaseModel):
+    """One constraint the dialogue's assignment breaks, with the evidence."""
+
+    constraint: ConstraintId
+    turns: list[int]
+    variables: list[VariableRef]
+    message: str
+
+
+class Status(str, Enum):
+    CONSISTENT = "consistent"
+    INCONSISTENT = "inconsistent"
+    UNKNOWN = "unknown"  # a solver timed out
+    ERROR = "error"  # the dialogue could not be read / processed
+
+
+class DialogueReport(BaseModel):
+    """The verdict on one dialogue: one line of ``--report FILE.jsonl``."""
+
+    dialogue_id: str
+    source: str = ""
+    status: Status
+    variables: int = 0
+    implicit: int = 0
+    coverage: dict[str, int] = Field(
+        default_factory=dict, description="constraint id → number of variables it constrains"
+    )
+    violations: list[Violation] = Field(default_factory=list)
+    error: str | None = None
+    extra: dict[str, object] = Field(default_factory=dict, description="solver results etc.")

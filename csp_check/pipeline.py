@@ -1,0 +1,71 @@
+"""The Python API: the same code the CLI runs.
+
+>>> from csp_check import load_corpus, check_dialogue
+>>> for dialogue in load_corpus(["examples/dialogues.jsonl"], kb=load_kb("kb/restaurants.json")):
+...     report = check_dialogue(dialogue, kb)
+...     print(report.status, [v.message for v in report.violations])
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Iterable, Iterator
+
+from csp_check.check import violations
+from csp_check.constraints import BuildOptions, build_csp
+from csp_check.delexicalize import delexicalize
+from csp_check.errors import InputError
+from csp_check.models import ALL_CONSTRAINTS, CSP, ConstraintId, Dialogue, DialogueReport, KnowledgeBase, Status
+from csp_check.readers import read_dialogues
+
+
+def load_corpus(
+    paths: Iterable[str | Path], fmt: str = "auto", kb: KnowledgeBase | None = None
+) -> Iterator[Dialogue | InputError]:
+    """Dialogues of the given files / directories, streamed; an :class:`InputError` per broken one."""
+    return read_dialogues(list(paths), fmt, kb)
+
+
+def dialogue_csp(
+    dialogue: Dialogue,
+    kb: KnowledgeBase | None = None,
+    constraints: Iterable[ConstraintId | str] = ALL_CONSTRAINTS,
+    options: BuildOptions | None = None,
+) -> CSP:
+    """Delexicalize ``dialogue`` and build its CSP with the enabled constraint families."""
+    options = options or BuildOptions()
+    options = options.model_copy(update={"enabled": frozenset(ConstraintId(c) for c in constraints)})
+    return build_csp(dialogue, delexicalize(dialogue), kb, options)
+
+
+def check_dialogue(
+    dialogue: Dialogue,
+    kb: KnowledgeBase | None = None,
+    constraints: Iterable[ConstraintId | str] = ALL_CONSTRAINTS,
+    options: BuildOptions | None = None,
+) -> DialogueReport:
+    """Check one dialogue's own assignment (what its text says) against C1–C6, solver-free."""
+    csp = dialogue_csp(dialogue, kb, constraints, options)
+    return report_for(csp, dialogue)
+
+
+def report_for(csp: CSP, dialogue: Dialogue) -> DialogueReport:
+    """The :class:`DialogueReport` of a CSP's own assignment."""
+    found = violations(csp)
+    coverage: dict[str, set[str]] = {}
+    for c in csp.constraints:
+        coverage.setdefault(c.id.value, set()).update(c.scope)
+    return DialogueReport(
+        dialogue_id=dialogue.id,
+        source=dialogue.source,
+        status=Status.INCONSISTENT if found else Status.CONSISTENT,
+        variables=len(csp.variables),
+        implicit=sum(1 for v in csp.variables if v.span is None),
+        coverage={cid: len(names) for cid, names in sorted(coverage.items())},
+        violations=found,
+    )
+
+
+def error_report(err: InputError) -> DialogueReport:
+    """The report of a dialogue that could not be read."""
+    return DialogueReport(dialogue_id=err.dialogue or "", source=err.file, status=Status.ERROR, error=str(err))

@@ -1,0 +1,54 @@
+"""Readers: dialogue files of any supported format → :class:`~csp_check.models.Dialogue`.
+
+Every reader is a module with ``NAME``, ``sniff(path) -> bool`` and
+``read(path, kb) -> Iterator[Dialogue | InputError]``. A reader yields an
+:class:`~csp_check.errors.InputError` in place of a dialogue it cannot read and goes on with
+the next one, so one broken dialogue never sinks a corpus run. Readers stream: memory does
+not grow with the number of files read.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Iterator
+
+from csp_check.errors import InputError, UsageError
+from csp_check.models import Dialogue, KnowledgeBase
+
+from . import jsonl, multiwoz, multiwoz22, sgd, unified
+
+READERS = {m.NAME: m for m in (sgd, multiwoz22, unified, multiwoz, jsonl)}
+FORMATS = ("auto", *READERS)
+
+
+def sniff_format(path: Path) -> str:
+    """Name of the reader that recognises ``path``; raises :class:`InputError` if none does."""
+    for name, module in READERS.items():
+        try:
+            if module.sniff(path):
+                return name
+        except OSError as err:
+            raise InputError(str(path), f"cannot read: {err.strerror or err}") from err
+    raise InputError(str(path), f"unknown format (not one of {', '.join(READERS)}); use --format")
+
+
+def read_dialogues(
+    paths: list[str | Path], fmt: str = "auto", kb: KnowledgeBase | None = None
+) -> Iterator[Dialogue | InputError]:
+    """Dialogues of every path in order, or an :class:`InputError` per unreadable item.
+
+    ``fmt`` is ``auto`` or a key of :data:`READERS`; an unknown name raises :class:`UsageError`.
+    """
+    if fmt not in FORMATS:
+        raise UsageError(f"unknown format {fmt!r}; choose one of {', '.join(FORMATS)}")
+    for raw in paths:
+        path = Path(raw)
+        if not path.exists():
+            yield InputError(str(path), "no such file or directory")
+            continue
+        try:
+            name = sniff_format(path) if fmt == "auto" else fmt
+        except InputError as err:
+            yield err
+            continue
+        yield from READERS[name].read(path, kb)

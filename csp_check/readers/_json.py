@@ -1,0 +1,100 @@
+"""Streaming helpers shared by the readers: JSON arrays item by item, errors that name a field."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any, Callable, Iterator
+
+from pydantic import ValidationError
+
+from csp_check.errors import InputError
+from csp_check.models import Dialogue
+
+_decoder = json.JSONDecoder()
+
+
+def head(path: Path, size: int = 4096) -> str:
+    """The first ``size`` characters of a file, for sniffing."""
+    with open(path, encoding="utf-8", errors="replace") as f:
+        return f.read(size)
+
+
+def iter_json_items(path: Path) -> Iterator[tuple[str | int, Any] | InputError]:
+    """Items of a JSON file whose top level is an array (index, item) or an object (key, item).
+
+    Parses item by item, so a file truncated or corrupted in the middle still gives every item
+    before the damage, then one :class:`InputError` saying where the JSON breaks.
+    """
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as err:
+        yield InputError(str(path), f"cannot read: {err}")
+        return
+    pos = _skip_ws(text, 0)
+    if pos >= len(text) or text[pos] not in "[{":
+        yield InputError(str(path), "not a JSON array or object of dialogues")
+        return
+    is_object = text[pos] == "{"
+    pos = _skip_ws(text, pos + 1)
+    index = 0
+    while pos < len(text) and text[pos] not in "]}":
+        try:
+            key: str | int = index
+            if is_object:
+                key, pos = _decoder.raw_decode(text, pos)
+                pos = _skip_ws(text, pos)
+                if text[pos] != ":":
+                    raise json.JSONDecodeError("expected ':'", text, pos)
+                pos = _skip_ws(text, pos + 1)
+            item, pos = _decoder.raw_decode(text, pos)
+        except (json.JSONDecodeError, IndexError) as err:
+            line = text.count("\n", 0, pos) + 1
+            msg = err.msg if isinstance(err, json.JSONDecodeError) else "unexpected end of file"
+            yield InputError(str(path), f"invalid JSON after item {index} (line {line}): {msg}")
+            return
+        yield key, item
+        index += 1
+        pos = _skip_ws(text, pos)
+        if pos < len(text) and text[pos] == ",":
+            pos = _skip_ws(text, pos + 1)
+    if pos >= len(text):
+        yield InputError(str(path), f"invalid JSON: file ends after item {index} (truncated?)")
+
+
+def _skip_ws(text: str, pos: int) -> int:
+    while pos < len(text) and text[pos] in " \t\r\n":
+        pos += 1
+    return pos
+
+
+def build(path: Path, dialogue_id: str, convert: Callable[[], Dialogue]) -> Dialogue | InputError:
+    """Run a reader's conversion of one dialogue, turning any failure into an :class:`InputError`.
+
+    ``convert`` may raise :class:`InputError` itself (with the field), a pydantic
+    ``ValidationError`` (its first error's location becomes the field), or ``KeyError`` /
+    ``TypeError`` / ``ValueError`` / ``IndexError`` from malformed data.
+    """
+    try:
+        return convert()
+    except InputError as err:
+        return err
+    except ValidationError as err:
+        first = err.errors()[0]
+        field = ".".join(str(p) for p in first["loc"])
+        return InputError(str(path), first["msg"], dialogue=dialogue_id, field=field)
+    except KeyError as err:
+        return InputError(str(path), f"missing field {err}", dialogue=dialogue_id)
+    except (TypeError, ValueError, IndexError, AttributeError) as err:
+        return InputError(str(path), f"malformed: {err}", dialogue=dialogue_id)
+
+
+def check_span(path: Path, dialogue_id: str, field: str, utterance: str, start: Any, end: Any) -> None:
+    """Raise :class:`InputError` unless ``[start, end)`` is a valid span of ``utterance``."""
+    if not isinstance(start, int) or not isinstance(end, int) or not 0 <= start <= end <= len(utterance):
+        raise InputError(
+            str(path),
+            f"span [{start}, {end}) is outside its utterance of {len(utterance)} characters",
+            dialogue=dialogue_id,
+            field=field,
+        )

@@ -1,0 +1,159 @@
+"""Schema-Guided Dialogue (DSTC8) reader.
+
+Input: a ``dialogues_*.json`` file (a list of dialogues) or a directory of them, with the
+split's ``schema.json`` beside them (used for the categorical slots' possible values: the
+slot ontology). Format: github.com/google-research-datasets/dstc8-schema-guided-dialogue.
+
+Mapping: ``frames[].actions`` → :class:`DialogueAct` (one per value, with its canonical
+value and the frame's ``slots`` span whose text matches it), ``INFORM_COUNT`` → ``count``
+acts, user ``state.slot_values`` → ``Turn.state``, ``service_call`` + ``service_results`` →
+:class:`KbResult` (the KB the system saw at that turn).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any, Iterator
+
+from csp_check.errors import InputError
+from csp_check.models import ActRole, ApiCall, Dialogue, DialogueAct, KbResult, KnowledgeBase, Span, Turn
+from csp_check.normalize import normalize
+
+from ._json import build, check_span, head, iter_json_items
+
+NAME = "sgd"
+
+ROLES = {
+    "INFORM": ActRole.INFORM,
+    "SELECT": ActRole.INFORM,
+    "OFFER": ActRole.OFFER,
+    "CONFIRM": ActRole.CONFIRM,
+    "INFORM_COUNT": ActRole.COUNT,
+    "NOTIFY_SUCCESS": ActRole.BOOKED,
+    "NOTIFY_FAILURE": ActRole.FAILED,
+    "REQUEST": ActRole.REQUEST,
+}
+_SGD_ID = re.compile(r'"dialogue_id"\s*:\s*"\d+_\d+"')
+
+
+def sniff(path: Path) -> bool:
+    """A directory holding ``dialogues_*.json``, or such a file, with SGD-style dialogue ids."""
+    files = _files(path)
+    return bool(files) and bool(_SGD_ID.search(head(files[0])))
+
+
+def _files(path: Path) -> list[Path]:
+    if path.is_dir():
+        return sorted(path.glob("dialogues_*.json"))
+    return [path] if path.suffix == ".json" else []
+
+
+def load_ontology(schema_path: Path) -> dict[str, list[str]]:
+    """``service.slot`` → possible values of every categorical slot in ``schema.json``."""
+    ontology: dict[str, list[str]] = {}
+    for service in json.loads(schema_path.read_text(encoding="utf-8")):
+        for slot in service.get("slots", []):
+            if slot.get("is_categorical"):
+                ontology[f"{service['service_name']}.{slot['name']}"] = list(slot["possible_values"])
+    return ontology
+
+
+def read(path: Path, kb: KnowledgeBase | None = None) -> Iterator[Dialogue | InputError]:
+    """Dialogues of an SGD file or directory; ``kb`` is unused (SGD carries its own results)."""
+    files = _files(path)
+    if not files:
+        yield InputError(str(path), "no dialogues_*.json files here")
+        return
+    ontologies: dict[Path, dict[str, list[str]]] = {}
+    for file in files:
+        schema = file.parent / "schema.json"
+        if schema not in ontologies:
+            try:
+                ontologies[schema] = load_ontology(schema) if schema.exists() else {}
+            except (OSError, ValueError, KeyError, TypeError) as err:
+                yield InputError(str(schema), f"unreadable schema: {err}")
+                ontologies[schema] = {}
+        ontology = ontologies[schema]
+        for item in iter_json_items(file):
+            if isinstance(item, InputError):
+                yield item
+                continue
+            index, raw = item
+            dialogue_id = str(raw.get("dialogue_id", f"#{index}")) if isinstance(raw, dict) else f"#{index}"
+            yield build(file, dialogue_id, lambda: _dialogue(file, dialogue_id, raw, ontology))
+
+
+def _dialogue(file: Path, dialogue_id: str, raw: Any, ontology: dict[str, list[str]]) -> Dialogue:
+    if not isinstance(raw, dict):
+        raise InputError(str(file), "a dialogue must be a JSON object", dialogue=dialogue_id)
+    turns_raw = raw.get("turns")
+    if not isinstance(turns_raw, list) or not turns_raw:
+        raise InputError(str(file), "dialogue has no turns", dialogue=dialogue_id, field="turns")
+    services = list(raw.get("services") or [])
+    turns = [_turn(file, dialogue_id, i, t) for i, t in enumerate(turns_raw)]
+    onto = {k: v for k, v in ontology.items() if k.split(".", 1)[0] in services}
+    return Dialogue(id=dialogue_id, source=str(file), format=NAME, domains=services, turns=turns, ontology=onto)
+
+
+def _turn(file: Path, dialogue_id: str, i: int, raw: dict[str, Any]) -> Turn:
+    where = f"turns[{i}]"
+    utterance = raw["utterance"]
+    if not isinstance(utterance, str):
+        raise InputError(str(file), "utterance must be a string", dialogue=dialogue_id, field=f"{where}.utterance")
+    speaker = str(raw["speaker"]).lower()
+    acts: list[DialogueAct] = []
+    state: dict[str, dict[str, list[str]]] = {}
+    results: list[KbResult] = []
+    for j, frame in enumerate(raw.get("frames") or []):
+        fwhere = f"{where}.frames[{j}]"
+        service = frame["service"]
+        spans: list[tuple[str, Span]] = []
+        for k, s in enumerate(frame.get("slots") or []):
+            check_span(file, dialogue_id, f"{fwhere}.slots[{k}]", utterance, s.get("start"), s.get("exclusive_end"))
+            spans.append((s["slot"], Span(start=s["start"], end=s["exclusive_end"])))
+        for action in frame.get("actions") or []:
+            acts.extend(_acts(service, action, utterance, spans))
+        if "state" in frame:
+            state[service] = {k: list(v) for k, v in frame["state"].get("slot_values", {}).items()}
+        if "service_call" in frame:
+            call = frame["service_call"]
+            results.append(
+                KbResult(
+                    domain=service,
+                    call=ApiCall(domain=service, method=call["method"], parameters=call.get("parameters", {})),
+                    entities=frame.get("service_results") or [],
+                )
+            )
+    return Turn(index=i, speaker=speaker, utterance=utterance, acts=acts, state=state, kb_results=results)
+
+
+def _acts(service: str, action: dict[str, Any], utterance: str, spans: list[tuple[str, Span]]) -> list[DialogueAct]:
+    act = action["act"]
+    role = ROLES.get(act, ActRole.OTHER)
+    slot = action.get("slot") or ""
+    values = action.get("values") or []
+    canonical = action.get("canonical_values") or values
+    if len(canonical) != len(values):
+        canonical = values
+    if role is ActRole.COUNT:
+        slot = "count"
+    if not values or slot == "intent":
+        return [DialogueAct(role=role, act=act, domain=service, slot=slot)]
+    candidates = [span for name, span in spans if name == slot]
+    out = []
+    for value, canon in zip(values, canonical):
+        span = _matching_span(utterance, value, candidates, single=len(values) == 1)
+        out.append(DialogueAct(role=role, act=act, domain=service, slot=slot, value=value, canonical=canon, span=span))
+    return out
+
+
+def _matching_span(utterance: str, value: str, candidates: list[Span], single: bool) -> Span | None:
+    key = normalize(value)
+    for span in candidates:
+        if normalize(utterance[span.start : span.end]) == key:
+            return span
+    if single and len(candidates) == 1:
+        return candidates[0]
+    return None
