@@ -1,0 +1,253 @@
+"""pytest plugin: assert in a test suite that generated dialogue data is consistent.
+
+Registered through the ``pytest11`` entry point, so it is active once csp-check is installed.
+It gives (see ``docs/pytest-plugin.md`` for a complete example):
+
+- :func:`assert_consistent` — a plain helper (usable without pytest too) that checks dialogues,
+  a file or a directory against C1–C6 and raises :class:`InconsistentDialogues` (an
+  ``AssertionError``) whose message lists every violation: dialogue, turn, span text, rule id
+  and evidence.
+- the ``csp_check`` fixture — the same helper with the suite's defaults (``--csp-check-kb`` /
+  ini ``csp_check_kb``, ini ``csp_check_constraints``, and a ``@pytest.mark.csp_check(kb=…,
+  constraints=…)`` marker on the test).
+- collection of dialogue files as test items, one item per dialogue, for files matching the
+  ini option ``csp_check_files`` (glob patterns, e.g. ``*.dialogues.jsonl``; off when unset).
+
+The checker is the solver-free one of :func:`csp_check.pipeline.check_dialogue` (spec §2).
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterable, Sequence
+
+import pytest
+
+from csp_check.errors import InputError
+from csp_check.models import ALL_CONSTRAINTS, ConstraintId, Dialogue, DialogueReport, KbTable, KnowledgeBase, Violation
+
+KbLike = KnowledgeBase | dict | str | Path | None
+DialoguesLike = Dialogue | str | Path | Iterable[Dialogue]
+
+
+class InconsistentDialogues(AssertionError):
+    """Raised by :func:`assert_consistent`; ``reports`` holds the failing dialogues' reports."""
+
+    def __init__(self, message: str, reports: list[DialogueReport]):
+        super().__init__(message)
+        self.reports = reports
+
+
+# --------------------------------------------------------------------------- the helper
+
+
+def load_kb(kb: KbLike) -> KnowledgeBase | None:
+    """A :class:`KnowledgeBase` from a model, a dict or a JSON file.
+
+    Accepted shapes: ``KnowledgeBase`` JSON (``{"tables": {domain: {"domain": …, "entities":
+    […]}}}``) or the short form ``{domain: [entity, …]}`` where an entity maps column → value.
+    Raises :class:`~csp_check.errors.InputError` for an unreadable file.
+    """
+    if kb is None or isinstance(kb, KnowledgeBase):
+        return kb
+    if isinstance(kb, (str, Path)):
+        try:
+            kb = json.loads(Path(kb).read_text(encoding="utf-8"))
+        except (OSError, ValueError) as err:
+            raise InputError(str(kb), f"cannot read KB: {err}") from err
+    if not isinstance(kb, dict):
+        raise InputError("<kb>", "a KB must be a JSON object")
+    if "tables" in kb:
+        return KnowledgeBase.model_validate(kb)
+    return KnowledgeBase(tables={d: KbTable(domain=d, entities=list(rows)) for d, rows in kb.items()})
+
+
+def check(
+    dialogues: DialoguesLike,
+    kb: KbLike = None,
+    constraints: Iterable[ConstraintId | str] = ALL_CONSTRAINTS,
+    fmt: str = "auto",
+) -> list[DialogueReport]:
+    """One :class:`DialogueReport` per dialogue (an ``error`` report per unreadable one).
+
+    ``dialogues``: a :class:`Dialogue`, an iterable of them, or a path (file or directory, any
+    format :func:`csp_check.pipeline.load_corpus` reads).
+    """
+    from csp_check.pipeline import check_dialogue, error_report
+
+    knowledge = load_kb(kb)
+    enabled = [ConstraintId(c) for c in constraints]
+    if isinstance(dialogues, Dialogue):
+        items: Iterable[Dialogue | InputError] = [dialogues]
+    elif isinstance(dialogues, (str, Path)):
+        from csp_check.pipeline import load_corpus
+
+        items = load_corpus([dialogues], fmt, knowledge)
+    else:
+        items = dialogues
+    reports = []
+    for item in items:
+        if isinstance(item, InputError):
+            reports.append(error_report(item))
+        else:
+            reports.append(check_dialogue(item, knowledge, enabled))
+    return reports
+
+
+def assert_consistent(
+    dialogues: DialoguesLike,
+    kb: KbLike = None,
+    constraints: Iterable[ConstraintId | str] = ALL_CONSTRAINTS,
+    fmt: str = "auto",
+    allow_empty: bool = False,
+) -> list[DialogueReport]:
+    """Check ``dialogues`` (see :func:`check`) and raise unless every one is consistent.
+
+    Returns the reports when all pass. Raises :class:`InconsistentDialogues` (an
+    ``AssertionError``) listing each violation as
+    ``dialogue ID (file): [C6] turn 3 'three' (x4 = 3): evidence``; unreadable dialogues are
+    failures too, and so is an empty input unless ``allow_empty``.
+    """
+    reports = check(dialogues, kb, constraints, fmt)
+    bad = [r for r in reports if r.status.value in ("inconsistent", "error")]
+    if not reports and not allow_empty:
+        raise InconsistentDialogues(f"no dialogues found in {dialogues!r}", [])
+    if bad:
+        raise InconsistentDialogues(format_failures(bad, len(reports)), bad)
+    return reports
+
+
+def format_failures(reports: Sequence[DialogueReport], total: int | None = None) -> str:
+    """The readable failure message: one block per dialogue, one line per violation."""
+    total = len(reports) if total is None else total
+    lines = [f"{len(reports)} of {total} dialogue(s) not consistent:"]
+    for report in reports:
+        where = f" ({report.source})" if report.source else ""
+        if report.error:
+            lines.append(f"dialogue {report.dialogue_id or '?'}{where}: unreadable: {report.error}")
+            continue
+        lines.append(f"dialogue {report.dialogue_id}{where}: {len(report.violations)} violation(s)")
+        lines.extend("  " + format_violation(v) for v in report.violations)
+    return "\n".join(lines)
+
+
+def format_violation(violation: Violation) -> str:
+    """``[C2] turn 1, 5: 'Italian' (x1 = italian), 'Mexican' (x6 = mexican): evidence``."""
+    turns = ", ".join(map(str, violation.turns))
+    spans = ", ".join(
+        f"{v.text!r} ({v.name} = {v.value!r})" if v.text is not None else f"(implicit {v.name} = {v.value!r})"
+        for v in violation.variables
+    )
+    return f"[{violation.constraint.value}] turn {turns}: {spans}: {violation.message}"
+
+
+# --------------------------------------------------------------------------- pytest hooks
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    group = parser.getgroup("csp-check", "dialogue consistency (csp-check)")
+    group.addoption("--csp-check-kb", default=None, help="KB JSON used by the csp_check fixture and collected files")
+    parser.addini("csp_check_kb", "KB JSON for the csp_check fixture and collected dialogue files", default="")
+    parser.addini(
+        "csp_check_constraints", "constraint ids to check (default: C1 C2 C3 C4 C5 C6)", type="args", default=[]
+    )
+    parser.addini(
+        "csp_check_files",
+        "glob patterns of dialogue files to collect as tests, one item per dialogue (e.g. *.dialogues.jsonl)",
+        type="args",
+        default=[],
+    )
+    parser.addini("csp_check_format", "reader of collected files (default auto)", default="auto")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers", "csp_check(kb=None, constraints=None, fmt=None): defaults of the csp_check fixture for this test"
+    )
+
+
+@dataclass
+class CspCheck:
+    """What the ``csp_check`` fixture gives: :func:`assert_consistent` / :func:`check` with defaults."""
+
+    kb: KbLike = None
+    constraints: tuple[str, ...] = tuple(c.value for c in ALL_CONSTRAINTS)
+    fmt: str = "auto"
+    reports: list[DialogueReport] = field(default_factory=list)
+
+    def check(self, dialogues: DialoguesLike, kb: KbLike = None, constraints: Iterable[str] | None = None) -> list[DialogueReport]:
+        out = check(dialogues, kb if kb is not None else self.kb, constraints or self.constraints, self.fmt)
+        self.reports.extend(out)
+        return out
+
+    def assert_consistent(
+        self, dialogues: DialoguesLike, kb: KbLike = None, constraints: Iterable[str] | None = None, allow_empty: bool = False
+    ) -> list[DialogueReport]:
+        out = assert_consistent(
+            dialogues, kb if kb is not None else self.kb, constraints or self.constraints, self.fmt, allow_empty
+        )
+        self.reports.extend(out)
+        return out
+
+
+def _defaults(config: pytest.Config) -> dict[str, Any]:
+    kb = config.getoption("csp_check_kb") or config.getini("csp_check_kb") or None
+    if kb and not Path(kb).is_absolute() and (config.rootpath / kb).exists():
+        kb = str(config.rootpath / kb)
+    constraints = tuple(config.getini("csp_check_constraints")) or tuple(c.value for c in ALL_CONSTRAINTS)
+    return {"kb": kb, "constraints": constraints, "fmt": config.getini("csp_check_format") or "auto"}
+
+
+@pytest.fixture
+def csp_check(request: pytest.FixtureRequest) -> CspCheck:
+    """A :class:`CspCheck` with the suite's defaults, overridden by a ``csp_check`` marker."""
+    options = _defaults(request.config)
+    marker = request.node.get_closest_marker("csp_check")
+    if marker is not None:
+        options.update({k: v for k, v in marker.kwargs.items() if v is not None and k in options})
+    options["constraints"] = tuple(options["constraints"])
+    return CspCheck(**options)
+
+
+def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Collector | None:
+    patterns = parent.config.getini("csp_check_files")
+    if patterns and any(fnmatch.fnmatch(file_path.name, p) for p in patterns):
+        return DialogueFile.from_parent(parent, path=file_path)
+    return None
+
+
+class DialogueFile(pytest.File):
+    """A dialogue file collected by ``csp_check_files``: one :class:`DialogueItem` per dialogue."""
+
+    def collect(self):
+        from csp_check.pipeline import load_corpus
+
+        options = _defaults(self.config)
+        for i, item in enumerate(load_corpus([self.path], options["fmt"], load_kb(options["kb"]))):
+            name = item.id if isinstance(item, Dialogue) else f"unreadable-{i}"
+            yield DialogueItem.from_parent(self, name=name, dialogue=item, options=options)
+
+
+class DialogueItem(pytest.Item):
+    """One dialogue of a collected file; fails with the violation list."""
+
+    def __init__(self, *, dialogue: Dialogue | InputError, options: dict[str, Any], **kwargs: Any):
+        super().__init__(**kwargs)
+        self.dialogue = dialogue
+        self.options = options
+
+    def runtest(self) -> None:
+        if isinstance(self.dialogue, InputError):
+            raise InconsistentDialogues(f"unreadable: {self.dialogue}", [])
+        assert_consistent(self.dialogue, self.options["kb"], self.options["constraints"], self.options["fmt"])
+
+    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> str:
+        if isinstance(excinfo.value, InconsistentDialogues):
+            return str(excinfo.value)
+        return super().repr_failure(excinfo, style)
+
+    def reportinfo(self) -> tuple[Path, int | None, str]:
+        return self.path, None, f"dialogue {self.name}"
