@@ -1,0 +1,160 @@
+"""The ``csp-check`` command line.
+
+``csp-check validate PATH... [--format F] [--kb PATH] [--constraints C1,...] [--report FILE.jsonl]
+[--jobs N] [--show N] [--quiet] [--json]``
+
+Exit codes (2 beats 1 beats 0):
+
+- **0** every dialogue was checked and is consistent;
+- **1** every dialogue was checked and at least one is inconsistent (or unknown: a solver timeout);
+- **2** a usage error (bad option, unloadable KB, unwritable report), or some input could not be
+  read or checked. The run still checks and reports every other dialogue; each failure is one
+  line on stderr ``FILE: dialogue ID: FIELD: what is wrong``;
+- **130** interrupted (Ctrl-C): the report file keeps every dialogue finished so far.
+
+No traceback is ever printed (set ``CSP_CHECK_DEBUG=1`` to get one for an internal error).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from contextlib import ExitStack
+from pathlib import Path
+from typing import IO
+
+import click
+
+from csp_check.errors import CspCheckError, UsageError
+from csp_check.models import ALL_CONSTRAINTS, ConstraintId, KnowledgeBase, Status
+from csp_check.readers import FORMATS
+from csp_check.report import RunProgress, render_summary, summary_json
+from csp_check.runner import validate as run_validate
+from csp_check.score import CorpusSummary
+
+EXIT_OK, EXIT_INCONSISTENT, EXIT_ERROR, EXIT_INTERRUPTED = 0, 1, 2, 130
+
+
+def parse_constraints(ctx: click.Context, param: click.Parameter, value: str) -> tuple[ConstraintId, ...]:
+    """``"C1,c6"`` → ``(C1, C6)``; an unknown id is a usage error (exit 2)."""
+    ids = [part.strip().upper() for part in value.split(",") if part.strip()]
+    if not ids:
+        raise click.BadParameter("give at least one of C1,...,C6")
+    try:
+        return tuple(dict.fromkeys(ConstraintId(i) for i in ids))
+    except ValueError:
+        bad = next(i for i in ids if i not in ConstraintId.__members__)
+        raise click.BadParameter(f"unknown constraint {bad!r}; choose from C1,...,C6") from None
+
+
+def load_kb_option(path: Path) -> KnowledgeBase:
+    """Load ``--kb PATH`` with :func:`csp_check.kb.load_kb`; raises :class:`UsageError` (one line)."""
+    try:
+        from csp_check.kb import load_kb
+    except ImportError as err:
+        raise UsageError(f"--kb {path}: KB loading is not available ({err})") from None
+    try:
+        return load_kb(path)
+    except CspCheckError as err:
+        raise UsageError(f"--kb {path}: {err}") from None
+    except Exception as err:  # noqa: BLE001 - any failure to load is a usage error, one line
+        raise UsageError(f"--kb {path}: cannot load KB: {type(err).__name__}: {err}") from None
+
+
+def _fail(message: str) -> None:
+    click.echo(f"csp-check: error: {' '.join(message.split())}", err=True)
+    sys.exit(EXIT_ERROR)
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="csp-check")
+def main() -> None:
+    """Check task-oriented dialogue data for consistency (constraints C1-C6)."""
+
+
+@main.command()
+@click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.option("--format", "fmt", type=click.Choice(FORMATS), default="auto", show_default=True,
+              help="Input format; auto sniffs each path.")
+@click.option("--kb", "kb_path", type=click.Path(path_type=Path), help="Domain KB (file or directory).")
+@click.option("--constraints", "constraints", default=",".join(c.value for c in ALL_CONSTRAINTS),
+              show_default=True, callback=parse_constraints, help="Enabled constraints, comma-separated.")
+@click.option("--report", "report_path", type=click.Path(dir_okay=False, path_type=Path),
+              help="Write one DialogueReport JSON per line, flushed as each dialogue finishes.")
+@click.option("--jobs", "-j", type=click.IntRange(min=1), default=1, show_default=True,
+              help="Worker processes (1 = in-process).")
+@click.option("--show", type=click.IntRange(min=0), default=5, show_default=True,
+              help="Violations shown in full in the summary.")
+@click.option("--quiet", "-q", is_flag=True, help="No progress bar and no summary; errors still go to stderr.")
+@click.option("--json", "as_json", is_flag=True, help="Print the summary as one JSON object on stdout.")
+def validate(
+    paths: tuple[Path, ...],
+    fmt: str,
+    kb_path: Path | None,
+    constraints: tuple[ConstraintId, ...],
+    report_path: Path | None,
+    jobs: int,
+    show: int,
+    quiet: bool,
+    as_json: bool,
+) -> None:
+    """Check every dialogue of PATH... (files or directories) and summarise the corpus.
+
+    Exit 0 if all dialogues are consistent, 1 if any is inconsistent, 2 on a usage error or if
+    any input could not be read or checked (2 takes precedence over 1).
+    """
+    try:
+        kb = load_kb_option(kb_path) if kb_path is not None else None
+        summary = CorpusSummary(constraints=[c.value for c in constraints], keep=max(show, 10))
+        with ExitStack() as stack:
+            report_file = _open_report(report_path, stack)
+            reports = run_validate(paths, fmt, kb, constraints, jobs)
+            progress = stack.enter_context(RunProgress(enabled=False if quiet else None))
+            start = time.perf_counter()
+            interrupted = crashed = False
+            try:
+                for report in reports:
+                    summary.add(report)
+                    progress.advance(report)
+                    if report.status is Status.ERROR:
+                        progress.error(report.error or f"{report.source}: dialogue {report.dialogue_id}: error")
+                    if report_file is not None:
+                        report_file.write(report.model_dump_json() + "\n")
+                        report_file.flush()
+            except KeyboardInterrupt:
+                interrupted = True
+            except Exception as err:  # noqa: BLE001 - a reader bug: stop, but still summarise
+                if os.environ.get("CSP_CHECK_DEBUG"):
+                    raise
+                crashed = True
+                progress.error(_internal(err))
+            summary.seconds = time.perf_counter() - start
+    except UsageError as err:
+        _fail(str(err))
+    except Exception as err:  # noqa: BLE001 - never a traceback for the user
+        if os.environ.get("CSP_CHECK_DEBUG"):
+            raise
+        click.echo(_internal(err), err=True)
+        sys.exit(EXIT_ERROR)
+    if as_json:
+        click.echo(summary_json(summary))
+    elif not quiet:
+        render_summary(summary, show=show)
+    if interrupted:
+        click.echo(f"csp-check: interrupted after {summary.dialogues} dialogues", err=True)
+        sys.exit(EXIT_INTERRUPTED)
+    sys.exit(EXIT_ERROR if crashed else summary.exit_code)
+
+
+def _internal(err: Exception) -> str:
+    return f"csp-check: internal error: {type(err).__name__}: {err} (set CSP_CHECK_DEBUG=1 for a traceback)"
+
+
+def _open_report(path: Path | None, stack: ExitStack) -> IO[str] | None:
+    if path is None:
+        return None
+    try:
+        return stack.enter_context(open(path, "w", encoding="utf-8"))
+    except OSError as err:
+        raise UsageError(f"--report {path}: cannot write: {err.strerror or err}") from None

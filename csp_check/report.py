@@ -1,0 +1,176 @@
+"""Show a corpus run: a progress bar while it runs, the summary at the end (rich or JSON).
+
+- :class:`RunProgress`: progress on stderr, only when stderr is a terminal (tests, CI and pipes
+  stay clean); it also prints the per-dialogue error lines, one line each, never wrapped.
+- :func:`render_summary`: dialogues, variables, GCA, the paper's Table 2 (coverage), violations
+  by constraint and the first violations in full (dialogue, constraint, turns, spans, text,
+  evidence).
+- :func:`summary_json`: the same as one JSON object (:meth:`CorpusSummary.to_json_dict`).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from types import TracebackType
+
+import click
+from rich import box
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+from rich.table import Table
+from rich.text import Text
+
+from csp_check.models import DialogueReport, Status, Violation
+from csp_check.score import CorpusSummary, ViolationExample
+
+
+class RunProgress:
+    """A context manager showing how far a run is; ``advance`` once per report.
+
+    ``enabled=None`` means: only if stderr is a terminal. The bar is transient (it disappears
+    when the run ends). Error lines go through :meth:`error` so that they never tear the bar.
+    """
+
+    def __init__(self, enabled: bool | None = None, total: int | None = None) -> None:
+        self.console = Console(stderr=True)
+        self.enabled = self.console.is_terminal if enabled is None else enabled
+        self.total = total
+        self._bad = 0
+        self._errors = 0
+        self._progress: Progress | None = None
+        self._task = None
+
+    def __enter__(self) -> RunProgress:
+        if self.enabled:
+            self._progress = Progress(
+                SpinnerColumn(),
+                TextColumn("checking"),
+                BarColumn(),
+                MofNCompleteColumn() if self.total else TextColumn("{task.completed} dialogues"),
+                TextColumn("{task.fields[status]}"),
+                TimeElapsedColumn(),
+                console=self.console,
+                transient=True,
+            )
+            self._progress.start()
+            self._task = self._progress.add_task("check", total=self.total, status="")
+        return self
+
+    def __exit__(self, *exc: type[BaseException] | BaseException | TracebackType | None) -> None:
+        if self._progress is not None:
+            self._progress.stop()
+
+    def advance(self, report: DialogueReport) -> None:
+        """Count one finished dialogue."""
+        self._bad += report.status is Status.INCONSISTENT
+        self._errors += report.status is Status.ERROR
+        if self._progress is not None:
+            status = f"{self._bad} inconsistent, {self._errors} errors"
+            self._progress.update(self._task, advance=1, status=status)
+
+    def error(self, line: str) -> None:
+        """Print one error line on stderr, as is (no markup, no wrapping)."""
+        if self._progress is not None:
+            self._progress.console.print(line, markup=False, highlight=False, soft_wrap=True)
+        else:
+            click.echo(line, err=True)
+
+
+def summary_json(summary: CorpusSummary) -> str:
+    """The summary as a JSON object (one line)."""
+    return json.dumps(summary.to_json_dict(), ensure_ascii=False)
+
+
+def render_summary(summary: CorpusSummary, console: Console | None = None, show: int = 5) -> None:
+    """Print the summary of a run on ``console`` (default: stdout), with ``show`` violations in full."""
+    console = console or Console(file=sys.stdout, soft_wrap=not sys.stdout.isatty())
+    console.print(_headline(summary), highlight=False)
+    if summary.checked:
+        console.print(_variables_line(summary), highlight=False)
+        console.print(_gca_line(summary), highlight=False)
+        console.print()
+        console.print(_coverage_table(summary))
+    table = _violation_table(summary)
+    if table is not None:
+        console.print()
+        console.print(table)
+    examples = summary.examples[:show]
+    if examples:
+        console.print()
+        console.print(Text(f"First {len(examples)} violation(s) in full:", style="bold"))
+        for i, example in enumerate(examples, 1):
+            console.print(_example(i, example))
+    if summary.errors:
+        console.print(
+            Text(f"{summary.errors} dialogue(s) could not be read or checked (listed on stderr).", style="red")
+        )
+
+
+def _n(x: int) -> str:
+    return f"{x:,}"
+
+
+def _headline(s: CorpusSummary) -> Text:
+    text = Text(f"{_n(s.dialogues)} dialogues: ", style="bold")
+    text.append(f"{_n(s.checked)} checked, ")
+    text.append(f"{_n(s.consistent)} consistent", style="green")
+    text.append(", ")
+    text.append(f"{_n(s.inconsistent)} inconsistent", style="yellow" if s.inconsistent else "")
+    if s.unknown:
+        text.append(f", {_n(s.unknown)} unknown")
+    text.append(", ")
+    text.append(f"{_n(s.errors)} errors", style="red" if s.errors else "")
+    if s.seconds:
+        text.append(f"  ({s.seconds:.1f} s, {s.dialogues / s.seconds:,.0f} dialogues/s)", style="dim")
+    return text
+
+
+def _variables_line(s: CorpusSummary) -> Text:
+    share = f" ({s.implicit / s.variables:.1%})" if s.variables else ""
+    return Text(f"variables: {_n(s.variables)}, implicit (no span): {_n(s.implicit)}{share}")
+
+
+def _gca_line(s: CorpusSummary) -> Text:
+    gca = s.gca if s.gca is not None else 0.0
+    return Text.assemble(("GCA: ", "bold"), f"{gca:.4f}", f" ({_n(s.consistent)} / {_n(s.checked)} checked dialogues)")
+
+
+def _coverage_table(s: CorpusSummary) -> Table:
+    table = Table(title="Coverage (paper's Table 2)", box=box.SIMPLE_HEAD, show_edge=False, title_justify="left")
+    table.add_column("Constraint")
+    table.add_column("# variables", justify="right")
+    table.add_column("% coverage", justify="right")
+    for row in s.coverage_table():
+        table.add_row(row.constraint, _n(row.variables), f"{row.coverage:.2f}")
+    return table
+
+
+def _violation_table(s: CorpusSummary) -> Table | None:
+    rows = s.violation_table()
+    if not rows:
+        return None
+    table = Table(title="Violations by constraint", box=box.SIMPLE_HEAD, show_edge=False, title_justify="left")
+    table.add_column("Constraint")
+    table.add_column("violations", justify="right")
+    table.add_column("dialogues", justify="right")
+    for row in rows:
+        table.add_row(row.constraint, _n(row.violations), _n(row.dialogues))
+    return table
+
+
+def _example(i: int, example: ViolationExample) -> Text:
+    v: Violation = example.violation
+    turns = ", ".join(map(str, v.turns))
+    text = Text(f"{i}. ", style="bold")
+    text.append(f"{example.dialogue_id}", style="bold cyan")
+    text.append(f" {v.constraint.value}", style="bold yellow")
+    text.append(f" turn{'s' if len(v.turns) != 1 else ''} {turns}")
+    if example.source:
+        text.append(f"  {example.source}", style="dim")
+    text.append(f"\n   {v.message}")
+    for ref in v.variables:
+        span = f"[{ref.span.start}:{ref.span.end}]" if ref.span else "(implicit)"
+        said = repr(ref.text) if ref.text is not None else "-"
+        text.append(f"\n     {ref.name}  turn {ref.turn}  {ref.slot}  {span} {said} = {ref.value!r}", style="dim")
+    return text

@@ -1,0 +1,187 @@
+"""Run the pipeline over a corpus: one :class:`~csp_check.models.DialogueReport` per dialogue.
+
+>>> from csp_check import validate, CorpusSummary
+>>> summary = CorpusSummary()
+>>> for report in validate(["../shared/data/sgd/dev"], jobs=2):
+...     summary.add(report)
+
+Guarantees, whatever the input:
+
+- Reports come in input order (also with ``jobs > 1``), one per dialogue the readers yield.
+- A dialogue that cannot be read gives a report with status ``error`` naming file, dialogue
+  and field (``str(InputError)``); a dialogue whose check raises gives an ``error`` report
+  ``FILE: dialogue ID: internal error: Type: message``. The run goes on either way.
+- Memory does not grow with the corpus: dialogues are streamed, and with ``jobs > 1`` at most
+  ``2 * jobs`` chunks of ``chunk_size`` dialogues are in flight.
+- If a worker process dies (a hard crash), the dialogues of the chunks in flight get ``error``
+  reports, the pool is restarted and the run goes on.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import signal
+from collections import deque
+from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass, field
+from itertools import islice
+from pathlib import Path
+from typing import Callable, Iterable, Iterator
+
+from csp_check.constraints import BuildOptions
+from csp_check.errors import InputError, UsageError
+from csp_check.models import ALL_CONSTRAINTS, ConstraintId, Dialogue, DialogueReport, KnowledgeBase
+from csp_check.pipeline import check_dialogue, error_report, load_corpus
+from csp_check.readers import FORMATS
+
+#: A function checking one dialogue: ``(dialogue, settings) -> DialogueReport``. Must be a
+#: module-level function (it is pickled to worker processes).
+CheckFn = Callable[[Dialogue, "Settings"], DialogueReport]
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Everything a worker needs to check a dialogue; sent once to each worker process."""
+
+    kb: KnowledgeBase | None = None
+    constraints: tuple[ConstraintId, ...] = ALL_CONSTRAINTS
+    options: BuildOptions | None = None
+    check: CheckFn | None = field(default=None, compare=False)
+
+
+def default_check(dialogue: Dialogue, settings: Settings) -> DialogueReport:
+    """The solver-free check of :func:`csp_check.pipeline.check_dialogue`."""
+    return check_dialogue(dialogue, settings.kb, settings.constraints, settings.options)
+
+
+def check_one(dialogue: Dialogue, settings: Settings) -> DialogueReport:
+    """Check one dialogue; any exception becomes an ``error`` report (never raised)."""
+    try:
+        return (settings.check or default_check)(dialogue, settings)
+    except InputError as err:
+        report = error_report(err)
+        report.dialogue_id = report.dialogue_id or dialogue.id
+        return report
+    except Exception as err:  # noqa: BLE001 - a crash in one dialogue must not sink the run
+        return internal_error_report(dialogue, f"internal error: {type(err).__name__}: {err}")
+
+
+def internal_error_report(dialogue: Dialogue, message: str) -> DialogueReport:
+    """An ``error`` report for a dialogue that was read but could not be checked."""
+    report = error_report(InputError(dialogue.source, message, dialogue=dialogue.id))
+    report.extra["error_kind"] = "internal"
+    return report
+
+
+def validate(
+    paths: Iterable[str | Path],
+    fmt: str = "auto",
+    kb: KnowledgeBase | None = None,
+    constraints: Iterable[ConstraintId | str] = ALL_CONSTRAINTS,
+    jobs: int = 1,
+    *,
+    options: BuildOptions | None = None,
+    chunk_size: int = 32,
+    check: CheckFn | None = None,
+) -> Iterator[DialogueReport]:
+    """Check every dialogue of ``paths`` (files or directories); yield their reports in order.
+
+    ``fmt``: ``auto`` or a reader name (:data:`csp_check.readers.FORMATS`). ``constraints``:
+    the enabled constraint ids. ``jobs``: worker processes (1 = in this process). ``check``
+    replaces the per-dialogue check (a module-level function, see :data:`CheckFn`).
+
+    Raises :class:`UsageError` at once (before iterating) for an unknown format, constraint id
+    or a ``jobs`` below 1. Never raises for bad input: see the module docstring.
+    """
+    if fmt not in FORMATS:
+        raise UsageError(f"unknown format {fmt!r}; choose one of {', '.join(FORMATS)}")
+    if jobs < 1:
+        raise UsageError(f"jobs must be at least 1, not {jobs}")
+    try:
+        enabled = tuple(c if isinstance(c, ConstraintId) else ConstraintId(str(c).upper()) for c in constraints)
+    except ValueError as err:
+        raise UsageError(f"unknown constraint: {err}") from None
+    settings = Settings(kb=kb, constraints=enabled, options=options, check=check)
+    items = load_corpus(list(paths), fmt, kb)
+    if jobs == 1:
+        return _serial(items, settings)
+    return _parallel(items, settings, jobs, chunk_size)
+
+
+def _serial(items: Iterator[Dialogue | InputError], settings: Settings) -> Iterator[DialogueReport]:
+    for item in items:
+        yield error_report(item) if isinstance(item, InputError) else check_one(item, settings)
+
+
+# --- parallel ------------------------------------------------------------------------------
+
+_settings: Settings | None = None
+
+
+def _init_worker(settings: Settings) -> None:
+    global _settings
+    _settings = settings
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
+
+
+def _check_chunk(dialogues: list[Dialogue]) -> list[DialogueReport]:
+    assert _settings is not None, "worker not initialised"
+    return [check_one(d, _settings) for d in dialogues]
+
+
+def _pool(settings: Settings, jobs: int) -> ProcessPoolExecutor:
+    # forkserver / spawn: never fork a parent that runs threads (the progress bar has one).
+    methods = multiprocessing.get_all_start_methods()
+    ctx = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
+    if "forkserver" in methods:
+        ctx.set_forkserver_preload(["csp_check.pipeline", "csp_check.runner"])
+    return ProcessPoolExecutor(jobs, mp_context=ctx, initializer=_init_worker, initargs=(settings,))
+
+
+# A chunk in flight: the input items (dialogues and read errors, in order) and the future of
+# the dialogues' reports.
+_Pending = tuple[list[Dialogue | InputError], Future]
+
+
+def _parallel(
+    items: Iterator[Dialogue | InputError], settings: Settings, jobs: int, chunk_size: int
+) -> Iterator[DialogueReport]:
+    pool = _pool(settings, jobs)
+    pending: deque[_Pending] = deque()
+    try:
+        while True:
+            chunk = list(islice(items, chunk_size))
+            if chunk:
+                dialogues = [d for d in chunk if not isinstance(d, InputError)]
+                try:
+                    future = pool.submit(_check_chunk, dialogues)
+                except BrokenProcessPool:
+                    pool.shutdown(wait=False, cancel_futures=True)
+                    pool = _pool(settings, jobs)
+                    future = pool.submit(_check_chunk, dialogues)
+                pending.append((chunk, future))
+            if not pending:
+                return
+            if chunk and len(pending) < 2 * jobs:
+                continue
+            chunk_items, future = pending.popleft()
+            yield from _merge(chunk_items, future)
+    finally:
+        for _, future in pending:
+            future.cancel()
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _merge(items: list[Dialogue | InputError], future: Future) -> Iterator[DialogueReport]:
+    """Reports of a chunk in input order: read errors in place, the workers' reports between."""
+    try:
+        reports = iter(future.result())
+    except BrokenProcessPool as err:
+        reason = f"worker process died ({err}); dialogue not checked"
+        reports = iter([internal_error_report(d, reason) for d in items if isinstance(d, Dialogue)])
+    except Exception as err:  # noqa: BLE001 - e.g. a result that cannot be pickled
+        reason = f"internal error in worker: {type(err).__name__}: {err}"
+        reports = iter([internal_error_report(d, reason) for d in items if isinstance(d, Dialogue)])
+    for item in items:
+        yield error_report(item) if isinstance(item, InputError) else next(reports)

@@ -1,0 +1,154 @@
+"""Corpus scores: fold :class:`~csp_check.models.DialogueReport` s into one :class:`CorpusSummary`.
+
+>>> summary = CorpusSummary()
+>>> for report in validate(["dialogues/"]):
+...     summary.add(report)
+>>> summary.gca, summary.coverage_table()
+
+Definitions (spec §3, paper Table 2):
+
+- *checked* dialogues are all dialogues except those with status ``error`` (unreadable input or
+  a crash while checking them). Errors are counted and shown, never scored.
+- **GCA** = consistent / checked. A dialogue with status ``unknown`` (a solver timed out) is
+  checked but not consistent. ``None`` when nothing was checked.
+- **coverage** of a constraint = variables under it / all variables of the checked dialogues,
+  summed over dialogues (each dialogue's report counts every variable a constraint reads once).
+- **violations by constraint**: number of violations, and number of dialogues with at least one.
+"""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, Field
+
+from csp_check.models import ALL_CONSTRAINTS, DialogueReport, Status, Violation
+
+
+class ViolationExample(BaseModel):
+    """A violation kept in full for the summary, with the dialogue it comes from."""
+
+    dialogue_id: str
+    source: str = ""
+    violation: Violation
+
+
+class CoverageRow(BaseModel):
+    """One row of the paper's Table 2: constraint, # variables, % coverage (a fraction 0..1)."""
+
+    constraint: str
+    variables: int
+    coverage: float
+
+
+class ConstraintViolations(BaseModel):
+    """How often one constraint is violated across the corpus."""
+
+    constraint: str
+    violations: int
+    dialogues: int
+
+
+class CorpusSummary(BaseModel):
+    """Running totals over the reports of a corpus run; :meth:`add` one report at a time.
+
+    ``keep`` bounds how many violations (and error messages) are kept in full, so memory stays
+    constant however large the corpus. ``constraints`` lists the enabled constraint ids: every
+    one of them gets a coverage row, even at 0.
+    """
+
+    constraints: list[str] = Field(default_factory=lambda: [c.value for c in ALL_CONSTRAINTS])
+    keep: int = 10
+    dialogues: int = 0
+    consistent: int = 0
+    inconsistent: int = 0
+    unknown: int = 0
+    errors: int = 0
+    variables: int = 0
+    implicit: int = 0
+    coverage: dict[str, int] = Field(default_factory=dict, description="constraint → variables under it")
+    violations: dict[str, int] = Field(default_factory=dict, description="constraint → violations")
+    violating_dialogues: dict[str, int] = Field(default_factory=dict, description="constraint → dialogues")
+    examples: list[ViolationExample] = Field(default_factory=list, description="the first `keep` violations")
+    error_messages: list[str] = Field(default_factory=list, description="the first `keep` errors")
+    seconds: float | None = Field(None, description="wall time of the run, if the caller measured it")
+
+    def add(self, report: DialogueReport) -> None:
+        """Count one dialogue's report in."""
+        self.dialogues += 1
+        if report.status is Status.ERROR:
+            self.errors += 1
+            if len(self.error_messages) < self.keep:
+                self.error_messages.append(report.error or f"{report.source}: dialogue {report.dialogue_id}")
+            return
+        if report.status is Status.CONSISTENT:
+            self.consistent += 1
+        elif report.status is Status.INCONSISTENT:
+            self.inconsistent += 1
+        else:
+            self.unknown += 1
+        self.variables += report.variables
+        self.implicit += report.implicit
+        for cid, n in report.coverage.items():
+            self.coverage[cid] = self.coverage.get(cid, 0) + n
+        seen: set[str] = set()
+        for violation in report.violations:
+            cid = violation.constraint.value
+            self.violations[cid] = self.violations.get(cid, 0) + 1
+            if cid not in seen:
+                seen.add(cid)
+                self.violating_dialogues[cid] = self.violating_dialogues.get(cid, 0) + 1
+            if len(self.examples) < self.keep:
+                self.examples.append(
+                    ViolationExample(dialogue_id=report.dialogue_id, source=report.source, violation=violation)
+                )
+
+    @property
+    def checked(self) -> int:
+        """Dialogues that were read and checked (all but errors)."""
+        return self.dialogues - self.errors
+
+    @property
+    def gca(self) -> float | None:
+        """Global consistency accuracy: consistent / checked; ``None`` if nothing was checked."""
+        return self.consistent / self.checked if self.checked else None
+
+    @property
+    def exit_code(self) -> int:
+        """The CLI's exit code for this run: 2 if any error, else 1 if any dialogue is not
+        consistent (inconsistent or unknown), else 0. Errors take precedence over
+        inconsistencies: an exit code of 1 promises every dialogue was checked."""
+        if self.errors:
+            return 2
+        return 1 if self.inconsistent or self.unknown else 0
+
+    def coverage_table(self) -> list[CoverageRow]:
+        """The paper's Table 2: for each enabled (or covered) constraint, # variables and share."""
+        ids = list(self.constraints) + sorted(set(self.coverage) - set(self.constraints))
+        return [
+            CoverageRow(
+                constraint=cid,
+                variables=self.coverage.get(cid, 0),
+                coverage=self.coverage.get(cid, 0) / self.variables if self.variables else 0.0,
+            )
+            for cid in ids
+        ]
+
+    def violation_table(self) -> list[ConstraintViolations]:
+        """Violations and violating dialogues per constraint, for constraints with any."""
+        ids = [c for c in self.constraints if c in self.violations]
+        ids += sorted(set(self.violations) - set(ids))
+        return [
+            ConstraintViolations(constraint=c, violations=self.violations[c], dialogues=self.violating_dialogues[c])
+            for c in ids
+        ]
+
+    def to_json_dict(self) -> dict[str, object]:
+        """The JSON summary: every total plus the derived figures (checked, GCA, tables, exit code)."""
+        data = self.model_dump(mode="json")
+        data.update(
+            checked=self.checked,
+            gca=self.gca,
+            exit_code=self.exit_code,
+            coverage_table=[r.model_dump() for r in self.coverage_table()],
+            violation_table=[r.model_dump() for r in self.violation_table()],
+        )
+        return data
