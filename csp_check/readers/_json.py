@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
@@ -98,3 +99,25 @@ def check_span(path: Path, dialogue_id: str, field: str, utterance: str, start: 
             dialogue=dialogue_id,
             field=field,
         )
+
+
+@contextmanager
+def at(path: Path, dialogue_id: str, field: str) -> Iterator[None]:
+    """Re-raise malformed data met inside the block as an :class:`InputError` naming ``field``.
+
+    ``KeyError`` / ``TypeError`` / ``ValueError`` / ``IndexError`` / ``AttributeError`` become
+    ``InputError(path, …, dialogue=dialogue_id, field=field)``; an :class:`InputError` raised
+    inside (which already names its field) passes through unchanged.
+    """
+    try:
+        yield
+    except InputError:
+        raise
+    except ValidationError as err:
+        first = err.errors()[0]
+        inner = ".".join(str(p) for p in first["loc"])
+        raise InputError(str(path), first["msg"], dialogue=dialogue_id, field=f"{field}.{inner}" if inner else field) from err
+    except KeyError as err:
+        raise InputError(str(path), f"missing field {err}", dialogue=dialogue_id, field=field) from err
+    except (TypeError, ValueError, IndexError, AttributeError) as err:
+        raise InputError(str(path), f"malformed: {err}", dialogue=dialogue_id, field=field) from err

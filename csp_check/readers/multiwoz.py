@@ -1,10 +1,281 @@
-"""Placeholder: being written."""
+"""MultiWOZ 2.1 – 2.3 ``data.json`` reader, and the MultiWOZ naming shared by the other readers.
+
+Input: ``data.json`` (a JSON object dialogue id → ``{goal, log}``), a single dialogue object
+``{goal, log}`` (its id is the file stem) or a list of dialogues (id from ``dialogue_id``/``id``).
+Format: github.com/budzianowski/multiwoz (2.1 README). Each ``log[i]`` has
+
+- ``text``; even ``i`` is the user, odd ``i`` the system;
+- ``metadata`` on system turns: the belief state, ``domain → {semi: {slot: value}, book: {…}}``
+  (values are strings, or lists in files converted from 2.2);
+- ``dialog_act``: ``{"Restaurant-Inform": [["Food", "italian"], …]}`` (``"No Annotation"`` or
+  missing in some turns: the turn then has no acts);
+- ``span_info``: ``[act, slot, value, start_word, end_word]``, word indices into
+  ``text.split()``, ``end_word`` inclusive.
+
+Mapping:
+
+- acts: see :data:`ROLES`; the ``Choice`` slot is an amount (role ``count``, slot ``choice``,
+  ``canonical`` the amount as digits when it parses: ``"three"`` → ``"3"``). ``Booking-*`` acts
+  get the domain being booked (the turn's other domain, else the last domain of the dialogue).
+- slots: the DB column names of ``db/*_db.json`` (:func:`column`): ``Price`` → ``pricerange``,
+  ``Addr`` → ``address``, ``Leave`` → ``leaveAt``, ``Ticket`` → ``price``, ``Id`` → ``trainID``,
+  …; booking slots that are no DB column become ``book day`` / ``book people`` / ``book stay`` /
+  ``book time``.
+- values: ``"?"`` and ``"none"`` mean no value; ``dont care`` variants become ``dontcare``.
+- spans: word indices become character spans of ``text`` (end exclusive), without the edge
+  punctuation the whitespace tokens carry (``north?`` → ``north``, unless the value has it);
+  a span outside its utterance is an :class:`InputError` naming ``log[i].span_info[k]``.
+- state: the system turn's ``metadata`` is the belief state after the preceding user turn and
+  is given to both turns (``Turn.state`` is the state *after* a turn). ``""``, ``not
+  mentioned`` and ``none`` are skipped; ``a|b`` gives alternatives ``[a, b]``.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any, Iterator
+
+from csp_check.errors import InputError
+from csp_check.models import ActRole, Dialogue, DialogueAct, KnowledgeBase, Span, Turn
+from csp_check.normalize import normalize, parse_amount
+
+from ._json import at, build, head, iter_json_items
+
 NAME = "multiwoz"
 
+#: act name (lower case, MultiWOZ and ConvLab-3 unified spelling) → role.
+ROLES = {
+    "inform": ActRole.INFORM,
+    "recommend": ActRole.OFFER,
+    "select": ActRole.OFFER,
+    "nooffer": ActRole.NO_RESULT,
+    "book": ActRole.BOOKED,
+    "offerbooked": ActRole.BOOKED,
+    "nobook": ActRole.FAILED,
+    "request": ActRole.REQUEST,
+}
+#: the MultiWOZ domains (those with a DB table, plus ``bus``).
+DOMAINS = ("restaurant", "hotel", "attraction", "train", "taxi", "hospital", "police", "bus")
+#: slot name (lower case, spaces and underscores removed) → DB column, for every domain.
+_COLUMNS = {
+    "price": "pricerange", "pricerange": "pricerange", "addr": "address", "post": "postcode",
+    "leave": "leaveAt", "leaveat": "leaveAt", "arrive": "arriveBy", "arriveby": "arriveBy",
+    "dest": "destination", "depart": "departure", "ticket": "price", "id": "trainID",
+    "trainid": "trainID", "ref": "ref", "reference": "ref", "fee": "entrance fee",
+    "entrancefee": "entrance fee", "open": "openhours", "choice": "choice",
+    "people": "book people", "bookpeople": "book people", "stay": "book stay",
+    "bookstay": "book stay", "day": "book day", "bookday": "book day", "time": "book time",
+    "booktime": "book time",
+}
+#: exceptions by domain: the train table has ``day`` and ``price`` columns, and its ``Time`` is a duration.
+_DOMAIN_COLUMNS = {
+    "train": {"day": "day", "price": "price", "time": "duration"},
+    "bus": {"day": "day"},
+}
+_NO_VALUE = {"", "?", "none", "not mentioned"}
+_SKIP_DOMAINS = {"general", "booking"}
+_LOG = re.compile(r'"log"\s*:\s*\[')
+_SINGLE_KEYS = {"goal", "log", "dialogue_id", "id"}
+_EDGE_PUNCT = ".,;:!?\"'()[]"
 
-def sniff(path):
-    return False
+
+def column(domain: str, slot: str) -> str:
+    """The DB column of a MultiWOZ slot name in any spelling (``Price``, ``price range``, ``leaveat``).
+
+    Slots of other domains (SGD services in the unified format) are returned unchanged;
+    MultiWOZ slots that are no known column are lower-cased. ``none`` → ``""``.
+    """
+    if domain not in DOMAINS and domain not in _SKIP_DOMAINS:
+        return slot
+    key = slot.lower().replace(" ", "").replace("_", "")
+    if key == "none":
+        return ""
+    return _DOMAIN_COLUMNS.get(domain, {}).get(key) or _COLUMNS.get(key) or slot.lower()
 
 
-def read(path, kb=None):
-    return iter(())
+def act_value(value: Any) -> str | None:
+    """An act's value, or ``None`` for MultiWOZ's placeholders ``?`` / ``none`` / ``""``."""
+    if value is None:
+        return None
+    text = str(value).strip()
+    return None if text.lower() in _NO_VALUE else text
+
+
+def canonical(slot: str, value: str | None) -> str | None:
+    """Canonical value: amounts of ``choice`` as digits, ``dont care`` variants as ``dontcare``."""
+    if value is None:
+        return None
+    if slot == "choice":
+        amount = parse_amount(value)
+        return value if amount is None else str(amount)
+    return "dontcare" if normalize(value) == "dontcare" else value
+
+
+def state_values(raw: Any) -> list[str]:
+    """Alternatives of one belief-state value (string or list); empty when it says nothing."""
+    items = raw if isinstance(raw, list) else [raw]
+    out: list[str] = []
+    for item in items:
+        if not isinstance(item, (str, int, float)):
+            raise TypeError(f"state value {item!r} is not a string")
+        for part in str(item).split("|"):
+            value = canonical("", act_value(part))
+            if value is not None and value.lower() != "not mentioned" and value not in out:
+                out.append(value)
+    return out
+
+
+def role_of(act: str, slot: str) -> ActRole:
+    """The role of an act name (``inform``, ``NoOffer``, …) for a mapped ``slot``."""
+    return ActRole.COUNT if slot == "choice" else ROLES.get(act.lower().replace("_", ""), ActRole.OTHER)
+
+
+def word_spans(text: str) -> list[tuple[int, int]]:
+    """Character ``(start, end)`` of each token of ``text.split()``."""
+    return [(m.start(), m.end()) for m in re.finditer(r"\S+", text)]
+
+
+def trim_span(text: str, start: int, end: int, value: str) -> tuple[int, int]:
+    """``[start, end)`` without the punctuation that whitespace tokens carry (``north?`` → ``north``).
+
+    A character the annotated ``value`` itself starts or ends with is kept.
+    """
+    while end - start > 1 and text[end - 1] in _EDGE_PUNCT and not value.endswith(text[end - 1]):
+        end -= 1
+    while end - start > 1 and text[start] in _EDGE_PUNCT and not value.startswith(text[start]):
+        start += 1
+    return start, end
+
+
+def sniff(path: Path) -> bool:
+    """A ``.json`` file whose head shows a MultiWOZ ``log`` list."""
+    return path.is_file() and path.suffix == ".json" and bool(_LOG.search(head(path, 1 << 16)))
+
+
+def read(path: Path, kb: KnowledgeBase | None = None) -> Iterator[Dialogue | InputError]:
+    """Dialogues of a MultiWOZ ``data.json``; ``kb`` is unused (the KB comes from ``--kb``)."""
+    for item in iter_json_items(path):
+        if isinstance(item, InputError):
+            yield item
+            continue
+        key, raw = item
+        if key in _SINGLE_KEYS:  # a single dialogue object, not an id → dialogue mapping
+            yield build(path, path.stem, lambda: _single(path))
+            return
+        dialogue_id = str(key)
+        if isinstance(key, int):
+            dialogue_id = str(raw.get("dialogue_id") or raw.get("id") or f"#{key}") if isinstance(raw, dict) else f"#{key}"
+        yield build(path, dialogue_id, lambda: convert(path, dialogue_id, raw))
+
+
+def _single(path: Path) -> Dialogue:
+    return convert(path, path.stem, json.loads(path.read_text(encoding="utf-8")))
+
+
+def convert(path: Path, dialogue_id: str, raw: Any) -> Dialogue:
+    """One ``{goal, log}`` dialogue → :class:`Dialogue`; raises :class:`InputError` naming the field."""
+    if not isinstance(raw, dict):
+        raise InputError(str(path), "a dialogue must be a JSON object", dialogue=dialogue_id)
+    log = raw.get("log")
+    if not isinstance(log, list) or not log:
+        raise InputError(str(path), "dialogue has no turns", dialogue=dialogue_id, field="log")
+    turns: list[Turn] = []
+    last_domain = "booking"
+    for i, entry in enumerate(log):
+        if not isinstance(entry, dict) or not isinstance(entry.get("text"), str):
+            raise InputError(str(path), "a turn must be an object with a string text", dialogue=dialogue_id, field=f"log[{i}].text")
+        with at(path, dialogue_id, f"log[{i}]"):
+            acts = _acts(path, dialogue_id, i, entry, last_domain)
+            last_domain = next((a.domain for a in reversed(acts) if a.domain not in _SKIP_DOMAINS), last_domain)
+            turns.append(Turn(index=i, speaker="user" if i % 2 == 0 else "system", utterance=entry["text"], acts=acts))
+        with at(path, dialogue_id, f"log[{i}].metadata"):
+            state = _state(entry.get("metadata"))
+        if state and i % 2 == 1:
+            turns[i].state = state
+            turns[i - 1].state = {d: dict(slots) for d, slots in state.items()}
+    goal = raw.get("goal") if isinstance(raw.get("goal"), dict) else {}
+    seen = [d for d in DOMAINS if goal.get(d)]
+    for turn in turns:
+        seen += [a.domain for a in turn.acts if a.domain in DOMAINS and a.domain not in seen]
+    return Dialogue(id=dialogue_id, source=str(path), format=NAME, domains=seen, turns=turns)
+
+
+def _acts(path: Path, dialogue_id: str, i: int, entry: dict[str, Any], last_domain: str) -> list[DialogueAct]:
+    dialog_act = entry.get("dialog_act")
+    if not isinstance(dialog_act, dict):  # missing or "No Annotation"
+        return []
+    text = entry["text"]
+    tokens = word_spans(text)
+    spans: list[tuple[str, str, str, Span]] = []
+    for k, info in enumerate(entry.get("span_info") or []):
+        where = f"log[{i}].span_info[{k}]"
+        if not isinstance(info, list) or len(info) < 5:
+            raise InputError(str(path), "expected [act, slot, value, start_word, end_word]", dialogue=dialogue_id, field=where)
+        act, slot, value, first, last = info[:5]
+        if not isinstance(first, int) or not isinstance(last, int) or not 0 <= first <= last < len(tokens):
+            raise InputError(
+                str(path), f"words [{first}, {last}] are outside its utterance of {len(tokens)} words",
+                dialogue=dialogue_id, field=where,
+            )
+        start, end = trim_span(text, tokens[first][0], tokens[last][1], str(value))
+        spans.append((str(act).lower(), str(slot).lower(), str(value).lower(), Span(start=start, end=end)))
+    pairs = [(name, pair) for name, items in dialog_act.items() for pair in items]
+    domains = {name.split("-", 1)[0].lower() for name, _ in pairs} - _SKIP_DOMAINS
+    booking = next(iter(domains)) if len(domains) == 1 else last_domain
+    acts = []
+    for name, pair in pairs:
+        slot_raw, value_raw = (list(pair) + [None, None])[:2]
+        span = _take_span(spans, name.lower(), str(slot_raw).lower(), str(value_raw).lower())
+        acts.append(make_act(name, str(slot_raw), value_raw, span, booking))
+    return acts
+
+
+def make_act(name: str, slot_raw: str, value_raw: Any, span: Span | None, booking: str = "booking") -> DialogueAct:
+    """One ``Domain-Act`` / slot / value annotation → :class:`DialogueAct` (shared with MultiWOZ 2.2)."""
+    domain, _, act = name.partition("-")
+    domain = domain.lower()
+    if domain == "booking":
+        domain = booking
+    slot = column(domain, slot_raw)
+    value = act_value(value_raw)
+    role = role_of(act, slot)
+    if role is ActRole.COUNT and value is None:
+        role = role_of(act, "")
+    return DialogueAct(role=role, act=name, domain=domain, slot=slot, value=value, canonical=canonical(slot, value), span=span if value else None)
+
+
+def _take_span(spans: list[tuple[str, str, str, Span]], act: str, slot: str, value: str) -> Span | None:
+    """The span annotated for this act value (removed from ``spans`` so each is used once)."""
+    for k, (a, s, v, span) in enumerate(spans):
+        if a == act and s == slot and v == value:
+            del spans[k]
+            return span
+    same = [k for k, (a, s, _, _) in enumerate(spans) if a == act and s == slot]
+    if len(same) == 1:
+        return spans.pop(same[0])[3]
+    return None
+
+
+def _state(metadata: Any) -> dict[str, dict[str, list[str]]]:
+    """``metadata`` → ``Turn.state`` (``semi`` slots by DB column, ``book`` slots as ``book …``)."""
+    state: dict[str, dict[str, list[str]]] = {}
+    if not isinstance(metadata, dict):
+        return state
+    for domain_raw, parts in metadata.items():
+        domain = str(domain_raw).lower()
+        if not isinstance(parts, dict):
+            raise TypeError(f"metadata.{domain_raw} is not an object")
+        slots: dict[str, list[str]] = {}
+        for part in ("semi", "book"):
+            for slot, raw in (parts.get(part) or {}).items():
+                if slot == "booked":
+                    continue
+                name = column(domain, slot if part == "semi" else f"book{slot}")
+                values = state_values(raw)
+                if values:
+                    slots[name] = values
+        if slots:
+            state[domain] = slots
+    return state
