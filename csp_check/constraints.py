@@ -1,13 +1,299 @@
-"""Constraint builder (stub being written)."""
-from typing import Literal
+"""Constraint builder: a delexicalized dialogue + KB → its CSP with C1–C6 (paper §3.2, spec §2, §6).
+
+Decisions (also in the README, "Semantics"):
+
+- **C1 (type)**: every variable. V(type) is the slot's closed value set when the ontology has
+  one (SGD categorical slots), else every canonical value the dialogue's annotations and its
+  KB give that slot type. Amounts: a non-negative integer.
+- **C2 (coreference)**: slot variables of one slot type whose annotations give the same
+  canonical value, across the dialogue (a group of ≥ 2).
+- **C3 (distinctness)**: explicit slot variables of one slot type in one utterance whose
+  annotated values differ must take pairwise different values.
+- **KB scope** of a domain constraint at turn t for domain d: for C4 and C6, the entities of
+  the latest ``KbResult`` of d at or before t (SGD ``service_results``: the answer to the call
+  the count is about); for C5, every entity of d that the dialogue's results show — the
+  dialogue's KB, as in the paper (after a ``REQUEST_ALTS`` SGD systems offer the next entity of
+  an earlier result list, and some results are annotated a turn late). Without any
+  ``KbResult`` of d: the ``--kb`` table of d; without either, no domain constraint.
+- **C4 (none)**: a system ``no_result`` act: no entity matches its values (or, if it has none,
+  the search filters below).
+- **C5 (at least one)**: the values of a system utterance's ``offer`` / ``inform`` acts of d
+  that are KB columns describe an entity that exists. A slot offered with several values in one
+  utterance ("Dogman, Hackers or High Life") gives one C5 per value.
+- **C6 (exactly n)**: a system amount ``count`` of d equals the number of entities matching the
+  filter variables. ``count_filter="state"`` (default): the search constraints in force — the
+  ``KbResult`` call's parameters that its results honour (SGD) or the belief state of d (other
+  corpora) — each linked to the latest variable that mentions that value. ``count_filter="utterance"`` (the paper's
+  reading): the other slot variables of the same utterance and domain.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from typing import Iterable, Literal
+
 from pydantic import BaseModel
-from csp_check.models import ALL_CONSTRAINTS, CSP, ConstraintId, DelexicalizedDialogue, Dialogue, KnowledgeBase
+
+from csp_check.assignment import Lexicon, read_assignment
+from csp_check.models import (
+    ALL_CONSTRAINTS,
+    CSP,
+    ActRole,
+    Constraint,
+    ConstraintId,
+    DelexicalizedDialogue,
+    Dialogue,
+    KnowledgeBase,
+    Value,
+    Variable,
+    VariableKind,
+)
+from csp_check.normalize import normalize
+
+SYSTEM_CLAIMS = frozenset({ActRole.OFFER, ActRole.INFORM})
 
 
 class BuildOptions(BaseModel):
+    """What to build: the enabled constraint families and which variables filter a count."""
+
     enabled: frozenset[ConstraintId] = frozenset(ALL_CONSTRAINTS)
     count_filter: Literal["state", "utterance"] = "state"
 
 
-def build_csp(dialogue: Dialogue, delex: DelexicalizedDialogue, kb: KnowledgeBase | None, options: BuildOptions) -> CSP:
-    return CSP(dialogue_id=dialogue.id, variables=delex.variables, domains={}, kbs={}, constraints=[], assignment={}, max_amount=10)
+def build_csp(
+    dialogue: Dialogue, delex: DelexicalizedDialogue, kb: KnowledgeBase | None, options: BuildOptions | None = None
+) -> CSP:
+    """The CSP of ``dialogue``: variables, V(type) domains, KB tables, constraints, assignment.
+
+    ``delex`` must come from :func:`csp_check.delexicalize.delexicalize` of the same dialogue.
+    ``kb`` supplies tables (by domain) for turns without their own KB results.
+    """
+    options = options or BuildOptions()
+    variables = delex.variables
+    lexicon = Lexicon.of(dialogue, variables)
+    assignment = read_assignment(variables, lexicon)
+    builder = _Builder(dialogue, variables, kb, options)
+    builder.build()
+    domains = _domains(dialogue, variables, builder.kbs)
+    amounts = [v for v in assignment.values() if isinstance(v, int)] + [
+        v.value for v in variables if v.kind is VariableKind.AMOUNT and isinstance(v.value, int)
+    ]
+    max_amount = max([1, *amounts, *(len(t) for t in builder.kbs.values())])
+    return CSP(
+        dialogue_id=dialogue.id,
+        variables=variables,
+        domains=domains,
+        kbs=builder.kbs,
+        constraints=builder.constraints,
+        assignment=assignment,
+        max_amount=max_amount,
+    )
+
+
+class _Builder:
+    def __init__(self, dialogue: Dialogue, variables: list[Variable], kb: KnowledgeBase | None, options: BuildOptions):
+        self.dialogue = dialogue
+        self.variables = variables
+        self.kb = kb
+        self.options = options
+        self.constraints: list[Constraint] = []
+        self.kbs: dict[str, list[dict[str, str]]] = {}
+        self.by_turn: dict[int, list[Variable]] = defaultdict(list)
+        for v in variables:
+            self.by_turn[v.turn].append(v)
+
+    def add(self, constraint: Constraint) -> None:
+        if constraint.id in self.options.enabled:
+            self.constraints.append(constraint)
+
+    def build(self) -> None:
+        for v in self.variables:  # C1
+            slot_type = None if v.kind is VariableKind.AMOUNT else v.slot_type
+            self.add(Constraint(id=ConstraintId.C1, variables=[v.name], turn=v.turn, slot_type=slot_type))
+        self._coreference()
+        self._distinctness()
+        self._domain()
+
+    def _coreference(self) -> None:
+        groups: dict[tuple[str, Value], list[Variable]] = defaultdict(list)
+        for v in self.variables:
+            if v.kind is VariableKind.SLOT:
+                groups[(v.slot_type, v.value)].append(v)
+        for members in groups.values():
+            if len(members) > 1:
+                self.add(Constraint(id=ConstraintId.C2, variables=[m.name for m in members], turn=members[0].turn))
+
+    def _distinctness(self) -> None:
+        for turn, turn_vars in sorted(self.by_turn.items()):
+            by_type: dict[str, dict[Value, Variable]] = defaultdict(dict)
+            for v in turn_vars:
+                if v.kind is VariableKind.SLOT and v.span is not None:
+                    by_type[v.slot_type].setdefault(v.value, v)
+            for representatives in by_type.values():
+                if len(representatives) > 1:
+                    names = [v.name for v in representatives.values()]
+                    self.add(Constraint(id=ConstraintId.C3, variables=names, turn=turn))
+
+    # -- domain constraints ---------------------------------------------------------------
+    def _domain(self) -> None:
+        if not self.options.enabled & {ConstraintId.C4, ConstraintId.C5, ConstraintId.C6}:
+            return
+        latest: dict[str, tuple[str, list[dict[str, str]], dict[str, str] | None]] = {}
+        seen = self._dialogue_entities()
+        for turn in self.dialogue.turns:
+            for result in turn.kb_results:
+                kb_id = f"turn{turn.index}:{result.domain}"
+                params = result.call.parameters if result.call else None
+                latest[result.domain] = (kb_id, _normalized(result.entities), params)
+            if turn.speaker != "system":
+                continue
+            turn_vars = self.by_turn.get(turn.index, [])
+            for domain in sorted({v.domain for v in turn_vars} | _no_result_domains(turn)):
+                scope = latest.get(domain) or self._global_table(domain)
+                if scope is None:
+                    continue
+                kb_id, entities, params = scope
+                self.kbs.setdefault(kb_id, entities)
+                columns = set().union(*entities) if entities else set()
+                mine = [v for v in turn_vars if v.domain == domain]
+                if domain in seen:  # C5 looks at every entity of d the dialogue's results show
+                    self.kbs.setdefault(f"dialogue:{domain}", seen[domain])
+                    self._claims(turn.index, f"dialogue:{domain}", set().union(*seen[domain]), mine)
+                else:
+                    self._claims(turn.index, kb_id, columns, mine)
+                self._counts(turn.index, domain, kb_id, columns, mine, params)
+                self._no_results(turn, domain, kb_id, columns, mine, params)
+
+    def _dialogue_entities(self) -> dict[str, list[dict[str, str]]]:
+        """Domain → every distinct entity the dialogue's KB results show (the dialogue's KB)."""
+        entities: dict[str, dict[tuple, dict[str, str]]] = defaultdict(dict)
+        for turn in self.dialogue.turns:
+            for result in turn.kb_results:
+                for e in _normalized(result.entities):
+                    entities[result.domain].setdefault(tuple(sorted(e.items())), e)
+        return {d: list(es.values()) for d, es in entities.items()}
+
+    def _global_table(self, domain: str) -> tuple[str, list[dict[str, str]], None] | None:
+        table = self.kb.tables.get(domain) if self.kb else None
+        if table is None:
+            return None
+        if domain not in self.kbs:
+            self.kbs[domain] = _normalized(table.entities)
+        return domain, self.kbs[domain], None
+
+    def _claims(self, turn: int, kb_id: str, columns: set[str], mine: list[Variable]) -> None:
+        """C5: the offered / informed values of one utterance describe an existing entity."""
+        claims = [v for v in mine if v.kind is VariableKind.SLOT and v.role in SYSTEM_CLAIMS and v.slot in columns]
+        if not claims:
+            return
+        by_slot: dict[str, list[Variable]] = defaultdict(list)
+        for v in claims:
+            if v not in by_slot[v.slot]:
+                by_slot[v.slot].append(v)
+        single = [vs[0] for vs in by_slot.values() if len(vs) == 1]
+        multi = [vs for vs in by_slot.values() if len(vs) > 1]
+        sets = [single + [v] for vs in multi for v in vs] if multi else [single]
+        for group in sets:
+            self.add(
+                Constraint(
+                    id=ConstraintId.C5, variables=[v.name for v in group], turn=turn, kb=kb_id,
+                    columns=[v.slot for v in group],
+                )
+            )
+
+    def _counts(
+        self, turn: int, domain: str, kb_id: str, columns: set[str], mine: list[Variable], params: dict[str, str] | None
+    ) -> None:
+        """C6: an amount equals the number of entities matching the filters."""
+        for amount in (v for v in mine if v.kind is VariableKind.AMOUNT):
+            filters = self._filters(turn, domain, kb_id, columns, mine, params)
+            self.add(
+                Constraint(
+                    id=ConstraintId.C6, variables=[f.name for f in filters], turn=turn, kb=kb_id,
+                    columns=[f.slot for f in filters], count_variable=amount.name,
+                )
+            )
+
+    def _no_results(
+        self, turn, domain: str, kb_id: str, columns: set[str], mine: list[Variable], params: dict[str, str] | None
+    ) -> None:
+        """C4: no entity matches what the system says it found nothing for."""
+        if not any(a.role is ActRole.NO_RESULT and a.domain == domain for a in turn.acts):
+            return
+        said = [v for v in mine if v.role is ActRole.NO_RESULT and v.kind is VariableKind.SLOT and v.slot in columns]
+        filters = said or self._filters(turn.index, domain, kb_id, columns, mine, params)
+        if filters:
+            self.add(
+                Constraint(
+                    id=ConstraintId.C4, variables=[f.name for f in filters], turn=turn.index, kb=kb_id,
+                    columns=[f.slot for f in filters],
+                )
+            )
+
+    def _filters(
+        self, turn: int, domain: str, kb_id: str, columns: set[str], mine: list[Variable], params: dict[str, str] | None
+    ) -> list[Variable]:
+        if self.options.count_filter == "utterance":
+            return [v for v in mine if v.kind is VariableKind.SLOT and v.slot in columns and v.role is not ActRole.NO_RESULT]
+        wanted = _honoured(params, self.kbs[kb_id]) if params is not None else self._state(turn, domain)
+        filters = []
+        for slot, value in wanted.items():
+            if slot not in columns:
+                continue
+            var = self._latest_mention(turn, domain, slot, normalize(value))
+            if var is not None:
+                filters.append(var)
+        return filters
+
+    def _state(self, turn: int, domain: str) -> dict[str, str]:
+        for t in reversed(self.dialogue.turns[: turn + 1]):
+            slots = t.state.get(domain)
+            if slots:
+                return {s: vals[0] for s, vals in slots.items() if len(vals) == 1}
+        return {}
+
+    def _latest_mention(self, turn: int, domain: str, slot: str, value: str) -> Variable | None:
+        best = None
+        for v in self.variables:
+            if v.turn > turn:
+                break
+            if v.domain == domain and v.slot == slot and v.value == value and v.kind is VariableKind.SLOT:
+                best = v
+        return best
+
+
+def _honoured(params: dict[str, str], entities: list[dict[str, str]]) -> dict[str, str]:
+    """The call parameters the service's own results agree with: a parameter some returned
+    entity contradicts was not used as a filter by the back end (SGD RentalCars ignores
+    ``pickup_time``), so it cannot filter the count either."""
+    return {
+        slot: value
+        for slot, value in params.items()
+        if all(e.get(slot) in (None, normalize(value)) for e in entities)
+    }
+
+
+def _no_result_domains(turn) -> set[str]:
+    return {a.domain for a in turn.acts if a.role is ActRole.NO_RESULT}
+
+
+def _normalized(entities: Iterable[dict[str, str]]) -> list[dict[str, str]]:
+    return [{k: normalize(str(v)) for k, v in e.items() if v is not None and str(v) != ""} for e in entities]
+
+
+def _domains(dialogue: Dialogue, variables: list[Variable], kbs: dict[str, list[dict[str, str]]]) -> dict[str, list[str]]:
+    """V(type) per slot type: the closed ontology set, else annotated ∪ KB values (see module doc)."""
+    values: dict[str, set[str]] = defaultdict(set)
+    for v in variables:
+        if v.kind is VariableKind.SLOT and isinstance(v.value, str):
+            values[v.slot_type].add(v.value)
+    for kb_id, entities in kbs.items():
+        domain = kb_id.split(":", 1)[-1]
+        for entity in entities:
+            for column, value in entity.items():
+                if f"{domain}.{column}" in values:
+                    values[f"{domain}.{column}"].add(value)
+    for slot_type, closed in dialogue.ontology.items():
+        if slot_type in values:
+            values[slot_type] = {normalize(x) for x in closed} | ({"dontcare"} & values[slot_type])
+    return {k: sorted(v) for k, v in sorted(values.items())}

@@ -44,6 +44,12 @@ def fold(text: str) -> str:
     return text.lower()
 
 
+def fold_aligned(text: str) -> str:
+    """Like :func:`fold` but guaranteed to keep length, so offsets into it are offsets into ``text``."""
+    out = text.translate(_DASHES).translate(_QUOTES).lower()
+    return out if len(out) == len(text) else text.translate(_DASHES).translate(_QUOTES)
+
+
 def normalize(value: str) -> str:
     """Canonical comparison key of a slot value: folded, trimmed, single-spaced, synonyms merged."""
     text = fold(value).strip(_EDGE_PUNCT)
