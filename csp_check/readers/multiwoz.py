@@ -55,6 +55,12 @@ ROLES = {
     "offerbooked": ActRole.BOOKED,
     "nobook": ActRole.FAILED,
     "request": ActRole.REQUEST,
+    # ConvLab-3 unified intents of SGD-derived data
+    "offer": ActRole.OFFER,
+    "confirm": ActRole.CONFIRM,
+    "informcount": ActRole.COUNT,
+    "notifysuccess": ActRole.BOOKED,
+    "notifyfailure": ActRole.FAILED,
 }
 #: the MultiWOZ domains (those with a DB table, plus ``bus``).
 DOMAINS = ("restaurant", "hotel", "attraction", "train", "taxi", "hospital", "police", "bus")
@@ -188,7 +194,7 @@ def convert(path: Path, dialogue_id: str, raw: Any) -> Dialogue:
             raise InputError(str(path), "a turn must be an object with a string text", dialogue=dialogue_id, field=f"log[{i}].text")
         with at(path, dialogue_id, f"log[{i}]"):
             acts = _acts(path, dialogue_id, i, entry, last_domain)
-            last_domain = next((a.domain for a in reversed(acts) if a.domain not in _SKIP_DOMAINS), last_domain)
+            last_domain = last_domain_of(acts, last_domain)
             turns.append(Turn(index=i, speaker="user" if i % 2 == 0 else "system", utterance=entry["text"], acts=acts))
         with at(path, dialogue_id, f"log[{i}].metadata"):
             state = _state(entry.get("metadata"))
@@ -221,6 +227,15 @@ def _acts(path: Path, dialogue_id: str, i: int, entry: dict[str, Any], last_doma
             )
         start, end = trim_span(text, tokens[first][0], tokens[last][1], str(value))
         spans.append((str(act).lower(), str(slot).lower(), str(value).lower(), Span(start=start, end=end)))
+    return acts_of(dialog_act, spans, last_domain)
+
+
+def acts_of(dialog_act: dict[str, Any], spans: list[tuple[str, str, str, Span]], last_domain: str) -> list[DialogueAct]:
+    """A turn's ``{"Domain-Act": [[slot, value], …]}`` → acts, each with its span if annotated.
+
+    ``spans`` holds ``(act, slot, value, span)`` in lower case (consumed); ``Booking-*`` acts take
+    the turn's one other domain, else ``last_domain`` (shared with MultiWOZ 2.2).
+    """
     pairs = [(name, pair) for name, items in dialog_act.items() for pair in items]
     domains = {name.split("-", 1)[0].lower() for name, _ in pairs} - _SKIP_DOMAINS
     booking = next(iter(domains)) if len(domains) == 1 else last_domain
@@ -230,6 +245,11 @@ def _acts(path: Path, dialogue_id: str, i: int, entry: dict[str, Any], last_doma
         span = _take_span(spans, name.lower(), str(slot_raw).lower(), str(value_raw).lower())
         acts.append(make_act(name, str(slot_raw), value_raw, span, booking))
     return acts
+
+
+def last_domain_of(acts: list[DialogueAct], previous: str) -> str:
+    """The last domain (not ``general`` / ``booking``) the acts talk about, else ``previous``."""
+    return next((a.domain for a in reversed(acts) if a.domain not in _SKIP_DOMAINS), previous)
 
 
 def make_act(name: str, slot_raw: str, value_raw: Any, span: Span | None, booking: str = "booking") -> DialogueAct:
