@@ -158,3 +158,7 @@ def _open_report(path: Path | None, stack: ExitStack) -> IO[str] | None:
         return stack.enter_context(open(path, "w", encoding="utf-8"))
     except OSError as err:
         raise UsageError(f"--report {path}: cannot write: {err.strerror or err}") from None
+
+
+if __name__ == "__main__":  # python -m csp_check.cli
+    main()
