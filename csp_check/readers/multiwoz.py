@@ -109,11 +109,11 @@ def act_value(value: Any) -> str | None:
     return None if text.lower() in _NO_VALUE else text
 
 
-def canonical(slot: str, value: str | None) -> str | None:
-    """Canonical value: amounts of ``choice`` as digits, ``dont care`` variants as ``dontcare``."""
+def canonical(slot: str, value: str | None, amount: bool = False) -> str | None:
+    """Canonical value: amounts (slot ``choice``, or ``amount``) as digits, ``dont care`` as ``dontcare``."""
     if value is None:
         return None
-    if slot == "choice":
+    if amount or slot == "choice":
         amount = parse_amount(value)
         return value if amount is None else str(amount)
     return "dontcare" if normalize(value) == "dontcare" else value

@@ -1,10 +1,136 @@
-"""Placeholder: being written."""
+"""ConvLab-3 "unified" format reader (MultiWOZ, SGD, … converted by ConvLab-3).
+
+Input: a JSON list of dialogues (ConvLab-3 ``data/unified_datasets/*/data.zip:data.json``), a
+single dialogue object, or an object dialogue id → dialogue. Format:
+github.com/ConvLab/ConvLab-3, ``data/unified_datasets/README.md``. A dialogue has
+``dialogue_id``, ``domains`` and ``turns[]`` with ``speaker``, ``utterance``,
+``dialogue_acts`` = ``{categorical: [{intent, domain, slot, value}], non-categorical: [{…,
+start, end}] (char offsets, end exclusive), binary: [{intent, domain, slot}]}``, user ``state``
+(domain → slot → value string) and, on system turns, ``db_results`` (domain → entities) and
+``service_call`` (domain → ``{method, parameters}``).
+
+Mapping: intents as :data:`csp_check.readers.multiwoz.ROLES` (``inform``; ``recommend`` /
+``select`` / ``offer`` → offer; ``nooffer`` → no_result; ``book`` / ``notify_success`` →
+booked; ``nobook`` / ``notify_failure`` → failed; ``request``; ``confirm``; slot ``choice`` and
+intent ``inform_count`` → count). Domains are kept as given (``restaurant``, ``Restaurants_1``);
+slots of MultiWOZ domains become DB columns (``price range`` → ``pricerange``, ``leave at`` →
+``leaveAt``), other slots are kept. State values ``""`` are skipped, ``a|b`` gives
+alternatives; a system turn's state is the preceding user turn's. ``db_results`` →
+:class:`KbResult` with values as strings (:func:`csp_check.kb.entity_strings`).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any, Iterator
+
+from csp_check.errors import InputError
+from csp_check.kb import entity_strings
+from csp_check.models import ApiCall, Dialogue, DialogueAct, KbResult, KnowledgeBase, Span, Turn
+
+from . import multiwoz as mw
+from ._json import at, build, check_span, head, iter_json_items
+
 NAME = "unified"
 
+_ACTS = re.compile(r'"dialogue_acts"\s*:\s*\{')
+_SINGLE_KEYS = {"dataset", "data_split", "dialogue_id", "original_id", "domains", "goal", "turns"}
 
-def sniff(path):
-    return False
+
+def sniff(path: Path) -> bool:
+    """A ``.json`` file whose head shows turns with a ``dialogue_acts`` object."""
+    if not (path.is_file() and path.suffix == ".json"):
+        return False
+    text = head(path, 1 << 15)
+    return '"utterance"' in text and bool(_ACTS.search(text))
 
 
-def read(path, kb=None):
-    return iter(())
+def read(path: Path, kb: KnowledgeBase | None = None) -> Iterator[Dialogue | InputError]:
+    """Dialogues of a unified-format file; ``kb`` is unused (``db_results`` are kept per turn)."""
+    for item in iter_json_items(path):
+        if isinstance(item, InputError):
+            yield item
+            continue
+        key, raw = item
+        if key in _SINGLE_KEYS:  # one dialogue object
+            yield build(path, path.stem, lambda: _single(path))
+            return
+        fallback = f"#{key}" if isinstance(key, int) else str(key)
+        dialogue_id = str(raw.get("dialogue_id") or fallback) if isinstance(raw, dict) else fallback
+        yield build(path, dialogue_id, lambda: convert(path, dialogue_id, raw))
+
+
+def _single(path: Path) -> Dialogue:
+    raw = json.loads(path.read_text(encoding="utf-8"))
+    return convert(path, str(raw.get("dialogue_id") or path.stem) if isinstance(raw, dict) else path.stem, raw)
+
+
+def convert(path: Path, dialogue_id: str, raw: Any) -> Dialogue:
+    """One unified dialogue → :class:`Dialogue`; raises :class:`InputError` naming the field."""
+    if not isinstance(raw, dict):
+        raise InputError(str(path), "a dialogue must be a JSON object", dialogue=dialogue_id)
+    turns_raw = raw.get("turns")
+    if not isinstance(turns_raw, list) or not turns_raw:
+        raise InputError(str(path), "dialogue has no turns", dialogue=dialogue_id, field="turns")
+    turns: list[Turn] = []
+    state: dict[str, dict[str, list[str]]] = {}
+    for i, t in enumerate(turns_raw):
+        where = f"turns[{i}]"
+        with at(path, dialogue_id, where):
+            utterance = t["utterance"]
+            if not isinstance(utterance, str):
+                raise TypeError("utterance must be a string")
+            speaker = str(t["speaker"]).lower()
+            acts = _acts(path, dialogue_id, where, utterance, t.get("dialogue_acts") or {})
+            if "state" in t:
+                state = _state(t["state"] or {})
+            results = _results(t.get("db_results") or {}, t.get("service_call") or {})
+            copy = {d: dict(s) for d, s in state.items()}
+            turns.append(Turn(index=i, speaker=speaker, utterance=utterance, acts=acts, state=copy, kb_results=results))
+    domains = [str(d) for d in raw.get("domains") or [] if d != "general"]
+    return Dialogue(id=dialogue_id, source=str(path), format=NAME, domains=domains, turns=turns)
+
+
+def _acts(path: Path, dialogue_id: str, where: str, utterance: str, dialogue_acts: dict[str, Any]) -> list[DialogueAct]:
+    acts = []
+    for kind in ("categorical", "non-categorical", "binary"):
+        for k, a in enumerate(dialogue_acts.get(kind) or []):
+            span = None
+            if kind == "non-categorical" and "start" in a:
+                check_span(path, dialogue_id, f"{where}.dialogue_acts.{kind}[{k}]", utterance, a["start"], a.get("end"))
+                span = Span(start=a["start"], end=a["end"])
+            domain = str(a.get("domain") or "")
+            slot = mw.column(domain, str(a.get("slot") or ""))
+            value = mw.act_value(a.get("value")) if kind != "binary" else None
+            role = mw.role_of(str(a["intent"]), slot if value is not None else "")
+            acts.append(
+                DialogueAct(
+                    role=role, act=str(a["intent"]), domain=domain, slot=slot, value=value,
+                    canonical=mw.canonical(slot, value, amount=role.value == "count"), span=span if value else None,
+                )
+            )
+    return acts
+
+
+def _state(raw: dict[str, Any]) -> dict[str, dict[str, list[str]]]:
+    state: dict[str, dict[str, list[str]]] = {}
+    for domain, slots in raw.items():
+        for slot, value in (slots or {}).items():
+            values = mw.state_values(value)
+            if values:
+                state.setdefault(str(domain), {})[mw.column(str(domain), str(slot))] = values
+    return state
+
+
+def _results(db_results: dict[str, Any], service_call: dict[str, Any]) -> list[KbResult]:
+    out = []
+    for domain, entities in db_results.items():
+        call = service_call.get(domain)
+        api = None
+        if isinstance(call, dict) and call.get("method"):
+            params = {str(k): str(v) for k, v in (call.get("parameters") or {}).items()}
+            api = ApiCall(domain=str(domain), method=str(call["method"]), parameters=params)
+        out.append(KbResult(domain=str(domain), call=api, entities=[entity_strings(e) for e in entities or []]))
+    return out
