@@ -1,10 +1,102 @@
-"""Placeholder: being written."""
+"""Our own JSONL format: one :class:`~csp_check.models.Dialogue` (its JSON) per line.
+
+The format is documented by the JSON Schema ``csp_check/schema/dialogue.schema.json``, which is
+``Dialogue.model_json_schema()``; regenerate it after changing :mod:`csp_check.models` with::
+
+    python -m csp_check.schema --write
+
+Blank lines are skipped. A bad line (invalid JSON, a field of the wrong type, a dialogue
+without turns, an act span outside its utterance) gives one :class:`InputError` whose file is
+``PATH:LINE`` and which names the dialogue id (when the line parses) and the field path
+(``turns.0.acts.1.span``); the other lines are still read. ``source`` and ``format`` are set to
+the file read and ``jsonl``. ``examples/dialogues.jsonl`` is an example.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Iterator
+
+from pydantic import ValidationError
+
+from csp_check.errors import InputError
+from csp_check.models import Dialogue, KnowledgeBase
+
 NAME = "jsonl"
+SCHEMA_PATH = Path(__file__).resolve().parent.parent / "schema" / "dialogue.schema.json"
 
 
-def sniff(path):
+def schema_text() -> str:
+    """The published JSON Schema of one line (deterministic text, ends with a newline)."""
+    return json.dumps(Dialogue.model_json_schema(), indent=2, ensure_ascii=False) + "\n"
+
+
+def sniff(path: Path) -> bool:
+    """A ``.jsonl`` file, or a file whose first non-blank line is a JSON object with ``id`` and ``turns``."""
+    if not path.is_file():
+        return False
+    if path.suffix == ".jsonl":
+        return True
+    with open(path, encoding="utf-8", errors="replace") as f:
+        for line in f:
+            if line.strip():
+                try:
+                    first = json.loads(line)
+                except ValueError:
+                    return False
+                return isinstance(first, dict) and "id" in first and "turns" in first
     return False
 
 
-def read(path, kb=None):
-    return iter(())
+def read(path: Path, kb: KnowledgeBase | None = None) -> Iterator[Dialogue | InputError]:
+    """Dialogues of a JSONL file, line by line (streamed); ``kb`` is unused."""
+    try:
+        f = open(path, encoding="utf-8")
+    except OSError as err:
+        yield InputError(str(path), f"cannot read: {err.strerror or err}")
+        return
+    with f:
+        lineno = 0
+        while True:
+            lineno += 1
+            try:
+                line = f.readline()
+            except UnicodeDecodeError as err:
+                yield InputError(f"{path}:{lineno}", f"not UTF-8: {err.reason}")
+                return
+            if not line:
+                return
+            if line.strip():
+                yield parse_line(path, lineno, line)
+
+
+def parse_line(path: Path, lineno: int, line: str) -> Dialogue | InputError:
+    """One line → :class:`Dialogue`, or the :class:`InputError` naming line, dialogue and field."""
+    where = f"{path}:{lineno}"
+    try:
+        raw = json.loads(line)
+    except json.JSONDecodeError as err:
+        return InputError(where, f"invalid JSON at column {err.colno}: {err.msg}")
+    dialogue_id = str(raw["id"]) if isinstance(raw, dict) and isinstance(raw.get("id"), (str, int)) else None
+    if not isinstance(raw, dict):
+        return InputError(where, "a line must be a JSON object (one dialogue)")
+    try:
+        dialogue = Dialogue.model_validate(raw)
+    except ValidationError as err:
+        first = err.errors()[0]
+        field = ".".join(str(p) for p in first["loc"])
+        more = f" (and {err.error_count() - 1} more)" if err.error_count() > 1 else ""
+        return InputError(where, first["msg"] + more, dialogue=dialogue_id, field=field)
+    if not dialogue.turns:
+        return InputError(where, "dialogue has no turns", dialogue=dialogue_id, field="turns")
+    for i, turn in enumerate(dialogue.turns):
+        for j, act in enumerate(turn.acts):
+            if act.span is not None and not act.span.start <= act.span.end <= len(turn.utterance):
+                return InputError(
+                    where,
+                    f"span [{act.span.start}, {act.span.end}) is outside its utterance of {len(turn.utterance)} characters",
+                    dialogue=dialogue_id,
+                    field=f"turns.{i}.acts.{j}.span",
+                )
+    return dialogue.model_copy(update={"source": str(path), "format": NAME})

@@ -1,0 +1,1 @@
+"""The published JSON Schema of our JSONL dialogue format (``dialogue.schema.json``)."""
