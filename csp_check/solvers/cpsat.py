@@ -1,0 +1,217 @@
+"""OR-Tools CP-SAT backend (``--solver cp-sat``, the default): in-process, no subprocess.
+
+The model is built from the same :class:`~csp_check.solvers.encoding.IntEncoding` as the
+MiniZinc data and states C1–C6 as ``models/consistency.mzn`` does:
+
+- one integer variable per CSP variable over its domain (codes); a Boolean ``[x = v]`` is made
+  on demand and fully reified, and ``[x ∈ S]`` is the sum of such Booleans;
+- C1 ``x ∈ V(type)`` (or ``0 ≤ x ≤ max_amount``), C2 equalities, C3 ``AllDifferent``;
+- C4–C6: per KB entity a reified *sure* and *possible* match, built from ``[x ∈ {dontcare,
+  cell}]`` per filter (a missing cell leaves the entity possible, not sure); C4 forbids a sure
+  match, C5 requires a possible one, C6 requires ``x0 < base`` (an int) and
+  ``Σ sure ≤ x0 ≤ Σ possible``.
+
+Every auxiliary Boolean is a function of the value variables, so CP-SAT's enumeration counts
+solutions over the CSP's variables only. Tasks: SATISFY solves; COUNT enumerates with a
+callback that stops at the cap; MAXIMISE maximises ``Σ [x = said]`` over the search variables.
+One worker (the CSPs are small; enumeration needs it).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterable
+
+from csp_check.models import ConstraintId
+from csp_check.solvers.base import Outcome, Solver, Task
+from csp_check.solvers.encoding import IntEncoding
+
+
+class CpSatSolver(Solver):
+    """CP-SAT from ``ortools`` (``pip install ortools``, extra ``csp-check[solvers]``)."""
+
+    name = "cp-sat"
+
+    @classmethod
+    def available(cls) -> bool:
+        try:
+            import ortools.sat.python.cp_model  # noqa: F401
+        except ImportError:
+            return False
+        return True
+
+    def run(self, enc: IntEncoding, task: Task, *, cap: int, time_limit: float) -> Outcome:
+        from ortools.sat.python import cp_model
+
+        builder = _Builder(enc)
+        model, x = builder.model, builder.x
+        if task is Task.MAXIMISE:
+            model.maximize(sum(builder.eq(i, enc.said[i]) for i in range(len(x)) if enc.search[i]))
+        solver = cp_model.CpSolver()
+        solver.parameters.num_workers = 1
+        solver.parameters.max_time_in_seconds = float(time_limit)
+        if task is Task.COUNT:
+            solver.parameters.enumerate_all_solutions = True
+            collector = _collector(x, cap)
+            status = solver.solve(model, collector)
+            solutions = collector.solutions
+        else:
+            status = solver.solve(model)
+            solutions = []
+            if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+                solutions = [tuple(solver.value(v) for v in x)]
+        complete = status in (cp_model.OPTIMAL, cp_model.INFEASIBLE) or (task is Task.SATISFY and bool(solutions))
+        if task is Task.COUNT and len(solutions) >= cap:
+            complete = False  # stopped at the cap; the count is a lower bound
+        reason = None
+        if not complete and not (task is Task.COUNT and len(solutions) >= cap):
+            reason = _reason(solver, status, time_limit)
+        return Outcome(solutions, complete, reason)
+
+
+def _reason(solver: Any, status: Any, time_limit: float) -> str:
+    from ortools.sat.python import cp_model
+
+    if status == cp_model.MODEL_INVALID:
+        return "CP-SAT: invalid model (a csp-check bug: please report it)"
+    if solver.wall_time >= 0.95 * time_limit or status in (cp_model.UNKNOWN, cp_model.FEASIBLE):
+        return f"time limit of {time_limit:g} s reached"
+    return f"CP-SAT stopped with status {solver.status_name(status)}"
+
+
+def _collector(x: list, cap: int) -> Any:
+    """A solution callback keeping each solution's values, stopping the search at ``cap``."""
+    from ortools.sat.python import cp_model
+
+    class Collector(cp_model.CpSolverSolutionCallback):
+        def __init__(self) -> None:
+            super().__init__()
+            self.solutions: list[tuple[int, ...]] = []
+
+        def on_solution_callback(self) -> None:
+            self.solutions.append(tuple(self.value(v) for v in x))
+            if len(self.solutions) >= cap:
+                self.stop_search()
+
+    return Collector()
+
+
+class _Builder:
+    """Builds the CP-SAT model of an encoding (see the module docstring)."""
+
+    def __init__(self, enc: IntEncoding):
+        from ortools.sat.python import cp_model
+
+        self.enc = enc
+        self.model = m = cp_model.CpModel()
+        domains = enc.domains
+        self.domain_sets = [frozenset(d) for d in domains]
+        self.x = [m.new_int_var_from_domain(cp_model.Domain.from_values(d), n) for n, d in zip(enc.names, domains)]
+        self.true = m.new_bool_var("true")
+        m.add(self.true == 1)
+        self._eq: dict[tuple[int, int], Any] = {}
+        self._in: dict[tuple[int, frozenset[int]], Any] = {}
+        self._and: dict[tuple, Any] = {}
+        on = enc.enabled
+        if ConstraintId.C1 in on:
+            self.c1()
+        if ConstraintId.C2 in on:
+            for group in enc.c2:
+                for i in group[1:]:
+                    m.add(self.x[i] == self.x[group[0]])
+        if ConstraintId.C3 in on:
+            for group in enc.c3:
+                if len(set(group)) < len(group):
+                    m.add_bool_or([~self.true])  # a variable different from itself
+                elif len(group) > 1:
+                    m.add_all_different([self.x[i] for i in group])
+        for q in enc.queries:
+            if ConstraintId(f"C{q.kind}") in on:
+                self.query(q)
+
+    # -- literals -----------------------------------------------------------------------------
+
+    def eq(self, i: int, value: int) -> Any:
+        """Literal ``[x_i = value]`` (``self.true`` / its negation when decided by the domain)."""
+        dom = self.domain_sets[i]
+        if value not in dom:
+            return ~self.true
+        if len(dom) == 1:
+            return self.true
+        key = (i, value)
+        if key not in self._eq:
+            b = self.model.new_bool_var(f"{self.enc.names[i]}={value}")
+            self.model.add(self.x[i] == value).only_enforce_if(b)
+            self.model.add(self.x[i] != value).only_enforce_if(~b)
+            self._eq[key] = b
+        return self._eq[key]
+
+    def member(self, i: int, values: Iterable[int]) -> Any:
+        """Literal ``[x_i ∈ values]``."""
+        dom = self.domain_sets[i]
+        inside = frozenset(values) & dom
+        if not inside:
+            return ~self.true
+        if inside == dom:
+            return self.true
+        if len(inside) == 1:
+            return self.eq(i, next(iter(inside)))
+        key = (i, inside)
+        if key not in self._in:
+            b = self.model.new_bool_var(f"{self.enc.names[i]} in {sorted(inside)}")
+            self.model.add(b == sum(self.eq(i, v) for v in sorted(inside)))
+            self._in[key] = b
+        return self._in[key]
+
+    def all_of(self, lits: list[Any]) -> Any:
+        """Literal ``[l1 ∧ … ∧ lk]`` (true when empty)."""
+        lits = [lit for lit in lits if lit is not self.true]
+        if not lits:
+            return self.true
+        if len(lits) == 1:
+            return lits[0]
+        key = tuple(sorted(id(lit) for lit in lits))
+        if key not in self._and:
+            b = self.model.new_bool_var("and")
+            self.model.add_bool_and(lits).only_enforce_if(b)
+            self.model.add_bool_or([~lit for lit in lits]).only_enforce_if(~b)
+            self._and[key] = (b, lits)  # keep lits alive: the key uses their ids
+        return self._and[key][0]
+
+    # -- constraints --------------------------------------------------------------------------
+
+    def c1(self) -> None:
+        """C1: x ∈ V(type(x)); an amount in 0..max_amount."""
+        enc = self.enc
+        amounts = range(0, enc.max_amount + 1)
+        for inst in self.enc.c1:
+            allowed = amounts if inst.allowed is None else inst.allowed
+            for i in inst.variables:
+                self.model.add_bool_or([self.member(i, allowed)])
+
+    def query(self, q: Any) -> None:
+        """C4 / C5 / C6 over the KB rows of one query (module docstring)."""
+        enc, dc = self.enc, self.enc.dontcare
+        sure, possible = [], []
+        for row in enc.kb_rows[q.kb]:
+            s, p = [], []
+            for var, col in q.filters:
+                cell = row[col]
+                if cell == 0:  # the entity lacks the column: unknown unless dontcare
+                    s.append(self.eq(var, dc))
+                else:
+                    lit = self.member(var, (dc, cell))
+                    s.append(lit)
+                    p.append(lit)
+            sure.append(self.all_of(s))
+            possible.append(self.all_of(p))
+        m = self.model
+        if q.kind == 4:
+            for lit in sure:
+                m.add_bool_or([~lit])
+        elif q.kind == 5:
+            m.add_bool_or(possible or [~self.true])
+        else:
+            x0 = self.x[q.count]
+            m.add(x0 <= enc.base - 1)
+            m.add(x0 >= sum(sure))
+            m.add(x0 <= sum(possible))

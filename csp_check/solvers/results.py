@@ -1,0 +1,112 @@
+"""Typed results of the solver operations (pydantic models and enums).
+
+Every result carries the solver's name, a :class:`SolveStatus`, the wall-clock time of the call
+in seconds (``solve_seconds``: encoding + model building + solving, and for MiniZinc the
+process start) and, when the status is ``unknown``, the ``reason`` (a time limit, a solver
+error). Solutions map *every* variable name to its value (implicit variables at their fixed
+value).
+"""
+
+from __future__ import annotations
+
+from enum import Enum
+
+from pydantic import BaseModel
+
+from csp_check.models import Value
+
+
+class SolveStatus(str, Enum):
+    SATISFIED = "satisfied"  # a solution exists (for counts: at least one; for optima: proven optimal)
+    UNSATISFIABLE = "unsatisfiable"  # no solution: the CSP is over-constrained
+    UNKNOWN = "unknown"  # the time limit was reached (or the solver failed) before an answer
+
+
+class SolutionGroup(str, Enum):
+    """The paper's solution-count groups (paper §4, Table 1; spec §3)."""
+
+    NONE = "0"
+    ONE = "1"
+    FEW = "2-10"
+    SOME = "11-100"
+    MANY = "101+"
+
+
+#: Count cap that makes every group exact: 101 solutions is already "101+".
+DEFAULT_CAP = 101
+
+
+def solution_group(count: int, capped: bool) -> SolutionGroup | None:
+    """The group of ``count`` solutions; ``None`` when a cap below 101 leaves it undecided.
+
+    ``capped`` means enumeration stopped at the cap, so there are *at least* ``count``
+    solutions (spec §3: "say when capped").
+    """
+    if count >= 101:
+        return SolutionGroup.MANY
+    if capped:
+        return None
+    if count == 0:
+        return SolutionGroup.NONE
+    if count == 1:
+        return SolutionGroup.ONE
+    return SolutionGroup.FEW if count <= 10 else SolutionGroup.SOME
+
+
+class SolveResult(BaseModel):
+    """Whether the CSP (or one assignment, when fixed) has a solution, with one if so."""
+
+    solver: str
+    status: SolveStatus
+    solution: dict[str, Value] | None = None
+    solve_seconds: float = 0.0
+    reason: str | None = None
+
+
+class CountResult(BaseModel):
+    """The number of solutions over the search variables, enumerated up to ``cap``.
+
+    ``capped`` is true when ``count`` reached ``cap``: there are at least ``cap`` solutions.
+    On a timeout the status is ``unknown`` and ``count`` is what was found so far.
+    """
+
+    solver: str
+    status: SolveStatus
+    count: int
+    capped: bool
+    cap: int
+    group: SolutionGroup | None = None
+    solve_seconds: float = 0.0
+    reason: str | None = None
+
+    @property
+    def label(self) -> str:
+        """``"12"``, or ``"≥ 101"`` when capped."""
+        return f"≥ {self.count}" if self.capped else str(self.count)
+
+
+class OptimumResult(BaseModel):
+    """The solution most similar to the dialogue's own assignment (exact VCA, spec §3).
+
+    ``agreement`` counts the *search* variables whose value equals what the text says;
+    ``agreeing`` adds the implicit variables (fixed, so they always agree) and is the
+    dialogue's VCA numerator; ``variables`` (all of them) is its denominator. A CSP with no
+    solution has ``agreement = agreeing = 0`` (it contributes 0 to VCA). ``status`` is
+    ``satisfied`` only when the optimum is proven; on a timeout it is ``unknown`` and the best
+    solution found so far (if any) is kept.
+    """
+
+    solver: str
+    status: SolveStatus
+    agreement: int = 0
+    agreeing: int = 0
+    variables: int = 0
+    solution: dict[str, Value] | None = None
+    solve_seconds: float = 0.0
+    reason: str | None = None
+
+    @property
+    def vca(self) -> float | None:
+        """This dialogue's own VCA, ``agreeing / variables`` (``None`` without variables)."""
+        return self.agreeing / self.variables if self.variables else None
+
