@@ -1,0 +1,237 @@
+"""Chat completions from any OpenAI-compatible server: disk cache, retries, bounded concurrency.
+
+The ``openai`` package is imported lazily (extra ``csp-check[llm]``). One prompt is one user
+message; the answer is the first choice's message text.
+
+- **Cache.** Every answer is stored under ``cache_dir`` (default ``~/.cache/csp-check``) in a
+  file named by the SHA-256 of (prompt, model, temperature, base URL, seed): a rerun with the
+  same settings makes no HTTP request and gets the same text (reproducible even at T = 0.9).
+- **Retries.** Connection errors, timeouts, HTTP 429 / 5xx and malformed answers (invalid JSON,
+  no choices, no text) are retried with exponential backoff (``backoff · 2^k`` seconds,
+  ``max_retries`` times); other HTTP errors (401, 400, …) are not. A request that still fails
+  yields a :class:`CompletionError`, never an exception out of :meth:`ChatClient.complete_many`.
+- **Concurrency.** ``complete_many`` runs at most ``concurrency`` requests at a time in a thread
+  pool, with a rich progress bar.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import tempfile
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor, as_completed
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Sequence
+
+DEFAULT_CACHE_DIR = Path("~/.cache/csp-check")
+DUMMY_KEY = "sk-no-key-needed"  # local servers (vLLM, llama.cpp, Ollama) accept any key
+
+
+class MalformedResponse(Exception):
+    """The server answered 2xx but not with a usable chat completion."""
+
+
+@dataclass(frozen=True)
+class LLMSettings:
+    """Where and how to ask. ``temperature`` 0.9 as in the paper (§4.5); ``timeout`` in seconds
+    per HTTP request; ``seed`` is sent to the server (servers may ignore it) and is part of the
+    cache key; ``api_key`` defaults to ``$OPENAI_API_KEY``, else a dummy key."""
+
+    base_url: str
+    model: str
+    temperature: float = 0.9
+    api_key: str | None = None
+    timeout: float = 60.0
+    max_retries: int = 4
+    backoff: float = 1.0
+    concurrency: int = 4
+    cache_dir: Path | str | None = DEFAULT_CACHE_DIR
+    max_tokens: int | None = None
+
+
+@dataclass
+class Completion:
+    """An answer: ``text``, whether it came from the cache, HTTP attempts made for it."""
+
+    text: str
+    cached: bool = False
+    attempts: int = 0
+
+
+@dataclass
+class CompletionError:
+    """A request that failed for good: the last error, attempts made."""
+
+    error: str
+    attempts: int = 0
+
+
+class ResponseCache:
+    """Answers on disk, one JSON file per key (``<dir>/<key[:2]>/<key>.json``), written
+    atomically so concurrent runs never read half a file."""
+
+    def __init__(self, directory: Path | str):
+        self.directory = Path(directory).expanduser()
+
+    @staticmethod
+    def key(prompt: str, settings: LLMSettings, seed: int | None) -> str:
+        payload = json.dumps(
+            [prompt, settings.model, settings.temperature, settings.base_url.rstrip("/"), seed, settings.max_tokens],
+            ensure_ascii=False,
+        )
+        return hashlib.sha256(payload.encode("utf-8")).hexdigest()
+
+    def _path(self, key: str) -> Path:
+        return self.directory / key[:2] / f"{key}.json"
+
+    def get(self, key: str) -> str | None:
+        try:
+            data = json.loads(self._path(key).read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return None
+        text = data.get("text") if isinstance(data, dict) else None
+        return text if isinstance(text, str) else None
+
+    def put(self, key: str, text: str, meta: dict[str, Any]) -> None:
+        path = self._path(key)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            json.dump({"text": text, **meta}, f, ensure_ascii=False)
+        os.replace(tmp, path)
+
+
+@dataclass
+class ChatClient:
+    """Sends prompts to ``settings.base_url``; counts HTTP attempts in ``requests``."""
+
+    settings: LLMSettings
+    requests: int = 0
+    cache_hits: int = 0
+    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+    _client: Any = field(default=None, repr=False)
+
+    def __post_init__(self) -> None:
+        self.cache = ResponseCache(self.settings.cache_dir) if self.settings.cache_dir else None
+
+    def _openai(self) -> Any:
+        if self._client is None:
+            try:
+                import openai
+            except ImportError as err:  # pragma: no cover - depends on the environment
+                raise RuntimeError("the LLM relexicalizer needs the openai package: pip install 'csp-check[llm]'") from err
+            key = self.settings.api_key or os.environ.get("OPENAI_API_KEY") or DUMMY_KEY
+            self._client = openai.OpenAI(
+                base_url=self.settings.base_url, api_key=key, timeout=self.settings.timeout, max_retries=0
+            )
+        return self._client
+
+    def complete(self, prompt: str, seed: int | None = None) -> Completion | CompletionError:
+        """The answer to one prompt (cached, retried). Never raises for server-side failures."""
+        key = ResponseCache.key(prompt, self.settings, seed)
+        if self.cache is not None:
+            text = self.cache.get(key)
+            if text is not None:
+                with self._lock:
+                    self.cache_hits += 1
+                return Completion(text=text, cached=True)
+        client = self._openai()
+        attempts = 0
+        last = ""
+        for attempt in range(self.settings.max_retries + 1):
+            if attempt:
+                time.sleep(self.settings.backoff * 2 ** (attempt - 1))
+            attempts += 1
+            with self._lock:
+                self.requests += 1
+            try:
+                text = self._request(client, prompt, seed)
+            except Exception as err:  # classified below: retry or give up
+                last = f"{type(err).__name__}: {err}"
+                if not _retryable(err):
+                    return CompletionError(error=last, attempts=attempts)
+                continue
+            if self.cache is not None:
+                self.cache.put(key, text, {"model": self.settings.model, "temperature": self.settings.temperature, "seed": seed})
+            return Completion(text=text, attempts=attempts)
+        return CompletionError(error=f"gave up after {attempts} attempts: {last}", attempts=attempts)
+
+    def _request(self, client: Any, prompt: str, seed: int | None) -> str:
+        kwargs: dict[str, Any] = {
+            "model": self.settings.model,
+            "messages": [{"role": "user", "content": prompt}],
+            "temperature": self.settings.temperature,
+        }
+        if seed is not None:
+            kwargs["seed"] = seed
+        if self.settings.max_tokens:
+            kwargs["max_tokens"] = self.settings.max_tokens
+        try:
+            response = client.chat.completions.create(**kwargs)
+        except ValueError as err:  # json.JSONDecodeError: a 2xx body that is not JSON
+            raise MalformedResponse(f"invalid JSON: {err}") from err
+        try:
+            text = response.choices[0].message.content
+        except (AttributeError, IndexError, KeyError, TypeError) as err:
+            raise MalformedResponse(f"no choices / message in {str(response)[:200]!r}") from err
+        if not isinstance(text, str):
+            raise MalformedResponse(f"message content is {type(text).__name__}, not text")
+        return text
+
+    def complete_many(
+        self, prompts: Sequence[tuple[str, int | None]], progress: bool = True, description: str = "LLM"
+    ) -> list[Completion | CompletionError]:
+        """Answers to ``(prompt, seed)`` pairs, in order, ``settings.concurrency`` at a time."""
+        results: list[Completion | CompletionError | None] = [None] * len(prompts)
+        workers = max(1, self.settings.concurrency)
+        with _progress(progress, description, len(prompts)) as advance:
+            with ThreadPoolExecutor(max_workers=workers) as pool:
+                futures = {pool.submit(self.complete, p, s): i for i, (p, s) in enumerate(prompts)}
+                for future in as_completed(futures):
+                    i = futures[future]
+                    try:
+                        results[i] = future.result()
+                    except Exception as err:  # a bug or a missing package: report, do not crash
+                        results[i] = CompletionError(error=f"{type(err).__name__}: {err}")
+                    advance()
+        return [r if r is not None else CompletionError(error="not run") for r in results]
+
+
+def _retryable(err: Exception) -> bool:
+    if isinstance(err, MalformedResponse):
+        return True
+    try:
+        import openai
+    except ImportError:  # pragma: no cover
+        return False
+    if isinstance(err, (openai.APIConnectionError, openai.RateLimitError, openai.InternalServerError)):
+        return True  # APITimeoutError is an APIConnectionError
+    if isinstance(err, openai.APIStatusError):
+        return err.status_code >= 500 or err.status_code in (408, 409, 429)
+    return isinstance(err, openai.APIResponseValidationError)
+
+
+class _progress:
+    """A rich progress bar as a context manager giving an ``advance()`` callable (no-op if off)."""
+
+    def __init__(self, enabled: bool, description: str, total: int):
+        self.enabled, self.description, self.total = enabled, description, total
+        self.bar: Any = None
+
+    def __enter__(self):
+        if not self.enabled:
+            return lambda: None
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+        self.bar = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), transient=False)
+        self.bar.start()
+        task = self.bar.add_task(self.description, total=self.total)
+        return lambda: self.bar.advance(task)
+
+    def __exit__(self, *exc: object) -> None:
+        if self.bar is not None:
+            self.bar.stop()
