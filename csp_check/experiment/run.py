@@ -1,0 +1,252 @@
+"""The relexicalization experiment (paper §4–5, spec §4): select, sample KBs, relexicalize, score.
+
+For every dialogue of the chosen domain:
+
+1. its KB: the pertinent instance(s) + ``n ~ U{0..8}`` random instances (:mod:`.kb`);
+2. delexicalize and build its CSP against that KB alone (:func:`.kb.with_kb_only`);
+3. count its solutions up to 101 (the paper's solution groups, Table 1) and record which
+   variables each constraint covers (Table 2);
+4. relexicalize with each relexicalizer (Random, Most Frequent, CSP, and LLM when configured);
+5. score each assignment under every constraint configuration (all, all except each of C1–C6,
+   all except dialogic, all except domain — Table 5): *consistent* (no violation: GCA) and the
+   number of variables agreeing with the most similar solution (exact VCA through the solver).
+
+GCA is strict: a dialogue whose CSP has no solution can never be consistent (the paper's
+reading of its 0-solution group, Table 4: GCA 0.0), and it contributes 0 agreeing variables to
+VCA (spec §3).
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterable, Sequence
+
+from pydantic import BaseModel, Field
+
+from csp_check.check import violations
+from csp_check.constraints import BuildOptions, build_csp
+from csp_check.delexicalize import delexicalize
+from csp_check.errors import InputError
+from csp_check.models import ALL_CONSTRAINTS, CSP, ConstraintId, DelexicalizedDialogue, Dialogue, Value
+
+from .kb import DomainPool, sample_kb, transactional_methods, with_kb_only
+
+C = ConstraintId
+DIALOGIC = frozenset({C.C2, C.C3})
+DOMAIN = frozenset({C.C4, C.C5, C.C6})
+
+#: Table 5 configurations: name → enabled constraints.
+CONFIGS: dict[str, frozenset[ConstraintId]] = {
+    "all": frozenset(ALL_CONSTRAINTS),
+    **{f"all except {c.value}": frozenset(ALL_CONSTRAINTS) - {c} for c in ALL_CONSTRAINTS},
+    "all except dialogic": frozenset(ALL_CONSTRAINTS) - DIALOGIC,
+    "all except domain": frozenset(ALL_CONSTRAINTS) - DOMAIN,
+}
+
+BASELINES = ("random", "most-frequent", "csp")
+
+
+class Score(BaseModel):
+    """One assignment under one constraint configuration."""
+
+    consistent: bool
+    agreeing: int = Field(description="variables agreeing with the most similar solution (0 if none)")
+    violated: list[str] = Field(default_factory=list, description="ids of the violated constraints")
+    exact: bool = Field(True, description="false when the solver timed out (agreeing is a lower bound)")
+
+
+class DialogueResult(BaseModel):
+    """Everything the tables need about one dialogue (one line of ``results.jsonl``)."""
+
+    dialogue_id: str
+    source: str = ""
+    kb_size: int = 0
+    pertinent: int = 0
+    random: int = 0
+    variables: int = 0
+    implicit: int = 0
+    solutions: int | None = None
+    capped: bool = False
+    group: str | None = None
+    coverage: dict[str, int] = Field(default_factory=dict, description="constraint id → variables it covers")
+    assignments: dict[str, dict[str, Value]] = Field(default_factory=dict)
+    scores: dict[str, dict[str, Score]] = Field(default_factory=dict, description="relexicalizer → config → score")
+    alignment: dict[str, Any] | None = None
+    error: str | None = None
+
+
+class ExperimentResult(BaseModel):
+    """A whole run: its settings and one :class:`DialogueResult` per dialogue."""
+
+    domain: str
+    seed: int
+    solver: str
+    relexicalizers: list[str]
+    configs: list[str]
+    pool_size: int = 0
+    seconds: float = 0.0
+    dialogues: list[DialogueResult] = Field(default_factory=list)
+
+
+@dataclass
+class ExperimentConfig:
+    """Settings of :func:`run_experiment`.
+
+    ``paths``: corpus files / directories; ``domain``: the SGD service (``Restaurants_1``);
+    ``limit``: at most this many dialogues (sorted by id; ``None`` = all); ``single_domain``:
+    only dialogues whose only domain is ``domain``; ``llm``: :class:`~csp_check.llm.client.LLMSettings`
+    to add the LLM relexicalizer (``None``: not run); ``jobs``: worker processes for scoring.
+    """
+
+    paths: Sequence[str | Path]
+    domain: str = "Restaurants_1"
+    limit: int | None = None
+    seed: int = 0
+    max_random: int = 8
+    solver: str = "cp-sat"
+    cap: int = 101
+    time_limit: float = 10.0
+    single_domain: bool = True
+    relexicalizers: Sequence[str] = BASELINES
+    llm: Any = None
+    llm_progress: bool = True
+    jobs: int = 1
+    configs: dict[str, frozenset[ConstraintId]] = field(default_factory=lambda: dict(CONFIGS))
+
+
+def get_solver(name: str) -> Any:
+    """The solver backend ``name`` from :mod:`csp_check.solvers`."""
+    from csp_check import solvers
+
+    if hasattr(solvers, "get_solver"):
+        return solvers.get_solver(name)
+    from csp_check.solvers.cpsat import CpSatSolver  # until the registry lands (TEMPORARY)
+
+    return CpSatSolver()
+
+
+def select_dialogues(paths: Sequence[str | Path], domain: str, single_domain: bool = True) -> tuple[list[Dialogue], list[Dialogue], list[str]]:
+    """``(selected, all dialogues with the domain, errors)``: selected = having ``domain`` (and
+    only it, if ``single_domain``), sorted by id. Unreadable dialogues are listed in ``errors``."""
+    from csp_check.pipeline import load_corpus
+
+    everyone, errors = [], []
+    for item in load_corpus(list(paths)):
+        if isinstance(item, InputError):
+            errors.append(str(item))
+        elif domain in item.domains:
+            everyone.append(item)
+    selected = [d for d in everyone if not single_domain or d.domains == [domain]]
+    return sorted(selected, key=lambda d: d.id), everyone, errors
+
+
+def prepare(dialogue: Dialogue, pool: DomainPool, seed: int, max_random: int) -> tuple[CSP, DelexicalizedDialogue, DialogueResult]:
+    """Sample the dialogue's KB, delexicalize and build its CSP with every constraint."""
+    kb, pertinent, extra = sample_kb(dialogue, pool, seed, max_random)
+    bare = with_kb_only(dialogue)
+    delex = delexicalize(bare)
+    csp = build_csp(bare, delex, kb, BuildOptions())
+    coverage: dict[str, set[str]] = {}
+    for c in csp.constraints:
+        coverage.setdefault(c.id.value, set()).update(c.scope)
+    result = DialogueResult(
+        dialogue_id=dialogue.id, source=dialogue.source, kb_size=pertinent + extra, pertinent=pertinent,
+        random=extra, variables=len(csp.variables), implicit=sum(v.span is None for v in csp.variables),
+        coverage={k: len(v) for k, v in sorted(coverage.items())},
+    )  # fmt: skip
+    return csp, delex, result
+
+
+def restrict(csp: CSP, enabled: frozenset[ConstraintId]) -> CSP:
+    """``csp`` with only the constraints of the enabled ids (what the builder would build)."""
+    return csp.model_copy(update={"constraints": [c for c in csp.constraints if c.id in enabled]})
+
+
+def score(csp: CSP, assignment: dict[str, Value], solver: Any, time_limit: float) -> Score:
+    """GCA verdict (solver-free checker) and exact VCA numerator (solver) of one assignment."""
+    found = violations(csp, assignment)
+    optimum = solver.most_similar(csp.model_copy(update={"assignment": assignment}), time_limit=time_limit)
+    return Score(
+        consistent=not found, agreeing=optimum.agreeing, violated=sorted({v.constraint.value for v in found}),
+        exact=optimum.status.value != "unknown",
+    )  # fmt: skip
+
+
+def _score_one(args: tuple) -> tuple[int, dict[str, dict[str, Score]], int | None, bool, str | None]:
+    index, csp, assignments, configs, solver_name, cap, time_limit = args
+    solver = get_solver(solver_name)
+    count = solver.count_solutions(csp, cap=cap, time_limit=time_limit)
+    scores = {
+        name: {cfg: score(restrict(csp, enabled), assignment, solver, time_limit) for cfg, enabled in configs.items()}
+        for name, assignment in assignments.items()
+    }
+    group = count.group.value if count.group is not None else None
+    solutions = count.count if count.status.value != "unknown" or count.capped else None
+    return index, scores, solutions, count.capped, group
+
+
+def run_experiment(config: ExperimentConfig, log: Any = print) -> ExperimentResult:
+    """Run the experiment (module doc) and return its per-dialogue results."""
+    from csp_check.relexicalize import get_relexicalizer, relexicalize_many
+
+    start = time.perf_counter()
+    selected, everyone, errors = select_dialogues(config.paths, config.domain, config.single_domain)
+    for err in errors[:5]:
+        log(f"skipped unreadable input: {err}")
+    pool = DomainPool.of(everyone, config.domain, transactional_methods(everyone))
+    if config.limit is not None:
+        selected = selected[: config.limit]
+    log(f"{len(selected)} {config.domain} dialogues; pool of {len(pool.entities)} instances")
+    names = list(config.relexicalizers) + (["llm"] if config.llm is not None and "llm" not in config.relexicalizers else [])
+    result = ExperimentResult(
+        domain=config.domain, seed=config.seed, solver=config.solver, relexicalizers=names,
+        configs=list(config.configs), pool_size=len(pool.entities),
+    )  # fmt: skip
+    items: list[tuple[CSP, DelexicalizedDialogue]] = []
+    for dialogue in selected:
+        try:
+            csp, delex, row = prepare(dialogue, pool, config.seed, config.max_random)
+        except Exception as err:  # one bad dialogue never sinks the run
+            result.dialogues.append(DialogueResult(dialogue_id=dialogue.id, source=dialogue.source, error=f"{type(err).__name__}: {err}"))
+            continue
+        items.append((csp, delex))
+        result.dialogues.append(row)
+    rows = [r for r in result.dialogues if r.error is None]
+    llm = None
+    for name in names:
+        if name == "llm":
+            llm = get_relexicalizer("llm", settings=config.llm, progress=config.llm_progress)
+            assignments = relexicalize_many(llm, items, random.Random(f"{config.seed}:llm"))
+        else:
+            options = {"solver": config.solver, "time_limit": config.time_limit} if name == "csp" else {}
+            relex = get_relexicalizer(name, **options)
+            assignments = [
+                relex.relexicalize(csp, delex, random.Random(f"{config.seed}:{csp.dialogue_id}:{name}"))
+                for csp, delex in items
+            ]
+        for row, assignment in zip(rows, assignments):
+            row.assignments[name] = assignment
+    if llm is not None:
+        for row in rows:
+            report = llm.reports.get(row.dialogue_id)
+            row.alignment = report.model_dump() if report is not None else None
+        log(f"LLM: {llm.client.requests} HTTP requests, {llm.client.cache_hits} cached answers")
+    tasks = [
+        (i, csp, rows[i].assignments, config.configs, config.solver, config.cap, config.time_limit)
+        for i, (csp, _) in enumerate(items)
+    ]
+    for i, scores, solutions, capped, group in _map(_score_one, tasks, config.jobs):
+        rows[i].scores, rows[i].solutions, rows[i].capped, rows[i].group = scores, solutions, capped, group
+    result.seconds = time.perf_counter() - start
+    return result
+
+
+def _map(fn: Any, tasks: list[tuple], jobs: int) -> Iterable[Any]:
+    if jobs <= 1 or len(tasks) < 2:
+        return map(fn, tasks)
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        return list(pool.map(fn, tasks, chunksize=max(1, len(tasks) // (jobs * 4))))
