@@ -348,3 +348,14 @@ def test_sgd_still_reads_after_shared_helpers() -> None:
     dialogues, errors = load(SGD_DEV / "dialogues_001.json")
     assert errors == [] and len(dialogues) > 50
     assert multiwoz22.sniff(SGD_DEV) is False
+
+
+@needs_shared
+def test_unified_single_dialogue_and_id_mapping(tmp_path: Path) -> None:
+    sample = json.loads(UNIFIED_MWOZ.read_text())
+    one = tmp_path / "one.json"
+    one.write_text(json.dumps(sample[2]))
+    assert [d.id for d in load(one)[0]] == ["multiwoz21-train-2"]
+    mapping = tmp_path / "mapping.json"
+    mapping.write_text(json.dumps({d["dialogue_id"]: d for d in sample[:3]}))
+    assert [d.id for d in load(mapping)[0]] == ["multiwoz21-train-0", "multiwoz21-train-1", "multiwoz21-train-2"]
