@@ -5,10 +5,12 @@ Decisions (also in the README, "Semantics"):
 - **C1 (type)**: every variable. V(type) is the slot's closed value set when the ontology has
   one (SGD categorical slots), else every canonical value the dialogue's annotations and its
   KB give that slot type. Amounts: a non-negative integer.
-- **C2 (coreference)**: slot variables of one slot type whose annotations give the same
-  canonical value, across the dialogue (a group of ≥ 2).
-- **C3 (distinctness)**: explicit slot variables of one slot type in one utterance whose
-  annotated values differ must take pairwise different values.
+- **C2 (coreference)**: slot variables of one slot type that refer to the same value, across
+  the dialogue (a group of ≥ 2). What a variable refers to comes from the annotations: the
+  belief state for user informs and system confirms, the act's canonical value otherwise
+  (:func:`referents`).
+- **C3 (distinctness)**: explicit slot variables of one slot type in one utterance take pairwise
+  different values (the paper's rule as written; no gold SGD utterance names one value twice).
 - **KB scope** of a domain constraint at turn t for domain d: for C4 and C6, the entities of
   the latest ``KbResult`` of d at or before t (SGD ``service_results``: the answer to the call
   the count is about); for C5, every entity of d that the dialogue's results show — the
@@ -72,7 +74,7 @@ def build_csp(
     variables = delex.variables
     lexicon = Lexicon.of(dialogue, variables)
     assignment = read_assignment(variables, lexicon)
-    builder = _Builder(dialogue, variables, kb, options)
+    builder = _Builder(dialogue, variables, kb, options, lexicon)
     builder.build()
     domains = _domains(dialogue, variables, builder.kbs)
     amounts = [v for v in assignment.values() if isinstance(v, int)] + [
@@ -91,8 +93,12 @@ def build_csp(
 
 
 class _Builder:
-    def __init__(self, dialogue: Dialogue, variables: list[Variable], kb: KnowledgeBase | None, options: BuildOptions):
+    def __init__(
+        self, dialogue: Dialogue, variables: list[Variable], kb: KnowledgeBase | None, options: BuildOptions,
+        lexicon: Lexicon,
+    ):
         self.dialogue = dialogue
+        self.lexicon = lexicon
         self.variables = variables
         self.kb = kb
         self.options = options
@@ -116,23 +122,23 @@ class _Builder:
 
     def _coreference(self) -> None:
         groups: dict[tuple[str, Value], list[Variable]] = defaultdict(list)
+        keys = referents(self.dialogue, self.variables, self.lexicon)
         for v in self.variables:
             if v.kind is VariableKind.SLOT:
-                groups[(v.slot_type, v.value)].append(v)
+                groups[(v.slot_type, keys[v.name][0])].append(v)
         for members in groups.values():
             if len(members) > 1:
                 self.add(Constraint(id=ConstraintId.C2, variables=[m.name for m in members], turn=members[0].turn))
 
     def _distinctness(self) -> None:
         for turn, turn_vars in sorted(self.by_turn.items()):
-            by_type: dict[str, dict[Value, Variable]] = defaultdict(dict)
+            by_type: dict[str, list[Variable]] = defaultdict(list)
             for v in turn_vars:
                 if v.kind is VariableKind.SLOT and v.span is not None:
-                    by_type[v.slot_type].setdefault(v.value, v)
-            for representatives in by_type.values():
-                if len(representatives) > 1:
-                    names = [v.name for v in representatives.values()]
-                    self.add(Constraint(id=ConstraintId.C3, variables=names, turn=turn))
+                    by_type[v.slot_type].append(v)
+            for same_type in by_type.values():
+                if len(same_type) > 1:
+                    self.add(Constraint(id=ConstraintId.C3, variables=[v.name for v in same_type], turn=turn))
 
     # -- domain constraints ---------------------------------------------------------------
     def _domain(self) -> None:
@@ -260,6 +266,43 @@ class _Builder:
             if v.domain == domain and v.slot == slot and v.value == value and v.kind is VariableKind.SLOT:
                 best = v
         return best
+
+
+def referents(dialogue: Dialogue, variables: list[Variable], lexicon: Lexicon) -> dict[str, tuple[Value, bool]]:
+    """Variable name → (the value it refers to, whether the belief state says so); C2 groups
+    variables by it.
+
+    A user ``inform`` refers to the value the belief state records for its slot after that
+    turn, a system ``confirm`` to the value of the state in force (the last user turn's); any
+    other variable, or one whose state is absent, ambiguous or ``dontcare``, to its own
+    annotated value. So a mention whose act annotation was changed along with its text still
+    corefers with what the rest of the dialogue's annotations say it should.
+    """
+    in_force: dict[str, dict[str, list[str]]] = {}
+    after: dict[int, dict[str, dict[str, list[str]]]] = {}
+    for turn in dialogue.turns:
+        if turn.speaker == "user":
+            for domain, slots in turn.state.items():
+                in_force[domain] = slots
+        after[turn.index] = dict(in_force)
+    keys: dict[str, tuple[Value, bool]] = {}
+    for v in variables:
+        keys[v.name] = (v.value, False)
+        if v.kind is not VariableKind.SLOT:
+            continue
+        if v.speaker == "user" and v.role is ActRole.INFORM:
+            state = after.get(v.turn, {})
+        elif v.speaker == "system" and v.role is ActRole.CONFIRM:
+            state = after.get(v.turn - 1, {})
+        else:
+            continue
+        alternatives = state.get(v.domain, {}).get(v.slot)
+        if not alternatives:
+            continue
+        meant = set().union(*(lexicon.lookup(v.slot_type, a) or {normalize(a)} for a in alternatives))
+        if len(meant) == 1 and "dontcare" not in meant:
+            keys[v.name] = (meant.pop(), True)
+    return keys
 
 
 def _honoured(params: dict[str, str], entities: list[dict[str, str]]) -> dict[str, str]:

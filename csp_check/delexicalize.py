@@ -38,9 +38,8 @@ def delexicalize(dialogue: Dialogue) -> DelexicalizedDialogue:
     for turn in dialogue.turns:
         taken: dict[tuple[int, int], Variable] = {}
         pending: list[tuple[Span | None, DialogueAct, bool]] = []
-        for act in turn.acts:
-            if act.role not in VALUE_ROLES or act.value is None or act.slot in SKIPPED_SLOTS:
-                continue
+        acts = [a for a in turn.acts if a.role in VALUE_ROLES and a.value is not None and a.slot not in SKIPPED_SLOTS]
+        for act in sorted(acts, key=lambda a: a.span is None):  # annotated spans first
             span, found = act.span, False
             if span is None:
                 span = locate(turn.utterance, act, avoid=[s for s, _, _ in pending if s is not None])

@@ -1,0 +1,196 @@
+"""Fault injection: break a consistent dialogue in one known way, to measure detection (spec §8).
+
+Four kinds of fault, each with the constraint that must catch it:
+
+========== ============================================================ ===============
+kind       what changes                                                 expected
+========== ============================================================ ===============
+amount     an amount of KB instances ("I found 3") becomes another       C6
+kb_swap    an offered / informed value becomes another value of its      C5 (C4, C6)
+           slot such that no KB entity has the utterance's values
+coreference one mention of a value mentioned several times becomes       C2
+           another value of its slot
+duplicate  a value becomes the value of another same-slot variable of     C3
+           the same utterance
+========== ============================================================ ===============
+
+Two modes: ``text`` changes the utterance alone (spans re-aligned; acts' values and the
+state untouched), ``annotated`` changes the act's value and canonical value with the text.
+In ``annotated`` mode a coreference fault is put on a mention whose referent other
+annotations also record (a user inform: the belief state; a system confirm: the state in
+force), since a mention whose every annotation changes with it is a different dialogue.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Literal
+
+from pydantic import BaseModel
+
+from csp_check.check import count_matches, entity_match
+from csp_check.assignment import Lexicon
+from csp_check.constraints import build_csp, referents
+from csp_check.delexicalize import delexicalize
+from csp_check.models import CSP, ConstraintId, Dialogue, Span, Variable, VariableKind
+from csp_check.normalize import NUMBER_WORDS, normalize
+
+FaultKind = Literal["amount", "kb_swap", "coreference", "duplicate"]
+Mode = Literal["text", "annotated"]
+KINDS: tuple[FaultKind, ...] = ("amount", "kb_swap", "coreference", "duplicate")
+MODES: tuple[Mode, ...] = ("text", "annotated")
+EXPECTED: dict[str, frozenset[ConstraintId]] = {
+    "amount": frozenset({ConstraintId.C6}),
+    "kb_swap": frozenset({ConstraintId.C4, ConstraintId.C5, ConstraintId.C6}),
+    "coreference": frozenset({ConstraintId.C2}),
+    "duplicate": frozenset({ConstraintId.C3}),
+}
+
+
+class Fault(BaseModel):
+    """What :func:`inject` changed: where, from what to what, and which constraints must flag it."""
+
+    kind: FaultKind
+    mode: Mode
+    dialogue_id: str
+    turn: int
+    variable: str
+    old_text: str
+    new_text: str
+    expected: frozenset[ConstraintId]
+
+
+def inject(dialogue: Dialogue, kind: FaultKind, mode: Mode, rng: random.Random) -> tuple[Dialogue, Fault] | None:
+    """A copy of ``dialogue`` with one fault of ``kind``, or ``None`` when it has no place for one.
+
+    The target is drawn with ``rng`` among the variables where the fault is possible.
+    """
+    delex = delexicalize(dialogue)
+    csp = build_csp(dialogue, delex, None)
+    allowed = None  # variables a fault may be put on; None: any explicit one
+    if mode == "annotated" and kind == "coreference":
+        keys = referents(dialogue, delex.variables, Lexicon.of(dialogue, delex.variables))
+        allowed = {name for name, (_, by_state) in keys.items() if by_state}
+    choices = _CHOOSERS[kind](csp, allowed)
+    if not choices:
+        return None
+    var, new_text, new_value = rng.choice(choices)
+    faulty = _rewrite(dialogue, var, new_text, new_value if mode == "annotated" else None)
+    fault = Fault(
+        kind=kind, mode=mode, dialogue_id=dialogue.id, turn=var.turn, variable=var.name,
+        old_text=var.text or "", new_text=new_text, expected=EXPECTED[kind],
+    )
+    return faulty, fault
+
+
+Choice = tuple[Variable, str, str]
+
+
+def _amount(csp: CSP, allowed: set[str] | None) -> list[Choice]:
+    by_name = {v.name: v for v in csp.variables}
+    out = []
+    for c in csp.constraints:
+        if c.id is not ConstraintId.C6 or c.count_variable is None:
+            continue
+        var = by_name[c.count_variable]
+        if var.span is None:
+            continue
+        values = [csp.assignment[n] for n in c.variables]
+        sure, possible = count_matches(csp.kbs[c.kb or ""], c.columns, values)
+        for new in (var.value + d for d in (1, 2, -1, -2) if isinstance(var.value, int)):
+            if new >= 0 and not sure <= new <= possible:
+                out.append((var, _amount_text(new, var.text or ""), str(new)))
+                break
+    return out
+
+
+def _kb_swap(csp: CSP, allowed: set[str] | None) -> list[Choice]:
+    by_name = {v.name: v for v in csp.variables}
+    out = []
+    for c in csp.constraints:
+        if c.id is not ConstraintId.C5:
+            continue
+        entities = csp.kbs[c.kb or ""]
+        for i, name in enumerate(c.variables):
+            var = by_name[name]
+            if var.span is None:
+                continue
+            others = [csp.assignment[n] for n in c.variables]
+            for value in _other_values(csp, var):
+                others[i] = value
+                if not any(entity_match(e, c.columns, others)[1] for e in entities):
+                    out.append((var, value, value))
+                    break
+    return out
+
+
+def _coreference(csp: CSP, allowed: set[str] | None) -> list[Choice]:
+    by_name = {v.name: v for v in csp.variables}
+    out = []
+    for c in csp.constraints:
+        if c.id is not ConstraintId.C2:
+            continue
+        for name in c.variables:
+            var = by_name[name]
+            if var.span is None or (allowed is not None and name not in allowed):
+                continue
+            for value in _other_values(csp, var):
+                out.append((var, value, value))
+                break
+    return out
+
+
+def _duplicate(csp: CSP, allowed: set[str] | None) -> list[Choice]:
+    by_name = {v.name: v for v in csp.variables}
+    out = []
+    for c in csp.constraints:
+        if c.id is ConstraintId.C3:
+            first, second = by_name[c.variables[0]], by_name[c.variables[1]]
+            out.append((second, first.text or "", str(first.value)))
+    return out
+
+
+_CHOOSERS = {"amount": _amount, "kb_swap": _kb_swap, "coreference": _coreference, "duplicate": _duplicate}
+
+
+def _other_values(csp: CSP, var: Variable) -> list[str]:
+    """Values of ``var``'s slot type other than its own, in a stable order."""
+    own = csp.assignment[var.name]
+    return [v for v in csp.domains.get(var.slot_type, []) if v != own and v != "dontcare"]
+
+
+def _amount_text(amount: int, old: str) -> str:
+    if old.strip().isdigit():
+        return str(amount)
+    words = [w for w, n in NUMBER_WORDS.items() if n == amount and " " not in w and w not in ("no", "none")]
+    return words[0] if words else str(amount)
+
+
+def _rewrite(dialogue: Dialogue, var: Variable, new_text: str, new_value: str | None) -> Dialogue:
+    """Replace ``var``'s span with ``new_text``, shift later spans, re-align the target acts."""
+    assert var.span is not None
+    faulty = dialogue.model_copy(deep=True)
+    turn = faulty.turns[var.turn]
+    start, end = var.span.start, var.span.end
+    delta = len(new_text) - (end - start)
+    turn.utterance = turn.utterance[:start] + new_text + turn.utterance[end:]
+    for act in turn.acts:
+        target = act.domain == var.domain and act.slot == var.slot and (
+            act.span == var.span or (act.span is None and _same_value(act.canonical or act.value, var))
+        )
+        if target:
+            act.span = Span(start=start, end=start + len(new_text))
+            if new_value is not None:
+                act.value = new_text
+                act.canonical = new_value
+        elif act.span is not None and act.span.start >= end:
+            act.span = Span(start=act.span.start + delta, end=act.span.end + delta)
+    return faulty
+
+
+def _same_value(value: str | None, var: Variable) -> bool:
+    if value is None:
+        return False
+    if var.kind is VariableKind.AMOUNT:
+        return normalize(value) == str(var.value)
+    return normalize(value) == var.value
