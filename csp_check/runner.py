@@ -14,7 +14,8 @@ Guarantees, whatever the input:
 - Memory does not grow with the corpus: dialogues are streamed, and with ``jobs > 1`` at most
   ``2 * jobs`` chunks of ``chunk_size`` dialogues are in flight.
 - If a worker process dies (a hard crash), the dialogues of the chunks in flight get ``error``
-  reports, the pool is restarted and the run goes on.
+  reports, the pool is restarted and the run goes on. If the workers cannot start at all (e.g.
+  ``__main__`` is not importable by them), the run falls back to checking in this process.
 """
 
 from __future__ import annotations
@@ -93,6 +94,11 @@ def validate(
 
     Raises :class:`UsageError` at once (before iterating) for an unknown format, constraint id
     or a ``jobs`` below 1. Never raises for bad input: see the module docstring.
+
+    With ``jobs > 1`` the workers are started with ``forkserver`` (``spawn`` where there is
+    none), so a script calling this must follow multiprocessing's rule and run under
+    ``if __name__ == "__main__":``; if the workers cannot start, checking falls back to this
+    process (slower, same reports).
     """
     if fmt not in FORMATS:
         raise UsageError(f"unknown format {fmt!r}; choose one of {', '.join(FORMATS)}")
@@ -130,6 +136,101 @@ def _check_chunk(dialogues: list[Dialogue]) -> list[DialogueReport]:
     return [check_one(d, _settings) for d in dialogues]
 
 
+def _chunks(items: Iterator[Dialogue | InputError], size: int) -> Iterator[list[Dialogue | InputError]]:
+    while chunk := list(islice(items, size)):
+        yield chunk
+
+
+def _parallel(
+    items: Iterator[Dialogue | InputError], settings: Settings, jobs: int, chunk_size: int
+) -> Iterator[DialogueReport]:
+    workers = _Workers(settings, jobs)
+    pending: deque[_Pending] = deque()
+    try:
+        for chunk in _chunks(items, chunk_size):
+            pending.append(workers.submit(chunk))
+            if len(pending) >= 2 * jobs:
+                yield from workers.collect(pending.popleft())
+        while pending:
+            yield from workers.collect(pending.popleft())
+    finally:
+        for _, future, _ in pending:
+            if future is not None:
+                future.cancel()
+        workers.shutdown()
+
+
+# A chunk in flight: its input items (dialogues and read errors, in order), the future of the
+# dialogues' reports (None: to be checked in this process) and the pool generation running it.
+_Pending = tuple[list[Dialogue | InputError], "Future | None", int]
+
+
+class _Workers:
+    """A process pool that is replaced when a worker dies.
+
+    A pool that breaks after finishing some chunks lost a worker to a dialogue: the chunks it
+    had in flight become ``error`` reports and a new pool takes over. A pool that breaks before
+    finishing anything could not start its workers (e.g. an unimportable ``__main__``): no
+    dialogue is to blame, so the run falls back to checking in this process.
+    """
+
+    def __init__(self, settings: Settings, jobs: int) -> None:
+        self.settings, self.jobs = settings, jobs
+        self.generation = 0
+        self.finished = {0: 0}  # generation → chunks finished
+        self.in_process = False
+        self.pool = _pool(settings, jobs)
+
+    def submit(self, chunk: list[Dialogue | InputError]) -> _Pending:
+        if self.in_process:
+            return chunk, None, self.generation
+        dialogues = [d for d in chunk if isinstance(d, Dialogue)]
+        try:
+            future = self.pool.submit(_check_chunk, dialogues)
+        except BrokenProcessPool as err:
+            future = Future()
+            future.set_exception(err)
+        return chunk, future, self.generation
+
+    def collect(self, pending: _Pending) -> Iterator[DialogueReport]:
+        """The chunk's reports in input order: read errors in place, checked dialogues between."""
+        chunk, future, generation = pending
+        if future is None:
+            return _serial(iter(chunk), self.settings)
+        dialogues = [d for d in chunk if isinstance(d, Dialogue)]
+        try:
+            reports = future.result()
+            self.finished[generation] += 1
+        except BrokenProcessPool as err:
+            if self.finished[generation] == 0:
+                self.in_process = True
+                return _serial(iter(chunk), self.settings)
+            self._restart(generation)
+            reason = f"worker process died ({err}); dialogue not checked"
+            reports = [internal_error_report(d, reason) for d in dialogues]
+        except Exception as err:  # noqa: BLE001 - e.g. a report that cannot be pickled
+            reason = f"internal error in worker: {type(err).__name__}: {err}"
+            reports = [internal_error_report(d, reason) for d in dialogues]
+        return _interleave(chunk, reports)
+
+    def _restart(self, generation: int) -> None:
+        if generation != self.generation or self.in_process:
+            return  # that pool was replaced already
+        self.pool.shutdown(wait=False, cancel_futures=True)
+        self.generation += 1
+        self.finished[self.generation] = 0
+        self.pool = _pool(self.settings, self.jobs)
+
+    def shutdown(self) -> None:
+        self.pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _interleave(chunk: list[Dialogue | InputError], reports: list[DialogueReport]) -> Iterator[DialogueReport]:
+    checked = iter(reports)
+    for item in chunk:
+        yield error_report(item) if isinstance(item, InputError) else next(checked)
+
+
 def _pool(settings: Settings, jobs: int) -> ProcessPoolExecutor:
     # forkserver / spawn: never fork a parent that runs threads (the progress bar has one).
     methods = multiprocessing.get_all_start_methods()
@@ -137,51 +238,3 @@ def _pool(settings: Settings, jobs: int) -> ProcessPoolExecutor:
     if "forkserver" in methods:
         ctx.set_forkserver_preload(["csp_check.pipeline", "csp_check.runner"])
     return ProcessPoolExecutor(jobs, mp_context=ctx, initializer=_init_worker, initargs=(settings,))
-
-
-# A chunk in flight: the input items (dialogues and read errors, in order) and the future of
-# the dialogues' reports.
-_Pending = tuple[list[Dialogue | InputError], Future]
-
-
-def _parallel(
-    items: Iterator[Dialogue | InputError], settings: Settings, jobs: int, chunk_size: int
-) -> Iterator[DialogueReport]:
-    pool = _pool(settings, jobs)
-    pending: deque[_Pending] = deque()
-    try:
-        while True:
-            chunk = list(islice(items, chunk_size))
-            if chunk:
-                dialogues = [d for d in chunk if not isinstance(d, InputError)]
-                try:
-                    future = pool.submit(_check_chunk, dialogues)
-                except BrokenProcessPool:
-                    pool.shutdown(wait=False, cancel_futures=True)
-                    pool = _pool(settings, jobs)
-                    future = pool.submit(_check_chunk, dialogues)
-                pending.append((chunk, future))
-            if not pending:
-                return
-            if chunk and len(pending) < 2 * jobs:
-                continue
-            chunk_items, future = pending.popleft()
-            yield from _merge(chunk_items, future)
-    finally:
-        for _, future in pending:
-            future.cancel()
-        pool.shutdown(wait=True, cancel_futures=True)
-
-
-def _merge(items: list[Dialogue | InputError], future: Future) -> Iterator[DialogueReport]:
-    """Reports of a chunk in input order: read errors in place, the workers' reports between."""
-    try:
-        reports = iter(future.result())
-    except BrokenProcessPool as err:
-        reason = f"worker process died ({err}); dialogue not checked"
-        reports = iter([internal_error_report(d, reason) for d in items if isinstance(d, Dialogue)])
-    except Exception as err:  # noqa: BLE001 - e.g. a result that cannot be pickled
-        reason = f"internal error in worker: {type(err).__name__}: {err}"
-        reports = iter([internal_error_report(d, reason) for d in items if isinstance(d, Dialogue)])
-    for item in items:
-        yield error_report(item) if isinstance(item, InputError) else next(reports)
