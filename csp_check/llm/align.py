@@ -20,6 +20,8 @@ from __future__ import annotations
 
 import re
 from difflib import SequenceMatcher
+from itertools import combinations
+from typing import Callable
 
 from pydantic import BaseModel, Field
 
@@ -32,7 +34,9 @@ UNALIGNED = "<unaligned>"  # same sentinel as csp_check.relexicalize.base.UNALIG
 
 _LABEL = re.compile(r"^\s*(?:[-*>#]+\s*|\d+[.)]\s*)*\**\s*(user|system)\s*\**\s*[:：]\s*\**\s*(.*)$", re.IGNORECASE)
 _NUMBER_TOKEN = re.compile(r"[a-z]+(?:-[a-z]+)?|\d+", re.IGNORECASE)
-_TURN_MATCH_MIN = 0.5  # share of a prompt turn's fixed text an answer turn must contain
+_TURN_MATCH_MIN = 0.5
+_JOIN = (-1, -1)  # bound of a space-only segment between two masks
+Splitter = Callable[[str, list[int]], list[str | None]]  # share of a prompt turn's fixed text an answer turn must contain
 
 
 class MaskIssue(BaseModel):
@@ -185,9 +189,13 @@ def find_anchor(pattern: str, text: str, start: int) -> tuple[int, int] | None:
     return (found[1], found[2]) if found else None
 
 
-def fill_turn(template: str, text: str) -> list[str | None]:
+def fill_turn(template: str, text: str, split: Splitter | None = None) -> list[str | None]:
     """The filler of each ``[MASK]`` of ``template`` in the answer turn ``text``; ``None`` for a
-    mask whose boundaries cannot be found (or that was left as ``[MASK]``)."""
+    mask whose boundaries cannot be found (or that was left as ``[MASK]``).
+
+    Masks only a space apart (``There are [MASK] [MASK] restaurants``) share one filler, cut by
+    ``split(filler, mask indices)`` (default :func:`split_words`; :func:`align_answer` passes one
+    that tries every cut and keeps the one whose pieces name known values)."""
     segments = template.split(MASK)
     k = len(segments) - 1
     if k == 0:
@@ -207,8 +215,11 @@ def fill_turn(template: str, text: str) -> list[str | None]:
             continue
         if not key:  # masks separated by punctuation / spaces only: look for the raw mark
             mark = segment.strip()
-            at = text.find(mark, raw_pos) if mark else -1
-            if at < 0 or not mark:
+            if not mark:  # only a space: the masks' fillers are split later (see _split)
+                bounds.append(_JOIN)
+                continue
+            at = text.find(mark, raw_pos)
+            if at < 0:
                 bounds.append(None)
                 continue
             bounds.append((at, at + len(mark)))
@@ -228,15 +239,32 @@ def fill_turn(template: str, text: str) -> list[str | None]:
         bounds.append((start, end))
         pos, raw_pos = e, end
     fills: list[str | None] = []
-    for i in range(k):
-        left, right = bounds[i], bounds[i + 1]
-        if left is None or right is None or right[0] < left[1]:
-            fills.append(None)
-            continue
-        raw = text[left[1] : right[0]]
-        filler = raw.strip().strip(" \t,.;:!?\"'()[]")
-        fills.append(filler if filler and "[mask]" not in raw.lower() else None)
+    i = 0
+    while i < k:
+        j = i  # masks i..j are separated by spaces only
+        while j + 1 < k and bounds[j + 1] is _JOIN:
+            j += 1
+        left, right = bounds[i], bounds[j + 1]
+        if left is None or right is None or right is _JOIN or right[0] < left[1]:
+            fills.extend([None] * (j - i + 1))
+        else:
+            raw = text[left[1] : right[0]]
+            region = raw.strip().strip(" \t,.;:!?\"'()[]")
+            if not region or "[mask]" in raw.lower():
+                fills.extend([None] * (j - i + 1))
+            elif i == j:
+                fills.append(region)
+            else:
+                fills.extend((split or split_words)(region, list(range(i, j + 1))))
+        i = j + 1
     return fills
+
+
+def split_words(region: str, masks: list[int]) -> list[str | None]:
+    """Default split of the filler of adjacent masks: one word each when the word count matches,
+    else unaligned."""
+    words = region.split()
+    return words if len(words) == len(masks) else [None] * len(masks)
 
 
 def _extend_raw(text: str, end: int, segment: str) -> int:
@@ -255,12 +283,15 @@ def _extend_raw(text: str, end: int, segment: str) -> int:
 # --------------------------------------------------------------------------- values
 
 
-def to_value(filler: str, var: Variable, csp: CSP, kb_values: list[str] | None = None) -> Value:
+def to_value(
+    filler: str, var: Variable, csp: CSP, kb_values: list[str] | None = None, forms: dict[str, str] | None = None
+) -> Value:
     """The value a filler names for ``var``: an ``int`` for an amount (digits or words; the first
     number in the filler), else the V(type) / KB value whose normalised form equals (or, longest
     first, occurs as whole words in) the normalised filler; else the normalised filler itself
     (a value outside the domain: wrong, but what the model said). :data:`UNALIGNED` when an
-    amount has no number."""
+    amount has no number. ``forms``: surface form → value pairs the dialogue itself uses for
+    this slot type (``"11:30 am"`` → ``"11:30"``, ``"today"`` → ``"2019-03-01"``)."""
     if var.kind is VariableKind.AMOUNT:
         amount = parse_amount(filler)
         if amount is not None:
@@ -271,13 +302,46 @@ def to_value(filler: str, var: Variable, csp: CSP, kb_values: list[str] | None =
                 return amount
         return UNALIGNED
     key = normalize(filler)
-    candidates = {normalize(v): v for v in [*csp.domains.get(var.slot_type, []), *(kb_values or [])]}
+    candidates = _candidates(var, csp, kb_values, forms)
     if key in candidates:
         return candidates[key]
     for norm in sorted(candidates, key=len, reverse=True):
         if norm and re.search(rf"(?<!\w){re.escape(norm)}(?!\w)", key):
             return candidates[norm]
     return key or UNALIGNED
+
+
+def _candidates(
+    var: Variable, csp: CSP, kb_values: list[str] | None, forms: dict[str, str] | None
+) -> dict[str, str]:
+    """Normalised form → value of every value ``var`` could name."""
+    candidates = {normalize(v): v for v in [*csp.domains.get(var.slot_type, []), *(kb_values or [])]}
+    for surface, value in (forms or {}).items():
+        candidates.setdefault(surface, value)
+    return candidates
+
+
+def _value_splitter(variables: list[Variable | None], known: Callable[[str, Variable], bool]) -> Splitter:
+    """A :data:`Splitter` that cuts the words of adjacent masks' filler where most pieces name a
+    known value of their variable (ties: the earliest cuts)."""
+
+    def split(region: str, masks: list[int]) -> list[str | None]:
+        words = region.split()
+        n = len(masks)
+        if len(words) < n:
+            return [None] * n
+        best, best_score = None, -1
+        for cuts in combinations(range(1, len(words)), n - 1):
+            edges = (0, *cuts, len(words))
+            pieces = [" ".join(words[a:b]) for a, b in zip(edges, edges[1:])]
+            score = sum(1 for m, piece in zip(masks, pieces) if variables[m] is not None and known(piece, variables[m]))
+            if score > best_score:
+                best, best_score = pieces, score
+        if best is None or (best_score < n and len(words) != n):
+            return [None] * n
+        return list(best)
+
+    return split
 
 
 def align_answer(
@@ -290,6 +354,10 @@ def align_answer(
     answer text.
     """
     by_name = {v.name: v for v in csp.variables}
+    forms: dict[str, dict[str, str]] = {}
+    for v in csp.variables:
+        if v.text and isinstance(v.value, str):
+            forms.setdefault(v.slot_type, {}).setdefault(normalize(v.text), v.value)
     report = AlignmentReport(dialogue_id=csp.dialogue_id, masks=sum(len(t.masks) for t in turns))
     parsed, dropped = parse_answer(answer)
     pairing = align_turns(turns, parsed)
@@ -303,14 +371,21 @@ def align_answer(
                 values[name] = UNALIGNED
                 report.issues.append(MaskIssue(variable=name, turn=turn.index, reason="turn missing from the answer"))
             continue
-        fills = fill_turn(turn.template, parsed[j][1])
+        turn_vars = [by_name.get(name) for name in turn.masks]
+
+        def known(piece: str, var: Variable) -> bool:
+            if var.kind is VariableKind.AMOUNT:
+                return parse_amount(piece) is not None
+            return normalize(piece) in _candidates(var, csp, (kb_values or {}).get(var.slot), forms.get(var.slot_type))
+
+        fills = fill_turn(turn.template, parsed[j][1], _value_splitter(turn_vars, known))
         for name, filler in zip(turn.masks, fills):
             var = by_name.get(name)
             if filler is None or var is None:
                 values[name] = UNALIGNED
                 report.issues.append(MaskIssue(variable=name, turn=turn.index, reason="mask not found in the answer turn"))
                 continue
-            value = to_value(filler, var, csp, (kb_values or {}).get(var.slot))
+            value = to_value(filler, var, csp, (kb_values or {}).get(var.slot), forms.get(var.slot_type))
             values[name] = value
             if value == UNALIGNED:
                 report.issues.append(MaskIssue(variable=name, turn=turn.index, reason=f"no amount in {filler!r}"))
