@@ -120,13 +120,9 @@ class ExperimentConfig:
 
 def get_solver(name: str) -> Any:
     """The solver backend ``name`` from :mod:`csp_check.solvers`."""
-    from csp_check import solvers
+    from csp_check.solvers import get_solver as lookup
 
-    if hasattr(solvers, "get_solver"):
-        return solvers.get_solver(name)
-    from csp_check.solvers.cpsat import CpSatSolver  # until the registry lands (TEMPORARY)
-
-    return CpSatSolver()
+    return lookup(name)
 
 
 def select_dialogues(paths: Sequence[str | Path], domain: str, single_domain: bool = True) -> tuple[list[Dialogue], list[Dialogue], list[str]]:

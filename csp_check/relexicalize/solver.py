@@ -30,7 +30,7 @@ class CspRelexicalizer:
 
     def _get_solver(self):
         if self._solver is None:
-            from csp_check.experiment.run import get_solver
+            from csp_check.solvers import get_solver
 
             self._solver = get_solver(self.solver_name)
         return self._solver
