@@ -47,22 +47,36 @@ class InconsistentDialogues(AssertionError):
 def load_kb(kb: KbLike) -> KnowledgeBase | None:
     """A :class:`KnowledgeBase` from a model, a dict or a JSON file.
 
-    Accepted shapes: ``KnowledgeBase`` JSON (``{"tables": {domain: {"domain": …, "entities":
-    […]}}}``) or the short form ``{domain: [entity, …]}`` where an entity maps column → value.
-    Raises :class:`~csp_check.errors.InputError` for an unreadable file.
+    Accepted: whatever :func:`csp_check.kb.load_kb` reads (our KB JSON, a MultiWOZ
+    ``*_db.json`` file or directory), and the short form ``{domain: [entity, …]}`` (an entity
+    maps column → value) as a file or a dict. Raises :class:`~csp_check.errors.InputError` for
+    an unreadable file.
     """
     if kb is None or isinstance(kb, KnowledgeBase):
         return kb
     if isinstance(kb, (str, Path)):
+        from csp_check.kb import load_kb as load_kb_file
+
+        path = Path(kb)
         try:
-            kb = json.loads(Path(kb).read_text(encoding="utf-8"))
+            data = json.loads(path.read_text(encoding="utf-8")) if path.is_file() else None
         except (OSError, ValueError) as err:
-            raise InputError(str(kb), f"cannot read KB: {err}") from err
+            raise InputError(str(path), f"cannot read KB: {err}") from err
+        if not _is_short_form(data):
+            return load_kb_file(path)  # KB JSON, a MultiWOZ *_db.json file or a directory of them
+        kb = data
     if not isinstance(kb, dict):
         raise InputError("<kb>", "a KB must be a JSON object")
     if "tables" in kb:
         return KnowledgeBase.model_validate(kb)
     return KnowledgeBase(tables={d: KbTable(domain=d, entities=list(rows)) for d, rows in kb.items()})
+
+
+def _is_short_form(data: Any) -> bool:
+    return (
+        isinstance(data, dict) and "tables" not in data and "entities" not in data
+        and all(isinstance(rows, list) for rows in data.values())
+    )  # fmt: skip
 
 
 def check(
@@ -135,13 +149,13 @@ def format_failures(reports: Sequence[DialogueReport], total: int | None = None)
 
 
 def format_violation(violation: Violation) -> str:
-    """``[C2] turn 1, 5: 'Italian' (x1 = italian), 'Mexican' (x6 = mexican): evidence``."""
-    turns = ", ".join(map(str, violation.turns))
+    """``[C2] turns 1, 5: 'Italian' (x1 = 'italian'), 'Mexican' (x6 = 'mexican'): evidence``."""
+    turns = ("turns " if len(violation.turns) > 1 else "turn ") + ", ".join(map(str, violation.turns))
     spans = ", ".join(
         f"{v.text!r} ({v.name} = {v.value!r})" if v.text is not None else f"(implicit {v.name} = {v.value!r})"
         for v in violation.variables
     )
-    return f"[{violation.constraint.value}] turn {turns}: {spans}: {violation.message}"
+    return f"[{violation.constraint.value}] {turns}: {spans}: {violation.message}"
 
 
 # --------------------------------------------------------------------------- pytest hooks

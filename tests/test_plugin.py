@@ -1,0 +1,165 @@
+"""The pytest plugin, run inside pytest's own ``pytester``: generated passing and failing
+datasets, the readable failure message, dialogue files collected as items, the marker and the
+KB option."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from csp_check.pytest_plugin import InconsistentDialogues, assert_consistent, check
+
+pytest_plugins = ["pytester"]
+
+CITY, CUISINE = "San Jose", "Italian"
+
+
+def sgd_dialogue(dialogue_id: str, count: int, names: list[str], with_results: bool = True) -> dict:
+    """A two-turn SGD dialogue: the user asks for Italian food in San Jose; the system says it
+    found ``count`` restaurants and offers ``names[0]``. Its results hold one entity per name,
+    so it is consistent iff ``count == len(names)`` (C6)."""
+    user = f"I want {CUISINE} food in {CITY}."
+    system = f"I found {count} restaurants. {names[0]} is a nice one in {CITY}."
+
+    def span(slot: str, text: str, utterance: str, last: bool = False) -> dict:
+        start = utterance.rindex(text) if last else utterance.index(text)
+        return {"slot": slot, "start": start, "exclusive_end": start + len(text)}
+
+    def act(act: str, slot: str, value: str) -> dict:
+        return {"act": act, "slot": slot, "values": [value], "canonical_values": [value]}
+
+    system_frame = {
+        "service": "Restaurants_1",
+        "slots": [span("restaurant_name", names[0], system), span("city", CITY, system, last=True)],
+        "actions": [act("INFORM_COUNT", "count", str(count)), act("OFFER", "restaurant_name", names[0]), act("OFFER", "city", CITY)],
+    }
+    if with_results:
+        system_frame["service_call"] = {"method": "FindRestaurants", "parameters": {"city": CITY, "cuisine": CUISINE}}
+        system_frame["service_results"] = [entity(n) for n in names]
+    return {
+        "dialogue_id": dialogue_id,
+        "services": ["Restaurants_1"],
+        "turns": [
+            {"speaker": "USER", "utterance": user, "frames": [{
+                "service": "Restaurants_1",
+                "slots": [span("cuisine", CUISINE, user), span("city", CITY, user)],
+                "actions": [act("INFORM", "cuisine", CUISINE), act("INFORM", "city", CITY)],
+                "state": {"active_intent": "FindRestaurants", "requested_slots": [],
+                          "slot_values": {"cuisine": [CUISINE], "city": [CITY]}},
+            }]},
+            {"speaker": "SYSTEM", "utterance": system, "frames": [system_frame]},
+        ],
+    }  # fmt: skip
+
+
+def entity(name: str) -> dict:
+    return {"city": CITY, "cuisine": CUISINE, "restaurant_name": name, "price_range": "moderate"}
+
+
+GOOD = [sgd_dialogue("1_00001", 2, ["Napoli", "Mario"]), sgd_dialogue("1_00002", 1, ["Roma"])]
+BAD = [sgd_dialogue("1_00003", 3, ["Napoli", "Mario"])]
+
+
+def write(pytester: pytest.Pytester, name: str, dialogues: list[dict]) -> None:
+    (pytester.path / name).write_text(json.dumps(dialogues), encoding="utf-8")
+
+
+def test_fixture_passes_on_a_consistent_dataset(pytester: pytest.Pytester):
+    write(pytester, "dialogues_001.json", GOOD)
+    pytester.makepyfile(
+        """
+        def test_generated_data(csp_check):
+            reports = csp_check.assert_consistent("dialogues_001.json")
+            assert [r.dialogue_id for r in reports] == ["1_00001", "1_00002"]
+        """
+    )
+    pytester.runpytest("-p", "no:cacheprovider").assert_outcomes(passed=1)
+
+
+def test_fixture_fails_with_a_readable_message(pytester: pytest.Pytester):
+    write(pytester, "dialogues_001.json", GOOD + BAD)
+    pytester.makepyfile(
+        """
+        def test_generated_data(csp_check):
+            csp_check.assert_consistent("dialogues_001.json")
+        """
+    )
+    result = pytester.runpytest("-p", "no:cacheprovider")
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines(
+        [
+            "*1 of 3 dialogue(s) not consistent:*",
+            "*dialogue 1_00003 (*dialogues_001.json): 1 violation(s)*",
+            "*[[]C6[]] turns 0, 1: 'San Jose' (x5 = 'san jose'), 'Italian' (x1 = 'italian'), '3' (x3 = 3): *"
+            "says 3 with Restaurants_1.city='san jose', Restaurants_1.cuisine='italian'; the KB has 2: napoli; mario*",
+        ]
+    )
+    assert "1_00001" not in result.stdout.str().split("not consistent:")[1]
+
+
+def test_marker_selects_constraints(pytester: pytest.Pytester):
+    write(pytester, "dialogues_001.json", BAD)
+    pytester.makepyfile(
+        """
+        import pytest
+
+        @pytest.mark.csp_check(constraints=["C1", "C2", "C3"])
+        def test_without_domain_constraints(csp_check):
+            csp_check.assert_consistent("dialogues_001.json")
+
+        def test_with_all(csp_check):
+            csp_check.assert_consistent("dialogues_001.json")
+        """
+    )
+    pytester.runpytest("-p", "no:cacheprovider").assert_outcomes(passed=1, failed=1)
+
+
+def test_dialogue_files_are_collected_one_item_per_dialogue(pytester: pytest.Pytester):
+    write(pytester, "dialogues_001.json", GOOD + BAD)
+    pytester.makeini("[pytest]\ncsp_check_files = dialogues_*.json\n")
+    result = pytester.runpytest("-p", "no:cacheprovider", "-v")
+    result.assert_outcomes(passed=2, failed=1)
+    result.stdout.fnmatch_lines(
+        [
+            "*dialogues_001.json::1_00001 PASSED*",
+            "*dialogues_001.json::1_00003 FAILED*",
+            "*dialogue 1_00003 (*): 1 violation(s)*",
+            "*[[]C6[]] turns 0, 1: *the KB has 2: napoli; mario*",
+        ]
+    )
+
+
+def test_files_are_not_collected_without_the_ini_option(pytester: pytest.Pytester):
+    write(pytester, "dialogues_001.json", BAD)
+    pytester.runpytest("-p", "no:cacheprovider").assert_outcomes()
+
+
+def test_kb_option_for_dialogues_without_results(pytester: pytest.Pytester):
+    write(pytester, "dialogues_001.json", [sgd_dialogue("1_00009", 3, ["Napoli", "Mario"], with_results=False)])
+    (pytester.path / "three.json").write_text(json.dumps({"Restaurants_1": [entity(n) for n in ("Napoli", "Mario", "Roma")]}))
+    (pytester.path / "two.json").write_text(json.dumps({"Restaurants_1": [entity(n) for n in ("Napoli", "Mario")]}))
+    pytester.makepyfile("def test_data(csp_check):\n    csp_check.assert_consistent('dialogues_001.json')\n")
+    pytester.runpytest("-p", "no:cacheprovider", "--csp-check-kb", "three.json").assert_outcomes(passed=1)
+    result = pytester.runpytest("-p", "no:cacheprovider", "--csp-check-kb", "two.json")
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines(["*[[]C6[]]*says 3*the KB has 2*"])
+
+
+def test_unreadable_and_empty_inputs_fail(tmp_path):
+    bad = tmp_path / "dialogues_001.json"
+    bad.write_text('[{"dialogue_id": "1_00001", "turns": [{"speaker": "USER"}]}]')
+    with pytest.raises(InconsistentDialogues, match="unreadable"):
+        assert_consistent(bad)
+    with pytest.raises(InconsistentDialogues, match="no dialogues"):
+        assert_consistent([])
+    assert assert_consistent([], allow_empty=True) == []
+
+
+def test_helper_works_without_pytest_fixtures(tmp_path):
+    path = tmp_path / "dialogues_001.json"
+    path.write_text(json.dumps(BAD))
+    with pytest.raises(AssertionError) as info:
+        assert_consistent(path)
+    assert info.value.reports[0].dialogue_id == "1_00003"  # type: ignore[attr-defined]
+    assert [r.status.value for r in check(path, constraints=["C1", "C2"])] == ["consistent"]
