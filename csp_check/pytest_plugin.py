@@ -125,6 +125,7 @@ def assert_consistent(
     ``dialogue ID (file): [C6] turn 3 'three' (x4 = 3): evidence``; unreadable dialogues are
     failures too, and so is an empty input unless ``allow_empty``.
     """
+    __tracebackhide__ = True  # pytest shows the user's line, not ours
     reports = check(dialogues, kb, constraints, fmt)
     bad = [r for r in reports if r.status.value in ("inconsistent", "error")]
     if not reports and not allow_empty:
@@ -200,6 +201,7 @@ class CspCheck:
     def assert_consistent(
         self, dialogues: DialoguesLike, kb: KbLike = None, constraints: Iterable[str] | None = None, allow_empty: bool = False
     ) -> list[DialogueReport]:
+        __tracebackhide__ = True
         out = assert_consistent(
             dialogues, kb if kb is not None else self.kb, constraints or self.constraints, self.fmt, allow_empty
         )
@@ -254,6 +256,7 @@ class DialogueItem(pytest.Item):
         self.options = options
 
     def runtest(self) -> None:
+        __tracebackhide__ = True
         if isinstance(self.dialogue, InputError):
             raise InconsistentDialogues(f"unreadable: {self.dialogue}", [])
         assert_consistent(self.dialogue, self.options["kb"], self.options["constraints"], self.options["fmt"])
