@@ -1,15 +1,18 @@
 """The ``csp-check`` command line.
 
 ``csp-check validate PATH... [--format F] [--kb PATH] [--constraints C1,...] [--report FILE.jsonl]
-[--jobs N] [--show N] [--quiet] [--json]``
+[--jobs N] [--show N] [--quiet] [--json] [--solver NAME] [--vca] [--count-solutions [--cap N]]
+[--repair] [--time-limit SEC]``
 
-Exit codes (2 beats 1 beats 0):
+``csp-check export-mzn PATH --dialogue ID [--out DIR]``: write one dialogue's CSP as MiniZinc.
+
+Exit codes of ``validate`` (2 beats 1 beats 0):
 
 - **0** every dialogue was checked and is consistent;
-- **1** every dialogue was checked and at least one is inconsistent (or unknown: a solver timeout);
-- **2** a usage error (bad option, unloadable KB, unwritable report), or some input could not be
-  read or checked. The run still checks and reports every other dialogue; each failure is one
-  line on stderr ``FILE: dialogue ID: FIELD: what is wrong``;
+- **1** every dialogue was checked and at least one is inconsistent (or unknown);
+- **2** a usage error (bad option, unloadable KB, unknown or missing solver, unwritable report),
+  or some input could not be read or checked. The run still checks and reports every other
+  dialogue; each failure is one line on stderr ``FILE: dialogue ID: FIELD: what is wrong``;
 - **130** interrupted (Ctrl-C): the report file keeps every dialogue finished so far.
 
 No traceback is ever printed (set ``CSP_CHECK_DEBUG=1`` to get one for an internal error).
@@ -22,16 +25,18 @@ import sys
 import time
 from contextlib import ExitStack
 from pathlib import Path
-from typing import IO
+from typing import IO, Callable
 
 import click
 
-from csp_check.errors import CspCheckError, UsageError
+from csp_check.errors import CspCheckError, InputError, UsageError
 from csp_check.models import ALL_CONSTRAINTS, ConstraintId, KnowledgeBase, Status
 from csp_check.readers import FORMATS
 from csp_check.report import RunProgress, render_summary, summary_json
+from csp_check.runner import SolverSettings
 from csp_check.runner import validate as run_validate
 from csp_check.score import CorpusSummary
+from csp_check.solvers import DEFAULT_CAP, DEFAULT_SOLVER, DEFAULT_TIME_LIMIT, SOLVER_NAMES
 
 EXIT_OK, EXIT_INCONSISTENT, EXIT_ERROR, EXIT_INTERRUPTED = 0, 1, 2, 130
 
@@ -62,9 +67,43 @@ def load_kb_option(path: Path) -> KnowledgeBase:
         raise UsageError(f"--kb {path}: cannot load KB: {type(err).__name__}: {err}") from None
 
 
+def solver_option(
+    name: str | None, vca: bool, count: bool, cap: int, repair: bool, time_limit: float
+) -> SolverSettings | None:
+    """The solver settings the options ask for (``None``: solver-free); checks the solver can run.
+
+    ``--vca``, ``--count-solutions`` and ``--repair`` imply ``--solver cp-sat`` when no solver is
+    named. Raises :class:`UsageError` (one line) for an unknown or missing solver.
+    """
+    if name is None and not (vca or count or repair):
+        return None
+    from csp_check.solvers import get_solver
+
+    name = name or DEFAULT_SOLVER
+    try:
+        get_solver(name)
+    except CspCheckError as err:
+        raise UsageError(f"--solver {name}: {err}") from None
+    return SolverSettings(name=name, vca=vca, count=count, cap=cap, repair=repair, time_limit=time_limit)
+
+
+def _internal(err: BaseException) -> str:
+    return f"csp-check: internal error: {type(err).__name__}: {err} (set CSP_CHECK_DEBUG=1 for a traceback)"
+
+
 def _fail(message: str) -> None:
     click.echo(f"csp-check: error: {' '.join(message.split())}", err=True)
     sys.exit(EXIT_ERROR)
+
+
+def corpus_options(f: Callable) -> Callable:
+    """``--format``, ``--kb`` and ``--constraints``: how to read a corpus and which checks to build."""
+    f = click.option("--constraints", "constraints", default=",".join(c.value for c in ALL_CONSTRAINTS),
+                     show_default=True, callback=parse_constraints,
+                     help="Enabled constraints, comma-separated.")(f)  # fmt: skip
+    f = click.option("--kb", "kb_path", type=click.Path(path_type=Path), help="Domain KB (file or directory).")(f)
+    return click.option("--format", "fmt", type=click.Choice(FORMATS), default="auto", show_default=True,
+                        help="Input format; auto sniffs each path.")(f)  # fmt: skip
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -75,11 +114,7 @@ def main() -> None:
 
 @main.command()
 @click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
-@click.option("--format", "fmt", type=click.Choice(FORMATS), default="auto", show_default=True,
-              help="Input format; auto sniffs each path.")
-@click.option("--kb", "kb_path", type=click.Path(path_type=Path), help="Domain KB (file or directory).")
-@click.option("--constraints", "constraints", default=",".join(c.value for c in ALL_CONSTRAINTS),
-              show_default=True, callback=parse_constraints, help="Enabled constraints, comma-separated.")
+@corpus_options
 @click.option("--report", "report_path", type=click.Path(dir_okay=False, path_type=Path),
               help="Write one DialogueReport JSON per line, flushed as each dialogue finishes.")
 @click.option("--jobs", "-j", type=click.IntRange(min=1), default=1, show_default=True,
@@ -88,6 +123,15 @@ def main() -> None:
               help="Violations shown in full in the summary.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar and no summary; errors still go to stderr.")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as one JSON object on stdout.")
+@click.option("--solver", "solver_name", metavar="NAME",
+              help=f"Also solve each dialogue's CSP: {', '.join(SOLVER_NAMES)} (or minizinc:<solver>).")
+@click.option("--vca", is_flag=True, help="Most similar solution per dialogue: the corpus VCA.")
+@click.option("--count-solutions", "count", is_flag=True, help="Count solutions (up to --cap): solution groups.")
+@click.option("--cap", type=click.IntRange(min=1), default=DEFAULT_CAP, show_default=True,
+              help="Stop counting solutions here.")
+@click.option("--repair", is_flag=True, help="A minimal repair (edits) of each inconsistent dialogue.")
+@click.option("--time-limit", type=click.FloatRange(min=0, min_open=True), default=DEFAULT_TIME_LIMIT,
+              show_default=True, metavar="SEC", help="Seconds per solver call; beyond it: unknown.")
 def validate(
     paths: tuple[Path, ...],
     fmt: str,
@@ -98,21 +142,28 @@ def validate(
     show: int,
     quiet: bool,
     as_json: bool,
+    solver_name: str | None,
+    vca: bool,
+    count: bool,
+    cap: int,
+    repair: bool,
+    time_limit: float,
 ) -> None:
     """Check every dialogue of PATH... (files or directories) and summarise the corpus.
 
     Exit 0 if all dialogues are consistent, 1 if any is inconsistent, 2 on a usage error or if
     any input could not be read or checked (2 takes precedence over 1).
     """
+    interrupted = crashed = False
     try:
         kb = load_kb_option(kb_path) if kb_path is not None else None
+        solver = solver_option(solver_name, vca, count, cap, repair, time_limit)
         summary = CorpusSummary(constraints=[c.value for c in constraints], keep=max(show, 10))
         with ExitStack() as stack:
             report_file = _open_report(report_path, stack)
-            reports = run_validate(paths, fmt, kb, constraints, jobs)
+            reports = run_validate(paths, fmt, kb, constraints, jobs, solver=solver)
             progress = stack.enter_context(RunProgress(enabled=False if quiet else None))
             start = time.perf_counter()
-            interrupted = crashed = False
             try:
                 for report in reports:
                     summary.add(report)
@@ -147,10 +198,6 @@ def validate(
     sys.exit(EXIT_ERROR if crashed else summary.exit_code)
 
 
-def _internal(err: Exception) -> str:
-    return f"csp-check: internal error: {type(err).__name__}: {err} (set CSP_CHECK_DEBUG=1 for a traceback)"
-
-
 def _open_report(path: Path | None, stack: ExitStack) -> IO[str] | None:
     if path is None:
         return None
@@ -158,6 +205,48 @@ def _open_report(path: Path | None, stack: ExitStack) -> IO[str] | None:
         return stack.enter_context(open(path, "w", encoding="utf-8"))
     except OSError as err:
         raise UsageError(f"--report {path}: cannot write: {err.strerror or err}") from None
+
+
+@main.command("export-mzn")
+@click.argument("path", type=click.Path(path_type=Path))
+@click.option("--dialogue", "dialogue_id", required=True, help="Id of the dialogue to export.")
+@click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path), default=Path("mzn"),
+              show_default=True, help="Directory to write the .mzn / .dzn files into.")
+@corpus_options
+def export_mzn(
+    path: Path, dialogue_id: str, out_dir: Path, fmt: str, kb_path: Path | None, constraints: tuple[ConstraintId, ...]
+) -> None:
+    """Write the CSP of one dialogue of PATH as MiniZinc: the model, most_similar.mzn and ID.dzn.
+
+    Exit 0 when written; 2 if the dialogue is missing or unreadable, or on a usage error.
+    """
+    from csp_check.pipeline import dialogue_csp, load_corpus
+    from csp_check.solvers import export_mzn as write_mzn
+
+    try:
+        kb = load_kb_option(kb_path) if kb_path is not None else None
+        for item in load_corpus([path], fmt, kb):
+            if isinstance(item, InputError):
+                if item.dialogue == dialogue_id:
+                    _fail(str(item))
+                continue
+            if item.id == dialogue_id:
+                files = write_mzn(dialogue_csp(item, kb, constraints), out_dir)
+                break
+        else:
+            _fail(f"dialogue {dialogue_id} not found in {path}")
+    except CspCheckError as err:
+        _fail(str(err))
+    except OSError as err:
+        _fail(f"{err.filename or out_dir}: cannot write: {err.strerror or err}")
+    except Exception as err:  # noqa: BLE001 - never a traceback for the user
+        if os.environ.get("CSP_CHECK_DEBUG"):
+            raise
+        click.echo(_internal(err), err=True)
+        sys.exit(EXIT_ERROR)
+    for written in (files.model, files.most_similar, files.data):
+        click.echo(str(written))
+    click.echo(f"solve with: minizinc --solver gecode {files.model} {files.data}", err=True)
 
 
 if __name__ == "__main__":  # python -m csp_check.cli

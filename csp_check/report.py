@@ -22,7 +22,7 @@ from rich.table import Table
 from rich.text import Text
 
 from csp_check.models import DialogueReport, Status, Violation
-from csp_check.score import CorpusSummary, ViolationExample
+from csp_check.score import GROUP_ORDER, CorpusSummary, SolverTotals, ViolationExample
 
 
 class RunProgress:
@@ -91,6 +91,12 @@ def render_summary(summary: CorpusSummary, console: Console | None = None, show:
         console.print(_gca_line(summary), highlight=False)
         console.print()
         console.print(_coverage_table(summary))
+    if summary.solver is not None:
+        console.print()
+        console.print(_solver_lines(summary.solver), highlight=False)
+        if summary.solver.groups:
+            console.print()
+            console.print(_group_table(summary.solver))
     table = _violation_table(summary)
     if table is not None:
         console.print()
@@ -143,6 +149,35 @@ def _coverage_table(s: CorpusSummary) -> Table:
     table.add_column("% coverage", justify="right")
     for row in s.coverage_table():
         table.add_row(row.constraint, _n(row.variables), f"{row.coverage:.2f}")
+    return table
+
+
+def _solver_lines(t: SolverTotals) -> Text:
+    status = ", ".join(f"{_n(t.status.get(k, 0))} {k}" for k in ("satisfied", "unsatisfiable", "unknown"))
+    text = Text.assemble((f"Solver {t.solver}", "bold"), f": CSP of {_n(t.dialogues)} dialogues: {status}")
+    text.append(f"  ({t.seconds:.1f} s solving)", style="dim")
+    if t.vca is not None:
+        text.append("\n")
+        text.append("VCA: ", style="bold")
+        text.append(f"{t.vca:.4f} ({_n(t.agreeing)} / {_n(t.vca_variables)} variables agree with the most similar solution)")
+        if t.not_optimal:
+            text.append(f"; {_n(t.not_optimal)} optima not proven (time limit): a lower bound")
+    if t.capped:
+        text.append(f"\n{_n(t.capped)} solution counts stopped at the cap")
+    if t.repaired:
+        text.append(f"\nrepair: {_n(t.edits)} edits in {_n(t.repaired)} dialogues")
+    return text
+
+
+def _group_table(t: SolverTotals) -> Table:
+    table = Table(title="By number of solutions (paper's Table 1)", box=box.SIMPLE_HEAD, show_edge=False, title_justify="left")
+    for name in ("Solutions", "dialogues", "variables", "GCA", "VCA"):
+        table.add_column(name, justify="left" if name == "Solutions" else "right")
+    for name in [g for g in GROUP_ORDER if g in t.groups] + sorted(set(t.groups) - set(GROUP_ORDER)):
+        g = t.groups[name]
+        gca = f"{g.consistent / g.dialogues:.2f}" if g.dialogues else "-"
+        vca = f"{g.agreeing / g.variables:.2f}" if g.variables and t.vca is not None else "-"
+        table.add_row(name, _n(g.dialogues), _n(g.variables), gca, vca)
     return table
 
 

@@ -33,12 +33,30 @@ from typing import Callable, Iterable, Iterator
 from csp_check.constraints import BuildOptions
 from csp_check.errors import InputError, UsageError
 from csp_check.models import ALL_CONSTRAINTS, ConstraintId, Dialogue, DialogueReport, KnowledgeBase
-from csp_check.pipeline import check_dialogue, error_report, load_corpus
+from csp_check.pipeline import check_dialogue, dialogue_csp, error_report, load_corpus, report_for
 from csp_check.readers import FORMATS
+from csp_check.solvers import DEFAULT_CAP, DEFAULT_SOLVER, DEFAULT_TIME_LIMIT
 
 #: A function checking one dialogue: ``(dialogue, settings) -> DialogueReport``. Must be a
 #: module-level function (it is pickled to worker processes).
 CheckFn = Callable[[Dialogue, "Settings"], DialogueReport]
+
+
+@dataclass(frozen=True)
+class SolverSettings:
+    """What to ask a solver about each dialogue (:func:`csp_check.solvers.solve_report`).
+
+    ``name``: a backend name (``cp-sat``, ``minizinc:gecode``, ``minizinc:chuffed``); ``vca``:
+    the most similar solution; ``count``: the number of solutions up to ``cap``; ``repair``: a
+    minimal set of edits; ``time_limit``: seconds per solver call.
+    """
+
+    name: str = DEFAULT_SOLVER
+    vca: bool = False
+    count: bool = False
+    cap: int = DEFAULT_CAP
+    repair: bool = False
+    time_limit: float = DEFAULT_TIME_LIMIT
 
 
 @dataclass(frozen=True)
@@ -48,12 +66,25 @@ class Settings:
     kb: KnowledgeBase | None = None
     constraints: tuple[ConstraintId, ...] = ALL_CONSTRAINTS
     options: BuildOptions | None = None
+    solver: SolverSettings | None = None
     check: CheckFn | None = field(default=None, compare=False)
 
 
 def default_check(dialogue: Dialogue, settings: Settings) -> DialogueReport:
-    """The solver-free check of :func:`csp_check.pipeline.check_dialogue`."""
-    return check_dialogue(dialogue, settings.kb, settings.constraints, settings.options)
+    """The solver-free check of :func:`csp_check.pipeline.check_dialogue`; with
+    ``settings.solver``, also the solver's answers in ``report.extra["solver"]``."""
+    if settings.solver is None:
+        return check_dialogue(dialogue, settings.kb, settings.constraints, settings.options)
+    from csp_check.solvers import solve_report  # ortools / minizinc load only when used
+
+    csp = dialogue_csp(dialogue, settings.kb, settings.constraints, settings.options)
+    report = report_for(csp, dialogue)
+    s = settings.solver
+    report.extra["solver"] = solve_report(
+        csp, s.name, vca=s.vca, count=s.count, cap=s.cap, repair=s.repair, time_limit=s.time_limit,
+        utterances=[t.utterance for t in dialogue.turns] if s.repair else None,
+    )  # fmt: skip
+    return report
 
 
 def check_one(dialogue: Dialogue, settings: Settings) -> DialogueReport:
@@ -83,14 +114,16 @@ def validate(
     jobs: int = 1,
     *,
     options: BuildOptions | None = None,
+    solver: SolverSettings | None = None,
     chunk_size: int = 32,
     check: CheckFn | None = None,
 ) -> Iterator[DialogueReport]:
     """Check every dialogue of ``paths`` (files or directories); yield their reports in order.
 
     ``fmt``: ``auto`` or a reader name (:data:`csp_check.readers.FORMATS`). ``constraints``:
-    the enabled constraint ids. ``jobs``: worker processes (1 = in this process). ``check``
-    replaces the per-dialogue check (a module-level function, see :data:`CheckFn`).
+    the enabled constraint ids. ``jobs``: worker processes (1 = in this process). ``solver``:
+    also ask a solver (answers in ``report.extra["solver"]``; the verdict stays the checker's).
+    ``check`` replaces the per-dialogue check (a module-level function, see :data:`CheckFn`).
 
     Raises :class:`UsageError` at once (before iterating) for an unknown format, constraint id
     or a ``jobs`` below 1. Never raises for bad input: see the module docstring.
@@ -108,7 +141,7 @@ def validate(
         enabled = tuple(c if isinstance(c, ConstraintId) else ConstraintId(str(c).upper()) for c in constraints)
     except ValueError as err:
         raise UsageError(f"unknown constraint: {err}") from None
-    settings = Settings(kb=kb, constraints=enabled, options=options, check=check)
+    settings = Settings(kb=kb, constraints=enabled, options=options, solver=solver, check=check)
     items = load_corpus(list(paths), fmt, kb)
     if jobs == 1:
         return _serial(items, settings)

@@ -47,6 +47,68 @@ class ConstraintViolations(BaseModel):
     dialogues: int
 
 
+class GroupTotals(BaseModel):
+    """Dialogues of one solution-count group (the paper's Table 1 row)."""
+
+    dialogues: int = 0
+    variables: int = 0
+    consistent: int = 0
+    agreeing: int = 0
+
+
+class SolverTotals(BaseModel):
+    """Totals of the solver's answers (``report.extra["solver"]``, see
+    :func:`csp_check.solvers.solve_report`) over the checked dialogues.
+
+    **VCA** = Σ agreeing variables / Σ variables over the dialogues whose most similar solution
+    was computed (a dialogue whose CSP has no solution adds 0 agreeing). Solution groups are
+    ``0``, ``1``, ``2-10``, ``11-100``, ``101+``, or ``unknown`` (a timeout, or a cap below 101).
+    """
+
+    solver: str = ""
+    dialogues: int = 0
+    status: dict[str, int] = Field(default_factory=dict, description="satisfied / unsatisfiable / unknown")
+    vca_dialogues: int = 0
+    agreeing: int = 0
+    vca_variables: int = 0
+    not_optimal: int = Field(0, description="most similar solution not proven optimal (timeout)")
+    capped: int = Field(0, description="counts that stopped at the cap")
+    groups: dict[str, GroupTotals] = Field(default_factory=dict)
+    repaired: int = Field(0, description="dialogues with at least one repair edit")
+    edits: int = 0
+    seconds: float = 0.0
+
+    def add(self, report: DialogueReport, out: dict) -> None:
+        self.solver = str(out.get("solver", self.solver))
+        self.dialogues += 1
+        status = str(out.get("status", "unknown"))
+        self.status[status] = self.status.get(status, 0) + 1
+        self.seconds += float(out.get("solve_seconds") or 0.0)
+        if "agreeing" in out:
+            self.vca_dialogues += 1
+            self.agreeing += int(out["agreeing"] or 0)
+            self.vca_variables += int(out.get("variables") or 0)
+            self.not_optimal += not out.get("optimal", True)
+        if "count" in out:
+            self.capped += bool(out.get("capped"))
+            group = self.groups.setdefault(str(out.get("group") or "unknown"), GroupTotals())
+            group.dialogues += 1
+            group.variables += int(out.get("variables") or report.variables)
+            group.consistent += report.status is Status.CONSISTENT
+            group.agreeing += int(out.get("agreeing") or 0)
+        if out.get("edits"):
+            self.repaired += 1
+            self.edits += len(out["edits"])
+
+    @property
+    def vca(self) -> float | None:
+        """Variable consistency accuracy; ``None`` if no most similar solution was computed."""
+        return self.agreeing / self.vca_variables if self.vca_variables else None
+
+
+GROUP_ORDER = ("0", "1", "2-10", "11-100", "101+", "unknown")
+
+
 class CorpusSummary(BaseModel):
     """Running totals over the reports of a corpus run; :meth:`add` one report at a time.
 
@@ -70,6 +132,7 @@ class CorpusSummary(BaseModel):
     examples: list[ViolationExample] = Field(default_factory=list, description="the first `keep` violations")
     error_messages: list[str] = Field(default_factory=list, description="the first `keep` errors")
     seconds: float | None = Field(None, description="wall time of the run, if the caller measured it")
+    solver: SolverTotals | None = Field(None, description="totals of the solver's answers, if one ran")
 
     def add(self, report: DialogueReport) -> None:
         """Count one dialogue's report in."""
@@ -87,6 +150,10 @@ class CorpusSummary(BaseModel):
             self.unknown += 1
         self.variables += report.variables
         self.implicit += report.implicit
+        solved = report.extra.get("solver")
+        if isinstance(solved, dict):
+            self.solver = self.solver or SolverTotals()
+            self.solver.add(report, solved)
         for cid, n in report.coverage.items():
             self.coverage[cid] = self.coverage.get(cid, 0) + n
         seen: set[str] = set()
@@ -151,4 +218,6 @@ class CorpusSummary(BaseModel):
             coverage_table=[r.model_dump() for r in self.coverage_table()],
             violation_table=[r.model_dump() for r in self.violation_table()],
         )
+        if self.solver is not None:
+            data["solver"]["vca"] = self.solver.vca
         return data

@@ -207,3 +207,63 @@ def test_shared_sgd_file_serial_and_parallel_agree(tmp_path: Path) -> None:
     summary = json.loads(p1.stdout)
     assert summary["errors"] == 0 and summary["dialogues"] > 50
     assert summary["coverage_table"][0]["coverage"] == 1.0  # C1 covers every variable
+
+
+# --- solver options (csp_check.solvers) --------------------------------------------------------
+
+
+def test_solver_options_add_vca_groups_and_repairs(mixed: Path, tmp_path: Path) -> None:
+    pytest.importorskip("ortools")
+    report = tmp_path / "r.jsonl"
+
+    result = invoke("validate", str(mixed), "--vca", "--count-solutions", "--repair", "--json", "--report", str(report))
+
+    assert result.exit_code == 1, result.output
+    solver = json.loads(result.stdout)["solver"]
+    assert solver["solver"] == "cp-sat" and solver["dialogues"] == 3
+    assert solver["status"] == {"satisfied": 3}
+    assert solver["vca_variables"] == 12 and solver["agreeing"] == 11  # the wrong count disagrees
+    assert sum(g["dialogues"] for g in solver["groups"].values()) == 3
+    assert solver["repaired"] == 1 and solver["edits"] == 1
+    bad = [DialogueReport.model_validate_json(line) for line in report.read_text().splitlines()][1]
+    assert bad.extra["solver"]["edits"][0]["new"] == 2
+    assert "I found 2 restaurants" in bad.extra["solver"]["relexicalized"][1]
+
+
+def test_solver_summary_is_rendered(mixed: Path) -> None:
+    pytest.importorskip("ortools")
+    out = invoke("validate", str(mixed), "--solver", "cp-sat", "--vca", "--count-solutions").stdout
+
+    assert "Solver cp-sat: CSP of 3 dialogues: 3 satisfied" in out
+    assert "VCA: 0.9167 (11 / 12 variables" in out
+    assert "By number of solutions (paper's Table 1)" in out
+
+
+def test_unknown_solver_is_a_usage_error(consistent: Path) -> None:
+    result = invoke("validate", str(consistent), "--solver", "no-such-solver")
+
+    assert result.exit_code == 2
+    assert result.stderr.startswith("csp-check: error: --solver no-such-solver: unknown solver")
+
+
+def test_export_mzn_writes_model_and_data(mixed: Path, tmp_path: Path) -> None:
+    out = tmp_path / "mzn"
+
+    result = invoke("export-mzn", str(mixed), "--dialogue", "1_00002", "--out", str(out))
+
+    assert result.exit_code == 0, result.output
+    assert sorted(p.name for p in out.iterdir()) == ["1_00002.dzn", "consistency.mzn", "most_similar.mzn"]
+    assert result.stdout.splitlines()[-1] == str(out / "1_00002.dzn")
+
+
+def test_export_mzn_of_a_missing_or_broken_dialogue_exits_2(tmp_path: Path) -> None:
+    broken = sgd_dialogue("1_00002")
+    broken["turns"] = []
+    path = write_sgd(tmp_path / "sgd", [sgd_dialogue("1_00001"), broken])
+
+    missing = invoke("export-mzn", str(path), "--dialogue", "9_99999", "--out", str(tmp_path / "m"))
+    unreadable = invoke("export-mzn", str(path), "--dialogue", "1_00002", "--out", str(tmp_path / "m"))
+
+    assert missing.exit_code == unreadable.exit_code == 2
+    assert missing.stderr == f"csp-check: error: dialogue 9_99999 not found in {path}\n"
+    assert unreadable.stderr == f"csp-check: error: {path}: dialogue 1_00002: turns: dialogue has no turns\n"
