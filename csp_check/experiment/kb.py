@@ -131,7 +131,7 @@ def sample_kb(
     pertinent = pertinent_instances(dialogue, pool)
     taken = {_key(e) for e in pertinent}
     n = rng.randint(0, max_random)
-    others = [e for e in pool.entities if _key(e) not in taken]
+    others = sorted((e for e in pool.entities if _key(e) not in taken), key=_key)  # pool order is irrelevant
     extra = rng.sample(others, min(n, len(others)))
     entities = pertinent + extra
     rng.shuffle(entities)  # the pertinent instance is not always first in the prompt
