@@ -249,5 +249,10 @@ def export_mzn(
     click.echo(f"solve with: minizinc --solver gecode {files.model} {files.data}", err=True)
 
 
+from csp_check.experiment.cli import experiment  # noqa: E402  (the command lives with the experiment package)
+
+main.add_command(experiment)
+
+
 if __name__ == "__main__":  # python -m csp_check.cli
     main()

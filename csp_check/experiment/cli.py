@@ -1,0 +1,83 @@
+"""``csp-check experiment``: the paper's relexicalization experiment on a corpus (spec §4).
+
+``csp-check experiment PATH... [--domain Restaurants_1] [--limit N] [--seed S] [--out DIR]
+[--solver NAME] [--time-limit SEC] [--jobs N] [--no-plots] [--base-url URL --model NAME
+[--temperature 0.9] [--concurrency N] [--cache-dir DIR] [--request-timeout SEC] [--retries N]]``
+
+Writes ``DIR/results.jsonl``, ``DIR/tables.md``, ``DIR/table1..5.csv`` and PNG plots, and prints
+Table 3. The LLM relexicalizer runs only with ``--base-url`` (any OpenAI-compatible server; key
+from ``$OPENAI_API_KEY``, a dummy for local servers). Exit 0 on success, 2 on a usage error
+(unknown solver, nothing selected, missing ``openai`` / ``matplotlib`` package).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+
+@click.command("experiment")
+@click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True, path_type=Path))
+@click.option("--domain", default="Restaurants_1", show_default=True, help="Domain (SGD service) to select.")
+@click.option("--limit", type=click.IntRange(min=1), default=None, help="At most N dialogues (by id).")
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed of KB sampling and Random.")
+@click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path), default=Path("experiment-out"),
+              show_default=True, help="Directory for tables, plots and results.jsonl.")  # fmt: skip
+@click.option("--solver", "solver_name", default="cp-sat", show_default=True, help="Solver backend.")
+@click.option("--time-limit", type=click.FloatRange(min=0, min_open=True), default=10.0, show_default=True,
+              help="Seconds per solver call.")  # fmt: skip
+@click.option("--jobs", "-j", type=click.IntRange(min=1), default=1, show_default=True, help="Scoring processes.")
+@click.option("--multi-domain", is_flag=True, help="Also dialogues with other domains besides --domain.")
+@click.option("--no-plots", is_flag=True, help="Tables only (no matplotlib needed).")
+@click.option("--base-url", default=None, help="OpenAI-compatible server: adds the LLM relexicalizer.")
+@click.option("--model", default="gpt-3.5-turbo", show_default=True, help="Chat model name.")
+@click.option("--temperature", type=float, default=0.9, show_default=True, help="Sampling temperature (paper: 0.9).")
+@click.option("--concurrency", type=click.IntRange(min=1), default=4, show_default=True, help="Parallel LLM requests.")
+@click.option("--cache-dir", type=click.Path(file_okay=False, path_type=Path), default=Path("~/.cache/csp-check"),
+              show_default=True, help="LLM answer cache.")  # fmt: skip
+@click.option("--request-timeout", type=click.FloatRange(min=0, min_open=True), default=120.0, show_default=True,
+              help="Seconds per LLM request.")  # fmt: skip
+@click.option("--retries", type=click.IntRange(min=0), default=4, show_default=True, help="LLM retries per request.")
+def experiment(
+    paths: tuple[Path, ...], domain: str, limit: int | None, seed: int, out_dir: Path, solver_name: str,
+    time_limit: float, jobs: int, multi_domain: bool, no_plots: bool, base_url: str | None, model: str,
+    temperature: float, concurrency: int, cache_dir: Path, request_timeout: float, retries: int,
+) -> None:  # fmt: skip
+    """Relexicalize DOMAIN dialogues of PATHs (Random, Most Frequent, CSP, LLM) and write the
+    paper's Tables 1-5 and plots."""
+    from csp_check.errors import CspCheckError
+    from csp_check.experiment import ExperimentConfig, run_experiment, write_outputs
+    from csp_check.experiment.tables import table3
+    from csp_check.solvers import get_solver
+
+    try:
+        get_solver(solver_name)
+    except CspCheckError as err:
+        raise click.UsageError(str(err)) from None
+    llm = None
+    if base_url:
+        try:
+            import openai  # noqa: F401
+        except ImportError:
+            raise click.UsageError("--base-url needs the openai package: pip install 'csp-check[llm]'") from None
+        from csp_check.llm.client import LLMSettings
+
+        llm = LLMSettings(
+            base_url=base_url, model=model, temperature=temperature, timeout=request_timeout, max_retries=retries,
+            concurrency=concurrency, cache_dir=cache_dir,
+        )  # fmt: skip
+    config = ExperimentConfig(
+        paths=list(paths), domain=domain, limit=limit, seed=seed, solver=solver_name, time_limit=time_limit,
+        single_domain=not multi_domain, llm=llm, jobs=jobs,
+    )  # fmt: skip
+    result = run_experiment(config, log=lambda msg: click.echo(msg, err=True))
+    if not any(r.error is None for r in result.dialogues):
+        raise click.UsageError(f"no {domain} dialogues could be used in {', '.join(map(str, paths))}")
+    try:
+        written = write_outputs(result, out_dir, plots=not no_plots)
+    except RuntimeError as err:  # matplotlib missing
+        raise click.UsageError(f"{err} (or use --no-plots)") from None
+    click.echo(table3(result).markdown())
+    click.echo(f"\nwrote {len(written)} files to {out_dir}/ (tables.md, table1-5.csv, results.jsonl"
+               + ("" if no_plots else ", *.png") + f") in {result.seconds:.0f} s")  # fmt: skip
