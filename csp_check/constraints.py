@@ -20,7 +20,8 @@ Decisions (also in the README, "Semantics"):
 - **C4 (none)**: a system ``no_result`` act: no entity matches its values (or, if it has none,
   the search filters below).
 - **C5 (at least one)**: the values of a system utterance's ``offer`` / ``inform`` acts of d
-  that are KB columns describe an entity that exists. A slot offered with several values in one
+  that are KB columns, together with the search filters in force (below, C6) for the other
+  columns, describe an entity that exists: an offer must fit what the user asked for. A slot offered with several values in one
   utterance ("Dogman, Hackers or High Life") gives one C5 per value.
 - **C6 (exactly n)**: a system amount ``count`` of d equals the number of entities matching the
   filter variables. ``count_filter="state"`` (default): the search constraints in force — the
@@ -162,11 +163,12 @@ class _Builder:
                 self.kbs.setdefault(kb_id, entities)
                 columns = set().union(*entities) if entities else set()
                 mine = [v for v in turn_vars if v.domain == domain]
+                asked = self._filters(turn.index, domain, kb_id, columns, mine, params, search_only=True)
                 if domain in seen:  # C5 looks at every entity of d the dialogue's results show
                     self.kbs.setdefault(f"dialogue:{domain}", seen[domain])
-                    self._claims(turn.index, f"dialogue:{domain}", set().union(*seen[domain]), mine)
+                    self._claims(turn.index, f"dialogue:{domain}", set().union(*seen[domain]), mine, asked)
                 else:
-                    self._claims(turn.index, kb_id, columns, mine)
+                    self._claims(turn.index, kb_id, columns, mine, asked)
                 self._counts(turn.index, domain, kb_id, columns, mine, params)
                 self._no_results(turn, domain, kb_id, columns, mine, params)
 
@@ -187,11 +189,14 @@ class _Builder:
             self.kbs[domain] = _normalized(table.entities)
         return domain, self.kbs[domain], None
 
-    def _claims(self, turn: int, kb_id: str, columns: set[str], mine: list[Variable]) -> None:
-        """C5: the offered / informed values of one utterance describe an existing entity."""
+    def _claims(self, turn: int, kb_id: str, columns: set[str], mine: list[Variable], asked: list[Variable]) -> None:
+        """C5: the offered / informed values of one utterance, with what the user asked for
+        (``asked``: the search filters in force), describe an existing entity."""
         claims = [v for v in mine if v.kind is VariableKind.SLOT and v.role in SYSTEM_CLAIMS and v.slot in columns]
         if not claims:
             return
+        said = {v.slot for v in claims}
+        claims += [v for v in asked if v.slot not in said and v.slot in columns]
         by_slot: dict[str, list[Variable]] = defaultdict(list)
         for v in claims:
             if v not in by_slot[v.slot]:
@@ -237,9 +242,15 @@ class _Builder:
             )
 
     def _filters(
-        self, turn: int, domain: str, kb_id: str, columns: set[str], mine: list[Variable], params: dict[str, str] | None
+        self, turn: int, domain: str, kb_id: str, columns: set[str], mine: list[Variable], params: dict[str, str] | None,
+        search_only: bool = False,
     ) -> list[Variable]:
+        """The variables that filter the KB at ``turn`` (see module doc, C6). With
+        ``search_only`` (for C5) the paper's utterance reading gives none: the utterance's own
+        values are the claim."""
         if self.options.count_filter == "utterance":
+            if search_only:
+                return []
             return [v for v in mine if v.kind is VariableKind.SLOT and v.slot in columns and v.role is not ActRole.NO_RESULT]
         wanted = _honoured(params, self.kbs[kb_id]) if params is not None else self._state(turn, domain)
         filters = []
@@ -273,9 +284,10 @@ def referents(dialogue: Dialogue, variables: list[Variable], lexicon: Lexicon) -
     variables by it.
 
     A user ``inform`` refers to the value the belief state records for its slot after that
-    turn, a system ``confirm`` to the value of the state in force (the last user turn's); any
-    other variable, or one whose state is absent, ambiguous or ``dontcare``, to its own
-    annotated value. So a mention whose act annotation was changed along with its text still
+    turn; a system ``confirm``, or an ``offer`` in a turn that reports no failure, to the value
+    of the state in force (the last user turn's): an offer must fit what the user asked for.
+    Any other variable, or one whose state is absent, ambiguous or ``dontcare``, refers to its
+    own annotated value; so does an offer next to a failure ("could not book 6:15; 6 pm?"). So a mention whose act annotation was changed along with its text still
     corefers with what the rest of the dialogue's annotations say it should.
     """
     in_force: dict[str, dict[str, list[str]]] = {}
@@ -285,6 +297,9 @@ def referents(dialogue: Dialogue, variables: list[Variable], lexicon: Lexicon) -
             for domain, slots in turn.state.items():
                 in_force[domain] = slots
         after[turn.index] = dict(in_force)
+    alternatives_offered = {  # a system turn that reports a failure offers other values
+        t.index for t in dialogue.turns if any(a.role in (ActRole.FAILED, ActRole.NO_RESULT) for a in t.acts)
+    }
     keys: dict[str, tuple[Value, bool]] = {}
     for v in variables:
         keys[v.name] = (v.value, False)
@@ -292,7 +307,9 @@ def referents(dialogue: Dialogue, variables: list[Variable], lexicon: Lexicon) -
             continue
         if v.speaker == "user" and v.role is ActRole.INFORM:
             state = after.get(v.turn, {})
-        elif v.speaker == "system" and v.role is ActRole.CONFIRM:
+        elif v.speaker == "system" and (
+            v.role is ActRole.CONFIRM or (v.role is ActRole.OFFER and v.turn not in alternatives_offered)
+        ):
             state = after.get(v.turn - 1, {})
         else:
             continue

@@ -6,8 +6,8 @@ Four kinds of fault, each with the constraint that must catch it:
 kind       what changes                                                 expected
 ========== ============================================================ ===============
 amount     an amount of KB instances ("I found 3") becomes another       C6
-kb_swap    an offered / informed value becomes another value of its      C5 (C4, C6)
-           slot such that no KB entity has the utterance's values
+kb_swap    a value the system offers / informs becomes another value of  C5 (C4, C6)
+           its slot such that no KB entity has the utterance's values
 coreference one mention of a value mentioned several times becomes       C2
            another value of its slot
 duplicate  a value becomes the value of another same-slot variable of     C3
@@ -30,7 +30,7 @@ from pydantic import BaseModel
 
 from csp_check.check import count_matches, entity_match
 from csp_check.assignment import Lexicon
-from csp_check.constraints import build_csp, referents
+from csp_check.constraints import SYSTEM_CLAIMS, build_csp, referents
 from csp_check.delexicalize import delexicalize
 from csp_check.models import CSP, ConstraintId, Dialogue, Span, Variable, VariableKind
 from csp_check.normalize import NUMBER_WORDS, normalize
@@ -113,7 +113,7 @@ def _kb_swap(csp: CSP, allowed: set[str] | None) -> list[Choice]:
         entities = csp.kbs[c.kb or ""]
         for i, name in enumerate(c.variables):
             var = by_name[name]
-            if var.span is None:
+            if var.span is None or var.speaker != "system" or var.role not in SYSTEM_CLAIMS:  # not the filters
                 continue
             others = [csp.assignment[n] for n in c.variables]
             for value in _other_values(csp, var):
