@@ -154,3 +154,18 @@ def test_small_run_on_sgd_restaurants(tmp_path):
     assert [r.assignments for r in again.dialogues] == [r.assignments for r in result.dialogues]  # seeded
     paths = write_outputs(result, tmp_path, plots=False)
     assert (tmp_path / "tables.md").exists() and len(paths) == 7
+
+
+@pytest.mark.skipif(not SGD.exists(), reason="needs ../shared/data/sgd")
+def test_cli_experiment_command(tmp_path):
+    from click.testing import CliRunner
+
+    from csp_check.cli import main
+
+    args = ["experiment", str(SGD / "train" / "dialogues_001.json"), "--limit", "3", "--no-plots", "--out", str(tmp_path)]
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 0, result.output
+    assert "| CSP (solver) | 1.00 | 1.00 | – | – |" in result.output
+    assert (tmp_path / "tables.md").exists() and (tmp_path / "table5.csv").exists()
+    bad = CliRunner().invoke(main, [*args, "--solver", "nope"])
+    assert bad.exit_code == 2
