@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from functools import lru_cache
 
 _DASHES = dict.fromkeys(map(ord, "\u2010\u2011\u2012\u2013\u2014\u2015\u2212"), "-")
 _QUOTES = {ord("\u2018"): "'", ord("\u2019"): "'", ord("\u201c"): '"', ord("\u201d"): '"', ord("`"): "'"}
@@ -50,14 +51,57 @@ def fold_aligned(text: str) -> str:
     return out if len(out) == len(text) else text.translate(_DASHES).translate(_QUOTES)
 
 
+@lru_cache(maxsize=1 << 17)
 def normalize(value: str) -> str:
-    """Canonical comparison key of a slot value: folded, trimmed, single-spaced, synonyms merged."""
+    """Canonical comparison key of a slot value: folded, trimmed, single-spaced, synonyms merged;
+    a clock time in any common spelling becomes ``HH:MM`` ("six pm", "evening 6:30", "18:00")."""
     text = fold(value).strip(_EDGE_PUNCT)
     text = re.sub(r"\s+", " ", text)
     text = re.sub(r"\s+([,.!?'])", r"\1", text)  # MultiWOZ tokenised text: "restaurant ,"
     text = _SYNONYMS.get(text, text)
     text = re.sub(r"\bcentre\b", "center", text)
-    return text
+    return clock_time(text) or text
+
+
+_HOUR_WORDS = {w: n for w, n in NUMBER_WORDS.items() if 1 <= n <= 12 and " " not in w and w != "single"}
+_LATE = ("pm", "p.m.", "p.m", "in the afternoon", "in the evening", "at night", "tonight", "afternoon", "evening", "night")
+_EARLY = ("am", "a.m.", "a.m", "in the morning", "morning")
+_CORE = re.compile(r"^(?:(?P<q>half past|quarter past|quarter to) )?(?P<h>\d{1,2}|[a-z]+)(?::(?P<m>\d{2}))?(?: o'clock)?$")
+
+
+def clock_time(text: str) -> str | None:
+    """``HH:MM`` for a string that is wholly a clock time, else ``None``.
+
+    >>> clock_time("half past 6 in the evening"), clock_time("twelve in the afternoon")
+    ('18:30', '12:00')
+    """
+    period = ""
+    for word in sorted(_LATE + _EARLY, key=len, reverse=True):
+        if text.endswith(" " + word) or (text.endswith(word) and word[0] in "ap" and text[: -len(word)][-1:].isdigit()):
+            period, text = word, text[: -len(word)].strip()
+            break
+        if text.startswith(word + " "):
+            period, text = word, text[len(word) + 1 :]
+            break
+    match = _CORE.match(text)
+    if not match or (not period and match["m"] is None):
+        return None  # "5" alone is not a time; "5:30" and "5 pm" are
+    h = match["h"]
+    hour = int(h) if h.isdigit() else _HOUR_WORDS.get(h, -1)
+    minute = int(match["m"] or 0)
+    if match["q"] == "half past":
+        minute = 30
+    elif match["q"] == "quarter past":
+        minute = 15
+    elif match["q"] == "quarter to":
+        hour, minute = hour - 1, 45
+    if period in _LATE and 1 <= hour < 12:
+        hour += 12
+    elif period in _EARLY and hour == 12:
+        hour = 0
+    if not (0 <= hour <= 23 and 0 <= minute <= 59):
+        return None
+    return f"{hour:02d}:{minute:02d}"
 
 
 def parse_amount(text: str) -> int | None:
