@@ -25,8 +25,9 @@ Decisions (also in the README, "Semantics"):
   utterance ("Dogman, Hackers or High Life") gives one C5 per value.
 - **C6 (exactly n)**: a system amount ``count`` of d equals the number of entities matching the
   filter variables. ``count_filter="state"`` (default): the search constraints in force — the
-  ``KbResult`` call's parameters that its results honour (SGD) or the belief state of d (other
-  corpora) — each linked to the latest variable that mentions that value. ``count_filter="utterance"`` (the paper's
+  ``KbResult`` call's parameters (SGD) or the belief state of d (other corpora), less the
+  parameters the back end ignores (:func:`ignored_parameters`) — each linked to the latest
+  variable that mentions that value. ``count_filter="utterance"`` (the paper's
   reading): the other slot variables of the same utterance and domain.
 """
 
@@ -100,6 +101,7 @@ class _Builder:
     ):
         self.dialogue = dialogue
         self.lexicon = lexicon
+        self.ignored = ignored_parameters(dialogue)
         self.variables = variables
         self.kb = kb
         self.options = options
@@ -252,7 +254,8 @@ class _Builder:
             if search_only:
                 return []
             return [v for v in mine if v.kind is VariableKind.SLOT and v.slot in columns and v.role is not ActRole.NO_RESULT]
-        wanted = _honoured(params, self.kbs[kb_id]) if params is not None else self._state(turn, domain)
+        wanted = params if params is not None else self._state(turn, domain)
+        wanted = {k: v for k, v in wanted.items() if k not in self.ignored.get(domain, ())}
         filters = []
         for slot, value in wanted.items():
             if slot not in columns:
@@ -322,15 +325,20 @@ def referents(dialogue: Dialogue, variables: list[Variable], lexicon: Lexicon) -
     return keys
 
 
-def _honoured(params: dict[str, str], entities: list[dict[str, str]]) -> dict[str, str]:
-    """The call parameters the service's own results agree with: a parameter some returned
-    entity contradicts was not used as a filter by the back end (SGD RentalCars ignores
-    ``pickup_time``), so it cannot filter the count either."""
-    return {
-        slot: value
-        for slot, value in params.items()
-        if all(e.get(slot) in (None, normalize(value)) for e in entities)
-    }
+def ignored_parameters(dialogue: Dialogue) -> dict[str, set[str]]:
+    """Domain → call parameters its back end ignores: a parameter that some call's own results
+    contradict was not used as a filter (SGD RentalCars ignores ``pickup_time``), so it filters
+    no count or offer of that domain anywhere in the dialogue."""
+    ignored: dict[str, set[str]] = defaultdict(set)
+    for turn in dialogue.turns:
+        for result in turn.kb_results:
+            if result.call is None:
+                continue
+            for slot, value in result.call.parameters.items():
+                key = normalize(value)
+                if any(slot in e and normalize(str(e[slot])) != key for e in result.entities):
+                    ignored[result.domain].add(slot)
+    return ignored
 
 
 def _no_result_domains(turn) -> set[str]:

@@ -1,0 +1,70 @@
+"""Gold acceptance on SGD: share of gold dialogues the checker accepts, and why it rejects the rest.
+
+Usage: python benchmarks/gold.py [PATH ...]   (default: ../shared/data/sgd/dev and .../train)
+
+For each rejected dialogue and each violation it prints a cause: for a C5 whether the values the
+system states match no entity of the dialogue's results at all, or match one only when the user's
+search filters are left out (the system offered something outside what the user asked for).
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+
+from csp_check.check import entity_match, violations
+from csp_check.errors import InputError
+from csp_check.models import ConstraintId
+from csp_check.pipeline import dialogue_csp, load_corpus
+
+SHARED = Path(__file__).resolve().parents[2] / "shared" / "data" / "sgd"
+
+
+def cause(csp, violation) -> str:
+    """A short diagnosis of one violation of a gold dialogue."""
+    if violation.constraint is not ConstraintId.C5:
+        return violation.message
+    names = [r.name for r in violation.variables]
+    constraint = next(c for c in csp.constraints if c.id is ConstraintId.C5 and c.variables == names)
+    by_name = {v.name: v for v in csp.variables}
+    said = [(n, col) for n, col in zip(constraint.variables, constraint.columns) if by_name[n].turn == constraint.turn]
+    entities = csp.kbs[constraint.kb]
+    values = [csp.assignment[n] for n, _ in said]
+    claim = ", ".join(f"{col}={csp.assignment[n]!r}" for n, col in said)
+    if not any(entity_match(e, [c for _, c in said], values)[1] for e in entities):
+        return f"turn {constraint.turn}: the system states {claim}; no entity in the dialogue's results has these values"
+    asked = [(n, col) for n, col in zip(constraint.variables, constraint.columns) if (n, col) not in said]
+    broken = [
+        f"{col}={csp.assignment[n]!r}"
+        for n, col in asked
+        if not any(entity_match(e, [c for _, c in said] + [col], values + [csp.assignment[n]])[1] for e in entities)
+    ]
+    return f"turn {constraint.turn}: the system offers {claim}, which exists but not with the user's {', '.join(broken)}"
+
+
+def main() -> None:
+    paths = sys.argv[1:] or [str(SHARED / "dev"), str(SHARED / "train")]
+    start = time.perf_counter()
+    total = rejected = 0
+    lines = []
+    for dialogue in load_corpus(paths):
+        if isinstance(dialogue, InputError):
+            print(f"error: {dialogue}")
+            continue
+        total += 1
+        csp = dialogue_csp(dialogue)
+        found = violations(csp)
+        if found:
+            rejected += 1
+            where = "/".join(Path(dialogue.source).parts[-2:])
+            for v in found:
+                lines.append(f"| {dialogue.id} | {where} | {v.constraint.value} | {cause(csp, v)} |")
+    print(f"{total} dialogues, {rejected} rejected: gold acceptance {(total - rejected) / total:.2%} "
+          f"({time.perf_counter() - start:.1f} s)")
+    print("| dialogue | file | rule | cause |\n|---|---|---|---|")
+    print("\n".join(lines))
+
+
+if __name__ == "__main__":
+    main()
