@@ -78,7 +78,7 @@ def build_csp(
     assignment = read_assignment(variables, lexicon)
     builder = _Builder(dialogue, variables, kb, options, lexicon)
     builder.build()
-    domains = _domains(dialogue, variables, builder.kbs)
+    domains = _domains(dialogue, variables, kb)
     amounts = [v for v in assignment.values() if isinstance(v, int)] + [
         v.value for v in variables if v.kind is VariableKind.AMOUNT and isinstance(v.value, int)
     ]
@@ -349,18 +349,23 @@ def _normalized(entities: Iterable[dict[str, str]]) -> list[dict[str, str]]:
     return [{k: normalize(str(v)) for k, v in e.items() if v is not None and str(v) != ""} for e in entities]
 
 
-def _domains(dialogue: Dialogue, variables: list[Variable], kbs: dict[str, list[dict[str, str]]]) -> dict[str, list[str]]:
-    """V(type) per slot type: the closed ontology set, else annotated ∪ KB values (see module doc)."""
+def _domains(dialogue: Dialogue, variables: list[Variable], kb: KnowledgeBase | None) -> dict[str, list[str]]:
+    """V(type) per slot type: the closed ontology set, else annotated ∪ KB values (see module
+    doc). The KB here is every table the dialogue could use, whichever constraints are enabled."""
     values: dict[str, set[str]] = defaultdict(set)
     for v in variables:
         if v.kind is VariableKind.SLOT and isinstance(v.value, str):
             values[v.slot_type].add(v.value)
-    for kb_id, entities in kbs.items():
-        domain = kb_id.split(":", 1)[-1]
+    tables = [(r.domain, r.entities) for t in dialogue.turns for r in t.kb_results]
+    if kb is not None:
+        used = {v.domain for v in variables}
+        tables += [(domain, table.entities) for domain, table in kb.tables.items() if domain in used]
+    for domain, entities in tables:
         for entity in entities:
             for column, value in entity.items():
-                if f"{domain}.{column}" in values:
-                    values[f"{domain}.{column}"].add(value)
+                slot_type = f"{domain}.{column}"
+                if slot_type in values and value is not None and str(value) != "":
+                    values[slot_type].add(normalize(str(value)))
     for slot_type, closed in dialogue.ontology.items():
         if slot_type in values:
             values[slot_type] = {normalize(x) for x in closed} | ({"dontcare"} & values[slot_type])

@@ -1,0 +1,198 @@
+"""The core pipeline on the paper's own example and on real SGD dialogues.
+
+Delexicalize → build C1–C6 → check the text's assignment (spec §1–2, paper §2–3).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from csp_check.check import violations
+from csp_check.constraints import BuildOptions
+from csp_check.delexicalize import delexicalize
+from csp_check.errors import InputError
+from csp_check.models import (
+    ActRole,
+    ConstraintId,
+    Dialogue,
+    DialogueAct,
+    KbTable,
+    KnowledgeBase,
+    Span,
+    Turn,
+    VariableKind,
+)
+from csp_check.normalize import clock_time, normalize, parse_amount
+from csp_check.pipeline import check_dialogue, dialogue_csp, load_corpus
+
+SHARED = Path(__file__).resolve().parents[2] / "shared"
+SGD = SHARED / "data" / "sgd"
+needs_sgd = pytest.mark.skipif(not SGD.exists(), reason="../shared/data/sgd is not beside the repo")
+
+# The paper's Figure 1: three restaurants, and a dialogue with two inconsistencies.
+FIGURE_1_KB = KnowledgeBase(
+    tables={
+        "restaurant": KbTable(
+            domain="restaurant",
+            entities=[
+                {"name": "Taberna", "area": "centre", "food": "spanish", "pricerange": "cheap"},
+                {"name": "Espana", "area": "centre", "food": "spanish", "pricerange": "moderate"},
+                {"name": "Beirut", "area": "centre", "food": "lebanese", "pricerange": "cheap"},
+            ],
+        )
+    }
+)
+
+
+def act(role: ActRole, slot: str, text: str, utterance: str, canonical: str | None = None, value: str | None = None) -> DialogueAct:
+    """An act whose span covers ``text``; ``value`` is the annotated surface (default: the text)."""
+    start = utterance.index(text)
+    return DialogueAct(
+        role=role, act=role.value, domain="restaurant", slot=slot, value=value or text, canonical=canonical or text,
+        span=Span(start=start, end=start + len(text)),
+    )
+
+
+def figure_1(beirut_food_annotation: str = "spanish", amount: str = "three") -> Dialogue:
+    u0 = "I am looking for a restaurant serving Spanish food."
+    s1 = f"There are {amount} restaurants serving Spanish food, one is cheap and the other is moderate price range."
+    u2 = "I am looking for a cheap restaurant in any area that serves Spanish food."
+    s3 = "Beirut is cheap and serves Lebanese food. Would you like the location information?"
+    turns = [
+        Turn(index=0, speaker="user", utterance=u0, acts=[act(ActRole.INFORM, "food", "Spanish", u0, "spanish")],
+             state={"restaurant": {"food": ["spanish"]}}),
+        Turn(index=1, speaker="system", utterance=s1, acts=[
+            act(ActRole.COUNT, "choice", amount, s1, str(parse_amount(amount))),
+            act(ActRole.INFORM, "food", "Spanish", s1, "spanish"),
+            act(ActRole.INFORM, "pricerange", "cheap", s1),
+            act(ActRole.INFORM, "pricerange", "moderate", s1),
+        ]),
+        Turn(index=2, speaker="user", utterance=u2, acts=[
+            act(ActRole.INFORM, "pricerange", "cheap", u2),
+            act(ActRole.INFORM, "food", "Spanish", u2, "spanish"),
+        ], state={"restaurant": {"food": ["spanish"], "pricerange": ["cheap"]}}),
+        # By default the annotation says the offer is the spanish place (Taberna) while the text
+        # was relexicalized "Beirut … Lebanese"; else the annotation follows the text.
+        Turn(index=3, speaker="system", utterance=s3, acts=[
+            act(ActRole.OFFER, "name", "Beirut", s3, *(("taberna", "Taberna") if beirut_food_annotation == "spanish" else ("beirut",))),
+            act(ActRole.OFFER, "pricerange", "cheap", s3),
+            act(ActRole.OFFER, "food", "Lebanese", s3, *(("spanish", "Spanish") if beirut_food_annotation == "spanish" else ("lebanese",))),
+        ]),
+    ]
+    return Dialogue(id="figure-1", turns=turns, domains=["restaurant"])
+
+
+def test_figure_1_has_the_papers_two_inconsistencies():
+    report = check_dialogue(figure_1(), FIGURE_1_KB)
+    found = {(v.constraint, tuple(v.turns)) for v in report.violations}
+    # "three" Spanish restaurants when the KB has two: C6 at turn 1.
+    assert (ConstraintId.C6, (0, 1)) in found or (ConstraintId.C6, (1,)) in found
+    c6 = next(v for v in report.violations if v.constraint is ConstraintId.C6)
+    assert "says 3" in c6.message and "the KB has 2" in c6.message
+    assert "taberna" in c6.message and "espana" in c6.message
+    # Lebanese where the dialogue is about Spanish food: C2 across turns.
+    c2 = [v for v in report.violations if v.constraint is ConstraintId.C2]
+    assert any("lebanese" in v.message and 3 in v.turns for v in c2)
+    lebanese = next(r for v in c2 for r in v.variables if r.value == "lebanese")
+    assert lebanese.turn == 3 and lebanese.text == "Lebanese"
+    assert figure_1().turns[3].utterance[lebanese.span.start : lebanese.span.end] == "Lebanese"
+
+
+def test_figure_1_repaired_by_hand_is_consistent():
+    dialogue = figure_1(amount="two")
+    s3 = "Taberna is cheap and serves Spanish food. Would you like the location information?"
+    dialogue.turns[3] = Turn(index=3, speaker="system", utterance=s3, acts=[
+        act(ActRole.OFFER, "name", "Taberna", s3, "taberna"),
+        act(ActRole.OFFER, "pricerange", "cheap", s3),
+        act(ActRole.OFFER, "food", "Spanish", s3, "spanish"),
+    ])
+    report = check_dialogue(dialogue, FIGURE_1_KB)
+    assert report.violations == []
+    assert report.status.value == "consistent"
+
+
+def test_offer_outside_the_request_is_flagged_when_the_annotation_follows_the_text():
+    # Annotation and text both say Beirut / lebanese: the offer still refers to what the user's
+    # state asks for (food=spanish), so the offered food breaks C2.
+    report = check_dialogue(figure_1(beirut_food_annotation="lebanese", amount="two"), FIGURE_1_KB)
+    assert {v.constraint for v in report.violations} == {ConstraintId.C2}
+
+
+def test_delexicalized_text_and_variables():
+    delex = delexicalize(figure_1())
+    assert delex.turns[1].startswith("There are [x2] restaurants serving [x3] food, one is [x4]")
+    amount = next(v for v in delex.variables if v.kind is VariableKind.AMOUNT)
+    assert (amount.value, amount.text, amount.turn) == (3, "three", 1)
+    assert [v.name for v in delex.variables] == [f"x{i}" for i in range(1, len(delex.variables) + 1)]
+    assert delex.implicit == 0
+
+
+def test_value_without_span_is_located_or_implicit():
+    u = "There are 2 places in the centre."
+    dialogue = Dialogue(id="d", turns=[Turn(index=0, speaker="system", utterance=u, acts=[
+        DialogueAct(role=ActRole.COUNT, act="count", domain="restaurant", slot="choice", value="two", canonical="2"),
+        DialogueAct(role=ActRole.INFORM, act="inform", domain="restaurant", slot="area", value="centre"),
+        DialogueAct(role=ActRole.INFORM, act="inform", domain="restaurant", slot="food", value="thai"),
+    ])])
+    delex = delexicalize(dialogue)
+    by_slot = {v.slot: v for v in delex.variables}
+    assert by_slot["choice"].text == "2" and by_slot["choice"].value == 2
+    assert by_slot["area"].text == "centre" and by_slot["area"].value == "center"
+    assert by_slot["food"].span is None  # "thai" is not written: implicit
+    assert (delex.located, delex.implicit) == (2, 1)
+    assert delex.turns[0] == "There are [x1] places in the [x2]."
+
+
+def test_constraint_families_can_be_switched_off():
+    csp = dialogue_csp(figure_1(), FIGURE_1_KB, constraints=["C1", "C3"])
+    assert {c.id for c in csp.constraints} <= {ConstraintId.C1, ConstraintId.C3}
+    assert violations(csp) == []
+
+
+def test_count_filter_utterance_is_the_papers_reading():
+    csp = dialogue_csp(figure_1(), FIGURE_1_KB, options=BuildOptions(count_filter="utterance"))
+    c6 = next(c for c in csp.constraints if c.id is ConstraintId.C6)
+    by_name = {v.name: v for v in csp.variables}
+    assert {by_name[n].turn for n in c6.variables} == {1}  # only the utterance's own values
+
+
+def test_missing_kb_field_gets_the_benefit_of_the_doubt():
+    kb = FIGURE_1_KB.model_copy(deep=True)
+    del kb.tables["restaurant"].entities[2]["food"]  # Beirut's food unknown
+    dialogue = figure_1(beirut_food_annotation="lebanese", amount="two")
+    c5 = [c for c in dialogue_csp(dialogue, kb).constraints if c.id is ConstraintId.C5]
+    assert c5 and not any(v.constraint is ConstraintId.C5 for v in check_dialogue(dialogue, kb).violations)
+
+
+@pytest.mark.parametrize(
+    ("text", "key"),
+    [("Centre", "center"), ("Guest House", "guesthouse"), ("don't care", "dontcare"), ("Caf\u00e9\u2013Bar", "caf\u00e9-bar"),
+     ("six pm", "18:00"), ("half past 11 in the morning", "11:30"), ("quarter to 12 in the morning", "11:45"),
+     ("5", "5"), ("Sino", "sino")],
+)
+def test_normalize(text, key):
+    assert normalize(text) == key
+
+
+def test_amounts_and_times():
+    assert [parse_amount(x) for x in ("three", "3", "twenty-one", "several")] == [3, 3, 21, None]
+    assert clock_time("12 am") == "00:00" and clock_time("evening") is None
+
+
+@needs_sgd
+def test_sgd_dev_gold_is_all_accepted():
+    reports = [check_dialogue(d) for d in load_corpus([SGD / "dev"]) if not isinstance(d, InputError)]
+    assert len(reports) == 768
+    assert [r.dialogue_id for r in reports if r.violations] == []
+    coverage = sum(r.coverage.get("C5", 0) for r in reports) / sum(r.variables for r in reports)
+    assert coverage > 0.3  # domain constraints really are built on SGD
+
+
+@needs_sgd
+def test_sgd_train_rejections_are_the_documented_annotation_errors():
+    documented = {"11_00059", "12_00014", "12_00075", "12_00082", "14_00056", "15_00073", "15_00077",
+                  "16_00031", "19_00039", "19_00047", "21_00094", "24_00118"}
+    rejected = {d.id for d in load_corpus([SGD / "train"]) if not isinstance(d, InputError) and check_dialogue(d).violations}
+    assert rejected == documented
