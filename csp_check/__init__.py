@@ -1,8 +1,33 @@
-"""csp-check: task-oriented dialogue consistency as a constraint satisfaction problem."""
+"""csp-check: task-oriented dialogue consistency as a constraint satisfaction problem.
 
-from csp_check.pipeline import check_dialogue, dialogue_csp, load_corpus
-from csp_check.runner import validate
-from csp_check.score import CorpusSummary
+The Python API (the same code the CLI runs)::
 
-__all__ = ["CorpusSummary", "check_dialogue", "dialogue_csp", "load_corpus", "validate"]
+    from csp_check import load_corpus, check_dialogue, validate, CorpusSummary
+    from csp_check.kb import load_kb
+
+Names are imported on first use (PEP 562), so importing a submodule — as the pytest plugin
+does at pytest start-up — does not load the whole pipeline.
+"""
+
+from __future__ import annotations
+
+from importlib import import_module
+from typing import Any
+
 __version__ = "0.1.0"
+
+_API = {
+    "check_dialogue": "csp_check.pipeline",
+    "dialogue_csp": "csp_check.pipeline",
+    "load_corpus": "csp_check.pipeline",
+    "validate": "csp_check.runner",
+    "CorpusSummary": "csp_check.score",
+    "load_kb": "csp_check.kb",
+}
+__all__ = sorted(_API)
+
+
+def __getattr__(name: str) -> Any:
+    if name in _API:
+        return getattr(import_module(_API[name]), name)
+    raise AttributeError(f"module 'csp_check' has no attribute {name!r}")
