@@ -72,10 +72,10 @@ def relexicalize(utterances: Sequence[str], csp: CSP, solution: Mapping[str, Val
     Implicit variables (no span) change nothing. A span overlapping an earlier one, or out of
     its utterance, is skipped.
     """
-    by_turn: dict[int, list[tuple[Span, str]]] = {}
+    by_turn: dict[int, list[tuple[Span, Value]]] = {}
     for e in edits(csp, solution):
         if e.span is not None:
-            by_turn.setdefault(e.turn, []).append((e.span, _surface(e.new, e.text)))
+            by_turn.setdefault(e.turn, []).append((e.span, e.new))
     texts = list(utterances)
     for turn, replacements in by_turn.items():
         if not 0 <= turn < len(texts):
@@ -84,7 +84,7 @@ def relexicalize(utterances: Sequence[str], csp: CSP, solution: Mapping[str, Val
         kept = []
         for span, new in sorted(replacements, key=lambda r: (r[0].start, r[0].end)):
             if span.start >= end and span.end <= len(text) and span.start <= span.end:
-                kept.append((span, new))
+                kept.append((span, _surface(new, text[span.start : span.end])))
                 end = span.end
         for span, new in reversed(kept):
             text = text[: span.start] + new + text[span.end :]

@@ -1,0 +1,59 @@
+"""How to add a solver backend (a template: copy it to ``mysolver.py`` and fill it in).
+
+A backend implements one method, :meth:`~csp_check.solvers.base.Solver.run`, over the integer
+encoding of a CSP (:class:`~csp_check.solvers.encoding.IntEncoding`). Everything users call
+(``satisfiable``, ``check_assignment``, ``count_solutions``, ``most_similar``, ``repair``,
+``solve_report``) is built on it in :mod:`~csp_check.solvers.base`, so a new backend gets all of
+them with the same semantics and typed results.
+
+Steps:
+
+1. Read ``models/consistency.mzn``: it states what C1–C6 mean over the encoding, and
+   :mod:`csp_check.check` is the executable definition. (A MiniZinc solver needs no new
+   backend at all: ``get_solver("minizinc:<its id>")`` works once ``minizinc --solvers`` lists it.)
+2. Import the solver's package *inside* the methods (it is an optional dependency) and say in
+   :meth:`available` whether it is installed.
+3. In :meth:`run`, post for each variable ``i`` the domain ``enc.domains[i]`` (codes), then the
+   instances of each family in ``enc.enabled``: ``enc.c1``, ``enc.c2``, ``enc.c3`` and
+   ``enc.queries`` (C4–C6 over ``enc.kb_rows``; a cell ``0`` is a missing column; ``enc.dontcare``
+   matches every entity; C6's count must also be ``< enc.base``, i.e. an int).
+4. Per task return an :class:`~csp_check.solvers.base.Outcome` (solutions as codes in variable
+   order):
+
+   - ``SATISFY``: one solution, or none with ``complete=True`` when proven unsatisfiable;
+   - ``COUNT``: every solution up to ``cap`` (``complete=True`` when all were enumerated);
+   - ``MAXIMISE``: the best solution last, maximising ``Σ [x_i = enc.said[i]]`` over the ``i``
+     with ``enc.search[i]``; ``complete=True`` when proven optimal (or unsatisfiable).
+
+   On a time limit or a solver failure return what you have with ``complete=False`` and a
+   ``reason``: never raise.
+5. Register it in ``csp_check/solvers/__init__.py`` (or at run time)::
+
+       from csp_check.solvers import register
+       register("my-solver", MySolver)
+
+6. Add it to the agreement tests (``tests/test_solvers.py``: the ``BACKENDS`` list) so the
+   property-based suite compares it with the checker, CP-SAT and brute force.
+"""
+
+from __future__ import annotations
+
+from csp_check.solvers.base import Outcome, Solver, Task
+from csp_check.solvers.encoding import IntEncoding
+
+
+class MySolver(Solver):
+    """One line: which solver, how to install it."""
+
+    name = "my-solver"
+
+    @classmethod
+    def available(cls) -> bool:
+        try:
+            import my_solver_package  # noqa: F401  # type: ignore[import-not-found]
+        except ImportError:
+            return False
+        return True
+
+    def run(self, enc: IntEncoding, task: Task, *, cap: int, time_limit: float) -> Outcome:
+        raise NotImplementedError("post enc's domains and constraints, solve for task, return an Outcome")
