@@ -1,6 +1,6 @@
 """Throughput of ``validate`` against the cost of merely parsing the same JSON.
 
-    python benchmarks/validate.py [PATH] [--jobs 1,2] [--repeat 3]
+    python benchmarks/validate.py [PATH] [--jobs 1,2] [--repeat 3] [--solver cp-sat]
 
 PATH defaults to ``../shared/data/sgd/train`` (seen from the project root): a directory of SGD
 ``dialogues_*.json`` files. Measured, best of ``--repeat`` runs each:
@@ -8,7 +8,8 @@ PATH defaults to ``../shared/data/sgd/train`` (seen from the project root): a di
 - ``json.load``: parse every ``dialogues_*.json`` file (the floor: no tool can read faster);
 - ``read``: the readers only (JSON → :class:`~csp_check.models.Dialogue`);
 - ``validate -j N``: the whole pipeline (read, delexicalize, build C1–C6, check, score), as
-  ``csp-check validate`` runs it, for each N of ``--jobs``.
+  ``csp-check validate`` runs it, for each N of ``--jobs``; with ``--solver NAME`` also with
+  that solver's VCA and solution counts (``--vca --count-solutions``).
 
 Prints dialogues per second for each and the ratio of its time to the ``json.load`` time. The
 machine's CPU count and load average are printed too: the figures only compare on one machine.
@@ -24,6 +25,7 @@ from pathlib import Path
 from typing import Callable
 
 from csp_check import CorpusSummary, load_corpus, validate
+from csp_check.runner import SolverSettings
 
 DEFAULT = Path(__file__).resolve().parents[2] / "shared" / "data" / "sgd" / "train"
 
@@ -50,9 +52,9 @@ def read_only(path: Path) -> int:
     return sum(1 for _ in load_corpus([path]))
 
 
-def validate_all(path: Path, jobs: int) -> int:
+def validate_all(path: Path, jobs: int, solver: SolverSettings | None = None) -> int:
     summary = CorpusSummary()
-    for report in validate([path], jobs=jobs):
+    for report in validate([path], jobs=jobs, solver=solver):
         summary.add(report)
     return summary.dialogues
 
@@ -62,6 +64,7 @@ def main() -> None:
     parser.add_argument("path", nargs="?", type=Path, default=DEFAULT)
     parser.add_argument("--jobs", default="1,2", help="comma-separated worker counts")
     parser.add_argument("--repeat", type=int, default=1)
+    parser.add_argument("--solver", help="also time validate with this solver (VCA + solution counts)")
     args = parser.parse_args()
     files = sorted(args.path.glob("dialogues_*.json"))
     if not files:
@@ -74,6 +77,11 @@ def main() -> None:
     rows.append(("read (readers only)", *best_of(args.repeat, lambda: read_only(args.path))))
     for jobs in (int(j) for j in args.jobs.split(",")):
         rows.append((f"validate --jobs {jobs}", *best_of(args.repeat, lambda: validate_all(args.path, jobs))))
+    if args.solver:
+        solver = SolverSettings(name=args.solver, vca=True, count=True)
+        for jobs in (int(j) for j in args.jobs.split(",")):
+            run = lambda: validate_all(args.path, jobs, solver)  # noqa: E731
+            rows.append((f"  + {args.solver} -j {jobs}", *best_of(args.repeat, run)))
 
     print(f"{'stage':<22}{'seconds':>9}{'dialogues':>11}{'dialogues/s':>13}{'× json.load':>13}")
     for name, seconds, count in rows:
