@@ -21,13 +21,18 @@ Decisions (also in the README, "Semantics"):
   the search filters below).
 - **C5 (at least one)**: the values of a system utterance's ``offer`` / ``inform`` acts of d
   that are KB columns, together with the search filters in force (below, C6) for the other
-  columns, describe an entity that exists: an offer must fit what the user asked for. A slot offered with several values in one
+  columns, describe an entity that exists: an offer must fit what the user asked for. When
+  one slot has several values (several entities listed), each listed value is checked with the
+  user's request alone. Values stated in a turn that confirms a booking describe the booking
+  (a total fee, a reference), not a KB entity: no C5. A slot offered with several values in one
   utterance ("Dogman, Hackers or High Life") gives one C5 per value.
 - **C6 (exactly n)**: a system amount ``count`` of d equals the number of entities matching the
   filter variables. ``count_filter="state"`` (default): the search constraints in force — the
-  ``KbResult`` call's parameters (SGD) or the belief state of d (other corpora), less the
-  parameters the back end ignores (:func:`ignored_parameters`) — each linked to the latest
-  variable that mentions that value. ``count_filter="utterance"`` (the paper's
+  ``KbResult`` call's parameters (SGD) or the belief state of d (other corpora, less the
+  :data:`NOT_FILTERS` slots), less the parameters the back end ignores
+  (:func:`ignored_parameters`) — each linked to the latest variable that mentions that value.
+  A count made under bounds (a belief state with leaveAt / arriveBy) gets no C6: equality
+  filters cannot express "leave after 12:45". ``count_filter="utterance"`` (the paper's
   reading): the other slot variables of the same utterance and domain.
 """
 
@@ -55,6 +60,10 @@ from csp_check.models import (
 from csp_check.normalize import normalize
 
 SYSTEM_CLAIMS = frozenset({ActRole.OFFER, ActRole.INFORM})
+#: Belief-state slots that are no equality filter of a search: a name picks one entity, and
+#: MultiWOZ's leaveAt / arriveBy are bounds ("leave after 12:45"), not values to match.
+BOUNDS = frozenset({"leaveAt", "arriveBy"})
+NOT_FILTERS = frozenset({"name", "trainID"}) | BOUNDS
 
 
 class BuildOptions(BaseModel):
@@ -194,18 +203,24 @@ class _Builder:
     def _claims(self, turn: int, kb_id: str, columns: set[str], mine: list[Variable], asked: list[Variable]) -> None:
         """C5: the offered / informed values of one utterance, with what the user asked for
         (``asked``: the search filters in force), describe an existing entity."""
+        if any(v.role is ActRole.BOOKED for v in mine) or self._booked(turn, mine):
+            return  # a booking confirmation's values describe the booking ("the total fee is …")
         claims = [v for v in mine if v.kind is VariableKind.SLOT and v.role in SYSTEM_CLAIMS and v.slot in columns]
         if not claims:
             return
         said = {v.slot for v in claims}
-        claims += [v for v in asked if v.slot not in said and v.slot in columns]
+        asked = [v for v in asked if v.slot not in said and v.slot in columns]
+        claims += asked
         by_slot: dict[str, list[Variable]] = defaultdict(list)
         for v in claims:
             if v not in by_slot[v.slot]:
                 by_slot[v.slot].append(v)
         single = [vs[0] for vs in by_slot.values() if len(vs) == 1]
         multi = [vs for vs in by_slot.values() if len(vs) > 1]
-        sets = [single + [v] for vs in multi for v in vs] if multi else [single]
+        # Several values of one slot list several entities; the other stated values may describe
+        # any of them, so each listed value is checked with the user's request alone.
+        asked_only = [v for v in single if v in asked]
+        sets = [asked_only + [v] for vs in multi for v in vs] if multi else [single]
         for group in sets:
             self.add(
                 Constraint(
@@ -214,11 +229,17 @@ class _Builder:
                 )
             )
 
+    def _booked(self, turn: int, mine: list[Variable]) -> bool:
+        domains = {v.domain for v in mine}
+        return any(a.role is ActRole.BOOKED and a.domain in domains for a in self.dialogue.turns[turn].acts)
+
     def _counts(
         self, turn: int, domain: str, kb_id: str, columns: set[str], mine: list[Variable], params: dict[str, str] | None
     ) -> None:
         """C6: an amount equals the number of entities matching the filters."""
         for amount in (v for v in mine if v.kind is VariableKind.AMOUNT):
+            if params is None and self.options.count_filter == "state" and self._bounded(turn, domain):
+                continue  # the search had bounds ("leave after 12:45") an exact count cannot express
             filters = self._filters(turn, domain, kb_id, columns, mine, params)
             self.add(
                 Constraint(
@@ -265,11 +286,19 @@ class _Builder:
                 filters.append(var)
         return filters
 
-    def _state(self, turn: int, domain: str) -> dict[str, str]:
+    def _bounded(self, turn: int, domain: str) -> bool:
         for t in reversed(self.dialogue.turns[: turn + 1]):
             slots = t.state.get(domain)
             if slots:
-                return {s: vals[0] for s, vals in slots.items() if len(vals) == 1}
+                return any(s in BOUNDS and vals and vals[0] != "dontcare" for s, vals in slots.items())
+        return False
+
+    def _state(self, turn: int, domain: str) -> dict[str, str]:
+        """The belief state's search filters for ``domain`` in force at ``turn``."""
+        for t in reversed(self.dialogue.turns[: turn + 1]):
+            slots = t.state.get(domain)
+            if slots:
+                return {s: vals[0] for s, vals in slots.items() if len(vals) == 1 and s not in NOT_FILTERS}
         return {}
 
     def _latest_mention(self, turn: int, domain: str, slot: str, value: str) -> Variable | None:

@@ -127,7 +127,7 @@ def locate(utterance: str, act: DialogueAct, avoid: list[Span] = ()) -> Span | N
 def _pattern(form: str) -> re.Pattern[str]:
     words = [re.escape(w) for w in form.split()]
     body = r"\s*".join(words) if words else re.escape(form)
-    return re.compile(rf"(?<![\w]){body}(?![\w])")
+    return re.compile(rf"(?<![\w])(?<!\d[,.]){body}(?![\w])(?![,.]\d)")  # not a piece of "1,000"
 
 
 def _number_words(amount: int) -> list[str]:

@@ -58,9 +58,23 @@ def normalize(value: str) -> str:
     text = fold(value).strip(_EDGE_PUNCT)
     text = re.sub(r"\s+", " ", text)
     text = re.sub(r"\s+([,.!?'])", r"\1", text)  # MultiWOZ tokenised text: "restaurant ,"
+    if text.startswith("the ") and len(text) > 4:  # "the all saints church" = "all saints church"
+        text = text[4:]
     text = _SYNONYMS.get(text, text)
     text = re.sub(r"\bcentre\b", "center", text)
-    return clock_time(text) or text
+    return clock_time(text) or money(text) or text
+
+
+_MONEY = re.compile(r"^(?:£ ?)?(?P<n>\d+(?:\.\d{1,2})?) ?(?:gbp|pounds?|£)?$")
+
+
+def money(text: str) -> str | None:
+    """``N.NN pounds`` for an amount of pounds in any common spelling ("35.2 gbp", "£35.20"),
+    else ``None``. A bare number is not money."""
+    match = _MONEY.match(text)
+    if not match or text.replace(".", "", 1).isdigit():
+        return None
+    return f"{float(match['n']):.2f} pounds"
 
 
 _HOUR_WORDS = {w: n for w, n in NUMBER_WORDS.items() if 1 <= n <= 12 and " " not in w and w != "single"}
@@ -75,6 +89,7 @@ def clock_time(text: str) -> str | None:
     >>> clock_time("half past 6 in the evening"), clock_time("twelve in the afternoon")
     ('18:30', '12:00')
     """
+    text = re.sub(r"^(?:starting at|leaving at|departing at|arriving at|at|around|about) ", "", text)
     period = ""
     for word in sorted(_LATE + _EARLY, key=len, reverse=True):
         if text.endswith(" " + word) or (text.endswith(word) and word[0] in "ap" and text[: -len(word)][-1:].isdigit()):
