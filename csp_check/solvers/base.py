@@ -49,14 +49,22 @@ class Task(str, Enum):
 class Outcome:
     """What a backend's :meth:`Solver.run` returns.
 
-    ``solutions`` are codes in variable order (for COUNT: every one found, at most ``cap``; for
-    MAXIMISE: the best last). ``complete`` means the search finished: all solutions enumerated,
-    optimality or unsatisfiability proven. ``reason`` explains an incomplete search.
+    ``solutions`` are codes in variable order (SATISFY: one; MAXIMISE: the best last; COUNT:
+    optional, a backend may only report ``count``). ``count`` is COUNT's number of solutions
+    found, at most ``cap`` (``None``: ``len(solutions)``). ``complete`` means the search
+    finished: every solution enumerated, optimality or unsatisfiability proven; stopping at the
+    cap is not complete. ``reason`` explains an incomplete search that is not a cap.
     """
 
     solutions: list[tuple[int, ...]] = field(default_factory=list)
     complete: bool = True
     reason: str | None = None
+    count: int | None = None
+
+    @property
+    def found(self) -> int:
+        """How many solutions the search found."""
+        return len(self.solutions) if self.count is None else self.count
 
 
 class Solver(ABC):
@@ -73,9 +81,8 @@ class Solver(ABC):
     def run(self, enc: IntEncoding, task: Task, *, cap: int, time_limit: float) -> Outcome:
         """Solve ``enc`` for ``task`` within ``time_limit`` seconds.
 
-        COUNT stops after ``cap`` solutions (then ``complete`` is false only if the cap was not
-        reached). Must not raise on a timeout or solver failure: return an incomplete
-        :class:`Outcome` with a ``reason``.
+        COUNT stops after ``cap`` solutions. Must not raise on a timeout or solver failure:
+        return an incomplete :class:`Outcome` with a ``reason``.
         """
 
     # -- operations ---------------------------------------------------------------------------
@@ -107,7 +114,7 @@ class Solver(ABC):
             raise ValueError(f"cap must be at least 1, not {cap}")
         start = time.perf_counter()
         out = self._run(encode(csp), Task.COUNT, cap, time_limit)
-        count = min(len(out.solutions), cap)
+        count = min(out.found, cap)
         capped = count == cap
         if capped or out.complete:
             status = SolveStatus.SATISFIED if count else SolveStatus.UNSATISFIABLE
