@@ -145,21 +145,33 @@ def test_solution_groups(count: int, capped: bool, group: SolutionGroup | None) 
 
 
 def wide_csp(n: int = 12, values: int = 10) -> CSP:
-    """``values ** n`` solutions: enumerating them all cannot finish in a short time limit."""
+    """A chain of C3 (neighbours differ): ``values * (values - 1) ** (n - 1)`` solutions."""
     domain = [f"v{i}" for i in range(values)]
     variables = [var(f"x{i}", "food", "v0") for i in range(n)]
-    return make_csp(variables, [c("C1", v.name, slot_type="restaurant.food") for v in variables],
+    chain = [c("C3", f"x{i}", f"x{i + 1}") for i in range(n - 1)]
+    return make_csp(variables, [c("C1", v.name, slot_type="restaurant.food") for v in variables] + chain,
                     domains={"restaurant.food": domain})  # fmt: skip
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_cap_reports_at_least(backend: str) -> None:
-    counted = get_solver(backend).count_solutions(wide_csp(3, 5), cap=101)
+    counted = get_solver(backend).count_solutions(wide_csp(4, 5), cap=101)
     assert (counted.status, counted.count, counted.capped, counted.group) == (
         SolveStatus.SATISFIED, 101, True, SolutionGroup.MANY)
     assert counted.label == "≥ 101"
-    exact = get_solver(backend).count_solutions(wide_csp(3, 5), cap=1000)
-    assert (exact.count, exact.capped) == (125, False)
+    exact = get_solver(backend).count_solutions(wide_csp(4, 5), cap=1000)
+    assert (exact.count, exact.capped) == (5 * 4**3, False)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_unconstrained_variables_multiply_the_count(backend: str) -> None:
+    csp = wide_csp(4, 5)
+    free = [var(f"y{i}", "food", "v1") for i in range(3)]  # only C1, which their domain implies
+    csp = csp.model_copy(update={
+        "variables": csp.variables + free, "assignment": {**csp.assignment, **{v.name: v.value for v in free}},
+        "constraints": csp.constraints + [c("C1", v.name, slot_type="restaurant.food") for v in free]})
+    assert get_solver(backend).count_solutions(csp, cap=10**6).count == 5 * 4**3 * 5**3
+    assert get_solver(backend).count_solutions(csp, cap=1000).count == 1000
 
 
 @pytest.mark.parametrize("backend", BACKENDS)

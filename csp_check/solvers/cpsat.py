@@ -13,8 +13,9 @@ MiniZinc data and states C1–C6 as ``models/consistency.mzn`` does:
 
 Every auxiliary Boolean is a function of the value variables, so CP-SAT's enumeration counts
 solutions over the CSP's variables only. Tasks: SATISFY solves; COUNT enumerates with a
-callback that stops at the cap; MAXIMISE maximises ``Σ [x = said]`` over the search variables.
-One worker (the CSPs are small; enumeration needs it).
+callback that stops at the cap (a variable no constraint restricts is fixed and its domain size
+multiplies the count); MAXIMISE maximises ``Σ [x = said]`` over the search variables. One
+worker, and the set-up meant for big models switched off (the CSPs have tens of variables).
 """
 
 from __future__ import annotations
@@ -52,10 +53,17 @@ class CpSatSolver(Solver):
         solver.parameters.max_time_in_seconds = float(time_limit)
         _tune_for_tiny_models(solver.parameters)
         if task is Task.COUNT:
+            # A variable no constraint restricts multiplies the count by its domain size: fix
+            # it and enumerate the others only (fewer callbacks; same count).
+            factor = 1
+            for i in range(len(x)):
+                if i not in builder.linked and len(enc.domains[i]) > 1:
+                    factor *= len(enc.domains[i])
+                    model.add(x[i] == enc.domains[i][0])
             solver.parameters.enumerate_all_solutions = True
-            counter = _counter(cap)
+            counter = _counter(-(-cap // factor))
             status = solver.solve(model, counter)
-            found = counter.found
+            found = counter.found * factor
             capped = found >= cap
             complete = status in (cp_model.OPTIMAL, cp_model.INFEASIBLE) and not capped
             reason = None if complete or capped else _reason(solver, status, time_limit)
@@ -140,15 +148,18 @@ class _Builder:
         self._eq: dict[tuple[int, int], Any] = {}
         self._in: dict[tuple[int, frozenset[int]], Any] = {}
         self._and: dict[tuple, Any] = {}
+        self.linked: set[int] = set()  # variables some posted constraint restricts
         on = enc.enabled
         if ConstraintId.C1 in on:
             self.c1()
         if ConstraintId.C2 in on:
             for group in enc.c2:
+                self.linked.update(group if len(group) > 1 else ())
                 for i in group[1:]:
                     m.add(self.x[i] == self.x[group[0]])
         if ConstraintId.C3 in on:
             for group in enc.c3:
+                self.linked.update(group if len(group) > 1 else ())
                 if len(set(group)) < len(group):
                     m.add_bool_or([~self.true])  # a variable different from itself
                 elif len(group) > 1:
@@ -216,12 +227,16 @@ class _Builder:
             allowed = amounts if inst.allowed is None else inst.allowed
             for i in inst.variables:
                 lit = self.member(i, allowed)
-                if lit is not self.true:  # the domain already says so
+                if lit is not self.true:  # else the domain already says so
                     self.model.add_bool_or([lit])
+                    self.linked.add(i)
 
     def query(self, q: Any) -> None:
         """C4 / C5 / C6 over the KB rows of one query (module docstring)."""
         enc, dc = self.enc, self.enc.dontcare
+        self.linked.update(v for v, _ in q.filters)
+        if q.count is not None:
+            self.linked.add(q.count)
         sure, possible = [], []
         for row in enc.kb_rows[q.kb]:
             s, p = [], []
