@@ -15,9 +15,9 @@ from typing import Iterator
 from csp_check.errors import InputError, UsageError
 from csp_check.models import Dialogue, KnowledgeBase
 
-from . import jsonl, multiwoz, multiwoz22, sgd, unified
+from . import jsonl, multiwoz, multiwoz22, sgd, text, unified
 
-READERS = {m.NAME: m for m in (sgd, multiwoz22, unified, multiwoz, jsonl)}
+READERS = {m.NAME: m for m in (sgd, multiwoz22, unified, multiwoz, jsonl, text)}  # sniffed in this order
 FORMATS = ("auto", *READERS)
 
 
