@@ -32,7 +32,16 @@ def dialogue_csp(
     constraints: Iterable[ConstraintId | str] = ALL_CONSTRAINTS,
     options: BuildOptions | None = None,
 ) -> CSP:
-    """Delexicalize ``dialogue`` and build its CSP with the enabled constraint families."""
+    """Delexicalize ``dialogue`` and build its CSP with the enabled constraint families.
+
+    A dialogue with no act annotations at all (every turn's ``acts`` empty: raw text in our
+    JSONL) is first annotated from its text when ``kb`` is given
+    (:func:`csp_check.annotate.annotate`, spec §5 / §6); without a KB it has no variables.
+    """
+    if kb is not None and not any(turn.acts for turn in dialogue.turns):
+        from csp_check.annotate import annotate  # spaCy loads only for unannotated dialogues
+
+        dialogue = annotate(dialogue, kb)
     options = options or BuildOptions()
     options = options.model_copy(update={"enabled": frozenset(ConstraintId(c) for c in constraints)})
     return build_csp(dialogue, delexicalize(dialogue), kb, options)
