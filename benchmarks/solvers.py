@@ -1,7 +1,7 @@
 """Benchmark the solver backends on SGD dev: per-dialogue solve times, GCA, exact VCA, groups.
 
     python benchmarks/solvers.py [PATH ...] [--mzn-sample N] [--cap 101] [--time-limit S]
-                                 [--constraints C1,...,C6] [--seed 0] [--json FILE]
+                                 [--constraints C1,...,C6] [--fault KIND] [--seed 0] [--json FILE]
 
 PATH defaults to ``../shared/data/sgd/dev``. For every dialogue the CSP is built once
 (:func:`csp_check.pipeline.dialogue_csp`), then CP-SAT computes satisfiability, the solution
@@ -16,6 +16,11 @@ script checks the two backends agree there. Printed:
 - the wall time of exact VCA over all dialogues on CP-SAT;
 - GCA (share of dialogues whose assignment satisfies every constraint, spec §3) and exact VCA;
 - the solution-group table (paper Table 1 and §5's by-group GCA / VCA).
+
+Gold SGD is consistent (GCA = VCA = 1). ``--fault amount|kb_swap|coreference|duplicate|mixed``
+first injects one text-only fault per dialogue (:mod:`csp_check.faults`, seeded; dialogues with
+no place for it stay gold), which gives non-trivial VCA and repairs; the script then also
+reports how often the minimal repair edits exactly the faulted variable.
 """
 
 from __future__ import annotations
@@ -75,6 +80,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--cap", type=int, default=101)
     ap.add_argument("--time-limit", type=float, default=10.0, help="seconds per solver call")
     ap.add_argument("--constraints", default=",".join(c.value for c in ALL_CONSTRAINTS))
+    ap.add_argument("--fault", choices=["none", "amount", "kb_swap", "coreference", "duplicate", "mixed"],
+                    default="none", help="inject one text-only fault per dialogue first")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--json", type=Path, help="write every per-dialogue result as JSON")
     args = ap.parse_args(argv)
@@ -83,6 +90,17 @@ def main(argv: list[str] | None = None) -> int:
     start = time.perf_counter()
     dialogues = [d for d in load_corpus(args.paths) if isinstance(d, Dialogue)]
     read_s = time.perf_counter() - start
+    faults: dict[int, object] = {}
+    if args.fault != "none":
+        from csp_check.faults import KINDS, inject
+
+        rng = random.Random(args.seed)
+        for i, d in enumerate(dialogues):
+            kind = rng.choice(KINDS) if args.fault == "mixed" else args.fault
+            injected = inject(d, kind, "text", rng)
+            if injected is not None:
+                dialogues[i], faults[i] = injected
+        print(f"{args.fault} faults injected (text only) into {len(faults)}/{len(dialogues)} dialogues")
     start = time.perf_counter()
     csps = [dialogue_csp(d, constraints=families) for d in dialogues]
     build_s = time.perf_counter() - start
@@ -146,6 +164,18 @@ def main(argv: list[str] | None = None) -> int:
         vca = sum(vca_all[i].agreeing for i in idx) / nv if nv else 0.0
         label = g.value if g else "unknown"
         print(f"  {label:<8} {len(idx):>9} {nv:>9} {gca:>6.2f} {vca:>6.2f}")
+
+    if faults:
+        from csp_check.repair import repair
+
+        exact = fixed = 0
+        for i, fault in faults.items():
+            result = repair(csps[i], time_limit=args.time_limit)
+            names = [e.variable for e in result.edits]
+            exact += names == [fault.variable]
+            fixed += fault.variable in names
+        print(f"\nMinimal repair of the {len(faults)} faulted dialogues: edits exactly the faulted variable in "
+              f"{exact} ({exact / len(faults):.1%}); touches it in {fixed} ({fixed / len(faults):.1%})")
 
     if args.json:
         rows = [{"dialogue": dialogues[i].id, "cp_sat": {**r, "group": r["group"].value if r["group"] else None},
