@@ -70,7 +70,8 @@ def describe(xs: list[float]) -> str:
         return "-"
     xs = sorted(xs)
     p95 = xs[min(len(xs) - 1, int(0.95 * len(xs)))]
-    return f"mean {1000 * statistics.fmean(xs):8.2f} ms  median {1000 * statistics.median(xs):8.2f} ms  p95 {1000 * p95:8.2f} ms"
+    mean, median = 1000 * statistics.fmean(xs), 1000 * statistics.median(xs)
+    return f"mean {mean:8.2f} ms  median {median:8.2f} ms  p95 {1000 * p95:8.2f} ms"
 
 
 def main(argv: list[str] | None = None) -> int:

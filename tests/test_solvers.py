@@ -81,7 +81,8 @@ def csps(draw: st.DrawFn) -> CSP:
         slot = "count" if amount else draw(st.sampled_from(slots))
         if amount:  # now and then out of range, or not a number at all
             out_of_range = draw(st.integers(0, 5)) == 0
-            said: Value = draw(st.sampled_from([max_amount + 1, "many"]) if out_of_range else st.integers(0, max_amount))
+            wrong = st.sampled_from([max_amount + 1, "many"])
+            said: Value = draw(wrong if out_of_range else st.integers(0, max_amount))
         else:  # mostly a value of its own slot, sometimes any value (a C1 violation)
             own = draw(st.integers(0, 3)) > 0
             said = draw(st.sampled_from(POOLS[slot] + [DONTCARE] if own else every_value))

@@ -187,7 +187,8 @@ def solve_report(
         counted = solver.count_solutions(csp, cap, time_limit=time_limit)
         out.update(
             count=counted.count, capped=counted.capped, cap=cap,
-            group=counted.group.value if counted.group else None, count_complete=counted.status is not SolveStatus.UNKNOWN,
+            group=counted.group.value if counted.group else None,
+            count_complete=counted.status is not SolveStatus.UNKNOWN,
         )  # fmt: skip
         if counted.count:
             status = SolveStatus.SATISFIED

@@ -8,7 +8,9 @@ same typed results (:mod:`csp_check.solvers.results`) with the same semantics. S
 ``TEMPLATE.py`` for adding a backend.
 
 Every operation takes ``time_limit`` (seconds per call). Reaching it is never an exception: the
-result has status ``unknown`` and says why in ``reason``.
+result has status ``unknown`` and says why in ``reason``. Operations raise only
+:class:`~csp_check.solvers.encoding.InvalidCSP` for a malformed CSP (a constraint naming an
+unknown variable, C6 without its count variable) and ``ValueError`` for a cap below 1.
 """
 
 from __future__ import annotations
