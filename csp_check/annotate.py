@@ -8,7 +8,7 @@ the roles the constraint builder reads (:mod:`csp_check.constraints`):
   ``PhraseMatcher(attr="LOWER")`` with one label per (domain, column) of every KB table (and
   the dialogue's ``ontology``). Each value is also matched in the spellings the normaliser
   treats as the same value (:data:`SPELLINGS`: centre / center / city centre, guesthouse /
-  guest house, moderate / moderately priced; a leading "the" dropped), a variant being kept
+  guest house, moderate / moderately priced; a leading "the" dropped before two or more words), a variant being kept
   only when :func:`~csp_check.normalize.normalize` maps it to the value's own key. Text is
   unicode-folded first (curly quotes, dashes), keeping offsets. Not matched, because raw text
   cannot tell them from ordinary words: the ``id`` column, columns with one value for every
@@ -30,9 +30,10 @@ the roles the constraint builder reads (:mod:`csp_check.constraints`):
   domain's name and plural, :data:`DOMAIN_NOUNS`, and the generic :data:`GENERIC_NOUNS`
   ("places", "options", …) whose domain comes from the context.
 - **No result** (system turns): a negative existence cue (:data:`NEGATIVE_CUES`: "there are
-  no", "I couldn't find any", "no … restaurants", "none", …) followed within :data:`MAX_GAP`
-  + 1 tokens by a domain noun or a matched value, or (except a bare "no") ending its clause,
-  makes the utterance a no-result statement: a value-less ``no_result`` act for its domain and
+  no", "I couldn't find any", "no … restaurants", "none", …) followed by a domain noun or a
+  matched value (across at most :data:`MAX_GAP` describing words: "no cheap lebanese
+  restaurant", not "no need to call Jade Lotus"), or (except a bare "no") ending its clause
+  ("I couldn't find any."), makes the utterance a no-result statement: a value-less ``no_result`` act for its domain and
   every matched value of the utterance re-labelled ``no_result``.
 
 Limits: nothing is invented that is not written. The negation scope is the whole utterance
@@ -263,11 +264,10 @@ class Annotator:
     def _negative(self, doc, nouns: dict[int, tuple[str, bool]], found: list[_Found]) -> bool:  # type: ignore[no-untyped-def]
         starts = set(nouns) | {f.start for f in found if not f.amount}
         for _, start, end in self.cues(doc):
-            after = doc[end : end + MAX_GAP + 1]
-            for tok in after:
+            for tok in doc[end : end + MAX_GAP + 1]:  # "no [cheap] restaurants", not "no need to call X"
                 if tok.i in starts:
                     return True
-                if tok.is_punct and tok.text != "-":
+                if not _gap_word(tok):
                     break
             bare_no = doc[start:end].text.lower() == "no"
             if not bare_no and (end == len(doc) or (doc[end].is_punct and doc[end].text != "-")):
@@ -300,7 +300,7 @@ def spellings(value: str) -> list[str]:
     key = normalize(value)
     out = [value]
     lowered = value.lower()
-    variants = [lowered[4:]] if lowered.startswith("the ") else []
+    variants = [lowered[4:]] if lowered.startswith("the ") and " " in lowered[4:] else []  # not "the place" → "place"
     for group in SPELLINGS:
         for old in group:
             pattern = re.compile(rf"\b{re.escape(old)}\b")
@@ -372,9 +372,13 @@ def _noun_after(doc, j: int, nouns: dict[int, tuple[str, bool]], couple: bool) -
     for k in range(j, min(j + MAX_GAP + 1, len(doc))):
         if k in nouns:
             return nouns[k]
-        tok = doc[k]
-        if couple and k == j and tok.lower_ == "of":
+        if couple and k == j and doc[k].lower_ == "of":
             continue
-        if not (tok.is_alpha or tok.text == "-") or tok.lower_ in _GAP_STOP or tok.like_num:
+        if not _gap_word(doc[k]):
             return None
     return None
+
+
+def _gap_word(tok) -> bool:  # type: ignore[no-untyped-def]
+    """A word that may stand between an amount or a negative cue and its noun ("cheap", "-")."""
+    return (tok.is_alpha or tok.text == "-") and tok.lower_ not in _GAP_STOP and not tok.like_num
