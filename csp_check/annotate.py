@@ -23,7 +23,8 @@ the roles the constraint builder reads (:mod:`csp_check.constraints`):
 - **Roles.** User turns: ``inform``; the state after a user turn is the previous state with its
   informs (several values of one slot in one turn are all listed, which the builder reads as
   no single filter). System turns: ``offer`` for an entity-identifying column
-  (:data:`ENTITY_COLUMNS`), ``inform`` for the others.
+  (:data:`ENTITY_COLUMNS`) and, in a turn that names an entity, for its other values too (as
+  SGD's OFFER and MultiWOZ's Recommend annotate them); ``inform`` otherwise.
 - **Amounts** (system turns): a number word or digits (``NUMBER_WORDS``, "a couple (of)") followed
   within :data:`MAX_GAP` words by a domain noun — plural for 0 or ≥ 2, singular for 1 — give a
   ``count`` act, slot ``choice``, value the surface, canonical the digits. Domain nouns: each KB
@@ -40,10 +41,8 @@ Limits: nothing is invented that is not written. The negation scope is the whole
 ("no lebanese place in the north, but Cedar Garden…" marks Cedar Garden no-result too); a
 negated user request ("not spanish") is still an inform; pronouns are not resolved ("it is
 cheap" names no entity); "any area" / "I don't mind" (dontcare) and paraphrases not in the KB
-("inexpensive") are not found; a system value is ``inform`` unless it names an entity, so an
-offered attribute that contradicts the request ("Cedar Garden, an expensive place", after
-"cheap") states its own value and is no violation, while an unstated one is checked against
-the request (C5).
+("inexpensive") are not found; every value of a system turn that names an entity is offered,
+so an attribute merely informed beside a name is compared with the request too.
 """
 
 from __future__ import annotations
@@ -106,6 +105,8 @@ def annotate(dialogue: Dialogue, kb: KnowledgeBase) -> Dialogue:
     turns: list[Turn] = []
     for turn in dialogue.turns:
         acts = annotator.turn_acts(turn.utterance, turn.speaker, active)
+        if turn.speaker == "system":
+            acts = _offers(acts)
         if acts:
             active = acts[-1].domain
         new_state: dict[str, dict[str, list[str]]] = {}
@@ -115,6 +116,17 @@ def annotate(dialogue: Dialogue, kb: KnowledgeBase) -> Dialogue:
         turns.append(turn.model_copy(update={"acts": acts, "state": new_state}))
     domains = dialogue.domains or list(dict.fromkeys(a.domain for t in turns for a in t.acts))
     return dialogue.model_copy(update={"turns": turns, "domains": domains})
+
+
+def _offers(acts: list[DialogueAct]) -> list[DialogueAct]:
+    """In a system turn that names an entity, the other values describe that entity: they are
+    offered too (as SGD's OFFER and MultiWOZ's Recommend annotate them), so they are compared
+    with what the user asked for."""
+    offered = {a.domain for a in acts if a.role is ActRole.OFFER}
+    return [
+        a.model_copy(update={"role": ActRole.OFFER, "act": "offer"}) if a.role is ActRole.INFORM and a.domain in offered else a
+        for a in acts
+    ]
 
 
 def _updated(state: dict[str, dict[str, list[str]]], acts: list[DialogueAct]) -> dict[str, dict[str, list[str]]]:

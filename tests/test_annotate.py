@@ -58,10 +58,10 @@ def test_roles_amounts_and_state(kb) -> None:
     d = annotate(raw("I need a cheap place in the center.", "There are two cheap Spanish restaurants: El Farolito is one."), kb)
     assert acts(d, 0) == [("inform", "pricerange", "cheap", "cheap"), ("inform", "area", "center", "centre")]
     assert d.turns[0].state == {"restaurant": {"pricerange": ["cheap"], "area": ["centre"]}}
-    assert acts(d, 1) == [
+    assert acts(d, 1) == [  # a system turn that names an entity offers its other values too
         ("count", "choice", "two", "2"),
-        ("inform", "pricerange", "cheap", "cheap"),
-        ("inform", "food", "Spanish", "spanish"),
+        ("offer", "pricerange", "cheap", "cheap"),
+        ("offer", "food", "Spanish", "spanish"),
         ("offer", "name", "El Farolito", "el farolito"),
     ]
     assert d.turns[1].state == {}  # the state is the user's
@@ -71,7 +71,7 @@ def test_roles_amounts_and_state(kb) -> None:
 def test_amount_words_need_a_domain_noun_that_agrees(kb) -> None:
     d = annotate(raw("Hi.", "A table for two at Jade Lotus? There is one cheap italian restaurant and a couple of moderately priced ones."), kb)
     assert [(r, v, c) for r, _, v, c in acts(d, 1) if r == "count"] == [("count", "one", "1"), ("count", "a couple", "2")]
-    assert ("inform", "pricerange", "moderately priced", "moderate") in acts(d, 1)
+    assert ("offer", "pricerange", "moderately priced", "moderate") in acts(d, 1)
 
 
 def test_no_result_relabels_the_utterance_values(kb) -> None:
