@@ -14,8 +14,9 @@ from typing import Iterable, Sequence
 from csp_check.models import ConstraintId
 from csp_check.solvers.encoding import IntEncoding
 
-#: The model file: ``models/consistency.mzn`` at the repository root.
-MODEL_PATH = Path(__file__).resolve().parents[2] / "models" / "consistency.mzn"
+#: The model file ``models/consistency.mzn``, through the symlink beside this module (a wheel
+#: carries the file itself there, so an installed package finds it too).
+MODEL_PATH = Path(__file__).parent / "consistency.mzn"
 
 #: What to add to the model to find the most similar solution (exact VCA).
 MAXIMISE_AGREEMENT = "solve maximize agreement;\n"
