@@ -146,12 +146,13 @@ def prepare(dialogue: Dialogue, pool: DomainPool, seed: int, max_random: int) ->
     bare = with_kb_only(dialogue)
     delex = delexicalize(bare)
     csp = build_csp(bare, delex, kb, BuildOptions())
+    masked = {v.name for v in csp.variables if v.span is not None}  # the paper's variables: the masks
     coverage: dict[str, set[str]] = {}
     for c in csp.constraints:
-        coverage.setdefault(c.id.value, set()).update(c.scope)
+        coverage.setdefault(c.id.value, set()).update(n for n in c.scope if n in masked)
     result = DialogueResult(
         dialogue_id=dialogue.id, source=dialogue.source, kb_size=pertinent + extra, pertinent=pertinent,
-        random=extra, variables=len(csp.variables), implicit=sum(v.span is None for v in csp.variables),
+        random=extra, variables=len(masked), implicit=len(csp.variables) - len(masked),
         coverage={k: len(v) for k, v in sorted(coverage.items())},
     )  # fmt: skip
     return csp, delex, result

@@ -14,8 +14,9 @@ Semantics (issue 3; spec §2–3, paper §3.2–3.3):
   known slot values; an amount over ``0..csp.max_amount``;
 - constraints mean exactly what :func:`csp_check.check.satisfied` says;
 - the most similar solution maximises the number of search variables equal to
-  ``csp.assignment``; a dialogue's VCA numerator is that plus its implicit variables, its
-  denominator all its variables; a CSP without a solution contributes 0;
+  ``csp.assignment``; that number is a dialogue's VCA numerator and its number of search
+  variables the denominator (implicit variables count on neither side); a CSP without a
+  solution contributes 0;
 - every call has a time limit (seconds); reaching it gives status ``unknown`` with a reason.
 
 >>> from csp_check.solvers import get_solver
@@ -163,7 +164,7 @@ def solve_report(
       ``cap``, ``group`` (``"0"``, ``"1"``, ``"2-10"``, ``"11-100"``, ``"101+"`` or ``None``
       when unknown), ``count_complete`` (false on a timeout: ``count`` is a lower bound);
     - with ``vca`` or ``repair``: ``agreement`` (search variables agreeing with the most
-      similar solution), ``agreeing`` (plus implicit variables: the VCA numerator, 0 without
+      similar solution), ``agreeing`` (the same: the VCA numerator, 0 without
       a solution), ``variables`` (the VCA denominator), ``vca`` (their ratio or ``None``),
       ``optimal`` (false on a timeout: a lower bound);
     - with ``repair``: ``edits`` (list of ``{variable, turn, slot, span, text, old, new}``) and,

@@ -137,12 +137,12 @@ class Solver(ABC):
         start = time.perf_counter()
         enc = encode(csp)
         out = self._run(enc, Task.MAXIMISE, 1, time_limit)
-        implicit = sum(1 for v in csp.variables if v.span is None)
-        result = OptimumResult(solver=self.name, status=SolveStatus.UNKNOWN, variables=len(csp.variables))
+        searched = sum(1 for v in csp.variables if v.span is not None)
+        result = OptimumResult(solver=self.name, status=SolveStatus.UNKNOWN, variables=searched)
         if out.solutions:
             best = out.solutions[-1]
             result.agreement = sum(1 for i, c in enumerate(best) if enc.search[i] and c == enc.said[i])
-            result.agreeing = result.agreement + implicit
+            result.agreeing = result.agreement
             result.solution = enc.assignment(best)
         if out.complete:
             result.status = SolveStatus.SATISFIED if out.solutions else SolveStatus.UNSATISFIABLE

@@ -88,9 +88,10 @@ class CountResult(BaseModel):
 class OptimumResult(BaseModel):
     """The solution most similar to the dialogue's own assignment (exact VCA, spec §3).
 
-    ``agreement`` counts the *search* variables whose value equals what the text says;
-    ``agreeing`` adds the implicit variables (fixed, so they always agree) and is the
-    dialogue's VCA numerator; ``variables`` (all of them) is its denominator. A CSP with no
+    ``agreement`` counts the *search* variables (those with a span: what a relexicalizer fills)
+    whose value equals what the text says; ``agreeing`` equals it and is the dialogue's VCA
+    numerator; ``variables``, the number of search variables, its denominator. Implicit
+    variables (no span) are fixed context and count on neither side. A CSP with no
     solution has ``agreement = agreeing = 0`` (it contributes 0 to VCA). ``status`` is
     ``satisfied`` only when the optimum is proven; on a timeout it is ``unknown`` and the best
     solution found so far (if any) is kept.
