@@ -150,8 +150,9 @@ def main(argv: list[str] | None = None) -> int:
     solver_consistent = [get_solver("cp-sat").check_assignment(c).status.value == "satisfied" for c in csps]
     mismatch = sum(a != b for a, b in zip(consistent, solver_consistent))
     agreeing = sum(r.agreeing for r in vca_all)
+    vca_vars = sum(r.variables for r in vca_all)  # variables with a span: implicit ones are fixed context
     print(f"\nGCA {sum(consistent) / len(csps):.4f} ({sum(consistent)}/{len(csps)}; checker and CP-SAT differ on "
-          f"{mismatch})   exact VCA {agreeing / max(n_vars, 1):.4f} ({agreeing}/{n_vars})")
+          f"{mismatch})   exact VCA {agreeing / max(vca_vars, 1):.4f} ({agreeing}/{vca_vars} variables with a span)")
 
     print(f"\nSolution groups (cap {args.cap}):")
     print(f"  {'group':<8} {'dialogues':>9} {'variables':>9} {'GCA':>6} {'VCA':>6}")
@@ -161,8 +162,9 @@ def main(argv: list[str] | None = None) -> int:
         if not idx and g is None:
             continue
         nv = sum(len(csps[i].variables) for i in idx)
+        searched = sum(vca_all[i].variables for i in idx)
         gca = sum(consistent[i] for i in idx) / len(idx) if idx else 0.0
-        vca = sum(vca_all[i].agreeing for i in idx) / nv if nv else 0.0
+        vca = sum(vca_all[i].agreeing for i in idx) / searched if searched else 0.0
         label = g.value if g else "unknown"
         print(f"  {label:<8} {len(idx):>9} {nv:>9} {gca:>6.2f} {vca:>6.2f}")
 
