@@ -90,6 +90,17 @@ def build(path: Path, dialogue_id: str, convert: Callable[[], Dialogue]) -> Dial
         return InputError(str(path), f"malformed: {err}", dialogue=dialogue_id)
 
 
+def turn_list(path: Path, dialogue_id: str, raw: Any, key: str = "turns") -> list[Any]:
+    """The non-empty list ``raw[key]`` of a raw dialogue object; :class:`InputError` naming the
+    field when ``raw`` is no object or has no turns."""
+    if not isinstance(raw, dict):
+        raise InputError(str(path), "a dialogue must be a JSON object", dialogue=dialogue_id)
+    turns = raw.get(key)
+    if not isinstance(turns, list) or not turns:
+        raise InputError(str(path), "dialogue has no turns", dialogue=dialogue_id, field=key)
+    return turns
+
+
 def check_span(path: Path, dialogue_id: str, field: str, utterance: str, start: Any, end: Any) -> None:
     """Raise :class:`InputError` unless ``[start, end)`` is a valid span of ``utterance``."""
     if not isinstance(start, int) or not isinstance(end, int) or not 0 <= start <= end <= len(utterance):

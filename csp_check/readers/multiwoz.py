@@ -41,7 +41,7 @@ from csp_check.errors import InputError
 from csp_check.models import ActRole, Dialogue, DialogueAct, KnowledgeBase, Span, Turn
 from csp_check.normalize import normalize, parse_amount
 
-from ._json import at, build, head, iter_json_items
+from ._json import at, build, head, iter_json_items, turn_list
 
 NAME = "multiwoz"
 
@@ -182,11 +182,7 @@ def _single(path: Path) -> Dialogue:
 
 def convert(path: Path, dialogue_id: str, raw: Any) -> Dialogue:
     """One ``{goal, log}`` dialogue → :class:`Dialogue`; raises :class:`InputError` naming the field."""
-    if not isinstance(raw, dict):
-        raise InputError(str(path), "a dialogue must be a JSON object", dialogue=dialogue_id)
-    log = raw.get("log")
-    if not isinstance(log, list) or not log:
-        raise InputError(str(path), "dialogue has no turns", dialogue=dialogue_id, field="log")
+    log = turn_list(path, dialogue_id, raw, "log")
     turns: list[Turn] = []
     last_domain = "booking"
     for i, entry in enumerate(log):

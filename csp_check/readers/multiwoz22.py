@@ -30,7 +30,7 @@ from csp_check.models import DialogueAct, Dialogue, KnowledgeBase, Span, Turn
 from csp_check.normalize import normalize
 
 from . import multiwoz as mw
-from ._json import at, build, check_span, head, iter_json_items
+from ._json import at, build, check_span, head, iter_json_items, turn_list
 
 NAME = "multiwoz22"
 
@@ -91,11 +91,7 @@ def read(path: Path, kb: KnowledgeBase | None = None) -> Iterator[Dialogue | Inp
 
 def convert(file: Path, dialogue_id: str, raw: Any, acts_file: Path | None, turn_acts: Any) -> Dialogue:
     """One MultiWOZ 2.2 dialogue → :class:`Dialogue`; ``turn_acts`` is its ``dialog_acts.json`` entry."""
-    if not isinstance(raw, dict):
-        raise InputError(str(file), "a dialogue must be a JSON object", dialogue=dialogue_id)
-    turns_raw = raw.get("turns")
-    if not isinstance(turns_raw, list) or not turns_raw:
-        raise InputError(str(file), "dialogue has no turns", dialogue=dialogue_id, field="turns")
+    turns_raw = turn_list(file, dialogue_id, raw)
     turns: list[Turn] = []
     last_domain = "booking"
     state: dict[str, dict[str, list[str]]] = {}

@@ -21,7 +21,7 @@ from csp_check.errors import InputError
 from csp_check.models import ActRole, ApiCall, Dialogue, DialogueAct, KbResult, KnowledgeBase, Span, Turn
 from csp_check.normalize import normalize
 
-from ._json import build, check_span, head, iter_json_items
+from ._json import build, check_span, head, iter_json_items, turn_list
 
 NAME = "sgd"
 
@@ -86,11 +86,7 @@ def read(path: Path, kb: KnowledgeBase | None = None) -> Iterator[Dialogue | Inp
 
 
 def _dialogue(file: Path, dialogue_id: str, raw: Any, ontology: dict[str, list[str]]) -> Dialogue:
-    if not isinstance(raw, dict):
-        raise InputError(str(file), "a dialogue must be a JSON object", dialogue=dialogue_id)
-    turns_raw = raw.get("turns")
-    if not isinstance(turns_raw, list) or not turns_raw:
-        raise InputError(str(file), "dialogue has no turns", dialogue=dialogue_id, field="turns")
+    turns_raw = turn_list(file, dialogue_id, raw)
     services = list(raw.get("services") or [])
     turns = [_turn(file, dialogue_id, i, t) for i, t in enumerate(turns_raw)]
     onto = {k: v for k, v in ontology.items() if k.split(".", 1)[0] in services}

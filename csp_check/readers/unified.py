@@ -31,7 +31,7 @@ from csp_check.kb import entity_strings
 from csp_check.models import ApiCall, Dialogue, DialogueAct, KbResult, KnowledgeBase, Span, Turn
 
 from . import multiwoz as mw
-from ._json import at, build, check_span, head, iter_json_items
+from ._json import at, build, check_span, head, iter_json_items, turn_list
 
 NAME = "unified"
 
@@ -69,11 +69,7 @@ def _single(path: Path) -> Dialogue:
 
 def convert(path: Path, dialogue_id: str, raw: Any) -> Dialogue:
     """One unified dialogue → :class:`Dialogue`; raises :class:`InputError` naming the field."""
-    if not isinstance(raw, dict):
-        raise InputError(str(path), "a dialogue must be a JSON object", dialogue=dialogue_id)
-    turns_raw = raw.get("turns")
-    if not isinstance(turns_raw, list) or not turns_raw:
-        raise InputError(str(path), "dialogue has no turns", dialogue=dialogue_id, field="turns")
+    turns_raw = turn_list(path, dialogue_id, raw)
     turns: list[Turn] = []
     state: dict[str, dict[str, list[str]]] = {}
     for i, t in enumerate(turns_raw):
