@@ -6,6 +6,8 @@
 
 ``csp-check export-mzn PATH --dialogue ID [--out DIR]``: write one dialogue's CSP as MiniZinc.
 
+``csp-check delexicalize PATH... [--out FILE.jsonl]``: the delexicalized dialogues.
+
 Exit codes of ``validate`` (2 beats 1 beats 0):
 
 - **0** every dialogue was checked and is consistent;
@@ -247,6 +249,45 @@ def export_mzn(
     for written in (files.model, files.most_similar, files.data):
         click.echo(str(written))
     click.echo(f"solve with: minizinc --solver gecode {files.model} {files.data}", err=True)
+
+
+@main.command("delexicalize")
+@click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.option("--out", "out_path", type=click.Path(dir_okay=False, path_type=Path),
+              help="JSONL file to write (default: stdout).")
+@corpus_options
+def delexicalize_command(
+    paths: tuple[Path, ...], out_path: Path | None, fmt: str, kb_path: Path | None, constraints: tuple[ConstraintId, ...]
+) -> None:
+    """Write each dialogue of PATH... delexicalized: one JSON line per dialogue with its
+    variables (turn, speaker, span, slot, text, value) and its turns with spans replaced by [xN].
+
+    Exit 0 when all were written, 2 if any input could not be read (one line each on stderr;
+    the other dialogues are still written) or on a usage error. ``--constraints`` is ignored.
+    """
+    from csp_check.delexicalize import delexicalize
+    from csp_check.pipeline import load_corpus, with_annotations
+
+    failed = False
+    try:
+        kb = load_kb_option(kb_path) if kb_path is not None else None
+        with ExitStack() as stack:
+            out = stack.enter_context(open(out_path, "w", encoding="utf-8")) if out_path else sys.stdout
+            for item in load_corpus(list(paths), fmt, kb):
+                if isinstance(item, InputError):
+                    click.echo(str(item), err=True)
+                    failed = True
+                    continue
+                out.write(delexicalize(with_annotations(item, kb)).model_dump_json() + "\n")
+                out.flush()
+    except CspCheckError as err:
+        _fail(str(err))
+    except BrokenPipeError:  # the reader went away (| head): stop quietly
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        sys.exit(EXIT_OK)
+    except OSError as err:
+        _fail(f"{err.filename or out_path or 'stdout'}: cannot write: {err.strerror or err}")
+    sys.exit(EXIT_ERROR if failed else EXIT_OK)
 
 
 from csp_check.experiment.cli import experiment  # noqa: E402  (the command lives with the experiment package)

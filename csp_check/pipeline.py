@@ -26,22 +26,27 @@ def load_corpus(
     return read_dialogues(list(paths), fmt, kb)
 
 
+def with_annotations(dialogue: Dialogue, kb: KnowledgeBase | None) -> Dialogue:
+    """``dialogue`` itself, or — when it has no act annotations at all (every turn's ``acts``
+    empty: raw text in our JSONL) and a ``kb`` is given — a copy annotated from its text by
+    :func:`csp_check.annotate.annotate` (spec §5 / §6). Without a KB a bare dialogue has no
+    variables."""
+    if kb is None or any(turn.acts for turn in dialogue.turns):
+        return dialogue
+    from csp_check.annotate import annotate  # spaCy loads only for unannotated dialogues
+
+    return annotate(dialogue, kb)
+
+
 def dialogue_csp(
     dialogue: Dialogue,
     kb: KnowledgeBase | None = None,
     constraints: Iterable[ConstraintId | str] = ALL_CONSTRAINTS,
     options: BuildOptions | None = None,
 ) -> CSP:
-    """Delexicalize ``dialogue`` and build its CSP with the enabled constraint families.
-
-    A dialogue with no act annotations at all (every turn's ``acts`` empty: raw text in our
-    JSONL) is first annotated from its text when ``kb`` is given
-    (:func:`csp_check.annotate.annotate`, spec §5 / §6); without a KB it has no variables.
-    """
-    if kb is not None and not any(turn.acts for turn in dialogue.turns):
-        from csp_check.annotate import annotate  # spaCy loads only for unannotated dialogues
-
-        dialogue = annotate(dialogue, kb)
+    """Delexicalize ``dialogue`` (annotated first if bare: :func:`with_annotations`) and build
+    its CSP with the enabled constraint families."""
+    dialogue = with_annotations(dialogue, kb)
     options = options or BuildOptions()
     options = options.model_copy(update={"enabled": frozenset(ConstraintId(c) for c in constraints)})
     return build_csp(dialogue, delexicalize(dialogue), kb, options)

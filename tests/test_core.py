@@ -196,3 +196,27 @@ def test_sgd_train_rejections_are_the_documented_annotation_errors():
                   "16_00031", "19_00039", "19_00047", "21_00094", "24_00118"}
     rejected = {d.id for d in load_corpus([SGD / "train"]) if not isinstance(d, InputError) and check_dialogue(d).violations}
     assert rejected == documented
+
+
+def test_delexicalize_command_writes_one_line_per_dialogue(tmp_path):
+    import json
+
+    from click.testing import CliRunner
+
+    from csp_check.cli import main
+
+    examples = Path(__file__).resolve().parents[1] / "examples" / "dialogues.jsonl"
+    out = tmp_path / "delex.jsonl"
+    result = CliRunner().invoke(main, ["delexicalize", str(examples), "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    lines = [json.loads(line) for line in out.read_text().splitlines()]
+    assert len(lines) == 6
+    amount = next(d for d in lines if d["dialogue_id"] == "inconsistent-amount")
+    assert amount["turns"][1].startswith("There are [x2] [x3] restaurants")
+    assert {"name": "x2", "text": "three", "value": 3}.items() <= next(
+        v for v in amount["variables"] if v["name"] == "x2"
+    ).items()
+    broken = tmp_path / "broken.jsonl"
+    broken.write_text('{"id": "a", "turns": []}\n')
+    result = CliRunner().invoke(main, ["delexicalize", str(broken)])
+    assert result.exit_code == 2 and "no turns" in result.output
