@@ -32,7 +32,7 @@ from csp_check.check import count_matches, entity_match
 from csp_check.assignment import Lexicon
 from csp_check.constraints import SYSTEM_CLAIMS, build_csp, referents
 from csp_check.delexicalize import delexicalize
-from csp_check.models import CSP, ConstraintId, Dialogue, Span, Variable, VariableKind
+from csp_check.models import CSP, ConstraintId, Dialogue, KnowledgeBase, Span, Variable, VariableKind
 from csp_check.normalize import NUMBER_WORDS, normalize
 
 FaultKind = Literal["amount", "kb_swap", "coreference", "duplicate"]
@@ -60,13 +60,16 @@ class Fault(BaseModel):
     expected: frozenset[ConstraintId]
 
 
-def inject(dialogue: Dialogue, kind: FaultKind, mode: Mode, rng: random.Random) -> tuple[Dialogue, Fault] | None:
+def inject(
+    dialogue: Dialogue, kind: FaultKind, mode: Mode, rng: random.Random, kb: KnowledgeBase | None = None
+) -> tuple[Dialogue, Fault] | None:
     """A copy of ``dialogue`` with one fault of ``kind``, or ``None`` when it has no place for one.
 
-    The target is drawn with ``rng`` among the variables where the fault is possible.
+    The target is drawn with ``rng`` among the variables where the fault is possible; ``kb`` is
+    the KB the dialogue is checked against when it carries no KB results of its own (MultiWOZ).
     """
     delex = delexicalize(dialogue)
-    csp = build_csp(dialogue, delex, None)
+    csp = build_csp(dialogue, delex, kb)
     allowed = None  # variables a fault may be put on; None: any explicit one
     if mode == "annotated" and kind == "coreference":
         keys = referents(dialogue, delex.variables, Lexicon.of(dialogue, delex.variables))
