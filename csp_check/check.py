@@ -85,12 +85,13 @@ def explain(
     cid = constraint.id
     said = ", ".join(f"{r.slot}={r.value!r}" for r in refs if r.name != constraint.count_variable)
     where = _where(refs)
+    claim = f"turn {constraint.turn}" if constraint.turn is not None else where  # the utterance that claims
     if cid is ConstraintId.C1:
         r = refs[0]
         kind = "an amount" if constraint.slot_type is None else f"a {constraint.slot_type} value"
         msg = f"{where} says {r.value!r}, which is not {kind}"
     elif cid is ConstraintId.C2:
-        msg = f"{where} should mention the same {refs[0].slot} but say " + " / ".join(
+        msg = f"{where} should name the same {refs[0].slot}, but the text says " + " / ".join(
             f"{r.value!r} (turn {r.turn})" for r in refs
         )
     elif cid is ConstraintId.C3:
@@ -101,17 +102,38 @@ def explain(
         matches = [e for e in entities if entity_match(e, constraint.columns, values)[1]]
         sample = "; ".join(_entity_label(e) for e in matches[:3])
         if cid is ConstraintId.C4:
-            msg = f"{where} says there is no instance with {said}; the KB has {len(matches)}: {sample}"
+            msg = f"{claim} says there is no instance with {said}; the KB has {len(matches)}: {sample}"
         elif cid is ConstraintId.C5:
-            msg = f"{where} implies an instance with {said}; the KB ({len(entities)} entities) has none"
+            msg = _no_instance(constraint, assignment, entities, by_name)
         else:
             amount = assignment[constraint.count_variable or ""]
             sure, possible = count_matches(entities, constraint.columns, values)
             have = str(sure) if sure == possible else f"{sure}-{possible}"
-            msg = f"{where} says {amount} with {said or 'no filter'}; the KB has {have}"
+            msg = f"{claim} says {amount} with {said or 'no filter'}; the KB has {have}"
             if sample:
                 msg += f": {sample}" + (" …" if len(matches) > 3 else "")
     return Violation(constraint=cid, turns=turns, variables=refs, message=msg)
+
+
+def _no_instance(
+    constraint: Constraint, assignment: Mapping[str, Value], entities: list[Mapping[str, str]],
+    by_name: Mapping[str, Variable],
+) -> str:
+    """Why a C5 fails: no entity has what the utterance states, or one has but not with the
+    values the user asked for earlier (named one by one)."""
+    pairs = list(zip(constraint.variables, constraint.columns))
+    own = [(n, col) for n, col in pairs if by_name[n].turn == constraint.turn]
+    asked = [(n, col) for n, col in pairs if by_name[n].turn != constraint.turn]
+    stated = ", ".join(f"{col}={assignment[n]!r}" for n, col in own)
+    own_cols, own_vals = [col for _, col in own], [assignment[n] for n, _ in own]
+    if not asked or not any(entity_match(e, own_cols, own_vals)[1] for e in entities):
+        return f"turn {constraint.turn} states {stated or 'an entity'}; no KB entity ({len(entities)}) has this"
+    clash = [
+        f"{col}={assignment[n]!r} (turn {by_name[n].turn})"
+        for n, col in asked
+        if not any(entity_match(e, [*own_cols, col], [*own_vals, assignment[n]])[1] for e in entities)
+    ] or [", ".join(f"{col}={assignment[n]!r}" for n, col in asked) + " together"]
+    return f"turn {constraint.turn} offers {stated}, which the KB has, but not with what was asked: {'; '.join(clash)}"
 
 
 def _ref(var: Variable, value: Value) -> VariableRef:
@@ -124,7 +146,8 @@ def _where(refs: list[VariableRef]) -> str:
 
 
 def _entity_label(entity: Mapping[str, str]) -> str:
-    for key in ("name", "restaurant_name", "hotel_name", "title", "movie_name", "event_name"):
+    for key in ("name", "trainID", "department", "restaurant_name", "hotel_name", "title", "movie_name",
+                "event_name", "property_name", "song_name", "car_name", "airlines", "attraction_name"):
         if key in entity:
             return entity[key]
     return ", ".join(f"{k}={v}" for k, v in list(entity.items())[:3])

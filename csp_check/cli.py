@@ -190,13 +190,22 @@ def validate(
             raise
         click.echo(_internal(err), err=True)
         sys.exit(EXIT_ERROR)
-    if as_json:
-        click.echo(summary_json(summary))
-    elif not quiet:
-        render_summary(summary, show=show)
+    try:
+        if as_json:
+            click.echo(summary_json(summary))
+        elif not quiet:
+            render_summary(summary, show=show)
+            if kb is None and summary.variables and not any(summary.coverage.get(c, 0) for c in ("C4", "C5", "C6")):
+                click.echo("note: no KB results in the data and no --kb: C4-C6 (domain constraints) were not "
+                           "built; give --kb FILE_OR_DB_DIRECTORY", err=True)  # fmt: skip
+    except BrokenPipeError:  # stdout closed early (| head): the verdict still decides the exit code
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
     if interrupted:
         click.echo(f"csp-check: interrupted after {summary.dialogues} dialogues", err=True)
         sys.exit(EXIT_INTERRUPTED)
+    if summary.dialogues == 0 and not crashed:
+        click.echo(f"csp-check: error: no dialogues found in {' '.join(map(str, paths))}", err=True)
+        sys.exit(EXIT_ERROR)
     sys.exit(EXIT_ERROR if crashed else summary.exit_code)
 
 
@@ -227,16 +236,18 @@ def export_mzn(
 
     try:
         kb = load_kb_option(kb_path) if kb_path is not None else None
+        unreadable: InputError | None = None
         for item in load_corpus([path], fmt, kb):
             if isinstance(item, InputError):
                 if item.dialogue == dialogue_id:
                     _fail(str(item))
+                unreadable = unreadable or (item if item.dialogue is None else None)
                 continue
             if item.id == dialogue_id:
                 files = write_mzn(dialogue_csp(item, kb, constraints), out_dir)
                 break
         else:
-            _fail(f"dialogue {dialogue_id} not found in {path}")
+            _fail(str(unreadable) if unreadable else f"dialogue {dialogue_id} not found in {path}")
     except CspCheckError as err:
         _fail(str(err))
     except OSError as err:

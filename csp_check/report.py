@@ -11,6 +11,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 from types import TracebackType
 
@@ -82,9 +83,17 @@ def summary_json(summary: CorpusSummary) -> str:
     return json.dumps(summary.to_json_dict(), ensure_ascii=False)
 
 
+class _StdoutConsole(Console):
+    """A console on stdout that, when its reader goes away (``| head``), stops writing quietly
+    instead of exiting 1 as rich does: the run's verdict decides the exit code."""
+
+    def on_broken_pipe(self) -> None:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+
+
 def render_summary(summary: CorpusSummary, console: Console | None = None, show: int = 5) -> None:
     """Print the summary of a run on ``console`` (default: stdout), with ``show`` violations in full."""
-    console = console or Console(file=sys.stdout, soft_wrap=not sys.stdout.isatty())
+    console = console or _StdoutConsole(file=sys.stdout, soft_wrap=not sys.stdout.isatty())
     console.print(_headline(summary), highlight=False)
     if summary.checked:
         console.print(_variables_line(summary), highlight=False)
@@ -118,7 +127,7 @@ def _n(x: int) -> str:
 
 
 def _headline(s: CorpusSummary) -> Text:
-    text = Text(f"{_n(s.dialogues)} dialogues: ", style="bold")
+    text = Text(f"{_n(s.dialogues)} dialogue{'' if s.dialogues == 1 else 's'}: ", style="bold")
     text.append(f"{_n(s.checked)} checked, ")
     text.append(f"{_n(s.consistent)} consistent", style="green")
     text.append(", ")
@@ -126,7 +135,7 @@ def _headline(s: CorpusSummary) -> Text:
     if s.unknown:
         text.append(f", {_n(s.unknown)} unknown")
     text.append(", ")
-    text.append(f"{_n(s.errors)} errors", style="red" if s.errors else "")
+    text.append(f"{_n(s.errors)} error{'' if s.errors == 1 else 's'}", style="red" if s.errors else "")
     if s.seconds:
         text.append(f"  ({s.seconds:.1f} s, {s.dialogues / s.seconds:,.0f} dialogues/s)", style="dim")
     return text

@@ -32,7 +32,7 @@ from typing import Callable, Iterable, Iterator
 
 from csp_check.constraints import BuildOptions
 from csp_check.errors import InputError, UsageError
-from csp_check.models import ALL_CONSTRAINTS, ConstraintId, Dialogue, DialogueReport, KnowledgeBase
+from csp_check.models import ALL_CONSTRAINTS, ConstraintId, Dialogue, DialogueReport, KnowledgeBase, Status
 from csp_check.pipeline import check_dialogue, dialogue_csp, error_report, load_corpus, report_for
 from csp_check.readers import FORMATS
 from csp_check.solvers import DEFAULT_CAP, DEFAULT_SOLVER, DEFAULT_TIME_LIMIT
@@ -80,10 +80,14 @@ def default_check(dialogue: Dialogue, settings: Settings) -> DialogueReport:
     csp = dialogue_csp(dialogue, settings.kb, settings.constraints, settings.options)
     report = report_for(csp, dialogue)
     s = settings.solver
-    report.extra["solver"] = solve_report(
+    answers = solve_report(
         csp, s.name, vca=s.vca, count=s.count, cap=s.cap, repair=s.repair, time_limit=s.time_limit,
         utterances=[t.utterance for t in dialogue.turns] if s.repair else None,
     )  # fmt: skip
+    report.extra["solver"] = answers
+    if answers.get("reason"):  # a solver ran out of time: what was asked is not known (issue 3)
+        report.status = Status.UNKNOWN
+        report.error = f"solver {s.name}: {answers['reason']}"
     return report
 
 

@@ -37,6 +37,9 @@ def read_dialogues(
 ) -> Iterator[Dialogue | InputError]:
     """Dialogues of every path in order, or an :class:`InputError` per unreadable item.
 
+    A path is a file, a directory a reader takes whole (an SGD split), or a directory whose
+    dialogue files (recursively) are read one by one.
+
     ``fmt`` is ``auto`` or a key of :data:`READERS`; an unknown name raises :class:`UsageError`.
     """
     if fmt not in FORMATS:
@@ -49,6 +52,24 @@ def read_dialogues(
         try:
             name = sniff_format(path) if fmt == "auto" else fmt
         except InputError as err:
-            yield err
+            sources = list(_sources(path)) if path.is_dir() else []  # a folder of dialogue files
+            if not sources:
+                yield err
+            for source, name in sources:
+                yield from READERS[name].read(source, kb)
             continue
         yield from READERS[name].read(path, kb)
+
+
+def _sources(path: Path) -> Iterator[tuple[Path, str]]:
+    """(path, reader name) of everything in the directory ``path`` that a reader recognises:
+    sub-directories a reader takes whole (an SGD split), else their contents, and dialogue
+    files; other files (a LICENSE, a README) are skipped."""
+    for entry in sorted(path.iterdir()):
+        if entry.is_file() and entry.suffix not in (".json", ".jsonl", ".txt"):
+            continue
+        try:
+            yield entry, sniff_format(entry)
+        except InputError:
+            if entry.is_dir():
+                yield from _sources(entry)

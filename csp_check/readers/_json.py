@@ -50,9 +50,12 @@ def iter_json_items(path: Path) -> Iterator[tuple[str | int, Any] | InputError]:
                 pos = _skip_ws(text, pos + 1)
             item, pos = _decoder.raw_decode(text, pos)
         except (json.JSONDecodeError, IndexError) as err:
-            line = text.count("\n", 0, pos) + 1
-            msg = err.msg if isinstance(err, json.JSONDecodeError) else "unexpected end of file"
-            yield InputError(str(path), f"invalid JSON after item {index} (line {line}): {msg}")
+            where = f"item {index + 1}" if index else "the first item"
+            if isinstance(err, json.JSONDecodeError):
+                at_pos = f"{err.msg} (line {err.lineno}, column {err.colno})"
+            else:
+                at_pos = f"line {text.count(chr(10), 0, pos) + 1}: unexpected end of file"
+            yield InputError(str(path), f"invalid JSON in {where} ({index} read before it): {at_pos}")
             return
         yield key, item
         index += 1
@@ -60,7 +63,7 @@ def iter_json_items(path: Path) -> Iterator[tuple[str | int, Any] | InputError]:
         if pos < len(text) and text[pos] == ",":
             pos = _skip_ws(text, pos + 1)
     if pos >= len(text):
-        yield InputError(str(path), f"invalid JSON: file ends after item {index} (truncated?)")
+        yield InputError(str(path), f"invalid JSON: the file ends after {index} items without closing (truncated?)")
 
 
 def _skip_ws(text: str, pos: int) -> int:
@@ -103,6 +106,10 @@ def turn_list(path: Path, dialogue_id: str, raw: Any, key: str = "turns") -> lis
 
 def check_span(path: Path, dialogue_id: str, field: str, utterance: str, start: Any, end: Any) -> None:
     """Raise :class:`InputError` unless ``[start, end)`` is a valid span of ``utterance``."""
+    if isinstance(start, int) and isinstance(end, int) and 0 <= end < start <= len(utterance):
+        raise InputError(
+            str(path), f"span [{start}, {end}) ends before it starts", dialogue=dialogue_id, field=field
+        )
     if not isinstance(start, int) or not isinstance(end, int) or not 0 <= start <= end <= len(utterance):
         raise InputError(
             str(path),

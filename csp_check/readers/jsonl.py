@@ -49,6 +49,10 @@ def sniff(path: Path) -> bool:
     return False
 
 
+#: Lines of invalid JSON, before any dialogue, after which a file is declared not JSONL at all.
+NOT_JSONL_AFTER = 5
+
+
 def read(path: Path, kb: KnowledgeBase | None = None) -> Iterator[Dialogue | InputError]:
     """Dialogues of a JSONL file, line by line (streamed); ``kb`` is unused."""
     try:
@@ -58,17 +62,33 @@ def read(path: Path, kb: KnowledgeBase | None = None) -> Iterator[Dialogue | Inp
         return
     with f:
         lineno = 0
+        held: list[InputError] = []  # invalid-JSON lines before the first dialogue
+        started = False
         while True:
             lineno += 1
             try:
                 line = f.readline()
             except UnicodeDecodeError as err:
+                yield from held
                 yield InputError(f"{path}:{lineno}", f"not UTF-8: {err.reason}")
                 return
             if not line:
+                yield from held
                 return
-            if line.strip():
-                yield parse_line(path, lineno, line)
+            if not line.strip():
+                continue
+            item = parse_line(path, lineno, line)
+            if not started and isinstance(item, InputError) and "invalid JSON" in item.message:
+                held.append(item)
+                if len(held) >= NOT_JSONL_AFTER:  # a pretty-printed JSON file, say
+                    yield InputError(str(path), f"not JSON lines: the first {len(held)} lines are not JSON; "
+                                     "is it another format? (try --format auto)")  # fmt: skip
+                    return
+                continue
+            started = True
+            yield from held
+            held.clear()
+            yield item
 
 
 def parse_line(path: Path, lineno: int, line: str) -> Dialogue | InputError:

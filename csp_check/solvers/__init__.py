@@ -218,7 +218,7 @@ def solve_report(
         sat = solver.satisfiable(csp, time_limit=time_limit)
         status = sat.status
         if sat.reason:
-            reasons.append(sat.reason)
+            reasons.append(f"satisfiable: {sat.reason}")
     out["status"] = status.value
     out["reason"] = "; ".join(reasons) or None
     out["solve_seconds"] = round(time.perf_counter() - start, 6)
