@@ -53,7 +53,7 @@ def one_line(err: InputError, *parts: str) -> None:
 # --- sniffing ---------------------------------------------------------------------------------
 @pytest.mark.parametrize(
     ("path", "fmt"),
-    [(MWOZ21, "multiwoz"), (MWOZ22, "multiwoz22"), (MWOZ22 / "dialogues_001.json", "multiwoz22"), (EXAMPLES, "jsonl")],
+    [(MWOZ21, "multiwoz"), (MWOZ22, "multiwoz22"), (MWOZ22 / "dialogues_ours.json", "multiwoz22"), (EXAMPLES, "jsonl")],
 )
 def test_sniff_own_files(path: Path, fmt: str) -> None:
     assert sniff_format(path) == fmt
@@ -85,7 +85,7 @@ def test_sniff_unknown_format(tmp_path: Path) -> None:
 
 def test_sniffers_reject_each_other(tmp_path: Path) -> None:
     """Each own file is claimed by exactly its reader (none of the others say yes)."""
-    for path, fmt in [(MWOZ21, "multiwoz"), (MWOZ22 / "dialogues_001.json", "multiwoz22"), (EXAMPLES, "jsonl")]:
+    for path, fmt in [(MWOZ21, "multiwoz"), (MWOZ22 / "dialogues_ours.json", "multiwoz22"), (EXAMPLES, "jsonl")]:
         claimed = [name for name, module in READERS.items() if module.sniff(path)]
         assert claimed == [fmt], (path, claimed)
 
@@ -205,7 +205,7 @@ def test_multiwoz22_fixture() -> None:
 
 
 def test_multiwoz22_without_dialog_acts_uses_frame_actions(tmp_path: Path) -> None:
-    dialogues = json.loads((MWOZ22 / "dialogues_001.json").read_text())
+    dialogues = json.loads((MWOZ22 / "dialogues_ours.json").read_text())
     first = dialogues[0]
     first["turns"][0]["frames"][0]["actions"] = [{"act": "INFORM", "slot": "restaurant-food", "values": ["spanish"]}]
     (tmp_path / "dialogues_001.json").write_text(json.dumps([first]))
@@ -218,7 +218,7 @@ def test_multiwoz22_without_dialog_acts_uses_frame_actions(tmp_path: Path) -> No
 
 def test_multiwoz22_bad_spans(tmp_path: Path) -> None:
     shutil.copy(MWOZ22 / "dialog_acts.json", tmp_path / "dialog_acts.json")
-    dialogues = json.loads((MWOZ22 / "dialogues_001.json").read_text())
+    dialogues = json.loads((MWOZ22 / "dialogues_ours.json").read_text())
     dialogues[0]["turns"][0]["frames"][0]["slots"][0]["exclusive_end"] = 500
     acts = json.loads((MWOZ22 / "dialog_acts.json").read_text())
     acts["SNG90002.json"]["1"]["span_info"][0][3] = -1
