@@ -233,7 +233,7 @@ class ExportedFiles(BaseModel):
 
     model: Path  # consistency.mzn: the model (C1–C6), solve for satisfaction
     data: Path  # <dialogue>.dzn: the dialogue's data
-    most_similar: Path  # most_similar.mzn: the model + `solve maximize agreement`
+    most_similar: Path  # most_similar.mzn: the model + `solve maximize preference` (agreement first)
 
 
 def export_mzn(csp: CSP, out_dir: str | Path) -> ExportedFiles:

@@ -47,7 +47,9 @@ class CpSatSolver(Solver):
         builder = _Builder(enc)
         model, x = builder.model, builder.x
         if task is Task.MAXIMISE:
-            model.maximize(sum(builder.eq(i, enc.said[i]) for i in range(len(x)) if enc.search[i]))
+            agree = [(builder.eq(i, enc.said[i]), enc.user[i]) for i in range(len(x)) if enc.search[i]]
+            # agreement first; among equally similar solutions, keep what the user said
+            model.maximize(sum((len(x) + 1) * a + (a if user else 0) for a, user in agree))
         solver = cp_model.CpSolver()
         solver.parameters.num_workers = 1
         solver.parameters.max_time_in_seconds = float(time_limit)

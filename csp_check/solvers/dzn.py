@@ -19,7 +19,7 @@ from csp_check.solvers.encoding import IntEncoding
 MODEL_PATH = Path(__file__).parent / "consistency.mzn"
 
 #: What to add to the model to find the most similar solution (exact VCA).
-MAXIMISE_AGREEMENT = "solve maximize agreement;\n"
+MAXIMISE_AGREEMENT = "solve maximize preference;\n"
 
 
 def to_dzn(enc: IntEncoding) -> str:
@@ -34,6 +34,7 @@ def to_dzn(enc: IntEncoding) -> str:
         f"N_VAR = {n};",
         f"NAME = {_strings(enc.names)};",
         f"SEARCH = {_bools(enc.search)};",
+        f"USER = {_bools(enc.user)};",
         f"SAID = {_ints(enc.said)};",
         f"TYPED_DOM = [{', '.join(_set(d) for d in enc.typed_domains)}];",
         f"OPEN_DOM = [{', '.join(_set(d) for d in enc.open_domains)}];",

@@ -71,6 +71,7 @@ class IntEncoding:
     dialogue_id: str
     names: tuple[str, ...]
     search: tuple[bool, ...]  # has a span: a search variable
+    user: tuple[bool, ...]  # said by the user: kept first among equally similar solutions
     said: tuple[int, ...]  # code of the dialogue's own assignment, per variable
     typed_domains: tuple[tuple[int, ...], ...]  # domain when C1 is on (sorted codes)
     open_domains: tuple[tuple[int, ...], ...]  # domain when C1 is off
@@ -227,6 +228,7 @@ def encode(
         dialogue_id=csp.dialogue_id,
         names=tuple(v.name for v in csp.variables),
         search=tuple(i not in pinned for i in range(len(csp.variables))),
+        user=tuple(v.speaker == "user" for v in csp.variables),
         said=tuple(code(x) for x in said_values),
         typed_domains=tuple(typed_domains),
         open_domains=tuple(open_domains),

@@ -2,7 +2,7 @@
 
 Each call runs the MiniZinc driver on ``models/consistency.mzn`` plus the dialogue's data
 (:func:`csp_check.solvers.dzn.to_dzn`), the same files ``csp-check export-mzn`` writes. MAXIMISE
-adds ``solve maximize agreement;``; COUNT asks for up to ``cap`` solutions (``-n cap``).
+adds ``solve maximize preference;`` (agreement first, then the user's variables); COUNT asks for up to ``cap`` solutions (``-n cap``).
 
 Installing the solvers:
 
