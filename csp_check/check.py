@@ -15,14 +15,15 @@ from __future__ import annotations
 
 from typing import Mapping
 
-from csp_check.models import CSP, Constraint, ConstraintId, Value, Variable, VariableKind, VariableRef, Violation
+from csp_check.models import CSP, Constraint, ConstraintId, Value, Variable, VariableRef, Violation
 
 DONTCARE = "dontcare"
 
 
 def entity_match(entity: Mapping[str, str], columns: list[str], values: list[Value]) -> tuple[bool, bool]:
-    """(surely matches, possibly matches) for one entity against ``columns[i] == values[i]``."""
-    sure = possible = True
+    """(surely matches, possibly matches) for one entity against ``columns[i] == values[i]``:
+    a contradicted column rules the entity out; a missing one only makes the match unsure."""
+    sure = True
     for column, value in zip(columns, values):
         if value == DONTCARE:
             continue
@@ -31,7 +32,7 @@ def entity_match(entity: Mapping[str, str], columns: list[str], values: list[Val
             sure = False
         elif have != value:
             return False, False
-    return sure, possible
+    return sure, True
 
 
 def count_matches(entities: list[Mapping[str, str]], columns: list[str], values: list[Value]) -> tuple[int, int]:
@@ -151,7 +152,3 @@ def _entity_label(entity: Mapping[str, str]) -> str:
         if key in entity:
             return entity[key]
     return ", ".join(f"{k}={v}" for k, v in list(entity.items())[:3])
-
-
-def is_amount(var: Variable) -> bool:
-    return var.kind is VariableKind.AMOUNT

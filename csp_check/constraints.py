@@ -39,7 +39,7 @@ Decisions (also in the README, "Semantics"):
 from __future__ import annotations
 
 from collections import defaultdict
-from typing import Iterable, Literal
+from typing import Literal, NamedTuple
 
 from pydantic import BaseModel
 
@@ -53,11 +53,12 @@ from csp_check.models import (
     DelexicalizedDialogue,
     Dialogue,
     KnowledgeBase,
+    Turn,
     Value,
     Variable,
     VariableKind,
 )
-from csp_check.normalize import normalize
+from csp_check.normalize import normalize, normalized_entities
 
 SYSTEM_CLAIMS = frozenset({ActRole.OFFER, ActRole.INFORM})
 #: Belief-state slots that are no equality filter of a search: a name picks one entity, and
@@ -85,9 +86,10 @@ def build_csp(
     variables = delex.variables
     lexicon = Lexicon.of(dialogue, variables)
     assignment = read_assignment(variables, lexicon)
-    builder = _Builder(dialogue, variables, kb, options, lexicon)
+    results = normalized_results(dialogue)
+    builder = _Builder(dialogue, variables, kb, options, lexicon, results)
     builder.build()
-    domains = _domains(dialogue, variables, kb)
+    domains = _domains(dialogue, variables, kb, results)
     amounts = [v for v in assignment.values() if isinstance(v, int)] + [
         v.value for v in variables if v.kind is VariableKind.AMOUNT and isinstance(v.value, int)
     ]
@@ -106,11 +108,12 @@ def build_csp(
 class _Builder:
     def __init__(
         self, dialogue: Dialogue, variables: list[Variable], kb: KnowledgeBase | None, options: BuildOptions,
-        lexicon: Lexicon,
+        lexicon: Lexicon, results: list[NormalizedResult],
     ):
         self.dialogue = dialogue
         self.lexicon = lexicon
-        self.ignored = ignored_parameters(dialogue)
+        self.results = results
+        self.ignored = ignored_parameters(results)
         self.variables = variables
         self.kb = kb
         self.options = options
@@ -158,11 +161,12 @@ class _Builder:
             return
         latest: dict[str, tuple[str, list[dict[str, str]], dict[str, str] | None]] = {}
         seen = self._dialogue_entities()
+        by_turn: dict[int, list[NormalizedResult]] = defaultdict(list)
+        for r in self.results:
+            by_turn[r.turn].append(r)
         for turn in self.dialogue.turns:
-            for result in turn.kb_results:
-                kb_id = f"turn{turn.index}:{result.domain}"
-                params = result.call.parameters if result.call else None
-                latest[result.domain] = (kb_id, _normalized(result.entities), params)
+            for r in by_turn.get(turn.index, []):
+                latest[r.domain] = (f"turn{turn.index}:{r.domain}", r.entities, r.parameters)
             if turn.speaker != "system":
                 continue
             turn_vars = self.by_turn.get(turn.index, [])
@@ -174,22 +178,22 @@ class _Builder:
                 self.kbs.setdefault(kb_id, entities)
                 columns = set().union(*entities) if entities else set()
                 mine = [v for v in turn_vars if v.domain == domain]
-                asked = self._filters(turn.index, domain, kb_id, columns, mine, params, search_only=True)
+                filters = self._filters(turn.index, domain, columns, mine, params)
+                asked = filters if self.options.count_filter == "state" else []  # the paper: the utterance alone
                 if domain in seen:  # C5 looks at every entity of d the dialogue's results show
                     self.kbs.setdefault(f"dialogue:{domain}", seen[domain])
                     self._claims(turn.index, f"dialogue:{domain}", set().union(*seen[domain]), mine, asked)
                 else:
                     self._claims(turn.index, kb_id, columns, mine, asked)
-                self._counts(turn.index, domain, kb_id, columns, mine, params)
-                self._no_results(turn, domain, kb_id, columns, mine, params)
+                self._counts(turn.index, domain, kb_id, mine, params, filters)
+                self._no_results(turn, domain, kb_id, columns, mine, filters)
 
     def _dialogue_entities(self) -> dict[str, list[dict[str, str]]]:
         """Domain → every distinct entity the dialogue's KB results show (the dialogue's KB)."""
         entities: dict[str, dict[tuple, dict[str, str]]] = defaultdict(dict)
-        for turn in self.dialogue.turns:
-            for result in turn.kb_results:
-                for e in _normalized(result.entities):
-                    entities[result.domain].setdefault(tuple(sorted(e.items())), e)
+        for r in self.results:
+            for e in r.entities:
+                entities[r.domain].setdefault(tuple(sorted(e.items())), e)
         return {d: list(es.values()) for d, es in entities.items()}
 
     def _global_table(self, domain: str) -> tuple[str, list[dict[str, str]], None] | None:
@@ -197,7 +201,7 @@ class _Builder:
         if table is None:
             return None
         if domain not in self.kbs:
-            self.kbs[domain] = _normalized(table.entities)
+            self.kbs[domain] = table.normalized()
         return domain, self.kbs[domain], None
 
     def _claims(self, turn: int, kb_id: str, columns: set[str], mine: list[Variable], asked: list[Variable]) -> None:
@@ -234,13 +238,13 @@ class _Builder:
         return any(a.role is ActRole.BOOKED and a.domain in domains for a in self.dialogue.turns[turn].acts)
 
     def _counts(
-        self, turn: int, domain: str, kb_id: str, columns: set[str], mine: list[Variable], params: dict[str, str] | None
+        self, turn: int, domain: str, kb_id: str, mine: list[Variable], params: dict[str, str] | None,
+        filters: list[Variable],
     ) -> None:
         """C6: an amount equals the number of entities matching the filters."""
         for amount in (v for v in mine if v.kind is VariableKind.AMOUNT):
             if params is None and self.options.count_filter == "state" and self._bounded(turn, domain):
                 continue  # the search had bounds ("leave after 12:45") an exact count cannot express
-            filters = self._filters(turn, domain, kb_id, columns, mine, params)
             self.add(
                 Constraint(
                     id=ConstraintId.C6, variables=[f.name for f in filters], turn=turn, kb=kb_id,
@@ -249,13 +253,13 @@ class _Builder:
             )
 
     def _no_results(
-        self, turn, domain: str, kb_id: str, columns: set[str], mine: list[Variable], params: dict[str, str] | None
+        self, turn: Turn, domain: str, kb_id: str, columns: set[str], mine: list[Variable], filters: list[Variable]
     ) -> None:
         """C4: no entity matches what the system says it found nothing for."""
         if not any(a.role is ActRole.NO_RESULT and a.domain == domain for a in turn.acts):
             return
         said = [v for v in mine if v.role is ActRole.NO_RESULT and v.kind is VariableKind.SLOT and v.slot in columns]
-        filters = said or self._filters(turn.index, domain, kb_id, columns, mine, params)
+        filters = said or filters
         if filters:
             self.add(
                 Constraint(
@@ -265,15 +269,10 @@ class _Builder:
             )
 
     def _filters(
-        self, turn: int, domain: str, kb_id: str, columns: set[str], mine: list[Variable], params: dict[str, str] | None,
-        search_only: bool = False,
+        self, turn: int, domain: str, columns: set[str], mine: list[Variable], params: dict[str, str] | None
     ) -> list[Variable]:
-        """The variables that filter the KB at ``turn`` (see module doc, C6). With
-        ``search_only`` (for C5) the paper's utterance reading gives none: the utterance's own
-        values are the claim."""
+        """The variables that filter the KB at ``turn`` (see module doc, C6)."""
         if self.options.count_filter == "utterance":
-            if search_only:
-                return []
             return [v for v in mine if v.kind is VariableKind.SLOT and v.slot in columns and v.role is not ActRole.NO_RESULT]
         wanted = params if params is not None else self._state(turn, domain)
         wanted = {k: v for k, v in wanted.items() if k not in self.ignored.get(domain, ())}
@@ -354,47 +353,60 @@ def referents(dialogue: Dialogue, variables: list[Variable], lexicon: Lexicon) -
     return keys
 
 
-def ignored_parameters(dialogue: Dialogue) -> dict[str, set[str]]:
+class NormalizedResult(NamedTuple):
+    """A turn's :class:`KbResult` with its entities' values normalised (once per dialogue)."""
+
+    turn: int
+    domain: str
+    parameters: dict[str, str] | None
+    entities: list[dict[str, str]]
+
+
+def normalized_results(dialogue: Dialogue) -> list[NormalizedResult]:
+    """Every KB result of ``dialogue`` in turn order, values normalised like variable values."""
+    return [
+        NormalizedResult(t.index, r.domain, r.call.parameters if r.call else None, normalized_entities(r.entities))
+        for t in dialogue.turns
+        for r in t.kb_results
+    ]
+
+
+def ignored_parameters(results: list[NormalizedResult]) -> dict[str, set[str]]:
     """Domain → call parameters its back end ignores: a parameter that some call's own results
     contradict was not used as a filter (SGD RentalCars ignores ``pickup_time``), so it filters
     no count or offer of that domain anywhere in the dialogue."""
     ignored: dict[str, set[str]] = defaultdict(set)
-    for turn in dialogue.turns:
-        for result in turn.kb_results:
-            if result.call is None:
-                continue
-            for slot, value in result.call.parameters.items():
-                key = normalize(value)
-                if any(slot in e and normalize(str(e[slot])) != key for e in result.entities):
-                    ignored[result.domain].add(slot)
+    for r in results:
+        for slot, value in (r.parameters or {}).items():
+            key = normalize(value)
+            if any(slot in e and e[slot] != key for e in r.entities):
+                ignored[r.domain].add(slot)
     return ignored
 
 
-def _no_result_domains(turn) -> set[str]:
+def _no_result_domains(turn: Turn) -> set[str]:
     return {a.domain for a in turn.acts if a.role is ActRole.NO_RESULT}
 
 
-def _normalized(entities: Iterable[dict[str, str]]) -> list[dict[str, str]]:
-    return [{k: normalize(str(v)) for k, v in e.items() if v is not None and str(v) != ""} for e in entities]
-
-
-def _domains(dialogue: Dialogue, variables: list[Variable], kb: KnowledgeBase | None) -> dict[str, list[str]]:
+def _domains(
+    dialogue: Dialogue, variables: list[Variable], kb: KnowledgeBase | None, results: list[NormalizedResult]
+) -> dict[str, list[str]]:
     """V(type) per slot type: the closed ontology set, else annotated ∪ KB values (see module
     doc). The KB here is every table the dialogue could use, whichever constraints are enabled."""
     values: dict[str, set[str]] = defaultdict(set)
     for v in variables:
         if v.kind is VariableKind.SLOT and isinstance(v.value, str):
             values[v.slot_type].add(v.value)
-    tables = [(r.domain, r.entities) for t in dialogue.turns for r in t.kb_results]
+    tables = [(r.domain, r.entities) for r in results]
     if kb is not None:
         used = {v.domain for v in variables}
-        tables += [(domain, table.entities) for domain, table in kb.tables.items() if domain in used]
+        tables += [(domain, table.normalized()) for domain, table in kb.tables.items() if domain in used]
     for domain, entities in tables:
         for entity in entities:
             for column, value in entity.items():
                 slot_type = f"{domain}.{column}"
-                if slot_type in values and value is not None and str(value) != "":
-                    values[slot_type].add(normalize(str(value)))
+                if slot_type in values:
+                    values[slot_type].add(value)
     for slot_type, closed in dialogue.ontology.items():
         if slot_type in values:
             values[slot_type] = {normalize(x) for x in closed} | ({"dontcare"} & values[slot_type])

@@ -44,6 +44,8 @@ def delexicalize(dialogue: Dialogue) -> DelexicalizedDialogue:
             if span is None:
                 span = locate(turn.utterance, act, avoid=[s for s, _, _ in pending if s is not None])
                 found = span is not None
+                if span is None:  # written once but annotated twice (Inform + Recommend): one variable
+                    span = _same_mention(act, pending)
             pending.append((span, act, found))
         turn_vars: list[Variable] = []
         for span, act, found in pending:
@@ -71,6 +73,15 @@ def delexicalize(dialogue: Dialogue) -> DelexicalizedDialogue:
         implicit=implicit,
         located=located,
     )
+
+
+def _same_mention(act: DialogueAct, pending: list[tuple[Span | None, DialogueAct, bool]]) -> Span | None:
+    """The span already given to another act of the turn with the same slot and value."""
+    key = (act.domain, act.slot, normalize(act.canonical or act.value or ""))
+    for span, other, _ in pending:
+        if span is not None and (other.domain, other.slot, normalize(other.canonical or other.value or "")) == key:
+            return span
+    return None
 
 
 def _variable(turn: int, speaker: str, act: DialogueAct, span: Span | None, utterance: str) -> Variable | None:

@@ -106,6 +106,12 @@ def _db_table(path: Path) -> KbTable:
     return _table(path, _table_name(path), data, "entities")
 
 
+def short_form(data: dict[str, Any], source: str = "<kb>") -> KnowledgeBase:
+    """A KB from ``{domain: [entity, …]}`` (values made strings like :func:`load_kb` does);
+    raises :class:`InputError` naming ``source`` and the domain for a malformed table."""
+    return KnowledgeBase(tables={d: _table(Path(source), d, rows, d) for d, rows in data.items()})
+
+
 def _table(path: Path, domain: str, entities: Any, field: str) -> KbTable:
     if not isinstance(entities, list):
         raise InputError(str(path), "must be a list of entities", field=field)

@@ -13,7 +13,7 @@ from __future__ import annotations
 from enum import Enum
 from typing import Literal, Union
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, model_validator
 
 Speaker = Literal["user", "system"]
 #: A value a variable takes: a canonical slot value (str) or an amount of KB instances (int).
@@ -106,12 +106,30 @@ class Dialogue(BaseModel):
         default_factory=dict, description="slot type (domain.slot) → possible values of closed slots"
     )
 
+    @model_validator(mode="after")
+    def _turns_in_order(self) -> "Dialogue":
+        """Turn ``index`` is the turn's position: every stage looks turns up by it."""
+        for position, turn in enumerate(self.turns):
+            if turn.index != position:
+                raise ValueError(f"turns[{position}].index is {turn.index}; turns are numbered 0, 1, 2, … in order")
+        return self
+
 
 class KbTable(BaseModel):
     """A table of KB entities for one domain: each entity maps a column (slot) to a value."""
 
     domain: str
     entities: list[dict[str, str]] = Field(default_factory=list)
+    _normalized: list[dict[str, str]] | None = PrivateAttr(default=None)
+
+    def normalized(self) -> list[dict[str, str]]:
+        """The entities with values normalised (:func:`csp_check.normalize.normalized_entities`),
+        computed once per table: a corpus run checks every dialogue against the same KB."""
+        if self._normalized is None:
+            from csp_check.normalize import normalized_entities
+
+            self._normalized = normalized_entities(self.entities)
+        return self._normalized
 
 
 class KnowledgeBase(BaseModel):

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from functools import lru_cache
+from typing import Iterable, Mapping
 
 _DASHES = dict.fromkeys(map(ord, "\u2010\u2011\u2012\u2013\u2014\u2015\u2212"), "-")
 _QUOTES = {ord("\u2018"): "'", ord("\u2019"): "'", ord("\u201c"): '"', ord("\u201d"): '"', ord("`"): "'"}
@@ -65,6 +66,12 @@ def normalize(value: str) -> str:
     return clock_time(text) or money(text) or text
 
 
+def normalized_entities(entities: Iterable[Mapping[str, object]]) -> list[dict[str, str]]:
+    """KB entities with every value normalised like a variable's value; empty values dropped
+    (a missing column is unknown, see :mod:`csp_check.check`)."""
+    return [{k: normalize(str(v)) for k, v in e.items() if v is not None and str(v) != ""} for e in entities]
+
+
 _MONEY = re.compile(r"^(?:£ ?)?(?P<n>\d+(?:\.\d{1,2})?) ?(?:gbp|pounds?|£)?$")
 
 
@@ -104,18 +111,18 @@ def clock_time(text: str) -> str | None:
     h = match["h"]
     hour = int(h) if h.isdigit() else _HOUR_WORDS.get(h, -1)
     minute = int(match["m"] or 0)
+    if not (0 <= hour <= 23 and 0 <= minute <= 59):
+        return None
     if match["q"] == "half past":
         minute = 30
     elif match["q"] == "quarter past":
         minute = 15
-    elif match["q"] == "quarter to":
-        hour, minute = hour - 1, 45
+    elif match["q"] == "quarter to":  # on the 12-hour clock: "quarter to 1 pm" is 12:45 pm
+        hour, minute = (hour - 1) or 12, 45
     if period in _LATE and 1 <= hour < 12:
         hour += 12
     elif period in _EARLY and hour == 12:
         hour = 0
-    if not (0 <= hour <= 23 and 0 <= minute <= 59):
-        return None
     return f"{hour:02d}:{minute:02d}"
 
 

@@ -27,7 +27,7 @@ from typing import Any, Iterable, Sequence
 import pytest
 
 from csp_check.errors import InputError
-from csp_check.models import ALL_CONSTRAINTS, ConstraintId, Dialogue, DialogueReport, KbTable, KnowledgeBase, Violation
+from csp_check.models import ALL_CONSTRAINTS, ConstraintId, Dialogue, DialogueReport, KnowledgeBase, Violation
 
 KbLike = KnowledgeBase | dict | str | Path | None
 DialoguesLike = Dialogue | str | Path | Iterable[Dialogue]
@@ -69,7 +69,9 @@ def load_kb(kb: KbLike) -> KnowledgeBase | None:
         raise InputError("<kb>", "a KB must be a JSON object")
     if "tables" in kb:
         return KnowledgeBase.model_validate(kb)
-    return KnowledgeBase(tables={d: KbTable(domain=d, entities=list(rows)) for d, rows in kb.items()})
+    from csp_check.kb import short_form
+
+    return short_form(kb)
 
 
 def _is_short_form(data: Any) -> bool:
@@ -106,8 +108,11 @@ def check(
     for item in items:
         if isinstance(item, InputError):
             reports.append(error_report(item))
-        else:
+            continue
+        try:
             reports.append(check_dialogue(item, knowledge, enabled))
+        except Exception as err:  # noqa: BLE001 - one dialogue's crash is that dialogue's failure
+            reports.append(error_report(InputError(item.source, f"internal error: {type(err).__name__}: {err}", item.id)))
     return reports
 
 
@@ -241,8 +246,9 @@ class DialogueFile(pytest.File):
     def collect(self):
         from csp_check.pipeline import load_corpus
 
-        options = _defaults(self.config)
-        for i, item in enumerate(load_corpus([self.path], options["fmt"], load_kb(options["kb"]))):
+        options = dict(_defaults(self.config))
+        options["kb"] = load_kb(options["kb"])  # once per file, not once per dialogue
+        for i, item in enumerate(load_corpus([self.path], options["fmt"], options["kb"])):
             name = item.id if isinstance(item, Dialogue) else f"unreadable-{i}"
             yield DialogueItem.from_parent(self, name=name, dialogue=item, options=options)
 

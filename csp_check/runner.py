@@ -126,7 +126,8 @@ def validate(
 
     ``fmt``: ``auto`` or a reader name (:data:`csp_check.readers.FORMATS`). ``constraints``:
     the enabled constraint ids. ``jobs``: worker processes (1 = in this process). ``solver``:
-    also ask a solver (answers in ``report.extra["solver"]``; the verdict stays the checker's).
+    also ask a solver (answers in ``report.extra["solver"]``; the verdict stays the checker's,
+    except that a solver operation that runs out of time makes the dialogue ``unknown``).
     ``check`` replaces the per-dialogue check (a module-level function, see :data:`CheckFn`).
 
     Raises :class:`UsageError` at once (before iterating) for an unknown format, constraint id

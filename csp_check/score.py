@@ -93,7 +93,7 @@ class SolverTotals(BaseModel):
             self.capped += bool(out.get("capped"))
             group = self.groups.setdefault(str(out.get("group") or "unknown"), GroupTotals())
             group.dialogues += 1
-            group.variables += int(out.get("variables") or report.variables)
+            group.variables += int(out.get("variables", report.variables - report.implicit))  # with a span
             group.consistent += report.status is Status.CONSISTENT
             group.agreeing += int(out.get("agreeing") or 0)
         if out.get("edits"):

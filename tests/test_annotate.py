@@ -42,7 +42,9 @@ def acts(dialogue: Dialogue, turn: int) -> list[tuple[str, str, str | None, str 
 
 # --- annotation ---------------------------------------------------------------------------------
 def test_spans_are_the_surface_text(kb) -> None:
-    dialogues = [d for d in read_dialogues([RAW], kb=kb)]
+    from csp_check.pipeline import with_annotations
+
+    dialogues = [with_annotations(d, kb) for d in read_dialogues([RAW], kb=kb)]  # annotated in the pipeline
     assert [d.id for d in dialogues] == ["raw-consistent", "raw-wrong-amount", "raw-wrong-offer"]
     total = 0
     for d in dialogues:

@@ -269,6 +269,7 @@ def test_convlab_unified_samples_validate_and_flag_only_real_data_errors():
     assert len(sgd) == 10
     # The unified format drops SGD's canonical values: relative dates ("the 11th" / "March 11th")
     # cannot be resolved; every other paraphrase (times) is.
+    assert sum(bool(r.violations) for r in sgd) == 3
     assert all(v.constraint is ConstraintId.C2 and v.variables[0].slot.endswith(".date") for r in sgd for v in r.violations)
 
 
@@ -286,3 +287,27 @@ def test_figure_1_minimal_repair_fixes_the_system_not_the_user(backend):
     ]
     assert out["relexicalized"][3] == "Taberna is cheap and serves Spanish food. Would you like the location information?"
     assert out["relexicalized"][0] == dialogue.turns[0].utterance  # the user's request is kept
+
+
+def test_quarter_to_counts_on_the_twelve_hour_clock():
+    assert [normalize(t) for t in ("quarter to 1 pm", "quarter to 12 in the morning", "quarter to one in the afternoon")] == [
+        "12:45", "11:45", "12:45"]
+
+
+def test_a_value_annotated_twice_but_written_once_is_one_variable():
+    kb = FIGURE_1_KB
+    u = "Beirut serves spanish food."
+    offer = [DialogueAct(role=ActRole.OFFER, act="offer", domain="restaurant", slot="name", value="Beirut"),
+             DialogueAct(role=ActRole.OFFER, act="offer", domain="restaurant", slot="food", value="spanish"),
+             DialogueAct(role=ActRole.INFORM, act="inform", domain="restaurant", slot="food", value="spanish")]
+    dialogue = Dialogue(id="twice", turns=[Turn(index=0, speaker="system", utterance=u, acts=offer)])
+    report = check_dialogue(dialogue, kb)
+    assert (report.variables, report.implicit) == (2, 0)
+    assert [v.constraint for v in report.violations] == [ConstraintId.C5]  # Beirut is lebanese
+
+
+def test_turns_must_be_numbered_in_order():
+    from pydantic import ValidationError
+
+    with pytest.raises(ValidationError, match="turns are numbered"):
+        Dialogue(id="d", turns=[Turn(index=1, speaker="user", utterance="hi")])

@@ -28,7 +28,6 @@ from typing import Iterator
 from csp_check.errors import InputError
 from csp_check.models import Dialogue, KnowledgeBase, Turn
 
-from ._json import build
 
 NAME = "text"
 SPEAKERS = {"user": "user", "system": "system", "assistant": "system", "bot": "system"}
@@ -48,22 +47,13 @@ def sniff(path: Path) -> bool:
 
 
 def read(path: Path, kb: KnowledgeBase | None = None) -> Iterator[Dialogue | InputError]:
-    """Dialogues of a raw-text file, each annotated against ``kb``; one :class:`InputError`
-    instead if ``kb`` is ``None`` or the file cannot be read (streamed line by line)."""
+    """The dialogues of a raw-text file, without acts: the pipeline annotates them against
+    ``kb`` (:func:`csp_check.pipeline.with_annotations`, in the worker that checks them). One
+    :class:`InputError` instead if ``kb`` is ``None`` or the file cannot be read (streamed)."""
     if kb is None:
         yield InputError(str(path), "raw text needs --kb (its variables come from matching KB values)")
         return
-    for item in parse(path):
-        if isinstance(item, InputError):
-            yield item
-        else:
-            yield build(path, item.id, lambda d=item: _annotated(d, kb))
-
-
-def _annotated(dialogue: Dialogue, kb: KnowledgeBase) -> Dialogue:
-    from csp_check.annotate import annotate  # spaCy loads only when raw text is read
-
-    return annotate(dialogue, kb)
+    yield from parse(path)
 
 
 def parse(path: Path) -> Iterator[Dialogue | InputError]:
