@@ -72,6 +72,40 @@ def _skip_ws(text: str, pos: int) -> int:
     return pos
 
 
+def read_items(
+    path: Path,
+    convert: Callable[[Path, str, Any], Dialogue],
+    single_keys: frozenset[str] = frozenset(),
+) -> Iterator[Dialogue | InputError]:
+    """Each dialogue of a JSON file, ``convert(path, dialogue_id, raw)``-ed, errors isolated.
+
+    The file is a list of dialogues, an object mapping id → dialogue, or — when its first key is
+    one of ``single_keys`` — one dialogue object. A dialogue's id is its ``dialogue_id`` (or
+    ``id``) field, else its key, else ``#index``; a single dialogue without one is named after
+    the file.
+    """
+    items = iter_json_items(path)
+    for item in items:
+        if isinstance(item, InputError):
+            yield item
+            continue
+        key, raw = item
+        if key in single_keys:  # one dialogue object: gather its fields
+            fields = {key: raw}
+            for rest in items:
+                if isinstance(rest, InputError):
+                    yield rest
+                    return
+                fields[rest[0]] = rest[1]
+            dialogue_id = str(fields.get("dialogue_id") or fields.get("id") or path.stem)
+            yield build(path, dialogue_id, lambda: convert(path, dialogue_id, fields))
+            return
+        fallback = f"#{key}" if isinstance(key, int) else str(key)
+        named = raw.get("dialogue_id") or raw.get("id") if isinstance(raw, dict) and isinstance(key, int) else None
+        dialogue_id = str(named or fallback)
+        yield build(path, dialogue_id, lambda: convert(path, dialogue_id, raw))
+
+
 def build(path: Path, dialogue_id: str, convert: Callable[[], Dialogue]) -> Dialogue | InputError:
     """Run a reader's conversion of one dialogue, turning any failure into an :class:`InputError`.
 

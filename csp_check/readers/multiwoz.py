@@ -32,7 +32,6 @@ Mapping:
 
 from __future__ import annotations
 
-import json
 import re
 from pathlib import Path
 from typing import Any, Iterator
@@ -41,7 +40,7 @@ from csp_check.errors import InputError
 from csp_check.models import ActRole, Dialogue, DialogueAct, KnowledgeBase, Span, Turn
 from csp_check.normalize import normalize, parse_amount
 
-from ._json import at, build, head, iter_json_items, turn_list
+from ._json import at, head, read_items, turn_list
 
 NAME = "multiwoz"
 
@@ -161,23 +160,9 @@ def sniff(path: Path) -> bool:
 
 
 def read(path: Path, kb: KnowledgeBase | None = None) -> Iterator[Dialogue | InputError]:
-    """Dialogues of a MultiWOZ ``data.json``; ``kb`` is unused (the KB comes from ``--kb``)."""
-    for item in iter_json_items(path):
-        if isinstance(item, InputError):
-            yield item
-            continue
-        key, raw = item
-        if key in _SINGLE_KEYS:  # a single dialogue object, not an id → dialogue mapping
-            yield build(path, path.stem, lambda: _single(path))
-            return
-        dialogue_id = str(key)
-        if isinstance(key, int):
-            dialogue_id = str(raw.get("dialogue_id") or raw.get("id") or f"#{key}") if isinstance(raw, dict) else f"#{key}"
-        yield build(path, dialogue_id, lambda: convert(path, dialogue_id, raw))
-
-
-def _single(path: Path) -> Dialogue:
-    return convert(path, path.stem, json.loads(path.read_text(encoding="utf-8")))
+    """Dialogues of a MultiWOZ ``data.json`` (id → dialogue), a list of them, or one dialogue
+    object; ``kb`` is unused (the KB comes from ``--kb``)."""
+    return read_items(path, convert, _SINGLE_KEYS)
 
 
 def convert(path: Path, dialogue_id: str, raw: Any) -> Dialogue:

@@ -30,27 +30,21 @@ from csp_check.models import DialogueAct, Dialogue, KnowledgeBase, Span, Turn
 from csp_check.normalize import normalize
 
 from . import multiwoz as mw
-from ._json import at, build, check_span, head, iter_json_items, turn_list
+from .sgd import SGD_ID, dialogue_files
+from ._json import at, check_span, head, read_items, turn_list
 
 NAME = "multiwoz22"
 
-_SGD_ID = re.compile(r'"dialogue_id"\s*:\s*"\d+_\d+"')
 _MWOZ_MARK = re.compile(r'"dialogue_id"\s*:\s*"[A-Za-z]+\d+(\.json)?"|"slot_values"\s*:\s*\{\s*"[a-z]+-[a-z]')
 
 
 def sniff(path: Path) -> bool:
     """A ``dialogues_*.json`` file (or a directory of them) with frames and MultiWOZ ids / slot names."""
-    files = _files(path)
+    files = dialogue_files(path)
     if not files:
         return False
     text = head(files[0], 1 << 15)
-    return '"frames"' in text and not _SGD_ID.search(text) and bool(_MWOZ_MARK.search(text))
-
-
-def _files(path: Path) -> list[Path]:
-    if path.is_dir():
-        return sorted(path.glob("dialogues_*.json"))
-    return [path] if path.suffix == ".json" and path.is_file() else []
+    return '"frames"' in text and not SGD_ID.search(text) and bool(_MWOZ_MARK.search(text))
 
 
 def load_dialog_acts(file: Path) -> tuple[Path | None, dict[str, Any]]:
@@ -66,7 +60,7 @@ def load_dialog_acts(file: Path) -> tuple[Path | None, dict[str, Any]]:
 
 def read(path: Path, kb: KnowledgeBase | None = None) -> Iterator[Dialogue | InputError]:
     """Dialogues of a MultiWOZ 2.2 file or directory; ``kb`` is unused."""
-    files = _files(path)
+    files = dialogue_files(path)
     if not files:
         yield InputError(str(path), "no dialogues_*.json files here")
         return
@@ -79,14 +73,9 @@ def read(path: Path, kb: KnowledgeBase | None = None) -> Iterator[Dialogue | Inp
                 yield InputError(str(file.parent / "dialog_acts.json"), f"unreadable dialogue acts: {err}")
                 loaded[file.parent] = (None, {})
         acts_file, all_acts = loaded[file.parent]
-        for item in iter_json_items(file):
-            if isinstance(item, InputError):
-                yield item
-                continue
-            index, raw = item
-            dialogue_id = str(raw.get("dialogue_id", f"#{index}")) if isinstance(raw, dict) else f"#{index}"
-            turn_acts = all_acts.get(dialogue_id)
-            yield build(file, dialogue_id, lambda: convert(file, dialogue_id, raw, acts_file, turn_acts))
+        yield from read_items(
+            file, lambda f, i, raw, acts_file=acts_file, all_acts=all_acts: convert(f, i, raw, acts_file, all_acts.get(i))
+        )
 
 
 def convert(file: Path, dialogue_id: str, raw: Any, acts_file: Path | None, turn_acts: Any) -> Dialogue:

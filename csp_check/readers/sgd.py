@@ -21,7 +21,7 @@ from csp_check.errors import InputError
 from csp_check.models import ActRole, ApiCall, Dialogue, DialogueAct, KbResult, KnowledgeBase, Span, Turn
 from csp_check.normalize import normalize
 
-from ._json import build, check_span, head, iter_json_items, turn_list
+from ._json import check_span, head, read_items, turn_list
 
 NAME = "sgd"
 
@@ -35,19 +35,21 @@ ROLES = {
     "NOTIFY_FAILURE": ActRole.FAILED,
     "REQUEST": ActRole.REQUEST,
 }
-_SGD_ID = re.compile(r'"dialogue_id"\s*:\s*"\d+_\d+"')
+SGD_ID = re.compile(r'"dialogue_id"\s*:\s*"\d+_\d+"')
 
 
 def sniff(path: Path) -> bool:
     """A directory holding ``dialogues_*.json``, or such a file, with SGD-style dialogue ids."""
-    files = _files(path)
-    return bool(files) and bool(_SGD_ID.search(head(files[0])))
+    files = dialogue_files(path)
+    return bool(files) and bool(SGD_ID.search(head(files[0])))
 
 
-def _files(path: Path) -> list[Path]:
+def dialogue_files(path: Path) -> list[Path]:
+    """The ``dialogues_*.json`` files of a directory, or ``[path]`` for a ``.json`` file (the
+    layout SGD and MultiWOZ 2.2 share)."""
     if path.is_dir():
         return sorted(path.glob("dialogues_*.json"))
-    return [path] if path.suffix == ".json" else []
+    return [path] if path.suffix == ".json" and path.is_file() else []
 
 
 def load_ontology(schema_path: Path) -> dict[str, list[str]]:
@@ -62,7 +64,7 @@ def load_ontology(schema_path: Path) -> dict[str, list[str]]:
 
 def read(path: Path, kb: KnowledgeBase | None = None) -> Iterator[Dialogue | InputError]:
     """Dialogues of an SGD file or directory; ``kb`` is unused (SGD carries its own results)."""
-    files = _files(path)
+    files = dialogue_files(path)
     if not files:
         yield InputError(str(path), "no dialogues_*.json files here")
         return
@@ -76,13 +78,7 @@ def read(path: Path, kb: KnowledgeBase | None = None) -> Iterator[Dialogue | Inp
                 yield InputError(str(schema), f"unreadable schema: {err}")
                 ontologies[schema] = {}
         ontology = ontologies[schema]
-        for item in iter_json_items(file):
-            if isinstance(item, InputError):
-                yield item
-                continue
-            index, raw = item
-            dialogue_id = str(raw.get("dialogue_id", f"#{index}")) if isinstance(raw, dict) else f"#{index}"
-            yield build(file, dialogue_id, lambda: _dialogue(file, dialogue_id, raw, ontology))
+        yield from read_items(file, lambda f, i, raw, onto=ontology: _dialogue(f, i, raw, onto))
 
 
 def _dialogue(file: Path, dialogue_id: str, raw: Any, ontology: dict[str, list[str]]) -> Dialogue:

@@ -21,7 +21,6 @@ alternatives; a system turn's state is the preceding user turn's. ``db_results``
 
 from __future__ import annotations
 
-import json
 import re
 from pathlib import Path
 from typing import Any, Iterator
@@ -31,7 +30,7 @@ from csp_check.kb import entity_strings
 from csp_check.models import ApiCall, Dialogue, DialogueAct, KbResult, KnowledgeBase, Span, Turn
 
 from . import multiwoz as mw
-from ._json import at, build, check_span, head, iter_json_items, turn_list
+from ._json import at, check_span, head, read_items, turn_list
 
 NAME = "unified"
 
@@ -48,23 +47,9 @@ def sniff(path: Path) -> bool:
 
 
 def read(path: Path, kb: KnowledgeBase | None = None) -> Iterator[Dialogue | InputError]:
-    """Dialogues of a unified-format file; ``kb`` is unused (``db_results`` are kept per turn)."""
-    for item in iter_json_items(path):
-        if isinstance(item, InputError):
-            yield item
-            continue
-        key, raw = item
-        if key in _SINGLE_KEYS:  # one dialogue object
-            yield build(path, path.stem, lambda: _single(path))
-            return
-        fallback = f"#{key}" if isinstance(key, int) else str(key)
-        dialogue_id = str(raw.get("dialogue_id") or fallback) if isinstance(raw, dict) else fallback
-        yield build(path, dialogue_id, lambda: convert(path, dialogue_id, raw))
-
-
-def _single(path: Path) -> Dialogue:
-    raw = json.loads(path.read_text(encoding="utf-8"))
-    return convert(path, str(raw.get("dialogue_id") or path.stem) if isinstance(raw, dict) else path.stem, raw)
+    """Dialogues of a unified-format file (a list, or one dialogue object); ``kb`` is unused
+    (``db_results`` are kept per turn)."""
+    return read_items(path, convert, _SINGLE_KEYS)
 
 
 def convert(path: Path, dialogue_id: str, raw: Any) -> Dialogue:
