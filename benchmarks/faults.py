@@ -18,7 +18,7 @@ from collections import Counter
 from pathlib import Path
 
 from csp_check.errors import InputError
-from csp_check.faults import KINDS, MODES, Fault, inject
+from csp_check.faults import KINDS, MODES, Fault, trial
 from csp_check.pipeline import check_dialogue, load_corpus
 
 SHARED = Path(__file__).resolve().parents[2] / "shared" / "data" / "sgd"
@@ -36,17 +36,14 @@ def run(paths: list[str], seed: int = 0, limit: int | None = None) -> tuple[Coun
             continue
         for kind in KINDS:
             for mode in MODES:
-                injected = inject(dialogue, kind, mode, rng)
-                if injected is None:
+                t = trial(dialogue, kind, mode, rng)
+                if t is None:
                     continue
-                faulty, fault = injected
-                found = {v.constraint for v in check_dialogue(faulty).violations}
                 counts[(kind, mode, "injected")] += 1
-                counts[(kind, mode, "flagged")] += bool(found)
-                right = bool(found & fault.expected)
-                counts[(kind, mode, "right")] += right
-                if not right:
-                    misses.append((fault, sorted(c.value for c in found)))
+                counts[(kind, mode, "flagged")] += t.flagged
+                counts[(kind, mode, "right")] += t.right
+                if not t.right:
+                    misses.append((t.fault, sorted(c.value for c in t.found)))
     return counts, misses
 
 

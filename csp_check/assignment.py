@@ -29,7 +29,7 @@ class Lexicon:
         return table.get(normalize(surface), set()) if table else set()
 
     @classmethod
-    def of(cls, dialogue: Dialogue, variables: list[Variable]) -> "Lexicon":
+    def of(cls, dialogue: Dialogue) -> "Lexicon":
         """The lexicon of one dialogue: its act values, belief-state alternatives and ontology."""
         lex = cls()
         for turn in dialogue.turns:

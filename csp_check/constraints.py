@@ -84,7 +84,7 @@ def build_csp(
     """
     options = options or BuildOptions()
     variables = delex.variables
-    lexicon = Lexicon.of(dialogue, variables)
+    lexicon = Lexicon.of(dialogue)
     assignment = read_assignment(variables, lexicon)
     results = normalized_results(dialogue)
     builder = _Builder(dialogue, variables, kb, options, lexicon, results)

@@ -72,7 +72,7 @@ def inject(
     csp = build_csp(dialogue, delex, kb)
     allowed = None  # variables a fault may be put on; None: any explicit one
     if mode == "annotated" and kind == "coreference":
-        keys = referents(dialogue, delex.variables, Lexicon.of(dialogue, delex.variables))
+        keys = referents(dialogue, delex.variables, Lexicon.of(dialogue))
         allowed = {name for name, (_, by_state) in keys.items() if by_state}
     choices = _CHOOSERS[kind](csp, allowed)
     if not choices:
@@ -84,6 +84,35 @@ def inject(
         old_text=var.text or "", new_text=new_text, expected=EXPECTED[kind],
     )
     return faulty, fault
+
+
+class Trial(BaseModel):
+    """One injected fault and the constraints the checker found broken in the faulty dialogue."""
+
+    fault: Fault
+    found: frozenset[ConstraintId]
+
+    @property
+    def flagged(self) -> bool:
+        return bool(self.found)
+
+    @property
+    def right(self) -> bool:
+        """Flagged by one of the constraints this kind of fault must break."""
+        return bool(self.found & self.fault.expected)
+
+
+def trial(
+    dialogue: Dialogue, kind: FaultKind, mode: Mode, rng: random.Random, kb: KnowledgeBase | None = None
+) -> Trial | None:
+    """:func:`inject` a fault, then check the faulty dialogue; ``None`` when there is no place for it."""
+    from csp_check.pipeline import check_dialogue
+
+    injected = inject(dialogue, kind, mode, rng, kb)
+    if injected is None:
+        return None
+    faulty, fault = injected
+    return Trial(fault=fault, found=frozenset(v.constraint for v in check_dialogue(faulty, kb).violations))
 
 
 Choice = tuple[Variable, str, str]

@@ -112,7 +112,9 @@ def check(
         try:
             reports.append(check_dialogue(item, knowledge, enabled))
         except Exception as err:  # noqa: BLE001 - one dialogue's crash is that dialogue's failure
-            reports.append(error_report(InputError(item.source, f"internal error: {type(err).__name__}: {err}", item.id)))
+            from csp_check.runner import internal_error_report
+
+            reports.append(internal_error_report(item, f"internal error: {type(err).__name__}: {err}"))
     return reports
 
 

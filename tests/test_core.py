@@ -230,7 +230,7 @@ needs_multiwoz = pytest.mark.skipif(not MULTIWOZ_DB.exists(), reason="../shared/
 def test_our_multiwoz_file_validates_against_the_multiwoz_db():
     import random
 
-    from csp_check.faults import inject
+    from csp_check.faults import trial
     from csp_check.kb import load_kb
 
     kb = load_kb(MULTIWOZ_DB)
@@ -241,12 +241,10 @@ def test_our_multiwoz_file_validates_against_the_multiwoz_db():
     covered = {cid for r in reports for cid, n in r.coverage.items() if n}
     assert {"C1", "C2", "C4", "C5", "C6"} <= covered  # counts, offers and a no-offer against the DB
     rng = random.Random(3)
-    faulty = [inject(d, "amount", "text", rng, kb) for d in dialogues]
-    faulty = [f for f in faulty if f is not None]
-    assert faulty
-    for dialogue, fault in faulty:
-        found = {v.constraint for v in check_dialogue(dialogue, kb).violations}
-        assert ConstraintId.C6 in found, fault
+    trials = [t for d in dialogues if (t := trial(d, "amount", "text", rng, kb)) is not None]
+    assert trials
+    for t in trials:
+        assert ConstraintId.C6 in t.found, t.fault
 
 
 @needs_multiwoz

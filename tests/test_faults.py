@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from csp_check.errors import InputError
-from csp_check.faults import EXPECTED, KINDS, MODES, inject
+from csp_check.faults import EXPECTED, KINDS, MODES, inject, trial
 from csp_check.pipeline import check_dialogue, load_corpus
 
 SGD_DEV = Path(__file__).resolve().parents[2] / "shared" / "data" / "sgd" / "dev"
@@ -32,16 +32,14 @@ def test_injected_faults_are_flagged_with_the_right_constraint(gold, kind, mode)
     injected = right = 0
     misses = []
     for dialogue in gold:
-        result = inject(dialogue, kind, mode, rng)
-        if result is None:
+        t = trial(dialogue, kind, mode, rng)
+        if t is None:
             continue
-        faulty, fault = result
-        found = {v.constraint for v in check_dialogue(faulty).violations}
         injected += 1
-        if found & EXPECTED[kind]:
+        if t.found & EXPECTED[kind]:
             right += 1
         else:
-            misses.append((fault.dialogue_id, fault.turn, fault.old_text, fault.new_text, found))
+            misses.append((t.fault.dialogue_id, t.fault.turn, t.fault.old_text, t.fault.new_text, t.found))
     assert injected >= 5, f"too few places for a {kind} fault in the sample"
     assert right / injected >= 0.99, misses
 

@@ -32,24 +32,34 @@ def _zero(x: float | None) -> float:
     return 0.0 if x is None else x
 
 
+def _ours_vs_paper(ax: Any, ours: list[float], theirs: list[float]) -> range:
+    """Paired bars per category: ours, and the paper's hatched beside it; returns the x positions."""
+    xs = range(len(ours))
+    ax.bar([x - 0.2 for x in xs], ours, 0.4, label="ours")
+    ax.bar([x + 0.2 for x in xs], theirs, 0.4, label="paper", hatch="//", alpha=0.6)
+    return xs
+
+
+def _save(plt: Any, fig: Any, path: Path) -> Path:
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+    return path
+
+
 def plot_gca_vca(result: ExperimentResult, path: Path) -> Path:
     plt = _pyplot()
     rows = _ok(result)
     names = result.relexicalizers
     fig, axes = plt.subplots(1, 2, figsize=(10, 4), sharey=True)
     for ax, metric, fn, idx in ((axes[0], "GCA", gca, 0), (axes[1], "VCA", vca, 1)):
-        xs = range(len(names))
-        ax.bar([x - 0.2 for x in xs], [_zero(fn(rows, n)) for n in names], 0.4, label="ours")
-        ax.bar([x + 0.2 for x in xs], [paper.TABLE3.get(n, (0, 0))[idx] for n in names], 0.4, label="paper", hatch="//", alpha=0.6)
+        xs = _ours_vs_paper(ax, [_zero(fn(rows, n)) for n in names], [paper.TABLE3.get(n, (0, 0))[idx] for n in names])
         ax.set_xticks(list(xs), [PAPER_NAMES.get(n, n) for n in names], rotation=15)
         ax.set_title(metric)
         ax.set_ylim(0, 1.05)
     axes[0].legend()
     fig.suptitle(f"Table 3 — {result.domain}, {len(rows)} dialogues")
-    fig.tight_layout()
-    fig.savefig(path, dpi=120)
-    plt.close(fig)
-    return path
+    return _save(plt, fig, path)
 
 
 def plot_coverage(result: ExperimentResult, path: Path) -> Path:
@@ -59,18 +69,13 @@ def plot_coverage(result: ExperimentResult, path: Path) -> Path:
     ids = list(paper.TABLE2)
     ours = [sum(r.coverage.get(c, 0) for r in rows) / total for c in ids]
     fig, ax = plt.subplots(figsize=(7, 4))
-    xs = range(len(ids))
-    ax.bar([x - 0.2 for x in xs], ours, 0.4, label="ours")
-    ax.bar([x + 0.2 for x in xs], [paper.TABLE2[c][1] for c in ids], 0.4, label="paper", hatch="//", alpha=0.6)
+    xs = _ours_vs_paper(ax, ours, [paper.TABLE2[c][1] for c in ids])
     ax.set_xticks(list(xs), ids)
     ax.set_ylabel("share of variables")
     ax.set_ylim(0, 1.05)
     ax.set_title("Table 2 — constraint coverage")
     ax.legend()
-    fig.tight_layout()
-    fig.savefig(path, dpi=120)
-    plt.close(fig)
-    return path
+    return _save(plt, fig, path)
 
 
 def plot_groups(result: ExperimentResult, path: Path) -> Path:
@@ -78,11 +83,10 @@ def plot_groups(result: ExperimentResult, path: Path) -> Path:
     rows = _ok(result)
     groups = list(paper.GROUPS)
     fig, axes = plt.subplots(1, 3, figsize=(14, 4))
-    xs = range(len(groups))
     counts = [sum((r.group or "unknown") == g for r in rows) for g in groups]
-    axes[0].bar([x - 0.2 for x in xs], [c / max(1, len(rows)) for c in counts], 0.4, label="ours")
-    axes[0].bar([x + 0.2 for x in xs], [paper.TABLE1[g][0] / paper.TABLE1["all"][0] for g in groups], 0.4,
-                label="paper", hatch="//", alpha=0.6)  # fmt: skip
+    xs = _ours_vs_paper(
+        axes[0], [c / max(1, len(rows)) for c in counts], [paper.TABLE1[g][0] / paper.TABLE1["all"][0] for g in groups]
+    )
     axes[0].set_title("Table 1 — share of dialogues")
     axes[0].legend()
     for ax, metric, fn, idx in ((axes[1], "GCA", gca, 0), (axes[2], "VCA", vca, 1)):
@@ -95,10 +99,7 @@ def plot_groups(result: ExperimentResult, path: Path) -> Path:
         ax.legend(fontsize=7)
     for ax in axes:
         ax.set_xticks(list(xs), groups)
-    fig.tight_layout()
-    fig.savefig(path, dpi=120)
-    plt.close(fig)
-    return path
+    return _save(plt, fig, path)
 
 
 def plot_ablation(result: ExperimentResult, path: Path) -> Path:
@@ -115,10 +116,7 @@ def plot_ablation(result: ExperimentResult, path: Path) -> Path:
         ax.set_xlim(-0.02, 1.05)
     axes[0].set_yticks(list(ys), configs)
     axes[1].legend(fontsize=7)
-    fig.tight_layout()
-    fig.savefig(path, dpi=120)
-    plt.close(fig)
-    return path
+    return _save(plt, fig, path)
 
 
 def write_plots(result: ExperimentResult, out_dir: Path | str) -> list[Path]:

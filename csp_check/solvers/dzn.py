@@ -51,12 +51,8 @@ def to_dzn(enc: IntEncoding) -> str:
     for k, groups in (("C2", enc.c2), ("C3", enc.c3)):
         start, flat = _flatten(groups)
         lines += [f"N_{k} = {len(groups)};", f"{k}_START = {_ints(start)};", f"{k}_VAR = {_ints(v + 1 for v in flat)};"]
-    kb_start = [1]
-    cells: list[int] = []
-    for rows in enc.kb_rows:
-        kb_start.append(kb_start[-1] + len(rows))
-        for row in rows:
-            cells.extend(row)
+    kb_start, rows = _flatten(enc.kb_rows)  # all tables stacked, row by row
+    cells = [cell for row in rows for cell in row]
     q_start, filters = _flatten(q.filters for q in enc.queries)
     lines += [
         f"N_KB = {len(enc.kb_rows)};",
