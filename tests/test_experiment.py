@@ -169,3 +169,46 @@ def test_cli_experiment_command(tmp_path):
     assert (tmp_path / "tables.md").exists() and (tmp_path / "table5.csv").exists()
     bad = CliRunner().invoke(main, [*args, "--solver", "nope"])
     assert bad.exit_code == 2
+
+
+MULTIWOZ = SGD.parent / "multiwoz"
+
+
+def test_pool_of_a_db_table_keeps_the_mentioned_columns_and_finds_named_instances():
+    from csp_check.models import KbTable
+
+    table = KbTable(domain="restaurant", entities=[
+        {"name": "golden wok", "food": "chinese", "area": "north", "id": "1", "introduction": "long text"},
+        {"name": "la raza", "food": "spanish", "area": "centre", "id": "2", "introduction": "other text"},
+    ])  # fmt: skip
+    said = DialogueAct(role=ActRole.INFORM, act="Restaurant-Inform", domain="restaurant", slot="name", value="La Raza")
+    food = DialogueAct(role=ActRole.INFORM, act="Restaurant-Inform", domain="restaurant", slot="food", value="spanish")
+    d = Dialogue(id="m1", domains=["restaurant"], turns=[
+        Turn(index=0, speaker="user", utterance="Spanish food please."),
+        Turn(index=1, speaker="system", utterance="La Raza serves spanish food.", acts=[said, food]),
+    ])  # fmt: skip
+    p = DomainPool.of_table(table, [d])
+    assert p.name_column == "name" and p.columns == {"name", "food"}  # id, area, introduction unmentioned
+    assert pertinent_instances(d, p) == [{"name": "la raza", "food": "spanish"}]
+
+
+@pytest.mark.skipif(not (MULTIWOZ / "val.json.zip").exists(), reason="needs ../shared/data/multiwoz")
+def test_cli_experiment_on_multiwoz_restaurants_with_its_db(tmp_path):
+    import zipfile
+
+    from click.testing import CliRunner
+
+    from csp_check.cli import main
+
+    with zipfile.ZipFile(MULTIWOZ / "val.json.zip") as z:
+        z.extract("val.json", tmp_path)
+    out = tmp_path / "out"
+    args = ["experiment", str(tmp_path / "val.json"), "--kb", str(MULTIWOZ / "db"), "--domain", "restaurant",
+            "--limit", "5", "--no-plots", "--out", str(out)]  # fmt: skip
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 0, result.output
+    assert "| CSP (solver) |" in result.output and (out / "table1.csv").exists()
+    rows = [r for r in (out / "results.jsonl").read_text().splitlines() if r]
+    assert len(rows) == 5
+    bad = CliRunner().invoke(main, [*args[:4], "--domain", "nowhere"])
+    assert bad.exit_code == 2 and "no table 'nowhere'" in bad.output

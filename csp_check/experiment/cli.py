@@ -1,6 +1,6 @@
 """``csp-check experiment``: the paper's relexicalization experiment on a corpus (spec §4).
 
-``csp-check experiment PATH... [--domain Restaurants_1] [--limit N] [--seed S] [--out DIR]
+``csp-check experiment PATH... [--domain Restaurants_1] [--kb DB_DIR] [--limit N] [--seed S] [--out DIR]
 [--solver NAME] [--time-limit SEC] [--jobs N] [--no-plots] [--base-url URL --model NAME
 [--temperature 0.9] [--concurrency N] [--cache-dir DIR] [--request-timeout SEC] [--retries N]]``
 
@@ -19,7 +19,10 @@ import click
 
 @click.command("experiment")
 @click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True, path_type=Path))
-@click.option("--domain", default="Restaurants_1", show_default=True, help="Domain (SGD service) to select.")
+@click.option("--domain", default="Restaurants_1", show_default=True,
+              help="Domain to select: an SGD service, or a DB table name with --kb (restaurant).")  # fmt: skip
+@click.option("--kb", "kb_path", type=click.Path(exists=True, path_type=Path), default=None,
+              help="KB whose DOMAIN table is the instance pool (MultiWOZ: the *_db.json directory).")
 @click.option("--limit", type=click.IntRange(min=1), default=None, help="At most N dialogues (by id).")
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of KB sampling and Random.")
 @click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path), default=Path("experiment-out"),
@@ -40,7 +43,7 @@ import click
               help="Seconds per LLM request.")  # fmt: skip
 @click.option("--retries", type=click.IntRange(min=0), default=4, show_default=True, help="LLM retries per request.")
 def experiment(
-    paths: tuple[Path, ...], domain: str, limit: int | None, seed: int, out_dir: Path, solver_name: str,
+    paths: tuple[Path, ...], domain: str, kb_path: Path | None, limit: int | None, seed: int, out_dir: Path, solver_name: str,
     time_limit: float, jobs: int, multi_domain: bool, no_plots: bool, base_url: str | None, model: str,
     temperature: float, concurrency: int, cache_dir: Path, request_timeout: float, retries: int,
 ) -> None:  # fmt: skip
@@ -67,8 +70,18 @@ def experiment(
             base_url=base_url, model=model, temperature=temperature, timeout=request_timeout, max_retries=retries,
             concurrency=concurrency, cache_dir=cache_dir,
         )  # fmt: skip
+    kb = None
+    if kb_path is not None:
+        from csp_check.kb import load_kb
+
+        try:
+            kb = load_kb(kb_path)
+        except CspCheckError as err:
+            raise click.UsageError(str(err)) from None
+        if domain not in kb.tables:
+            raise click.UsageError(f"--kb {kb_path} has no table {domain!r} (tables: {', '.join(sorted(kb.tables))})")
     config = ExperimentConfig(
-        paths=list(paths), domain=domain, limit=limit, seed=seed, solver=solver_name, time_limit=time_limit,
+        paths=list(paths), domain=domain, kb=kb, limit=limit, seed=seed, solver=solver_name, time_limit=time_limit,
         single_domain=not multi_domain, llm=llm, jobs=jobs,
     )  # fmt: skip
     result = run_experiment(config, log=lambda msg: click.echo(msg, err=True))

@@ -11,6 +11,9 @@ An instance's columns are those of the search results.
   e.g. ``restaurant_name``, and, when two share a name, by the other values the system stated in
   that turn). The paper speaks of one; SGD systems often offer several in turn, and each is part
   of what the dialogue is about, so all are kept.
+- **A DB instead of results** (MultiWOZ: ``--kb`` directory of ``*_db.json``): the pool is the
+  DB table of the domain, restricted to the columns the selected dialogues' acts mention (plus
+  the name column), and a dialogue's pertinent instances are the DB entities the system names.
 - **Random instances**: ``n ~ U{0..max_random}`` distinct entities of the corpus pool that are
   not pertinent, drawn with ``random.Random(f"{seed}:{dialogue_id}")``: a dialogue's KB does
   not depend on which other dialogues are in the run or on their order.
@@ -89,6 +92,24 @@ class DomainPool:
         pool.name_column = names[0] if names else None
         return pool
 
+    @classmethod
+    def of_table(cls, table: KbTable, dialogues: Iterable[Dialogue]) -> "DomainPool":
+        """The pool of a DB table (MultiWOZ ``*_db.json``): its entities, restricted to the
+        columns the acts of ``dialogues`` mention in ``table.domain`` and the ``name`` column."""
+        mentioned = {a.slot for d in dialogues for t in d.turns for a in t.acts if a.domain == table.domain}
+        columns = {c for e in table.entities for c in e}
+        name = "name" if "name" in columns else None
+        keep = (mentioned & columns) | ({name} if name else set())
+        pool = cls(domain=table.domain, columns=keep, name_column=name)
+        seen: set[tuple[tuple[str, str], ...]] = set()
+        for entity in table.entities:
+            row = {k: str(v) for k, v in entity.items() if k in keep}
+            key = _key(row)
+            if key not in seen:
+                seen.add(key)
+                pool.entities.append(row)
+        return pool
+
     def restrict(self, entity: dict[str, str]) -> dict[str, str]:
         """``entity`` with only the pool's columns (drops booking fields of a reservation)."""
         return {k: v for k, v in entity.items() if k in self.columns}
@@ -103,6 +124,8 @@ def pertinent_instances(dialogue: Dialogue, pool: DomainPool) -> list[dict[str, 
         for result in turn.kb_results:
             if result.domain == pool.domain:
                 shown.extend(pool.restrict(e) for e in result.entities)
+    if not shown:  # no results in the dialogue (MultiWOZ): the DB pool itself
+        shown = pool.entities
     out: list[dict[str, str]] = []
     keys: set[tuple[tuple[str, str], ...]] = set()
     for turn in dialogue.turns:

@@ -99,7 +99,8 @@ class ExperimentConfig:
     ``paths``: corpus files / directories; ``domain``: the SGD service (``Restaurants_1``);
     ``limit``: at most this many dialogues (sorted by id; ``None`` = all); ``single_domain``:
     only dialogues whose only domain is ``domain``; ``llm``: :class:`~csp_check.llm.client.LLMSettings`
-    to add the LLM relexicalizer (``None``: not run); ``jobs``: worker processes for scoring.
+    to add the LLM relexicalizer (``None``: not run); ``jobs``: worker processes for scoring; ``kb``: a :class:`~csp_check.models.KnowledgeBase`
+    whose table ``domain`` is the instance pool (MultiWOZ DB) instead of the corpus's results.
     """
 
     paths: Sequence[str | Path]
@@ -115,6 +116,7 @@ class ExperimentConfig:
     llm: Any = None
     llm_progress: bool = True
     jobs: int = 1
+    kb: Any = None
     configs: dict[str, frozenset[ConstraintId]] = field(default_factory=lambda: dict(CONFIGS))
 
 
@@ -194,7 +196,10 @@ def run_experiment(config: ExperimentConfig, log: Any = print) -> ExperimentResu
     selected, everyone, errors = select_dialogues(config.paths, config.domain, config.single_domain)
     for err in errors[:5]:
         log(f"skipped unreadable input: {err}")
-    pool = DomainPool.of(everyone, config.domain, transactional_methods(everyone))
+    if config.kb is not None and config.domain in config.kb.tables:
+        pool = DomainPool.of_table(config.kb.tables[config.domain], everyone)
+    else:
+        pool = DomainPool.of(everyone, config.domain, transactional_methods(everyone))
     if config.limit is not None:
         selected = selected[: config.limit]
     log(f"{len(selected)} {config.domain} dialogues; pool of {len(pool.entities)} instances")
