@@ -212,3 +212,20 @@ def test_cli_experiment_on_multiwoz_restaurants_with_its_db(tmp_path):
     assert len(rows) == 5
     bad = CliRunner().invoke(main, [*args[:4], "--domain", "nowhere"])
     assert bad.exit_code == 2 and "no table 'nowhere'" in bad.output
+
+
+@pytest.mark.skipif(not SGD.exists(), reason="needs ../shared/data/sgd")
+def test_unreachable_llm_server_says_why_and_exits_1(tmp_path, monkeypatch):
+    pytest.importorskip("openai")
+    from click.testing import CliRunner
+
+    from csp_check.cli import main
+
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    args = ["experiment", str(SGD / "train" / "dialogues_001.json"), "--limit", "2", "--no-plots", "--out",
+            str(tmp_path), "--base-url", "http://127.0.0.1:9/v1", "--retries", "0", "--cache-dir", str(tmp_path / "c")]  # fmt: skip
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 1, result.output
+    assert "OPENAI_API_KEY is not set" in result.output
+    assert "2 of 2 dialogues got no answer" in result.output and "every LLM request failed" in result.output
+    assert (tmp_path / "tables.md").exists()

@@ -5,7 +5,8 @@
 [--temperature 0.9] [--concurrency N] [--cache-dir DIR] [--request-timeout SEC] [--retries N]]``
 
 Writes ``DIR/results.jsonl``, ``DIR/tables.md``, ``DIR/table1..5.csv`` and PNG plots, and prints
-Table 3. The LLM relexicalizer runs only with ``--base-url`` (any OpenAI-compatible server; key
+Table 3. Exit 1 when every LLM request failed (the server is unreachable or refuses: the
+console says why; the tables are still written). The LLM relexicalizer runs only with ``--base-url`` (any OpenAI-compatible server; key
 from ``$OPENAI_API_KEY``, a dummy for local servers). Exit 0 on success, 2 on a usage error
 (unknown solver, nothing selected, missing ``openai`` / ``matplotlib`` package).
 """
@@ -64,7 +65,12 @@ def experiment(
             import openai  # noqa: F401
         except ImportError:
             raise click.UsageError("--base-url needs the openai package: pip install 'csp-check[llm]'") from None
+        import os
+
         from csp_check.llm.client import LLMSettings
+
+        if not os.environ.get("OPENAI_API_KEY"):
+            click.echo("warning: OPENAI_API_KEY is not set; sending a dummy key (fine for a local server)", err=True)
 
         llm = LLMSettings(
             base_url=base_url, model=model, temperature=temperature, timeout=request_timeout, max_retries=retries,
@@ -94,3 +100,7 @@ def experiment(
     click.echo(table3(result).markdown())
     click.echo(f"\nwrote {len(written)} files to {out_dir}/ (tables.md, table1-5.csv, results.jsonl"
                + ("" if no_plots else ", *.png") + f") in {result.seconds:.0f} s")  # fmt: skip
+    if result.llm_failures and result.llm_failures == result.llm_requests:
+        click.echo(f"error: every LLM request failed ({result.llm_failures} dialogues): the LLM row is not a "
+                   f"measurement; check --base-url {base_url} and the server", err=True)  # fmt: skip
+        raise SystemExit(1)

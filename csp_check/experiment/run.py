@@ -89,6 +89,8 @@ class ExperimentResult(BaseModel):
     configs: list[str]
     pool_size: int = 0
     seconds: float = 0.0
+    llm_requests: int = Field(0, description="dialogues sent to the LLM (with at least one mask)")
+    llm_failures: int = Field(0, description="of those, the ones whose request failed for good")
     dialogues: list[DialogueResult] = Field(default_factory=list)
 
 
@@ -237,6 +239,12 @@ def run_experiment(config: ExperimentConfig, log: Any = print) -> ExperimentResu
             report = llm.reports.get(row.dialogue_id)
             row.alignment = report.model_dump() if report is not None else None
         log(f"LLM: {llm.client.requests} HTTP requests, {llm.client.cache_hits} cached answers")
+        failed = [r for r in llm.reports.values() if r.error]
+        result.llm_failures = len(failed)
+        result.llm_requests = sum(1 for r in llm.reports.values() if r.masks or r.error)
+        if failed:
+            log(f"LLM: {len(failed)} of {result.llm_requests} dialogues got no answer "
+                f"({failed[0].dialogue_id}: {failed[0].error}); their masks count as wrong")  # fmt: skip
     tasks = [
         (i, csp, rows[i].assignments, config.configs, config.solver, config.cap, config.time_limit)
         for i, (csp, _) in enumerate(items)
