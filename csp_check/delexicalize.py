@@ -1,10 +1,15 @@
 """Delexicalizer: annotated dialogue → variables (paper §3.1, spec §1).
 
 Every act value that names a slot value or an amount of KB instances becomes a
-:class:`~csp_check.models.Variable`. Where the act has no span, the value is looked for in
-the utterance by normalised matching (:func:`locate`); if it is not written there the
-variable is *implicit* (``span=None``) and counted in ``DelexicalizedDialogue.implicit``.
-One span gives one variable even when several acts annotate it.
+:class:`~csp_check.models.Variable`; every annotated span is one (readers align a multi-valued
+act with its spans in order and never drop a span whose text matches no value; spec §9). Where
+the act has no span, its words are looked for in the utterance: an amount by its form, a number
+counting entities (:func:`csp_check.cues.count_spans`: the act's number is *not* searched for,
+so "I found 12" where the act says 10 is the variable and reads 12); a True/False value by its
+slot's cue words and their negation (:func:`csp_check.cues.boolean_span`); any other value by
+normalised matching (:func:`locate`). If nothing is found the variable is *implicit*
+(``span=None``) and counted in ``DelexicalizedDialogue.implicit``. One span gives one variable
+even when several acts annotate it; two spans are two variables even when their text is equal.
 
 Which acts give variables: every role except ``request`` without a value and ``other``;
 act values of the pseudo-slot ``intent`` are not domain values and are skipped. An amount
@@ -17,6 +22,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from csp_check.cues import BOOLEAN, boolean_span, count_spans
 from csp_check.models import ActRole, DelexicalizedDialogue, Dialogue, DialogueAct, Span, Variable, VariableKind
 from csp_check.normalize import fold_aligned, normalize, parse_amount
 
@@ -39,10 +45,17 @@ def delexicalize(dialogue: Dialogue) -> DelexicalizedDialogue:
         taken: dict[tuple[int, int], Variable] = {}
         pending: list[tuple[Span | None, DialogueAct, bool]] = []
         acts = [a for a in turn.acts if a.role in VALUE_ROLES and a.value is not None and a.slot not in SKIPPED_SLOTS]
-        for act in sorted(acts, key=lambda a: a.span is None):  # annotated spans first
+        # annotated spans first, then values searched for, then the words found by their form
+        for act in sorted(acts, key=lambda a: 0 if a.span is not None else 2 if _by_form(a) else 1):
             span, found = act.span, False
             if span is None:
-                span = locate(turn.utterance, act, avoid=[s for s, _, _ in pending if s is not None])
+                avoid = [s for s, _, _ in pending if s is not None]
+                if act.role is ActRole.COUNT:
+                    span = next(iter(count_spans(turn.utterance, avoid)), None)
+                elif _by_form(act):
+                    span = boolean_span(turn.utterance, act.slot, avoid)
+                else:
+                    span = locate(turn.utterance, act, avoid=avoid)
                 found = span is not None
                 if span is None:  # written once but annotated twice (Inform + Recommend): one variable
                     span = _same_mention(act, pending)
@@ -73,6 +86,11 @@ def delexicalize(dialogue: Dialogue) -> DelexicalizedDialogue:
         implicit=implicit,
         located=located,
     )
+
+
+def _by_form(act: DialogueAct) -> bool:
+    """An act whose words are found by their form, not by its value: amounts and booleans."""
+    return act.role is ActRole.COUNT or normalize(act.canonical or act.value or "") in BOOLEAN
 
 
 def _same_mention(act: DialogueAct, pending: list[tuple[Span | None, DialogueAct, bool]]) -> Span | None:

@@ -5,7 +5,7 @@ split's ``schema.json`` beside them (used for the categorical slots' possible va
 slot ontology). Format: github.com/google-research-datasets/dstc8-schema-guided-dialogue.
 
 Mapping: ``frames[].actions`` → :class:`DialogueAct` (one per value, with its canonical
-value and the frame's ``slots`` span whose text matches it), ``INFORM_COUNT`` → ``count``
+value and its frame ``slots`` span: :func:`align_spans`), ``INFORM_COUNT`` → ``count``
 acts, user ``state.slot_values`` → ``Turn.state``, ``service_call`` + ``service_results`` →
 :class:`KbResult` (the KB the system saw at that turn).
 """
@@ -133,19 +133,35 @@ def _acts(service: str, action: dict[str, Any], utterance: str, spans: list[tupl
         slot = "count"
     if not values or slot == "intent":
         return [DialogueAct(role=role, act=act, domain=service, slot=slot)]
-    candidates = [span for name, span in spans if name == slot]
-    out = []
-    for value, canon in zip(values, canonical):
-        span = _matching_span(utterance, value, candidates, single=len(values) == 1)
-        out.append(DialogueAct(role=role, act=act, domain=service, slot=slot, value=value, canonical=canon, span=span))
+    candidates = sorted((span for name, span in spans if name == slot), key=lambda s: s.start)
+    aligned = align_spans(utterance, values, candidates)
+    return [
+        DialogueAct(role=role, act=act, domain=service, slot=slot, value=value, canonical=canon, span=span)
+        for value, canon, span in zip(values, canonical, aligned)
+    ]
+
+
+def align_spans(utterance: str, values: list[str], spans: list[Span]) -> list[Span | None]:
+    """The span of each of an act's ``values`` among the frame's ``spans`` of its slot (spec §9).
+
+    A span whose text equals a value (normalised) goes to that value, each span at most once;
+    the values left then take the spans left in text order. So a span whose text no longer
+    matches any act value ("12" where the act says 10, "A, A or C" where the act lists A, B, C)
+    is still a variable, and two spans with equal text are two variables. Several acts of one
+    slot (INFORM and CONFIRM of one mention) align with the same spans independently: one span
+    annotated by several acts stays one variable (the delexicalizer keys variables by span).
+    Returns one entry per value; ``None`` when there are more values than spans.
+    """
+    out: list[Span | None] = [None] * len(values)
+    free = list(spans)
+    for i, value in enumerate(values):
+        key = normalize(value)
+        for span in free:
+            if normalize(utterance[span.start : span.end]) == key:
+                out[i] = span
+                free.remove(span)
+                break
+    left = [i for i, span in enumerate(out) if span is None]
+    for i, span in zip(left, free):
+        out[i] = span
     return out
-
-
-def _matching_span(utterance: str, value: str, candidates: list[Span], single: bool) -> Span | None:
-    key = normalize(value)
-    for span in candidates:
-        if normalize(utterance[span.start : span.end]) == key:
-            return span
-    if single and len(candidates) == 1:
-        return candidates[0]
-    return None
