@@ -56,6 +56,8 @@ def delexicalize(dialogue: Dialogue) -> DelexicalizedDialogue:
                     span = boolean_span(turn.utterance, act.slot, avoid)
                 else:
                     span = locate(turn.utterance, act, avoid=avoid)
+                    if span is None and turn.speaker == "system":
+                        span = _closed_value(turn.utterance, act, dialogue.ontology.get(f"{act.domain}.{act.slot}"), avoid)
                 found = span is not None
                 if span is None:  # written once but annotated twice (Inform + Recommend): one variable
                     span = _same_mention(act, pending)
@@ -91,6 +93,22 @@ def delexicalize(dialogue: Dialogue) -> DelexicalizedDialogue:
 def _by_form(act: DialogueAct) -> bool:
     """An act whose words are found by their form, not by its value: amounts and booleans."""
     return act.role is ActRole.COUNT or normalize(act.canonical or act.value or "") in BOOLEAN
+
+
+def _closed_value(utterance: str, act: DialogueAct, values: list[str] | None, avoid: list[Span]) -> Span | None:
+    """Where a system act's own value is not written, the words of another value of its closed
+    (categorical) slot ("Business" where the act says Economy): the text states that value.
+    Numbers are left out (a digit of the utterance is no evidence of a party size or a rating),
+    and so are user turns, which name values to reject ("not on TV, on the kitchen speaker")."""
+    if not values:
+        return None
+    for value in sorted(values, key=len, reverse=True):
+        if parse_amount(value) is not None or normalize(value) in BOOLEAN:
+            continue
+        span = locate(utterance, act.model_copy(update={"value": value, "canonical": value, "role": ActRole.INFORM}), avoid)
+        if span is not None:
+            return span
+    return None
 
 
 def _same_mention(act: DialogueAct, pending: list[tuple[Span | None, DialogueAct, bool]]) -> Span | None:
