@@ -175,3 +175,50 @@ def _negation(folded: str, start: int, end: int) -> tuple[int, int] | str | None
 def read_boolean(text: str) -> str:
     """``"false"`` when the words state a negation, else ``"true"``."""
     return "false" if _NEGATORS.search(fold_aligned(text)) else "true"
+
+
+# -- numbers of units (closed numeric slots: party size, stops, star rating) -------------------
+_PEOPLE = frozenset("people person persons adult adults guest guests passenger passengers traveler travelers "
+                    "rider riders seat seats ticket tickets".split())
+_PEOPLE_SLOTS = frozenset("size party group passengers travelers riders adults seats tickets people guests".split())
+_REJECTED = re.compile(r"(?:instead of|rather than|\bnot|\bno longer|\bchange from|\bfrom)\s+$")
+_SLOT_FILLER = frozenset("number num of the in to for".split())
+
+
+@lru_cache(maxsize=1024)
+def _unit_words(slot: str) -> tuple[frozenset[str], bool]:
+    """(stems of the unit nouns that name ``slot``'s number, whether it counts people)."""
+    words = [w for w in re.split(r"[_\s]+", slot.lower()) if w and w not in _SLOT_FILLER]
+    people = any(w in _PEOPLE_SLOTS for w in words)
+    stems = {w[:-1] if w.endswith("s") and len(w) > 3 else w for w in words}
+    if people:
+        stems |= {w[:-1] if w.endswith("s") else w for w in _PEOPLE}
+    return frozenset(stems), people
+
+
+def measure_spans(utterance: str, slot: str, avoid: list[Span] = ()) -> list[Span]:  # type: ignore[assignment]
+    """The numbers in ``utterance`` that state closed numeric ``slot`` by its unit, in text
+    order: a number before a noun named by the slot ("1 stop" for ``number_stops``, "4 star"
+    for ``star_rating``, "2 baths" for ``number_of_baths``), or for a slot counting people a
+    number before a people noun ("3 people", "2 tickets") or after "for" / "party of" with no
+    other noun after it ("a table for 2", not "for one table"). A number rejected in its
+    sentence ("instead of two tickets", "not 4 people") is none. Each span covers the number."""
+    stems, people = _unit_words(slot)
+    folded = fold_aligned(utterance)
+    out = []
+    for match in _NUMBER.finditer(folded):
+        span = Span(start=match.start(), end=match.end())
+        if any(span.start < a.end and a.start < span.end for a in avoid):
+            continue
+        if _REJECTED.search(folded[max(0, span.start - 16) : span.start]):
+            continue  # "instead of two tickets you want 1"
+        after = _WORD.match(folded, span.end)
+        noun = after.group(1).strip(".'") if after else ""
+        stem = noun[:-1] if noun.endswith("s") and len(noun) > 3 else noun
+        if stem and (stem in stems or any(len(s) >= 4 and stem.startswith(s) for s in stems)):
+            out.append(span)
+        elif (people and (not noun or noun in NOT_NOUNS)
+              and re.search(r"(?:\bfor|\bparty of|\bgroup of)\s+$", folded[max(0, span.start - 12) : span.start])
+              and not re.match(r"\s*(?::\d|[ap]\.?m\b|o'clock)", folded[span.end :])):
+            out.append(span)
+    return out

@@ -22,7 +22,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from csp_check.cues import BOOLEAN, boolean_span, count_spans
+from csp_check.cues import BOOLEAN, boolean_span, count_spans, measure_spans
 from csp_check.models import ActRole, DelexicalizedDialogue, Dialogue, DialogueAct, Span, Variable, VariableKind
 from csp_check.normalize import fold_aligned, normalize, parse_amount
 
@@ -55,9 +55,10 @@ def delexicalize(dialogue: Dialogue) -> DelexicalizedDialogue:
                 elif _by_form(act):
                     span = boolean_span(turn.utterance, act.slot, avoid)
                 else:
-                    span = locate(turn.utterance, act, avoid=avoid)
-                    if span is None and turn.speaker == "system":
-                        span = _closed_value(turn.utterance, act, dialogue.ontology.get(f"{act.domain}.{act.slot}"), avoid)
+                    closed = dialogue.ontology.get(f"{act.domain}.{act.slot}")
+                    span = _closed_value(turn.utterance, act, closed, avoid, turn.speaker)
+                    if span is None:
+                        span = locate(turn.utterance, act, avoid=avoid)
                 found = span is not None
                 if span is None:  # written once but annotated twice (Inform + Recommend): one variable
                     span = _same_mention(act, pending)
@@ -95,20 +96,37 @@ def _by_form(act: DialogueAct) -> bool:
     return act.role is ActRole.COUNT or normalize(act.canonical or act.value or "") in BOOLEAN
 
 
-def _closed_value(utterance: str, act: DialogueAct, values: list[str] | None, avoid: list[Span]) -> Span | None:
-    """Where a system act's own value is not written, the words of another value of its closed
-    (categorical) slot ("Business" where the act says Economy): the text states that value.
-    Numbers are left out (a digit of the utterance is no evidence of a party size or a rating),
-    and so are user turns, which name values to reject ("not on TV, on the kitchen speaker")."""
+def _closed_value(
+    utterance: str, act: DialogueAct, values: list[str] | None, avoid: list[Span], speaker: str
+) -> Span | None:
+    """The words stating a closed (categorical) slot's value, found by form, not by the
+    annotated value: a numeric slot's number by its unit (:func:`csp_check.cues.measure_spans`:
+    "1 stop", "a table for 2"); otherwise, in a system turn, the longest value of the slot's
+    closed set written there ("Premium Economy", not the "Economy" inside it; "Business" where
+    the act says Economy). User turns name values to reject ("not on TV, on the kitchen
+    speaker"), so there only the annotated value is searched for (:func:`locate`)."""
     if not values:
         return None
+    if all((n := parse_amount(v)) is not None and n <= 100 for v in values):  # not years
+        spans = measure_spans(utterance, act.slot, avoid)
+        own = parse_amount(act.canonical or act.value or "")
+        # several: the one that states the annotated value ("not 1 room: 2 rooms"), else the first
+        return next((s for s in spans if parse_amount(utterance[s.start : s.end]) == own), spans[0] if spans else None)
+    if speaker != "system":
+        return None
+    found: list[tuple[Span, str]] = []
     for value in sorted(values, key=len, reverse=True):
         if parse_amount(value) is not None or normalize(value) in BOOLEAN:
             continue
-        span = locate(utterance, act.model_copy(update={"value": value, "canonical": value, "role": ActRole.INFORM}), avoid)
+        taken = avoid + [s for s, _ in found]
+        span = locate(utterance, act.model_copy(update={"value": value, "canonical": value, "role": ActRole.INFORM}), taken)
         if span is not None:
+            found.append((span, normalize(value)))
+    own = normalize(act.canonical or act.value or "")
+    for span, value in found:
+        if value == own:
             return span
-    return None
+    return min(found, key=lambda f: f[0].start)[0] if found else None
 
 
 def _same_mention(act: DialogueAct, pending: list[tuple[Span | None, DialogueAct, bool]]) -> Span | None:

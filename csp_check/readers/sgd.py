@@ -81,6 +81,14 @@ def read(path: Path, kb: KnowledgeBase | None = None) -> Iterator[Dialogue | Inp
         yield from read_items(file, lambda f, i, raw, onto=ontology: _dialogue(f, i, raw, onto))
 
 
+def from_raw(raw: dict[str, Any], ontology: dict[str, list[str]], source: str = "") -> Dialogue:
+    """One SGD dialogue (a ``dialogues_*.json`` list item) → :class:`Dialogue`, as :func:`read`
+    gives it; ``ontology`` as :func:`load_ontology` returns it. Raises :class:`InputError` or
+    ``KeyError`` / ``TypeError`` on malformed input. Used to re-read a dialogue after editing its
+    JSON (:mod:`csp_check.faults`)."""
+    return _dialogue(Path(source), str(raw["dialogue_id"]), raw, ontology)
+
+
 def _dialogue(file: Path, dialogue_id: str, raw: Any, ontology: dict[str, list[str]]) -> Dialogue:
     turns_raw = turn_list(file, dialogue_id, raw)
     services = list(raw.get("services") or [])
