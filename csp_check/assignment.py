@@ -61,7 +61,8 @@ def read_value(var: Variable, lexicon: Lexicon) -> Value:
     if var.kind is VariableKind.AMOUNT:
         amount = parse_amount(var.text)
         return amount if amount is not None else normalize(var.text)
-    if isinstance(var.value, str) and var.value.isdigit() and (number := parse_amount(var.text)) is not None:
+    if (isinstance(var.value, str) and var.value.isdigit() and not normalize(var.text).isdigit()
+            and (number := parse_amount(var.text)) is not None):
         return str(number)  # a numeric slot's value written as a word: "for four" = 4
     if var.value in BOOLEAN and not lexicon.lookup(var.slot_type, var.text):
         return read_boolean(var.text)  # "not free" → false (csp_check.cues)
