@@ -182,28 +182,48 @@ _PEOPLE = frozenset("people person persons adult adults guest guests passenger p
                     "rider riders seat seats ticket tickets".split())
 _PEOPLE_SLOTS = frozenset("size party group passengers travelers riders adults seats tickets people guests".split())
 _REJECTED = re.compile(r"(?:instead of|rather than|\bnot|\bno longer|\bchange from|\bfrom)\s+$")
+#: English words for one unit: "1 stop" = "1 layover", "2 baths" = "2 bathrooms".
+_UNIT_SYNONYMS = {
+    "stop": ("layover", "connection", "transfer"), "layover": ("stop", "connection", "transfer"),
+    "transfer": ("stop", "layover", "connection"), "bed": ("bedroom",), "bath": ("bathroom",),
+    "bag": ("suitcase", "luggage"),
+}
+_AFTER_PARTY = frozenset("available please today tomorrow tonight next this".split())
 _SLOT_FILLER = frozenset("number num of the in to for".split())
 
 
 @lru_cache(maxsize=1024)
-def _unit_words(slot: str) -> tuple[frozenset[str], bool]:
-    """(stems of the unit nouns that name ``slot``'s number, whether it counts people)."""
+def _unit_words(slot: str, description: str = "") -> tuple[frozenset[str], bool]:
+    """(stems of the unit nouns that name ``slot``'s number, whether it counts people): the
+    slot name's words and the noun after "number of" in its description ("Number of layovers
+    in the flight" → layover)."""
     words = [w for w in re.split(r"[_\s]+", slot.lower()) if w and w not in _SLOT_FILLER]
+    words += re.findall(r"\bnumber of (\w+)", description.lower())
     people = any(w in _PEOPLE_SLOTS for w in words)
     stems = {w[:-1] if w.endswith("s") and len(w) > 3 else w for w in words}
+    stems |= {synonym for s in stems for synonym in _UNIT_SYNONYMS.get(s, ())}
     if people:
         stems |= {w[:-1] if w.endswith("s") else w for w in _PEOPLE}
     return frozenset(stems), people
 
 
-def measure_spans(utterance: str, slot: str, avoid: list[Span] = ()) -> list[Span]:  # type: ignore[assignment]
+def unit_after(utterance: str, span: Span) -> str:
+    """The unit noun right after the number at ``span`` ("people" in "2 people"), or ``""``."""
+    after = _WORD.match(fold_aligned(utterance), span.end)
+    noun = after.group(1).strip(".'") if after else ""
+    return noun if noun in UNITS or noun in _PEOPLE else ""
+
+
+def measure_spans(
+    utterance: str, slot: str, avoid: list[Span] = (), description: str = ""  # type: ignore[assignment]
+) -> list[Span]:
     """The numbers in ``utterance`` that state closed numeric ``slot`` by its unit, in text
     order: a number before a noun named by the slot ("1 stop" for ``number_stops``, "4 star"
     for ``star_rating``, "2 baths" for ``number_of_baths``), or for a slot counting people a
     number before a people noun ("3 people", "2 tickets") or after "for" / "party of" with no
     other noun after it ("a table for 2", not "for one table"). A number rejected in its
     sentence ("instead of two tickets", "not 4 people") is none. Each span covers the number."""
-    stems, people = _unit_words(slot)
+    stems, people = _unit_words(slot, description)
     folded = fold_aligned(utterance)
     out = []
     for match in _NUMBER.finditer(folded):
@@ -215,9 +235,11 @@ def measure_spans(utterance: str, slot: str, avoid: list[Span] = ()) -> list[Spa
         after = _WORD.match(folded, span.end)
         noun = after.group(1).strip(".'") if after else ""
         stem = noun[:-1] if noun.endswith("s") and len(noun) > 3 else noun
-        if stem and (stem in stems or any(len(s) >= 4 and stem.startswith(s) for s in stems)):
+        if stem and (stem in stems or any(len(s) >= 3 and stem.startswith(s) for s in stems)):
             out.append(span)
-        elif (people and (not noun or noun in NOT_NOUNS)
+        elif people and re.match(r"\s+of us\b", folded[span.end :]):
+            out.append(span)  # "there's 1 of us"
+        elif (people and (not noun or noun in NOT_NOUNS or noun in _AFTER_PARTY)
               and re.search(r"(?:\bfor|\bparty of|\bgroup of)\s+$", folded[max(0, span.start - 12) : span.start])
               and not re.match(r"\s*(?::\d|[ap]\.?m\b|o'clock)", folded[span.end :])):
             out.append(span)

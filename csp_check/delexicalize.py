@@ -22,7 +22,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from csp_check.cues import BOOLEAN, boolean_span, count_spans, measure_spans
+from csp_check.cues import BOOLEAN, boolean_span, count_spans, measure_spans, unit_after
 from csp_check.models import ActRole, DelexicalizedDialogue, Dialogue, DialogueAct, Span, Variable, VariableKind
 from csp_check.normalize import fold_aligned, normalize, parse_amount
 
@@ -55,10 +55,14 @@ def delexicalize(dialogue: Dialogue) -> DelexicalizedDialogue:
                 elif _by_form(act):
                     span = boolean_span(turn.utterance, act.slot, avoid)
                 else:
-                    closed = dialogue.ontology.get(f"{act.domain}.{act.slot}")
-                    span = _closed_value(turn.utterance, act, closed, avoid, turn.speaker)
+                    slot_type = f"{act.domain}.{act.slot}"
+                    closed = dialogue.ontology.get(slot_type)
+                    described = dialogue.slot_descriptions.get(slot_type, "")
+                    span = _closed_value(turn.utterance, act, closed, avoid, turn.speaker, described)
                     if span is None:
                         span = locate(turn.utterance, act, avoid=avoid)
+                        if span is not None and closed and unit_after(turn.utterance, span):
+                            span = None  # "1" of "1 bath" is not a number of bedrooms
                 found = span is not None
                 if span is None:  # written once but annotated twice (Inform + Recommend): one variable
                     span = _same_mention(act, pending)
@@ -97,36 +101,63 @@ def _by_form(act: DialogueAct) -> bool:
 
 
 def _closed_value(
-    utterance: str, act: DialogueAct, values: list[str] | None, avoid: list[Span], speaker: str
+    utterance: str, act: DialogueAct, values: list[str] | None, avoid: list[Span], speaker: str, description: str = ""
 ) -> Span | None:
     """The words stating a closed (categorical) slot's value, found by form, not by the
     annotated value: a numeric slot's number by its unit (:func:`csp_check.cues.measure_spans`:
     "1 stop", "a table for 2"); otherwise, in a system turn, the longest value of the slot's
     closed set written there ("Premium Economy", not the "Economy" inside it; "Business" where
-    the act says Economy). User turns name values to reject ("not on TV, on the kitchen
-    speaker"), so there only the annotated value is searched for (:func:`locate`)."""
+    the act says Economy). In a user turn a value rejected by the words before it ("not on TV",
+    "instead of Compact") is none, and so is one outside a sentence that asks for something
+    ("You licked the TV? Play it on the kitchen device"); the annotated value is preferred."""
     if not values:
         return None
     if all((n := parse_amount(v)) is not None and n <= 100 for v in values):  # not years
-        spans = measure_spans(utterance, act.slot, avoid)
+        spans = measure_spans(utterance, act.slot, avoid, description)
         own = parse_amount(act.canonical or act.value or "")
         # several: the one that states the annotated value ("not 1 room: 2 rooms"), else the first
         return next((s for s in spans if parse_amount(utterance[s.start : s.end]) == own), spans[0] if spans else None)
-    if speaker != "system":
-        return None
     found: list[tuple[Span, str]] = []
     for value in sorted(values, key=len, reverse=True):
-        if parse_amount(value) is not None or normalize(value) in BOOLEAN:
-            continue
+        if (parse_amount(value) or 0) <= 100 and parse_amount(value) is not None or normalize(value) in BOOLEAN:
+            continue  # small numbers are found by their unit above; years ("2015") as written
         taken = avoid + [s for s, _ in found]
         span = locate(utterance, act.model_copy(update={"value": value, "canonical": value, "role": ActRole.INFORM}), taken)
         if span is not None:
             found.append((span, normalize(value)))
+    if speaker != "system":  # a user names values to reject ("not on TV") or comments ("That's expensive")
+        own_value = normalize(act.canonical or act.value or "")
+        found = [
+            (s, v) for s, v in found
+            if v == own_value or (
+                not _REJECTING.search(fold_aligned(utterance[max(0, s.start - 30) : s.start]))
+                and _REQUEST.search(_sentence(utterance, s))
+            )
+        ]
     own = normalize(act.canonical or act.value or "")
     for span, value in found:
         if value == own:
             return span
     return min(found, key=lambda f: f[0].start)[0] if found else None
+
+
+_REJECTING = re.compile(
+    r"(?:\bnot|\bno|n't|\bnever|instead of|rather than|other than|except|\bbut|\bnor)\s+(?:[\w']+\s+){0,2}$"
+)
+
+
+#: A user sentence that asks for something: where a user states a constraint.
+_REQUEST = re.compile(
+    r"\b(?:want|wanna|need|like|prefer|looking|look|find|search|book|reserve|play|get|show|go|give|make|rent|buy|"
+    r"set|use|change|switch|rather|would|could|can|please)\b", re.I
+)
+
+
+def _sentence(utterance: str, span: Span) -> str:
+    """The sentence of ``utterance`` around ``span``."""
+    start = max(utterance.rfind(p, 0, span.start) for p in ".?!") + 1
+    ends = [e for e in (utterance.find(p, span.end) for p in ".?!") if e != -1]
+    return utterance[start : min(ends) if ends else len(utterance)]
 
 
 def _same_mention(act: DialogueAct, pending: list[tuple[Span | None, DialogueAct, bool]]) -> Span | None:

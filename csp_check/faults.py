@@ -47,7 +47,7 @@ from pydantic import BaseModel
 from csp_check.assignment import Lexicon
 from csp_check.check import count_matches, entity_match, satisfied
 from csp_check.constraints import SYSTEM_CLAIMS, build_csp, referents
-from csp_check.cues import BOOLEAN, read_boolean
+from csp_check.cues import BOOLEAN, boolean_span, read_boolean
 from csp_check.delexicalize import delexicalize
 from csp_check.models import CSP, ActRole, ConstraintId, Dialogue, KnowledgeBase, Span, Variable, VariableKind
 from csp_check.normalize import NUMBER_WORDS, normalize
@@ -112,7 +112,10 @@ def inject(
     if raw is not None:
         from csp_check.readers.sgd import from_raw
 
-        faulty = from_raw(_rewrite_sgd(raw, var, new_text, surface, canonical), dialogue.ontology, dialogue.source)
+        faulty = from_raw(
+            _rewrite_sgd(raw, var, new_text, surface, canonical), dialogue.ontology, dialogue.source,
+            dialogue.slot_descriptions,
+        )
     else:
         faulty = _rewrite(dialogue, var, new_text, surface, canonical)
     fault = Fault(
@@ -182,8 +185,9 @@ def _kb_swap(csp: CSP, allowed: set[str] | None, dialogue: Dialogue) -> list[Cho
         values = [csp.assignment[n] for n in constraint.variables]
         for value in _other_values(csp, var):
             values[i] = value
-            if not any(entity_match(e, constraint.columns, values)[1] for e in entities):
-                out.append((var, value, value))
+            rendered = _render(dialogue, var, value)
+            if rendered and not any(entity_match(e, constraint.columns, values)[1] for e in entities):
+                out.append((var, *rendered))
                 break
     return out
 
@@ -199,8 +203,10 @@ def _coreference(csp: CSP, allowed: set[str] | None, dialogue: Dialogue) -> list
             if var.span is None or (allowed is not None and name not in allowed):
                 continue
             for value in _other_values(csp, var):
-                out.append((var, value, value))
-                break
+                rendered = _render(dialogue, var, value)
+                if rendered:
+                    out.append((var, *rendered))
+                    break
     return out
 
 
@@ -251,8 +257,9 @@ def _listed_misfit(csp: CSP, allowed: set[str] | None, dialogue: Dialogue) -> li
             if value in same_turn:
                 continue
             values[i] = value
-            if not any(entity_match(e, constraint.columns, values)[1] for e in entities):
-                out.append((var, value, value))
+            rendered = _render(dialogue, var, value)
+            if rendered and not any(entity_match(e, constraint.columns, values)[1] for e in entities):
+                out.append((var, *rendered))
                 break
     return out
 
@@ -267,8 +274,9 @@ def _categorical(csp: CSP, allowed: set[str] | None, dialogue: Dialogue) -> list
             continue
         said = csp.assignment[var.name]
         if said in BOOLEAN:
+            flipped = "false" if said == "true" else "true"
             text = _flip(var.text or "", str(said))
-            options = [(text, "False" if said == "true" else "True")] if text else []
+            options = [(text, flipped.title())] if text and _reads_as(dialogue, var, text, flipped) else []
         else:
             options = [(v, v) for v in closed if normalize(v) != said and not v.isdigit() and v != "None"]
         for text, canonical in options:
@@ -322,6 +330,16 @@ def _breaks(csp: CSP, var: Variable, value: str, allowed: set[str] | None) -> bo
     return False
 
 
+def _reads_as(dialogue: Dialogue, var: Variable, text: str, value: str) -> bool:
+    """Whether the utterance with ``text`` in place of ``var``'s words states boolean ``value``
+    (the words around can still negate: "no outdoor seating nor …" → "outdoor seating nor …")."""
+    assert var.span is not None
+    utterance = dialogue.turns[var.turn].utterance
+    changed = utterance[: var.span.start] + text + utterance[var.span.end :]
+    span = boolean_span(changed, var.slot)
+    return span is not None and read_boolean(changed[span.start : span.end]) == value
+
+
 def _flip(text: str, value: str) -> str | None:
     """Words stating the other polarity of a boolean: "free" → "not free", "no live music" →
     "live music", "non-refundable" → "refundable"; ``None`` when the result does not read so."""
@@ -333,6 +351,23 @@ def _flip(text: str, value: str) -> str | None:
         new = re.sub(r"\bnon[-\s]?|\bun(?=\w+(?:able|ed)\b)", "", new, flags=re.I)
         new = re.sub(r"\bwithout\b", "with", new, flags=re.I)
     return new if new.strip() and read_boolean(new) != value else None
+
+
+def _render(dialogue: Dialogue, var: Variable, value: str) -> tuple[str, str] | None:
+    """(words, canonical value) that state ``value`` in place of ``var``'s words: a boolean's
+    polarity flipped (:func:`_flip`), a closed slot's value as its schema spells it (a number
+    as a word where the text had a word), any other value as it is; ``None`` when it cannot be
+    written so."""
+    if value in BOOLEAN:
+        text = _flip(var.text or "", "false" if value == "true" else "true")
+        return (text, value.title()) if text and _reads_as(dialogue, var, text, value) else None
+    closed = dialogue.ontology.get(var.slot_type)
+    if closed:
+        spelled = next((v for v in closed if normalize(v) == value), value)
+        if spelled.isdigit() and not (var.text or "").strip().isdigit():
+            return _amount_text(int(spelled), var.text or ""), spelled
+        return spelled, spelled
+    return value, value
 
 
 def _other_values(csp: CSP, var: Variable) -> list[str]:

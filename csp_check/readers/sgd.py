@@ -62,6 +62,16 @@ def load_ontology(schema_path: Path) -> dict[str, list[str]]:
     return ontology
 
 
+def load_descriptions(schema_path: Path) -> dict[str, str]:
+    """``service.slot`` → the slot's ``description`` in ``schema.json`` ("Number of layovers in
+    the flight"): it names the unit of a numeric slot (:mod:`csp_check.cues`)."""
+    return {
+        f"{service['service_name']}.{slot['name']}": str(slot.get("description") or "")
+        for service in json.loads(schema_path.read_text(encoding="utf-8"))
+        for slot in service.get("slots", [])
+    }
+
+
 def read(path: Path, kb: KnowledgeBase | None = None) -> Iterator[Dialogue | InputError]:
     """Dialogues of an SGD file or directory; ``kb`` is unused (SGD carries its own results)."""
     files = dialogue_files(path)
@@ -69,32 +79,43 @@ def read(path: Path, kb: KnowledgeBase | None = None) -> Iterator[Dialogue | Inp
         yield InputError(str(path), "no dialogues_*.json files here")
         return
     ontologies: dict[Path, dict[str, list[str]]] = {}
+    descriptions: dict[Path, dict[str, str]] = {}
     for file in files:
         schema = file.parent / "schema.json"
         if schema not in ontologies:
             try:
                 ontologies[schema] = load_ontology(schema) if schema.exists() else {}
+                descriptions[schema] = load_descriptions(schema) if schema.exists() else {}
             except (OSError, ValueError, KeyError, TypeError) as err:
                 yield InputError(str(schema), f"unreadable schema: {err}")
-                ontologies[schema] = {}
-        ontology = ontologies[schema]
-        yield from read_items(file, lambda f, i, raw, onto=ontology: _dialogue(f, i, raw, onto))
+                ontologies[schema], descriptions[schema] = {}, {}
+        ontology, described = ontologies[schema], descriptions[schema]
+        yield from read_items(file, lambda f, i, raw, onto=ontology, desc=described: _dialogue(f, i, raw, onto, desc))
 
 
-def from_raw(raw: dict[str, Any], ontology: dict[str, list[str]], source: str = "") -> Dialogue:
+def from_raw(
+    raw: dict[str, Any], ontology: dict[str, list[str]], source: str = "", descriptions: dict[str, str] | None = None
+) -> Dialogue:
     """One SGD dialogue (a ``dialogues_*.json`` list item) → :class:`Dialogue`, as :func:`read`
-    gives it; ``ontology`` as :func:`load_ontology` returns it. Raises :class:`InputError` or
-    ``KeyError`` / ``TypeError`` on malformed input. Used to re-read a dialogue after editing its
-    JSON (:mod:`csp_check.faults`)."""
-    return _dialogue(Path(source), str(raw["dialogue_id"]), raw, ontology)
+    gives it; ``ontology`` and ``descriptions`` as :func:`load_ontology` and
+    :func:`load_descriptions` return them. Raises :class:`InputError` or ``KeyError`` /
+    ``TypeError`` on malformed input. Used to re-read a dialogue after editing its JSON
+    (:mod:`csp_check.faults`)."""
+    return _dialogue(Path(source), str(raw["dialogue_id"]), raw, ontology, descriptions or {})
 
 
-def _dialogue(file: Path, dialogue_id: str, raw: Any, ontology: dict[str, list[str]]) -> Dialogue:
+def _dialogue(
+    file: Path, dialogue_id: str, raw: Any, ontology: dict[str, list[str]], descriptions: dict[str, str]
+) -> Dialogue:
     turns_raw = turn_list(file, dialogue_id, raw)
     services = list(raw.get("services") or [])
     turns = [_turn(file, dialogue_id, i, t) for i, t in enumerate(turns_raw)]
     onto = {k: v for k, v in ontology.items() if k.split(".", 1)[0] in services}
-    return Dialogue(id=dialogue_id, source=str(file), format=NAME, domains=services, turns=turns, ontology=onto)
+    described = {k: v for k, v in descriptions.items() if k.split(".", 1)[0] in services}
+    return Dialogue(
+        id=dialogue_id, source=str(file), format=NAME, domains=services, turns=turns, ontology=onto,
+        slot_descriptions=described,
+    )
 
 
 def _turn(file: Path, dialogue_id: str, i: int, raw: dict[str, Any]) -> Turn:
