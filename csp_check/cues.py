@@ -40,7 +40,8 @@ NOT_NOUNS = frozenset(
     """of is are was were be called named that which who whom whose you your i we they he she it me us them
     at on in for to from by with and or but not more other another less than as so if the a an this these
     those there here what when where how do does did can could would will should may might must has have
-    had am pm among though although however just only too also moment then now again yet out""".split()
+    had am pm among though although however just only too also moment then now again yet out today tomorrow
+    tonight""".split()
 )
 #: Words right before a number that make it a count even with no noun after it ("I found 3.").
 FINDING = re.compile(
@@ -189,6 +190,9 @@ _UNIT_SYNONYMS = {
     "bag": ("suitcase", "luggage"),
 }
 _AFTER_PARTY = frozenset("available please today tomorrow tonight next this".split())
+#: Words before a bare number of people: "a table for 2", "get me 1", "the number of tickets is 3".
+_PEOPLE_BEFORE = re.compile(r"(?:\bfor|\bparty of|\bgroup of|\bget me|\bbook|\bbuy|\breserve|\bneed|\bwant|\bare|\bis|"
+                            r"\bmake it|\bto)\s+$")
 _SLOT_FILLER = frozenset("number num of the in to for".split())
 
 
@@ -220,8 +224,8 @@ def measure_spans(
     """The numbers in ``utterance`` that state closed numeric ``slot`` by its unit, in text
     order: a number before a noun named by the slot ("1 stop" for ``number_stops``, "4 star"
     for ``star_rating``, "2 baths" for ``number_of_baths``), or for a slot counting people a
-    number before a people noun ("3 people", "2 tickets") or after "for" / "party of" with no
-    other noun after it ("a table for 2", not "for one table"). A number rejected in its
+    number before a people noun ("3 people", "2 tickets") or after "for" / "party of" / "get
+    me" / "is" with no other noun after it ("a table for 2", "get me 1", not "for one table"). A number rejected in its
     sentence ("instead of two tickets", "not 4 people") is none. Each span covers the number."""
     stems, people = _unit_words(slot, description)
     folded = fold_aligned(utterance)
@@ -240,7 +244,7 @@ def measure_spans(
         elif people and re.match(r"\s+of us\b", folded[span.end :]):
             out.append(span)  # "there's 1 of us"
         elif (people and (not noun or noun in NOT_NOUNS or noun in _AFTER_PARTY)
-              and re.search(r"(?:\bfor|\bparty of|\bgroup of)\s+$", folded[max(0, span.start - 12) : span.start])
+              and _PEOPLE_BEFORE.search(folded[max(0, span.start - 16) : span.start])
               and not re.match(r"\s*(?::\d|[ap]\.?m\b|o'clock)", folded[span.end :])):
             out.append(span)
     return out

@@ -58,7 +58,8 @@ def delexicalize(dialogue: Dialogue) -> DelexicalizedDialogue:
                     slot_type = f"{act.domain}.{act.slot}"
                     closed = dialogue.ontology.get(slot_type)
                     described = dialogue.slot_descriptions.get(slot_type, "")
-                    span = _closed_value(turn.utterance, act, closed, avoid, turn.speaker, described)
+                    before = dialogue.turns[turn.index - 1].utterance if turn.index else ""
+                    span = _closed_value(turn.utterance, act, closed, avoid, turn.speaker, described, before)
                     if span is None:
                         span = locate(turn.utterance, act, avoid=avoid)
                         if span is not None and closed and unit_after(turn.utterance, span):
@@ -101,15 +102,17 @@ def _by_form(act: DialogueAct) -> bool:
 
 
 def _closed_value(
-    utterance: str, act: DialogueAct, values: list[str] | None, avoid: list[Span], speaker: str, description: str = ""
+    utterance: str, act: DialogueAct, values: list[str] | None, avoid: list[Span], speaker: str, description: str = "",
+    previous: str = "",
 ) -> Span | None:
     """The words stating a closed (categorical) slot's value, found by form, not by the
     annotated value: a numeric slot's number by its unit (:func:`csp_check.cues.measure_spans`:
     "1 stop", "a table for 2"); otherwise, in a system turn, the longest value of the slot's
     closed set written there ("Premium Economy", not the "Economy" inside it; "Business" where
     the act says Economy). In a user turn a value rejected by the words before it ("not on TV",
-    "instead of Compact") is none, and so is one outside a sentence that asks for something
-    ("You licked the TV? Play it on the kitchen device"); the annotated value is preferred."""
+    "instead of Compact") is none, and so are one that echoes the previous system turn ("You
+    licked the TV?" after "… on the TV") and one in a sentence describing the entity offered
+    ("That's pretty expensive"); the annotated value is preferred where several are written."""
     if not values:
         return None
     if all((n := parse_amount(v)) is not None and n <= 100 for v in values):  # not years
@@ -127,11 +130,13 @@ def _closed_value(
             found.append((span, normalize(value)))
     if speaker != "system":  # a user names values to reject ("not on TV") or comments ("That's expensive")
         own_value = normalize(act.canonical or act.value or "")
+        echoed = fold_aligned(previous)
         found = [
             (s, v) for s, v in found
             if v == own_value or (
                 not _REJECTING.search(fold_aligned(utterance[max(0, s.start - 30) : s.start]))
-                and _REQUEST.search(_sentence(utterance, s))
+                and not _DESCRIBING.match(_sentence(utterance, s))
+                and not re.search(rf"(?<!\w){re.escape(fold_aligned(utterance[s.start : s.end]))}(?!\w)", echoed)
             )
         ]
     own = normalize(act.canonical or act.value or "")
@@ -142,15 +147,12 @@ def _closed_value(
 
 
 _REJECTING = re.compile(
-    r"(?:\bnot|\bno|n't|\bnever|instead of|rather than|other than|except|\bbut|\bnor)\s+(?:[\w']+\s+){0,2}$"
+    r"(?:\bnot|\bno|n't|\bnever|instead of|rather than|other than|except|\bnor)\s+(?:[\w']+\s+){0,2}$"
 )
 
 
-#: A user sentence that asks for something: where a user states a constraint.
-_REQUEST = re.compile(
-    r"\b(?:want|wanna|need|like|prefer|looking|look|find|search|book|reserve|play|get|show|go|give|make|rent|buy|"
-    r"set|use|change|switch|rather|would|could|can|please)\b", re.I
-)
+#: A user sentence about the entity offered ("That's pretty expensive"), not a request.
+_DESCRIBING = re.compile(r"\s*(?:that|it|this|these|those)(?:'s|\s+is|\s+was|\s+are|\s+sounds|\s+seems)\b", re.I)
 
 
 def _sentence(utterance: str, span: Span) -> str:
