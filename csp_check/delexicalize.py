@@ -110,8 +110,8 @@ def _closed_value(
     "1 stop", "a table for 2"); otherwise, in a system turn, the longest value of the slot's
     closed set written there ("Premium Economy", not the "Economy" inside it; "Business" where
     the act says Economy). In a user turn a value rejected by the words before it ("not on TV",
-    "instead of Compact") is none, and so are one that echoes the previous system turn ("You
-    licked the TV?" after "… on the TV") and one in a sentence describing the entity offered
+    "instead of Compact") is none, and so are one that echoes the previous system turn outside a
+    request ("You licked the TV?" after "… on the TV") and one in a sentence describing the offer
     ("That's pretty expensive"); the annotated value is preferred where several are written."""
     if not values:
         return None
@@ -136,7 +136,10 @@ def _closed_value(
             if v == own_value or (
                 not _REJECTING.search(fold_aligned(utterance[max(0, s.start - 30) : s.start]))
                 and not _DESCRIBING.match(_sentence(utterance, s))
-                and not re.search(rf"(?<!\w){re.escape(fold_aligned(utterance[s.start : s.end]))}(?!\w)", echoed)
+                and not (
+                    re.search(rf"(?<!\w){re.escape(fold_aligned(utterance[s.start : s.end]))}(?!\w)", echoed)
+                    and not _REQUEST.search(_sentence(utterance, s))
+                )
             )
         ]
     own = normalize(act.canonical or act.value or "")
@@ -151,6 +154,12 @@ _REJECTING = re.compile(
 )
 
 
+#: A user sentence that asks for something.
+_REQUEST = re.compile(
+    r"\b(?:want|wanna|need|like|prefer|looking|look|find|search|book|reserve|play|get|show|go|give|make|rent|buy|"
+    r"set|use|change|switch|rather|would|could|can|please|interested|about|maybe|perhaps|try|instead|let's|check|"
+    r"choose|pick|select|opt|tell)\b", re.I
+)
 #: A user sentence about the entity offered ("That's pretty expensive"), not a request.
 _DESCRIBING = re.compile(r"\s*(?:that|it|this|these|those)(?:'s|\s+is|\s+was|\s+are|\s+sounds|\s+seems)\b", re.I)
 
