@@ -211,6 +211,11 @@ def _unit_words(slot: str, description: str = "") -> tuple[frozenset[str], bool]
     return frozenset(stems), people
 
 
+def _names_unit(noun: str, stems: frozenset[str]) -> bool:
+    stem = noun[:-1] if noun.endswith("s") and len(noun) > 3 else noun
+    return bool(stem) and (stem in stems or any(len(s) >= 3 and stem.startswith(s) for s in stems))
+
+
 def unit_after(utterance: str, span: Span) -> str:
     """The unit noun right after the number at ``span`` ("people" in "2 people"), or ``""``."""
     after = _WORD.match(fold_aligned(utterance), span.end)
@@ -238,11 +243,16 @@ def measure_spans(
             continue  # "instead of two tickets you want 1"
         after = _WORD.match(folded, span.end)
         noun = after.group(1).strip(".'") if after else ""
-        stem = noun[:-1] if noun.endswith("s") and len(noun) > 3 else noun
-        if stem and (stem in stems or any(len(s) >= 3 and stem.startswith(s) for s in stems)):
+        second = _WORD.match(folded, after.end()) if after else None  # "1 bus ticket", "2 hotel rooms"
+        nouns = [noun] + ([second.group(1).strip(".'")] if second and noun not in NOT_NOUNS | UNITS else [])
+        if any(_names_unit(n, stems) for n in nouns):
             out.append(span)
-        elif people and re.match(r"\s+of us\b", folded[span.end :]):
+        elif people and re.match(r"\s+of (?:us|you|them)\b", folded[span.end :]):
             out.append(span)  # "there's 1 of us"
+        elif people and re.fullmatch(r"\s*(?:(?:just|only|yes|ok|okay|sure)[,!]?\s+)?", folded[: span.start]) and (
+            not noun or noun == "please"
+        ):
+            out.append(span)  # the whole answer: "1 please", "Just 3"
         elif (people and (not noun or noun in NOT_NOUNS or noun in _AFTER_PARTY)
               and _PEOPLE_BEFORE.search(folded[max(0, span.start - 16) : span.start])
               and not re.match(r"\s*(?::\d|[ap]\.?m\b|o'clock)", folded[span.end :])):

@@ -135,7 +135,7 @@ def _closed_value(
             (s, v) for s, v in found
             if v == own_value or (
                 not _REJECTING.search(fold_aligned(utterance[max(0, s.start - 30) : s.start]))
-                and not _DESCRIBING.match(_sentence(utterance, s))
+                and not _DESCRIBING.match(_clause(utterance, s))
                 and not (
                     re.search(rf"(?<!\w){re.escape(fold_aligned(utterance[s.start : s.end]))}(?!\w)", echoed)
                     and not _REQUEST.search(_sentence(utterance, s))
@@ -158,10 +158,18 @@ _REJECTING = re.compile(
 _REQUEST = re.compile(
     r"\b(?:want|wanna|need|like|prefer|looking|look|find|search|book|reserve|play|get|show|go|give|make|rent|buy|"
     r"set|use|change|switch|rather|would|could|can|please|interested|about|maybe|perhaps|try|instead|let's|check|"
-    r"choose|pick|select|opt|tell)\b", re.I
+    r"choose|pick|select|opt|tell|how|what|which|where|when)\b", re.I
 )
 #: A user sentence about the entity offered ("That's pretty expensive"), not a request.
 _DESCRIBING = re.compile(r"\s*(?:that|it|this|these|those)(?:'s|\s+is|\s+was|\s+are|\s+sounds|\s+seems)\b", re.I)
+
+
+def _clause(utterance: str, span: Span) -> str:
+    """The clause of ``utterance`` around ``span`` (split at punctuation and "but" / "however")."""
+    sentence_start = max(utterance.rfind(p, 0, span.start) for p in ".?!,;") + 1
+    head = utterance[sentence_start : span.start]
+    cut = max((m.end() for m in re.finditer(r"\b(?:but|however|though)\b", head, re.I)), default=0)
+    return utterance[sentence_start + cut : span.end]
 
 
 def _sentence(utterance: str, span: Span) -> str:
