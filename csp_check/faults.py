@@ -30,6 +30,10 @@ fault caught by C2 is put on a mention whose referent other annotations also rec
 inform: the belief state; a system confirm: the state in force), since a mention whose every
 annotation changes with it is a different dialogue.
 
+No fault is put on a closed value whose utterance has an act of another slot with the same
+value set (``account_type`` / ``recipient_account_type``): telling them apart is a matter of
+roles ("from … to …"), not of reading values.
+
 Given the dialogue's source JSON (``raw``, SGD), the edit is made there (the utterance, the
 frames' ``slots`` offsets and, annotated, the ``actions`` values) and the dialogue is read again
 by the reader, so the reader's own alignment of acts with spans is under test too.
@@ -102,7 +106,7 @@ def inject(
     if mode == "annotated":
         keys = referents(dialogue, delex.variables, Lexicon.of(dialogue))
         allowed = {name for name, (_, by_state) in keys.items() if by_state}
-    choices = _CHOOSERS[kind](csp, allowed, dialogue)
+    choices = [c for c in _CHOOSERS[kind](csp, allowed, dialogue) if not _role_ambiguous(dialogue, c[0])]
     if not choices:
         return None
     var, new_text, new_canonical = rng.choice(choices)
@@ -290,6 +294,20 @@ _CHOOSERS = {
     "amount": _amount, "kb_swap": _kb_swap, "coreference": _coreference, "duplicate": _duplicate,
     "listed_unknown": _listed_unknown, "listed_misfit": _listed_misfit, "categorical": _categorical,
 }
+
+
+def _role_ambiguous(dialogue: Dialogue, var: Variable) -> bool:
+    """Whether ``var`` is a closed value without a span whose utterance also has an act of
+    another slot with the same value set ("from your checking account to their savings
+    account"): which words are whose is a matter of roles (from / to), not of this checker's
+    value reading, so no fault is put there."""
+    closed = dialogue.ontology.get(var.slot_type)
+    if not closed or any(a.span is not None for a in dialogue.turns[var.turn].acts if a.slot == var.slot):
+        return False
+    return any(
+        a.domain == var.domain and a.slot != var.slot and dialogue.ontology.get(f"{a.domain}.{a.slot}") == closed
+        for a in dialogue.turns[var.turn].acts
+    )
 
 
 def _claims(csp: CSP):
