@@ -258,3 +258,46 @@ def measure_spans(
               and not re.match(r"\s*(?::\d|[ap]\.?m\b|o'clock)", folded[span.end :])):
             out.append(span)
     return out
+
+
+# -- what a user states --------------------------------------------------------------------
+_REJECTING = re.compile(
+    r"(?:\bnot|\bno|n't|\bnever|instead of|rather than|other than|except|\bnor)\s+(?:[\w']+\s+){0,2}$"
+)
+
+
+#: A user sentence that asks for something (or asks a question).
+_REQUEST = re.compile(
+    r"\b(?:want|wanna|need|like|prefer|looking|look|find|search|book|reserve|play|get|show|go|give|make|rent|buy|"
+    r"set|use|change|switch|rather|would|could|can|please|interested|about|maybe|perhaps|try|instead|let's|check|"
+    r"choose|pick|select|opt|tell|how|what|which|where|when)\b", re.I
+)
+#: A user sentence about the entity offered ("That's pretty expensive"), not a request.
+_DESCRIBING = re.compile(r"\s*(?:that|it|this|these|those)(?:'s|\s+is|\s+was|\s+are|\s+sounds|\s+seems)\b", re.I)
+
+
+def _clause(utterance: str, span: Span) -> str:
+    """The clause of ``utterance`` around ``span`` (split at punctuation and "but" / "however")."""
+    sentence_start = max(utterance.rfind(p, 0, span.start) for p in ".?!,;") + 1
+    head = utterance[sentence_start : span.start]
+    cut = max((m.end() for m in re.finditer(r"\b(?:but|however|though)\b", head, re.I)), default=0)
+    return utterance[sentence_start + cut : span.end]
+
+
+def _sentence(utterance: str, span: Span) -> str:
+    """The sentence of ``utterance`` around ``span``."""
+    start = max(utterance.rfind(p, 0, span.start) for p in ".?!") + 1
+    ends = [e for e in (utterance.find(p, span.end) for p in ".?!") if e != -1]
+    return utterance[start : min(ends) if ends else len(utterance)]
+
+
+def user_states(utterance: str, span: Span, previous: str = "") -> bool:
+    """Whether a value written at ``span`` of a user ``utterance`` is one the user asks for: not
+    rejected by the words before it ("not on TV", "instead of Compact"), not in a clause
+    describing the offer ("That's pretty expensive"), and not an echo of the ``previous``
+    (system) turn outside a request ("You licked the TV?" after "… on the TV")."""
+    folded = fold_aligned(utterance)
+    if _REJECTING.search(folded[max(0, span.start - 30) : span.start]) or _DESCRIBING.match(_clause(utterance, span)):
+        return False
+    echoed = re.search(rf"(?<!\w){re.escape(folded[span.start : span.end])}(?!\w)", fold_aligned(previous))
+    return not echoed or bool(_REQUEST.search(_sentence(utterance, span)))

@@ -6,8 +6,9 @@ act with its spans in order and never drop a span whose text matches no value; s
 the act has no span, its words are looked for in the utterance: an amount by its form, a number
 counting entities (:func:`csp_check.cues.count_spans`: the act's number is *not* searched for,
 so "I found 12" where the act says 10 is the variable and reads 12); a True/False value by its
-slot's cue words and their negation (:func:`csp_check.cues.boolean_span`); any other value by
-normalised matching (:func:`locate`). If nothing is found the variable is *implicit*
+slot's cue words and their negation (:func:`csp_check.cues.boolean_span`); a closed
+(categorical) value as whichever value of the slot's schema list is written (:func:`_closed_value`);
+any other value by normalised matching (:func:`locate`). If nothing is found the variable is *implicit*
 (``span=None``) and counted in ``DelexicalizedDialogue.implicit``. One span gives one variable
 even when several acts annotate it; two spans are two variables even when their text is equal.
 
@@ -22,7 +23,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from csp_check.cues import BOOLEAN, boolean_span, count_spans, measure_spans, unit_after
+from csp_check.cues import BOOLEAN, boolean_span, count_spans, measure_spans, unit_after, user_states
 from csp_check.models import ActRole, DelexicalizedDialogue, Dialogue, DialogueAct, Span, Variable, VariableKind
 from csp_check.normalize import fold_aligned, normalize, parse_amount
 
@@ -122,61 +123,20 @@ def _closed_value(
         return next((s for s in spans if parse_amount(utterance[s.start : s.end]) == own), spans[0] if spans else None)
     found: list[tuple[Span, str]] = []
     for value in sorted(values, key=len, reverse=True):
-        if (parse_amount(value) or 0) <= 100 and parse_amount(value) is not None or normalize(value) in BOOLEAN:
+        number = parse_amount(value)
+        if (number is not None and number <= 100) or normalize(value) in BOOLEAN:
             continue  # small numbers are found by their unit above; years ("2015") as written
         taken = avoid + [s for s, _ in found]
         span = locate(utterance, act.model_copy(update={"value": value, "canonical": value, "role": ActRole.INFORM}), taken)
         if span is not None:
             found.append((span, normalize(value)))
-    if speaker != "system":  # a user names values to reject ("not on TV") or comments ("That's expensive")
-        own_value = normalize(act.canonical or act.value or "")
-        echoed = fold_aligned(previous)
-        found = [
-            (s, v) for s, v in found
-            if v == own_value or (
-                not _REJECTING.search(fold_aligned(utterance[max(0, s.start - 30) : s.start]))
-                and not _DESCRIBING.match(_clause(utterance, s))
-                and not (
-                    re.search(rf"(?<!\w){re.escape(fold_aligned(utterance[s.start : s.end]))}(?!\w)", echoed)
-                    and not _REQUEST.search(_sentence(utterance, s))
-                )
-            )
-        ]
     own = normalize(act.canonical or act.value or "")
+    if speaker != "system":  # a user names values to reject ("not on TV") or comments ("That's expensive")
+        found = [(s, v) for s, v in found if v == own or user_states(utterance, s, previous)]
     for span, value in found:
         if value == own:
             return span
     return min(found, key=lambda f: f[0].start)[0] if found else None
-
-
-_REJECTING = re.compile(
-    r"(?:\bnot|\bno|n't|\bnever|instead of|rather than|other than|except|\bnor)\s+(?:[\w']+\s+){0,2}$"
-)
-
-
-#: A user sentence that asks for something.
-_REQUEST = re.compile(
-    r"\b(?:want|wanna|need|like|prefer|looking|look|find|search|book|reserve|play|get|show|go|give|make|rent|buy|"
-    r"set|use|change|switch|rather|would|could|can|please|interested|about|maybe|perhaps|try|instead|let's|check|"
-    r"choose|pick|select|opt|tell|how|what|which|where|when)\b", re.I
-)
-#: A user sentence about the entity offered ("That's pretty expensive"), not a request.
-_DESCRIBING = re.compile(r"\s*(?:that|it|this|these|those)(?:'s|\s+is|\s+was|\s+are|\s+sounds|\s+seems)\b", re.I)
-
-
-def _clause(utterance: str, span: Span) -> str:
-    """The clause of ``utterance`` around ``span`` (split at punctuation and "but" / "however")."""
-    sentence_start = max(utterance.rfind(p, 0, span.start) for p in ".?!,;") + 1
-    head = utterance[sentence_start : span.start]
-    cut = max((m.end() for m in re.finditer(r"\b(?:but|however|though)\b", head, re.I)), default=0)
-    return utterance[sentence_start + cut : span.end]
-
-
-def _sentence(utterance: str, span: Span) -> str:
-    """The sentence of ``utterance`` around ``span``."""
-    start = max(utterance.rfind(p, 0, span.start) for p in ".?!") + 1
-    ends = [e for e in (utterance.find(p, span.end) for p in ".?!") if e != -1]
-    return utterance[start : min(ends) if ends else len(utterance)]
 
 
 def _same_mention(act: DialogueAct, pending: list[tuple[Span | None, DialogueAct, bool]]) -> Span | None:

@@ -86,3 +86,55 @@ def test_act_values_align_with_their_spans_in_order():
     # the act still lists Dogman, Hackers, High Life: Hackers takes the span left, which says Dogman
     assert align_spans(utterance, ["Dogman", "Hackers", "High Life"], spans) == spans
     assert align_spans(utterance, ["High Life", "Dogman"], spans) == [spans[2], spans[0]]
+
+
+@pytest.mark.parametrize(
+    ("utterance", "value", "previous", "states"),
+    [
+        ("I want to fly with United Airlines.", "United Airlines", "", True),
+        ("Not on the TV, play it in the kitchen.", "TV", "", False),
+        ("That's pretty expensive.", "expensive", "", False),
+        ("You licked the TV?", "TV", "Playing it on the TV.", False),
+        ("Play it from my TV instead.", "TV", "Shall I play it on the TV?", True),
+    ],
+)
+def test_what_a_user_states(utterance, value, previous, states):
+    from csp_check.cues import user_states
+
+    start = utterance.index(value)
+    assert user_states(utterance, Span(start=start, end=start + len(value)), previous) is states
+
+
+def _dialogue(system: str, acts, entities, ontology=None):
+    from csp_check.models import ApiCall, Dialogue, DialogueAct, KbResult, Turn
+
+    call = KbResult(domain="Hotels_1", call=ApiCall(domain="Hotels_1", method="Search", parameters={}), entities=entities)
+    return Dialogue(
+        id="d", format="sgd", domains=["Hotels_1"], ontology=ontology or {},
+        turns=[
+            Turn(index=0, speaker="user", utterance="Find me a hotel."),
+            Turn(index=1, speaker="system", utterance=system, kb_results=[call],
+                 acts=[DialogueAct(role=r, act=a, domain="Hotels_1", slot=s, value=v, canonical=v) for r, a, s, v in acts]),
+        ],
+    )
+
+
+def test_the_count_the_text_says_is_checked_not_the_annotated_one():
+    from csp_check.pipeline import check_dialogue
+
+    entities = [{"hotel_name": f"H{i}"} for i in range(10)]
+    count = [("count", "INFORM_COUNT", "count", "10")]
+    assert not check_dialogue(_dialogue("I found 10 hotels for you.", count, entities)).violations
+    report = check_dialogue(_dialogue("I found 12 hotels for you.", count, entities))
+    assert [(v.constraint.value, v.variables[-1].text) for v in report.violations] == [("C6", "12")]
+
+
+def test_a_boolean_the_text_states_is_checked_not_the_annotated_one():
+    from csp_check.pipeline import check_dialogue
+
+    entities = [{"hotel_name": "Ritz", "has_wifi": "False"}]
+    acts = [("offer", "OFFER", "hotel_name", "Ritz"), ("inform", "INFORM", "has_wifi", "False")]
+    ontology = {"Hotels_1.has_wifi": ["True", "False"]}
+    assert not check_dialogue(_dialogue("The Ritz has no wifi.", acts, entities, ontology)).violations
+    report = check_dialogue(_dialogue("The Ritz has wifi.", acts, entities, ontology))
+    assert {v.constraint.value for v in report.violations} == {"C5"}
