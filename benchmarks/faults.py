@@ -4,13 +4,15 @@ Usage: python benchmarks/faults.py [PATH ...] [--seed N] [--limit N]
 (default paths: ../shared/data/sgd/dev and ../shared/data/sgd/train)
 
 For every gold dialogue the checker accepts, one fault of each kind is injected in each mode
-(see csp_check.faults); the faulty dialogue is checked and counted as *flagged* when any
-constraint fails and *right* when one of the fault kind's expected constraints fails.
+(see csp_check.faults) into its SGD JSON, which the reader reads again; the faulty dialogue is
+checked and counted as *flagged* when any constraint fails and *right* ("expected id") when one
+of the fault kind's expected constraints fails. Prints one row per kind x mode.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import random
 import sys
 import time
@@ -24,19 +26,32 @@ from csp_check.pipeline import check_dialogue, load_corpus
 SHARED = Path(__file__).resolve().parents[2] / "shared" / "data" / "sgd"
 
 
+def raw_dialogues(source: str, cache: dict[str, dict[str, dict]]) -> dict[str, dict]:
+    """Dialogue id → SGD JSON of one ``dialogues_*.json`` file (read once)."""
+    if source not in cache:
+        cache.clear()  # files are read in order: keep one
+        cache[source] = {d["dialogue_id"]: d for d in json.loads(Path(source).read_text(encoding="utf-8"))}
+    return cache[source]
+
+
 def run(paths: list[str], seed: int = 0, limit: int | None = None) -> tuple[Counter, list[tuple[Fault, list[str]]]]:
-    """Counter keyed (kind, mode, outcome) with outcome in injected / flagged / right; and misses."""
+    """Counter keyed (kind, mode, outcome) with outcome in injected / flagged / right; and misses.
+
+    Faults are made in each dialogue's SGD JSON and read back by the reader
+    (:func:`csp_check.faults.inject` with ``raw``)."""
     counts: Counter = Counter()
     misses: list[tuple[Fault, list[str]]] = []
     rng = random.Random(seed)
+    cache: dict[str, dict[str, dict]] = {}
     for n, dialogue in enumerate(load_corpus(paths)):
         if limit is not None and n >= limit:
             break
         if isinstance(dialogue, InputError) or check_dialogue(dialogue).violations:
             continue
+        raw = raw_dialogues(dialogue.source, cache).get(dialogue.id)
         for kind in KINDS:
             for mode in MODES:
-                t = trial(dialogue, kind, mode, rng)
+                t = trial(dialogue, kind, mode, rng, raw=raw)
                 if t is None:
                     continue
                 counts[(kind, mode, "injected")] += 1
@@ -56,21 +71,25 @@ def main() -> None:
     args = parser.parse_args()
     start = time.perf_counter()
     counts, misses = run(args.paths, args.seed, args.limit)
-    print(f"{'kind':<12} {'mode':<10} {'injected':>8} {'flagged':>8} {'right id':>8} {'rate':>7}")
-    total = Counter()
+    print(f"{'kind':<15} {'mode':<10} {'faults':>7} {'flagged':>8} {'expected id':>12}")
+    total: Counter = Counter()
     for kind in KINDS:
         for mode in MODES:
             n = counts[(kind, mode, "injected")]
             f, r = counts[(kind, mode, "flagged")], counts[(kind, mode, "right")]
             total.update(injected=n, flagged=f, right=r)
-            print(f"{kind:<12} {mode:<10} {n:>8} {f:>8} {r:>8} {r / n if n else 0:>7.2%}")
+            print(f"{kind:<15} {mode:<10} {n:>7} {_pct(f, n):>8} {_pct(r, n):>12}")
     n = total["injected"]
-    print(f"{'all':<23} {n:>8} {total['flagged']:>8} {total['right']:>8} {total['right'] / n if n else 0:>7.2%}")
+    print(f"{'all':<26} {n:>7} {_pct(total['flagged'], n):>8} {_pct(total['right'], n):>12}")
     print(f"({time.perf_counter() - start:.1f} s)")
     for fault, found in misses[: args.show]:
         print(f"missed: {fault.kind}/{fault.mode} {fault.dialogue_id} turn {fault.turn} "
               f"{fault.old_text!r} -> {fault.new_text!r}: found {found or 'nothing'}")
     sys.exit(0)
+
+
+def _pct(part: int, whole: int) -> str:
+    return f"{part / whole:.2%}" if whole else "-"
 
 
 if __name__ == "__main__":

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 
+from csp_check.cues import BOOLEAN, read_boolean
 from csp_check.models import Dialogue, Value, Variable, VariableKind
 from csp_check.normalize import normalize, parse_amount
 
@@ -60,6 +61,11 @@ def read_value(var: Variable, lexicon: Lexicon) -> Value:
     if var.kind is VariableKind.AMOUNT:
         amount = parse_amount(var.text)
         return amount if amount is not None else normalize(var.text)
+    if (isinstance(var.value, str) and var.value.isdigit() and not normalize(var.text).isdigit()
+            and (number := parse_amount(var.text)) is not None):
+        return str(number)  # a numeric slot's value written as a word: "for four" = 4
+    if var.value in BOOLEAN and not lexicon.lookup(var.slot_type, var.text):
+        return read_boolean(var.text)  # "not free" → false (csp_check.cues)
     candidates = lexicon.lookup(var.slot_type, var.text)
     if var.value in candidates or normalize(var.text) == var.value:
         return var.value

@@ -1,10 +1,16 @@
 """Delexicalizer: annotated dialogue → variables (paper §3.1, spec §1).
 
 Every act value that names a slot value or an amount of KB instances becomes a
-:class:`~csp_check.models.Variable`. Where the act has no span, the value is looked for in
-the utterance by normalised matching (:func:`locate`); if it is not written there the
-variable is *implicit* (``span=None``) and counted in ``DelexicalizedDialogue.implicit``.
-One span gives one variable even when several acts annotate it.
+:class:`~csp_check.models.Variable`; every annotated span is one (readers align a multi-valued
+act with its spans in order and never drop a span whose text matches no value; spec §9). Where
+the act has no span, its words are looked for in the utterance: an amount by its form, a number
+counting entities (:func:`csp_check.cues.count_spans`: the act's number is *not* searched for,
+so "I found 12" where the act says 10 is the variable and reads 12); a True/False value by its
+slot's cue words and their negation (:func:`csp_check.cues.boolean_span`); a closed
+(categorical) value as whichever value of the slot's schema list is written (:func:`_closed_value`);
+any other value by normalised matching (:func:`locate`). If nothing is found the variable is *implicit*
+(``span=None``) and counted in ``DelexicalizedDialogue.implicit``. One span gives one variable
+even when several acts annotate it; two spans are two variables even when their text is equal.
 
 Which acts give variables: every role except ``request`` without a value and ``other``;
 act values of the pseudo-slot ``intent`` are not domain values and are skipped. An amount
@@ -17,6 +23,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from csp_check.cues import BOOLEAN, boolean_span, count_spans, measure_spans, unit_after, user_states
 from csp_check.models import ActRole, DelexicalizedDialogue, Dialogue, DialogueAct, Span, Variable, VariableKind
 from csp_check.normalize import fold_aligned, normalize, parse_amount
 
@@ -39,10 +46,25 @@ def delexicalize(dialogue: Dialogue) -> DelexicalizedDialogue:
         taken: dict[tuple[int, int], Variable] = {}
         pending: list[tuple[Span | None, DialogueAct, bool]] = []
         acts = [a for a in turn.acts if a.role in VALUE_ROLES and a.value is not None and a.slot not in SKIPPED_SLOTS]
-        for act in sorted(acts, key=lambda a: a.span is None):  # annotated spans first
+        # annotated spans first, then values searched for, then the words found by their form
+        for act in sorted(acts, key=lambda a: 0 if a.span is not None else 2 if _by_form(a) else 1):
             span, found = act.span, False
             if span is None:
-                span = locate(turn.utterance, act, avoid=[s for s, _, _ in pending if s is not None])
+                avoid = [s for s, _, _ in pending if s is not None]
+                if act.role is ActRole.COUNT:
+                    span = next(iter(count_spans(turn.utterance, avoid)), None)
+                elif _by_form(act):
+                    span = boolean_span(turn.utterance, act.slot, avoid)
+                else:
+                    slot_type = f"{act.domain}.{act.slot}"
+                    closed = dialogue.ontology.get(slot_type)
+                    described = dialogue.slot_descriptions.get(slot_type, "")
+                    before = dialogue.turns[turn.index - 1].utterance if turn.index else ""
+                    span = _closed_value(turn.utterance, act, closed, avoid, turn.speaker, described, before)
+                    if span is None:
+                        span = locate(turn.utterance, act, avoid=avoid)
+                        if span is not None and closed and unit_after(turn.utterance, span):
+                            span = None  # "1" of "1 bath" is not a number of bedrooms
                 found = span is not None
                 if span is None:  # written once but annotated twice (Inform + Recommend): one variable
                     span = _same_mention(act, pending)
@@ -73,6 +95,48 @@ def delexicalize(dialogue: Dialogue) -> DelexicalizedDialogue:
         implicit=implicit,
         located=located,
     )
+
+
+def _by_form(act: DialogueAct) -> bool:
+    """An act whose words are found by their form, not by its value: amounts and booleans."""
+    return act.role is ActRole.COUNT or normalize(act.canonical or act.value or "") in BOOLEAN
+
+
+def _closed_value(
+    utterance: str, act: DialogueAct, values: list[str] | None, avoid: list[Span], speaker: str, description: str = "",
+    previous: str = "",
+) -> Span | None:
+    """The words stating a closed (categorical) slot's value, found by form, not by the
+    annotated value: a numeric slot's number by its unit (:func:`csp_check.cues.measure_spans`:
+    "1 stop", "a table for 2"); otherwise, in a system turn, the longest value of the slot's
+    closed set written there ("Premium Economy", not the "Economy" inside it; "Business" where
+    the act says Economy). In a user turn a value rejected by the words before it ("not on TV",
+    "instead of Compact") is none, and so are one that echoes the previous system turn outside a
+    request ("You licked the TV?" after "… on the TV") and one in a sentence describing the offer
+    ("That's pretty expensive"); the annotated value is preferred where several are written."""
+    if not values:
+        return None
+    if all((n := parse_amount(v)) is not None and n <= 100 for v in values):  # not years
+        spans = measure_spans(utterance, act.slot, avoid, description)
+        own = parse_amount(act.canonical or act.value or "")
+        # several: the one that states the annotated value ("not 1 room: 2 rooms"), else the first
+        return next((s for s in spans if parse_amount(utterance[s.start : s.end]) == own), spans[0] if spans else None)
+    found: list[tuple[Span, str]] = []
+    for value in sorted(values, key=len, reverse=True):
+        number = parse_amount(value)
+        if (number is not None and number <= 100) or normalize(value) in BOOLEAN:
+            continue  # small numbers are found by their unit above; years ("2015") as written
+        taken = avoid + [s for s, _ in found]
+        span = locate(utterance, act.model_copy(update={"value": value, "canonical": value, "role": ActRole.INFORM}), taken)
+        if span is not None:
+            found.append((span, normalize(value)))
+    own = normalize(act.canonical or act.value or "")
+    if speaker != "system":  # a user names values to reject ("not on TV") or comments ("That's expensive")
+        found = [(s, v) for s, v in found if v == own or user_states(utterance, s, previous)]
+    for span, value in found:
+        if value == own:
+            return span
+    return min(found, key=lambda f: f[0].start)[0] if found else None
 
 
 def _same_mention(act: DialogueAct, pending: list[tuple[Span | None, DialogueAct, bool]]) -> Span | None:

@@ -1,49 +1,78 @@
-"""Fault injection: break a consistent dialogue in one known way, to measure detection (spec §8).
+"""Fault injection: break a consistent dialogue in one known way, to measure detection (spec §8, §9).
 
-Four kinds of fault, each with the constraint that must catch it:
+Seven kinds of fault, each with the constraints that must catch it:
 
-========== ============================================================ ===============
-kind       what changes                                                 expected
-========== ============================================================ ===============
-amount     an amount of KB instances ("I found 3") becomes another       C6
-kb_swap    a value the system offers / informs becomes another value of  C5 (C4, C6)
-           its slot such that no KB entity has the utterance's values
-coreference one mention of a value mentioned several times becomes       C2
-           another value of its slot
-duplicate  a value becomes the value of another same-slot variable of     C3
-           the same utterance
-========== ============================================================ ===============
+============== ========================================================== ===========
+kind           what changes                                               expected
+============== ========================================================== ===========
+amount         a number counting KB instances ("I found 10") becomes      C6
+               another the KB contradicts ("I found 12")
+kb_swap        a value the system offers / informs becomes another value  C5 (C4, C6)
+               of its slot such that no KB entity has the utterance's
+               values
+coreference    one mention of a value mentioned several times becomes     C2
+               another value of its slot
+duplicate      a value becomes the value of another same-slot variable    C3
+               of the same utterance ("A, B or C" → "A, A or C")
+listed_unknown one of several listed entities becomes a name neither the  C1 (C5)
+               KB nor the annotation knows
+listed_misfit  one of several listed entities becomes another KB entity   C5
+               that does not fit what the user asked for
+categorical    a categorical or boolean value's words state another value C5 or C2
+               ("it is free" → "it is not free", "Economy" → "Business")
+               that the entity, or another mention, contradicts
+============== ========================================================== ===========
 
-Two modes: ``text`` changes the utterance alone (spans re-aligned; acts' values and the
-state untouched), ``annotated`` changes the act's value and canonical value with the text.
-In ``annotated`` mode a coreference fault is put on a mention whose referent other
-annotations also record (a user inform: the belief state; a system confirm: the state in
-force), since a mention whose every annotation changes with it is a different dialogue.
+Two modes: ``text`` changes the utterance alone (spans re-aligned; acts' values and the state
+untouched: an act value without a span stays without one), ``annotated`` changes the act's
+value and canonical value with the text. In ``annotated`` mode a coreference or categorical
+fault caught by C2 is put on a mention whose referent other annotations also record (a user
+inform: the belief state; a system confirm: the state in force), since a mention whose every
+annotation changes with it is a different dialogue.
+
+No fault is put on a closed value whose utterance has an act of another slot with the same
+value set (``account_type`` / ``recipient_account_type``): telling them apart is a matter of
+roles ("from … to …"), not of reading values.
+
+Given the dialogue's source JSON (``raw``, SGD), the edit is made there (the utterance, the
+frames' ``slots`` offsets and, annotated, the ``actions`` values) and the dialogue is read again
+by the reader, so the reader's own alignment of acts with spans is under test too.
 """
 
 from __future__ import annotations
 
+import copy
 import random
-from typing import Literal
+import re
+from typing import Any, Literal
 
 from pydantic import BaseModel
 
-from csp_check.check import count_matches, entity_match
 from csp_check.assignment import Lexicon
+from csp_check.check import count_matches, entity_match, satisfied
 from csp_check.constraints import SYSTEM_CLAIMS, build_csp, referents
+from csp_check.cues import BOOLEAN, boolean_span, read_boolean
 from csp_check.delexicalize import delexicalize
-from csp_check.models import CSP, ConstraintId, Dialogue, KnowledgeBase, Span, Variable, VariableKind
+from csp_check.models import CSP, ActRole, ConstraintId, Dialogue, KnowledgeBase, Span, Variable, VariableKind
 from csp_check.normalize import NUMBER_WORDS, normalize
 
-FaultKind = Literal["amount", "kb_swap", "coreference", "duplicate"]
+FaultKind = Literal[
+    "amount", "kb_swap", "coreference", "duplicate", "listed_unknown", "listed_misfit", "categorical"
+]
 Mode = Literal["text", "annotated"]
-KINDS: tuple[FaultKind, ...] = ("amount", "kb_swap", "coreference", "duplicate")
+KINDS: tuple[FaultKind, ...] = (
+    "amount", "kb_swap", "coreference", "duplicate", "listed_unknown", "listed_misfit", "categorical"
+)
 MODES: tuple[Mode, ...] = ("text", "annotated")
+C1, C2, C3, C4, C5, C6 = (ConstraintId(f"C{i}") for i in range(1, 7))
 EXPECTED: dict[str, frozenset[ConstraintId]] = {
-    "amount": frozenset({ConstraintId.C6}),
-    "kb_swap": frozenset({ConstraintId.C4, ConstraintId.C5, ConstraintId.C6}),
-    "coreference": frozenset({ConstraintId.C2}),
-    "duplicate": frozenset({ConstraintId.C3}),
+    "amount": frozenset({C6}),
+    "kb_swap": frozenset({C4, C5, C6}),
+    "coreference": frozenset({C2}),
+    "duplicate": frozenset({C3}),
+    "listed_unknown": frozenset({C1, C5}),
+    "listed_misfit": frozenset({C5}),
+    "categorical": frozenset({C2, C5}),
 }
 
 
@@ -61,24 +90,38 @@ class Fault(BaseModel):
 
 
 def inject(
-    dialogue: Dialogue, kind: FaultKind, mode: Mode, rng: random.Random, kb: KnowledgeBase | None = None
+    dialogue: Dialogue, kind: FaultKind, mode: Mode, rng: random.Random, kb: KnowledgeBase | None = None,
+    raw: dict[str, Any] | None = None,
 ) -> tuple[Dialogue, Fault] | None:
     """A copy of ``dialogue`` with one fault of ``kind``, or ``None`` when it has no place for one.
 
     The target is drawn with ``rng`` among the variables where the fault is possible; ``kb`` is
     the KB the dialogue is checked against when it carries no KB results of its own (MultiWOZ).
+    ``raw``: the dialogue's SGD JSON; the edit is then made there and the result read again
+    with :func:`csp_check.readers.sgd.from_raw`.
     """
     delex = delexicalize(dialogue)
     csp = build_csp(dialogue, delex, kb)
-    allowed = None  # variables a fault may be put on; None: any explicit one
-    if mode == "annotated" and kind == "coreference":
+    allowed = None  # variables whose C2 survives an annotated change; None: any explicit one
+    if mode == "annotated":
         keys = referents(dialogue, delex.variables, Lexicon.of(dialogue))
         allowed = {name for name, (_, by_state) in keys.items() if by_state}
-    choices = _CHOOSERS[kind](csp, allowed)
+    choices = [c for c in _CHOOSERS[kind](csp, allowed, dialogue) if not _role_ambiguous(dialogue, c[0])]
     if not choices:
         return None
-    var, new_text, new_value = rng.choice(choices)
-    faulty = _rewrite(dialogue, var, new_text, new_value if mode == "annotated" else None)
+    var, new_text, new_canonical = rng.choice(choices)
+    canonical = new_canonical if mode == "annotated" else None
+    # an annotation writes a closed slot's value or an amount as its canonical form, not as the words
+    surface = new_text if var.kind is VariableKind.SLOT and var.slot_type not in dialogue.ontology else new_canonical
+    if raw is not None:
+        from csp_check.readers.sgd import from_raw
+
+        faulty = from_raw(
+            _rewrite_sgd(raw, var, new_text, surface, canonical), dialogue.ontology, dialogue.source,
+            dialogue.slot_descriptions,
+        )
+    else:
+        faulty = _rewrite(dialogue, var, new_text, surface, canonical)
     fault = Fault(
         kind=kind, mode=mode, dialogue_id=dialogue.id, turn=var.turn, variable=var.name,
         old_text=var.text or "", new_text=new_text, expected=EXPECTED[kind],
@@ -103,86 +146,246 @@ class Trial(BaseModel):
 
 
 def trial(
-    dialogue: Dialogue, kind: FaultKind, mode: Mode, rng: random.Random, kb: KnowledgeBase | None = None
+    dialogue: Dialogue, kind: FaultKind, mode: Mode, rng: random.Random, kb: KnowledgeBase | None = None,
+    raw: dict[str, Any] | None = None,
 ) -> Trial | None:
     """:func:`inject` a fault, then check the faulty dialogue; ``None`` when there is no place for it."""
     from csp_check.pipeline import check_dialogue
 
-    injected = inject(dialogue, kind, mode, rng, kb)
+    injected = inject(dialogue, kind, mode, rng, kb, raw)
     if injected is None:
         return None
     faulty, fault = injected
     return Trial(fault=fault, found=frozenset(v.constraint for v in check_dialogue(faulty, kb).violations))
 
 
+
+#: (target variable, its new text, its new canonical value as an annotation would write it)
 Choice = tuple[Variable, str, str]
 
 
-def _amount(csp: CSP, allowed: set[str] | None) -> list[Choice]:
+def _amount(csp: CSP, allowed: set[str] | None, dialogue: Dialogue) -> list[Choice]:
     by_name = {v.name: v for v in csp.variables}
     out = []
     for c in csp.constraints:
-        if c.id is not ConstraintId.C6 or c.count_variable is None:
+        if c.id is not C6 or c.count_variable is None:
             continue
         var = by_name[c.count_variable]
-        if var.span is None:
+        if var.span is None or not isinstance(var.value, int):
             continue
         values = [csp.assignment[n] for n in c.variables]
         sure, possible = count_matches(csp.kbs[c.kb or ""], c.columns, values)
-        for new in (var.value + d for d in (1, 2, -1, -2) if isinstance(var.value, int)):
+        for new in (var.value + d for d in (2, 1, -1, -2, 3)):
             if new >= 0 and not sure <= new <= possible:
                 out.append((var, _amount_text(new, var.text or ""), str(new)))
                 break
     return out
 
 
-def _kb_swap(csp: CSP, allowed: set[str] | None) -> list[Choice]:
-    by_name = {v.name: v for v in csp.variables}
+def _kb_swap(csp: CSP, allowed: set[str] | None, dialogue: Dialogue) -> list[Choice]:
     out = []
-    for c in csp.constraints:
-        if c.id is not ConstraintId.C5:
-            continue
-        entities = csp.kbs[c.kb or ""]
-        for i, name in enumerate(c.variables):
-            var = by_name[name]
-            if var.span is None or var.speaker != "system" or var.role not in SYSTEM_CLAIMS:  # not the filters
-                continue
-            others = [csp.assignment[n] for n in c.variables]
-            for value in _other_values(csp, var):
-                others[i] = value
-                if not any(entity_match(e, c.columns, others)[1] for e in entities):
-                    out.append((var, value, value))
-                    break
+    for var, constraint, i in _claims(csp):
+        entities = csp.kbs[constraint.kb or ""]
+        values = [csp.assignment[n] for n in constraint.variables]
+        for value in _other_values(csp, var):
+            values[i] = value
+            rendered = _render(dialogue, var, value)
+            if rendered and not any(entity_match(e, constraint.columns, values)[1] for e in entities):
+                out.append((var, *rendered))
+                break
     return out
 
 
-def _coreference(csp: CSP, allowed: set[str] | None) -> list[Choice]:
+def _coreference(csp: CSP, allowed: set[str] | None, dialogue: Dialogue) -> list[Choice]:
     by_name = {v.name: v for v in csp.variables}
     out = []
     for c in csp.constraints:
-        if c.id is not ConstraintId.C2:
+        if c.id is not C2:
             continue
         for name in c.variables:
             var = by_name[name]
             if var.span is None or (allowed is not None and name not in allowed):
                 continue
             for value in _other_values(csp, var):
-                out.append((var, value, value))
-                break
+                rendered = _render(dialogue, var, value)
+                if rendered:
+                    out.append((var, *rendered))
+                    break
     return out
 
 
-def _duplicate(csp: CSP, allowed: set[str] | None) -> list[Choice]:
+def _duplicate(csp: CSP, allowed: set[str] | None, dialogue: Dialogue) -> list[Choice]:
     by_name = {v.name: v for v in csp.variables}
     out = []
     for c in csp.constraints:
-        if c.id is ConstraintId.C3:
-            first, second = by_name[c.variables[0]], by_name[c.variables[1]]
+        if c.id is C3:
+            first, second = by_name[c.variables[0]], by_name[c.variables[-1]]
             out.append((second, first.text or "", str(first.value)))
     return out
 
 
-_CHOOSERS = {"amount": _amount, "kb_swap": _kb_swap, "coreference": _coreference, "duplicate": _duplicate}
+def _listed_unknown(csp: CSP, allowed: set[str] | None, dialogue: Dialogue) -> list[Choice]:
+    """One of several listed values becomes a name no KB entity and no annotation has: the
+    first word of one known value with the last word of another ("Dogman" + "High Life" →
+    "Dogman Life")."""
+    known = Lexicon.of(dialogue)
+    out = []
+    for var in _listed(csp):
+        values = csp.domains.get(var.slot_type, [])
+        own = (var.text or "").split()
+        for other in values:
+            words = other.split()
+            if not own or not words:
+                continue
+            name = f"{own[0]} {words[-1].title()}"
+            if normalize(name) not in values and not known.lookup(var.slot_type, name):
+                out.append((var, name, name))
+                break
+    return out
+
+
+def _listed_misfit(csp: CSP, allowed: set[str] | None, dialogue: Dialogue) -> list[Choice]:
+    """One of several listed values becomes another KB entity's value that no entity has
+    together with what the user asked for (the C5 of that listed value fails)."""
+    listed = {v.name for v in _listed(csp)}
+    out = []
+    for var, constraint, i in _claims(csp):
+        if var.name not in listed or len(constraint.variables) < 2:
+            continue  # a listed value checked without the user's request cannot misfit it
+        entities = csp.kbs[constraint.kb or ""]
+        column = constraint.columns[i]
+        in_kb = sorted({e[column] for e in entities if column in e})
+        same_turn = {csp.assignment[v.name] for v in csp.variables if v.turn == var.turn and v.slot_type == var.slot_type}
+        values = [csp.assignment[n] for n in constraint.variables]
+        for value in in_kb:
+            if value in same_turn:
+                continue
+            values[i] = value
+            rendered = _render(dialogue, var, value)
+            if rendered and not any(entity_match(e, constraint.columns, values)[1] for e in entities):
+                out.append((var, *rendered))
+                break
+    return out
+
+
+def _categorical(csp: CSP, allowed: set[str] | None, dialogue: Dialogue) -> list[Choice]:
+    """A categorical value's words state another value of its closed set (a boolean's polarity
+    flipped) where a C5 or C2 containing it then fails."""
+    out = []
+    for var in csp.variables:
+        closed = dialogue.ontology.get(var.slot_type)
+        if var.span is None or not closed or var.kind is not VariableKind.SLOT:
+            continue
+        said = csp.assignment[var.name]
+        if said in BOOLEAN:
+            flipped = "false" if said == "true" else "true"
+            text = _flip(var.text or "", str(said))
+            options = [(text, flipped.title())] if text and _reads_as(dialogue, var, text, flipped) else []
+        else:
+            options = [(v, v) for v in closed if normalize(v) != said and not v.isdigit() and v != "None"]
+        for text, canonical in options:
+            if _breaks(csp, var, normalize(canonical), allowed):
+                out.append((var, text, canonical))
+                break
+    return out
+
+
+_CHOOSERS = {
+    "amount": _amount, "kb_swap": _kb_swap, "coreference": _coreference, "duplicate": _duplicate,
+    "listed_unknown": _listed_unknown, "listed_misfit": _listed_misfit, "categorical": _categorical,
+}
+
+
+def _role_ambiguous(dialogue: Dialogue, var: Variable) -> bool:
+    """Whether ``var`` is a closed value without a span whose utterance also has an act of
+    another slot with the same value set ("from your checking account to their savings
+    account"): which words are whose is a matter of roles (from / to), not of this checker's
+    value reading, so no fault is put there."""
+    closed = dialogue.ontology.get(var.slot_type)
+    if not closed or any(a.span is not None for a in dialogue.turns[var.turn].acts if a.slot == var.slot):
+        return False
+    return any(
+        a.domain == var.domain and a.slot != var.slot and dialogue.ontology.get(f"{a.domain}.{a.slot}") == closed
+        for a in dialogue.turns[var.turn].acts
+    )
+
+
+def _claims(csp: CSP):
+    """(variable, C5 constraint, its index there) for every explicit system claim of a C5."""
+    by_name = {v.name: v for v in csp.variables}
+    for c in csp.constraints:
+        if c.id is not C5:
+            continue
+        for i, name in enumerate(c.variables):
+            var = by_name[name]
+            if var.span is not None and var.speaker == "system" and var.role in SYSTEM_CLAIMS and var.turn == c.turn:
+                yield var, c, i
+
+
+def _listed(csp: CSP) -> list[Variable]:
+    """System offer / inform variables with a span that share their utterance and slot type
+    with another one: the entities of a list ("Dogman, Hackers or High Life")."""
+    groups: dict[tuple[int, str], list[Variable]] = {}
+    for v in csp.variables:
+        if v.span is not None and v.kind is VariableKind.SLOT and v.speaker == "system" and v.role in SYSTEM_CLAIMS:
+            groups.setdefault((v.turn, v.slot_type), []).append(v)
+    return [v for vs in groups.values() if len(vs) > 1 for v in vs]
+
+
+def _breaks(csp: CSP, var: Variable, value: str, allowed: set[str] | None) -> bool:
+    """Whether ``var`` taking ``value`` breaks a C5 or (where its referent is kept) a C2."""
+    assignment = dict(csp.assignment)
+    assignment[var.name] = value
+    for c in csp.constraints:
+        if var.name not in c.variables or c.id not in (C2, C5):
+            continue
+        if c.id is C2 and allowed is not None and var.name not in allowed:
+            continue
+        if c.id is C5 and var.speaker != "system":
+            continue
+        if not satisfied(c, assignment, csp):
+            return True
+    return False
+
+
+def _reads_as(dialogue: Dialogue, var: Variable, text: str, value: str) -> bool:
+    """Whether the utterance with ``text`` in place of ``var``'s words states boolean ``value``
+    (the words around can still negate: "no outdoor seating nor …" → "outdoor seating nor …")."""
+    assert var.span is not None
+    utterance = dialogue.turns[var.turn].utterance
+    changed = utterance[: var.span.start] + text + utterance[var.span.end :]
+    span = boolean_span(changed, var.slot)
+    return span is not None and read_boolean(changed[span.start : span.end]) == value
+
+
+def _flip(text: str, value: str) -> str | None:
+    """Words stating the other polarity of a boolean: "free" → "not free", "no live music" →
+    "live music", "non-refundable" → "refundable"; ``None`` when the result does not read so."""
+    if value == "true":
+        new = "not " + text
+    else:
+        new = re.sub(r"\b(?:not|no|never)\s+", "", text, flags=re.I)
+        new = re.sub(r"n't\b", "", new)
+        new = re.sub(r"\bnon[-\s]?|\bun(?=\w+(?:able|ed)\b)", "", new, flags=re.I)
+        new = re.sub(r"\bwithout\b", "with", new, flags=re.I)
+    return new if new.strip() and read_boolean(new) != value else None
+
+
+def _render(dialogue: Dialogue, var: Variable, value: str) -> tuple[str, str] | None:
+    """(words, canonical value) that state ``value`` in place of ``var``'s words: a boolean's
+    polarity flipped (:func:`_flip`), a closed slot's value as its schema spells it (a number
+    as a word where the text had a word), any other value as it is; ``None`` when it cannot be
+    written so."""
+    if value in BOOLEAN:
+        text = _flip(var.text or "", "false" if value == "true" else "true")
+        return (text, value.title()) if text and _reads_as(dialogue, var, text, value) else None
+    closed = dialogue.ontology.get(var.slot_type)
+    if closed:
+        spelled = next((v for v in closed if normalize(v) == value), value)
+        if spelled.isdigit() and not (var.text or "").strip().isdigit():
+            return _amount_text(int(spelled), var.text or ""), spelled
+        return spelled, spelled
+    return value, value
 
 
 def _other_values(csp: CSP, var: Variable) -> list[str]:
@@ -194,30 +397,73 @@ def _other_values(csp: CSP, var: Variable) -> list[str]:
 def _amount_text(amount: int, old: str) -> str:
     if old.strip().isdigit():
         return str(amount)
-    words = [w for w, n in NUMBER_WORDS.items() if n == amount and " " not in w and w not in ("no", "none")]
+    words = [w for w, n in NUMBER_WORDS.items() if n == amount and " " not in w and w not in ("no", "none", "single")]
     return words[0] if words else str(amount)
 
 
-def _rewrite(dialogue: Dialogue, var: Variable, new_text: str, new_value: str | None) -> Dialogue:
-    """Replace ``var``'s span with ``new_text``, shift later spans, re-align the target acts."""
+def _rewrite(
+    dialogue: Dialogue, var: Variable, new_text: str, new_value: str, new_canonical: str | None
+) -> Dialogue:
+    """Replace ``var``'s span with ``new_text``; spans after it shift, spans on it are
+    re-aligned to the new words, acts without a span keep none. With ``new_canonical``
+    (annotated mode) the acts that gave ``var`` take the new value too (``new_value`` as the
+    act's surface value)."""
     assert var.span is not None
     faulty = dialogue.model_copy(deep=True)
     turn = faulty.turns[var.turn]
     start, end = var.span.start, var.span.end
     delta = len(new_text) - (end - start)
     turn.utterance = turn.utterance[:start] + new_text + turn.utterance[end:]
+    changed = False
     for act in turn.acts:
-        target = act.domain == var.domain and act.slot == var.slot and (
-            act.span == var.span or (act.span is None and _same_value(act.canonical or act.value, var))
-        )
-        if target:
+        on_target = act.span == var.span
+        if on_target:
             act.span = Span(start=start, end=start + len(new_text))
-            if new_value is not None:
-                act.value = new_text
-                act.canonical = new_value
         elif act.span is not None and act.span.start >= end:
             act.span = Span(start=act.span.start + delta, end=act.span.end + delta)
+        elif act.span is not None and act.span.start <= start and act.span.end >= end:
+            act.span = Span(start=act.span.start, end=act.span.end + delta)
+        mine = act.domain == var.domain and act.slot == var.slot and (
+            on_target or (act.span is None and _same_value(act.canonical or act.value, var))
+        )
+        if new_canonical is not None and mine and (on_target or not changed):
+            act.value, act.canonical = new_value, new_canonical
+            changed = changed or not on_target
     return faulty
+
+
+def _rewrite_sgd(
+    raw: dict[str, Any], var: Variable, new_text: str, new_value: str, new_canonical: str | None
+) -> dict[str, Any]:
+    """:func:`_rewrite` on an SGD dialogue's JSON: the utterance, every frame's ``slots``
+    offsets, and (annotated) the first value of each act of ``var``'s slot that names it."""
+    assert var.span is not None
+    raw = copy.deepcopy(raw)
+    turn = raw["turns"][var.turn]
+    start, end = var.span.start, var.span.end
+    delta = len(new_text) - (end - start)
+    turn["utterance"] = turn["utterance"][:start] + new_text + turn["utterance"][end:]
+    for frame in turn.get("frames") or []:
+        for slot in frame.get("slots") or []:
+            if slot["start"] >= end:
+                slot["start"] += delta
+                slot["exclusive_end"] += delta
+            elif slot["start"] <= start and slot["exclusive_end"] >= end:
+                slot["exclusive_end"] += delta
+        if new_canonical is None or frame.get("service") != var.domain:
+            continue
+        for action in frame.get("actions") or []:
+            slot_name = "count" if action["act"] == "INFORM_COUNT" else action.get("slot")
+            if slot_name != var.slot:
+                continue
+            values = action.get("values") or []
+            canonical = action.get("canonical_values") or list(values)
+            for i, (value, canon) in enumerate(zip(values, canonical)):
+                if _same_value(canon, var) or _same_value(value, var):
+                    values[i], canonical[i] = new_value, new_canonical
+                    action["values"], action["canonical_values"] = values, canonical
+                    break
+    return raw
 
 
 def _same_value(value: str | None, var: Variable) -> bool:

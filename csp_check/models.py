@@ -105,6 +105,9 @@ class Dialogue(BaseModel):
     ontology: dict[str, list[str]] = Field(
         default_factory=dict, description="slot type (domain.slot) → possible values of closed slots"
     )
+    slot_descriptions: dict[str, str] = Field(
+        default_factory=dict, description="slot type (domain.slot) → the schema's description of the slot (SGD)"
+    )
 
     @model_validator(mode="after")
     def _turns_in_order(self) -> "Dialogue":

@@ -185,7 +185,8 @@ def test_amounts_and_times():
 def test_sgd_dev_gold_is_all_accepted():
     reports = [check_dialogue(d) for d in load_corpus([SGD / "dev"]) if not isinstance(d, InputError)]
     assert len(reports) == 768
-    assert [r.dialogue_id for r in reports if r.violations] == []
+    # 4_00042 turn 13: "It is furnished" where the act and the service results say furnished=False
+    assert [r.dialogue_id for r in reports if r.violations] == ["4_00042"]
     coverage = sum(r.coverage.get("C5", 0) for r in reports) / sum(r.variables for r in reports)
     assert coverage > 0.3  # domain constraints really are built on SGD
 
@@ -193,7 +194,11 @@ def test_sgd_dev_gold_is_all_accepted():
 @needs_sgd
 def test_sgd_train_rejections_are_the_documented_annotation_errors():
     documented = {"11_00059", "12_00014", "12_00075", "12_00082", "14_00056", "15_00073", "15_00077",
-                  "16_00031", "19_00039", "19_00047", "21_00094", "24_00118"}
+                  "16_00031", "19_00039", "19_00047", "21_00094", "24_00118",
+                  # the text says the opposite of the annotated boolean: "without subtitles" (True),
+                  # "play dumbo with sub titles" (False)
+                  "21_00017", "21_00045",
+                  "18_00028"}  # the user books for one person; the system confirms "3 tickets" (act: 1)
     rejected = {d.id for d in load_corpus([SGD / "train"]) if not isinstance(d, InputError) and check_dialogue(d).violations}
     assert rejected == documented
 

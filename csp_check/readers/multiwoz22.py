@@ -153,15 +153,18 @@ def _sgd_style(service: str, action: dict[str, Any]) -> list[DialogueAct]:
 
 
 def _attach_spans(acts: list[DialogueAct], utterance: str, frame_spans: list[tuple[str, str, Span]]) -> None:
-    """Give an act value without a span the frame slot span of its column whose text matches it."""
-    for act in acts:
-        if act.span is not None or act.value is None:
-            continue
-        key = normalize(act.value)
-        for domain, column, span in frame_spans:
-            if domain == act.domain and column == act.slot and normalize(utterance[span.start : span.end]) == key:
-                act.span = span
-                break
+    """Give the act values without a span the frame slot spans of their column: a span whose
+    text matches a value goes to it, the values left take the spans left in text order (spec
+    §9: a span whose text no longer matches its value is still a variable;
+    :func:`csp_check.readers.sgd.align_spans`)."""
+    from csp_check.readers.sgd import align_spans
+
+    columns = {(a.domain, a.slot) for a in acts if a.span is None and a.value is not None}
+    for domain, column in columns:
+        spans = sorted((s for d, c, s in frame_spans if d == domain and c == column), key=lambda s: s.start)
+        mine = [a for a in acts if a.span is None and a.value is not None and (a.domain, a.slot) == (domain, column)]
+        for act, span in zip(mine, align_spans(utterance, [a.value or "" for a in mine], spans)):
+            act.span = span
 
 
 def _state(frames: list[Any]) -> dict[str, dict[str, list[str]]]:

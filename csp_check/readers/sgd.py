@@ -5,7 +5,7 @@ split's ``schema.json`` beside them (used for the categorical slots' possible va
 slot ontology). Format: github.com/google-research-datasets/dstc8-schema-guided-dialogue.
 
 Mapping: ``frames[].actions`` → :class:`DialogueAct` (one per value, with its canonical
-value and the frame's ``slots`` span whose text matches it), ``INFORM_COUNT`` → ``count``
+value and its frame ``slots`` span: :func:`align_spans`), ``INFORM_COUNT`` → ``count``
 acts, user ``state.slot_values`` → ``Turn.state``, ``service_call`` + ``service_results`` →
 :class:`KbResult` (the KB the system saw at that turn).
 """
@@ -62,6 +62,16 @@ def load_ontology(schema_path: Path) -> dict[str, list[str]]:
     return ontology
 
 
+def load_descriptions(schema_path: Path) -> dict[str, str]:
+    """``service.slot`` → the slot's ``description`` in ``schema.json`` ("Number of layovers in
+    the flight"): it names the unit of a numeric slot (:mod:`csp_check.cues`)."""
+    return {
+        f"{service['service_name']}.{slot['name']}": str(slot.get("description") or "")
+        for service in json.loads(schema_path.read_text(encoding="utf-8"))
+        for slot in service.get("slots", [])
+    }
+
+
 def read(path: Path, kb: KnowledgeBase | None = None) -> Iterator[Dialogue | InputError]:
     """Dialogues of an SGD file or directory; ``kb`` is unused (SGD carries its own results)."""
     files = dialogue_files(path)
@@ -69,24 +79,43 @@ def read(path: Path, kb: KnowledgeBase | None = None) -> Iterator[Dialogue | Inp
         yield InputError(str(path), "no dialogues_*.json files here")
         return
     ontologies: dict[Path, dict[str, list[str]]] = {}
+    descriptions: dict[Path, dict[str, str]] = {}
     for file in files:
         schema = file.parent / "schema.json"
         if schema not in ontologies:
             try:
                 ontologies[schema] = load_ontology(schema) if schema.exists() else {}
+                descriptions[schema] = load_descriptions(schema) if schema.exists() else {}
             except (OSError, ValueError, KeyError, TypeError) as err:
                 yield InputError(str(schema), f"unreadable schema: {err}")
-                ontologies[schema] = {}
-        ontology = ontologies[schema]
-        yield from read_items(file, lambda f, i, raw, onto=ontology: _dialogue(f, i, raw, onto))
+                ontologies[schema], descriptions[schema] = {}, {}
+        ontology, described = ontologies[schema], descriptions[schema]
+        yield from read_items(file, lambda f, i, raw, onto=ontology, desc=described: _dialogue(f, i, raw, onto, desc))
 
 
-def _dialogue(file: Path, dialogue_id: str, raw: Any, ontology: dict[str, list[str]]) -> Dialogue:
+def from_raw(
+    raw: dict[str, Any], ontology: dict[str, list[str]], source: str = "", descriptions: dict[str, str] | None = None
+) -> Dialogue:
+    """One SGD dialogue (a ``dialogues_*.json`` list item) → :class:`Dialogue`, as :func:`read`
+    gives it; ``ontology`` and ``descriptions`` as :func:`load_ontology` and
+    :func:`load_descriptions` return them. Raises :class:`InputError` or ``KeyError`` /
+    ``TypeError`` on malformed input. Used to re-read a dialogue after editing its JSON
+    (:mod:`csp_check.faults`)."""
+    return _dialogue(Path(source), str(raw["dialogue_id"]), raw, ontology, descriptions or {})
+
+
+def _dialogue(
+    file: Path, dialogue_id: str, raw: Any, ontology: dict[str, list[str]], descriptions: dict[str, str]
+) -> Dialogue:
     turns_raw = turn_list(file, dialogue_id, raw)
     services = list(raw.get("services") or [])
     turns = [_turn(file, dialogue_id, i, t) for i, t in enumerate(turns_raw)]
     onto = {k: v for k, v in ontology.items() if k.split(".", 1)[0] in services}
-    return Dialogue(id=dialogue_id, source=str(file), format=NAME, domains=services, turns=turns, ontology=onto)
+    described = {k: v for k, v in descriptions.items() if k.split(".", 1)[0] in services}
+    return Dialogue(
+        id=dialogue_id, source=str(file), format=NAME, domains=services, turns=turns, ontology=onto,
+        slot_descriptions=described,
+    )
 
 
 def _turn(file: Path, dialogue_id: str, i: int, raw: dict[str, Any]) -> Turn:
@@ -133,19 +162,35 @@ def _acts(service: str, action: dict[str, Any], utterance: str, spans: list[tupl
         slot = "count"
     if not values or slot == "intent":
         return [DialogueAct(role=role, act=act, domain=service, slot=slot)]
-    candidates = [span for name, span in spans if name == slot]
-    out = []
-    for value, canon in zip(values, canonical):
-        span = _matching_span(utterance, value, candidates, single=len(values) == 1)
-        out.append(DialogueAct(role=role, act=act, domain=service, slot=slot, value=value, canonical=canon, span=span))
+    candidates = sorted((span for name, span in spans if name == slot), key=lambda s: s.start)
+    aligned = align_spans(utterance, values, candidates)
+    return [
+        DialogueAct(role=role, act=act, domain=service, slot=slot, value=value, canonical=canon, span=span)
+        for value, canon, span in zip(values, canonical, aligned)
+    ]
+
+
+def align_spans(utterance: str, values: list[str], spans: list[Span]) -> list[Span | None]:
+    """The span of each of an act's ``values`` among the frame's ``spans`` of its slot (spec §9).
+
+    A span whose text equals a value (normalised) goes to that value, each span at most once;
+    the values left then take the spans left in text order. So a span whose text no longer
+    matches any act value ("12" where the act says 10, "A, A or C" where the act lists A, B, C)
+    is still a variable, and two spans with equal text are two variables. Several acts of one
+    slot (INFORM and CONFIRM of one mention) align with the same spans independently: one span
+    annotated by several acts stays one variable (the delexicalizer keys variables by span).
+    Returns one entry per value; ``None`` when there are more values than spans.
+    """
+    out: list[Span | None] = [None] * len(values)
+    free = list(spans)
+    for i, value in enumerate(values):
+        key = normalize(value)
+        for span in free:
+            if normalize(utterance[span.start : span.end]) == key:
+                out[i] = span
+                free.remove(span)
+                break
+    left = [i for i, span in enumerate(out) if span is None]
+    for i, span in zip(left, free):
+        out[i] = span
     return out
-
-
-def _matching_span(utterance: str, value: str, candidates: list[Span], single: bool) -> Span | None:
-    key = normalize(value)
-    for span in candidates:
-        if normalize(utterance[span.start : span.end]) == key:
-            return span
-    if single and len(candidates) == 1:
-        return candidates[0]
-    return None

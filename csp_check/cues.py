@@ -1,0 +1,303 @@
+"""Finding a variable's words in the text by what they are, not by the annotated value (spec §9).
+
+Two kinds of annotated value often have no span of their own (SGD): an amount of KB instances
+(``INFORM_COUNT``) and a categorical slot's value, booleans above all (``free_entry``,
+``has_live_music``). Searching the utterance for the *annotated* value finds nothing when a
+generator wrote something else ("I found 12 hotels" where the act says 10; "this museum is
+free" where the act says False), and the variable would silently take the annotation's value.
+So we locate these words by their form instead, and the assignment reads their value from the
+text:
+
+- :func:`count_spans`: numbers that count entities: digits or number words followed by a noun
+  that is not a unit ("12 hotels", "five options", "1 flight"), or after a verb of finding
+  ("I found 3", "there are 10", "I have 4 for you"), with an optional qualifier in front
+  ("over 70", read as 70). Not counts: clock times, prices, decimals, "1,000", ordinals, years,
+  and numbers of units ("2 people", "4 stars", "0 layovers", "3 days", "2 bed rooms").
+- :func:`boolean_cue` / :func:`boolean_span` / :func:`read_boolean`: for a True/False slot, its
+  cue words derived from the slot name (``free_entry`` → "free", ``has_live_music`` → "live
+  music", ``pets_allowed`` → "pet") and the negation around them ("not free", "no live music",
+  "pets are not allowed") give the value the text states.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from csp_check.models import Span
+from csp_check.normalize import NUMBER_WORDS, fold_aligned
+
+#: Words after a number that make it a measure, not a count of KB entities.
+UNITS = frozenset(
+    """people person persons adult adults guest guests passenger passengers traveler travelers traveller
+    travellers rider riders seat seats ticket tickets star stars stop stops layover layovers transfer
+    transfers bag bags bed beds bedroom bedrooms bath baths bathroom bathrooms room rooms night nights week weeks month months year years hour hours hr hrs minute minutes min mins second seconds am pm
+    a.m. p.m. o'clock dollars dollar bucks usd percent mile miles km kilometers kilometres pound pounds
+    euro euros time times way st nd rd th kid kids child children floor floors""".split()
+)
+#: Words after a number that show it is no count ("one of them", "one called X", "2 at 7 pm").
+NOT_NOUNS = frozenset(
+    """of is are was were be called named that which who whom whose you your i we they he she it me us them
+    at on in for to from by with and or but not more other another less than as so if the a an this these
+    those there here what when where how do does did can could would will should may might must has have
+    had am pm among though although however just only too also moment then now again yet out today tomorrow
+    tonight""".split()
+)
+#: Words right before a number that make it a count even with no noun after it ("I found 3.").
+FINDING = re.compile(
+    r"(?:found|find|have|got|see|saw|revealed|returned|shows?|showing|located|there\s+(?:are|is|were|was)|"
+    r"here\s+(?:are|is)|there's|here's|there're|you've\s+got|i've\s+got|out\s+of)"
+    r"(?:\s+(?:over|about|around|nearly|almost|approximately|roughly|exactly|only|just|some|a\s+total\s+of))?\s+$"
+)
+#: Words right before a number that make it an attribute, not a count ("rated 4", "party of 3").
+ATTRIBUTE = re.compile(r"(?:rating|rated|size|party|group|floor|number|table)(?:\s+(?:of|for|is|was))?\s+$")
+_COUNT_WORDS = {w: n for w, n in NUMBER_WORDS.items() if w not in ("no", "none", "zero", "couple", "a couple")}
+_NUMBER = re.compile(
+    r"(?<![\w$£€.,:/#-])(?:\d+|" + "|".join(sorted(map(re.escape, _COUNT_WORDS), key=len, reverse=True))
+    + r"(?:-(?:one|two|three|four|five|six|seven|eight|nine))?)(?![\w%$£€-])(?![.,:/]\d)"
+)
+_WORD = re.compile(r"\s+([a-z][a-z.'-]*)")
+
+
+def count_spans(utterance: str, avoid: list[Span] = ()) -> list[Span]:  # type: ignore[assignment]
+    """Spans of the numbers in ``utterance`` that count entities, in text order.
+
+    ``avoid``: spans of other variables (times, prices, names): a number inside one is not a
+    count. The span covers the number alone ("70" of "over 70"); a 4-digit number from 1900 to
+    2099 is a year, not a count.
+    """
+    folded = fold_aligned(utterance)
+    out = []
+    for match in _NUMBER.finditer(folded):
+        span = Span(start=match.start(), end=match.end())
+        if any(span.start < a.end and a.start < span.end for a in avoid):
+            continue
+        word = match.group(0)
+        if word.isdigit() and len(word) == 4 and 1900 <= int(word) <= 2099:
+            continue
+        before = folded[max(0, span.start - 40) : span.start]
+        after = _WORD.match(folded, span.end)
+        noun = after.group(1).strip(".'") if after else ""
+        if noun in UNITS or (noun.endswith("'s") and noun[:-2] in UNITS):
+            continue
+        counted = bool(noun) and noun not in NOT_NOUNS and not ATTRIBUTE.search(before)
+        if word in ("one", "single", "a single") and not (counted and FINDING.search(before)):
+            continue  # "one of them", "one moment", "the one": only "I found one hotel" counts
+        if counted or FINDING.search(before):
+            out.append(span)
+    return out
+
+
+# -- booleans --------------------------------------------------------------------------------
+#: Slot-name words that say how a boolean slot is phrased, not what it is about.
+_FRAME_WORDS = frozenset(
+    "has have is are offers offer serves serve good for allowed allows welcome options option services service "
+    "entry seating arrives ride flag".split()
+)
+_NEGATORS = re.compile(
+    r"\b(?:not|no|never|without|minus|nor|neither|cannot|cant|isnt|doesnt|dont|arent|wont|don|doesn|isn|aren|didn|wasn|weren|hasn|haven|non|prohibited|forbidden|banned)\b"
+    r"|n't\b|\bnon-?\w|\bun\w+(?:able|ed)\b"
+)
+#: A negator before these words says "either is fine", not "false" ("I don't mind a shared ride").
+_INDIFFERENT = re.compile(r"\s*(?:mind|matter|care|preference|problem|issue|restriction|worries|concern)\b")
+_EITHER = re.compile(r"\bor\s+not\b")
+_CLAUSE_END = re.compile(r"[.;!?,:]|\b(?:but|and|however|although|while|though|if)\b")
+BOOLEAN = ("true", "false")
+
+
+@lru_cache(maxsize=1024)
+def boolean_cue(slot: str) -> re.Pattern[str] | None:
+    """The pattern of the words that express boolean ``slot`` in text, from its name.
+
+    ``free_entry`` → "free"; ``has_live_music`` → "live music"; ``pets_allowed`` →
+    "pet(s)"; ``is_redeye`` → "red-eye" / "redeye"; ``good_for_kids`` → "kid(s)". The name's
+    frame words (has, is, allowed, …) are dropped, a plural ``s`` is optional, and a hyphen or
+    space may split a long word. ``None`` when nothing is left.
+    """
+    words = [w for w in re.split(r"[_\s]+", slot.lower()) if w and w not in _FRAME_WORDS]
+    if not words:
+        return None
+    parts = []
+    for word in words:
+        stem = word[:-1] if word.endswith("s") and len(word) > 3 else word
+        if len(stem) >= 6:  # "redeye" ~ "red-eye", "wifi" stays whole
+            body = "".join(re.escape(c) + ("[-\\s]?" if 2 <= i < len(stem) - 2 else "") for i, c in enumerate(stem))
+        else:
+            body = re.escape(stem)
+        parts.append(body + r"(?:s|es)?")
+    return re.compile(r"(?<![\w-])(?P<neg>non[-\s]?|un)?" + r"[\s-]+".join(parts) + r"(?![\w])")
+
+
+def boolean_span(utterance: str, slot: str, avoid: list[Span] = ()) -> Span | None:  # type: ignore[assignment]
+    """The words of ``utterance`` that state boolean ``slot``: its cue with the negation next to
+    it in its clause ("not free", "no live music", "non refundable", "pets are not allowed");
+    ``None`` when the cue is not there or the clause says either value is fine ("I don't mind
+    a shared ride"). The span runs from the negator to the cue, whichever comes first."""
+    pattern = boolean_cue(slot)
+    if pattern is None:
+        return None
+    folded = fold_aligned(utterance)
+    for match in pattern.finditer(folded):
+        span = Span(start=match.start(), end=match.end())
+        if any(span.start < a.end and a.start < span.end for a in avoid):
+            continue
+        start, end = span.start, span.end
+        negation = (start, match.end("neg")) if match.group("neg") else _negation(folded, start, end)
+        if negation == "indifferent":
+            return None
+        if negation is not None:
+            start, end = min(start, negation[0]), max(end, negation[1])
+        return Span(start=start, end=end)
+    return None
+
+
+def _negation(folded: str, start: int, end: int) -> tuple[int, int] | str | None:
+    """Offsets of the negator of the cue at [start, end): one of the six words before it in
+    its clause, or one of the three after it ("pets are not allowed"); ``"indifferent"`` for
+    "don't mind" / "no preference"."""
+    clause_start = max((m.end() for m in _CLAUSE_END.finditer(folded, 0, start)), default=0)
+    tail = _CLAUSE_END.search(folded, end)
+    stop = tail.start() if tail else len(folded)
+    before = [(clause_start + w.start(), w.group(0)) for w in re.finditer(r"\S+", folded[clause_start:start])][-6:]
+    after = [(end + w.start(), w.group(0)) for w in re.finditer(r"\S+", folded[end:stop])][:3]
+    if _EITHER.search(folded[end:stop]):
+        return "indifferent"  # "a shared ride or not"
+    for offset, word in before + after:
+        if (word in ("no", "nope") and folded[offset + len(word) : start].strip()
+                and re.fullmatch(r"(?:.*[.!?]\s*)?\s*", folded[:offset], re.S)):
+            continue  # "No I want it with subtitles": an answer; "No live music" negates the cue
+        if _NEGATORS.search(word):
+            if _INDIFFERENT.match(folded, offset + len(word)):
+                return "indifferent"
+            return offset, offset + len(word)
+    return None
+
+
+def read_boolean(text: str) -> str:
+    """``"false"`` when the words state a negation, else ``"true"``."""
+    return "false" if _NEGATORS.search(fold_aligned(text)) else "true"
+
+
+# -- numbers of units (closed numeric slots: party size, stops, star rating) -------------------
+_PEOPLE = frozenset("people person persons adult adults guest guests passenger passengers traveler travelers "
+                    "rider riders seat seats ticket tickets".split())
+_PEOPLE_SLOTS = frozenset("size party group passengers travelers riders adults seats tickets people guests".split())
+_REJECTED = re.compile(r"(?:instead of|rather than|\bnot|\bno longer|\bchange from|\bfrom)\s+$")
+#: English words for one unit: "1 stop" = "1 layover", "2 baths" = "2 bathrooms".
+_UNIT_SYNONYMS = {
+    "stop": ("layover", "connection", "transfer"), "layover": ("stop", "connection", "transfer"),
+    "transfer": ("stop", "layover", "connection"), "bed": ("bedroom",), "bath": ("bathroom",),
+    "bag": ("suitcase", "luggage"),
+}
+_AFTER_PARTY = frozenset("available please today tomorrow tonight next this".split())
+#: Words before a bare number of people: "a table for 2", "get me 1", "the number of tickets is 3".
+_PEOPLE_BEFORE = re.compile(r"(?:\bfor|\bparty of|\bgroup of|\bget me|\bbook|\bbuy|\breserve|\bneed|\bwant|\bare|\bis|"
+                            r"\bmake it|\bto)\s+$")
+_SLOT_FILLER = frozenset("number num of the in to for".split())
+
+
+@lru_cache(maxsize=1024)
+def _unit_words(slot: str, description: str = "") -> tuple[frozenset[str], bool]:
+    """(stems of the unit nouns that name ``slot``'s number, whether it counts people): the
+    slot name's words and the noun after "number of" in its description ("Number of layovers
+    in the flight" → layover)."""
+    words = [w for w in re.split(r"[_\s]+", slot.lower()) if w and w not in _SLOT_FILLER]
+    words += re.findall(r"\bnumber of (\w+)", description.lower())
+    people = any(w in _PEOPLE_SLOTS for w in words)
+    stems = {w[:-1] if w.endswith("s") and len(w) > 3 else w for w in words}
+    stems |= {synonym for s in stems for synonym in _UNIT_SYNONYMS.get(s, ())}
+    if people:
+        stems |= {w[:-1] if w.endswith("s") else w for w in _PEOPLE}
+    return frozenset(stems), people
+
+
+def _names_unit(noun: str, stems: frozenset[str]) -> bool:
+    stem = noun[:-1] if noun.endswith("s") and len(noun) > 3 else noun
+    return bool(stem) and (stem in stems or any(len(s) >= 3 and stem.startswith(s) for s in stems))
+
+
+def unit_after(utterance: str, span: Span) -> str:
+    """The unit noun right after the number at ``span`` ("people" in "2 people"), or ``""``."""
+    after = _WORD.match(fold_aligned(utterance), span.end)
+    noun = after.group(1).strip(".'") if after else ""
+    return noun if noun in UNITS or noun in _PEOPLE else ""
+
+
+def measure_spans(
+    utterance: str, slot: str, avoid: list[Span] = (), description: str = ""  # type: ignore[assignment]
+) -> list[Span]:
+    """The numbers in ``utterance`` that state closed numeric ``slot`` by its unit, in text
+    order: a number before a noun named by the slot ("1 stop" for ``number_stops``, "4 star"
+    for ``star_rating``, "2 baths" for ``number_of_baths``), or for a slot counting people a
+    number before a people noun ("3 people", "2 tickets") or after "for" / "party of" / "get
+    me" / "is" with no other noun after it ("a table for 2", "get me 1", not "for one table"). A number rejected in its
+    sentence ("instead of two tickets", "not 4 people") is none. Each span covers the number."""
+    stems, people = _unit_words(slot, description)
+    folded = fold_aligned(utterance)
+    out = []
+    for match in _NUMBER.finditer(folded):
+        span = Span(start=match.start(), end=match.end())
+        if any(span.start < a.end and a.start < span.end for a in avoid):
+            continue
+        if _REJECTED.search(folded[max(0, span.start - 16) : span.start]):
+            continue  # "instead of two tickets you want 1"
+        after = _WORD.match(folded, span.end)
+        noun = after.group(1).strip(".'") if after else ""
+        second = _WORD.match(folded, after.end()) if after else None  # "1 bus ticket", "2 hotel rooms"
+        nouns = [noun] + ([second.group(1).strip(".'")] if second and noun not in NOT_NOUNS | UNITS else [])
+        if any(_names_unit(n, stems) for n in nouns):
+            out.append(span)
+        elif people and re.match(r"\s+of (?:us|you|them)\b", folded[span.end :]):
+            out.append(span)  # "there's 1 of us"
+        elif people and re.fullmatch(r"\s*(?:(?:just|only|yes|ok|okay|sure)[,!]?\s+)?", folded[: span.start]) and (
+            not noun or noun == "please"
+        ):
+            out.append(span)  # the whole answer: "1 please", "Just 3"
+        elif (people and (not noun or noun in NOT_NOUNS or noun in _AFTER_PARTY)
+              and _PEOPLE_BEFORE.search(folded[max(0, span.start - 16) : span.start])
+              and not re.match(r"\s*(?::\d|[ap]\.?m\b|o'clock)", folded[span.end :])):
+            out.append(span)
+    return out
+
+
+# -- what a user states --------------------------------------------------------------------
+_REJECTING = re.compile(
+    r"(?:\bnot|\bno|n't|\bnever|instead of|rather than|other than|except|\bnor)\s+(?:[\w']+\s+){0,2}$"
+)
+
+
+#: A user sentence that asks for something (or asks a question).
+_REQUEST = re.compile(
+    r"\b(?:want|wanna|need|like|prefer|looking|look|find|search|book|reserve|play|get|show|go|give|make|rent|buy|"
+    r"set|use|change|switch|rather|would|could|can|please|interested|about|maybe|perhaps|try|instead|let's|check|"
+    r"choose|pick|select|opt|tell|how|what|which|where|when)\b", re.I
+)
+#: A user sentence about the entity offered ("That's pretty expensive"), not a request.
+_DESCRIBING = re.compile(r"\s*(?:that|it|this|these|those)(?:'s|\s+is|\s+was|\s+are|\s+sounds|\s+seems)\b", re.I)
+
+
+def _clause(utterance: str, span: Span) -> str:
+    """The clause of ``utterance`` around ``span`` (split at punctuation and "but" / "however")."""
+    sentence_start = max(utterance.rfind(p, 0, span.start) for p in ".?!,;") + 1
+    head = utterance[sentence_start : span.start]
+    cut = max((m.end() for m in re.finditer(r"\b(?:but|however|though)\b", head, re.I)), default=0)
+    return utterance[sentence_start + cut : span.end]
+
+
+def _sentence(utterance: str, span: Span) -> str:
+    """The sentence of ``utterance`` around ``span``."""
+    start = max(utterance.rfind(p, 0, span.start) for p in ".?!") + 1
+    ends = [e for e in (utterance.find(p, span.end) for p in ".?!") if e != -1]
+    return utterance[start : min(ends) if ends else len(utterance)]
+
+
+def user_states(utterance: str, span: Span, previous: str = "") -> bool:
+    """Whether a value written at ``span`` of a user ``utterance`` is one the user asks for: not
+    rejected by the words before it ("not on TV", "instead of Compact"), not in a clause
+    describing the offer ("That's pretty expensive"), and not an echo of the ``previous``
+    (system) turn outside a request ("You licked the TV?" after "… on the TV")."""
+    folded = fold_aligned(utterance)
+    if _REJECTING.search(folded[max(0, span.start - 30) : span.start]) or _DESCRIBING.match(_clause(utterance, span)):
+        return False
+    echoed = re.search(rf"(?<!\w){re.escape(folded[span.start : span.end])}(?!\w)", fold_aligned(previous))
+    return not echoed or bool(_REQUEST.search(_sentence(utterance, span)))
