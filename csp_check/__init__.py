@@ -11,8 +11,16 @@ does at pytest start-up — does not load the whole pipeline.
 
 from __future__ import annotations
 
+import os
+import signal
+import sys
 from importlib import import_module
 from typing import Any
+
+if sys.argv and os.path.basename(sys.argv[0]) == "csp-check":  # the console script, starting up
+    from csp_check.interrupts import startup_handler
+
+    signal.signal(signal.SIGINT, startup_handler)  # Ctrl-C before the run: one line, exit 130
 
 __version__ = "0.1.0"
 

@@ -1,0 +1,177 @@
+"""Clean interrupts (issue 11): Ctrl-C ends a run with exit 130, one line, a valid partial
+report and no process of ours left running; and a time limit per dialogue.
+
+- :class:`InterruptFlag`: while active, SIGINT sets ``flag.hit`` and raises
+  ``KeyboardInterrupt`` in the main thread. A check that swallows the ``KeyboardInterrupt``
+  (a solver library that turns it into "no answer") is still recognised afterwards: the run
+  looks at ``flag.hit`` after every dialogue and never reports a dialogue finished during an
+  interrupt (it would be a false ``unknown``).
+- :func:`kill_descendants`: ends every process descended from this one (worker processes, the
+  forkserver, MiniZinc and its solver) — SIGTERM, then SIGKILL after a grace period. Linux
+  (``/proc``); elsewhere it only ends the processes ``multiprocessing`` knows.
+- :func:`dialogue_deadline`: a context manager raising :class:`DialogueTimeout` after ``SEC``
+  seconds of wall-clock time in the main thread (SIGALRM; a no-op elsewhere).
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import threading
+import time
+from contextlib import contextmanager
+from types import FrameType
+from typing import Iterator
+
+
+class DialogueTimeout(BaseException):
+    """One dialogue's check ran past ``--dialogue-time-limit``. A ``BaseException`` so that no
+    ``except Exception`` on the way (a solver library's) swallows it."""
+
+
+class InterruptFlag:
+    """Context manager: SIGINT → ``self.hit = True`` and ``KeyboardInterrupt`` (main thread only)."""
+
+    def __init__(self) -> None:
+        self.hit = False
+        self._old: object = None
+        self._active = False
+
+    def _handler(self, signum: int, frame: FrameType | None) -> None:
+        self.hit = True
+        raise KeyboardInterrupt
+
+    def __enter__(self) -> InterruptFlag:
+        if threading.current_thread() is threading.main_thread():
+            self._old = signal.signal(signal.SIGINT, self._handler)
+            self._active = True
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._active:
+            signal.signal(signal.SIGINT, self._old if self._old is not None else signal.default_int_handler)  # type: ignore[arg-type]
+            self._active = False
+
+
+def _children_map() -> dict[int, list[int]]:
+    children: dict[int, list[int]] = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat", "rb") as f:
+                stat = f.read().decode("ascii", "replace")
+        except OSError:
+            continue
+        # pid (comm) state ppid ...: comm may hold spaces and parentheses, so split after the last ')'
+        fields = stat[stat.rfind(")") + 2 :].split()
+        if len(fields) > 1 and fields[1].isdigit():
+            children.setdefault(int(fields[1]), []).append(int(entry))
+    return children
+
+
+def descendants(pid: int | None = None) -> list[int]:
+    """Process ids descended from ``pid`` (default: this process), parents before children."""
+    pid = os.getpid() if pid is None else pid
+    if not os.path.isdir("/proc"):
+        import multiprocessing
+
+        return [p.pid for p in multiprocessing.active_children() if p.pid]
+    tree = _children_map()
+    out: list[int] = []
+    todo = list(tree.get(pid, []))
+    while todo:
+        child = todo.pop(0)
+        out.append(child)
+        todo.extend(tree.get(child, []))
+    return out
+
+
+def kill_descendants(grace: float = 1.0) -> int:
+    """End every process descended from this one; returns how many there were.
+
+    The whole tree is listed first (an orphan would escape to init), then sent SIGTERM; what
+    is still alive after ``grace`` seconds gets SIGKILL. Zombies are reaped where they are our
+    own children.
+    """
+    pids = descendants()
+    for pid in pids:
+        _send(pid, signal.SIGTERM)
+    deadline = time.monotonic() + grace
+    alive = list(pids)
+    while alive and time.monotonic() < deadline:
+        _reap()
+        alive = [pid for pid in alive if _alive(pid)]
+        if alive:
+            time.sleep(0.02)
+    for pid in alive:
+        _send(pid, signal.SIGKILL)
+    _reap()
+    return len(pids)
+
+
+def _send(pid: int, sig: int) -> None:
+    try:
+        os.kill(pid, sig)
+    except (ProcessLookupError, PermissionError):
+        pass
+
+
+def _alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as f:
+            state = f.read().decode("ascii", "replace")
+        return state[state.rfind(")") + 2 :][:1] not in ("Z", "X")
+    except OSError:
+        try:
+            os.kill(pid, 0)
+        except (ProcessLookupError, PermissionError):
+            return False
+        return True
+
+
+def _reap() -> None:
+    while True:
+        try:
+            pid, _ = os.waitpid(-1, os.WNOHANG)
+        except ChildProcessError:
+            return
+        if pid == 0:
+            return
+
+
+@contextmanager
+def dialogue_deadline(seconds: float | None) -> Iterator[None]:
+    """Raise :class:`DialogueTimeout` in the block after ``seconds`` (``None``: no limit).
+
+    Uses ``SIGALRM`` / ``setitimer``, so it works in the main thread of a process (the CLI, a
+    worker process) and is a no-op in other threads. Code inside C extensions is interrupted
+    when it next returns to Python (the solvers have their own ``--time-limit``).
+    """
+    if not seconds or threading.current_thread() is not threading.main_thread() or not hasattr(signal, "setitimer"):
+        yield
+        return
+
+    def _expired(signum: int, frame: FrameType | None) -> None:
+        raise DialogueTimeout(seconds)
+
+    old = signal.signal(signal.SIGALRM, _expired)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, old)
+
+
+def startup_handler(signum: int, frame: FrameType | None) -> None:
+    """SIGINT while the command starts (imports): one line, exit 130, nothing written yet."""
+    try:
+        os.write(2, b"csp-check: interrupted\n")
+    finally:
+        os._exit(130)
+
+
+def worker_ignores_sigint() -> None:
+    """Ctrl-C is the parent's to handle: worker processes ignore SIGINT (set before anything runs)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
