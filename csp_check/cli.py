@@ -177,7 +177,7 @@ def validate(
             _validate(paths, fmt, kb_path, constraints, report_path, jobs, show, quiet, as_json, solver_name, vca,
                       count, cap, repair, time_limit, resume, dialogue_time_limit, flag)  # fmt: skip
         except KeyboardInterrupt:  # before the run or after it (while summarising)
-            kill_descendants()
+            kill_descendants(keep=flag.before)
             click.echo("csp-check: interrupted", err=True)
             sys.exit(EXIT_INTERRUPTED)
 
@@ -224,7 +224,7 @@ def _validate(
                             raise UsageError(f"--report {report_path}: cannot write: {err.strerror or err}") from None
             except KeyboardInterrupt:
                 interrupted = True
-                kill_descendants()
+                kill_descendants(keep=flag.before)
             except UsageError:
                 raise
             except Exception as err:  # noqa: BLE001 - a reader bug: stop, but still summarise

@@ -6,7 +6,7 @@ report and no process of ours left running; and a time limit per dialogue.
   (a solver library that turns it into "no answer") is still recognised afterwards: the run
   looks at ``flag.hit`` after every dialogue and never reports a dialogue finished during an
   interrupt (it would be a false ``unknown``).
-- :func:`kill_descendants`: ends every process descended from this one (worker processes, the
+- :func:`kill_descendants`: ends every process descended from this one and started by the run (worker processes, the
   forkserver, MiniZinc and its solver) — SIGTERM, then SIGKILL after a grace period. Linux
   (``/proc``); elsewhere it only ends the processes ``multiprocessing`` knows.
 - :func:`dialogue_deadline`: a context manager raising :class:`DialogueTimeout` after ``SEC``
@@ -34,6 +34,8 @@ class InterruptFlag:
 
     def __init__(self) -> None:
         self.hit = False
+        #: processes descended from this one before the run (not the run's to end)
+        self.before: frozenset[int] = frozenset()
         self._old: object = None
         self._active = False
 
@@ -42,6 +44,10 @@ class InterruptFlag:
         raise KeyboardInterrupt
 
     def __enter__(self) -> InterruptFlag:
+        try:
+            self.before = frozenset(descendants())
+        except OSError:
+            self.before = frozenset()
         if threading.current_thread() is threading.main_thread():
             self._old = signal.signal(signal.SIGINT, self._handler)
             self._active = True
@@ -87,14 +93,16 @@ def descendants(pid: int | None = None) -> list[int]:
     return out
 
 
-def kill_descendants(grace: float = 1.0) -> int:
-    """End every process descended from this one; returns how many there were.
+def kill_descendants(grace: float = 1.0, keep: set[int] | frozenset[int] = frozenset()) -> int:
+    """End every process descended from this one except those in ``keep`` (processes that ran
+    before the run started, e.g. a forkserver shared with other work in this process; their
+    new descendants are still ended); returns how many were ended.
 
     The whole tree is listed first (an orphan would escape to init), then sent SIGTERM; what
     is still alive after ``grace`` seconds gets SIGKILL. Zombies are reaped where they are our
     own children.
     """
-    pids = descendants()
+    pids = [pid for pid in descendants() if pid not in keep]
     for pid in pids:
         _send(pid, signal.SIGTERM)
     deadline = time.monotonic() + grace

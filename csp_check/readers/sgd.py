@@ -21,7 +21,7 @@ from csp_check.errors import InputError
 from csp_check.models import ActRole, ApiCall, Dialogue, DialogueAct, KbResult, KnowledgeBase, Span, Turn
 from csp_check.normalize import normalize
 
-from ._json import check_span, head, read_items, turn_list
+from ._json import check_span, head, read_items, safe, turn_list
 
 NAME = "sgd"
 
@@ -53,12 +53,32 @@ def dialogue_files(path: Path) -> list[Path]:
 
 
 def load_ontology(schema_path: Path) -> dict[str, list[str]]:
-    """``service.slot`` → possible values of every categorical slot in ``schema.json``."""
+    """``service.slot`` → possible values of every categorical slot in ``schema.json``.
+
+    Raises ``ValueError`` (with the field) when the schema is not a list of services with
+    ``slots`` lists of objects and string ``possible_values``; ``OSError`` / ``RecursionError``
+    pass through (the caller reports the schema once and reads the dialogues without it).
+    """
+    from ._json import read_text
+
+    services = json.loads(read_text(schema_path))
+    if not isinstance(services, list):
+        raise ValueError("not a list of services")
     ontology: dict[str, list[str]] = {}
-    for service in json.loads(schema_path.read_text(encoding="utf-8")):
-        for slot in service.get("slots", []):
+    for i, service in enumerate(services):
+        if not isinstance(service, dict) or not isinstance(service.get("service_name"), str):
+            raise ValueError(f"[{i}]: a service must be an object with a service_name")
+        slots = service.get("slots", [])
+        if not isinstance(slots, list):
+            raise ValueError(f"[{i}].slots: not a list")
+        for k, slot in enumerate(slots):
+            if not isinstance(slot, dict) or not isinstance(slot.get("name"), str):
+                raise ValueError(f"[{i}].slots[{k}]: a slot must be an object with a name")
             if slot.get("is_categorical"):
-                ontology[f"{service['service_name']}.{slot['name']}"] = list(slot["possible_values"])
+                values = slot.get("possible_values")
+                if not isinstance(values, list) or not all(isinstance(v, str) for v in values):
+                    raise ValueError(f"[{i}].slots[{k}].possible_values: not a list of strings")
+                ontology[f"{service['service_name']}.{slot['name']}"] = list(values)
     return ontology
 
 
@@ -74,8 +94,9 @@ def read(path: Path, kb: KnowledgeBase | None = None) -> Iterator[Dialogue | Inp
         if schema not in ontologies:
             try:
                 ontologies[schema] = load_ontology(schema) if schema.exists() else {}
-            except (OSError, ValueError, KeyError, TypeError) as err:
-                yield InputError(str(schema), f"unreadable schema: {err}")
+            except (OSError, ValueError, KeyError, TypeError, RecursionError) as err:
+                reason = "nested too deeply" if isinstance(err, RecursionError) else " ".join(str(err).split())
+                yield InputError(str(schema), f"unreadable schema (dialogues read without its slot ontology): {safe(reason)}")
                 ontologies[schema] = {}
         ontology = ontologies[schema]
         yield from read_items(file, lambda f, i, raw, onto=ontology: _dialogue(f, i, raw, onto))
