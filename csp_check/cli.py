@@ -29,6 +29,7 @@ No traceback is ever printed (set ``CSP_CHECK_DEBUG=1`` to get one for an intern
 from __future__ import annotations
 
 import os
+import signal
 import sys
 import time
 from contextlib import ExitStack
@@ -38,7 +39,8 @@ from typing import IO, Callable
 import click
 
 from csp_check.errors import CspCheckError, InputError, UsageError
-from csp_check.interrupts import InterruptFlag, kill_descendants
+from csp_check import interrupts
+from csp_check.interrupts import InterruptFlag, exit_now, kill_descendants
 from csp_check.models import ALL_CONSTRAINTS, ConstraintId, KnowledgeBase, Status
 from csp_check.readers import FORMATS
 from csp_check.report import RunProgress, render_summary, summary_json
@@ -177,9 +179,13 @@ def validate(
             _validate(paths, fmt, kb_path, constraints, report_path, jobs, show, quiet, as_json, solver_name, vca,
                       count, cap, repair, time_limit, resume, dialogue_time_limit, flag)  # fmt: skip
         except KeyboardInterrupt:  # before the run or after it (while summarising)
-            kill_descendants(keep=flag.before)
+            kill_descendants(grace=0, keep=flag.before)
             click.echo("csp-check: interrupted", err=True)
-            sys.exit(EXIT_INTERRUPTED)
+            exit_now(EXIT_INTERRUPTED)
+        except SystemExit:
+            if interrupts.AS_COMMAND:  # the verdict is final: a Ctrl-C while Python shuts down changes nothing
+                signal.signal(signal.SIGINT, signal.SIG_IGN)
+            raise
 
 
 def _validate(
@@ -188,7 +194,7 @@ def _validate(
     vca: bool, count: bool, cap: int, repair: bool, time_limit: float, resume: bool,
     dialogue_time_limit: float | None, flag: InterruptFlag,
 ) -> None:  # fmt: skip
-    interrupted = crashed = False
+    crashed = False
     writer: ReportWriter | None = None
     try:
         if resume and report_path is None:
@@ -223,8 +229,13 @@ def _validate(
                         except OSError as err:
                             raise UsageError(f"--report {report_path}: cannot write: {err.strerror or err}") from None
             except KeyboardInterrupt:
-                interrupted = True
-                kill_descendants(keep=flag.before)
+                # keep the report, say so, end our processes and leave at once (exit 130)
+                _discard(writer)
+                writer = None
+                click.echo(f"csp-check: interrupted after {summary.dialogues} dialogues"
+                           + (f"; continue with --resume --report {report_path}" if report_path else ""), err=True)  # fmt: skip
+                kill_descendants(grace=0, keep=flag.before)
+                exit_now(EXIT_INTERRUPTED)
             except UsageError:
                 raise
             except Exception as err:  # noqa: BLE001 - a reader bug: stop, but still summarise
@@ -248,10 +259,6 @@ def _validate(
             raise
         click.echo(_internal(err), err=True)
         sys.exit(EXIT_ERROR)
-    if interrupted:
-        click.echo(f"csp-check: interrupted after {summary.dialogues} dialogues"
-                   + (f"; continue with --resume --report {report_path}" if report_path else ""), err=True)  # fmt: skip
-        sys.exit(EXIT_INTERRUPTED)
     try:
         if as_json:
             click.echo(summary_json(summary))

@@ -24,6 +24,12 @@ from types import FrameType
 from typing import Iterator
 
 
+#: True in the ``csp-check`` command itself (set at start-up by ``csp_check/__init__.py``): an
+#: interrupted run then ends with ``os._exit`` once its report is safe (:func:`exit_now`), not
+#: with a teardown that waits for, or wakes, the processes it has just ended.
+AS_COMMAND = False
+
+
 class DialogueTimeout(BaseException):
     """One dialogue's check ran past ``--dialogue-time-limit``. A ``BaseException`` so that no
     ``except Exception`` on the way (a solver library's) swallows it."""
@@ -93,6 +99,21 @@ def descendants(pid: int | None = None) -> list[int]:
     return out
 
 
+def exit_now(code: int) -> None:
+    """Flush stdout / stderr and leave: ``os._exit(code)`` in the command (:data:`AS_COMMAND`),
+    ``sys.exit(code)`` elsewhere (a test's ``CliRunner``, an embedding program)."""
+    import sys
+
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):
+            pass
+    if AS_COMMAND:
+        os._exit(code)
+    sys.exit(code)
+
+
 def kill_descendants(grace: float = 1.0, keep: set[int] | frozenset[int] = frozenset()) -> int:
     """End every process descended from this one except those in ``keep`` (processes that ran
     before the run started, e.g. a forkserver shared with other work in this process; their
@@ -103,10 +124,16 @@ def kill_descendants(grace: float = 1.0, keep: set[int] | frozenset[int] = froze
     own children.
     """
     pids = [pid for pid in descendants() if pid not in keep]
+    # multiprocessing's helpers (forkserver, resource tracker) first and at once: a resource
+    # tracker that outlives the workers prints tracebacks about their half-done work
+    helpers = [pid for pid in pids if _is_mp_helper(pid)]
+    for pid in helpers:
+        _send(pid, signal.SIGKILL)
     for pid in pids:
-        _send(pid, signal.SIGTERM)
+        if pid not in helpers:
+            _send(pid, signal.SIGTERM)
     deadline = time.monotonic() + grace
-    alive = list(pids)
+    alive = [pid for pid in pids if pid not in helpers]
     while alive and time.monotonic() < deadline:
         _reap()
         alive = [pid for pid in alive if _alive(pid)]
@@ -116,6 +143,15 @@ def kill_descendants(grace: float = 1.0, keep: set[int] | frozenset[int] = froze
         _send(pid, signal.SIGKILL)
     _reap()
     return len(pids)
+
+
+def _is_mp_helper(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as f:
+            cmdline = f.read()
+    except OSError:
+        return False
+    return b"multiprocessing.resource_tracker" in cmdline or b"multiprocessing.forkserver" in cmdline
 
 
 def _send(pid: int, sig: int) -> None:

@@ -156,7 +156,7 @@ def trim_span(text: str, start: int, end: int, value: str) -> tuple[int, int]:
 
 def sniff(path: Path) -> bool:
     """A ``.json`` file whose head shows a MultiWOZ ``log`` list."""
-    return path.is_file() and path.suffix == ".json" and bool(_LOG.search(head(path, 1 << 16)))
+    return path.is_file() and path.suffix == ".json" and bool(_LOG.search(head(path, 1 << 20)))
 
 
 def read(path: Path, kb: KnowledgeBase | None = None) -> Iterator[Dialogue | InputError]:

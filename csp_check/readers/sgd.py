@@ -41,7 +41,7 @@ SGD_ID = re.compile(r'"dialogue_id"\s*:\s*"\d+_\d+"')
 def sniff(path: Path) -> bool:
     """A directory holding ``dialogues_*.json``, or such a file, with SGD-style dialogue ids."""
     files = dialogue_files(path)
-    return bool(files) and bool(SGD_ID.search(head(files[0])))
+    return bool(files) and bool(SGD_ID.search(head(files[0], 1 << 20)))  # past a huge first item
 
 
 def dialogue_files(path: Path) -> list[Path]:
