@@ -200,7 +200,7 @@ def _validate(
         if resume and report_path is None:
             raise UsageError("--resume needs --report FILE (the report of the run to continue)")
         if report_path is not None:
-            check_report_path(report_path, paths, resume=resume)
+            check_report_path(report_path, [*paths, *([kb_path] if kb_path else [])], resume=resume)
         kb = load_kb_option(kb_path) if kb_path is not None else None
         solver = solver_option(solver_name, vca, count, cap, repair, time_limit)
         summary = CorpusSummary(constraints=[c.value for c in constraints], keep=max(show, 10))
