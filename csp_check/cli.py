@@ -44,7 +44,7 @@ from csp_check.interrupts import InterruptFlag, exit_now, kill_descendants
 from csp_check.models import ALL_CONSTRAINTS, ConstraintId, KnowledgeBase, Status
 from csp_check.readers import FORMATS
 from csp_check.report import RunProgress, render_summary, summary_json
-from csp_check.report_file import ReportWriter, check_report_path, done_counts, previous_reports
+from csp_check.report_file import ReportWriter, check_report_path, done_counts, previous_reports, refuse_inputs
 from csp_check.runner import SolverSettings
 from csp_check.runner import validate as run_validate
 from csp_check.score import CorpusSummary
@@ -355,6 +355,8 @@ def delexicalize_command(
 
     failed = False
     try:
+        if out_path is not None:
+            refuse_inputs(out_path, [*paths, *([kb_path] if kb_path else [])], "--out")
         kb = load_kb_option(kb_path) if kb_path is not None else None
         with ExitStack() as stack:
             out = stack.enter_context(open(out_path, "w", encoding="utf-8")) if out_path else sys.stdout

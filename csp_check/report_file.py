@@ -57,15 +57,21 @@ def _is_previous_report(path: Path) -> bool:
     return isinstance(data, dict) and "dialogue_id" in data and "status" in data
 
 
-def check_report_path(path: Path, inputs: Iterable[str | Path], resume: bool = False) -> None:
-    """Raise :class:`UsageError` (one line) when writing ``path`` could destroy data (module docstring)."""
+def refuse_inputs(path: Path, inputs: Iterable[str | Path], option: str = "--report") -> None:
+    """Raise :class:`UsageError` (one line) when the output ``path`` is one of ``inputs`` or lies
+    inside an input directory."""
     target = _resolved(path)
     for raw in inputs:
         source = _resolved(Path(raw))
         if target == source:
-            raise UsageError(f"--report {path}: is an input file; refusing to overwrite it")
+            raise UsageError(f"{option} {path}: is an input file; refusing to overwrite it")
         if source.is_dir() and source in target.parents:
-            raise UsageError(f"--report {path}: is inside the input directory {raw} (it would be read as input)")
+            raise UsageError(f"{option} {path}: is inside the input directory {raw} (it would be read as input)")
+
+
+def check_report_path(path: Path, inputs: Iterable[str | Path], resume: bool = False) -> None:
+    """Raise :class:`UsageError` (one line) when writing ``path`` could destroy data (module docstring)."""
+    refuse_inputs(path, inputs)
     if path.is_dir():
         raise UsageError(f"--report {path}: is a directory")
     if path.is_file() and not _is_previous_report(path):

@@ -344,3 +344,11 @@ def test_sigint_mid_run_is_clean_and_resumable(tmp_path: Path, extra: tuple, wai
         invoke("validate", str(path), "--report", str(whole), "--quiet")
         assert resumed.exit_code == 1
         assert report.read_text() == whole.read_text()
+
+
+def test_delexicalize_out_naming_an_input_is_refused(tmp_path: Path) -> None:
+    path = sgd_corpus(tmp_path / "c", 2)
+    before = path.read_bytes()
+    result = invoke("delexicalize", str(path), "--out", str(path))
+    assert result.exit_code == 2 and len(lines(result)) == 1 and "--out" in result.stderr
+    assert path.read_bytes() == before
