@@ -219,15 +219,16 @@ def _validate(
                 for report in reports:
                     if flag.hit:  # finished while interrupted: maybe a swallowed Ctrl-C, not a verdict
                         raise KeyboardInterrupt
-                    summary.add(report)
-                    progress.advance(report)
-                    if report.status is Status.ERROR:
-                        progress.error(report.error or f"{report.source}: dialogue {report.dialogue_id}: error")
-                    if writer is not None:
-                        try:
-                            writer.write(report)
-                        except OSError as err:
-                            raise UsageError(f"--report {report_path}: cannot write: {err.strerror or err}") from None
+                    with flag.shield():  # counted, shown and written: all or nothing
+                        if writer is not None:
+                            try:
+                                writer.write(report)
+                            except OSError as err:
+                                raise UsageError(f"--report {report_path}: cannot write: {err.strerror or err}") from None
+                        summary.add(report)
+                        progress.advance(report)
+                        if report.status is Status.ERROR:
+                            progress.error(report.error or f"{report.source}: dialogue {report.dialogue_id}: error")
             except KeyboardInterrupt:
                 # keep the report, say so, end our processes and leave at once (exit 130)
                 _discard(writer)

@@ -44,10 +44,24 @@ class InterruptFlag:
         self.before: frozenset[int] = frozenset()
         self._old: object = None
         self._active = False
+        self._shielded = False
 
     def _handler(self, signum: int, frame: FrameType | None) -> None:
         self.hit = True
-        raise KeyboardInterrupt
+        if not self._shielded:
+            raise KeyboardInterrupt
+
+    @contextmanager
+    def shield(self) -> Iterator[None]:
+        """A block that a SIGINT does not cut in two (a report counted and written together):
+        the ``KeyboardInterrupt`` is raised when the block ends."""
+        self._shielded = True
+        try:
+            yield
+        finally:
+            self._shielded = False
+        if self.hit:
+            raise KeyboardInterrupt
 
     def __enter__(self) -> InterruptFlag:
         try:
