@@ -396,7 +396,7 @@ class Outcome:
     lost: int
 
 
-def run_case(case: Case, directory: Path) -> Outcome:
+def run_case(case: Case, directory: Path, extra_args: tuple[str, ...] = ()) -> Outcome:
     """Write the case under ``directory``, run ``csp-check validate`` in-process, check the contract."""
     directory.mkdir(parents=True, exist_ok=True)
     for name, data in case.files.items():
@@ -404,7 +404,7 @@ def run_case(case: Case, directory: Path) -> Outcome:
     report = directory / "report.jsonl"
     report.unlink(missing_ok=True)
     corpus = corpora()[case.fmt]
-    result = invoke_in(directory, ["validate", corpus.main, "--report", "report.jsonl", "--json", *case.args])
+    result = invoke_in(directory, ["validate", corpus.main, "--report", "report.jsonl", "--json", *case.args, *extra_args])
     return check_case(case, result, report, clean_verdicts(case.fmt, str(directory.parent)))
 
 

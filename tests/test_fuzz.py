@@ -50,3 +50,13 @@ def test_the_contract_check_catches_a_lost_dialogue() -> None:
     case.files[corpus.main] = main
     outcome = fz.run_case(case, _TMP / "oracle")
     assert outcome.lost == 1 and any("1_00004" in p for p in outcome.problems)
+
+
+@pytest.mark.parametrize("kind", ["lone_surrogate", "deep", "huge_literal", "invalid_utf8", "swap_type"])
+@pytest.mark.parametrize("fmt", ["sgd", "jsonl"])
+def test_damage_with_two_worker_processes(fmt: str, kind: str) -> None:
+    """The same contract with ``--jobs 2`` (dialogues travel to workers as JSON: a lone surrogate
+    once sank the whole run there)."""
+    case = fz.make_case(fmt, kind, 1, 7)
+    outcome = fz.run_case(case, _TMP / f"jobs-{fmt}-{kind}", ("--jobs", "2"))
+    assert not outcome.problems, (fmt, kind, outcome.problems)
