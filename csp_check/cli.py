@@ -34,12 +34,12 @@ import sys
 import time
 from contextlib import ExitStack
 from pathlib import Path
-from typing import IO, Callable
+from typing import Callable
 
 import click
 
-from csp_check.errors import CspCheckError, InputError, UsageError
 from csp_check import interrupts
+from csp_check.errors import CspCheckError, InputError, UsageError
 from csp_check.interrupts import InterruptFlag, exit_now, kill_descendants
 from csp_check.models import ALL_CONSTRAINTS, ConstraintId, KnowledgeBase, Status
 from csp_check.readers import FORMATS
