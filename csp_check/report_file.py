@@ -41,6 +41,13 @@ def _resolved(path: Path) -> Path:
         return path.absolute()
 
 
+def _same_file(a: Path, b: Path) -> bool:
+    try:
+        return os.path.samefile(a, b)
+    except OSError:
+        return False
+
+
 def _is_previous_report(path: Path) -> bool:
     """An empty file, or one whose first line is a JSON object with ``dialogue_id`` and ``status``."""
     try:
@@ -63,7 +70,7 @@ def refuse_inputs(path: Path, inputs: Iterable[str | Path], option: str = "--rep
     target = _resolved(path)
     for raw in inputs:
         source = _resolved(Path(raw))
-        if target == source:
+        if target == source or _same_file(path, Path(raw)):  # also a hard link to an input
             raise UsageError(f"{option} {path}: is an input file; refusing to overwrite it")
         if source.is_dir() and source in target.parents:
             raise UsageError(f"{option} {path}: is inside the input directory {raw} (it would be read as input)")
