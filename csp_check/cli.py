@@ -231,6 +231,7 @@ def _validate(
                             progress.error(report.error or f"{report.source}: dialogue {report.dialogue_id}: error")
             except KeyboardInterrupt:
                 # keep the report, say so, end our processes and leave at once (exit 130)
+                progress.__exit__(None, None, None)  # the terminal gets its cursor back
                 _discard(writer)
                 writer = None
                 click.echo(f"csp-check: interrupted after {summary.dialogues} dialogues"
