@@ -57,6 +57,10 @@ def main() -> None:
             broken[kind] += 1
             failures.append((fmt, kind, target, seed, ["hang"]))
             continue
+        except Exception as err:  # noqa: BLE001 - the harness itself failed on this case: count it
+            broken[kind] += 1
+            failures.append((fmt, kind, target, seed, [f"harness: {type(err).__name__}: {err}"]))
+            continue
         finally:
             signal.setitimer(signal.ITIMER_REAL, 0)
         exits[outcome.exit_code] += 1

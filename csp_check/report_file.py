@@ -166,4 +166,10 @@ def _line(report: DialogueReport) -> bytes:
         text = report.model_dump_json()
     except ValueError:  # pydantic cannot encode a lone surrogate: json escapes it
         text = json.dumps(report.model_dump(mode="json"), ensure_ascii=True)
+    for char, escape in _LINE_BREAKS:  # valid in JSON strings, but str.splitlines() splits there
+        if char in text:
+            text = text.replace(char, escape)
     return (text + "\n").encode("utf-8")
+
+
+_LINE_BREAKS = (("\x85", "\\u0085"), ("\u2028", "\\u2028"), ("\u2029", "\\u2029"))

@@ -374,7 +374,7 @@ def clean_verdicts(fmt: str, directory: str) -> dict[str, str]:
     report = path.parent / "report.jsonl"
     result = invoke_in(path.parent, ["validate", path.name, "--report", "report.jsonl", "--quiet", *corpus.args])
     assert result.exit_code in (0, 1), (result.exit_code, result.output)
-    return {r["dialogue_id"]: r["status"] for r in map(json.loads, report.read_text().splitlines())}
+    return {r["dialogue_id"]: r["status"] for r in map(json.loads, filter(None, report.read_text().split("\n")))}
 
 
 def invoke_in(directory: Path, args: list[str]) -> Any:
@@ -419,7 +419,14 @@ def check_case(case: Case, result: Any, report: Path, clean: dict[str, str]) -> 
         problems.append("traceback printed")
     if result.exit_code not in (0, 1, 2):
         problems.append(f"exit code {result.exit_code}")
-    reports = [json.loads(line) for line in report.read_text(encoding="utf-8").splitlines()] if report.exists() else []
+    # JSONL lines end at "\n" only: a report may hold U+2028 or U+001C, where str.splitlines also splits
+    text = report.read_text(encoding="utf-8") if report.exists() else ""
+    reports = []
+    for line in filter(None, text.split("\n")):
+        try:
+            reports.append(json.loads(line))
+        except ValueError:
+            problems.append(f"report line is no JSON: {line[:80]!r}")
     errors = [r for r in reports if r["status"] == "error"]
     if case.kb_damaged and not report.exists():  # an unloadable --kb: the whole run is a usage error
         if result.exit_code != 2 or len(stderr) != 1 or not stderr[0].startswith("csp-check: error: --kb"):

@@ -352,3 +352,16 @@ def test_delexicalize_out_naming_an_input_is_refused(tmp_path: Path) -> None:
     result = invoke("delexicalize", str(path), "--out", str(path))
     assert result.exit_code == 2 and len(lines(result)) == 1 and "--out" in result.stderr
     assert path.read_bytes() == before
+
+
+def test_report_lines_survive_str_splitlines(tmp_path: Path) -> None:
+    """U+2028 / U+0085 are valid inside JSON strings, but ``str.splitlines`` splits there: the
+    report escapes them, so a report has exactly one line per dialogue for any line splitter."""
+    directory = tmp_path / "c"
+    directory.mkdir()
+    dialogues = [fz.sgd_dialogue(f"1_{i}\u2028x\x85", 2) for i in range(3)]
+    (directory / "dialogues_001.json").write_text(json.dumps(dialogues), encoding="utf-8")
+    report = tmp_path / "r.jsonl"
+    assert invoke("validate", str(directory / "dialogues_001.json"), "--report", str(report), "--quiet").exit_code == 0
+    rows = [json.loads(line) for line in report.read_text(encoding="utf-8").splitlines()]
+    assert [r["dialogue_id"] for r in rows] == [d["dialogue_id"] for d in dialogues]
