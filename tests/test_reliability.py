@@ -362,6 +362,6 @@ def test_report_lines_survive_str_splitlines(tmp_path: Path) -> None:
     dialogues = [fz.sgd_dialogue(f"1_{i}\u2028x\x85", 2) for i in range(3)]
     (directory / "dialogues_001.json").write_text(json.dumps(dialogues), encoding="utf-8")
     report = tmp_path / "r.jsonl"
-    assert invoke("validate", str(directory / "dialogues_001.json"), "--report", str(report), "--quiet").exit_code == 0
+    assert invoke("validate", str(directory / "dialogues_001.json"), "--format", "sgd", "--report", str(report), "--quiet").exit_code == 0
     rows = [json.loads(line) for line in report.read_text(encoding="utf-8").splitlines()]
     assert [r["dialogue_id"] for r in rows] == [d["dialogue_id"] for d in dialogues]
