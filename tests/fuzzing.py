@@ -32,9 +32,9 @@ from csp_check.cli import main
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 FORMATS = ("sgd", "multiwoz", "unified", "jsonl")
-STRUCTURAL = ("delete_key", "swap_type", "huge_number", "huge_literal", "deep", "lone_surrogate", "odd_unicode")
+STRUCTURAL = ("delete_key", "swap_type", "extra_key", "huge_number", "huge_literal", "deep", "lone_surrogate", "odd_unicode")
 BYTES = ("byte_flip", "invalid_utf8", "truncate")
-FILE_LEVEL = ("bom", "wrong_format", "empty")
+FILE_LEVEL = ("bom", "wrong_format", "empty", "duplicate", "reorder")
 AUX = ("schema", "kb")
 KINDS = STRUCTURAL + BYTES + FILE_LEVEL + AUX
 
@@ -255,6 +255,11 @@ def mutate_value(rng: random.Random, kind: str, value: Any) -> tuple[Any, bool]:
         return value, False
     if kind == "swap_type":
         return _set(value, rng.choice(paths), rng.choice(SWAPS)), False
+    if kind == "extra_key":
+        objects = [p for p in paths if isinstance(_get(value, p), dict)]
+        if objects:
+            _get(value, rng.choice(objects))[rng.choice(["x", "id", "turns", "start", "", "€"])] = rng.choice(SWAPS)
+        return value, False
     if kind == "huge_number":
         return _set(value, rng.choice(paths), rng.choice([10**30, -(10**30), -1, -(2**63), 2**64, 1e308, -0.0])), False
     if kind == "huge_literal":
@@ -309,6 +314,12 @@ def make_case(fmt: str, kind: str, target: int, seed: int) -> Case:
         new, ascii_only = mutate_value(rng, kind, items[target][1])
         items[target] = (items[target][0], new)
         ascii_item = target if ascii_only else None
+    elif kind == "duplicate" and corpus.layout != "object":  # the same dialogue twice: both reported
+        items.insert(target, items[target])
+        good = all_ids
+    elif kind == "reorder":
+        rng.shuffle(items)
+        good = all_ids
     main, spans = serialise(corpus, items, ascii_item, deep=rng.choice([50, 3000, 100_000]))
     start, end = spans[target]
     if kind == "byte_flip":
