@@ -365,3 +365,24 @@ def test_report_lines_survive_str_splitlines(tmp_path: Path) -> None:
     assert invoke("validate", str(directory / "dialogues_001.json"), "--format", "sgd", "--report", str(report), "--quiet").exit_code == 0
     rows = [json.loads(line) for line in report.read_text(encoding="utf-8").splitlines()]
     assert [r["dialogue_id"] for r in rows] == [d["dialogue_id"] for d in dialogues]
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_dialogue_time_limit_on_a_really_long_dialogue(tmp_path: Path, jobs: str) -> None:
+    """No monkeypatching: an 8,000-turn dialogue takes over a second to check; with a limit of 0.2 s it
+    is ``unknown`` while the short ones keep their verdicts (also in a ``--jobs`` worker)."""
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    from long_dialogues import long_dialogue
+
+    dialogues = [fz.sgd_dialogue("1_00001", 2), long_dialogue(8000, "1_00002"), fz.sgd_dialogue("1_00003", 3)]
+    (tmp_path / "c").mkdir()
+    path = tmp_path / "c" / "dialogues_001.json"
+    path.write_text(json.dumps(dialogues), encoding="utf-8")
+    report = tmp_path / "r.jsonl"
+    result = invoke("validate", str(path), "--report", str(report), "--quiet", "--dialogue-time-limit", "0.2", "--jobs", jobs)
+    rows = [json.loads(line) for line in report.read_text().splitlines()]
+    assert [(r["dialogue_id"], r["status"]) for r in rows] == [
+        ("1_00001", "consistent"), ("1_00002", "unknown"), ("1_00003", "inconsistent")
+    ]
+    assert "dialogue time limit of 0.2 s reached" in rows[1]["error"]
+    assert result.exit_code == 1
