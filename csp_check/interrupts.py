@@ -139,8 +139,12 @@ def kill_descendants(grace: float = 1.0, keep: set[int] | frozenset[int] = froze
     """
     pids = [pid for pid in descendants() if pid not in keep]
     # multiprocessing's helpers (forkserver, resource tracker) first and at once: a resource
-    # tracker that outlives the workers prints tracebacks about their half-done work
+    # tracker that outlives the workers prints tracebacks about their half-done work. They are
+    # shared by the whole process, so only the command, which is leaving, ends them.
     helpers = [pid for pid in pids if _is_mp_helper(pid)]
+    if not AS_COMMAND:
+        pids = [pid for pid in pids if pid not in helpers]
+        helpers = []
     for pid in helpers:
         _send(pid, signal.SIGKILL)
     for pid in pids:
