@@ -15,8 +15,10 @@ report and no process of ours left running; and a time limit per dialogue.
 
 from __future__ import annotations
 
+import _thread
 import os
 import signal
+import sys
 import threading
 import time
 from contextlib import contextmanager
@@ -45,6 +47,8 @@ class InterruptFlag:
         self._old: object = None
         self._active = False
         self._shielded = False
+        self._reraised = 0
+        self._old_hook = sys.unraisablehook
 
     def _handler(self, signum: int, frame: FrameType | None) -> None:
         self.hit = True
@@ -63,6 +67,17 @@ class InterruptFlag:
         if self.hit:
             raise KeyboardInterrupt
 
+    def _unraisable(self, unraisable: sys.UnraisableHookArgs) -> None:
+        """A ``KeyboardInterrupt`` raised where Python cannot pass it on (a ``__del__``, a
+        finaliser) would print "Exception ignored in: …": say nothing, and raise it again in
+        the main flow (a few times at most)."""
+        if isinstance(unraisable.exc_value, KeyboardInterrupt) and self.hit:
+            if self._reraised < 3:
+                self._reraised += 1
+                _thread.interrupt_main()
+            return
+        self._old_hook(unraisable)
+
     def __enter__(self) -> InterruptFlag:
         try:
             self.before = frozenset(descendants())
@@ -70,12 +85,15 @@ class InterruptFlag:
             self.before = frozenset()
         if threading.current_thread() is threading.main_thread():
             self._old = signal.signal(signal.SIGINT, self._handler)
+            self._old_hook = sys.unraisablehook
+            sys.unraisablehook = self._unraisable
             self._active = True
         return self
 
     def __exit__(self, *exc: object) -> None:
         if self._active:
             signal.signal(signal.SIGINT, self._old if self._old is not None else signal.default_int_handler)  # type: ignore[arg-type]
+            sys.unraisablehook = self._old_hook
             self._active = False
 
 
@@ -116,8 +134,6 @@ def descendants(pid: int | None = None) -> list[int]:
 def exit_now(code: int) -> None:
     """Flush stdout / stderr and leave: ``os._exit(code)`` in the command (:data:`AS_COMMAND`),
     ``sys.exit(code)`` elsewhere (a test's ``CliRunner``, an embedding program)."""
-    import sys
-
     for stream in (sys.stdout, sys.stderr):
         try:
             stream.flush()
