@@ -4,8 +4,9 @@ Contract (issue 11, docs/cli.md "Report file"):
 
 - **Refused** (one line, exit 2, nothing written): a path that is one of the inputs or lies
   inside an input directory (it would be read as input), a directory, or an existing regular
-  file that is not a previous csp-check report (its first line is not a ``DialogueReport``
-  object with ``dialogue_id`` and ``status``). An empty file counts as a previous report.
+  file that is not a previous csp-check report (its first non-blank line is not a
+  ``DialogueReport`` object with ``dialogue_id`` and ``status``). An empty or blank file counts
+  as a previous report.
 - **Written safely**: a regular file is written to a temporary file in the same folder
   (``.NAME.XXXX.part``), one line per dialogue flushed as it finishes, and renamed onto the
   path when the run ends — normally, on Ctrl-C or after an internal error — so the path holds
@@ -49,14 +50,17 @@ def _same_file(a: Path, b: Path) -> bool:
 
 
 def _is_previous_report(path: Path) -> bool:
-    """An empty file, or one whose first line is a JSON object with ``dialogue_id`` and ``status``."""
+    """An empty (or blank) file, or one whose first non-blank line is a JSON object with
+    ``dialogue_id`` and ``status``."""
     try:
         with open(path, "rb") as f:
-            first = f.readline(1 << 22)
+            first = b""
+            while not first.strip():
+                first = f.readline(1 << 22)
+                if not first:
+                    return True  # nothing but blank lines
     except OSError:
         return False
-    if not first.strip():
-        return True
     try:
         data = json.loads(first.decode("utf-8"))
     except (UnicodeDecodeError, ValueError, RecursionError):
