@@ -148,7 +148,7 @@ def iter_json_items(path: Path) -> Iterator[tuple[str | int, Any] | InputError]:
         else:
             problem = _damage(text, start, pos, bad_bytes)
             if problem is None and _SURROGATE_ESCAPE.search(text, start, pos):
-                where_bad = lone_surrogate(item)
+                where_bad = lone_surrogate({key: item} if is_object else item)
                 problem = f"{where_bad}: a lone surrogate (\\udXXX) is no text" if where_bad else None
             if problem is not None:
                 named = item.get("dialogue_id") or item.get("id") if isinstance(item, dict) and not is_object else None
