@@ -386,3 +386,22 @@ def test_dialogue_time_limit_on_a_really_long_dialogue(tmp_path: Path, jobs: str
     ]
     assert "dialogue time limit of 0.2 s reached" in rows[1]["error"]
     assert result.exit_code == 1
+
+
+# --- 4. a named format must fit ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "fmt, named", [("sgd", "multiwoz22"), ("sgd", "unified"), ("sgd", "multiwoz"), ("unified", "sgd"),
+                   ("unified", "multiwoz"), ("multiwoz", "unified"), ("jsonl", "sgd")]  # fmt: skip
+)
+def test_a_named_format_that_does_not_fit_is_one_line_and_exit_2(tmp_path: Path, fmt: str, named: str) -> None:
+    corpus = fz.corpora()[fmt]
+    main_bytes, _ = fz.serialise(corpus, corpus.items)
+    path = fz.write(corpus, tmp_path, main_bytes)
+    report = tmp_path / "r.jsonl"
+    result = invoke("validate", str(path), "--format", named, "--report", str(report))
+    assert result.exit_code == 2
+    [line] = lines(result)
+    assert line == f"{path}: --format {named} does not fit this content, which looks like {fmt} (use --format {fmt} or --format auto)"
+    assert [json.loads(r)["status"] for r in report.read_text().splitlines()] == ["error"]
