@@ -154,26 +154,26 @@ def kill_descendants(grace: float = 1.0, keep: set[int] | frozenset[int] = froze
     own children.
     """
     pids = [pid for pid in descendants() if pid not in keep]
-    # multiprocessing's helpers (forkserver, resource tracker) first and at once: a resource
-    # tracker that outlives the workers prints tracebacks about their half-done work. They are
-    # shared by the whole process, so only the command, which is leaving, ends them.
+    # multiprocessing's helpers (forkserver, resource tracker) go last, at once: a worker left
+    # alive would relaunch a killed resource tracker, and a tracker that outlives the run prints
+    # tracebacks about half-done work. They are shared by the whole process, so only the
+    # command, which is leaving, ends them.
     helpers = [pid for pid in pids if _is_mp_helper(pid)]
     if not AS_COMMAND:
         pids = [pid for pid in pids if pid not in helpers]
         helpers = []
-    for pid in helpers:
-        _send(pid, signal.SIGKILL)
-    for pid in pids:
-        if pid not in helpers:
-            _send(pid, signal.SIGTERM)
-    deadline = time.monotonic() + grace
     alive = [pid for pid in pids if pid not in helpers]
+    for pid in alive:
+        _send(pid, signal.SIGTERM if grace > 0 else signal.SIGKILL)
+    deadline = time.monotonic() + grace
     while alive and time.monotonic() < deadline:
         _reap()
         alive = [pid for pid in alive if _alive(pid)]
         if alive:
             time.sleep(0.02)
     for pid in alive:
+        _send(pid, signal.SIGKILL)
+    for pid in helpers:
         _send(pid, signal.SIGKILL)
     _reap()
     return len(pids)
@@ -218,28 +218,51 @@ def _reap() -> None:
             return
 
 
+class Deadline:
+    """What :func:`dialogue_deadline` yields: ``expired`` once the time is up (also when the
+    :class:`DialogueTimeout` it raised was swallowed on the way, e.g. in a finaliser)."""
+
+    def __init__(self, seconds: float | None) -> None:
+        self.seconds = seconds
+        self.start = time.monotonic()
+
+    @property
+    def expired(self) -> bool:
+        return bool(self.seconds) and time.monotonic() - self.start >= self.seconds  # type: ignore[operator]
+
+
 @contextmanager
-def dialogue_deadline(seconds: float | None) -> Iterator[None]:
+def dialogue_deadline(seconds: float | None) -> Iterator[Deadline]:
     """Raise :class:`DialogueTimeout` in the block after ``seconds`` (``None``: no limit).
 
     Uses ``SIGALRM`` / ``setitimer``, so it works in the main thread of a process (the CLI, a
-    worker process) and is a no-op in other threads. Code inside C extensions is interrupted
-    when it next returns to Python (the solvers have their own ``--time-limit``).
+    worker process); elsewhere only :attr:`Deadline.expired` tells (the caller checks it when
+    the block ends). Code inside C extensions is interrupted when it next returns to Python
+    (the solvers have their own ``--time-limit``).
     """
+    deadline = Deadline(seconds)
     if not seconds or threading.current_thread() is not threading.main_thread() or not hasattr(signal, "setitimer"):
-        yield
+        yield deadline
         return
 
     def _expired(signum: int, frame: FrameType | None) -> None:
         raise DialogueTimeout(seconds)
 
+    old_hook = sys.unraisablehook
+
+    def _quiet(unraisable: sys.UnraisableHookArgs) -> None:  # swallowed in a finaliser: `expired` tells
+        if not isinstance(unraisable.exc_value, DialogueTimeout):
+            old_hook(unraisable)
+
     old = signal.signal(signal.SIGALRM, _expired)
+    sys.unraisablehook = _quiet
     signal.setitimer(signal.ITIMER_REAL, seconds)
     try:
-        yield
+        yield deadline
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, old)
+        sys.unraisablehook = old_hook
 
 
 def startup_handler(signum: int, frame: FrameType | None) -> None:

@@ -100,8 +100,11 @@ def check_one(dialogue: Dialogue, settings: Settings) -> DialogueReport:
     """Check one dialogue; any exception becomes an ``error`` report (never raised), running past
     ``settings.dialogue_time_limit`` an ``unknown`` one. ``KeyboardInterrupt`` passes through."""
     try:
-        with dialogue_deadline(settings.dialogue_time_limit):
-            return (settings.check or default_check)(dialogue, settings)
+        with dialogue_deadline(settings.dialogue_time_limit) as deadline:
+            report = (settings.check or default_check)(dialogue, settings)
+        if not deadline.expired:
+            return report
+        raise DialogueTimeout(settings.dialogue_time_limit)  # the alarm was swallowed on the way
     except DialogueTimeout:
         return DialogueReport(
             dialogue_id=dialogue.id, source=dialogue.source, status=Status.UNKNOWN,
