@@ -11,8 +11,20 @@ does at pytest start-up — does not load the whole pipeline.
 
 from __future__ import annotations
 
+import os
+import signal
+import sys
 from importlib import import_module
 from typing import Any
+
+_ARGV = getattr(sys, "orig_argv", sys.argv)
+if (sys.argv and os.path.basename(sys.argv[0]) == "csp-check") or any(
+    flag == "-m" and module in ("csp_check", "csp_check.cli") for flag, module in zip(_ARGV, _ARGV[1:])
+):  # the command starting up (console script or python -m csp_check.cli)
+    from csp_check import interrupts
+
+    interrupts.AS_COMMAND = True
+    signal.signal(signal.SIGINT, interrupts.startup_handler)  # Ctrl-C before the run: one line, exit 130
 
 __version__ = "0.1.0"
 

@@ -2,7 +2,7 @@
 
 ``csp-check validate PATH... [--format F] [--kb PATH] [--constraints C1,...] [--report FILE.jsonl]
 [--jobs N] [--show N] [--quiet] [--json] [--solver NAME] [--vca] [--count-solutions [--cap N]]
-[--repair] [--time-limit SEC]``
+[--repair] [--time-limit SEC] [--dialogue-time-limit SEC] [--resume]``
 
 ``csp-check export-mzn PATH --dialogue ID [--out DIR]``: write one dialogue's CSP as MiniZinc.
 
@@ -15,7 +15,13 @@ Exit codes of ``validate`` (2 beats 1 beats 0):
 - **2** a usage error (bad option, unloadable KB, unknown or missing solver, unwritable report),
   or some input could not be read or checked. The run still checks and reports every other
   dialogue; each failure is one line on stderr ``FILE: dialogue ID: FIELD: what is wrong``;
-- **130** interrupted (Ctrl-C): the report file keeps every dialogue finished so far.
+- **130** interrupted (Ctrl-C), at any moment: one line on stderr, the report file keeps every
+  dialogue finished so far (a valid JSONL file; ``--resume`` continues it), no worker or solver
+  process is left running.
+
+``--report`` never destroys data: see :mod:`csp_check.report_file` (an input, a directory or a
+file that is not a previous report is refused; the file is written under a temporary name and
+renamed at the end).
 
 No traceback is ever printed (set ``CSP_CHECK_DEBUG=1`` to get one for an internal error).
 """
@@ -23,18 +29,22 @@ No traceback is ever printed (set ``CSP_CHECK_DEBUG=1`` to get one for an intern
 from __future__ import annotations
 
 import os
+import signal
 import sys
 import time
 from contextlib import ExitStack
 from pathlib import Path
-from typing import IO, Callable
+from typing import Callable
 
 import click
 
+from csp_check import interrupts
 from csp_check.errors import CspCheckError, InputError, UsageError
+from csp_check.interrupts import InterruptFlag, exit_now, kill_descendants
 from csp_check.models import ALL_CONSTRAINTS, ConstraintId, KnowledgeBase, Status
 from csp_check.readers import FORMATS
 from csp_check.report import RunProgress, render_summary, summary_json
+from csp_check.report_file import ReportWriter, check_report_path, done_counts, previous_reports, refuse_inputs
 from csp_check.runner import SolverSettings
 from csp_check.runner import validate as run_validate
 from csp_check.score import CorpusSummary
@@ -117,8 +127,11 @@ def main() -> None:
 @main.command()
 @click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
 @corpus_options
-@click.option("--report", "report_path", type=click.Path(dir_okay=False, path_type=Path),
-              help="Write one DialogueReport JSON per line, flushed as each dialogue finishes.")
+@click.option("--report", "report_path", type=click.Path(path_type=Path),
+              help="Write one DialogueReport JSON per line, flushed as each dialogue finishes "
+                   "(to a temporary file renamed at the end; never overwrites an input or a non-report).")
+@click.option("--resume", is_flag=True,
+              help="Continue the run of --report FILE: skip the dialogues it reports, append the rest.")
 @click.option("--jobs", "-j", type=click.IntRange(min=1), default=1, show_default=True,
               help="Worker processes (1 = in-process).")
 @click.option("--show", type=click.IntRange(min=0), default=5, show_default=True,
@@ -134,6 +147,9 @@ def main() -> None:
 @click.option("--repair", is_flag=True, help="A minimal repair (edits) of each inconsistent dialogue.")
 @click.option("--time-limit", type=click.FloatRange(min=0, min_open=True), default=DEFAULT_TIME_LIMIT,
               show_default=True, metavar="SEC", help="Seconds per solver call; beyond it: unknown.")
+@click.option("--dialogue-time-limit", type=click.FloatRange(min=0, min_open=True), default=None, metavar="SEC",
+              help="Seconds per dialogue (reading excluded, all checks and solver calls included); "
+                   "beyond it the dialogue is unknown. Default: no limit.")
 def validate(
     paths: tuple[Path, ...],
     fmt: str,
@@ -150,42 +166,97 @@ def validate(
     cap: int,
     repair: bool,
     time_limit: float,
+    resume: bool,
+    dialogue_time_limit: float | None,
 ) -> None:
     """Check every dialogue of PATH... (files or directories) and summarise the corpus.
 
     Exit 0 if all dialogues are consistent, 1 if any is inconsistent, 2 on a usage error or if
     any input could not be read or checked (2 takes precedence over 1).
     """
-    interrupted = crashed = False
+    with InterruptFlag() as flag:
+        try:
+            _validate(paths, fmt, kb_path, constraints, report_path, jobs, show, quiet, as_json, solver_name, vca,
+                      count, cap, repair, time_limit, resume, dialogue_time_limit, flag)  # fmt: skip
+        except KeyboardInterrupt:  # before the run or after it (while summarising)
+            kill_descendants(grace=0, keep=flag.before)
+            click.echo("csp-check: interrupted", err=True)
+            exit_now(EXIT_INTERRUPTED)
+        except SystemExit:
+            if interrupts.AS_COMMAND:  # the verdict is final: a Ctrl-C while Python shuts down changes nothing
+                signal.signal(signal.SIGINT, signal.SIG_IGN)
+            raise
+
+
+def _validate(
+    paths: tuple[Path, ...], fmt: str, kb_path: Path | None, constraints: tuple[ConstraintId, ...],
+    report_path: Path | None, jobs: int, show: int, quiet: bool, as_json: bool, solver_name: str | None,
+    vca: bool, count: bool, cap: int, repair: bool, time_limit: float, resume: bool,
+    dialogue_time_limit: float | None, flag: InterruptFlag,
+) -> None:  # fmt: skip
+    crashed = False
+    writer: ReportWriter | None = None
     try:
+        if resume and report_path is None:
+            raise UsageError("--resume needs --report FILE (the report of the run to continue)")
+        if report_path is not None:
+            check_report_path(report_path, [*paths, *([kb_path] if kb_path else [])], resume=resume)
         kb = load_kb_option(kb_path) if kb_path is not None else None
         solver = solver_option(solver_name, vca, count, cap, repair, time_limit)
         summary = CorpusSummary(constraints=[c.value for c in constraints], keep=max(show, 10))
+        before = previous_reports(report_path) if resume and report_path is not None else []
         with ExitStack() as stack:
-            report_file = _open_report(report_path, stack)
-            reports = run_validate(paths, fmt, kb, constraints, jobs, solver=solver)
+            if report_path is not None:
+                writer = ReportWriter(report_path, keep=before)
+            for report in before:
+                summary.add(report)
+            reports = run_validate(paths, fmt, kb, constraints, jobs, solver=solver,
+                                   dialogue_time_limit=dialogue_time_limit, skip=done_counts(before))  # fmt: skip
+            stack.callback(getattr(reports, "close", lambda: None))
             progress = stack.enter_context(RunProgress(enabled=False if quiet else None))
             start = time.perf_counter()
             try:
                 for report in reports:
-                    summary.add(report)
-                    progress.advance(report)
-                    if report.status is Status.ERROR:
-                        progress.error(report.error or f"{report.source}: dialogue {report.dialogue_id}: error")
-                    if report_file is not None:
-                        report_file.write(report.model_dump_json() + "\n")
-                        report_file.flush()
+                    if flag.hit:  # finished while interrupted: maybe a swallowed Ctrl-C, not a verdict
+                        raise KeyboardInterrupt
+                    with flag.shield():  # counted, shown and written: all or nothing
+                        if writer is not None:
+                            try:
+                                writer.write(report)
+                            except OSError as err:
+                                raise UsageError(f"--report {report_path}: cannot write: {err.strerror or err}") from None
+                        summary.add(report)
+                        progress.advance(report)
+                        if report.status is Status.ERROR:
+                            progress.error(report.error or f"{report.source}: dialogue {report.dialogue_id}: error")
             except KeyboardInterrupt:
-                interrupted = True
+                # keep the report, say so, end our processes and leave at once (exit 130)
+                progress.__exit__(None, None, None)  # the terminal gets its cursor back
+                _discard(writer)
+                writer = None
+                click.echo(f"csp-check: interrupted after {summary.dialogues} dialogues"
+                           + (f"; continue with --resume --report {report_path}" if report_path else ""), err=True)  # fmt: skip
+                kill_descendants(grace=0, keep=flag.before)
+                exit_now(EXIT_INTERRUPTED)
+            except UsageError:
+                raise
             except Exception as err:  # noqa: BLE001 - a reader bug: stop, but still summarise
                 if os.environ.get("CSP_CHECK_DEBUG"):
                     raise
                 crashed = True
                 progress.error(_internal(err))
             summary.seconds = time.perf_counter() - start
+        if writer is not None:
+            writer, closing = None, writer
+            _close_report(closing, report_path)
     except UsageError as err:
+        _discard(writer)
         _fail(str(err))
+    except KeyboardInterrupt:
+        _discard(writer)
+        raise
     except Exception as err:  # noqa: BLE001 - never a traceback for the user
+        _discard(writer)
         if os.environ.get("CSP_CHECK_DEBUG"):
             raise
         click.echo(_internal(err), err=True)
@@ -200,22 +271,27 @@ def validate(
                            "built; give --kb FILE_OR_DB_DIRECTORY", err=True)  # fmt: skip
     except BrokenPipeError:  # stdout closed early (| head): the verdict still decides the exit code
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-    if interrupted:
-        click.echo(f"csp-check: interrupted after {summary.dialogues} dialogues", err=True)
-        sys.exit(EXIT_INTERRUPTED)
     if summary.dialogues == 0 and not crashed:
         click.echo(f"csp-check: error: no dialogues found in {' '.join(map(str, paths))}", err=True)
         sys.exit(EXIT_ERROR)
     sys.exit(EXIT_ERROR if crashed else summary.exit_code)
 
 
-def _open_report(path: Path | None, stack: ExitStack) -> IO[str] | None:
-    if path is None:
-        return None
+def _close_report(writer: ReportWriter, path: Path | None) -> None:
+    """Close the report (rename the temporary file onto ``path``); a failure is a usage error."""
     try:
-        return stack.enter_context(open(path, "w", encoding="utf-8"))
+        writer.close()
     except OSError as err:
         raise UsageError(f"--report {path}: cannot write: {err.strerror or err}") from None
+
+
+def _discard(writer: ReportWriter | None) -> None:
+    """After a failure: keep what was written if possible (renamed into place), else drop it."""
+    if writer is not None:
+        try:
+            writer.close()
+        except OSError:
+            pass
 
 
 @main.command("export-mzn")
@@ -281,6 +357,8 @@ def delexicalize_command(
 
     failed = False
     try:
+        if out_path is not None:
+            refuse_inputs(out_path, [*paths, *([kb_path] if kb_path else [])], "--out")
         kb = load_kb_option(kb_path) if kb_path is not None else None
         with ExitStack() as stack:
             out = stack.enter_context(open(out_path, "w", encoding="utf-8")) if out_path else sys.stdout

@@ -38,6 +38,7 @@ Decisions (also in the README, "Semantics"):
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections import defaultdict
 from typing import Literal, NamedTuple
 
@@ -122,6 +123,8 @@ class _Builder:
         self.by_turn: dict[int, list[Variable]] = defaultdict(list)
         for v in variables:
             self.by_turn[v.turn].append(v)
+        self._state_index: dict[str, list[int]] = {}  # domain → last turn with a state, per turn
+        self._mentions: dict[tuple, tuple[list[int], list[Variable]]] | None = None
 
     def add(self, constraint: Constraint) -> None:
         if constraint.id in self.options.enabled:
@@ -286,28 +289,47 @@ class _Builder:
         return filters
 
     def _bounded(self, turn: int, domain: str) -> bool:
-        for t in reversed(self.dialogue.turns[: turn + 1]):
-            slots = t.state.get(domain)
-            if slots:
-                return any(s in BOUNDS and vals and vals[0] != "dontcare" for s, vals in slots.items())
-        return False
+        slots = self._state_slots(turn, domain)
+        return any(s in BOUNDS and vals and vals[0] != "dontcare" for s, vals in slots.items())
 
     def _state(self, turn: int, domain: str) -> dict[str, str]:
         """The belief state's search filters for ``domain`` in force at ``turn``."""
-        for t in reversed(self.dialogue.turns[: turn + 1]):
-            slots = t.state.get(domain)
-            if slots:
-                return {s: vals[0] for s, vals in slots.items() if len(vals) == 1 and s not in NOT_FILTERS}
-        return {}
+        slots = self._state_slots(turn, domain)
+        return {s: vals[0] for s, vals in slots.items() if len(vals) == 1 and s not in NOT_FILTERS}
+
+    def _state_slots(self, turn: int, domain: str) -> dict[str, list[str]]:
+        """The last non-empty ``state[domain]`` at or before ``turn`` (``{}``: none). Indexed once
+        per domain, so a dialogue's cost stays linear in its turns (issue 11)."""
+        index = self._state_index
+        if domain not in index:
+            last: list[int] = []
+            current = -1
+            for t in self.dialogue.turns:
+                if t.state.get(domain):
+                    current = t.index
+                last.append(current)
+            index[domain] = last
+        last = index[domain]
+        at = last[min(turn, len(last) - 1)] if last and turn >= 0 else -1
+        return self.dialogue.turns[at].state[domain] if at >= 0 else {}
 
     def _latest_mention(self, turn: int, domain: str, slot: str, value: str) -> Variable | None:
-        best = None
-        for v in self.variables:
-            if v.turn > turn:
-                break
-            if v.domain == domain and v.slot == slot and v.value == value and v.kind is VariableKind.SLOT:
-                best = v
-        return best
+        """The last slot variable of ``domain.slot`` with ``value`` at or before ``turn`` (an index
+        by (domain, slot, value) built once: linear in the variables, issue 11)."""
+        mentions = self._mentions
+        if mentions is None:
+            mentions = {}
+            for v in self.variables:
+                if v.kind is VariableKind.SLOT:
+                    turns, found = mentions.setdefault((v.domain, v.slot, v.value), ([], []))
+                    turns.append(v.turn)
+                    found.append(v)
+            self._mentions = mentions
+        entry = mentions.get((domain, slot, value))
+        if entry is None:
+            return None
+        k = bisect_right(entry[0], turn)
+        return entry[1][k - 1] if k else None
 
 
 def referents(dialogue: Dialogue, variables: list[Variable], lexicon: Lexicon) -> dict[str, tuple[Value, bool]]:

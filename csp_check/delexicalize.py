@@ -84,13 +84,15 @@ def delexicalize(dialogue: Dialogue) -> DelexicalizedDialogue:
             turn_vars.append(var)
         turn_vars.sort(key=lambda v: (v.span is None, v.span.start if v.span else 0))
         variables.extend(turn_vars)
+    by_turn: dict[int, list[Variable]] = {}  # one pass: linear in turns and variables (issue 11)
     for i, var in enumerate(variables, 1):
         var.name = f"x{i}"
+        by_turn.setdefault(var.turn, []).append(var)
     return DelexicalizedDialogue(
         dialogue_id=dialogue.id,
         source=dialogue.source,
         variables=variables,
-        turns=[_masked(t.utterance, [v for v in variables if v.turn == t.index]) for t in dialogue.turns],
+        turns=[_masked(t.utterance, by_turn.get(t.index, [])) for t in dialogue.turns],
         speakers=[t.speaker for t in dialogue.turns],
         implicit=implicit,
         located=located,

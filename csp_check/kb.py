@@ -125,7 +125,7 @@ def _table(path: Path, domain: str, entities: Any, field: str) -> KbTable:
 
 def _load_json(path: Path) -> Any:
     try:
-        return json.loads(path.read_text(encoding="utf-8"))
+        return json.loads(path.read_text(encoding="utf-8-sig"))  # a UTF-8 BOM is fine
     except (OSError, UnicodeDecodeError) as err:
         raise InputError(str(path), f"cannot read: {err}") from err
     except json.JSONDecodeError as err:

@@ -23,9 +23,10 @@ Value = Union[int, str]
 class Span(BaseModel):
     """Character span ``[start, end)`` in a turn's utterance."""
 
+    # strict: an offset of true or "3" is a validation error, not 1 or 3 (issue 11)
     model_config = ConfigDict(frozen=True)
-    start: int = Field(ge=0)
-    end: int = Field(ge=0)
+    start: int = Field(ge=0, strict=True)
+    end: int = Field(ge=0, strict=True)
 
 
 class ActRole(str, Enum):
@@ -86,7 +87,7 @@ class Turn(BaseModel):
     keeps several surface forms of one value; other corpora give one).
     """
 
-    index: int = Field(ge=0)
+    index: int = Field(ge=0, strict=True)
     speaker: Speaker
     utterance: str
     acts: list[DialogueAct] = Field(default_factory=list)

@@ -13,6 +13,10 @@ Guarantees, whatever the input:
   ``FILE: dialogue ID: internal error: Type: message``. The run goes on either way.
 - Memory does not grow with the corpus: dialogues are streamed, and with ``jobs > 1`` at most
   ``2 * jobs`` chunks of ``chunk_size`` dialogues are in flight.
+- With a ``dialogue_time_limit``, a dialogue whose check runs longer gets an ``unknown``
+  report ("dialogue time limit of SEC s reached") instead of holding the run up.
+- A dialogue that cannot be sent to a worker (e.g. a lone surrogate in a string) is that
+  dialogue's ``error`` report.
 - If a worker process dies (a hard crash), the dialogues of the chunks in flight get ``error``
   reports, the pool is restarted and the run goes on. If the workers cannot start at all (e.g.
   ``__main__`` is not importable by them), the run falls back to checking in this process.
@@ -21,8 +25,7 @@ Guarantees, whatever the input:
 from __future__ import annotations
 
 import multiprocessing
-import signal
-from collections import deque
+from collections import Counter, deque
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
@@ -32,6 +35,7 @@ from typing import Callable, Iterable, Iterator
 
 from csp_check.constraints import BuildOptions
 from csp_check.errors import InputError, UsageError
+from csp_check.interrupts import DialogueTimeout, dialogue_deadline, worker_ignores_sigint
 from csp_check.models import ALL_CONSTRAINTS, ConstraintId, Dialogue, DialogueReport, KnowledgeBase, Status
 from csp_check.pipeline import check_dialogue, dialogue_csp, error_report, load_corpus, report_for
 from csp_check.readers import FORMATS
@@ -68,6 +72,7 @@ class Settings:
     options: BuildOptions | None = None
     solver: SolverSettings | None = None
     check: CheckFn | None = field(default=None, compare=False)
+    dialogue_time_limit: float | None = None
 
 
 def default_check(dialogue: Dialogue, settings: Settings) -> DialogueReport:
@@ -92,9 +97,20 @@ def default_check(dialogue: Dialogue, settings: Settings) -> DialogueReport:
 
 
 def check_one(dialogue: Dialogue, settings: Settings) -> DialogueReport:
-    """Check one dialogue; any exception becomes an ``error`` report (never raised)."""
+    """Check one dialogue; any exception becomes an ``error`` report (never raised), running past
+    ``settings.dialogue_time_limit`` an ``unknown`` one. ``KeyboardInterrupt`` passes through."""
     try:
-        return (settings.check or default_check)(dialogue, settings)
+        with dialogue_deadline(settings.dialogue_time_limit) as deadline:
+            report = (settings.check or default_check)(dialogue, settings)
+        if not deadline.expired:
+            return report
+        raise DialogueTimeout(settings.dialogue_time_limit)  # the alarm was swallowed on the way
+    except DialogueTimeout:
+        return DialogueReport(
+            dialogue_id=dialogue.id, source=dialogue.source, status=Status.UNKNOWN,
+            error=f"{dialogue.source}: dialogue {dialogue.id}: dialogue time limit of {settings.dialogue_time_limit:g} s reached",
+            extra={"reason": "dialogue time limit"},
+        )  # fmt: skip
     except InputError as err:
         report = error_report(err)
         report.dialogue_id = report.dialogue_id or dialogue.id
@@ -121,6 +137,8 @@ def validate(
     solver: SolverSettings | None = None,
     chunk_size: int = 32,
     check: CheckFn | None = None,
+    dialogue_time_limit: float | None = None,
+    skip: Counter[tuple[str, str]] | None = None,
 ) -> Iterator[DialogueReport]:
     """Check every dialogue of ``paths`` (files or directories); yield their reports in order.
 
@@ -129,6 +147,9 @@ def validate(
     also ask a solver (answers in ``report.extra["solver"]``; the verdict stays the checker's,
     except that a solver operation that runs out of time makes the dialogue ``unknown``).
     ``check`` replaces the per-dialogue check (a module-level function, see :data:`CheckFn`).
+    ``dialogue_time_limit``: seconds per dialogue, beyond which it is ``unknown``. ``skip``:
+    ``(source, dialogue_id)`` → how many of the items with that key to leave out, as their
+    report would name them (``--resume``: the dialogues an earlier run reported already).
 
     Raises :class:`UsageError` at once (before iterating) for an unknown format, constraint id
     or a ``jobs`` below 1. Never raises for bad input: see the module docstring.
@@ -146,11 +167,30 @@ def validate(
         enabled = tuple(c if isinstance(c, ConstraintId) else ConstraintId(str(c).upper()) for c in constraints)
     except ValueError as err:
         raise UsageError(f"unknown constraint: {err}") from None
-    settings = Settings(kb=kb, constraints=enabled, options=options, solver=solver, check=check)
+    settings = Settings(kb=kb, constraints=enabled, options=options, solver=solver, check=check,
+                        dialogue_time_limit=dialogue_time_limit)  # fmt: skip
     items = load_corpus(list(paths), fmt, kb)
+    if skip:
+        items = _skipping(items, Counter(skip))
     if jobs == 1:
         return _serial(items, settings)
     return _parallel(items, settings, jobs, chunk_size)
+
+
+def item_key(item: Dialogue | InputError) -> tuple[str, str]:
+    """``(source, dialogue_id)`` of the report an item gives (:func:`csp_check.report_file.report_key`)."""
+    if isinstance(item, InputError):
+        return item.file, item.dialogue or ""
+    return item.source, item.id
+
+
+def _skipping(items: Iterator[Dialogue | InputError], skip: Counter[tuple[str, str]]) -> Iterator[Dialogue | InputError]:
+    for item in items:
+        key = item_key(item)
+        if skip[key] > 0:
+            skip[key] -= 1
+            continue
+        yield item
 
 
 def _serial(items: Iterator[Dialogue | InputError], settings: Settings) -> Iterator[DialogueReport]:
@@ -166,7 +206,7 @@ _settings: Settings | None = None
 def _init_worker(settings: Settings) -> None:
     global _settings
     _settings = settings
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
+    worker_ignores_sigint()  # Ctrl-C is the parent's to handle
 
 
 # Dialogues travel to the workers as JSON: 4x cheaper to make than a pickle of the pydantic
@@ -202,6 +242,7 @@ def _parallel(
 ) -> Iterator[DialogueReport]:
     workers = _Workers(settings, jobs)
     pending: deque[_Pending] = deque()
+    finished = False
     try:
         for chunk in _chunks(items, chunk_size):
             pending.append(workers.submit(chunk))
@@ -209,11 +250,15 @@ def _parallel(
                 yield from workers.collect(pending.popleft())
         while pending:
             yield from workers.collect(pending.popleft())
+        finished = True
     finally:
         for _, future, _ in pending:
             if future is not None:
                 future.cancel()
-        workers.shutdown()
+        if finished:
+            workers.shutdown()
+        else:  # interrupted or abandoned: do not wait for the chunks in flight
+            workers.terminate()
 
 
 # A chunk in flight: its input items (dialogues and read errors, in order), the future of the
@@ -240,7 +285,14 @@ class _Workers:
     def submit(self, chunk: list[Dialogue | InputError]) -> _Pending:
         if self.in_process:
             return chunk, None, self.generation
-        payloads = [_payload(d) for d in chunk if isinstance(d, Dialogue)]
+        payloads = []
+        for k, item in enumerate(chunk):
+            if isinstance(item, Dialogue):
+                try:
+                    payloads.append(_payload(item))
+                except Exception as err:  # noqa: BLE001 - e.g. a lone surrogate: this dialogue's error
+                    chunk[k] = InputError(item.source, f"cannot be sent to a worker: {type(err).__name__}: {err}",
+                                          dialogue=item.id)  # fmt: skip
         try:
             future = self.pool.submit(_check_chunk, payloads)
         except BrokenProcessPool as err:
@@ -280,6 +332,16 @@ class _Workers:
     def shutdown(self) -> None:
         self.pool.shutdown(wait=True, cancel_futures=True)
 
+    def terminate(self) -> None:
+        """Stop at once: cancel what is queued and end the worker processes."""
+        processes = list((getattr(self.pool, "_processes", None) or {}).values())
+        self.pool.shutdown(wait=False, cancel_futures=True)
+        for process in processes:
+            if process.is_alive():
+                process.terminate()
+        for process in processes:
+            process.join(timeout=2)
+
 
 def _interleave(chunk: list[Dialogue | InputError], reports: list[DialogueReport]) -> Iterator[DialogueReport]:
     checked = iter(reports)
@@ -292,5 +354,5 @@ def _pool(settings: Settings, jobs: int) -> ProcessPoolExecutor:
     methods = multiprocessing.get_all_start_methods()
     ctx = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
     if "forkserver" in methods:
-        ctx.set_forkserver_preload(["csp_check.pipeline", "csp_check.runner"])
+        ctx.set_forkserver_preload(["csp_check._worker_init", "csp_check.pipeline", "csp_check.runner"])
     return ProcessPoolExecutor(jobs, mp_context=ctx, initializer=_init_worker, initargs=(settings,))

@@ -41,6 +41,9 @@ def read_dialogues(
     dialogue files (recursively) are read one by one.
 
     ``fmt`` is ``auto`` or a key of :data:`READERS`; an unknown name raises :class:`UsageError`.
+    A named format that does not fit a path's content (the named reader does not recognise it,
+    another one does: an SGD file with ``--format multiwoz22``) is one :class:`InputError` for
+    that path, which is not read (:func:`format_mismatch`).
     """
     if fmt not in FORMATS:
         raise UsageError(f"unknown format {fmt!r}; choose one of {', '.join(FORMATS)}")
@@ -58,7 +61,30 @@ def read_dialogues(
             for source, name in sources:
                 yield from READERS[name].read(source, kb)
             continue
+        if fmt != "auto":
+            mismatch = format_mismatch(path, fmt)
+            if mismatch is not None:
+                yield mismatch
+                continue
         yield from READERS[name].read(path, kb)
+
+
+def format_mismatch(path: Path, fmt: str) -> InputError | None:
+    """The error for ``--format fmt`` on a path whose content is another format, else ``None``.
+
+    Only a clear case is refused: the ``fmt`` reader does not recognise ``path`` and another
+    reader does. Content no reader recognises is left to the named reader (its own errors).
+    """
+    try:
+        if READERS[fmt].sniff(path):
+            return None
+        other = next((name for name, module in READERS.items() if name != fmt and module.sniff(path)), None)
+    except (OSError, ValueError):
+        return None
+    if other is None:
+        return None
+    return InputError(str(path), f"--format {fmt} does not fit this content, which looks like {other} "
+                      f"(use --format {other} or --format auto)")  # fmt: skip
 
 
 def _sources(path: Path) -> Iterator[tuple[Path, str]]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Callable, Iterator
@@ -13,25 +14,101 @@ from csp_check.errors import InputError
 from csp_check.models import Dialogue
 
 _decoder = json.JSONDecoder()
+#: A ``\uD800``-``\uDFFF`` escape: the item may hold a lone surrogate (checked by :func:`lone_surrogate`).
+_SURROGATE_ESCAPE = re.compile(r"\\[uU][dD][89a-fA-F]")
+#: Bytes that are not UTF-8, as ``surrogateescape`` decodes them.
+_BAD_BYTE = re.compile("[\udc80-\udcff]")
+BOM = "\ufeff"
 
 
 def head(path: Path, size: int = 4096) -> str:
-    """The first ``size`` characters of a file, for sniffing."""
-    with open(path, encoding="utf-8", errors="replace") as f:
+    """The first ``size`` characters of a file, for sniffing (a UTF-8 BOM is skipped)."""
+    with open(path, encoding="utf-8-sig", errors="replace") as f:
         return f.read(size)
+
+
+def safe(text: str) -> str:
+    """``text`` printable as UTF-8: a lone surrogate becomes its ``\\udcXX`` escape."""
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
+def lone_surrogate(value: Any, path: str = "") -> str | None:
+    """The field path (``turns[2].utterance``) of the first string in ``value`` holding a lone
+    surrogate (``"\\udc80"`` in JSON: valid JSON, but no text, and not writable as UTF-8), or ``None``."""
+    todo: list[tuple[str, Any]] = [(path, value)]
+    while todo:
+        where, item = todo.pop()
+        if isinstance(item, str):
+            if any("\ud800" <= ch <= "\udfff" for ch in item):
+                return where or "(value)"
+        elif isinstance(item, dict):
+            for k, v in item.items():
+                key = safe(str(k))
+                if isinstance(k, str) and key != k:
+                    return f"{where}.{key}" if where else key
+                todo.append((f"{where}.{key}" if where else key, v))
+        elif isinstance(item, list):
+            todo.extend((f"{where}[{i}]", v) for i, v in enumerate(item))
+    return None
+
+
+def read_text(path: Path) -> str:
+    """A file's text: UTF-8, a leading BOM dropped, bytes that are not UTF-8 kept as
+    ``surrogateescape`` characters (:data:`_BAD_BYTE`) so that the reader can blame the one item
+    holding them. Raises ``OSError``."""
+    data = path.read_bytes()
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        text = data.decode("utf-8", "surrogateescape")
+    return text[1:] if text.startswith(BOM) else text
+
+
+def skip_value(text: str, pos: int) -> int | None:
+    """The end of the JSON value starting at ``pos`` found by matching brackets and quotes
+    only (no parsing): where to go on after an item that could not be parsed. ``None`` if the
+    value does not end (truncated or unbalanced)."""
+    depth = 0
+    n = len(text)
+    i = pos
+    while i < n:
+        ch = text[i]
+        if ch == '"':
+            i += 1
+            while i < n and text[i] != '"':
+                i += 2 if text[i] == "\\" else 1
+            if i >= n:
+                return None
+        elif ch in "[{":
+            depth += 1
+        elif ch in "]}":
+            depth -= 1
+            if depth < 0:
+                return i if i > pos else None  # a scalar item ended by the closing bracket
+            if depth == 0:
+                return i + 1
+        elif ch == "," and depth == 0:
+            return i if i > pos else None
+        i += 1
+    return None
 
 
 def iter_json_items(path: Path) -> Iterator[tuple[str | int, Any] | InputError]:
     """Items of a JSON file whose top level is an array (index, item) or an object (key, item).
 
     Parses item by item, so a file truncated or corrupted in the middle still gives every item
-    before the damage, then one :class:`InputError` saying where the JSON breaks.
+    before the damage, then one :class:`InputError` saying where the JSON breaks. An item that
+    is damaged inside while its brackets still balance — invalid JSON, bytes that are not
+    UTF-8, nesting too deep for Python, an integer of more than 4,300 digits, a lone surrogate —
+    is one :class:`InputError` (naming ``#index`` or its key as the dialogue) and the items after
+    it are still read. A UTF-8 BOM is skipped.
     """
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as err:
-        yield InputError(str(path), f"cannot read: {err}")
+        text = read_text(path)
+    except OSError as err:
+        yield InputError(str(path), f"cannot read: {err.strerror or err}")
         return
+    bad_bytes = [m.start() for m in _BAD_BYTE.finditer(text)]
     pos = _skip_ws(text, 0)
     if pos >= len(text) or text[pos] not in "[{":
         yield InputError(str(path), "not a JSON array or object of dialogues")
@@ -40,30 +117,61 @@ def iter_json_items(path: Path) -> Iterator[tuple[str | int, Any] | InputError]:
     pos = _skip_ws(text, pos + 1)
     index = 0
     while pos < len(text) and text[pos] not in "]}":
+        start = pos
+        key: str | int = index
+        name = f"#{index}"
         try:
-            key: str | int = index
             if is_object:
                 key, pos = _decoder.raw_decode(text, pos)
+                name = safe(str(key))
                 pos = _skip_ws(text, pos)
                 if text[pos] != ":":
                     raise json.JSONDecodeError("expected ':'", text, pos)
                 pos = _skip_ws(text, pos + 1)
             item, pos = _decoder.raw_decode(text, pos)
-        except (json.JSONDecodeError, IndexError) as err:
+        except (ValueError, IndexError, RecursionError) as err:
             where = f"item {index + 1}" if index else "the first item"
             if isinstance(err, json.JSONDecodeError):
                 at_pos = f"{err.msg} (line {err.lineno}, column {err.colno})"
-            else:
+            elif isinstance(err, IndexError):
                 at_pos = f"line {text.count(chr(10), 0, pos) + 1}: unexpected end of file"
-            yield InputError(str(path), f"invalid JSON in {where} ({index} read before it): {at_pos}")
-            return
-        yield key, item
+            elif isinstance(err, RecursionError):
+                at_pos = "nested too deeply"
+            else:
+                at_pos = " ".join(str(err).split())
+            end = skip_value(text, pos)
+            if end is None:
+                yield InputError(str(path), f"invalid JSON in {where} ({index} read before it): {at_pos}")
+                return
+            yield InputError(str(path), _damage(text, start, end, bad_bytes) or f"invalid JSON: {at_pos}", dialogue=name)
+            pos = end
+        else:
+            problem = _damage(text, start, pos, bad_bytes)
+            if problem is None and _SURROGATE_ESCAPE.search(text, start, pos):
+                where_bad = lone_surrogate({key: item} if is_object else item)
+                problem = f"{where_bad}: a lone surrogate (\\udXXX) is no text" if where_bad else None
+            if problem is not None:
+                named = item.get("dialogue_id") or item.get("id") if isinstance(item, dict) and not is_object else None
+                yield InputError(str(path), problem, dialogue=safe(str(named)) if isinstance(named, (str, int)) else name)
+            else:
+                yield key, item
         index += 1
         pos = _skip_ws(text, pos)
         if pos < len(text) and text[pos] == ",":
             pos = _skip_ws(text, pos + 1)
     if pos >= len(text):
         yield InputError(str(path), f"invalid JSON: the file ends after {index} items without closing (truncated?)")
+
+
+def _damage(text: str, start: int, end: int, bad_bytes: list[int]) -> str | None:
+    """"not UTF-8 …" when a byte that is not UTF-8 lies in ``text[start:end]``."""
+    for at_byte in bad_bytes:
+        if start <= at_byte < end:
+            line = text.count("\n", 0, at_byte) + 1
+            return f"not UTF-8: byte 0x{ord(text[at_byte]) - 0xDC00:02x} on line {line}"
+        if at_byte >= end:
+            break
+    return None
 
 
 def _skip_ws(text: str, pos: int) -> int:
@@ -122,9 +230,11 @@ def build(path: Path, dialogue_id: str, convert: Callable[[], Dialogue]) -> Dial
         field = ".".join(str(p) for p in first["loc"])
         return InputError(str(path), first["msg"], dialogue=dialogue_id, field=field)
     except KeyError as err:
-        return InputError(str(path), f"missing field {err}", dialogue=dialogue_id)
+        return InputError(str(path), f"missing field {safe(str(err))}", dialogue=dialogue_id)
+    except RecursionError:
+        return InputError(str(path), "nested too deeply", dialogue=dialogue_id)
     except (TypeError, ValueError, IndexError, AttributeError) as err:
-        return InputError(str(path), f"malformed: {err}", dialogue=dialogue_id)
+        return InputError(str(path), f"malformed: {safe(str(err))}", dialogue=dialogue_id)
 
 
 def turn_list(path: Path, dialogue_id: str, raw: Any, key: str = "turns") -> list[Any]:
@@ -138,9 +248,19 @@ def turn_list(path: Path, dialogue_id: str, raw: Any, key: str = "turns") -> lis
     return turns
 
 
+def is_index(value: Any) -> bool:
+    """An integer offset or index: ``int`` but not ``bool`` (strict typing: ``true`` is no 1)."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
 def check_span(path: Path, dialogue_id: str, field: str, utterance: str, start: Any, end: Any) -> None:
     """Raise :class:`InputError` unless ``[start, end)`` is a valid span of ``utterance``."""
-    if isinstance(start, int) and isinstance(end, int) and 0 <= end < start <= len(utterance):
+    if not is_index(start) or not is_index(end):
+        raise InputError(
+            str(path), f"span offsets must be integers, not {type(start).__name__} / {type(end).__name__}",
+            dialogue=dialogue_id, field=field,
+        )  # fmt: skip
+    if 0 <= end < start <= len(utterance):
         raise InputError(
             str(path), f"span [{start}, {end}) ends before it starts", dialogue=dialogue_id, field=field
         )
@@ -170,6 +290,8 @@ def at(path: Path, dialogue_id: str, field: str) -> Iterator[None]:
         inner = ".".join(str(p) for p in first["loc"])
         raise InputError(str(path), first["msg"], dialogue=dialogue_id, field=f"{field}.{inner}" if inner else field) from err
     except KeyError as err:
-        raise InputError(str(path), f"missing field {err}", dialogue=dialogue_id, field=field) from err
+        raise InputError(str(path), f"missing field {safe(str(err))}", dialogue=dialogue_id, field=field) from err
+    except RecursionError as err:
+        raise InputError(str(path), "nested too deeply", dialogue=dialogue_id, field=field) from err
     except (TypeError, ValueError, IndexError, AttributeError) as err:
-        raise InputError(str(path), f"malformed: {err}", dialogue=dialogue_id, field=field) from err
+        raise InputError(str(path), f"malformed: {safe(str(err))}", dialogue=dialogue_id, field=field) from err

@@ -10,6 +10,11 @@ without turns, an act span outside its utterance) gives one :class:`InputError` 
 ``PATH:LINE`` and which names the dialogue id (when the line parses) and the field path
 (``turns.0.acts.1.span``); the other lines are still read. ``source`` and ``format`` are set to
 the file read and ``jsonl``. ``examples/dialogues.jsonl`` is an example.
+
+Each line is decoded on its own: a line that is not UTF-8, nests too deeply, holds an integer
+of more than 4,300 digits or a lone surrogate (``"\\udc80"``) is that line's error and the
+other lines are read. A UTF-8 BOM before the first line is skipped. Types are strict: a span
+offset of ``true`` or ``"3"`` is an error naming the field.
 """
 
 from __future__ import annotations
@@ -22,6 +27,8 @@ from pydantic import ValidationError
 
 from csp_check.errors import InputError
 from csp_check.models import Dialogue, KnowledgeBase
+
+from ._json import lone_surrogate, safe
 
 NAME = "jsonl"
 SCHEMA_PATH = Path(__file__).resolve().parent.parent / "schema" / "dialogue.schema.json"
@@ -38,7 +45,7 @@ def sniff(path: Path) -> bool:
         return False
     if path.suffix == ".jsonl":
         return True
-    with open(path, encoding="utf-8", errors="replace") as f:
+    with open(path, encoding="utf-8-sig", errors="replace") as f:
         for line in f:
             if line.strip():
                 try:
@@ -56,7 +63,7 @@ NOT_JSONL_AFTER = 5
 def read(path: Path, kb: KnowledgeBase | None = None) -> Iterator[Dialogue | InputError]:
     """Dialogues of a JSONL file, line by line (streamed); ``kb`` is unused."""
     try:
-        f = open(path, encoding="utf-8")
+        f = open(path, "rb")
     except OSError as err:
         yield InputError(str(path), f"cannot read: {err.strerror or err}")
         return
@@ -67,17 +74,26 @@ def read(path: Path, kb: KnowledgeBase | None = None) -> Iterator[Dialogue | Inp
         while True:
             lineno += 1
             try:
-                line = f.readline()
+                data = f.readline()
+            except OSError as err:
+                yield from held
+                yield InputError(f"{path}:{lineno}", f"cannot read: {err.strerror or err}")
+                return
+            if not data:
+                yield from held
+                return
+            if lineno == 1 and data.startswith(b"\xef\xbb\xbf"):
+                data = data[3:]
+            try:
+                line = data.decode("utf-8")
             except UnicodeDecodeError as err:
-                yield from held
-                yield InputError(f"{path}:{lineno}", f"not UTF-8: {err.reason}")
-                return
-            if not line:
-                yield from held
-                return
-            if not line.strip():
-                continue
-            item = parse_line(path, lineno, line)
+                item: Dialogue | InputError = InputError(
+                    f"{path}:{lineno}", f"not UTF-8: byte 0x{data[err.start]:02x} at column {err.start + 1}"
+                )
+            else:
+                if not line.strip():
+                    continue
+                item = parse_line(path, lineno, line)
             if not started and isinstance(item, InputError) and "invalid JSON" in item.message:
                 held.append(item)
                 if len(held) >= NOT_JSONL_AFTER:  # a pretty-printed JSON file, say
@@ -98,11 +114,21 @@ def parse_line(path: Path, lineno: int, line: str) -> Dialogue | InputError:
         raw = json.loads(line)
     except json.JSONDecodeError as err:
         return InputError(where, f"invalid JSON at column {err.colno}: {err.msg}")
+    except RecursionError:
+        return InputError(where, "invalid JSON: nested too deeply")
+    except ValueError as err:  # an integer of more than 4,300 digits
+        return InputError(where, f"invalid JSON: {' '.join(str(err).split())}")
     dialogue_id = str(raw["id"]) if isinstance(raw, dict) and isinstance(raw.get("id"), (str, int)) else None
     if not isinstance(raw, dict):
         return InputError(where, "a line must be a JSON object (one dialogue)")
+    if "\\u" in line:
+        bad = lone_surrogate(raw)
+        if bad is not None:
+            return InputError(where, "a lone surrogate (\\udXXX) is no text", dialogue=safe(dialogue_id or "") or None, field=bad)
     try:
         dialogue = Dialogue.model_validate(raw)
+    except RecursionError:
+        return InputError(where, "nested too deeply", dialogue=dialogue_id)
     except ValidationError as err:
         first = err.errors()[0]
         field = ".".join(str(p) for p in first["loc"])

@@ -40,7 +40,7 @@ from csp_check.errors import InputError
 from csp_check.models import ActRole, Dialogue, DialogueAct, KnowledgeBase, Span, Turn
 from csp_check.normalize import normalize, parse_amount
 
-from ._json import at, head, read_items, turn_list
+from ._json import at, head, is_index, read_items, turn_list
 
 NAME = "multiwoz"
 
@@ -156,7 +156,7 @@ def trim_span(text: str, start: int, end: int, value: str) -> tuple[int, int]:
 
 def sniff(path: Path) -> bool:
     """A ``.json`` file whose head shows a MultiWOZ ``log`` list."""
-    return path.is_file() and path.suffix == ".json" and bool(_LOG.search(head(path, 1 << 16)))
+    return path.is_file() and path.suffix == ".json" and bool(_LOG.search(head(path, 1 << 20)))
 
 
 def read(path: Path, kb: KnowledgeBase | None = None) -> Iterator[Dialogue | InputError]:
@@ -201,7 +201,7 @@ def _acts(path: Path, dialogue_id: str, i: int, entry: dict[str, Any], last_doma
         if not isinstance(info, list) or len(info) < 5:
             raise InputError(str(path), "expected [act, slot, value, start_word, end_word]", dialogue=dialogue_id, field=where)
         act, slot, value, first, last = info[:5]
-        if not isinstance(first, int) or not isinstance(last, int) or not 0 <= first <= last < len(tokens):
+        if not is_index(first) or not is_index(last) or not 0 <= first <= last < len(tokens):
             raise InputError(
                 str(path), f"words [{first}, {last}] are outside its utterance of {len(tokens)} words",
                 dialogue=dialogue_id, field=where,

@@ -31,7 +31,7 @@ from csp_check.normalize import normalize
 
 from . import multiwoz as mw
 from .sgd import SGD_ID, dialogue_files
-from ._json import at, check_span, head, read_items, turn_list
+from ._json import at, check_span, head, read_items, read_text, turn_list
 
 NAME = "multiwoz22"
 
@@ -51,7 +51,7 @@ def load_dialog_acts(file: Path) -> tuple[Path | None, dict[str, Any]]:
     """``dialog_acts.json`` beside ``file`` or one directory up: (its path, its content) or (None, {})."""
     for candidate in (file.parent / "dialog_acts.json", file.parent.parent / "dialog_acts.json"):
         if candidate.is_file():
-            data = json.loads(candidate.read_text(encoding="utf-8"))
+            data = json.loads(read_text(candidate))
             if not isinstance(data, dict):
                 raise ValueError("not an object of dialogues")
             return candidate, data
@@ -69,7 +69,7 @@ def read(path: Path, kb: KnowledgeBase | None = None) -> Iterator[Dialogue | Inp
         if file.parent not in loaded:
             try:
                 loaded[file.parent] = load_dialog_acts(file)
-            except (OSError, ValueError) as err:
+            except (OSError, ValueError, RecursionError) as err:
                 yield InputError(str(file.parent / "dialog_acts.json"), f"unreadable dialogue acts: {err}")
                 loaded[file.parent] = (None, {})
         acts_file, all_acts = loaded[file.parent]

@@ -21,7 +21,7 @@ from csp_check.errors import InputError
 from csp_check.models import ActRole, ApiCall, Dialogue, DialogueAct, KbResult, KnowledgeBase, Span, Turn
 from csp_check.normalize import normalize
 
-from ._json import check_span, head, read_items, turn_list
+from ._json import check_span, head, read_items, safe, turn_list
 
 NAME = "sgd"
 
@@ -41,7 +41,7 @@ SGD_ID = re.compile(r'"dialogue_id"\s*:\s*"\d+_\d+"')
 def sniff(path: Path) -> bool:
     """A directory holding ``dialogues_*.json``, or such a file, with SGD-style dialogue ids."""
     files = dialogue_files(path)
-    return bool(files) and bool(SGD_ID.search(head(files[0])))
+    return bool(files) and bool(SGD_ID.search(head(files[0], 1 << 20)))  # past a huge first item
 
 
 def dialogue_files(path: Path) -> list[Path]:
@@ -53,21 +53,44 @@ def dialogue_files(path: Path) -> list[Path]:
 
 
 def load_ontology(schema_path: Path) -> dict[str, list[str]]:
-    """``service.slot`` → possible values of every categorical slot in ``schema.json``."""
+    """``service.slot`` → possible values of every categorical slot in ``schema.json``.
+
+    Raises ``ValueError`` (with the field) when the schema is not a list of services with
+    ``slots`` lists of objects and string ``possible_values``; ``OSError`` / ``RecursionError``
+    pass through (the caller reports the schema once and reads the dialogues without it).
+    """
+    from ._json import read_text
+
+    services = json.loads(read_text(schema_path))
+    if not isinstance(services, list):
+        raise ValueError("not a list of services")
     ontology: dict[str, list[str]] = {}
-    for service in json.loads(schema_path.read_text(encoding="utf-8")):
-        for slot in service.get("slots", []):
+    for i, service in enumerate(services):
+        if not isinstance(service, dict) or not isinstance(service.get("service_name"), str):
+            raise ValueError(f"[{i}]: a service must be an object with a service_name")
+        slots = service.get("slots", [])
+        if not isinstance(slots, list):
+            raise ValueError(f"[{i}].slots: not a list")
+        for k, slot in enumerate(slots):
+            if not isinstance(slot, dict) or not isinstance(slot.get("name"), str):
+                raise ValueError(f"[{i}].slots[{k}]: a slot must be an object with a name")
             if slot.get("is_categorical"):
-                ontology[f"{service['service_name']}.{slot['name']}"] = list(slot["possible_values"])
+                values = slot.get("possible_values")
+                if not isinstance(values, list) or not all(isinstance(v, str) for v in values):
+                    raise ValueError(f"[{i}].slots[{k}].possible_values: not a list of strings")
+                ontology[f"{service['service_name']}.{slot['name']}"] = list(values)
     return ontology
 
 
 def load_descriptions(schema_path: Path) -> dict[str, str]:
     """``service.slot`` → the slot's ``description`` in ``schema.json`` ("Number of layovers in
-    the flight"): it names the unit of a numeric slot (:mod:`csp_check.cues`)."""
+    the flight"): it names the unit of a numeric slot (:mod:`csp_check.cues`). Call it after
+    :func:`load_ontology` accepted the file (which checks its shape)."""
+    from ._json import read_text
+
     return {
         f"{service['service_name']}.{slot['name']}": str(slot.get("description") or "")
-        for service in json.loads(schema_path.read_text(encoding="utf-8"))
+        for service in json.loads(read_text(schema_path))
         for slot in service.get("slots", [])
     }
 
@@ -86,8 +109,9 @@ def read(path: Path, kb: KnowledgeBase | None = None) -> Iterator[Dialogue | Inp
             try:
                 ontologies[schema] = load_ontology(schema) if schema.exists() else {}
                 descriptions[schema] = load_descriptions(schema) if schema.exists() else {}
-            except (OSError, ValueError, KeyError, TypeError) as err:
-                yield InputError(str(schema), f"unreadable schema: {err}")
+            except (OSError, ValueError, KeyError, TypeError, RecursionError) as err:
+                reason = "nested too deeply" if isinstance(err, RecursionError) else " ".join(str(err).split())
+                yield InputError(str(schema), f"unreadable schema (dialogues read without its slot ontology): {safe(reason)}")
                 ontologies[schema], descriptions[schema] = {}, {}
         ontology, described = ontologies[schema], descriptions[schema]
         yield from read_items(file, lambda f, i, raw, onto=ontology, desc=described: _dialogue(f, i, raw, onto, desc))

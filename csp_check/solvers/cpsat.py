@@ -53,6 +53,8 @@ class CpSatSolver(Solver):
         solver = cp_model.CpSolver()
         solver.parameters.num_workers = 1
         solver.parameters.max_time_in_seconds = float(time_limit)
+        # Ctrl-C is csp-check's to handle (exit 130, issue 11): CP-SAT must not take SIGINT over
+        solver.parameters.catch_sigint_signal = False
         _tune_for_tiny_models(solver.parameters)
         if task is Task.COUNT:
             # A variable no constraint restricts multiplies the count by its domain size: fix
