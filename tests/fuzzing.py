@@ -160,11 +160,11 @@ def corpora() -> dict[str, Corpus]:
 
 def _jsonl_items(sgd: list[tuple[str, Any]]) -> list[tuple[str, Any]]:
     """Our JSONL dialogues: the SGD ones as the reader reads them (a real ``Dialogue`` each)."""
-    from csp_check.readers.sgd import _dialogue
+    from csp_check.readers.sgd import from_raw
 
     out = []
     for dialogue_id, raw in sgd:
-        dialogue = _dialogue(Path("x.json"), dialogue_id, raw, {})
+        dialogue = from_raw({**raw, "dialogue_id": dialogue_id}, {}, source="x.json")
         data = json.loads(dialogue.model_dump_json())
         data.pop("source"), data.pop("format")
         out.append((f"j{dialogue_id}", {**data, "id": f"j{dialogue_id}"}))
