@@ -145,6 +145,10 @@ class InstructionParser:
         doc = self.nlp.make_doc(text)
         raw = []
         for match_id, start, end in matcher(doc):
+            if start > 0 and doc[start - 1].text == "-" and not doc[start - 1].whitespace_:
+                continue  # inside a hyphenated word ("go-to location" is not "to location")
+            if end < len(doc) and doc[end].text == "-" and not doc[end - 1].whitespace_:
+                continue
             kind, options = self._labels[self.nlp.vocab.strings[match_id]]
             raw.append(_Mention(start, end, kind, set(options), doc[start:end].text))
         out: list[_Mention] = []
@@ -160,16 +164,24 @@ class InstructionParser:
     def _parse(self, text: str) -> Rule | Unparsed:
         doc, ms = self.mentions(text)
         words = [t.lower_ for t in doc]
+        ms = _drop_slot_echoes(ms)
+        values = [m for m in ms if m.kind == "value"]
+        domains = [m for m in ms if m.kind == "domain"]
+        toks = lambda group: {i for m in group for i in range(m.start, m.end)}
+        # a phrase both a domain and a value ("Music"): first read it as the domain, then as the value
+        as_domain = [m for m in ms if not (m.kind == "value" and set(range(m.start, m.end)) & toks(domains))]
+        as_value = [m for m in ms if not (m.kind == "domain" and set(range(m.start, m.end)) & toks(values))]
+        first = self._interpret(text, words, as_domain)
+        if isinstance(first, Rule) or as_value == as_domain:
+            return first
+        second = self._interpret(text, words, as_value)
+        return second if isinstance(second, Rule) else first
+
+    def _interpret(self, text: str, words: list[str], ms: list[_Mention]) -> Rule | Unparsed:
         cond_lo, cond_hi = _condition_clause(words)
         values = [m for m in ms if m.kind == "value"]
         slots = [m for m in ms if m.kind == "slot"]
-        domains = [m for m in ms if m.kind == "domain"]
-        value_tokens = {i for m in values for i in range(m.start, m.end)}
-        slot_tokens = {i for m in slots for i in range(m.start, m.end)}
-        # a domain word inside a value or a slot phrase ("Music" event type) is not a domain mention
-        doms_clean = [m for m in domains if not (set(range(m.start, m.end)) & (value_tokens | slot_tokens))]
-        if len({d for m in doms_clean for d, _ in m.options}) < 1:
-            doms_clean = [m for m in domains if not (set(range(m.start, m.end)) & value_tokens)] or doms_clean
+        doms_clean = [m for m in ms if m.kind == "domain" and not any(s.start <= m.start and m.end <= s.end for s in slots)]
         mentioned = [next(iter(m.options))[0] for m in doms_clean]
         also = bool(set(words) & ALSO_WORDS) or "as well" in " ".join(words)
         distinct = list(dict.fromkeys(mentioned))
@@ -196,20 +208,26 @@ class InstructionParser:
             named = [m for m in cands if any((d, s.split("\x00")[0]) in slot_mentioned for d, s in m.options)]
             cands = (named if len(named) >= 2 else cands)[:2] if len(named) <= 2 else named[:2]
         score_domain = set(mentioned)
+        nearest: dict[int, set[tuple[str, str]]] = {}
+        for m in cands:
+            if slots:
+                near = min(slots, key=lambda x: min(abs(x.start - m.end), abs(m.start - x.end)))
+                nearest[m.start] = near.options
 
-        def score(option: tuple[str, str]) -> float:
+        def score(option: tuple[str, str], at: int | None = None) -> float:
             d, s = option
             slot = s.split("\x00")[0]
             info = self.schema.slot(d, slot)
             return (
                 3 * (d in score_domain)
-                + 2 * ((d, slot) in slot_mentioned)
+                + 1 * ((d, slot) in slot_mentioned)
+                + 2 * (at is not None and (d, slot) in nearest.get(at, ()))
                 + 1 * bool(info and info.instructional)
                 + 0.5 * bool(info and info.is_categorical)
             )
 
         if len(cands) == 1:
-            best = _best(cands[0].options, score)
+            best = _best(cands[0].options, lambda o: score(o, cands[0].start))
             if not best:
                 return Unparsed(text, "value matches no slot")
             d, s = best[0]
@@ -225,7 +243,7 @@ class InstructionParser:
         for da, sa in a.options:
             for db, sb in b.options:
                 if da == db and sa.split("\x00")[0] != sb.split("\x00")[0]:
-                    pairs.append((score((da, sa)) + score((db, sb)), da, sa, sb))
+                    pairs.append((score((da, sa), a.start) + score((db, sb), b.start), da, sa, sb))
         if not pairs:
             return Unparsed(text, f"no domain has slots for both {a.text!r} and {b.text!r}")
         top = max(p[0] for p in pairs)
@@ -237,6 +255,28 @@ class InstructionParser:
         if len({(p[2], p[3]) for p in best}) > 1:
             doms = (best[0][1],)
         return Rule(text, doms, condition=((ca, va),), action=(cb, vb))
+
+
+_DETERMINERS = {"the", "a", "an", "my", "your"}
+
+
+def _drop_slot_echoes(ms: list[_Mention]) -> list[_Mention]:
+    """Drop value mentions that only repeat a slot name ("the city" as a value of ``city``)."""
+    slots = [m for m in ms if m.kind == "slot"]
+    out = []
+    for m in ms:
+        if m.kind == "value":
+            core = " ".join(w for w in normalize(m.text).split() if w not in _DETERMINERS)
+            for s in slots:
+                if s.start < m.end and m.start < s.end and (
+                    set(core.split()) <= set(normalize(s.text).split()) or (s.start <= m.start and m.end <= s.end)
+                ):
+                    break
+            else:
+                out.append(m)
+            continue
+        out.append(m)
+    return out
 
 
 def _best(options: set[tuple[str, str]], score) -> list[tuple[str, str]]:
