@@ -22,7 +22,8 @@ DOMAIN_CUES: dict[str, list[str]] = {
     "Movies": ["movies", "movie", "the cinema", "a film at the theater", "movie tickets"],
     "Music": ["music", "songs", "a song", "something to listen to"],
     "RentalCars": ["rental cars", "rental car", "a car to rent", "a car rental", "renting a car"],
-    "Restaurants": ["restaurants", "restaurant", "somewhere to eat", "a place to eat", "dining out", "a bite"],
+    "Restaurants": ["restaurants", "restaurant", "somewhere to eat", "a place to eat", "dining out", "a bite",
+                    "dinner", "lunch", "breakfast", "brunch", "to eat", "eat out"],
     "RideSharing": ["ride sharing", "a ride", "a cab", "a taxi"],
     "Salons": ["salons", "salon", "a haircut", "a hairdresser", "a stylist"],
     "Dentists": ["dentists", "dentist", "dental care", "a dental appointment"],
@@ -78,6 +79,11 @@ BOOL_TRUE = {"true", "yes"}
 BOOL_FALSE = {"false", "no"}
 NEGATIONS = {"not", "no", "n't", "never", "without", "nothing", "don't", "dont", "avoid"}
 ALSO_WORDS = {"also", "too", "additionally", "plus"}
+#: Prepositions before a value that point to the slot's role (``to SFO`` → a destination slot).
+ROLE_CUES = {
+    "to": ("dest", "to_", "where_to"), "into": ("dest", "to_"), "towards": ("dest", "to_"),
+    "from": ("origin", "from_", "departure", "pickup", "leaving"), "out": ("origin", "from_", "departure"),
+}
 CONDITION_WORDS = {"if", "when", "whenever", "once", "anytime", "while"}
 
 

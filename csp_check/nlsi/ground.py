@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from csp_check.nlsi.cues import NEGATIONS
+from csp_check.nlsi.cues import NEGATIONS, ROLE_CUES
 from csp_check.nlsi.instructions import InstructionParser
 from csp_check.nlsi.models import Example
 from csp_check.nlsi.schema import normalize
@@ -70,8 +70,10 @@ def ground(example: Example, parser: InstructionParser, use_annotation: bool = T
                 if m.kind == "value":
                     for d in {o[0] for o in m.options}:
                         counts[d] = counts.get(d, 0) + 1
-        if counts:
-            g.domains = [max(sorted(counts), key=counts.get)]
+        top = max(counts.values(), default=0)
+        best = [d for d, c in counts.items() if c == top]
+        if len(best) == 1:
+            g.domains = best
     for words, ms in mentions:
         slot_mentions = {o for m in ms if m.kind == "slot" for o in m.options}
         for m in ms:
@@ -83,6 +85,10 @@ def ground(example: Example, parser: InstructionParser, use_annotation: bool = T
             named = [o for o in opts if (o[0], o[1][0]) in slot_mentions]
             cat = [o for o in opts if (i := schema.slot(o[0], o[1][0])) is not None and i.is_categorical]
             pick = named or cat or opts
+            before = words[m.start - 1] if m.start else ""
+            if len(pick) > 1 and before in ROLE_CUES:
+                role = [o for o in pick if any(k in o[1][0] for k in ROLE_CUES[before])]
+                pick = role or pick
             if len({(d, s) for d, (s, _) in pick}) != 1:
                 continue
             d, (slot, canon) = pick[0]

@@ -145,11 +145,12 @@ class InstructionParser:
         doc = self.nlp.make_doc(text)
         raw = []
         for match_id, start, end in matcher(doc):
-            if start > 0 and doc[start - 1].text == "-" and not doc[start - 1].whitespace_:
-                continue  # inside a hyphenated word ("go-to location" is not "to location")
-            if end < len(doc) and doc[end].text == "-" and not doc[end - 1].whitespace_:
-                continue
             kind, options = self._labels[self.nlp.vocab.strings[match_id]]
+            if kind in ("slot", "domain") and (
+                (start > 0 and doc[start - 1].text == "-" and not doc[start - 1].whitespace_)
+                or (end < len(doc) and doc[end].text == "-" and not doc[end - 1].whitespace_)
+            ):
+                continue  # inside a hyphenated word ("go-to location" is not "to location")
             raw.append(_Mention(start, end, kind, set(options), doc[start:end].text))
         out: list[_Mention] = []
         for kind in ("value", "bool", "slot", "domain"):
