@@ -146,3 +146,35 @@ def test_metrics_follow_the_paper():
     assert f1(triples(gold[:1]), triples(gold)) == pytest.approx(2 * 1 * (2 / 3) / (1 + 2 / 3))
     em, sf1, hall = selection_scores(["A", "Z"], ["a", "b"], ["a", "b", "c"])
     assert (em, round(sf1, 3), hall) == (False, 0.667, 0.5)
+
+
+def test_assert_calls_consistent_helper(tmp_path):
+    from csp_check.nlsi.pytest_plugin import InconsistentCalls, assert_calls_consistent
+
+    from nlsi_helpers import SCHEMA_FILE
+
+    reports = assert_calls_consistent([CASES["plain"], CASES["conflict"]], SCHEMA_FILE)
+    assert len(reports) == 2
+    bad = CASES["plain"].model_copy(update={"api_calls": ['GetRestaurants(city="San Jose")']})
+    with pytest.raises(InconsistentCalls) as info:
+        assert_calls_consistent(bad, SCHEMA_FILE)
+    assert "P4" in str(info.value) and "Italian cuisine" in str(info.value)
+    path = tmp_path / "x.jsonl"
+    path.write_text(bad.model_dump_json() + "\n{broken\n")
+    with pytest.raises(InconsistentCalls) as info:
+        assert_calls_consistent(path, SCHEMA_FILE)
+    assert "not JSON" in str(info.value)
+
+
+def _entry_point_installed() -> bool:
+    from importlib.metadata import entry_points
+
+    return any(ep.value == "csp_check.nlsi.pytest_plugin" for ep in entry_points(group="pytest11"))
+
+
+@pytest.mark.skipif(not _entry_point_installed(), reason="installed csp-check predates the csp_check_nlsi entry point")
+def test_fixture_is_registered(request):
+    from nlsi_helpers import SCHEMA_FILE
+
+    helper = request.getfixturevalue("csp_check_calls")
+    assert helper(CASES["multidomain"], SCHEMA_FILE)[0].status.value == "consistent"
