@@ -178,3 +178,13 @@ def test_fixture_is_registered(request):
 
     helper = request.getfixturevalue("csp_check_calls")
     assert helper(CASES["multidomain"], SCHEMA_FILE)[0].status.value == "consistent"
+
+
+def test_bm25_selection_baseline():
+    pytest.importorskip("rank_bm25")
+    from csp_check.nlsi.selection import Bm25Selector
+
+    sel = Bm25Selector(list(CASES.values()), top=1)
+    assert sel.select(CASES["conflict"]) in (["If I'm looking for a doctor, I'd rather have a General Practitioner."],
+                                             ["I'd like to get a Doctor in San Rafael if I can."])
+    assert len(Bm25Selector(list(CASES.values()), top=4).select(CASES["multipref"])) == 4
