@@ -47,14 +47,12 @@ SLOT_CUES: dict[tuple[str, str], list[str]] = {
     ("*", "has_wifi"): ["wifi", "wi-fi"],
     ("*", "has_laundry_service"): ["laundry service", "laundry"],
     ("*", "smoking_allowed"): ["smoking allowed", "smoking"],
-    ("*", "free_entry"): ["free entry", "free to enter", "free admission"],
     ("*", "in_unit_laundry"): ["in-unit laundry", "in unit laundry"],
     ("*", "furnished"): ["furnished"],
     ("*", "offers_cosmetic_services"): ["cosmetic services"],
     ("*", "is_unisex"): ["unisex"],
     ("*", "refundable"): ["refundable"],
     ("*", "add_insurance"): ["insurance"],
-    ("*", "shared_ride"): ["shared ride"],
     ("*", "private_visibility"): ["private"],
     ("*", "theater_name"): ["theater", "theatre", "cinema"],
     ("*", "average_rating"): ["rating", "rated", "stars", "star rating"],
@@ -73,7 +71,26 @@ SLOT_CUES: dict[tuple[str, str], list[str]] = {
     ("*", "where_to"): ["where to", "destination"],
     ("*", "directed_by"): ["directed by", "director"],
     ("*", "starring"): ["starring", "actor", "with"],
+    ("*", "number_of_beds"): ["bedroom", "bedrooms", "beds", "bed"],
+    ("*", "number_of_baths"): ["bathroom", "bathrooms", "baths", "bath"],
+    ("*", "number_of_rooms"): ["room", "rooms"],
+    ("*", "travelers"): ["person", "people", "tickets", "travelers"],
+    ("*", "number_of_riders"): ["person", "people", "riders", "seats"],
+    ("*", "number_of_seats"): ["people", "seats", "persons"],
+    ("*", "party_size"): ["people", "persons"],
+    ("*", "passengers"): ["people", "passengers", "seats"],
+    ("*", "group_size"): ["people", "persons"],
+    ("*", "number_checked_bags"): ["bags", "bag", "checked bags", "luggage"],
+    ("*", "number_of_adults"): ["adults", "people"],
+    ("*", "free_entry"): ["free entry", "free to enter", "free admission", "free", "without an entry fee", "no entry fee"],
+    ("*", "shared_ride"): ["shared ride", "share", "shared", "sharing"],
 }
+NUMBER_WORDS = {
+    "zero": "0", "one": "1", "two": "2", "three": "3", "four": "4", "five": "5", "six": "6",
+    "seven": "7", "eight": "8", "nine": "9", "ten": "10", "single": "1", "no": "0",
+}
+#: Domain words too generic to name a request on their own ("I'm going to travel" on a flight).
+WEAK_DOMAIN_WORDS = {"travel", "music", "media", "services", "events", "event", "home", "homes", "payment", "messaging"}
 
 BOOL_TRUE = {"true", "yes"}
 BOOL_FALSE = {"false", "no"}

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from csp_check.nlsi.cues import NEGATIONS, ROLE_CUES
+from csp_check.nlsi.cues import BOOL_FALSE, NEGATIONS, ROLE_CUES, WEAK_DOMAIN_WORDS
 from csp_check.nlsi.instructions import InstructionParser
 from csp_check.nlsi.models import Example
 from csp_check.nlsi.schema import normalize
@@ -57,12 +57,16 @@ def ground(example: Example, parser: InstructionParser, use_annotation: bool = T
         doc, ms = parser.mentions(turn)
         words = [t.lower_ for t in doc]
         mentions.append((words, ms))
+    weak: list[str] = []
     for words, ms in mentions:
         for m in ms:
             if m.kind == "domain":
                 d = next(iter(m.options))[0]
-                if d not in g.domains:
-                    g.domains.append(d)
+                target = weak if m.text.lower() in WEAK_DOMAIN_WORDS else g.domains
+                if d not in target:
+                    target.append(d)
+    if not g.domains:
+        g.domains = weak
     if not g.domains:  # fall back to the domains whose values the user names most
         counts: dict[str, int] = {}
         for words, ms in mentions:
@@ -76,13 +80,22 @@ def ground(example: Example, parser: InstructionParser, use_annotation: bool = T
             g.domains = best
     for words, ms in mentions:
         slot_mentions = {o for m in ms if m.kind == "slot" for o in m.options}
+        slot_list = [m for m in ms if m.kind == "slot"]
+        for m in slot_list:  # boolean slots named in the text ("child-friendly", "I'm okay to share")
+            for d, s in m.options:
+                info = schema.slot(d, s)
+                if d in g.domains and info is not None and info.is_boolean:
+                    window = set(words[max(0, m.start - 3) : m.start])
+                    g.values.setdefault(d, {})[s] = "False" if window & (NEGATIONS | BOOL_FALSE) else "True"
         for m in ms:
             if m.kind != "value":
                 continue
             opts = [(d, s.split("\x00")) for d, s in m.options if d in g.domains]
             if not opts:
                 continue
-            named = [o for o in opts if (o[0], o[1][0]) in slot_mentions]
+            near = [x for x in slot_list if -1 <= x.start - m.end <= 2 or -2 <= m.start - x.end <= 0]
+            near_opts = {o for x in near for o in x.options}
+            named = [o for o in opts if (o[0], o[1][0]) in near_opts] or [o for o in opts if (o[0], o[1][0]) in slot_mentions]
             cat = [o for o in opts if (i := schema.slot(o[0], o[1][0])) is not None and i.is_categorical]
             pick = named or cat or opts
             before = words[m.start - 1] if m.start else ""

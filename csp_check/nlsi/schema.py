@@ -129,6 +129,12 @@ class NlsiSchema:
         info.values.add(canonical)
         table = self.aliases.setdefault((domain, slot), {})
         table.setdefault(normalize(canonical), canonical)
+        if canonical.isdigit() and not info.is_boolean:
+            from csp_check.nlsi.cues import NUMBER_WORDS
+
+            for word, digit in NUMBER_WORDS.items():
+                if digit == canonical and word != "no":
+                    table.setdefault(word, canonical)
         if surface and normalize(surface):
             table.setdefault(normalize(surface), canonical)
 
