@@ -197,7 +197,7 @@ class InstructionParser:
         for m in slots:
             bool_opts = {(d, s) for d, s in m.options if (info := self.schema.slot(d, s)) is not None and info.is_boolean}
             if bool_opts:
-                window = words[max(0, m.start - 4) : m.end + 3]
+                window = words[max(0, m.start - 4) : m.start] + words[m.end : m.end + 3]
                 neg = bool(set(window) & (NEGATIONS | BOOL_FALSE)) and not (set(window) & BOOL_TRUE)
                 val = "False" if neg else "True"
                 bools.append(_Mention(m.start, m.end, "value", {(d, s + "\x00" + val) for d, s in bool_opts}, m.text))
