@@ -16,6 +16,7 @@ returned as :class:`Unparsed` with the reason: never guessed silently.
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass, field
 from functools import cached_property
 
@@ -168,15 +169,23 @@ class InstructionParser:
         ms = _drop_slot_echoes(ms)
         values = [m for m in ms if m.kind == "value"]
         domains = [m for m in ms if m.kind == "domain"]
-        toks = lambda group: {i for m in group for i in range(m.start, m.end)}
-        # a phrase both a domain and a value ("Music"): first read it as the domain, then as the value
-        as_domain = [m for m in ms if not (m.kind == "value" and set(range(m.start, m.end)) & toks(domains))]
-        as_value = [m for m in ms if not (m.kind == "domain" and set(range(m.start, m.end)) & toks(values))]
-        first = self._interpret(text, words, as_domain)
-        if isinstance(first, Rule) or as_value == as_domain:
-            return first
-        second = self._interpret(text, words, as_value)
-        return second if isinstance(second, Rule) else first
+        overlaps = lambda a, b: a.start < b.end and b.start < a.end
+        # a phrase both a domain and a value ("Music", "House"): try reading each such phrase as
+        # the domain first, then flip phrases to values, later ones first; the first rule wins
+        ambiguous = [d for d in domains if any(overlaps(d, v) for v in values)][:4]
+        masks = sorted(itertools.product((False, True), repeat=len(ambiguous)),
+                       key=lambda mask: (sum(mask), [-i for i, x in enumerate(mask) if x]))
+        first: Rule | Unparsed | None = None
+        for mask in masks:
+            as_value = [d for d, flip in zip(ambiguous, mask) if flip]
+            as_domain = [d for d, flip in zip(ambiguous, mask) if not flip]
+            kept = [m for m in ms if not (m.kind == "domain" and m in as_value)
+                    and not (m.kind == "value" and any(overlaps(m, d) for d in as_domain))]
+            out = self._interpret(text, words, kept)
+            if isinstance(out, Rule):
+                return out
+            first = first or out
+        return first
 
     def _interpret(self, text: str, words: list[str], ms: list[_Mention]) -> Rule | Unparsed:
         cond_lo, cond_hi = _condition_clause(words)
@@ -195,6 +204,8 @@ class InstructionParser:
         # boolean slots: a slot phrase of a boolean slot, True unless negated / "false"
         bools = []
         for m in slots:
+            if any(v.start < m.end and m.start < v.end for v in values):
+                continue  # "Live Music" inside a venue name is not the has_live_music slot
             bool_opts = {(d, s) for d, s in m.options if (info := self.schema.slot(d, s)) is not None and info.is_boolean}
             if bool_opts:
                 window = words[max(0, m.start - 4) : m.start] + words[m.end : m.end + 3]

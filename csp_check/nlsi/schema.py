@@ -71,6 +71,7 @@ class NlsiSchema:
     domains: dict[str, dict[str, SlotInfo]] = field(default_factory=dict)
     aliases: dict[tuple[str, str], dict[str, str]] = field(default_factory=dict)
     services: dict[str, str] = field(default_factory=dict)  # SGD service → domain
+    _canon: dict[tuple[str, str], dict[str, str]] = field(default_factory=dict, repr=False)
 
     # -- lookups -----------------------------------------------------------------------------
     def method_domain(self, method: str) -> str | None:
@@ -88,9 +89,11 @@ class NlsiSchema:
         n = normalize(value)
         info = self.slot(domain, slot)
         if info is not None:
-            for v in info.possible_values:
-                if normalize(v) == n:
-                    return v
+            index = self._canon.get((domain, slot))
+            if index is None or len(index) != len(info.values):
+                index = self._canon[(domain, slot)] = {normalize(v): v for v in sorted(info.values)}
+            if n in index:  # a value of the slot is its own canonical form
+                return index[n]
         return self.aliases.get((domain, slot), {}).get(n, value)
 
     def value_ok(self, domain: str, slot: str, value: str) -> bool:
