@@ -72,6 +72,7 @@ class NlsiSchema:
     aliases: dict[tuple[str, str], dict[str, str]] = field(default_factory=dict)
     services: dict[str, str] = field(default_factory=dict)  # SGD service → domain
     _canon: dict[tuple[str, str], dict[str, str]] = field(default_factory=dict, repr=False)
+    _reverse: dict[tuple[str, str], tuple[int, dict[str, list[str]]]] = field(default_factory=dict, repr=False)
 
     # -- lookups -----------------------------------------------------------------------------
     def method_domain(self, method: str) -> str | None:
@@ -95,6 +96,19 @@ class NlsiSchema:
             if n in index:  # a value of the slot is its own canonical form
                 return index[n]
         return self.aliases.get((domain, slot), {}).get(n, value)
+
+    def surface_forms(self, domain: str, slot: str, value: str) -> list[str]:
+        """Every normalised alias of ``value``'s canonical form for the slot (itself included)."""
+        canon = normalize(self.canonical(domain, slot, value))
+        table = self.aliases.get((domain, slot), {})
+        key = (domain, slot)
+        rev = self._reverse.get(key)
+        if rev is None or rev[0] != len(table):
+            index: dict[str, list[str]] = {}
+            for alias, c in table.items():
+                index.setdefault(normalize(c), []).append(alias)
+            rev = self._reverse[key] = (len(table), index)
+        return list(dict.fromkeys([canon] + rev[1].get(canon, [])))
 
     def value_ok(self, domain: str, slot: str, value: str) -> bool:
         """Is ``value`` allowed for a categorical slot (after normalisation)? Free slots: True."""

@@ -2,7 +2,7 @@
 applicable instruction; otherwise it is hallucinated.
 
 Instances: one per argument of a known-method call. Grounded means: the user stated it for that
-slot, or its normalised text occurs in the user's turns, or a parsed instruction of the call's
+slot, or its normalised text or one of its ontology aliases occurs in the user's turns, or a parsed instruction of the call's
 domain gives that slot that value (as action or as a chain condition), or, for a location-like
 slot, another call carries the same value (a second domain shares the first one's location).
 """
@@ -35,8 +35,8 @@ def holds(ctx, inst: Instance, calls: list[ApiCall]) -> bool:
     g = ctx.grounding
     if ctx.same(d, inst.slot, g.stated(d, inst.slot), inst.value) or g.said(inst.value):
         return True
-    if ctx.schema.canonical(d, inst.slot, inst.value) != inst.value and g.said(ctx.schema.canonical(d, inst.slot, inst.value)):
-        return True
+    if any(g.said(form) for form in ctx.schema.surface_forms(d, inst.slot, inst.value)):
+        return True  # said under another surface form of the same value ("Philly", "NYC")
     for r in ctx.rules:
         if d not in r.domains:
             continue
