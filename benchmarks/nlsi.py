@@ -44,6 +44,16 @@ def main() -> None:
     print(f"{len(examples)} examples built from {', '.join(args.paths)} (seed {args.seed}); "
           f"grounding: {'text only' if args.no_annotation else 'SGD annotation'}")
 
+    from csp_check.nlsi.parser_eval import parser_accuracy
+
+    acc, wrong = parser_accuracy(Checker(schema).parser, examples)
+    for kind in ("template", "paraphrase"):
+        if acc[kind, "n"]:
+            print(f"instruction parser, {kind} wordings: {100 * acc[kind, 'right'] / acc[kind, 'n']:.1f}% right "
+                  f"({acc[kind, 'right']}/{acc[kind, 'n']} distinct instructions)")
+    for w in wrong[:3]:
+        print(f"      wrong {w}")
+
     t0 = time.perf_counter()
     reports = [checker.check(e) for e in examples]  # cold: includes building the matchers
     t_check = time.perf_counter() - t0

@@ -159,3 +159,14 @@ def test_cli_build_then_calls_with_jobs(tmp_path):
     multi = invoke("calls", out, "--jobs", "2", "--report", tmp_path / "r2.jsonl")
     assert single.exit_code == multi.exit_code == 0, single.output
     assert (tmp_path / "r1.jsonl").read_text() == (tmp_path / "r2.jsonl").read_text()
+
+
+@needs_sgd
+def test_parser_accuracy_on_template_and_paraphrase_wordings(built):
+    from csp_check.nlsi.parser_eval import parser_accuracy
+
+    schema, examples = built
+    counts, wrong = parser_accuracy(Checker(schema).parser, examples)
+    for kind in ("template", "paraphrase"):
+        assert counts[kind, "n"] > 300
+        assert counts[kind, "right"] / counts[kind, "n"] >= 0.98, wrong

@@ -82,6 +82,13 @@ class Wording:
 
     def __init__(self, rng: random.Random, paraphrase: float, schema: NlsiSchema):
         self.rng, self.p, self.schema = rng, paraphrase, schema
+        #: text → what it means, for measuring the parser: {"domain", "condition", "action" |
+        #: "also", "paraphrase"}
+        self.truth: dict[str, dict] = {}
+
+    def _note(self, text: str, paraphrased: bool, **meaning) -> str:
+        self.truth[text] = {**meaning, "paraphrase": paraphrased}
+        return text
 
     def _cue(self, domain: str) -> str:
         cues = DOMAIN_CUES.get(domain, [domain.lower()])
@@ -91,26 +98,30 @@ class Wording:
         """"If I ask for D, my preferred s is v" or a paraphrase (booleans: a slot cue)."""
         info = self.schema.slot(domain, slot)
         s = slot.replace("_", " ")
+        meaning = {"domain": domain, "condition": [], "action": [slot, value]}
         if self.rng.random() < self.p:
             if info is not None and info.is_boolean and value in BOOL_PARAPHRASES:
                 b = self.rng.choice(slot_phrases(domain, slot))
-                return self.rng.choice(BOOL_PARAPHRASES[value]).format(cue=self._cue(domain), b=b)
+                return self._note(self.rng.choice(BOOL_PARAPHRASES[value]).format(cue=self._cue(domain), b=b), True, **meaning)
             if not (info is not None and info.is_boolean):
                 t = self.rng.choice(DOMAIN_PARAPHRASES)
-                return _cap(t.format(cue=self._cue(domain), s=s, v=value))
-        return DOMAIN_TEMPLATES[0].format(D=domain, s=s, v=value)
+                return self._note(_cap(t.format(cue=self._cue(domain), s=s, v=value)), True, **meaning)
+        return self._note(DOMAIN_TEMPLATES[0].format(D=domain, s=s, v=value), False, **meaning)
 
-    def hop(self, s1: str, v1: str, s2: str, v2: str) -> str:
+    def hop(self, s1: str, v1: str, s2: str, v2: str, domain: str = "") -> str:
         """"If s1 is v1 then look for s2 as v2" or a paraphrase."""
         a, b = s1.replace("_", " "), s2.replace("_", " ")
-        t = self.rng.choice(HOP_PARAPHRASES) if self.rng.random() < self.p else HOP_TEMPLATES[0]
-        return _cap(t.format(s1=a, v1=v1, s2=b, v2=v2))
+        para = self.rng.random() < self.p
+        t = self.rng.choice(HOP_PARAPHRASES) if para else HOP_TEMPLATES[0]
+        return self._note(_cap(t.format(s1=a, v1=v1, s2=b, v2=v2)), para, domain=domain,
+                          condition=[[s1, v1]], action=[s2, v2])
 
     def also(self, d1: str, d2: str) -> str:
         """"If I ask for D1, then also look at D2" or a paraphrase."""
         if self.rng.random() < self.p:
-            return self.rng.choice(ALSO_PARAPHRASES).format(cue1=self._cue(d1), cue2=self._cue(d2))
-        return ALSO_TEMPLATES[0].format(D1=d1, D2=d2)
+            text = self.rng.choice(ALSO_PARAPHRASES).format(cue1=self._cue(d1), cue2=self._cue(d2))
+            return self._note(_cap(text), True, domain=d1, condition=[], also=d2)
+        return self._note(ALSO_TEMPLATES[0].format(D1=d1, D2=d2), False, domain=d1, condition=[], also=d2)
 
 
 def _cap(s: str) -> str:
@@ -230,7 +241,7 @@ class Builder:
                 else:
                     prev, rest = heads[0], items
                 for s, v in rest:
-                    applicable.append(words.hop(prev[0], prev[1], s, v))
+                    applicable.append(words.hop(prev[0], prev[1], s, v, domain))
                     chain_of[s] = prev[0]
                     prev = (s, v)
             else:
@@ -277,6 +288,7 @@ class Builder:
                 "service": service,
                 "sgd_state": {domain: dict(sorted(kept.items()))},
                 "requested_domains": [domain],
+                "instruction_meaning": {t: words.truth[t] for t in dict.fromkeys(profile) if t in words.truth},
                 "seed": self.seed,
             },
         )
@@ -369,7 +381,7 @@ class Builder:
             elif kind < 0.3:
                 d2, s2, v2 = rng.choice(by_domain[d])
                 if s2 != s:
-                    out.append(words.hop(s, v, s2, v2))
+                    out.append(words.hop(s, v, s2, v2, d))
                     continue
                 out.append(words.domain_pref(d, s, v))
             else:
