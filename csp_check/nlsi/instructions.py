@@ -100,12 +100,14 @@ class InstructionParser:
         matcher = PhraseMatcher(nlp.vocab, attr="LOWER")
         self._labels: dict[str, tuple[str, set[tuple[str, str]]]] = {}
         pats: dict[tuple[str, str], set[tuple[str, str]]] = {}
+        surface: dict[tuple[str, str], str] = {}
 
         def add(kind: str, phrase: str, option: tuple[str, str]) -> None:
             phrase = phrase.strip()
             if not phrase:
                 return
             pats.setdefault((kind, phrase.lower()), set()).add(option)
+            surface.setdefault((kind, phrase.lower()), phrase)  # tokenised in its own case
 
         for domain, slots in self.schema.domains.items():
             for p in domain_phrases(domain):
@@ -126,7 +128,8 @@ class InstructionParser:
         for i, ((kind, phrase), options) in enumerate(pats.items()):
             key = f"{kind}:{i}"
             self._labels[key] = (kind, options)
-            matcher.add(key, [nlp.make_doc(phrase)])
+            variants = {surface[(kind, phrase)], phrase}
+            matcher.add(key, [nlp.make_doc(v) for v in sorted(variants)])
         return matcher
 
     def parse(self, text: str, instruction_id: str | int | None = None) -> Rule | Unparsed:
@@ -177,8 +180,10 @@ class InstructionParser:
         ms = [m for m in ms if not (m.kind == "domain" and any(inside(m, v) for v in values))]
         domains = [m for m in ms if m.kind == "domain"]
         ambiguous = [d for d in domains if any(overlaps(d, v) for v in values)][:4]
+        # default reading: a value right after "is / as / be / with / a", else a domain
+        default = tuple(d.start > 0 and words[d.start - 1] in _VALUE_POSITION for d in ambiguous)
         masks = sorted(itertools.product((False, True), repeat=len(ambiguous)),
-                       key=lambda mask: (sum(mask), [-i for i, x in enumerate(mask) if x]))
+                       key=lambda mask: (sum(x != y for x, y in zip(mask, default)), [-i for i, x in enumerate(mask) if x]))
         first: Rule | Unparsed | None = None
         for mask in masks:
             as_value = [d for d, flip in zip(ambiguous, mask) if flip]
@@ -274,6 +279,7 @@ class InstructionParser:
 
 
 _DETERMINERS = {"the", "a", "an", "my", "your"}
+_VALUE_POSITION = {"is", "as", "be", "with", "a", "an", "are", "="}
 
 
 def _drop_slot_echoes(ms: list[_Mention]) -> list[_Mention]:
