@@ -298,7 +298,9 @@ class Builder:
         text = _context(dialogue, cut)
         ntext = f" {normalize(text)} "
         state = _state_at(dialogue, cut, service)
-        kept = {s: v for s, v in params.items() if state.get(s) == v}
+        # a slot the user states at the cut keeps the stated value, even if the user later
+        # changed their mind before the SGD call (the dialogue so far wins)
+        kept = {s: state[s] for s in params if s in state and self.schema.slot(domain, s) is not None}
         moved = {}
         for s, v in params.items():
             info = self.schema.slot(domain, s)
