@@ -2,6 +2,9 @@
 in each call of that domain, and no profile value overrides it (Conflict: the dialogue wins).
 A requested domain must be called at all.
 
+With text grounding (no annotation) a stated value found in the call under another slot that can
+hold it also counts as kept: which of two slots a bare value fills is a guess.
+
 Instances: one per requested domain (it is called) and one per (domain, slot, stated value).
 """
 
@@ -38,7 +41,20 @@ def holds(ctx, inst: Instance, calls: list[ApiCall]) -> bool:
     mine = _calls(ctx, inst.domain, calls)
     if inst.slot is None:
         return bool(mine)
-    return all(ctx.same(inst.domain, inst.slot, c.args().get(inst.slot), inst.value) for c in mine)
+    return all(ctx.same(inst.domain, inst.slot, c.args().get(inst.slot), inst.value) or _elsewhere(ctx, inst, c) for c in mine)
+
+
+def _elsewhere(ctx, inst: Instance, call: ApiCall) -> bool:
+    """Text grounding only: the value is in the call under another slot that can hold it
+    (``Music`` as ``category`` rather than ``event_type``); the slot choice was a guess."""
+    if ctx.grounding.source != "text":
+        return False
+    for slot, value in call.arguments:
+        info = ctx.schema.slot(inst.domain, slot)
+        if slot != inst.slot and info is not None and ctx.same(inst.domain, slot, value, inst.value) \
+                and ctx.schema.canonical(inst.domain, slot, value) in info.values:
+            return True
+    return False
 
 
 def explain(ctx, inst: Instance, calls: list[ApiCall]) -> CallViolation:
