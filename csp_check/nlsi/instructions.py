@@ -181,7 +181,16 @@ class InstructionParser:
         domains = [m for m in ms if m.kind == "domain"]
         ambiguous = [d for d in domains if any(overlaps(d, v) for v in values)][:4]
         # default reading: a value right after "is / as / be / with / a", else a domain
-        default = tuple(d.start > 0 and words[d.start - 1] in _VALUE_POSITION for d in ambiguous)
+        # or a value when a slot named within 3 tokens can hold it ("Music as the event type")
+        slot_ms = [m for m in ms if m.kind == "slot"]
+
+        def near_slot_holds(d: _Mention) -> bool:
+            opts = {(dd, ss.split("\x00")[0]) for v in values if overlaps(d, v) for dd, ss in v.options}
+            return any(
+                (min(abs(x.start - d.end), abs(d.start - x.end)) <= 3) and (x.options & opts) for x in slot_ms
+            )
+
+        default = tuple((d.start > 0 and words[d.start - 1] in _VALUE_POSITION) or near_slot_holds(d) for d in ambiguous)
         masks = sorted(itertools.product((False, True), repeat=len(ambiguous)),
                        key=lambda mask: (sum(x != y for x, y in zip(mask, default)), [-i for i, x in enumerate(mask) if x]))
         first: Rule | Unparsed | None = None
@@ -217,9 +226,10 @@ class InstructionParser:
                 continue  # "Live Music" inside a venue name is not the has_live_music slot
             bool_opts = {(d, s) for d, s in m.options if (info := self.schema.slot(d, s)) is not None and info.is_boolean}
             if bool_opts:
+                after = [w for w in words[m.end : m.end + 3] if w in ("true", "false")]
                 window = words[max(0, m.start - 4) : m.start] + words[m.end : m.end + 3]
                 neg = bool(set(window) & (NEGATIONS | BOOL_FALSE)) and not (set(window) & BOOL_TRUE)
-                val = "False" if neg else "True"
+                val = after[0].capitalize() if after else "False" if neg else "True"
                 bools.append(_Mention(m.start, m.end, "value", {(d, s + "\x00" + val) for d, s in bool_opts}, m.text))
         cands = sorted(values + bools, key=lambda m: m.start)
         if not cands:
@@ -255,6 +265,11 @@ class InstructionParser:
             slot, value = s.split("\x00")
             doms = tuple(sorted({o[0] for o in best}))
             if score_domain and not (set(doms) & score_domain):
+                # a value outside the ontology of the named domain, next to a slot of that domain
+                named = {o for o in nearest.get(cands[0].start, ()) if o[0] in score_domain}
+                if len(named) == 1:
+                    d, slot = next(iter(named))
+                    return Rule(text, (d,), action=(slot, self.schema.canonical(d, slot, cands[0].text)))
                 return Unparsed(text, f"value {value!r} is not a value of {', '.join(sorted(score_domain))}")
             return Rule(text, doms if len({o[1] for o in best}) == 1 else (d,), action=(slot, value))
         a, b = cands
