@@ -383,6 +383,11 @@ from csp_check.experiment.cli import experiment  # noqa: E402  (the command live
 
 main.add_command(experiment)
 
+from csp_check.nlsi.cli import calls_command, nlsi_group  # noqa: E402  (NLSI API-call checking, issue 9)
+
+main.add_command(calls_command)
+main.add_command(nlsi_group)
+
 
 if __name__ == "__main__":  # python -m csp_check.cli
     main()

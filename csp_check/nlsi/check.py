@@ -1,0 +1,80 @@
+"""Check one example's API calls against P1–P6 (spec §4) and optionally derive them (spec §1).
+
+:class:`Checker` holds the schema and the instruction parser (matchers built once) and turns an
+:class:`~csp_check.nlsi.models.Example` into a :class:`~csp_check.nlsi.models.CallReport`:
+``error`` when a call is malformed, a method unknown or the profile empty (the other calls are
+still checked and their violations listed), else ``inconsistent`` when a family is violated,
+else ``consistent``.
+"""
+
+from __future__ import annotations
+
+from csp_check.nlsi.calls import parse_calls
+from csp_check.nlsi.derive import derive
+from csp_check.nlsi.families import Context, violations
+from csp_check.nlsi.ground import ground
+from csp_check.nlsi.instructions import InstructionParser, Rule, Unparsed
+from csp_check.nlsi.models import ApiCall, CallReport, CallStatus, Example
+from csp_check.nlsi.schema import NlsiSchema
+
+
+class Checker:
+    """Checks examples against one schema. ``field``: ``api_calls`` or ``pred_api_calls``."""
+
+    def __init__(self, schema: NlsiSchema, field: str = "api_calls", use_annotation: bool = True):
+        self.schema = schema
+        self.parser = InstructionParser(schema)
+        self.field = field
+        self.use_annotation = use_annotation
+
+    def context(self, example: Example) -> Context:
+        """Parse the profile and ground the dialogue: the families' view of the example."""
+        rules: list[Rule] = []
+        unparsed: list[Unparsed] = []
+        for ins in example.all_standing_instructions:
+            out = self.parser.parse(ins.nl_instruction, ins.instruction_id)
+            (rules if isinstance(out, Rule) else unparsed).append(out)
+        return Context(example, self.schema, rules, unparsed, ground(example, self.parser, self.use_annotation))
+
+    def check_calls(self, example: Example, calls: list[ApiCall], ctx: Context | None = None) -> CallReport:
+        """Report for an explicit call set (used by the fault benchmark)."""
+        ctx = ctx or self.context(example)
+        return self._report(example, ctx, calls, [])
+
+    def check(self, example: Example, derive_calls: bool = False, source: str | None = None) -> CallReport:
+        """Parse the example's calls (``self.field``), check them; with ``derive_calls`` also
+        fill ``derived_api_calls`` / ``derived_instructions``."""
+        ctx = self.context(example)
+        raw = getattr(example, self.field, None)
+        errors: list[str] = []
+        calls: list[ApiCall] = []
+        if raw is None:
+            if not derive_calls:
+                errors.append(f"{self.field}: missing")
+        else:
+            calls, bad = parse_calls(list(raw))
+            errors += [f"{self.field}: {e}" for e in bad]
+        report = self._report(example, ctx, calls, errors, source)
+        if derive_calls:
+            dcalls, fired = derive(ctx)
+            report.derived_api_calls = [c.render() for c in dcalls]
+            report.derived_instructions = [r.instruction for r in fired]
+        return report
+
+    def _report(self, example: Example, ctx: Context, calls: list[ApiCall], errors: list[str], source: str | None = None) -> CallReport:
+        if not example.all_standing_instructions:
+            errors = errors + ["all_standing_instructions: empty profile"]
+        viols = violations(ctx, calls)
+        for c in calls:
+            if ctx.domain_of(c) is None:
+                errors.append(f"{self.field}: unknown method {c.method} in {c.render()}")
+        status = CallStatus.ERROR if errors else CallStatus.INCONSISTENT if viols else CallStatus.CONSISTENT
+        return CallReport(
+            example_id=example.example_id,
+            source=source,
+            status=status,
+            reasoning_type=example.reasoning_type,
+            violations=viols,
+            errors=errors,
+            unparsed_instructions=[f"{u.instruction} ({u.reason})" for u in ctx.unparsed],
+        )

@@ -1,0 +1,119 @@
+"""Cue phrases per NLSI domain and per slot (the lexicon beside the schema's value lists).
+
+Used by the instruction parser and dialogue grounding (spaCy ``PhraseMatcher`` patterns) and by
+the paraphrase templates of :mod:`csp_check.nlsi.build`. The first cue of a domain is its plain
+noun; the others are free wordings ("something to do" → Events). Slot cues give free names for
+slots beyond the slot name with ``_`` → space (``good_for_kids`` → "kid-friendly").
+"""
+
+from __future__ import annotations
+
+DOMAIN_CUES: dict[str, list[str]] = {
+    "Alarm": ["alarm", "alarms", "wake-up alarm"],
+    "Banks": ["bank", "banking", "bank account", "money transfer"],
+    "Buses": ["bus", "buses", "bus ticket", "coach"],
+    "Calendar": ["calendar", "schedule", "appointment on my calendar"],
+    "Events": ["events", "event", "something to do", "a show", "concert", "game to watch"],
+    "Flights": ["flight", "flights", "a plane ticket", "flying", "airfare"],
+    "Homes": ["homes", "home", "an apartment", "a place to rent", "property visit"],
+    "Hotels": ["hotels", "hotel", "a hotel room", "accommodation"],
+    "HouseStays": ["house stays", "house", "a house to stay in", "a holiday rental", "a stay in a house"],
+    "Media": ["media", "a movie at home", "something to stream", "online movies", "a film to watch at home"],
+    "Movies": ["movies", "movie", "the cinema", "a film at the theater", "movie tickets"],
+    "Music": ["music", "songs", "a song", "something to listen to"],
+    "RentalCars": ["rental cars", "rental car", "a car to rent", "a car rental", "renting a car"],
+    "Restaurants": ["restaurants", "restaurant", "somewhere to eat", "a place to eat", "dining out", "a bite",
+                    "dinner", "lunch", "breakfast", "brunch", "to eat", "eat out"],
+    "RideSharing": ["ride sharing", "a ride", "a cab", "a taxi"],
+    "Salons": ["salons", "salon", "a haircut", "a hairdresser", "a stylist"],
+    "Dentists": ["dentists", "dentist", "dental care", "a dental appointment"],
+    "Doctors": ["doctors", "doctor", "a physician", "medical care"],
+    "Services": ["services", "a therapist", "therapy"],
+    "Travel": ["travel", "places to visit", "tourist attractions", "sightseeing", "attractions"],
+    "Weather": ["weather", "the forecast"],
+    "Trains": ["trains", "train", "a train ticket", "rail"],
+    "Messaging": ["messaging", "a message"],
+    "Payment": ["payment", "payments", "a money transfer app"],
+}
+
+#: Extra phrases for slots, (domain or "*", slot) → phrases. Boolean slots need them most.
+SLOT_CUES: dict[tuple[str, str], list[str]] = {
+    ("*", "good_for_kids"): ["kid friendly", "kid-friendly", "child friendly", "good for kids", "family friendly"],
+    ("*", "has_seating_outdoors"): ["outdoor seating", "outdoor seats", "seating outdoors"],
+    ("*", "has_vegetarian_options"): ["vegetarian options", "vegetarian friendly", "vegetarian food"],
+    ("*", "serves_alcohol"): ["serves alcohol", "alcohol"],
+    ("*", "has_live_music"): ["live music"],
+    ("*", "pets_allowed"): ["pets allowed", "pet friendly", "pet-friendly"],
+    ("*", "has_wifi"): ["wifi", "wi-fi"],
+    ("*", "has_laundry_service"): ["laundry service", "laundry"],
+    ("*", "smoking_allowed"): ["smoking allowed", "smoking"],
+    ("*", "in_unit_laundry"): ["in-unit laundry", "in unit laundry"],
+    ("*", "furnished"): ["furnished"],
+    ("*", "offers_cosmetic_services"): ["cosmetic services"],
+    ("*", "is_unisex"): ["unisex"],
+    ("*", "refundable"): ["refundable"],
+    ("*", "add_insurance"): ["insurance"],
+    ("*", "private_visibility"): ["private"],
+    ("*", "theater_name"): ["theater", "theatre", "cinema"],
+    ("*", "average_rating"): ["rating", "rated", "stars", "star rating"],
+    ("*", "star_rating"): ["stars", "star rating", "rated"],
+    ("*", "rating"): ["rated", "rating"],
+    ("*", "price_range"): ["price range", "priced", "budget"],
+    ("*", "airlines"): ["airline", "airlines", "carrier"],
+    ("*", "seating_class"): ["seating class", "cabin class", "class"],
+    ("*", "category"): ["category", "kind"],
+    ("*", "event_type"): ["event type", "type of event"],
+    ("*", "genre"): ["genre", "kind of"],
+    ("*", "cuisine"): ["cuisine", "food"],
+    ("*", "type"): ["type", "specialist"],
+    ("*", "car_type"): ["car type", "type of car"],
+    ("*", "ride_type"): ["ride type", "type of ride"],
+    ("*", "where_to"): ["where to", "destination"],
+    ("*", "directed_by"): ["directed by", "director"],
+    ("*", "starring"): ["starring", "actor", "with"],
+    ("*", "number_of_beds"): ["bedroom", "bedrooms", "beds", "bed"],
+    ("*", "number_of_baths"): ["bathroom", "bathrooms", "baths", "bath"],
+    ("*", "number_of_rooms"): ["room", "rooms"],
+    ("*", "travelers"): ["person", "people", "tickets", "travelers"],
+    ("*", "number_of_riders"): ["person", "people", "riders", "seats"],
+    ("*", "number_of_seats"): ["people", "seats", "persons"],
+    ("*", "party_size"): ["people", "persons"],
+    ("*", "passengers"): ["people", "passengers", "seats"],
+    ("*", "group_size"): ["people", "persons"],
+    ("*", "number_checked_bags"): ["bags", "bag", "checked bags", "luggage"],
+    ("*", "number_of_adults"): ["adults", "people"],
+    ("*", "free_entry"): ["free entry", "free to enter", "free admission", "free", "without an entry fee", "no entry fee"],
+    ("*", "shared_ride"): ["shared ride", "share", "shared", "sharing"],
+}
+NUMBER_WORDS = {
+    "zero": "0", "one": "1", "two": "2", "three": "3", "four": "4", "five": "5", "six": "6",
+    "seven": "7", "eight": "8", "nine": "9", "ten": "10", "single": "1", "no": "0",
+}
+#: Domain words too generic to name a request on their own ("I'm going to travel" on a flight).
+WEAK_DOMAIN_WORDS = {"travel", "music", "media", "services", "events", "event", "home", "homes", "payment", "messaging"}
+
+BOOL_TRUE = {"true", "yes"}
+BOOL_FALSE = {"false", "no"}
+NEGATIONS = {"not", "no", "n't", "never", "without", "nothing", "don't", "dont", "avoid"}
+ALSO_WORDS = {"also", "too", "additionally", "plus"}
+#: Prepositions before a value that point to the slot's role (``to SFO`` → a destination slot).
+ROLE_CUES = {
+    "to": ("dest", "to_", "where_to"), "into": ("dest", "to_"), "towards": ("dest", "to_"),
+    "from": ("origin", "from_", "departure", "pickup", "leaving"), "out": ("origin", "from_", "departure"),
+}
+CONDITION_WORDS = {"if", "when", "whenever", "once", "anytime", "while"}
+
+
+def slot_phrases(domain: str, slot: str) -> list[str]:
+    """Phrases naming ``slot`` of ``domain``: the name with ``_`` → space, plus :data:`SLOT_CUES`."""
+    phrases = [slot.replace("_", " ")]
+    phrases += SLOT_CUES.get(("*", slot), []) + SLOT_CUES.get((domain, slot), [])
+    return list(dict.fromkeys(phrases))
+
+
+def domain_phrases(domain: str) -> list[str]:
+    """Phrases naming ``domain``: the name (``RentalCars`` → "rental cars"), then its cues."""
+    import re
+
+    spaced = re.sub(r"(?<=[a-z])(?=[A-Z])", " ", domain).lower()
+    return list(dict.fromkeys([domain.lower(), spaced] + DOMAIN_CUES.get(domain, [])))

@@ -1,0 +1,73 @@
+"""P3 dialogue kept (spec §4): every value the user states for a slot of a requested domain is
+in each call of that domain, and no profile value overrides it (Conflict: the dialogue wins).
+A requested domain must be called at all.
+
+With text grounding (no annotation) a stated value found in the call under another slot that can
+hold it also counts as kept: which of two slots a bare value fills is a guess.
+
+Instances: one per requested domain (it is called) and one per (domain, slot, stated value).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from csp_check.nlsi.models import ApiCall, CallViolation
+
+ID, TITLE = "P3", "dialogue kept"
+
+
+@dataclass(frozen=True)
+class Instance:
+    domain: str
+    slot: str | None = None
+    value: str | None = None
+
+
+def instances(ctx, calls: list[ApiCall]) -> list[Instance]:
+    g = ctx.grounding
+    out = []
+    for d in g.domains:
+        out.append(Instance(d))
+        out += [Instance(d, s, v) for s, v in sorted(g.values.get(d, {}).items())]
+    return out
+
+
+def _calls(ctx, domain, calls):
+    return [c for c in calls if ctx.domain_of(c) == domain]
+
+
+def holds(ctx, inst: Instance, calls: list[ApiCall]) -> bool:
+    mine = _calls(ctx, inst.domain, calls)
+    if inst.slot is None:
+        return bool(mine)
+    return all(ctx.same(inst.domain, inst.slot, c.args().get(inst.slot), inst.value) or _elsewhere(ctx, inst, c) for c in mine)
+
+
+def _elsewhere(ctx, inst: Instance, call: ApiCall) -> bool:
+    """Text grounding only: the value is in the call under another slot that can hold it
+    (``Music`` as ``category`` rather than ``event_type``); the slot choice was a guess."""
+    if ctx.grounding.source != "text":
+        return False
+    for slot, value in call.arguments:
+        info = ctx.schema.slot(inst.domain, slot)
+        if slot != inst.slot and info is not None and ctx.same(inst.domain, slot, value, inst.value) \
+                and ctx.schema.canonical(inst.domain, slot, value) in info.values:
+            return True
+    return False
+
+
+def explain(ctx, inst: Instance, calls: list[ApiCall]) -> CallViolation:
+    if inst.slot is None:
+        return CallViolation(family=ID, message=f"the user asks for {inst.domain} but no Get{inst.domain} call is made")
+    for c in _calls(ctx, inst.domain, calls):
+        got = c.args().get(inst.slot)
+        if not ctx.same(inst.domain, inst.slot, got, inst.value):
+            over = next((r.instruction for r in ctx.rules if r.action and r.action[0] == inst.slot and inst.domain in r.domains
+                         and got is not None and ctx.same(inst.domain, inst.slot, r.action[1], got)), None)
+            what = "missing" if got is None else f"{got!r}"
+            msg = f"the user states {inst.slot}={inst.value!r}; the call has {what}"
+            if over:
+                msg += " (a profile value overrides the dialogue)"
+            return CallViolation(family=ID, call=c.render(), argument=inst.slot, instruction=over, message=msg)
+    return CallViolation(family=ID, argument=inst.slot, message=f"the user states {inst.slot}={inst.value!r}")

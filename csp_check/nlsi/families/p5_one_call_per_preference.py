@@ -1,0 +1,47 @@
+"""P5 one call per preference (spec §4): several applicable values for one slot of a called
+domain → one call with each value (MultiPreference).
+
+Instances: one per (domain, slot, value) when the domain is called, the user did not state the
+slot, and at least two distinct values come from domain-level rules (no condition) of it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from csp_check.nlsi.instructions import Rule
+from csp_check.nlsi.models import ApiCall, CallViolation
+from csp_check.nlsi.schema import normalize
+
+ID, TITLE = "P5", "one call per preference"
+
+
+@dataclass(frozen=True)
+class Instance:
+    domain: str
+    slot: str
+    value: str
+    rule: Rule
+
+
+def instances(ctx, calls: list[ApiCall]) -> list[Instance]:
+    out = []
+    called = {ctx.domain_of(c) for c in calls} - {None}
+    for d in sorted(called):
+        by_slot: dict[str, list[Rule]] = {}
+        for r in ctx.rules:
+            if r.action and not r.condition and d in r.domains and ctx.grounding.stated(d, r.action[0]) is None:
+                by_slot.setdefault(r.action[0], []).append(r)
+        for slot, rules in sorted(by_slot.items()):
+            if len({normalize(r.action[1]) for r in rules}) >= 2:
+                out += [Instance(d, slot, r.action[1], r) for r in rules]
+    return out
+
+
+def holds(ctx, inst: Instance, calls: list[ApiCall]) -> bool:
+    return any(ctx.domain_of(c) == inst.domain and ctx.same(inst.domain, inst.slot, c.args().get(inst.slot), inst.value) for c in calls)
+
+
+def explain(ctx, inst: Instance, calls: list[ApiCall]) -> CallViolation:
+    return CallViolation(family=ID, argument=inst.slot, instruction=inst.rule.instruction,
+                         message=f"several preferences for {inst.domain}.{inst.slot}; no Get{inst.domain} call has {inst.slot}={inst.value!r}")

@@ -1,0 +1,34 @@
+"""P6 domain chain (spec §4): ``if D1 then also D2`` with D1 called → a D2 call exists (its own
+applicable instructions are then P4 instances of that call).
+
+Instances: one per also-rule whose source domain is called.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from csp_check.nlsi.instructions import Rule
+from csp_check.nlsi.models import ApiCall, CallViolation
+
+ID, TITLE = "P6", "domain chain"
+
+
+@dataclass(frozen=True)
+class Instance:
+    rule: Rule
+
+
+def instances(ctx, calls: list[ApiCall]) -> list[Instance]:
+    called = {ctx.domain_of(c) for c in calls}
+    return [Instance(r) for r in ctx.rules if r.also_domain and set(r.domains) & called]
+
+
+def holds(ctx, inst: Instance, calls: list[ApiCall]) -> bool:
+    return any(ctx.domain_of(c) == inst.rule.also_domain for c in calls)
+
+
+def explain(ctx, inst: Instance, calls: list[ApiCall]) -> CallViolation:
+    src = next(c for c in calls if ctx.domain_of(c) in inst.rule.domains)
+    return CallViolation(family=ID, call=src.render(), instruction=inst.rule.instruction,
+                         message=f"{'/'.join(inst.rule.domains)} is called, so {inst.rule.also_domain} must be called too; it is not")

@@ -1,0 +1,222 @@
+"""The API schema of NLSI calls (spec §2): domains, their slots, categorical values, an ontology.
+
+Built from SGD-style ``schema.json`` files (a list of services with ``slots`` and ``intents``).
+The NLSI domain of an SGD service is its name without ``_N``, except ``Services_1`` → Salons,
+``Services_2`` → Dentists, ``Services_3`` → Doctors, ``Hotels_2`` → HouseStays (spec §2, paper
+App. A). A domain's slots are the union of its services' slots; a slot is categorical when every
+service declaring it is. The *ontology* (values per domain slot, surface aliases → canonical
+value) comes from ``possible_values`` and, for an SGD directory, from the dialogues' annotated
+acts (``values`` → ``canonical_values``). :func:`normalize` is the released evaluation's
+normalisation (paper §5.1, App. B).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import unicodedata
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterable
+
+SPECIAL_DOMAINS = {"Services_1": "Salons", "Services_2": "Dentists", "Services_3": "Doctors", "Hotels_2": "HouseStays"}
+#: Slots whose values change on every request (dates, times, counts, names of one-off items):
+#: never turned into standing instructions (paper §3.2 "non-instructional slots").
+NON_INSTRUCTIONAL = re.compile(
+    r"date|time|day|number_of|party_size|travelers|group_size|passengers|amount|balance|price|fare|"
+    r"_name$|title|address|phone|^count|rating_count|song|track|album|^name$|artist_name|recipient|"
+    r"temperature|humidity|wind|precipitation|duration|distance|ride_fare|approximate|total"
+)
+
+
+def service_domain(service: str) -> str:
+    """NLSI domain of an SGD service name (``Restaurants_1`` → ``Restaurants``; spec §2)."""
+    return SPECIAL_DOMAINS.get(service, re.sub(r"_\d+$", "", service))
+
+
+def normalize(value: str) -> str:
+    """The released evaluation's normalisation: NFKC, lower case, quotes unified, ``vs`` →
+    ``versus``, punctuation removed, whitespace collapsed (paper §5.1, App. B)."""
+    s = unicodedata.normalize("NFKC", str(value)).lower()
+    s = re.sub(r"\bvs\b\.?", "versus", s)
+    s = re.sub(r"[^\w\s]|_", " ", s)
+    return " ".join(s.split())
+
+
+@dataclass
+class SlotInfo:
+    """One slot of a domain: categorical or not, its possible values, values seen in data."""
+
+    name: str
+    is_categorical: bool = False
+    possible_values: list[str] = field(default_factory=list)
+    values: set[str] = field(default_factory=set)  # canonical values (possible + seen)
+    description: str = ""
+
+    @property
+    def is_boolean(self) -> bool:
+        """True for a ``True``/``False`` categorical slot."""
+        return self.is_categorical and {v.lower() for v in self.possible_values} <= {"true", "false"}
+
+    @property
+    def instructional(self) -> bool:
+        """May this slot hold a standing preference (paper §3.2)? Heuristic on the slot name."""
+        return not NON_INSTRUCTIONAL.search(self.name)
+
+
+@dataclass
+class NlsiSchema:
+    """Domains → slots, with an ontology of values and aliases (``alias norm`` → canonical)."""
+
+    domains: dict[str, dict[str, SlotInfo]] = field(default_factory=dict)
+    aliases: dict[tuple[str, str], dict[str, str]] = field(default_factory=dict)
+    services: dict[str, str] = field(default_factory=dict)  # SGD service → domain
+    _canon: dict[tuple[str, str], dict[str, str]] = field(default_factory=dict, repr=False)
+    _reverse: dict[tuple[str, str], tuple[int, dict[str, list[str]]]] = field(default_factory=dict, repr=False)
+
+    # -- lookups -----------------------------------------------------------------------------
+    def method_domain(self, method: str) -> str | None:
+        """The domain of ``GetX`` when ``X`` is a domain of the schema (exact), else None."""
+        if method.startswith("Get") and method[3:] in self.domains:
+            return method[3:]
+        return None
+
+    def slot(self, domain: str, slot: str) -> SlotInfo | None:
+        """The slot ``slot`` of ``domain``, or None."""
+        return self.domains.get(domain, {}).get(slot)
+
+    def canonical(self, domain: str, slot: str, value: str) -> str:
+        """The canonical form of ``value`` for the slot (alias lookup on normalised text)."""
+        n = normalize(value)
+        info = self.slot(domain, slot)
+        if info is not None:
+            index = self._canon.get((domain, slot))
+            if index is None or len(index) != len(info.values):
+                index = self._canon[(domain, slot)] = {normalize(v): v for v in sorted(info.values)}
+            if n in index:  # a value of the slot is its own canonical form
+                return index[n]
+        return self.aliases.get((domain, slot), {}).get(n, value)
+
+    def surface_forms(self, domain: str, slot: str, value: str) -> list[str]:
+        """Every normalised alias of ``value``'s canonical form for the slot (itself included)."""
+        canon = normalize(self.canonical(domain, slot, value))
+        table = self.aliases.get((domain, slot), {})
+        key = (domain, slot)
+        rev = self._reverse.get(key)
+        if rev is None or rev[0] != len(table):
+            index: dict[str, list[str]] = {}
+            for alias, c in table.items():
+                index.setdefault(normalize(c), []).append(alias)
+            rev = self._reverse[key] = (len(table), index)
+        return list(dict.fromkeys([canon] + rev[1].get(canon, [])))
+
+    def value_ok(self, domain: str, slot: str, value: str) -> bool:
+        """Is ``value`` allowed for a categorical slot (after normalisation)? Free slots: True."""
+        info = self.slot(domain, slot)
+        if info is None or not info.is_categorical or normalize(value) == "dontcare":
+            return True
+        return normalize(value) in {normalize(v) for v in info.possible_values}
+
+    # -- building ----------------------------------------------------------------------------
+    def add_service(self, service: dict[str, Any]) -> None:
+        """Merge one SGD service (``service_name``, ``slots``) into its domain."""
+        name = service["service_name"]
+        domain = service.get("nlsi_domain") or service_domain(name)
+        self.services[name] = domain
+        slots = self.domains.setdefault(domain, {})
+        for s in service.get("slots", []):
+            cat = bool(s.get("is_categorical"))
+            pv = [str(v) for v in s.get("possible_values", [])]
+            info = slots.get(s["name"])
+            if info is None:
+                info = slots[s["name"]] = SlotInfo(s["name"], cat, list(pv), description=s.get("description", ""))
+            else:
+                info.is_categorical = info.is_categorical and cat
+                info.possible_values = sorted(set(info.possible_values) | set(pv)) if info.is_categorical else []
+            info.values.update(pv)
+            info.values.update(str(v) for v in s.get("values_seen", []))
+            for alias, canon in (s.get("aliases") or {}).items():
+                self.add_value(domain, s["name"], canon, alias)
+
+    def add_value(self, domain: str, slot: str, canonical: str, surface: str | None = None) -> None:
+        """Record a value of a slot seen in data, and ``surface`` as an alias of it."""
+        info = self.slot(domain, slot)
+        if info is None or not canonical or canonical == "dontcare":
+            return
+        info.values.add(canonical)
+        table = self.aliases.setdefault((domain, slot), {})
+        table.setdefault(normalize(canonical), canonical)
+        if canonical.isdigit() and not info.is_boolean:
+            from csp_check.nlsi.cues import NUMBER_WORDS
+
+            for word, digit in NUMBER_WORDS.items():
+                if digit == canonical and word != "no":
+                    table.setdefault(word, canonical)
+        if surface and normalize(surface):
+            table.setdefault(normalize(surface), canonical)
+
+    def add_dialogues(self, dialogues: Iterable[dict[str, Any]]) -> None:
+        """Collect values and aliases from SGD dialogues' annotated acts and service calls."""
+        for dialogue in dialogues:
+            for turn in dialogue.get("turns", []):
+                for frame in turn.get("frames", []):
+                    domain = self.services.get(frame.get("service", ""), service_domain(frame.get("service", "")))
+                    for act in frame.get("actions", []):
+                        canon = act.get("canonical_values") or []
+                        for i, v in enumerate(act.get("values") or []):
+                            self.add_value(domain, act.get("slot", ""), canon[i] if i < len(canon) else v, v)
+                    call = frame.get("service_call")
+                    if call:
+                        for slot, v in call.get("parameters", {}).items():
+                            self.add_value(domain, slot, v)
+
+    def to_json(self) -> list[dict[str, Any]]:
+        """SGD-style schema (one service per domain) with ``values_seen`` and ``aliases`` per slot."""
+        out = []
+        for domain, slots in sorted(self.domains.items()):
+            out.append({
+                "service_name": domain,
+                "nlsi_domain": domain,
+                "slots": [
+                    {
+                        "name": s.name,
+                        "description": s.description,
+                        "is_categorical": s.is_categorical,
+                        "possible_values": s.possible_values,
+                        "values_seen": sorted(s.values),
+                        "aliases": {a: c for a, c in sorted(self.aliases.get((domain, s.name), {}).items()) if a != normalize(c)},
+                    }
+                    for s in slots.values()
+                ],
+                "intents": [],
+            })
+        return out
+
+
+def load_schema(paths: Iterable[Path]) -> NlsiSchema:
+    """Load a schema from ``schema.json`` files and/or SGD split directories.
+
+    A directory contributes its ``schema.json`` and the ontology of its ``dialogues_*.json``;
+    a file is an SGD-style service list (ours adds ``values_seen`` / ``aliases``). Raises
+    ``FileNotFoundError`` for a missing path and ``ValueError`` for a file that is not a list of
+    services.
+    """
+    schema = NlsiSchema()
+    dirs = []
+    for path in paths:
+        path = Path(path)
+        if path.is_dir():
+            files = [path / "schema.json"]
+            dirs.append(path)
+        else:
+            files = [path]
+        for f in files:
+            data = json.loads(f.read_text(encoding="utf-8"))
+            if not isinstance(data, list) or not all(isinstance(s, dict) and "service_name" in s for s in data):
+                raise ValueError(f"{f}: not an SGD-style schema (a list of services)")
+            for service in data:
+                schema.add_service(service)
+    for d in dirs:
+        for f in sorted(d.glob("dialogues_*.json")):
+            schema.add_dialogues(json.loads(f.read_text(encoding="utf-8")))
+    return schema
