@@ -49,19 +49,62 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Iterable
 
 from csp_check.models import ActRole, Dialogue, DialogueAct, KnowledgeBase, Span, Turn
-from csp_check.normalize import NUMBER_WORDS, fold_aligned, normalize, parse_amount
+from csp_check.normalize import NUMBER_WORDS, clock_time, fold_aligned, normalize, parse_amount
 
 #: Columns whose value identifies an entity: a system turn that names one *offers* it.
 ENTITY_COLUMNS = frozenset({"name", "trainID"})
 #: Which column a span shared by several columns of one domain belongs to (then KB order).
 COLUMN_PRIORITY = ("name", "trainID", "food", "type", "area", "pricerange", "departure", "destination", "day")
-#: A word right before a value that picks its column when both are candidates.
+#: Words before a place that make it a departure / a destination ("from X", "arriving in X").
+DEPARTURE_CUES = frozenset({"from", "leaving", "leave", "leaves", "depart", "departs", "departing", "departure", "out"})
+DESTINATION_CUES = frozenset({"to", "into", "arriving", "arrive", "arrives", "arrival", "destination", "towards",
+                              "reach", "reaching", "headed", "heading", "bound"})  # fmt: skip
+#: Kept for callers of the former single-word cue table.
 CUES = {"from": "departure", "to": "destination"}
+#: Columns of trip bounds: "leave after 17:00", "arrive by 18:30" (MultiWOZ ``leaveAt`` / ``arriveBy``).
+BOUND_COLUMNS = ("leaveAt", "arriveBy")
+#: The word nearest before a clock time that makes it a departure (leaveAt) or arrival (arriveBy) bound.
+LEAVE_CUES = frozenset({"leave", "leaves", "leaving", "left", "depart", "departs", "departing", "departure", "after"})
+ARRIVE_CUES = frozenset({"arrive", "arrives", "arriving", "arrival", "by", "before", "reach", "reaches", "reaching"})
+#: Columns whose values are everyday words outside their domain (the city, a weekday): a value
+#: of them counts only when its domain is in the context (named, the active domain, or cued).
+CONTEXT_COLUMNS = frozenset({"departure", "destination", "day"})
+#: Wordings of KB values beyond the normaliser's spellings, per column (used when the KB has the value).
+PARAPHRASES: dict[str, dict[str, tuple[str, ...]]] = {
+    "pricerange": {
+        "moderate": ("mid-range", "mid - range", "mid range", "midrange", "moderately - priced", "moderately-priced",
+                     "reasonably priced", "moderate price", "moderate prices", "moderately price"),
+        "cheap": ("inexpensive", "cheaply priced", "low-cost", "low cost", "budget", "cheaper", "cheapest"),
+        "expensive": ("pricey", "upscale", "high-end", "high - end", "high end", "expensively priced", "luxury",
+                      "more expensive", "most expensive"),
+    },
+    "area": {
+        "centre": ("centre of town", "center of town", "town centre", "town center", "central", "centrally located",
+                   "centre of cambridge", "center of cambridge", "middle of town", "downtown"),
+        "north": ("northern",), "south": ("southern",), "east": ("eastern",), "west": ("western",),
+    },
+    "type": {
+        "guesthouse": ("b&b", "b & b", "b and b", "bed and breakfasts", "guest houses"),
+        "boat": ("boating", "boats", "boat tour", "boat tours"),
+        "swimmingpool": ("swimming pool", "swimming pools", "pool", "pools"),
+        "concerthall": ("concert hall", "concert halls", "concert venue"),
+        "nightclub": ("night club", "night clubs", "nightclubs", "club", "clubs"),
+        "mutliple sports": ("multiple sports", "sports", "sport", "sports centre", "sports center"),
+        "theatre": ("theater", "theatres", "theaters"),
+        "architecture": ("architectural",),
+        "cinema": ("cinemas", "movie theater", "movie theatre"),
+        "museum": ("museums",), "college": ("colleges",), "park": ("parks",), "entertainment": ("entertaining",),
+    },
+    "food": {
+        "asian oriental": ("asian", "oriental"), "north american": ("american",), "gastropub": ("gastro pub", "gastropubs"),
+        "seafood": ("sea food",), "modern european": ("modern european",),
+    },
+}  # fmt: skip
 #: Spellings the normaliser treats as one value; a KB value is also matched in the others.
 SPELLINGS = (
     ("centre", "center", "city centre", "city center"),
@@ -70,74 +113,233 @@ SPELLINGS = (
 )
 SKIPPED_COLUMNS = frozenset({"id"})
 FLAG_VALUES = frozenset({"yes", "no", "true", "false", "free", "none", "dontcare"})
-MAX_VALUE_TOKENS = 8
+MAX_VALUE_TOKENS = 12
+#: Yes / no columns found by a keyword ("free parking", "wifi"): column → its keywords.
+FLAG_WORDS = {"parking": ("parking",), "internet": ("wifi", "wi-fi", "wi - fi", "internet", "wireless")}
+#: Words of a clause that negate a flag keyword ("no parking", "does n't have wifi").
+NEGATIONS = frozenset({"no", "not", "n't", "without", "doesn't", "don't", "isn't", "lacks", "neither", "nor"})
+#: Words before an amount that make it no exact count ("over 30", "more than 10").
+APPROXIMATE = frozenset({"over", "than", "least", "about", "around", "nearly", "almost", "approximately", "roughly",
+                         "under", "upwards", "some", "most", "maybe", "perhaps", "of"})  # fmt: skip
+#: "the same area / price range / day" in a user turn: the value comes from what the dialogue set before.
+SAME = re.compile(r"\bsame (area|part of town|side of town|location|neighbou?rhood|price ?range|price|day|night|date)\b")
+SAME_SLOT = {"area": "area", "part of town": "area", "side of town": "area", "location": "area", "neighborhood": "area",
+             "neighbourhood": "area", "pricerange": "pricerange", "price range": "pricerange", "price": "pricerange",
+             "day": "day", "night": "day", "date": "day"}  # fmt: skip
+#: Words that refer to the entity under discussion rather than name it.
+ANAPHORS = frozenset({"it", "its", "it's", "this", "they", "their", "there"})
+#: Describing words a no-result sentence may use beside its domain noun without naming a value.
+PLAIN_WORDS = frozenset({"matching", "other", "such", "any", "more", "available", "suitable", "good", "nice", "great",
+                         "open", "similar", "particular", "specific", "kind", "type", "many", "few", "the", "a", "an",
+                         "that", "those", "these", "some", "of", "in", "with", "for", "free", "all", "results",
+                         "options", "entries", "listings", "local", "your", "those", "criteria"})  # fmt: skip
 #: Domain nouns beyond each KB domain's own name (singular, plural), used only for KB domains.
 DOMAIN_NOUNS = {
-    "restaurant": (("eatery", "eateries"), ("place to eat", "places to eat")),
-    "hotel": (("guesthouse", "guesthouses"), ("guest house", "guest houses"), ("place to stay", "places to stay")),
-    "attraction": (("museum", "museums"), ("college", "colleges"), ("park", "parks")),
-    "train": (("connection", "connections"),),
+    "restaurant": (("eatery", "eateries"), ("place to eat", "places to eat"), ("place to dine", "places to dine"),
+                   ("food", "foods"), ("cuisine", "cuisines")),
+    "hotel": (("guesthouse", "guesthouses"), ("guest house", "guest houses"), ("place to stay", "places to stay"),
+              ("lodging", "lodgings"), ("accommodation", "accommodations")),
+    "attraction": (("museum", "museums"), ("college", "colleges"), ("park", "parks"),
+                   ("thing to do", "things to do"), ("place to go", "places to go")),
+    "train": (("connection", "connections"), ("train ride", "train rides")),
     "taxi": (("cab", "cabs"),),
-}
+}  # fmt: skip
 GENERIC_NOUNS = (("place", "places"), ("option", "options"), ("choice", "choices"), ("result", "results"),
-                 ("match", "matches"), ("venue", "venues"), ("one", "ones"))  # fmt: skip
+                 ("match", "matches"), ("venue", "venues"), ("one", "ones"), ("entry", "entries"),
+                 ("listing", "listings"))  # fmt: skip
 NEGATIVE_CUES = ("no", "none", "there is no", "there are no", "there's no", "there isn't any", "there aren't any",
                  "couldn't find any", "could not find any", "can't find any", "cannot find any",
-                 "unable to find any", "don't have any", "do not have any")  # fmt: skip
+                 "unable to find any", "don't have any", "do not have any", "could n't find any",
+                 "ca n't find any", "do n't have any", "there is n't any", "there are n't any")  # fmt: skip
 #: Words allowed between an amount and its noun ("three cheap italian restaurants").
 MAX_GAP = 4
 _GAP_STOP = frozenset({"in", "at", "on", "for", "to", "from", "with", "and", "or", "but", "than", "by", "near", "of"})
 _SMALL_NUMBER = re.compile(r"^\d{1,4}$")
+_CLOCK = re.compile(r"(?<![\w:.])(\d{1,2}[:.]\d{2}(?:\s*(?:am|pm|a\.m\.|p\.m\.))?|\d{1,2}\s*(?:am|pm|a\.m\.|p\.m\.))(?![\w:])")
+_SENTENCE_END = frozenset({".", "?", "!", ";"})
+
+State = dict[str, dict[str, list[str]]]
+
+
+@dataclass
+class Memory:
+    """What the annotator carries from turn to turn: the user's belief state, the active domain,
+    the entity under discussion per domain, the domains in order of mention and the last day named."""
+
+    state: State = field(default_factory=dict)
+    active: str | None = None
+    entity: dict[str, str | None] = field(default_factory=dict)  # domain → canonical name, None if several
+    recent: list[str] = field(default_factory=list)  # domains, least recent first
+    last_day: str | None = None
+
+    def touch(self, domain: str) -> None:
+        if domain in self.recent:
+            self.recent.remove(domain)
+        self.recent.append(domain)
 
 
 def annotate(dialogue: Dialogue, kb: KnowledgeBase) -> Dialogue:
     """A copy of ``dialogue`` whose turns carry acts with character spans found in their text.
 
-    Every turn's ``acts`` (and ``state``: the belief state after each user turn) are replaced
-    by what matching ``kb`` (and ``dialogue.ontology``) against the utterances finds; see the
-    module docstring for the rules and limits (spec §5, raw text). ``kb_results`` are kept;
-    ``domains`` is filled from the acts when empty. Never raises on a well-formed dialogue;
-    a dialogue whose text names nothing comes back with no acts.
+    Every turn's ``acts`` (and ``state``: the belief state after each user turn; on a system
+    turn that counts, the search its count is about) are replaced by what matching ``kb`` (and
+    ``dialogue.ontology``) against the utterances finds; see the module docstring for the rules
+    and limits (spec §5, raw text). ``kb_results`` are kept; ``domains`` is filled from the acts
+    when empty. Never raises on a well-formed dialogue; a dialogue whose text names nothing comes
+    back with no acts.
     """
     annotator = _annotator(kb, dialogue.ontology)
-    state: dict[str, dict[str, list[str]]] = {}
-    active: str | None = None
+    memory = Memory()
     turns: list[Turn] = []
     for turn in dialogue.turns:
-        acts = annotator.turn_acts(turn.utterance, turn.speaker, active)
+        acts, bounds = annotator.acts_in_context(turn.utterance, turn.speaker, memory)
+        new_state: State = {}
         if turn.speaker == "system":
             acts = _offers(acts)
-        if acts:
-            active = acts[-1].domain
-        new_state: dict[str, dict[str, list[str]]] = {}
-        if turn.speaker == "user":
-            state = _updated(state, acts)
-            new_state = state
+            acts += _under_discussion(annotator, turn.utterance, acts, memory)
+            acts += _no_result_request(acts, memory.state, annotator)
+            new_state = _count_search(acts, bounds, memory.state)
+        else:
+            acts += _same_as_before(annotator, turn.utterance, acts, memory)
+            memory.state = _updated(memory.state, acts)
+            new_state = memory.state
+        _remember(acts, memory, turn.speaker)
         turns.append(turn.model_copy(update={"acts": acts, "state": new_state}))
     domains = dialogue.domains or list(dict.fromkeys(a.domain for t in turns for a in t.acts))
     return dialogue.model_copy(update={"turns": turns, "domains": domains})
 
 
+def _remember(acts: list[DialogueAct], memory: Memory, speaker: str) -> None:
+    """Update the entity under discussion (a turn naming several entities of a domain leaves it
+    open) and the domains' recency."""
+    named: dict[str, set[str]] = defaultdict(set)
+    for a in acts:
+        if a.slot in ENTITY_COLUMNS and a.canonical and a.span is not None:
+            named[a.domain].add(a.canonical)
+        if a.span is not None:
+            memory.touch(a.domain)
+    for domain, names in named.items():
+        memory.entity[domain] = next(iter(names)) if len(names) == 1 else None
+
+
 def _offers(acts: list[DialogueAct]) -> list[DialogueAct]:
     """In a system turn that names an entity, the other values describe that entity: they are
     offered too (as SGD's OFFER and MultiWOZ's Recommend annotate them), so they are compared
-    with what the user asked for."""
+    with what the user asked for. Trip times are not: "TR0397 leaves at 15:17" answers a bound
+    ("after 13:30"), it does not repeat it."""
     offered = {a.domain for a in acts if a.role is ActRole.OFFER}
     return [
-        a.model_copy(update={"role": ActRole.OFFER, "act": "offer"}) if a.role is ActRole.INFORM and a.domain in offered else a
+        a.model_copy(update={"role": ActRole.OFFER, "act": "offer"})
+        if a.role is ActRole.INFORM and a.domain in offered and a.slot not in BOUND_COLUMNS
+        else a
         for a in acts
     ]
 
 
-def _updated(state: dict[str, dict[str, list[str]]], acts: list[DialogueAct]) -> dict[str, dict[str, list[str]]]:
+def _updated(state: State, acts: list[DialogueAct]) -> State:
+    """The belief state after a user turn: its informs replace their slots' values. Entity names
+    are no search constraint (asking about one entity, then for another, is no contradiction)."""
     said: dict[tuple[str, str], list[str]] = defaultdict(list)
     for act in acts:
-        if act.role is ActRole.INFORM and act.canonical is not None and act.canonical not in said[(act.domain, act.slot)]:
-            said[(act.domain, act.slot)].append(act.canonical)
+        if act.role is ActRole.INFORM and act.canonical is not None and act.slot not in ENTITY_COLUMNS:
+            if act.canonical not in said[(act.domain, act.slot)]:
+                said[(act.domain, act.slot)].append(act.canonical)
     new = {domain: dict(slots) for domain, slots in state.items()}
     for (domain, slot), values in said.items():
         new.setdefault(domain, {})[slot] = values
     return new
+
+
+def _implicit(role: ActRole, act: str, domain: str, slot: str, value: str) -> DialogueAct:
+    """An act the text implies without writing its value (no span: an implicit variable)."""
+    return DialogueAct(role=role, act=act, domain=domain, slot=slot, value=value, canonical=value)
+
+
+def _same_as_before(annotator: "Annotator", utterance: str, acts: list[DialogueAct], memory: Memory) -> list[DialogueAct]:
+    """"In the same area as the hotel", "on the same day": the value the dialogue set before for
+    that slot (in another domain: its entity under discussion, else its request; a day: the last
+    day named), as an implicit inform of the domain the utterance is about."""
+    out = []
+    text = fold_aligned(utterance).lower()
+    for match in SAME.finditer(text):
+        slot = SAME_SLOT[match.group(1)]
+        target = _about(annotator, text[: match.start()], acts, memory, slot)
+        if target is None or any(a.domain == target and a.slot == slot for a in acts):
+            continue
+        value = memory.last_day if slot == "day" else annotator.value_elsewhere(target, slot, memory)
+        if value is not None:
+            out.append(_implicit(ActRole.INFORM, "inform", target, slot, value))
+    return out
+
+
+def _about(annotator: "Annotator", before: str, acts: list[DialogueAct], memory: Memory, slot: str) -> str | None:
+    """The domain a user utterance asks about (named before the "same …" words, else its acts',
+    else the active one), if it has column ``slot``."""
+    named = [d for d in annotator.domains for noun in _nouns_of(d)[0] if re.search(rf"\b{re.escape(noun)}s?\b", before)]
+    options = named[-1:] or [a.domain for a in acts if a.span is not None][-1:] or ([memory.active] if memory.active else [])
+    for domain in options:
+        if slot in annotator.columns.get(domain, ()):
+            return domain
+    return None
+
+
+def _under_discussion(annotator: "Annotator", utterance: str, acts: list[DialogueAct], memory: Memory) -> list[DialogueAct]:
+    """A system turn that states values about "it" / "this place" without naming an entity is
+    about the entity under discussion: an implicit inform of its name joins the turn, so its
+    values are checked against that entity (spec §9 "which entity")."""
+    if any(a.role in (ActRole.COUNT, ActRole.NO_RESULT) for a in acts):
+        return []
+    words = {t.lower_ for t in annotator.nlp.make_doc(fold_aligned(utterance))}
+    if not words & ANAPHORS and not any(a.slot in ("address", "phone", "postcode") for a in acts):
+        return []
+    out = []
+    for domain in dict.fromkeys(a.domain for a in acts if a.span is not None and a.slot not in BOUND_COLUMNS):
+        if any(a.domain == domain and a.slot in ENTITY_COLUMNS for a in acts):
+            continue
+        name = memory.entity.get(domain)
+        column = annotator.entity_column(domain)
+        if name is not None and column is not None:
+            out.append(_implicit(ActRole.INFORM, "inform", domain, column, name))
+    return out
+
+
+def _no_result_request(acts: list[DialogueAct], state: State, annotator: "Annotator") -> list[DialogueAct]:
+    """A no-result statement is about the request in force ("no matching restaurants in the
+    north"): the user's search values it does not repeat join it as implicit no-result values."""
+    out = []
+    for domain in {a.domain for a in acts if a.role is ActRole.NO_RESULT and not a.slot}:
+        said = {a.slot for a in acts if a.domain == domain and a.role is ActRole.NO_RESULT}
+        for slot, values in state.get(domain, {}).items():
+            if slot in said or slot in ENTITY_COLUMNS or slot in BOUND_COLUMNS or len(values) != 1:
+                continue
+            if slot in annotator.columns.get(domain, ()):
+                out.append(_implicit(ActRole.NO_RESULT, "nooffer", domain, slot, values[0]))
+    return out
+
+
+def _count_search(acts: list[DialogueAct], bounds: list[int], state: State) -> State:
+    """The search a system count is about: the user's state, plus the values the count's own
+    sentence gives before any entity it names ("21 guesthouses in the north"). Empty when the
+    turn has no count."""
+    def sentence(a: DialogueAct) -> int | None:
+        return None if a.span is None else sum(1 for b in bounds if b <= a.span.start)
+
+    counted = {a.domain: sentence(a) for a in acts if a.role is ActRole.COUNT}
+    if not counted:
+        return {}
+    search = {domain: dict(slots) for domain, slots in state.items()}
+    for domain, counted_in in counted.items():
+        named_at = min((a.span.start for a in acts if a.domain == domain and a.slot in ENTITY_COLUMNS and a.span
+                        and sentence(a) == counted_in), default=None)  # fmt: skip
+        for a in acts:
+            if a.domain != domain or a.span is None or sentence(a) != counted_in or a.canonical is None:
+                continue
+            if a.role not in (ActRole.INFORM, ActRole.OFFER) or a.slot in ENTITY_COLUMNS or a.slot in BOUND_COLUMNS:
+                continue
+            if named_at is not None and a.span.start > named_at:
+                continue
+            search.setdefault(domain, {})[a.slot] = [a.canonical]
+    return search if any(search.get(d) for d in counted) else {}
 
 
 @dataclass(frozen=True)
@@ -200,11 +402,13 @@ class Annotator:
     def __init__(self, kb: KnowledgeBase, ontology: dict[str, list[str]] | None = None):
         from spacy.matcher import PhraseMatcher
 
+        self.kb = kb
         self.nlp = blank_nlp()
         self.values = PhraseMatcher(self.nlp.vocab, attr="LOWER")
         self.nouns = PhraseMatcher(self.nlp.vocab, attr="LOWER")
         self.cues = PhraseMatcher(self.nlp.vocab, attr="LOWER")
         self.domains = list(kb.tables)
+        self.columns: dict[str, set[str]] = {d: set().union(*t.entities) if t.entities else set() for d, t in kb.tables.items()}
         self.column_order: dict[tuple[str, str], int] = {}
         self.canonical: dict[tuple[str, str], dict[str, str]] = defaultdict(dict)
         patterns: dict[str, list[str]] = defaultdict(list)
@@ -212,6 +416,10 @@ class Annotator:
             self.column_order.setdefault((domain, column), len(self.column_order))
             self.canonical[(domain, column)].setdefault(normalize(value), value)
             patterns[f"{domain}\x1f{column}"] += spellings(value)
+        for (domain, column), forms in _variants(self.canonical).items():
+            for form, value in forms.items():
+                self.canonical[(domain, column)].setdefault(normalize(form), value)
+                patterns[f"{domain}\x1f{column}"].append(form)
         for label, forms in patterns.items():
             self.values.add(label, list(self.nlp.tokenizer.pipe(dict.fromkeys(forms))))
         for domain in self.domains:
@@ -221,12 +429,46 @@ class Annotator:
             self.nouns.add(f"\x1f{number}", list(self.nlp.tokenizer.pipe(nouns)))
         self.cues.add("NEG", list(self.nlp.tokenizer.pipe(NEGATIVE_CUES)))
 
+    def entity_column(self, domain: str) -> str | None:
+        """The column naming ``domain``'s entities (``name``, ``trainID``), if it has one."""
+        return next((c for c in ENTITY_COLUMNS if c in self.columns.get(domain, ())), None)
+
+    def row(self, domain: str, name: str) -> dict[str, str] | None:
+        """The KB entity of ``domain`` whose name is ``name`` (normalised), if any."""
+        column = self.entity_column(domain)
+        table = self.kb.tables.get(domain)
+        if column is None or table is None:
+            return None
+        key = normalize(name)
+        return next((e for e in table.entities if normalize(e.get(column, "")) == key), None)
+
+    def value_elsewhere(self, target: str, slot: str, memory: Memory) -> str | None:
+        """The value of ``slot`` another domain set most recently: its entity under discussion's
+        (the KB row), else its request's."""
+        for domain in reversed(memory.recent):
+            if domain == target:
+                continue
+            name = memory.entity.get(domain)
+            row = self.row(domain, name) if name else None
+            if row is not None and row.get(slot):
+                return row[slot]
+            values = memory.state.get(domain, {}).get(slot)
+            if values and len(values) == 1:
+                return values[0]
+        return None
+
     def turn_acts(self, utterance: str, speaker: str, active: str | None = None) -> list[DialogueAct]:
         """The acts of one utterance, ordered by span (see the module docstring); ``active`` is
         the domain of the previous turns, used when a value or noun leaves the domain open."""
+        return self.acts_in_context(utterance, speaker, Memory(active=active))[0]
+
+    def acts_in_context(self, utterance: str, speaker: str, memory: Memory) -> tuple[list[DialogueAct], list[int]]:
+        """The acts of one utterance given what the dialogue said before (``memory``; its active
+        domain and last day are updated), and the character offsets where its sentences start."""
         from spacy.util import filter_spans
 
         doc = self.nlp.make_doc(fold_aligned(utterance))
+        bounds = [doc[i + 1].idx for i in range(len(doc) - 1) if doc[i].text in _SENTENCE_END]
         labels = self.nlp.vocab.strings
         candidates: dict[tuple[int, int], dict[tuple[str, str], None]] = defaultdict(dict)
         for match_id, start, end in self.values(doc):
@@ -236,18 +478,31 @@ class Annotator:
         for match_id, start, end in self.nouns(doc):
             domain, number = labels[match_id].split("\x1f")
             nouns.setdefault(start, (domain, number == "1"))
+        mentioned = {d for d, _ in nouns.values() if d}
         context = _Context(
-            mentioned={d for d, _ in nouns.values() if d},
-            sure={next(iter(c))[0] for c in candidates.values() if len({d for d, _ in c}) == 1},
-            active=active,
-        )
+            mentioned=mentioned,
+            sure={next(iter(c))[0] for c in candidates.values() if len({d for d, _ in c}) == 1
+                  and not {col for _, col in c} & CONTEXT_COLUMNS},
+            active=memory.active,
+        )  # fmt: skip
+        places = sum(1 for c in candidates.values() if {col for _, col in c} & {"departure", "destination"})
         found: list[_Found] = []
         for (start, end), options in candidates.items():
             domain = context.pick([d for d, _ in options])
             assert domain is not None  # options is never empty
-            column = self._column(doc, start, domain, [c for d, c in options if d == domain])
+            columns = [c for d, c in options if d == domain]
+            column = self._column(doc, start, end, domain, columns, memory.state)
             value = self.canonical[(domain, column)].get(normalize(doc[start:end].text), doc[start:end].text)
+            if column in CONTEXT_COLUMNS and not self._in_context(doc, start, domain, context, places):
+                if column == "day":
+                    memory.last_day = value
+                continue
+            if column == "day":
+                memory.last_day = value
             found.append(_Found(start, end, domain, column, value))
+        found += self._flags(doc, speaker)
+        found += self._stars(doc)
+        found += self._times(doc, context, found)
         if speaker == "system":
             for start, end, amount, noun_domain in _amounts(doc, nouns):
                 domain = noun_domain or context.pick(self.domains, guess=len(self.domains) == 1)
@@ -256,35 +511,157 @@ class Annotator:
         kept = {(s.start, s.end) for s in filter_spans([doc[f.start : f.end] for f in found])}
         found = sorted((f for f in found if (f.start, f.end) in kept), key=lambda f: f.start)
         found = list({(f.start, f.end): f for f in found}.values())  # one per span; an amount wins
-        negative = speaker == "system" and self._negative(doc, nouns, found)
-        acts = [_act(f, doc, utterance, speaker, negative) for f in found]
-        if negative:
-            named = [d for d, _ in nouns.values() if d] + [f.domain for f in found if not f.amount]
+        scope = self._negative(doc, nouns, found) if speaker == "system" else None
+        acts = [_act(f, doc, utterance, speaker, scope is not None and scope[0] <= f.start < scope[1]) for f in found]
+        if scope is not None:
+            inside = [f for f in found if scope[0] <= f.start < scope[1] and not f.amount]
+            named = [nouns[i][0] for i in nouns if scope[0] <= i < scope[1] and nouns[i][0]] + [f.domain for f in inside]
             domain = context.pick(named or self.domains, guess=bool(named) or len(self.domains) == 1)
             if domain is not None:
                 acts.insert(0, DialogueAct(role=ActRole.NO_RESULT, act="nooffer", domain=domain))
-        return acts
+        spoken = [a.domain for a in acts if a.span is not None and not (a.role is ActRole.COUNT)]
+        if len(mentioned) == 1 and (speaker == "user" or not spoken):
+            memory.active = next(iter(mentioned))
+        elif spoken:
+            memory.active = spoken[-1]
+        return acts, bounds
 
-    def _column(self, doc, start: int, domain: str, columns: list[str]) -> str:  # type: ignore[no-untyped-def]
-        if len(columns) > 1 and start > 0:
-            cued = CUES.get(doc[start - 1].lower_)
-            if cued in columns:
-                return cued  # type: ignore[return-value]
+    def _in_context(self, doc, start: int, domain: str, context: _Context, places: int) -> bool:  # type: ignore[no-untyped-def]
+        """Whether a value of a :data:`CONTEXT_COLUMNS` column is about its domain: the domain is
+        named or active, another value of the utterance is surely of it, two places are named
+        ("from Ely to Cambridge"), or a departure / arrival word stands right before it."""
+        if domain in context.mentioned or domain == context.active or domain in context.sure or places >= 2:
+            return True
+        before = doc[start - 1].lower_ if start > 0 else ""
+        return before in (DEPARTURE_CUES | DESTINATION_CUES) - {"to"}
+
+    def _column(self, doc, start: int, end: int, domain: str, columns: list[str], state: State) -> str:  # type: ignore[no-untyped-def]
+        """The column of a value several columns of ``domain`` share: a departure / destination cue
+        among the three words before it ("from X", "arriving in X") or "X to …" after it; else the
+        place the request already has, or the one it lacks; else :data:`COLUMN_PRIORITY`."""
+        if {"departure", "destination"} <= set(columns):
+            for tok in reversed(doc[max(0, start - 3) : start]):
+                if tok.is_punct:
+                    break
+                if tok.lower_ in DEPARTURE_CUES:
+                    return "departure"
+                if tok.lower_ in DESTINATION_CUES:
+                    return "destination"
+            if end < len(doc) and doc[end].lower_ == "to":
+                return "departure"
+            asked = state.get(domain, {})
+            key = normalize(doc[start:end].text)
+            for column in ("departure", "destination"):
+                if [normalize(v) for v in asked.get(column, [])] == [key]:
+                    return column
+            for column in ("departure", "destination"):
+                if column not in asked:
+                    return column
         rank = {c: i for i, c in enumerate(COLUMN_PRIORITY)}
         return min(columns, key=lambda c: (rank.get(c, len(rank)), self.column_order.get((domain, c), 0)))
 
-    def _negative(self, doc, nouns: dict[int, tuple[str, bool]], found: list[_Found]) -> bool:  # type: ignore[no-untyped-def]
+    def _flags(self, doc, speaker: str) -> list[_Found]:  # type: ignore[no-untyped-def]
+        """Yes / no columns from their keywords ("free parking", "wifi"): yes, or for the system
+        no when negated in the clause ("no parking"); a negated user request is left out."""
+        out = []
+        for column, words in FLAG_WORDS.items():
+            domains = [d for d in self.domains if column in self.columns[d]]
+            if len(domains) != 1:
+                continue
+            for i, tok in enumerate(doc):
+                width = next((len(w.split()) for w in words if doc[i : i + len(w.split())].text.lower() == w), 0)
+                if not width:
+                    continue
+                clause = []
+                for t in reversed(doc[max(0, i - 4) : i]):
+                    if t.is_punct and t.text != "-":
+                        break
+                    clause.append(t.lower_)
+                negated = bool(NEGATIONS & set(clause))
+                if negated and speaker == "user":
+                    continue
+                out.append(_Found(i, i + width, domains[0], column, "no" if negated else "yes"))
+        return out
+
+    def _stars(self, doc) -> list[_Found]:  # type: ignore[no-untyped-def]
+        """Star ratings: a number before "star(s)" ("4 stars", "4-star", "four star")."""
+        domains = [d for d in self.domains if "stars" in self.columns[d]]
+        if len(domains) != 1:
+            return []
+        out = []
+        for i, tok in enumerate(doc[:-1]):
+            j = i + 1 + (doc[i + 1].text == "-" and i + 2 < len(doc))
+            if doc[j].lower_ not in ("star", "stars"):
+                continue
+            amount = parse_amount(tok.text)
+            if amount is not None and amount <= 5:
+                out.append(_Found(i, i + 1, domains[0], "stars", str(amount)))
+        return out
+
+    def _times(self, doc, context: _Context, found: list[_Found]) -> list[_Found]:  # type: ignore[no-untyped-def]
+        """Trip bounds: a clock time whose nearest cue word before it (within six words of its
+        clause) is a departure word ("leave after 17:00" → leaveAt) or an arrival word ("arrive by
+        18:30" → arriveBy), in a domain with those columns that the context is about."""
+        domains = [d for d in self.domains if set(BOUND_COLUMNS) <= self.columns[d]]
+        sure = {f.domain for f in found}
+        domains = [d for d in domains if d in context.mentioned or d == context.active or d in sure]
+        if len(domains) != 1:
+            return []
+        out = []
+        for match in _CLOCK.finditer(doc.text):
+            span = doc.char_span(match.start(1), match.end(1), alignment_mode="expand")
+            value = clock_time(normalize(match.group(1)))
+            if span is None or value is None:
+                continue
+            column = None
+            for tok in reversed(doc[max(0, span.start - 6) : span.start]):
+                if tok.is_punct and tok.text not in (":", "-"):
+                    break
+                if tok.lower_ in LEAVE_CUES:
+                    column = "leaveAt"
+                    break
+                if tok.lower_ in ARRIVE_CUES:
+                    column = "arriveBy"
+                    break
+            if column is not None:
+                out.append(_Found(span.start, span.end, domains[0], column, value))
+        return out
+
+    def _negative(self, doc, nouns: dict[int, tuple[str, bool]], found: list[_Found]) -> tuple[int, int] | None:  # type: ignore[no-untyped-def]
+        """The token range (the sentence) of a no-result statement, if the utterance makes one:
+        a negative cue before a domain noun or a value, or ending its clause. A sentence that
+        also names something no KB value matches ("no eritrean restaurants") is left out: what
+        it denies cannot be read."""
         starts = set(nouns) | {f.start for f in found if not f.amount}
+        covered = {i for f in found for i in range(f.start, f.end)}
         for _, start, end in self.cues(doc):
+            hit = False
             for tok in doc[end : end + MAX_GAP + 1]:  # "no [cheap] restaurants", not "no need to call X"
                 if tok.i in starts:
-                    return True
+                    hit = True
+                    break
                 if not _gap_word(tok):
                     break
             bare_no = doc[start:end].text.lower() == "no"
-            if not bare_no and (end == len(doc) or (doc[end].is_punct and doc[end].text != "-")):
-                return True
+            if not hit and not (not bare_no and (end == len(doc) or (doc[end].is_punct and doc[end].text != "-"))):
+                continue
+            first = max([0] + [i + 1 for i in range(start) if doc[i].text in _SENTENCE_END])
+            last = next((i + 1 for i in range(end, len(doc)) if doc[i].text in _SENTENCE_END), len(doc))
+            if self._unread(doc, first, last, nouns, covered):
+                return None
+            return first, last
+        return None
+
+    def _unread(self, doc, first: int, last: int, nouns: dict[int, tuple[str, bool]], covered: set[int]) -> bool:  # type: ignore[no-untyped-def]
+        """A word right before a domain noun of the sentence that is no KB value and no plain word."""
+        for i in range(first + 1, last):
+            if i in nouns and nouns[i][0]:
+                prev = doc[i - 1]
+                if prev.is_alpha and prev.i not in covered and prev.lower_ not in PLAIN_WORDS and prev.lower_ not in NUMBER_WORDS:
+                    if not any(prev.lower_ == c for c in NEGATIVE_CUES):
+                        return True
         return False
+
 
 def _act(f: _Found, doc, utterance: str, speaker: str, negative: bool) -> DialogueAct:  # type: ignore[no-untyped-def]
     span = doc[f.start : f.end]
@@ -324,6 +701,53 @@ def spellings(value: str) -> list[str]:
     return out
 
 
+#: Trailing words a short form of an entity name may drop ("the lensfield hotel" → "lensfield").
+_NAME_SUFFIXES = ("restaurant", "hotel", "guest house", "guesthouse", "bed and breakfast", "b and b")
+
+
+def _variants(canonical: dict[tuple[str, str], dict[str, str]]) -> dict[tuple[str, str], dict[str, str]]:
+    """(domain, column) → other wording → KB value: :data:`PARAPHRASES` of values the KB has, and
+    name variants ("&" / "and", "b&b" / "bed and breakfast", "king's" / "kings", a short form
+    without a trailing "restaurant" / "hotel"), each kept only if it names one value."""
+    out: dict[tuple[str, str], dict[str, str]] = defaultdict(dict)
+    for (domain, column), values in canonical.items():
+        for value, surfaces in PARAPHRASES.get(column, {}).items():
+            kb_value = values.get(normalize(value))
+            if kb_value is not None:
+                for surface in surfaces:
+                    if normalize(surface) not in values:
+                        out[(domain, column)][surface] = kb_value
+        if column not in ENTITY_COLUMNS and column not in ("departure", "destination"):
+            continue
+        claimed: dict[str, set[str]] = defaultdict(set)
+        for key, kb_value in values.items():
+            for form in _name_forms(key):
+                if normalize(form) not in values:
+                    claimed[form].add(kb_value)
+        for form, kb_values in claimed.items():
+            if len(kb_values) == 1:
+                out[(domain, column)][form] = next(iter(kb_values))
+    return out
+
+
+def _name_forms(key: str) -> list[str]:
+    forms = {key}
+    if " and " in key:
+        forms |= {f.replace(" and ", " & ") for f in forms}
+    if "bed and breakfast" in key or "b and b" in key:
+        forms |= {key.replace(o, n) for o in ("bed and breakfast", "b and b") for n in ("b&b", "b & b", "bed & breakfast", "b and b", "bed and breakfast")}
+    possessive = re.sub(r"\b(\w{3,}[^s\W])s\b", r"\1's", key)
+    if possessive != key:
+        forms |= {possessive, possessive.replace("'s", " 's")}
+    for suffix in _NAME_SUFFIXES:
+        if key.endswith(" " + suffix):
+            short = key[: -len(suffix) - 1].strip()
+            if len(short.split()) >= 2 or len(short) >= 5:
+                forms.add(short)
+    forms.discard(key)
+    return sorted(forms)
+
+
 def _kb_values(kb: KnowledgeBase, ontology: dict[str, list[str]]) -> Iterable[tuple[str, str, str]]:
     """(domain, column, value) of every matchable KB and ontology value (module docstring)."""
     for domain, table in kb.tables.items():
@@ -331,11 +755,12 @@ def _kb_values(kb: KnowledgeBase, ontology: dict[str, list[str]]) -> Iterable[tu
         for entity in table.entities:
             for column, value in entity.items():
                 by_column[column].add(value)
+        own = {normalize(n) for pair in _nouns_of(domain)[:1] for n in pair}  # "hotel" in the hotel table
         for column, values in by_column.items():
-            if column in SKIPPED_COLUMNS or (len(values) == 1 and len(table.entities) > 1):
+            if column in SKIPPED_COLUMNS or column in BOUND_COLUMNS or (len(values) == 1 and len(table.entities) > 1):
                 continue
             for value in sorted(values):
-                if _matchable(value):
+                if _matchable(value) and normalize(value) not in own:
                     yield domain, column, value
     for slot_type, values in ontology.items():
         domain, _, column = slot_type.partition(".")
@@ -358,7 +783,8 @@ def _nouns_of(domain: str) -> list[tuple[str, str]]:
 
 
 def _amounts(doc, nouns: dict[int, tuple[str, bool]]) -> list[tuple[int, int, int, str]]:  # type: ignore[no-untyped-def]
-    """(start, end, amount, noun domain or "") of every amount followed by a domain noun."""
+    """(start, end, amount, noun domain or "") of every exact amount followed by a domain noun
+    ("over 30 hotels" and "more than 10" are no exact amount)."""
     out = []
     i = 0
     while i < len(doc):
@@ -370,6 +796,8 @@ def _amounts(doc, nouns: dict[int, tuple[str, bool]]) -> list[tuple[int, int, in
                 continue
             amount = parse_amount(words.text)
             if amount is None or (words.text.isdigit() and len(words.text) > 4):
+                continue
+            if i > 0 and doc[i - 1].lower_ in APPROXIMATE:
                 continue
             noun = _noun_after(doc, i + width, nouns, couple=words[-1].lower_ == "couple")
             if noun is not None and noun[1] == (amount != 1):

@@ -66,7 +66,9 @@ def test_roles_amounts_and_state(kb) -> None:
         ("offer", "food", "Spanish", "spanish"),
         ("offer", "name", "El Farolito", "el farolito"),
     ]
-    assert d.turns[1].state == {}  # the state is the user's
+    # a system turn that counts carries the search its count is about: the user's request
+    # plus what the count's own sentence says before the entity it names
+    assert d.turns[1].state == {"restaurant": {"pricerange": ["cheap"], "area": ["centre"], "food": ["spanish"]}}
     assert d.domains == ["restaurant"]
 
 
@@ -91,7 +93,9 @@ def test_no_negative_cue_without_a_domain_word(kb) -> None:
     d = annotate(raw("Book Jade Lotus.", "No problem, there is no need to call Jade Lotus first."), kb)
     assert all(a.role is not ActRole.NO_RESULT for a in d.turns[1].acts)
     d = annotate(raw("Something in the north?", "I couldn't find any."), kb)
-    assert acts(d, 1) == [("no_result", "", None, None)]
+    # "any" is about the request: its values join as implicit no-result values (no span)
+    assert acts(d, 1) == [("no_result", "", None, None), ("no_result", "area", "north", "north")]
+    assert d.turns[1].acts[1].span is None
 
 
 def test_spellings_are_the_normalisers_equivalents() -> None:
