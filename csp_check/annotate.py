@@ -63,7 +63,7 @@ COLUMN_PRIORITY = ("name", "trainID", "food", "type", "area", "pricerange", "dep
 #: Words before a place that make it a departure / a destination ("from X", "arriving in X").
 DEPARTURE_CUES = frozenset({"from", "leaving", "leave", "leaves", "depart", "departs", "departing", "departure", "out"})
 DESTINATION_CUES = frozenset({"to", "into", "arriving", "arrive", "arrives", "arrival", "destination", "towards",
-                              "reach", "reaching", "headed", "heading", "bound"})  # fmt: skip
+                              "reach", "reaching", "headed", "heading", "bound", "for"})  # fmt: skip
 #: Kept for callers of the former single-word cue table.
 CUES = {"from": "departure", "to": "destination"}
 #: Columns of trip bounds: "leave after 17:00", "arrive by 18:30" (MultiWOZ ``leaveAt`` / ``arriveBy``).
@@ -71,6 +71,8 @@ BOUND_COLUMNS = ("leaveAt", "arriveBy")
 #: The word nearest before a clock time that makes it a departure (leaveAt) or arrival (arriveBy) bound.
 LEAVE_CUES = frozenset({"leave", "leaves", "leaving", "left", "depart", "departs", "departing", "departure", "after"})
 ARRIVE_CUES = frozenset({"arrive", "arrives", "arriving", "arrival", "by", "before", "reach", "reaches", "reaching"})
+#: Cue words that make a time a bound, not the time of one trip ("by 18:30", "after 17:00").
+BOUND_WORDS = frozenset({"by", "before", "after"})
 #: Columns whose values are everyday words outside their domain (the city, a weekday): a value
 #: of them counts only when its domain is in the context (named, the active domain, or cued).
 CONTEXT_COLUMNS = frozenset({"departure", "destination", "day"})
@@ -79,9 +81,8 @@ PARAPHRASES: dict[str, dict[str, tuple[str, ...]]] = {
     "pricerange": {
         "moderate": ("mid-range", "mid - range", "mid range", "midrange", "moderately - priced", "moderately-priced",
                      "reasonably priced", "moderate price", "moderate prices", "moderately price"),
-        "cheap": ("inexpensive", "cheaply priced", "low-cost", "low cost", "budget", "cheaper", "cheapest"),
-        "expensive": ("pricey", "upscale", "high-end", "high - end", "high end", "expensively priced", "luxury",
-                      "more expensive", "most expensive"),
+        "cheap": ("inexpensive", "cheaply priced", "low-cost", "low cost", "budget"),
+        "expensive": ("pricey", "upscale", "high-end", "high - end", "high end", "expensively priced", "luxury"),
     },
     "area": {
         "centre": ("centre of town", "center of town", "town centre", "town center", "central", "centrally located",
@@ -118,6 +119,8 @@ MAX_VALUE_TOKENS = 12
 FLAG_WORDS = {"parking": ("parking",), "internet": ("wifi", "wi-fi", "wi - fi", "internet", "wireless")}
 #: Words of a clause that negate a flag keyword ("no parking", "does n't have wifi").
 NEGATIONS = frozenset({"no", "not", "n't", "without", "doesn't", "don't", "isn't", "lacks", "neither", "nor"})
+#: Words before a price range that rank instead of asking ("the most expensive one").
+COMPARATIVES = frozenset({"most", "least", "more", "less"})
 #: Words before an amount that make it no exact count ("over 30", "more than 10").
 APPROXIMATE = frozenset({"over", "than", "least", "about", "around", "nearly", "almost", "approximately", "roughly",
                          "under", "upwards", "some", "most", "maybe", "perhaps", "of"})  # fmt: skip
@@ -138,7 +141,7 @@ DOMAIN_NOUNS = {
     "restaurant": (("eatery", "eateries"), ("place to eat", "places to eat"), ("place to dine", "places to dine"),
                    ("food", "foods"), ("cuisine", "cuisines")),
     "hotel": (("guesthouse", "guesthouses"), ("guest house", "guest houses"), ("place to stay", "places to stay"),
-              ("lodging", "lodgings"), ("accommodation", "accommodations")),
+              ("lodging", "lodgings"), ("accommodation", "accommodations"), ("room", "rooms")),
     "attraction": (("museum", "museums"), ("college", "colleges"), ("park", "parks"),
                    ("thing to do", "things to do"), ("place to go", "places to go")),
     "train": (("connection", "connections"), ("train ride", "train rides")),
@@ -171,6 +174,7 @@ class Memory:
     entity: dict[str, str | None] = field(default_factory=dict)  # domain → canonical name, None if several
     recent: list[str] = field(default_factory=list)  # domains, least recent first
     last_day: str | None = None
+    unread: set[str] = field(default_factory=set)  # domains whose request names a value no KB has
 
     def touch(self, domain: str) -> None:
         if domain in self.recent:
@@ -197,8 +201,10 @@ def annotate(dialogue: Dialogue, kb: KnowledgeBase) -> Dialogue:
         if turn.speaker == "system":
             acts = _offers(acts)
             acts += _under_discussion(annotator, turn.utterance, acts, memory)
+            acts = [_about_entity(annotator, a, acts, memory) for a in acts]
+            acts = _unreadable_denials(acts, memory.unread)
             acts += _no_result_request(acts, memory.state, annotator)
-            new_state = _count_search(acts, bounds, memory.state)
+            new_state = _count_search(acts, bounds, memory.state, _numbers(turn.utterance))
         else:
             acts += _same_as_before(annotator, turn.utterance, acts, memory)
             memory.state = _updated(memory.state, acts)
@@ -238,13 +244,16 @@ def _offers(acts: list[DialogueAct]) -> list[DialogueAct]:
 
 def _updated(state: State, acts: list[DialogueAct]) -> State:
     """The belief state after a user turn: its informs replace their slots' values. Entity names
-    are no search constraint (asking about one entity, then for another, is no contradiction)."""
+    are no search constraint (asking about one entity, then for another, is no contradiction);
+    naming one ends the domain's earlier search (what follows is about that entity)."""
     said: dict[tuple[str, str], list[str]] = defaultdict(list)
     for act in acts:
         if act.role is ActRole.INFORM and act.canonical is not None and act.slot not in ENTITY_COLUMNS:
             if act.canonical not in said[(act.domain, act.slot)]:
                 said[(act.domain, act.slot)].append(act.canonical)
     new = {domain: dict(slots) for domain, slots in state.items()}
+    for domain in {a.domain for a in acts if a.slot in ENTITY_COLUMNS and a.span is not None}:
+        new[domain] = {}  # asking about one entity by name: the earlier search no longer applies to it
     for (domain, slot), values in said.items():
         new.setdefault(domain, {})[slot] = values
     return new
@@ -303,6 +312,42 @@ def _under_discussion(annotator: "Annotator", utterance: str, acts: list[Dialogu
     return out
 
 
+def _about_entity(annotator: "Annotator", act: DialogueAct, acts: list[DialogueAct], memory: Memory) -> DialogueAct:
+    """An address written in part or spaced differently ("on Trinity Street", "78 - 80 milton
+    road") of the entity the turn is about (named in it, else under discussion) is that entity's
+    address."""
+    if act.slot != "address" or act.span is None or act.value is None:
+        return act
+    names = {a.canonical for a in acts if a.domain == act.domain and a.slot in ENTITY_COLUMNS and a.canonical}
+    name = next(iter(names)) if len(names) == 1 else (memory.entity.get(act.domain) if not names else None)
+    row = annotator.row(act.domain, name) if name else None
+    if row is None or not row.get("address"):
+        return act
+    said, have = _compact(act.value), _compact(row["address"])
+    if said and said != _compact(act.canonical or "") and said in have:
+        return act.model_copy(update={"canonical": row["address"]})
+    if said and said in have and _compact(act.canonical or "") != have:
+        return act.model_copy(update={"canonical": row["address"]})
+    return act
+
+
+def _compact(text: str) -> str:
+    return re.sub(r"[\W_]+", "", normalize(text))
+
+
+def _unreadable_denials(acts: list[DialogueAct], unread: set[str]) -> list[DialogueAct]:
+    """A no-result statement in a domain whose request names a value no KB has ("Hungarian
+    food") denies what cannot be read: it makes no no-result claim; its values are informs."""
+    out = []
+    for a in acts:
+        if a.role is ActRole.NO_RESULT and a.domain in unread:
+            if not a.slot:
+                continue
+            a = a.model_copy(update={"role": ActRole.INFORM, "act": "inform"})
+        out.append(a)
+    return out
+
+
 def _no_result_request(acts: list[DialogueAct], state: State, annotator: "Annotator") -> list[DialogueAct]:
     """A no-result statement is about the request in force ("no matching restaurants in the
     north"): the user's search values it does not repeat join it as implicit no-result values."""
@@ -317,10 +362,11 @@ def _no_result_request(acts: list[DialogueAct], state: State, annotator: "Annota
     return out
 
 
-def _count_search(acts: list[DialogueAct], bounds: list[int], state: State) -> State:
-    """The search a system count is about: the user's state, plus the values the count's own
-    sentence gives before any entity it names ("21 guesthouses in the north"). Empty when the
-    turn has no count."""
+def _count_search(acts: list[DialogueAct], bounds: list[int], state: State, numbers: list[int]) -> State:
+    """The search a system count is about: the user's state, plus the values the turn gives
+    before the count and in its sentence up to the next number, entity or count ("21 guesthouses
+    in the north"), a slot given two values excepted. ``numbers``: character offsets of the
+    turn's numbers. Empty when the turn has no count."""
     def sentence(a: DialogueAct) -> int | None:
         return None if a.span is None else sum(1 for b in bounds if b <= a.span.start)
 
@@ -329,16 +375,23 @@ def _count_search(acts: list[DialogueAct], bounds: list[int], state: State) -> S
         return {}
     search = {domain: dict(slots) for domain, slots in state.items()}
     for domain, counted_in in counted.items():
-        named_at = min((a.span.start for a in acts if a.domain == domain and a.slot in ENTITY_COLUMNS and a.span
-                        and sentence(a) == counted_in), default=None)  # fmt: skip
+        count = next(a for a in acts if a.role is ActRole.COUNT and a.domain == domain)
+        assert count.span is not None
+        later = [a.span.start for a in acts if a.span is not None and a.span.start > count.span.start
+                 and (a.role is ActRole.COUNT or a.slot in ENTITY_COLUMNS or sentence(a) != counted_in)]  # fmt: skip
+        until = min([*later, *(b for b in numbers if b > count.span.start)], default=None)
+        said: dict[str, set[str]] = defaultdict(set)
         for a in acts:
-            if a.domain != domain or a.span is None or sentence(a) != counted_in or a.canonical is None:
+            if a.domain != domain or a.span is None or a.canonical is None or (until is not None and a.span.start >= until):
                 continue
             if a.role not in (ActRole.INFORM, ActRole.OFFER) or a.slot in ENTITY_COLUMNS or a.slot in BOUND_COLUMNS:
                 continue
-            if named_at is not None and a.span.start > named_at:
-                continue
-            search.setdefault(domain, {})[a.slot] = [a.canonical]
+            if any(e.span is not None and e.slot in ENTITY_COLUMNS and e.domain == domain and e.span.start < a.span.start for e in acts):
+                continue  # a value after an entity's name describes that entity
+            said[a.slot].add(a.canonical)
+        for slot, values in said.items():
+            if len(values) == 1:  # "four in the centre and one in the west" sets no single value
+                search.setdefault(domain, {})[slot] = [next(iter(values))]
     return search if any(search.get(d) for d in counted) else {}
 
 
@@ -420,6 +473,10 @@ class Annotator:
             for form, value in forms.items():
                 self.canonical[(domain, column)].setdefault(normalize(form), value)
                 patterns[f"{domain}\x1f{column}"].append(form)
+        self.compact: dict[tuple[str, str], dict[str, str]] = defaultdict(dict)
+        for key, forms in self.canonical.items():
+            for value in forms.values():
+                self.compact[key].setdefault(_compact(value), value)
         for label, forms in patterns.items():
             self.values.add(label, list(self.nlp.tokenizer.pipe(dict.fromkeys(forms))))
         for domain in self.domains:
@@ -474,10 +531,17 @@ class Annotator:
         for match_id, start, end in self.values(doc):
             domain, column = labels[match_id].split("\x1f")
             candidates[(start, end)][(domain, column)] = None
+        value_tokens = {i for (start, end) in candidates for i in range(start, end)}
+        inside_values = {i for (start, end) in candidates if end - start > 1 for i in range(start, end)}
         nouns: dict[int, tuple[str, bool]] = {}  # start token → (domain, or "" for a generic noun; plural)
+        widths: dict[int, tuple[bool, int]] = {}
         for match_id, start, end in self.nouns(doc):
             domain, number = labels[match_id].split("\x1f")
-            nouns.setdefault(start, (domain, number == "1"))
+            if start in inside_values:  # "park" in "Cambridge Leisure Park"
+                continue
+            rank = (bool(domain), end - start)  # a domain's noun over a generic one, then the longest
+            if start not in widths or rank > widths[start]:
+                nouns[start], widths[start] = (domain, number == "1"), rank
         mentioned = {d for d, _ in nouns.values() if d}
         context = _Context(
             mentioned=mentioned,
@@ -491,18 +555,25 @@ class Annotator:
             domain = context.pick([d for d, _ in options])
             assert domain is not None  # options is never empty
             columns = [c for d, c in options if d == domain]
-            column = self._column(doc, start, end, domain, columns, memory.state)
-            value = self.canonical[(domain, column)].get(normalize(doc[start:end].text), doc[start:end].text)
+            column = self._column(doc, start, end, domain, columns, memory.state, value_tokens)
+            text = doc[start:end].text
+            value = self.canonical[(domain, column)].get(normalize(text)) or self.compact[(domain, column)].get(_compact(text), text)
             if column in CONTEXT_COLUMNS and not self._in_context(doc, start, domain, context, places):
                 if column == "day":
                     memory.last_day = value
                 continue
             if column == "day":
                 memory.last_day = value
+            if column == "pricerange" and start > 0 and doc[start - 1].lower_ in COMPARATIVES:
+                continue  # "the most expensive one" ranks, it does not ask
+            if speaker == "user" and _alternative_to_noun(doc, start, end, nouns):
+                continue  # "a hotel or guesthouse": either will do
             found.append(_Found(start, end, domain, column, value))
         found += self._flags(doc, speaker)
         found += self._stars(doc)
-        found += self._times(doc, context, found)
+        found += self._times(doc, context, found, speaker)
+        if speaker == "user":
+            self._unread_request(doc, found, memory)
         if speaker == "system":
             for start, end, amount, noun_domain in _amounts(doc, nouns):
                 domain = noun_domain or context.pick(self.domains, guess=len(self.domains) == 1)
@@ -511,6 +582,7 @@ class Annotator:
         kept = {(s.start, s.end) for s in filter_spans([doc[f.start : f.end] for f in found])}
         found = sorted((f for f in found if (f.start, f.end) in kept), key=lambda f: f.start)
         found = list({(f.start, f.end): f for f in found}.values())  # one per span; an amount wins
+        found = _first_mentions(doc, found, speaker)
         scope = self._negative(doc, nouns, found) if speaker == "system" else None
         acts = [_act(f, doc, utterance, speaker, scope is not None and scope[0] <= f.start < scope[1]) for f in found]
         if scope is not None:
@@ -526,6 +598,25 @@ class Annotator:
             memory.active = spoken[-1]
         return acts, bounds
 
+    def _unread_request(self, doc, found: list[_Found], memory: Memory) -> None:  # type: ignore[no-untyped-def]
+        """Note a user request for a food no KB value matches ("Hungarian cuisine", "serves
+        corsica food"); a later food the KB has clears it."""
+        domains = [d for d in self.domains if "food" in self.columns[d]]
+        if not domains:
+            return
+        if any(f.slot == "food" for f in found):
+            memory.unread.discard(domains[0])
+            return
+        covered = {i for f in found for i in range(f.start, f.end)}
+        for i, tok in enumerate(doc):
+            nxt = doc[i + 1].lower_ if i + 1 < len(doc) else ""
+            before = doc[i - 1].lower_ if i > 0 else ""
+            if tok.is_alpha and i not in covered and tok.lower_ not in PLAIN_WORDS and tok.lower_ not in NUMBER_WORDS:
+                if nxt in ("food", "cuisine") or before in ("serves", "serving", "serve"):
+                    if tok.lower_ not in _NOT_FOODS:
+                        memory.unread.add(domains[0])
+                        return
+
     def _in_context(self, doc, start: int, domain: str, context: _Context, places: int) -> bool:  # type: ignore[no-untyped-def]
         """Whether a value of a :data:`CONTEXT_COLUMNS` column is about its domain: the domain is
         named or active, another value of the utterance is surely of it, two places are named
@@ -535,13 +626,13 @@ class Annotator:
         before = doc[start - 1].lower_ if start > 0 else ""
         return before in (DEPARTURE_CUES | DESTINATION_CUES) - {"to"}
 
-    def _column(self, doc, start: int, end: int, domain: str, columns: list[str], state: State) -> str:  # type: ignore[no-untyped-def]
+    def _column(self, doc, start: int, end: int, domain: str, columns: list[str], state: State, taken: set[int]) -> str:  # type: ignore[no-untyped-def]
         """The column of a value several columns of ``domain`` share: a departure / destination cue
         among the three words before it ("from X", "arriving in X") or "X to …" after it; else the
         place the request already has, or the one it lacks; else :data:`COLUMN_PRIORITY`."""
         if {"departure", "destination"} <= set(columns):
             for tok in reversed(doc[max(0, start - 3) : start]):
-                if tok.is_punct:
+                if tok.is_punct or tok.i in taken:
                     break
                 if tok.lower_ in DEPARTURE_CUES:
                     return "departure"
@@ -573,8 +664,8 @@ class Annotator:
                 if not width:
                     continue
                 clause = []
-                for t in reversed(doc[max(0, i - 4) : i]):
-                    if t.is_punct and t.text != "-":
+                for t in reversed(doc[max(0, i - 6) : i]):
+                    if (t.is_punct and t.text != "-") or t.lower_ == "but":
                         break
                     clause.append(t.lower_)
                 negated = bool(NEGATIONS & set(clause))
@@ -596,9 +687,15 @@ class Annotator:
             amount = parse_amount(tok.text)
             if amount is not None and amount <= 5:
                 out.append(_Found(i, i + 1, domains[0], "stars", str(amount)))
+        for i, tok in enumerate(doc[:-2]):  # "a star rating of 4", "a star of 4"
+            j = i + 1 + (doc[i + 1].lower_ == "rating")
+            if tok.lower_ in ("star", "stars") and j + 1 < len(doc) and doc[j].lower_ == "of":
+                amount = parse_amount(doc[j + 1].text)
+                if amount is not None and amount <= 5:
+                    out.append(_Found(j + 1, j + 2, domains[0], "stars", str(amount)))
         return out
 
-    def _times(self, doc, context: _Context, found: list[_Found]) -> list[_Found]:  # type: ignore[no-untyped-def]
+    def _times(self, doc, context: _Context, found: list[_Found], speaker: str) -> list[_Found]:  # type: ignore[no-untyped-def]
         """Trip bounds: a clock time whose nearest cue word before it (within six words of its
         clause) is a departure word ("leave after 17:00" → leaveAt) or an arrival word ("arrive by
         18:30" → arriveBy), in a domain with those columns that the context is about."""
@@ -613,16 +710,18 @@ class Annotator:
             value = clock_time(normalize(match.group(1)))
             if span is None or value is None:
                 continue
-            column = None
+            column = cue = None
             for tok in reversed(doc[max(0, span.start - 6) : span.start]):
                 if tok.is_punct and tok.text not in (":", "-"):
                     break
                 if tok.lower_ in LEAVE_CUES:
-                    column = "leaveAt"
+                    column, cue = "leaveAt", tok.lower_
                     break
                 if tok.lower_ in ARRIVE_CUES:
-                    column = "arriveBy"
+                    column, cue = "arriveBy", tok.lower_
                     break
+            if column is not None and speaker == "system" and cue in BOUND_WORDS:
+                continue  # "8 trains arrive by 13:45" restates the bound; only a time a train has is a claim
             if column is not None:
                 out.append(_Found(span.start, span.end, domains[0], column, value))
         return out
@@ -634,7 +733,11 @@ class Annotator:
         it denies cannot be read."""
         starts = set(nouns) | {f.start for f in found if not f.amount}
         covered = {i for f in found for i in range(f.start, f.end)}
-        for _, start, end in self.cues(doc):
+        cues = [(start, end) for _, start, end in self.cues(doc)]
+        for i, tok in enumerate(doc):  # "it does n't appear there are any cinemas"
+            if tok.lower_ == "any" and any(t.lower_ in NEGATIONS for t in doc[max(0, i - 5) : i]):
+                cues.append((i, i + 1))
+        for start, end in sorted(cues):
             hit = False
             for tok in doc[end : end + MAX_GAP + 1]:  # "no [cheap] restaurants", not "no need to call X"
                 if tok.i in starts:
@@ -760,13 +863,24 @@ def _kb_values(kb: KnowledgeBase, ontology: dict[str, list[str]]) -> Iterable[tu
             if column in SKIPPED_COLUMNS or column in BOUND_COLUMNS or (len(values) == 1 and len(table.entities) > 1):
                 continue
             for value in sorted(values):
-                if _matchable(value) and normalize(value) not in own:
+                if _matchable(value) and normalize(value) not in own and normalize(value) not in _PLAIN_NAMES:
                     yield domain, column, value
     for slot_type, values in ontology.items():
         domain, _, column = slot_type.partition(".")
         for value in values:
             if column and _matchable(value):
                 yield domain, column, value
+
+
+#: Values that are everyday phrases ("the place" is a nightclub): never matched.
+_PLAIN_NAMES = frozenset(normalize(n) for pair in GENERIC_NOUNS for n in pair)
+
+
+#: Words before "food" / after "serves" that name no cuisine.
+_NOT_FOODS = frozenset({"good", "great", "nice", "fine", "tasty", "delicious", "fast", "some", "any", "food", "the",
+                        "a", "an", "that", "this", "what", "which", "excellent", "cheap", "expensive", "moderate",
+                        "priced", "kind", "type", "sort", "of", "local", "different", "other", "same", "your", "our",
+                        "their", "its", "lunch", "dinner", "breakfast", "meals", "drinks", "it", "them"})  # fmt: skip
 
 
 def _matchable(value: str) -> bool:
@@ -822,3 +936,39 @@ def _noun_after(doc, j: int, nouns: dict[int, tuple[str, bool]], couple: bool) -
 def _gap_word(tok) -> bool:  # type: ignore[no-untyped-def]
     """A word that may stand between an amount or a negative cue and its noun ("cheap", "-")."""
     return (tok.is_alpha or tok.text == "-") and tok.lower_ not in _GAP_STOP and not tok.like_num
+
+
+def _alternative_to_noun(doc, start: int, end: int, nouns: dict[int, tuple[str, bool]]) -> bool:  # type: ignore[no-untyped-def]
+    """A value listed as an alternative to a plain domain noun ("a hotel or guesthouse",
+    "guesthouse or a hotel"): the user accepts either, so it is no constraint."""
+    if end + 1 < len(doc) and doc[end].lower_ == "or":
+        nxt = end + 1 + (doc[end + 1].lower_ in ("a", "an", "the"))
+        if nxt in nouns and nouns[nxt][0]:
+            return True
+    k = start - 1 - (start > 0 and doc[start - 1].lower_ in ("a", "an"))
+    return k >= 1 and doc[k].lower_ == "or" and bool(nouns.get(k - 1, ("", False))[0])
+
+
+def _numbers(utterance: str) -> list[int]:
+    """Character offsets of the numbers (digits or number words) of an utterance."""
+    doc = blank_nlp().make_doc(fold_aligned(utterance))
+    return [t.idx for t in doc if t.like_num or t.lower_ in NUMBER_WORDS and t.lower_ not in ("no", "none")]
+
+
+def _first_mentions(doc, found: list[_Found], speaker: str) -> list[_Found]:  # type: ignore[no-untyped-def]
+    """A value named again in one utterance is one mention ("a train to Cambridge … arrive in
+    Cambridge by 16:30"): a user's repeats are dropped, and a system's repeats in a later
+    sentence; a repeat within one sentence of a system turn stays (a list "A, A or C" is C3's)."""
+    def sentence(i: int) -> int:
+        return sum(1 for t in doc[:i] if t.text in _SENTENCE_END)
+
+    first: dict[tuple[str, str, str], int] = {}
+    out = []
+    for f in found:
+        key = (f.domain, f.slot, normalize(f.canonical))
+        if f.amount or key not in first:
+            first.setdefault(key, f.start)
+            out.append(f)
+        elif speaker == "system" and sentence(first[key]) == sentence(f.start):
+            out.append(f)
+    return out
