@@ -48,11 +48,12 @@ so an attribute merely informed beside a name is compared with the request too.
 from __future__ import annotations
 
 import re
-from collections import defaultdict
+from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Iterable
 
+from csp_check.check import count_matches
 from csp_check.models import ActRole, Dialogue, DialogueAct, KnowledgeBase, Span, Turn
 from csp_check.normalize import NUMBER_WORDS, clock_time, fold_aligned, normalize, parse_amount
 
@@ -119,6 +120,9 @@ MAX_VALUE_TOKENS = 12
 FLAG_WORDS = {"parking": ("parking",), "internet": ("wifi", "wi-fi", "wi - fi", "internet", "wireless")}
 #: Words of a clause that negate a flag keyword ("no parking", "does n't have wifi").
 NEGATIONS = frozenset({"no", "not", "n't", "without", "doesn't", "don't", "isn't", "lacks", "neither", "nor"})
+#: Phrases that name the service, not a value ("Cambridge TownInfo centre"): nothing in them is matched.
+MASKED_PHRASES = ("cambridge towninfo centre", "cambridge towninfo center", "towninfo centre", "towninfo center",
+                  "cambridge towninfo", "town info centre", "cambridge town info centre")
 #: Words before a price range that rank instead of asking ("the most expensive one").
 COMPARATIVES = frozenset({"most", "least", "more", "less"})
 #: Words before an amount that make it no exact count ("over 30", "more than 10").
@@ -148,7 +152,7 @@ DOMAIN_NOUNS = {
     "taxi": (("cab", "cabs"),),
 }  # fmt: skip
 GENERIC_NOUNS = (("place", "places"), ("option", "options"), ("choice", "choices"), ("result", "results"),
-                 ("match", "matches"), ("venue", "venues"), ("one", "ones"), ("entry", "entries"),
+                 ("match", "matches"), ("venue", "venues"), ("one", "ones"),
                  ("listing", "listings"))  # fmt: skip
 NEGATIVE_CUES = ("no", "none", "there is no", "there are no", "there's no", "there isn't any", "there aren't any",
                  "couldn't find any", "could not find any", "can't find any", "cannot find any",
@@ -175,6 +179,7 @@ class Memory:
     recent: list[str] = field(default_factory=list)  # domains, least recent first
     last_day: str | None = None
     unread: set[str] = field(default_factory=set)  # domains whose request names a value no KB has
+    maybe: dict[str, tuple[str, str]] = field(default_factory=dict)  # domain → (column, value) its noun may mean
 
     def touch(self, domain: str) -> None:
         if domain in self.recent:
@@ -199,15 +204,22 @@ def annotate(dialogue: Dialogue, kb: KnowledgeBase) -> Dialogue:
         acts, bounds = annotator.acts_in_context(turn.utterance, turn.speaker, memory)
         new_state: State = {}
         if turn.speaker == "system":
+            counts = Counter(a.domain for a in acts if a.role is ActRole.COUNT)  # "6 guesthouses and 1 hotel":
+            acts = [a for a in acts if not (a.role is ActRole.COUNT and counts[a.domain] > 1)]  # no one search
             acts = _offers(acts)
             acts += _under_discussion(annotator, turn.utterance, acts, memory)
             acts = [_about_entity(annotator, a, acts, memory) for a in acts]
             acts = _unreadable_denials(acts, memory.unread)
             acts += _no_result_request(acts, memory.state, annotator)
             new_state = _count_search(acts, bounds, memory.state, _numbers(turn.utterance))
+            acts += _what_the_noun_means(annotator, acts, new_state or memory.state, memory.maybe)
+            for a in acts:
+                if a.span is None and a.role is ActRole.INFORM and a.slot not in ENTITY_COLUMNS:
+                    new_state = new_state or {d: dict(slots) for d, slots in memory.state.items()}
+                    new_state.setdefault(a.domain, {})[a.slot] = [a.canonical or ""]
         else:
             acts += _same_as_before(annotator, turn.utterance, acts, memory)
-            memory.state = _updated(memory.state, acts)
+            memory.state = _updated(memory.state, acts, annotator)
             new_state = memory.state
         _remember(acts, memory, turn.speaker)
         turns.append(turn.model_copy(update={"acts": acts, "state": new_state}))
@@ -242,18 +254,22 @@ def _offers(acts: list[DialogueAct]) -> list[DialogueAct]:
     ]
 
 
-def _updated(state: State, acts: list[DialogueAct]) -> State:
+def _updated(state: State, acts: list[DialogueAct], annotator: "Annotator | None" = None) -> State:
     """The belief state after a user turn: its informs replace their slots' values. Entity names
     are no search constraint (asking about one entity, then for another, is no contradiction);
-    naming one ends the domain's earlier search (what follows is about that entity)."""
+    naming one makes the domain's request that entity's values for the slots asked so far
+    (what follows is about it, even where it differs from the earlier search)."""
     said: dict[tuple[str, str], list[str]] = defaultdict(list)
     for act in acts:
         if act.role is ActRole.INFORM and act.canonical is not None and act.slot not in ENTITY_COLUMNS:
             if act.canonical not in said[(act.domain, act.slot)]:
                 said[(act.domain, act.slot)].append(act.canonical)
     new = {domain: dict(slots) for domain, slots in state.items()}
-    for domain in {a.domain for a in acts if a.slot in ENTITY_COLUMNS and a.span is not None}:
-        new[domain] = {}  # asking about one entity by name: the earlier search no longer applies to it
+    for a in acts:  # asking about one entity by name: the request is now what that entity has
+        if a.slot in ENTITY_COLUMNS and a.span is not None and a.canonical and annotator is not None:
+            row = annotator.row(a.domain, a.canonical)
+            if row is not None:
+                new[a.domain] = {k: [row[k]] for k in new.get(a.domain, {}) if row.get(k)}
     for (domain, slot), values in said.items():
         new.setdefault(domain, {})[slot] = values
     return new
@@ -348,6 +364,35 @@ def _unreadable_denials(acts: list[DialogueAct], unread: set[str]) -> list[Dialo
     return out
 
 
+def _what_the_noun_means(
+    annotator: "Annotator", acts: list[DialogueAct], search: State, maybe: dict[str, tuple[str, str]]
+) -> list[DialogueAct]:
+    """The user's "hotel" may be the domain or the type ``hotel``. A count or no-result of that
+    domain that holds only when the noun means the type gets the type as an implicit value: the
+    text is read in the sense under which it is true (as missing DB fields are)."""
+    out = []
+    for a in acts:
+        if a.domain not in maybe or a.slot == maybe[a.domain][0] or a.role not in (ActRole.COUNT, ActRole.NO_RESULT):
+            continue
+        if a.role is ActRole.NO_RESULT and a.slot:
+            continue
+        column, value = maybe[a.domain]
+        if a.role is ActRole.COUNT:
+            filters = {k: v[0] for k, v in search.get(a.domain, {}).items() if len(v) == 1 and k not in BOUND_COLUMNS
+                       and k not in ENTITY_COLUMNS}  # fmt: skip
+            amount = int(a.canonical or 0)
+            sure, possible = annotator.count(a.domain, filters)
+            if column not in filters and not sure <= amount <= possible:
+                sure, possible = annotator.count(a.domain, {**filters, column: value})
+                if sure <= amount <= possible:
+                    out.append(_implicit(ActRole.INFORM, "inform", a.domain, column, value))
+        else:
+            said = {b.slot: b.canonical or "" for b in acts if b.domain == a.domain and b.role is ActRole.NO_RESULT and b.slot}
+            if column not in said and annotator.count(a.domain, said)[0] > 0 and annotator.count(a.domain, {**said, column: value})[0] == 0:
+                out.append(_implicit(ActRole.NO_RESULT, "nooffer", a.domain, column, value))
+    return out
+
+
 def _no_result_request(acts: list[DialogueAct], state: State, annotator: "Annotator") -> list[DialogueAct]:
     """A no-result statement is about the request in force ("no matching restaurants in the
     north"): the user's search values it does not repeat join it as implicit no-result values."""
@@ -355,8 +400,8 @@ def _no_result_request(acts: list[DialogueAct], state: State, annotator: "Annota
     for domain in {a.domain for a in acts if a.role is ActRole.NO_RESULT and not a.slot}:
         said = {a.slot for a in acts if a.domain == domain and a.role is ActRole.NO_RESULT}
         for slot, values in state.get(domain, {}).items():
-            if slot in said or slot in ENTITY_COLUMNS or slot in BOUND_COLUMNS or len(values) != 1:
-                continue
+            if slot in said or slot in ENTITY_COLUMNS or len(values) != 1:
+                continue  # a bound joins as its value: none at exactly that time is implied by none after it
             if slot in annotator.columns.get(domain, ()):
                 out.append(_implicit(ActRole.NO_RESULT, "nooffer", domain, slot, values[0]))
     return out
@@ -390,8 +435,10 @@ def _count_search(acts: list[DialogueAct], bounds: list[int], state: State, numb
                 continue  # a value after an entity's name describes that entity
             said[a.slot].add(a.canonical)
         for slot, values in said.items():
-            if len(values) == 1:  # "four in the centre and one in the west" sets no single value
+            if len(values) == 1:
                 search.setdefault(domain, {})[slot] = [next(iter(values))]
+            else:  # "in the moderate to cheap price range": no single value of that slot
+                search.get(domain, {}).pop(slot, None)
     return search if any(search.get(d) for d in counted) else {}
 
 
@@ -485,6 +532,24 @@ class Annotator:
         for number, nouns in enumerate(zip(*GENERIC_NOUNS)):
             self.nouns.add(f"\x1f{number}", list(self.nlp.tokenizer.pipe(nouns)))
         self.cues.add("NEG", list(self.nlp.tokenizer.pipe(NEGATIVE_CUES)))
+        self.own_values: dict[str, tuple[str, str]] = {}  # "hotel" is the hotel table's noun and a type
+        for domain, table in kb.tables.items():
+            noun = _nouns_of(domain)[0][0]
+            for entity in table.entities:
+                column = next((c for c, v in entity.items() if normalize(v) == noun and c not in SKIPPED_COLUMNS), None)
+                if column is not None and len({e.get(column) for e in table.entities}) > 1:
+                    self.own_values[domain] = (column, noun)
+                    break
+        self.masks = PhraseMatcher(self.nlp.vocab, attr="LOWER")
+        self.masks.add("MASK", list(self.nlp.tokenizer.pipe(MASKED_PHRASES)))
+
+    def count(self, domain: str, filters: dict[str, str]) -> tuple[int, int]:
+        """(sure, possible) number of ``domain`` entities matching ``filters`` (column → value)."""
+        table = self.kb.tables.get(domain)
+        if table is None:
+            return 0, 0
+        columns = list(filters)
+        return count_matches(table.normalized(), columns, [normalize(filters[c]) for c in columns])
 
     def entity_column(self, domain: str) -> str | None:
         """The column naming ``domain``'s entities (``name``, ``trainID``), if it has one."""
@@ -531,6 +596,7 @@ class Annotator:
         for match_id, start, end in self.values(doc):
             domain, column = labels[match_id].split("\x1f")
             candidates[(start, end)][(domain, column)] = None
+        masked = {i for _, start, end in self.masks(doc) for i in range(start, end)}
         value_tokens = {i for (start, end) in candidates for i in range(start, end)}
         inside_values = {i for (start, end) in candidates if end - start > 1 for i in range(start, end)}
         nouns: dict[int, tuple[str, bool]] = {}  # start token → (domain, or "" for a generic noun; plural)
@@ -542,7 +608,7 @@ class Annotator:
             rank = (bool(domain), end - start)  # a domain's noun over a generic one, then the longest
             if start not in widths or rank > widths[start]:
                 nouns[start], widths[start] = (domain, number == "1"), rank
-        mentioned = {d for d, _ in nouns.values() if d}
+        mentioned = {d for i, (d, _) in nouns.items() if d and not _reference(doc, i)}
         context = _Context(
             mentioned=mentioned,
             sure={next(iter(c))[0] for c in candidates.values() if len({d for d, _ in c}) == 1
@@ -568,12 +634,21 @@ class Annotator:
                 continue  # "the most expensive one" ranks, it does not ask
             if speaker == "user" and _alternative_to_noun(doc, start, end, nouns):
                 continue  # "a hotel or guesthouse": either will do
+            if speaker == "user" and _negated(doc, start):
+                continue  # "I don't want a guesthouse": not a request for one
+            if start in masked:
+                continue  # inside "Cambridge TownInfo centre"
             found.append(_Found(start, end, domain, column, value))
         found += self._flags(doc, speaker)
         found += self._stars(doc)
         found += self._times(doc, context, found, speaker)
         if speaker == "user":
             self._unread_request(doc, found, memory)
+            for domain, (column, value) in self.own_values.items():
+                if any(f.domain == domain and f.slot == column for f in found):
+                    memory.maybe.pop(domain, None)
+                elif any(d == domain and doc[i].lower_ in (value, value + "s") for i, (d, _) in nouns.items()):
+                    memory.maybe[domain] = (column, value)
         if speaker == "system":
             for start, end, amount, noun_domain in _amounts(doc, nouns):
                 domain = noun_domain or context.pick(self.domains, guess=len(self.domains) == 1)
@@ -612,7 +687,7 @@ class Annotator:
             nxt = doc[i + 1].lower_ if i + 1 < len(doc) else ""
             before = doc[i - 1].lower_ if i > 0 else ""
             if tok.is_alpha and i not in covered and tok.lower_ not in PLAIN_WORDS and tok.lower_ not in NUMBER_WORDS:
-                if nxt in ("food", "cuisine") or before in ("serves", "serving", "serve"):
+                if nxt in ("food", "cuisine", "restaurant", "restaurants", "place", "places") or before in ("serves", "serving", "serve"):
                     if tok.lower_ not in _NOT_FOODS:
                         memory.unread.add(domains[0])
                         return
@@ -880,7 +955,13 @@ _PLAIN_NAMES = frozenset(normalize(n) for pair in GENERIC_NOUNS for n in pair)
 _NOT_FOODS = frozenset({"good", "great", "nice", "fine", "tasty", "delicious", "fast", "some", "any", "food", "the",
                         "a", "an", "that", "this", "what", "which", "excellent", "cheap", "expensive", "moderate",
                         "priced", "kind", "type", "sort", "of", "local", "different", "other", "same", "your", "our",
-                        "their", "its", "lunch", "dinner", "breakfast", "meals", "drinks", "it", "them"})  # fmt: skip
+                        "their", "its", "lunch", "dinner", "breakfast", "meals", "drinks", "it", "them", "new",
+                        "another", "one", "particular", "popular", "specific", "fancy", "nearby", "best", "star",
+                        "expensively", "cheaply", "moderately", "reasonably", "upscale", "pricey", "centre", "center",
+                        "north", "south", "east", "west", "to", "eat", "dine", "at", "in", "for", "is", "be", "any",
+                        "quality", "affordable", "high", "end", "range", "priced", "budget", "inexpensive", "classy",
+                        "romantic", "special", "decent", "small", "big", "large", "little", "authentic", "traditional",
+                        "my", "hotel", "what", "nice", "sit", "down", "family", "friendly", "local", "town"})  # fmt: skip
 
 
 def _matchable(value: str) -> bool:
@@ -913,6 +994,11 @@ def _amounts(doc, nouns: dict[int, tuple[str, bool]]) -> list[tuple[int, int, in
                 continue
             if i > 0 and doc[i - 1].lower_ in APPROXIMATE:
                 continue
+            if any(t.lower_ in ("no", "not", "n't") for t in doc[max(0, i - 3) : i]):
+                continue  # "no cheap 4 star hotels" denies, it does not count
+            after = [t.lower_ for t in doc[i + width : i + width + 3]]
+            if after[:1] in (["star"], ["stars"], ["-"]) or any(w in ("other", "others", "more", "additional") for w in after):
+                continue  # "4 star hotels" is a rating; "two other guesthouses" counts the rest
             noun = _noun_after(doc, i + width, nouns, couple=words[-1].lower_ == "couple")
             if noun is not None and noun[1] == (amount != 1):
                 out.append((i, i + width, amount, noun[0]))
@@ -972,3 +1058,26 @@ def _first_mentions(doc, found: list[_Found], speaker: str) -> list[_Found]:  # 
         elif speaker == "system" and sentence(first[key]) == sentence(f.start):
             out.append(f)
     return out
+
+
+def _negated(doc, start: int) -> bool:  # type: ignore[no-untyped-def]
+    """A negation among the four words before ``start`` in its clause ("not a guesthouse",
+    "I don't want a guesthouse")."""
+    for tok in reversed(doc[max(0, start - 4) : start]):
+        if (tok.is_punct and tok.text != "-") or tok.lower_ in ("but", "and"):
+            return False
+        if tok.lower_ in NEGATIONS:
+            return True
+    return False
+
+
+#: Words that make a domain noun a reference point, not the topic ("as the hotel", "near the restaurant").
+_REFERENCE_WORDS = frozenset({"as", "near", "than", "from", "of", "like", "to", "by", "close"})
+
+
+def _reference(doc, i: int) -> bool:  # type: ignore[no-untyped-def]
+    """Whether the noun at token ``i`` is a reference point ("in the same area as the hotel")."""
+    j = i - 1
+    while j >= 0 and doc[j].lower_ in ("the", "my", "our", "a", "your"):
+        j -= 1
+    return j >= 0 and doc[j].lower_ in _REFERENCE_WORDS and j < i - 1

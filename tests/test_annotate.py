@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from csp_check.annotate import annotate, spellings
+from csp_check.annotate import Annotator, annotate, spellings
 from csp_check.cli import main
 from csp_check.kb import load_kb
 from csp_check.models import ActRole, Dialogue, Status, Turn
@@ -73,9 +73,15 @@ def test_roles_amounts_and_state(kb) -> None:
 
 
 def test_amount_words_need_a_domain_noun_that_agrees(kb) -> None:
-    d = annotate(raw("Hi.", "A table for two at Jade Lotus? There is one cheap italian restaurant and a couple of moderately priced ones."), kb)
-    assert [(r, v, c) for r, _, v, c in acts(d, 1) if r == "count"] == [("count", "one", "1"), ("count", "a couple", "2")]
+    text = "A table for two at Jade Lotus? There is one cheap italian restaurant and a couple of moderately priced ones."
+    found = Annotator(kb).turn_acts(text, "system")
+    assert [(a.role.value, a.value, a.canonical) for a in found if a.role is ActRole.COUNT] == [
+        ("count", "one", "1"), ("count", "a couple", "2")
+    ]
+    d = annotate(raw("Hi.", text), kb)
     assert ("offer", "pricerange", "moderately priced", "moderate") in acts(d, 1)
+    # two counts of one domain in one turn break a search down; one belief state cannot express both
+    assert [a for a in d.turns[1].acts if a.role is ActRole.COUNT] == []
 
 
 def test_no_result_relabels_the_utterance_values(kb) -> None:
