@@ -73,7 +73,7 @@ BOUND_COLUMNS = ("leaveAt", "arriveBy")
 LEAVE_CUES = frozenset({"leave", "leaves", "leaving", "left", "depart", "departs", "departing", "departure", "after"})
 ARRIVE_CUES = frozenset({"arrive", "arrives", "arriving", "arrival", "by", "before", "reach", "reaches", "reaching"})
 #: Cue words that make a time a bound, not the time of one trip ("by 18:30", "after 17:00").
-BOUND_WORDS = frozenset({"by", "before", "after"})
+BOUND_WORDS = frozenset({"by", "before", "after", "than", "until", "till", "later", "earlier", "between", "from"})
 #: Columns whose values are everyday words outside their domain (the city, a weekday): a value
 #: of them counts only when its domain is in the context (named, the active domain, or cued).
 CONTEXT_COLUMNS = frozenset({"departure", "destination", "day"})
@@ -82,13 +82,14 @@ PARAPHRASES: dict[str, dict[str, tuple[str, ...]]] = {
     "pricerange": {
         "moderate": ("mid-range", "mid - range", "mid range", "midrange", "moderately - priced", "moderately-priced",
                      "reasonably priced", "moderate price", "moderate prices", "moderately price"),
-        "cheap": ("inexpensive", "cheaply priced", "low-cost", "low cost", "budget"),
+        "cheap": ("inexpensive", "cheaply priced", "low-cost", "low cost"),
         "expensive": ("pricey", "upscale", "high-end", "high - end", "high end", "expensively priced", "luxury"),
     },
     "area": {
         "centre": ("centre of town", "center of town", "town centre", "town center", "central", "centrally located",
                    "centre of cambridge", "center of cambridge", "middle of town", "downtown"),
-        "north": ("northern",), "south": ("southern",), "east": ("eastern",), "west": ("western",),
+        "north": ("northern", "northside"), "south": ("southern", "southside"), "east": ("eastern", "eastside"),
+        "west": ("western", "westside"),
     },
     "type": {
         "guesthouse": ("b&b", "b & b", "b and b", "bed and breakfasts", "guest houses"),
@@ -103,7 +104,7 @@ PARAPHRASES: dict[str, dict[str, tuple[str, ...]]] = {
         "museum": ("museums",), "college": ("colleges",), "park": ("parks",), "entertainment": ("entertaining",),
     },
     "food": {
-        "asian oriental": ("asian", "oriental"), "north american": ("american",), "gastropub": ("gastro pub", "gastropubs"),
+        "asian oriental": ("asian", "oriental"), "gastropub": ("gastro pub", "gastropubs"),
         "seafood": ("sea food",), "modern european": ("modern european",),
     },
 }  # fmt: skip
@@ -119,10 +120,17 @@ MAX_VALUE_TOKENS = 12
 #: Yes / no columns found by a keyword ("free parking", "wifi"): column → its keywords.
 FLAG_WORDS = {"parking": ("parking",), "internet": ("wifi", "wi-fi", "wi - fi", "internet", "wireless")}
 #: Words of a clause that negate a flag keyword ("no parking", "does n't have wifi").
-NEGATIONS = frozenset({"no", "not", "n't", "without", "doesn't", "don't", "isn't", "lacks", "neither", "nor"})
+NEGATIONS = frozenset({"no", "not", "n't", "without", "doesn't", "don't", "isn't", "lacks", "neither", "nor", "none",
+                       "opposed", "instead", "rather", "never", "nothing"})
+#: A user's "are there no cheap ones?" still asks for cheap ones.
+USER_NEGATIONS = NEGATIONS - {"no", "none"}
 #: Phrases that name the service, not a value ("Cambridge TownInfo centre"): nothing in them is matched.
 MASKED_PHRASES = ("cambridge towninfo centre", "cambridge towninfo center", "towninfo centre", "towninfo center",
                   "cambridge towninfo", "town info centre", "cambridge town info centre")
+_MASK = re.compile(r"\bcambridge\s+towne?\s*info\w*(?:\s+cent(?:re|er))?|\btowne?\s*info\w*\s+cent(?:re|er)")
+#: Words before a cuisine that make it another one.
+_QUALIFIERS = frozenset({"north", "south", "east", "west", "northern", "southern", "eastern", "western", "latin",
+                         "central", "northeast", "southeast", "northwest", "southwest"})  # fmt: skip
 #: Words before a price range that rank instead of asking ("the most expensive one").
 COMPARATIVES = frozenset({"most", "least", "more", "less"})
 #: Words before an amount that make it no exact count ("over 30", "more than 10").
@@ -134,23 +142,28 @@ SAME_SLOT = {"area": "area", "part of town": "area", "side of town": "area", "lo
              "neighbourhood": "area", "pricerange": "pricerange", "price range": "pricerange", "price": "pricerange",
              "day": "day", "night": "day", "date": "day"}  # fmt: skip
 #: Words that refer to the entity under discussion rather than name it.
-ANAPHORS = frozenset({"it", "its", "it's", "this", "they", "their", "there"})
+ANAPHORS = frozenset({"it", "its", "it's", "they", "their", "address", "phone", "postcode", "number"})
 #: Describing words a no-result sentence may use beside its domain noun without naming a value.
 PLAIN_WORDS = frozenset({"matching", "other", "such", "any", "more", "available", "suitable", "good", "nice", "great",
                          "open", "similar", "particular", "specific", "kind", "type", "many", "few", "the", "a", "an",
                          "that", "those", "these", "some", "of", "in", "with", "for", "free", "all", "results",
-                         "options", "entries", "listings", "local", "your", "those", "criteria"})  # fmt: skip
+                         "options", "entries", "listings", "local", "your", "those", "criteria", "star", "stars",
+                         "rated", "priced", "currently", "really", "certain", "exact", "exactly", "to", "do", "see",
+                         "visit", "go", "eat", "stay", "that", "which", "who", "is", "are", "be", "at", "on", "by"})  # fmt: skip
 #: Domain nouns beyond each KB domain's own name (singular, plural), used only for KB domains.
 DOMAIN_NOUNS = {
     "restaurant": (("eatery", "eateries"), ("place to eat", "places to eat"), ("place to dine", "places to dine"),
-                   ("food", "foods"), ("cuisine", "cuisines")),
+                   ("dining establishment", "dining establishments"), ("somewhere to eat", "somewhere to eat")),
     "hotel": (("guesthouse", "guesthouses"), ("guest house", "guest houses"), ("place to stay", "places to stay"),
-              ("lodging", "lodgings"), ("accommodation", "accommodations"), ("room", "rooms")),
+              ("lodging", "lodgings"), ("accommodation", "accommodations")),
     "attraction": (("museum", "museums"), ("college", "colleges"), ("park", "parks"),
                    ("thing to do", "things to do"), ("place to go", "places to go")),
     "train": (("connection", "connections"), ("train ride", "train rides")),
     "taxi": (("cab", "cabs"),),
 }  # fmt: skip
+#: Words that tell which domain an utterance is about but count nothing ("2 nights" is no amount of hotels).
+TOPIC_WORDS = {"restaurant": ("food", "foods", "cuisine", "cuisines", "dining", "dine", "eat"),
+               "hotel": ("room", "rooms", "night", "nights", "stay")}  # fmt: skip
 GENERIC_NOUNS = (("place", "places"), ("option", "options"), ("choice", "choices"), ("result", "results"),
                  ("match", "matches"), ("venue", "venues"), ("one", "ones"),
                  ("listing", "listings"))  # fmt: skip
@@ -158,6 +171,8 @@ NEGATIVE_CUES = ("no", "none", "there is no", "there are no", "there's no", "the
                  "couldn't find any", "could not find any", "can't find any", "cannot find any",
                  "unable to find any", "don't have any", "do not have any", "could n't find any",
                  "ca n't find any", "do n't have any", "there is n't any", "there are n't any")  # fmt: skip
+#: Verbs a negation turns into a no-result cue ("could not find a …", "do n't have …").
+_FINDING = frozenset({"find", "found", "have", "see", "locate", "show", "get", "offer"})
 #: Words allowed between an amount and its noun ("three cheap italian restaurants").
 MAX_GAP = 4
 _GAP_STOP = frozenset({"in", "at", "on", "for", "to", "from", "with", "and", "or", "but", "than", "by", "near", "of"})
@@ -180,6 +195,7 @@ class Memory:
     last_day: str | None = None
     unread: set[str] = field(default_factory=set)  # domains whose request names a value no KB has
     maybe: dict[str, tuple[str, str]] = field(default_factory=dict)  # domain → (column, value) its noun may mean
+    named: set[str] = field(default_factory=set)  # domains whose entity the last user turn named
 
     def touch(self, domain: str) -> None:
         if domain in self.recent:
@@ -206,6 +222,7 @@ def annotate(dialogue: Dialogue, kb: KnowledgeBase) -> Dialogue:
         if turn.speaker == "system":
             counts = Counter(a.domain for a in acts if a.role is ActRole.COUNT)  # "6 guesthouses and 1 hotel":
             acts = [a for a in acts if not (a.role is ActRole.COUNT and counts[a.domain] > 1)]  # no one search
+            acts = [a for a in acts if not (a.role is ActRole.COUNT and a.domain in memory.named)]  # "two called that"
             acts = _offers(acts)
             acts += _under_discussion(annotator, turn.utterance, acts, memory)
             acts = [_about_entity(annotator, a, acts, memory) for a in acts]
@@ -213,6 +230,7 @@ def annotate(dialogue: Dialogue, kb: KnowledgeBase) -> Dialogue:
             acts += _no_result_request(acts, memory.state, annotator)
             new_state = _count_search(acts, bounds, memory.state, _numbers(turn.utterance))
             acts += _what_the_noun_means(annotator, acts, new_state or memory.state, memory.maybe)
+            new_state = _alternatives(acts, new_state)
             for a in acts:
                 if a.span is None and a.role is ActRole.INFORM and a.slot not in ENTITY_COLUMNS:
                     new_state = new_state or {d: dict(slots) for d, slots in memory.state.items()}
@@ -220,6 +238,7 @@ def annotate(dialogue: Dialogue, kb: KnowledgeBase) -> Dialogue:
         else:
             acts += _same_as_before(annotator, turn.utterance, acts, memory)
             memory.state = _updated(memory.state, acts, annotator)
+            memory.named = {a.domain for a in acts if a.slot in ENTITY_COLUMNS and a.span is not None}
             new_state = memory.state
         _remember(acts, memory, turn.speaker)
         turns.append(turn.model_copy(update={"acts": acts, "state": new_state}))
@@ -315,7 +334,7 @@ def _under_discussion(annotator: "Annotator", utterance: str, acts: list[Dialogu
     if any(a.role in (ActRole.COUNT, ActRole.NO_RESULT) for a in acts):
         return []
     words = {t.lower_ for t in annotator.nlp.make_doc(fold_aligned(utterance))}
-    if not words & ANAPHORS and not any(a.slot in ("address", "phone", "postcode") for a in acts):
+    if not words & ANAPHORS:
         return []
     out = []
     for domain in dict.fromkeys(a.domain for a in acts if a.span is not None and a.slot not in BOUND_COLUMNS):
@@ -391,6 +410,19 @@ def _what_the_noun_means(
             if column not in said and annotator.count(a.domain, said)[0] > 0 and annotator.count(a.domain, {**said, column: value})[0] == 0:
                 out.append(_implicit(ActRole.NO_RESULT, "nooffer", a.domain, column, value))
     return out
+
+
+def _alternatives(acts: list[DialogueAct], state: State) -> State:
+    """A system turn that reports no result and offers an entity offers an alternative outside
+    the request ("no moderate hotels in the east; there is an expensive one, X"): that turn's
+    search is what it offers, so the request is not added to its offer."""
+    failed = {a.domain for a in acts if a.role is ActRole.NO_RESULT}
+    out = {d: dict(slots) for d, slots in state.items()}
+    for domain in failed:
+        offered = [a for a in acts if a.domain == domain and a.role is ActRole.OFFER and a.span is not None]
+        if any(a.slot in ENTITY_COLUMNS for a in offered):
+            out[domain] = {a.slot: [a.canonical or ""] for a in offered}
+    return out if out != state else state
 
 
 def _no_result_request(acts: list[DialogueAct], state: State, annotator: "Annotator") -> list[DialogueAct]:
@@ -597,6 +629,9 @@ class Annotator:
             domain, column = labels[match_id].split("\x1f")
             candidates[(start, end)][(domain, column)] = None
         masked = {i for _, start, end in self.masks(doc) for i in range(start, end)}
+        for m in _MASK.finditer(doc.text.lower()):
+            span = doc.char_span(m.start(), m.end(), alignment_mode="expand")
+            masked |= set(range(span.start, span.end)) if span is not None else set()
         value_tokens = {i for (start, end) in candidates for i in range(start, end)}
         inside_values = {i for (start, end) in candidates if end - start > 1 for i in range(start, end)}
         nouns: dict[int, tuple[str, bool]] = {}  # start token → (domain, or "" for a generic noun; plural)
@@ -609,12 +644,14 @@ class Annotator:
             if start not in widths or rank > widths[start]:
                 nouns[start], widths[start] = (domain, number == "1"), rank
         mentioned = {d for i, (d, _) in nouns.items() if d and not _reference(doc, i)}
+        mentioned |= {d for d, words in TOPIC_WORDS.items() if d in self.columns for t in doc if t.lower_ in words}
         context = _Context(
             mentioned=mentioned,
             sure={next(iter(c))[0] for c in candidates.values() if len({d for d, _ in c}) == 1
                   and not {col for _, col in c} & CONTEXT_COLUMNS},
             active=memory.active,
         )  # fmt: skip
+        qualified: set[int] = set()
         places = sum(1 for c in candidates.values() if {col for _, col in c} & {"departure", "destination"})
         found: list[_Found] = []
         for (start, end), options in candidates.items():
@@ -632,13 +669,19 @@ class Annotator:
                 memory.last_day = value
             if column == "pricerange" and start > 0 and doc[start - 1].lower_ in COMPARATIVES:
                 continue  # "the most expensive one" ranks, it does not ask
-            if speaker == "user" and _alternative_to_noun(doc, start, end, nouns):
+            if _alternative_to_noun(doc, start, end, nouns):
                 continue  # "a hotel or guesthouse": either will do
-            if speaker == "user" and _negated(doc, start):
-                continue  # "I don't want a guesthouse": not a request for one
+            if speaker == "user" and _negated(doc, start, 6, USER_NEGATIONS):
+                continue  # "I don't want a guesthouse": no value asked
             if start in masked:
                 continue  # inside "Cambridge TownInfo centre"
+            if column == "food" and start > 0 and doc[start - 1].lower_ in _QUALIFIERS:
+                if speaker == "user":
+                    memory.unread.add(domain)
+                qualified.add(start - 1)
+                continue  # "South Indian", "eastern European", "Latin American": another cuisine
             found.append(_Found(start, end, domain, column, value))
+        found = [f for f in found if f.start not in qualified and f.end - 1 not in qualified]
         found += self._flags(doc, speaker)
         found += self._stars(doc)
         found += self._times(doc, context, found, speaker)
@@ -649,6 +692,7 @@ class Annotator:
                     memory.maybe.pop(domain, None)
                 elif any(d == domain and doc[i].lower_ in (value, value + "s") for i, (d, _) in nouns.items()):
                     memory.maybe[domain] = (column, value)
+                    memory.state.get(domain, {}).pop(column, None)  # "how about a hotel?" after "a guesthouse"
         if speaker == "system":
             for start, end, amount, noun_domain in _amounts(doc, nouns):
                 domain = noun_domain or context.pick(self.domains, guess=len(self.domains) == 1)
@@ -659,6 +703,10 @@ class Annotator:
         found = list({(f.start, f.end): f for f in found}.values())  # one per span; an amount wins
         found = _first_mentions(doc, found, speaker)
         scope = self._negative(doc, nouns, found) if speaker == "system" else None
+        if speaker == "system":  # "neither one is a guesthouse" states no type
+            found = [f for f in found if f.amount or (scope is not None and scope[0] <= f.start < scope[1])
+                     or f.slot in FLAG_WORDS or not _negated(doc, f.start, 4)]  # fmt: skip
+            found = _not_choices(doc, found)
         acts = [_act(f, doc, utterance, speaker, scope is not None and scope[0] <= f.start < scope[1]) for f in found]
         if scope is not None:
             inside = [f for f in found if scope[0] <= f.start < scope[1] and not f.amount]
@@ -696,8 +744,10 @@ class Annotator:
         """Whether a value of a :data:`CONTEXT_COLUMNS` column is about its domain: the domain is
         named or active, another value of the utterance is surely of it, two places are named
         ("from Ely to Cambridge"), or a departure / arrival word stands right before it."""
-        if domain in context.mentioned or domain == context.active or domain in context.sure or places >= 2:
+        if domain in context.mentioned or domain in context.sure or places >= 2:
             return True
+        if domain == context.active and not (context.sure | context.mentioned) - {domain}:
+            return True  # the active domain, unless the utterance is surely about another
         before = doc[start - 1].lower_ if start > 0 else ""
         return before in (DEPARTURE_CUES | DESTINATION_CUES) - {"to"}
 
@@ -789,11 +839,13 @@ class Annotator:
             for tok in reversed(doc[max(0, span.start - 6) : span.start]):
                 if tok.is_punct and tok.text not in (":", "-"):
                     break
+                if tok.lower_ in BOUND_WORDS and cue is None:
+                    cue = tok.lower_  # "arrive no later than 21:00": a bound whatever verb comes before
                 if tok.lower_ in LEAVE_CUES:
-                    column, cue = "leaveAt", tok.lower_
+                    column, cue = "leaveAt", cue or tok.lower_
                     break
                 if tok.lower_ in ARRIVE_CUES:
-                    column, cue = "arriveBy", tok.lower_
+                    column, cue = "arriveBy", cue or tok.lower_
                     break
             if column is not None and speaker == "system" and cue in BOUND_WORDS:
                 continue  # "8 trains arrive by 13:45" restates the bound; only a time a train has is a claim
@@ -809,18 +861,25 @@ class Annotator:
         starts = set(nouns) | {f.start for f in found if not f.amount}
         covered = {i for f in found for i in range(f.start, f.end)}
         cues = [(start, end) for _, start, end in self.cues(doc)]
-        for i, tok in enumerate(doc):  # "it does n't appear there are any cinemas"
-            if tok.lower_ == "any" and any(t.lower_ in NEGATIONS for t in doc[max(0, i - 5) : i]):
+        for i, tok in enumerate(doc):  # "it does n't appear there are any cinemas", "could not find a guesthouse"
+            negated = any(t.lower_ in NEGATIONS for t in doc[max(0, i - 5) : i])
+            if tok.lower_ in ("any", "anything", "anywhere") and negated:
+                cues.append((i, i + 1))
+            elif tok.lower_ in _FINDING and any(t.lower_ in NEGATIONS for t in doc[max(0, i - 3) : i]):
+                cues.append((i, i + 1))
+            elif tok.lower_ == "nothing":
                 cues.append((i, i + 1))
         for start, end in sorted(cues):
             hit = False
+            bare_no = doc[start:end].text.lower() in ("no", "any", "anything", "anywhere") or doc[start].lower_ in _FINDING
+            if any(t.lower_ in ("other", "else", "more", "additional", "further") for t in doc[end : end + 3]):
+                continue  # "no other options": none besides the one offered, not none at all
             for tok in doc[end : end + MAX_GAP + 1]:  # "no [cheap] restaurants", not "no need to call X"
                 if tok.i in starts:
                     hit = True
                     break
-                if not _gap_word(tok):
+                if not _gap_word(tok) and (bare_no or tok.lower_ not in ("in", "at", "near", "with", "for", "of", "on")):
                     break
-            bare_no = doc[start:end].text.lower() == "no"
             if not hit and not (not bare_no and (end == len(doc) or (doc[end].is_punct and doc[end].text != "-"))):
                 continue
             first = max([0] + [i + 1 for i in range(start) if doc[i].text in _SENTENCE_END])
@@ -833,7 +892,7 @@ class Annotator:
     def _unread(self, doc, first: int, last: int, nouns: dict[int, tuple[str, bool]], covered: set[int]) -> bool:  # type: ignore[no-untyped-def]
         """A word right before a domain noun of the sentence that is no KB value and no plain word."""
         for i in range(first + 1, last):
-            if i in nouns and nouns[i][0]:
+            if i in nouns or doc[i].lower_ in ("food", "cuisine"):
                 prev = doc[i - 1]
                 if prev.is_alpha and prev.i not in covered and prev.lower_ not in PLAIN_WORDS and prev.lower_ not in NUMBER_WORDS:
                     if not any(prev.lower_ == c for c in NEGATIVE_CUES):
@@ -937,6 +996,9 @@ def _kb_values(kb: KnowledgeBase, ontology: dict[str, list[str]]) -> Iterable[tu
         for column, values in by_column.items():
             if column in SKIPPED_COLUMNS or column in BOUND_COLUMNS or (len(values) == 1 and len(table.entities) > 1):
                 continue
+            lengths = sorted(len(v.split()) for v in values)
+            if lengths[len(lengths) // 2] > 5:
+                continue  # descriptions and opening hours ("always" is one of them), not values
             for value in sorted(values):
                 if _matchable(value) and normalize(value) not in own and normalize(value) not in _PLAIN_NAMES:
                     yield domain, column, value
@@ -960,7 +1022,7 @@ _NOT_FOODS = frozenset({"good", "great", "nice", "fine", "tasty", "delicious", "
                         "expensively", "cheaply", "moderately", "reasonably", "upscale", "pricey", "centre", "center",
                         "north", "south", "east", "west", "to", "eat", "dine", "at", "in", "for", "is", "be", "any",
                         "quality", "affordable", "high", "end", "range", "priced", "budget", "inexpensive", "classy",
-                        "romantic", "special", "decent", "small", "big", "large", "little", "authentic", "traditional",
+                        "romantic", "special", "decent", "small", "big", "large", "little", "authentic",
                         "my", "hotel", "what", "nice", "sit", "down", "family", "friendly", "local", "town"})  # fmt: skip
 
 
@@ -1027,24 +1089,31 @@ def _gap_word(tok) -> bool:  # type: ignore[no-untyped-def]
 def _alternative_to_noun(doc, start: int, end: int, nouns: dict[int, tuple[str, bool]]) -> bool:  # type: ignore[no-untyped-def]
     """A value listed as an alternative to a plain domain noun ("a hotel or guesthouse",
     "guesthouse or a hotel"): the user accepts either, so it is no constraint."""
-    if end + 1 < len(doc) and doc[end].lower_ == "or":
+    if end + 1 < len(doc) and doc[end].lower_ in ("or", "and"):
         nxt = end + 1 + (doc[end + 1].lower_ in ("a", "an", "the"))
-        if nxt in nouns and nouns[nxt][0]:
+        if (nxt in nouns and nouns[nxt][0]) or (nxt < len(doc) and doc[nxt].lower_ in ("other", "anything", "not", "whatever", "something")):
             return True
     k = start - 1 - (start > 0 and doc[start - 1].lower_ in ("a", "an"))
-    return k >= 1 and doc[k].lower_ == "or" and bool(nouns.get(k - 1, ("", False))[0])
+    return k >= 1 and doc[k].lower_ in ("or", "and") and bool(nouns.get(k - 1, ("", False))[0])
 
 
 def _numbers(utterance: str) -> list[int]:
     """Character offsets of the numbers (digits or number words) of an utterance."""
     doc = blank_nlp().make_doc(fold_aligned(utterance))
-    return [t.idx for t in doc if t.like_num or t.lower_ in NUMBER_WORDS and t.lower_ not in ("no", "none")]
+    out = []
+    for t in doc:
+        if (t.like_num or t.lower_ in NUMBER_WORDS) and t.lower_ not in ("no", "none"):
+            after = [u.lower_ for u in doc[t.i + 1 : t.i + 3]]
+            if not after or after[0] not in ("star", "stars", "-"):
+                out.append(t.idx)
+    return out
 
 
 def _first_mentions(doc, found: list[_Found], speaker: str) -> list[_Found]:  # type: ignore[no-untyped-def]
     """A value named again in one utterance is one mention ("a train to Cambridge … arrive in
     Cambridge by 16:30"): a user's repeats are dropped, and a system's repeats in a later
-    sentence; a repeat within one sentence of a system turn stays (a list "A, A or C" is C3's)."""
+    sentence; an entity repeated within one sentence of a system turn stays (a list "A, A or C"
+    is C3's)."""
     def sentence(i: int) -> int:
         return sum(1 for t in doc[:i] if t.text in _SENTENCE_END)
 
@@ -1055,20 +1124,41 @@ def _first_mentions(doc, found: list[_Found], speaker: str) -> list[_Found]:  # 
         if f.amount or key not in first:
             first.setdefault(key, f.start)
             out.append(f)
-        elif speaker == "system" and sentence(first[key]) == sentence(f.start):
+        elif speaker == "system" and f.slot in ENTITY_COLUMNS and sentence(first[key]) == sentence(f.start):
             out.append(f)
     return out
 
 
-def _negated(doc, start: int) -> bool:  # type: ignore[no-untyped-def]
-    """A negation among the four words before ``start`` in its clause ("not a guesthouse",
-    "I don't want a guesthouse")."""
-    for tok in reversed(doc[max(0, start - 4) : start]):
+def _negated(doc, start: int, window: int = 4, negations: frozenset[str] = NEGATIONS) -> bool:  # type: ignore[no-untyped-def]
+    """A negation among the ``window`` words before ``start`` in its clause ("not a guesthouse",
+    "I don't want a guesthouse", "as opposed to a guesthouse")."""
+    for tok in reversed(doc[max(0, start - window) : start]):
         if (tok.is_punct and tok.text != "-") or tok.lower_ in ("but", "and"):
             return False
-        if tok.lower_ in NEGATIONS:
+        if tok.lower_ in negations:
             return True
     return False
+
+
+def _not_choices(doc, found: list[_Found]) -> list[_Found]:  # type: ignore[no-untyped-def]
+    """Drop the values a system sentence offers as choices ("what area, north, south or
+    centre?"): two or more values of one slot (not names) in a question, or three in any sentence."""
+    def sentence(i: int) -> tuple[int, bool]:
+        n = sum(1 for t in doc[:i] if t.text in _SENTENCE_END)
+        end = next((t for t in doc[i:] if t.text in _SENTENCE_END), None)
+        return n, end is not None and end.text == "?"
+
+    groups: dict[tuple[int, str, str], list[_Found]] = defaultdict(list)
+    for f in found:
+        if not f.amount and f.slot not in ENTITY_COLUMNS:
+            n, question = sentence(f.start)
+            groups[(n, f.domain, f.slot)].append(f)
+    drop = set()
+    for (n, _, _), members in groups.items():
+        question = sentence(members[0].start)[1]
+        if len({m.canonical for m in members}) >= (2 if question else 3):
+            drop |= {id(m) for m in members}
+    return [f for f in found if id(f) not in drop]
 
 
 #: Words that make a domain noun a reference point, not the topic ("as the hotel", "near the restaurant").
