@@ -226,6 +226,7 @@ def annotate(dialogue: Dialogue, kb: KnowledgeBase) -> Dialogue:
             acts = _offers(acts)
             acts += _under_discussion(annotator, turn.utterance, acts, memory)
             acts = [_about_entity(annotator, a, acts, memory) for a in acts]
+            acts = _restated(acts, memory.state)
             acts = _unreadable_denials(acts, memory.unread)
             acts += _no_result_request(acts, memory.state, annotator)
             new_state = _count_search(acts, bounds, memory.state, _numbers(turn.utterance))
@@ -271,6 +272,21 @@ def _offers(acts: list[DialogueAct]) -> list[DialogueAct]:
         else a
         for a in acts
     ]
+
+
+def _restated(acts: list[DialogueAct], state: State) -> list[DialogueAct]:
+    """A system turn that names no entity and reports no failure restates the search ("there are
+    a few cheap restaurants on the east side"): its values of slots the user asked for are
+    confirms, so they must equal the request (C2)."""
+    about_entity = {a.domain for a in acts if a.slot in ENTITY_COLUMNS}
+    failed = {a.domain for a in acts if a.role is ActRole.NO_RESULT}
+    return [
+        a.model_copy(update={"role": ActRole.CONFIRM, "act": "confirm"})
+        if a.role is ActRole.INFORM and a.span is not None and a.domain not in about_entity | failed
+        and a.slot in state.get(a.domain, {}) and a.slot not in BOUND_COLUMNS
+        else a
+        for a in acts
+    ]  # fmt: skip
 
 
 def _updated(state: State, acts: list[DialogueAct], annotator: "Annotator | None" = None) -> State:
@@ -749,7 +765,7 @@ class Annotator:
         if domain == context.active and not (context.sure | context.mentioned) - {domain}:
             return True  # the active domain, unless the utterance is surely about another
         before = doc[start - 1].lower_ if start > 0 else ""
-        return before in (DEPARTURE_CUES | DESTINATION_CUES) - {"to"}
+        return before in (DEPARTURE_CUES | DESTINATION_CUES) - {"to", "for"}
 
     def _column(self, doc, start: int, end: int, domain: str, columns: list[str], state: State, taken: set[int]) -> str:  # type: ignore[no-untyped-def]
         """The column of a value several columns of ``domain`` share: a departure / destination cue

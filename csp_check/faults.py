@@ -274,6 +274,8 @@ def inject_raw_text(
     annotated = annotate(dialogue, kb)
     csp = build_csp(annotated, delexicalize(annotated), kb)
     choices = _RAW_CHOOSERS[kind](csp, kb)
+    if kind == "duplicate":  # a list is one sentence
+        choices = [(v, t) for v, t in choices if _one_sentence(dialogue.turns[v.turn].utterance, csp, v, t)]
     if not choices:
         return None
     var, new_text = rng.choice(choices)
@@ -289,7 +291,22 @@ def inject_raw_text(
 
 
 def _raw_amount(csp: CSP, kb: KnowledgeBase) -> list[tuple[Variable, str]]:
-    return [(var, text) for var, text, _ in _amount(csp, None)]
+    """Counts of two or more changed to another number of two or more (the noun stays plural)
+    outside what the KB allows under the count's filters."""
+    by_name = {v.name: v for v in csp.variables}
+    out = []
+    for c in csp.constraints:
+        if c.id is not ConstraintId.C6 or c.count_variable is None:
+            continue
+        var = by_name[c.count_variable]
+        if var.span is None or not isinstance(var.value, int) or var.value < 2:
+            continue
+        sure, possible = count_matches(csp.kbs[c.kb or ""], c.columns, [csp.assignment[n] for n in c.variables])
+        for new in (var.value + d for d in (1, 2, -1, -2, 3)):
+            if new >= 2 and not sure <= new <= possible:
+                out.append((var, _amount_text(new, var.text or "")))
+                break
+    return out
 
 
 def _raw_claims(csp: CSP, columns: set[str] | None, exclude: set[str]) -> list[tuple[Constraint, int, Variable]]:
@@ -309,10 +326,10 @@ def _raw_claims(csp: CSP, columns: set[str] | None, exclude: set[str]) -> list[t
 
 
 def _raw_attribute(csp: CSP, kb: KnowledgeBase) -> list[tuple[Variable, str]]:
-    from csp_check.annotate import ENTITY_COLUMNS
+    from csp_check.annotate import ENTITY_COLUMNS, FLAG_WORDS
 
     out = []
-    for c, i, var in _raw_claims(csp, None, set(ENTITY_COLUMNS) | {"address", "phone", "postcode"}):
+    for c, i, var in _raw_claims(csp, None, set(ENTITY_COLUMNS) | set(FLAG_WORDS) | {"address", "phone", "postcode"}):
         values = [csp.assignment[n] for n in c.variables]
         for new in _raw_values(kb, var):
             values[i] = new
@@ -337,7 +354,26 @@ def _raw_name_swap(csp: CSP, kb: KnowledgeBase) -> list[tuple[Variable, str]]:
 
 
 def _raw_duplicate(csp: CSP, kb: KnowledgeBase) -> list[tuple[Variable, str]]:
-    return [(var, text) for var, text, _ in _duplicate(csp, None)]
+    """In a system sentence listing several entities ("A, B or C"), one name becomes another's."""
+    from csp_check.annotate import ENTITY_COLUMNS
+
+    out = []
+    for c in csp.constraints:
+        if c.id is not ConstraintId.C3:
+            continue
+        listed = [v for v in csp.variables if v.name in c.variables]
+        first, second = listed[0], listed[1]
+        if first.slot in ENTITY_COLUMNS and first.speaker == "system" and first.span and second.span:
+            out.append((second, first.text or ""))
+    return out
+
+
+def _one_sentence(utterance: str, csp: CSP, var: Variable, text: str) -> bool:
+    """Whether the entity ``text`` names earlier in ``var``'s utterance is in ``var``'s sentence."""
+    assert var.span is not None
+    before = utterance[: var.span.start]
+    at = before.lower().rfind(text.lower())
+    return at >= 0 and not any(ch in ".?!;" for ch in before[at + len(text) :])
 
 
 def _raw_values(kb: KnowledgeBase, var: Variable) -> list[str]:
@@ -345,11 +381,16 @@ def _raw_values(kb: KnowledgeBase, var: Variable) -> list[str]:
     table = kb.tables.get(var.domain)
     if table is None:
         return []
-    seen = {normalize(var.text or "")}
+    from csp_check.annotate import FLAG_VALUES, _annotator
+
+    known = _annotator(kb, {}).canonical.get((var.domain, var.slot), {})
+    seen = {normalize(var.text or ""), str(var.value)}
     out = []
     for entity in table.entities:
         value = entity.get(var.slot)
-        if value is not None and normalize(value) not in seen and len(value.split()) <= 6:
+        if value is None or normalize(value) in FLAG_VALUES or normalize(value) not in known:
+            continue  # a value the text could not be read as (yes / no, a description)
+        if normalize(value) not in seen and len(value.split()) <= 6:
             seen.add(normalize(value))
             out.append(value)
     return sorted(out)
