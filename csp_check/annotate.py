@@ -226,7 +226,7 @@ def annotate(dialogue: Dialogue, kb: KnowledgeBase) -> Dialogue:
             acts = _offers(acts)
             acts += _under_discussion(annotator, turn.utterance, acts, memory)
             acts = [_about_entity(annotator, a, acts, memory) for a in acts]
-            acts = _restated(acts, memory.state)
+            acts = _restated(acts, memory.state, annotator.nlp.make_doc(fold_aligned(turn.utterance)))
             acts = _unreadable_denials(acts, memory.unread)
             acts += _no_result_request(acts, memory.state, annotator)
             new_state = _count_search(acts, bounds, memory.state, _numbers(turn.utterance))
@@ -274,19 +274,39 @@ def _offers(acts: list[DialogueAct]) -> list[DialogueAct]:
     ]
 
 
-def _restated(acts: list[DialogueAct], state: State) -> list[DialogueAct]:
+def _restated(acts: list[DialogueAct], state: State, doc) -> list[DialogueAct]:  # type: ignore[no-untyped-def]
     """A system turn that names no entity and reports no failure restates the search ("there are
-    a few cheap restaurants on the east side"): its values of slots the user asked for are
-    confirms, so they must equal the request (C2)."""
+    a few cheap restaurants on the east side"): a value of a slot the user asked for, the only
+    value of its slot in the turn, in a statement that does not contrast or refer ("it's on the
+    expensive side", "only … but", "two are moderately priced and one is expensive") is a confirm,
+    so it must equal the request (C2)."""
     about_entity = {a.domain for a in acts if a.slot in ENTITY_COLUMNS}
     failed = {a.domain for a in acts if a.role is ActRole.NO_RESULT}
-    return [
-        a.model_copy(update={"role": ActRole.CONFIRM, "act": "confirm"})
-        if a.role is ActRole.INFORM and a.span is not None and a.domain not in about_entity | failed
-        and a.slot in state.get(a.domain, {}) and a.slot not in BOUND_COLUMNS
-        else a
-        for a in acts
-    ]  # fmt: skip
+    per_slot = Counter((a.domain, a.slot) for a in acts if a.span is not None)
+    out = []
+    for a in acts:
+        if (a.role is ActRole.INFORM and a.span is not None and a.domain not in about_entity | failed
+                and a.slot in state.get(a.domain, {}) and a.slot not in BOUND_COLUMNS
+                and per_slot[(a.domain, a.slot)] == 1 and _plain_statement(doc, a.span.start)):
+            a = a.model_copy(update={"role": ActRole.CONFIRM, "act": "confirm"})
+        out.append(a)
+    return out  # fmt: skip
+
+
+#: Words of a sentence that contrast, refer or propose rather than restate the search.
+_NOT_RESTATING = frozenset({"only", "but", "however", "instead", "otherwise", "either", "or", "try", "both", "it",
+                            "its", "it's", "they", "their", "one", "other", "another", "some", "most", "although",
+                            "though", "closest", "nearest", "unfortunately", "sorry"})  # fmt: skip
+
+
+def _plain_statement(doc, char: int) -> bool:  # type: ignore[no-untyped-def]
+    """Whether the sentence around character ``char`` is a statement without contrast or reference."""
+    tokens = list(doc)
+    i = next((t.i for t in tokens if t.idx <= char < t.idx + len(t.text) + 1), 0)
+    first = max([0] + [t.i + 1 for t in tokens[:i] if t.text in _SENTENCE_END])
+    last = next((t.i for t in tokens[i:] if t.text in _SENTENCE_END), len(tokens))
+    words = {t.lower_ for t in tokens[first : last + 1]}
+    return not words & _NOT_RESTATING and "?" not in words
 
 
 def _updated(state: State, acts: list[DialogueAct], annotator: "Annotator | None" = None) -> State:
