@@ -80,7 +80,8 @@ CONTEXT_COLUMNS = frozenset({"departure", "destination", "day"})
 #: Wordings of KB values beyond the normaliser's spellings, per column (used when the KB has the value).
 PARAPHRASES: dict[str, dict[str, tuple[str, ...]]] = {
     "pricerange": {
-        "moderate": ("mid-range", "mid - range", "mid range", "midrange", "moderately - priced", "moderately-priced",
+        "moderate": ("mid-range", "mid - range", "mid range", "midrange", "mid-price", "mid - price", "mid price",
+                     "mid-priced", "mid - priced", "mid priced", "moderately - priced", "moderately-priced",
                      "reasonably priced", "moderate price", "moderate prices", "moderately price"),
         "cheap": ("inexpensive", "cheaply priced", "low-cost", "low cost"),
         "expensive": ("pricey", "upscale", "high-end", "high - end", "high end", "expensively priced", "luxury"),
@@ -127,7 +128,8 @@ USER_NEGATIONS = NEGATIONS - {"no", "none"}
 #: Phrases that name the service, not a value ("Cambridge TownInfo centre"): nothing in them is matched.
 MASKED_PHRASES = ("cambridge towninfo centre", "cambridge towninfo center", "towninfo centre", "towninfo center",
                   "cambridge towninfo", "town info centre", "cambridge town info centre")
-_MASK = re.compile(r"\bcambridge\s+towne?\s*info\w*(?:\s+cent(?:re|er))?|\btowne?\s*info\w*\s+cent(?:re|er)")
+_MASK = re.compile(r"\bcambridge\s+towne?\s*info\w*(?:\s+cent(?:re|er))?|\btowne?\s*info\w*\s+cent(?:re|er)"
+                   r"|\b(?:visit|trip|stay|time|welcome|enjoy|vacation|holiday|here)\s+(?:to\s+|in\s+)?cambridge\b")
 #: Words before a cuisine that make it another one.
 _QUALIFIERS = frozenset({"north", "south", "east", "west", "northern", "southern", "eastern", "western", "latin",
                          "central", "northeast", "southeast", "northwest", "southwest"})  # fmt: skip
@@ -196,6 +198,8 @@ class Memory:
     unread: set[str] = field(default_factory=set)  # domains whose request names a value no KB has
     maybe: dict[str, tuple[str, str]] = field(default_factory=dict)  # domain → (column, value) its noun may mean
     named: set[str] = field(default_factory=set)  # domains whose entity the last user turn named
+    entity_turn: dict[str, int] = field(default_factory=dict)  # domain → turn its entity was last named
+    turn: int = 0
 
     def touch(self, domain: str) -> None:
         if domain in self.recent:
@@ -227,6 +231,7 @@ def annotate(dialogue: Dialogue, kb: KnowledgeBase) -> Dialogue:
             acts += _under_discussion(annotator, turn.utterance, acts, memory)
             acts = [_about_entity(annotator, a, acts, memory) for a in acts]
             acts = _restated(acts, memory.state, annotator.nlp.make_doc(fold_aligned(turn.utterance)))
+            acts = _booked_entity(acts, turn.utterance, memory, turns)
             acts = _unreadable_denials(acts, memory.unread)
             acts += _no_result_request(acts, memory.state, annotator)
             new_state = _count_search(acts, bounds, memory.state, _numbers(turn.utterance))
@@ -258,6 +263,8 @@ def _remember(acts: list[DialogueAct], memory: Memory, speaker: str) -> None:
             memory.touch(a.domain)
     for domain, names in named.items():
         memory.entity[domain] = next(iter(names)) if len(names) == 1 else None
+        memory.entity_turn[domain] = memory.turn
+    memory.turn += 1
 
 
 def _offers(acts: list[DialogueAct]) -> list[DialogueAct]:
@@ -272,6 +279,29 @@ def _offers(acts: list[DialogueAct]) -> list[DialogueAct]:
         else a
         for a in acts
     ]
+
+
+_BOOKING = re.compile(r"\b(booked|reserved|reference|successful|successfully|confirmed|accommodate)\b", re.IGNORECASE)
+
+
+def _booked_entity(acts: list[DialogueAct], utterance: str, memory: Memory, turns: list[Turn]) -> list[DialogueAct]:
+    """A booking names the entity under discussion (the one the user chose or was offered last):
+    the one name of a domain in a system turn about a booking is a confirm of it, and the user turn
+    before records it in its state for that turn only, so a booking of another entity breaks C2."""
+    if not _BOOKING.search(utterance) or not turns or turns[-1].speaker != "user":
+        return acts
+    out = []
+    for a in acts:
+        names = {b.canonical for b in acts if b.domain == a.domain and b.slot == a.slot}
+        chosen = memory.entity.get(a.domain) if memory.entity_turn.get(a.domain, -9) >= len(turns) - 2 else None
+        question = a.span is not None and re.match(r"[^.!?]*\?", utterance[a.span.end :]) is not None
+        if a.slot in ENTITY_COLUMNS and a.role is ActRole.OFFER and a.span is not None and len(names) == 1 and chosen and not question:
+            a = a.model_copy(update={"role": ActRole.CONFIRM, "act": "confirm"})
+            state = {d: dict(slots) for d, slots in turns[-1].state.items()}
+            state.setdefault(a.domain, {})[a.slot] = [chosen]
+            turns[-1] = turns[-1].model_copy(update={"state": state})
+        out.append(a)
+    return out
 
 
 def _restated(acts: list[DialogueAct], state: State, doc) -> list[DialogueAct]:  # type: ignore[no-untyped-def]
