@@ -235,7 +235,13 @@ def annotate(dialogue: Dialogue, kb: KnowledgeBase) -> Dialogue:
             acts = _unreadable_denials(acts, memory.unread)
             acts += _no_result_request(acts, memory.state, annotator)
             new_state = _count_search(acts, bounds, memory.state, _numbers(turn.utterance))
-            acts += _what_the_noun_means(annotator, acts, new_state or memory.state, memory.maybe)
+            maybe = dict(memory.maybe)
+            for domain, (column, value) in annotator.own_values.items():  # "1 hotel": the count's own noun
+                if any(a.role is ActRole.COUNT and a.domain == domain and a.span is not None
+                       and re.match(rf"\W*(?:\w+\W+){{0,3}}?{value}s?\b", turn.utterance[a.span.end :].lower())
+                       for a in acts):  # fmt: skip
+                    maybe[domain] = (column, value)
+            acts += _what_the_noun_means(annotator, acts, new_state or memory.state, maybe)
             new_state = _alternatives(acts, new_state)
             for a in acts:
                 if a.span is None and a.role is ActRole.INFORM and a.slot not in ENTITY_COLUMNS:
@@ -1024,9 +1030,10 @@ def _variants(canonical: dict[tuple[str, str], dict[str, str]]) -> dict[tuple[st
             continue
         claimed: dict[str, set[str]] = defaultdict(set)
         for key, kb_value in values.items():
-            for form in _name_forms(key):
-                if normalize(form) not in values:
-                    claimed[form].add(kb_value)
+            for spelling in {key, *(v.lower() for v in spellings(kb_value))}:
+                for form in _name_forms(spelling):
+                    if normalize(form) not in values:
+                        claimed[form].add(kb_value)
         for form, kb_values in claimed.items():
             if len(kb_values) == 1:
                 out[(domain, column)][form] = next(iter(kb_values))
