@@ -73,7 +73,8 @@ BOUND_COLUMNS = ("leaveAt", "arriveBy")
 LEAVE_CUES = frozenset({"leave", "leaves", "leaving", "left", "depart", "departs", "departing", "departure", "after"})
 ARRIVE_CUES = frozenset({"arrive", "arrives", "arriving", "arrival", "by", "before", "reach", "reaches", "reaching"})
 #: Cue words that make a time a bound, not the time of one trip ("by 18:30", "after 17:00").
-BOUND_WORDS = frozenset({"by", "before", "after", "than", "until", "till", "later", "earlier", "between", "from"})
+BOUND_WORDS = frozenset({"by", "before", "after", "than", "until", "till", "later", "earlier", "between", "from",
+                         "closest", "nearest", "around", "about", "near"})
 #: Columns whose values are everyday words outside their domain (the city, a weekday): a value
 #: of them counts only when its domain is in the context (named, the active domain, or cued).
 CONTEXT_COLUMNS = frozenset({"departure", "destination", "day"})
@@ -165,16 +166,20 @@ DOMAIN_NOUNS = {
 }  # fmt: skip
 #: Words that tell which domain an utterance is about but count nothing ("2 nights" is no amount of hotels).
 TOPIC_WORDS = {"restaurant": ("food", "foods", "cuisine", "cuisines", "dining", "dine", "eat"),
-               "hotel": ("room", "rooms", "night", "nights", "stay")}  # fmt: skip
+               "hotel": ("room", "rooms", "night", "nights")}  # fmt: skip
 GENERIC_NOUNS = (("place", "places"), ("option", "options"), ("choice", "choices"), ("result", "results"),
                  ("match", "matches"), ("venue", "venues"), ("one", "ones"),
                  ("listing", "listings"))  # fmt: skip
 NEGATIVE_CUES = ("no", "none", "there is no", "there are no", "there's no", "there isn't any", "there aren't any",
                  "couldn't find any", "could not find any", "can't find any", "cannot find any",
                  "unable to find any", "don't have any", "do not have any", "could n't find any",
-                 "ca n't find any", "do n't have any", "there is n't any", "there are n't any")  # fmt: skip
+                 "ca n't find any", "do n't have any", "there is n't any", "there are n't any", "there is n't",
+                 "there are n't", "there isn't", "there aren't")  # fmt: skip
 #: Verbs a negation turns into a no-result cue ("could not find a …", "do n't have …").
 _FINDING = frozenset({"find", "found", "have", "see", "locate", "show", "get", "offer"})
+#: Words before "one" / "1" that make it a count ("there is one", "I found 1", "only one").
+_EXISTENTIAL = frozenset({"is", "are", "'s", "have", "has", "found", "see", "only", "exactly", "just", "got", "show",
+                          "shows", "was", "were", "located", "returned", "results"})  # fmt: skip
 #: Words allowed between an amount and its noun ("three cheap italian restaurants").
 MAX_GAP = 4
 _GAP_STOP = frozenset({"in", "at", "on", "for", "to", "from", "with", "and", "or", "but", "than", "by", "near", "of"})
@@ -445,9 +450,10 @@ def _compact(text: str) -> str:
 def _unreadable_denials(acts: list[DialogueAct], unread: set[str]) -> list[DialogueAct]:
     """A no-result statement in a domain whose request names a value no KB has ("Hungarian
     food") denies what cannot be read: it makes no no-result claim; its values are informs."""
+    named = {a.domain for a in acts if a.role is ActRole.NO_RESULT and a.slot == "food"}
     out = []
     for a in acts:
-        if a.role is ActRole.NO_RESULT and a.domain in unread:
+        if a.role is ActRole.NO_RESULT and a.domain in unread - named:
             if not a.slot:
                 continue
             a = a.model_copy(update={"role": ActRole.INFORM, "act": "inform"})
@@ -512,9 +518,9 @@ def _no_result_request(acts: list[DialogueAct], state: State, annotator: "Annota
 
 
 def _count_search(acts: list[DialogueAct], bounds: list[int], state: State, numbers: list[int]) -> State:
-    """The search a system count is about: the user's state, plus the values the turn gives
-    before the count and in its sentence up to the next number, entity or count ("21 guesthouses
-    in the north"), a slot given two values excepted. ``numbers``: character offsets of the
+    """The search a system count is about: the user's state, plus the values the count's sentence
+    gives up to the next number, entity or count ("21 guesthouses in the north"), a slot given two
+    values excepted. ``numbers``: character offsets of the
     turn's numbers. Empty when the turn has no count."""
     def sentence(a: DialogueAct) -> int | None:
         return None if a.span is None else sum(1 for b in bounds if b <= a.span.start)
@@ -532,6 +538,8 @@ def _count_search(acts: list[DialogueAct], bounds: list[int], state: State, numb
         said: dict[str, set[str]] = defaultdict(set)
         for a in acts:
             if a.domain != domain or a.span is None or a.canonical is None or (until is not None and a.span.start >= until):
+                continue
+            if sentence(a) != counted_in:
                 continue
             if a.role not in (ActRole.INFORM, ActRole.OFFER) or a.slot in ENTITY_COLUMNS or a.slot in BOUND_COLUMNS:
                 continue
@@ -955,7 +963,8 @@ class Annotator:
             if not hit and not (not bare_no and (end == len(doc) or (doc[end].is_punct and doc[end].text != "-"))):
                 continue
             first = max([0] + [i + 1 for i in range(start) if doc[i].text in _SENTENCE_END])
-            last = next((i + 1 for i in range(end, len(doc)) if doc[i].text in _SENTENCE_END), len(doc))
+            last = next((i + 1 for i in range(end, len(doc)) if doc[i].text in _SENTENCE_END
+                         or doc[i].lower_ in ("but", "however", "although")), len(doc))  # fmt: skip
             if self._unread(doc, first, last, nouns, covered):
                 return None
             return first, last
@@ -1129,6 +1138,8 @@ def _amounts(doc, nouns: dict[int, tuple[str, bool]]) -> list[tuple[int, int, in
                 continue
             if i > 0 and doc[i - 1].lower_ in APPROXIMATE:
                 continue
+            if amount == 1 and not any(t.lower_ in _EXISTENTIAL for t in doc[max(0, i - 3) : i]):
+                continue  # "One place I could recommend is …" picks one, it does not count
             if any(t.lower_ in ("no", "not", "n't") for t in doc[max(0, i - 3) : i]):
                 continue  # "no cheap 4 star hotels" denies, it does not count
             after = [t.lower_ for t in doc[i + width : i + width + 3]]
@@ -1185,8 +1196,8 @@ def _numbers(utterance: str) -> list[int]:
 def _first_mentions(doc, found: list[_Found], speaker: str) -> list[_Found]:  # type: ignore[no-untyped-def]
     """A value named again in one utterance is one mention ("a train to Cambridge … arrive in
     Cambridge by 16:30"): a user's repeats are dropped, and a system's repeats in a later
-    sentence; an entity repeated within one sentence of a system turn stays (a list "A, A or C"
-    is C3's)."""
+    sentence; an entity repeated within a list of three or more in one sentence of a system turn
+    stays (a list "A, A or C" is C3's; "from X or to X?" is one entity)."""
     def sentence(i: int) -> int:
         return sum(1 for t in doc[:i] if t.text in _SENTENCE_END)
 
@@ -1197,7 +1208,8 @@ def _first_mentions(doc, found: list[_Found], speaker: str) -> list[_Found]:  # 
         if f.amount or key not in first:
             first.setdefault(key, f.start)
             out.append(f)
-        elif speaker == "system" and f.slot in ENTITY_COLUMNS and sentence(first[key]) == sentence(f.start):
+        elif (speaker == "system" and f.slot in ENTITY_COLUMNS and sentence(first[key]) == sentence(f.start)
+              and sum(1 for g in found if g.slot == f.slot and sentence(g.start) == sentence(f.start)) >= 3):
             out.append(f)
     return out
 

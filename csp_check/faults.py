@@ -354,7 +354,7 @@ def _raw_name_swap(csp: CSP, kb: KnowledgeBase) -> list[tuple[Variable, str]]:
 
 
 def _raw_duplicate(csp: CSP, kb: KnowledgeBase) -> list[tuple[Variable, str]]:
-    """In a system sentence listing several entities ("A, B or C"), one name becomes another's."""
+    """In a system sentence listing three or more entities ("A, B or C"), one name becomes another's."""
     from csp_check.annotate import ENTITY_COLUMNS
 
     out = []
@@ -363,7 +363,7 @@ def _raw_duplicate(csp: CSP, kb: KnowledgeBase) -> list[tuple[Variable, str]]:
             continue
         listed = [v for v in csp.variables if v.name in c.variables]
         first, second = listed[0], listed[1]
-        if first.slot in ENTITY_COLUMNS and first.speaker == "system" and first.span and second.span:
+        if len(listed) >= 3 and first.slot in ENTITY_COLUMNS and first.speaker == "system" and first.span and second.span:
             out.append((second, first.text or ""))
     return out
 
