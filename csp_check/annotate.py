@@ -1,48 +1,73 @@
-"""Annotator: raw dialogue text + KB → dialogue acts with spans (spec §5 last paragraph, §6).
+"""Annotator: raw dialogue text + KB → dialogue acts with spans and a belief state (spec §5, §6, §9).
 
-Raw text (an LLM's output) has no acts, spans or belief state. :func:`annotate` finds the
-variables by matching the KB's values and amount words against each utterance and gives them
-the roles the constraint builder reads (:mod:`csp_check.constraints`):
+Raw text (an LLM's output; what the pytest plugin sees) has no acts, spans or belief state.
+:func:`annotate` finds the variables by matching the KB's values and amount words against each
+utterance, recovers what the user asked for across turns, and gives every variable the role the
+constraint builder reads (:mod:`csp_check.constraints`); it emits only the existing
+:class:`~csp_check.models.DialogueAct` / ``Turn.state`` model.
 
-- **Values.** A spaCy blank English pipeline (tokenizer only, no model) and a
-  ``PhraseMatcher(attr="LOWER")`` with one label per (domain, column) of every KB table (and
-  the dialogue's ``ontology``). Each value is also matched in the spellings the normaliser
-  treats as the same value (:data:`SPELLINGS`: centre / center / city centre, guesthouse /
-  guest house, moderate / moderately priced; a leading "the" dropped before two or more words), a variant being kept
-  only when :func:`~csp_check.normalize.normalize` maps it to the value's own key. Text is
-  unicode-folded first (curly quotes, dashes), keeping offsets. Not matched, because raw text
-  cannot tell them from ordinary words: the ``id`` column, columns with one value for every
-  entity (MultiWOZ ``type: restaurant``), yes/no/true/false/free flags, bare numbers of up to
-  four digits (hotel stars, party sizes) and values of more than :data:`MAX_VALUE_TOKENS`
-  tokens (descriptions).
-- **Overlaps and ambiguity.** The longest match wins (``spacy.util.filter_spans``). A span
-  that several (domain, column) labels share gets its domain from the context (a domain noun
-  in the utterance, then the domain of the utterance's unambiguous values, then the domain of
-  the previous turns, then KB table order) and its column from a cue word ("from X" →
-  departure, "to X" → destination) or else :data:`COLUMN_PRIORITY`, then KB column order.
-- **Roles.** User turns: ``inform``; the state after a user turn is the previous state with its
-  informs (several values of one slot in one turn are all listed, which the builder reads as
-  no single filter). System turns: ``offer`` for an entity-identifying column
-  (:data:`ENTITY_COLUMNS`) and, in a turn that names an entity, for its other values too (as
-  SGD's OFFER and MultiWOZ's Recommend annotate them); ``inform`` otherwise.
-- **Amounts** (system turns): a number word or digits (``NUMBER_WORDS``, "a couple (of)") followed
-  within :data:`MAX_GAP` words by a domain noun — plural for 0 or ≥ 2, singular for 1 — give a
-  ``count`` act, slot ``choice``, value the surface, canonical the digits. Domain nouns: each KB
-  domain's name and plural, :data:`DOMAIN_NOUNS`, and the generic :data:`GENERIC_NOUNS`
-  ("places", "options", …) whose domain comes from the context.
-- **No result** (system turns): a negative existence cue (:data:`NEGATIVE_CUES`: "there are
-  no", "I couldn't find any", "no … restaurants", "none", …) followed by a domain noun or a
-  matched value (across at most :data:`MAX_GAP` describing words: "no cheap lebanese
-  restaurant", not "no need to call Jade Lotus"), or (except a bare "no") ending its clause
-  ("I couldn't find any."), makes the utterance a no-result statement: a value-less ``no_result`` act for its domain and
-  every matched value of the utterance re-labelled ``no_result``.
+**Values.** A spaCy blank English tokenizer and a ``PhraseMatcher(attr="LOWER")`` with one label
+per (domain, column) of every KB table (and the dialogue's ``ontology``), each value also in the
+normaliser's spellings (:data:`SPELLINGS`), in the wordings of :data:`PARAPHRASES` ("mid-range",
+"centre of town", "boating", "swimming pool") and, for names and places, in variants that name one
+entity only ("B&B" / "bed and breakfast", "&" / "and", "King's" / "Kings", "the Lensfield" for
+"the lensfield hotel"); text spaced differently ("78 - 80 milton road") maps to its value.
+Besides: star ratings ("4-star", "a star rating of 4"), yes/no amenities from their keywords
+("free wifi", "no parking": :data:`FLAG_WORDS`) and trip times with a cue (:meth:`Annotator._times`).
+Not matched: the ``id`` column, single-valued columns, yes/no/free flags, bare numbers of up to four
+digits, descriptions (columns whose median value is over five words), a table's own noun as a
+value (the user's "hotel" is the domain, not ``type=hotel``: see below), everyday names ("the
+place"), text inside the service's name ("Cambridge TownInfo centre", "your visit to Cambridge").
 
-Limits: nothing is invented that is not written. The negation scope is the whole utterance
-("no lebanese place in the north, but Cedar Garden…" marks Cedar Garden no-result too); a
-negated user request ("not spanish") is still an inform; pronouns are not resolved ("it is
-cheap" names no entity); "any area" / "I don't mind" (dontcare) and paraphrases not in the KB
-("inexpensive") are not found; every value of a system turn that names an entity is offered,
-so an attribute merely informed beside a name is compared with the request too.
+**Domain and column.** The longest match wins. A value several tables share takes its domain
+from the nouns of the utterance (not those that are a reference point: "as the hotel"), then its
+unambiguous values, then the active domain (the one the dialogue is about). Places and days
+(:data:`CONTEXT_COLUMNS`) count only when their domain is in context ("on my trip to Cambridge I
+need a hotel" names no station); a day said elsewhere is remembered for "the same day". Departure
+or destination: a cue before ("from", "leaving", "arriving in", "for") or "X to …" after, else the
+place the request already has, else the one it lacks. Trip times: the nearest cue word decides
+``leaveAt`` ("leave after 17:00") or ``arriveBy`` ("arrive by 18:30"); the user's are bounds in
+the belief state (the builder keeps them out of equality filters); a system's time is a claim only
+when it is the time of a trip ("TR0397 leaves at 15:17"), not a bound restated ("arrive by 13:45").
+
+**Roles and the request.** User values are ``inform`` and update the belief state (entity names
+excepted; naming an entity makes the request that entity's values). Not a request: a negated
+value ("I don't want a guesthouse"), one offered as an alternative to the domain noun ("a hotel
+or guesthouse"), a ranking ("the most expensive one"), a cuisine qualified by a word no value
+has ("South Indian", "Latin American"; the request is then *unread*). "The same area / price
+range as the hotel", "the same day" add an implicit inform (no span) with the value set before.
+System turns: a name is an ``offer``, and so are the other values of a turn that names an entity;
+values restating the search in a plain statement ("there are a few cheap restaurants in the
+east") are ``confirm``; values about "it" / "their address" without a name get an implicit
+``inform`` of the entity under discussion (the last one named), so they are checked against that
+entity; a booking's one name is a ``confirm`` of the entity under discussion; negated values
+("neither is a guesthouse") and values offered as choices ("north, south or centre?") are no claims.
+
+**Amounts** (system turns): a number or number word followed within :data:`MAX_GAP` words by a
+domain noun that agrees in number gives a ``count`` act. Not a count: "over 30", "more than 10"
+(:data:`APPROXIMATE`), a rating ("4 star hotels"), "two other guesthouses", a denial ("no cheap 4
+star hotels"), "one" without an existential ("One place I'd recommend"), a count right after the
+user named an entity, and several counts of one domain in a turn (a breakdown one search cannot
+express). A turn that counts carries the search its count is about as its ``state``: the user's
+request plus the values of the count's sentence before any entity or other number. The user's
+"hotel" may be the domain or the type: a count (or no-result) true only under the type gets the
+type as an implicit value (the reading under which the text holds, as with missing DB fields).
+
+**No result** (system turns): a negative cue (:data:`NEGATIVE_CUES`, "nothing", a negation before
+"any" / "find" / "have") followed by a domain noun or a value, or ending its clause, makes its
+sentence (up to "but" / "however") a no-result statement: a value-less ``no_result`` act and its
+values re-labelled ``no_result``; the user's request values it does not repeat join as implicit
+no-result values ("no matching restaurants in the north"). "No other options" is none; a denial in a
+domain whose request is unread ("Hungarian food"), or naming a word no value has, is left out.
+A system turn reporting no result that offers an entity offers an alternative: its state is what
+it offers.
+
+Limits: nothing is invented that is not written or set before; a user's yes/no question about an
+entity ("is it cheap?") is read as a request; several entities listed in one sentence are each
+checked with the request alone; a count whose search the turn cannot express (a breakdown by
+value, "the cheapest") gets no C6; pronouns other than "it" / "they" are not resolved; the
+wording tables (:data:`PARAPHRASES`, :data:`DOMAIN_NOUNS`, :data:`MASKED_PHRASES`) are English and
+MultiWOZ-shaped, and a KB with other columns gets only the generic rules.
 """
 
 from __future__ import annotations
