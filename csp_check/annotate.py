@@ -170,7 +170,7 @@ SAME_SLOT = {"area": "area", "part of town": "area", "side of town": "area", "lo
              "neighbourhood": "area", "pricerange": "pricerange", "price range": "pricerange", "price": "pricerange",
              "day": "day", "night": "day", "date": "day"}  # fmt: skip
 #: Words that refer to the entity under discussion rather than name it.
-ANAPHORS = frozenset({"it", "its", "it's", "they", "their", "address", "phone", "postcode", "number"})
+ANAPHORS = frozenset({"it", "its", "it's", "they", "their", "address", "phone", "postcode"})
 #: Describing words a no-result sentence may use beside its domain noun without naming a value.
 PLAIN_WORDS = frozenset({"matching", "other", "such", "any", "more", "available", "suitable", "good", "nice", "great",
                          "open", "similar", "particular", "specific", "kind", "type", "many", "few", "the", "a", "an",
@@ -963,7 +963,7 @@ class Annotator:
         a negative cue before a domain noun or a value, or ending its clause. A sentence that
         also names something no KB value matches ("no eritrean restaurants") is left out: what
         it denies cannot be read."""
-        starts = set(nouns) | {f.start for f in found if not f.amount}
+        starts = set(nouns) | {f.start for f in found if not f.amount and f.slot not in FLAG_WORDS}  # not "no parking"
         covered = {i for f in found for i in range(f.start, f.end)}
         cues = [(start, end) for _, start, end in self.cues(doc)]
         for i, tok in enumerate(doc):  # "it does n't appear there are any cinemas", "could not find a guesthouse"
