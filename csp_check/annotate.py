@@ -90,8 +90,6 @@ COLUMN_PRIORITY = ("name", "trainID", "food", "type", "area", "pricerange", "dep
 DEPARTURE_CUES = frozenset({"from", "leaving", "leave", "leaves", "depart", "departs", "departing", "departure", "out"})
 DESTINATION_CUES = frozenset({"to", "into", "arriving", "arrive", "arrives", "arrival", "destination", "towards",
                               "reach", "reaching", "headed", "heading", "bound", "for"})  # fmt: skip
-#: Kept for callers of the former single-word cue table.
-CUES = {"from": "departure", "to": "destination"}
 #: Columns of trip bounds: "leave after 17:00", "arrive by 18:30" (MultiWOZ ``leaveAt`` / ``arriveBy``).
 BOUND_COLUMNS = ("leaveAt", "arriveBy")
 #: The word nearest before a clock time that makes it a departure (leaveAt) or arrival (arriveBy) bound.
@@ -461,8 +459,6 @@ def _about_entity(annotator: "Annotator", act: DialogueAct, acts: list[DialogueA
     if row is None or not row.get("address"):
         return act
     said, have = _compact(act.value), _compact(row["address"])
-    if said and said != _compact(act.canonical or "") and said in have:
-        return act.model_copy(update={"canonical": row["address"]})
     if said and said in have and _compact(act.canonical or "") != have:
         return act.model_copy(update={"canonical": row["address"]})
     return act
