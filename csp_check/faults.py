@@ -472,3 +472,175 @@ def _same_value(value: str | None, var: Variable) -> bool:
     if var.kind is VariableKind.AMOUNT:
         return normalize(value) == str(var.value)
     return normalize(value) == var.value
+
+
+# --- raw text (no acts, no spans): what the pytest plugin sees for generated data -------------
+from csp_check.models import Constraint  # noqa: E402  (kept beside the raw-text faults)
+
+RawKind = Literal["amount", "attribute", "name_swap", "duplicate"]
+RAW_KINDS: tuple[RawKind, ...] = ("amount", "attribute", "name_swap", "duplicate")
+RAW_EXPECTED: dict[str, frozenset[ConstraintId]] = {
+    "amount": frozenset({ConstraintId.C6}),
+    "attribute": frozenset({ConstraintId.C2, ConstraintId.C5}),
+    "name_swap": frozenset({ConstraintId.C2, ConstraintId.C5}),
+    "duplicate": frozenset({ConstraintId.C3}),
+}
+
+
+class RawFault(BaseModel):
+    """What :func:`inject_raw_text` changed in a raw-text dialogue, and what must flag it."""
+
+    kind: RawKind
+    dialogue_id: str
+    turn: int
+    old_text: str
+    new_text: str
+    expected: frozenset[ConstraintId]
+
+
+def inject_raw_text(
+    dialogue: Dialogue, kind: RawKind, rng: random.Random, kb: KnowledgeBase
+) -> tuple[Dialogue, RawFault] | None:
+    """A copy of the raw-text ``dialogue`` (no acts) with one fault of ``kind`` in its text alone,
+    or ``None`` when it has no place for one.
+
+    The places come from annotating the text against ``kb`` (:func:`csp_check.annotate.annotate`,
+    what the checker itself sees); the faulty copy is raw text again (no acts), so the checker
+    must find the fault by reading the text. Kinds: ``amount`` — a count ("5 hotels") becomes a
+    number the KB contradicts (C6); ``attribute`` — a value the system states about an offered
+    entity becomes another value of its column that no entity has together with the request and
+    the rest of the utterance (C5 / C2); ``name_swap`` — an offered entity's name becomes the name
+    of another DB entity of the domain that does not fit the utterance and the request (C5 / C2);
+    ``duplicate`` — in a system turn listing several entities, one name becomes another's (C3).
+    """
+    from csp_check.annotate import annotate
+
+    if any(turn.acts for turn in dialogue.turns):
+        raise ValueError("inject_raw_text takes raw text: a dialogue without acts")
+    annotated = annotate(dialogue, kb)
+    csp = build_csp(annotated, delexicalize(annotated), kb)
+    choices = _RAW_CHOOSERS[kind](csp, kb)
+    if kind == "duplicate":  # a list is one sentence
+        choices = [(v, t) for v, t in choices if _one_sentence(dialogue.turns[v.turn].utterance, csp, v, t)]
+    if not choices:
+        return None
+    var, new_text = rng.choice(choices)
+    assert var.span is not None
+    faulty = dialogue.model_copy(deep=True)
+    turn = faulty.turns[var.turn]
+    turn.utterance = turn.utterance[: var.span.start] + new_text + turn.utterance[var.span.end :]
+    fault = RawFault(
+        kind=kind, dialogue_id=dialogue.id, turn=var.turn, old_text=var.text or "", new_text=new_text,
+        expected=RAW_EXPECTED[kind],
+    )  # fmt: skip
+    return faulty, fault
+
+
+def _raw_amount(csp: CSP, kb: KnowledgeBase) -> list[tuple[Variable, str]]:
+    """Counts of two or more changed to another number of two or more (the noun stays plural)
+    outside what the KB allows under the count's filters."""
+    by_name = {v.name: v for v in csp.variables}
+    out = []
+    for c in csp.constraints:
+        if c.id is not ConstraintId.C6 or c.count_variable is None:
+            continue
+        var = by_name[c.count_variable]
+        if var.span is None or not isinstance(var.value, int) or var.value < 2:
+            continue
+        sure, possible = count_matches(csp.kbs[c.kb or ""], c.columns, [csp.assignment[n] for n in c.variables])
+        for new in (var.value + d for d in (1, 2, -1, -2, 3)):
+            if new >= 2 and not sure <= new <= possible:
+                out.append((var, _amount_text(new, var.text or "")))
+                break
+    return out
+
+
+def _raw_claims(csp: CSP, columns: set[str] | None, exclude: set[str]) -> list[tuple[Constraint, int, Variable]]:
+    """(C5 constraint, position, variable) of the system's explicit stated values."""
+    by_name = {v.name: v for v in csp.variables}
+    out = []
+    for c in csp.constraints:
+        if c.id is not ConstraintId.C5:
+            continue
+        for i, name in enumerate(c.variables):
+            var = by_name[name]
+            if var.span is None or var.speaker != "system" or var.role not in SYSTEM_CLAIMS:
+                continue
+            if (columns is None and var.slot not in exclude) or (columns is not None and var.slot in columns):
+                out.append((c, i, var))
+    return out
+
+
+def _raw_attribute(csp: CSP, kb: KnowledgeBase) -> list[tuple[Variable, str]]:
+    from csp_check.annotate import ENTITY_COLUMNS, FLAG_WORDS
+
+    out = []
+    for c, i, var in _raw_claims(csp, None, set(ENTITY_COLUMNS) | set(FLAG_WORDS) | {"address", "phone", "postcode"}):
+        values = [csp.assignment[n] for n in c.variables]
+        for new in _raw_values(kb, var):
+            values[i] = new
+            if not any(entity_match(e, c.columns, values)[1] for e in csp.kbs[c.kb or ""]):
+                out.append((var, new))
+                break
+    return out
+
+
+def _raw_name_swap(csp: CSP, kb: KnowledgeBase) -> list[tuple[Variable, str]]:
+    from csp_check.annotate import ENTITY_COLUMNS
+
+    out = []
+    for c, i, var in _raw_claims(csp, set(ENTITY_COLUMNS), set()):
+        values = [csp.assignment[n] for n in c.variables]
+        for new in _raw_values(kb, var):
+            values[i] = new
+            if not any(entity_match(e, c.columns, values)[1] for e in csp.kbs[c.kb or ""]):
+                out.append((var, new))
+                break
+    return out
+
+
+def _raw_duplicate(csp: CSP, kb: KnowledgeBase) -> list[tuple[Variable, str]]:
+    """In a system sentence listing three or more entities ("A, B or C"), one name becomes another's."""
+    from csp_check.annotate import ENTITY_COLUMNS
+
+    out = []
+    for c in csp.constraints:
+        if c.id is not ConstraintId.C3:
+            continue
+        listed = [v for v in csp.variables if v.name in c.variables]
+        first, second = listed[0], listed[1]
+        if len(listed) >= 3 and first.slot in ENTITY_COLUMNS and first.speaker == "system" and first.span and second.span:
+            out.append((second, first.text or ""))
+    return out
+
+
+def _one_sentence(utterance: str, csp: CSP, var: Variable, text: str) -> bool:
+    """Whether the entity ``text`` names earlier in ``var``'s utterance is in ``var``'s sentence."""
+    assert var.span is not None
+    before = utterance[: var.span.start]
+    at = before.lower().rfind(text.lower())
+    return at >= 0 and not any(ch in ".?!;" for ch in before[at + len(text) :])
+
+
+def _raw_values(kb: KnowledgeBase, var: Variable) -> list[str]:
+    """The KB's other values of ``var``'s column, as the KB writes them, in a stable order."""
+    table = kb.tables.get(var.domain)
+    if table is None:
+        return []
+    from csp_check.annotate import FLAG_VALUES, _annotator
+
+    known = _annotator(kb, {}).canonical.get((var.domain, var.slot), {})
+    seen = {normalize(var.text or ""), str(var.value)}
+    out = []
+    for entity in table.entities:
+        value = entity.get(var.slot)
+        if value is None or normalize(value) in FLAG_VALUES or normalize(value) not in known:
+            continue  # a value the text could not be read as (yes / no, a description)
+        if normalize(value) not in seen and len(value.split()) <= 6:
+            seen.add(normalize(value))
+            out.append(value)
+    return sorted(out)
+
+
+_RAW_CHOOSERS = {"amount": _raw_amount, "attribute": _raw_attribute, "name_swap": _raw_name_swap,
+                 "duplicate": _raw_duplicate}  # fmt: skip
