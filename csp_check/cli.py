@@ -134,6 +134,9 @@ def main() -> None:
 @click.option("--repair", is_flag=True, help="A minimal repair (edits) of each inconsistent dialogue.")
 @click.option("--time-limit", type=click.FloatRange(min=0, min_open=True), default=DEFAULT_TIME_LIMIT,
               show_default=True, metavar="SEC", help="Seconds per solver call; beyond it: unknown.")
+@click.option("--split", type=click.Choice(["train", "val", "test"]), default=None,
+              help="MultiWOZ release folder / data.json: only this split (valListFile.txt, testListFile.txt; "
+                   "train = the rest).")  # fmt: skip
 def validate(
     paths: tuple[Path, ...],
     fmt: str,
@@ -150,6 +153,7 @@ def validate(
     cap: int,
     repair: bool,
     time_limit: float,
+    split: str | None,
 ) -> None:
     """Check every dialogue of PATH... (files or directories) and summarise the corpus.
 
@@ -163,7 +167,7 @@ def validate(
         summary = CorpusSummary(constraints=[c.value for c in constraints], keep=max(show, 10))
         with ExitStack() as stack:
             report_file = _open_report(report_path, stack)
-            reports = run_validate(paths, fmt, kb, constraints, jobs, solver=solver)
+            reports = run_validate(paths, fmt, kb, constraints, jobs, solver=solver, split=split)
             progress = stack.enter_context(RunProgress(enabled=False if quiet else None))
             start = time.perf_counter()
             try:

@@ -105,6 +105,11 @@ class Dialogue(BaseModel):
     ontology: dict[str, list[str]] = Field(
         default_factory=dict, description="slot type (domain.slot) → possible values of closed slots"
     )
+    defects: list[str] = Field(
+        default_factory=list,
+        description="annotation defects the reader skipped (a span whose end precedes its start), "
+        "as 'FIELD: what is wrong'; the rest of the dialogue is still checked",
+    )
 
     @model_validator(mode="after")
     def _turns_in_order(self) -> "Dialogue":
@@ -280,4 +285,7 @@ class DialogueReport(BaseModel):
     )
     violations: list[Violation] = Field(default_factory=list)
     error: str | None = None
+    defects: list[str] = Field(
+        default_factory=list, description="annotation defects of the dialogue (Dialogue.defects), reported, not checked"
+    )
     extra: dict[str, object] = Field(default_factory=dict, description="solver results etc.")

@@ -121,6 +121,7 @@ def validate(
     solver: SolverSettings | None = None,
     chunk_size: int = 32,
     check: CheckFn | None = None,
+    split: str | None = None,
 ) -> Iterator[DialogueReport]:
     """Check every dialogue of ``paths`` (files or directories); yield their reports in order.
 
@@ -129,6 +130,7 @@ def validate(
     also ask a solver (answers in ``report.extra["solver"]``; the verdict stays the checker's,
     except that a solver operation that runs out of time makes the dialogue ``unknown``).
     ``check`` replaces the per-dialogue check (a module-level function, see :data:`CheckFn`).
+    ``split``: one split (train / val / test) of a MultiWOZ release folder or ``data.json``.
 
     Raises :class:`UsageError` at once (before iterating) for an unknown format, constraint id
     or a ``jobs`` below 1. Never raises for bad input: see the module docstring.
@@ -147,7 +149,7 @@ def validate(
     except ValueError as err:
         raise UsageError(f"unknown constraint: {err}") from None
     settings = Settings(kb=kb, constraints=enabled, options=options, solver=solver, check=check)
-    items = load_corpus(list(paths), fmt, kb)
+    items = load_corpus(list(paths), fmt, kb, split)
     if jobs == 1:
         return _serial(items, settings)
     return _parallel(items, settings, jobs, chunk_size)

@@ -33,7 +33,7 @@ def sniff_format(path: Path) -> str:
 
 
 def read_dialogues(
-    paths: list[str | Path], fmt: str = "auto", kb: KnowledgeBase | None = None
+    paths: list[str | Path], fmt: str = "auto", kb: KnowledgeBase | None = None, split: str | None = None
 ) -> Iterator[Dialogue | InputError]:
     """Dialogues of every path in order, or an :class:`InputError` per unreadable item.
 
@@ -41,6 +41,9 @@ def read_dialogues(
     dialogue files (recursively) are read one by one.
 
     ``fmt`` is ``auto`` or a key of :data:`READERS`; an unknown name raises :class:`UsageError`.
+    ``split`` (``train`` / ``val`` / ``test``) keeps one split of a MultiWOZ release
+    (:func:`csp_check.readers.multiwoz.split_filter`); other formats then give an
+    :class:`InputError`.
     """
     if fmt not in FORMATS:
         raise UsageError(f"unknown format {fmt!r}; choose one of {', '.join(FORMATS)}")
@@ -57,6 +60,12 @@ def read_dialogues(
                 yield err
             for source, name in sources:
                 yield from READERS[name].read(source, kb)
+            continue
+        if split is not None:
+            if name != multiwoz.NAME:
+                yield InputError(str(path), f"--split applies to MultiWOZ data.json / release folders, not {name}")
+                continue
+            yield from multiwoz.read(path, kb, split=split)
             continue
         yield from READERS[name].read(path, kb)
 

@@ -21,17 +21,19 @@ def head(path: Path, size: int = 4096) -> str:
         return f.read(size)
 
 
-def iter_json_items(path: Path) -> Iterator[tuple[str | int, Any] | InputError]:
+def iter_json_items(path: Path, text: str | None = None) -> Iterator[tuple[str | int, Any] | InputError]:
     """Items of a JSON file whose top level is an array (index, item) or an object (key, item).
 
     Parses item by item, so a file truncated or corrupted in the middle still gives every item
-    before the damage, then one :class:`InputError` saying where the JSON breaks.
+    before the damage, then one :class:`InputError` saying where the JSON breaks. ``text``, when
+    given, is the file's content already read (a member of a zip archive); ``path`` names it.
     """
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as err:
-        yield InputError(str(path), f"cannot read: {err}")
-        return
+    if text is None:
+        try:
+            text = path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as err:
+            yield InputError(str(path), f"cannot read: {err}")
+            return
     pos = _skip_ws(text, 0)
     if pos >= len(text) or text[pos] not in "[{":
         yield InputError(str(path), "not a JSON array or object of dialogues")
@@ -76,15 +78,16 @@ def read_items(
     path: Path,
     convert: Callable[[Path, str, Any], Dialogue],
     single_keys: frozenset[str] = frozenset(),
+    text: str | None = None,
 ) -> Iterator[Dialogue | InputError]:
     """Each dialogue of a JSON file, ``convert(path, dialogue_id, raw)``-ed, errors isolated.
 
     The file is a list of dialogues, an object mapping id → dialogue, or — when its first key is
     one of ``single_keys`` — one dialogue object. A dialogue's id is its ``dialogue_id`` (or
     ``id``) field, else its key, else ``#index``; a single dialogue without one is named after
-    the file.
+    the file. ``text``: the file's content when already read (see :func:`iter_json_items`).
     """
-    items = iter_json_items(path)
+    items = iter_json_items(path, text)
     for item in items:
         if isinstance(item, InputError):
             yield item
