@@ -58,7 +58,7 @@ from csp_check.models import (
     Variable,
     VariableKind,
 )
-from csp_check.normalize import normalize, normalized_entities
+from csp_check.normalize import normalize, normalized_entities, refers
 
 SYSTEM_CLAIMS = frozenset({ActRole.OFFER, ActRole.INFORM})
 #: Belief-state slots that are no equality filter of a search: a name picks one entity, and
@@ -84,7 +84,8 @@ def build_csp(
     """
     options = options or BuildOptions()
     variables = delex.variables
-    lexicon = Lexicon.of(dialogue)
+    lexicon = Lexicon.of(dialogue).attach(kb)
+    canonical_values(dialogue, variables, lexicon)
     assignment = read_assignment(variables, lexicon)
     results = normalized_results(dialogue)
     builder = _Builder(dialogue, variables, kb, options, lexicon, results)
@@ -280,7 +281,7 @@ class _Builder:
         for slot, value in wanted.items():
             if slot not in columns:
                 continue
-            var = self._latest_mention(turn, domain, slot, normalize(value))
+            var = self._latest_mention(turn, domain, slot, self.lexicon.canon(f"{domain}.{slot}", value))
             if var is not None:
                 filters.append(var)
         return filters
@@ -308,6 +309,22 @@ class _Builder:
             if v.domain == domain and v.slot == slot and v.value == value and v.kind is VariableKind.SLOT:
                 best = v
         return best
+
+
+def canonical_values(dialogue: Dialogue, variables: list[Variable], lexicon: Lexicon) -> None:
+    """Give each slot variable (in place) the canonical form of its annotated value
+    (:meth:`Lexicon.canon`: the KB's spelling of a wording, "museums" → "museum"). An annotated
+    value that refers instead of naming ("that day", "same area") takes the value the belief
+    state of its turn holds for the slot, when it holds one (spec §9)."""
+    for v in variables:
+        if v.kind is not VariableKind.SLOT or not isinstance(v.value, str):
+            continue
+        if refers(v.value):
+            held = dialogue.turns[v.turn].state.get(v.domain, {}).get(v.slot) or []
+            if len(held) == 1:
+                v.value = lexicon.canon(v.slot_type, held[0])
+                continue
+        v.value = lexicon.canon(v.slot_type, v.value)
 
 
 def referents(dialogue: Dialogue, variables: list[Variable], lexicon: Lexicon) -> dict[str, tuple[Value, bool]]:
@@ -347,7 +364,7 @@ def referents(dialogue: Dialogue, variables: list[Variable], lexicon: Lexicon) -
         alternatives = state.get(v.domain, {}).get(v.slot)
         if not alternatives:
             continue
-        meant = set().union(*(lexicon.lookup(v.slot_type, a) or {normalize(a)} for a in alternatives))
+        meant = set().union(*(lexicon.lookup(v.slot_type, a) or {lexicon.canon(v.slot_type, a)} for a in alternatives))
         if len(meant) == 1 and "dontcare" not in meant:
             keys[v.name] = (meant.pop(), True)
     return keys

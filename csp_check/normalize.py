@@ -139,3 +139,102 @@ def parse_amount(text: str) -> int | None:
         if tens >= 20 and tens % 10 == 0 and units < 10:
             return tens + units
     return None
+
+
+# -- MultiWOZ wording (spec §9): how people word one value ------------------------------------
+#
+# ``wording_key(slot, text)`` is a comparison key under which the wordings of one value meet:
+# "centre of town" / "town centre" / "central" → area "center"; "does n't matter" → "dontcare";
+# "4-star" / "four stars" → stars "4"; "five nights" → "5"; "38 minute" → "38 minutes";
+# "free entrance" → "free"; "museums" → "museum"; "night club" / "nightclub" → "nightclub".
+# ``variant_of`` says whether a span's text is a wording of a given value (a short name, a part
+# of an address, a value inside a longer phrase, a word that refers back to it).
+
+_DONTCARE = re.compile(
+    r"^(?:i )?(?:(?:do|does|did) ?n'?t|dont|doesnt|not|no) ?(?:really |particularly |actually )?"
+    r"(?:care|matter|mind|have a preference|preference|important|have any preference|need)\b"
+    r"|^(?:any|anything|anywhere|either|either one|whatever|whichever|any area|any type|any price|any kind"
+    r"|no preference|not particular|doesn't matter|dont care|do nt care|none in particular)$"
+)
+_AREAS = {"north": "north", "south": "south", "east": "east", "west": "west", "center": "center",
+          "northern": "north", "southern": "south", "eastern": "east", "western": "west", "central": "center",
+          "centrally": "center", "downtown": "center", "middle": "center", "centre": "center"}
+_AREA = re.compile(
+    r"^(?:in |on |at )?(?:the )?(?:(?:city|town) )?(?P<a>north|south|east|west|center|centre|northern|southern|eastern"
+    r"|western|central|centrally|downtown|middle)(?: ?(?:part|side|end|area|region|section|located|part of town))?"
+    r"(?: (?:of|in) (?:the )?(?:town|city|cambridge|city center|town center))?$"
+    r"|^(?:the )?(?:town|city) (?P<b>center|centre)$"
+)
+_UNITS = {"star": "", "stars": "", "night": "", "nights": "", "people": "", "person": "", "persons": "",
+          "guests": "", "guest": "", "adults": "", "adult": "", "day": "", "days": "", "tickets": "",
+          "ticket": "", "minute": " minutes", "minutes": " minutes", "mins": " minutes", "min": " minutes"}
+_FREE = re.compile(r"^(?:it is |it's |they are |is )?(?:free|free of charge|no charge|no entrance fee|no fee|"
+                   r"free (?:entrance|admission|entry|to enter|to get in|to visit)|(?:entrance|admission|entry) is free)$")
+#: Words that name a kind of place, not one place: dropped when comparing entity names.
+GENERIC_NAME_WORDS = frozenset(
+    {"the", "restaurant", "hotel", "guesthouse", "guest", "house", "b&b", "b", "and", "bed", "breakfast", "cambridge",
+     "a", "of", "&"}
+)
+
+
+def _singular(word: str) -> str:
+    if len(word) <= 3 or word.endswith("ss") or word.endswith("us"):
+        return word
+    if word.endswith("ies"):
+        return word[:-3] + "y"
+    if word.endswith(("ches", "shes", "sses", "xes")):
+        return word[:-2]
+    if word.endswith("s"):
+        return word[:-1]
+    return word
+
+
+@lru_cache(maxsize=1 << 16)
+def wording_key(slot: str, text: str) -> str:
+    """The comparison key of ``text`` as a value of ``slot`` (a DB column or ``book …`` slot):
+    wordings of one value (module comment above) get one key; other text keeps its own.
+    Keys are compact (no spaces or punctuation) and singular."""
+    t = normalize(text)
+    if t == "dontcare" or _DONTCARE.search(t):
+        return "dontcare"
+    if slot == "area":
+        m = _AREA.match(t)
+        if m:
+            return _AREAS[m["a"] or m["b"]]
+    if slot == "entrance fee" and _FREE.match(t):
+        return "free"
+    words = t.replace("-", " ").split()
+    if words and words[0] in ("a", "an", "the") and len(words) > 1:
+        words = words[1:]
+    if len(words) in (1, 2) and (len(words) == 1 or words[1] in _UNITS):
+        n = parse_amount(words[0])
+        if n is not None:
+            unit = _UNITS.get(words[1], "") if len(words) == 2 else (" minutes" if slot == "duration" else "")
+            return f"{n}{unit}".replace(" ", "")
+    if slot == "duration" and len(words) == 2 and words[1] in _UNITS and words[0].isdigit():
+        return f"{words[0]}minutes"
+    return re.sub(r"[^0-9a-z&]", "", " ".join(_singular(w) for w in words))
+
+
+def name_words(text: str) -> frozenset[str]:
+    """The distinguishing words of an entity name: normalised, singular, without
+    :data:`GENERIC_NAME_WORDS` ("The Meze Bar Restaurant" → {meze, bar})."""
+    words = re.sub(r"[^0-9a-z& ]", " ", normalize(text).replace("'s", "s").replace("-", " ")).split()
+    return frozenset(_singular(w) for w in words if w not in GENERIC_NAME_WORDS)
+
+
+_REFERS = re.compile(r"\b(?:same|that|this|there|those|these|it|its|then)\b")
+
+
+def refers(text: str) -> bool:
+    """Whether ``text`` refers back to a value instead of naming it ("same area", "that day",
+    "same price range as the Lovell Lodge", "at that time")."""
+    return bool(_REFERS.search(normalize(text)))
+
+
+def contains_words(text: str, value: str) -> bool:
+    """Whether the normalised words of ``value`` occur, in order and whole, in ``text``
+    ("south part of town" contains "south"; "more moderate" contains "moderate")."""
+    t = " " + " ".join(_singular(w) for w in re.sub(r"[^0-9a-z:.& ]", " ", normalize(text)).split()) + " "
+    v = " ".join(_singular(w) for w in re.sub(r"[^0-9a-z:.& ]", " ", normalize(value)).split())
+    return bool(v) and f" {v} " in t
