@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections import defaultdict
 
 from csp_check.models import Dialogue, KbTable, KnowledgeBase, Value, Variable, VariableKind
-from csp_check.normalize import contains_words, name_words, normalize, parse_amount, refers, wording_key
+from csp_check.normalize import contains_words, name_words, normalize, one_typo, parse_amount, refers, wording_key
 
 #: Slots whose values name one entity or its address: a part of the value names it too
 #: ("the Gonville" = "gonville hotel", "Jubilee House" = "jubilee house, chesterton road").
@@ -74,9 +74,14 @@ class Lexicon:
         if table is None:
             return None
         keys, words = kb_index(table, column)
-        found = keys.get(wording_key(column, surface))
+        key = wording_key(column, surface)
+        found = keys.get(key)
         if found and len(found) == 1:
             return next(iter(found))
+        if not found and len(key) >= 7 and key.isalpha():  # a misspelt word ("petersborough")
+            near = {v for k, vs in keys.items() if one_typo(k, key) for v in vs}
+            if len(near) == 1:
+                return next(iter(near))
         if column not in ENTITY_TEXT_SLOTS:
             return "dontcare" if wording_key(column, surface) == "dontcare" else None
         mine = name_words(surface)

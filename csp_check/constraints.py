@@ -38,6 +38,7 @@ Decisions (also in the README, "Semantics"):
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from typing import Literal, NamedTuple
 
@@ -58,13 +59,17 @@ from csp_check.models import (
     Variable,
     VariableKind,
 )
-from csp_check.normalize import normalize, normalized_entities, refers
+from csp_check.assignment import ENTITY_TEXT_SLOTS, kb_index
+from csp_check.normalize import clock_time, name_words, normalize, normalized_entities, refers
 
 SYSTEM_CLAIMS = frozenset({ActRole.OFFER, ActRole.INFORM})
 #: Belief-state slots that are no equality filter of a search: a name picks one entity, and
 #: MultiWOZ's leaveAt / arriveBy are bounds ("leave after 12:45"), not values to match.
 BOUNDS = frozenset({"leaveAt", "arriveBy"})
 NOT_FILTERS = frozenset({"name", "trainID"}) | BOUNDS
+#: A ``--kb`` column with at most this many distinct values is closed (area, type, food, stars):
+#: an annotated value it never has is a wording the KB does not use, not a claim it refutes.
+CLOSED_COLUMN = 120
 
 
 class BuildOptions(BaseModel):
@@ -119,6 +124,7 @@ class _Builder:
         self.kb = kb
         self.options = options
         self.constraints: list[Constraint] = []
+        self._vocabs: dict[tuple[str, str], set[str]] = {}
         self.kbs: dict[str, list[dict[str, str]]] = {}
         self.by_turn: dict[int, list[Variable]] = defaultdict(list)
         for v in variables:
@@ -153,6 +159,7 @@ class _Builder:
                 if v.kind is VariableKind.SLOT and v.span is not None:
                     by_type[v.slot_type].append(v)
             for same_type in by_type.values():
+                same_type = _one_per_wording(same_type)
                 if len(same_type) > 1:
                     self.add(Constraint(id=ConstraintId.C3, variables=[v.name for v in same_type], turn=turn))
 
@@ -205,12 +212,48 @@ class _Builder:
             self.kbs[domain] = table.normalized()
         return domain, self.kbs[domain], None
 
+    def _kb_claim(self, kb_id: str, v: Variable) -> bool:
+        """Whether ``v``'s annotated value can be compared with the ``--kb`` table ``kb_id``
+        (always, for a dialogue's own KB results). A value of a ``--kb`` table is compared when
+        the column has it, or when the column is open (names, addresses, phones: a value no
+        entity has is a claim the KB refutes). Left out, as wordings the KB does not use: a
+        value of a closed column the table never has (attraction type "church", price range
+        "cheaper"), a part of a name or address several entities share ("east road"), a list
+        ("efes restaurant or anatolia"), and a clock column whose value is no time ("every hour")."""
+        if self.kb is None or kb_id not in self.kb.tables or not isinstance(v.value, str) or v.value == "dontcare":
+            return True
+        vocab = self._vocab(kb_id, v.slot)
+        value = v.value
+        if v.slot in ENTITY_TEXT_SLOTS and any(name_words(value) < w for w, _ in kb_index(self.kb.tables[kb_id], v.slot)[1]):
+            return False  # maybe a part of another entity's name or address ("clifton way")
+        if value in vocab:
+            return True
+        if v.slot in BOUNDS or v.slot in ("duration",):
+            return clock_time(value) is not None or v.slot == "duration" and bool(re.match(r"^\d+ minutes$", value))
+        if re.search(r"\b(?:or|and)\b|/", value) and all(
+            self.lexicon.resolve(v.slot_type, part) for part in re.split(r"\s*(?:\bor\b|\band\b|/|,)\s*", value) if part
+        ):
+            return False
+        if v.slot in ENTITY_TEXT_SLOTS:
+            mine = name_words(value)
+            return not any(mine < w for w, _ in kb_index(self.kb.tables[kb_id], v.slot)[1])
+        return len(vocab) > CLOSED_COLUMN
+
+    def _vocab(self, kb_id: str, column: str) -> set[str]:
+        key = (kb_id, column)
+        if key not in self._vocabs:
+            self._vocabs[key] = {e[column] for e in self.kbs.get(kb_id) or self.kb.tables[kb_id].normalized() if column in e}
+        return self._vocabs[key]
+
     def _claims(self, turn: int, kb_id: str, columns: set[str], mine: list[Variable], asked: list[Variable]) -> None:
         """C5: the offered / informed values of one utterance, with what the user asked for
         (``asked``: the search filters in force), describe an existing entity."""
         if any(v.role is ActRole.BOOKED for v in mine) or self._booked(turn, mine):
             return  # a booking confirmation's values describe the booking ("the total fee is …")
-        claims = [v for v in mine if v.kind is VariableKind.SLOT and v.role in SYSTEM_CLAIMS and v.slot in columns]
+        claims = [
+            v for v in mine
+            if v.kind is VariableKind.SLOT and v.role in SYSTEM_CLAIMS and v.slot in columns and self._kb_claim(kb_id, v)
+        ]
         if not claims:
             return
         said = {v.slot for v in claims}
@@ -282,7 +325,7 @@ class _Builder:
             if slot not in columns:
                 continue
             var = self._latest_mention(turn, domain, slot, self.lexicon.canon(f"{domain}.{slot}", value))
-            if var is not None:
+            if var is not None and self._kb_claim(domain, var):
                 filters.append(var)
         return filters
 
@@ -309,6 +352,19 @@ class _Builder:
             if v.domain == domain and v.slot == slot and v.value == value and v.kind is VariableKind.SLOT:
                 best = v
         return best
+
+
+def _one_per_wording(same_type: list[Variable]) -> list[Variable]:
+    """C3's members: spans annotated with one value but worded differently ("8 mercers row" and
+    "mercers row industrial estate", parts of one address; "guesthouses" and "bed and
+    breakfast") are one mention, so only the first stays; the same words written twice stay
+    twice (that is the duplicate C3 exists to catch)."""
+    kept: list[Variable] = []
+    for v in same_type:
+        if any(k.value == v.value and normalize(k.text or "") != normalize(v.text or "") for k in kept):
+            continue
+        kept.append(v)
+    return kept
 
 
 def canonical_values(dialogue: Dialogue, variables: list[Variable], lexicon: Lexicon) -> None:

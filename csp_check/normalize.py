@@ -154,7 +154,7 @@ _DONTCARE = re.compile(
     r"^(?:i )?(?:(?:do|does|did) ?n'?t|dont|doesnt|not|no) ?(?:really |particularly |actually )?"
     r"(?:care|matter|mind|have a preference|preference|important|have any preference|need)\b"
     r"|^(?:any|anything|anywhere|either|either one|whatever|whichever|any area|any type|any price|any kind"
-    r"|no preference|not particular|doesn't matter|dont care|do nt care|none in particular)$"
+    r"|no preference|not particular|not really|no particular|no specific|doesn't matter|dont care|do nt care|none in particular)$"
 )
 _AREAS = {"north": "north", "south": "south", "east": "east", "west": "west", "center": "center",
           "northern": "north", "southern": "south", "eastern": "east", "western": "west", "central": "center",
@@ -213,7 +213,9 @@ def wording_key(slot: str, text: str) -> str:
             return f"{n}{unit}".replace(" ", "")
     if slot == "duration" and len(words) == 2 and words[1] in _UNITS and words[0].isdigit():
         return f"{words[0]}minutes"
-    return re.sub(r"[^0-9a-z&]", "", " ".join(_singular(w) for w in words))
+    if words:  # a plural is the head noun, the last word ("swimming pools"; not "kings lynn")
+        words[-1] = _singular(words[-1])
+    return re.sub(r"[^0-9a-z&]", "", " ".join(words))
 
 
 def name_words(text: str) -> frozenset[str]:
@@ -238,3 +240,16 @@ def contains_words(text: str, value: str) -> bool:
     t = " " + " ".join(_singular(w) for w in re.sub(r"[^0-9a-z:.& ]", " ", normalize(text)).split()) + " "
     v = " ".join(_singular(w) for w in re.sub(r"[^0-9a-z:.& ]", " ", normalize(value)).split())
     return bool(v) and f" {v} " in t
+
+
+def one_typo(a: str, b: str) -> bool:
+    """Whether ``a`` and ``b`` differ by one edit (a letter added, dropped, changed, or two
+    neighbours swapped): "ashely" / "ashley", "petersborough" / "peterborough"."""
+    if a == b or abs(len(a) - len(b)) > 1:
+        return False
+    if len(a) == len(b):
+        diff = [i for i in range(len(a)) if a[i] != b[i]]
+        return len(diff) == 1 or (len(diff) == 2 and diff[1] == diff[0] + 1 and a[diff[0]] == b[diff[1]] and a[diff[1]] == b[diff[0]])
+    short, long_ = (a, b) if len(a) < len(b) else (b, a)
+    i = next((k for k in range(len(short)) if short[k] != long_[k]), len(short))
+    return short[i:] == long_[i + 1 :]
