@@ -12,7 +12,9 @@ from __future__ import annotations
 from collections import defaultdict
 
 from csp_check.models import Dialogue, KbTable, KnowledgeBase, Value, Variable, VariableKind
-from csp_check.normalize import contains_words, name_words, normalize, one_typo, parse_amount, refers, wording_key
+from csp_check.normalize import (
+    clock_time, contains_words, name_words, normalize, one_typo, parse_amount, refers, same_clock, wording_key,
+)
 
 #: Slots whose values name one entity or its address: a part of the value names it too
 #: ("the Gonville" = "gonville hotel", "Jubilee House" = "jubilee house, chesterton road").
@@ -111,7 +113,7 @@ class Lexicon:
         column = slot_type.split(".", 1)[-1]
         if value == "dontcare":
             return wording_key(column, text) == "dontcare"
-        if wording_key(column, text) == wording_key(column, value) or refers(text):
+        if wording_key(column, text) == wording_key(column, value) or refers(text) or same_clock(text, value):
             return True
         if column == "type" and wording_key(column, text) == "hotel" and value == "guesthouse":
             return True

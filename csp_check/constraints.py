@@ -60,7 +60,7 @@ from csp_check.models import (
     VariableKind,
 )
 from csp_check.assignment import ENTITY_TEXT_SLOTS, kb_index
-from csp_check.normalize import clock_time, name_words, normalize, normalized_entities, refers
+from csp_check.normalize import clock_time, fold, name_words, normalize, normalized_entities, refers, same_clock
 
 SYSTEM_CLAIMS = frozenset({ActRole.OFFER, ActRole.INFORM})
 #: Belief-state slots that are no equality filter of a search: a name picks one entity, and
@@ -125,6 +125,7 @@ class _Builder:
         self.options = options
         self.constraints: list[Constraint] = []
         self._vocabs: dict[tuple[str, str], set[str]] = {}
+        self.unlinked: set[tuple[int, str]] = set()  # (turn, domain): a state filter no variable mentions
         self.kbs: dict[str, list[dict[str, str]]] = {}
         self.by_turn: dict[int, list[Variable]] = defaultdict(list)
         for v in variables:
@@ -257,7 +258,8 @@ class _Builder:
         if not claims:
             return
         said = {v.slot for v in claims}
-        asked = [v for v in asked if v.slot not in said and v.slot in columns]
+        bounds = [v for v in asked if v.slot in BOUNDS and v.slot in columns and v not in claims]  # kept even if said:
+        asked = [v for v in asked if v.slot not in said and v.slot in columns and v not in bounds]  # 17:11 >= 17:00
         claims += asked
         by_slot: dict[str, list[Variable]] = defaultdict(list)
         for v in claims:
@@ -270,10 +272,11 @@ class _Builder:
         asked_only = [v for v in single if v in asked]
         sets = [asked_only + [v] for vs in multi for v in vs] if multi else [single]
         for group in sets:
+            group = group + bounds
             self.add(
                 Constraint(
                     id=ConstraintId.C5, variables=[v.name for v in group], turn=turn, kb=kb_id,
-                    columns=[v.slot for v in group],
+                    columns=[v.slot for v in group], ops=[_op(v) if v in bounds else "=" for v in group],
                 )
             )
 
@@ -287,12 +290,12 @@ class _Builder:
     ) -> None:
         """C6: an amount equals the number of entities matching the filters."""
         for amount in (v for v in mine if v.kind is VariableKind.AMOUNT):
-            if params is None and self.options.count_filter == "state" and self._bounded(turn, domain):
-                continue  # the search had bounds ("leave after 12:45") an exact count cannot express
+            if params is None and (turn, domain) in self.unlinked:
+                continue  # a search constraint no variable mentions: the count's filter is not known
             self.add(
                 Constraint(
                     id=ConstraintId.C6, variables=[f.name for f in filters], turn=turn, kb=kb_id,
-                    columns=[f.slot for f in filters], count_variable=amount.name,
+                    columns=[f.slot for f in filters], count_variable=amount.name, ops=[_op(f) for f in filters],
                 )
             )
 
@@ -303,12 +306,13 @@ class _Builder:
         if not any(a.role is ActRole.NO_RESULT and a.domain == domain for a in turn.acts):
             return
         said = [v for v in mine if v.role is ActRole.NO_RESULT and v.kind is VariableKind.SLOT and v.slot in columns]
-        filters = said or filters
+        said_slots = {v.slot for v in said}  # what it names, within the search in force
+        filters = said + [f for f in filters if f.slot not in said_slots] if said else filters
         if filters:
             self.add(
                 Constraint(
                     id=ConstraintId.C4, variables=[f.name for f in filters], turn=turn.index, kb=kb_id,
-                    columns=[f.slot for f in filters],
+                    columns=[f.slot for f in filters], ops=["=" if f in said else _op(f) for f in filters],
                 )
             )
 
@@ -325,8 +329,10 @@ class _Builder:
             if slot not in columns:
                 continue
             var = self._latest_mention(turn, domain, slot, self.lexicon.canon(f"{domain}.{slot}", value))
-            if var is not None and self._kb_claim(domain, var):
+            if var is not None:
                 filters.append(var)
+            elif params is None and value != "dontcare":
+                self.unlinked.add((turn, domain))
         return filters
 
     def _bounded(self, turn: int, domain: str) -> bool:
@@ -341,7 +347,7 @@ class _Builder:
         for t in reversed(self.dialogue.turns[: turn + 1]):
             slots = t.state.get(domain)
             if slots:
-                return {s: vals[0] for s, vals in slots.items() if len(vals) == 1 and s not in NOT_FILTERS}
+                return {s: vals[0] for s, vals in slots.items() if len(vals) == 1 and s not in NOT_FILTERS - BOUNDS}
         return {}
 
     def _latest_mention(self, turn: int, domain: str, slot: str, value: str) -> Variable | None:
@@ -354,6 +360,16 @@ class _Builder:
         return best
 
 
+def _op(v: Variable) -> str:
+    """A search filter's comparison: MultiWOZ's ``leaveAt`` is a lower bound on the entity's
+    time ("leave after 17:00": entity >= 17:00), ``arriveBy`` an upper bound; others are ``=``."""
+    return ">=" if v.slot == "leaveAt" else "<=" if v.slot == "arriveBy" else "="
+
+
+def _words(text: str | None) -> str:
+    return re.sub(r"\W+", " ", fold(text or "")).strip()
+
+
 def _one_per_wording(same_type: list[Variable]) -> list[Variable]:
     """C3's members: spans annotated with one value but worded differently ("8 mercers row" and
     "mercers row industrial estate", parts of one address; "guesthouses" and "bed and
@@ -361,7 +377,7 @@ def _one_per_wording(same_type: list[Variable]) -> list[Variable]:
     twice (that is the duplicate C3 exists to catch)."""
     kept: list[Variable] = []
     for v in same_type:
-        if any(k.value == v.value and normalize(k.text or "") != normalize(v.text or "") for k in kept):
+        if any(k.value == v.value and _words(k.text) != _words(v.text) for k in kept):
             continue
         kept.append(v)
     return kept
@@ -381,6 +397,9 @@ def canonical_values(dialogue: Dialogue, variables: list[Variable], lexicon: Lex
                 v.value = lexicon.canon(v.slot_type, held[0])
                 continue
         v.value = lexicon.canon(v.slot_type, v.value)
+        said = clock_time(normalize(v.text)) if v.text else None
+        if said and said != v.value and same_clock(v.value, said):
+            v.value = said  # "6:30" annotated for "6:30pm": the text is the truth (spec §9)
 
 
 def referents(dialogue: Dialogue, variables: list[Variable], lexicon: Lexicon) -> dict[str, tuple[Value, bool]]:
@@ -411,9 +430,9 @@ def referents(dialogue: Dialogue, variables: list[Variable], lexicon: Lexicon) -
             continue
         if v.speaker == "user" and v.role is ActRole.INFORM:
             state = after.get(v.turn, {})
-        elif v.speaker == "system" and (
+        elif v.speaker == "system" and v.slot not in BOUNDS and (
             v.role is ActRole.CONFIRM or (v.role is ActRole.OFFER and v.turn not in alternatives_offered)
-        ):
+        ):  # a time offered under a bound satisfies it (C5 checks that), it does not repeat it
             state = after.get(v.turn - 1, {})
         else:
             continue
@@ -421,6 +440,10 @@ def referents(dialogue: Dialogue, variables: list[Variable], lexicon: Lexicon) -
         if not alternatives:
             continue
         meant = set().union(*(lexicon.lookup(v.slot_type, a) or {lexicon.canon(v.slot_type, a)} for a in alternatives))
+        if len(meant) > 1 and v.speaker == "system":  # alternatives that name different values (two
+            said = [u for u in variables if u.speaker == "user" and u.turn < v.turn and u.slot_type == v.slot_type
+                    and u.value in meant]  # entities merged into one state value): what the user said
+            meant = {said[-1].value} if said else meant
         if len(meant) == 1 and "dontcare" not in meant:
             keys[v.name] = (meant.pop(), True)
     return keys

@@ -211,7 +211,8 @@ class Constraint(BaseModel):
     - C1: ``variables=[x]``, ``slot_type``: x ∈ ``CSP.domains[slot_type]``.
     - C2: all ``variables`` equal.   C3: ``variables`` pairwise different.
     - C4 / C5: over KB table ``kb``, no / some entity has ``entity[columns[i]] == variables[i]``
-      for every i.
+      for every i (``ops[i]`` ``>=`` / ``<=`` make filter i a bound: ``entity[columns[i]] >=
+      variables[i]``; strings compare in code-point order, so ``HH:MM`` times compare as times).
     - C6: as C5 but ``|matching entities| == count_variable``.
     """
 
@@ -221,6 +222,11 @@ class Constraint(BaseModel):
     slot_type: str | None = None
     kb: str | None = None
     columns: list[str] = Field(default_factory=list)
+    ops: list[str] = Field(
+        default_factory=list,
+        description="per filter: '=' (entity[column] == value), '>=' (entity[column] >= value: a lower "
+        "bound, 'leave after 17:00') or '<=' (an upper bound, 'arrive by 18:00'); empty: all '='",
+    )
     count_variable: str | None = None
 
     @property

@@ -96,7 +96,8 @@ def clock_time(text: str) -> str | None:
     >>> clock_time("half past 6 in the evening"), clock_time("twelve in the afternoon")
     ('18:30', '12:00')
     """
-    text = re.sub(r"^(?:starting at|leaving at|departing at|arriving at|at|around|about) ", "", text)
+    text = re.sub(r"^(?:starting at|leaving at|departing at|arriving at|at|around|about|after|before|by|until"
+                  r"|no later than|no earlier than|leave after|arrive by|leaving after|arriving by) ", "", text)
     period = ""
     for word in sorted(_LATE + _EARLY, key=len, reverse=True):
         if text.endswith(" " + word) or (text.endswith(word) and word[0] in "ap" and text[: -len(word)][-1:].isdigit()):
@@ -170,6 +171,10 @@ _UNITS = {"star": "", "stars": "", "night": "", "nights": "", "people": "", "per
           "ticket": "", "minute": " minutes", "minutes": " minutes", "mins": " minutes", "min": " minutes"}
 _FREE = re.compile(r"^(?:it is |it's |they are |is )?(?:free|free of charge|no charge|no entrance fee|no fee|"
                    r"free (?:entrance|admission|entry|to enter|to get in|to visit)|(?:entrance|admission|entry) is free)$")
+_ADVERBS = {"cheaply": "cheap", "cheaper": "cheap", "cheapest": "cheap", "inexpensive": "cheap",
+            "moderately priced": "moderate", "moderately - priced": "moderate", "moderately-priced": "moderate",
+            "mid-priced": "moderate", "mid priced": "moderate", "pricey": "expensive", "boating": "boat",
+            "punting": "boat"}
 #: Words that name a kind of place, not one place: dropped when comparing entity names.
 GENERIC_NAME_WORDS = frozenset(
     {"the", "restaurant", "hotel", "guesthouse", "guest", "house", "b&b", "b", "and", "bed", "breakfast", "cambridge",
@@ -203,6 +208,9 @@ def wording_key(slot: str, text: str) -> str:
             return _AREAS[m["a"] or m["b"]]
     if slot == "entrance fee" and _FREE.match(t):
         return "free"
+    if slot in ("parking", "internet") and t in ("free", "free parking", "free wifi", "free internet", "wifi", "included"):
+        return "yes"
+    t = _ADVERBS.get(t, t)
     words = t.replace("-", " ").split()
     if words and words[0] in ("a", "an", "the") and len(words) > 1:
         words = words[1:]
@@ -253,3 +261,12 @@ def one_typo(a: str, b: str) -> bool:
     short, long_ = (a, b) if len(a) < len(b) else (b, a)
     i = next((k for k in range(len(short)) if short[k] != long_[k]), len(short))
     return short[i:] == long_[i + 1 :]
+
+
+def same_clock(text: str, value: str) -> bool:
+    """Whether ``text`` is the 12-hour reading of the ``HH:MM`` time ``value`` ("3:30" or "6:30"
+    for 15:30 / 18:30, written without am / pm; spec §9 case 14)."""
+    said = clock_time(normalize(text))
+    if said is None or not re.fullmatch(r"\d\d:\d\d", value) or re.search(r"[ap]\.?m\b|morning|evening|night|afternoon", fold(text)):
+        return False
+    return said[3:] == value[3:] and (int(said[:2]) % 12) == (int(value[:2]) % 12)
