@@ -223,6 +223,8 @@ class _Builder:
         ("efes restaurant or anatolia"), and a clock column whose value is no time ("every hour")."""
         if self.kb is None or kb_id not in self.kb.tables or not isinstance(v.value, str) or v.value == "dontcare":
             return True
+        if v.slot == "type" and v.value == "hotel" and v.domain == "hotel":
+            return False  # "the Avalon is a moderately priced hotel": the word for any place to stay
         vocab = self._vocab(kb_id, v.slot)
         value = v.value
         if v.slot in ENTITY_TEXT_SLOTS and any(name_words(value) < w for w, _ in kb_index(self.kb.tables[kb_id], v.slot)[1]):
@@ -257,6 +259,8 @@ class _Builder:
         ]
         if not claims:
             return
+        if self._alternatives(turn, mine):
+            asked = []  # after "no match" / "could not book" the system offers something else
         said = {v.slot for v in claims}
         bounds = [v for v in asked if v.slot in BOUNDS and v.slot in columns and v not in claims]  # kept even if said:
         asked = [v for v in asked if v.slot not in said and v.slot in columns and v not in bounds]  # 17:11 >= 17:00
@@ -280,6 +284,12 @@ class _Builder:
                 )
             )
 
+    def _alternatives(self, turn: int, mine: list[Variable]) -> bool:
+        domains = {v.domain for v in mine}
+        return any(
+            a.role in (ActRole.NO_RESULT, ActRole.FAILED) and a.domain in domains for a in self.dialogue.turns[turn].acts
+        )
+
     def _booked(self, turn: int, mine: list[Variable]) -> bool:
         domains = {v.domain for v in mine}
         return any(a.role is ActRole.BOOKED and a.domain in domains for a in self.dialogue.turns[turn].acts)
@@ -289,7 +299,11 @@ class _Builder:
         filters: list[Variable],
     ) -> None:
         """C6: an amount equals the number of entities matching the filters."""
-        for amount in (v for v in mine if v.kind is VariableKind.AMOUNT):
+        amounts = [v for v in mine if v.kind is VariableKind.AMOUNT]
+        counts = [a for a in self.dialogue.turns[turn].acts if a.role is ActRole.COUNT and a.domain == domain]
+        if params is None and len(counts) > 1:
+            return  # a breakdown ("2 hotels and 8 guesthouses", "one at 17:23 and another"): each about a part
+        for amount in amounts:
             if params is None and (turn, domain) in self.unlinked:
                 continue  # a search constraint no variable mentions: the count's filter is not known
             self.add(
@@ -326,8 +340,8 @@ class _Builder:
         wanted = {k: v for k, v in wanted.items() if k not in self.ignored.get(domain, ())}
         filters = []
         for slot, value in wanted.items():
-            if slot not in columns:
-                continue
+            if slot not in columns or (params is None and slot in ("parking", "internet") and normalize(value) == "no"):
+                continue  # MultiWOZ's parking / internet "no": not needed, not "must lack"
             var = self._latest_mention(turn, domain, slot, self.lexicon.canon(f"{domain}.{slot}", value))
             if var is not None:
                 filters.append(var)

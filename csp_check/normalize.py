@@ -152,7 +152,7 @@ def parse_amount(text: str) -> int | None:
 # of an address, a value inside a longer phrase, a word that refers back to it).
 
 _DONTCARE = re.compile(
-    r"^(?:i )?(?:(?:do|does|did) ?n'?t|dont|doesnt|not|no) ?(?:really |particularly |actually )?"
+    r"^(?:i )?(?:(?:do|does|did) ?n'?t|(?:do|does|did) not|dont|doesnt|not|no) ?(?:really |particularly |actually )?"
     r"(?:care|matter|mind|have a preference|preference|important|have any preference|need)\b"
     r"|^(?:any|anything|anywhere|either|either one|whatever|whichever|any area|any type|any price|any kind"
     r"|no preference|not particular|not really|no particular|no specific|doesn't matter|dont care|do nt care|none in particular)$"
@@ -178,7 +178,7 @@ _ADVERBS = {"cheaply": "cheap", "cheaper": "cheap", "cheapest": "cheap", "inexpe
 #: Words that name a kind of place, not one place: dropped when comparing entity names.
 GENERIC_NAME_WORDS = frozenset(
     {"the", "restaurant", "hotel", "guesthouse", "guest", "house", "b&b", "b", "and", "bed", "breakfast", "cambridge",
-     "a", "of", "&"}
+     "a", "of", "&", "on", "in", "at"}
 )
 
 
@@ -229,8 +229,11 @@ def wording_key(slot: str, text: str) -> str:
 def name_words(text: str) -> frozenset[str]:
     """The distinguishing words of an entity name: normalised, singular, without
     :data:`GENERIC_NAME_WORDS` ("The Meze Bar Restaurant" → {meze, bar})."""
-    words = re.sub(r"[^0-9a-z& ]", " ", normalize(text).replace("'s", "s").replace("-", " ")).split()
-    return frozenset(_singular(w) for w in words if w not in GENERIC_NAME_WORDS)
+    words = re.sub(r"[^0-9a-z ]", " ", normalize(text).replace("'s", "s").replace("-", " ").replace("&", " and ")).split()
+    kept = [w for w in words if w not in GENERIC_NAME_WORDS]
+    if not kept:  # a name made of common words only ("a and b guest house"): keep them but the kind
+        kept = [w for w in words if w not in ("the", "guest", "house", "guesthouse", "hotel", "restaurant")]
+    return frozenset(_singular(w) for w in kept)
 
 
 _REFERS = re.compile(r"\b(?:same|that|this|there|those|these|it|its|then)\b")
