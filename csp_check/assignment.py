@@ -80,8 +80,10 @@ class Lexicon:
         found = keys.get(key)
         if found and len(found) == 1:
             return next(iter(found))
-        if not found and len(key) >= 7 and key.isalpha():  # a misspelt word ("petersborough")
-            near = {v for k, vs in keys.items() if one_typo(k, key) for v in vs}
+        if not found and len(key) >= 7 and sum(c.isalpha() for c in key) >= 6:  # a misspelt word ("petersborough")
+            digits = "".join(c for c in key if c.isdigit())  # numbers must agree ("22 signey street")
+            near = {v for k, vs in keys.items() if one_typo(k, key) and "".join(c for c in k if c.isdigit()) == digits
+                    for v in vs}
             if len(near) == 1:
                 return next(iter(near))
         if column not in ENTITY_TEXT_SLOTS:

@@ -67,6 +67,9 @@ SYSTEM_CLAIMS = frozenset({ActRole.OFFER, ActRole.INFORM})
 #: MultiWOZ's leaveAt / arriveBy are bounds ("leave after 12:45"), not values to match.
 BOUNDS = frozenset({"leaveAt", "arriveBy"})
 NOT_FILTERS = frozenset({"name", "trainID"}) | BOUNDS
+#: The columns a MultiWOZ search filters by (what a count or a no-result can be about).
+SEARCH_COLUMNS = frozenset({"area", "type", "food", "pricerange", "stars", "internet", "parking", "day", "departure",
+                            "destination"})
 #: A ``--kb`` column with at most this many distinct values is closed (area, type, food, stars):
 #: an annotated value it never has is a wording the KB does not use, not a claim it refutes.
 CLOSED_COLUMN = 120
@@ -194,6 +197,8 @@ class _Builder:
                     self._claims(turn.index, f"dialogue:{domain}", set().union(*seen[domain]), mine, asked)
                 else:
                     self._claims(turn.index, kb_id, columns, mine, asked)
+                if params is None and self.options.count_filter == "state":
+                    filters = self._with_own_words(turn.index, kb_id, columns, mine, filters)
                 self._counts(turn.index, domain, kb_id, mine, params, filters)
                 self._no_results(turn, domain, kb_id, columns, mine, filters)
 
@@ -227,6 +232,8 @@ class _Builder:
             return False  # "the Avalon is a moderately priced hotel": the word for any place to stay
         vocab = self._vocab(kb_id, v.slot)
         value = v.value
+        if v.slot == "address" and re.fullmatch(r"cb\s?\d{1,2}\s?\d?\s?[a-z]{2}", value):
+            return False  # a postcode annotated as a part of the address ("Back Lane, Cambourne, CB236BW")
         if v.slot in ENTITY_TEXT_SLOTS and any(name_words(value) < w for w, _ in kb_index(self.kb.tables[kb_id], v.slot)[1]):
             return False  # maybe a part of another entity's name or address ("clifton way")
         if value in vocab:
@@ -256,9 +263,12 @@ class _Builder:
         claims = [
             v for v in mine
             if v.kind is VariableKind.SLOT and v.role in SYSTEM_CLAIMS and v.slot in columns and self._kb_claim(kb_id, v)
+            and not self._restated_bound(turn, v)
         ]
         if not claims:
             return
+        if any(self._select(turn, v.domain) for v in claims) and not any(v.slot in NOT_FILTERS - BOUNDS for v in claims):
+            return  # "cheap, moderate or expensive: which would you prefer?" names choices, not an entity
         if self._alternatives(turn, mine):
             asked = []  # after "no match" / "could not book" the system offers something else
         said = {v.slot for v in claims}
@@ -284,6 +294,34 @@ class _Builder:
                 )
             )
 
+    def _with_own_words(
+        self, turn: int, kb_id: str, columns: set[str], mine: list[Variable], filters: list[Variable]
+    ) -> list[Variable]:
+        """The belief-state filters, where the system's own utterance names one value of a slot
+        ("6 4-star guesthouses *in the east*", "the only 4 star *hotels*") with that value: the
+        count or the no-result is about what the utterance says (MultiWOZ's state may lag)."""
+        own: dict[str, list[Variable]] = defaultdict(list)
+        for v in mine:
+            if (v.kind is VariableKind.SLOT and v.role in SYSTEM_CLAIMS and v.slot in columns
+                    and v.slot in SEARCH_COLUMNS and self._kb_claim(kb_id, v)):  # fmt: skip
+                own[v.slot].append(v)
+        single = {slot: vs[0] for slot, vs in own.items() if len({x.value for x in vs}) == 1}
+        if not single:
+            return filters
+        kept = [f for f in filters if f.slot not in single]
+        return kept + [v for slot, v in single.items()]
+
+    def _restated_bound(self, turn: int, v: Variable) -> bool:
+        """A system time that repeats the user's bound ("14 trains leaving after 10:00") or offers
+        bounds to choose from (a ``Select``): a bound, not an entity's time."""
+        if v.slot not in BOUNDS or v.speaker != "system":
+            return False
+        held = self.dialogue.turns[turn].state.get(v.domain, {}).get(v.slot) or []
+        return any(self.lexicon.canon(v.slot_type, h) == v.value for h in held) or self._select(turn, v.domain)
+
+    def _select(self, turn: int, domain: str) -> bool:
+        return any(a.act.lower().endswith("-select") and a.domain == domain for a in self.dialogue.turns[turn].acts)
+
     def _alternatives(self, turn: int, mine: list[Variable]) -> bool:
         domains = {v.domain for v in mine}
         return any(
@@ -304,6 +342,10 @@ class _Builder:
         if params is None and len(counts) > 1:
             return  # a breakdown ("2 hotels and 8 guesthouses", "one at 17:23 and another"): each about a part
         for amount in amounts:
+            if amount.span is not None and params is None and re.match(
+                r"\s*(?:that|which|of|available|option that)\b", self.dialogue.turns[turn].utterance[amount.span.end :]
+            ) and amount.value == 1:
+                continue  # "I have one that arrives at 19:07": one of them, not a count
             if params is None and (turn, domain) in self.unlinked:
                 continue  # a search constraint no variable mentions: the count's filter is not known
             self.add(
@@ -414,6 +456,10 @@ def canonical_values(dialogue: Dialogue, variables: list[Variable], lexicon: Lex
         said = clock_time(normalize(v.text)) if v.text else None
         if said and said != v.value and same_clock(v.value, said):
             v.value = said  # "6:30" annotated for "6:30pm": the text is the truth (spec §9)
+        held = dialogue.turns[v.turn].state.get(v.domain, {}).get(v.slot) or []
+        for h in held:  # "3:45" said and annotated, the state's 15:45: the 12-hour reading of it
+            if same_clock(v.text or str(v.value), lexicon.canon(v.slot_type, h)) and same_clock(str(v.value), lexicon.canon(v.slot_type, h)):
+                v.value = lexicon.canon(v.slot_type, h)
 
 
 def referents(dialogue: Dialogue, variables: list[Variable], lexicon: Lexicon) -> dict[str, tuple[Value, bool]]:
