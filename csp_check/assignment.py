@@ -39,6 +39,13 @@ def kb_index(table: KbTable, column: str) -> tuple[dict[str, set[str]], list[tup
     return dict(keys), words
 
 
+def _fuzzy_subset(mine: frozenset[str], theirs: frozenset[str]) -> bool:
+    """Each of ``mine`` is one of ``theirs`` or, for words of 5+ letters, one typo away."""
+    return bool(mine) and all(
+        w in theirs or (len(w) >= 5 and any(len(x) >= 5 and one_typo(w, x) for x in theirs)) for w in mine
+    )
+
+
 class Lexicon:
     """Slot type → normalised surface form → canonical values it may stand for.
 
@@ -91,7 +98,8 @@ class Lexicon:
         mine = name_words(surface)
         if not mine:
             return None
-        for test in (lambda w: w == mine, lambda w: mine < w, lambda w: w < mine and len(w) >= 1):
+        for test in (lambda w: w == mine, lambda w: mine < w, lambda w: w < mine and len(w) >= 1,
+                     lambda w: _fuzzy_subset(mine, w)):  # a misspelt word ("huntington marriott")
             hits = {value for w, value in words if test(w)}
             if len(hits) == 1:
                 return next(iter(hits))
@@ -121,6 +129,9 @@ class Lexicon:
             return True
         if contains_words(text, value):
             return True
+        t, v = normalize(text), normalize(value)
+        if len(v) >= 4 and t.startswith(v) and t[len(v):].isalpha() and len(t) - len(v) <= 4:
+            return True  # a word glued on in tokenised text ("12:15on")
         if column in ENTITY_TEXT_SLOTS:
             mine, theirs = name_words(text), name_words(value)
             return bool(mine) and bool(theirs) and (mine <= theirs or theirs <= mine)

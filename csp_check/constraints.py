@@ -60,6 +60,7 @@ from csp_check.models import (
     VariableKind,
 )
 from csp_check.assignment import ENTITY_TEXT_SLOTS, kb_index
+from csp_check.check import count_matches
 from csp_check.normalize import clock_time, fold, name_words, normalize, normalized_entities, refers, same_clock
 
 SYSTEM_CLAIMS = frozenset({ActRole.OFFER, ActRole.INFORM})
@@ -150,7 +151,7 @@ class _Builder:
         groups: dict[tuple[str, Value], list[Variable]] = defaultdict(list)
         keys = referents(self.dialogue, self.variables, self.lexicon)
         for v in self.variables:
-            if v.kind is VariableKind.SLOT:
+            if v.kind is VariableKind.SLOT and not self._description(v):
                 groups[(v.slot_type, keys[v.name][0])].append(v)
         for members in groups.values():
             if len(members) > 1:
@@ -218,6 +219,15 @@ class _Builder:
             self.kbs[domain] = table.normalized()
         return domain, self.kbs[domain], None
 
+    def _description(self, v: Variable) -> bool:
+        """A ``--kb`` closed column's annotated value the KB never uses and no known value names
+        ("softplace area with an aquatic theme" as an attraction type): a description, which
+        corefers with no value (no C2)."""
+        if self.kb is None or v.domain not in self.kb.tables or not isinstance(v.value, str) or v.value == "dontcare":
+            return False
+        vocab = self._vocab(v.domain, v.slot)
+        return bool(vocab) and len(vocab) <= CLOSED_COLUMN and v.value not in vocab and v.slot in SEARCH_COLUMNS
+
     def _kb_claim(self, kb_id: str, v: Variable) -> bool:
         """Whether ``v``'s annotated value can be compared with the ``--kb`` table ``kb_id``
         (always, for a dialogue's own KB results). A value of a ``--kb`` table is compared when
@@ -228,7 +238,7 @@ class _Builder:
         ("efes restaurant or anatolia"), and a clock column whose value is no time ("every hour")."""
         if self.kb is None or kb_id not in self.kb.tables or not isinstance(v.value, str) or v.value == "dontcare":
             return True
-        if v.slot == "type" and v.value == "hotel" and v.domain == "hotel":
+        if _generic(v.domain, v.slot, v.value):
             return False  # "the Avalon is a moderately priced hotel": the word for any place to stay
         vocab = self._vocab(kb_id, v.slot)
         value = v.value
@@ -301,8 +311,11 @@ class _Builder:
         ("6 4-star guesthouses *in the east*", "the only 4 star *hotels*") with that value: the
         count or the no-result is about what the utterance says (MultiWOZ's state may lag)."""
         own: dict[str, list[Variable]] = defaultdict(list)
+        if self._select(turn, mine[0].domain if mine else "") or any(v.slot in NOT_FILTERS - BOUNDS for v in mine):
+            return filters  # values of a named entity, or choices offered: not what was counted
         for v in mine:
-            if (v.kind is VariableKind.SLOT and v.role in SYSTEM_CLAIMS and v.slot in columns
+            if (v.kind is VariableKind.SLOT and v.role is ActRole.INFORM and v.slot in columns
+                    and not _generic(v.domain, v.slot, v.value)
                     and v.slot in SEARCH_COLUMNS and self._kb_claim(kb_id, v)):  # fmt: skip
                 own[v.slot].append(v)
         single = {slot: vs[0] for slot, vs in own.items() if len({x.value for x in vs}) == 1}
@@ -311,13 +324,43 @@ class _Builder:
         kept = [f for f in filters if f.slot not in single]
         return kept + [v for slot, v in single.items()]
 
+    def _hotel_sense(self, turn: int, kb_id: str, amount: Variable, filters: list[Variable]) -> list[Variable]:
+        """"Hotel" in a search (:func:`_generic`) either means any place to stay or the type
+        hotel; the count's *annotated* amount (the structure, not the text) says which: with
+        type=hotel when that count is the annotated one, else without."""
+        said = [v for v in self.variables if v.turn <= turn and v.domain == "hotel" and v.slot == "type"
+                and v.value == "hotel" and v.kind is VariableKind.SLOT]  # fmt: skip
+        state = self._state(turn, "hotel")
+        if not said or state.get("type") is None or self.lexicon.canon("hotel.type", state["type"]) != "hotel":
+            return filters
+        with_type = filters + [said[-1]]
+        entities = self.kbs.get(kb_id) or []
+        sure, possible = count_matches(entities, [f.slot for f in with_type], [f.value for f in with_type],
+                                       [_op(f) for f in with_type])  # fmt: skip
+        return with_type if isinstance(amount.value, int) and sure <= amount.value <= possible else filters
+
+    def _counted_noun(self, turn: int, amount: Variable, mine: list[Variable]) -> Variable | None:
+        """The slot variable right after an amount that names what is counted ("2 *swimming
+        pools*", "8 *guesthouses*"), when there is one."""
+        if amount.span is None:
+            return None
+        for v in mine:
+            if (v.kind is VariableKind.SLOT and v.span is not None and v.slot in SEARCH_COLUMNS
+                    and not _generic(v.domain, v.slot, v.value)
+                    and 0 < v.span.start - amount.span.end <= 12 and not self._description(v)
+                    and re.fullmatch(r"[\s\w-]*", self.dialogue.turns[turn].utterance[amount.span.end : v.span.start])):
+                return v  # fmt: skip
+        return None
+
     def _restated_bound(self, turn: int, v: Variable) -> bool:
         """A system time that repeats the user's bound ("14 trains leaving after 10:00") or offers
         bounds to choose from (a ``Select``): a bound, not an entity's time."""
         if v.slot not in BOUNDS or v.speaker != "system":
             return False
         held = self.dialogue.turns[turn].state.get(v.domain, {}).get(v.slot) or []
-        return any(self.lexicon.canon(v.slot_type, h) == v.value for h in held) or self._select(turn, v.domain)
+        before = self.dialogue.turns[turn].utterance[: v.span.start] if v.span else ""
+        return (any(self.lexicon.canon(v.slot_type, h) == v.value for h in held) or self._select(turn, v.domain)
+                or bool(re.search(r"\b(?:after|before|by|until|later than|earlier than)\s*$", before, re.I)))
 
     def _select(self, turn: int, domain: str) -> bool:
         return any(a.act.lower().endswith("-select") and a.domain == domain for a in self.dialogue.turns[turn].acts)
@@ -339,11 +382,17 @@ class _Builder:
         """C6: an amount equals the number of entities matching the filters."""
         amounts = [v for v in mine if v.kind is VariableKind.AMOUNT]
         counts = [a for a in self.dialogue.turns[turn].acts if a.role is ActRole.COUNT and a.domain == domain]
-        if params is None and len(counts) > 1:
-            return  # a breakdown ("2 hotels and 8 guesthouses", "one at 17:23 and another"): each about a part
+        nouns = {a.name: self._counted_noun(turn, a, mine) for a in amounts} if params is None else {}
+        if params is None and len(counts) > 1 and not (len(counts) == len(amounts) and all(nouns.values())):
+            return  # a breakdown ("2 in the centre, one in the north", "one at 17:23 and another"): each about a part
         for amount in amounts:
+            noun = nouns.get(amount.name)
+            if noun is not None:  # "2 swimming pools", "8 guesthouses": the count is about that kind
+                filters = [f for f in filters if f.slot != noun.slot] + [noun]
+            if params is None and domain == "hotel" and not any(f.slot == "type" for f in filters):
+                filters = self._hotel_sense(turn, kb_id, amount, filters)
             if amount.span is not None and params is None and re.match(
-                r"\s*(?:that|which|of|available|option that)\b", self.dialogue.turns[turn].utterance[amount.span.end :]
+                r"\s*(?:that|which|of|available|option that|leaving|departing|arriving)\b", self.dialogue.turns[turn].utterance[amount.span.end :]
             ) and amount.value == 1:
                 continue  # "I have one that arrives at 19:07": one of them, not a count
             if params is None and (turn, domain) in self.unlinked:
@@ -362,6 +411,8 @@ class _Builder:
         if not any(a.role is ActRole.NO_RESULT and a.domain == domain for a in turn.acts):
             return
         said = [v for v in mine if v.role is ActRole.NO_RESULT and v.kind is VariableKind.SLOT and v.slot in columns]
+        if not said and any(v.slot in NOT_FILTERS - BOUNDS for v in mine):
+            return  # "no, it does n't, but the Tandoori Palace does": about the entity discussed
         said_slots = {v.slot for v in said}  # what it names, within the search in force
         filters = said + [f for f in filters if f.slot not in said_slots] if said else filters
         if filters:
@@ -384,6 +435,10 @@ class _Builder:
         for slot, value in wanted.items():
             if slot not in columns or (params is None and slot in ("parking", "internet") and normalize(value) == "no"):
                 continue  # MultiWOZ's parking / internet "no": not needed, not "must lack"
+            if params is None and _generic(domain, slot, self.lexicon.canon(f"{domain}.{slot}", value)):
+                continue
+            if params is None and slot in BOUNDS and clock_time(normalize(value)) is None and not re.fullmatch(r"\d\d:\d\d", value):
+                continue  # "after lunch": no bound a KB time can be compared with
             var = self._latest_mention(turn, domain, slot, self.lexicon.canon(f"{domain}.{slot}", value))
             if var is not None:
                 filters.append(var)
@@ -414,6 +469,12 @@ class _Builder:
             if v.domain == domain and v.slot == slot and v.value == value and v.kind is VariableKind.SLOT:
                 best = v
         return best
+
+
+def _generic(domain: str, slot: str, value: object) -> bool:
+    """MultiWOZ's "hotel": the word for any place to stay and one of the two hotel types; the
+    data uses it both ways ("29 hotels" counting guesthouses), so as a type it filters nothing."""
+    return domain == "hotel" and slot == "type" and value == "hotel"
 
 
 def _op(v: Variable) -> str:
@@ -480,8 +541,9 @@ def referents(dialogue: Dialogue, variables: list[Variable], lexicon: Lexicon) -
             for domain, slots in turn.state.items():
                 in_force[domain] = slots
         after[turn.index] = dict(in_force)
-    alternatives_offered = {  # a system turn that reports a failure offers other values
-        t.index for t in dialogue.turns if any(a.role in (ActRole.FAILED, ActRole.NO_RESULT) for a in t.acts)
+    alternatives_offered = {  # a system turn that reports a failure, or asks to choose, offers other values
+        t.index for t in dialogue.turns
+        if any(a.role in (ActRole.FAILED, ActRole.NO_RESULT) or a.act.lower().endswith("-select") for a in t.acts)
     }
     keys: dict[str, tuple[Value, bool]] = {}
     for v in variables:

@@ -171,6 +171,7 @@ _UNITS = {"star": "", "stars": "", "night": "", "nights": "", "people": "", "per
           "ticket": "", "minute": " minutes", "minutes": " minutes", "mins": " minutes", "min": " minutes"}
 _FREE = re.compile(r"^(?:it is |it's |they are |is )?(?:free|free of charge|no charge|no entrance fee|no fee|"
                    r"free (?:entrance|admission|entry|to enter|to get in|to visit)|(?:entrance|admission|entry) is free)$")
+_ABBREVIATIONS = {"st": "street", "rd": "road", "ave": "avenue", "ln": "lane", "sq": "square"}
 _ADVERBS = {"cheaply": "cheap", "cheaper": "cheap", "cheapest": "cheap", "inexpensive": "cheap",
             "moderately priced": "moderate", "moderately - priced": "moderate", "moderately-priced": "moderate",
             "mid-priced": "moderate", "mid priced": "moderate", "pricey": "expensive", "boating": "boat",
@@ -219,6 +220,10 @@ def wording_key(slot: str, text: str) -> str:
         if n is not None:
             unit = _UNITS.get(words[1], "") if len(words) == 2 else (" minutes" if slot == "duration" else "")
             return f"{n}{unit}".replace(" ", "")
+    if slot == "trainID":  # "train 4708", "TR 4708"
+        m = re.fullmatch(r"(?:(?:train|tr) ?#? ?|(?:train )?id )?(\d{3,4})", " ".join(words))
+        if m:
+            return f"tr{m[1]}"
     if slot == "duration" and len(words) == 2 and words[1] in _UNITS and words[0].isdigit():
         return f"{words[0]}minutes"
     if words:  # a plural is the head noun, the last word ("swimming pools"; not "kings lynn")
@@ -230,13 +235,14 @@ def name_words(text: str) -> frozenset[str]:
     """The distinguishing words of an entity name: normalised, singular, without
     :data:`GENERIC_NAME_WORDS` ("The Meze Bar Restaurant" → {meze, bar})."""
     words = re.sub(r"[^0-9a-z ]", " ", normalize(text).replace("'s", "s").replace("-", " ").replace("&", " and ")).split()
+    words = [_ABBREVIATIONS.get(w, w) for w in words]
     kept = [w for w in words if w not in GENERIC_NAME_WORDS]
     if not kept:  # a name made of common words only ("a and b guest house"): keep them but the kind
         kept = [w for w in words if w not in ("the", "guest", "house", "guesthouse", "hotel", "restaurant")]
     return frozenset(_singular(w) for w in kept)
 
 
-_REFERS = re.compile(r"\b(?:same|that|this|there|those|these|it|its|then)\b")
+_REFERS = re.compile(r"\b(?:same|that|this|there|those|these|it|its|then)\b|^(?:the )?(?:place|one)$")
 
 
 def refers(text: str) -> bool:
