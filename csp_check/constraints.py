@@ -68,6 +68,9 @@ SYSTEM_CLAIMS = frozenset({ActRole.OFFER, ActRole.INFORM})
 #: MultiWOZ's leaveAt / arriveBy are bounds ("leave after 12:45"), not values to match.
 BOUNDS = frozenset({"leaveAt", "arriveBy"})
 NOT_FILTERS = frozenset({"name", "trainID"}) | BOUNDS
+#: Columns that describe one entity rather than a search: given alone, they are about the entity
+#: under discussion ("its postcode is cb58sx").
+DETAIL_COLUMNS = frozenset({"address", "phone", "postcode", "entrance fee", "openhours", "price", "duration"})
 #: The columns a MultiWOZ search filters by (what a count or a no-result can be about).
 SEARCH_COLUMNS = frozenset({"area", "type", "food", "pricerange", "stars", "internet", "parking", "day", "departure",
                             "destination"})
@@ -198,10 +201,13 @@ class _Builder:
                     self._claims(turn.index, f"dialogue:{domain}", set().union(*seen[domain]), mine, asked)
                 else:
                     self._claims(turn.index, kb_id, columns, mine, asked)
+                searched = filters
                 if params is None and self.options.count_filter == "state":
                     filters = self._with_own_words(turn.index, kb_id, columns, mine, filters)
                 self._counts(turn.index, domain, kb_id, mine, params, filters)
-                self._no_results(turn, domain, kb_id, columns, mine, filters)
+                if params is None and (turn.index, domain) in self.unlinked:
+                    continue  # a search constraint no variable mentions: what found nothing is not known
+                self._no_results(turn, domain, kb_id, columns, mine, searched)
 
     def _dialogue_entities(self) -> dict[str, list[dict[str, str]]]:
         """Domain → every distinct entity the dialogue's KB results show (the dialogue's KB)."""
@@ -281,6 +287,10 @@ class _Builder:
             return  # "cheap, moderate or expensive: which would you prefer?" names choices, not an entity
         if self._alternatives(turn, mine):
             asked = []  # after "no match" / "could not book" the system offers something else
+        elif all(v.slot in DETAIL_COLUMNS for v in claims):
+            discussed = self._under_discussion(turn, claims[0].domain, columns)
+            if discussed is not None and discussed.value in self._vocab(kb_id, discussed.slot):  # "it's at 62 Gilbert Road": about the entity under discussion
+                asked = [v for v in asked if v.slot != discussed.slot] + [discussed]
         said = {v.slot for v in claims}
         bounds = [v for v in asked if v.slot in BOUNDS and v.slot in columns and v not in claims]  # kept even if said:
         asked = [v for v in asked if v.slot not in said and v.slot in columns and v not in bounds]  # 17:11 >= 17:00
@@ -339,6 +349,32 @@ class _Builder:
                                        [_op(f) for f in with_type])  # fmt: skip
         return with_type if isinstance(amount.value, int) and sure <= amount.value <= possible else filters
 
+    def _under_discussion(self, turn: int, domain: str, columns: set[str]) -> Variable | None:
+        """The entity a turn that names none talks about (spec §9, "which entity"): the one the
+        belief state holds by name (selected or booked), else the one the system offered last
+        (the only name or train id of its turn); as the variable that last mentions it."""
+        for slot in ("name", "trainID"):
+            if slot not in columns:
+                continue
+            held = [vals for t in reversed(self.dialogue.turns[: turn + 1]) if (vals := t.state.get(domain, {}).get(slot))]
+            if held and len(held[0]) == 1:
+                var = self._latest_mention(turn - 1, domain, slot, self.lexicon.canon(f"{domain}.{slot}", held[0][0]))
+                if var is not None:
+                    return var
+            for t in range(turn - 1, -1, -1):
+                named = [v for v in self.by_turn.get(t, []) if v.domain == domain and v.slot == slot
+                         and v.kind is VariableKind.SLOT and v.speaker == "system"]  # fmt: skip
+                if named:
+                    return named[0] if len({v.value for v in named}) == 1 else None
+        return None
+
+    def _state_names(self, turn: int, domain: str) -> bool:
+        for t in reversed(self.dialogue.turns[: turn + 1]):
+            slots = t.state.get(domain)
+            if slots:
+                return "name" in slots or "trainID" in slots
+        return False
+
     def _counted_noun(self, turn: int, amount: Variable, mine: list[Variable]) -> Variable | None:
         """The slot variable right after an amount that names what is counted ("2 *swimming
         pools*", "8 *guesthouses*"), when there is one."""
@@ -391,10 +427,15 @@ class _Builder:
                 filters = [f for f in filters if f.slot != noun.slot] + [noun]
             if params is None and domain == "hotel" and not any(f.slot == "type" for f in filters):
                 filters = self._hotel_sense(turn, kb_id, amount, filters)
-            if amount.span is not None and params is None and re.match(
-                r"\s*(?:that|which|of|available|option that|leaving|departing|arriving)\b", self.dialogue.turns[turn].utterance[amount.span.end :]
-            ) and amount.value == 1:
-                continue  # "I have one that arrives at 19:07": one of them, not a count
+            utterance = self.dialogue.turns[turn].utterance
+            if amount.span is not None and params is None and amount.value == 1 and (
+                re.match(r"\s*(?:that|which|of|available|option that|leaving|departing|arriving|called|named)\b",
+                         utterance[amount.span.end :])
+                or re.search(r"\ba(?: \w+)?\s*$", utterance[: amount.span.start], re.I)
+            ):
+                continue  # "I have one that arrives at 19:07", "a great one called …": one of them, not a count
+            if params is None and not filters and self._state_names(turn, domain):
+                continue  # "two restaurants: Pizza Express and Pizza Express Fen Ditton": a count of names
             if params is None and (turn, domain) in self.unlinked:
                 continue  # a search constraint no variable mentions: the count's filter is not known
             self.add(
@@ -411,8 +452,9 @@ class _Builder:
         if not any(a.role is ActRole.NO_RESULT and a.domain == domain for a in turn.acts):
             return
         said = [v for v in mine if v.role is ActRole.NO_RESULT and v.kind is VariableKind.SLOT and v.slot in columns]
-        if not said and any(v.slot in NOT_FILTERS - BOUNDS for v in mine):
-            return  # "no, it does n't, but the Tandoori Palace does": about the entity discussed
+        asked_about = [v for v in self.by_turn.get(turn.index - 1, []) if v.domain == domain and v.speaker == "user"]
+        if not said and any(v.slot in NOT_FILTERS - BOUNDS for v in mine + asked_about):
+            return  # "Does the Acorn fit?" "No, but the Tandoori Palace does": about the entity discussed
         said_slots = {v.slot for v in said}  # what it names, within the search in force
         filters = said + [f for f in filters if f.slot not in said_slots] if said else filters
         if filters:
