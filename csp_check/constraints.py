@@ -74,9 +74,6 @@ DETAIL_COLUMNS = frozenset({"address", "phone", "postcode", "entrance fee", "ope
 #: The columns a MultiWOZ search filters by (what a count or a no-result can be about).
 SEARCH_COLUMNS = frozenset({"area", "type", "food", "pricerange", "stars", "internet", "parking", "day", "departure",
                             "destination"})
-#: A ``--kb`` column with at most this many distinct values is closed (area, type, food, stars):
-#: an annotated value it never has is a wording the KB does not use, not a claim it refutes.
-CLOSED_COLUMN = 120
 
 
 class BuildOptions(BaseModel):
@@ -232,7 +229,7 @@ class _Builder:
         if self.kb is None or v.domain not in self.kb.tables or not isinstance(v.value, str) or v.value == "dontcare":
             return False
         vocab = self._vocab(v.domain, v.slot)
-        return bool(vocab) and len(vocab) <= CLOSED_COLUMN and v.value not in vocab and v.slot in SEARCH_COLUMNS
+        return bool(vocab) and v.value not in vocab and v.slot in SEARCH_COLUMNS
 
     def _kb_claim(self, kb_id: str, v: Variable) -> bool:
         """Whether ``v``'s annotated value can be compared with the ``--kb`` table ``kb_id``
@@ -241,7 +238,8 @@ class _Builder:
         entity has is a claim the KB refutes). Left out, as wordings the KB does not use: a
         value of a closed column the table never has (attraction type "church", price range
         "cheaper"), a part of a name or address several entities share ("east road"), a list
-        ("efes restaurant or anatolia"), and a clock column whose value is no time ("every hour")."""
+        ("efes restaurant or anatolia"), and a clock column whose value is no time ("every hour").
+        Closed columns are the :data:`SEARCH_COLUMNS`; the others (phone, postcode, price…) are open."""
         if self.kb is None or kb_id not in self.kb.tables or not isinstance(v.value, str) or v.value == "dontcare":
             return True
         if _generic(v.domain, v.slot, v.value):
@@ -263,7 +261,7 @@ class _Builder:
         if v.slot in ENTITY_TEXT_SLOTS:
             mine = name_words(value)
             return not any(mine < w for w, _ in kb_index(self.kb.tables[kb_id], v.slot)[1])
-        return len(vocab) > CLOSED_COLUMN
+        return v.slot not in SEARCH_COLUMNS  # an open column (phone, postcode, …): a value no entity has is refuted
 
     def _vocab(self, kb_id: str, column: str) -> set[str]:
         key = (kb_id, column)
@@ -291,6 +289,8 @@ class _Builder:
             discussed = self._under_discussion(turn, claims[0].domain, columns)
             if discussed is not None and discussed.value in self._vocab(kb_id, discussed.slot):  # "it's at 62 Gilbert Road": about the entity under discussion
                 asked = [v for v in asked if v.slot != discussed.slot] + [discussed]
+        asked = [v for v in asked if self._kb_claim(kb_id, v)  # "church" asked, All Saints offered: a wording
+                 and not (v.slot in ("parking", "internet") and v.value == "no")]  # "no" = not needed, for an offer
         said = {v.slot for v in claims}
         bounds = [v for v in asked if v.slot in BOUNDS and v.slot in columns and v not in claims]  # kept even if said:
         asked = [v for v in asked if v.slot not in said and v.slot in columns and v not in bounds]  # 17:11 >= 17:00
@@ -340,8 +340,7 @@ class _Builder:
         type=hotel when that count is the annotated one, else without."""
         said = [v for v in self.variables if v.turn <= turn and v.domain == "hotel" and v.slot == "type"
                 and v.value == "hotel" and v.kind is VariableKind.SLOT]  # fmt: skip
-        state = self._state(turn, "hotel")
-        if not said or state.get("type") is None or self.lexicon.canon("hotel.type", state["type"]) != "hotel":
+        if not said:
             return filters
         with_type = filters + [said[-1]]
         entities = self.kbs.get(kb_id) or []
@@ -429,7 +428,7 @@ class _Builder:
                 filters = self._hotel_sense(turn, kb_id, amount, filters)
             utterance = self.dialogue.turns[turn].utterance
             if amount.span is not None and params is None and amount.value == 1 and (
-                re.match(r"\s*(?:that|which|of|available|option that|leaving|departing|arriving|called|named)\b",
+                re.match(r"\s*(?:that|which|of|available|option that|leaving|departing|arriving|called|named|tickets?|person|people|night|room)\b",
                          utterance[amount.span.end :])
                 or re.search(r"\ba(?: \w+)?\s*$", utterance[: amount.span.start], re.I)
             ):
@@ -475,8 +474,8 @@ class _Builder:
         wanted = {k: v for k, v in wanted.items() if k not in self.ignored.get(domain, ())}
         filters = []
         for slot, value in wanted.items():
-            if slot not in columns or (params is None and slot in ("parking", "internet") and normalize(value) == "no"):
-                continue  # MultiWOZ's parking / internet "no": not needed, not "must lack"
+            if slot not in columns:
+                continue
             if params is None and _generic(domain, slot, self.lexicon.canon(f"{domain}.{slot}", value)):
                 continue
             if params is None and slot in BOUNDS and clock_time(normalize(value)) is None and not re.fullmatch(r"\d\d:\d\d", value):
