@@ -61,13 +61,20 @@ from csp_check.models import (
 )
 from csp_check.assignment import ENTITY_TEXT_SLOTS, kb_index
 from csp_check.check import count_matches
-from csp_check.normalize import clock_time, fold, name_words, normalize, normalized_entities, refers, same_clock
+from csp_check.normalize import (
+    clock_time, fold, name_words, normalize, normalized_entities, refers, same_clock, wording_key,
+)
 
 SYSTEM_CLAIMS = frozenset({ActRole.OFFER, ActRole.INFORM})
 #: Belief-state slots that are no equality filter of a search: a name picks one entity, and
 #: MultiWOZ's leaveAt / arriveBy are bounds ("leave after 12:45"), not values to match.
 BOUNDS = frozenset({"leaveAt", "arriveBy"})
 NOT_FILTERS = frozenset({"name", "trainID"}) | BOUNDS
+#: Per MultiWOZ domain, the columns its searches use: a count's own words may name them even when
+#: the belief state does not yet ("three options: British").
+DOMAIN_SEARCH = {"attraction": {"area", "type"}, "restaurant": {"area", "food", "pricerange"},
+                 "hotel": {"area", "type", "pricerange", "stars", "internet", "parking"},
+                 "train": {"day", "departure", "destination"}}
 #: Columns that describe one entity rather than a search: given alone, they are about the entity
 #: under discussion ("its postcode is cb58sx").
 DETAIL_COLUMNS = frozenset({"address", "phone", "postcode", "entrance fee", "openhours", "price", "duration"})
@@ -252,6 +259,10 @@ class _Builder:
             return False  # maybe a part of another entity's name or address ("clifton way")
         if value in vocab:
             return True
+        if v.slot in ("entrance fee", "price"):  # a fee or fare that is no amount ("pounds", "not listed")
+            key = wording_key(v.slot, value)
+            if key != "free" and not re.fullmatch(r"\d+\.\d\dpounds", key):
+                return False
         if v.slot in BOUNDS or v.slot in ("duration",):
             return clock_time(value) is not None or v.slot == "duration" and bool(re.match(r"^\d+ minutes$", value))
         if re.search(r"\b(?:or|and)\b|/", value) and all(
@@ -323,8 +334,10 @@ class _Builder:
         own: dict[str, list[Variable]] = defaultdict(list)
         if self._select(turn, mine[0].domain if mine else "") or any(v.slot in NOT_FILTERS - BOUNDS for v in mine):
             return filters  # values of a named entity, or choices offered: not what was counted
+        searched = set(self._state(turn, mine[0].domain)) if mine else set()
         for v in mine:
             if (v.kind is VariableKind.SLOT and v.role is ActRole.INFORM and v.slot in columns
+                    and (v.slot in searched or v.slot in DOMAIN_SEARCH.get(v.domain, ()))
                     and not _generic(v.domain, v.slot, v.value)
                     and v.slot in SEARCH_COLUMNS and self._kb_claim(kb_id, v)):  # fmt: skip
                 own[v.slot].append(v)
@@ -418,7 +431,10 @@ class _Builder:
         amounts = [v for v in mine if v.kind is VariableKind.AMOUNT]
         counts = [a for a in self.dialogue.turns[turn].acts if a.role is ActRole.COUNT and a.domain == domain]
         nouns = {a.name: self._counted_noun(turn, a, mine) for a in amounts} if params is None else {}
-        if params is None and len(counts) > 1 and not (len(counts) == len(amounts) and all(nouns.values())):
+        kinds = {(n.slot, n.value) for n in nouns.values() if n is not None}
+        told_apart = len(counts) == len(amounts) and all(nouns.values()) and len(kinds) == len(amounts) \
+            and len({slot for slot, _ in kinds}) == 1  # "2 hotels and 8 guesthouses"
+        if params is None and len(counts) > 1 and not told_apart:
             return  # a breakdown ("2 in the centre, one in the north", "one at 17:23 and another"): each about a part
         for amount in amounts:
             noun = nouns.get(amount.name)

@@ -176,6 +176,8 @@ _ADVERBS = {"cheaply": "cheap", "cheaper": "cheap", "cheapest": "cheap", "inexpe
             "moderately priced": "moderate", "moderately - priced": "moderate", "moderately-priced": "moderate",
             "mid-priced": "moderate", "mid priced": "moderate", "pricey": "expensive", "boating": "boat",
             "punting": "boat"}
+_NO_FEE = re.compile(r"^(?:there is |it has |it does n't have |it doesn't have |does n't have |doesn't have |has )?"
+                     r"(?:no|not an?|an?) ?(?:entrance |entry |admission )?(?:fee|charge)$|^(?:there is )?no (?:entrance |entry )?fee$")
 #: Words that name a kind of place, not one place: dropped when comparing entity names.
 GENERIC_NAME_WORDS = frozenset(
     {"the", "restaurant", "hotel", "guesthouse", "guest", "house", "b&b", "b", "and", "bed", "breakfast", "cambridge",
@@ -207,8 +209,14 @@ def wording_key(slot: str, text: str) -> str:
         m = _AREA.match(t)
         if m:
             return _AREAS[m["a"] or m["b"]]
-    if slot == "entrance fee" and _FREE.match(t):
+    if slot == "entrance fee" and (_FREE.match(t) or _NO_FEE.match(t)):
         return "free"
+    if slot in ("entrance fee", "price"):  # "2.50", "7.84 gbp per passenger", "£5 each"
+        amount = re.sub(r"\s*(?:per (?:passenger|person|ticket|adult|head)|each|a ticket|a person)$", "", t)
+        if re.fullmatch(r"\d+(?:\.\d{1,2})?", amount):
+            return f"{float(amount):.2f}pounds"
+        if money(amount):
+            return (money(amount) or "").replace(" ", "")
     if slot in ("parking", "internet") and t in ("free", "free parking", "free wifi", "free internet", "wifi", "included"):
         return "yes"
     t = _ADVERBS.get(t, t)
