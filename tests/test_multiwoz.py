@@ -138,3 +138,41 @@ def test_val_split_flagged_share() -> None:
     flagged = sum(r.status is Status.INCONSISTENT for r in reports)
     assert flagged / len(reports) <= 0.30
     assert sum(len(r.defects) for r in reports) == 2
+
+
+def _attraction_dialogue(postcode: str) -> dict:
+    """The user picks one attraction by name, then asks for "its" postcode."""
+    state = {"attraction": {"semi": {"name": "castle gallery", "area": "centre"}, "book": {"booked": []}}}
+    return {"log": [
+        {"text": "I would like to visit castle gallery in the centre .", "metadata": {},
+         "dialog_act": {"Attraction-Inform": [["Name", "castle gallery"], ["Area", "centre"]]}, "span_info": []},
+        {"text": f"Sure . Its postcode is {postcode} .", "metadata": state,
+         "dialog_act": {"Attraction-Inform": [["Post", postcode]]}, "span_info": []},
+    ]}  # fmt: skip
+
+
+@pytest.mark.parametrize("postcode,ok", [("cb11aa", True), ("cb22bb", False)])
+def test_a_detail_is_about_the_entity_under_discussion(tmp_path: Path, postcode: str, ok: bool) -> None:
+    """cb22bb is the postcode of another attraction in the centre: a value of *some* entity of
+    the search, but not of the one under discussion (spec §9, "which entity")."""
+    db = tmp_path / "db"
+    db.mkdir()
+    rows = [{"name": "castle gallery", "area": "centre", "postcode": "cb11aa", "type": "museum"},
+            {"name": "round church", "area": "centre", "postcode": "cb22bb", "type": "architecture"}]  # fmt: skip
+    (db / "attraction_db.json").write_text(json.dumps(rows))
+    data = tmp_path / "data.json"
+    data.write_text(json.dumps({"E1": _attraction_dialogue(postcode)}))
+    kb = load_kb(db)
+    [dialogue] = list(load_corpus([data], kb=kb))
+    report = check_dialogue(dialogue, kb)
+    assert (report.status is Status.CONSISTENT) == ok, report.violations
+    assert ok or [v.constraint.value for v in report.violations] == ["C5"]
+
+
+@pytest.mark.parametrize("slot,text,key", [
+    ("entrance fee", "no entry fee", "free"), ("entrance fee", "2.50", "2.50pounds"),
+    ("price", "7.84 gbp per passenger", "7.84pounds"), ("trainID", "train 4708", "tr4708"),
+    ("pricerange", "cheaper", "cheap"), ("arriveBy", "does not matter", "dontcare"),
+])  # fmt: skip
+def test_more_wording_classes(slot: str, text: str, key: str) -> None:
+    assert wording_key(slot, text) == key
