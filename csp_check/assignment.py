@@ -12,18 +12,131 @@ from __future__ import annotations
 from collections import defaultdict
 
 from csp_check.cues import BOOLEAN, read_boolean
-from csp_check.models import Dialogue, Value, Variable, VariableKind
-from csp_check.normalize import normalize, parse_amount
+from csp_check.models import Dialogue, KbTable, KnowledgeBase, Value, Variable, VariableKind
+from csp_check.normalize import (
+    clock_time, contains_words, name_words, normalize, one_typo, parse_amount, refers, same_clock, wording_key,
+)
+
+#: Slots whose values name one entity or its address: a part of the value names it too
+#: ("the Gonville" = "gonville hotel", "Jubilee House" = "jubilee house, chesterton road").
+ENTITY_TEXT_SLOTS = frozenset({"name", "address"})
+#: ``(id(table), column)`` → (table, wording key → KB values, [(name words, value)]).
+_KB_INDEX: dict[tuple[int, str], tuple[KbTable, dict[str, set[str]], list[tuple[frozenset[str], str]]]] = {}
+
+
+def kb_index(table: KbTable, column: str) -> tuple[dict[str, set[str]], list[tuple[frozenset[str], str]]]:
+    """The values of one KB column by wording key (:func:`csp_check.normalize.wording_key`), and
+    for name / address columns each value's distinguishing words; built once per table."""
+    cached = _KB_INDEX.get((id(table), column))
+    if cached is not None and cached[0] is table:
+        return cached[1], cached[2]
+    keys: dict[str, set[str]] = defaultdict(set)
+    words: list[tuple[frozenset[str], str]] = []
+    for value in sorted({e[column] for e in table.normalized() if column in e}):
+        keys[wording_key(column, value)].add(value)
+        if column in ENTITY_TEXT_SLOTS:
+            words.append((name_words(value), value))
+    _KB_INDEX[(id(table), column)] = (table, dict(keys), words)
+    return dict(keys), words
+
+
+def _fuzzy_subset(mine: frozenset[str], theirs: frozenset[str]) -> bool:
+    """Each of ``mine`` is one of ``theirs`` or, for words of 5+ letters, one typo away."""
+    return bool(mine) and all(
+        w in theirs or (len(w) >= 5 and any(len(x) >= 5 and one_typo(w, x) for x in theirs)) for w in mine
+    )
 
 
 class Lexicon:
-    """Slot type → normalised surface form → canonical values it may stand for."""
+    """Slot type → normalised surface form → canonical values it may stand for.
+
+    With a KB attached (:meth:`attach`), canonical values are the KB's own spelling wherever a
+    wording of them names one KB value (:meth:`resolve`), so the text, the annotation, the
+    belief state and the KB meet on one value (spec §9, MultiWOZ wording)."""
 
     def __init__(self) -> None:
         self.forms: dict[str, dict[str, set[str]]] = defaultdict(lambda: defaultdict(set))
+        self.kb: KnowledgeBase | None = None
+
+    def attach(self, kb: KnowledgeBase | None) -> "Lexicon":
+        """Resolve values against ``kb``'s tables (by domain) from now on; returns ``self``.
+        Forms already added are re-canonicalised."""
+        self.kb = kb
+        if kb is not None:
+            for slot_type, table in self.forms.items():
+                for surface, values in table.items():
+                    table[surface] = {self.resolve(slot_type, v) or v for v in values}
+        return self
 
     def add(self, slot_type: str, surface: str, canonical: str) -> None:
-        self.forms[slot_type][normalize(surface)].add(canonical)
+        self.forms[slot_type][normalize(surface)].add(self.resolve(slot_type, canonical) or canonical)
+
+    def resolve(self, slot_type: str, surface: str) -> str | None:
+        """The one KB value of ``slot_type`` that ``surface`` is a wording of, else ``None``:
+        equal wording keys ("museums" → "museum", "centre of town" → "center"), or for names and
+        addresses the same distinguishing words, else the one value whose words contain (or are
+        contained in) the text's ("The Meze Bar Restaurant" → "meze bar"; "the Gonville" →
+        "gonville hotel"; "pizza hut fen ditton" never → "pizza express fen ditton")."""
+        if self.kb is None or "." not in slot_type:
+            return None
+        domain, column = slot_type.split(".", 1)
+        table = self.kb.tables.get(domain)
+        if table is None:
+            return None
+        keys, words = kb_index(table, column)
+        key = wording_key(column, surface)
+        found = keys.get(key)
+        if found and len(found) == 1:
+            return next(iter(found))
+        if not found and len(key) >= 7 and sum(c.isalpha() for c in key) >= 6:  # a misspelt word ("petersborough")
+            digits = "".join(c for c in key if c.isdigit())  # numbers must agree ("22 signey street")
+            near = {v for k, vs in keys.items() if one_typo(k, key) and "".join(c for c in k if c.isdigit()) == digits
+                    for v in vs}
+            if len(near) == 1:
+                return next(iter(near))
+        if column not in ENTITY_TEXT_SLOTS:
+            return "dontcare" if wording_key(column, surface) == "dontcare" else None
+        mine = name_words(surface)
+        if not mine:
+            return None
+        for test in (lambda w: w == mine, lambda w: mine < w, lambda w: w < mine and len(w) >= 1,
+                     lambda w: _fuzzy_subset(mine, w)):  # a misspelt word ("huntington marriott")
+            hits = {value for w, value in words if test(w)}
+            if len(hits) == 1:
+                return next(iter(hits))
+            if hits:
+                return None
+        return None
+
+    def canon(self, slot_type: str, surface: str) -> str:
+        """The canonical value ``surface`` stands for: its one known form, else its KB value
+        (:meth:`resolve`), else the surface normalised."""
+        known = self.lookup(slot_type, surface)
+        if len(known) == 1:
+            return next(iter(known))
+        return self.resolve(slot_type, surface) or normalize(surface)
+
+    def variant_of(self, slot_type: str, text: str, value: str) -> bool:
+        """Whether ``text`` is a wording of ``value`` (spec §9): the same wording key; ``value``
+        written inside a longer phrase ("south part of town", "more moderate"); a part of a
+        name or address with the value's own words; a hypernym ("hotel" for a guesthouse); or
+        words that refer back to a value ("same area", "that day")."""
+        column = slot_type.split(".", 1)[-1]
+        if value == "dontcare":
+            return wording_key(column, text) == "dontcare"
+        if wording_key(column, text) == wording_key(column, value) or refers(text) or same_clock(text, value):
+            return True
+        if column == "type" and wording_key(column, text) == "hotel" and value == "guesthouse":
+            return True
+        if contains_words(text, value):
+            return True
+        t, v = normalize(text), normalize(value)
+        if len(v) >= 4 and t.startswith(v) and t[len(v):].isalpha() and len(t) - len(v) <= 4:
+            return True  # a word glued on in tokenised text ("12:15on")
+        if column in ENTITY_TEXT_SLOTS:
+            mine, theirs = name_words(text), name_words(value)
+            return bool(mine) and bool(theirs) and (mine <= theirs or theirs <= mine)
+        return False
 
     def lookup(self, slot_type: str, surface: str) -> set[str]:
         table = self.forms.get(slot_type)
@@ -54,8 +167,9 @@ class Lexicon:
 
 
 def read_value(var: Variable, lexicon: Lexicon) -> Value:
-    """The value ``var``'s text says: its annotated value when implicit or when the text is one
-    of that value's known forms, else the value the text names (or the text itself)."""
+    """The value ``var``'s text says: its annotated value when implicit, when the text is one
+    of that value's known forms or a wording of it (:meth:`Lexicon.variant_of`), else the value
+    the text names (a known form, a KB value it is a wording of) or the text itself."""
     if var.text is None:
         return var.value
     if var.kind is VariableKind.AMOUNT:
@@ -69,9 +183,11 @@ def read_value(var: Variable, lexicon: Lexicon) -> Value:
     candidates = lexicon.lookup(var.slot_type, var.text)
     if var.value in candidates or normalize(var.text) == var.value:
         return var.value
+    if isinstance(var.value, str) and lexicon.variant_of(var.slot_type, var.text, var.value):
+        return var.value
     if candidates:
         return min(candidates)
-    return normalize(var.text)
+    return lexicon.resolve(var.slot_type, var.text) or normalize(var.text)
 
 
 def read_assignment(variables: list[Variable], lexicon: Lexicon) -> dict[str, Value]:

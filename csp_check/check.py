@@ -20,26 +20,42 @@ from csp_check.models import CSP, Constraint, ConstraintId, Value, Variable, Var
 DONTCARE = "dontcare"
 
 
-def entity_match(entity: Mapping[str, str], columns: list[str], values: list[Value]) -> tuple[bool, bool]:
-    """(surely matches, possibly matches) for one entity against ``columns[i] == values[i]``:
-    a contradicted column rules the entity out; a missing one only makes the match unsure."""
+def holds(have: str, op: str, value: Value) -> bool:
+    """Whether a KB cell ``have`` satisfies a filter ``op value``: ``=`` equality; ``>=`` /
+    ``<=`` a bound (``have >= value``), comparing strings in code-point order (``HH:MM`` times
+    compare as times); a bound never holds against an amount (an int)."""
+    if op == "=" or not op:
+        return have == value
+    if not isinstance(value, str):
+        return False
+    return have >= value if op == ">=" else have <= value
+
+
+def entity_match(
+    entity: Mapping[str, str], columns: list[str], values: list[Value], ops: list[str] | None = None
+) -> tuple[bool, bool]:
+    """(surely matches, possibly matches) for one entity against ``columns[i] ops[i] values[i]``
+    (``ops`` empty or ``None``: all ``=``): a contradicted column rules the entity out; a missing
+    one only makes the match unsure."""
     sure = True
-    for column, value in zip(columns, values):
+    for i, (column, value) in enumerate(zip(columns, values)):
         if value == DONTCARE:
             continue
         have = entity.get(column)
         if have is None or have == "":
             sure = False
-        elif have != value:
+        elif not holds(have, ops[i] if ops and i < len(ops) else "=", value):
             return False, False
     return sure, True
 
 
-def count_matches(entities: list[Mapping[str, str]], columns: list[str], values: list[Value]) -> tuple[int, int]:
+def count_matches(
+    entities: list[Mapping[str, str]], columns: list[str], values: list[Value], ops: list[str] | None = None
+) -> tuple[int, int]:
     """(entities that surely match, entities that possibly match)."""
     sure = possible = 0
     for entity in entities:
-        s, p = entity_match(entity, columns, values)
+        s, p = entity_match(entity, columns, values, ops)
         sure += s
         possible += p
     return sure, possible
@@ -59,7 +75,7 @@ def satisfied(constraint: Constraint, assignment: Mapping[str, Value], csp: CSP)
     if cid is ConstraintId.C3:
         return len(set(values)) == len(values)
     entities = csp.kbs.get(constraint.kb or "", [])
-    sure, possible = count_matches(entities, constraint.columns, values)
+    sure, possible = count_matches(entities, constraint.columns, values, constraint.ops)
     if cid is ConstraintId.C4:
         return sure == 0
     if cid is ConstraintId.C5:
@@ -100,7 +116,7 @@ def explain(
     else:
         entities = csp.kbs.get(constraint.kb or "", [])
         values = [assignment[n] for n in constraint.variables]
-        matches = [e for e in entities if entity_match(e, constraint.columns, values)[1]]
+        matches = [e for e in entities if entity_match(e, constraint.columns, values, constraint.ops)[1]]
         sample = "; ".join(_entity_label(e) for e in matches[:3])
         if cid is ConstraintId.C4:
             msg = f"{claim} says there is no instance with {said}; the KB has {len(matches)}: {sample}"
@@ -108,7 +124,7 @@ def explain(
             msg = _no_instance(constraint, assignment, entities, by_name)
         else:
             amount = assignment[constraint.count_variable or ""]
-            sure, possible = count_matches(entities, constraint.columns, values)
+            sure, possible = count_matches(entities, constraint.columns, values, constraint.ops)
             have = str(sure) if sure == possible else f"{sure}-{possible}"
             msg = f"{claim} says {amount} with {said or 'no filter'}; the KB has {have}"
             if sample:
@@ -122,18 +138,19 @@ def _no_instance(
 ) -> str:
     """Why a C5 fails: no entity has what the utterance states, or one has but not with the
     values the user asked for earlier (named one by one)."""
-    pairs = list(zip(constraint.variables, constraint.columns))
-    own = [(n, col) for n, col in pairs if by_name[n].turn == constraint.turn]
-    asked = [(n, col) for n, col in pairs if by_name[n].turn != constraint.turn]
-    stated = ", ".join(f"{col}={assignment[n]!r}" for n, col in own)
-    own_cols, own_vals = [col for _, col in own], [assignment[n] for n, _ in own]
-    if not asked or not any(entity_match(e, own_cols, own_vals)[1] for e in entities):
+    ops = [constraint.ops[i] if i < len(constraint.ops) else "=" for i in range(len(constraint.columns))]
+    pairs = list(zip(constraint.variables, constraint.columns, ops))
+    own = [(n, col, op) for n, col, op in pairs if by_name[n].turn == constraint.turn and op == "="]
+    asked = [(n, col, op) for n, col, op in pairs if (n, col, op) not in own]
+    stated = ", ".join(f"{col}={assignment[n]!r}" for n, col, _ in own)
+    own_cols, own_vals, own_ops = [c for _, c, _ in own], [assignment[n] for n, _, _ in own], [o for _, _, o in own]
+    if not asked or not any(entity_match(e, own_cols, own_vals, own_ops)[1] for e in entities):
         return f"turn {constraint.turn} states {stated or 'an entity'}; no KB entity ({len(entities)}) has this"
     clash = [
-        f"{col}={assignment[n]!r} (turn {by_name[n].turn})"
-        for n, col in asked
-        if not any(entity_match(e, [*own_cols, col], [*own_vals, assignment[n]])[1] for e in entities)
-    ] or [", ".join(f"{col}={assignment[n]!r}" for n, col in asked) + " together"]
+        f"{col}{'' if op == '=' else ' ' + op + ' '}={assignment[n]!r} (turn {by_name[n].turn})".replace(" =", " ", 1) if op != "=" else f"{col}={assignment[n]!r} (turn {by_name[n].turn})"
+        for n, col, op in asked
+        if not any(entity_match(e, [*own_cols, col], [*own_vals, assignment[n]], [*own_ops, op])[1] for e in entities)
+    ] or [", ".join(f"{col}{op}{assignment[n]!r}" for n, col, op in asked) + " together"]
     return f"turn {constraint.turn} offers {stated}, which the KB has, but not with what was asked: {'; '.join(clash)}"
 
 

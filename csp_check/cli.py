@@ -150,6 +150,9 @@ def main() -> None:
 @click.option("--dialogue-time-limit", type=click.FloatRange(min=0, min_open=True), default=None, metavar="SEC",
               help="Seconds per dialogue (reading excluded, all checks and solver calls included); "
                    "beyond it the dialogue is unknown. Default: no limit.")
+@click.option("--split", type=click.Choice(["train", "val", "test"]), default=None,
+              help="MultiWOZ release folder / data.json: only this split (valListFile.txt, testListFile.txt; "
+                   "train = the rest).")  # fmt: skip
 def validate(
     paths: tuple[Path, ...],
     fmt: str,
@@ -168,6 +171,7 @@ def validate(
     time_limit: float,
     resume: bool,
     dialogue_time_limit: float | None,
+    split: str | None,
 ) -> None:
     """Check every dialogue of PATH... (files or directories) and summarise the corpus.
 
@@ -177,7 +181,7 @@ def validate(
     with InterruptFlag() as flag:
         try:
             _validate(paths, fmt, kb_path, constraints, report_path, jobs, show, quiet, as_json, solver_name, vca,
-                      count, cap, repair, time_limit, resume, dialogue_time_limit, flag)  # fmt: skip
+                      count, cap, repair, time_limit, resume, dialogue_time_limit, flag, split)  # fmt: skip
         except KeyboardInterrupt:  # before the run or after it (while summarising)
             kill_descendants(grace=0, keep=flag.before)
             click.echo("csp-check: interrupted", err=True)
@@ -192,7 +196,7 @@ def _validate(
     paths: tuple[Path, ...], fmt: str, kb_path: Path | None, constraints: tuple[ConstraintId, ...],
     report_path: Path | None, jobs: int, show: int, quiet: bool, as_json: bool, solver_name: str | None,
     vca: bool, count: bool, cap: int, repair: bool, time_limit: float, resume: bool,
-    dialogue_time_limit: float | None, flag: InterruptFlag,
+    dialogue_time_limit: float | None, flag: InterruptFlag, split: str | None = None,
 ) -> None:  # fmt: skip
     crashed = False
     writer: ReportWriter | None = None
@@ -211,7 +215,7 @@ def _validate(
             for report in before:
                 summary.add(report)
             reports = run_validate(paths, fmt, kb, constraints, jobs, solver=solver,
-                                   dialogue_time_limit=dialogue_time_limit, skip=done_counts(before))  # fmt: skip
+                                   dialogue_time_limit=dialogue_time_limit, skip=done_counts(before), split=split)  # fmt: skip
             stack.callback(getattr(reports, "close", lambda: None))
             progress = stack.enter_context(RunProgress(enabled=False if quiet else None))
             start = time.perf_counter()

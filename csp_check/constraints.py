@@ -38,6 +38,7 @@ Decisions (also in the README, "Semantics"):
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_right
 from collections import defaultdict
 from typing import Literal, NamedTuple
@@ -59,13 +60,28 @@ from csp_check.models import (
     Variable,
     VariableKind,
 )
-from csp_check.normalize import normalize, normalized_entities
+from csp_check.assignment import ENTITY_TEXT_SLOTS, kb_index
+from csp_check.check import count_matches
+from csp_check.normalize import (
+    clock_time, fold, name_words, normalize, normalized_entities, refers, same_clock, wording_key,
+)
 
 SYSTEM_CLAIMS = frozenset({ActRole.OFFER, ActRole.INFORM})
 #: Belief-state slots that are no equality filter of a search: a name picks one entity, and
 #: MultiWOZ's leaveAt / arriveBy are bounds ("leave after 12:45"), not values to match.
 BOUNDS = frozenset({"leaveAt", "arriveBy"})
 NOT_FILTERS = frozenset({"name", "trainID"}) | BOUNDS
+#: Per MultiWOZ domain, the columns its searches use: a count's own words may name them even when
+#: the belief state does not yet ("three options: British").
+DOMAIN_SEARCH = {"attraction": {"area", "type"}, "restaurant": {"area", "food", "pricerange"},
+                 "hotel": {"area", "type", "pricerange", "stars", "internet", "parking"},
+                 "train": {"day", "departure", "destination"}}
+#: Columns that describe one entity rather than a search: given alone, they are about the entity
+#: under discussion ("its postcode is cb58sx").
+DETAIL_COLUMNS = frozenset({"address", "phone", "postcode", "entrance fee", "openhours", "price", "duration"})
+#: The columns a MultiWOZ search filters by (what a count or a no-result can be about).
+SEARCH_COLUMNS = frozenset({"area", "type", "food", "pricerange", "stars", "internet", "parking", "day", "departure",
+                            "destination"})
 
 
 class BuildOptions(BaseModel):
@@ -85,7 +101,8 @@ def build_csp(
     """
     options = options or BuildOptions()
     variables = delex.variables
-    lexicon = Lexicon.of(dialogue)
+    lexicon = Lexicon.of(dialogue).attach(kb)
+    canonical_values(dialogue, variables, lexicon)
     assignment = read_assignment(variables, lexicon)
     results = normalized_results(dialogue)
     builder = _Builder(dialogue, variables, kb, options, lexicon, results)
@@ -119,6 +136,8 @@ class _Builder:
         self.kb = kb
         self.options = options
         self.constraints: list[Constraint] = []
+        self._vocabs: dict[tuple[str, str], set[str]] = {}
+        self.unlinked: set[tuple[int, str]] = set()  # (turn, domain): a state filter no variable mentions
         self.kbs: dict[str, list[dict[str, str]]] = {}
         self.by_turn: dict[int, list[Variable]] = defaultdict(list)
         for v in variables:
@@ -142,7 +161,7 @@ class _Builder:
         groups: dict[tuple[str, Value], list[Variable]] = defaultdict(list)
         keys = referents(self.dialogue, self.variables, self.lexicon)
         for v in self.variables:
-            if v.kind is VariableKind.SLOT:
+            if v.kind is VariableKind.SLOT and not self._description(v):
                 groups[(v.slot_type, keys[v.name][0])].append(v)
         for members in groups.values():
             if len(members) > 1:
@@ -155,6 +174,7 @@ class _Builder:
                 if v.kind is VariableKind.SLOT and v.span is not None:
                     by_type[v.slot_type].append(v)
             for same_type in by_type.values():
+                same_type = _one_per_wording(same_type)
                 if len(same_type) > 1:
                     self.add(Constraint(id=ConstraintId.C3, variables=[v.name for v in same_type], turn=turn))
 
@@ -188,8 +208,13 @@ class _Builder:
                     self._claims(turn.index, f"dialogue:{domain}", set().union(*seen[domain]), mine, asked)
                 else:
                     self._claims(turn.index, kb_id, columns, mine, asked)
+                searched = filters
+                if params is None and self.options.count_filter == "state":
+                    filters = self._with_own_words(turn.index, kb_id, columns, mine, filters)
                 self._counts(turn.index, domain, kb_id, mine, params, filters)
-                self._no_results(turn, domain, kb_id, columns, mine, filters)
+                if params is None and (turn.index, domain) in self.unlinked:
+                    continue  # a search constraint no variable mentions: what found nothing is not known
+                self._no_results(turn, domain, kb_id, columns, mine, searched)
 
     def _dialogue_entities(self) -> dict[str, list[dict[str, str]]]:
         """Domain → every distinct entity the dialogue's KB results show (the dialogue's KB)."""
@@ -207,16 +232,82 @@ class _Builder:
             self.kbs[domain] = table.normalized()
         return domain, self.kbs[domain], None
 
+    def _description(self, v: Variable) -> bool:
+        """A ``--kb`` closed column's annotated value the KB never uses and no known value names
+        ("softplace area with an aquatic theme" as an attraction type): a description, which
+        corefers with no value (no C2)."""
+        if self.kb is None or v.domain not in self.kb.tables or not isinstance(v.value, str) or v.value == "dontcare":
+            return False
+        vocab = self._vocab(v.domain, v.slot)
+        return bool(vocab) and v.value not in vocab and v.slot in SEARCH_COLUMNS
+
+    def _kb_claim(self, kb_id: str, v: Variable) -> bool:
+        """Whether ``v``'s annotated value can be compared with the ``--kb`` table ``kb_id``
+        (always, for a dialogue's own KB results). A value of a ``--kb`` table is compared when
+        the column has it, or when the column is open (names, addresses, phones: a value no
+        entity has is a claim the KB refutes). Left out, as wordings the KB does not use: a
+        value of a closed column the table never has (attraction type "church", price range
+        "cheaper"), a part of a name or address several entities share ("east road"), a list
+        ("efes restaurant or anatolia"), and a clock column whose value is no time ("every hour").
+        Closed columns are the :data:`SEARCH_COLUMNS`; the others (phone, postcode, price…) are open."""
+        if self.kb is None or kb_id not in self.kb.tables or not isinstance(v.value, str) or v.value == "dontcare":
+            return True
+        if _generic(v.domain, v.slot, v.value):
+            return False  # "the Avalon is a moderately priced hotel": the word for any place to stay
+        vocab = self._vocab(kb_id, v.slot)
+        value = v.value
+        if v.slot == "address" and re.fullmatch(r"cb\s?\d{1,2}\s?\d?\s?[a-z]{2}", value):
+            return False  # a postcode annotated as a part of the address ("Back Lane, Cambourne, CB236BW")
+        if v.slot in ENTITY_TEXT_SLOTS and any(name_words(value) < w for w, _ in kb_index(self.kb.tables[kb_id], v.slot)[1]):
+            return False  # maybe a part of another entity's name or address ("clifton way")
+        if value in vocab:
+            return True
+        if v.slot in ("entrance fee", "price"):  # a fee or fare that is no amount ("pounds", "not listed")
+            key = wording_key(v.slot, value)
+            if key != "free" and not re.fullmatch(r"\d+\.\d\dpounds", key):
+                return False
+        if v.slot in BOUNDS or v.slot in ("duration",):
+            return clock_time(value) is not None or v.slot == "duration" and bool(re.match(r"^\d+ minutes$", value))
+        if re.search(r"\b(?:or|and)\b|/", value) and all(
+            self.lexicon.resolve(v.slot_type, part) for part in re.split(r"\s*(?:\bor\b|\band\b|/|,)\s*", value) if part
+        ):
+            return False
+        if v.slot in ENTITY_TEXT_SLOTS:
+            mine = name_words(value)
+            return not any(mine < w for w, _ in kb_index(self.kb.tables[kb_id], v.slot)[1])
+        return v.slot not in SEARCH_COLUMNS  # an open column (phone, postcode, …): a value no entity has is refuted
+
+    def _vocab(self, kb_id: str, column: str) -> set[str]:
+        key = (kb_id, column)
+        if key not in self._vocabs:
+            self._vocabs[key] = {e[column] for e in self.kbs.get(kb_id) or self.kb.tables[kb_id].normalized() if column in e}
+        return self._vocabs[key]
+
     def _claims(self, turn: int, kb_id: str, columns: set[str], mine: list[Variable], asked: list[Variable]) -> None:
         """C5: the offered / informed values of one utterance, with what the user asked for
         (``asked``: the search filters in force), describe an existing entity."""
         if any(v.role is ActRole.BOOKED for v in mine) or self._booked(turn, mine):
             return  # a booking confirmation's values describe the booking ("the total fee is …")
-        claims = [v for v in mine if v.kind is VariableKind.SLOT and v.role in SYSTEM_CLAIMS and v.slot in columns]
+        claims = [
+            v for v in mine
+            if v.kind is VariableKind.SLOT and v.role in SYSTEM_CLAIMS and v.slot in columns and self._kb_claim(kb_id, v)
+            and not self._restated_bound(turn, v)
+        ]
         if not claims:
             return
+        if any(self._select(turn, v.domain) for v in claims) and not any(v.slot in NOT_FILTERS - BOUNDS for v in claims):
+            return  # "cheap, moderate or expensive: which would you prefer?" names choices, not an entity
+        if self._alternatives(turn, mine):
+            asked = []  # after "no match" / "could not book" the system offers something else
+        elif all(v.slot in DETAIL_COLUMNS for v in claims):
+            discussed = self._under_discussion(turn, claims[0].domain, columns)
+            if discussed is not None and discussed.value in self._vocab(kb_id, discussed.slot):  # "it's at 62 Gilbert Road": about the entity under discussion
+                asked = [v for v in asked if v.slot != discussed.slot] + [discussed]
+        asked = [v for v in asked if self._kb_claim(kb_id, v)  # "church" asked, All Saints offered: a wording
+                 and not (v.slot in ("parking", "internet") and v.value == "no")]  # "no" = not needed, for an offer
         said = {v.slot for v in claims}
-        asked = [v for v in asked if v.slot not in said and v.slot in columns]
+        bounds = [v for v in asked if v.slot in BOUNDS and v.slot in columns and v not in claims]  # kept even if said:
+        asked = [v for v in asked if v.slot not in said and v.slot in columns and v not in bounds]  # 17:11 >= 17:00
         claims += asked
         by_slot: dict[str, list[Variable]] = defaultdict(list)
         for v in claims:
@@ -229,12 +320,107 @@ class _Builder:
         asked_only = [v for v in single if v in asked]
         sets = [asked_only + [v] for vs in multi for v in vs] if multi else [single]
         for group in sets:
+            group = group + bounds
             self.add(
                 Constraint(
                     id=ConstraintId.C5, variables=[v.name for v in group], turn=turn, kb=kb_id,
-                    columns=[v.slot for v in group],
+                    columns=[v.slot for v in group], ops=[_op(v) if v in bounds else "=" for v in group],
                 )
             )
+
+    def _with_own_words(
+        self, turn: int, kb_id: str, columns: set[str], mine: list[Variable], filters: list[Variable]
+    ) -> list[Variable]:
+        """The belief-state filters, where the system's own utterance names one value of a slot
+        ("6 4-star guesthouses *in the east*", "the only 4 star *hotels*") with that value: the
+        count or the no-result is about what the utterance says (MultiWOZ's state may lag)."""
+        own: dict[str, list[Variable]] = defaultdict(list)
+        if self._select(turn, mine[0].domain if mine else "") or any(v.slot in NOT_FILTERS - BOUNDS for v in mine):
+            return filters  # values of a named entity, or choices offered: not what was counted
+        searched = set(self._state(turn, mine[0].domain)) if mine else set()
+        for v in mine:
+            if (v.kind is VariableKind.SLOT and v.role is ActRole.INFORM and v.slot in columns
+                    and (v.slot in searched or v.slot in DOMAIN_SEARCH.get(v.domain, ()))
+                    and not _generic(v.domain, v.slot, v.value)
+                    and v.slot in SEARCH_COLUMNS and self._kb_claim(kb_id, v)):  # fmt: skip
+                own[v.slot].append(v)
+        single = {slot: vs[0] for slot, vs in own.items() if len({x.value for x in vs}) == 1}
+        if not single:
+            return filters
+        kept = [f for f in filters if f.slot not in single]
+        return kept + [v for slot, v in single.items()]
+
+    def _hotel_sense(self, turn: int, kb_id: str, amount: Variable, filters: list[Variable]) -> list[Variable]:
+        """"Hotel" in a search (:func:`_generic`) either means any place to stay or the type
+        hotel; the count's *annotated* amount (the structure, not the text) says which: with
+        type=hotel when that count is the annotated one, else without."""
+        said = [v for v in self.variables if v.turn <= turn and v.domain == "hotel" and v.slot == "type"
+                and v.value == "hotel" and v.kind is VariableKind.SLOT]  # fmt: skip
+        if not said:
+            return filters
+        with_type = filters + [said[-1]]
+        entities = self.kbs.get(kb_id) or []
+        sure, possible = count_matches(entities, [f.slot for f in with_type], [f.value for f in with_type],
+                                       [_op(f) for f in with_type])  # fmt: skip
+        return with_type if isinstance(amount.value, int) and sure <= amount.value <= possible else filters
+
+    def _under_discussion(self, turn: int, domain: str, columns: set[str]) -> Variable | None:
+        """The entity a turn that names none talks about (spec §9, "which entity"): the one the
+        belief state holds by name (selected or booked), else the one the system offered last
+        (the only name or train id of its turn); as the variable that last mentions it."""
+        for slot in ("name", "trainID"):
+            if slot not in columns:
+                continue
+            held = [vals for t in reversed(self.dialogue.turns[: turn + 1]) if (vals := t.state.get(domain, {}).get(slot))]
+            if held and len(held[0]) == 1:
+                var = self._latest_mention(turn - 1, domain, slot, self.lexicon.canon(f"{domain}.{slot}", held[0][0]))
+                if var is not None:
+                    return var
+            for t in range(turn - 1, -1, -1):
+                named = [v for v in self.by_turn.get(t, []) if v.domain == domain and v.slot == slot
+                         and v.kind is VariableKind.SLOT and v.speaker == "system"]  # fmt: skip
+                if named:
+                    return named[0] if len({v.value for v in named}) == 1 else None
+        return None
+
+    def _state_names(self, turn: int, domain: str) -> bool:
+        for t in reversed(self.dialogue.turns[: turn + 1]):
+            slots = t.state.get(domain)
+            if slots:
+                return "name" in slots or "trainID" in slots
+        return False
+
+    def _counted_noun(self, turn: int, amount: Variable, mine: list[Variable]) -> Variable | None:
+        """The slot variable right after an amount that names what is counted ("2 *swimming
+        pools*", "8 *guesthouses*"), when there is one."""
+        if amount.span is None:
+            return None
+        for v in mine:
+            if (v.kind is VariableKind.SLOT and v.span is not None and v.slot in SEARCH_COLUMNS
+                    and not _generic(v.domain, v.slot, v.value)
+                    and 0 < v.span.start - amount.span.end <= 12 and not self._description(v)
+                    and re.fullmatch(r"[\s\w-]*", self.dialogue.turns[turn].utterance[amount.span.end : v.span.start])):
+                return v  # fmt: skip
+        return None
+
+    def _restated_bound(self, turn: int, v: Variable) -> bool:
+        """A system time that repeats the user's bound ("14 trains leaving after 10:00") or offers
+        bounds to choose from (a ``Select``): a bound, not an entity's time."""
+        if v.slot not in BOUNDS or v.speaker != "system":
+            return False
+        held = self.dialogue.turns[turn].state.get(v.domain, {}).get(v.slot) or []
+        before = self.dialogue.turns[turn].utterance[: v.span.start] if v.span else ""
+        return (any(self.lexicon.canon(v.slot_type, h) == v.value for h in held) or self._select(turn, v.domain)
+                or bool(re.search(r"\b(?:after|before|by|until|later than|earlier than)\s*$", before, re.I)))
+
+    def _select(self, turn: int, domain: str) -> bool:
+        return any(a.act.lower().endswith("-select") and a.domain == domain for a in self.dialogue.turns[turn].acts)
+
+    def _alternatives(self, turn: int, mine: list[Variable]) -> bool:
+        domains = {v.domain for v in mine}
+        return any(
+            a.role in (ActRole.NO_RESULT, ActRole.FAILED) and a.domain in domains for a in self.dialogue.turns[turn].acts
+        )
 
     def _booked(self, turn: int, mine: list[Variable]) -> bool:
         domains = {v.domain for v in mine}
@@ -245,13 +431,35 @@ class _Builder:
         filters: list[Variable],
     ) -> None:
         """C6: an amount equals the number of entities matching the filters."""
-        for amount in (v for v in mine if v.kind is VariableKind.AMOUNT):
-            if params is None and self.options.count_filter == "state" and self._bounded(turn, domain):
-                continue  # the search had bounds ("leave after 12:45") an exact count cannot express
+        amounts = [v for v in mine if v.kind is VariableKind.AMOUNT]
+        counts = [a for a in self.dialogue.turns[turn].acts if a.role is ActRole.COUNT and a.domain == domain]
+        nouns = {a.name: self._counted_noun(turn, a, mine) for a in amounts} if params is None else {}
+        kinds = {(n.slot, n.value) for n in nouns.values() if n is not None}
+        told_apart = len(counts) == len(amounts) and all(nouns.values()) and len(kinds) == len(amounts) \
+            and len({slot for slot, _ in kinds}) == 1  # "2 hotels and 8 guesthouses"
+        if params is None and len(counts) > 1 and not told_apart:
+            return  # a breakdown ("2 in the centre, one in the north", "one at 17:23 and another"): each about a part
+        for amount in amounts:
+            noun = nouns.get(amount.name)
+            if noun is not None:  # "2 swimming pools", "8 guesthouses": the count is about that kind
+                filters = [f for f in filters if f.slot != noun.slot] + [noun]
+            if params is None and domain == "hotel" and not any(f.slot == "type" for f in filters):
+                filters = self._hotel_sense(turn, kb_id, amount, filters)
+            utterance = self.dialogue.turns[turn].utterance
+            if amount.span is not None and params is None and amount.value == 1 and (
+                re.match(r"\s*(?:that|which|of|available|option that|leaving|departing|arriving|called|named|tickets?|person|people|night|room)\b",
+                         utterance[amount.span.end :])
+                or re.search(r"\ba(?: \w+)?\s*$", utterance[: amount.span.start], re.I)
+            ):
+                continue  # "I have one that arrives at 19:07", "a great one called …": one of them, not a count
+            if params is None and not filters and self._state_names(turn, domain):
+                continue  # "two restaurants: Pizza Express and Pizza Express Fen Ditton": a count of names
+            if params is None and (turn, domain) in self.unlinked:
+                continue  # a search constraint no variable mentions: the count's filter is not known
             self.add(
                 Constraint(
                     id=ConstraintId.C6, variables=[f.name for f in filters], turn=turn, kb=kb_id,
-                    columns=[f.slot for f in filters], count_variable=amount.name,
+                    columns=[f.slot for f in filters], count_variable=amount.name, ops=[_op(f) for f in filters],
                 )
             )
 
@@ -262,12 +470,16 @@ class _Builder:
         if not any(a.role is ActRole.NO_RESULT and a.domain == domain for a in turn.acts):
             return
         said = [v for v in mine if v.role is ActRole.NO_RESULT and v.kind is VariableKind.SLOT and v.slot in columns]
-        filters = said or filters
+        asked_about = [v for v in self.by_turn.get(turn.index - 1, []) if v.domain == domain and v.speaker == "user"]
+        if not said and any(v.slot in NOT_FILTERS - BOUNDS for v in mine + asked_about):
+            return  # "Does the Acorn fit?" "No, but the Tandoori Palace does": about the entity discussed
+        said_slots = {v.slot for v in said}  # what it names, within the search in force
+        filters = said + [f for f in filters if f.slot not in said_slots] if said else filters
         if filters:
             self.add(
                 Constraint(
                     id=ConstraintId.C4, variables=[f.name for f in filters], turn=turn.index, kb=kb_id,
-                    columns=[f.slot for f in filters],
+                    columns=[f.slot for f in filters], ops=["=" if f in said else _op(f) for f in filters],
                 )
             )
 
@@ -283,9 +495,15 @@ class _Builder:
         for slot, value in wanted.items():
             if slot not in columns:
                 continue
-            var = self._latest_mention(turn, domain, slot, normalize(value))
+            if params is None and _generic(domain, slot, self.lexicon.canon(f"{domain}.{slot}", value)):
+                continue
+            if params is None and slot in BOUNDS and clock_time(normalize(value)) is None and not re.fullmatch(r"\d\d:\d\d", value):
+                continue  # "after lunch": no bound a KB time can be compared with
+            var = self._latest_mention(turn, domain, slot, self.lexicon.canon(f"{domain}.{slot}", value))
             if var is not None:
                 filters.append(var)
+            elif params is None and value != "dontcare":
+                self.unlinked.add((turn, domain))
         return filters
 
     def _bounded(self, turn: int, domain: str) -> bool:
@@ -295,7 +513,7 @@ class _Builder:
     def _state(self, turn: int, domain: str) -> dict[str, str]:
         """The belief state's search filters for ``domain`` in force at ``turn``."""
         slots = self._state_slots(turn, domain)
-        return {s: vals[0] for s, vals in slots.items() if len(vals) == 1 and s not in NOT_FILTERS}
+        return {s: vals[0] for s, vals in slots.items() if len(vals) == 1 and s not in NOT_FILTERS - BOUNDS}
 
     def _state_slots(self, turn: int, domain: str) -> dict[str, list[str]]:
         """The last non-empty ``state[domain]`` at or before ``turn`` (``{}``: none). Indexed once
@@ -332,6 +550,58 @@ class _Builder:
         return entry[1][k - 1] if k else None
 
 
+def _generic(domain: str, slot: str, value: object) -> bool:
+    """MultiWOZ's "hotel": the word for any place to stay and one of the two hotel types; the
+    data uses it both ways ("29 hotels" counting guesthouses), so as a type it filters nothing."""
+    return domain == "hotel" and slot == "type" and value == "hotel"
+
+
+def _op(v: Variable) -> str:
+    """A search filter's comparison: MultiWOZ's ``leaveAt`` is a lower bound on the entity's
+    time ("leave after 17:00": entity >= 17:00), ``arriveBy`` an upper bound; others are ``=``."""
+    return ">=" if v.slot == "leaveAt" else "<=" if v.slot == "arriveBy" else "="
+
+
+def _words(text: str | None) -> str:
+    return re.sub(r"\W+", " ", fold(text or "")).strip()
+
+
+def _one_per_wording(same_type: list[Variable]) -> list[Variable]:
+    """C3's members: spans annotated with one value but worded differently ("8 mercers row" and
+    "mercers row industrial estate", parts of one address; "guesthouses" and "bed and
+    breakfast") are one mention, so only the first stays; the same words written twice stay
+    twice (that is the duplicate C3 exists to catch)."""
+    kept: list[Variable] = []
+    for v in same_type:
+        if any(k.value == v.value and _words(k.text) != _words(v.text) for k in kept):
+            continue
+        kept.append(v)
+    return kept
+
+
+def canonical_values(dialogue: Dialogue, variables: list[Variable], lexicon: Lexicon) -> None:
+    """Give each slot variable (in place) the canonical form of its annotated value
+    (:meth:`Lexicon.canon`: the KB's spelling of a wording, "museums" → "museum"). An annotated
+    value that refers instead of naming ("that day", "same area") takes the value the belief
+    state of its turn holds for the slot, when it holds one (spec §9)."""
+    for v in variables:
+        if v.kind is not VariableKind.SLOT or not isinstance(v.value, str):
+            continue
+        if refers(v.value):
+            held = dialogue.turns[v.turn].state.get(v.domain, {}).get(v.slot) or []
+            if len(held) == 1:
+                v.value = lexicon.canon(v.slot_type, held[0])
+                continue
+        v.value = lexicon.canon(v.slot_type, v.value)
+        said = clock_time(normalize(v.text)) if v.text else None
+        if said and said != v.value and same_clock(v.value, said):
+            v.value = said  # "6:30" annotated for "6:30pm": the text is the truth (spec §9)
+        held = dialogue.turns[v.turn].state.get(v.domain, {}).get(v.slot) or []
+        for h in held:  # "3:45" said and annotated, the state's 15:45: the 12-hour reading of it
+            if same_clock(v.text or str(v.value), lexicon.canon(v.slot_type, h)) and same_clock(str(v.value), lexicon.canon(v.slot_type, h)):
+                v.value = lexicon.canon(v.slot_type, h)
+
+
 def referents(dialogue: Dialogue, variables: list[Variable], lexicon: Lexicon) -> dict[str, tuple[Value, bool]]:
     """Variable name → (the value it refers to, whether the belief state says so); C2 groups
     variables by it.
@@ -350,8 +620,9 @@ def referents(dialogue: Dialogue, variables: list[Variable], lexicon: Lexicon) -
             for domain, slots in turn.state.items():
                 in_force[domain] = slots
         after[turn.index] = dict(in_force)
-    alternatives_offered = {  # a system turn that reports a failure offers other values
-        t.index for t in dialogue.turns if any(a.role in (ActRole.FAILED, ActRole.NO_RESULT) for a in t.acts)
+    alternatives_offered = {  # a system turn that reports a failure, or asks to choose, offers other values
+        t.index for t in dialogue.turns
+        if any(a.role in (ActRole.FAILED, ActRole.NO_RESULT) or a.act.lower().endswith("-select") for a in t.acts)
     }
     keys: dict[str, tuple[Value, bool]] = {}
     for v in variables:
@@ -360,16 +631,20 @@ def referents(dialogue: Dialogue, variables: list[Variable], lexicon: Lexicon) -
             continue
         if v.speaker == "user" and v.role is ActRole.INFORM:
             state = after.get(v.turn, {})
-        elif v.speaker == "system" and (
+        elif v.speaker == "system" and v.slot not in BOUNDS and (
             v.role is ActRole.CONFIRM or (v.role is ActRole.OFFER and v.turn not in alternatives_offered)
-        ):
+        ):  # a time offered under a bound satisfies it (C5 checks that), it does not repeat it
             state = after.get(v.turn - 1, {})
         else:
             continue
         alternatives = state.get(v.domain, {}).get(v.slot)
         if not alternatives:
             continue
-        meant = set().union(*(lexicon.lookup(v.slot_type, a) or {normalize(a)} for a in alternatives))
+        meant = set().union(*(lexicon.lookup(v.slot_type, a) or {lexicon.canon(v.slot_type, a)} for a in alternatives))
+        if len(meant) > 1 and v.speaker == "system":  # alternatives that name different values (two
+            said = [u for u in variables if u.speaker == "user" and u.turn < v.turn and u.slot_type == v.slot_type
+                    and u.value in meant]  # entities merged into one state value): what the user said
+            meant = {said[-1].value} if said else meant
         if len(meant) == 1 and "dontcare" not in meant:
             keys[v.name] = (meant.pop(), True)
     return keys

@@ -109,6 +109,11 @@ class Dialogue(BaseModel):
     slot_descriptions: dict[str, str] = Field(
         default_factory=dict, description="slot type (domain.slot) → the schema's description of the slot (SGD)"
     )
+    defects: list[str] = Field(
+        default_factory=list,
+        description="annotation defects the reader skipped (a span whose end precedes its start), "
+        "as 'FIELD: what is wrong'; the rest of the dialogue is still checked",
+    )
 
     @model_validator(mode="after")
     def _turns_in_order(self) -> "Dialogue":
@@ -210,7 +215,8 @@ class Constraint(BaseModel):
     - C1: ``variables=[x]``, ``slot_type``: x ∈ ``CSP.domains[slot_type]``.
     - C2: all ``variables`` equal.   C3: ``variables`` pairwise different.
     - C4 / C5: over KB table ``kb``, no / some entity has ``entity[columns[i]] == variables[i]``
-      for every i.
+      for every i (``ops[i]`` ``>=`` / ``<=`` make filter i a bound: ``entity[columns[i]] >=
+      variables[i]``; strings compare in code-point order, so ``HH:MM`` times compare as times).
     - C6: as C5 but ``|matching entities| == count_variable``.
     """
 
@@ -220,6 +226,11 @@ class Constraint(BaseModel):
     slot_type: str | None = None
     kb: str | None = None
     columns: list[str] = Field(default_factory=list)
+    ops: list[str] = Field(
+        default_factory=list,
+        description="per filter: '=' (entity[column] == value), '>=' (entity[column] >= value: a lower "
+        "bound, 'leave after 17:00') or '<=' (an upper bound, 'arrive by 18:00'); empty: all '='",
+    )
     count_variable: str | None = None
 
     @property
@@ -284,4 +295,7 @@ class DialogueReport(BaseModel):
     )
     violations: list[Violation] = Field(default_factory=list)
     error: str | None = None
+    defects: list[str] = Field(
+        default_factory=list, description="annotation defects of the dialogue (Dialogue.defects), reported, not checked"
+    )
     extra: dict[str, object] = Field(default_factory=dict, description="solver results etc.")

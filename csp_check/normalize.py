@@ -96,7 +96,8 @@ def clock_time(text: str) -> str | None:
     >>> clock_time("half past 6 in the evening"), clock_time("twelve in the afternoon")
     ('18:30', '12:00')
     """
-    text = re.sub(r"^(?:starting at|leaving at|departing at|arriving at|at|around|about) ", "", text)
+    text = re.sub(r"^(?:starting at|leaving at|departing at|arriving at|at|around|about|after|before|by|until"
+                  r"|no later than|no earlier than|leave after|arrive by|leaving after|arriving by) ", "", text)
     period = ""
     for word in sorted(_LATE + _EARLY, key=len, reverse=True):
         if text.endswith(" " + word) or (text.endswith(word) and word[0] in "ap" and text[: -len(word)][-1:].isdigit()):
@@ -139,3 +140,150 @@ def parse_amount(text: str) -> int | None:
         if tens >= 20 and tens % 10 == 0 and units < 10:
             return tens + units
     return None
+
+
+# -- MultiWOZ wording (spec §9): how people word one value ------------------------------------
+#
+# ``wording_key(slot, text)`` is a comparison key under which the wordings of one value meet:
+# "centre of town" / "town centre" / "central" → area "center"; "does n't matter" → "dontcare";
+# "4-star" / "four stars" → stars "4"; "five nights" → "5"; "38 minute" → "38 minutes";
+# "free entrance" → "free"; "museums" → "museum"; "night club" / "nightclub" → "nightclub".
+# ``variant_of`` says whether a span's text is a wording of a given value (a short name, a part
+# of an address, a value inside a longer phrase, a word that refers back to it).
+
+_DONTCARE = re.compile(
+    r"^(?:i )?(?:(?:do|does|did) ?n'?t|(?:do|does|did) not|dont|doesnt|not|no) ?(?:really |particularly |actually )?"
+    r"(?:care|matter|mind|have a preference|preference|important|have any preference|need)\b"
+    r"|^(?:any|anything|anywhere|either|either one|whatever|whichever|any area|any type|any price|any kind"
+    r"|no preference|not particular|not really|no particular|no specific|doesn't matter|dont care|do nt care|none in particular)$"
+)
+_AREAS = {"north": "north", "south": "south", "east": "east", "west": "west", "center": "center",
+          "northern": "north", "southern": "south", "eastern": "east", "western": "west", "central": "center",
+          "centrally": "center", "downtown": "center", "middle": "center", "centre": "center"}
+_AREA = re.compile(
+    r"^(?:in |on |at )?(?:the )?(?:(?:city|town) )?(?P<a>north|south|east|west|center|centre|northern|southern|eastern"
+    r"|western|central|centrally|downtown|middle)(?: ?(?:part|side|end|area|region|section|located|part of town))?"
+    r"(?: (?:of|in) (?:the )?(?:town|city|cambridge|city center|town center))?$"
+    r"|^(?:the )?(?:town|city) (?P<b>center|centre)$"
+)
+_UNITS = {"star": "", "stars": "", "night": "", "nights": "", "people": "", "person": "", "persons": "",
+          "guests": "", "guest": "", "adults": "", "adult": "", "day": "", "days": "", "tickets": "",
+          "ticket": "", "minute": " minutes", "minutes": " minutes", "mins": " minutes", "min": " minutes"}
+_FREE = re.compile(r"^(?:it is |it's |they are |is )?(?:free|free of charge|no charge|no entrance fee|no fee|"
+                   r"free (?:entrance|admission|entry|to enter|to get in|to visit)|(?:entrance|admission|entry) is free)$")
+_ABBREVIATIONS = {"st": "street", "rd": "road", "ave": "avenue", "ln": "lane", "sq": "square"}
+_ADVERBS = {"cheaply": "cheap", "cheaper": "cheap", "cheapest": "cheap", "inexpensive": "cheap",
+            "moderately priced": "moderate", "moderately - priced": "moderate", "moderately-priced": "moderate",
+            "mid-priced": "moderate", "mid priced": "moderate", "pricey": "expensive", "boating": "boat",
+            "punting": "boat"}
+_NO_FEE = re.compile(r"^(?:there is |it has |it does n't have |it doesn't have |does n't have |doesn't have |has )?"
+                     r"(?:no|not an?|an?) ?(?:entrance |entry |admission )?(?:fee|charge)$|^(?:there is )?no (?:entrance |entry )?fee$")
+#: Words that name a kind of place, not one place: dropped when comparing entity names.
+GENERIC_NAME_WORDS = frozenset(
+    {"the", "restaurant", "hotel", "guesthouse", "guest", "house", "b&b", "b", "and", "bed", "breakfast", "cambridge",
+     "a", "of", "&", "on", "in", "at"}
+)
+
+
+def _singular(word: str) -> str:
+    if len(word) <= 3 or word.endswith("ss") or word.endswith("us"):
+        return word
+    if word.endswith("ies"):
+        return word[:-3] + "y"
+    if word.endswith(("ches", "shes", "sses", "xes")):
+        return word[:-2]
+    if word.endswith("s"):
+        return word[:-1]
+    return word
+
+
+@lru_cache(maxsize=1 << 16)
+def wording_key(slot: str, text: str) -> str:
+    """The comparison key of ``text`` as a value of ``slot`` (a DB column or ``book …`` slot):
+    wordings of one value (module comment above) get one key; other text keeps its own.
+    Keys are compact (no spaces or punctuation) and singular."""
+    t = normalize(text)
+    if t == "dontcare" or _DONTCARE.search(t):
+        return "dontcare"
+    if slot == "area":
+        m = _AREA.match(t)
+        if m:
+            return _AREAS[m["a"] or m["b"]]
+    if slot == "entrance fee" and (_FREE.match(t) or _NO_FEE.match(t)):
+        return "free"
+    if slot in ("entrance fee", "price"):  # "2.50", "7.84 gbp per passenger", "£5 each"
+        amount = re.sub(r"\s*(?:per (?:passenger|person|ticket|adult|head)|each|a ticket|a person)$", "", t)
+        if re.fullmatch(r"\d+(?:\.\d{1,2})?", amount):
+            return f"{float(amount):.2f}pounds"
+        if money(amount):
+            return (money(amount) or "").replace(" ", "")
+    if slot in ("parking", "internet") and t in ("free", "free parking", "free wifi", "free internet", "wifi", "included"):
+        return "yes"
+    t = _ADVERBS.get(t, t)
+    words = t.replace("-", " ").split()
+    if words and words[0] in ("a", "an", "the") and len(words) > 1:
+        words = words[1:]
+    if len(words) in (1, 2) and (len(words) == 1 or words[1] in _UNITS):
+        n = parse_amount(words[0])
+        if n is not None:
+            unit = _UNITS.get(words[1], "") if len(words) == 2 else (" minutes" if slot == "duration" else "")
+            return f"{n}{unit}".replace(" ", "")
+    if slot == "trainID":  # "train 4708", "TR 4708"
+        m = re.fullmatch(r"(?:(?:train|tr) ?#? ?|(?:train )?id )?(\d{3,4})", " ".join(words))
+        if m:
+            return f"tr{m[1]}"
+    if slot == "duration" and len(words) == 2 and words[1] in _UNITS and words[0].isdigit():
+        return f"{words[0]}minutes"
+    if words:  # a plural is the head noun, the last word ("swimming pools"; not "kings lynn")
+        words[-1] = _singular(words[-1])
+    return re.sub(r"[^0-9a-z&]", "", " ".join(words))
+
+
+def name_words(text: str) -> frozenset[str]:
+    """The distinguishing words of an entity name: normalised, singular, without
+    :data:`GENERIC_NAME_WORDS` ("The Meze Bar Restaurant" → {meze, bar})."""
+    words = re.sub(r"[^0-9a-z ]", " ", normalize(text).replace("'s", "s").replace("-", " ").replace("&", " and ")).split()
+    words = [_ABBREVIATIONS.get(w, w) for w in words]
+    kept = [w for w in words if w not in GENERIC_NAME_WORDS]
+    if not kept:  # a name made of common words only ("a and b guest house"): keep them but the kind
+        kept = [w for w in words if w not in ("the", "guest", "house", "guesthouse", "hotel", "restaurant")]
+    return frozenset(_singular(w) for w in kept)
+
+
+_REFERS = re.compile(r"\b(?:same|that|this|there|those|these|it|its|then)\b|^(?:the )?(?:place|one)$")
+
+
+def refers(text: str) -> bool:
+    """Whether ``text`` refers back to a value instead of naming it ("same area", "that day",
+    "same price range as the Lovell Lodge", "at that time")."""
+    return bool(_REFERS.search(normalize(text)))
+
+
+def contains_words(text: str, value: str) -> bool:
+    """Whether the normalised words of ``value`` occur, in order and whole, in ``text``
+    ("south part of town" contains "south"; "more moderate" contains "moderate")."""
+    t = " " + " ".join(_singular(w) for w in re.sub(r"[^0-9a-z:.& ]", " ", normalize(text)).split()) + " "
+    v = " ".join(_singular(w) for w in re.sub(r"[^0-9a-z:.& ]", " ", normalize(value)).split())
+    return bool(v) and f" {v} " in t
+
+
+def one_typo(a: str, b: str) -> bool:
+    """Whether ``a`` and ``b`` differ by one edit (a letter added, dropped, changed, or two
+    neighbours swapped): "ashely" / "ashley", "petersborough" / "peterborough"."""
+    if a == b or abs(len(a) - len(b)) > 1:
+        return False
+    if len(a) == len(b):
+        diff = [i for i in range(len(a)) if a[i] != b[i]]
+        return len(diff) == 1 or (len(diff) == 2 and diff[1] == diff[0] + 1 and a[diff[0]] == b[diff[1]] and a[diff[1]] == b[diff[0]])
+    short, long_ = (a, b) if len(a) < len(b) else (b, a)
+    i = next((k for k in range(len(short)) if short[k] != long_[k]), len(short))
+    return short[i:] == long_[i + 1 :]
+
+
+def same_clock(text: str, value: str) -> bool:
+    """Whether ``text`` is the 12-hour reading of the ``HH:MM`` time ``value`` ("3:30" or "6:30"
+    for 15:30 / 18:30, written without am / pm; spec §9 case 14)."""
+    said = clock_time(normalize(text))
+    if said is None or not re.fullmatch(r"\d\d:\d\d", value) or re.search(r"[ap]\.?m\b|morning|evening|night|afternoon", fold(text)):
+        return False
+    return said[3:] == value[3:] and (int(said[:2]) % 12) == (int(value[:2]) % 12)

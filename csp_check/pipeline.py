@@ -20,10 +20,11 @@ from csp_check.readers import read_dialogues
 
 
 def load_corpus(
-    paths: Iterable[str | Path], fmt: str = "auto", kb: KnowledgeBase | None = None
+    paths: Iterable[str | Path], fmt: str = "auto", kb: KnowledgeBase | None = None, split: str | None = None
 ) -> Iterator[Dialogue | InputError]:
-    """Dialogues of the given files / directories, streamed; an :class:`InputError` per broken one."""
-    return read_dialogues(list(paths), fmt, kb)
+    """Dialogues of the given files / directories, streamed; an :class:`InputError` per broken one.
+    ``split``: one split of a MultiWOZ release (:func:`csp_check.readers.read_dialogues`)."""
+    return read_dialogues(list(paths), fmt, kb, split)
 
 
 def with_annotations(dialogue: Dialogue, kb: KnowledgeBase | None) -> Dialogue:
@@ -77,6 +78,7 @@ def report_for(csp: CSP, dialogue: Dialogue) -> DialogueReport:
         implicit=sum(1 for v in csp.variables if v.span is None),
         coverage={cid: len(names) for cid, names in sorted(coverage.items())},
         violations=found,
+        defects=list(dialogue.defects),
     )
 
 

@@ -116,6 +116,11 @@ def render_summary(summary: CorpusSummary, console: Console | None = None, show:
         console.print(Text(f"First {len(examples)} violation(s) in full:", style="bold"))
         for i, example in enumerate(examples, 1):
             console.print(_example(i, example))
+    if summary.defects:
+        console.print()
+        console.print(Text(f"{summary.defects} annotation defect(s) skipped (the rest of each dialogue checked):", style="bold"))
+        for line in summary.defect_messages[:show]:
+            console.print(Text(f"  {line}"), highlight=False)
     if summary.errors:
         console.print(
             Text(f"{summary.errors} dialogue(s) could not be read or checked (listed on stderr).", style="red")

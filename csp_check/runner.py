@@ -139,6 +139,7 @@ def validate(
     check: CheckFn | None = None,
     dialogue_time_limit: float | None = None,
     skip: Counter[tuple[str, str]] | None = None,
+    split: str | None = None,
 ) -> Iterator[DialogueReport]:
     """Check every dialogue of ``paths`` (files or directories); yield their reports in order.
 
@@ -150,6 +151,7 @@ def validate(
     ``dialogue_time_limit``: seconds per dialogue, beyond which it is ``unknown``. ``skip``:
     ``(source, dialogue_id)`` → how many of the items with that key to leave out, as their
     report would name them (``--resume``: the dialogues an earlier run reported already).
+    ``split``: one split (train / val / test) of a MultiWOZ release folder or ``data.json``.
 
     Raises :class:`UsageError` at once (before iterating) for an unknown format, constraint id
     or a ``jobs`` below 1. Never raises for bad input: see the module docstring.
@@ -169,7 +171,7 @@ def validate(
         raise UsageError(f"unknown constraint: {err}") from None
     settings = Settings(kb=kb, constraints=enabled, options=options, solver=solver, check=check,
                         dialogue_time_limit=dialogue_time_limit)  # fmt: skip
-    items = load_corpus(list(paths), fmt, kb)
+    items = load_corpus(list(paths), fmt, kb, split)
     if skip:
         items = _skipping(items, Counter(skip))
     if jobs == 1:

@@ -131,6 +131,8 @@ class CorpusSummary(BaseModel):
     violating_dialogues: dict[str, int] = Field(default_factory=dict, description="constraint → dialogues")
     examples: list[ViolationExample] = Field(default_factory=list, description="the first `keep` violations")
     error_messages: list[str] = Field(default_factory=list, description="the first `keep` errors")
+    defects: int = Field(0, description="annotation defects reported (DialogueReport.defects)")
+    defect_messages: list[str] = Field(default_factory=list, description="the first few, 'DIALOGUE: FIELD: what'")
     seconds: float | None = Field(None, description="wall time of the run, if the caller measured it")
     solver: SolverTotals | None = Field(None, description="totals of the solver's answers, if one ran")
 
@@ -150,6 +152,10 @@ class CorpusSummary(BaseModel):
             self.unknown += 1
         self.variables += report.variables
         self.implicit += report.implicit
+        self.defects += len(report.defects)
+        for defect in report.defects:
+            if len(self.defect_messages) < self.keep:
+                self.defect_messages.append(f"{report.dialogue_id}: {defect}")
         solved = report.extra.get("solver")
         if isinstance(solved, dict):
             self.solver = self.solver or SolverTotals()

@@ -126,7 +126,8 @@ def csps(draw: st.DrawFn) -> CSP:
             count = None
             if cid is ConstraintId.C6:  # mostly an amount variable; else a (type-violating) slot one
                 count = draw(st.sampled_from(amounts if amounts and draw(st.integers(0, 4)) else names))
-            constraints.append(Constraint(id=cid, variables=filt, kb=kb, columns=columns, count_variable=count))
+            ops = [draw(st.sampled_from(["=", "=", ">=", "<="])) for _ in filt]  # bounds ("leave after 17:00")
+            constraints.append(Constraint(id=cid, variables=filt, kb=kb, columns=columns, count_variable=count, ops=ops))
     return CSP(
         dialogue_id="gen", variables=variables, domains=domains, kbs=kbs,
         constraints=draw(st.permutations(constraints)), assignment=assignment, max_amount=max_amount,
@@ -247,6 +248,7 @@ FEATURES: dict[str, Any] = {
     **{cid: (lambda cid: lambda csp: any(c.id.value == cid for c in csp.constraints))(cid)
        for cid in ("C1", "C2", "C3", "C4", "C5", "C6")},
     "implicit": lambda csp: any(v.span is None for v in csp.variables),
+    "bound": lambda csp: any(op != "=" for c in csp.constraints for op in c.ops),
     "amount": lambda csp: any(v.kind is VariableKind.AMOUNT for v in csp.variables),
     "capped": lambda csp: sum(1 for _ in itertools.islice(solutions(csp), CAP)) >= CAP,
     "unsat": lambda csp: not any(True for _ in solutions(csp)),

@@ -33,7 +33,7 @@ def sniff_format(path: Path) -> str:
 
 
 def read_dialogues(
-    paths: list[str | Path], fmt: str = "auto", kb: KnowledgeBase | None = None
+    paths: list[str | Path], fmt: str = "auto", kb: KnowledgeBase | None = None, split: str | None = None
 ) -> Iterator[Dialogue | InputError]:
     """Dialogues of every path in order, or an :class:`InputError` per unreadable item.
 
@@ -44,6 +44,9 @@ def read_dialogues(
     A named format that does not fit a path's content (the named reader does not recognise it,
     another one does: an SGD file with ``--format multiwoz22``) is one :class:`InputError` for
     that path, which is not read (:func:`format_mismatch`).
+    ``split`` (``train`` / ``val`` / ``test``) keeps one split of a MultiWOZ release
+    (:func:`csp_check.readers.multiwoz.split_filter`); other formats then give an
+    :class:`InputError`.
     """
     if fmt not in FORMATS:
         raise UsageError(f"unknown format {fmt!r}; choose one of {', '.join(FORMATS)}")
@@ -66,6 +69,12 @@ def read_dialogues(
             if mismatch is not None:
                 yield mismatch
                 continue
+        if split is not None:
+            if name != multiwoz.NAME:
+                yield InputError(str(path), f"--split applies to MultiWOZ data.json / release folders, not {name}")
+                continue
+            yield from multiwoz.read(path, kb, split=split)
+            continue
         yield from READERS[name].read(path, kb)
 
 

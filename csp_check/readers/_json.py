@@ -93,7 +93,7 @@ def skip_value(text: str, pos: int) -> int | None:
     return None
 
 
-def iter_json_items(path: Path) -> Iterator[tuple[str | int, Any] | InputError]:
+def iter_json_items(path: Path, text: str | None = None) -> Iterator[tuple[str | int, Any] | InputError]:
     """Items of a JSON file whose top level is an array (index, item) or an object (key, item).
 
     Parses item by item, so a file truncated or corrupted in the middle still gives every item
@@ -101,13 +101,17 @@ def iter_json_items(path: Path) -> Iterator[tuple[str | int, Any] | InputError]:
     is damaged inside while its brackets still balance — invalid JSON, bytes that are not
     UTF-8, nesting too deep for Python, an integer of more than 4,300 digits, a lone surrogate —
     is one :class:`InputError` (naming ``#index`` or its key as the dialogue) and the items after
-    it are still read. A UTF-8 BOM is skipped.
+    it are still read. A UTF-8 BOM is skipped. ``text``, when given, is the file's content
+    already read (a member of a zip archive); ``path`` names it.
     """
-    try:
-        text = read_text(path)
-    except OSError as err:
-        yield InputError(str(path), f"cannot read: {err.strerror or err}")
-        return
+    if text is None:
+        try:
+            text = read_text(path)
+        except OSError as err:
+            yield InputError(str(path), f"cannot read: {err.strerror or err}")
+            return
+    elif text.startswith(BOM):
+        text = text[1:]
     bad_bytes = [m.start() for m in _BAD_BYTE.finditer(text)]
     pos = _skip_ws(text, 0)
     if pos >= len(text) or text[pos] not in "[{":
@@ -184,15 +188,16 @@ def read_items(
     path: Path,
     convert: Callable[[Path, str, Any], Dialogue],
     single_keys: frozenset[str] = frozenset(),
+    text: str | None = None,
 ) -> Iterator[Dialogue | InputError]:
     """Each dialogue of a JSON file, ``convert(path, dialogue_id, raw)``-ed, errors isolated.
 
     The file is a list of dialogues, an object mapping id → dialogue, or — when its first key is
     one of ``single_keys`` — one dialogue object. A dialogue's id is its ``dialogue_id`` (or
     ``id``) field, else its key, else ``#index``; a single dialogue without one is named after
-    the file.
+    the file. ``text``: the file's content when already read (see :func:`iter_json_items`).
     """
-    items = iter_json_items(path)
+    items = iter_json_items(path, text)
     for item in items:
         if isinstance(item, InputError):
             yield item

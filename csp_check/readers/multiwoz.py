@@ -1,7 +1,11 @@
 """MultiWOZ 2.1 – 2.3 ``data.json`` reader, and the MultiWOZ naming shared by the other readers.
 
 Input: ``data.json`` (a JSON object dialogue id → ``{goal, log}``), a single dialogue object
-``{goal, log}`` (its id is the file stem) or a list of dialogues (id from ``dialogue_id``/``id``).
+``{goal, log}`` (its id is the file stem) or a list of dialogues (id from ``dialogue_id``/``id``);
+a ``.zip`` archive holding one such ``.json`` (the shared ``val.json.zip``), read without
+unpacking; or the release's folder layout, a directory with ``data.json`` and
+``valListFile.txt`` / ``testListFile.txt``, where ``split`` (``train`` / ``val`` / ``test``)
+keeps the dialogues of one split (train: those in neither list).
 Format: github.com/budzianowski/multiwoz (2.1 README). Each ``log[i]`` has
 
 - ``text``; even ``i`` is the user, odd ``i`` the system;
@@ -23,8 +27,11 @@ Mapping:
   ``book time``.
 - values: ``"?"`` and ``"none"`` mean no value; ``dont care`` variants become ``dontcare``.
 - spans: word indices become character spans of ``text`` (end exclusive), without the edge
-  punctuation the whitespace tokens carry (``north?`` → ``north``, unless the value has it);
-  a span outside its utterance is an :class:`InputError` naming ``log[i].span_info[k]``.
+  punctuation the whitespace tokens carry (``north?`` → ``north``, unless the value has it)
+  and without text glued to the value by a comma (``10:07,would`` → ``10:07``); a span whose
+  end word precedes its start word is an annotation defect: skipped (its act keeps no span)
+  and listed in ``Dialogue.defects`` (the dialogue's report shows it); a span outside its
+  utterance is an :class:`InputError` naming ``log[i].span_info[k]``.
 - state: the system turn's ``metadata`` is the belief state after the preceding user turn and
   is given to both turns (``Turn.state`` is the state *after* a turn). ``""``, ``not
   mentioned`` and ``none`` are skipped; ``a|b`` gives alternatives ``[a, b]``.
@@ -33,6 +40,7 @@ Mapping:
 from __future__ import annotations
 
 import re
+import zipfile
 from pathlib import Path
 from typing import Any, Iterator
 
@@ -44,16 +52,25 @@ from ._json import at, head, is_index, read_items, turn_list
 
 NAME = "multiwoz"
 
-#: act name (lower case, MultiWOZ and ConvLab-3 unified spelling) → role.
+#: act name (lower case, MultiWOZ and ConvLab-3 unified spelling) → role. Every act name of the
+#: MultiWOZ 2.1 release is here: ``OfferBook`` ("shall I book TR3200?") offers an entity like
+#: ``Recommend`` / ``Select``; ``OfferBooked`` reports a booking made; ``reqmore``, ``greet``,
+#: ``bye``, ``welcome``, ``thank`` carry no domain value.
 ROLES = {
     "inform": ActRole.INFORM,
     "recommend": ActRole.OFFER,
     "select": ActRole.OFFER,
+    "offerbook": ActRole.OFFER,
     "nooffer": ActRole.NO_RESULT,
     "book": ActRole.BOOKED,
     "offerbooked": ActRole.BOOKED,
     "nobook": ActRole.FAILED,
     "request": ActRole.REQUEST,
+    "reqmore": ActRole.OTHER,
+    "greet": ActRole.OTHER,
+    "bye": ActRole.OTHER,
+    "welcome": ActRole.OTHER,
+    "thank": ActRole.OTHER,
     # ConvLab-3 unified intents of SGD-derived data
     "offer": ActRole.OFFER,
     "confirm": ActRole.CONFIRM,
@@ -143,10 +160,15 @@ def word_spans(text: str) -> list[tuple[int, int]]:
 
 
 def trim_span(text: str, start: int, end: int, value: str) -> tuple[int, int]:
-    """``[start, end)`` without the punctuation that whitespace tokens carry (``north?`` → ``north``).
+    """``[start, end)`` without the punctuation that whitespace tokens carry (``north?`` → ``north``)
+    and without words glued on by a comma or full stop in tokenised text (``10:07,would`` →
+    ``10:07``, ``you.First`` → ``you``).
 
-    A character the annotated ``value`` itself starts or ends with is kept.
+    A character the annotated ``value`` itself starts or ends with, or contains, is kept.
     """
+    glued = re.search(r"(?<=\w)[,;.!?](?=[a-zA-Z])", text[start:end])
+    if glued and glued.group() not in value:
+        end = start + glued.start()
     while end - start > 1 and text[end - 1] in _EDGE_PUNCT and not value.endswith(text[end - 1]):
         end -= 1
     while end - start > 1 and text[start] in _EDGE_PUNCT and not value.startswith(text[start]):
@@ -154,27 +176,98 @@ def trim_span(text: str, start: int, end: int, value: str) -> tuple[int, int]:
     return start, end
 
 
+SPLITS = ("train", "val", "test")
+_LIST_FILES = {"val": "valListFile.txt", "test": "testListFile.txt"}
+
+
 def sniff(path: Path) -> bool:
-    """A ``.json`` file whose head shows a MultiWOZ ``log`` list."""
+    """A ``.json`` file whose head shows a MultiWOZ ``log`` list, a ``.zip`` holding one, or a
+    release folder (``data.json`` beside ``valListFile.txt``)."""
+    if path.is_dir():
+        return (path / "data.json").is_file() and (path / _LIST_FILES["val"]).is_file()
+    if path.is_file() and path.suffix == ".zip":
+        member = _zip_member(path)
+        return member is not None and bool(_LOG.search(member[1][: 1 << 16]))
     return path.is_file() and path.suffix == ".json" and bool(_LOG.search(head(path, 1 << 20)))
 
 
-def read(path: Path, kb: KnowledgeBase | None = None) -> Iterator[Dialogue | InputError]:
-    """Dialogues of a MultiWOZ ``data.json`` (id → dialogue), a list of them, or one dialogue
-    object; ``kb`` is unused (the KB comes from ``--kb``)."""
-    return read_items(path, convert, _SINGLE_KEYS)
+def read(path: Path, kb: KnowledgeBase | None = None, split: str | None = None) -> Iterator[Dialogue | InputError]:
+    """Dialogues of a MultiWOZ ``data.json`` (id → dialogue), a list of them, one dialogue
+    object, a ``.zip`` holding one such file, or a release folder; ``kb`` is unused (the KB
+    comes from ``--kb``). ``split`` keeps one split's dialogues by the ``valListFile.txt`` /
+    ``testListFile.txt`` of the folder (or beside the file); :class:`InputError` when those
+    lists are missing or the split is unknown."""
+    text = None
+    if path.is_dir():
+        folder, path = path, path / "data.json"
+    else:
+        folder = path.parent
+    if path.suffix == ".zip":
+        member = _zip_member(path)
+        if member is None:
+            yield InputError(str(path), "no MultiWOZ .json file in this zip archive")
+            return
+        text = member[1]
+    keep = None
+    if split is not None:
+        try:
+            keep = split_filter(folder, split)
+        except InputError as err:
+            yield err
+            return
+    for item in read_items(path, convert, _SINGLE_KEYS, text=text):
+        if keep is None or isinstance(item, InputError) or keep(item.id):
+            yield item
+
+
+def split_filter(folder: Path, split: str):  # -> Callable[[str], bool]
+    """A test ``dialogue id → in split``: ``val`` / ``test`` are the ids listed in
+    ``valListFile.txt`` / ``testListFile.txt`` of ``folder`` (with or without ``.json``),
+    ``train`` the ids in neither. Raises :class:`InputError` for a missing list or split name."""
+    if split not in SPLITS:
+        raise InputError(str(folder), f"unknown split {split!r}; choose one of {', '.join(SPLITS)}")
+    lists: dict[str, set[str]] = {}
+    for name, file in _LIST_FILES.items():
+        where = folder / file
+        if not where.is_file():
+            raise InputError(str(where), f"--split {split} needs the release's {file} beside data.json")
+        lists[name] = {_stem(line) for line in where.read_text(encoding="utf-8").split() if line.strip()}
+    if split == "train":
+        held = lists["val"] | lists["test"]
+        return lambda dialogue_id: _stem(dialogue_id) not in held
+    chosen = lists[split]
+    return lambda dialogue_id: _stem(dialogue_id) in chosen
+
+
+def _stem(dialogue_id: str) -> str:
+    return dialogue_id[:-5] if dialogue_id.endswith(".json") else dialogue_id
+
+
+def _zip_member(path: Path) -> tuple[str, str] | None:
+    """(name, text) of the archive's ``data.json``, else its only ``.json`` member; ``None`` when
+    the archive is unreadable or holds no single JSON file."""
+    try:
+        with zipfile.ZipFile(path) as archive:
+            names = [n for n in archive.namelist() if n.endswith(".json") and not n.startswith("__MACOSX")]
+            name = next((n for n in names if n.rsplit("/", 1)[-1] == "data.json"), names[0] if len(names) == 1 else None)
+            if name is None:
+                return None
+            return name, archive.read(name).decode("utf-8")
+    except (OSError, zipfile.BadZipFile, UnicodeDecodeError):
+        return None
 
 
 def convert(path: Path, dialogue_id: str, raw: Any) -> Dialogue:
     """One ``{goal, log}`` dialogue → :class:`Dialogue`; raises :class:`InputError` naming the field."""
     log = turn_list(path, dialogue_id, raw, "log")
     turns: list[Turn] = []
+    defects: list[str] = []
     last_domain = "booking"
     for i, entry in enumerate(log):
         if not isinstance(entry, dict) or not isinstance(entry.get("text"), str):
             raise InputError(str(path), "a turn must be an object with a string text", dialogue=dialogue_id, field=f"log[{i}].text")
         with at(path, dialogue_id, f"log[{i}]"):
-            acts = _acts(path, dialogue_id, i, entry, last_domain)
+            acts = _acts(path, dialogue_id, i, entry, last_domain, defects)
             last_domain = last_domain_of(acts, last_domain)
             turns.append(Turn(index=i, speaker="user" if i % 2 == 0 else "system", utterance=entry["text"], acts=acts))
         with at(path, dialogue_id, f"log[{i}].metadata"):
@@ -186,10 +279,12 @@ def convert(path: Path, dialogue_id: str, raw: Any) -> Dialogue:
     seen = [d for d in DOMAINS if goal.get(d)]
     for turn in turns:
         seen += [a.domain for a in turn.acts if a.domain in DOMAINS and a.domain not in seen]
-    return Dialogue(id=dialogue_id, source=str(path), format=NAME, domains=seen, turns=turns)
+    return Dialogue(id=dialogue_id, source=str(path), format=NAME, domains=seen, turns=turns, defects=defects)
 
 
-def _acts(path: Path, dialogue_id: str, i: int, entry: dict[str, Any], last_domain: str) -> list[DialogueAct]:
+def _acts(
+    path: Path, dialogue_id: str, i: int, entry: dict[str, Any], last_domain: str, defects: list[str] | None = None
+) -> list[DialogueAct]:
     dialog_act = entry.get("dialog_act")
     if not isinstance(dialog_act, dict):  # missing or "No Annotation"
         return []
@@ -201,6 +296,10 @@ def _acts(path: Path, dialogue_id: str, i: int, entry: dict[str, Any], last_doma
         if not isinstance(info, list) or len(info) < 5:
             raise InputError(str(path), "expected [act, slot, value, start_word, end_word]", dialogue=dialogue_id, field=where)
         act, slot, value, first, last = info[:5]
+        if is_index(first) and is_index(last) and 0 <= last < first < len(tokens):
+            if defects is not None:  # an annotation defect: reported, the span skipped
+                defects.append(f"{where}: {act} {slot}={value!r}: words [{first}, {last}] end before they start")
+            continue
         if not is_index(first) or not is_index(last) or not 0 <= first <= last < len(tokens):
             raise InputError(
                 str(path), f"words [{first}, {last}] are outside its utterance of {len(tokens)} words",

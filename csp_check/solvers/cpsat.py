@@ -7,7 +7,8 @@ MiniZinc data and states C1–C6 as ``models/consistency.mzn`` does:
   on demand and fully reified, and ``[x ∈ S]`` is the sum of such Booleans;
 - C1 ``x ∈ V(type)`` (or ``0 ≤ x ≤ max_amount``), C2 equalities, C3 ``AllDifferent``;
 - C4–C6: per KB entity a reified *sure* and *possible* match, built from ``[x ∈ {dontcare,
-  cell}]`` per filter (a missing cell leaves the entity possible, not sure); C4 forbids a sure
+  cell}]`` per filter, or for a bound filter ``[x ∈ {dontcare} ∪ {v ≤ cell}]`` (``≥``) (a missing
+  cell leaves the entity possible, not sure); C4 forbids a sure
   match, C5 requires a possible one, C6 requires ``x0 < base`` (an int) and
   ``Σ sure ≤ x0 ≤ Σ possible``.
 
@@ -25,7 +26,7 @@ from typing import Any, Iterable
 
 from csp_check.models import ConstraintId
 from csp_check.solvers.base import Outcome, Solver, Task
-from csp_check.solvers.encoding import IntEncoding
+from csp_check.solvers.encoding import OP_EQ, OP_GE, IntEncoding
 
 
 class CpSatSolver(Solver):
@@ -235,6 +236,16 @@ class _Builder:
                     self.model.add_bool_or([lit])
                     self.linked.add(i)
 
+    def bounded(self, i: int, op: int, cell: int) -> Iterable[int]:
+        """The values of ``x_i`` a KB cell satisfies: ``cell`` itself for ``=``; for a bound,
+        the string codes of x_i's domain at most (``OP_GE``) / at least (``OP_LE``) ``cell``."""
+        if op == OP_EQ:
+            return (cell,)
+        base = self.enc.base
+        if op == OP_GE:
+            return [c for c in self.domain_sets[i] if base <= c <= cell]
+        return [c for c in self.domain_sets[i] if c >= base and c >= cell]
+
     def query(self, q: Any) -> None:
         """C4 / C5 / C6 over the KB rows of one query (module docstring)."""
         enc, dc = self.enc, self.enc.dontcare
@@ -244,12 +255,12 @@ class _Builder:
         sure, possible = [], []
         for row in enc.kb_rows[q.kb]:
             s, p = [], []
-            for var, col in q.filters:
+            for f, (var, col) in enumerate(q.filters):
                 cell = row[col]
                 if cell == 0:  # the entity lacks the column: unknown unless dontcare
                     s.append(self.eq(var, dc))
                 else:
-                    lit = self.member(var, (dc, cell))
+                    lit = self.member(var, (dc, *self.bounded(var, q.op(f), cell)))
                     s.append(lit)
                     p.append(lit)
             sure.append(self.all_of(s))

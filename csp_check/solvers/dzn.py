@@ -66,6 +66,7 @@ def to_dzn(enc: IntEncoding) -> str:
         f"Q_START = {_ints(q_start)};",
         f"F_VAR = {_ints(v + 1 for v, _ in filters)};",
         f"F_COL = {_ints(c + 1 for _, c in filters)};",
+        f"F_OP = {_ints(q.op(f) for q in enc.queries for f in range(len(q.filters)))};",
     ]
     return "\n".join(lines) + "\n"
 

@@ -62,6 +62,18 @@ class KbQuery:
     kb: int
     filters: tuple[tuple[int, int], ...]
     count: int | None = None
+    ops: tuple[int, ...] = ()  # per filter: OP_EQ, OP_GE (cell >= value) or OP_LE (cell <= value); () = all OP_EQ
+
+    def op(self, f: int) -> int:
+        """The comparison of filter ``f``."""
+        return self.ops[f] if f < len(self.ops) else OP_EQ
+
+
+#: Filter comparisons (``Constraint.ops``): ``=``, a lower bound (the KB cell ``>=`` the
+#: variable's value) and an upper bound (``<=``). String codes are in sorted order of the
+#: strings, so comparing codes compares strings (``HH:MM`` times as times), as the checker does.
+OP_EQ, OP_GE, OP_LE = 0, 1, 2
+OP_CODES = {"=": OP_EQ, "": OP_EQ, ">=": OP_GE, "<=": OP_LE}
 
 
 @dataclass(frozen=True)
@@ -157,7 +169,7 @@ def encode(
 
     kb_names: list[str] = []
     columns: list[str] = []
-    raw_queries: list[tuple[int, str, list[tuple[int, str]], int | None]] = []
+    raw_queries: list[tuple[int, str, list[tuple[int, str]], int | None, tuple[int, ...]]] = []
     c1_raw: list[tuple[tuple[int, ...], str | None]] = []
     c2: list[tuple[int, ...]] = []
     c3: list[tuple[int, ...]] = []
@@ -182,7 +194,8 @@ def encode(
                 if not c.count_variable:
                     raise InvalidCSP(f"dialogue {csp.dialogue_id}: C6 without a count variable")
                 count = var(c.count_variable, "C6")
-            raw_queries.append((int(c.id.value[1]), kb, filters, count))
+            ops = tuple(OP_CODES[c.ops[i] if i < len(c.ops) else "="] for i in range(len(filters)))
+            raw_queries.append((int(c.id.value[1]), kb, filters, count, ops))
 
     # The universe of values: domains, assignment, fixed values, KB cells in used columns.
     slot_said = [said_values[i] for i, v in enumerate(csp.variables) if v.kind is VariableKind.SLOT]
@@ -217,8 +230,8 @@ def encode(
         for kb in kb_names
     )
     queries = tuple(
-        KbQuery(kind, kb_names.index(kb), tuple((v, columns.index(col)) for v, col in filters), count)
-        for kind, kb, filters, count in raw_queries
+        KbQuery(kind, kb_names.index(kb), tuple((v, columns.index(col)) for v, col in filters), count, ops)
+        for kind, kb, filters, count, ops in raw_queries
     )
     c1 = tuple(
         C1Instance(ids, None if st is None else frozenset(code(x) for x in csp.domains.get(st, [])))

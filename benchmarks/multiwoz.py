@@ -1,0 +1,156 @@
+"""MultiWOZ 2.1 val (shared) with C1-C6: dialogues, flagged share, errors, flags by constraint and
+by class, and a seeded draw of 30 flags to read by hand (docs/multiwoz-flags.md).
+
+    python benchmarks/multiwoz.py [--data ../shared/data/multiwoz/val.json.zip] [--seed 7] [--draw 30]
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import re
+import sys
+from collections import Counter
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # this checkout's csp_check, not an installed one
+
+from csp_check.check import count_matches, entity_match  # noqa: E402
+from csp_check.kb import load_kb  # noqa: E402
+from csp_check.models import ConstraintId, Dialogue, Span, Status  # noqa: E402
+from csp_check.pipeline import check_dialogue, dialogue_csp, load_corpus  # noqa: E402
+
+ALL = ["C1", "C2", "C3", "C4", "C5", "C6"]
+FAULT_KINDS = ("count", "name", "attribute")
+
+
+def edit_text(dialogue: Dialogue, turn: int, span: Span, new: str) -> Dialogue:
+    """``dialogue`` with ``new`` written over ``span`` of one turn's text only (acts and state
+    untouched), the turn's annotated spans re-aligned to the edit."""
+    out = dialogue.model_copy(deep=True)
+    t = out.turns[turn]
+    delta = len(new) - (span.end - span.start)
+    t.utterance = t.utterance[: span.start] + new + t.utterance[span.end :]
+    for act in t.acts:
+        s = act.span
+        if s is None:
+            continue
+        if (s.start, s.end) == (span.start, span.end):
+            act.span = Span(start=s.start, end=s.end + delta)
+        elif s.start >= span.end:
+            act.span = Span(start=s.start + delta, end=s.end + delta)
+    return out
+
+
+def inject(dialogue: Dialogue, kb, kind: str, rng: random.Random) -> Dialogue | None:
+    """One text-only fault of ``kind`` at an annotated span of a system turn of an accepted
+    dialogue, chosen so the KB contradicts it: ``count`` an amount no count of its C6 allows; ``name`` an entity name
+    swapped for another KB entity that lacks the values stated with it (C5); ``attribute`` a
+    stated value swapped for another KB value of its column that no entity has with the rest
+    (C5). ``None`` when the dialogue has no such place."""
+    csp = dialogue_csp(dialogue, kb, ALL)
+    by_name = {v.name: v for v in csp.variables}
+    said = csp.assignment
+    options = []
+    for c in csp.constraints:
+        if kind == "count" and c.id is ConstraintId.C6:
+            amount = by_name[c.count_variable or ""]
+            if amount.span is None:
+                continue
+            _, possible = count_matches(csp.kbs[c.kb or ""], c.columns, [said[n] for n in c.variables], c.ops)
+            options.append((amount, str(possible + 1 + rng.randrange(3))))
+        elif kind in ("name", "attribute") and c.id is ConstraintId.C5:
+            entities = csp.kbs[c.kb or ""]
+            for i, n in enumerate(c.variables):
+                v = by_name[n]
+                if v.span is None or v.speaker != "system" or (v.slot in ("name", "trainID")) != (kind == "name"):
+                    continue
+                if not any(a.span == v.span for a in dialogue.turns[v.turn].acts):
+                    continue  # a value found by text matching, not annotated there: no place to fault
+                if c.ops and c.ops[i] != "=":
+                    continue
+                others = [j for j in range(len(c.variables)) if j != i]
+                cols = [c.columns[j] for j in others]
+                ops = [c.ops[j] if c.ops else "=" for j in others]
+                fitting = [e for e in entities if entity_match(e, cols, [said[c.variables[j]] for j in others], ops)[1]]
+                if any(c.columns[i] not in e for e in fitting):
+                    continue  # an entity lacking the column may have any value: no sure fault
+                have = {e[c.columns[i]] for e in fitting}
+                bad = sorted({e[c.columns[i]] for e in entities if c.columns[i] in e} - have)
+                if v.domain == "hotel" and v.slot == "type":
+                    bad = [x for x in bad if x != "hotel"]  # "hotel" names any place to stay (README)
+                if bad:
+                    options.append((v, rng.choice(bad)))
+    if not options:
+        return None
+    var, new = rng.choice(options)
+    assert var.span is not None
+    return edit_text(dialogue, var.turn, var.span, new)
+
+SHARED = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "multiwoz"
+
+
+def flag_class(constraint: str, message: str) -> str:
+    """A coarse class of a flag from its message: what kind of claim broke."""
+    if constraint == "C5":
+        return "C5 offer vs request" if "not with what was asked" in message else "C5 no such entity"
+    if constraint == "C6":
+        return "C6 count" + (" (bounded)" if re.search(r"leaveAt|arriveBy", message) else "")
+    if constraint == "C2":
+        slot = re.search(r"same ([\w.]+(?: \w+)?)", message)
+        return f"C2 {slot.group(1).split('.')[-1] if slot else ''}".strip()
+    return constraint
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--data", default=str(SHARED / "val.json.zip"))
+    parser.add_argument("--kb", default=str(SHARED / "db"))
+    parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--draw", type=int, default=30)
+    args = parser.parse_args()
+    kb = load_kb(args.kb)
+    reports = [check_dialogue(d, kb, ["C1", "C2", "C3", "C4", "C5", "C6"]) if not isinstance(d, Exception) else d
+               for d in load_corpus([args.data], kb=kb)]  # fmt: skip
+    errors = sum(1 for r in reports if isinstance(r, Exception) or r.status is Status.ERROR)
+    for r in reports:
+        if isinstance(r, Exception):
+            print(f"error: {r}", file=sys.stderr)
+    checked = [r for r in reports if not isinstance(r, Exception)]
+    flagged = [r for r in checked if r.status is Status.INCONSISTENT]
+    print(f"dialogues: {len(reports)}, flagged: {len(flagged)} ({len(flagged) / len(reports):.1%}), errors: {errors}, "
+          f"annotation defects: {sum(len(r.defects) for r in checked)}")  # fmt: skip
+    flags = [(r.dialogue_id, v) for r in checked for v in r.violations]
+    by_c, dial_c = Counter(v.constraint.value for _, v in flags), Counter()
+    for r in flagged:
+        dial_c.update({v.constraint.value for v in r.violations})
+    print("\n| constraint | flags | dialogues |\n| --- | --- | --- |")
+    for c in sorted(by_c):
+        print(f"| {c} | {by_c[c]} | {dial_c[c]} |")
+    by_class = Counter(flag_class(v.constraint.value, v.message) for _, v in flags)
+    print("\n| class | flags |\n| --- | --- |")
+    for k, n in by_class.most_common():
+        print(f"| {k} | {n} |")
+    print("\ninjected text-only faults on the accepted dialogues (flagged / injected):")
+    rng = random.Random(args.seed)
+    accepted = [d for d in load_corpus([args.data], kb=kb) if not isinstance(d, Exception)
+                and check_dialogue(d, kb, ALL).status is Status.CONSISTENT]  # fmt: skip
+    for kind in FAULT_KINDS:
+        injected = flagged_n = 0
+        for d in accepted:
+            faulty = inject(d, kb, kind, rng)
+            if faulty is None:
+                continue
+            injected += 1
+            flagged_n += check_dialogue(faulty, kb, ALL).status is Status.INCONSISTENT
+        share = f"{flagged_n / injected:.1%}" if injected else "-"
+        print(f"  {kind}: {flagged_n}/{injected} = {share}")
+    print(f"\nseeded draw ({args.draw} flags, seed {args.seed}):")
+    for i, (dialogue_id, v) in enumerate(random.Random(args.seed).sample(flags, min(args.draw, len(flags))), 1):
+        print(f"{i}. {dialogue_id} {v.constraint.value} turns {v.turns}: {v.message}")
+        for ref in v.variables:
+            print(f"     {ref.name} turn {ref.turn} {ref.slot} {ref.text!r} = {ref.value!r}")
+
+
+if __name__ == "__main__":
+    main()
