@@ -1,4 +1,5 @@
-"""Constraint builder: a delexicalized dialogue + KB → its CSP with C1–C6 (paper §3.2, spec §2, §6).
+"""Constraint builder: a delexicalized dialogue + KB → its CSP with C1–C6 (paper §3.2, spec §2, §6)
+and S1 (annotation against text: :mod:`csp_check.annotation`).
 
 Decisions (also in the README, "Semantics"):
 
@@ -43,6 +44,7 @@ from typing import Literal, NamedTuple
 
 from pydantic import BaseModel
 
+from csp_check.annotation import annotation_constraints
 from csp_check.assignment import Lexicon, read_assignment
 from csp_check.models import (
     ALL_CONSTRAINTS,
@@ -89,6 +91,8 @@ def build_csp(
     results = normalized_results(dialogue)
     builder = _Builder(dialogue, variables, kb, options, lexicon, results)
     builder.build()
+    for constraint in annotation_constraints(dialogue, variables, lexicon, assignment):  # S1
+        builder.add(constraint)
     domains = _domains(dialogue, variables, kb, results)
     amounts = [v for v in assignment.values() if isinstance(v, int)] + [
         v.value for v in variables if v.kind is VariableKind.AMOUNT and isinstance(v.value, int)

@@ -256,11 +256,12 @@ def test_convlab_unified_samples_validate_and_flag_only_real_data_errors():
     mwoz = {d.id: check_dialogue(d, kb) for d in load_corpus([unified / "multiwoz21_sample.json"], kb=kb)}
     assert len(mwoz) == 10 and not any(r.status.value == "error" for r in mwoz.values())
     flagged = {i: sorted({v.constraint.value for v in r.violations}) for i, r in mwoz.items() if r.violations}
-    # train-5: the state still says Ely after "I meant Cambridge"; train-6: "The Meze Bar
+    # train-5: the state still says Ely after "I meant Cambridge" (C2, and S1: the state does not
+    # record what the user said); train-6: "The Meze Bar
     # Restaurant" is "meze bar" in the DB; train-7: the hospital's phone is not in the DB;
     # train-8: "5 trains out of Cambridge on Wednesday" where the DB has 202.
     assert flagged == {
-        "multiwoz21-train-5": ["C2"], "multiwoz21-train-6": ["C5"], "multiwoz21-train-7": ["C5"],
+        "multiwoz21-train-5": ["C2", "S1"], "multiwoz21-train-6": ["C5"], "multiwoz21-train-7": ["C5"],
         "multiwoz21-train-8": ["C6"],
     }
     sgd = [check_dialogue(d) for d in load_corpus([unified / "sgd_sample.json"])]
