@@ -61,6 +61,7 @@ from csp_check.models import (
     VariableKind,
 )
 from csp_check.normalize import normalize, normalized_entities
+from csp_check.roles import with_text_roles
 
 SYSTEM_CLAIMS = frozenset({ActRole.OFFER, ActRole.INFORM})
 #: Belief-state slots that are no equality filter of a search: a name picks one entity, and
@@ -85,7 +86,7 @@ def build_csp(
     ``kb`` supplies tables (by domain) for turns without their own KB results.
     """
     options = options or BuildOptions()
-    variables = delex.variables
+    variables = with_text_roles(dialogue, delex.variables)  # "from A to B": the text gives the slot
     lexicon = Lexicon.of(dialogue)
     assignment = read_assignment(variables, lexicon)
     results = normalized_results(dialogue)
