@@ -18,7 +18,12 @@ variable must be one of its forms (membership in a fixed set; :func:`csp_check.c
   know (a format that drops canonical values — ConvLab-3 unified SGD — leaves "2019-03-14" or
   "Indian" for the user's "March 14th" / "Punjabi" unlinked: no instance).
 
-Not S1 violations, so never instances: a ``dontcare`` state, a slot the state does not record
+Wording: a recorded value's forms include the user's words when they are a word form of it
+(:func:`same_meaning`: "southern" for south, "colleges" for college, "after 19:45" for a
+leaveAt of 20:00), decided once when the CSP is built, so S1 stays membership in a fixed set.
+
+Not S1 violations, so never instances: span text that refers instead of naming ("the same
+day", "same group of people"), a ``dontcare`` state, a slot the state does not record
 (yet), a value the user never said (no user variable), a later change ("actually make it 3":
 each mention is compared with the state after its own turn), an implicit variable (no text to
 read), and a turn where the user names two different values of one slot ("2 or 3").
@@ -26,11 +31,12 @@ read), and a turn where the user names two different values of one slot ("2 or 3
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 
 from csp_check.assignment import Lexicon
 from csp_check.models import ActRole, Constraint, ConstraintId, Dialogue, Value, Variable, VariableKind
-from csp_check.normalize import NUMBER_WORDS, normalize, parse_amount
+from csp_check.normalize import NUMBER_WORDS, clock_time, normalize, parse_amount
 
 
 def recorded_forms(lexicon: Lexicon, slot_type: str, alternatives: list[str]) -> set[str]:
@@ -44,6 +50,65 @@ def recorded_forms(lexicon: Lexicon, slot_type: str, alternatives: list[str]) ->
         if n is not None:
             forms |= {str(n)} | {w for w, m in NUMBER_WORDS.items() if m == n}
     return forms
+
+
+#: Span text that refers instead of naming ("the same day", "same group of people", "the
+#: places"): what it stands for is not in the words, so there is nothing to hold the state to.
+_REFERRING = re.compile(r"\b(?:same|that|this|those|these|it|there|them|places?|one)\b|^the \w+$")
+#: Bounds (MultiWOZ leaveAt / arriveBy): "after 19:45" is kept by a state of 20:00.
+_BOUND = re.compile(r"^(?P<op>after|later than|from|past|before|by|earlier than|no later than|until|prior to)\s+(?P<t>.+)$")
+BOUND_SLOTS = frozenset({"leaveAt", "arriveBy"})
+_FILLER = frozenset({"the", "a", "an", "of", "from", "restaurant", "hotel", "guesthouse", "college", "museum", "cafe"})
+
+
+def same_meaning(said: str, recorded: str, slot: str = "") -> bool:
+    """Whether the user's wording ``said`` names the recorded value ``recorded`` (both
+    normalised): one word form of the other ("southern" / "southside" / "south", "colleges" /
+    "college", "cheaply" / "cheap", "nightclub" / "night club", "4-stars" / "4"), or for a bound
+    slot a time within the bound ("after 19:45" / "20:00"). Digits compare exactly."""
+    a, b = re.sub(r"[^a-z0-9]", "", said), re.sub(r"[^a-z0-9]", "", recorded)
+    if not a or not b:
+        return False
+    if a == b:
+        return True
+    words_a, words_b = set(said.split()) - _FILLER, set(recorded.split()) - _FILLER
+    if words_a and words_b and (words_a <= words_b or words_b <= words_a) and not (a.isdigit() or b.isdigit()):
+        return True  # "shiraz restaurant" / "shiraz": one names the other with a generic word more
+    glued = re.match(r"(\d{1,2}:\d\d)(?![\d:])", said)  # "16:15.get", "12:15on": text glued to a time
+    said_time = clock_time(glued[1]) if glued else None
+    if said_time and re.fullmatch(r"\d\d:\d\d", recorded):
+        h, m = said_time.split(":")
+        twelve = not re.search(r"\b(?:am|pm|a\.m|p\.m|morning|evening|afternoon|night)\b", said)
+        if said_time == recorded or (twelve and int(h) < 12 and f"{int(h) + 12:02d}:{m}" == recorded):
+            return True  # "leave by 3:30" on the 12-hour clock is 15:30
+    star = re.fullmatch(r"(\d+)stars?", a)
+    if star and star[1] == b:
+        return True
+    short, long_ = sorted((a, b), key=len)
+    if len(short) >= 4 and not short.isdigit() and long_.startswith(short) and len(long_) - len(short) <= 4:
+        return True
+    if slot in BOUND_SLOTS:
+        bound, value = _BOUND.match(said), clock_time(recorded) or recorded
+        t = clock_time(bound["t"]) if bound else None
+        if t and re.fullmatch(r"\d\d:\d\d", value):
+            later = bound["op"] in ("after", "later than", "from", "past")
+            return value >= t if later else value <= t
+    return False
+
+
+def _names_both(utterance: str, v: Variable, forms: set[str]) -> bool:
+    """Whether the utterance leaves open which value the user means: it offers a choice at the
+    span ("10:15 or 9:15"), the span is part of a longer name ("the Cambridge Artworks"), or it
+    also writes the recorded value elsewhere ("for 4 ... 2 star rating" with stars=2)."""
+    assert v.span is not None
+    before, after = utterance[: v.span.start].lower(), utterance[v.span.end :]
+    if before.rstrip().endswith(" or") or after.lower().lstrip().startswith("or "):
+        return True
+    if re.match(r" [A-Z][a-z]", after) and utterance[v.span.start : v.span.start + 1].isupper():
+        return True
+    rest = normalize(utterance[: v.span.start] + " | " + utterance[v.span.end :])
+    written = [f for f in forms if f != "dontcare" and f not in NUMBER_WORDS]  # not "one" in "that one"
+    return any(re.search(rf"(?<![\w:]){re.escape(f)}(?![\w:])", rest) for f in written)
 
 
 def annotation_constraints(
@@ -66,7 +131,8 @@ def annotation_constraints(
     for v in mentions:
         by_type[v.slot_type].append(v)
         alternatives = dialogue.turns[v.turn].state.get(v.domain, {}).get(v.slot)
-        instance = _instance(lexicon, v, alternatives, v.turn, "belief state")
+        instance = _instance(lexicon, v, alternatives, v.turn, "belief state", assignment[v.name],
+                             dialogue.turns[v.turn].utterance)
         if instance is not None:
             out.append(instance)
     for turn in dialogue.turns:
@@ -86,7 +152,8 @@ def annotation_constraints(
                     x.slot_type, value
                 ):
                     continue  # a back-end canonical form the dialogue never links to a surface form
-                instance = _instance(lexicon, x, [value], turn.index, f"{result.call.method} call")
+                instance = _instance(lexicon, x, [value], turn.index, f"{result.call.method} call", assignment[x.name],
+                                     dialogue.turns[x.turn].utterance)
                 if instance is not None:
                     out.append(instance)
     return out
@@ -105,13 +172,16 @@ def _user_mentions(variables: list[Variable], assignment: dict[str, Value]) -> l
 
 
 def _instance(
-    lexicon: Lexicon, v: Variable, alternatives: list[str] | None, turn: int, record: str
+    lexicon: Lexicon, v: Variable, alternatives: list[str] | None, turn: int, record: str, said: Value,
+    utterance: str,
 ) -> Constraint | None:
-    if not alternatives:
+    if not alternatives or _REFERRING.search(normalize(v.text or "")):
         return None
     forms = recorded_forms(lexicon, v.slot_type, alternatives)
-    if "dontcare" in forms:
+    if "dontcare" in forms or _names_both(utterance, v, forms):
         return None
+    if isinstance(said, str) and any(same_meaning(said, f, v.slot) for f in forms):
+        forms.add(said)  # the user's wording is a form of the recorded value
     return Constraint(
         id=ConstraintId.S1, variables=[v.name], turn=turn, slot_type=v.slot_type, values=sorted(forms), record=record
     )
