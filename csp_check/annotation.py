@@ -35,7 +35,7 @@ import re
 from collections import defaultdict
 
 from csp_check.assignment import Lexicon
-from csp_check.models import ActRole, Constraint, ConstraintId, Dialogue, Value, Variable, VariableKind
+from csp_check.models import ActRole, Constraint, ConstraintId, Dialogue, Span, Value, Variable, VariableKind
 from csp_check.normalize import NUMBER_WORDS, clock_time, normalize, parse_amount
 
 
@@ -96,7 +96,7 @@ def same_meaning(said: str, recorded: str, slot: str = "") -> bool:
     return False
 
 
-def _names_both(utterance: str, v: Variable, forms: set[str]) -> bool:
+def _names_both(utterance: str, v: Variable, forms: set[str], spans: list[Span]) -> bool:
     """Whether the utterance leaves open which value the user means: it offers a choice at the
     span ("10:15 or 9:15"), the span is part of a longer name ("the Cambridge Artworks"), or it
     also writes the recorded value elsewhere ("for 4 ... 2 star rating" with stars=2)."""
@@ -106,7 +106,10 @@ def _names_both(utterance: str, v: Variable, forms: set[str]) -> bool:
         return True
     if re.match(r" [A-Z][a-z]", after) and utterance[v.span.start : v.span.start + 1].isupper():
         return True
-    rest = normalize(utterance[: v.span.start] + " | " + utterance[v.span.end :])
+    rest = utterance
+    for other in sorted(spans, key=lambda sp: -sp.start):  # text other variables stand for is theirs
+        rest = rest[: other.start] + " | " + rest[other.end :]
+    rest = normalize(rest)
     written = [f for f in forms if f != "dontcare" and f not in NUMBER_WORDS]  # not "one" in "that one"
     return any(re.search(rf"(?<![\w:]){re.escape(f)}(?![\w:])", rest) for f in written)
 
@@ -120,6 +123,10 @@ def annotation_constraints(
     whose text names two different values of one slot is ambiguous and gives no instance.
     """
     mentions = _user_mentions(variables, assignment)
+    spans: dict[int, list[Span]] = defaultdict(list)  # every variable's span (incl. v's own), by turn
+    for var in variables:
+        if var.span is not None:
+            spans[var.turn].append(var.span)
     out: list[Constraint] = []
     state_after: dict[int, dict[str, dict[str, list[str]]]] = {}
     in_force: dict[str, dict[str, list[str]]] = {}
@@ -132,7 +139,7 @@ def annotation_constraints(
         by_type[v.slot_type].append(v)
         alternatives = dialogue.turns[v.turn].state.get(v.domain, {}).get(v.slot)
         instance = _instance(lexicon, v, alternatives, v.turn, "belief state", assignment[v.name],
-                             dialogue.turns[v.turn].utterance)
+                             dialogue.turns[v.turn].utterance, spans[v.turn])
         if instance is not None:
             out.append(instance)
     for turn in dialogue.turns:
@@ -153,7 +160,7 @@ def annotation_constraints(
                 ):
                     continue  # a back-end canonical form the dialogue never links to a surface form
                 instance = _instance(lexicon, x, [value], turn.index, f"{result.call.method} call", assignment[x.name],
-                                     dialogue.turns[x.turn].utterance)
+                                     dialogue.turns[x.turn].utterance, spans[x.turn])
                 if instance is not None:
                     out.append(instance)
     return out
@@ -173,12 +180,12 @@ def _user_mentions(variables: list[Variable], assignment: dict[str, Value]) -> l
 
 def _instance(
     lexicon: Lexicon, v: Variable, alternatives: list[str] | None, turn: int, record: str, said: Value,
-    utterance: str,
+    utterance: str, spans: list[Span],
 ) -> Constraint | None:
     if not alternatives or _REFERRING.search(normalize(v.text or "")):
         return None
     forms = recorded_forms(lexicon, v.slot_type, alternatives)
-    if "dontcare" in forms or _names_both(utterance, v, forms):
+    if "dontcare" in forms or _names_both(utterance, v, forms, spans):
         return None
     if isinstance(said, str) and any(same_meaning(said, f, v.slot) for f in forms):
         forms.add(said)  # the user's wording is a form of the recorded value

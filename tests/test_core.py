@@ -185,7 +185,10 @@ def test_amounts_and_times():
 def test_sgd_dev_gold_is_all_accepted():
     reports = [check_dialogue(d) for d in load_corpus([SGD / "dev"]) if not isinstance(d, InputError)]
     assert len(reports) == 768
-    assert [r.dialogue_id for r in reports if r.violations] == []
+    # Only two, both text against annotation (role-aware slots): the user writes "to go to San
+    # Diego" / "go to Sacramento" where the annotation, state and call have it as the origin.
+    flagged = {r.dialogue_id: sorted({v.constraint.value for v in r.violations}) for r in reports if r.violations}
+    assert flagged == {"2_00108": ["C2", "S1"], "2_00119": ["C2", "S1"]}
     coverage = sum(r.coverage.get("C5", 0) for r in reports) / sum(r.variables for r in reports)
     assert coverage > 0.3  # domain constraints really are built on SGD
 
