@@ -72,8 +72,8 @@ def same_meaning(said: str, recorded: str, slot: str = "") -> bool:
     if a == b:
         return True
     words_a, words_b = set(said.split()) - _FILLER, set(recorded.split()) - _FILLER
-    if words_a and words_b and (words_a <= words_b or words_b <= words_a) and not (a.isdigit() or b.isdigit()):
-        return True  # "shiraz restaurant" / "shiraz": one names the other with a generic word more
+    if words_a and words_a == words_b and not (a.isdigit() or b.isdigit()):
+        return True  # "shiraz restaurant" / "shiraz": the same words but for generic ones
     glued = re.match(r"(\d{1,2}:\d\d)(?![\d:])", said)  # "16:15.get", "12:15on": text glued to a time
     said_time = clock_time(glued[1]) if glued else None
     if said_time and re.fullmatch(r"\d\d:\d\d", recorded):
