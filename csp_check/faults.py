@@ -268,7 +268,11 @@ def inject_annotation(
         for c in s1:
             var = by_name[c.variables[0]]
             said = recorded_forms(lexicon, var.slot_type, [str(csp.assignment[var.name])])
-            others = [x for x in csp.domains.get(var.slot_type, []) if x not in said and x not in c.values and x != "dontcare"]
+            written = normalize(dialogue.turns[var.turn].utterance)  # not a value the user also names ("nothing 3D")
+            others = [
+                x for x in csp.domains.get(var.slot_type, [])
+                if x not in said and x not in c.values and x != "dontcare" and x not in written
+            ]
             if others:
                 choices.append((var, c, others))
         if not choices:
