@@ -169,3 +169,27 @@ def test_annotation_faults_are_flagged_by_s1():
     d = next(d for d in dialogues if inject_annotation(d, "state_value", random.Random(0)))
     faulty, fault = inject_annotation(d, "state_value", random.Random(0))
     assert faulty.turns[fault.turn].utterance == d.turns[fault.turn].utterance  # the text is untouched
+
+
+FIXTURES = Path(__file__).parent / "fixtures" / "multiwoz"
+MULTIWOZ_DB = SHARED / "data" / "multiwoz" / "db"
+
+
+@pytest.mark.skipif(not MULTIWOZ_DB.exists(), reason="../shared/data/multiwoz is not beside the repo")
+@pytest.mark.parametrize("path", [
+    FIXTURES / "data.json",  # MultiWOZ 2.1 data.json
+    FIXTURES / "v22",  # MultiWOZ 2.2
+    SHARED / "data" / "convlab_unified" / "multiwoz21_sample.json",  # ConvLab-3 unified
+    Path(__file__).resolve().parents[1] / "examples" / "dialogues.jsonl",  # our JSONL
+])
+def test_s1_finds_a_state_changed_away_from_the_text_in_every_format(path):
+    from csp_check.kb import load_kb
+
+    kb = load_kb(MULTIWOZ_DB) if "examples" not in str(path) else load_kb(path.parents[1] / "kb" / "restaurants.json")
+    rng = random.Random(1)
+    trials = [
+        t for d in load_corpus([path], kb=kb)
+        if not isinstance(d, InputError) and not any(v.constraint is S1 for v in check_dialogue(d, kb).violations)
+        and (t := annotation_trial(d, "state_value", rng, kb)) is not None
+    ]
+    assert trials and all(S1 in t.found for t in trials)
