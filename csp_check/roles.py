@@ -29,6 +29,7 @@ PAIRS: tuple[tuple[str, str], ...] = (
     ("from_location", "to_location"),
     ("from_station", "to_station"),
     ("departure", "destination"),
+    ("pickup_location", "dropoff_location"),
 )
 # Only unambiguous role words: departure verbs ("leaving (from)", "departing from"), "from A to
 # B" / "to B from A", "going to". A bare "from X", "travelling from X" or "a flight to X" is
@@ -104,7 +105,10 @@ def with_text_roles(dialogue: Dialogue, variables: list[Variable]) -> list[Varia
         pair = next((p for p in PAIRS if v.slot in p and all(s in used.get(v.domain, ()) for s in p)), None)
         if pair is None:
             continue
-        role = text_role(dialogue.turns[v.turn].utterance, v.span.start)
+        utterance = dialogue.turns[v.turn].utterance
+        if re.match(r" [A-Z][a-z]", utterance[v.span.end :]):
+            continue  # part of a longer name ("to the |Cambridge| Artworks"): the words are about that
+        role = text_role(utterance, v.span.start)
         if role is None:
             continue
         slot = pair[0] if role == "origin" else pair[1]
