@@ -37,14 +37,14 @@ PAIRS: tuple[tuple[str, str], ...] = (
 # meant ("I am going from Seattle" for the destination): no claim.
 _ORIGIN = re.compile(
     r"\b(?:(?:leaving|leave|leaves|departing|departs|depart|starting|start) from|"
-    r"out of|leaving|departing)(?: the)?\s+$"
+    r"out of|leaving|departing|pick(?:ed)? (?:me |us )?up (?:at|from)|pickup (?:at|from))(?: the)?\s+$"
 )
 # "from A to B" / "to B from A": the other end must be a name (capitalised), not "to fly".
 _TO_FROM = re.compile(r"\b[Tt]o [A-Z][^,.;!?]{1,40}? from $")
 _FROM_TO = re.compile(r"\b[Ff]rom [A-Z][^,.;!?]{1,40}? to (?:the )?$")
 _DESTINATION = re.compile(
     r"\b(?:(?:going|heading|headed|go|get|fly(?:ing)?|travel(?:l?ing)?) to|arriving (?:in|at)|arrive (?:in|at)|"
-    r"bound for)(?: the)?\s+$"
+    r"bound for|drop(?:ped)? (?:me |us )?off (?:at|in)|drop-?off (?:at|in))(?: the)?\s+$"
 )
 
 

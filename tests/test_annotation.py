@@ -140,6 +140,8 @@ def test_s1_reads_wording_not_spelling():
     ("Departing from Denver.", "Denver", "origin"),
     ("The return flight leaves from Austin.", "Austin", None),  # a round trip's return leg
     ("I am going from Seattle.", "Seattle", None),  # loose crowd wording: no claim
+    ("Pick me up at the Hilton and drop me off at Kings Cross.", "Hilton", "origin"),
+    ("Pick me up at the Hilton and drop me off at Kings Cross.", "Kings", "destination"),
 ])
 def test_text_roles(text, word, role):
     assert text_role(text, text.index(word)) == role
