@@ -26,7 +26,9 @@ Not S1 violations, so never instances: span text that refers instead of naming (
 day", "same group of people"), a ``dontcare`` state, a slot the state does not record
 (yet), a value the user never said (no user variable), a later change ("actually make it 3":
 each mention is compared with the state after its own turn), an implicit variable (no text to
-read), and a turn where the user names two different values of one slot ("2 or 3").
+read), a turn where the user names two different values of one slot, or where it leaves
+open which one is meant (a choice "10:15 or 9:15", a span inside a longer name "the Cambridge
+Artworks", the recorded value written elsewhere in the turn: :func:`_names_both`).
 """
 
 from __future__ import annotations
@@ -54,7 +56,7 @@ def recorded_forms(lexicon: Lexicon, slot_type: str, alternatives: list[str]) ->
 
 #: Span text that refers instead of naming ("the same day", "same group of people", "the
 #: places"): what it stands for is not in the words, so there is nothing to hold the state to.
-_REFERRING = re.compile(r"\b(?:same|that|this|those|these|it|there|them|places?|one)\b|^the \w+$")
+_REFERRING = re.compile(r"\b(?:same|that|this|those|these|it|there|them|places?|one)\b")
 #: Bounds (MultiWOZ leaveAt / arriveBy): "after 19:45" is kept by a state of 20:00.
 _BOUND = re.compile(r"^(?P<op>after|later than|from|past|before|by|earlier than|no later than|until|prior to)\s+(?P<t>.+)$")
 BOUND_SLOTS = frozenset({"leaveAt", "arriveBy"})
