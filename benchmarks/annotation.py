@@ -5,7 +5,8 @@ Usage: python benchmarks/annotation.py [PATH ...] [--seed N] [--limit N] [--show
 
 For every gold dialogue the checker accepts, one fault of each kind of
 :func:`csp_check.faults.inject_annotation` is injected (the text untouched): ``state_value`` (a
-value the user stated changed in the state and the calls) and ``role_swap`` (origin /
+value the user stated changed in the state and the calls), ``call_value`` (changed in one
+service call alone) and ``role_swap`` (origin /
 destination swapped in the acts, state and calls of a turn whose text gives the roles). A
 fault is *flagged* when any constraint fails and *right* when one of its expected ones does.
 """

@@ -14,9 +14,10 @@ variable must be one of its forms (membership in a fixed set; :func:`csp_check.c
 - **call**: a service call of domain d at turn u with argument s = p: the latest explicit user
   ``inform`` of d.s at or before u, when the state of d.s has not changed since that mention's
   turn (so the value was not a system proposal the user accepted later): x ∈ the forms of p.
-  Only when p is comparable: one of the state's forms, or a value the dialogue's annotations
-  know (a format that drops canonical values — ConvLab-3 unified SGD — leaves "2019-03-14" or
-  "Indian" for the user's "March 14th" / "Punjabi" unlinked: no instance).
+  Only when p is comparable: the annotations link surface forms to canonical values (SGD), or p
+  is one of the state's forms or a value the annotations know (a format that drops canonical
+  values — ConvLab-3 unified SGD — leaves "2019-03-14" or "Indian" for the user's "March 14th"
+  / "Punjabi" unlinked: no instance).
 
 Wording: a recorded value's forms include the user's words when they are a word form of it
 (:func:`same_meaning`: "southern" for south, "colleges" for college, "after 19:45" for a
@@ -39,6 +40,11 @@ from collections import defaultdict
 from csp_check.assignment import Lexicon
 from csp_check.models import ActRole, Constraint, ConstraintId, Dialogue, Span, Value, Variable, VariableKind
 from csp_check.normalize import NUMBER_WORDS, clock_time, normalize, parse_amount
+
+
+#: Formats whose acts always carry the dataset's canonical values (SGD ``canonical_values``): a
+#: call argument of a dialogue read from them is comparable with the user's words.
+CANONICAL_FORMATS = frozenset({"sgd"})
 
 
 def recorded_forms(lexicon: Lexicon, slot_type: str, alternatives: list[str]) -> set[str]:
@@ -136,6 +142,12 @@ def annotation_constraints(
         if turn.speaker == "user":
             in_force = {**in_force, **turn.state}
         state_after[turn.index] = in_force
+    # Whether the annotations link surface forms to canonical values (SGD canonical_values): then
+    # the user's words are read as canonical values and any call argument is comparable.
+    canonical = dialogue.format in CANONICAL_FORMATS or any(
+        a.canonical is not None and a.value is not None and normalize(a.canonical) != normalize(a.value)
+        for t in dialogue.turns for a in t.acts
+    )
     by_type: dict[str, list[Variable]] = defaultdict(list)
     for v in mentions:
         by_type[v.slot_type].append(v)
@@ -157,8 +169,8 @@ def annotation_constraints(
                 now = state_after[turn.index].get(x.domain, {}).get(slot)
                 if then != now:
                     continue  # the state changed since (a proposal the user accepted, a correction)
-                if normalize(value) not in recorded_forms(lexicon, x.slot_type, now or []) and not lexicon.lookup(
-                    x.slot_type, value
+                if not canonical and normalize(value) not in recorded_forms(lexicon, x.slot_type, now or []) and not (
+                    lexicon.lookup(x.slot_type, value)
                 ):
                     continue  # a back-end canonical form the dialogue never links to a surface form
                 instance = _instance(lexicon, x, [value], turn.index, f"{result.call.method} call", assignment[x.name],

@@ -230,10 +230,11 @@ def _same_value(value: str | None, var: Variable) -> bool:
 
 # -- annotation faults (S1 and role-aware slots) -------------------------------------------------
 
-AnnotationFaultKind = Literal["state_value", "role_swap"]
-ANNOTATION_KINDS: tuple[AnnotationFaultKind, ...] = ("state_value", "role_swap")
+AnnotationFaultKind = Literal["state_value", "call_value", "role_swap"]
+ANNOTATION_KINDS: tuple[AnnotationFaultKind, ...] = ("state_value", "call_value", "role_swap")
 ANNOTATION_EXPECTED: dict[str, frozenset[ConstraintId]] = {
     "state_value": frozenset({ConstraintId.S1}),
+    "call_value": frozenset({ConstraintId.S1}),
     "role_swap": frozenset({ConstraintId.S1, ConstraintId.C2, ConstraintId.C5}),
 }
 
@@ -247,6 +248,7 @@ def inject_annotation(
     - ``state_value``: a value the user stated (a spanned user inform the belief state records)
       is changed in the belief state, from its turn for as long as the state kept it, and in the
       service calls made with it, to another value of its slot type. Must trip S1.
+    - ``call_value``: the same, in one service call's argument alone (the state still right).
     - ``role_swap``: in a user turn whose text gives a travel span its role ("from A to B",
       "leaving A", "going to B"), the origin / destination slots of the pair are swapped in the
       acts, the belief state and the calls (SGD issue 15). Must trip S1 (or C2 / C5).
@@ -261,8 +263,9 @@ def inject_annotation(
     csp = build_csp(dialogue, delex, kb)
     lexicon = Lexicon.of(dialogue)
     faulty = dialogue.model_copy(deep=True)
-    if kind == "state_value":
-        s1 = [c for c in csp.constraints if c.id is ConstraintId.S1 and c.record == "belief state"]
+    if kind in ("state_value", "call_value"):
+        state = kind == "state_value"
+        s1 = [c for c in csp.constraints if c.id is ConstraintId.S1 and (c.record == "belief state") == state]
         by_name = {v.name: v for v in csp.variables}
         choices = []
         for c in s1:
@@ -279,7 +282,12 @@ def inject_annotation(
             return None
         var, c, others = rng.choice(choices)
         new = rng.choice(others)
-        _rewrite_record(faulty, var.domain, {var.slot: new}, var.turn)
+        if state:
+            _rewrite_record(faulty, var.domain, {var.slot: new}, var.turn)
+        else:  # the call of the S1 instance: its turn's result of the domain with the slot
+            for result in faulty.turns[c.turn or 0].kb_results:
+                if result.call is not None and result.domain == var.domain and var.slot in result.call.parameters:
+                    result.call.parameters[var.slot] = new
         return faulty, Fault.model_construct(  # a kind of its own: not one of FaultKind
             kind=kind, mode="annotated", dialogue_id=dialogue.id, turn=var.turn, variable=var.name,
             old_text=var.text or "", new_text=new, expected=ANNOTATION_EXPECTED[kind],
