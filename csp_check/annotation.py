@@ -152,6 +152,11 @@ def annotation_constraints(
     for v in mentions:
         by_type[v.slot_type].append(v)
         alternatives = dialogue.turns[v.turn].state.get(v.domain, {}).get(v.slot)
+        if not alternatives:  # omission: the state tracks the domain but not the value the user gave
+            omitted = _omission(dialogue, v, lexicon, assignment, mentions, spans[v.turn])
+            if omitted is not None:
+                out.append(omitted)
+            continue
         instance = _instance(lexicon, v, alternatives, v.turn, "belief state", assignment[v.name],
                              dialogue.turns[v.turn].utterance, spans[v.turn])
         if instance is not None:
@@ -206,3 +211,113 @@ def _instance(
     return Constraint(
         id=ConstraintId.S1, variables=[v.name], turn=turn, slot_type=v.slot_type, values=sorted(forms), record=record
     )
+
+
+#: The belief-state slots of MultiWOZ 2.x (``metadata`` ``semi`` and ``book``, by DB column):
+#: fixed per domain. A user value for any other slot (an address, a phone) has no place in the
+#: state, so its absence there is no omission.
+MULTIWOZ_STATE_SLOTS: dict[str, frozenset[str]] = {
+    "taxi": frozenset({"leaveAt", "destination", "departure", "arriveBy"}),
+    "restaurant": frozenset({"food", "pricerange", "name", "area", "book people", "book day", "book time"}),
+    "hotel": frozenset({"name", "area", "parking", "pricerange", "stars", "internet", "type",
+                        "book people", "book day", "book stay"}),
+    "attraction": frozenset({"type", "name", "area"}),
+    "train": frozenset({"leaveAt", "destination", "day", "arriveBy", "departure", "book people"}),
+    "bus": frozenset({"leaveAt", "destination", "day", "arriveBy", "departure", "book people"}),
+    "hospital": frozenset({"department"}),
+    "police": frozenset(),
+}
+MULTIWOZ_FORMATS = frozenset({"multiwoz", "multiwoz22", "unified"})
+#: Words before a span that negate it ("not in the north", "anything but Italian", "other than").
+_NEGATED = re.compile(
+    r"(?:\b(?:not|no|never|nothing|without|except|besides|but|than|instead of|rather than)|n't)"
+    r"(?:\s+\w+){0,3}\s*$"
+)
+#: Wordings of ``dontcare`` ("any area", "doesn't matter", "no preference"): no value to record.
+_DONTCARE = re.compile(r"\b(?:any|anything|anywhere|whatever|either|matter|care|preference|mind|fine)\b")
+
+
+def state_slots(dialogue: Dialogue, domain: str) -> frozenset[str] | None:
+    """The slots the belief state of ``domain`` has (MultiWOZ: fixed, :data:`MULTIWOZ_STATE_SLOTS`),
+    or ``None`` when the format does not fix them (SGD, JSONL: any slot of the service)."""
+    if dialogue.format in MULTIWOZ_FORMATS and domain in MULTIWOZ_STATE_SLOTS:
+        return MULTIWOZ_STATE_SLOTS[domain]
+    return None
+
+
+def _omission(
+    dialogue: Dialogue, v: Variable, lexicon: Lexicon, assignment: dict[str, Value], mentions: list[Variable],
+    spans: list[Span],
+) -> Constraint | None:
+    """The S1 instance of an *omission* (module docstring): the user gives a value of d.s, the
+    belief state after the turn tracks domain d but has no value for s, and no later state
+    records it before the user mentions d.s again. ``x ∈ ∅`` (the state records nothing)."""
+    said = assignment[v.name]
+    state = dialogue.turns[v.turn].state
+    slots = state_slots(dialogue, v.domain)
+    if not isinstance(said, str) or not state.get(v.domain) or (slots is not None and v.slot not in slots):
+        return None
+    text = normalize(v.text or "")
+    assert v.span is not None
+    before = dialogue.turns[v.turn].utterance[: v.span.start].lower()
+    if (said == "dontcare" or _REFERRING.search(text) or _DONTCARE.search(text)
+            or _NEGATED.search(before) or _names_both(dialogue.turns[v.turn].utterance, v, set(), spans)):
+        return None
+    if not _informs(dialogue, v, said):
+        return None
+    forms = recorded_forms(lexicon, v.slot_type, [v.text or "", said])
+
+    def records(values: list[str]) -> bool:
+        return any(normalize(x) in forms or any(same_meaning(f, normalize(x), v.slot) for f in forms) for x in values)
+
+    if any(records(vals) for slots_ in state.values() for vals in slots_.values()):
+        return None  # the value is in the state, under another domain or slot (taxi destination = a restaurant)
+    later = [m.turn for m in mentions if m.slot_type == v.slot_type and m.turn > v.turn]
+    until = min(later, default=len(dialogue.turns))
+    for turn in dialogue.turns[v.turn + 1 : until]:
+        if turn.speaker == "user" and records(turn.state.get(v.domain, {}).get(v.slot, [])):
+            return None  # recorded a turn late: a delay, not an omission
+    return Constraint(id=ConstraintId.S1, variables=[v.name], turn=v.turn, slot_type=v.slot_type, values=[],
+                      record="belief state")
+
+
+#: A yes/no question about an entity's attribute ("Is the Lensfield a 4 star hotel?", "Does it
+#: have free wifi?", "Do either of them have 4 stars?"): it asks, it does not constrain. Not
+#: "is there / are there" (a search).
+_ASKS_WHETHER = re.compile(r"^(?:is|are|does|do|has|have|was|were)\b(?!\s+there\b)")
+#: A value given as a fallback ("if the booking fails how about 12:30", "if so, book ...").
+_CONDITIONAL = re.compile(r"\b(?:if|otherwise|alternatively|in case)\b")
+#: A name used to place something else ("a restaurant near the Cityroomz", "a taxi to Cotto").
+_PLACES = re.compile(r"\b(?:near|close to|next to|around|from|to|between|by|and)(?:\s+the)?\s*$")
+#: Asking to book or choosing: a name so given is the entity the user wants.
+_BOOKS = re.compile(r"\b(?:book|booking|reserve|reservation|table at|room at)\b")
+_SENTENCE = re.compile(r"(?<=[.?!])\s+")
+
+
+def _informs(dialogue: Dialogue, v: Variable, said: str) -> bool:
+    """Whether the user's span gives a value the state must hold (an omission is claimable):
+    not inside a yes/no question about an entity, not a fallback, not one of several names, not
+    a name the user only asks about or uses to place something else, and not the generic word
+    "hotel" for the hotel type unless the user sets it against a guesthouse."""
+    assert v.span is not None
+    utterance = dialogue.turns[v.turn].utterance
+    start = 0
+    for sentence in _SENTENCE.split(utterance):
+        start = utterance.index(sentence, start)
+        if start + len(sentence) >= v.span.end:
+            break
+        start += len(sentence)
+    lead = utterance[start : v.span.start].lower()
+    sentence_text = sentence.lower().strip()
+    if _ASKS_WHETHER.match(sentence_text) or _CONDITIONAL.search(lead):
+        return False
+    if v.slot == "type" and v.domain == "hotel" and said == "hotel":
+        return bool(re.search(r"guest ?house", utterance.lower()))
+    if v.slot == "name":
+        asks = any(a.role is ActRole.REQUEST and a.domain == v.domain for a in dialogue.turns[v.turn].acts)
+        after = utterance[v.span.end :].lower()
+        if _PLACES.search(lead) or after.lstrip().startswith("and ") or re.search(r"\bboth\b", lead):
+            return False
+        if not _BOOKS.search(sentence_text) and (asks or "?" in sentence_text):
+            return False
+    return True
