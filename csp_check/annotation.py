@@ -40,6 +40,7 @@ from collections import defaultdict
 from csp_check.assignment import Lexicon
 from csp_check.models import ActRole, Constraint, ConstraintId, Dialogue, Span, Value, Variable, VariableKind
 from csp_check.normalize import NUMBER_WORDS, clock_time, normalize, parse_amount
+from csp_check.roles import PAIRS
 
 
 #: Formats whose acts always carry the dataset's canonical values (SGD ``canonical_values``): a
@@ -228,13 +229,18 @@ MULTIWOZ_STATE_SLOTS: dict[str, frozenset[str]] = {
     "police": frozenset(),
 }
 MULTIWOZ_FORMATS = frozenset({"multiwoz", "multiwoz22", "unified"})
-#: Words before a span that negate it ("not in the north", "anything but Italian", "other than").
+#: Words before a span that negate it ("not in the north", "anything but Italian", "other than",
+#: "no Italian"); a leading "No," answers the system and negates nothing.
 _NEGATED = re.compile(
-    r"(?:\b(?:not|no|never|nothing|without|except|besides|but|than|instead of|rather than)|n't)"
-    r"(?:\s+\w+){0,3}\s*$"
+    r"(?:\b(?:not|never|without|except|besides|anything but|other than|rather than|instead of)|n't)"
+    r"(?:\s+\w+){0,3}\s*$|\bno(?:\s+\w+)?\s*$"
 )
-#: Wordings of ``dontcare`` ("any area", "doesn't matter", "no preference"): no value to record.
-_DONTCARE = re.compile(r"\b(?:any|anything|anywhere|whatever|either|matter|care|preference|mind|fine)\b")
+#: Wordings of ``dontcare`` as the whole span ("any", "doesn't matter", "no preference"): no
+#: value to record. Not a title that contains such a word ("Say Anything").
+_DONTCARE = re.compile(
+    r"^(?:any(?:thing|where| one| of them)?|whatever|either(?: one)?|none|no|not important|(?:i )?do ?n ?'?t care"
+    r"|(?:it )?does ?n ?'?t matter|no (?:particular )?preference|do ?n ?'?t mind)$"
+)
 
 
 def state_slots(dialogue: Dialogue, domain: str) -> frozenset[str] | None:
@@ -260,7 +266,7 @@ def _omission(
     text = normalize(v.text or "")
     assert v.span is not None
     before = dialogue.turns[v.turn].utterance[: v.span.start].lower()
-    if (said == "dontcare" or _REFERRING.search(text) or _DONTCARE.search(text)
+    if (said == "dontcare" or _REFERRING.search(text) or _DONTCARE.match(text)
             or _NEGATED.search(before) or _names_both(dialogue.turns[v.turn].utterance, v, set(), spans)):
         return None
     if not _informs(dialogue, v, said):
@@ -270,8 +276,10 @@ def _omission(
     def records(values: list[str]) -> bool:
         return any(normalize(x) in forms or any(same_meaning(f, normalize(x), v.slot) for f in forms) for x in values)
 
-    if any(records(vals) for slots_ in state.values() for vals in slots_.values()):
-        return None  # the value is in the state, under another domain or slot (taxi destination = a restaurant)
+    partner = {s for pair in PAIRS if v.slot in pair for s in pair} - {v.slot}
+    partner |= {a.slot for a in dialogue.turns[v.turn].acts if a.span == v.span and a.domain == v.domain}  # one span, two slots
+    if any(records(vals) for d, slots_ in state.items() for s, vals in slots_.items() if d != v.domain or s in partner):
+        return None  # the value is in the state under another domain (taxi destination = a restaurant) or role
     later = [m.turn for m in mentions if m.slot_type == v.slot_type and m.turn > v.turn]
     until = min(later, default=len(dialogue.turns))
     for turn in dialogue.turns[v.turn + 1 : until]:
@@ -283,10 +291,14 @@ def _omission(
 
 #: A yes/no question about an entity's attribute ("Is the Lensfield a 4 star hotel?", "Does it
 #: have free wifi?", "Do either of them have 4 stars?"): it asks, it does not constrain. Not
-#: "is there / are there" (a search).
-_ASKS_WHETHER = re.compile(r"^(?:is|are|does|do|has|have|was|were)\b(?!\s+there\b)")
-#: A value given as a fallback ("if the booking fails how about 12:30", "if so, book ...").
-_CONDITIONAL = re.compile(r"\b(?:if|otherwise|alternatively|in case)\b")
+#: a search ("is there", "do you have any", "is it possible to").
+_ASKS_WHETHER = re.compile(r"(?:^|, )(?:is|are|does|do|has|have|was|were)\b(?!\s+(?:there|you|is|it possible)\b)")
+#: A value given as a fallback ("if the booking fails how about 12:30", "if so, book ..."); not
+#: "see if" / "check if" (whether) nor "if possible" / "if you can" (politeness).
+_CONDITIONAL = re.compile(
+    r"(?<!see )(?<!check )(?<!know )(?<!wonder )(?<!find out )\bif\b(?!\s+(?:possible|you can|you could|available)\b)"
+    r"|\b(?:otherwise|alternatively|in case)\b"
+)
 #: A name used to place something else ("a restaurant near the Cityroomz", "a taxi to Cotto").
 _PLACES = re.compile(r"\b(?:near|close to|next to|around|from|to|between|by|and)(?:\s+the)?\s*$")
 #: Asking to book or choosing: a name so given is the entity the user wants.
@@ -309,7 +321,7 @@ def _informs(dialogue: Dialogue, v: Variable, said: str) -> bool:
         start += len(sentence)
     lead = utterance[start : v.span.start].lower()
     sentence_text = sentence.lower().strip()
-    if _ASKS_WHETHER.match(sentence_text) or _CONDITIONAL.search(lead):
+    if _ASKS_WHETHER.search(sentence_text) or _CONDITIONAL.search(lead):
         return False
     if v.slot == "type" and v.domain == "hotel" and said == "hotel":
         return bool(re.search(r"guest ?house", utterance.lower()))

@@ -230,12 +230,13 @@ def _same_value(value: str | None, var: Variable) -> bool:
 
 # -- annotation faults (S1 and role-aware slots) -------------------------------------------------
 
-AnnotationFaultKind = Literal["state_value", "call_value", "role_swap"]
-ANNOTATION_KINDS: tuple[AnnotationFaultKind, ...] = ("state_value", "call_value", "role_swap")
+AnnotationFaultKind = Literal["state_value", "call_value", "role_swap", "state_omission"]
+ANNOTATION_KINDS: tuple[AnnotationFaultKind, ...] = ("state_value", "call_value", "role_swap", "state_omission")
 ANNOTATION_EXPECTED: dict[str, frozenset[ConstraintId]] = {
     "state_value": frozenset({ConstraintId.S1}),
     "call_value": frozenset({ConstraintId.S1}),
     "role_swap": frozenset({ConstraintId.S1, ConstraintId.C2, ConstraintId.C5}),
+    "state_omission": frozenset({ConstraintId.S1}),
 }
 
 
@@ -252,6 +253,10 @@ def inject_annotation(
     - ``role_swap``: in a user turn whose text gives a travel span its role ("from A to B",
       "leaving A", "going to B"), the origin / destination slots of the pair are swapped in the
       acts, the belief state and the calls (SGD issue 15). Must trip S1 (or C2 / C5).
+    - ``state_omission``: a value the user stated (a spanned user inform the belief state
+      records) is dropped from the belief state, from its turn for as long as the state kept it,
+      while the state still tracks its domain (another slot of the domain has a value at that
+      turn); the calls are untouched. Must trip S1 (an omission: ``x ∈ ∅``).
 
     Returns the faulty dialogue and a :class:`Fault` (``mode="annotated"``; ``expected`` from
     :data:`ANNOTATION_EXPECTED`). ``kb`` is used to build the CSP when the dialogue has no results.
@@ -263,6 +268,25 @@ def inject_annotation(
     csp = build_csp(dialogue, delex, kb)
     lexicon = Lexicon.of(dialogue)
     faulty = dialogue.model_copy(deep=True)
+    if kind == "state_omission":
+        by_name = {v.name: v for v in csp.variables}
+        places = []
+        for c in csp.constraints:
+            if c.id is not ConstraintId.S1:
+                continue
+            var = by_name[c.variables[0]]
+            if c.record == "belief state" and c.values and c.turn == var.turn and len(
+                dialogue.turns[var.turn].state.get(var.domain, {})
+            ) > 1:
+                places.append(var)
+        if not places:
+            return None
+        var = rng.choice(places)
+        _drop_record(faulty, var.domain, var.slot, var.turn)
+        return faulty, Fault.model_construct(
+            kind=kind, mode="annotated", dialogue_id=dialogue.id, turn=var.turn, variable=var.name,
+            old_text=var.text or "", new_text="", expected=ANNOTATION_EXPECTED[kind],
+        )
     if kind in ("state_value", "call_value"):
         state = kind == "state_value"
         s1 = [c for c in csp.constraints if c.id is ConstraintId.S1 and (c.record == "belief state") == state]
@@ -340,6 +364,20 @@ def _rewrite_record(dialogue: Dialogue, domain: str, new: dict[str, str], start:
                         result.call.parameters[s] = new[s]
         if not live:
             break
+
+
+def _drop_record(dialogue: Dialogue, domain: str, slot: str, start: int) -> None:
+    """Remove ``slot`` from the belief state of ``domain`` from turn ``start`` on, for as long as
+    it keeps the value it had at ``start`` (every turn carrying a state: user turns, and system
+    turns in formats that copy the state to them)."""
+    old = dialogue.turns[start].state.get(domain, {}).get(slot)
+    for turn in dialogue.turns[start:]:
+        slots = turn.state.get(domain)
+        if not slots:  # a turn without this domain's state (SGD system turns, another service)
+            continue
+        if not set(slots.get(slot) or []) & set(old or []):
+            break  # changed or dropped by the user (more surface forms of the same value: kept)
+        del slots[slot]
 
 
 def annotation_trial(
