@@ -381,13 +381,17 @@ def _drop_record(dialogue: Dialogue, domain: str, slot: str, start: int) -> None
 
 
 def annotation_trial(
-    dialogue: Dialogue, kind: AnnotationFaultKind, rng: random.Random, kb: KnowledgeBase | None = None
+    dialogue: Dialogue, kind: AnnotationFaultKind, rng: random.Random, kb: KnowledgeBase | None = None,
+    constraints: tuple[ConstraintId, ...] | None = None,
 ) -> Trial | None:
-    """:func:`inject_annotation`, then check the faulty dialogue; ``None`` when there is no place."""
+    """:func:`inject_annotation`, then check the faulty dialogue (with ``constraints``, default
+    all); ``None`` when there is no place."""
+    from csp_check.models import ALL_CONSTRAINTS
     from csp_check.pipeline import check_dialogue
 
     injected = inject_annotation(dialogue, kind, rng, kb)
     if injected is None:
         return None
     faulty, fault = injected
-    return Trial.model_construct(fault=fault, found=frozenset(v.constraint for v in check_dialogue(faulty, kb).violations))
+    report = check_dialogue(faulty, kb, constraints or ALL_CONSTRAINTS)
+    return Trial.model_construct(fault=fault, found=frozenset(v.constraint for v in report.violations))
