@@ -238,7 +238,7 @@ _NEGATED = re.compile(
 #: Wordings of ``dontcare`` as the whole span ("any", "doesn't matter", "no preference"): no
 #: value to record. Not a title that contains such a word ("Say Anything").
 _DONTCARE = re.compile(
-    r"^(?:any(?:thing|where| one| of them)?|whatever|either(?: one)?|none|no|not important|(?:i )?do ?n ?'?t care"
+    r"^(?:any(?:thing|where| one| of them)?|whatever|either(?: one)?|not important|(?:i )?do ?n ?'?t care"
     r"|(?:it )?does ?n ?'?t matter|no (?:particular )?preference|do ?n ?'?t mind)$"
 )
 
@@ -263,13 +263,7 @@ def _omission(
     slots = state_slots(dialogue, v.domain)
     if not isinstance(said, str) or not state.get(v.domain) or (slots is not None and v.slot not in slots):
         return None
-    text = normalize(v.text or "")
-    assert v.span is not None
-    before = dialogue.turns[v.turn].utterance[: v.span.start].lower()
-    if (said == "dontcare" or _REFERRING.search(text) or _DONTCARE.match(text)
-            or _NEGATED.search(before) or _names_both(dialogue.turns[v.turn].utterance, v, set(), spans)):
-        return None
-    if not _informs(dialogue, v, said):
+    if not informs(dialogue, v, said, spans):
         return None
     forms = recorded_forms(lexicon, v.slot_type, [v.text or "", said])
 
@@ -278,8 +272,9 @@ def _omission(
 
     partner = {s for pair in PAIRS if v.slot in pair for s in pair} - {v.slot}
     partner |= {a.slot for a in dialogue.turns[v.turn].acts if a.span == v.span and a.domain == v.domain}  # one span, two slots
-    if any(records(vals) for d, slots_ in state.items() for s, vals in slots_.items() if d != v.domain or s in partner):
-        return None  # the value is in the state under another domain (taxi destination = a restaurant) or role
+    if any(records(vals) for d, slots_ in state.items() for s, vals in slots_.items()
+           if s in partner and d == v.domain or v.slot == "name" and s != "name" and d != v.domain):
+        return None  # the state has it in the other role, or a name as another domain's place (taxi destination)
     later = [m.turn for m in mentions if m.slot_type == v.slot_type and m.turn > v.turn]
     until = min(later, default=len(dialogue.turns))
     for turn in dialogue.turns[v.turn + 1 : until]:
@@ -292,27 +287,43 @@ def _omission(
 #: A yes/no question about an entity's attribute ("Is the Lensfield a 4 star hotel?", "Does it
 #: have free wifi?", "Do either of them have 4 stars?"): it asks, it does not constrain. Not
 #: a search ("is there", "do you have any", "is it possible to").
-_ASKS_WHETHER = re.compile(r"(?:^|, )(?:is|are|does|do|has|have|was|were)\b(?!\s+(?:there|you|is|it possible)\b)")
-#: A value given as a fallback ("if the booking fails how about 12:30", "if so, book ..."); not
-#: "see if" / "check if" (whether) nor "if possible" / "if you can" (politeness).
+_ASKS_WHETHER = re.compile(r"(?:^|, )(?:is|are|does|do|has|have|was|were)\b(?!\s+(?:there|you|is|it possible|any)\b)")
+#: A value given as a fallback, after the first choice fails ("if the booking fails how about
+#: 12:30", "if not, ...", "otherwise"); not a condition the user sets ("only if it leaves on
+#: Thursday").
 _CONDITIONAL = re.compile(
-    r"(?<!see )(?<!check )(?<!know )(?<!wonder )(?<!find out )\bif\b(?!\s+(?:possible|you can|you could|available)\b)"
-    r"|\b(?:otherwise|alternatively|in case)\b"
+    r"\bif (?:that |this |it |there |the \w+ )?(?:fails|not|(?:is|'s|was) (?:not|n't)|isn't|does ?n ?'?t|can ?n ?'?t"
+    r"|cannot|(?:is |'s )?(?:full|unavailable|booked))(?!\w)|\b(?:otherwise|alternatively)\b"
 )
 #: A name used to place something else ("a restaurant near the Cityroomz", "a taxi to Cotto").
 _PLACES = re.compile(r"\b(?:near|close to|next to|around|from|to|between|by|and)(?:\s+the)?\s*$")
 #: Asking to book or choosing: a name so given is the entity the user wants.
-_BOOKS = re.compile(r"\b(?:book|booking|reserve|reservation|table at|room at)\b")
+_CHOOSES = re.compile(
+    r"\b(?:book|booking|reserve|reservation|table at|room at|sounds (?:good|great|nice|fine|perfect|lovely|wonderful)"
+    r"|is fine|is perfect|will do|i 'll take|i'll take|go with)\b"
+)
+#: Slots every bookable domain has: a sentence that also informs another domain leaves open
+#: which one the value is for (an act annotation may name the wrong one).
+SHARED_SLOTS = frozenset({"book people", "book day", "book time", "book stay", "day"})
 _SENTENCE = re.compile(r"(?<=[.?!])\s+")
 
 
-def _informs(dialogue: Dialogue, v: Variable, said: str) -> bool:
-    """Whether the user's span gives a value the state must hold (an omission is claimable):
-    not inside a yes/no question about an entity, not a fallback, not one of several names, not
-    a name the user only asks about or uses to place something else, and not the generic word
-    "hotel" for the hotel type unless the user sets it against a guesthouse."""
+def informs(dialogue: Dialogue, v: Variable, said: Value, spans: list[Span]) -> bool:
+    """Whether the words of the user's span ``v`` (reading ``said``) give a value the belief
+    state must hold, so that its absence is an omission (module docstring): not ``dontcare`` in
+    any wording, not referring ("same day"), not negated ("not in the north"), not a choice
+    ("10:15 or 9:15"), not inside a yes/no question about an entity ("Is the Lensfield a 4 star
+    hotel?"), not a fallback ("if it fails, 12:30"), not a name the user only asks about, uses
+    to place something else ("near the Cotto") or names with another ("Churchill and Magdalene
+    Colleges"), and not the generic word "hotel" for the hotel type unless the user sets it
+    against a guesthouse. ``spans``: every variable's span in the turn."""
     assert v.span is not None
     utterance = dialogue.turns[v.turn].utterance
+    text = normalize(v.text or "")
+    before = utterance[: v.span.start].lower()
+    if (not isinstance(said, str) or said == "dontcare" or _REFERRING.search(text) or _DONTCARE.match(text)
+            or _NEGATED.search(before) or _names_both(utterance, v, set(), spans)):
+        return False
     start = 0
     for sentence in _SENTENCE.split(utterance):
         start = utterance.index(sentence, start)
@@ -321,8 +332,14 @@ def _informs(dialogue: Dialogue, v: Variable, said: str) -> bool:
         start += len(sentence)
     lead = utterance[start : v.span.start].lower()
     sentence_text = sentence.lower().strip()
-    if _ASKS_WHETHER.search(sentence_text) or _CONDITIONAL.search(lead):
-        return False
+    if _ASKS_WHETHER.search(lead) or _CONDITIONAL.search(lead) or text in ("yes", "no"):
+        return False  # "yes" / "no" alone answers; it does not name the slot
+    end = start + len(sentence)
+    if v.slot in SHARED_SLOTS and any(
+        a.domain != v.domain and a.span is not None and start <= a.span.start < end
+        for a in dialogue.turns[v.turn].acts if a.role is ActRole.INFORM
+    ):
+        return False  # "book the anatolia for 2 people on Saturday": which domain's booking is it?
     if v.slot == "type" and v.domain == "hotel" and said == "hotel":
         return bool(re.search(r"guest ?house", utterance.lower()))
     if v.slot == "name":
@@ -330,6 +347,6 @@ def _informs(dialogue: Dialogue, v: Variable, said: str) -> bool:
         after = utterance[v.span.end :].lower()
         if _PLACES.search(lead) or after.lstrip().startswith("and ") or re.search(r"\bboth\b", lead):
             return False
-        if not _BOOKS.search(sentence_text) and (asks or "?" in sentence_text):
+        if not _CHOOSES.search(sentence_text) and (asks or "?" in sentence_text):
             return False
     return True

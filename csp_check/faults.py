@@ -256,7 +256,9 @@ def inject_annotation(
     - ``state_omission``: a value the user stated (a spanned user inform the belief state
       records) is dropped from the belief state, from its turn for as long as the state kept it,
       while the state still tracks its domain (another slot of the domain has a value at that
-      turn); the calls are untouched. Must trip S1 (an omission: ``x ∈ ∅``).
+      turn); the calls are untouched. Only where the words inform a value the state must hold
+      (:func:`csp_check.annotation.informs`: not a question about an entity, a fallback, …).
+      Must trip S1 (an omission: ``x ∈ ∅``).
 
     Returns the faulty dialogue and a :class:`Fault` (``mode="annotated"``; ``expected`` from
     :data:`ANNOTATION_EXPECTED`). ``kb`` is used to build the CSP when the dialogue has no results.
@@ -269,7 +271,13 @@ def inject_annotation(
     lexicon = Lexicon.of(dialogue)
     faulty = dialogue.model_copy(deep=True)
     if kind == "state_omission":
+        from csp_check.annotation import informs
+
         by_name = {v.name: v for v in csp.variables}
+        turn_spans: dict[int, list] = {}
+        for v in csp.variables:
+            if v.span is not None:
+                turn_spans.setdefault(v.turn, []).append(v.span)
         places = []
         for c in csp.constraints:
             if c.id is not ConstraintId.S1:
@@ -277,7 +285,7 @@ def inject_annotation(
             var = by_name[c.variables[0]]
             if c.record == "belief state" and c.values and c.turn == var.turn and len(
                 dialogue.turns[var.turn].state.get(var.domain, {})
-            ) > 1:
+            ) > 1 and informs(dialogue, var, csp.assignment[var.name], turn_spans.get(var.turn, [])):
                 places.append(var)
         if not places:
             return None
