@@ -235,10 +235,10 @@ _NEGATED = re.compile(
     r"(?:\b(?:not|never|without|except|besides|anything but|other than|rather than|instead of)|n't)"
     r"(?:\s+\w+){0,3}\s*$|\bno(?:\s+\w+)?\s*$"
 )
-#: Wordings of ``dontcare`` as the whole span ("any", "doesn't matter", "no preference"): no
-#: value to record. Not a title that contains such a word ("Say Anything").
+#: Wordings of ``dontcare`` as the whole span ("any", "any part of town", "doesn't matter", "no
+#: preference"): no value to record. Not a title that contains such a word ("Say Anything").
 _DONTCARE = re.compile(
-    r"^(?:any(?:thing|where| one| of them)?|whatever|either(?: one)?|not important|(?:i )?do ?n ?'?t care"
+    r"^(?:(?:any|anything|anywhere|whatever|either)(?:\s+\w+){0,3}|not important|(?:i )?do ?n ?'?t care"
     r"|(?:it )?does ?n ?'?t matter|no (?:particular )?preference|do ?n ?'?t mind)$"
 )
 

@@ -195,3 +195,132 @@ def test_s1_finds_a_state_changed_away_from_the_text_in_every_format(path):
         and (t := annotation_trial(d, "state_value", rng, kb)) is not None
     ]
     assert trials and all(S1 in t.found for t in trials)
+
+
+# -- omissions: the state tracks the domain but not the value the user gave ---------------------
+
+def said(text: str, word: str, slot: str, value: str | None = None, domain: str = "restaurant",
+         role: ActRole = ActRole.INFORM) -> DialogueAct:
+    """A user act of ``slot`` whose span is ``word`` in ``text``."""
+    start = text.index(word)
+    return DialogueAct(role=role, act=role.value, domain=domain, slot=slot, value=value or word.lower(),
+                       canonical=value or word.lower(), span=Span(start=start, end=start + len(word)))
+
+
+def multiwoz(*turns: tuple[str, list[DialogueAct], dict]) -> Dialogue:
+    """A MultiWOZ-format dialogue from (user text, user acts, state after the turn) triples, each
+    followed by a system turn that carries the same state (as the MultiWOZ reader gives it)."""
+    out = []
+    for text, acts, state in turns:
+        out.append(Turn(index=len(out), speaker="user", utterance=text, acts=acts, state=state))
+        out.append(Turn(index=len(out), speaker="system", utterance="Okay .", acts=[], state=state))
+    return Dialogue(id="m", format="multiwoz", turns=out)
+
+
+def omissions(d: Dialogue) -> list:
+    return [v for v in check_dialogue(d).violations if v.constraint is S1 and "records no" in v.message]
+
+
+def test_a_value_the_state_of_a_tracked_domain_omits_is_flagged():
+    text = "I want a cheap restaurant in the north ."
+    d = multiwoz((text, [said(text, "cheap", "pricerange"), said(text, "north", "area")],
+                  {"restaurant": {"pricerange": ["cheap"]}}))
+    found = omissions(d)
+    assert [(v.turns, v.variables[0].text) for v in found] == [([0], "north")]
+    assert "tracks restaurant but records no restaurant.area" in found[0].message
+    csp = dialogue_csp(d)
+    s1 = [c for c in csp.constraints if c.id is S1 and c.values == []]
+    assert len(s1) == 1  # lowered as x ∈ ∅: the state records no value
+
+
+def test_booking_slots_and_a_dropped_name_are_omissions():
+    text = "Yes , please book the Ashley Hotel for 2 nights ."
+    d = multiwoz((text, [said(text, "Ashley Hotel", "name", domain="hotel"), said(text, "2", "book stay", domain="hotel")],
+                  {"hotel": {"pricerange": ["moderate"]}}))
+    assert sorted(v.variables[0].slot for v in omissions(d)) == ["hotel.book stay", "hotel.name"]
+
+
+@pytest.mark.parametrize("text, word, slot, value, state", [
+    ("I want a cheap place , not in the north .", "north", "area", None, {}),  # negated
+    ("Any area is fine , but it must be cheap .", "Any area", "area", "dontcare", {}),  # dontcare
+    ("I want a cheap place , any area .", "any", "area", "any", {}),  # dontcare written as a word
+    ("Is it in the north ? I want cheap .", "north", "area", None, {}),  # a question about an entity
+    ("Cheap is fine . What is the phone number of Nandos ?", "Nandos", "name", None, {}),  # a name only asked about
+    ("Is there a cheap place near the Cotto ?", "Cotto", "name", None, {}),  # a name placing something
+    ("A cheap place on the same day .", "same day", "book day", None, {}),  # refers
+    ("Try 18:00 or 19:00 , cheap please .", "18:00", "book time", None, {}),  # a choice
+    ("Cheap . What is the address ?", "address", "address", "x", {}),  # no such state slot in MultiWOZ
+    ("A cheap place , north please .", "north", "area", None, {"taxi": {"destination": ["north"]}}),  # not the name rule
+])
+def test_words_that_give_no_value_to_record_make_no_omission_claim(text, word, slot, value, state):
+    cheap = said(text, "cheap" if "cheap" in text else "Cheap", "pricerange", "cheap")
+    d = multiwoz((text, [cheap, said(text, word, slot, value)], {"restaurant": {"pricerange": ["cheap"]}, **state}))
+    if slot == "area" and state:  # a value in another domain's slot of the same kind is still an omission
+        assert omissions(d)
+    else:
+        assert not omissions(d)
+
+
+def test_no_omission_when_the_domain_is_untracked_recorded_late_or_elsewhere():
+    text = "I want a cheap restaurant in the north ."
+    acts = [said(text, "cheap", "pricerange"), said(text, "north", "area")]
+    untracked = multiwoz((text, acts, {"hotel": {"area": ["east"]}}))
+    assert not omissions(untracked)  # the state does not track the restaurant at all
+    late = multiwoz((text, acts, {"restaurant": {"pricerange": ["cheap"]}}),
+                    ("Thanks .", [], {"restaurant": {"pricerange": ["cheap"], "area": ["north"]}}))
+    assert not omissions(late)  # recorded a turn late: a delay, not an omission
+    taxi = "Book a taxi to the Golden Curry ."
+    elsewhere = multiwoz((taxi, [said(taxi, "Golden Curry", "name")],
+                          {"restaurant": {"food": ["indian"]}, "taxi": {"destination": ["golden curry"]}}))
+    assert not omissions(elsewhere)  # a taxi's destination annotated as a restaurant name
+
+
+def test_a_stale_value_the_user_changed_is_flagged():
+    """'Actually, make it Tuesday' while the state keeps Monday: each mention is held to the
+    state after its own turn (a contradiction, not an omission)."""
+    first, change = "A table on Monday , cheap .", "Actually , make it Tuesday ."
+    d = multiwoz((first, [said(first, "Monday", "book day", "monday"), said(first, "cheap", "pricerange")],
+                  {"restaurant": {"pricerange": ["cheap"], "book day": ["monday"]}}),
+                 (change, [said(change, "Tuesday", "book day", "tuesday")],
+                  {"restaurant": {"pricerange": ["cheap"], "book day": ["monday"]}}))
+    s1 = [v for v in check_dialogue(d).violations if v.constraint is S1]
+    assert [(v.turns, v.variables[0].text) for v in s1] == [([2], "Tuesday")]
+    assert "records restaurant.book day='monday'" in s1[0].message
+
+
+MULTIWOZ_VAL = SHARED / "data" / "multiwoz" / "val.json.zip"
+
+
+@pytest.mark.skipif(not MULTIWOZ_VAL.exists(), reason="../shared/data/multiwoz is not beside the repo")
+def test_omissions_on_multiwoz_val_dialogues_read_by_hand(tmp_path):
+    """Dialogues of MultiWOZ 2.1 val read by hand (docs/s1-flags.md): omissions where the user
+    gave the value, none where the user only asks or the acts name the wrong domain."""
+    import zipfile
+
+    with zipfile.ZipFile(MULTIWOZ_VAL) as archive:
+        data = json.loads(archive.read(next(n for n in archive.namelist() if n.endswith(".json"))))
+    keep = ["SNG0921", "PMUL4955", "MUL0602", "PMUL0705", "MUL2259", "MUL1472"]
+    (tmp_path / "val.json").write_text(json.dumps({k: data[k] for k in keep}))
+    found = {}
+    for d in load_corpus([tmp_path / "val.json"]):
+        found[d.id] = sorted((v.variables[0].turn, v.variables[0].slot) for v in omissions(d))
+    assert found["SNG0921"] == [(4, "hotel.name")]  # "please book the Ashley Hotel"
+    assert found["PMUL4955"] == [(6, "hotel.book stay")]  # "book a room for Saturday for 4 nights"
+    assert found["MUL0602"] == []  # "What is the star rating of the Acorn Guest House ?"
+    assert found["PMUL0705"] == []  # "book the anatolia for 2 people": annotated as the train's
+    assert found["MUL2259"] == []  # the span of internet=yes is the "yes" of "Before I say yes"
+    assert found["MUL1472"] == []  # one span annotated as both leaveAt and arriveBy; the state has one
+
+
+def test_state_omission_faults_drop_the_value_and_trip_s1():
+    text = "I want a cheap restaurant in the north ."
+    d = multiwoz((text, [said(text, "cheap", "pricerange"), said(text, "north", "area")],
+                  {"restaurant": {"pricerange": ["cheap"], "area": ["north"]}}),
+                 ("Thanks .", [], {"restaurant": {"pricerange": ["cheap"], "area": ["north"]}}))
+    assert not check_dialogue(d).violations
+    faulty, fault = inject_annotation(d, "state_omission", random.Random(0))
+    slot = "pricerange" if fault.old_text == "cheap" else "area"
+    assert all(slot not in t.state.get("restaurant", {}) for t in faulty.turns)  # dropped from every turn
+    assert [t.utterance for t in faulty.turns] == [t.utterance for t in d.turns]  # the text is untouched
+    t = annotation_trial(d, "state_omission", random.Random(0))
+    assert t is not None and t.right and S1 in t.found

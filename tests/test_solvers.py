@@ -129,7 +129,8 @@ def csps(draw: st.DrawFn) -> CSP:
             constraints.append(Constraint(id=cid, variables=filt, kb=kb, columns=columns, count_variable=count))
     for _ in range(draw(FEW)):  # S1: a variable takes one of the values the annotation records
         x = draw(st.sampled_from(names))  # mostly a slot variable, as the builder makes them
-        recorded = draw(st.lists(st.sampled_from(every_value + ["lebanese"]), min_size=1, max_size=2, unique=True))
+        # none recorded: an omission (the state has no value for what the user said), x ∈ ∅
+        recorded = draw(st.lists(st.sampled_from(every_value + ["lebanese"]), min_size=0, max_size=2, unique=True))
         constraints.append(Constraint(id=ConstraintId.S1, variables=[x], values=sorted(recorded), record="state"))
     return CSP(
         dialogue_id="gen", variables=variables, domains=domains, kbs=kbs,
@@ -250,6 +251,7 @@ def test_cpsat_checks_any_assignment_like_the_checker(csp: CSP, data: st.DataObj
 FEATURES: dict[str, Any] = {
     **{cid: (lambda cid: lambda csp: any(c.id.value == cid for c in csp.constraints))(cid)
        for cid in ("C1", "C2", "C3", "C4", "C5", "C6", "S1")},
+    "S1 omission": lambda csp: any(c.id.value == "S1" and not c.values for c in csp.constraints),
     "implicit": lambda csp: any(v.span is None for v in csp.variables),
     "amount": lambda csp: any(v.kind is VariableKind.AMOUNT for v in csp.variables),
     "capped": lambda csp: sum(1 for _ in itertools.islice(solutions(csp), CAP)) >= CAP,
