@@ -19,13 +19,36 @@ variable must be one of its forms (membership in a fixed set; :func:`csp_check.c
   values — ConvLab-3 unified SGD — leaves "2019-03-14" or "Indian" for the user's "March 14th"
   / "Punjabi" unlinked: no instance).
 
+- **omission** (:func:`_omission`): an explicit user ``inform`` x of d.s at turn t whose
+  slot the belief state after t leaves empty while it tracks d (has another slot of d), and no
+  later state records x's value before the user names d.s again: ``x ∈ ∅`` (the state records
+  nothing; MultiWOZ 2.2 added such values to 2.1's state). Only slots the state has
+  (:func:`state_slots`: MultiWOZ's fixed ``semi`` / ``book`` slots per domain; other formats:
+  any slot of the service), and only where the words inform (:func:`informs`). Decided by
+  reading MultiWOZ 2.1 val and SGD flags (``docs/s1-flags.md``); no claim for: ``dontcare`` in
+  any wording ("any area", "doesn't matter"), negated values ("not in the north"), a yes/no
+  question about an entity ("Is the Lensfield a 4 star hotel?", "Does it have free wifi?";
+  "is there" / "do you have" search and are claimed), a fallback ("if the booking fails, how
+  about 12:30"), a bare "yes" / "no" span, a name the user only asks about ("the postcode of
+  the Curry Garden?"; "Cotto is fine" and "book the Ashley Hotel" choose it and are claimed),
+  a name placing something else ("near the Cotto") or named with another ("Churchill and
+  Magdalene Colleges"), the generic "hotel" as the hotel type unless set against a guesthouse,
+  a booking slot (people, day, time, stay) in a sentence that also informs another domain
+  ("book the anatolia for 2 people" annotated as the train's), a value the state holds in the
+  other role of the domain (departure / destination; one span annotated as both leaveAt and
+  arriveBy) or, for a name, under another domain's non-name slot (a taxi's destination
+  annotated as a restaurant name), and a value recorded a turn late (a delay).
+- **stale value**: the user changes a value ("actually, make it Tuesday") and the state keeps
+  the old one: the state instance of the new mention (each mention meets the state after its
+  own turn), a contradiction.
+
 Wording: a recorded value's forms include the user's words when they are a word form of it
 (:func:`same_meaning`: "southern" for south, "colleges" for college, "after 19:45" for a
 leaveAt of 20:00), decided once when the CSP is built, so S1 stays membership in a fixed set.
 
 Not S1 violations, so never instances: span text that refers instead of naming ("the same
 day", "same group of people"), a ``dontcare`` state, a slot the state does not record
-(yet), a value the user never said (no user variable), a later change ("actually make it 3":
+(except as an omission above), a value the user never said (no user variable), a later change ("actually make it 3":
 each mention is compared with the state after its own turn), an implicit variable (no text to
 read), a turn where the user names two different values of one slot, or where it leaves
 open which one is meant (a choice "10:15 or 9:15", a span inside a longer name "the Cambridge
