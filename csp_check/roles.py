@@ -98,6 +98,7 @@ def with_text_roles(dialogue: Dialogue, variables: list[Variable]) -> list[Varia
     variables, never mutates its input."""
     used = _used_slots(dialogue)
     out = []
+    moved: dict[tuple[int, str, str, str, str], str] = {}  # (turn, domain, speaker, from, to) → variable
     for v in variables:
         out.append(v)
         if v.kind is not VariableKind.SLOT or v.span is None:
@@ -114,6 +115,18 @@ def with_text_roles(dialogue: Dialogue, variables: list[Variable]) -> list[Varia
         slot = pair[0] if role == "origin" else pair[1]
         if slot != v.slot:
             out[-1] = v.model_copy(update={"slot": slot})
+            moved[(v.turn, v.domain, v.speaker, v.slot, slot)] = v.name
+    # The pair swapped: a span the text moves from s to t leaves the role s to the span of the
+    # same utterance annotated t whose words give no role ("goes to B and leaves from |A|").
+    for i, w in enumerate(out):
+        if w.kind is not VariableKind.SLOT or w.span is None or w.name in moved.values():
+            continue
+        if text_role(dialogue.turns[w.turn].utterance, w.span.start) is not None:
+            continue  # its own words give its role
+        for (turn, domain, speaker, old, new), name in moved.items():
+            if (w.turn, w.domain, w.speaker, w.slot) == (turn, domain, speaker, new) and w.name != name:
+                out[i] = w.model_copy(update={"slot": old})
+                break
     return out
 
 
