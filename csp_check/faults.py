@@ -263,7 +263,7 @@ def inject_annotation(
     Returns the faulty dialogue and a :class:`Fault` (``mode="annotated"``; ``expected`` from
     :data:`ANNOTATION_EXPECTED`). ``kb`` is used to build the CSP when the dialogue has no results.
     """
-    from csp_check.annotation import recorded_forms
+    from csp_check.annotation import recorded_forms, same_meaning
     from csp_check.roles import PAIRS, text_role
 
     delex = delexicalize(dialogue)
@@ -307,7 +307,8 @@ def inject_annotation(
             others = [
                 x for x in csp.domains.get(var.slot_type, [])
                 if x not in said and x not in c.values and x != "dontcare" and x not in written
-            ]
+                and not any(same_meaning(f, x, var.slot) or same_meaning(x, f, var.slot) for f in said)
+            ]  # not a word form of the user's value ("hotel" / "hotels")
             if others:
                 choices.append((var, c, others))
         if not choices:
