@@ -9,6 +9,8 @@ This module is the executable definition of what each constraint means (spec §2
   doubt: C4 counts only entities that surely match, C5 accepts an entity that may match, and C6
   holds when ``sure ≤ x0 ≤ possible``.
 - Amount variables (kind ``amount``) are integers in ``0..CSP.max_amount``.
+- S1 (annotation against text): the user's text variable takes one of the fixed values the
+  belief state / service call records for it (membership in a set of constants).
 """
 
 from __future__ import annotations
@@ -74,6 +76,8 @@ def satisfied(constraint: Constraint, assignment: Mapping[str, Value], csp: CSP)
         return len(set(values)) <= 1
     if cid is ConstraintId.C3:
         return len(set(values)) == len(values)
+    if cid is ConstraintId.S1:  # x ∈ the values the annotation records
+        return all(v in constraint.values for v in values)
     entities = csp.kbs.get(constraint.kb or "", [])
     sure, possible = count_matches(entities, constraint.columns, values, constraint.ops)
     if cid is ConstraintId.C4:
@@ -98,8 +102,9 @@ def explain(
 ) -> Violation:
     """A :class:`Violation` for a constraint ``assignment`` breaks, with its evidence in words."""
     refs = [_ref(by_name[n], assignment[n]) for n in constraint.scope]
-    turns = sorted({r.turn for r in refs})
     cid = constraint.id
+    recorded_at = {constraint.turn} if cid is ConstraintId.S1 and constraint.turn is not None else set()
+    turns = sorted({r.turn for r in refs} | recorded_at)
     said = ", ".join(f"{r.slot}={r.value!r}" for r in refs if r.name != constraint.count_variable)
     where = _where(refs)
     claim = f"turn {constraint.turn}" if constraint.turn is not None else where  # the utterance that claims
@@ -113,6 +118,15 @@ def explain(
         )
     elif cid is ConstraintId.C3:
         msg = f"{where} names the same {refs[0].slot} twice in one utterance: {said}"
+    elif cid is ConstraintId.S1:
+        r = refs[0]
+        span = f" [{r.span.start}:{r.span.end}] {r.text!r}" if r.span else ""
+        recorded = " / ".join(repr(x) for x in constraint.values)
+        msg = (f"turn {r.turn} the user says{span} ({r.slot}={r.value!r}); the {constraint.record or 'annotation'} "
+               f"at turn {constraint.turn} records {r.slot}={recorded}")
+        if not constraint.values:  # an omission: x ∈ ∅
+            msg = (f"turn {r.turn} the user says{span} ({r.slot}={r.value!r}); the {constraint.record or 'annotation'} "
+                   f"at turn {constraint.turn} tracks {r.slot.split('.')[0]} but records no {r.slot}")
     else:
         entities = csp.kbs.get(constraint.kb or "", [])
         values = [assignment[n] for n in constraint.variables]

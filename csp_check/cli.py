@@ -57,12 +57,12 @@ def parse_constraints(ctx: click.Context, param: click.Parameter, value: str) ->
     """``"C1,c6"`` → ``(C1, C6)``; an unknown id is a usage error (exit 2)."""
     ids = [part.strip().upper() for part in value.split(",") if part.strip()]
     if not ids:
-        raise click.BadParameter("give at least one of C1,...,C6")
+        raise click.BadParameter("give at least one of C1,...,C6,S1")
     try:
         return tuple(dict.fromkeys(ConstraintId(i) for i in ids))
     except ValueError:
         bad = next(i for i in ids if i not in ConstraintId.__members__)
-        raise click.BadParameter(f"unknown constraint {bad!r}; choose from C1,...,C6") from None
+        raise click.BadParameter(f"unknown constraint {bad!r}; choose from C1,...,C6,S1") from None
 
 
 def load_kb_option(path: Path) -> KnowledgeBase:
@@ -112,7 +112,8 @@ def corpus_options(f: Callable) -> Callable:
     """``--format``, ``--kb`` and ``--constraints``: how to read a corpus and which checks to build."""
     f = click.option("--constraints", "constraints", default=",".join(c.value for c in ALL_CONSTRAINTS),
                      show_default=True, callback=parse_constraints,
-                     help="Enabled constraints, comma-separated.")(f)  # fmt: skip
+                     help="Enabled constraints, comma-separated: the paper's C1-C6 and S1 (the state and "
+                          "calls record what the user said); C1,...,C6 leaves S1 out.")(f)  # fmt: skip
     f = click.option("--kb", "kb_path", type=click.Path(path_type=Path), help="Domain KB (file or directory).")(f)
     return click.option("--format", "fmt", type=click.Choice(FORMATS), default="auto", show_default=True,
                         help="Input format; auto sniffs each path.")(f)  # fmt: skip

@@ -1,4 +1,5 @@
-"""Constraint builder: a delexicalized dialogue + KB → its CSP with C1–C6 (paper §3.2, spec §2, §6).
+"""Constraint builder: a delexicalized dialogue + KB → its CSP with C1–C6 (paper §3.2, spec §2, §6)
+and S1 (annotation against text: :mod:`csp_check.annotation`).
 
 Decisions (also in the README, "Semantics"):
 
@@ -45,6 +46,7 @@ from typing import Literal, NamedTuple
 
 from pydantic import BaseModel
 
+from csp_check.annotation import annotation_constraints
 from csp_check.assignment import Lexicon, read_assignment
 from csp_check.models import (
     ALL_CONSTRAINTS,
@@ -65,6 +67,7 @@ from csp_check.check import count_matches
 from csp_check.normalize import (
     clock_time, fold, name_words, normalize, normalized_entities, refers, same_clock, wording_key,
 )
+from csp_check.roles import with_text_roles
 
 SYSTEM_CLAIMS = frozenset({ActRole.OFFER, ActRole.INFORM})
 #: Belief-state slots that are no equality filter of a search: a name picks one entity, and
@@ -100,13 +103,15 @@ def build_csp(
     ``kb`` supplies tables (by domain) for turns without their own KB results.
     """
     options = options or BuildOptions()
-    variables = delex.variables
+    variables = with_text_roles(dialogue, delex.variables)  # "from A to B": the text gives the slot
     lexicon = Lexicon.of(dialogue).attach(kb)
     canonical_values(dialogue, variables, lexicon)
     assignment = read_assignment(variables, lexicon)
     results = normalized_results(dialogue)
     builder = _Builder(dialogue, variables, kb, options, lexicon, results)
     builder.build()
+    for constraint in annotation_constraints(dialogue, variables, lexicon, assignment):  # S1
+        builder.add(constraint)
     domains = _domains(dialogue, variables, kb, results)
     amounts = [v for v in assignment.values() if isinstance(v, int)] + [
         v.value for v in variables if v.kind is VariableKind.AMOUNT and isinstance(v.value, int)

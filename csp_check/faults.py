@@ -644,3 +644,181 @@ def _raw_values(kb: KnowledgeBase, var: Variable) -> list[str]:
 
 _RAW_CHOOSERS = {"amount": _raw_amount, "attribute": _raw_attribute, "name_swap": _raw_name_swap,
                  "duplicate": _raw_duplicate}  # fmt: skip
+
+
+# -- annotation faults (S1 and role-aware slots) -------------------------------------------------
+
+AnnotationFaultKind = Literal["state_value", "call_value", "role_swap", "state_omission"]
+ANNOTATION_KINDS: tuple[AnnotationFaultKind, ...] = ("state_value", "call_value", "role_swap", "state_omission")
+ANNOTATION_EXPECTED: dict[str, frozenset[ConstraintId]] = {
+    "state_value": frozenset({ConstraintId.S1}),
+    "call_value": frozenset({ConstraintId.S1}),
+    "role_swap": frozenset({ConstraintId.S1, ConstraintId.C2, ConstraintId.C5}),
+    "state_omission": frozenset({ConstraintId.S1}),
+}
+
+
+def inject_annotation(
+    dialogue: Dialogue, kind: AnnotationFaultKind, rng: random.Random, kb: KnowledgeBase | None = None
+) -> tuple[Dialogue, Fault] | None:
+    """A copy of ``dialogue`` whose *annotation* no longer records what the user said (the text
+    is untouched), or ``None`` when it has no place for the fault:
+
+    - ``state_value``: a value the user stated (a spanned user inform the belief state records)
+      is changed in the belief state, from its turn for as long as the state kept it, and in the
+      service calls made with it, to another value of its slot type. Must trip S1.
+    - ``call_value``: the same, in one service call's argument alone (the state still right).
+    - ``role_swap``: in a user turn whose text gives a travel span its role ("from A to B",
+      "leaving A", "going to B"), the origin / destination slots of the pair are swapped in the
+      acts, the belief state and the calls (SGD issue 15). Must trip S1 (or C2 / C5).
+    - ``state_omission``: a value the user stated (a spanned user inform the belief state
+      records) is dropped from the belief state, from its turn for as long as the state kept it,
+      while the state still tracks its domain (another slot of the domain has a value at that
+      turn); the calls are untouched. Only where the words inform a value the state must hold
+      (:func:`csp_check.annotation.informs`: not a question about an entity, a fallback, …).
+      Must trip S1 (an omission: ``x ∈ ∅``).
+
+    Returns the faulty dialogue and a :class:`Fault` (``mode="annotated"``; ``expected`` from
+    :data:`ANNOTATION_EXPECTED`). ``kb`` is used to build the CSP when the dialogue has no results.
+    """
+    from csp_check.annotation import recorded_forms, same_meaning
+    from csp_check.roles import PAIRS, text_role
+
+    delex = delexicalize(dialogue)
+    csp = build_csp(dialogue, delex, kb)
+    lexicon = Lexicon.of(dialogue)
+    faulty = dialogue.model_copy(deep=True)
+    if kind == "state_omission":
+        from csp_check.annotation import informs
+
+        by_name = {v.name: v for v in csp.variables}
+        turn_spans: dict[int, list] = {}
+        for v in csp.variables:
+            if v.span is not None:
+                turn_spans.setdefault(v.turn, []).append(v.span)
+        places = []
+        for c in csp.constraints:
+            if c.id is not ConstraintId.S1:
+                continue
+            var = by_name[c.variables[0]]
+            if c.record == "belief state" and c.values and c.turn == var.turn and len(
+                dialogue.turns[var.turn].state.get(var.domain, {})
+            ) > 1 and informs(dialogue, var, csp.assignment[var.name], turn_spans.get(var.turn, [])):
+                places.append(var)
+        if not places:
+            return None
+        var = rng.choice(places)
+        _drop_record(faulty, var.domain, var.slot, var.turn)
+        return faulty, Fault.model_construct(
+            kind=kind, mode="annotated", dialogue_id=dialogue.id, turn=var.turn, variable=var.name,
+            old_text=var.text or "", new_text="", expected=ANNOTATION_EXPECTED[kind],
+        )
+    if kind in ("state_value", "call_value"):
+        state = kind == "state_value"
+        s1 = [c for c in csp.constraints if c.id is ConstraintId.S1 and (c.record == "belief state") == state]
+        by_name = {v.name: v for v in csp.variables}
+        choices = []
+        for c in s1:
+            var = by_name[c.variables[0]]
+            said = recorded_forms(lexicon, var.slot_type, [str(csp.assignment[var.name])])
+            written = normalize(dialogue.turns[var.turn].utterance)  # not a value the user also names ("nothing 3D")
+            others = [
+                x for x in csp.domains.get(var.slot_type, [])
+                if x not in said and x not in c.values and x != "dontcare" and x not in written
+                and not any(same_meaning(f, x, var.slot) or same_meaning(x, f, var.slot) for f in said)
+            ]  # not a word form of the user's value ("hotel" / "hotels")
+            if others:
+                choices.append((var, c, others))
+        if not choices:
+            return None
+        var, c, others = rng.choice(choices)
+        new = rng.choice(others)
+        if state:
+            _rewrite_record(faulty, var.domain, {var.slot: new}, var.turn)
+        else:  # the call of the S1 instance: its turn's result of the domain with the slot
+            for result in faulty.turns[c.turn or 0].kb_results:
+                if result.call is not None and result.domain == var.domain and var.slot in result.call.parameters:
+                    result.call.parameters[var.slot] = new
+        return faulty, Fault.model_construct(  # a kind of its own: not one of FaultKind
+            kind=kind, mode="annotated", dialogue_id=dialogue.id, turn=var.turn, variable=var.name,
+            old_text=var.text or "", new_text=new, expected=ANNOTATION_EXPECTED[kind],
+        )
+    candidates = []
+    for turn in dialogue.turns:
+        if turn.speaker != "user":
+            continue
+        for pair in PAIRS:
+            acts = {a.slot: a for a in turn.acts if a.slot in pair and a.span is not None}
+            if len(acts) == 2 and len({a.domain for a in acts.values()}) == 1 and any(
+                text_role(turn.utterance, a.span.start) for a in acts.values()
+            ):
+                candidates.append((turn.index, pair, next(iter(acts.values())).domain))
+    if not candidates:
+        return None
+    index, (origin, destination), domain = rng.choice(candidates)
+    turn = faulty.turns[index]
+    for act in turn.acts:
+        if act.domain == domain and act.slot in (origin, destination):
+            act.slot = destination if act.slot == origin else origin
+    state = turn.state.get(domain, {})
+    if origin not in state or destination not in state:
+        return None
+    swapped = {origin: state[destination][0], destination: state[origin][0]}
+    _rewrite_record(faulty, domain, swapped, index)
+    return faulty, Fault.model_construct(
+        kind=kind, mode="annotated", dialogue_id=dialogue.id, turn=index, variable=f"{origin}/{destination}",
+        old_text=f"{origin}={swapped[destination]}", new_text=f"{origin}={swapped[origin]}",
+        expected=ANNOTATION_EXPECTED[kind],
+    )
+
+
+def _rewrite_record(dialogue: Dialogue, domain: str, new: dict[str, str], start: int) -> None:
+    """Set ``new`` (slot → value) in the belief state of ``domain`` from turn ``start`` on, for
+    as long as each slot keeps the value it had at ``start``, and in the calls made meanwhile."""
+    first = dialogue.turns[start].state.get(domain, {})
+    old = {slot: list(first.get(slot, [])) for slot in new}
+    live = set(new)
+    for turn in dialogue.turns[start:]:
+        slots = turn.state.get(domain)
+        if turn.speaker == "user" and slots is not None:
+            live = {s for s in live if slots.get(s) == old[s]}
+            for s in live:
+                slots[s] = [new[s]]
+        for result in turn.kb_results:
+            if result.call is not None and result.domain == domain:
+                for s in live:
+                    if s in result.call.parameters:
+                        result.call.parameters[s] = new[s]
+        if not live:
+            break
+
+
+def _drop_record(dialogue: Dialogue, domain: str, slot: str, start: int) -> None:
+    """Remove ``slot`` from the belief state of ``domain`` from turn ``start`` on, for as long as
+    it keeps the value it had at ``start`` (every turn carrying a state: user turns, and system
+    turns in formats that copy the state to them)."""
+    old = dialogue.turns[start].state.get(domain, {}).get(slot)
+    for turn in dialogue.turns[start:]:
+        slots = turn.state.get(domain)
+        if not slots:  # a turn without this domain's state (SGD system turns, another service)
+            continue
+        if not set(slots.get(slot) or []) & set(old or []):
+            break  # changed or dropped by the user (more surface forms of the same value: kept)
+        del slots[slot]
+
+
+def annotation_trial(
+    dialogue: Dialogue, kind: AnnotationFaultKind, rng: random.Random, kb: KnowledgeBase | None = None,
+    constraints: tuple[ConstraintId, ...] | None = None,
+) -> Trial | None:
+    """:func:`inject_annotation`, then check the faulty dialogue (with ``constraints``, default
+    all); ``None`` when there is no place."""
+    from csp_check.models import ALL_CONSTRAINTS
+    from csp_check.pipeline import check_dialogue
+
+    injected = inject_annotation(dialogue, kind, rng, kb)
+    if injected is None:
+        return None
+    faulty, fault = injected
+    report = check_dialogue(faulty, kb, constraints or ALL_CONSTRAINTS)
+    return Trial.model_construct(fault=fault, found=frozenset(v.constraint for v in report.violations))

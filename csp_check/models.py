@@ -200,13 +200,18 @@ class ConstraintId(str, Enum):
     C4 = "C4"  # no KB instance matches
     C5 = "C5"  # at least one KB instance matches
     C6 = "C6"  # exactly x0 KB instances match
+    S1 = "S1"  # annotation against text: the state / call records what the user said
 
     @property
     def family(self) -> str:
-        return {"C1": "linguistic", "C2": "dialogic", "C3": "dialogic"}.get(self.value, "domain")
+        return {"C1": "linguistic", "C2": "dialogic", "C3": "dialogic", "S1": "annotation"}.get(self.value, "domain")
 
 
 ALL_CONSTRAINTS: tuple[ConstraintId, ...] = tuple(ConstraintId)
+#: The paper's constraints C1–C6 (``--constraints C1,...,C6``, the experiment's tables).
+PAPER_CONSTRAINTS: tuple[ConstraintId, ...] = tuple(c for c in ConstraintId if c.value.startswith("C"))
+#: The annotation family (S1): the dialogue's own annotation checked against its text.
+ANNOTATION_CONSTRAINTS: tuple[ConstraintId, ...] = tuple(c for c in ConstraintId if c.family == "annotation")
 
 
 class Constraint(BaseModel):
@@ -218,6 +223,9 @@ class Constraint(BaseModel):
       for every i (``ops[i]`` ``>=`` / ``<=`` make filter i a bound: ``entity[columns[i]] >=
       variables[i]``; strings compare in code-point order, so ``HH:MM`` times compare as times).
     - C6: as C5 but ``|matching entities| == count_variable``.
+    - S1: ``variables=[x]`` (what the user's text says), ``values``: the value the annotation
+      records for it (belief-state alternatives, or a service call's argument), ``record`` says
+      which; x ∈ ``values``. ``turn`` is the turn whose state / call records it.
     """
 
     id: ConstraintId
@@ -232,6 +240,8 @@ class Constraint(BaseModel):
         "bound, 'leave after 17:00') or '<=' (an upper bound, 'arrive by 18:00'); empty: all '='",
     )
     count_variable: str | None = None
+    values: list[str] = Field(default_factory=list, description="S1: the annotation's fixed values")
+    record: str | None = Field(None, description="S1: which annotation records them (state / call)")
 
     @property
     def scope(self) -> list[str]:

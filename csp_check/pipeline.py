@@ -59,7 +59,7 @@ def check_dialogue(
     constraints: Iterable[ConstraintId | str] = ALL_CONSTRAINTS,
     options: BuildOptions | None = None,
 ) -> DialogueReport:
-    """Check one dialogue's own assignment (what its text says) against C1–C6, solver-free."""
+    """Check one dialogue's own assignment (what its text says) against C1–C6 and S1, solver-free."""
     csp = dialogue_csp(dialogue, kb, constraints, options)
     return report_for(csp, dialogue)
 

@@ -23,7 +23,7 @@ from rich.table import Table
 from rich.text import Text
 
 from csp_check.models import DialogueReport, Status, Violation
-from csp_check.score import GROUP_ORDER, CorpusSummary, SolverTotals, ViolationExample
+from csp_check.score import GROUP_ORDER, CorpusSummary, SolverTotals, ViolationExample, is_annotation
 
 
 class RunProgress:
@@ -98,6 +98,7 @@ def render_summary(summary: CorpusSummary, console: Console | None = None, show:
     if summary.checked:
         console.print(_variables_line(summary), highlight=False)
         console.print(_gca_line(summary), highlight=False)
+        console.print(_family_line(summary), highlight=False)
         console.print()
         console.print(_coverage_table(summary))
     if summary.solver is not None:
@@ -156,13 +157,36 @@ def _gca_line(s: CorpusSummary) -> Text:
     return Text.assemble(("GCA: ", "bold"), f"{gca:.4f}", f" ({_n(s.consistent)} / {_n(s.checked)} checked dialogues)")
 
 
+def _family_line(s: CorpusSummary) -> Text:
+    """Dialogues flagged by the paper's C1–C6 and, apart, by the annotation family (S1)."""
+    paper, annotation = s.flagged.get("paper", 0), s.flagged.get("annotation", 0)
+    text = Text(f"flagged by C1-C6: {_n(paper)} dialogues")
+    if s.checked:
+        text.append(f" ({paper / s.checked:.1%})")
+    text.append(f"; by the annotation family (S1, state/calls vs the user's text): {_n(annotation)}")
+    if s.checked:
+        text.append(f" ({annotation / s.checked:.1%})")
+    return text
+
+
+def _add_rows(table: Table, rows: list, cells) -> None:
+    """Rows of C1–C6, then a section with the annotation family (S1): listed apart."""
+    paper = [r for r in rows if not is_annotation(r.constraint)]
+    annotation = [r for r in rows if is_annotation(r.constraint)]
+    for row in paper:
+        table.add_row(*cells(row))
+    if paper and annotation:
+        table.add_section()
+    for row in annotation:
+        table.add_row(*cells(row))
+
+
 def _coverage_table(s: CorpusSummary) -> Table:
     table = Table(title="Coverage (paper's Table 2)", box=box.SIMPLE_HEAD, show_edge=False, title_justify="left")
     table.add_column("Constraint")
     table.add_column("# variables", justify="right")
     table.add_column("% coverage", justify="right")
-    for row in s.coverage_table():
-        table.add_row(row.constraint, _n(row.variables), f"{row.coverage:.2f}")
+    _add_rows(table, s.coverage_table(), lambda row: (row.constraint, _n(row.variables), f"{row.coverage:.2f}"))
     return table
 
 
@@ -203,8 +227,7 @@ def _violation_table(s: CorpusSummary) -> Table | None:
     table.add_column("Constraint")
     table.add_column("violations", justify="right")
     table.add_column("dialogues", justify="right")
-    for row in rows:
-        table.add_row(row.constraint, _n(row.violations), _n(row.dialogues))
+    _add_rows(table, rows, lambda row: (row.constraint, _n(row.violations), _n(row.dialogues)))
     return table
 
 

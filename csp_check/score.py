@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel, Field
 
-from csp_check.models import ALL_CONSTRAINTS, DialogueReport, Status, Violation
+from csp_check.models import ALL_CONSTRAINTS, ANNOTATION_CONSTRAINTS, DialogueReport, Status, Violation
 
 
 class ViolationExample(BaseModel):
@@ -109,6 +109,16 @@ class SolverTotals(BaseModel):
 GROUP_ORDER = ("0", "1", "2-10", "11-100", "101+", "unknown")
 
 
+def _family(cid: str) -> str:
+    """'annotation' for the annotation family (S1), 'paper' for the paper's C1–C6."""
+    return "annotation" if cid in {c.value for c in ANNOTATION_CONSTRAINTS} else "paper"
+
+
+def is_annotation(cid: str) -> bool:
+    """Whether constraint id ``cid`` is of the annotation family (S1): listed apart from C1–C6."""
+    return _family(cid) == "annotation"
+
+
 class CorpusSummary(BaseModel):
     """Running totals over the reports of a corpus run; :meth:`add` one report at a time.
 
@@ -129,6 +139,9 @@ class CorpusSummary(BaseModel):
     coverage: dict[str, int] = Field(default_factory=dict, description="constraint → variables under it")
     violations: dict[str, int] = Field(default_factory=dict, description="constraint → violations")
     violating_dialogues: dict[str, int] = Field(default_factory=dict, description="constraint → dialogues")
+    flagged: dict[str, int] = Field(
+        default_factory=dict, description="'paper' (C1–C6) / 'annotation' (S1) → dialogues with a violation of it"
+    )
     examples: list[ViolationExample] = Field(default_factory=list, description="the first `keep` violations")
     error_messages: list[str] = Field(default_factory=list, description="the first `keep` errors")
     defects: int = Field(0, description="annotation defects reported (DialogueReport.defects)")
@@ -162,6 +175,8 @@ class CorpusSummary(BaseModel):
             self.solver.add(report, solved)
         for cid, n in report.coverage.items():
             self.coverage[cid] = self.coverage.get(cid, 0) + n
+        for family in sorted({_family(v.constraint.value) for v in report.violations}):
+            self.flagged[family] = self.flagged.get(family, 0) + 1
         seen: set[str] = set()
         for violation in report.violations:
             cid = violation.constraint.value

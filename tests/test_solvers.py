@@ -1,7 +1,7 @@
 """Solver backends agree with the solver-free checker and with brute force (spec §8, issue 3).
 
 Property-based: hypothesis generates small CSPs (2–3 slot types with tiny domains, amounts, a
-KB of 0–5 entities with missing columns and ``dontcare``, random C1–C6 instances, random
+KB of 0–5 entities with missing columns and ``dontcare``, random C1–C6 and S1 instances, random
 assignments, implicit variables). For each, the checker (:func:`csp_check.check.violations`),
 CP-SAT and MiniZinc/Gecode must agree on whether the dialogue's assignment is consistent (each
 solver given the assignment fixed), on satisfiability, on the solution count below the cap and
@@ -128,6 +128,11 @@ def csps(draw: st.DrawFn) -> CSP:
                 count = draw(st.sampled_from(amounts if amounts and draw(st.integers(0, 4)) else names))
             ops = [draw(st.sampled_from(["=", "=", ">=", "<="])) for _ in filt]  # bounds ("leave after 17:00")
             constraints.append(Constraint(id=cid, variables=filt, kb=kb, columns=columns, count_variable=count, ops=ops))
+    for _ in range(draw(FEW)):  # S1: a variable takes one of the values the annotation records
+        x = draw(st.sampled_from(names))  # mostly a slot variable, as the builder makes them
+        # none recorded: an omission (the state has no value for what the user said), x ∈ ∅
+        recorded = draw(st.lists(st.sampled_from(every_value + ["lebanese"]), min_size=0, max_size=2, unique=True))
+        constraints.append(Constraint(id=ConstraintId.S1, variables=[x], values=sorted(recorded), record="state"))
     return CSP(
         dialogue_id="gen", variables=variables, domains=domains, kbs=kbs,
         constraints=draw(st.permutations(constraints)), assignment=assignment, max_amount=max_amount,
@@ -246,7 +251,8 @@ def test_cpsat_checks_any_assignment_like_the_checker(csp: CSP, data: st.DataObj
 
 FEATURES: dict[str, Any] = {
     **{cid: (lambda cid: lambda csp: any(c.id.value == cid for c in csp.constraints))(cid)
-       for cid in ("C1", "C2", "C3", "C4", "C5", "C6")},
+       for cid in ("C1", "C2", "C3", "C4", "C5", "C6", "S1")},
+    "S1 omission": lambda csp: any(c.id.value == "S1" and not c.values for c in csp.constraints),
     "implicit": lambda csp: any(v.span is None for v in csp.variables),
     "bound": lambda csp: any(op != "=" for c in csp.constraints for op in c.ops),
     "amount": lambda csp: any(v.kind is VariableKind.AMOUNT for v in csp.variables),

@@ -16,7 +16,8 @@ Steps:
 3. In :meth:`run`, post for each variable ``i`` the domain ``enc.domains[i]`` (codes), then the
    instances of each family in ``enc.enabled``: ``enc.c1``, ``enc.c2``, ``enc.c3`` and
    ``enc.queries`` (C4–C6 over ``enc.kb_rows``; a cell ``0`` is a missing column; ``enc.dontcare``
-   matches every entity; C6's count must also be ``< enc.base``, i.e. an int).
+   matches every entity; C6's count must also be ``< enc.base``, i.e. an int), and ``enc.s1``
+   (S1: ``x[inst.variable] ∈ inst.allowed``, a set of constant codes).
 4. Per task return an :class:`~csp_check.solvers.base.Outcome` (solutions as codes in variable
    order):
 

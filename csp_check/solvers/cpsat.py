@@ -10,7 +10,8 @@ MiniZinc data and states C1–C6 as ``models/consistency.mzn`` does:
   cell}]`` per filter, or for a bound filter ``[x ∈ {dontcare} ∪ {v ≤ cell}]`` (``≥``) (a missing
   cell leaves the entity possible, not sure); C4 forbids a sure
   match, C5 requires a possible one, C6 requires ``x0 < base`` (an int) and
-  ``Σ sure ≤ x0 ≤ Σ possible``.
+  ``Σ sure ≤ x0 ≤ Σ possible``;
+- S1 ``x ∈ {recorded values}`` (a set of constants).
 
 Every auxiliary Boolean is a function of the value variables, so CP-SAT's enumeration counts
 solutions over the CSP's variables only. Tasks: SATISFY solves; COUNT enumerates with a
@@ -172,6 +173,10 @@ class _Builder:
         for q in enc.queries:
             if ConstraintId(f"C{q.kind}") in on:
                 self.query(q)
+        if ConstraintId.S1 in on:
+            for inst in enc.s1:  # x ∈ the values the annotation records
+                self.linked.add(inst.variable)
+                self.model.add_bool_or([self.member(inst.variable, inst.allowed)])
 
     # -- literals -----------------------------------------------------------------------------
 

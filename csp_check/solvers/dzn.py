@@ -51,6 +51,12 @@ def to_dzn(enc: IntEncoding) -> str:
     for k, groups in (("C2", enc.c2), ("C3", enc.c3)):
         start, flat = _flatten(groups)
         lines += [f"N_{k} = {len(groups)};", f"{k}_START = {_ints(start)};", f"{k}_VAR = {_ints(v + 1 for v in flat)};"]
+    lines += [
+        f"ON_S1 = {_bools([ConstraintId.S1 in enc.enabled])[1:-1]};",
+        f"N_S1 = {len(enc.s1)};",
+        f"S1_VAR = {_ints(c.variable + 1 for c in enc.s1)};",
+        f"S1_DOM = [{', '.join(_set(c.allowed) for c in enc.s1)}];",
+    ]
     kb_start, rows = _flatten(enc.kb_rows)  # all tables stacked, row by row
     cells = [cell for row in rows for cell in row]
     q_start, filters = _flatten(q.filters for q in enc.queries)

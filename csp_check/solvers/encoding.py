@@ -51,6 +51,15 @@ class C1Instance:
 
 
 @dataclass(frozen=True)
+class S1Instance:
+    """S1 over one user variable: its value must be one of ``allowed`` (codes of the fixed values
+    the belief state / service call records)."""
+
+    variable: int
+    allowed: frozenset[int]
+
+
+@dataclass(frozen=True)
 class KbQuery:
     """One C4 / C5 / C6 instance: the KB rows matching ``filters`` (variable, column) pairs.
 
@@ -98,6 +107,7 @@ class IntEncoding:
     kb_names: tuple[str, ...]
     kb_rows: tuple[tuple[tuple[int, ...], ...], ...]  # per KB, per entity, per column: a code or 0
     columns: tuple[str, ...]
+    s1: tuple[S1Instance, ...] = ()
     meta: dict[str, object] = field(default_factory=dict, compare=False)
 
     @property
@@ -173,9 +183,12 @@ def encode(
     c1_raw: list[tuple[tuple[int, ...], str | None]] = []
     c2: list[tuple[int, ...]] = []
     c3: list[tuple[int, ...]] = []
+    s1_raw: list[tuple[int, list[str]]] = []
     for c in csp.constraints:
         ids = tuple(var(n, c.id.value) for n in c.variables)
-        if c.id is ConstraintId.C1:
+        if c.id is ConstraintId.S1:  # explicit: no KB query (the catch-all below)
+            s1_raw.extend((i, c.values) for i in ids)
+        elif c.id is ConstraintId.C1:
             c1_raw.append((ids, c.slot_type))
         elif c.id is ConstraintId.C2:
             c2.append(ids)
@@ -201,6 +214,7 @@ def encode(
     slot_said = [said_values[i] for i, v in enumerate(csp.variables) if v.kind is VariableKind.SLOT]
     all_domain_values = sorted({x for vals in csp.domains.values() for x in vals})
     universe: set[Value] = {DONTCARE, *all_domain_values, *said_values, *pinned.values()}
+    universe.update(x for _, values in s1_raw for x in values)
     universe.update(e[col] for kb in kb_names for e in csp.kbs.get(kb, []) for col in columns if e.get(col))
     strings = tuple(sorted(x for x in universe if isinstance(x, str)))
     ints = [x for x in universe if isinstance(x, int)]
@@ -237,6 +251,7 @@ def encode(
         C1Instance(ids, None if st is None else frozenset(code(x) for x in csp.domains.get(st, [])))
         for ids, st in c1_raw
     )
+    s1 = tuple(S1Instance(i, frozenset(code(x) for x in values)) for i, values in s1_raw)
     return IntEncoding(
         dialogue_id=csp.dialogue_id,
         names=tuple(v.name for v in csp.variables),
@@ -256,4 +271,5 @@ def encode(
         kb_names=tuple(kb_names),
         kb_rows=kb_rows,
         columns=tuple(columns),
+        s1=s1,
     )

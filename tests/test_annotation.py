@@ -1,0 +1,326 @@
+"""S1 (annotation against text) and role-aware slots: the state and calls record what the user
+said, and "from A to B" in the text decides origin and destination (issue 7, spec §9)."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from csp_check.cli import main
+from csp_check.errors import InputError
+from csp_check.faults import ANNOTATION_KINDS, annotation_trial, inject_annotation
+from csp_check.models import (
+    PAPER_CONSTRAINTS, ActRole, ApiCall, ConstraintId, Dialogue, DialogueAct, KbResult, Span, Turn,
+)
+from csp_check.pipeline import check_dialogue, dialogue_csp, load_corpus
+from csp_check.roles import text_role
+
+SHARED = Path(__file__).resolve().parents[2] / "shared"
+CASES = SHARED / "cases"
+needs_cases = pytest.mark.skipif(not CASES.exists(), reason="../shared/cases is not beside the repo")
+needs_sgd = pytest.mark.skipif(not (SHARED / "data" / "sgd").exists(), reason="../shared/data is not beside the repo")
+S1 = ConstraintId.S1
+
+
+def verdicts(path: Path) -> dict[str, set[str]]:
+    out = {}
+    for d in load_corpus([path]):
+        assert not isinstance(d, InputError), d
+        out[d.id] = {v.constraint.value for v in check_dialogue(d).violations}
+    return out
+
+
+@needs_cases
+def test_case_01_origin_destination_swapped_is_flagged():
+    found = verdicts(CASES / "01-sgd-origin-destination-swapped")
+    assert found["1_00001"] & {"C2", "C5"}  # the system searched and offered the reverse direction
+    assert "S1" in found["1_00001"]  # the state and call record the reverse of the text
+
+
+@needs_cases
+def test_case_04_state_vs_text_both_flagged():
+    path = CASES / "04-sgd-state-vs-text"
+    found = verdicts(path)
+    assert "C2" in found["4_00001"] and found["4_00002"]
+    dialogue = next(d for d in load_corpus([path]) if d.id == "4_00002")
+    s1 = [v for v in check_dialogue(dialogue).violations if v.constraint is S1]
+    # the state after turn 0 and the booking call at turn 3 both say 1 where the user said 2
+    assert sorted(v.turns for v in s1) == [[0], [0, 3]]
+    assert all(v.variables[0].text == "2" and "'1'" in v.message for v in s1)
+    assert "the belief state" in s1[0].message and "ReserveRestaurant call" in s1[1].message
+
+
+@needs_cases
+def test_paper_constraints_leave_s1_out():
+    runner = CliRunner()
+    path = str(CASES / "04-sgd-state-vs-text")
+    paper = runner.invoke(main, ["validate", path, "--json", "--constraints", ",".join(c.value for c in PAPER_CONSTRAINTS)])
+    default = runner.invoke(main, ["validate", path, "--json"])
+    paper_sum, default_sum = json.loads(paper.output), json.loads(default.output)
+    assert "S1" not in paper_sum["violations"] and paper_sum["inconsistent"] == 1
+    assert default_sum["violations"]["S1"] == 4 and default_sum["inconsistent"] == 2
+    assert default_sum["flagged"] == {"paper": 1, "annotation": 2}
+
+
+def booking(*turns: tuple[str, str, list[DialogueAct], dict, dict | None]) -> Dialogue:
+    """A Restaurants dialogue from (speaker, text, acts, state, call parameters) tuples."""
+    out = []
+    for i, (speaker, text, acts, state, call) in enumerate(turns):
+        results = [KbResult(domain="R", call=ApiCall(domain="R", method="Reserve", parameters=call))] if call else []
+        out.append(Turn(index=i, speaker=speaker, utterance=text, acts=acts, state={"R": state} if state else {},
+                        kb_results=results))
+    return Dialogue(id="t", format="jsonl", turns=out)
+
+
+def inform(text: str, value: str, slot: str = "party_size", role: ActRole = ActRole.INFORM) -> DialogueAct:
+    return DialogueAct(role=role, act=role.value, domain="R", slot=slot, value=value, canonical=value)
+
+
+def test_a_later_change_updates_the_state_legitimately():
+    d = booking(
+        ("user", "A table for 2 please.", [inform("", "2")], {"party_size": ["2"]}, None),
+        ("system", "For how many?", [], {}, None),
+        ("user", "Actually make it 3.", [inform("", "3")], {"party_size": ["3"]}, None),
+        ("system", "Booked for 3.", [inform("", "3", role=ActRole.BOOKED)], {}, {"party_size": "3"}),
+    )
+    report = check_dialogue(d)
+    assert not report.violations and report.coverage["S1"] == 2  # both mentions checked, both fine
+
+
+def test_state_and_call_that_miss_the_users_value_are_flagged():
+    d = booking(
+        ("user", "A table for 2 please.", [inform("", "2")], {"party_size": ["1"]}, None),
+        ("system", "Booked.", [], {}, {"party_size": "1"}),
+    )
+    s1 = [v for v in check_dialogue(d).violations if v.constraint is S1]
+    assert [v.turns for v in s1] == [[0], [0, 1]]
+    assert s1[0].variables[0].span == Span(start=12, end=13)
+
+
+def test_dontcare_proposals_and_unsaid_values_are_no_s1_violations():
+    d = booking(
+        ("user", "Any time is fine, table for 2.", [inform("", "2"), inform("", "dontcare", "time")],
+         {"party_size": ["2"], "time": ["dontcare"]}, None),
+        ("system", "How about 7 pm?", [inform("", "7 pm", "time", ActRole.OFFER)], {}, None),
+        ("user", "Yes.", [], {"party_size": ["2"], "time": ["7 pm"], "city": ["Paris"]}, None),
+        ("system", "Booked.", [], {}, {"party_size": "2", "time": "19:00", "city": "Paris"}),
+    )
+    assert not [v for v in check_dialogue(d).violations if v.constraint is S1]
+
+
+def test_s1_reads_wording_not_spelling():
+    """'southern' is a form of south, "after 19:45" is kept by 20:00, "the same day" names
+    nothing: none is a claim; a different value is."""
+    def flagged(text: str, slot: str, state: str) -> bool:
+        act = inform("", text, slot)
+        act.span = Span(start=0, end=len(text))
+        d = booking(("user", text + " .", [act], {slot: [state]}, None))
+        return bool(check_dialogue(d).violations)
+
+    assert not flagged("southern", "area", "south")
+    assert not flagged("after 19:45", "leaveAt", "20:00")
+    assert flagged("after 19:45", "leaveAt", "19:00")
+    assert not flagged("same day", "day", "monday")
+    assert not flagged("4-stars", "stars", "4")
+    assert flagged("italian", "food", "latin american")
+    assert flagged("economy", "class", "premium economy")
+
+
+@pytest.mark.parametrize("text, word, role", [
+    ("I need a flight from Denver to Austin.", "Denver", "origin"),
+    ("I need a flight from Denver to Austin.", "Austin", "destination"),
+    ("A bus to Austin from Denver.", "Denver", "origin"),
+    ("A bus to Austin from Denver.", "Austin", "destination"),
+    ("I am leaving Denver soon.", "Denver", "origin"),
+    ("I want to go to Austin.", "Austin", "destination"),
+    ("Departing from Denver.", "Denver", "origin"),
+    ("The return flight leaves from Austin.", "Austin", None),  # a round trip's return leg
+    ("I am going from Seattle.", "Seattle", None),  # loose crowd wording: no claim
+    ("Pick me up at the Hilton and drop me off at Kings Cross.", "Hilton", "origin"),
+    ("Pick me up at the Hilton and drop me off at Kings Cross.", "Kings", "destination"),
+])
+def test_text_roles(text, word, role):
+    assert text_role(text, text.index(word)) == role
+
+
+@needs_sgd
+def test_s1_on_sgd_gold_flags_only_role_contradictions():
+    dev = SHARED / "data" / "sgd" / "dev"
+    flagged = set()
+    for d in load_corpus([dev]):
+        csp = dialogue_csp(d)
+        if any(c.id is S1 for c in csp.constraints):
+            report = check_dialogue(d)
+            if any(v.constraint is S1 for v in report.violations):
+                flagged.add(d.id)
+    assert flagged == {"2_00108", "2_00119"}  # "to go to San Diego" annotated as the origin
+
+
+@needs_sgd
+def test_annotation_faults_are_flagged_by_s1():
+    rng = random.Random(5)
+    dialogues = [d for d in load_corpus([SHARED / "data" / "sgd" / "dev" / "dialogues_001.json"])]
+    for kind in ANNOTATION_KINDS:
+        trials = [t for d in dialogues[:60] if (t := annotation_trial(d, kind, rng)) is not None]
+        assert len(trials) >= 5, kind
+        assert sum(t.right for t in trials) / len(trials) >= 0.95, kind
+    d = next(d for d in dialogues if inject_annotation(d, "state_value", random.Random(0)))
+    faulty, fault = inject_annotation(d, "state_value", random.Random(0))
+    assert faulty.turns[fault.turn].utterance == d.turns[fault.turn].utterance  # the text is untouched
+
+
+FIXTURES = Path(__file__).parent / "fixtures" / "multiwoz"
+MULTIWOZ_DB = SHARED / "data" / "multiwoz" / "db"
+
+
+@pytest.mark.skipif(not MULTIWOZ_DB.exists(), reason="../shared/data/multiwoz is not beside the repo")
+@pytest.mark.parametrize("path", [
+    FIXTURES / "data.json",  # MultiWOZ 2.1 data.json
+    FIXTURES / "v22",  # MultiWOZ 2.2
+    SHARED / "data" / "convlab_unified" / "multiwoz21_sample.json",  # ConvLab-3 unified
+    Path(__file__).resolve().parents[1] / "examples" / "dialogues.jsonl",  # our JSONL
+])
+def test_s1_finds_a_state_changed_away_from_the_text_in_every_format(path):
+    from csp_check.kb import load_kb
+
+    kb = load_kb(MULTIWOZ_DB) if "examples" not in str(path) else load_kb(path.parents[1] / "kb" / "restaurants.json")
+    rng = random.Random(1)
+    trials = [
+        t for d in load_corpus([path], kb=kb)
+        if not isinstance(d, InputError) and not any(v.constraint is S1 for v in check_dialogue(d, kb).violations)
+        and (t := annotation_trial(d, "state_value", rng, kb)) is not None
+    ]
+    assert trials and all(S1 in t.found for t in trials)
+
+
+# -- omissions: the state tracks the domain but not the value the user gave ---------------------
+
+def said(text: str, word: str, slot: str, value: str | None = None, domain: str = "restaurant",
+         role: ActRole = ActRole.INFORM) -> DialogueAct:
+    """A user act of ``slot`` whose span is ``word`` in ``text``."""
+    start = text.index(word)
+    return DialogueAct(role=role, act=role.value, domain=domain, slot=slot, value=value or word.lower(),
+                       canonical=value or word.lower(), span=Span(start=start, end=start + len(word)))
+
+
+def multiwoz(*turns: tuple[str, list[DialogueAct], dict]) -> Dialogue:
+    """A MultiWOZ-format dialogue from (user text, user acts, state after the turn) triples, each
+    followed by a system turn that carries the same state (as the MultiWOZ reader gives it)."""
+    out = []
+    for text, acts, state in turns:
+        out.append(Turn(index=len(out), speaker="user", utterance=text, acts=acts, state=state))
+        out.append(Turn(index=len(out), speaker="system", utterance="Okay .", acts=[], state=state))
+    return Dialogue(id="m", format="multiwoz", turns=out)
+
+
+def omissions(d: Dialogue) -> list:
+    return [v for v in check_dialogue(d).violations if v.constraint is S1 and "records no" in v.message]
+
+
+def test_a_value_the_state_of_a_tracked_domain_omits_is_flagged():
+    text = "I want a cheap restaurant in the north ."
+    d = multiwoz((text, [said(text, "cheap", "pricerange"), said(text, "north", "area")],
+                  {"restaurant": {"pricerange": ["cheap"]}}))
+    found = omissions(d)
+    assert [(v.turns, v.variables[0].text) for v in found] == [([0], "north")]
+    assert "tracks restaurant but records no restaurant.area" in found[0].message
+    csp = dialogue_csp(d)
+    s1 = [c for c in csp.constraints if c.id is S1 and c.values == []]
+    assert len(s1) == 1  # lowered as x ∈ ∅: the state records no value
+
+
+def test_booking_slots_and_a_dropped_name_are_omissions():
+    text = "Yes , please book the Ashley Hotel for 2 nights ."
+    d = multiwoz((text, [said(text, "Ashley Hotel", "name", domain="hotel"), said(text, "2", "book stay", domain="hotel")],
+                  {"hotel": {"pricerange": ["moderate"]}}))
+    assert sorted(v.variables[0].slot for v in omissions(d)) == ["hotel.book stay", "hotel.name"]
+
+
+@pytest.mark.parametrize("text, word, slot, value, state", [
+    ("I want a cheap place , not in the north .", "north", "area", None, {}),  # negated
+    ("Any area is fine , but it must be cheap .", "Any area", "area", "dontcare", {}),  # dontcare
+    ("I want a cheap place , any area .", "any", "area", "any", {}),  # dontcare written as a word
+    ("Is it in the north ? I want cheap .", "north", "area", None, {}),  # a question about an entity
+    ("Cheap is fine . What is the phone number of Nandos ?", "Nandos", "name", None, {}),  # a name only asked about
+    ("Is there a cheap place near the Cotto ?", "Cotto", "name", None, {}),  # a name placing something
+    ("A cheap place on the same day .", "same day", "book day", None, {}),  # refers
+    ("Try 18:00 or 19:00 , cheap please .", "18:00", "book time", None, {}),  # a choice
+    ("Cheap . What is the address ?", "address", "address", "x", {}),  # no such state slot in MultiWOZ
+    ("A cheap place , north please .", "north", "area", None, {"taxi": {"destination": ["north"]}}),  # not the name rule
+])
+def test_words_that_give_no_value_to_record_make_no_omission_claim(text, word, slot, value, state):
+    cheap = said(text, "cheap" if "cheap" in text else "Cheap", "pricerange", "cheap")
+    d = multiwoz((text, [cheap, said(text, word, slot, value)], {"restaurant": {"pricerange": ["cheap"]}, **state}))
+    if slot == "area" and state:  # a value in another domain's slot of the same kind is still an omission
+        assert omissions(d)
+    else:
+        assert not omissions(d)
+
+
+def test_no_omission_when_the_domain_is_untracked_recorded_late_or_elsewhere():
+    text = "I want a cheap restaurant in the north ."
+    acts = [said(text, "cheap", "pricerange"), said(text, "north", "area")]
+    untracked = multiwoz((text, acts, {"hotel": {"area": ["east"]}}))
+    assert not omissions(untracked)  # the state does not track the restaurant at all
+    late = multiwoz((text, acts, {"restaurant": {"pricerange": ["cheap"]}}),
+                    ("Thanks .", [], {"restaurant": {"pricerange": ["cheap"], "area": ["north"]}}))
+    assert not omissions(late)  # recorded a turn late: a delay, not an omission
+    taxi = "Book a taxi to the Golden Curry ."
+    elsewhere = multiwoz((taxi, [said(taxi, "Golden Curry", "name")],
+                          {"restaurant": {"food": ["indian"]}, "taxi": {"destination": ["golden curry"]}}))
+    assert not omissions(elsewhere)  # a taxi's destination annotated as a restaurant name
+
+
+def test_a_stale_value_the_user_changed_is_flagged():
+    """'Actually, make it Tuesday' while the state keeps Monday: each mention is held to the
+    state after its own turn (a contradiction, not an omission)."""
+    first, change = "A table on Monday , cheap .", "Actually , make it Tuesday ."
+    d = multiwoz((first, [said(first, "Monday", "book day", "monday"), said(first, "cheap", "pricerange")],
+                  {"restaurant": {"pricerange": ["cheap"], "book day": ["monday"]}}),
+                 (change, [said(change, "Tuesday", "book day", "tuesday")],
+                  {"restaurant": {"pricerange": ["cheap"], "book day": ["monday"]}}))
+    s1 = [v for v in check_dialogue(d).violations if v.constraint is S1]
+    assert [(v.turns, v.variables[0].text) for v in s1] == [([2], "Tuesday")]
+    assert "records restaurant.book day='monday'" in s1[0].message
+
+
+MULTIWOZ_VAL = SHARED / "data" / "multiwoz" / "val.json.zip"
+
+
+@pytest.mark.skipif(not MULTIWOZ_VAL.exists(), reason="../shared/data/multiwoz is not beside the repo")
+def test_omissions_on_multiwoz_val_dialogues_read_by_hand(tmp_path):
+    """Dialogues of MultiWOZ 2.1 val read by hand (docs/s1-flags.md): omissions where the user
+    gave the value, none where the user only asks or the acts name the wrong domain."""
+    import zipfile
+
+    with zipfile.ZipFile(MULTIWOZ_VAL) as archive:
+        data = json.loads(archive.read(next(n for n in archive.namelist() if n.endswith(".json"))))
+    keep = ["SNG0921", "PMUL4955", "MUL0602", "PMUL0705", "MUL2259", "MUL1472"]
+    (tmp_path / "val.json").write_text(json.dumps({k: data[k] for k in keep}))
+    found = {}
+    for d in load_corpus([tmp_path / "val.json"]):
+        found[d.id] = sorted((v.variables[0].turn, v.variables[0].slot) for v in omissions(d))
+    assert found["SNG0921"] == [(4, "hotel.name")]  # "please book the Ashley Hotel"
+    assert found["PMUL4955"] == [(6, "hotel.book stay")]  # "book a room for Saturday for 4 nights"
+    assert found["MUL0602"] == []  # "What is the star rating of the Acorn Guest House ?"
+    assert found["PMUL0705"] == []  # "book the anatolia for 2 people": annotated as the train's
+    assert found["MUL2259"] == []  # the span of internet=yes is the "yes" of "Before I say yes"
+    assert found["MUL1472"] == []  # one span annotated as both leaveAt and arriveBy; the state has one
+
+
+def test_state_omission_faults_drop_the_value_and_trip_s1():
+    text = "I want a cheap restaurant in the north ."
+    d = multiwoz((text, [said(text, "cheap", "pricerange"), said(text, "north", "area")],
+                  {"restaurant": {"pricerange": ["cheap"], "area": ["north"]}}),
+                 ("Thanks .", [], {"restaurant": {"pricerange": ["cheap"], "area": ["north"]}}))
+    assert not check_dialogue(d).violations
+    faulty, fault = inject_annotation(d, "state_omission", random.Random(0))
+    slot = "pricerange" if fault.old_text == "cheap" else "area"
+    assert all(slot not in t.state.get("restaurant", {}) for t in faulty.turns)  # dropped from every turn
+    assert [t.utterance for t in faulty.turns] == [t.utterance for t in d.turns]  # the text is untouched
+    t = annotation_trial(d, "state_omission", random.Random(0))
+    assert t is not None and t.right and S1 in t.found
