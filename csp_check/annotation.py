@@ -230,7 +230,9 @@ def _instance(
     forms = recorded_forms(lexicon, v.slot_type, alternatives)
     if "dontcare" in forms or _names_both(utterance, v, forms, spans):
         return None
-    if isinstance(said, str) and any(same_meaning(said, f, v.slot) for f in forms):
+    # the value read, and the words themselves ("after 19:45": normalising keeps only the time)
+    wordings = {said, " ".join((v.text or "").lower().split())} if isinstance(said, str) else set()
+    if any(same_meaning(w, f, v.slot) for w in wordings if w for f in forms):
         forms.add(said)  # the user's wording is a form of the recorded value
     return Constraint(
         id=ConstraintId.S1, variables=[v.name], turn=turn, slot_type=v.slot_type, values=sorted(forms), record=record
