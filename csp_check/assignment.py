@@ -117,14 +117,19 @@ class Lexicon:
         return self.resolve(slot_type, surface) or normalize(surface)
 
     def variant_of(self, slot_type: str, text: str, value: str) -> bool:
-        """Whether ``text`` is a wording of ``value`` (spec §9): the same wording key; ``value``
-        written inside a longer phrase ("south part of town", "more moderate"); a part of a
-        name or address with the value's own words; a hypernym ("hotel" for a guesthouse); or
-        words that refer back to a value ("same area", "that day")."""
-        column = slot_type.split(".", 1)[-1]
+        """Whether ``text`` is a wording of ``value`` (spec §9): the same wording key or clock
+        time; and for a domain of the attached ``--kb`` (MultiWOZ): ``value`` written inside a
+        longer phrase ("south part of town", "more moderate"); a part of a name or address with
+        the value's own words; a hypernym ("hotel" for a guesthouse); or words that refer back
+        to a value ("same area", "that day")."""
+        domain, _, column = slot_type.partition(".")
         if value == "dontcare":
             return wording_key(column, text) == "dontcare"
-        if wording_key(column, text) == wording_key(column, value) or refers(text) or same_clock(text, value):
+        if wording_key(column, text) == wording_key(column, value) or same_clock(text, value):
+            return True
+        if self.kb is None or domain not in self.kb.tables:
+            return False  # the looser readings below are MultiWOZ's wording, against its DB (spec §9)
+        if refers(text):
             return True
         if column == "type" and wording_key(column, text) == "hotel" and value == "guesthouse":
             return True

@@ -592,7 +592,7 @@ def canonical_values(dialogue: Dialogue, variables: list[Variable], lexicon: Lex
     for v in variables:
         if v.kind is not VariableKind.SLOT or not isinstance(v.value, str):
             continue
-        if refers(v.value):
+        if refers(v.value) and lexicon.kb is not None and v.domain in lexicon.kb.tables:
             held = dialogue.turns[v.turn].state.get(v.domain, {}).get(v.slot) or []
             if len(held) == 1:
                 v.value = lexicon.canon(v.slot_type, held[0])
