@@ -58,6 +58,7 @@ Artworks", the recorded value written elsewhere in the turn: :func:`_names_both`
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from collections import defaultdict
 
 from csp_check.assignment import Lexicon
@@ -190,10 +191,11 @@ def annotation_constraints(
             if result.call is None:
                 continue
             for slot, value in result.call.parameters.items():
-                said = [m for m in by_type.get(f"{result.domain}.{slot}", []) if m.turn <= turn.index]
-                if not said:
+                mentioned = by_type.get(f"{result.domain}.{slot}", [])  # in turn order
+                k = bisect_right(mentioned, turn.index, key=lambda m: m.turn)  # linear in the turns overall
+                if not k:
                     continue
-                x = said[-1]
+                x = mentioned[k - 1]
                 then = state_after[x.turn].get(x.domain, {}).get(slot)
                 now = state_after[turn.index].get(x.domain, {}).get(slot)
                 if then != now:

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections import defaultdict
 
 from csp_check.cues import BOOLEAN, read_boolean
+from csp_check.roles import partners
 from csp_check.models import Dialogue, KbTable, KnowledgeBase, Value, Variable, VariableKind
 from csp_check.normalize import (
     clock_time, contains_words, name_words, normalize, one_typo, parse_amount, refers, same_clock, wording_key,
@@ -186,6 +187,10 @@ def read_value(var: Variable, lexicon: Lexicon) -> Value:
     if var.value in BOOLEAN and not lexicon.lookup(var.slot_type, var.text):
         return read_boolean(var.text)  # "not free" → false (csp_check.cues)
     candidates = lexicon.lookup(var.slot_type, var.text)
+    for other in partners(var.slot) if not candidates else []:  # a span its role words moved ("from
+        candidates = lexicon.lookup(f"{var.domain}.{other}", var.text)  # Chi-town" annotated destination)
+        if candidates:
+            break
     if var.value in candidates or normalize(var.text) == var.value:
         return var.value
     if isinstance(var.value, str) and lexicon.variant_of(var.slot_type, var.text, var.value):

@@ -57,6 +57,8 @@ _NUMBER = re.compile(
     + r"(?:-(?:one|two|three|four|five|six|seven|eight|nine))?)(?![\w%$£€-])(?![.,:/]\d)"
 )
 _WORD = re.compile(r"\s+([a-z][a-z.'-]*)")
+#: The unit word after a number, also when tokenised text puts a hyphen apart ("3 -star").
+_UNIT_WORD = re.compile(r"\s+-?\s*([a-z][a-z.'-]*)")
 
 
 def count_spans(utterance: str, avoid: list[Span] = ()) -> list[Span]:  # type: ignore[assignment]
@@ -76,7 +78,7 @@ def count_spans(utterance: str, avoid: list[Span] = ()) -> list[Span]:  # type: 
         if word.isdigit() and len(word) == 4 and 1900 <= int(word) <= 2099:
             continue
         before = folded[max(0, span.start - 40) : span.start]
-        after = _WORD.match(folded, span.end)
+        after = _UNIT_WORD.match(folded, span.end)
         noun = after.group(1).strip(".'") if after else ""
         if noun in UNITS or (noun.endswith("'s") and noun[:-2] in UNITS):
             continue
@@ -241,7 +243,7 @@ def measure_spans(
             continue
         if _REJECTED.search(folded[max(0, span.start - 16) : span.start]):
             continue  # "instead of two tickets you want 1"
-        after = _WORD.match(folded, span.end)
+        after = _UNIT_WORD.match(folded, span.end)
         noun = after.group(1).strip(".'") if after else ""
         second = _WORD.match(folded, after.end()) if after else None  # "1 bus ticket", "2 hotel rooms"
         nouns = [noun] + ([second.group(1).strip(".'")] if second and noun not in NOT_NOUNS | UNITS else [])
@@ -295,9 +297,14 @@ def user_states(utterance: str, span: Span, previous: str = "") -> bool:
     """Whether a value written at ``span`` of a user ``utterance`` is one the user asks for: not
     rejected by the words before it ("not on TV", "instead of Compact"), not in a clause
     describing the offer ("That's pretty expensive"), and not an echo of the ``previous``
-    (system) turn outside a request ("You licked the TV?" after "… on the TV")."""
+    (system) turn outside a request ("You licked the TV?" after "… on the TV") unless that turn
+    asked the user to choose ("Checking or savings account?" → "Savings.")."""
     folded = fold_aligned(utterance)
     if _REJECTING.search(folded[max(0, span.start - 30) : span.start]) or _DESCRIBING.match(_clause(utterance, span)):
         return False
     echoed = re.search(rf"(?<!\w){re.escape(folded[span.start : span.end])}(?!\w)", fold_aligned(previous))
-    return not echoed or bool(_REQUEST.search(_sentence(utterance, span)))
+    if not echoed or _REQUEST.search(_sentence(utterance, span)):
+        return True
+    # an answer to the system's choice question ("Checking or savings account?" → "Savings.",
+    # "Start with my checking account"): the echo is the user's pick
+    return bool(re.search(r"\bor\b[^.!?]*\?", fold_aligned(previous)))

@@ -31,6 +31,14 @@ PAIRS: tuple[tuple[str, str], ...] = (
     ("departure", "destination"),
     ("pickup_location", "dropoff_location"),
 )
+
+
+def partners(slot: str) -> list[str]:
+    """The other slot of every pair holding ``slot`` (``origin_city`` → ``[destination_city]``):
+    where a span moved by its role words finds the surface forms the dialogue gave its value."""
+    return [b if a == slot else a for a, b in PAIRS if slot in (a, b)]
+
+
 # Only unambiguous role words: departure verbs ("leaving (from)", "departing from"), "from A to
 # B" / "to B from A", "going to". A bare "from X", "travelling from X" or "a flight to X" is
 # where SGD's paraphrasing crowd workers most often wrote the reverse of what the dialogue
