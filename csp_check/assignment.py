@@ -15,6 +15,7 @@ from csp_check.cues import BOOLEAN, read_boolean
 from csp_check.roles import partners
 from csp_check.models import Dialogue, KbTable, KnowledgeBase, Value, Variable, VariableKind
 from csp_check.normalize import (
+    VAGUE_AMOUNTS,
     clock_time, contains_words, name_words, normalize, one_typo, parse_amount, refers, same_clock, wording_key,
 )
 
@@ -179,6 +180,8 @@ def read_value(var: Variable, lexicon: Lexicon) -> Value:
     if var.text is None:
         return var.value
     if var.kind is VariableKind.AMOUNT:
+        if _vague(var.text):
+            return var.value  # "several trains", "a couple of options": no exact count claimed
         amount = parse_amount(var.text)
         return amount if amount is not None else normalize(var.text)
     if (isinstance(var.value, str) and var.value.isdigit() and not normalize(var.text).isdigit()
@@ -198,6 +201,12 @@ def read_value(var: Variable, lexicon: Lexicon) -> Value:
     if candidates:
         return min(candidates)
     return lexicon.resolve(var.slot_type, var.text) or normalize(var.text)
+
+
+def _vague(text: str) -> bool:
+    """Whether ``text`` is a quantity word naming no number ("several", "a few of")."""
+    key = normalize(text)
+    return (key[:-3] if key.endswith(" of") else key) in VAGUE_AMOUNTS
 
 
 def read_assignment(variables: list[Variable], lexicon: Lexicon) -> dict[str, Value]:

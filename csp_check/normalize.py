@@ -36,8 +36,14 @@ NUMBER_WORDS = {
     "couple": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
     "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14, "fifteen": 15,
     "sixteen": 16, "seventeen": 17, "eighteen": 18, "nineteen": 19, "twenty": 20, "thirty": 30,
-    "forty": 40, "fifty": 50,
+    "forty": 40, "fifty": 50, "a dozen": 12, "dozen": 12,
 }
+#: Words for an amount that name no number ("several", "a few"): no exact count is claimed.
+VAGUE_AMOUNTS = frozenset({
+    "several", "many", "a few", "few", "a lot", "lots", "numerous", "multiple", "various", "plenty", "a number",
+    "some", "a handful", "a bunch", "loads", "quite a few", "a variety", "a wide variety", "a range", "a wide range",
+    "a couple", "couple",  # "a couple of options" where the DB has 5: used loosely, as "a few"
+})
 
 
 def fold(text: str) -> str:
@@ -128,8 +134,13 @@ def clock_time(text: str) -> str | None:
 
 
 def parse_amount(text: str) -> int | None:
-    """An amount written as digits or an English number word; ``None`` when it is neither."""
+    """An amount written as digits or an English number word; ``None`` when it is neither, or a
+    quantity word naming no exact number (:data:`VAGUE_AMOUNTS`: "several", "a couple of")."""
     key = normalize(text)
+    if key.endswith(" of"):  # "a dozen of"
+        key = key[:-3]
+    if key in VAGUE_AMOUNTS:  # "a couple of options" where there are 5: no exact amount
+        return None
     if key.isdigit():
         return int(key)
     if key in NUMBER_WORDS:
@@ -174,7 +185,9 @@ _FREE = re.compile(r"^(?:it is |it's |they are |is )?(?:free|free of charge|no c
 _ABBREVIATIONS = {"st": "street", "rd": "road", "ave": "avenue", "ln": "lane", "sq": "square"}
 _ADVERBS = {"cheaply": "cheap", "cheaper": "cheap", "cheapest": "cheap", "inexpensive": "cheap",
             "moderately priced": "moderate", "moderately - priced": "moderate", "moderately-priced": "moderate",
-            "mid-priced": "moderate", "mid priced": "moderate", "pricey": "expensive", "boating": "boat",
+            "mid-priced": "moderate", "mid priced": "moderate", "mid-range": "moderate", "mid range": "moderate",
+            "pricey": "expensive", "upscale": "expensive", "high-end": "expensive", "high end": "expensive",
+            "boating": "boat",
             "punting": "boat"}
 _NO_FEE = re.compile(r"^(?:there is |it has |it does n't have |it doesn't have |does n't have |doesn't have |has )?"
                      r"(?:no|not an?|an?) ?(?:entrance |entry |admission )?(?:fee|charge)$|^(?:there is )?no (?:entrance |entry )?fee$")

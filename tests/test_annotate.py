@@ -73,15 +73,18 @@ def test_roles_amounts_and_state(kb) -> None:
 
 
 def test_amount_words_need_a_domain_noun_that_agrees(kb) -> None:
-    text = "A table for two at Jade Lotus? There is one cheap italian restaurant and a couple of moderately priced ones."
+    text = "A table for two at Jade Lotus? There is one cheap italian restaurant and two moderately priced ones."
     found = Annotator(kb).turn_acts(text, "system")
     assert [(a.role.value, a.value, a.canonical) for a in found if a.role is ActRole.COUNT] == [
-        ("count", "one", "1"), ("count", "a couple", "2")
+        ("count", "one", "1"), ("count", "two", "2")
     ]
     d = annotate(raw("Hi.", text), kb)
     assert ("offer", "pricerange", "moderately priced", "moderate") in acts(d, 1)
     # two counts of one domain in one turn break a search down; one belief state cannot express both
     assert [a for a in d.turns[1].acts if a.role is ActRole.COUNT] == []
+    # "a couple of" is used loosely (MultiWOZ: "a couple of options" where the DB has 5): no count
+    loose = Annotator(kb).turn_acts("There are a couple of moderately priced italian restaurants.", "system")
+    assert [a for a in loose if a.role is ActRole.COUNT] == []
 
 
 def test_no_result_relabels_the_utterance_values(kb) -> None:

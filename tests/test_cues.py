@@ -138,3 +138,22 @@ def test_a_boolean_the_text_states_is_checked_not_the_annotated_one():
     assert not check_dialogue(_dialogue("The Ritz has no wifi.", acts, entities, ontology)).violations
     report = check_dialogue(_dialogue("The Ritz has wifi.", acts, entities, ontology))
     assert {v.constraint.value for v in report.violations} == {"C5"}
+
+
+def test_quantity_words_without_a_number_claim_no_exact_amount() -> None:
+    from csp_check.assignment import Lexicon, read_value
+    from csp_check.models import ActRole, Span, Variable, VariableKind
+    from csp_check.normalize import parse_amount
+
+    assert parse_amount("a dozen") == 12 and parse_amount("twenty-one") == 21
+    assert parse_amount("several") is None and parse_amount("a couple of") is None and parse_amount("a few") is None
+
+    def amount(text: str, annotated: int) -> object:
+        var = Variable(name="x1", turn=1, speaker="system", kind=VariableKind.AMOUNT, domain="train", slot="choice",
+                       role=ActRole.COUNT, span=Span(start=0, end=len(text)), text=text, value=annotated)  # fmt: skip
+        return read_value(var, Lexicon())
+
+    assert amount("several", 5) == 5  # no claim of its own: nothing for C1 or C6 to contradict
+    assert amount("a couple of", 5) == 5
+    assert amount("a dozen", 5) == 12  # a number: the text is the truth
+    assert amount("12", 10) == 12
