@@ -304,7 +304,11 @@ class _Builder:
             return  # "cheap, moderate or expensive: which would you prefer?" names choices, not an entity
         if self._alternatives(turn, mine):
             asked = []  # after "no match" / "could not book" the system offers something else
-        elif all(v.slot in DETAIL_COLUMNS for v in claims):
+        elif all(v.slot in DETAIL_COLUMNS for v in claims) or (
+            kb_id.startswith("dialogue:")  # the dialogue's own results (SGD): any column may be a detail
+            and all(v.role is ActRole.INFORM and not _names_entity(v.slot) for v in claims)
+            and not any(_names_entity(v.slot) or v.kind is VariableKind.AMOUNT for v in mine)
+        ):  # details given alone ("Their number is …", "It is not furnished"), no count: about one entity
             discussed = self._under_discussion(turn, claims[0].domain, columns)
             if discussed is not None and discussed.value in self._vocab(kb_id, discussed.slot):  # "it's at 62 Gilbert Road": about the entity under discussion
                 asked = [v for v in asked if v.slot != discussed.slot] + [discussed]
@@ -373,9 +377,7 @@ class _Builder:
         """The entity a turn that names none talks about (spec §9, "which entity"): the one the
         belief state holds by name (selected or booked), else the one the system offered last
         (the only name or train id of its turn); as the variable that last mentions it."""
-        for slot in ("name", "trainID"):
-            if slot not in columns:
-                continue
+        for slot in sorted(c for c in columns if _names_entity(c)):
             held = [vals for t in reversed(self.dialogue.turns[: turn + 1]) if (vals := t.state.get(domain, {}).get(slot))]
             if held and len(held[0]) == 1:
                 var = self._latest_mention(turn - 1, domain, slot, self.lexicon.canon(f"{domain}.{slot}", held[0][0]))
@@ -553,6 +555,13 @@ class _Builder:
             return None
         k = bisect_right(entry[0], turn)
         return entry[1][k - 1] if k else None
+
+
+def _names_entity(slot: str) -> bool:
+    """Whether a column names one entity: MultiWOZ ``name`` / ``trainID``, SGD ``*_name``
+    (``restaurant_name``, ``movie_name``; not ``*_airport_name`` / ``*_station_name``, which
+    name places a trip goes through)."""
+    return slot in ("name", "trainID") or (slot.endswith("_name") and not slot.endswith(("airport_name", "station_name")))
 
 
 def _generic(domain: str, slot: str, value: object) -> bool:
