@@ -49,9 +49,9 @@ def _same_file(a: Path, b: Path) -> bool:
         return False
 
 
-def _is_previous_report(path: Path) -> bool:
+def _is_previous_report(path: Path, keys: tuple[str, ...] = ("dialogue_id", "status")) -> bool:
     """An empty (or blank) file, or one whose first non-blank line is a JSON object with
-    ``dialogue_id`` and ``status``."""
+    ``keys`` (a validate report: ``dialogue_id`` and ``status``)."""
     try:
         with open(path, "rb") as f:
             first = b""
@@ -65,7 +65,7 @@ def _is_previous_report(path: Path) -> bool:
         data = json.loads(first.decode("utf-8"))
     except (UnicodeDecodeError, ValueError, RecursionError):
         return False
-    return isinstance(data, dict) and "dialogue_id" in data and "status" in data
+    return isinstance(data, dict) and all(k in data for k in keys)
 
 
 def refuse_inputs(path: Path, inputs: Iterable[str | Path], option: str = "--report") -> None:
@@ -78,6 +78,20 @@ def refuse_inputs(path: Path, inputs: Iterable[str | Path], option: str = "--rep
             raise UsageError(f"{option} {path}: is an input file; refusing to overwrite it")
         if source.is_dir() and source in target.parents:
             raise UsageError(f"{option} {path}: is inside the input directory {raw} (it would be read as input)")
+
+
+def check_output_path(path: Path, inputs: Iterable[str | Path], option: str, keys: tuple[str, ...]) -> None:
+    """Raise :class:`UsageError` (one line) when writing ``path`` (the output of ``option``) could
+    destroy data: it is an input or inside an input directory, a directory, a missing folder, or
+    an existing file whose first line is not a JSON object with ``keys`` (an earlier output of
+    the same command). Used by ``calls --report`` and ``nlsi build --out``."""
+    refuse_inputs(path, inputs, option)
+    if path.is_dir():
+        raise UsageError(f"{option} {path}: is a directory")
+    if path.is_file() and not _is_previous_report(path, keys):
+        raise UsageError(f"{option} {path}: exists and is not an earlier output of this command; refusing to overwrite it")
+    if not path.exists() and not path.parent.is_dir():
+        raise UsageError(f"{option} {path}: cannot write: no such directory {path.parent}")
 
 
 def check_report_path(path: Path, inputs: Iterable[str | Path], resume: bool = False) -> None:

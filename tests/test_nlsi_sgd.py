@@ -170,3 +170,27 @@ def test_parser_accuracy_on_template_and_paraphrase_wordings(built):
     for kind in ("template", "paraphrase"):
         assert counts[kind, "n"] > 300
         assert counts[kind, "right"] / counts[kind, "n"] >= 0.98, wrong
+
+
+@needs_sgd
+def test_outputs_never_overwrite_inputs_or_other_files(tmp_path):
+    source = tmp_path / "dialogues_001.json"
+    source.write_bytes((SGD_DEV / "dialogues_001.json").read_bytes())
+    (tmp_path / "schema.json").write_bytes((SGD_DEV / "schema.json").read_bytes())
+    other = tmp_path / "notes.txt"
+    other.write_text("mine\n")
+    for out in (source, other):
+        result = CliRunner().invoke(main, ["nlsi", "build", str(source), "--out", str(out), "--limit", "2"])
+        assert result.exit_code == 2 and "refusing to overwrite" in result.output
+    assert other.read_text() == "mine\n" and source.stat().st_size == (SGD_DEV / "dialogues_001.json").stat().st_size
+    built = tmp_path / "ex.jsonl"
+    assert CliRunner().invoke(main, ["nlsi", "build", str(source), "--out", str(built), "--limit", "3"]).exit_code == 0
+    assert CliRunner().invoke(main, ["nlsi", "build", str(source), "--out", str(built), "--limit", "3"]).exit_code == 0
+    size = built.stat().st_size
+    for report in (built, other):
+        result = CliRunner().invoke(main, ["calls", str(built), "--report", str(report)])
+        assert result.exit_code == 2 and "refusing to overwrite" in result.output
+    assert built.stat().st_size == size and other.read_text() == "mine\n"
+    report = tmp_path / "calls.jsonl"
+    for _ in range(2):  # a report of an earlier run may be replaced
+        assert CliRunner().invoke(main, ["calls", str(built), "--report", str(report)]).exit_code == 0

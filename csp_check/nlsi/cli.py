@@ -87,6 +87,16 @@ def calls_command(paths, schema, field, report_path, derive, jobs, no_annotation
     except (OSError, ValueError) as err:
         click.echo(f"csp-check: error: schema: {err}", err=True)
         sys.exit(EXIT_ERROR)
+    if report_path is not None:
+        from csp_check.errors import UsageError
+        from csp_check.report_file import check_output_path
+
+        try:
+            check_output_path(Path(report_path), [*paths, *([schema] if schema else [])], "--report",
+                              ("example_id", "status"))  # fmt: skip
+        except UsageError as err:
+            click.echo(f"csp-check: error: {err}", err=True)
+            sys.exit(EXIT_ERROR)
     try:
         out = open(report_path, "w", encoding="utf-8") if report_path else None
     except OSError as err:
@@ -162,15 +172,35 @@ def build_command(sgd_paths, out_path, seed, paraphrase, limit):
 
     from csp_check.nlsi.build import build_examples
 
+    from csp_check.errors import UsageError
+    from csp_check.report_file import check_output_path, refuse_inputs
+
+    schema_path = out_path.with_name(out_path.name.removesuffix(".jsonl") + ".schema.json")
+    try:
+        check_output_path(out_path, list(sgd_paths), "--out", ("example_id",))
+        refuse_inputs(schema_path, list(sgd_paths), "--out (its schema)")
+        if schema_path.is_file() and schema_path.stat().st_size and not _is_nlsi_schema(schema_path):
+            raise UsageError(f"--out {out_path}: {schema_path} exists and is not a schema it wrote; refusing to overwrite it")
+    except UsageError as err:
+        click.echo(f"csp-check: error: {err}", err=True)
+        sys.exit(EXIT_ERROR)
     try:
         schema, examples = build_examples(list(sgd_paths), seed=seed, paraphrase=paraphrase, limit=limit)
         with open(out_path, "w", encoding="utf-8") as f:
             for ex in examples:
                 f.write(ex.model_dump_json(exclude_none=True) + "\n")
-        schema_path = out_path.with_name(out_path.name.removesuffix(".jsonl") + ".schema.json")
         schema_path.write_text(json.dumps(schema.to_json(), indent=1) + "\n", encoding="utf-8")
     except (OSError, ValueError, KeyError) as err:
         click.echo(f"csp-check: error: {err}", err=True)
         sys.exit(EXIT_ERROR)
     by_type = Counter(e.reasoning_type.value for e in examples)
     click.echo(f"{len(examples)} examples -> {out_path} ({', '.join(f'{k} {v}' for k, v in sorted(by_type.items()))}); schema -> {schema_path}")
+
+
+def _is_nlsi_schema(path: Path) -> bool:
+    """Whether ``path`` is a schema ``nlsi build`` wrote (services with ``nlsi_domain``)."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError, RecursionError):
+        return False
+    return isinstance(data, list) and all(isinstance(s, dict) and "nlsi_domain" in s for s in data)
