@@ -92,7 +92,8 @@ def calls_command(paths, schema, field, report_path, derive, jobs, no_annotation
         from csp_check.report_file import check_output_path
 
         try:
-            check_output_path(Path(report_path), [*paths, *([schema] if schema else [])], "--report",
+            schemas = list(schema) if isinstance(schema, (tuple, list)) else [schema] if schema else []
+            check_output_path(Path(report_path), [*paths, *schemas], "--report",
                               ("example_id", "status"))  # fmt: skip
         except UsageError as err:
             click.echo(f"csp-check: error: {err}", err=True)
