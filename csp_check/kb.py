@@ -113,13 +113,19 @@ def short_form(data: dict[str, Any], source: str = "<kb>") -> KnowledgeBase:
 
 
 def _table(path: Path, domain: str, entities: Any, field: str) -> KbTable:
+    from csp_check.readers._json import lone_surrogate  # here: the readers import this module
+
     if not isinstance(entities, list):
         raise InputError(str(path), "must be a list of entities", field=field)
     rows = []
     for i, entity in enumerate(entities):
         if not isinstance(entity, dict):
             raise InputError(str(path), f"an entity must be a JSON object, not {type(entity).__name__}", field=f"{field}[{i}]")
-        rows.append(entity_strings(entity))
+        row = entity_strings(entity)
+        where = lone_surrogate(row)
+        if where is not None:  # no text, and not writable in a report: one error naming the field
+            raise InputError(str(path), "a lone surrogate (not text) in a value", field=f"{field}[{i}].{where}")
+        rows.append(row)
     return KbTable(domain=domain, entities=rows)
 
 

@@ -101,3 +101,16 @@ def test_db_file_entity_error_names_index(tmp_path: Path) -> None:
 
 def test_empty_kb_model() -> None:
     assert KnowledgeBase().tables == {}
+
+
+def test_a_lone_surrogate_in_a_kb_value_is_one_error_naming_the_field(tmp_path):
+    import pytest
+
+    from csp_check.errors import InputError
+    from csp_check.kb import load_kb
+
+    path = tmp_path / "kb.json"
+    path.write_text('{"domain": "restaurant", "entities": [{"name": "a", "area": "west\\udfff"}]}', encoding="utf-8")
+    with pytest.raises(InputError) as err:
+        load_kb(path)
+    assert "entities[0].area" in str(err.value) and "lone surrogate" in str(err.value)
