@@ -117,6 +117,8 @@ def parse_line(path: Path, lineno: int, line: str) -> Dialogue | InputError:
     except RecursionError:
         return InputError(where, "invalid JSON: nested too deeply")
     except ValueError as err:  # an integer of more than 4,300 digits
+        if "digits" in str(err):
+            return InputError(where, "invalid JSON: an integer literal of more than 4,300 digits")
         return InputError(where, f"invalid JSON: {' '.join(str(err).split())}")
     dialogue_id = str(raw["id"]) if isinstance(raw, dict) and isinstance(raw.get("id"), (str, int)) else None
     if not isinstance(raw, dict):
