@@ -574,22 +574,22 @@ def _raw_claims(csp: CSP, columns: set[str] | None, exclude: set[str]) -> list[t
 def _raw_attribute(csp: CSP, kb: KnowledgeBase) -> list[tuple[Variable, str]]:
     from csp_check.annotate import ENTITY_COLUMNS, FLAG_WORDS
 
-    out = []
-    for c, i, var in _raw_claims(csp, None, set(ENTITY_COLUMNS) | set(FLAG_WORDS) | {"address", "phone", "postcode"}):
-        values = [csp.assignment[n] for n in c.variables]
-        for new in _raw_values(kb, var):
-            values[i] = new
-            if not any(entity_match(e, c.columns, values)[1] for e in csp.kbs[c.kb or ""]):
-                out.append((var, new))
-                break
-    return out
+    return _raw_misfits(csp, kb, _raw_claims(csp, None, set(ENTITY_COLUMNS) | set(FLAG_WORDS) | {"address", "phone", "postcode"}))
 
 
 def _raw_name_swap(csp: CSP, kb: KnowledgeBase) -> list[tuple[Variable, str]]:
     from csp_check.annotate import ENTITY_COLUMNS
 
+    return _raw_misfits(csp, kb, _raw_claims(csp, set(ENTITY_COLUMNS), set()))
+
+
+def _raw_misfits(
+    csp: CSP, kb: KnowledgeBase, claims: list[tuple[Constraint, int, Variable]]
+) -> list[tuple[Variable, str]]:
+    """For each claimed variable (``(constraint, position, variable)``), the first KB value of its
+    slot that makes its claim match no entity: the fault's new value."""
     out = []
-    for c, i, var in _raw_claims(csp, set(ENTITY_COLUMNS), set()):
+    for c, i, var in claims:
         values = [csp.assignment[n] for n in c.variables]
         for new in _raw_values(kb, var):
             values[i] = new
