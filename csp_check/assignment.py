@@ -12,12 +12,12 @@ from __future__ import annotations
 from collections import defaultdict
 
 from csp_check.cues import BOOLEAN, read_boolean
-from csp_check.roles import partners
 from csp_check.models import Dialogue, KbTable, KnowledgeBase, Value, Variable, VariableKind
 from csp_check.normalize import (
-    VAGUE_AMOUNTS,
-    clock_time, contains_words, name_words, normalize, one_typo, parse_amount, refers, same_clock, wording_key,
+    clock_time, contains_words, name_words, normalize, one_typo, parse_amount, refers, same_clock, vague_amount,
+    wording_key,
 )
+from csp_check.roles import partners
 
 #: Slots whose values name one entity or its address: a part of the value names it too
 #: ("the Gonville" = "gonville hotel", "Jubilee House" = "jubilee house, chesterton road").
@@ -180,7 +180,7 @@ def read_value(var: Variable, lexicon: Lexicon) -> Value:
     if var.text is None:
         return var.value
     if var.kind is VariableKind.AMOUNT:
-        if _vague(var.text):
+        if vague_amount(var.text):
             return var.value  # "several trains", "a couple of options": no exact count claimed
         amount = parse_amount(var.text)
         return amount if amount is not None else normalize(var.text)
@@ -201,12 +201,6 @@ def read_value(var: Variable, lexicon: Lexicon) -> Value:
     if candidates:
         return min(candidates)
     return lexicon.resolve(var.slot_type, var.text) or normalize(var.text)
-
-
-def _vague(text: str) -> bool:
-    """Whether ``text`` is a quantity word naming no number ("several", "a few of")."""
-    key = normalize(text)
-    return (key[:-3] if key.endswith(" of") else key) in VAGUE_AMOUNTS
 
 
 def read_assignment(variables: list[Variable], lexicon: Lexicon) -> dict[str, Value]:

@@ -378,9 +378,11 @@ class _Builder:
         belief state holds by name (selected or booked), else the one the system offered last
         (the only name or train id of its turn); as the variable that last mentions it."""
         for slot in sorted(c for c in columns if _names_entity(c)):
-            held = [vals for t in reversed(self.dialogue.turns[: turn + 1]) if (vals := t.state.get(domain, {}).get(slot))]
-            if held and len(held[0]) == 1:
-                var = self._latest_mention(turn - 1, domain, slot, self.lexicon.canon(f"{domain}.{slot}", held[0][0]))
+            turns = self.dialogue.turns
+            held = next((vals for k in range(min(turn, len(turns) - 1), -1, -1)
+                         if (vals := turns[k].state.get(domain, {}).get(slot))), None)  # fmt: skip
+            if held and len(held) == 1:  # the latest state holding a name: stop there, not scan them all
+                var = self._latest_mention(turn - 1, domain, slot, self.lexicon.canon(f"{domain}.{slot}", held[0]))
                 if var is not None:
                     return var
             for t in range(turn - 1, -1, -1):

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
+from typing import Iterator
 
 from csp_check.models import Span
 from csp_check.normalize import NUMBER_WORDS, fold_aligned
@@ -61,6 +62,14 @@ _WORD = re.compile(r"\s+([a-z][a-z.'-]*)")
 _UNIT_WORD = re.compile(r"\s+-?\s*([a-z][a-z.'-]*)")
 
 
+def _numbers(folded: str, avoid: list[Span]) -> Iterator[tuple[re.Match[str], Span]]:
+    """Each number (digits or a number word) of the folded text outside the ``avoid`` spans."""
+    for match in _NUMBER.finditer(folded):
+        span = Span(start=match.start(), end=match.end())
+        if not any(span.start < a.end and a.start < span.end for a in avoid):
+            yield match, span
+
+
 def count_spans(utterance: str, avoid: list[Span] = ()) -> list[Span]:  # type: ignore[assignment]
     """Spans of the numbers in ``utterance`` that count entities, in text order.
 
@@ -70,10 +79,7 @@ def count_spans(utterance: str, avoid: list[Span] = ()) -> list[Span]:  # type: 
     """
     folded = fold_aligned(utterance)
     out = []
-    for match in _NUMBER.finditer(folded):
-        span = Span(start=match.start(), end=match.end())
-        if any(span.start < a.end and a.start < span.end for a in avoid):
-            continue
+    for match, span in _numbers(folded, avoid):
         word = match.group(0)
         if word.isdigit() and len(word) == 4 and 1900 <= int(word) <= 2099:
             continue
@@ -237,10 +243,7 @@ def measure_spans(
     stems, people = _unit_words(slot, description)
     folded = fold_aligned(utterance)
     out = []
-    for match in _NUMBER.finditer(folded):
-        span = Span(start=match.start(), end=match.end())
-        if any(span.start < a.end and a.start < span.end for a in avoid):
-            continue
+    for _match, span in _numbers(folded, avoid):
         if _REJECTED.search(folded[max(0, span.start - 16) : span.start]):
             continue  # "instead of two tickets you want 1"
         after = _UNIT_WORD.match(folded, span.end)

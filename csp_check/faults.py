@@ -53,7 +53,7 @@ from csp_check.check import count_matches, entity_match, satisfied
 from csp_check.constraints import SYSTEM_CLAIMS, build_csp, referents
 from csp_check.cues import BOOLEAN, boolean_span, read_boolean
 from csp_check.delexicalize import delexicalize
-from csp_check.models import CSP, ActRole, ConstraintId, Dialogue, KnowledgeBase, Span, Variable, VariableKind
+from csp_check.models import CSP, ActRole, Constraint, ConstraintId, Dialogue, KnowledgeBase, Span, Variable, VariableKind
 from csp_check.normalize import NUMBER_WORDS, normalize
 
 FaultKind = Literal[
@@ -185,15 +185,24 @@ def _amount(csp: CSP, allowed: set[str] | None, dialogue: Dialogue) -> list[Choi
 def _kb_swap(csp: CSP, allowed: set[str] | None, dialogue: Dialogue) -> list[Choice]:
     out = []
     for var, constraint, i in _claims(csp):
-        entities = csp.kbs[constraint.kb or ""]
-        values = [csp.assignment[n] for n in constraint.variables]
-        for value in _other_values(csp, var):
-            values[i] = value
-            rendered = _render(dialogue, var, value)
-            if rendered and not any(entity_match(e, constraint.columns, values)[1] for e in entities):
-                out.append((var, *rendered))
-                break
+        found = _misfit(csp, constraint, i, _other_values(csp, var), lambda value, var=var: _render(dialogue, var, value))
+        if found is not None:
+            out.append((var, *found))
     return out
+
+
+def _misfit(csp: CSP, constraint: Constraint, i: int, candidates: Any, render: Any) -> Any:
+    """``render(value)`` of the first of ``candidates`` that, put at position ``i`` of a KB claim
+    (C5 ``constraint``), makes it match no entity; ``None`` when none does (or none renders).
+    Shared by the KB-swap, listed-misfit and raw-text fault generators."""
+    entities = csp.kbs[constraint.kb or ""]
+    values = [csp.assignment[n] for n in constraint.variables]
+    for value in candidates:
+        values[i] = value
+        rendered = render(value)
+        if rendered and not any(entity_match(e, constraint.columns, values)[1] for e in entities):
+            return rendered
+    return None
 
 
 def _coreference(csp: CSP, allowed: set[str] | None, dialogue: Dialogue) -> list[Choice]:
@@ -256,15 +265,10 @@ def _listed_misfit(csp: CSP, allowed: set[str] | None, dialogue: Dialogue) -> li
         column = constraint.columns[i]
         in_kb = sorted({e[column] for e in entities if column in e})
         same_turn = {csp.assignment[v.name] for v in csp.variables if v.turn == var.turn and v.slot_type == var.slot_type}
-        values = [csp.assignment[n] for n in constraint.variables]
-        for value in in_kb:
-            if value in same_turn:
-                continue
-            values[i] = value
-            rendered = _render(dialogue, var, value)
-            if rendered and not any(entity_match(e, constraint.columns, values)[1] for e in entities):
-                out.append((var, *rendered))
-                break
+        candidates = [value for value in in_kb if value not in same_turn]
+        found = _misfit(csp, constraint, i, candidates, lambda value, var=var: _render(dialogue, var, value))
+        if found is not None:
+            out.append((var, *found))
     return out
 
 
@@ -475,7 +479,6 @@ def _same_value(value: str | None, var: Variable) -> bool:
 
 
 # --- raw text (no acts, no spans): what the pytest plugin sees for generated data -------------
-from csp_check.models import Constraint  # noqa: E402  (kept beside the raw-text faults)
 
 RawKind = Literal["amount", "attribute", "name_swap", "duplicate"]
 RAW_KINDS: tuple[RawKind, ...] = ("amount", "attribute", "name_swap", "duplicate")
@@ -590,12 +593,9 @@ def _raw_misfits(
     slot that makes its claim match no entity: the fault's new value."""
     out = []
     for c, i, var in claims:
-        values = [csp.assignment[n] for n in c.variables]
-        for new in _raw_values(kb, var):
-            values[i] = new
-            if not any(entity_match(e, c.columns, values)[1] for e in csp.kbs[c.kb or ""]):
-                out.append((var, new))
-                break
+        new = _misfit(csp, c, i, _raw_values(kb, var), lambda value: value)
+        if new is not None:
+            out.append((var, new))
     return out
 
 

@@ -133,12 +133,21 @@ def clock_time(text: str) -> str | None:
     return f"{hour:02d}:{minute:02d}"
 
 
+def _amount_key(text: str) -> str:
+    """``text`` normalised, a trailing "of" dropped ("a dozen of", "a couple of")."""
+    key = normalize(text)
+    return key[:-3] if key.endswith(" of") else key
+
+
+def vague_amount(text: str) -> bool:
+    """Whether ``text`` is a quantity word naming no number (:data:`VAGUE_AMOUNTS`)."""
+    return _amount_key(text) in VAGUE_AMOUNTS
+
+
 def parse_amount(text: str) -> int | None:
     """An amount written as digits or an English number word; ``None`` when it is neither, or a
     quantity word naming no exact number (:data:`VAGUE_AMOUNTS`: "several", "a couple of")."""
-    key = normalize(text)
-    if key.endswith(" of"):  # "a dozen of"
-        key = key[:-3]
+    key = _amount_key(text)
     if key in VAGUE_AMOUNTS:  # "a couple of options" where there are 5: no exact amount
         return None
     if key.isdigit():

@@ -80,31 +80,29 @@ def refuse_inputs(path: Path, inputs: Iterable[str | Path], option: str = "--rep
             raise UsageError(f"{option} {path}: is inside the input directory {raw} (it would be read as input)")
 
 
-def check_output_path(path: Path, inputs: Iterable[str | Path], option: str, keys: tuple[str, ...]) -> None:
+def check_output_path(
+    path: Path, inputs: Iterable[str | Path], option: str, keys: tuple[str, ...],
+    kind: str = "an earlier output of this command",
+) -> None:
     """Raise :class:`UsageError` (one line) when writing ``path`` (the output of ``option``) could
     destroy data: it is an input or inside an input directory, a directory, a missing folder, or
-    an existing file whose first line is not a JSON object with ``keys`` (an earlier output of
-    the same command). Used by ``calls --report`` and ``nlsi build --out``."""
+    an existing file whose first line is not a JSON object with ``keys`` (``kind``: an earlier
+    output of the same command). Used by ``validate --report``, ``calls --report`` and ``nlsi
+    build --out``."""
     refuse_inputs(path, inputs, option)
     if path.is_dir():
         raise UsageError(f"{option} {path}: is a directory")
     if path.is_file() and not _is_previous_report(path, keys):
-        raise UsageError(f"{option} {path}: exists and is not an earlier output of this command; refusing to overwrite it")
+        raise UsageError(f"{option} {path}: exists and is not {kind}; refusing to overwrite it")
     if not path.exists() and not path.parent.is_dir():
         raise UsageError(f"{option} {path}: cannot write: no such directory {path.parent}")
 
 
 def check_report_path(path: Path, inputs: Iterable[str | Path], resume: bool = False) -> None:
     """Raise :class:`UsageError` (one line) when writing ``path`` could destroy data (module docstring)."""
-    refuse_inputs(path, inputs)
-    if path.is_dir():
-        raise UsageError(f"--report {path}: is a directory")
-    if path.is_file() and not _is_previous_report(path):
-        raise UsageError(f"--report {path}: exists and is not a csp-check report; refusing to overwrite it")
+    check_output_path(path, inputs, "--report", ("dialogue_id", "status"), kind="a csp-check report")
     if resume and path.exists() and not path.is_file():
         raise UsageError(f"--report {path}: --resume needs a regular report file")
-    if not path.exists() and not path.parent.is_dir():
-        raise UsageError(f"--report {path}: cannot write: no such directory {path.parent}")
 
 
 def previous_reports(path: Path) -> list[DialogueReport]:

@@ -78,10 +78,10 @@ def experiment(
         )  # fmt: skip
     kb = None
     if kb_path is not None:
-        from csp_check.kb import load_kb
+        from csp_check.cli import load_kb_option
 
         try:
-            kb = load_kb(kb_path)
+            kb = load_kb_option(kb_path)  # the one --kb loader of every command
         except CspCheckError as err:
             raise click.UsageError(str(err)) from None
         if domain not in kb.tables:
