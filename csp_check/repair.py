@@ -18,19 +18,7 @@ from pydantic import BaseModel, Field
 
 from csp_check.models import CSP, Span, Value
 from csp_check.solvers.base import DEFAULT_TIME_LIMIT
-from csp_check.solvers.results import SolveStatus
-
-
-class Edit(BaseModel):
-    """Change variable ``variable`` at ``turn`` / ``span`` (its text ``text``) from ``old`` to ``new``."""
-
-    variable: str
-    turn: int
-    slot: str = Field(description="slot type domain.slot")
-    span: Span | None
-    text: str | None = Field(description="what the utterance says at the span now")
-    old: Value
-    new: Value
+from csp_check.solvers.results import Edit, SolveStatus
 
 
 class RepairResult(BaseModel):

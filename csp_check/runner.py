@@ -48,7 +48,7 @@ CheckFn = Callable[[Dialogue, "Settings"], DialogueReport]
 
 @dataclass(frozen=True)
 class SolverSettings:
-    """What to ask a solver about each dialogue (:func:`csp_check.solvers.solve_report`).
+    """What to ask a solver about each dialogue (:func:`csp_check.answers.solve_report`).
 
     ``name``: a backend name (``cp-sat``, ``minizinc:gecode``, ``minizinc:chuffed``); ``vca``:
     the most similar solution; ``count``: the number of solutions up to ``cap``; ``repair``: a
@@ -80,7 +80,7 @@ def default_check(dialogue: Dialogue, settings: Settings) -> DialogueReport:
     ``settings.solver``, also the solver's answers in ``report.extra["solver"]``."""
     if settings.solver is None:
         return check_dialogue(dialogue, settings.kb, settings.constraints, settings.options)
-    from csp_check.solvers import solve_report  # ortools / minizinc load only when used
+    from csp_check.answers import solve_report  # ortools / minizinc load only when used
 
     csp = dialogue_csp(dialogue, settings.kb, settings.constraints, settings.options)
     report = report_for(csp, dialogue)
@@ -90,9 +90,9 @@ def default_check(dialogue: Dialogue, settings: Settings) -> DialogueReport:
         utterances=[t.utterance for t in dialogue.turns] if s.repair else None,
     )  # fmt: skip
     report.extra["solver"] = answers
-    if answers.get("reason"):  # a solver ran out of time: what was asked is not known (issue 3)
+    if answers.reason:  # a solver ran out of time: what was asked is not known (spec §3)
         report.status = Status.UNKNOWN
-        report.error = f"solver {s.name}: {answers['reason']}"
+        report.error = f"solver {s.name}: {answers.reason}"
     return report
 
 

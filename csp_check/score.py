@@ -21,6 +21,7 @@ from __future__ import annotations
 from pydantic import BaseModel, Field
 
 from csp_check.models import ALL_CONSTRAINTS, ANNOTATION_CONSTRAINTS, DialogueReport, Status, Violation
+from csp_check.solvers.results import SolverAnswers
 
 
 class ViolationExample(BaseModel):
@@ -57,8 +58,8 @@ class GroupTotals(BaseModel):
 
 
 class SolverTotals(BaseModel):
-    """Totals of the solver's answers (``report.extra["solver"]``, see
-    :func:`csp_check.solvers.solve_report`) over the checked dialogues.
+    """Totals of the solver's answers (:class:`~csp_check.solvers.results.SolverAnswers`, a
+    report's ``extra["solver"]``) over the checked dialogues.
 
     **VCA** = Σ agreeing variables / Σ variables over the dialogues whose most similar solution
     was computed (a dialogue whose CSP has no solution adds 0 agreeing). Solution groups are
@@ -78,32 +79,45 @@ class SolverTotals(BaseModel):
     edits: int = 0
     seconds: float = 0.0
 
-    def add(self, report: DialogueReport, out: dict) -> None:
-        self.solver = str(out.get("solver", self.solver))
+    def add(self, report: DialogueReport, out: SolverAnswers) -> None:
+        """Count one dialogue's solver answers in (``report`` gives its verdict and variables)."""
+        self.solver = out.solver
         self.dialogues += 1
-        status = str(out.get("status", "unknown"))
-        self.status[status] = self.status.get(status, 0) + 1
-        self.seconds += float(out.get("solve_seconds") or 0.0)
-        if "agreeing" in out:
+        self.status[out.status.value] = self.status.get(out.status.value, 0) + 1
+        self.seconds += out.solve_seconds
+        if out.optimised:
             self.vca_dialogues += 1
-            self.agreeing += int(out["agreeing"] or 0)
-            self.vca_variables += int(out.get("variables") or 0)
-            self.not_optimal += not out.get("optimal", True)
-        if "count" in out:
-            self.capped += bool(out.get("capped"))
-            group = self.groups.setdefault(str(out.get("group") or "unknown"), GroupTotals())
+            self.agreeing += out.agreeing or 0
+            self.vca_variables += out.variables or 0
+            self.not_optimal += out.optimal is False
+        if out.counted:
+            self.capped += bool(out.capped)
+            group = self.groups.setdefault(out.group.value if out.group else "unknown", GroupTotals())
             group.dialogues += 1
-            group.variables += int(out.get("variables", report.variables - report.implicit))  # with a span
+            group.variables += report.variables - report.implicit if out.variables is None else out.variables
             group.consistent += report.status is Status.CONSISTENT
-            group.agreeing += int(out.get("agreeing") or 0)
-        if out.get("edits"):
+            group.agreeing += out.agreeing or 0
+        if out.edits:
             self.repaired += 1
-            self.edits += len(out["edits"])
+            self.edits += len(out.edits)
 
     @property
     def vca(self) -> float | None:
         """Variable consistency accuracy; ``None`` if no most similar solution was computed."""
         return self.agreeing / self.vca_variables if self.vca_variables else None
+
+
+def solver_answers(report: DialogueReport) -> SolverAnswers | None:
+    """The solver's answers stored in ``report`` (``extra["solver"]``), typed; ``None`` without.
+
+    A report checked in this run holds a :class:`SolverAnswers`; one read back from a report
+    file (``--resume``) holds its JSON object, validated here. Raises ``pydantic.ValidationError``
+    for an object that is not a solver's answers.
+    """
+    solved = report.extra.get("solver")
+    if solved is None or isinstance(solved, SolverAnswers):
+        return solved
+    return SolverAnswers.model_validate(solved)
 
 
 GROUP_ORDER = ("0", "1", "2-10", "11-100", "101+", "unknown")
@@ -169,8 +183,8 @@ class CorpusSummary(BaseModel):
         for defect in report.defects:
             if len(self.defect_messages) < self.keep:
                 self.defect_messages.append(f"{report.dialogue_id}: {defect}")
-        solved = report.extra.get("solver")
-        if isinstance(solved, dict):
+        solved = solver_answers(report)
+        if solved is not None:
             self.solver = self.solver or SolverTotals()
             self.solver.add(report, solved)
         for cid, n in report.coverage.items():

@@ -14,6 +14,7 @@ from click.testing import CliRunner
 from csp_check import CorpusSummary, validate
 from csp_check.cli import main
 from csp_check.models import DialogueReport, Status
+from csp_check.score import solver_answers
 
 from test_bad_input import sgd_dialogue, write_sgd
 
@@ -226,8 +227,10 @@ def test_solver_options_add_vca_groups_and_repairs(mixed: Path, tmp_path: Path) 
     assert sum(g["dialogues"] for g in solver["groups"].values()) == 3
     assert solver["repaired"] == 1 and solver["edits"] == 1
     bad = [DialogueReport.model_validate_json(line) for line in report.read_text().splitlines()][1]
-    assert bad.extra["solver"]["edits"][0]["new"] == 2
-    assert "I found 2 restaurants" in bad.extra["solver"]["relexicalized"][1]
+    answers = solver_answers(bad)  # read back from the report file: typed again
+    assert answers is not None and answers.edits and answers.relexicalized
+    assert answers.edits[0].new == 2
+    assert "I found 2 restaurants" in answers.relexicalized[1]
 
 
 def test_solver_summary_is_rendered(mixed: Path) -> None:

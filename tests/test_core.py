@@ -285,18 +285,20 @@ def test_convlab_unified_samples_validate_and_flag_only_real_data_errors():
 
 @pytest.mark.parametrize("backend", ["cp-sat", "minizinc:gecode"])
 def test_figure_1_minimal_repair_fixes_the_system_not_the_user(backend):
-    from csp_check.solvers import available_solvers, solve_report
+    from csp_check.answers import solve_report
+    from csp_check.solvers import available_solvers
 
     if backend not in available_solvers():
         pytest.skip(f"{backend} is not installed")
     dialogue = figure_1()
     csp = dialogue_csp(dialogue, FIGURE_1_KB)
     out = solve_report(csp, backend, repair=True, utterances=[t.utterance for t in dialogue.turns])
-    assert sorted((e["turn"], e["old"], e["new"]) for e in out["edits"]) == [
+    assert sorted((e.turn, e.old, e.new) for e in out.edits or []) == [
         (1, 3, 2), (3, "beirut", "taberna"), (3, "lebanese", "spanish"),
     ]
-    assert out["relexicalized"][3] == "Taberna is cheap and serves Spanish food. Would you like the location information?"
-    assert out["relexicalized"][0] == dialogue.turns[0].utterance  # the user's request is kept
+    assert out.relexicalized is not None
+    assert out.relexicalized[3] == "Taberna is cheap and serves Spanish food. Would you like the location information?"
+    assert out.relexicalized[0] == dialogue.turns[0].utterance  # the user's request is kept
 
 
 def test_quarter_to_counts_on_the_twelve_hour_clock():

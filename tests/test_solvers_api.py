@@ -16,16 +16,17 @@ from hypothesis import given, settings
 from csp_check import check
 from csp_check.errors import UsageError
 from csp_check.models import CSP, ActRole, Constraint, ConstraintId, Dialogue, Span, Value, Variable, VariableKind
+from csp_check.answers import solve_report
 from csp_check.repair import edits, relexicalize, repair
 from csp_check.solvers import (
     SolutionGroup,
+    SolverAnswers,
     SolverUnavailable,
     SolveStatus,
     available_solvers,
     export_mzn,
     get_solver,
     solution_group,
-    solve_report,
 )
 from csp_check.solvers.minizinc import MiniZincSolver, quiet_count_warning
 
@@ -181,9 +182,9 @@ def test_time_limit_gives_unknown_not_an_exception(backend: str) -> None:
     assert counted.group is None and not counted.capped
     assert "time limit" in (counted.reason or "")
     report = solve_report(wide_csp(), backend, count=True, cap=10**9, time_limit=0.5)
-    assert report["count_complete"] is False and report["group"] is None
-    assert report["status"] == "satisfied"  # solutions were found before the limit
-    assert "time limit" in report["reason"]
+    assert report.count_complete is False and report.group is None
+    assert report.status is SolveStatus.SATISFIED  # solutions were found before the limit
+    assert "time limit" in (report.reason or "")
 
 
 # -- MiniZinc specifics -----------------------------------------------------------------------
@@ -274,20 +275,23 @@ def test_every_repair_passes_the_checker(csp: CSP) -> None:
         assert all(e.variable in {v.name for v in csp.variables if v.span is not None} for e in result.edits)
 
 
-# -- solve_report -----------------------------------------------------------------------------
+# -- solve_report (csp_check.answers) --------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_solve_report_is_json(backend: str) -> None:
     csp, _ = EDGE_CASES["c6-out-of-range"]
     report = solve_report(csp, backend, vca=True, count=True, cap=101, repair=True, time_limit=5, utterances=["x x"])
-    assert json.loads(json.dumps(report)) == report
-    assert report["status"] == "satisfied" and report["group"] == "2-10" and report["optimal"] is True
-    assert report["vca"] == report["agreeing"] / report["variables"] == 0.5
-    assert [e["new"] for e in report["edits"]] == [2]
+    data = json.loads(report.model_dump_json())
+    assert SolverAnswers.model_validate(data) == report
+    assert data["status"] == "satisfied" and data["group"] == "2-10" and data["optimal"] is True
+    assert report.vca == (report.agreeing or 0) / (report.variables or 1) == 0.5
+    assert [e.new for e in report.edits or []] == [2]
     unsat = solve_report(EDGE_CASES["c3-duplicate"][0], backend, vca=True, count=True)
-    assert (unsat["status"], unsat["count"], unsat["group"], unsat["agreeing"]) == ("unsatisfiable", 0, "0", 0)
-    assert solve_report(csp, backend)["status"] == "satisfied"
+    assert (unsat.status, unsat.count, unsat.group, unsat.agreeing) == (SolveStatus.UNSATISFIABLE, 0, SolutionGroup.NONE, 0)
+    only = solve_report(csp, backend)
+    assert only.status is SolveStatus.SATISFIED
+    assert set(json.loads(only.model_dump_json())) == {"solver", "status", "reason", "solve_seconds"}  # only what was asked
 
 
 # -- export-mzn: the files solve with the minizinc command line, with the same answer ---------
@@ -332,5 +336,5 @@ def test_backends_agree_on_sgd_dev_dialogues() -> None:
         csp = dialogue_csp(dialogue)
         mine = solve_report(csp, "cp-sat", vca=True, count=True)
         theirs = solve_report(csp, "minizinc:gecode", vca=True, count=True)
-        keys = ("status", "count", "capped", "group", "agreement", "agreeing", "variables")
-        assert {k: mine[k] for k in keys} == {k: theirs[k] for k in keys}, dialogue.id
+        keys = {"status", "count", "capped", "group", "agreement", "agreeing", "variables"}
+        assert mine.model_dump(include=keys) == theirs.model_dump(include=keys), dialogue.id

@@ -2,8 +2,8 @@
 
 A backend implements one method, :meth:`~csp_check.solvers.base.Solver.run`, over the integer
 encoding of a CSP (:class:`~csp_check.solvers.encoding.IntEncoding`). Everything users call
-(``satisfiable``, ``check_assignment``, ``count_solutions``, ``most_similar``, ``repair``,
-``solve_report``) is built on it in :mod:`~csp_check.solvers.base`, so a new backend gets all of
+(``satisfiable``, ``check_assignment``, ``count_solutions``, ``most_similar``, and above them
+``repair`` and ``solve_report``) is built on it in :mod:`~csp_check.solvers.base`, so a new backend gets all of
 them with the same semantics and typed results.
 
 Steps:

@@ -44,9 +44,11 @@ from csp_check.solvers.minizinc import MiniZincSolver
 from csp_check.solvers.results import (
     DEFAULT_CAP,
     CountResult,
+    Edit,
     OptimumResult,
     SolutionGroup,
     SolveResult,
+    SolverAnswers,
     SolveStatus,
     solution_group,
 )
@@ -56,7 +58,7 @@ __all__ = [
     "IntEncoding", "InvalidCSP", "OptimumResult", "Outcome", "SolutionGroup", "SolveResult", "SolveStatus",
     "Solver", "SolverUnavailable", "Task", "available_solvers", "check_assignment", "count_solutions",
     "encode", "export_mzn", "get_solver", "most_similar", "register", "satisfiable", "solution_group",
-    "solve_report",
+    "Edit", "SolverAnswers",
 ]  # fmt: skip
 
 DEFAULT_SOLVER = "cp-sat"
@@ -138,91 +140,6 @@ def count_solutions(
 def most_similar(csp: CSP, solver: str = DEFAULT_SOLVER, *, time_limit: float = DEFAULT_TIME_LIMIT) -> OptimumResult:
     """The solution most similar to the dialogue's assignment (:meth:`Solver.most_similar`)."""
     return get_solver(solver).most_similar(csp, time_limit=time_limit)
-
-
-def solve_report(
-    csp: CSP,
-    solver_name: str = DEFAULT_SOLVER,
-    *,
-    vca: bool = False,
-    count: bool = False,
-    cap: int = DEFAULT_CAP,
-    repair: bool = False,
-    time_limit: float = DEFAULT_TIME_LIMIT,
-    utterances: Sequence[str] | None = None,
-) -> dict[str, Any]:
-    """Everything the CLI asks of a solver for one dialogue, as a JSON-able dict.
-
-    The CLI stores it in :attr:`DialogueReport.extra["solver"] <csp_check.models.DialogueReport>`.
-    Satisfiability is always reported; ``vca`` / ``repair`` add the most similar solution,
-    ``count`` the solution count. Each operation gets ``time_limit`` seconds. Keys:
-
-    - ``solver``: the backend's name; ``solve_seconds``: wall time of all calls (float, s);
-    - ``status``: ``"satisfied"`` / ``"unsatisfiable"`` / ``"unknown"``: does the CSP have a
-      solution (with ``reason`` when unknown or when an operation ran out of time);
-    - with ``count``: ``count`` (int), ``capped`` (bool: at least ``cap`` solutions),
-      ``cap``, ``group`` (``"0"``, ``"1"``, ``"2-10"``, ``"11-100"``, ``"101+"`` or ``None``
-      when unknown), ``count_complete`` (false on a timeout: ``count`` is a lower bound);
-    - with ``vca`` or ``repair``: ``agreement`` (search variables agreeing with the most
-      similar solution), ``agreeing`` (the same: the VCA numerator, 0 without
-      a solution), ``variables`` (the VCA denominator), ``vca`` (their ratio or ``None``),
-      ``optimal`` (false on a timeout: a lower bound);
-    - with ``repair``: ``edits`` (list of ``{variable, turn, slot, span, text, old, new}``) and,
-      when ``utterances`` (every turn's text, indexed by turn) are given, ``relexicalized``
-      (every turn's text with the edits applied).
-
-    A CSP without a solution reports ``status: "unsatisfiable"``, ``count: 0``, group ``"0"``,
-    ``agreeing: 0`` and no edits; the dialogue's own verdict stays the checker's (its assignment
-    then necessarily breaks a constraint). Raises :class:`SolverUnavailable` /
-    :class:`~csp_check.errors.UsageError` for a missing / unknown solver and
-    :class:`InvalidCSP` for a malformed CSP; never raises on a timeout.
-    """
-    from csp_check.repair import edits, relexicalize
-
-    solver = get_solver(solver_name)
-    start = time.perf_counter()
-    out: dict[str, Any] = {"solver": solver.name}
-    reasons: list[str] = []
-    status: SolveStatus | None = None
-    if count:
-        counted = solver.count_solutions(csp, cap, time_limit=time_limit)
-        out.update(
-            count=counted.count, capped=counted.capped, cap=cap,
-            group=counted.group.value if counted.group else None,
-            count_complete=counted.status is not SolveStatus.UNKNOWN,
-        )  # fmt: skip
-        if counted.count:
-            status = SolveStatus.SATISFIED
-        elif counted.status is SolveStatus.UNSATISFIABLE:
-            status = SolveStatus.UNSATISFIABLE
-        if counted.reason:
-            reasons.append(f"count: {counted.reason}")
-    if vca or repair:
-        best = solver.most_similar(csp, time_limit=time_limit)
-        out.update(
-            agreement=best.agreement, agreeing=best.agreeing, variables=best.variables, vca=best.vca,
-            optimal=best.status is not SolveStatus.UNKNOWN,
-        )  # fmt: skip
-        if best.solution is not None:
-            status = SolveStatus.SATISFIED
-        elif best.status is SolveStatus.UNSATISFIABLE:
-            status = SolveStatus.UNSATISFIABLE
-        if best.reason:
-            reasons.append(f"most similar solution: {best.reason}")
-        if repair:
-            found = best.solution is not None
-            out["edits"] = [e.model_dump(mode="json") for e in edits(csp, best.solution)] if found else []
-            if utterances is not None:
-                out["relexicalized"] = relexicalize(utterances, csp, best.solution) if found else None
-    if status is None:
-        sat = solver.satisfiable(csp, time_limit=time_limit)
-        status = sat.status
-        if sat.reason:
-            reasons.append(f"satisfiable: {sat.reason}")
-    out["status"] = status.value
-    out["reason"] = "; ".join(reasons) or None
-    out["solve_seconds"] = round(time.perf_counter() - start, 6)
-    return out
 
 
 # -- export -----------------------------------------------------------------------------------

@@ -11,9 +11,11 @@ from __future__ import annotations
 
 from enum import Enum
 
-from pydantic import BaseModel
+from typing import Any
 
-from csp_check.models import Value
+from pydantic import BaseModel, Field, SerializerFunctionWrapHandler, model_serializer
+
+from csp_check.models import Span, Value
 
 
 class SolveStatus(str, Enum):
@@ -111,3 +113,73 @@ class OptimumResult(BaseModel):
         """This dialogue's own VCA, ``agreeing / variables`` (``None`` without variables)."""
         return self.agreeing / self.variables if self.variables else None
 
+
+
+class Edit(BaseModel):
+    """Change variable ``variable`` at ``turn`` / ``span`` (its text ``text``) from ``old`` to ``new``.
+
+    One edit of a minimal repair (:mod:`csp_check.repair`; spec §3, the most similar solution).
+    """
+
+    variable: str
+    turn: int
+    slot: str = Field(description="slot type domain.slot")
+    span: Span | None
+    text: str | None = Field(description="what the utterance says at the span now")
+    old: Value
+    new: Value
+
+
+class SolverAnswers(BaseModel):
+    """Everything a solver answered about one dialogue (:func:`csp_check.answers.solve_report`).
+
+    Stored in a report line as ``extra.solver`` (docs/cli.md, "Report file"). Only what was asked
+    is set, and only what is set is written: satisfiability (``status``, ``reason``,
+    ``solve_seconds``) always; the count fields with ``--count``; the most-similar-solution
+    fields with ``--vca`` or ``--repair``; ``edits`` (and ``relexicalized`` when the turns' text
+    was given) with ``--repair``.
+
+    - ``solver``: the backend's name; ``solve_seconds``: wall time of all calls (s);
+    - ``status``: does the CSP have a solution; ``reason`` says why an operation ran out of time;
+    - ``count`` (at most ``cap``), ``capped`` (at least ``cap`` solutions), ``cap``, ``group``
+      (``None`` when unknown), ``count_complete`` (false on a timeout: ``count`` is a lower bound);
+    - ``agreement`` / ``agreeing`` (search variables agreeing with the most similar solution:
+      the VCA numerator, 0 without a solution), ``variables`` (the VCA denominator), ``vca``
+      (their ratio or ``None``), ``optimal`` (false on a timeout: a lower bound);
+    - ``edits`` (the minimal repair) and ``relexicalized`` (every turn's text with the edits
+      applied, ``None`` without a solution).
+    """
+
+    solver: str
+    count: int | None = None
+    capped: bool | None = None
+    cap: int | None = None
+    group: SolutionGroup | None = None
+    count_complete: bool | None = None
+    agreement: int | None = None
+    agreeing: int | None = None
+    variables: int | None = None
+    vca: float | None = None
+    optimal: bool | None = None
+    edits: list[Edit] | None = None
+    relexicalized: list[str] | None = None
+    status: SolveStatus
+    reason: str | None = None
+    solve_seconds: float = 0.0
+
+    @model_serializer(mode="wrap")
+    def _asked_only(self, handler: SerializerFunctionWrapHandler) -> Any:
+        data = handler(self)
+        if isinstance(data, dict):  # what was not asked is left out, not written as null
+            return {k: v for k, v in data.items() if k in self.model_fields_set}
+        return data
+
+    @property
+    def counted(self) -> bool:
+        """Whether the solutions were counted (``--count``)."""
+        return self.count is not None
+
+    @property
+    def optimised(self) -> bool:
+        """Whether the most similar solution was computed (``--vca`` / ``--repair``)."""
+        return self.agreeing is not None
