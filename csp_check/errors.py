@@ -1,6 +1,17 @@
-"""Error types. Every input error names the file, the dialogue and the field at fault."""
+"""Every exception type of csp-check, in one module.
+
+Input errors name the file, the dialogue and the field at fault; usage errors are one line the
+CLI prints before exiting 2 (docs/cli.md, exit codes). The modules that raise them re-export
+their names where older code imported them from (``csp_check.solvers.SolverUnavailable``, …).
+"""
 
 from __future__ import annotations
+
+from typing import TYPE_CHECKING, Sequence
+
+if TYPE_CHECKING:  # the reports the assertion helpers carry (no import at run time: no cycle)
+    from csp_check.models import DialogueReport
+    from csp_check.nlsi.models import CallReport
 
 
 class CspCheckError(Exception):
@@ -33,3 +44,47 @@ class InputError(CspCheckError):
 
 class UsageError(CspCheckError):
     """Bad options: an unknown format, a missing KB, an unknown constraint id."""
+
+
+class SolverUnavailable(CspCheckError):
+    """The requested solver is not installed; the message says how to install it (the CLI
+    exits 2 with it)."""
+
+
+class InvalidCSP(CspCheckError):
+    """A CSP the solvers cannot encode (a constraint names an unknown variable, C6 without x0)."""
+
+
+class DialogueTimeout(BaseException):
+    """One dialogue's check ran past ``--dialogue-time-limit``. A ``BaseException`` so that no
+    ``except Exception`` on the way (a solver library's) swallows it."""
+
+
+class MalformedResponse(Exception):
+    """The LLM server answered 2xx but not with a usable chat completion (:mod:`csp_check.llm.client`)."""
+
+
+class CallSyntaxError(ValueError):
+    """A call string that is not ``Method(name="value", ...)``; ``str()`` is one line (docs/nlsi.md)."""
+
+    def __init__(self, call: str, position: int, what: str):
+        self.call, self.position, self.what = call, position, what
+        super().__init__(f"malformed call {call!r} at character {position}: {what}")
+
+
+class InconsistentDialogues(AssertionError):
+    """Raised by :func:`csp_check.pytest_plugin.assert_consistent`; ``reports`` holds the failing
+    dialogues' reports (docs/pytest-plugin.md)."""
+
+    def __init__(self, message: str, reports: Sequence[DialogueReport]):
+        super().__init__(message)
+        self.reports = list(reports)
+
+
+class InconsistentCalls(AssertionError):
+    """Raised by :func:`csp_check.nlsi.pytest_plugin.assert_calls_consistent`; ``reports`` holds
+    the failing reports (docs/nlsi.md)."""
+
+    def __init__(self, message: str, reports: Sequence[CallReport]):
+        super().__init__(message)
+        self.reports = list(reports)

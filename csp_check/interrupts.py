@@ -23,6 +23,8 @@ import threading
 import time
 from contextlib import contextmanager
 from types import FrameType
+
+from csp_check.errors import DialogueTimeout
 from typing import Iterator
 
 
@@ -30,11 +32,6 @@ from typing import Iterator
 #: interrupted run then ends with ``os._exit`` once its report is safe (:func:`exit_now`), not
 #: with a teardown that waits for, or wakes, the processes it has just ended.
 AS_COMMAND = False
-
-
-class DialogueTimeout(BaseException):
-    """One dialogue's check ran past ``--dialogue-time-limit``. A ``BaseException`` so that no
-    ``except Exception`` on the way (a solver library's) swallows it."""
 
 
 class InterruptFlag:

@@ -26,19 +26,11 @@ from typing import Any, Iterable, Sequence
 
 import pytest
 
-from csp_check.errors import InputError
+from csp_check.errors import InconsistentDialogues, InputError
 from csp_check.models import ALL_CONSTRAINTS, ConstraintId, Dialogue, DialogueReport, KnowledgeBase, Violation
 
 KbLike = KnowledgeBase | dict | str | Path | None
 DialoguesLike = Dialogue | str | Path | Iterable[Dialogue]
-
-
-class InconsistentDialogues(AssertionError):
-    """Raised by :func:`assert_consistent`; ``reports`` holds the failing dialogues' reports."""
-
-    def __init__(self, message: str, reports: list[DialogueReport]):
-        super().__init__(message)
-        self.reports = reports
 
 
 # --------------------------------------------------------------------------- the helper

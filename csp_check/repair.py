@@ -17,7 +17,7 @@ from typing import Mapping, Sequence
 from pydantic import BaseModel, Field
 
 from csp_check.models import CSP, Span, Value
-from csp_check.solvers.base import DEFAULT_TIME_LIMIT
+from csp_check.solvers.defaults import DEFAULT_SOLVER, DEFAULT_TIME_LIMIT
 from csp_check.solvers.results import Edit, SolveStatus
 
 
@@ -82,7 +82,7 @@ def relexicalize(utterances: Sequence[str], csp: CSP, solution: Mapping[str, Val
 
 def repair(
     csp: CSP,
-    solver: str = "cp-sat",
+    solver: str = DEFAULT_SOLVER,
     *,
     utterances: Sequence[str] | None = None,
     time_limit: float = DEFAULT_TIME_LIMIT,

@@ -34,12 +34,12 @@ from pathlib import Path
 from typing import Callable, Iterable, Iterator
 
 from csp_check.constraints import BuildOptions
-from csp_check.errors import InputError, UsageError
-from csp_check.interrupts import DialogueTimeout, dialogue_deadline, worker_ignores_sigint
+from csp_check.errors import DialogueTimeout, InputError, UsageError
+from csp_check.interrupts import dialogue_deadline, worker_ignores_sigint
 from csp_check.models import ALL_CONSTRAINTS, ConstraintId, Dialogue, DialogueReport, KnowledgeBase, Status
 from csp_check.pipeline import check_dialogue, dialogue_csp, error_report, load_corpus, report_for
 from csp_check.readers import FORMATS
-from csp_check.solvers import DEFAULT_CAP, DEFAULT_SOLVER, DEFAULT_TIME_LIMIT
+from csp_check.solvers.defaults import DEFAULT_CAP, DEFAULT_SOLVER, DEFAULT_TIME_LIMIT
 
 #: A function checking one dialogue: ``(dialogue, settings) -> DialogueReport``. Must be a
 #: module-level function (it is pickled to worker processes).

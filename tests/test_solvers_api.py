@@ -19,15 +19,21 @@ from csp_check.models import CSP, ActRole, Constraint, ConstraintId, Dialogue, S
 from csp_check.answers import solve_report
 from csp_check.repair import edits, relexicalize, repair
 from csp_check.solvers import (
+    SOLVER_NAMES,
     SolutionGroup,
     SolverAnswers,
     SolverUnavailable,
     SolveStatus,
     available_solvers,
+    canonical_name,
     export_mzn,
     get_solver,
+    register,
     solution_group,
+    solver_names,
+    unregister,
 )
+from csp_check.solvers.cpsat import CpSatSolver
 from csp_check.solvers.minizinc import MiniZincSolver, quiet_count_warning
 
 from test_solvers import SETTINGS, Reference, csps, needs_minizinc
@@ -221,8 +227,39 @@ def test_missing_chuffed_is_a_clear_error() -> None:
 def test_unknown_solver_is_a_usage_error() -> None:
     with pytest.raises(UsageError, match="unknown solver"):
         get_solver("z3")
+    with pytest.raises(UsageError, match="no subsolvers"):
+        get_solver("cp-sat:fast")
+    with pytest.raises(UsageError, match="name a subsolver"):
+        get_solver("minizinc:")
     assert get_solver("ortools") is get_solver("cp-sat")
     assert "cp-sat" in available_solvers()
+
+
+def test_names_are_family_and_subsolver() -> None:
+    assert canonical_name("minizinc") == "minizinc:gecode" and canonical_name("cpsat") == "cp-sat"
+    assert SOLVER_NAMES == ("cp-sat", "minizinc:gecode", "minizinc:chuffed")
+    if MiniZincSolver.available("gecode"):
+        assert get_solver("minizinc") is get_solver("minizinc:gecode")
+        assert get_solver("minizinc:gecode").name == "minizinc:gecode"
+
+
+def test_a_registered_family_gets_its_subsolver() -> None:
+    """A backend family registered at run time is looked up as ``name:subsolver`` like the built-in ones."""
+
+    class Echo(CpSatSolver):
+        def __init__(self, sub: str) -> None:
+            self.name = f"echo:{sub}"  # type: ignore[misc]
+
+    register("echo", Echo, subsolvers=("a",), default_subsolver="a")
+    try:
+        assert get_solver("echo").name == "echo:a" and get_solver("echo:zz").name == "echo:zz"
+        assert "echo:a" in solver_names() and "echo:a" in available_solvers()
+        csp, _ = EDGE_CASES["c6-in-range"]
+        assert get_solver("echo:b").satisfiable(csp).status is SolveStatus.SATISFIED
+    finally:
+        unregister("echo")
+    with pytest.raises(UsageError, match="unknown solver"):
+        get_solver("echo:a")
 
 
 # -- repair and relexicalization --------------------------------------------------------------

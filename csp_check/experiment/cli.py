@@ -17,6 +17,8 @@ from pathlib import Path
 
 import click
 
+from csp_check.solvers.defaults import DEFAULT_SOLVER, DEFAULT_TIME_LIMIT
+
 
 @click.command("experiment")
 @click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True, path_type=Path))
@@ -28,8 +30,8 @@ import click
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of KB sampling and Random.")
 @click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path), default=Path("experiment-out"),
               show_default=True, help="Directory for tables, plots and results.jsonl.")  # fmt: skip
-@click.option("--solver", "solver_name", default="cp-sat", show_default=True, help="Solver backend.")
-@click.option("--time-limit", type=click.FloatRange(min=0, min_open=True), default=10.0, show_default=True,
+@click.option("--solver", "solver_name", default=DEFAULT_SOLVER, show_default=True, help="Solver backend.")
+@click.option("--time-limit", type=click.FloatRange(min=0, min_open=True), default=DEFAULT_TIME_LIMIT, show_default=True,
               help="Seconds per solver call.")  # fmt: skip
 @click.option("--jobs", "-j", type=click.IntRange(min=1), default=1, show_default=True, help="Scoring processes.")
 @click.option("--multi-domain", is_flag=True, help="Also dialogues with other domains besides --domain.")

@@ -32,6 +32,7 @@ from csp_check.constraints import BuildOptions, build_csp
 from csp_check.delexicalize import delexicalize
 from csp_check.errors import InputError
 from csp_check.models import PAPER_CONSTRAINTS, CSP, ConstraintId, DelexicalizedDialogue, Dialogue, Value
+from csp_check.solvers.defaults import DEFAULT_CAP, DEFAULT_SOLVER, DEFAULT_TIME_LIMIT
 
 from .kb import DomainPool, sample_kb, transactional_methods, with_kb_only
 
@@ -112,9 +113,9 @@ class ExperimentConfig:
     limit: int | None = None
     seed: int = 0
     max_random: int = 8
-    solver: str = "cp-sat"
-    cap: int = 101
-    time_limit: float = 10.0
+    solver: str = DEFAULT_SOLVER
+    cap: int = DEFAULT_CAP
+    time_limit: float = DEFAULT_TIME_LIMIT
     single_domain: bool = True
     relexicalizers: Sequence[str] = BASELINES
     llm: Any = None

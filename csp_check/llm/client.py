@@ -27,12 +27,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Sequence
 
+from csp_check.errors import MalformedResponse
+
 DEFAULT_CACHE_DIR = Path("~/.cache/csp-check")
 DUMMY_KEY = "sk-no-key-needed"  # local servers (vLLM, llama.cpp, Ollama) accept any key
-
-
-class MalformedResponse(Exception):
-    """The server answered 2xx but not with a usable chat completion."""
 
 
 @dataclass(frozen=True)

@@ -10,19 +10,12 @@ from __future__ import annotations
 
 import re
 
+from csp_check.errors import CallSyntaxError
 from csp_check.nlsi.models import ApiCall
 
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _OPEN = {'"': '"', "'": "'", "\u201c": "\u201d", "\u201d": "\u201d"}
 _ESCAPES = {'"': '"', "'": "'", "\\": "\\", "n": "\n", "t": "\t"}
-
-
-class CallSyntaxError(ValueError):
-    """A call string that is not ``Method(name="value", ...)``; ``str()`` is one line."""
-
-    def __init__(self, call: str, position: int, what: str):
-        self.call, self.position, self.what = call, position, what
-        super().__init__(f"malformed call {call!r} at character {position}: {what}")
 
 
 def parse_call(text: str) -> ApiCall:

@@ -18,18 +18,11 @@ from typing import Iterable
 
 import pytest
 
+from csp_check.errors import InconsistentCalls
 from csp_check.nlsi.check import Checker
 from csp_check.nlsi.models import CallReport, Example
 from csp_check.nlsi.readers import ExampleError, iter_paths, read_examples
 from csp_check.nlsi.schema import NlsiSchema, load_schema
-
-
-class InconsistentCalls(AssertionError):
-    """Raised by :func:`assert_calls_consistent`; ``reports`` holds the failing reports."""
-
-    def __init__(self, message: str, reports: list[CallReport]):
-        super().__init__(message)
-        self.reports = reports
 
 
 def assert_calls_consistent(

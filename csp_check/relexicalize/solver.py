@@ -12,6 +12,7 @@ from __future__ import annotations
 import random
 
 from csp_check.models import CSP, DelexicalizedDialogue, Value
+from csp_check.solvers.defaults import DEFAULT_SOLVER, DEFAULT_TIME_LIMIT
 
 from .base import own_value
 
@@ -22,7 +23,7 @@ class CspRelexicalizer:
 
     name = "csp"
 
-    def __init__(self, solver: str = "cp-sat", time_limit: float = 10.0):
+    def __init__(self, solver: str = DEFAULT_SOLVER, time_limit: float = DEFAULT_TIME_LIMIT):
         self.solver_name = solver
         self.time_limit = time_limit
         self.status: dict[str, str] = {}

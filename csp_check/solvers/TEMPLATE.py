@@ -31,7 +31,9 @@ Steps:
 5. Register it in ``csp_check/solvers/__init__.py`` (or at run time)::
 
        from csp_check.solvers import register
-       register("my-solver", MySolver)
+       register("my-solver", MySolver)                  # --solver my-solver
+       # a family of subsolvers: MySolver(sub) builds one; --solver my-solver:fast
+       register("my-solver", MySolver, subsolvers=("fast", "exact"), default_subsolver="exact")
 
 6. Add it to the agreement tests (``tests/test_solvers.py``: the ``BACKENDS`` list) so the
    property-based suite compares it with the checker, CP-SAT and brute force.

@@ -1,12 +1,14 @@
 """Solver backends for csp-check: satisfiability, solution counts, exact VCA, minimal repair.
 
-Backends are looked up by name (as CPMpy does): ``cp-sat`` (OR-Tools, in-process, the default),
-``minizinc:gecode``, ``minizinc:chuffed`` (any ``minizinc:<solver id or tag>`` works; aliases
-``ortools`` and ``minizinc``). They share one integer encoding of the CSP
+Backends are looked up by ``name`` or ``name:subsolver`` in one registry
+(:mod:`~csp_check.solvers.registry`, as CPMpy's ``SolverLookup``): ``cp-sat`` (OR-Tools,
+in-process, the default), ``minizinc:gecode``, ``minizinc:chuffed`` (any ``minizinc:<solver id or
+tag>`` works; aliases ``ortools`` and ``minizinc``). Defaults (solver, time limit, cap) are
+defined once in :mod:`~csp_check.solvers.defaults`. They share one integer encoding of the CSP
 (:mod:`~csp_check.solvers.encoding`) and one MiniZinc model (``models/consistency.mzn``), and
 agree with the solver-free checker :mod:`csp_check.check` (tests/test_solvers.py).
 
-Semantics (issue 3; spec §2–3, paper §3.2–3.3):
+Semantics (spec §2–3, paper §3.2–3.3):
 
 - search variables are the variables with a ``span``; implicit ones are fixed to their value in
   ``csp.assignment``; solutions are counted over the search variables;
@@ -28,87 +30,52 @@ from __future__ import annotations
 
 import re
 import shutil
-import time
 from pathlib import Path
-from typing import Any, Callable, Mapping, Sequence
+from typing import Mapping
 
 from pydantic import BaseModel
 
-from csp_check.errors import UsageError
+from csp_check.errors import InvalidCSP, SolverUnavailable
 from csp_check.models import CSP, Value
-from csp_check.solvers.base import DEFAULT_TIME_LIMIT, Outcome, Solver, SolverUnavailable, Task
+from csp_check.solvers.base import Outcome, Solver, Task
 from csp_check.solvers.cpsat import CpSatSolver
+from csp_check.solvers.defaults import DEFAULT_CAP, DEFAULT_SOLVER, DEFAULT_TIME_LIMIT
 from csp_check.solvers.dzn import MAXIMISE_AGREEMENT, MODEL_PATH, to_dzn
-from csp_check.solvers.encoding import IntEncoding, InvalidCSP, encode
+from csp_check.solvers.encoding import IntEncoding, encode
 from csp_check.solvers.minizinc import MiniZincSolver
+from csp_check.solvers.registry import (
+    SolverFamily,
+    available_solvers,
+    canonical_name,
+    get_solver,
+    register,
+    solver_names,
+    unregister,
+)
 from csp_check.solvers.results import (
-    DEFAULT_CAP,
     CountResult,
     Edit,
     OptimumResult,
     SolutionGroup,
-    SolveResult,
     SolverAnswers,
+    SolveResult,
     SolveStatus,
     solution_group,
 )
 
 __all__ = [
-    "DEFAULT_CAP", "DEFAULT_SOLVER", "DEFAULT_TIME_LIMIT", "SOLVER_NAMES", "CountResult", "ExportedFiles",
+    "DEFAULT_CAP", "DEFAULT_SOLVER", "DEFAULT_TIME_LIMIT", "SOLVER_NAMES", "CountResult", "Edit", "ExportedFiles",
     "IntEncoding", "InvalidCSP", "OptimumResult", "Outcome", "SolutionGroup", "SolveResult", "SolveStatus",
-    "Solver", "SolverUnavailable", "Task", "available_solvers", "check_assignment", "count_solutions",
-    "encode", "export_mzn", "get_solver", "most_similar", "register", "satisfiable", "solution_group",
-    "Edit", "SolverAnswers",
+    "Solver", "SolverAnswers", "SolverFamily", "SolverUnavailable", "Task", "available_solvers", "canonical_name",
+    "check_assignment", "count_solutions", "encode", "export_mzn", "get_solver", "most_similar", "register",
+    "satisfiable", "solution_group", "solver_names", "unregister",
 ]  # fmt: skip
 
-DEFAULT_SOLVER = "cp-sat"
-#: The names ``--solver`` accepts (``minizinc:<other>`` also works for any installed solver).
-SOLVER_NAMES = ("cp-sat", "minizinc:gecode", "minizinc:chuffed")
-_ALIASES = {"ortools": "cp-sat", "cpsat": "cp-sat", "minizinc": "minizinc:gecode"}
-_FACTORIES: dict[str, Callable[[], Solver]] = {"cp-sat": CpSatSolver}
-_INSTANCES: dict[str, Solver] = {}
+register("cp-sat", CpSatSolver, aliases=("ortools", "cpsat"))
+register("minizinc", MiniZincSolver, subsolvers=("gecode", "chuffed"), default_subsolver="gecode")
 
-
-def register(name: str, factory: Callable[[], Solver]) -> None:
-    """Make ``get_solver(name)`` build a backend with ``factory`` (see ``TEMPLATE.py``)."""
-    _FACTORIES[name] = factory
-    _INSTANCES.pop(name, None)
-
-
-def get_solver(name: str = DEFAULT_SOLVER) -> Solver:
-    """The backend called ``name`` (cached per process).
-
-    Raises :class:`~csp_check.errors.UsageError` for an unknown name and
-    :class:`SolverUnavailable` (with how to install it) when the solver is not installed.
-    """
-    name = _ALIASES.get(name, name)
-    if name in _INSTANCES:
-        return _INSTANCES[name]
-    if name in _FACTORIES:
-        solver = _FACTORIES[name]()
-        if not solver.available():
-            raise SolverUnavailable(f"solver {name!r} is not installed: pip install 'csp-check[solvers]'")
-    elif name.startswith("minizinc:") and name.split(":", 1)[1]:
-        mzn = MiniZincSolver(name.split(":", 1)[1])
-        mzn.ensure_available()
-        solver = mzn
-    else:
-        known = ", ".join(sorted({*SOLVER_NAMES, *_FACTORIES}))
-        raise UsageError(f"unknown solver {name!r}; choose one of {known} (or minizinc:<solver>)")
-    _INSTANCES[name] = solver
-    return solver
-
-
-def available_solvers() -> list[str]:
-    """The names of :data:`SOLVER_NAMES` (and registered backends) that can run here."""
-    names = []
-    for name in dict.fromkeys([*SOLVER_NAMES, *_FACTORIES]):
-        try:
-            get_solver(name)
-        except (SolverUnavailable, UsageError):
-            continue
-        names.append(name)
-    return names
+#: The names ``--solver`` lists (``minizinc:<other>`` also works for any installed MiniZinc solver).
+SOLVER_NAMES = solver_names()
 
 
 # -- operations with a solver name ------------------------------------------------------------

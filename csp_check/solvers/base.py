@@ -9,7 +9,7 @@ same typed results (:mod:`csp_check.solvers.results`) with the same semantics. S
 
 Every operation takes ``time_limit`` (seconds per call). Reaching it is never an exception: the
 result has status ``unknown`` and says why in ``reason``. Operations raise only
-:class:`~csp_check.solvers.encoding.InvalidCSP` for a malformed CSP (a constraint naming an
+:class:`~csp_check.errors.InvalidCSP` for a malformed CSP (a constraint naming an
 unknown variable, C6 without its count variable) and ``ValueError`` for a cap below 1.
 """
 
@@ -21,24 +21,17 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import ClassVar, Mapping
 
-from csp_check.errors import CspCheckError
+from csp_check.errors import SolverUnavailable
 from csp_check.models import CSP, Value
+from csp_check.solvers.defaults import DEFAULT_CAP, DEFAULT_TIME_LIMIT
 from csp_check.solvers.encoding import IntEncoding, encode
 from csp_check.solvers.results import (
-    DEFAULT_CAP,
     CountResult,
     OptimumResult,
     SolveResult,
     SolveStatus,
     solution_group,
 )
-
-#: Seconds per call when none is given.
-DEFAULT_TIME_LIMIT = 10.0
-
-
-class SolverUnavailable(CspCheckError):
-    """The requested solver is not installed (the CLI exits 2 with this message)."""
 
 
 class Task(str, Enum):
@@ -78,6 +71,12 @@ class Solver(ABC):
     def available(cls) -> bool:
         """Whether the backend can run here (its package and binaries are installed)."""
         return True
+
+    def ensure_available(self) -> None:
+        """Raise :class:`~csp_check.errors.SolverUnavailable` (saying how to install it) when
+        the backend cannot run here."""
+        if not self.available():
+            raise SolverUnavailable(f"solver {self.name!r} is not installed: pip install 'csp-check[solvers]'")
 
     @abstractmethod
     def run(self, enc: IntEncoding, task: Task, *, cap: int, time_limit: float) -> Outcome:

@@ -34,12 +34,8 @@ from dataclasses import dataclass, field
 from typing import Iterable, Mapping
 
 from csp_check.check import DONTCARE
-from csp_check.errors import CspCheckError
+from csp_check.errors import InvalidCSP
 from csp_check.models import ALL_CONSTRAINTS, CSP, ConstraintId, Value, VariableKind
-
-
-class InvalidCSP(CspCheckError):
-    """A CSP the solvers cannot encode (a constraint names an unknown variable, C6 without x0)."""
 
 
 @dataclass(frozen=True)

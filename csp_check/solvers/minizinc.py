@@ -30,7 +30,8 @@ import warnings
 from datetime import timedelta
 from typing import Any
 
-from csp_check.solvers.base import Outcome, Solver, SolverUnavailable, Task
+from csp_check.errors import SolverUnavailable
+from csp_check.solvers.base import Outcome, Solver, Task
 from csp_check.solvers.dzn import MAXIMISE_AGREEMENT, MODEL_PATH, to_dzn
 from csp_check.solvers.encoding import IntEncoding
 

@@ -16,6 +16,7 @@ from typing import Any
 from pydantic import BaseModel, Field, SerializerFunctionWrapHandler, model_serializer
 
 from csp_check.models import Span, Value
+from csp_check.solvers.defaults import DEFAULT_CAP as DEFAULT_CAP  # re-export (defined once in defaults)
 
 
 class SolveStatus(str, Enum):
@@ -34,8 +35,6 @@ class SolutionGroup(str, Enum):
     MANY = "101+"
 
 
-#: Count cap that makes every group exact: 101 solutions is already "101+".
-DEFAULT_CAP = 101
 
 
 def solution_group(count: int, capped: bool) -> SolutionGroup | None:
