@@ -41,7 +41,8 @@ import click
 from csp_check import interrupts
 from csp_check.errors import CspCheckError, InputError, UsageError
 from csp_check.interrupts import InterruptFlag, exit_now, kill_descendants
-from csp_check.models import ALL_CONSTRAINTS, ConstraintId, KnowledgeBase, Status
+from csp_check.kb import load_kb_option
+from csp_check.models import ALL_CONSTRAINTS, ConstraintId, Status
 from csp_check.readers import FORMATS
 from csp_check.report import RunProgress, render_summary, summary_json
 from csp_check.report_file import ReportWriter, check_report_path, done_counts, previous_reports, refuse_inputs
@@ -63,20 +64,6 @@ def parse_constraints(ctx: click.Context, param: click.Parameter, value: str) ->
     except ValueError:
         bad = next(i for i in ids if i not in ConstraintId.__members__)
         raise click.BadParameter(f"unknown constraint {bad!r}; choose from C1,...,C6,S1") from None
-
-
-def load_kb_option(path: Path) -> KnowledgeBase:
-    """Load ``--kb PATH`` with :func:`csp_check.kb.load_kb`; raises :class:`UsageError` (one line)."""
-    try:
-        from csp_check.kb import load_kb
-    except ImportError as err:
-        raise UsageError(f"--kb {path}: KB loading is not available ({err})") from None
-    try:
-        return load_kb(path)
-    except CspCheckError as err:
-        raise UsageError(f"--kb {path}: {err}") from None
-    except Exception as err:  # noqa: BLE001 - any failure to load is a usage error, one line
-        raise UsageError(f"--kb {path}: cannot load KB: {type(err).__name__}: {err}") from None
 
 
 def solver_option(

@@ -26,8 +26,9 @@ import json
 from pathlib import Path
 from typing import Any
 
-from csp_check.errors import InputError
+from csp_check.errors import CspCheckError, InputError, UsageError
 from csp_check.models import KbTable, KnowledgeBase
+from csp_check.surrogates import lone_surrogate
 
 _UNKNOWN = {"", "?"}
 
@@ -67,6 +68,16 @@ def load_kb(path: str | Path) -> KnowledgeBase:
             raise InputError(str(path), "a KB table needs its domain name", field="domain")
         return KnowledgeBase(tables={domain: _table(path, domain, data["entities"], "entities")})
     raise InputError(str(path), 'not a KB: expected {"domain", "entities"}, {"tables"} or a list of entities')
+
+
+def load_kb_option(path: Path) -> KnowledgeBase:
+    """Load ``--kb PATH`` with :func:`load_kb` (every command's one ``--kb`` loader); raises :class:`UsageError` (one line)."""
+    try:
+        return load_kb(path)
+    except CspCheckError as err:
+        raise UsageError(f"--kb {path}: {err}") from None
+    except Exception as err:  # noqa: BLE001 - any failure to load is a usage error, one line
+        raise UsageError(f"--kb {path}: cannot load KB: {type(err).__name__}: {err}") from None
 
 
 def entity_strings(entity: dict[str, Any]) -> dict[str, str]:
@@ -113,8 +124,6 @@ def short_form(data: dict[str, Any], source: str = "<kb>") -> KnowledgeBase:
 
 
 def _table(path: Path, domain: str, entities: Any, field: str) -> KbTable:
-    from csp_check.readers._json import lone_surrogate  # here: the readers import this module
-
     if not isinstance(entities, list):
         raise InputError(str(path), "must be a list of entities", field=field)
     rows = []

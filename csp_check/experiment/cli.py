@@ -80,7 +80,7 @@ def experiment(
         )  # fmt: skip
     kb = None
     if kb_path is not None:
-        from csp_check.cli import load_kb_option
+        from csp_check.kb import load_kb_option
 
         try:
             kb = load_kb_option(kb_path)  # the one --kb loader of every command

@@ -12,6 +12,7 @@ from pydantic import ValidationError
 
 from csp_check.errors import InputError
 from csp_check.models import Dialogue
+from csp_check.surrogates import lone_surrogate, safe
 
 _decoder = json.JSONDecoder()
 #: A ``\uD800``-``\uDFFF`` escape: the item may hold a lone surrogate (checked by :func:`lone_surrogate`).
@@ -25,31 +26,6 @@ def head(path: Path, size: int = 4096) -> str:
     """The first ``size`` characters of a file, for sniffing (a UTF-8 BOM is skipped)."""
     with open(path, encoding="utf-8-sig", errors="replace") as f:
         return f.read(size)
-
-
-def safe(text: str) -> str:
-    """``text`` printable as UTF-8: a lone surrogate becomes its ``\\udcXX`` escape."""
-    return text.encode("utf-8", "backslashreplace").decode("utf-8")
-
-
-def lone_surrogate(value: Any, path: str = "") -> str | None:
-    """The field path (``turns[2].utterance``) of the first string in ``value`` holding a lone
-    surrogate (``"\\udc80"`` in JSON: valid JSON, but no text, and not writable as UTF-8), or ``None``."""
-    todo: list[tuple[str, Any]] = [(path, value)]
-    while todo:
-        where, item = todo.pop()
-        if isinstance(item, str):
-            if any("\ud800" <= ch <= "\udfff" for ch in item):
-                return where or "(value)"
-        elif isinstance(item, dict):
-            for k, v in item.items():
-                key = safe(str(k))
-                if isinstance(k, str) and key != k:
-                    return f"{where}.{key}" if where else key
-                todo.append((f"{where}.{key}" if where else key, v))
-        elif isinstance(item, list):
-            todo.extend((f"{where}[{i}]", v) for i, v in enumerate(item))
-    return None
 
 
 def read_text(path: Path) -> str:

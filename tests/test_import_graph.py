@@ -1,0 +1,124 @@
+"""No import cycle between the modules of csp_check (style: folders read as the pipeline,
+readers → delexicalize → constraints → solvers → score → report / cli).
+
+Every ``import`` counts, also one inside a function (a lazy import is still a dependency); a
+module depends on the packages above the module it imports (importing ``a.b.c`` runs ``a.b``),
+but not on its own enclosing packages.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import csp_check
+
+ROOT = Path(csp_check.__file__).parent
+
+
+def modules() -> dict[str, Path]:
+    out = {}
+    for path in ROOT.rglob("*.py"):
+        parts = ["csp_check", *path.relative_to(ROOT).with_suffix("").parts]
+        if parts[-1] == "__init__":
+            parts.pop()
+        out[".".join(parts)] = path
+    return out
+
+
+def import_graph(mods: dict[str, Path]) -> dict[str, dict[str, int]]:
+    """Module → {module it imports: line of the first such import}."""
+
+    def known(name: str) -> str | None:
+        while name and name not in mods:
+            name = name.rpartition(".")[0]
+        return name or None
+
+    graph: dict[str, dict[str, int]] = {}
+    for name, path in mods.items():
+        package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+        edges: dict[str, int] = {}
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                targets = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                base = node.module or ""
+                if node.level:
+                    up = package.split(".")[: len(package.split(".")) - (node.level - 1)]
+                    base = ".".join(up + ([base] if base else []))
+                targets = [f"{base}.{a.name}" if f"{base}.{a.name}" in mods else base for a in node.names]
+            else:
+                continue
+            for target in targets:
+                found = known(target)
+                if found is None:
+                    continue
+                parts = found.split(".")
+                for i in range(1, len(parts) + 1):  # the module and the packages above it
+                    dep = ".".join(parts[:i])
+                    if dep in mods and dep != name and not name.startswith(dep + "."):
+                        edges.setdefault(dep, node.lineno)
+        graph[name] = edges
+    return graph
+
+
+def cycles(graph: dict[str, dict[str, int]]) -> list[list[str]]:
+    """The strongly connected components with more than one module (Tarjan, iterative)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+    for root in graph:
+        if root in index:
+            continue
+        work = [(root, iter(graph[root]))]
+        index[root] = low[root] = len(index)
+        stack.append(root)
+        on_stack.add(root)
+        while work:
+            node, children = work[-1]
+            child = next(children, None)
+            if child is not None:
+                if child not in index:
+                    index[child] = low[child] = len(index)
+                    stack.append(child)
+                    on_stack.add(child)
+                    work.append((child, iter(graph[child])))
+                elif child in on_stack:
+                    low[node] = min(low[node], index[child])
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[node])
+            if low[node] == index[node]:
+                component = []
+                while True:
+                    member = stack.pop()
+                    on_stack.discard(member)
+                    component.append(member)
+                    if member == node:
+                        break
+                if len(component) > 1:
+                    found.append(sorted(component))
+    return found
+
+
+def test_the_finder_sees_a_cycle() -> None:
+    assert cycles({"a": {"b": 1}, "b": {"c": 2}, "c": {"a": 3}, "d": {"a": 1}}) == [["a", "b", "c"]]
+    assert cycles({"a": {"b": 1}, "b": {}}) == []
+
+
+def test_the_graph_holds_lazy_and_relative_imports() -> None:
+    graph = import_graph(modules())
+    assert "csp_check.solvers" in graph["csp_check.runner"]  # a lazy import inside a function
+    assert "csp_check.experiment.paper" in graph["csp_check.experiment.tables"]  # from . import paper
+
+
+def test_no_import_cycle() -> None:
+    graph = import_graph(modules())
+    found = cycles(graph)
+    lines = [
+        f"{a} imports {b} (line {graph[a][b]})" for component in found for a in component for b in component if b in graph[a]
+    ]
+    assert not found, "import cycle(s):\n" + "\n".join(lines)
