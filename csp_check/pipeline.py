@@ -15,6 +15,7 @@ from csp_check.check import violations
 from csp_check.constraints import BuildOptions, build_csp
 from csp_check.delexicalize import delexicalize
 from csp_check.errors import InputError
+from csp_check.metrics import CoverageScope, constraint_coverage
 from csp_check.models import ALL_CONSTRAINTS, CSP, ConstraintId, Dialogue, DialogueReport, KnowledgeBase, Status
 from csp_check.readers import read_dialogues
 
@@ -67,16 +68,13 @@ def check_dialogue(
 def report_for(csp: CSP, dialogue: Dialogue) -> DialogueReport:
     """The :class:`DialogueReport` of a CSP's own assignment."""
     found = violations(csp)
-    coverage: dict[str, set[str]] = {}
-    for c in csp.constraints:
-        coverage.setdefault(c.id.value, set()).update(c.scope)
     return DialogueReport(
         dialogue_id=dialogue.id,
         source=dialogue.source,
         status=Status.INCONSISTENT if found else Status.CONSISTENT,
         variables=len(csp.variables),
         implicit=sum(1 for v in csp.variables if v.span is None),
-        coverage={cid: len(names) for cid, names in sorted(coverage.items())},
+        coverage=constraint_coverage(csp, CoverageScope.ALL),
         violations=found,
         defects=list(dialogue.defects),
     )

@@ -9,10 +9,11 @@ Definitions (spec §3, paper Table 2):
 
 - *checked* dialogues are all dialogues except those with status ``error`` (unreadable input or
   a crash while checking them). Errors are counted and shown, never scored.
-- **GCA** = consistent / checked. A dialogue with status ``unknown`` (a solver timed out) is
-  checked but not consistent. ``None`` when nothing was checked.
+- **GCA** = consistent / checked (:func:`csp_check.metrics.gca`). A dialogue with status
+  ``unknown`` (a solver timed out) is checked but not consistent. ``None`` when nothing was checked.
 - **coverage** of a constraint = variables under it / all variables of the checked dialogues,
-  summed over dialogues (each dialogue's report counts every variable a constraint reads once).
+  summed over dialogues (:func:`csp_check.metrics.coverage` over every variable, implicit ones
+  too: :attr:`~csp_check.metrics.CoverageScope.ALL`; docs/metrics.md).
 - **violations by constraint**: number of violations, and number of dialogues with at least one.
 """
 
@@ -20,6 +21,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel, Field
 
+from csp_check import metrics
 from csp_check.models import ALL_CONSTRAINTS, ANNOTATION_CONSTRAINTS, DialogueReport, Status, Violation
 from csp_check.solvers.results import SolverAnswers
 
@@ -61,7 +63,7 @@ class SolverTotals(BaseModel):
     """Totals of the solver's answers (:class:`~csp_check.solvers.results.SolverAnswers`, a
     report's ``extra["solver"]``) over the checked dialogues.
 
-    **VCA** = Σ agreeing variables / Σ variables over the dialogues whose most similar solution
+    **VCA** (:func:`csp_check.metrics.vca`) = Σ agreeing variables / Σ variables over the dialogues whose most similar solution
     was computed (a dialogue whose CSP has no solution adds 0 agreeing). Solution groups are
     ``0``, ``1``, ``2-10``, ``11-100``, ``101+``, or ``unknown`` (a timeout, or a cap below 101).
     """
@@ -104,7 +106,7 @@ class SolverTotals(BaseModel):
     @property
     def vca(self) -> float | None:
         """Variable consistency accuracy; ``None`` if no most similar solution was computed."""
-        return self.agreeing / self.vca_variables if self.vca_variables else None
+        return metrics.vca(self.agreeing, self.vca_variables)
 
 
 def solver_answers(report: DialogueReport) -> SolverAnswers | None:
@@ -211,7 +213,7 @@ class CorpusSummary(BaseModel):
     @property
     def gca(self) -> float | None:
         """Global consistency accuracy: consistent / checked; ``None`` if nothing was checked."""
-        return self.consistent / self.checked if self.checked else None
+        return metrics.gca(self.consistent, self.checked)
 
     @property
     def exit_code(self) -> int:
@@ -229,7 +231,7 @@ class CorpusSummary(BaseModel):
             CoverageRow(
                 constraint=cid,
                 variables=self.coverage.get(cid, 0),
-                coverage=self.coverage.get(cid, 0) / self.variables if self.variables else 0.0,
+                coverage=metrics.coverage(self.coverage.get(cid, 0), self.variables) or 0.0,
             )
             for cid in ids
         ]

@@ -12,6 +12,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from csp_check import metrics
+
 from . import paper
 from .run import ExperimentResult
 from .tables import PAPER_NAMES, _ok, gca, vca
@@ -65,9 +67,9 @@ def plot_gca_vca(result: ExperimentResult, path: Path) -> Path:
 def plot_coverage(result: ExperimentResult, path: Path) -> Path:
     plt = _pyplot()
     rows = _ok(result)
-    total = sum(r.variables for r in rows) or 1
+    total = sum(r.variables for r in rows)
     ids = list(paper.TABLE2)
-    ours = [sum(r.coverage.get(c, 0) for r in rows) / total for c in ids]
+    ours = [metrics.coverage(sum(r.coverage.get(c, 0) for r in rows), total) or 0.0 for c in ids]
     fig, ax = plt.subplots(figsize=(7, 4))
     xs = _ours_vs_paper(ax, ours, [paper.TABLE2[c][1] for c in ids])
     ax.set_xticks(list(xs), ids)

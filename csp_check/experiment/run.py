@@ -31,6 +31,7 @@ from csp_check.check import violations
 from csp_check.constraints import BuildOptions, build_csp
 from csp_check.delexicalize import delexicalize
 from csp_check.errors import InputError
+from csp_check.metrics import CoverageScope, constraint_coverage, scope_variables
 from csp_check.models import PAPER_CONSTRAINTS, CSP, ConstraintId, DelexicalizedDialogue, Dialogue, Value
 from csp_check.solvers.defaults import DEFAULT_CAP, DEFAULT_SOLVER, DEFAULT_TIME_LIMIT
 
@@ -153,14 +154,11 @@ def prepare(dialogue: Dialogue, pool: DomainPool, seed: int, max_random: int) ->
     bare = with_kb_only(dialogue)
     delex = delexicalize(bare)
     csp = build_csp(bare, delex, kb, BuildOptions())
-    masked = {v.name for v in csp.variables if v.span is not None}  # the paper's variables: the masks
-    coverage: dict[str, set[str]] = {}
-    for c in csp.constraints:
-        coverage.setdefault(c.id.value, set()).update(n for n in c.scope if n in masked)
+    masked = scope_variables(csp, CoverageScope.SEARCH)  # the paper's variables: the masks
     result = DialogueResult(
         dialogue_id=dialogue.id, source=dialogue.source, kb_size=pertinent + extra, pertinent=pertinent,
         random=extra, variables=len(masked), implicit=len(csp.variables) - len(masked),
-        coverage={k: len(v) for k, v in sorted(coverage.items())},
+        coverage=constraint_coverage(csp, CoverageScope.SEARCH),
     )  # fmt: skip
     return csp, delex, result
 

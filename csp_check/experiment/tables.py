@@ -8,7 +8,8 @@ paper's figures (:mod:`.paper`) beside ours, as markdown and CSV.
 - Table 4: GCA / VCA by solution group, per relexicalizer.
 - Table 5: GCA / VCA per constraint configuration (ablation), per relexicalizer.
 
-GCA = consistent dialogues / dialogues; VCA = Σ agreeing variables / Σ variables (spec §3).
+GCA = consistent dialogues / dialogues; VCA = Σ agreeing variables / Σ variables; coverage over
+the paper's variables, the masks (:mod:`csp_check.metrics`, docs/metrics.md; spec §3).
 Fractions are 0..1; ``–`` where there is nothing to measure.
 """
 
@@ -19,6 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable, Sequence
 
+from csp_check import metrics
 from csp_check.models import ANNOTATION_CONSTRAINTS
 
 from . import paper
@@ -63,14 +65,13 @@ def _cell(value: object) -> str:
 def gca(rows: Sequence[DialogueResult], relex: str, config: str = "all") -> float | None:
     """Share of ``rows`` whose ``relex`` assignment has no violation under ``config``."""
     scored = [r.scores[relex][config] for r in rows if relex in r.scores and config in r.scores[relex]]
-    return sum(s.consistent for s in scored) / len(scored) if scored else None
+    return metrics.gca(sum(s.consistent for s in scored), len(scored))
 
 
 def vca(rows: Sequence[DialogueResult], relex: str, config: str = "all") -> float | None:
     """Σ variables agreeing with the most similar solution / Σ variables, over ``rows``."""
     pairs = [(r.scores[relex][config].agreeing, r.variables) for r in rows if relex in r.scores and config in r.scores[relex]]
-    total = sum(v for _, v in pairs)
-    return sum(a for a, _ in pairs) / total if total else None
+    return metrics.vca(sum(a for a, _ in pairs), sum(v for _, v in pairs))
 
 
 def _ok(result: ExperimentResult) -> list[DialogueResult]:
@@ -100,10 +101,10 @@ def table2(result: ExperimentResult) -> Table:
     out: list[list[object]] = []
     for cid, (p_vars, p_cov) in paper.TABLE2.items():
         covered = sum(r.coverage.get(cid, 0) for r in rows)
-        out.append([cid, covered, covered / total if total else None, p_vars, p_cov])
+        out.append([cid, covered, metrics.coverage(covered, total), p_vars, p_cov])
     for cid in (c.value for c in ANNOTATION_CONSTRAINTS):  # apart: not one of the paper's constraints
         covered = sum(r.coverage.get(cid, 0) for r in rows)
-        out.append([f"{cid} (annotation, not in the paper)", covered, covered / total if total else None, None, None])
+        out.append([f"{cid} (annotation, not in the paper)", covered, metrics.coverage(covered, total), None, None])
     return Table("table2", "Table 2: variables covered by each constraint",
                  ["constraint", "variables", "coverage", "paper variables", "paper coverage"], out)  # fmt: skip
 

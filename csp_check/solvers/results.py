@@ -15,6 +15,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field, SerializerFunctionWrapHandler, model_serializer
 
+from csp_check.metrics import vca
 from csp_check.models import Span, Value
 from csp_check.solvers.defaults import DEFAULT_CAP as DEFAULT_CAP  # re-export (defined once in defaults)
 
@@ -110,7 +111,7 @@ class OptimumResult(BaseModel):
     @property
     def vca(self) -> float | None:
         """This dialogue's own VCA, ``agreeing / variables`` (``None`` without variables)."""
-        return self.agreeing / self.variables if self.variables else None
+        return vca(self.agreeing, self.variables)
 
 
 
