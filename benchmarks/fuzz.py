@@ -3,7 +3,7 @@
     python benchmarks/fuzz.py [--cases 5000] [--seed 0] [--hang 20]
 
 Each case is drawn like ``tests/test_fuzz.py`` draws it (a format, a kind of damage, the
-dialogue damaged, a seed; machinery in ``tests/fuzzing.py``) and checked against the same
+dialogue damaged, a seed; machinery in ``tests/support/fuzzing.py``) and checked against the same
 contract. Prints the totals: cases, cases breaking the contract (by kind of damage), tracebacks
 or uncaught exceptions, good dialogues lost (missing, or with another verdict than in the clean
 corpus), hangs (a case running longer than ``--hang`` seconds is stopped by SIGALRM) and exit
@@ -23,7 +23,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
-import fuzzing as fz  # noqa: E402
+from support import fuzzing as fz  # noqa: E402
 
 
 class Hang(BaseException):

@@ -15,6 +15,8 @@ from csp_check.models import ActRole, Dialogue, Status, Turn
 from csp_check.pipeline import check_dialogue, dialogue_csp
 from csp_check.readers import READERS, read_dialogues, sniff_format
 
+from support.data import MULTIWOZ_VAL
+
 ROOT = Path(__file__).resolve().parents[1]
 RAW = ROOT / "examples" / "raw_dialogues.txt"
 ANNOTATED = ROOT / "examples" / "dialogues.jsonl"
@@ -346,9 +348,6 @@ def test_raw_text_faults_are_flagged() -> None:
         flagged[kind] = bool(found & fault.expected)
         assert all(not t.acts for t in faulty.turns)  # still raw text
     assert flagged == dict.fromkeys(RAW_KINDS, True)
-
-
-MULTIWOZ_VAL = ROOT.parent / "shared" / "data" / "multiwoz" / "val.json.zip"
 
 
 @pytest.mark.skipif(not MULTIWOZ_VAL.exists(), reason="shared MultiWOZ 2.1 val not present")

@@ -19,8 +19,8 @@ from csp_check.models import (
 from csp_check.pipeline import check_dialogue, dialogue_csp, load_corpus
 from csp_check.roles import text_role
 
-SHARED = Path(__file__).resolve().parents[2] / "shared"
-CASES = SHARED / "cases"
+from support.data import CASES, MULTIWOZ_DB, MULTIWOZ_VAL, SHARED
+
 needs_cases = pytest.mark.skipif(not CASES.exists(), reason="../shared/cases is not beside the repo")
 needs_sgd = pytest.mark.skipif(not (SHARED / "data" / "sgd").exists(), reason="../shared/data is not beside the repo")
 S1 = ConstraintId.S1
@@ -174,7 +174,6 @@ def test_annotation_faults_are_flagged_by_s1():
 
 
 FIXTURES = Path(__file__).parent / "fixtures" / "multiwoz"
-MULTIWOZ_DB = SHARED / "data" / "multiwoz" / "db"
 
 
 @pytest.mark.skipif(not MULTIWOZ_DB.exists(), reason="../shared/data/multiwoz is not beside the repo")
@@ -286,9 +285,6 @@ def test_a_stale_value_the_user_changed_is_flagged():
     s1 = [v for v in check_dialogue(d).violations if v.constraint is S1]
     assert [(v.turns, v.variables[0].text) for v in s1] == [([2], "Tuesday")]
     assert "records restaurant.book day='monday'" in s1[0].message
-
-
-MULTIWOZ_VAL = SHARED / "data" / "multiwoz" / "val.json.zip"
 
 
 @pytest.mark.skipif(not MULTIWOZ_VAL.exists(), reason="../shared/data/multiwoz is not beside the repo")

@@ -16,10 +16,8 @@ from csp_check.cli import main
 from csp_check.models import DialogueReport, Status
 from csp_check.score import solver_answers
 
-from test_bad_input import sgd_dialogue, write_sgd
-
-SHARED = Path(__file__).resolve().parents[2] / "shared"
-SGD_DEV = SHARED / "data" / "sgd" / "dev"
+from support.sgd import sgd_dialogue, write_sgd
+from support.data import SGD_DEV
 
 
 def invoke(*args: str):

@@ -27,8 +27,8 @@ from csp_check.models import (
 from csp_check.normalize import clock_time, normalize, parse_amount
 from csp_check.pipeline import check_dialogue, dialogue_csp, load_corpus
 
-SHARED = Path(__file__).resolve().parents[2] / "shared"
-SGD = SHARED / "data" / "sgd"
+from support.data import MULTIWOZ_DB, SGD, SHARED
+
 needs_sgd = pytest.mark.skipif(not SGD.exists(), reason="../shared/data/sgd is not beside the repo")
 
 # The paper's Figure 1: three restaurants, and a dialogue with two inconsistencies.
@@ -236,7 +236,6 @@ def test_delexicalize_command_writes_one_line_per_dialogue(tmp_path):
     assert result.exit_code == 2 and "no turns" in result.output
 
 
-MULTIWOZ_DB = SHARED / "data" / "multiwoz" / "db"
 needs_multiwoz = pytest.mark.skipif(not MULTIWOZ_DB.exists(), reason="../shared/data/multiwoz is not beside the repo")
 
 

@@ -4,7 +4,6 @@ small real run on SGD Restaurants_1."""
 from __future__ import annotations
 
 import csv
-from pathlib import Path
 
 import pytest
 
@@ -14,8 +13,7 @@ from csp_check.experiment.run import CONFIGS, DialogueResult, ExperimentResult, 
 from csp_check.experiment.tables import all_tables, gca, vca
 from csp_check.models import ActRole, ApiCall, Dialogue, DialogueAct, KbResult, Turn
 
-SGD = Path(__file__).resolve().parents[2] / "shared" / "data" / "sgd"
-SGD = SGD if SGD.exists() else Path("/work/shared/data/sgd")
+from support.data import MULTIWOZ, SGD
 
 
 def restaurant(name: str, city: str = "San Jose", **extra: str) -> dict[str, str]:
@@ -169,9 +167,6 @@ def test_cli_experiment_command(tmp_path):
     assert (tmp_path / "tables.md").exists() and (tmp_path / "table5.csv").exists()
     bad = CliRunner().invoke(main, [*args, "--solver", "nope"])
     assert bad.exit_code == 2
-
-
-MULTIWOZ = SGD.parent / "multiwoz"
 
 
 def test_pool_of_a_db_table_keeps_the_mentioned_columns_and_finds_named_instances():

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import random
-from pathlib import Path
 
 import pytest
 
@@ -17,7 +16,8 @@ from csp_check.errors import InputError
 from csp_check.faults import EXPECTED, KINDS, MODES, inject, trial
 from csp_check.pipeline import check_dialogue, load_corpus
 
-SGD_DEV = Path(__file__).resolve().parents[2] / "shared" / "data" / "sgd" / "dev"
+from support.data import SGD_DEV
+
 pytestmark = pytest.mark.skipif(not SGD_DEV.exists(), reason="../shared/data/sgd is not beside the repo")
 
 

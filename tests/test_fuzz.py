@@ -13,7 +13,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import fuzzing as fz
+from support import fuzzing as fz
 
 _TMP = Path(tempfile.mkdtemp(prefix="csp-fuzz-"))
 

@@ -122,3 +122,16 @@ def test_no_import_cycle() -> None:
         f"{a} imports {b} (line {graph[a][b]})" for component in found for a in component for b in component if b in graph[a]
     ]
     assert not found, "import cycle(s):\n" + "\n".join(lines)
+
+
+def test_no_test_module_imports_another() -> None:
+    """Shared test code lives in ``tests/support`` (a package) or ``tests/conftest.py`` fixtures."""
+    tests = Path(__file__).resolve().parent
+    offenders = []
+    for path in sorted(tests.glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names = [a.name for a in node.names] if isinstance(node, ast.Import) else []
+            if isinstance(node, ast.ImportFrom) and not node.level:
+                names = [node.module or ""]
+            offenders += [f"{path.name}: {n}" for n in names if n.split(".")[0].startswith("test_") or n == "conftest"]
+    assert not offenders, offenders

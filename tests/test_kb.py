@@ -12,9 +12,9 @@ from csp_check.errors import InputError
 from csp_check.kb import entity_strings, load_kb
 from csp_check.models import KnowledgeBase
 
+from support.data import MULTIWOZ_DB as DB
+
 ROOT = Path(__file__).resolve().parents[1]
-SHARED = Path(__file__).resolve().parents[2] / "shared"
-DB = SHARED / "data" / "multiwoz" / "db"
 needs_shared = pytest.mark.skipif(not DB.is_dir(), reason=f"shared MultiWOZ DB not present at {DB}")
 
 

@@ -16,10 +16,8 @@ from csp_check.models import Status
 from csp_check.normalize import same_clock, wording_key
 from csp_check.pipeline import check_dialogue, load_corpus
 
-SHARED = Path(__file__).resolve().parents[1].parent / "shared"
-CASES = SHARED / "cases"
-DB = SHARED / "data" / "multiwoz" / "db"
-VAL = SHARED / "data" / "multiwoz" / "val.json.zip"
+from support.data import CASES, MULTIWOZ_DB as DB, MULTIWOZ_VAL as VAL
+
 needs_shared = pytest.mark.skipif(not DB.is_dir(), reason="../shared/data absent")
 
 

@@ -13,7 +13,7 @@ from csp_check.nlsi.faults import KINDS, make
 from csp_check.nlsi.metrics import exact_match, f1, selection_scores, triples
 from csp_check.nlsi.models import ReasoningType as RT
 
-from nlsi_helpers import example, schema
+from support.nlsi import example, schema
 
 DISTRACT = ["Request Restaurants with Filipino cuisine as my preference.", "If I'm looking for a flight, my go-to airline is Alaska Airlines."]
 
@@ -151,7 +151,7 @@ def test_metrics_follow_the_paper():
 def test_assert_calls_consistent_helper(tmp_path):
     from csp_check.nlsi.pytest_plugin import InconsistentCalls, assert_calls_consistent
 
-    from nlsi_helpers import SCHEMA_FILE
+    from support.nlsi import SCHEMA_FILE
 
     reports = assert_calls_consistent([CASES["plain"], CASES["conflict"]], SCHEMA_FILE)
     assert len(reports) == 2
@@ -174,7 +174,7 @@ def _entry_point_installed() -> bool:
 
 @pytest.mark.skipif(not _entry_point_installed(), reason="installed csp-check predates the csp_check_nlsi entry point")
 def test_fixture_is_registered(request):
-    from nlsi_helpers import SCHEMA_FILE
+    from support.nlsi import SCHEMA_FILE
 
     helper = request.getfixturevalue("csp_check_calls")
     assert helper(CASES["multidomain"], SCHEMA_FILE)[0].status.value == "consistent"

@@ -7,7 +7,7 @@ import pytest
 from csp_check.nlsi.ground import ground
 from csp_check.nlsi.instructions import InstructionParser, Rule, Unparsed
 
-from nlsi_helpers import example, schema
+from support.nlsi import example, schema
 
 
 @pytest.fixture(scope="module")

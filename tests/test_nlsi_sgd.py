@@ -18,7 +18,7 @@ from csp_check.nlsi.instructions import Rule
 from csp_check.nlsi.metrics import exact_match
 from csp_check.nlsi.models import ReasoningType
 
-from nlsi_helpers import SCHEMA_FILE, SGD_DEV, example
+from support.nlsi import SCHEMA_FILE, SGD_DEV, example
 
 needs_sgd = pytest.mark.skipif(not (SGD_DEV / "schema.json").exists(), reason="shared SGD dev split not present")
 

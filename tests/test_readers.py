@@ -14,15 +14,15 @@ from csp_check.normalize import normalize
 from csp_check.readers import READERS, read_dialogues, sniff_format
 from csp_check.readers import jsonl, multiwoz, multiwoz22, unified
 
+from support.data import SGD_DEV, SHARED
+
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURES = ROOT / "tests" / "fixtures" / "multiwoz"
 MWOZ21 = FIXTURES / "data.json"
 MWOZ22 = FIXTURES / "v22"
 EXAMPLES = ROOT / "examples" / "dialogues.jsonl"
-SHARED = Path(__file__).resolve().parents[2] / "shared"
 UNIFIED_MWOZ = SHARED / "data" / "convlab_unified" / "multiwoz21_sample.json"
 UNIFIED_SGD = SHARED / "data" / "convlab_unified" / "sgd_sample.json"
-SGD_DEV = SHARED / "data" / "sgd" / "dev"
 needs_shared = pytest.mark.skipif(not SHARED.is_dir(), reason=f"shared data not present at {SHARED}")
 
 

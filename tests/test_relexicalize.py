@@ -4,7 +4,6 @@ GCA 1.0 on every solvable real SGD dialogue of a sample."""
 from __future__ import annotations
 
 import random
-from pathlib import Path
 
 import pytest
 
@@ -19,14 +18,14 @@ from csp_check.relexicalize import (
     get_relexicalizer,
 )
 
+from support.data import SGD
+
 KB = [
     {"name": "napoli", "area": "center", "food": "italian"},
     {"name": "mario", "area": "center", "food": "italian"},
     {"name": "roma", "area": "north", "food": "italian"},
     {"name": "beirut", "area": "east", "food": "lebanese"},
 ]
-SGD = Path(__file__).resolve().parents[2] / "shared" / "data" / "sgd"
-SGD = SGD if SGD.exists() else Path("/work/shared/data/sgd")  # worktrees: ../shared
 
 
 def var(name, turn, slot, value, kind=VariableKind.SLOT, role=ActRole.INFORM, explicit=True) -> Variable:

@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 from csp_check import runner
 from csp_check.cli import main
 
-import fuzzing as fz
+from support import fuzzing as fz
 
 ROOT = Path(__file__).resolve().parents[1]
 

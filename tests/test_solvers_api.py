@@ -36,10 +36,10 @@ from csp_check.solvers import (
 from csp_check.solvers.cpsat import CpSatSolver
 from csp_check.solvers.minizinc import MiniZincSolver, quiet_count_warning
 
-from test_solvers import SETTINGS, Reference, csps, needs_minizinc
+from support.solvers import SETTINGS, Reference, csps, needs_minizinc
+from support.data import SGD_DEV
 
 BACKENDS = ["cp-sat", pytest.param("minizinc:gecode", marks=needs_minizinc)]
-SGD_DEV = Path(__file__).resolve().parents[2] / "shared" / "data" / "sgd" / "dev"
 
 
 def var(name: str, slot: str, value: Value, turn: int = 0, span: Span | None = Span(start=0, end=1)) -> Variable:

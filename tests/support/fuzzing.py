@@ -1,4 +1,4 @@
-"""Structure-aware fuzzing of ``csp-check validate`` (issue 11), shared by ``tests/test_fuzz.py``
+"""Structure-aware fuzzing of ``csp-check validate`` (README, "Measured figures": fuzzing), shared by ``tests/test_fuzz.py``
 (hypothesis, in CI) and ``benchmarks/fuzz.py`` (thousands of cases).
 
 A case takes a small, real-shaped corpus written here — SGD (``dialogues_001.json`` +
@@ -30,7 +30,7 @@ from click.testing import CliRunner
 
 from csp_check.cli import main
 
-FIXTURES = Path(__file__).resolve().parent / "fixtures"
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 FORMATS = ("sgd", "multiwoz", "unified", "jsonl")
 STRUCTURAL = ("delete_key", "swap_type", "extra_key", "huge_number", "huge_literal", "deep", "lone_surrogate", "odd_unicode")
 BYTES = ("byte_flip", "invalid_utf8", "truncate")

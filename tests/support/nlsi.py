@@ -7,9 +7,10 @@ from pathlib import Path
 from csp_check.nlsi.models import Example, ReasoningType, StandingInstruction
 from csp_check.nlsi.schema import load_schema
 
-FIXTURES = Path(__file__).resolve().parent / "fixtures" / "nlsi"
+from support.data import SGD_DEV as SGD_DEV  # re-export: the NLSI tests build examples from it
+
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "nlsi"
 SCHEMA_FILE = FIXTURES / "schema.json"
-SGD_DEV = Path(__file__).resolve().parents[2] / "shared" / "data" / "sgd" / "dev"
 
 
 def schema():
