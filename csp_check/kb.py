@@ -8,7 +8,12 @@ Accepted inputs (:func:`load_kb`):
 (b) a directory of MultiWOZ ``*_db.json`` files (github.com/budzianowski/multiwoz, ``db/``),
     one table per file named by the file stem without ``_db`` (``restaurant_db.json`` →
     ``restaurant``);
-(c) a single MultiWOZ ``*_db.json`` file (a JSON list of entities).
+(c) a single MultiWOZ ``*_db.json`` file (a JSON list of entities);
+(d) the short form ``{domain: [entity, …]}`` (an entity maps column → value), as a file or, through
+    :func:`kb_from_json`, as data (the pytest plugin's ``kb=`` argument, docs/pytest-plugin.md).
+
+This is the one KB loader: every command's ``--kb`` (:func:`load_kb_option`), the experiment and
+the pytest plugin load through it.
 
 Entity values become strings (:func:`entity_strings`): numbers and booleans by ``str()``
 (``1`` → ``"1"``, ``True`` → ``"True"`` as SGD writes them), lists of strings joined with
@@ -47,7 +52,17 @@ def load_kb(path: str | Path) -> KnowledgeBase:
         return KnowledgeBase(tables={_table_name(f): _db_table(f) for f in files})
     if not path.is_file():
         raise InputError(str(path), "no such KB file or directory")
-    data = _load_json(path)
+    return kb_from_json(_load_json(path), path)
+
+
+def kb_from_json(data: Any, source: str | Path = "<kb>") -> KnowledgeBase:
+    """The knowledge base held by decoded JSON ``data``, in any shape of the module docstring
+    (a list of entities is the table named by ``source``'s file stem, as a ``*_db.json`` file).
+
+    Raises :class:`InputError` naming ``source`` (and the field) for any other shape or a bad
+    entity.
+    """
+    path = Path(source)
     if isinstance(data, list):
         return KnowledgeBase(tables={_table_name(path): _table(path, _table_name(path), data, "entities")})
     if not isinstance(data, dict):
@@ -67,7 +82,11 @@ def load_kb(path: str | Path) -> KnowledgeBase:
         if not isinstance(domain, str) or not domain:
             raise InputError(str(path), "a KB table needs its domain name", field="domain")
         return KnowledgeBase(tables={domain: _table(path, domain, data["entities"], "entities")})
-    raise InputError(str(path), 'not a KB: expected {"domain", "entities"}, {"tables"} or a list of entities')
+    if data and all(isinstance(rows, list) for rows in data.values()):
+        return short_form(data, str(path))
+    raise InputError(
+        str(path), 'not a KB: expected {"domain", "entities"}, {"tables"}, {domain: [entity, …]} or a list of entities'
+    )
 
 
 def load_kb_option(path: Path) -> KnowledgeBase:

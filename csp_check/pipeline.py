@@ -24,8 +24,10 @@ def load_corpus(
     paths: Iterable[str | Path], fmt: str = "auto", kb: KnowledgeBase | None = None, split: str | None = None
 ) -> Iterator[Dialogue | InputError]:
     """Dialogues of the given files / directories, streamed; an :class:`InputError` per broken one.
-    ``split``: one split of a MultiWOZ release (:func:`csp_check.readers.read_dialogues`)."""
-    return read_dialogues(list(paths), fmt, kb, split)
+    ``split``: one split of a MultiWOZ release (:func:`csp_check.readers.read_dialogues`).
+    Readers need no KB; ``kb`` only says whether one will be given to the checker (raw text is
+    read only then: it is annotated against the KB)."""
+    return read_dialogues(list(paths), fmt, split=split, has_kb=kb is not None)
 
 
 def with_annotations(dialogue: Dialogue, kb: KnowledgeBase | None) -> Dialogue:

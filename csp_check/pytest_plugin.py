@@ -19,7 +19,6 @@ The checker is the solver-free one of :func:`csp_check.pipeline.check_dialogue` 
 from __future__ import annotations
 
 import fnmatch
-import json
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable, Sequence
@@ -37,40 +36,22 @@ DialoguesLike = Dialogue | str | Path | Iterable[Dialogue]
 
 
 def load_kb(kb: KbLike) -> KnowledgeBase | None:
-    """A :class:`KnowledgeBase` from a model, a dict or a JSON file.
+    """A :class:`KnowledgeBase` from a model, a dict or a JSON file, through the one KB loader.
 
-    Accepted: whatever :func:`csp_check.kb.load_kb` reads (our KB JSON, a MultiWOZ
-    ``*_db.json`` file or directory), and the short form ``{domain: [entity, …]}`` (an entity
-    maps column → value) as a file or a dict. Raises :class:`~csp_check.errors.InputError` for
-    an unreadable file.
+    Accepted: whatever :func:`csp_check.kb.load_kb` reads (our KB JSON, a MultiWOZ ``*_db.json``
+    file or directory, the short form ``{domain: [entity, …]}``), and the same shapes as a dict
+    (:func:`csp_check.kb.kb_from_json`). Raises :class:`~csp_check.errors.InputError` for an
+    unreadable file or a dict of another shape.
     """
     if kb is None or isinstance(kb, KnowledgeBase):
         return kb
-    if isinstance(kb, (str, Path)):
-        from csp_check.kb import load_kb as load_kb_file
+    from csp_check.kb import kb_from_json, load_kb as load_kb_file
 
-        path = Path(kb)
-        try:
-            data = json.loads(path.read_text(encoding="utf-8")) if path.is_file() else None
-        except (OSError, ValueError) as err:
-            raise InputError(str(path), f"cannot read KB: {err}") from err
-        if not _is_short_form(data):
-            return load_kb_file(path)  # KB JSON, a MultiWOZ *_db.json file or a directory of them
-        kb = data
+    if isinstance(kb, (str, Path)):
+        return load_kb_file(kb)
     if not isinstance(kb, dict):
         raise InputError("<kb>", "a KB must be a JSON object")
-    if "tables" in kb:
-        return KnowledgeBase.model_validate(kb)
-    from csp_check.kb import short_form
-
-    return short_form(kb)
-
-
-def _is_short_form(data: Any) -> bool:
-    return (
-        isinstance(data, dict) and "tables" not in data and "entities" not in data
-        and all(isinstance(rows, list) for rows in data.values())
-    )  # fmt: skip
+    return kb_from_json(kb)
 
 
 def check(
@@ -82,32 +63,22 @@ def check(
     """One :class:`DialogueReport` per dialogue (an ``error`` report per unreadable one).
 
     ``dialogues``: a :class:`Dialogue`, an iterable of them, or a path (file or directory, any
-    format :func:`csp_check.pipeline.load_corpus` reads).
+    format :func:`csp_check.pipeline.load_corpus` reads). Each dialogue is checked as
+    ``csp-check validate`` checks it (:func:`csp_check.runner.check_items`): a dialogue whose
+    check crashes gets an ``error`` report, the others are still checked.
     """
-    from csp_check.pipeline import check_dialogue, error_report
+    from csp_check.pipeline import load_corpus
+    from csp_check.runner import Settings, check_items  # the loop `csp-check validate` runs
 
     knowledge = load_kb(kb)
-    enabled = [ConstraintId(c) for c in constraints]
+    enabled = tuple(ConstraintId(c) for c in constraints)
     if isinstance(dialogues, Dialogue):
         items: Iterable[Dialogue | InputError] = [dialogues]
     elif isinstance(dialogues, (str, Path)):
-        from csp_check.pipeline import load_corpus
-
         items = load_corpus([dialogues], fmt, knowledge)
     else:
         items = dialogues
-    reports = []
-    for item in items:
-        if isinstance(item, InputError):
-            reports.append(error_report(item))
-            continue
-        try:
-            reports.append(check_dialogue(item, knowledge, enabled))
-        except Exception as err:  # noqa: BLE001 - one dialogue's crash is that dialogue's failure
-            from csp_check.runner import internal_error_report
-
-            reports.append(internal_error_report(item, f"internal error: {type(err).__name__}: {err}"))
-    return reports
+    return list(check_items(items, Settings(kb=knowledge, constraints=enabled)))
 
 
 def assert_consistent(

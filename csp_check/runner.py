@@ -175,7 +175,7 @@ def validate(
     if skip:
         items = _skipping(items, Counter(skip))
     if jobs == 1:
-        return _serial(items, settings)
+        return check_items(items, settings)
     return _parallel(items, settings, jobs, chunk_size)
 
 
@@ -195,7 +195,10 @@ def _skipping(items: Iterator[Dialogue | InputError], skip: Counter[tuple[str, s
         yield item
 
 
-def _serial(items: Iterator[Dialogue | InputError], settings: Settings) -> Iterator[DialogueReport]:
+def check_items(items: Iterable[Dialogue | InputError], settings: Settings) -> Iterator[DialogueReport]:
+    """One report per item, in order, in this process: an :class:`InputError` becomes its
+    ``error`` report, a dialogue is checked by :func:`check_one` (never raises for one dialogue).
+    The loop of ``validate(jobs=1)``; the pytest plugin runs it too."""
     for item in items:
         yield error_report(item) if isinstance(item, InputError) else check_one(item, settings)
 
@@ -306,7 +309,7 @@ class _Workers:
         """The chunk's reports in input order: read errors in place, checked dialogues between."""
         chunk, future, generation = pending
         if future is None:
-            return _serial(iter(chunk), self.settings)
+            return check_items(chunk, self.settings)
         dialogues = [d for d in chunk if isinstance(d, Dialogue)]
         try:
             reports = future.result()
@@ -314,7 +317,7 @@ class _Workers:
         except BrokenProcessPool as err:
             if self.finished[generation] == 0:
                 self.in_process = True
-                return _serial(iter(chunk), self.settings)
+                return check_items(chunk, self.settings)
             self._restart(generation)
             reason = f"worker process died ({err}); dialogue not checked"
             reports = [internal_error_report(d, reason) for d in dialogues]

@@ -46,7 +46,7 @@ def acts(dialogue: Dialogue, turn: int) -> list[tuple[str, str, str | None, str 
 def test_spans_are_the_surface_text(kb) -> None:
     from csp_check.pipeline import with_annotations
 
-    dialogues = [with_annotations(d, kb) for d in read_dialogues([RAW], kb=kb)]  # annotated in the pipeline
+    dialogues = [with_annotations(d, kb) for d in read_dialogues([RAW], has_kb=kb is not None)]  # annotated in the pipeline
     assert [d.id for d in dialogues] == ["raw-consistent", "raw-wrong-amount", "raw-wrong-offer"]
     total = 0
     for d in dialogues:
@@ -151,7 +151,7 @@ def test_text_format_ids_labels_and_bad_blocks(tmp_path: Path, kb) -> None:
         "Narration without a speaker\nUser: ignored\n\n"
         "### named\n\nuser: hello\nBot: hi\n"
     )
-    items = list(read_dialogues([path], kb=kb))
+    items = list(read_dialogues([path], has_kb=kb is not None))
     first, bad, named = items
     assert first.id == "chat-1" and [t.speaker for t in first.turns] == ["user", "system"]
     assert first.turns[1].utterance == "Jade Lotus is cheap. It is in the centre."

@@ -359,3 +359,19 @@ def test_unified_single_dialogue_and_id_mapping(tmp_path: Path) -> None:
     mapping = tmp_path / "mapping.json"
     mapping.write_text(json.dumps({d["dialogue_id"]: d for d in sample[:3]}))
     assert [d.id for d in load(mapping)[0]] == ["multiwoz21-train-0", "multiwoz21-train-1", "multiwoz21-train-2"]
+
+
+def test_every_reader_implements_the_protocol_without_a_kb() -> None:
+    """readers/base.py: NAME, sniff(path), read(path) — no reader takes a KB (raw text says it needs one)."""
+    import inspect
+
+    from csp_check.readers.base import Reader
+
+    for name, reader in READERS.items():
+        assert isinstance(reader, Reader) and reader.NAME == name
+        assert "kb" not in inspect.signature(reader.read).parameters, name
+    raw = ROOT / "examples" / "raw_dialogues.txt"
+    [error] = read_dialogues([raw])
+    assert isinstance(error, InputError) and "raw text needs --kb" in str(error)
+    read = list(read_dialogues([raw], has_kb=True))
+    assert read and all(isinstance(d, Dialogue) and not any(t.acts for t in d.turns) for d in read)

@@ -1,7 +1,8 @@
 """Readers: dialogue files of any supported format → :class:`~csp_check.models.Dialogue`.
 
-Every reader is a module with ``NAME``, ``sniff(path) -> bool`` and
-``read(path, kb) -> Iterator[Dialogue | InputError]``. A reader yields an
+Every reader is a module implementing :class:`~csp_check.readers.base.Reader`: ``NAME``,
+``sniff(path) -> bool`` and ``read(path) -> Iterator[Dialogue | InputError]``; the format's
+vocabulary (act names, id shapes) lives in its reader. A reader yields an
 :class:`~csp_check.errors.InputError` in place of a dialogue it cannot read and goes on with
 the next one, so one broken dialogue never sinks a corpus run. Readers stream: memory does
 not grow with the number of files read.
@@ -13,11 +14,12 @@ from pathlib import Path
 from typing import Iterator
 
 from csp_check.errors import InputError, UsageError
-from csp_check.models import Dialogue, KnowledgeBase
+from csp_check.models import Dialogue
 
 from . import jsonl, multiwoz, multiwoz22, sgd, text, unified
+from .base import Reader, SplitReader
 
-READERS = {m.NAME: m for m in (sgd, multiwoz22, unified, multiwoz, jsonl, text)}  # sniffed in this order
+READERS: dict[str, Reader] = {m.NAME: m for m in (sgd, multiwoz22, unified, multiwoz, jsonl, text)}  # sniffed in this order
 FORMATS = ("auto", *READERS)
 
 
@@ -33,7 +35,7 @@ def sniff_format(path: Path) -> str:
 
 
 def read_dialogues(
-    paths: list[str | Path], fmt: str = "auto", kb: KnowledgeBase | None = None, split: str | None = None
+    paths: list[str | Path], fmt: str = "auto", *, split: str | None = None, has_kb: bool = False
 ) -> Iterator[Dialogue | InputError]:
     """Dialogues of every path in order, or an :class:`InputError` per unreadable item.
 
@@ -47,6 +49,8 @@ def read_dialogues(
     ``split`` (``train`` / ``val`` / ``test``) keeps one split of a MultiWOZ release
     (:func:`csp_check.readers.multiwoz.split_filter`); other formats then give an
     :class:`InputError`.
+    ``has_kb``: whether a KB will be given to the checker; a reader that needs one
+    (``NEEDS_KB``: raw text) gives its one error per path without it.
     """
     if fmt not in FORMATS:
         raise UsageError(f"unknown format {fmt!r}; choose one of {', '.join(FORMATS)}")
@@ -62,7 +66,7 @@ def read_dialogues(
             if not sources:
                 yield err
             for source, name in sources:
-                yield from READERS[name].read(source, kb)
+                yield from _read(READERS[name], source, has_kb)
             continue
         if fmt != "auto":
             mismatch = format_mismatch(path, fmt)
@@ -73,9 +77,19 @@ def read_dialogues(
             if name != multiwoz.NAME:
                 yield InputError(str(path), f"--split applies to MultiWOZ data.json / release folders, not {name}")
                 continue
-            yield from multiwoz.read(path, kb, split=split)
+            yield from _read(multiwoz, path, has_kb, split)
             continue
-        yield from READERS[name].read(path, kb)
+        yield from _read(READERS[name], path, has_kb)
+
+
+def _read(reader: Reader | SplitReader, path: Path, has_kb: bool, split: str | None = None) -> Iterator[Dialogue | InputError]:
+    if getattr(reader, "NEEDS_KB", False) and not has_kb:
+        yield InputError(str(path), getattr(reader, "NEEDS_KB_MESSAGE", f"{reader.NAME} needs --kb"))
+        return
+    if split is not None:  # a SplitReader (MultiWOZ): checked by the caller
+        yield from reader.read(path, split=split)  # type: ignore[call-arg]
+    else:
+        yield from reader.read(path)
 
 
 def format_mismatch(path: Path, fmt: str) -> InputError | None:

@@ -26,7 +26,7 @@ from typing import Iterator
 from pydantic import ValidationError
 
 from csp_check.errors import InputError
-from csp_check.models import Dialogue, KnowledgeBase
+from csp_check.models import Dialogue
 
 from ._json import lone_surrogate, safe
 
@@ -60,8 +60,8 @@ def sniff(path: Path) -> bool:
 NOT_JSONL_AFTER = 5
 
 
-def read(path: Path, kb: KnowledgeBase | None = None) -> Iterator[Dialogue | InputError]:
-    """Dialogues of a JSONL file, line by line (streamed); ``kb`` is unused."""
+def read(path: Path) -> Iterator[Dialogue | InputError]:
+    """Dialogues of a JSONL file, line by line (streamed)."""
     try:
         f = open(path, "rb")
     except OSError as err:

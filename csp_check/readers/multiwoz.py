@@ -45,7 +45,7 @@ from pathlib import Path
 from typing import Any, Iterator
 
 from csp_check.errors import InputError
-from csp_check.models import ActRole, Dialogue, DialogueAct, KnowledgeBase, Span, Turn
+from csp_check.models import ActRole, Dialogue, DialogueAct, Span, Turn
 from csp_check.normalize import normalize, parse_amount
 
 from ._json import at, head, is_index, read_items, turn_list
@@ -191,10 +191,10 @@ def sniff(path: Path) -> bool:
     return path.is_file() and path.suffix == ".json" and bool(_LOG.search(head(path, 1 << 20)))
 
 
-def read(path: Path, kb: KnowledgeBase | None = None, split: str | None = None) -> Iterator[Dialogue | InputError]:
+def read(path: Path, split: str | None = None) -> Iterator[Dialogue | InputError]:
     """Dialogues of a MultiWOZ ``data.json`` (id → dialogue), a list of them, one dialogue
-    object, a ``.zip`` holding one such file, or a release folder; ``kb`` is unused (the KB
-    comes from ``--kb``). ``split`` keeps one split's dialogues by the ``valListFile.txt`` /
+    object, a ``.zip`` holding one such file, or a release folder (the KB comes from ``--kb``).
+    ``split`` keeps one split's dialogues by the ``valListFile.txt`` /
     ``testListFile.txt`` of the folder (or beside the file); :class:`InputError` when those
     lists are missing or the split is unknown."""
     text = None

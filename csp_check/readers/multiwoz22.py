@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any, Iterator
 
 from csp_check.errors import InputError
-from csp_check.models import DialogueAct, Dialogue, KnowledgeBase, Span, Turn
+from csp_check.models import DialogueAct, Dialogue, Span, Turn
 from csp_check.normalize import normalize
 
 from . import multiwoz as mw
@@ -58,8 +58,8 @@ def load_dialog_acts(file: Path) -> tuple[Path | None, dict[str, Any]]:
     return None, {}
 
 
-def read(path: Path, kb: KnowledgeBase | None = None) -> Iterator[Dialogue | InputError]:
-    """Dialogues of a MultiWOZ 2.2 file or directory; ``kb`` is unused."""
+def read(path: Path) -> Iterator[Dialogue | InputError]:
+    """Dialogues of a MultiWOZ 2.2 file or directory."""
     files = dialogue_files(path)
     if not files:
         yield InputError(str(path), "no dialogues_*.json files here")

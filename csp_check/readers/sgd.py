@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any, Iterator
 
 from csp_check.errors import InputError
-from csp_check.models import ActRole, ApiCall, Dialogue, DialogueAct, KbResult, KnowledgeBase, Span, Turn
+from csp_check.models import ActRole, ApiCall, Dialogue, DialogueAct, KbResult, Span, Turn
 from csp_check.normalize import normalize
 
 from ._json import check_span, head, read_items, safe, turn_list
@@ -95,8 +95,8 @@ def load_descriptions(schema_path: Path) -> dict[str, str]:
     }
 
 
-def read(path: Path, kb: KnowledgeBase | None = None) -> Iterator[Dialogue | InputError]:
-    """Dialogues of an SGD file or directory; ``kb`` is unused (SGD carries its own results)."""
+def read(path: Path) -> Iterator[Dialogue | InputError]:
+    """Dialogues of an SGD file or directory (SGD carries its own KB results)."""
     files = dialogue_files(path)
     if not files:
         yield InputError(str(path), "no dialogues_*.json files here")

@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Iterator
 
 from csp_check.errors import InputError
-from csp_check.models import Dialogue, KnowledgeBase, Turn
+from csp_check.models import Dialogue, Turn
 
 
 NAME = "text"
@@ -46,13 +46,16 @@ def sniff(path: Path) -> bool:
     return False
 
 
-def read(path: Path, kb: KnowledgeBase | None = None) -> Iterator[Dialogue | InputError]:
-    """The dialogues of a raw-text file, without acts: the pipeline annotates them against
-    ``kb`` (:func:`csp_check.pipeline.with_annotations`, in the worker that checks them). One
-    :class:`InputError` instead if ``kb`` is ``None`` or the file cannot be read (streamed)."""
-    if kb is None:
-        yield InputError(str(path), "raw text needs --kb (its variables come from matching KB values)")
-        return
+#: Raw text has no annotations: without a KB there is nothing to check, so
+#: :func:`csp_check.readers.read_dialogues` gives :data:`NEEDS_KB_MESSAGE` instead of reading.
+NEEDS_KB = True
+NEEDS_KB_MESSAGE = "raw text needs --kb (its variables come from matching KB values)"
+
+
+def read(path: Path) -> Iterator[Dialogue | InputError]:
+    """The dialogues of a raw-text file, without acts: the pipeline annotates them against the KB
+    (:func:`csp_check.pipeline.with_annotations`, in the worker that checks them). An
+    :class:`InputError` for a block that is not dialogue text (streamed)."""
     yield from parse(path)
 
 

@@ -27,7 +27,7 @@ from typing import Any, Iterator
 
 from csp_check.errors import InputError
 from csp_check.kb import entity_strings
-from csp_check.models import ApiCall, Dialogue, DialogueAct, KbResult, KnowledgeBase, Span, Turn
+from csp_check.models import ApiCall, Dialogue, DialogueAct, KbResult, Span, Turn
 
 from . import multiwoz as mw
 from ._json import at, check_span, head, read_items, turn_list
@@ -46,9 +46,9 @@ def sniff(path: Path) -> bool:
     return '"utterance"' in text and bool(_ACTS.search(text))
 
 
-def read(path: Path, kb: KnowledgeBase | None = None) -> Iterator[Dialogue | InputError]:
-    """Dialogues of a unified-format file (a list, or one dialogue object); ``kb`` is unused
-    (``db_results`` are kept per turn)."""
+def read(path: Path) -> Iterator[Dialogue | InputError]:
+    """Dialogues of a unified-format file (a list, or one dialogue object); ``db_results`` are
+    kept per turn."""
     return read_items(path, convert, _SINGLE_KEYS)
 
 
