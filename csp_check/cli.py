@@ -375,7 +375,7 @@ from csp_check.experiment.cli import experiment  # noqa: E402  (the command live
 
 main.add_command(experiment)
 
-from csp_check.nlsi.cli import calls_command, nlsi_group  # noqa: E402  (NLSI API-call checking, issue 9)
+from csp_check.nlsi.cli import calls_command, nlsi_group  # noqa: E402  (NLSI API-call checking, docs/nlsi.md)
 
 main.add_command(calls_command)
 main.add_command(nlsi_group)

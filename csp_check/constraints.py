@@ -526,7 +526,7 @@ class _Builder:
 
     def _state_slots(self, turn: int, domain: str) -> dict[str, list[str]]:
         """The last non-empty ``state[domain]`` at or before ``turn`` (``{}``: none). Indexed once
-        per domain, so a dialogue's cost stays linear in its turns (issue 11)."""
+        per domain, so a dialogue's cost stays linear in its turns (benchmarks/long_dialogues.py)."""
         index = self._state_index
         if domain not in index:
             last: list[int] = []
@@ -542,7 +542,7 @@ class _Builder:
 
     def _latest_mention(self, turn: int, domain: str, slot: str, value: str) -> Variable | None:
         """The last slot variable of ``domain.slot`` with ``value`` at or before ``turn`` (an index
-        by (domain, slot, value) built once: linear in the variables, issue 11)."""
+        by (domain, slot, value) built once: linear in the variables; benchmarks/long_dialogues.py)."""
         mentions = self._mentions
         if mentions is None:
             mentions = {}

@@ -84,7 +84,7 @@ def delexicalize(dialogue: Dialogue) -> DelexicalizedDialogue:
             turn_vars.append(var)
         turn_vars.sort(key=lambda v: (v.span is None, v.span.start if v.span else 0))
         variables.extend(turn_vars)
-    by_turn: dict[int, list[Variable]] = {}  # one pass: linear in turns and variables (issue 11)
+    by_turn: dict[int, list[Variable]] = {}  # one pass: linear in turns and variables (benchmarks/long_dialogues.py)
     for i, var in enumerate(variables, 1):
         var.name = f"x{i}"
         by_turn.setdefault(var.turn, []).append(var)

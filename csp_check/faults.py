@@ -670,7 +670,7 @@ def inject_annotation(
     - ``call_value``: the same, in one service call's argument alone (the state still right).
     - ``role_swap``: in a user turn whose text gives a travel span its role ("from A to B",
       "leaving A", "going to B"), the origin / destination slots of the pair are swapped in the
-      acts, the belief state and the calls (SGD issue 15). Must trip S1 (or C2 / C5).
+      acts, the belief state and the calls (a fault reported on SGD's GitHub tracker, #15). Must trip S1 (or C2 / C5).
     - ``state_omission``: a value the user stated (a spanned user inform the belief state
       records) is dropped from the belief state, from its turn for as long as the state kept it,
       while the state still tracks its domain (another slot of the domain has a value at that

@@ -1,4 +1,4 @@
-"""Clean interrupts (issue 11): Ctrl-C ends a run with exit 130, one line, a valid partial
+"""Clean interrupts (docs/cli.md, "Interrupts"): Ctrl-C ends a run with exit 130, one line, a valid partial
 report and no process of ours left running; and a time limit per dialogue.
 
 - :class:`InterruptFlag`: while active, SIGINT sets ``flag.hit`` and raises

@@ -23,7 +23,7 @@ Value = Union[int, str]
 class Span(BaseModel):
     """Character span ``[start, end)`` in a turn's utterance."""
 
-    # strict: an offset of true or "3" is a validation error, not 1 or 3 (issue 11)
+    # strict: an offset of true or "3" is a validation error, not 1 or 3 (docs/cli.md, "Bad input")
     model_config = ConfigDict(frozen=True)
     start: int = Field(ge=0, strict=True)
     end: int = Field(ge=0, strict=True)

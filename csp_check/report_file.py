@@ -1,6 +1,6 @@
 """The ``--report FILE.jsonl`` of a run: never destroys the user's data, survives interrupts, resumes.
 
-Contract (issue 11, docs/cli.md "Report file"):
+Contract (docs/cli.md "Report file" and "Resuming a run"):
 
 - **Refused** (one line, exit 2, nothing written): a path that is one of the inputs or lies
   inside an input directory (it would be read as input), a directory, or an existing regular

@@ -1,5 +1,5 @@
 """S1 (annotation against text) and role-aware slots: the state and calls record what the user
-said, and "from A to B" in the text decides origin and destination (issue 7, spec §9)."""
+said, and "from A to B" in the text decides origin and destination (spec §9, docs/s1-flags.md)."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """Fuzzing ``csp-check validate`` with structure-aware damage to small real-shaped corpora
-(issue 11): exit code in {0, 1, 2} agreeing with the report, no traceback, one stderr line per
+(docs/cli.md, "Bad input"): exit code in {0, 1, 2} agreeing with the report, no traceback, one stderr line per
 broken item, and every undamaged dialogue reported with the verdict it has in the clean corpus.
-The machinery (corpora, mutations, the contract) is in ``tests/fuzzing.py``; the long run is
+The machinery (corpora, mutations, the contract) is in ``tests/support/fuzzing.py``; the long run is
 ``benchmarks/fuzz.py``."""
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ def test_damage_never_loses_a_good_dialogue(fmt: str, kind: str, target: int, se
 
 
 # Every class of damage on every format, each in a few generated variants: the classes of
-# issue 11 (items 2, 3, 4 and 8) are each exercised on every run, whatever hypothesis draws.
+# damage the README lists under fuzzing are each exercised on every run, whatever hypothesis draws.
 @pytest.mark.parametrize("kind", fz.KINDS)
 @pytest.mark.parametrize("fmt", fz.FORMATS)
 def test_each_class_of_damage(fmt: str, kind: str) -> None:

@@ -1,4 +1,4 @@
-"""MultiWOZ 2.1 as it is (issue 7, spec §9): wording classes, bounds, name variants, the shared
+"""MultiWOZ 2.1 as it is (spec §9, docs/multiwoz-flags.md): wording classes, bounds, name variants, the shared
 cases 07 / 11 / 14 / 19 and the flagged share of the shared val split."""
 
 from __future__ import annotations

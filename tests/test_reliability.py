@@ -1,4 +1,4 @@
-"""Issue 11: the report file never destroys data, output failures are one line, interrupts are
+"""Reliability (docs/cli.md "Report file", "Interrupts", "Resuming a run"): the report file never destroys data, output failures are one line, interrupts are
 clean (exit 130, one line, a valid partial report, no process left), ``--resume`` finishes an
 interrupted run as if it had not been interrupted, long dialogues cost near-linear time and
 a per-dialogue time limit, strict span types."""

@@ -1,4 +1,4 @@
-"""Solver backends agree with the solver-free checker and with brute force (spec §8, issue 3).
+"""Solver backends agree with the solver-free checker and with brute force (spec §3, §8).
 
 Property-based: hypothesis generates small CSPs (2–3 slot types with tiny domains, amounts, a
 KB of 0–5 entities with missing columns and ``dontcare``, random C1–C6 and S1 instances, random

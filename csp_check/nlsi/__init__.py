@@ -1,4 +1,4 @@
-"""API-call consistency against user profiles of standing instructions (issue 9, NLSI).
+"""API-call consistency against user profiles of standing instructions (NLSI; docs/nlsi.md).
 
 Source: *Interpreting User Requests in the Context of Natural Language Standing Instructions*
 (NLSI) and ``docs/api-call-spec.md``. Pipeline: :mod:`.readers` → :mod:`.models` (examples) →

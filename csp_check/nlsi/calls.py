@@ -94,7 +94,7 @@ def _value(text: str, s: str, i: int) -> tuple[str, int]:
 def parse_calls(texts: list[str]) -> tuple[list[ApiCall], list[CallSyntaxError]]:
     """Parse every call string; return the calls that parse and the errors of those that do not.
 
-    One malformed call never hides the others (issue 9: "the other calls are still checked").
+    One malformed call never hides the others (docs/nlsi.md: the other calls are still checked).
     A string holding several calls separated by whitespace or commas at top level
     (``"GetA(x=\\"1\\") GetB()"``) is split first.
     """

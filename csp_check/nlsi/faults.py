@@ -1,4 +1,4 @@
-"""Fault generators over a consistent call set (issue 9 "What it must show").
+"""Fault generators over a consistent call set (docs/nlsi.md).
 
 Each generator takes a :class:`~csp_check.nlsi.families.Context`, the gold calls and a random
 stream, and returns a :class:`CallFault` (the faulty calls and the family that must flag it) or

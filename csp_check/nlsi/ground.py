@@ -1,4 +1,4 @@
-"""Dialogue grounding (issue 9 item 4): what the user states, which domains they request.
+"""Dialogue grounding (docs/nlsi.md, "Decisions"): what the user states, which domains they request.
 
 Two sources, in order: the SGD annotation of the retained turns when the example carries it
 (``metadata.sgd_state`` / ``metadata.requested_domains``, written by :mod:`.build`), otherwise

@@ -1,4 +1,4 @@
-"""Instruction parser (spec §3, issue 9 item 3): a standing instruction → a :class:`Rule`.
+"""Instruction parser (spec §3, docs/nlsi.md): a standing instruction → a :class:`Rule`.
 
 A rule has a *condition* (a domain, or slot = value pairs of a domain: MultiHop) and an
 *action* (slot = value, or "also call domain D"). Grounding uses the schema's ontology, not

@@ -55,7 +55,7 @@ class CpSatSolver(Solver):
         solver = cp_model.CpSolver()
         solver.parameters.num_workers = 1
         solver.parameters.max_time_in_seconds = float(time_limit)
-        # Ctrl-C is csp-check's to handle (exit 130, issue 11): CP-SAT must not take SIGINT over
+        # Ctrl-C is csp-check's to handle (exit 130, docs/cli.md "Interrupts"): CP-SAT must not take SIGINT over
         solver.parameters.catch_sigint_signal = False
         _tune_for_tiny_models(solver.parameters)
         if task is Task.COUNT:

@@ -14,7 +14,7 @@ backends cannot drift apart. The semantics are those of :mod:`csp_check.check` (
 - ``0`` in a KB cell means *missing column* (unknown; a KB cell is always a string, so it can
   never be confused with the amount ``0``).
 
-**Search variables and domains** (decided for csp-check, issue 3):
+**Search variables and domains** (decided for csp-check; spec §3, README "Solvers"):
 
 - search variables are the CSP's variables with a ``span``; an implicit variable (``span`` is
   ``None``) is fixed to its value in ``csp.assignment``;

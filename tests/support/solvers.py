@@ -138,7 +138,7 @@ def by_name(variables: list[Variable], name: str) -> Variable:
 
 
 def reference_domains(csp: CSP) -> list[list[Value]]:
-    """Each variable's domain as issue 3 decides it (independently of the encoding module)."""
+    """Each variable's domain as the encoding's docstring decides it (spec §3) (independently of the encoding module)."""
     typed = any(c.id is ConstraintId.C1 for c in csp.constraints)
     slot_said = {csp.assignment[v.name] for v in csp.variables if v.kind is VariableKind.SLOT}
     union = {x for values in csp.domains.values() for x in values} | slot_said

@@ -4,7 +4,7 @@ Each module exposes ``ID``, ``TITLE``, ``instances(ctx, calls)`` (how its instan
 from an example and a call set), ``holds(ctx, instance, calls)`` (the executable definition of
 satisfying one instance) and ``explain(ctx, instance, calls)`` (a violation naming the
 instruction, the call and the argument). :func:`violations` runs them all. The modules are
-written to move into the constraint registry (issue 8) as they are.
+written to move into a registry of constraint families as they are.
 """
 
 from __future__ import annotations
