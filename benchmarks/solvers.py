@@ -31,6 +31,7 @@ import random
 import statistics
 import sys
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -39,30 +40,59 @@ sys.path.insert(0, str(ROOT))
 from csp_check import check  # noqa: E402
 from csp_check.models import ALL_CONSTRAINTS, CSP, ConstraintId, Dialogue  # noqa: E402
 from csp_check.pipeline import dialogue_csp, load_corpus  # noqa: E402
-from csp_check.solvers import SolutionGroup, SolverUnavailable, get_solver  # noqa: E402
+from csp_check.solvers import (  # noqa: E402
+    DEFAULT_CAP,
+    DEFAULT_TIME_LIMIT,
+    CountResult,
+    OptimumResult,
+    SolutionGroup,
+    SolverUnavailable,
+    SolveResult,
+    SolveStatus,
+    get_solver,
+)
 
 SGD_DEV = ROOT.parent / "shared" / "data" / "sgd" / "dev"
 OPERATIONS = ("satisfiable", "count", "vca")
 
 
-def run_ops(solver_name: str, csp: CSP, cap: int, time_limit: float) -> dict:
+@dataclass(frozen=True)
+class Ops:
+    """The typed results of the three operations on one CSP."""
+
+    sat: SolveResult
+    counted: CountResult
+    best: OptimumResult
+
+    def seconds(self, op: str) -> float:
+        """Solve time of ``op`` (one of :data:`OPERATIONS`)."""
+        return {"satisfiable": self.sat, "count": self.counted, "vca": self.best}[op].solve_seconds
+
+    def answer(self) -> tuple[object, ...]:
+        """What two backends must agree on: status, count, capped, agreement, agreeing."""
+        return (self.sat.status, self.counted.count, self.counted.capped, self.best.agreement, self.best.agreeing)
+
+    def timed_out(self) -> bool:
+        return SolveStatus.UNKNOWN in (self.sat.status, self.counted.status, self.best.status)
+
+    def json(self) -> dict[str, object]:
+        return {
+            "seconds": {op: self.seconds(op) for op in OPERATIONS}, "status": self.sat.status.value,
+            "count": self.counted.count, "capped": self.counted.capped,
+            "group": self.counted.group.value if self.counted.group else None, "count_status": self.counted.status.value,
+            "agreement": self.best.agreement, "agreeing": self.best.agreeing, "variables": self.best.variables,
+            "vca_status": self.best.status.value,
+        }  # fmt: skip
+
+
+def run_ops(solver_name: str, csp: CSP, cap: int, time_limit: float) -> Ops:
     """The three operations on one CSP: results and seconds each."""
     solver = get_solver(solver_name)
-    sat = solver.satisfiable(csp, time_limit=time_limit)
-    counted = solver.count_solutions(csp, cap, time_limit=time_limit)
-    best = solver.most_similar(csp, time_limit=time_limit)
-    return {
-        "seconds": {"satisfiable": sat.solve_seconds, "count": counted.solve_seconds, "vca": best.solve_seconds},
-        "status": sat.status.value,
-        "count": counted.count,
-        "capped": counted.capped,
-        "group": counted.group,
-        "count_status": counted.status.value,
-        "agreement": best.agreement,
-        "agreeing": best.agreeing,
-        "variables": best.variables,
-        "vca_status": best.status.value,
-    }
+    return Ops(
+        sat=solver.satisfiable(csp, time_limit=time_limit),
+        counted=solver.count_solutions(csp, cap, time_limit=time_limit),
+        best=solver.most_similar(csp, time_limit=time_limit),
+    )
 
 
 def describe(xs: list[float]) -> str:
@@ -78,8 +108,8 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("paths", nargs="*", type=Path, default=[SGD_DEV])
     ap.add_argument("--mzn-sample", type=int, default=100, help="dialogues solved by MiniZinc too (0 = all)")
-    ap.add_argument("--cap", type=int, default=101)
-    ap.add_argument("--time-limit", type=float, default=10.0, help="seconds per solver call")
+    ap.add_argument("--cap", type=int, default=DEFAULT_CAP)
+    ap.add_argument("--time-limit", type=float, default=DEFAULT_TIME_LIMIT, help="seconds per solver call")
     ap.add_argument("--constraints", default=",".join(c.value for c in ALL_CONSTRAINTS))
     ap.add_argument("--fault", choices=["none", "amount", "kb_swap", "coreference", "duplicate", "mixed"],
                     default="none", help="inject one text-only fault per dialogue first")
@@ -130,9 +160,9 @@ def main(argv: list[str] | None = None) -> int:
 
     print(f"\nPer-dialogue solve time (wall, incl. model building; MiniZinc on {len(mzn)} dialogues):")
     for op in OPERATIONS:
-        cp_all = [r["seconds"][op] for r in cp]
-        cp_s = [cp[i]["seconds"][op] for i in mzn]
-        mz_s = [r["seconds"][op] for r in mzn.values()]
+        cp_all = [r.seconds(op) for r in cp]
+        cp_s = [cp[i].seconds(op) for i in mzn]
+        mz_s = [r.seconds(op) for r in mzn.values()]
         print(f"  {op:<11} CP-SAT all     {describe(cp_all)}")
         if mzn:
             ratio = statistics.fmean(mz_s) / statistics.fmean(cp_s)
@@ -140,9 +170,8 @@ def main(argv: list[str] | None = None) -> int:
             print(f"  {'':<11} MiniZinc       {describe(mz_s)}   ratio MiniZinc/CP-SAT {ratio:6.1f}x")
     print(f"\nExact VCA over all {len(csps)} dialogues on CP-SAT (one process): {vca_wall:.2f} s")
 
-    keys = ("status", "count", "capped", "agreement", "agreeing")
-    disagree = [dialogues[i].id for i, r in mzn.items() if any(r[k] != cp[i][k] for k in keys)]
-    unknown = sum(1 for r in cp if "unknown" in (r["status"], r["count_status"], r["vca_status"]))
+    disagree = [dialogues[i].id for i, r in mzn.items() if r.answer() != cp[i].answer()]
+    unknown = sum(1 for r in cp if r.timed_out())
     print(f"CP-SAT vs MiniZinc on the sample: {len(mzn) - len(disagree)}/{len(mzn)} agree"
           + (f"; differ: {', '.join(disagree[:10])}" if disagree else "") + f"; CP-SAT timeouts: {unknown}")
 
@@ -158,7 +187,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"  {'group':<8} {'dialogues':>9} {'variables':>9} {'GCA':>6} {'VCA':>6}")
     groups = [*SolutionGroup, None]
     for g in groups:
-        idx = [i for i, r in enumerate(cp) if r["group"] is g]
+        idx = [i for i, r in enumerate(cp) if r.counted.group is g]
         if not idx and g is None:
             continue
         nv = sum(len(csps[i].variables) for i in idx)
@@ -181,9 +210,8 @@ def main(argv: list[str] | None = None) -> int:
               f"{exact} ({exact / len(faults):.1%}); touches it in {fixed} ({fixed / len(faults):.1%})")
 
     if args.json:
-        rows = [{"dialogue": dialogues[i].id, "cp_sat": {**r, "group": r["group"].value if r["group"] else None},
-                 "minizinc": ({**mzn[i], "group": mzn[i]["group"].value if mzn[i]["group"] else None}
-                              if i in mzn else None)} for i, r in enumerate(cp)]  # fmt: skip
+        rows = [{"dialogue": dialogues[i].id, "cp_sat": r.json(), "minizinc": mzn[i].json() if i in mzn else None}
+                for i, r in enumerate(cp)]  # fmt: skip
         args.json.write_text(json.dumps(rows, indent=1))
     return 1 if disagree or mismatch else 0
 
