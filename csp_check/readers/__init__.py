@@ -55,14 +55,17 @@ def read_dialogues(
         if not path.exists():
             yield InputError(str(path), "no such file or directory")
             continue
+        if path.is_dir() and not _takes_whole(path, fmt):  # a folder of dialogue files
+            if split is not None:
+                yield InputError(str(path), "--split applies to MultiWOZ data.json / release folders; "
+                                 "this folder is neither")  # fmt: skip
+                continue
+            yield from _read_folder(path, fmt, kb)
+            continue
         try:
             name = sniff_format(path) if fmt == "auto" else fmt
         except InputError as err:
-            sources = list(_sources(path)) if path.is_dir() else []  # a folder of dialogue files
-            if not sources:
-                yield err
-            for source, name in sources:
-                yield from READERS[name].read(source, kb)
+            yield err
             continue
         if fmt != "auto":
             mismatch = format_mismatch(path, fmt)
@@ -96,12 +99,55 @@ def format_mismatch(path: Path, fmt: str) -> InputError | None:
                       f"(use --format {other} or --format auto)")  # fmt: skip
 
 
+def _takes_whole(path: Path, fmt: str) -> bool:
+    """Whether a reader reads the directory ``path`` as one unit (an SGD split, a MultiWOZ
+    release folder): the named one, or with ``auto`` any one."""
+    names = READERS if fmt == "auto" else [fmt]
+    try:
+        return any(READERS[name].sniff(path) for name in names)
+    except (OSError, ValueError):
+        return False
+
+
+def _read_folder(path: Path, fmt: str, kb: KnowledgeBase | None) -> Iterator[Dialogue | InputError]:
+    """The dialogues of the files of a folder (recursively), found as with ``auto``; a named
+    format reads the files its reader recognises and skips the others. A folder holding no
+    such file (empty, only a LICENSE or a KB, only files of another format) is one
+    :class:`InputError` saying so, naming the formats it does hold."""
+    found = False
+    others: dict[str, int] = {}
+    try:
+        for source, name in _sources(path):
+            if fmt != "auto" and name != fmt:
+                others[name] = others.get(name, 0) + 1
+                continue
+            found = True
+            yield from READERS[name].read(source, kb)
+    except OSError as err:
+        yield InputError(str(path), f"cannot read: {err.strerror or err}")
+        return
+    if not found:
+        what = f"{fmt} dialogue files" if fmt != "auto" else "dialogue files"
+        if others:
+            held = ", ".join(f"{n} {name}" for name, n in others.items())
+            hint = f"; it holds files of another format ({held}): use --format auto"
+        else:
+            hint = f"; looked for {', '.join(_SUFFIXES)} files a reader recognises, in every sub-folder"
+            if any(path.glob("*_db.json")):
+                hint += " (this is a MultiWOZ DB: give it with --kb)"
+        yield InputError(str(path), f"no {what} in this folder{hint}")
+
+
+#: Suffixes of the files a folder walk offers to the readers.
+_SUFFIXES = (".json", ".jsonl", ".txt", ".zip")
+
+
 def _sources(path: Path) -> Iterator[tuple[Path, str]]:
     """(path, reader name) of everything in the directory ``path`` that a reader recognises:
     sub-directories a reader takes whole (an SGD split), else their contents, and dialogue
-    files; other files (a LICENSE, a README) are skipped."""
+    files; other files (a LICENSE, a README, a KB) are skipped."""
     for entry in sorted(path.iterdir()):
-        if entry.is_file() and entry.suffix not in (".json", ".jsonl", ".txt"):
+        if entry.is_file() and entry.suffix not in _SUFFIXES:
             continue
         try:
             yield entry, sniff_format(entry)

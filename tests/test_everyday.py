@@ -1,0 +1,78 @@
+"""What a new user meets first: named formats on folders, warnings, solver limits, repairs
+shown, progress, and the wording of error messages (docs/cli.md)."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from csp_check.cli import main
+from csp_check.readers import READERS
+
+from test_bad_input import sgd_dialogue, write_sgd
+
+ROOT = Path(__file__).resolve().parents[1]
+EXAMPLES = ROOT / "examples"
+KB = ROOT / "kb" / "restaurants.json"
+MWOZ = ROOT / "tests" / "fixtures" / "multiwoz"
+
+
+def invoke(*args: str):
+    return CliRunner().invoke(main, list(args), env={"COLUMNS": "200"})
+
+
+def _folder_of(fmt: str, tmp_path: Path) -> Path:
+    """A folder (inside another one) holding dialogue files of ``fmt`` and nothing a reader takes whole."""
+    folder = tmp_path / fmt / "inner"
+    folder.mkdir(parents=True)
+    if fmt == "sgd":
+        write_sgd(folder / "split", [sgd_dialogue("1_00001"), sgd_dialogue("1_00002", count=3)])
+    elif fmt == "multiwoz22":
+        shutil.copytree(MWOZ / "v22", folder / "v22")
+    elif fmt == "multiwoz":
+        shutil.copy(MWOZ / "data.json", folder / "data.json")
+    elif fmt == "jsonl":
+        shutil.copy(EXAMPLES / "dialogues.jsonl", folder / "a.jsonl")
+    elif fmt == "text":
+        shutil.copy(EXAMPLES / "raw_dialogues.txt", folder / "a.txt")
+    elif fmt == "unified":
+        unified = ROOT.parent / "shared" / "data" / "convlab_unified" / "sgd_sample.json"
+        if not unified.is_file():
+            pytest.skip("needs ../shared/data")
+        shutil.copy(unified, folder / "u.json")
+    (folder / "LICENSE").write_text("not a dialogue\n")
+    return tmp_path / fmt
+
+
+@pytest.mark.parametrize("fmt", list(READERS))
+def test_a_named_format_reads_a_folder_as_auto_does(fmt: str, tmp_path: Path) -> None:
+    folder = _folder_of(fmt, tmp_path)
+    kb = ["--kb", str(KB)] if fmt in ("text", "jsonl") else []
+    auto = invoke("validate", str(folder), "--json", *kb)
+    named = invoke("validate", str(folder), "--format", fmt, "--json", *kb)
+    assert auto.exit_code in (0, 1), auto.output
+    assert "Is a directory" not in named.output and "Is a directory" not in named.stderr
+    assert named.exit_code == auto.exit_code, named.output
+    strip = lambda out: out.split('"seconds"')[0]  # noqa: E731 - the timing differs
+    assert strip(named.stdout) == strip(auto.stdout)
+    assert '"checked": 0' not in named.stdout
+
+
+def test_an_empty_folder_says_no_dialogue_files(tmp_path: Path) -> None:
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    for fmt in ("auto", *READERS):
+        result = invoke("validate", str(empty), "--format", fmt)
+        assert result.exit_code == 2
+        assert f"{empty}: no " in result.stderr and "dialogue files in this folder" in result.stderr, result.stderr
+        assert "unknown format" not in result.stderr
+
+
+def test_a_named_format_on_a_folder_of_another_format_names_what_it_holds(tmp_path: Path) -> None:
+    folder = _folder_of("jsonl", tmp_path)
+    result = invoke("validate", str(folder), "--format", "unified")
+    assert result.exit_code == 2
+    assert "no unified dialogue files in this folder" in result.stderr and "1 jsonl" in result.stderr
