@@ -43,7 +43,7 @@ from csp_check.errors import CspCheckError, InputError, UsageError
 from csp_check.interrupts import InterruptFlag, exit_now, kill_descendants
 from csp_check.models import ALL_CONSTRAINTS, ConstraintId, KnowledgeBase, Status
 from csp_check.readers import FORMATS
-from csp_check.report import RunProgress, render_summary, summary_json
+from csp_check.report import KbUse, RunProgress, render_summary, summary_json
 from csp_check.report_file import ReportWriter, check_report_path, done_counts, previous_reports, refuse_inputs
 from csp_check.runner import SolverSettings
 from csp_check.runner import validate as run_validate
@@ -209,12 +209,14 @@ def _validate(
         kb = load_kb_option(kb_path) if kb_path is not None else None
         solver = solver_option(solver_name, vca, count, cap, repair, time_limit)
         summary = CorpusSummary(constraints=[c.value for c in constraints], keep=max(show, 10))
+        kb_use = KbUse()
         before = previous_reports(report_path) if resume and report_path is not None else []
         with ExitStack() as stack:
             if report_path is not None:
                 writer = ReportWriter(report_path, keep=before)
             for report in before:
                 summary.add(report)
+                kb_use.add(report)
             reports = run_validate(paths, fmt, kb, constraints, jobs, solver=solver,
                                    dialogue_time_limit=dialogue_time_limit, skip=done_counts(before), split=split)  # fmt: skip
             stack.callback(getattr(reports, "close", lambda: None))
@@ -231,6 +233,7 @@ def _validate(
                             except OSError as err:
                                 raise UsageError(f"--report {report_path}: cannot write: {err.strerror or err}") from None
                         summary.add(report)
+                        kb_use.add(report)
                         progress.advance(report)
                         if report.status is Status.ERROR:
                             progress.error(report.error or f"{report.source}: dialogue {report.dialogue_id}: error")
@@ -266,14 +269,14 @@ def _validate(
             raise
         click.echo(_internal(err), err=True)
         sys.exit(EXIT_ERROR)
+    warning = kb_use.warning(tuple(c.value for c in constraints)) if kb is None and not quiet else None
+    if warning:
+        click.echo(warning, err=True)
     try:
         if as_json:
             click.echo(summary_json(summary))
         elif not quiet:
             render_summary(summary, show=show)
-            if kb is None and summary.variables and not any(summary.coverage.get(c, 0) for c in ("C4", "C5", "C6")):
-                click.echo("note: no KB results in the data and no --kb: C4-C6 (domain constraints) were not "
-                           "built; give --kb FILE_OR_DB_DIRECTORY", err=True)  # fmt: skip
     except BrokenPipeError:  # stdout closed early (| head): the verdict still decides the exit code
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
     if summary.dialogues == 0 and not crashed:

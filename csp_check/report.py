@@ -6,6 +6,8 @@
   by constraint and the first violations in full (dialogue, constraint, turns, spans, text,
   evidence).
 - :func:`summary_json`: the same as one JSON object (:meth:`CorpusSummary.to_json_dict`).
+- :class:`KbUse`: which input files got no KB constraint (C4–C6) for want of a KB, and the
+  warning that says so.
 """
 
 from __future__ import annotations
@@ -76,6 +78,52 @@ class RunProgress:
             self._progress.console.print(line, markup=False, highlight=False, soft_wrap=True)
         else:
             click.echo(line, err=True)
+
+
+#: Formats whose dialogues can carry their own KB (the results the system saw), and where.
+OWN_KB = {"sgd": "service_results", "unified": "db_results", "jsonl": "turns[].kb_results"}
+
+
+class KbUse:
+    """Per input file: dialogues with variables, and those of them given any C4–C6 instance.
+
+    A run without ``--kb`` builds C4–C6 only from KB results inside the data (spec §6: SGD
+    ``service_results``, unified ``db_results``, our JSONL ``kb_results``). A file none of
+    whose dialogues got a C4–C6 instance had no KB: :meth:`warning` names it. (A single
+    dialogue without one is normal: it may offer nothing.)
+    """
+
+    KB_CONSTRAINTS = ("C4", "C5", "C6")
+
+    def __init__(self) -> None:
+        self.files: dict[str, list[int]] = {}  # source → [dialogues with variables, with C4–C6]
+
+    def add(self, report: DialogueReport) -> None:
+        """Count one checked dialogue (errors and empty dialogues are not counted)."""
+        if report.status is Status.ERROR or not report.variables:
+            return
+        counts = self.files.setdefault(report.source, [0, 0])
+        counts[0] += 1
+        counts[1] += any(report.coverage.get(c, 0) for c in self.KB_CONSTRAINTS)
+
+    def without_kb(self) -> list[str]:
+        """The files whose dialogues got no C4–C6 instance at all, in input order."""
+        return [source for source, (_, kb) in self.files.items() if kb == 0]
+
+    def warning(self, enabled: tuple[str, ...] = KB_CONSTRAINTS) -> str | None:
+        """One line for stderr when some file had no KB (``None`` otherwise, or when none of
+        C4–C6 is enabled)."""
+        files = self.without_kb()
+        if not files or not set(enabled) & set(self.KB_CONSTRAINTS):
+            return None
+        dialogues = sum(self.files[f][0] for f in files)
+        where = files[0] if len(files) == 1 else f"{files[0]} and {len(files) - 1} more file(s)"
+        if len(files) == len(self.files):
+            where = f"{where} (every input)"
+        own = ", ".join(f"{fmt} ({field})" for fmt, field in OWN_KB.items())
+        return (f"warning: no KB for {_n(dialogues)} dialogue(s) of {where}: C4-C6 (no-result, offers, amounts) "
+                f"were not built. KB results come inside {own} data; for the rest give --kb FILE_OR_DIR "
+                f"(MultiWOZ: its db/ folder)")
 
 
 def summary_json(summary: CorpusSummary) -> str:

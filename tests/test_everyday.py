@@ -76,3 +76,29 @@ def test_a_named_format_on_a_folder_of_another_format_names_what_it_holds(tmp_pa
     result = invoke("validate", str(folder), "--format", "unified")
     assert result.exit_code == 2
     assert "no unified dialogue files in this folder" in result.stderr and "1 jsonl" in result.stderr
+
+
+# --- no KB: C4-C6 not built -----------------------------------------------------------------------
+def test_without_kb_a_format_with_no_kb_warns_that_c4_c6_were_not_built() -> None:
+    result = invoke("validate", str(MWOZ / "data.json"), "--json")
+    warnings = [line for line in result.stderr.splitlines() if line.startswith("warning: no KB")]
+    assert len(warnings) == 1, result.stderr
+    assert str(MWOZ / "data.json") in warnings[0] and "C4-C6" in warnings[0] and "--kb" in warnings[0]
+    assert "sgd (service_results)" in warnings[0]  # which formats carry their own KB
+    with_kb = invoke("validate", str(MWOZ / "data.json"), "--kb", str(ROOT.parent / "shared" / "data" / "multiwoz" / "db"))
+    if (ROOT.parent / "shared" / "data" / "multiwoz" / "db").is_dir():
+        assert "warning: no KB" not in with_kb.stderr
+
+
+def test_data_with_its_own_kb_or_without_kb_constraints_gets_no_warning(tmp_path: Path) -> None:
+    sgd = write_sgd(tmp_path / "sgd", [sgd_dialogue("1_00001")])
+    assert "warning" not in invoke("validate", str(sgd)).stderr  # SGD: service_results
+    assert "warning" not in invoke("validate", str(EXAMPLES / "dialogues.jsonl"), "--constraints", "C1,C2,C3").stderr
+    assert "warning" not in invoke("validate", str(EXAMPLES / "dialogues.jsonl"), "--quiet").stderr
+
+
+def test_the_warning_names_only_the_files_without_a_kb(tmp_path: Path) -> None:
+    sgd = write_sgd(tmp_path / "sgd", [sgd_dialogue("1_00001")])
+    result = invoke("validate", str(sgd), str(EXAMPLES / "dialogues.jsonl"))
+    warning = next(line for line in result.stderr.splitlines() if line.startswith("warning: no KB"))
+    assert "dialogues.jsonl" in warning and "sgd/dialogues_001.json" not in warning and "every input" not in warning
