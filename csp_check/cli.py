@@ -11,7 +11,8 @@
 Exit codes of ``validate`` (2 beats 1 beats 0):
 
 - **0** every dialogue was checked and is consistent;
-- **1** every dialogue was checked and at least one is inconsistent (or unknown);
+- **1** every dialogue was checked and at least one is inconsistent (or unknown: past
+  ``--dialogue-time-limit``);
 - **2** a usage error (bad option, unloadable KB, unknown or missing solver, unwritable report),
   or some input could not be read or checked. The run still checks and reports every other
   dialogue; each failure is one line on stderr ``FILE: dialogue ID: FIELD: what is wrong``;
@@ -147,7 +148,8 @@ def main() -> None:
               help="Stop counting solutions here.")
 @click.option("--repair", is_flag=True, help="A minimal repair (edits) of each inconsistent dialogue.")
 @click.option("--time-limit", type=click.FloatRange(min=0, min_open=True), default=DEFAULT_TIME_LIMIT,
-              show_default=True, metavar="SEC", help="Seconds per solver call; beyond it: unknown.")
+              show_default=True, metavar="SEC", help="Seconds per solver call; beyond it the solver's answer is unknown (the verdict stays the "
+                   "solver-free check's).")
 @click.option("--dialogue-time-limit", type=click.FloatRange(min=0, min_open=True), default=None, metavar="SEC",
               help="Seconds per dialogue (reading excluded, all checks and solver calls included); "
                    "beyond it the dialogue is unknown. Default: no limit.")
@@ -269,14 +271,14 @@ def _validate(
             raise
         click.echo(_internal(err), err=True)
         sys.exit(EXIT_ERROR)
-    warning = kb_use.warning(tuple(c.value for c in constraints)) if kb is None and not quiet else None
-    if warning:
-        click.echo(warning, err=True)
     try:
         if as_json:
             click.echo(summary_json(summary))
         elif not quiet:
             render_summary(summary, show=show)
+        warning = kb_use.warning(tuple(c.value for c in constraints)) if kb is None and not quiet else None
+        if warning:
+            click.echo(warning, err=True)
     except BrokenPipeError:  # stdout closed early (| head): the verdict still decides the exit code
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
     if summary.dialogues == 0 and not crashed:

@@ -187,7 +187,7 @@ def _headline(s: CorpusSummary) -> Text:
     text.append(", ")
     text.append(f"{_n(s.inconsistent)} inconsistent", style="yellow" if s.inconsistent else "")
     if s.unknown:
-        text.append(f", {_n(s.unknown)} unknown")
+        text.append(f", {_n(s.unknown)} unknown (dialogue time limit)")
     text.append(", ")
     text.append(f"{_n(s.errors)} error{'' if s.errors == 1 else 's'}", style="red" if s.errors else "")
     if s.seconds:
@@ -242,6 +242,16 @@ def _solver_lines(t: SolverTotals) -> Text:
     status = ", ".join(f"{_n(t.status.get(k, 0))} {k}" for k in ("satisfied", "unsatisfiable", "unknown"))
     text = Text.assemble((f"Solver {t.solver}", "bold"), f": CSP of {_n(t.dialogues)} dialogues: {status}")
     text.append(f"  ({t.seconds:.1f} s solving)", style="dim")
+    if t.timed_out:
+        text.append(f"\n{_n(t.timed_out)} dialogues hit the solver time limit")
+        parts = []
+        if t.status.get("unknown"):
+            parts.append(f"{_n(t.status['unknown'])} before satisfiability was decided (unknown)")
+        if t.count_incomplete:
+            parts.append(f"{_n(t.count_incomplete)} before the count finished (group unknown)")
+        if parts:
+            text.append(f": {'; '.join(parts)}")
+        text.append("; their verdicts are the solver-free check's (GCA unchanged)")
     if t.vca is not None:
         text.append("\n")
         text.append("VCA: ", style="bold")
@@ -249,7 +259,7 @@ def _solver_lines(t: SolverTotals) -> Text:
         if t.not_optimal:
             text.append(f"; {_n(t.not_optimal)} optima not proven (time limit): a lower bound")
     if t.capped:
-        text.append(f"\n{_n(t.capped)} solution counts stopped at the cap")
+        text.append(f"\n{_n(t.capped)} solution counts stopped at the cap (at least that many solutions)")
     if t.repaired:
         text.append(f"\nrepair: {_n(t.edits)} edits in {_n(t.repaired)} dialogues")
     return text
@@ -259,7 +269,9 @@ def _group_table(t: SolverTotals) -> Table:
     table = Table(title="By number of solutions (paper's Table 1)", box=box.SIMPLE_HEAD, show_edge=False, title_justify="left")
     for name in ("Solutions", "dialogues", "variables", "GCA", "VCA"):
         table.add_column(name, justify="left" if name == "Solutions" else "right")
-    for name in [g for g in GROUP_ORDER if g in t.groups] + sorted(set(t.groups) - set(GROUP_ORDER)):
+    capped = sorted(set(t.groups) - set(GROUP_ORDER), key=lambda g: (len(g), g))  # "≥ CAP" groups
+    order = [g for g in GROUP_ORDER if g != "unknown"] + capped + ["unknown"]
+    for name in [g for g in order if g in t.groups]:
         g = t.groups[name]
         gca = f"{g.consistent / g.dialogues:.2f}" if g.dialogues else "-"
         vca = f"{g.agreeing / g.variables:.2f}" if g.variables and t.vca is not None else "-"

@@ -9,8 +9,10 @@ Definitions (spec §3, paper Table 2):
 
 - *checked* dialogues are all dialogues except those with status ``error`` (unreadable input or
   a crash while checking them). Errors are counted and shown, never scored.
-- **GCA** = consistent / checked. A dialogue with status ``unknown`` (a solver timed out) is
-  checked but not consistent. ``None`` when nothing was checked.
+- **GCA** = consistent / checked. A dialogue with status ``unknown`` (its check ran past
+  ``--dialogue-time-limit``) is checked but not consistent. A solver's time limit never makes
+  a dialogue ``unknown``: the verdict is the solver-free check's (docs/cli.md, "Time limits").
+  ``None`` when nothing was checked.
 - **coverage** of a constraint = variables under it / all variables of the checked dialogues,
   summed over dialogues (each dialogue's report counts every variable a constraint reads once).
 - **violations by constraint**: number of violations, and number of dialogues with at least one.
@@ -62,7 +64,13 @@ class SolverTotals(BaseModel):
 
     **VCA** = Σ agreeing variables / Σ variables over the dialogues whose most similar solution
     was computed (a dialogue whose CSP has no solution adds 0 agreeing). Solution groups are
-    ``0``, ``1``, ``2-10``, ``11-100``, ``101+``, or ``unknown`` (a timeout, or a cap below 101).
+    ``0``, ``1``, ``2-10``, ``11-100``, ``101+``, ``≥ CAP`` (the count reached a ``--cap``
+    below 101) or ``unknown`` (the count hit the time limit before it finished).
+
+    ``status`` counts the CSPs by satisfiability; ``unknown`` there: the solver hit its time
+    limit before it proved a solution or none. ``timed_out`` counts the dialogues where any
+    operation hit the time limit, ``count_incomplete`` the counts among them (their ``count`` is
+    a lower bound).
     """
 
     solver: str = ""
@@ -73,6 +81,8 @@ class SolverTotals(BaseModel):
     vca_variables: int = 0
     not_optimal: int = Field(0, description="most similar solution not proven optimal (timeout)")
     capped: int = Field(0, description="counts that stopped at the cap")
+    timed_out: int = Field(0, description="dialogues where a solver operation hit the time limit")
+    count_incomplete: int = Field(0, description="counts stopped by the time limit (a lower bound)")
     groups: dict[str, GroupTotals] = Field(default_factory=dict)
     repaired: int = Field(0, description="dialogues with at least one repair edit")
     edits: int = 0
@@ -89,9 +99,12 @@ class SolverTotals(BaseModel):
             self.agreeing += int(out["agreeing"] or 0)
             self.vca_variables += int(out.get("variables") or 0)
             self.not_optimal += not out.get("optimal", True)
+        self.timed_out += bool(out.get("reason"))
         if "count" in out:
             self.capped += bool(out.get("capped"))
-            group = self.groups.setdefault(str(out.get("group") or "unknown"), GroupTotals())
+            self.count_incomplete += out.get("count_complete") is False
+            self.groups.setdefault(group_name(out), GroupTotals())
+            group = self.groups[group_name(out)]
             group.dialogues += 1
             group.variables += int(out.get("variables", report.variables - report.implicit))  # with a span
             group.consistent += report.status is Status.CONSISTENT
@@ -107,6 +120,17 @@ class SolverTotals(BaseModel):
 
 
 GROUP_ORDER = ("0", "1", "2-10", "11-100", "101+", "unknown")
+
+
+def group_name(out: dict) -> str:
+    """The solution group of one dialogue's solver answers: the paper's group, ``≥ CAP`` when
+    the count reached a cap below 101 (so its group is undecided), ``unknown`` when the count
+    hit the time limit."""
+    if out.get("group"):
+        return str(out["group"])
+    if out.get("capped"):
+        return f"≥ {out.get('cap', out.get('count'))}"
+    return "unknown"
 
 
 def _family(cid: str) -> str:

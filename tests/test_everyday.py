@@ -102,3 +102,55 @@ def test_the_warning_names_only_the_files_without_a_kb(tmp_path: Path) -> None:
     result = invoke("validate", str(sgd), str(EXAMPLES / "dialogues.jsonl"))
     warning = next(line for line in result.stderr.splitlines() if line.startswith("warning: no KB"))
     assert "dialogues.jsonl" in warning and "sgd/dialogues_001.json" not in warning and "every input" not in warning
+
+
+# --- solver limits --------------------------------------------------------------------------------
+SGD_DEV = ROOT.parent / "shared" / "data" / "sgd" / "dev"
+
+
+def wide_dialogue(n: int = 12) -> dict:
+    """One system turn offering ``n`` different names: C3 makes them pairwise different, so the
+    CSP has n! solutions (12! = 479,001,600): no count of them finishes in a fraction of a second."""
+    names = [f"place{chr(97 + i)}" for i in range(n)]
+    utterance = "I have " + ", ".join(names) + "."
+    acts = [{"role": "offer", "act": "offer", "domain": "restaurant", "slot": "name", "value": name,
+             "canonical": name, "span": {"start": utterance.index(name), "end": utterance.index(name) + len(name)}}
+            for name in names]  # fmt: skip
+    return {"id": "wide", "domains": ["restaurant"], "turns": [
+        {"index": 0, "speaker": "user", "utterance": "Any restaurant.", "acts": []},
+        {"index": 1, "speaker": "system", "utterance": utterance, "acts": acts}]}  # fmt: skip
+
+
+def test_a_solver_time_limit_never_changes_verdicts_and_the_lines_agree(tmp_path: Path) -> None:
+    import json
+
+    data = tmp_path / "d.jsonl"
+    lines = [line for line in (EXAMPLES / "dialogues.jsonl").read_text().splitlines() if line.strip()]
+    data.write_text("\n".join([json.dumps(wide_dialogue()), *lines]) + "\n")
+    plain = invoke("validate", str(data), "--kb", str(KB), "--json")
+    limited = invoke("validate", str(data), "--kb", str(KB), "--json", "--count-solutions", "--cap", str(10**9),
+                     "--time-limit", "0.2", "--report", str(tmp_path / "r.jsonl"))  # fmt: skip
+    a, b = json.loads(plain.stdout), json.loads(limited.stdout)
+    assert limited.exit_code == plain.exit_code == 1
+    for key in ("checked", "consistent", "inconsistent", "unknown", "gca"):
+        assert a[key] == b[key], key
+    solver = b["solver"]
+    assert solver["timed_out"] >= 1  # the wide dialogue's count hit the limit, and it is said
+    reports = [json.loads(line) for line in (tmp_path / "r.jsonl").read_text().splitlines()]
+    wide = next(r for r in reports if r["dialogue_id"] == "wide")
+    assert wide["extra"]["solver"]["count_complete"] is False
+    unknown = sum(r["extra"]["solver"]["status"] == "unknown" for r in reports)
+    assert solver["status"].get("unknown", 0) == unknown
+    incomplete = sum(r["extra"]["solver"]["count_complete"] is False for r in reports)
+    assert solver["groups"]["unknown"]["dialogues"] == incomplete == solver["count_incomplete"] >= 1
+    text = invoke("validate", str(data), "--kb", str(KB), "--count-solutions", "--cap", str(10**9), "--time-limit", "0.2")
+    assert "unknown (dialogue time limit)" not in text.stdout
+    assert f"{solver['timed_out']} dialogues hit the solver time limit" in text.stdout
+
+
+def test_a_count_stopped_at_a_small_cap_is_at_least_cap_not_unknown(tmp_path: Path) -> None:
+    sgd = write_sgd(tmp_path / "sgd", [sgd_dialogue(f"1_{i:05d}") for i in range(1, 4)])
+    result = invoke("validate", str(sgd), "--count-solutions", "--cap", "1")
+    assert result.exit_code == 0, result.output
+    rows = [line.split() for line in result.stdout.splitlines() if line.strip().startswith(("≥", "unknown"))]
+    assert rows and rows[0][:3] == ["≥", "1", "3"], result.stdout
