@@ -155,6 +155,9 @@ def render_summary(summary: CorpusSummary, console: Console | None = None, show:
         if summary.solver.groups:
             console.print()
             console.print(_group_table(summary.solver))
+    if summary.solver is not None and summary.solver.repairs and show:
+        console.print()
+        console.print(_repairs(summary.solver, show), highlight=False)
     table = _violation_table(summary)
     if table is not None:
         console.print()
@@ -262,6 +265,25 @@ def _solver_lines(t: SolverTotals) -> Text:
         text.append(f"\n{_n(t.capped)} solution counts stopped at the cap (at least that many solutions)")
     if t.repaired:
         text.append(f"\nrepair: {_n(t.edits)} edits in {_n(t.repaired)} dialogues")
+    return text
+
+
+def _repairs(t: SolverTotals, show: int) -> Text:
+    """Every edit of the first ``show`` repaired dialogues: turn, slot, span, its text, old → new."""
+    shown = t.repairs[:show]
+    text = Text(f"Repairs (minimal edits that make the dialogue consistent), {len(shown)} of {_n(t.repaired)} "
+                f"dialogue(s):", style="bold")  # fmt: skip
+    for example in shown:
+        text.append(f"\n{example.dialogue_id}", style="bold cyan")
+        if example.source:
+            text.append(f"  {example.source}", style="dim")
+        for edit in example.edits:
+            span = edit.get("span")
+            where = f"[{span['start']}:{span['end']}] {edit.get('text')!r}" if span else "(implicit)"
+            text.append(f"\n   turn {edit.get('turn')}  {edit.get('slot')}  {where}: {edit.get('old')!r} → {edit.get('new')!r}")
+    if t.repaired > len(shown):
+        text.append(f"\n… {_n(t.repaired - len(shown))} more (--show N; every edit is in --report: extra.solver.edits)",
+                    style="dim")  # fmt: skip
     return text
 
 

@@ -58,6 +58,16 @@ class GroupTotals(BaseModel):
     agreeing: int = 0
 
 
+class RepairExample(BaseModel):
+    """The minimal repair of one dialogue kept in full for the summary: its edits as
+    :func:`csp_check.solvers.solve_report` gives them (``{variable, turn, slot, span, text,
+    old, new}``)."""
+
+    dialogue_id: str
+    source: str = ""
+    edits: list[dict] = Field(default_factory=list)
+
+
 class SolverTotals(BaseModel):
     """Totals of the solver's answers (``report.extra["solver"]``, see
     :func:`csp_check.solvers.solve_report`) over the checked dialogues.
@@ -86,6 +96,8 @@ class SolverTotals(BaseModel):
     groups: dict[str, GroupTotals] = Field(default_factory=dict)
     repaired: int = Field(0, description="dialogues with at least one repair edit")
     edits: int = 0
+    repairs: list[RepairExample] = Field(default_factory=list, description="the first `keep` repaired dialogues")
+    keep: int = 10
     seconds: float = 0.0
 
     def add(self, report: DialogueReport, out: dict) -> None:
@@ -112,6 +124,9 @@ class SolverTotals(BaseModel):
         if out.get("edits"):
             self.repaired += 1
             self.edits += len(out["edits"])
+            if len(self.repairs) < self.keep:
+                self.repairs.append(RepairExample(dialogue_id=report.dialogue_id, source=report.source,
+                                                  edits=list(out["edits"])))  # fmt: skip
 
     @property
     def vca(self) -> float | None:
@@ -195,7 +210,7 @@ class CorpusSummary(BaseModel):
                 self.defect_messages.append(f"{report.dialogue_id}: {defect}")
         solved = report.extra.get("solver")
         if isinstance(solved, dict):
-            self.solver = self.solver or SolverTotals()
+            self.solver = self.solver or SolverTotals(keep=self.keep)
             self.solver.add(report, solved)
         for cid, n in report.coverage.items():
             self.coverage[cid] = self.coverage.get(cid, 0) + n

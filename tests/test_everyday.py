@@ -154,3 +154,18 @@ def test_a_count_stopped_at_a_small_cap_is_at_least_cap_not_unknown(tmp_path: Pa
     assert result.exit_code == 0, result.output
     rows = [line.split() for line in result.stdout.splitlines() if line.strip().startswith(("≥", "unknown"))]
     assert rows and rows[0][:3] == ["≥", "1", "3"], result.stdout
+
+
+# --- repairs shown ------------------------------------------------------------------------------
+def test_repair_prints_each_edit_in_the_terminal() -> None:
+    result = invoke("validate", str(EXAMPLES / "dialogues.jsonl"), "--kb", str(KB), "--repair")
+    assert result.exit_code == 1, result.output
+    out = result.stdout
+    assert "Repairs (minimal edits that make the dialogue consistent), 3 of 3 dialogue(s):" in out
+    section = out.split("Repairs (")[1]
+    assert "inconsistent-amount" in section and "turn 1  restaurant.choice  [10:15] 'three': 3 → 2" in section
+    assert "turn 1  restaurant.food  [34:42] 'lebanese': 'lebanese' → 'spanish'" in section
+    assert section.count(" → ") == 4  # every edit of the summary's count ("4 edits in 3 dialogues")
+    assert "repair: 4 edits in 3 dialogues" in out
+    fewer = invoke("validate", str(EXAMPLES / "dialogues.jsonl"), "--kb", str(KB), "--repair", "--show", "1")
+    assert "1 of 3 dialogue(s)" in fewer.stdout and "… 2 more" in fewer.stdout
