@@ -6,7 +6,8 @@
 
 ``csp-check export-mzn PATH --dialogue ID [--out DIR]``: write one dialogue's CSP as MiniZinc.
 
-``csp-check delexicalize PATH... [--out FILE.jsonl]``: the delexicalized dialogues.
+``csp-check delexicalize PATH... [--out FILE.jsonl] [--format F] [--kb PATH] [--quiet]``: the
+delexicalized dialogues.
 
 Exit codes of ``validate`` (2 beats 1 beats 0):
 
@@ -115,6 +116,11 @@ def corpus_options(f: Callable) -> Callable:
                      show_default=True, callback=parse_constraints,
                      help="Enabled constraints, comma-separated: the paper's C1-C6 and S1 (the state and "
                           "calls record what the user said); C1,...,C6 leaves S1 out.")(f)  # fmt: skip
+    return reading_options(f)
+
+
+def reading_options(f: Callable) -> Callable:
+    """``--format`` and ``--kb``: how to read a corpus."""
     f = click.option("--kb", "kb_path", type=click.Path(path_type=Path), help="Domain KB (file or directory).")(f)
     return click.option("--format", "fmt", type=click.Choice(FORMATS), default="auto", show_default=True,
                         help="Input format; auto sniffs each path.")(f)  # fmt: skip
@@ -222,7 +228,7 @@ def _validate(
             reports = run_validate(paths, fmt, kb, constraints, jobs, solver=solver,
                                    dialogue_time_limit=dialogue_time_limit, skip=done_counts(before), split=split)  # fmt: skip
             stack.callback(getattr(reports, "close", lambda: None))
-            progress = stack.enter_context(RunProgress(enabled=False if quiet else None))
+            progress = stack.enter_context(_run_progress(paths, fmt, quiet, skipped=len(before)))
             start = time.perf_counter()
             try:
                 for report in reports:
@@ -285,6 +291,22 @@ def _validate(
         click.echo(f"csp-check: error: no dialogues found in {' '.join(map(str, paths))}", err=True)
         sys.exit(EXIT_ERROR)
     sys.exit(EXIT_ERROR if crashed else summary.exit_code)
+
+
+def _run_progress(
+    paths: tuple[Path, ...], fmt: str, quiet: bool, skipped: int = 0, verb: str = "checking"
+) -> RunProgress:
+    """The progress bar of a run over ``paths``: off with ``--quiet`` or when stderr is not a
+    terminal; out of the number of dialogues when it is known (JSONL), else of files."""
+    progress = RunProgress(enabled=False if quiet else None, verb=verb)
+    if progress.enabled:
+        from csp_check.readers import input_files, jsonl_total
+
+        files = input_files(list(paths), fmt)
+        total = jsonl_total(files)
+        progress = RunProgress(enabled=True, total=None if total is None else max(total - skipped, 0),
+                               files=len(files), verb=verb)  # fmt: skip
+    return progress
 
 
 def _close_report(writer: ReportWriter, path: Path | None) -> None:
@@ -352,15 +374,14 @@ def export_mzn(
 @click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
 @click.option("--out", "out_path", type=click.Path(dir_okay=False, path_type=Path),
               help="JSONL file to write (default: stdout).")
-@corpus_options
-def delexicalize_command(
-    paths: tuple[Path, ...], out_path: Path | None, fmt: str, kb_path: Path | None, constraints: tuple[ConstraintId, ...]
-) -> None:
+@reading_options
+@click.option("--quiet", "-q", is_flag=True, help="No progress bar; errors still go to stderr.")
+def delexicalize_command(paths: tuple[Path, ...], out_path: Path | None, fmt: str, kb_path: Path | None, quiet: bool) -> None:
     """Write each dialogue of PATH... delexicalized: one JSON line per dialogue with its
     variables (turn, speaker, span, slot, text, value) and its turns with spans replaced by [xN].
 
     Exit 0 when all were written, 2 if any input could not be read (one line each on stderr;
-    the other dialogues are still written) or on a usage error. ``--constraints`` is ignored.
+    the other dialogues are still written) or on a usage error.
     """
     from csp_check.delexicalize import delexicalize
     from csp_check.pipeline import load_corpus, with_annotations
@@ -372,13 +393,17 @@ def delexicalize_command(
         kb = load_kb_option(kb_path) if kb_path is not None else None
         with ExitStack() as stack:
             out = stack.enter_context(open(out_path, "w", encoding="utf-8")) if out_path else sys.stdout
+            progress = stack.enter_context(_run_progress(paths, fmt, quiet or out is sys.stdout and sys.stdout.isatty(),
+                                                         verb="delexicalizing"))  # fmt: skip
             for item in load_corpus(list(paths), fmt, kb):
                 if isinstance(item, InputError):
-                    click.echo(str(item), err=True)
+                    progress.error(str(item))
+                    progress.step(item.file, error=True)
                     failed = True
                     continue
                 out.write(delexicalize(with_annotations(item, kb)).model_dump_json() + "\n")
                 out.flush()
+                progress.step(item.source)
     except CspCheckError as err:
         _fail(str(err))
     except BrokenPipeError:  # the reader went away (| head): stop quietly

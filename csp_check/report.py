@@ -20,7 +20,15 @@ from types import TracebackType
 import click
 from rich import box
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    SpinnerColumn,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
 from rich.table import Table
 from rich.text import Text
 
@@ -28,36 +36,94 @@ from csp_check.models import DialogueReport, Status, Violation
 from csp_check.score import GROUP_ORDER, CorpusSummary, SolverTotals, ViolationExample, is_annotation
 
 
+def _progress_columns(unit: str, known: bool, extra: str = "") -> list:
+    columns = [SpinnerColumn(), TextColumn("{task.description}"), BarColumn()]
+    columns.append(MofNCompleteColumn() if known else TextColumn("{task.completed:,.0f}"))
+    columns.append(TextColumn(unit))
+    if extra:
+        columns.append(TextColumn(extra))
+    columns.append(TimeElapsedColumn())
+    if known:
+        columns += [TextColumn("ETA"), TimeRemainingColumn()]
+    return columns
+
+
+class Bar:
+    """A progress bar on stderr for one stage: ``with Bar("scoring", total=n, unit="dialogues")
+    as bar: ... bar.advance()``. With a ``total`` it shows M/N and the time remaining (ETA);
+    without, a count. ``enabled=None`` means: only if stderr is a terminal (tests, CI and pipes
+    stay clean); commands pass ``False`` for ``--quiet``. Transient: it disappears when done."""
+
+    def __init__(self, description: str, total: int | None = None, unit: str = "", enabled: bool | None = None) -> None:
+        self.console = Console(stderr=True)
+        self.enabled = self.console.is_terminal if enabled is None else enabled
+        self.description, self.total, self.unit = description, total, unit
+        self._progress: Progress | None = None
+        self._task = None
+
+    def __enter__(self) -> Bar:
+        if self.enabled:
+            known = self.total is not None
+            self._progress = Progress(*_progress_columns(self.unit, known), console=self.console, transient=True)
+            self._progress.start()
+            self._task = self._progress.add_task(self.description, total=self.total)
+        return self
+
+    def __exit__(self, *exc: type[BaseException] | BaseException | TracebackType | None) -> None:
+        if self._progress is not None:
+            self._progress.stop()
+            self._progress = None
+
+    def advance(self, n: int = 1) -> None:
+        """Count ``n`` more items done."""
+        if self._progress is not None:
+            self._progress.update(self._task, advance=n)
+
+    def echo(self, line: str) -> None:
+        """Print one line on stderr, as is, without tearing the bar."""
+        if self._progress is not None:
+            self._progress.console.print(line, markup=False, highlight=False, soft_wrap=True)
+        else:
+            click.echo(line, err=True)
+
+
 class RunProgress:
     """A context manager showing how far a run is; ``advance`` once per report.
 
-    ``enabled=None`` means: only if stderr is a terminal. The bar is transient (it disappears
-    when the run ends). Error lines go through :meth:`error` so that they never tear the bar.
+    ``enabled=None`` means: only if stderr is a terminal. With ``files`` (the number of input
+    files, :func:`csp_check.readers.input_files`) the bar counts finished files out of that
+    total with an ETA, and the dialogues beside; a file is finished when the reports move on to
+    the next source. With ``total`` it counts dialogues out of that total. The bar is transient
+    (it disappears when the run ends). Error lines go through :meth:`error` so that they never
+    tear the bar.
     """
 
-    def __init__(self, enabled: bool | None = None, total: int | None = None) -> None:
+    def __init__(
+        self, enabled: bool | None = None, total: int | None = None, files: int | None = None, verb: str = "checking"
+    ) -> None:
+        self.verb = verb
         self.console = Console(stderr=True)
         self.enabled = self.console.is_terminal if enabled is None else enabled
         self.total = total
+        self.files = files if total is None and files and files > 1 else None
         self._bad = 0
         self._errors = 0
+        self._dialogues = 0
+        self._source: str | None = None
         self._progress: Progress | None = None
         self._task = None
 
     def __enter__(self) -> RunProgress:
         if self.enabled:
-            self._progress = Progress(
-                SpinnerColumn(),
-                TextColumn("checking"),
-                BarColumn(),
-                MofNCompleteColumn() if self.total else TextColumn("{task.completed} dialogues"),
-                TextColumn("{task.fields[status]}"),
-                TimeElapsedColumn(),
-                console=self.console,
-                transient=True,
-            )
+            if self.files:
+                columns = _progress_columns("files", True, "{task.fields[dialogues]} dialogues, {task.fields[status]}")
+                total = self.files
+            else:
+                columns = _progress_columns("dialogues", self.total is not None, "{task.fields[status]}")
+                total = self.total
+            self._progress = Progress(*columns, console=self.console, transient=True)
             self._progress.start()
-            self._task = self._progress.add_task("check", total=self.total, status="")
+            self._task = self._progress.add_task(self.verb, total=total, status="", dialogues=0)
         return self
 
     def __exit__(self, *exc: type[BaseException] | BaseException | TracebackType | None) -> None:
@@ -66,11 +132,21 @@ class RunProgress:
 
     def advance(self, report: DialogueReport) -> None:
         """Count one finished dialogue."""
-        self._bad += report.status is Status.INCONSISTENT
-        self._errors += report.status is Status.ERROR
+        self.step(report.source, report.status is Status.INCONSISTENT, report.status is Status.ERROR)
+
+    def step(self, source: str, inconsistent: bool = False, error: bool = False) -> None:
+        """Count one finished dialogue of file ``source``."""
+        self._bad += inconsistent
+        self._errors += error
+        self._dialogues += 1
         if self._progress is not None:
-            status = f"{self._bad} inconsistent, {self._errors} errors"
-            self._progress.update(self._task, advance=1, status=status)
+            status = f"{self._bad} inconsistent, {self._errors} errors" if self.verb == "checking" else f"{self._errors} errors"
+            if self.files:
+                step = int(self._source is not None and source != self._source)
+                self._source = source
+                self._progress.update(self._task, advance=step, status=status, dialogues=f"{self._dialogues:,}")
+            else:
+                self._progress.update(self._task, advance=1, status=status)
 
     def error(self, line: str) -> None:
         """Print one error line on stderr, as is (no markup, no wrapping)."""

@@ -169,3 +169,96 @@ def test_repair_prints_each_edit_in_the_terminal() -> None:
     assert "repair: 4 edits in 3 dialogues" in out
     fewer = invoke("validate", str(EXAMPLES / "dialogues.jsonl"), "--kb", str(KB), "--repair", "--show", "1")
     assert "1 of 3 dialogue(s)" in fewer.stdout and "… 2 more" in fewer.stdout
+
+
+# --- progress bars ------------------------------------------------------------------------------
+def run_on_a_terminal(*args: str, timeout: float = 240) -> tuple[int, str, str]:
+    """Run ``csp-check ARGS`` with stderr on a pseudo-terminal (as a user sees it): exit code,
+    stdout, and everything written to the terminal (ANSI codes removed)."""
+    import os
+    import pty
+    import re
+    import subprocess
+    import sys
+    import threading
+
+    master, slave = pty.openpty()
+    env = {**os.environ, "COLUMNS": "200", "TERM": "xterm-256color", "PYTHONPATH": str(ROOT)}
+    env.pop("NO_COLOR", None)
+    proc = subprocess.Popen([sys.executable, "-m", "csp_check.cli", *args], stdout=subprocess.PIPE, stderr=slave,
+                            stdin=subprocess.DEVNULL, env=env, cwd=ROOT)  # fmt: skip
+    os.close(slave)
+    chunks: list[bytes] = []
+
+    def drain() -> None:
+        while True:
+            try:
+                data = os.read(master, 65536)
+            except OSError:
+                return
+            if not data:
+                return
+            chunks.append(data)
+
+    reader = threading.Thread(target=drain, daemon=True)
+    reader.start()
+    stdout, _ = proc.communicate(timeout=timeout)
+    reader.join(timeout=10)
+    os.close(master)
+    terminal = re.sub(r"\x1b\[[0-9;?]*[a-zA-Z]", "", b"".join(chunks).decode("utf-8", "replace"))
+    return proc.returncode, stdout.decode(), terminal
+
+
+def _two_files(tmp_path: Path) -> Path:
+    folder = tmp_path / "sgd"
+    write_sgd(folder, [sgd_dialogue("1_00001"), sgd_dialogue("1_00002", count=3)], name="dialogues_001.json")
+    write_sgd(folder, [sgd_dialogue("1_00003")], name="dialogues_002.json")
+    return folder
+
+
+def test_validate_shows_a_bar_with_totals_and_eta_on_a_terminal(tmp_path: Path) -> None:
+    code, out, terminal = run_on_a_terminal("validate", str(_two_files(tmp_path)))
+    assert code == 1 and "3 dialogues: 3 checked" in out
+    assert "checking" in terminal and "/2 files" in terminal and "ETA" in terminal, terminal
+    code, _, terminal = run_on_a_terminal("validate", str(EXAMPLES / "dialogues.jsonl"), "--kb", str(KB))
+    assert "/6 dialogues" in terminal and "ETA" in terminal, terminal  # JSONL: the dialogues are counted first
+
+
+def test_no_bar_when_quiet_or_piped(tmp_path: Path) -> None:
+    folder = _two_files(tmp_path)
+    _, _, terminal = run_on_a_terminal("validate", str(folder), "--quiet")
+    assert "checking" not in terminal and "files" not in terminal
+    _, _, terminal = run_on_a_terminal("delexicalize", str(folder), "--out", str(tmp_path / "d.jsonl"), "--quiet")
+    assert "delexicalizing" not in terminal
+    piped = invoke("delexicalize", str(folder), "--out", str(tmp_path / "e.jsonl"))
+    assert piped.exit_code == 0 and piped.stderr == ""
+
+
+def test_delexicalize_and_experiment_show_bars(tmp_path: Path) -> None:
+    folder = _two_files(tmp_path)
+    code, _, terminal = run_on_a_terminal("delexicalize", str(folder), "--out", str(tmp_path / "d.jsonl"))
+    assert code == 0 and "delexicalizing" in terminal and "/2 files" in terminal, terminal
+    assert len((tmp_path / "d.jsonl").read_text().splitlines()) == 3
+    code, _, terminal = run_on_a_terminal("experiment", str(folder), "--no-plots", "--out", str(tmp_path / "x"))
+    assert code == 0, terminal
+    for stage in ("building CSPs", "relexicalizing (csp)", "scoring"):
+        assert stage in terminal, terminal
+    assert "/3 dialogues" in terminal and "ETA" in terminal
+
+
+def test_calls_shows_a_bar_out_of_the_examples(tmp_path: Path) -> None:
+    if not SGD_DEV.is_dir():
+        pytest.skip("needs ../shared/data")
+    examples = tmp_path / "n.jsonl"
+    assert invoke("nlsi", "build", str(SGD_DEV), "--out", str(examples), "--limit", "20").exit_code == 0
+    code, out, terminal = run_on_a_terminal("calls", str(examples))
+    assert "20 examples" in out
+    assert "checking calls" in terminal and "/20 examples" in terminal and "ETA" in terminal, terminal
+    _, _, terminal = run_on_a_terminal("calls", str(examples), "--quiet")
+    assert "checking calls" not in terminal
+
+
+def test_delexicalize_help_lists_only_options_it_uses() -> None:
+    result = invoke("delexicalize", "--help")
+    assert "--constraints" not in result.stdout and "--format" in result.stdout and "--kb" in result.stdout
+    assert invoke("delexicalize", str(EXAMPLES / "dialogues.jsonl"), "--constraints", "C1").exit_code == 2

@@ -88,7 +88,7 @@ def experiment(
             raise click.UsageError(f"--kb {kb_path} has no table {domain!r} (tables: {', '.join(sorted(kb.tables))})")
     config = ExperimentConfig(
         paths=list(paths), domain=domain, kb=kb, limit=limit, seed=seed, solver=solver_name, time_limit=time_limit,
-        single_domain=not multi_domain, llm=llm, jobs=jobs,
+        single_domain=not multi_domain, llm=llm, jobs=jobs, progress=_stage_bar,
     )  # fmt: skip
     result = run_experiment(config, log=lambda msg: click.echo(msg, err=True))
     if not any(r.error is None for r in result.dialogues):
@@ -104,3 +104,10 @@ def experiment(
         click.echo(f"error: every LLM request failed ({result.llm_failures} dialogues): the LLM row is not a "
                    f"measurement; check --base-url {base_url} and the server", err=True)  # fmt: skip
         raise SystemExit(1)
+
+
+def _stage_bar(description: str, total: int, unit: str):
+    """A progress bar for one stage of the experiment (only when stderr is a terminal)."""
+    from csp_check.report import Bar
+
+    return Bar(description, total=total, unit=unit)

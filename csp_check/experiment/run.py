@@ -121,6 +121,7 @@ class ExperimentConfig:
     llm_progress: bool = True
     jobs: int = 1
     kb: Any = None
+    progress: Any = None  # (description, total, unit) -> a context manager with advance(); None: silent
     configs: dict[str, frozenset[ConstraintId]] = field(default_factory=lambda: dict(CONFIGS))
 
 
@@ -212,15 +213,18 @@ def run_experiment(config: ExperimentConfig, log: Any = print) -> ExperimentResu
         domain=config.domain, seed=config.seed, solver=config.solver, relexicalizers=names,
         configs=list(config.configs), pool_size=len(pool.entities),
     )  # fmt: skip
+    stage = config.progress or _silent
     items: list[tuple[CSP, DelexicalizedDialogue]] = []
-    for dialogue in selected:
-        try:
-            csp, delex, row = prepare(dialogue, pool, config.seed, config.max_random)
-        except Exception as err:  # one bad dialogue never sinks the run
-            result.dialogues.append(DialogueResult(dialogue_id=dialogue.id, source=dialogue.source, error=f"{type(err).__name__}: {err}"))
-            continue
-        items.append((csp, delex))
-        result.dialogues.append(row)
+    with stage("building CSPs", len(selected), "dialogues") as bar:
+        for dialogue in selected:
+            bar.advance()
+            try:
+                csp, delex, row = prepare(dialogue, pool, config.seed, config.max_random)
+            except Exception as err:  # one bad dialogue never sinks the run
+                result.dialogues.append(DialogueResult(dialogue_id=dialogue.id, source=dialogue.source, error=f"{type(err).__name__}: {err}"))
+                continue
+            items.append((csp, delex))
+            result.dialogues.append(row)
     rows = [r for r in result.dialogues if r.error is None]
     llm = None
     for name in names:
@@ -230,10 +234,11 @@ def run_experiment(config: ExperimentConfig, log: Any = print) -> ExperimentResu
         else:
             options = {"solver": config.solver, "time_limit": config.time_limit} if name == "csp" else {}
             relex = get_relexicalizer(name, **options)
-            assignments = [
-                relex.relexicalize(csp, delex, random.Random(f"{config.seed}:{csp.dialogue_id}:{name}"))
-                for csp, delex in items
-            ]
+            with stage(f"relexicalizing ({name})", len(items), "dialogues") as bar:
+                assignments = []
+                for csp, delex in items:
+                    assignments.append(relex.relexicalize(csp, delex, random.Random(f"{config.seed}:{csp.dialogue_id}:{name}")))
+                    bar.advance()
         for row, assignment in zip(rows, assignments):
             row.assignments[name] = assignment
     if llm is not None:
@@ -251,14 +256,33 @@ def run_experiment(config: ExperimentConfig, log: Any = print) -> ExperimentResu
         (i, csp, rows[i].assignments, config.configs, config.solver, config.cap, config.time_limit)
         for i, (csp, _) in enumerate(items)
     ]
-    for i, scores, solutions, capped, group in _map(_score_one, tasks, config.jobs):
-        rows[i].scores, rows[i].solutions, rows[i].capped, rows[i].group = scores, solutions, capped, group
+    with stage("scoring", len(tasks), "dialogues") as bar:
+        for i, scores, solutions, capped, group in _map(_score_one, tasks, config.jobs):
+            rows[i].scores, rows[i].solutions, rows[i].capped, rows[i].group = scores, solutions, capped, group
+            bar.advance()
     result.seconds = time.perf_counter() - start
     return result
 
 
 def _map(fn: Any, tasks: list[tuple], jobs: int) -> Iterable[Any]:
     if jobs <= 1 or len(tasks) < 2:
-        return map(fn, tasks)
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
-        return list(pool.map(fn, tasks, chunksize=max(1, len(tasks) // (jobs * 4))))
+        yield from map(fn, tasks)
+        return
+    with ProcessPoolExecutor(max_workers=jobs) as pool:  # results as they come (progress), in order
+        yield from pool.map(fn, tasks, chunksize=max(1, len(tasks) // (jobs * 4)))
+
+
+class _silent:
+    """The stage context of a run without progress: ``advance`` does nothing."""
+
+    def __init__(self, *args: Any) -> None:
+        pass
+
+    def __enter__(self) -> "_silent":
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        pass
+
+    def advance(self, n: int = 1) -> None:
+        pass

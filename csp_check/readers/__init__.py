@@ -99,6 +99,55 @@ def format_mismatch(path: Path, fmt: str) -> InputError | None:
                       f"(use --format {other} or --format auto)")  # fmt: skip
 
 
+def input_files(paths: list[str | Path], fmt: str = "auto") -> list[Path]:
+    """The dialogue files :func:`read_dialogues` will read from ``paths``, in order, found the
+    same way (a cheap walk: only heads of files are sniffed); for a progress bar's total.
+    Missing paths and unreadable folders give no file; never raises."""
+    files: list[Path] = []
+    for raw in paths:
+        path = Path(raw)
+        try:
+            if not path.is_dir():
+                files += [path] if path.exists() else []
+            elif _takes_whole(path, fmt):
+                files += _whole_files(path, fmt)
+            else:
+                for source, name in _sources(path):
+                    if fmt in ("auto", name):
+                        files += _whole_files(source, name) if source.is_dir() else [source]
+        except (OSError, ValueError):
+            continue
+    return files
+
+
+def jsonl_total(files: list[Path]) -> int | None:
+    """The number of dialogues in ``files`` when every one is JSONL (one per non-blank line),
+    else ``None`` (counting dialogues of a JSON file would mean parsing it)."""
+    if not files or any(f.suffix != ".jsonl" for f in files):
+        return None
+    return count_lines(files)
+
+
+def count_lines(files: list[Path]) -> int | None:
+    """The number of non-blank lines of ``files`` (``None`` if one cannot be read)."""
+    total = 0
+    try:
+        for file in files:
+            with open(file, "rb") as f:
+                total += sum(1 for line in f if line.strip())
+    except OSError:
+        return None
+    return total
+
+
+def _whole_files(folder: Path, fmt: str) -> list[Path]:
+    """The files of a folder a reader takes whole: an SGD / MultiWOZ 2.2 split's
+    ``dialogues_*.json``, a MultiWOZ release folder's ``data.json``."""
+    if (folder / "data.json").is_file() and fmt in ("auto", multiwoz.NAME) and multiwoz.sniff(folder):
+        return [folder / "data.json"]
+    return sgd.dialogue_files(folder)
+
+
 def _takes_whole(path: Path, fmt: str) -> bool:
     """Whether a reader reads the directory ``path`` as one unit (an SGD split, a MultiWOZ
     release folder): the named one, or with ``auto`` any one."""
