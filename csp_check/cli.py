@@ -76,7 +76,8 @@ def load_kb_option(path: Path) -> KnowledgeBase:
     try:
         return load_kb(path)
     except CspCheckError as err:
-        raise UsageError(f"--kb {path}: {err}") from None
+        named = isinstance(err, InputError) and err.file.startswith(str(path))  # names the file: say it once
+        raise UsageError(f"--kb {err}" if named else f"--kb {path}: {err}") from None
     except Exception as err:  # noqa: BLE001 - any failure to load is a usage error, one line
         raise UsageError(f"--kb {path}: cannot load KB: {type(err).__name__}: {err}") from None
 
@@ -212,6 +213,7 @@ def _validate(
     try:
         if resume and report_path is None:
             raise UsageError("--resume needs --report FILE (the report of the run to continue)")
+        _solver_options_used(solver_name, vca, count, repair)
         if report_path is not None:
             check_report_path(report_path, [*paths, *([kb_path] if kb_path else [])], resume=resume)
         kb = load_kb_option(kb_path) if kb_path is not None else None
@@ -307,6 +309,20 @@ def _run_progress(
         progress = RunProgress(enabled=True, total=None if total is None else max(total - skipped, 0),
                                files=len(files), verb=verb)  # fmt: skip
     return progress
+
+
+def _solver_options_used(solver_name: str | None, vca: bool, count: bool, repair: bool) -> None:
+    """``--cap`` means nothing without ``--count-solutions``, ``--time-limit`` nothing without a
+    solver: given alone, each is a usage error (it would be silently ignored)."""
+    ctx = click.get_current_context(silent=True)
+    if ctx is None:
+        return
+    given = {name for name in ("cap", "time_limit") if ctx.get_parameter_source(name) is click.core.ParameterSource.COMMANDLINE}
+    if "cap" in given and not count:
+        raise UsageError("--cap applies to --count-solutions (the solution count stops there); add --count-solutions")
+    if "time_limit" in given and solver_name is None and not (vca or count or repair):
+        raise UsageError("--time-limit applies to solver calls; add --solver NAME, --vca, --count-solutions or --repair "
+                         "(--dialogue-time-limit bounds each dialogue's check)")  # fmt: skip
 
 
 def _close_report(writer: ReportWriter, path: Path | None) -> None:

@@ -262,3 +262,108 @@ def test_delexicalize_help_lists_only_options_it_uses() -> None:
     result = invoke("delexicalize", "--help")
     assert "--constraints" not in result.stdout and "--format" in result.stdout and "--kb" in result.stdout
     assert invoke("delexicalize", str(EXAMPLES / "dialogues.jsonl"), "--constraints", "C1").exit_code == 2
+
+
+# --- messages ---------------------------------------------------------------------------------------
+def test_a_named_format_on_a_jsonl_file_is_a_clear_error() -> None:
+    for fmt in ("sgd", "multiwoz", "multiwoz22", "unified", "text"):
+        result = invoke("validate", str(EXAMPLES / "dialogues.jsonl"), "--format", fmt)
+        assert result.exit_code == 2
+        assert f"--format {fmt} does not fit this content, which looks like jsonl (use --format jsonl" in result.stderr
+
+
+def test_malformed_sgd_is_said_in_our_words_with_file_dialogue_and_field(tmp_path: Path) -> None:
+    turns_as_strings = {"dialogue_id": "1_00001", "services": ["Restaurants_1"], "turns": ["hello"]}
+    frames_as_strings = sgd_dialogue("1_00002")
+    frames_as_strings["turns"][1]["frames"] = ["x"]
+    action_as_list = sgd_dialogue("1_00003")
+    action_as_list["turns"][0]["frames"][0]["actions"][1] = ["INFORM"]
+    path = write_sgd(tmp_path / "sgd", [turns_as_strings, frames_as_strings, action_as_list, sgd_dialogue("1_00004")])
+    result = invoke("validate", str(path))
+    assert result.exit_code == 2
+    lines = result.stderr.splitlines()
+    assert f"{path}: dialogue 1_00001: turns[0]: expected an object, found a string" in lines
+    assert f"{path}: dialogue 1_00002: turns[1].frames[0]: expected an object, found a string" in lines
+    assert f"{path}: dialogue 1_00003: turns[0].frames[0].actions[1]: expected an object, found a list" in lines
+    messages = result.stderr.replace(str(path), "FILE")
+    assert "indices" not in messages and "malformed" not in messages
+    assert "1 checked" in result.stdout  # the fourth is still checked
+
+
+def test_jsonl_errors_give_the_real_column_and_our_words(tmp_path: Path) -> None:
+    import json
+
+    good = json.loads((EXAMPLES / "dialogues.jsonl").read_text().splitlines()[0])
+    bad_span = json.loads(json.dumps(good))
+    bad_span["id"] = "bad-span"
+    bad_span["turns"][0]["acts"][0]["span"]["start"] = True
+    bad_turn = {"id": "bad-turn", "turns": [1]}
+    path = tmp_path / "d.jsonl"
+    path.write_text("\n".join([json.dumps(good), '{"id": "cut", "turns": [', json.dumps(bad_span),
+                               json.dumps(bad_turn), '{"id": "x" "turns": []}']) + "\n")  # fmt: skip
+    result = invoke("validate", str(path))
+    lines = result.stderr.splitlines()
+    assert f"{path}:2: invalid JSON at column 25 (the end of the line: is it cut short?): Expecting value" in lines
+    assert (f"{path}:3: dialogue bad-span: turns.0.acts.0.span.start: expected an integer (a character offset "
+            "into the utterance), found true") in lines  # fmt: skip
+    assert f"{path}:4: dialogue bad-turn: turns.0: expected an object, found 1" in lines
+    assert f"{path}:5: invalid JSON at column 12: Expecting ',' delimiter" in lines
+    assert "Input should" not in result.stderr and "column 1:" not in result.stderr
+
+
+def test_kb_errors_name_the_path_once(tmp_path: Path) -> None:
+    broken = tmp_path / "kb.json"
+    broken.write_text("{\n")
+    for kb in (broken, tmp_path / "missing.json", tmp_path):
+        result = invoke("validate", str(EXAMPLES / "dialogues.jsonl"), "--kb", str(kb))
+        assert result.exit_code == 2
+        assert result.stderr.count(str(kb)) == 1, result.stderr
+
+
+def test_install_hints_are_the_readme_s() -> None:
+    import re
+
+    from csp_check.install import MINIZINC, pip_extra
+
+    readme = (ROOT / "README.md").read_text()
+    assert pip_extra("solvers") in readme and MINIZINC in readme
+    for extra in ("llm", "plots", "solvers", "bm25", "all"):
+        assert pip_extra(extra) == f'pip install -e ".[{extra}]"'
+    source = "\n".join(p.read_text() for p in (ROOT / "csp_check").rglob("*.py") if p.name != "install.py")
+    assert not re.search(r"pip install '?csp-check", source)  # the old hint, which pip cannot install
+    assert "apt-get install minizinc" not in source
+
+
+def test_cap_and_time_limit_without_their_operation_are_usage_errors() -> None:
+    cap = invoke("validate", str(EXAMPLES / "dialogues.jsonl"), "--cap", "5")
+    assert cap.exit_code == 2 and "--cap applies to --count-solutions" in cap.stderr
+    limit = invoke("validate", str(EXAMPLES / "dialogues.jsonl"), "--time-limit", "3")
+    assert limit.exit_code == 2 and "--time-limit applies to solver calls" in limit.stderr
+    ok = invoke("validate", str(EXAMPLES / "dialogues.jsonl"), "--kb", str(KB), "--count-solutions", "--cap", "5")
+    assert ok.exit_code == 1
+
+
+def test_split_on_a_zip_reads_the_lists_inside_it_and_names_them_right(tmp_path: Path) -> None:
+    import zipfile
+
+    release = tmp_path / "MultiWOZ_2.1.zip"
+    with zipfile.ZipFile(release, "w") as z:
+        z.write(MWOZ / "data.json", "MultiWOZ_2.1/data.json")
+        z.writestr("MultiWOZ_2.1/valListFile.txt", "SNG90001.json\n")
+        z.writestr("MultiWOZ_2.1/testListFile.txt", "PMUL9003.json\n")
+    val = invoke("validate", str(release), "--split", "val", "--json")
+    assert '"dialogues": 1' in val.stdout, val.output
+    train = invoke("validate", str(release), "--split", "train", "--json")
+    assert '"dialogues": 2' in train.stdout
+    bare = tmp_path / "bare.zip"
+    with zipfile.ZipFile(bare, "w") as z:
+        z.write(MWOZ / "data.json", "data.json")
+    result = invoke("validate", str(bare), "--split", "test")
+    assert result.exit_code == 2
+    assert (f"{bare}: --split test needs the release's testListFile.txt: not inside the zip beside data.json "
+            f"({bare}:testListFile.txt) nor beside the zip ({tmp_path / 'testListFile.txt'})") in result.stderr  # fmt: skip
+    plain = tmp_path / "plain"
+    plain.mkdir()
+    shutil.copy(MWOZ / "data.json", plain / "data.json")
+    result = invoke("validate", str(plain / "data.json"), "--split", "test")
+    assert f"{plain / 'testListFile.txt'}: --split test needs the release's testListFile.txt beside data.json" in result.stderr

@@ -64,7 +64,9 @@ def experiment(
         try:
             import openai  # noqa: F401
         except ImportError:
-            raise click.UsageError("--base-url needs the openai package: pip install 'csp-check[llm]'") from None
+            from csp_check.install import pip_extra
+
+            raise click.UsageError(f"--base-url needs the openai package: {pip_extra('llm')}") from None
         import os
 
         from csp_check.llm.client import LLMSettings

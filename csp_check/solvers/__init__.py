@@ -35,6 +35,7 @@ from typing import Any, Callable, Mapping, Sequence
 from pydantic import BaseModel
 
 from csp_check.errors import UsageError
+from csp_check.install import pip_extra
 from csp_check.models import CSP, Value
 from csp_check.solvers.base import DEFAULT_TIME_LIMIT, Outcome, Solver, SolverUnavailable, Task
 from csp_check.solvers.cpsat import CpSatSolver
@@ -85,7 +86,7 @@ def get_solver(name: str = DEFAULT_SOLVER) -> Solver:
     if name in _FACTORIES:
         solver = _FACTORIES[name]()
         if not solver.available():
-            raise SolverUnavailable(f"solver {name!r} is not installed: pip install 'csp-check[solvers]'")
+            raise SolverUnavailable(f"solver {name!r} is not installed: {pip_extra('solvers')}")
     elif name.startswith("minizinc:") and name.split(":", 1)[1]:
         mzn = MiniZincSolver(name.split(":", 1)[1])
         mzn.ensure_available()
