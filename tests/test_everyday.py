@@ -367,3 +367,65 @@ def test_split_on_a_zip_reads_the_lists_inside_it_and_names_them_right(tmp_path:
     shutil.copy(MWOZ / "data.json", plain / "data.json")
     result = invoke("validate", str(plain / "data.json"), "--split", "test")
     assert f"{plain / 'testListFile.txt'}: --split test needs the release's testListFile.txt beside data.json" in result.stderr
+
+
+# --- the README as a new user reads it ------------------------------------------------------------
+def _commands(text: str) -> list[str]:
+    """The ``csp-check …`` command lines of the fenced bash blocks of a markdown text (comments cut)."""
+    import re
+
+    commands = []
+    for block in re.findall(r"```bash\n(.*?)```", text, re.S):
+        for line in block.splitlines():
+            line = line.split("  #")[0].strip()
+            if line.startswith("csp-check ") and "..." not in line and "[" not in line:
+                commands.append(line)
+    return commands
+
+
+def test_the_readme_example_output_is_what_the_command_prints() -> None:
+    import re
+
+    readme = (ROOT / "README.md").read_text()
+    block = re.search(r"```text\n\$ (csp-check [^\n]+)\n(.*?)```", readme, re.S)
+    assert block is not None
+    command, shown = block.group(1).split()[1:], block.group(2).splitlines()
+    result = invoke(*command)
+    assert result.exit_code == 1  # "it exits 1: three of the six dialogues are inconsistent on purpose"
+    out = [re.sub(r"  \(\d+\.\d s, [\d,]+ dialogues/s\)$", "", line).rstrip() for line in result.stdout.splitlines()]
+    position = 0
+    for line in shown:
+        if line.strip() == "...":
+            continue
+        assert line.rstrip() in out[position:], (line, result.stdout)
+        position = out.index(line.rstrip(), position) + 1
+
+
+def test_the_readme_commands_run_and_their_outputs_are_ignored_by_git(tmp_path: Path) -> None:
+    import re
+    import shlex
+    import subprocess
+
+    texts = [(ROOT / "README.md").read_text(), *(p.read_text() for p in (ROOT / "docs").glob("*.md"))]
+    commands = [c for text in texts for c in _commands(text)]
+    written = {m.group(2) for c in commands for m in re.finditer(r"--(out|report) (\S+)", c)}
+    written = {w for w in written if not w.startswith(("/", "FILE", "DIR"))}
+    assert {"r.jsonl", "delex.jsonl", "mzn/", "dev.nlsi.jsonl"} <= written
+    if (ROOT / ".git").exists():
+        also = {w.removesuffix(".jsonl") + ".schema.json" for w in written if w.endswith(".nlsi.jsonl")}
+        for path in sorted(written | also | {".r.jsonl.x1y2.part"}):
+            ignored = subprocess.run(["git", "check-ignore", "-q", path.rstrip("/") + ("/x" if path.endswith("/") else "")],
+                                     cwd=ROOT, capture_output=True)  # fmt: skip
+            assert ignored.returncode == 0, f"{path} (written by a README / docs command) is not in .gitignore"
+    shared = ROOT.parent / "shared" / "data"
+    readme_commands = _commands(texts[0])
+    assert len(readme_commands) >= 6
+    for command in readme_commands:
+        if "../shared/data/sgd" in command and "--vca" in command:
+            continue  # the solver run over SGD dev: ~15 s, its figures are checked by the README's benchmark lines
+        if "../shared" in command and not shared.is_dir():
+            continue
+        args = shlex.split(re.sub(r"--(out|report) (\S+)", lambda m: f"--{m.group(1)} {tmp_path / m.group(2)}", command))
+        result = invoke(*args[1:])
+        assert result.exit_code in (0, 1), (command, result.output)
+        assert "Traceback" not in result.output
