@@ -429,3 +429,15 @@ def test_the_readme_commands_run_and_their_outputs_are_ignored_by_git(tmp_path: 
         result = invoke(*args[1:])
         assert result.exit_code in (0, 1), (command, result.output)
         assert "Traceback" not in result.output
+
+
+def test_calls_schema_errors_name_the_schema_once_with_line_and_column(tmp_path: Path) -> None:
+    examples = tmp_path / "n.jsonl"
+    examples.write_text("")
+    not_json = invoke("calls", str(examples), "--schema", str(EXAMPLES / "dialogues.jsonl"))
+    assert not_json.exit_code == 2
+    assert f"--schema {EXAMPLES / 'dialogues.jsonl'}: invalid JSON at line 2, column 1: Extra data" in not_json.stderr
+    wrong = tmp_path / "s.json"
+    wrong.write_text("[1]")
+    result = invoke("calls", str(examples), "--schema", str(wrong))
+    assert result.exit_code == 2 and result.stderr.count(str(wrong)) == 1, result.stderr

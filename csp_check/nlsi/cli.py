@@ -85,7 +85,13 @@ def calls_command(paths, schema, field, report_path, derive, jobs, no_annotation
     except click.UsageError:
         raise
     except (OSError, ValueError) as err:
-        click.echo(f"csp-check: error: schema: {err}", err=True)
+        where = " ".join(map(str, schema_paths))
+        if isinstance(err, json.JSONDecodeError):
+            why = f"invalid JSON at line {err.lineno}, column {err.colno}: {err.msg} (is it an SGD schema.json?)"
+        else:
+            why = err.strerror if isinstance(err, OSError) and err.strerror else str(err)
+        named = any(why.startswith(str(path)) for path in schema_paths)  # names its file: say it once
+        click.echo(f"csp-check: error: --schema {why if named else f'{where}: {why}'}", err=True)
         sys.exit(EXIT_ERROR)
     if report_path is not None:
         from csp_check.errors import UsageError
