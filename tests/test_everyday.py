@@ -241,9 +241,9 @@ def test_delexicalize_and_experiment_show_bars(tmp_path: Path) -> None:
     assert len((tmp_path / "d.jsonl").read_text().splitlines()) == 3
     code, _, terminal = run_on_a_terminal("experiment", str(folder), "--no-plots", "--out", str(tmp_path / "x"))
     assert code == 0, terminal
-    for stage in ("building CSPs", "relexicalizing (csp)", "scoring"):
+    for stage in ("reading", "building CSPs", "relexicalizing (csp)", "scoring"):
         assert stage in terminal, terminal
-    assert "/3 dialogues" in terminal and "ETA" in terminal
+    assert "/3 dialogues" in terminal and "/2 files" in terminal and "ETA" in terminal
 
 
 def test_calls_shows_a_bar_out_of_the_examples(tmp_path: Path) -> None:

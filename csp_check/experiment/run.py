@@ -132,13 +132,21 @@ def get_solver(name: str) -> Any:
     return lookup(name)
 
 
-def select_dialogues(paths: Sequence[str | Path], domain: str, single_domain: bool = True) -> tuple[list[Dialogue], list[Dialogue], list[str]]:
+def select_dialogues(
+    paths: Sequence[str | Path], domain: str, single_domain: bool = True, advance: Any = None
+) -> tuple[list[Dialogue], list[Dialogue], list[str]]:
     """``(selected, all dialogues with the domain, errors)``: selected = having ``domain`` (and
-    only it, if ``single_domain``), sorted by id. Unreadable dialogues are listed in ``errors``."""
+    only it, if ``single_domain``), sorted by id. Unreadable dialogues are listed in ``errors``.
+    ``advance()`` is called once per input file read (a progress bar's)."""
     from csp_check.pipeline import load_corpus
 
     everyone, errors = [], []
+    source = None
     for item in load_corpus(list(paths)):
+        file = item.file if isinstance(item, InputError) else item.source
+        if advance is not None and source is not None and file != source:
+            advance()
+        source = file
         if isinstance(item, InputError):
             errors.append(str(item))
         elif domain in item.domains:
@@ -198,7 +206,14 @@ def run_experiment(config: ExperimentConfig, log: Any = print) -> ExperimentResu
     from csp_check.relexicalize import get_relexicalizer, relexicalize_many
 
     start = time.perf_counter()
-    selected, everyone, errors = select_dialogues(config.paths, config.domain, config.single_domain)
+    stage = config.progress or _silent
+    if config.progress is not None:
+        from csp_check.readers import input_files
+
+        files = len(input_files(list(config.paths)))
+    with stage("reading", files if config.progress is not None else 0, "files") as bar:
+        selected, everyone, errors = select_dialogues(config.paths, config.domain, config.single_domain, bar.advance)
+        bar.advance()
     for err in errors[:5]:
         log(f"skipped unreadable input: {err}")
     if config.kb is not None and config.domain in config.kb.tables:
@@ -213,7 +228,6 @@ def run_experiment(config: ExperimentConfig, log: Any = print) -> ExperimentResu
         domain=config.domain, seed=config.seed, solver=config.solver, relexicalizers=names,
         configs=list(config.configs), pool_size=len(pool.entities),
     )  # fmt: skip
-    stage = config.progress or _silent
     items: list[tuple[CSP, DelexicalizedDialogue]] = []
     with stage("building CSPs", len(selected), "dialogues") as bar:
         for dialogue in selected:
