@@ -280,13 +280,13 @@ def _validate(
         click.echo(_internal(err), err=True)
         sys.exit(EXIT_ERROR)
     try:
+        warning = kb_use.warning(tuple(c.value for c in constraints)) if kb is None and not quiet else None
         if as_json:
-            click.echo(summary_json(summary))
+            click.echo(summary_json(summary, [warning] if warning else None))
         elif not quiet:
             render_summary(summary, show=show)
-        warning = kb_use.warning(tuple(c.value for c in constraints)) if kb is None and not quiet else None
-        if warning:
-            click.echo(warning, err=True)
+            if warning:
+                click.echo(warning, err=True)
     except BrokenPipeError:  # stdout closed early (| head): the verdict still decides the exit code
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
     if summary.dialogues == 0 and not crashed:

@@ -202,9 +202,13 @@ class KbUse:
                 f"(MultiWOZ: its db/ folder)")
 
 
-def summary_json(summary: CorpusSummary) -> str:
-    """The summary as a JSON object (one line)."""
-    return json.dumps(summary.to_json_dict(), ensure_ascii=False)
+def summary_json(summary: CorpusSummary, warnings: list[str] | None = None) -> str:
+    """The summary as a JSON object (one line); ``warnings`` (e.g. :meth:`KbUse.warning`) under
+    the key ``warnings`` when there are any (``--json`` keeps stderr for errors)."""
+    data = summary.to_json_dict()
+    if warnings:
+        data["warnings"] = warnings
+    return json.dumps(data, ensure_ascii=False)
 
 
 class _StdoutConsole(Console):

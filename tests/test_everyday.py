@@ -80,9 +80,13 @@ def test_a_named_format_on_a_folder_of_another_format_names_what_it_holds(tmp_pa
 
 # --- no KB: C4-C6 not built -----------------------------------------------------------------------
 def test_without_kb_a_format_with_no_kb_warns_that_c4_c6_were_not_built() -> None:
-    result = invoke("validate", str(MWOZ / "data.json"), "--json")
+    result = invoke("validate", str(MWOZ / "data.json"))
     warnings = [line for line in result.stderr.splitlines() if line.startswith("warning: no KB")]
     assert len(warnings) == 1, result.stderr
+    import json
+
+    as_json = invoke("validate", str(MWOZ / "data.json"), "--json")
+    assert as_json.stderr == "" and json.loads(as_json.stdout)["warnings"] == warnings  # --json: in the object
     assert str(MWOZ / "data.json") in warnings[0] and "C4-C6" in warnings[0] and "--kb" in warnings[0]
     assert "sgd (service_results)" in warnings[0]  # which formats carry their own KB
     with_kb = invoke("validate", str(MWOZ / "data.json"), "--kb", str(ROOT.parent / "shared" / "data" / "multiwoz" / "db"))
