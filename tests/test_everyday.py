@@ -445,3 +445,23 @@ def test_calls_schema_errors_name_the_schema_once_with_line_and_column(tmp_path:
     wrong.write_text("[1]")
     result = invoke("calls", str(examples), "--schema", str(wrong))
     assert result.exit_code == 2 and result.stderr.count(str(wrong)) == 1, result.stderr
+
+
+def test_commands_documented_with_an_exit_code_exit_with_it() -> None:
+    import re
+    import shlex
+
+    checked = 0
+    for doc in [ROOT / "README.md", *sorted((ROOT / "examples").glob("*.md")), *sorted((ROOT / "docs").glob("*.md"))]:
+        for block in re.findall(r"```bash\n(.*?)```", doc.read_text(), re.S):
+            for line in block.splitlines():
+                said = re.search(r"#\s*exits (\d)", line)
+                command = line.split("#")[0].strip()
+                if not said or not command.startswith("csp-check ") or "--out" in command or "--report" in command:
+                    continue
+                if "../shared" in command and not (ROOT.parent / "shared" / "data").is_dir():
+                    continue
+                result = invoke(*shlex.split(command)[1:])
+                assert result.exit_code == int(said.group(1)), (doc.name, command, result.output)
+                checked += 1
+    assert checked >= 3
