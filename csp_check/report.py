@@ -165,8 +165,9 @@ class KbUse:
 
     A run without ``--kb`` builds C4–C6 only from KB results inside the data (spec §6: SGD
     ``service_results``, unified ``db_results``, our JSONL ``kb_results``). A file none of
-    whose dialogues got a C4–C6 instance had no KB: :meth:`warning` names it. (A single
-    dialogue without one is normal: it may offer nothing.)
+    whose dialogues got a C4–C6 instance almost surely had no KB: :meth:`warning` names it (and
+    says only what is known: no ``--kb``, no C4–C6 built). A single dialogue without one is
+    normal: it may offer nothing.
     """
 
     KB_CONSTRAINTS = ("C4", "C5", "C6")
@@ -197,8 +198,8 @@ class KbUse:
         if len(files) == len(self.files):
             where = f"{where} (every input)"
         own = ", ".join(f"{fmt} ({field})" for fmt, field in OWN_KB.items())
-        return (f"warning: no KB for {_n(dialogues)} dialogue(s) of {where}: C4-C6 (no-result, offers, amounts) "
-                f"were not built. KB results come inside {own} data; for the rest give --kb FILE_OR_DIR "
+        return (f"warning: no --kb, and none of the {_n(dialogues)} dialogue(s) of {where} got a KB constraint: "
+                f"C4-C6 (no-result, offers, amounts) were not built. KB results come inside {own} data; for the rest give --kb FILE_OR_DIR "
                 f"(MultiWOZ: its db/ folder)")
 
 

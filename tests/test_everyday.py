@@ -81,7 +81,7 @@ def test_a_named_format_on_a_folder_of_another_format_names_what_it_holds(tmp_pa
 # --- no KB: C4-C6 not built -----------------------------------------------------------------------
 def test_without_kb_a_format_with_no_kb_warns_that_c4_c6_were_not_built() -> None:
     result = invoke("validate", str(MWOZ / "data.json"))
-    warnings = [line for line in result.stderr.splitlines() if line.startswith("warning: no KB")]
+    warnings = [line for line in result.stderr.splitlines() if line.startswith("warning: no --kb")]
     assert len(warnings) == 1, result.stderr
     import json
 
@@ -91,7 +91,7 @@ def test_without_kb_a_format_with_no_kb_warns_that_c4_c6_were_not_built() -> Non
     assert "sgd (service_results)" in warnings[0]  # which formats carry their own KB
     with_kb = invoke("validate", str(MWOZ / "data.json"), "--kb", str(ROOT.parent / "shared" / "data" / "multiwoz" / "db"))
     if (ROOT.parent / "shared" / "data" / "multiwoz" / "db").is_dir():
-        assert "warning: no KB" not in with_kb.stderr
+        assert "warning: no --kb" not in with_kb.stderr
 
 
 def test_data_with_its_own_kb_or_without_kb_constraints_gets_no_warning(tmp_path: Path) -> None:
@@ -104,7 +104,7 @@ def test_data_with_its_own_kb_or_without_kb_constraints_gets_no_warning(tmp_path
 def test_the_warning_names_only_the_files_without_a_kb(tmp_path: Path) -> None:
     sgd = write_sgd(tmp_path / "sgd", [sgd_dialogue("1_00001")])
     result = invoke("validate", str(sgd), str(EXAMPLES / "dialogues.jsonl"))
-    warning = next(line for line in result.stderr.splitlines() if line.startswith("warning: no KB"))
+    warning = next(line for line in result.stderr.splitlines() if line.startswith("warning: no --kb"))
     assert "dialogues.jsonl" in warning and "sgd/dialogues_001.json" not in warning and "every input" not in warning
 
 
