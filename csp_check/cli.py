@@ -6,12 +6,14 @@
 
 ``csp-check export-mzn PATH --dialogue ID [--out DIR]``: write one dialogue's CSP as MiniZinc.
 
-``csp-check delexicalize PATH... [--out FILE.jsonl]``: the delexicalized dialogues.
+``csp-check delexicalize PATH... [--out FILE.jsonl] [--format F] [--kb PATH] [--quiet]``: the
+delexicalized dialogues.
 
 Exit codes of ``validate`` (2 beats 1 beats 0):
 
 - **0** every dialogue was checked and is consistent;
-- **1** every dialogue was checked and at least one is inconsistent (or unknown);
+- **1** every dialogue was checked and at least one is inconsistent (or unknown: past
+  ``--dialogue-time-limit``);
 - **2** a usage error (bad option, unloadable KB, unknown or missing solver, unwritable report),
   or some input could not be read or checked. The run still checks and reports every other
   dialogue; each failure is one line on stderr ``FILE: dialogue ID: FIELD: what is wrong``;
@@ -44,7 +46,7 @@ from csp_check.interrupts import InterruptFlag, exit_now, kill_descendants
 from csp_check.kb import load_kb_option
 from csp_check.models import ALL_CONSTRAINTS, ConstraintId, Status
 from csp_check.readers import FORMATS
-from csp_check.report import RunProgress, render_summary, summary_json
+from csp_check.report import KbUse, RunProgress, render_summary, summary_json
 from csp_check.report_file import ReportWriter, check_report_path, done_counts, previous_reports, refuse_inputs
 from csp_check.runner import SolverSettings
 from csp_check.runner import validate as run_validate
@@ -101,6 +103,11 @@ def corpus_options(f: Callable) -> Callable:
                      show_default=True, callback=parse_constraints,
                      help="Enabled constraints, comma-separated: the paper's C1-C6 and S1 (the state and "
                           "calls record what the user said); C1,...,C6 leaves S1 out.")(f)  # fmt: skip
+    return reading_options(f)
+
+
+def reading_options(f: Callable) -> Callable:
+    """``--format`` and ``--kb``: how to read a corpus."""
     f = click.option("--kb", "kb_path", type=click.Path(path_type=Path), help="Domain KB (file or directory).")(f)
     return click.option("--format", "fmt", type=click.Choice(FORMATS), default="auto", show_default=True,
                         help="Input format; auto sniffs each path.")(f)  # fmt: skip
@@ -134,7 +141,8 @@ def main() -> None:
               help="Stop counting solutions here.")
 @click.option("--repair", is_flag=True, help="A minimal repair (edits) of each inconsistent dialogue.")
 @click.option("--time-limit", type=click.FloatRange(min=0, min_open=True), default=DEFAULT_TIME_LIMIT,
-              show_default=True, metavar="SEC", help="Seconds per solver call; beyond it: unknown.")
+              show_default=True, metavar="SEC", help="Seconds per solver call; beyond it the solver's answer is unknown (the verdict stays the "
+                   "solver-free check's).")
 @click.option("--dialogue-time-limit", type=click.FloatRange(min=0, min_open=True), default=None, metavar="SEC",
               help="Seconds per dialogue (reading excluded, all checks and solver calls included); "
                    "beyond it the dialogue is unknown. Default: no limit.")
@@ -191,21 +199,24 @@ def _validate(
     try:
         if resume and report_path is None:
             raise UsageError("--resume needs --report FILE (the report of the run to continue)")
+        _solver_options_used(solver_name, vca, count, repair)
         if report_path is not None:
             check_report_path(report_path, [*paths, *([kb_path] if kb_path else [])], resume=resume)
         kb = load_kb_option(kb_path) if kb_path is not None else None
         solver = solver_option(solver_name, vca, count, cap, repair, time_limit)
         summary = CorpusSummary(constraints=[c.value for c in constraints], keep=max(show, 10))
+        kb_use = KbUse()
         before = previous_reports(report_path) if resume and report_path is not None else []
         with ExitStack() as stack:
             if report_path is not None:
                 writer = ReportWriter(report_path, keep=before)
             for report in before:
                 summary.add(report)
+                kb_use.add(report)
             reports = run_validate(paths, fmt, kb, constraints, jobs, solver=solver,
                                    dialogue_time_limit=dialogue_time_limit, skip=done_counts(before), split=split)  # fmt: skip
             stack.callback(getattr(reports, "close", lambda: None))
-            progress = stack.enter_context(RunProgress(enabled=False if quiet else None))
+            progress = stack.enter_context(_run_progress(paths, fmt, quiet, skipped=len(before)))
             start = time.perf_counter()
             try:
                 for report in reports:
@@ -218,6 +229,7 @@ def _validate(
                             except OSError as err:
                                 raise UsageError(f"--report {report_path}: cannot write: {err.strerror or err}") from None
                         summary.add(report)
+                        kb_use.add(report)
                         progress.advance(report)
                         if report.status is Status.ERROR:
                             progress.error(report.error or f"{report.source}: dialogue {report.dialogue_id}: error")
@@ -254,19 +266,49 @@ def _validate(
         click.echo(_internal(err), err=True)
         sys.exit(EXIT_ERROR)
     try:
+        warning = kb_use.warning(tuple(c.value for c in constraints)) if kb is None and not quiet else None
         if as_json:
-            click.echo(summary_json(summary))
+            click.echo(summary_json(summary, [warning] if warning else None))
         elif not quiet:
             render_summary(summary, show=show)
-            if kb is None and summary.variables and not any(summary.coverage.get(c, 0) for c in ("C4", "C5", "C6")):
-                click.echo("note: no KB results in the data and no --kb: C4-C6 (domain constraints) were not "
-                           "built; give --kb FILE_OR_DB_DIRECTORY", err=True)  # fmt: skip
+            if warning:
+                click.echo(warning, err=True)
     except BrokenPipeError:  # stdout closed early (| head): the verdict still decides the exit code
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
     if summary.dialogues == 0 and not crashed:
         click.echo(f"csp-check: error: no dialogues found in {' '.join(map(str, paths))}", err=True)
         sys.exit(EXIT_ERROR)
     sys.exit(EXIT_ERROR if crashed else summary.exit_code)
+
+
+def _run_progress(
+    paths: tuple[Path, ...], fmt: str, quiet: bool, skipped: int = 0, verb: str = "checking"
+) -> RunProgress:
+    """The progress bar of a run over ``paths``: off with ``--quiet`` or when stderr is not a
+    terminal; out of the number of dialogues when it is known (JSONL), else of files."""
+    progress = RunProgress(enabled=False if quiet else None, verb=verb)
+    if progress.enabled:
+        from csp_check.readers import input_files, jsonl_total
+
+        files = input_files(list(paths), fmt)
+        total = jsonl_total(files)
+        progress = RunProgress(enabled=True, total=None if total is None else max(total - skipped, 0),
+                               files=len(files), verb=verb)  # fmt: skip
+    return progress
+
+
+def _solver_options_used(solver_name: str | None, vca: bool, count: bool, repair: bool) -> None:
+    """``--cap`` means nothing without ``--count-solutions``, ``--time-limit`` nothing without a
+    solver: given alone, each is a usage error (it would be silently ignored)."""
+    ctx = click.get_current_context(silent=True)
+    if ctx is None:
+        return
+    given = {name for name in ("cap", "time_limit") if ctx.get_parameter_source(name) is click.core.ParameterSource.COMMANDLINE}
+    if "cap" in given and not count:
+        raise UsageError("--cap applies to --count-solutions (the solution count stops there); add --count-solutions")
+    if "time_limit" in given and solver_name is None and not (vca or count or repair):
+        raise UsageError("--time-limit applies to solver calls; add --solver NAME, --vca, --count-solutions or --repair "
+                         "(--dialogue-time-limit bounds each dialogue's check)")  # fmt: skip
 
 
 def _close_report(writer: ReportWriter, path: Path | None) -> None:
@@ -334,15 +376,14 @@ def export_mzn(
 @click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
 @click.option("--out", "out_path", type=click.Path(dir_okay=False, path_type=Path),
               help="JSONL file to write (default: stdout).")
-@corpus_options
-def delexicalize_command(
-    paths: tuple[Path, ...], out_path: Path | None, fmt: str, kb_path: Path | None, constraints: tuple[ConstraintId, ...]
-) -> None:
+@reading_options
+@click.option("--quiet", "-q", is_flag=True, help="No progress bar; errors still go to stderr.")
+def delexicalize_command(paths: tuple[Path, ...], out_path: Path | None, fmt: str, kb_path: Path | None, quiet: bool) -> None:
     """Write each dialogue of PATH... delexicalized: one JSON line per dialogue with its
     variables (turn, speaker, span, slot, text, value) and its turns with spans replaced by [xN].
 
     Exit 0 when all were written, 2 if any input could not be read (one line each on stderr;
-    the other dialogues are still written) or on a usage error. ``--constraints`` is ignored.
+    the other dialogues are still written) or on a usage error.
     """
     from csp_check.delexicalize import delexicalize
     from csp_check.pipeline import load_corpus, with_annotations
@@ -354,13 +395,17 @@ def delexicalize_command(
         kb = load_kb_option(kb_path) if kb_path is not None else None
         with ExitStack() as stack:
             out = stack.enter_context(open(out_path, "w", encoding="utf-8")) if out_path else sys.stdout
+            progress = stack.enter_context(_run_progress(paths, fmt, quiet or out is sys.stdout and sys.stdout.isatty(),
+                                                         verb="delexicalizing"))  # fmt: skip
             for item in load_corpus(list(paths), fmt, kb):
                 if isinstance(item, InputError):
-                    click.echo(str(item), err=True)
+                    progress.error(str(item))
+                    progress.step(item.file, error=True)
                     failed = True
                     continue
                 out.write(delexicalize(with_annotations(item, kb)).model_dump_json() + "\n")
                 out.flush()
+                progress.step(item.source)
     except CspCheckError as err:
         _fail(str(err))
     except BrokenPipeError:  # the reader went away (| head): stop quietly

@@ -6,6 +6,8 @@
   by constraint and the first violations in full (dialogue, constraint, turns, spans, text,
   evidence).
 - :func:`summary_json`: the same as one JSON object (:meth:`CorpusSummary.to_json_dict`).
+- :class:`KbUse`: which input files got no KB constraint (C4–C6) for want of a KB, and the
+  warning that says so.
 """
 
 from __future__ import annotations
@@ -18,7 +20,15 @@ from types import TracebackType
 import click
 from rich import box
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    SpinnerColumn,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
 from rich.table import Table
 from rich.text import Text
 
@@ -26,36 +36,94 @@ from csp_check.models import DialogueReport, Status, Violation
 from csp_check.score import GROUP_ORDER, CorpusSummary, SolverTotals, ViolationExample, is_annotation
 
 
+def _progress_columns(unit: str, known: bool, extra: str = "") -> list:
+    columns = [SpinnerColumn(), TextColumn("{task.description}"), BarColumn()]
+    columns.append(MofNCompleteColumn() if known else TextColumn("{task.completed:,.0f}"))
+    columns.append(TextColumn(unit))
+    if extra:
+        columns.append(TextColumn(extra))
+    columns.append(TimeElapsedColumn())
+    if known:
+        columns += [TextColumn("ETA"), TimeRemainingColumn()]
+    return columns
+
+
+class Bar:
+    """A progress bar on stderr for one stage: ``with Bar("scoring", total=n, unit="dialogues")
+    as bar: ... bar.advance()``. With a ``total`` it shows M/N and the time remaining (ETA);
+    without, a count. ``enabled=None`` means: only if stderr is a terminal (tests, CI and pipes
+    stay clean); commands pass ``False`` for ``--quiet``. Transient: it disappears when done."""
+
+    def __init__(self, description: str, total: int | None = None, unit: str = "", enabled: bool | None = None) -> None:
+        self.console = Console(stderr=True)
+        self.enabled = self.console.is_terminal if enabled is None else enabled
+        self.description, self.total, self.unit = description, total, unit
+        self._progress: Progress | None = None
+        self._task = None
+
+    def __enter__(self) -> Bar:
+        if self.enabled:
+            known = self.total is not None
+            self._progress = Progress(*_progress_columns(self.unit, known), console=self.console, transient=True)
+            self._progress.start()
+            self._task = self._progress.add_task(self.description, total=self.total)
+        return self
+
+    def __exit__(self, *exc: type[BaseException] | BaseException | TracebackType | None) -> None:
+        if self._progress is not None:
+            self._progress.stop()
+            self._progress = None
+
+    def advance(self, n: int = 1) -> None:
+        """Count ``n`` more items done."""
+        if self._progress is not None:
+            self._progress.update(self._task, advance=n)
+
+    def echo(self, line: str) -> None:
+        """Print one line on stderr, as is, without tearing the bar."""
+        if self._progress is not None:
+            self._progress.console.print(line, markup=False, highlight=False, soft_wrap=True)
+        else:
+            click.echo(line, err=True)
+
+
 class RunProgress:
     """A context manager showing how far a run is; ``advance`` once per report.
 
-    ``enabled=None`` means: only if stderr is a terminal. The bar is transient (it disappears
-    when the run ends). Error lines go through :meth:`error` so that they never tear the bar.
+    ``enabled=None`` means: only if stderr is a terminal. With ``files`` (the number of input
+    files, :func:`csp_check.readers.input_files`) the bar counts finished files out of that
+    total with an ETA, and the dialogues beside; a file is finished when the reports move on to
+    the next source. With ``total`` it counts dialogues out of that total. The bar is transient
+    (it disappears when the run ends). Error lines go through :meth:`error` so that they never
+    tear the bar.
     """
 
-    def __init__(self, enabled: bool | None = None, total: int | None = None) -> None:
+    def __init__(
+        self, enabled: bool | None = None, total: int | None = None, files: int | None = None, verb: str = "checking"
+    ) -> None:
+        self.verb = verb
         self.console = Console(stderr=True)
         self.enabled = self.console.is_terminal if enabled is None else enabled
         self.total = total
+        self.files = files if total is None and files and files > 1 else None
         self._bad = 0
         self._errors = 0
+        self._dialogues = 0
+        self._source: str | None = None
         self._progress: Progress | None = None
         self._task = None
 
     def __enter__(self) -> RunProgress:
         if self.enabled:
-            self._progress = Progress(
-                SpinnerColumn(),
-                TextColumn("checking"),
-                BarColumn(),
-                MofNCompleteColumn() if self.total else TextColumn("{task.completed} dialogues"),
-                TextColumn("{task.fields[status]}"),
-                TimeElapsedColumn(),
-                console=self.console,
-                transient=True,
-            )
+            if self.files:
+                columns = _progress_columns("files", True, "{task.fields[dialogues]} dialogues, {task.fields[status]}")
+                total = self.files
+            else:
+                columns = _progress_columns("dialogues", self.total is not None, "{task.fields[status]}")
+                total = self.total
+            self._progress = Progress(*columns, console=self.console, transient=True)
             self._progress.start()
-            self._task = self._progress.add_task("check", total=self.total, status="")
+            self._task = self._progress.add_task(self.verb, total=total, status="", dialogues=0)
         return self
 
     def __exit__(self, *exc: type[BaseException] | BaseException | TracebackType | None) -> None:
@@ -64,11 +132,21 @@ class RunProgress:
 
     def advance(self, report: DialogueReport) -> None:
         """Count one finished dialogue."""
-        self._bad += report.status is Status.INCONSISTENT
-        self._errors += report.status is Status.ERROR
+        self.step(report.source, report.status is Status.INCONSISTENT, report.status is Status.ERROR)
+
+    def step(self, source: str, inconsistent: bool = False, error: bool = False) -> None:
+        """Count one finished dialogue of file ``source``."""
+        self._bad += inconsistent
+        self._errors += error
+        self._dialogues += 1
         if self._progress is not None:
-            status = f"{self._bad} inconsistent, {self._errors} errors"
-            self._progress.update(self._task, advance=1, status=status)
+            status = f"{self._bad} inconsistent, {self._errors} errors" if self.verb == "checking" else f"{self._errors} errors"
+            if self.files:
+                step = int(self._source is not None and source != self._source)
+                self._source = source
+                self._progress.update(self._task, advance=step, status=status, dialogues=f"{self._dialogues:,}")
+            else:
+                self._progress.update(self._task, advance=1, status=status)
 
     def error(self, line: str) -> None:
         """Print one error line on stderr, as is (no markup, no wrapping)."""
@@ -78,9 +156,60 @@ class RunProgress:
             click.echo(line, err=True)
 
 
-def summary_json(summary: CorpusSummary) -> str:
-    """The summary as a JSON object (one line)."""
-    return json.dumps(summary.to_json_dict(), ensure_ascii=False)
+#: Formats whose dialogues can carry their own KB (the results the system saw), and where.
+OWN_KB = {"sgd": "service_results", "unified": "db_results", "jsonl": "turns[].kb_results"}
+
+
+class KbUse:
+    """Per input file: dialogues with variables, and those of them given any C4–C6 instance.
+
+    A run without ``--kb`` builds C4–C6 only from KB results inside the data (spec §6: SGD
+    ``service_results``, unified ``db_results``, our JSONL ``kb_results``). A file none of
+    whose dialogues got a C4–C6 instance almost surely had no KB: :meth:`warning` names it (and
+    says only what is known: no ``--kb``, no C4–C6 built). A single dialogue without one is
+    normal: it may offer nothing.
+    """
+
+    KB_CONSTRAINTS = ("C4", "C5", "C6")
+
+    def __init__(self) -> None:
+        self.files: dict[str, list[int]] = {}  # source → [dialogues with variables, with C4–C6]
+
+    def add(self, report: DialogueReport) -> None:
+        """Count one checked dialogue (errors and empty dialogues are not counted)."""
+        if report.status is Status.ERROR or not report.variables:
+            return
+        counts = self.files.setdefault(report.source, [0, 0])
+        counts[0] += 1
+        counts[1] += any(report.coverage.get(c, 0) for c in self.KB_CONSTRAINTS)
+
+    def without_kb(self) -> list[str]:
+        """The files whose dialogues got no C4–C6 instance at all, in input order."""
+        return [source for source, (_, kb) in self.files.items() if kb == 0]
+
+    def warning(self, enabled: tuple[str, ...] = KB_CONSTRAINTS) -> str | None:
+        """One line for stderr when some file had no KB (``None`` otherwise, or when none of
+        C4–C6 is enabled)."""
+        files = self.without_kb()
+        if not files or not set(enabled) & set(self.KB_CONSTRAINTS):
+            return None
+        dialogues = sum(self.files[f][0] for f in files)
+        where = files[0] if len(files) == 1 else f"{files[0]} and {len(files) - 1} more file(s)"
+        if len(files) == len(self.files):
+            where = f"{where} (every input)"
+        own = ", ".join(f"{fmt} ({field})" for fmt, field in OWN_KB.items())
+        return (f"warning: no --kb, and none of the {_n(dialogues)} dialogue(s) of {where} got a KB constraint: "
+                f"C4-C6 (no-result, offers, amounts) were not built. KB results come inside {own} data; for the rest give --kb FILE_OR_DIR "
+                f"(MultiWOZ: its db/ folder)")
+
+
+def summary_json(summary: CorpusSummary, warnings: list[str] | None = None) -> str:
+    """The summary as a JSON object (one line); ``warnings`` (e.g. :meth:`KbUse.warning`) under
+    the key ``warnings`` when there are any (``--json`` keeps stderr for errors)."""
+    data = summary.to_json_dict()
+    if warnings:
+        data["warnings"] = warnings
+    return json.dumps(data, ensure_ascii=False)
 
 
 class _StdoutConsole(Console):
@@ -107,6 +236,9 @@ def render_summary(summary: CorpusSummary, console: Console | None = None, show:
         if summary.solver.groups:
             console.print()
             console.print(_group_table(summary.solver))
+    if summary.solver is not None and summary.solver.repairs and show:
+        console.print()
+        console.print(_repairs(summary.solver, show), highlight=False)
     table = _violation_table(summary)
     if table is not None:
         console.print()
@@ -139,7 +271,7 @@ def _headline(s: CorpusSummary) -> Text:
     text.append(", ")
     text.append(f"{_n(s.inconsistent)} inconsistent", style="yellow" if s.inconsistent else "")
     if s.unknown:
-        text.append(f", {_n(s.unknown)} unknown")
+        text.append(f", {_n(s.unknown)} unknown (dialogue time limit)")
     text.append(", ")
     text.append(f"{_n(s.errors)} error{'' if s.errors == 1 else 's'}", style="red" if s.errors else "")
     if s.seconds:
@@ -194,6 +326,16 @@ def _solver_lines(t: SolverTotals) -> Text:
     status = ", ".join(f"{_n(t.status.get(k, 0))} {k}" for k in ("satisfied", "unsatisfiable", "unknown"))
     text = Text.assemble((f"Solver {t.solver}", "bold"), f": CSP of {_n(t.dialogues)} dialogues: {status}")
     text.append(f"  ({t.seconds:.1f} s solving)", style="dim")
+    if t.timed_out:
+        text.append(f"\n{_n(t.timed_out)} dialogues hit the solver time limit")
+        parts = []
+        if t.status.get("unknown"):
+            parts.append(f"{_n(t.status['unknown'])} before satisfiability was decided (unknown)")
+        if t.count_incomplete:
+            parts.append(f"{_n(t.count_incomplete)} before the count finished (group unknown)")
+        if parts:
+            text.append(f": {'; '.join(parts)}")
+        text.append("; their verdicts are the solver-free check's (GCA unchanged)")
     if t.vca is not None:
         text.append("\n")
         text.append("VCA: ", style="bold")
@@ -201,9 +343,27 @@ def _solver_lines(t: SolverTotals) -> Text:
         if t.not_optimal:
             text.append(f"; {_n(t.not_optimal)} optima not proven (time limit): a lower bound")
     if t.capped:
-        text.append(f"\n{_n(t.capped)} solution counts stopped at the cap")
+        text.append(f"\n{_n(t.capped)} solution counts stopped at the cap (at least that many solutions)")
     if t.repaired:
         text.append(f"\nrepair: {_n(t.edits)} edits in {_n(t.repaired)} dialogues")
+    return text
+
+
+def _repairs(t: SolverTotals, show: int) -> Text:
+    """Every edit of the first ``show`` repaired dialogues: turn, slot, span, its text, old → new."""
+    shown = t.repairs[:show]
+    text = Text(f"Repairs (minimal edits that make the dialogue consistent), {len(shown)} of {_n(t.repaired)} "
+                f"dialogue(s):", style="bold")  # fmt: skip
+    for example in shown:
+        text.append(f"\n{example.dialogue_id}", style="bold cyan")
+        if example.source:
+            text.append(f"  {example.source}", style="dim")
+        for edit in example.edits:
+            where = f"[{edit.span.start}:{edit.span.end}] {edit.text!r}" if edit.span else "(implicit)"
+            text.append(f"\n   turn {edit.turn}  {edit.slot}  {where}: {edit.old!r} → {edit.new!r}")
+    if t.repaired > len(shown):
+        text.append(f"\n… {_n(t.repaired - len(shown))} more (--show N; every edit is in --report: extra.solver.edits)",
+                    style="dim")  # fmt: skip
     return text
 
 
@@ -211,7 +371,9 @@ def _group_table(t: SolverTotals) -> Table:
     table = Table(title="By number of solutions (paper's Table 1)", box=box.SIMPLE_HEAD, show_edge=False, title_justify="left")
     for name in ("Solutions", "dialogues", "variables", "GCA", "VCA"):
         table.add_column(name, justify="left" if name == "Solutions" else "right")
-    for name in [g for g in GROUP_ORDER if g in t.groups] + sorted(set(t.groups) - set(GROUP_ORDER)):
+    capped = sorted(set(t.groups) - set(GROUP_ORDER), key=lambda g: (len(g), g))  # "≥ CAP" groups
+    order = [g for g in GROUP_ORDER if g != "unknown"] + capped + ["unknown"]
+    for name in [g for g in order if g in t.groups]:
         g = t.groups[name]
         gca = f"{g.consistent / g.dialogues:.2f}" if g.dialogues else "-"
         vca = f"{g.agreeing / g.variables:.2f}" if g.variables and t.vca is not None else "-"

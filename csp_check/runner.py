@@ -89,10 +89,7 @@ def default_check(dialogue: Dialogue, settings: Settings) -> DialogueReport:
         csp, s.name, vca=s.vca, count=s.count, cap=s.cap, repair=s.repair, time_limit=s.time_limit,
         utterances=[t.utterance for t in dialogue.turns] if s.repair else None,
     )  # fmt: skip
-    report.extra["solver"] = answers
-    if answers.reason:  # a solver ran out of time: what was asked is not known (spec §3)
-        report.status = Status.UNKNOWN
-        report.error = f"solver {s.name}: {answers.reason}"
+    report.extra["solver"] = answers  # a timeout is said there (reason); the verdict stays the checker's
     return report
 
 
@@ -146,7 +143,7 @@ def validate(
     ``fmt``: ``auto`` or a reader name (:data:`csp_check.readers.FORMATS`). ``constraints``:
     the enabled constraint ids. ``jobs``: worker processes (1 = in this process). ``solver``:
     also ask a solver (answers in ``report.extra["solver"]``; the verdict stays the checker's,
-    except that a solver operation that runs out of time makes the dialogue ``unknown``).
+    also when a solver operation runs out of time: docs/cli.md, "Time limits").
     ``check`` replaces the per-dialogue check (a module-level function, see :data:`CheckFn`).
     ``dialogue_time_limit``: seconds per dialogue, beyond which it is ``unknown``. ``skip``:
     ``(source, dialogue_id)`` → how many of the items with that key to leave out, as their

@@ -10,7 +10,9 @@ Definitions (spec §3, paper Table 2):
 - *checked* dialogues are all dialogues except those with status ``error`` (unreadable input or
   a crash while checking them). Errors are counted and shown, never scored.
 - **GCA** = consistent / checked (:func:`csp_check.metrics.gca`). A dialogue with status
-  ``unknown`` (a solver timed out) is checked but not consistent. ``None`` when nothing was checked.
+  ``unknown`` (its check ran past ``--dialogue-time-limit``) is checked but not consistent. A
+  solver's time limit never makes a dialogue ``unknown``: the verdict is the solver-free check's
+  (docs/cli.md, "Time limits"). ``None`` when nothing was checked.
 - **coverage** of a constraint = variables under it / all variables of the checked dialogues,
   summed over dialogues (:func:`csp_check.metrics.coverage` over every variable, implicit ones
   too: :attr:`~csp_check.metrics.CoverageScope.ALL`; docs/metrics.md).
@@ -23,7 +25,7 @@ from pydantic import BaseModel, Field
 
 from csp_check import metrics
 from csp_check.models import ALL_CONSTRAINTS, ANNOTATION_CONSTRAINTS, DialogueReport, Status, Violation
-from csp_check.solvers.results import SolverAnswers
+from csp_check.solvers.results import Edit, SolverAnswers
 
 
 class ViolationExample(BaseModel):
@@ -59,13 +61,28 @@ class GroupTotals(BaseModel):
     agreeing: int = 0
 
 
+class RepairExample(BaseModel):
+    """The minimal repair of one dialogue kept in full for the summary: its edits as
+    :func:`csp_check.answers.solve_report` gives them."""
+
+    dialogue_id: str
+    source: str = ""
+    edits: list[Edit] = Field(default_factory=list)
+
+
 class SolverTotals(BaseModel):
     """Totals of the solver's answers (:class:`~csp_check.solvers.results.SolverAnswers`, a
     report's ``extra["solver"]``) over the checked dialogues.
 
     **VCA** (:func:`csp_check.metrics.vca`) = Σ agreeing variables / Σ variables over the dialogues whose most similar solution
     was computed (a dialogue whose CSP has no solution adds 0 agreeing). Solution groups are
-    ``0``, ``1``, ``2-10``, ``11-100``, ``101+``, or ``unknown`` (a timeout, or a cap below 101).
+    ``0``, ``1``, ``2-10``, ``11-100``, ``101+``, ``≥ CAP`` (the count reached a ``--cap``
+    below 101) or ``unknown`` (the count hit the time limit before it finished).
+
+    ``status`` counts the CSPs by satisfiability; ``unknown`` there: the solver hit its time
+    limit before it proved a solution or none. ``timed_out`` counts the dialogues where any
+    operation hit the time limit, ``count_incomplete`` the counts among them (their ``count`` is
+    a lower bound).
     """
 
     solver: str = ""
@@ -76,9 +93,13 @@ class SolverTotals(BaseModel):
     vca_variables: int = 0
     not_optimal: int = Field(0, description="most similar solution not proven optimal (timeout)")
     capped: int = Field(0, description="counts that stopped at the cap")
+    timed_out: int = Field(0, description="dialogues where a solver operation hit the time limit")
+    count_incomplete: int = Field(0, description="counts stopped by the time limit (a lower bound)")
     groups: dict[str, GroupTotals] = Field(default_factory=dict)
     repaired: int = Field(0, description="dialogues with at least one repair edit")
     edits: int = 0
+    repairs: list[RepairExample] = Field(default_factory=list, description="the first `keep` repaired dialogues")
+    keep: int = 10
     seconds: float = 0.0
 
     def add(self, report: DialogueReport, out: SolverAnswers) -> None:
@@ -92,9 +113,11 @@ class SolverTotals(BaseModel):
             self.agreeing += out.agreeing or 0
             self.vca_variables += out.variables or 0
             self.not_optimal += out.optimal is False
+        self.timed_out += bool(out.reason)
         if out.counted:
             self.capped += bool(out.capped)
-            group = self.groups.setdefault(out.group.value if out.group else "unknown", GroupTotals())
+            self.count_incomplete += out.count_complete is False
+            group = self.groups.setdefault(group_name(out), GroupTotals())
             group.dialogues += 1
             group.variables += report.variables - report.implicit if out.variables is None else out.variables
             group.consistent += report.status is Status.CONSISTENT
@@ -102,6 +125,9 @@ class SolverTotals(BaseModel):
         if out.edits:
             self.repaired += 1
             self.edits += len(out.edits)
+            if len(self.repairs) < self.keep:
+                self.repairs.append(RepairExample(dialogue_id=report.dialogue_id, source=report.source,
+                                                  edits=list(out.edits)))  # fmt: skip
 
     @property
     def vca(self) -> float | None:
@@ -123,6 +149,17 @@ def solver_answers(report: DialogueReport) -> SolverAnswers | None:
 
 
 GROUP_ORDER = ("0", "1", "2-10", "11-100", "101+", "unknown")
+
+
+def group_name(out: SolverAnswers) -> str:
+    """The solution group of one dialogue's solver answers: the paper's group, ``≥ CAP`` when
+    the count reached a cap below 101 (so its group is undecided), ``unknown`` when the count
+    hit the time limit."""
+    if out.group is not None:
+        return out.group.value
+    if out.capped:
+        return f"≥ {out.cap if out.cap is not None else out.count}"
+    return "unknown"
 
 
 def _family(cid: str) -> str:
@@ -187,7 +224,7 @@ class CorpusSummary(BaseModel):
                 self.defect_messages.append(f"{report.dialogue_id}: {defect}")
         solved = solver_answers(report)
         if solved is not None:
-            self.solver = self.solver or SolverTotals()
+            self.solver = self.solver or SolverTotals(keep=self.keep)
             self.solver.add(report, solved)
         for cid, n in report.coverage.items():
             self.coverage[cid] = self.coverage.get(cid, 0) + n

@@ -328,10 +328,13 @@ def test_jsonl_schema_is_published() -> None:
 
 
 def test_examples_file_is_up_to_date() -> None:
+    import os
     import subprocess
     import sys
 
-    done = subprocess.run([sys.executable, str(ROOT / "examples" / "make_examples.py"), "--check"], capture_output=True, text=True)
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}  # this tree's csp_check, installed or not
+    done = subprocess.run([sys.executable, str(ROOT / "examples" / "make_examples.py"), "--check"],
+                          capture_output=True, text=True, env=env)  # fmt: skip
     assert done.returncode == 0, done.stdout + done.stderr
 
 

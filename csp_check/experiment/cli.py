@@ -66,7 +66,9 @@ def experiment(
         try:
             import openai  # noqa: F401
         except ImportError:
-            raise click.UsageError("--base-url needs the openai package: pip install 'csp-check[llm]'") from None
+            from csp_check.install import pip_extra
+
+            raise click.UsageError(f"--base-url needs the openai package: {pip_extra('llm')}") from None
         import os
 
         from csp_check.llm.client import LLMSettings
@@ -90,7 +92,7 @@ def experiment(
             raise click.UsageError(f"--kb {kb_path} has no table {domain!r} (tables: {', '.join(sorted(kb.tables))})")
     config = ExperimentConfig(
         paths=list(paths), domain=domain, kb=kb, limit=limit, seed=seed, solver=solver_name, time_limit=time_limit,
-        single_domain=not multi_domain, llm=llm, jobs=jobs,
+        single_domain=not multi_domain, llm=llm, jobs=jobs, progress=_stage_bar,
     )  # fmt: skip
     result = run_experiment(config, log=lambda msg: click.echo(msg, err=True))
     if not any(r.error is None for r in result.dialogues):
@@ -106,3 +108,10 @@ def experiment(
         click.echo(f"error: every LLM request failed ({result.llm_failures} dialogues): the LLM row is not a "
                    f"measurement; check --base-url {base_url} and the server", err=True)  # fmt: skip
         raise SystemExit(1)
+
+
+def _stage_bar(description: str, total: int, unit: str):
+    """A progress bar for one stage of the experiment (only when stderr is a terminal)."""
+    from csp_check.report import Bar
+
+    return Bar(description, total=total, unit=unit)

@@ -1,5 +1,5 @@
 """PNG figures of an experiment, ours beside the paper's (matplotlib, Agg backend; imported
-lazily: ``pip install csp-check[plots]``).
+lazily: ``pip install -e ".[plots]"``).
 
 - ``gca_vca.png`` — Table 3: GCA and VCA per relexicalizer, paper's as hatched bars;
 - ``coverage.png`` — Table 2: coverage per constraint, ours vs paper;
@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from csp_check import metrics
+from csp_check.install import pip_extra
 
 from . import paper
 from .run import ExperimentResult
@@ -23,7 +24,7 @@ def _pyplot() -> Any:
     try:
         import matplotlib
     except ImportError as err:  # pragma: no cover - depends on the environment
-        raise RuntimeError("plots need matplotlib: pip install 'csp-check[plots]'") from err
+        raise RuntimeError(f"plots need matplotlib: {pip_extra('plots')}") from err
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 

@@ -123,6 +123,7 @@ class ExperimentConfig:
     llm_progress: bool = True
     jobs: int = 1
     kb: Any = None
+    progress: Any = None  # (description, total, unit) -> a context manager with advance(); None: silent
     configs: dict[str, frozenset[ConstraintId]] = field(default_factory=lambda: dict(CONFIGS))
 
 
@@ -133,13 +134,21 @@ def get_solver(name: str) -> Any:
     return lookup(name)
 
 
-def select_dialogues(paths: Sequence[str | Path], domain: str, single_domain: bool = True) -> tuple[list[Dialogue], list[Dialogue], list[str]]:
+def select_dialogues(
+    paths: Sequence[str | Path], domain: str, single_domain: bool = True, advance: Any = None
+) -> tuple[list[Dialogue], list[Dialogue], list[str]]:
     """``(selected, all dialogues with the domain, errors)``: selected = having ``domain`` (and
-    only it, if ``single_domain``), sorted by id. Unreadable dialogues are listed in ``errors``."""
+    only it, if ``single_domain``), sorted by id. Unreadable dialogues are listed in ``errors``.
+    ``advance()`` is called once per input file read (a progress bar's)."""
     from csp_check.pipeline import load_corpus
 
     everyone, errors = [], []
+    source = None
     for item in load_corpus(list(paths)):
+        file = item.file if isinstance(item, InputError) else item.source
+        if advance is not None and source is not None and file != source:
+            advance()
+        source = file
         if isinstance(item, InputError):
             errors.append(str(item))
         elif domain in item.domains:
@@ -196,7 +205,14 @@ def run_experiment(config: ExperimentConfig, log: Any = print) -> ExperimentResu
     from csp_check.relexicalize import get_relexicalizer, relexicalize_many
 
     start = time.perf_counter()
-    selected, everyone, errors = select_dialogues(config.paths, config.domain, config.single_domain)
+    stage = config.progress or _silent
+    if config.progress is not None:
+        from csp_check.readers import input_files
+
+        files = len(input_files(list(config.paths)))
+    with stage("reading", files if config.progress is not None else 0, "files") as bar:
+        selected, everyone, errors = select_dialogues(config.paths, config.domain, config.single_domain, bar.advance)
+        bar.advance()
     for err in errors[:5]:
         log(f"skipped unreadable input: {err}")
     if config.kb is not None and config.domain in config.kb.tables:
@@ -212,14 +228,16 @@ def run_experiment(config: ExperimentConfig, log: Any = print) -> ExperimentResu
         configs=list(config.configs), pool_size=len(pool.entities),
     )  # fmt: skip
     items: list[tuple[CSP, DelexicalizedDialogue]] = []
-    for dialogue in selected:
-        try:
-            csp, delex, row = prepare(dialogue, pool, config.seed, config.max_random)
-        except Exception as err:  # one bad dialogue never sinks the run
-            result.dialogues.append(DialogueResult(dialogue_id=dialogue.id, source=dialogue.source, error=f"{type(err).__name__}: {err}"))
-            continue
-        items.append((csp, delex))
-        result.dialogues.append(row)
+    with stage("building CSPs", len(selected), "dialogues") as bar:
+        for dialogue in selected:
+            bar.advance()
+            try:
+                csp, delex, row = prepare(dialogue, pool, config.seed, config.max_random)
+            except Exception as err:  # one bad dialogue never sinks the run
+                result.dialogues.append(DialogueResult(dialogue_id=dialogue.id, source=dialogue.source, error=f"{type(err).__name__}: {err}"))
+                continue
+            items.append((csp, delex))
+            result.dialogues.append(row)
     rows = [r for r in result.dialogues if r.error is None]
     llm = None
     for name in names:
@@ -229,10 +247,11 @@ def run_experiment(config: ExperimentConfig, log: Any = print) -> ExperimentResu
         else:
             options = {"solver": config.solver, "time_limit": config.time_limit} if name == "csp" else {}
             relex = get_relexicalizer(name, **options)
-            assignments = [
-                relex.relexicalize(csp, delex, random.Random(f"{config.seed}:{csp.dialogue_id}:{name}"))
-                for csp, delex in items
-            ]
+            with stage(f"relexicalizing ({name})", len(items), "dialogues") as bar:
+                assignments = []
+                for csp, delex in items:
+                    assignments.append(relex.relexicalize(csp, delex, random.Random(f"{config.seed}:{csp.dialogue_id}:{name}")))
+                    bar.advance()
         for row, assignment in zip(rows, assignments):
             row.assignments[name] = assignment
     if llm is not None:
@@ -250,14 +269,33 @@ def run_experiment(config: ExperimentConfig, log: Any = print) -> ExperimentResu
         (i, csp, rows[i].assignments, config.configs, config.solver, config.cap, config.time_limit)
         for i, (csp, _) in enumerate(items)
     ]
-    for i, scores, solutions, capped, group in _map(_score_one, tasks, config.jobs):
-        rows[i].scores, rows[i].solutions, rows[i].capped, rows[i].group = scores, solutions, capped, group
+    with stage("scoring", len(tasks), "dialogues") as bar:
+        for i, scores, solutions, capped, group in _map(_score_one, tasks, config.jobs):
+            rows[i].scores, rows[i].solutions, rows[i].capped, rows[i].group = scores, solutions, capped, group
+            bar.advance()
     result.seconds = time.perf_counter() - start
     return result
 
 
 def _map(fn: Any, tasks: list[tuple], jobs: int) -> Iterable[Any]:
     if jobs <= 1 or len(tasks) < 2:
-        return map(fn, tasks)
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
-        return list(pool.map(fn, tasks, chunksize=max(1, len(tasks) // (jobs * 4))))
+        yield from map(fn, tasks)
+        return
+    with ProcessPoolExecutor(max_workers=jobs) as pool:  # results as they come (progress), in order
+        yield from pool.map(fn, tasks, chunksize=max(1, len(tasks) // (jobs * 4)))
+
+
+class _silent:
+    """The stage context of a run without progress: ``advance`` does nothing."""
+
+    def __init__(self, *args: Any) -> None:
+        pass
+
+    def __enter__(self) -> "_silent":
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        pass
+
+    def advance(self, n: int = 1) -> None:
+        pass

@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from csp_check.errors import MalformedResponse
+from csp_check.install import pip_extra
 
 DEFAULT_CACHE_DIR = Path("~/.cache/csp-check")
 DUMMY_KEY = "sk-no-key-needed"  # local servers (vLLM, llama.cpp, Ollama) accept any key
@@ -121,7 +122,7 @@ class ChatClient:
             try:
                 import openai
             except ImportError as err:  # pragma: no cover - depends on the environment
-                raise RuntimeError("the LLM relexicalizer needs the openai package: pip install 'csp-check[llm]'") from err
+                raise RuntimeError(f"the LLM relexicalizer needs the openai package: {pip_extra('llm')}") from err
             key = self.settings.api_key or os.environ.get("OPENAI_API_KEY") or DUMMY_KEY
             self._client = openai.OpenAI(
                 base_url=self.settings.base_url, api_key=key, timeout=self.settings.timeout, max_retries=0

@@ -52,14 +52,14 @@ def _work(item):
     return _WORKER.check(example, derive_calls=derive, source=source).model_dump(mode="json"), example.model_dump(mode="json")
 
 
-def _items(paths: tuple[Path, ...], derive: bool, errors: list[str]) -> Iterator:
+def _items(paths: tuple[Path, ...], derive: bool, errors: list[str], echo=None) -> Iterator:
     from csp_check.nlsi.readers import ExampleError, iter_paths, read_examples
 
     for path in iter_paths(list(paths)):
         for item in read_examples(path):
             if isinstance(item, ExampleError):
                 errors.append(str(item))
-                click.echo(f"csp-check: {item}", err=True)
+                (echo or (lambda line: click.echo(line, err=True)))(f"csp-check: {item}")
             else:
                 yield item, str(path), derive
 
@@ -73,7 +73,7 @@ def _items(paths: tuple[Path, ...], derive: bool, errors: list[str]) -> Iterator
 @click.option("--derive", is_flag=True, help="Derive the call set and applicable instructions; score them against gold.")
 @click.option("--jobs", "-j", type=click.IntRange(min=1), default=1, show_default=True)
 @click.option("--no-annotation", is_flag=True, help="Ignore SGD annotation in metadata; ground the dialogue on its text only.")
-@click.option("--quiet", "-q", is_flag=True)
+@click.option("--quiet", "-q", is_flag=True, help="No progress bar and no summary; errors still go to stderr.")
 def calls_command(paths, schema, field, report_path, derive, jobs, no_annotation, quiet):
     """Check the API calls of NLSI examples against profile, dialogue and schema (P1-P6)."""
     from csp_check.nlsi.calls import parse_calls
@@ -85,7 +85,13 @@ def calls_command(paths, schema, field, report_path, derive, jobs, no_annotation
     except click.UsageError:
         raise
     except (OSError, ValueError) as err:
-        click.echo(f"csp-check: error: schema: {err}", err=True)
+        where = " ".join(map(str, schema_paths))
+        if isinstance(err, json.JSONDecodeError):
+            why = f"invalid JSON at line {err.lineno}, column {err.colno}: {err.msg} (is it an SGD schema.json?)"
+        else:
+            why = err.strerror if isinstance(err, OSError) and err.strerror else str(err)
+        named = any(why.startswith(str(path)) for path in schema_paths)  # names its file: say it once
+        click.echo(f"csp-check: error: --schema {why if named else f'{where}: {why}'}", err=True)
         sys.exit(EXIT_ERROR)
     if report_path is not None:
         from csp_check.errors import UsageError
@@ -107,7 +113,8 @@ def calls_command(paths, schema, field, report_path, derive, jobs, no_annotation
     counts = {"consistent": 0, "inconsistent": 0, "error": 0}
     scores = Scores()
     start = time.perf_counter()
-    items = _items(paths, derive, read_errors)
+    bar = _bar(paths, quiet)
+    items = _items(paths, derive, read_errors, echo=bar.echo)
     if jobs > 1:
         import multiprocessing as mp
 
@@ -117,10 +124,12 @@ def calls_command(paths, schema, field, report_path, derive, jobs, no_annotation
         pool = None
         results = map(_work, items)
     try:
+        bar.__enter__()
         for rep, ex in results:
+            bar.advance()
             counts[rep["status"]] += 1
             for err in rep["errors"]:
-                click.echo(f"csp-check: {rep['source']}: example {rep['example_id']}: {err}", err=True)
+                bar.echo(f"csp-check: {rep['source']}: example {rep['example_id']}: {err}")
             if out:
                 out.write(json.dumps(rep) + "\n")
             if derive and ex.get("api_calls") is not None:
@@ -134,6 +143,7 @@ def calls_command(paths, schema, field, report_path, derive, jobs, no_annotation
                     values.update(sel_em=sel_em, sel_f1=sel_f1, halluc=halluc)
                 scores.add(rep.get("reasoning_type") or "unknown", **values)
     finally:
+        bar.__exit__(None, None, None)
         if pool is not None:
             pool.close()
             pool.join()
@@ -153,6 +163,20 @@ def calls_command(paths, schema, field, report_path, derive, jobs, no_annotation
     if read_errors or counts["error"]:
         sys.exit(EXIT_ERROR)
     sys.exit(EXIT_INCONSISTENT if counts["inconsistent"] else EXIT_OK)
+
+
+def _bar(paths: tuple[Path, ...], quiet: bool):
+    """The progress bar of ``calls``: examples out of their number (one per non-blank line);
+    off with ``--quiet`` or when stderr is not a terminal."""
+    from csp_check.nlsi.readers import iter_paths
+    from csp_check.readers import count_lines
+    from csp_check.report import Bar
+
+    bar = Bar("checking calls", unit="examples", enabled=False if quiet else None)
+    if bar.enabled:
+        files = [f for f in iter_paths(list(paths)) if f.is_file()]
+        bar.total = count_lines(files) if files else None
+    return bar
 
 
 @click.group("nlsi")

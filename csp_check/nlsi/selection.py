@@ -8,6 +8,7 @@ Needs the ``bm25`` extra (``rank-bm25``); raises ``ImportError`` with the instal
 
 from __future__ import annotations
 
+from csp_check.install import pip_extra
 from csp_check.nlsi.models import Example
 from csp_check.nlsi.schema import normalize
 
@@ -23,7 +24,7 @@ class Bm25Selector:
         try:
             from rank_bm25 import BM25Okapi
         except ImportError as err:  # pragma: no cover - depends on the environment
-            raise ImportError("BM25 selection needs rank-bm25: pip install 'csp-check[bm25]'") from err
+            raise ImportError(f"BM25 selection needs rank-bm25: {pip_extra('bm25')}") from err
         self.top = top
         self.docs = list(dict.fromkeys(i.nl_instruction for e in examples for i in e.all_standing_instructions))
         self.index = {d: k for k, d in enumerate(self.docs)}

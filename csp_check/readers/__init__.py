@@ -59,14 +59,17 @@ def read_dialogues(
         if not path.exists():
             yield InputError(str(path), "no such file or directory")
             continue
+        if path.is_dir() and not _takes_whole(path, fmt):  # a folder of dialogue files
+            if split is not None:
+                yield InputError(str(path), "--split applies to MultiWOZ data.json / release folders; "
+                                 "this folder is neither")  # fmt: skip
+                continue
+            yield from _read_folder(path, fmt, has_kb)
+            continue
         try:
             name = sniff_format(path) if fmt == "auto" else fmt
         except InputError as err:
-            sources = list(_sources(path)) if path.is_dir() else []  # a folder of dialogue files
-            if not sources:
-                yield err
-            for source, name in sources:
-                yield from _read(READERS[name], source, has_kb)
+            yield err
             continue
         if fmt != "auto":
             mismatch = format_mismatch(path, fmt)
@@ -110,12 +113,104 @@ def format_mismatch(path: Path, fmt: str) -> InputError | None:
                       f"(use --format {other} or --format auto)")  # fmt: skip
 
 
+def input_files(paths: list[str | Path], fmt: str = "auto") -> list[Path]:
+    """The dialogue files :func:`read_dialogues` will read from ``paths``, in order, found the
+    same way (a cheap walk: only heads of files are sniffed); for a progress bar's total.
+    Missing paths and unreadable folders give no file; never raises."""
+    files: list[Path] = []
+    for raw in paths:
+        path = Path(raw)
+        try:
+            if not path.is_dir():
+                files += [path] if path.exists() else []
+            elif _takes_whole(path, fmt):
+                files += _whole_files(path, fmt)
+            else:
+                for source, name in _sources(path):
+                    if fmt in ("auto", name):
+                        files += _whole_files(source, name) if source.is_dir() else [source]
+        except (OSError, ValueError):
+            continue
+    return files
+
+
+def jsonl_total(files: list[Path]) -> int | None:
+    """The number of dialogues in ``files`` when every one is JSONL (one per non-blank line),
+    else ``None`` (counting dialogues of a JSON file would mean parsing it)."""
+    if not files or any(f.suffix != ".jsonl" for f in files):
+        return None
+    return count_lines(files)
+
+
+def count_lines(files: list[Path]) -> int | None:
+    """The number of non-blank lines of ``files`` (``None`` if one cannot be read)."""
+    total = 0
+    try:
+        for file in files:
+            with open(file, "rb") as f:
+                total += sum(1 for line in f if line.strip())
+    except OSError:
+        return None
+    return total
+
+
+def _whole_files(folder: Path, fmt: str) -> list[Path]:
+    """The files of a folder a reader takes whole: an SGD / MultiWOZ 2.2 split's
+    ``dialogues_*.json``, a MultiWOZ release folder's ``data.json``."""
+    if (folder / "data.json").is_file() and fmt in ("auto", multiwoz.NAME) and multiwoz.sniff(folder):
+        return [folder / "data.json"]
+    return sgd.dialogue_files(folder)
+
+
+def _takes_whole(path: Path, fmt: str) -> bool:
+    """Whether a reader reads the directory ``path`` as one unit (an SGD split, a MultiWOZ
+    release folder): the named one, or with ``auto`` any one."""
+    names = READERS if fmt == "auto" else [fmt]
+    try:
+        return any(READERS[name].sniff(path) for name in names)
+    except (OSError, ValueError):
+        return False
+
+
+def _read_folder(path: Path, fmt: str, has_kb: bool) -> Iterator[Dialogue | InputError]:
+    """The dialogues of the files of a folder (recursively), found as with ``auto``; a named
+    format reads the files its reader recognises and skips the others. A folder holding no
+    such file (empty, only a LICENSE or a KB, only files of another format) is one
+    :class:`InputError` saying so, naming the formats it does hold."""
+    found = False
+    others: dict[str, int] = {}
+    try:
+        for source, name in _sources(path):
+            if fmt != "auto" and name != fmt:
+                others[name] = others.get(name, 0) + 1
+                continue
+            found = True
+            yield from _read(READERS[name], source, has_kb)
+    except OSError as err:
+        yield InputError(str(path), f"cannot read: {err.strerror or err}")
+        return
+    if not found:
+        what = f"{fmt} dialogue files" if fmt != "auto" else "dialogue files"
+        if others:
+            held = ", ".join(f"{n} {name}" for name, n in others.items())
+            hint = f"; it holds files of another format ({held}): use --format auto"
+        else:
+            hint = f"; looked for {', '.join(_SUFFIXES)} files a reader recognises, in every sub-folder"
+            if any(path.glob("*_db.json")):
+                hint += " (this is a MultiWOZ DB: give it with --kb)"
+        yield InputError(str(path), f"no {what} in this folder{hint}")
+
+
+#: Suffixes of the files a folder walk offers to the readers.
+_SUFFIXES = (".json", ".jsonl", ".txt", ".zip")
+
+
 def _sources(path: Path) -> Iterator[tuple[Path, str]]:
     """(path, reader name) of everything in the directory ``path`` that a reader recognises:
     sub-directories a reader takes whole (an SGD split), else their contents, and dialogue
-    files; other files (a LICENSE, a README) are skipped."""
+    files; other files (a LICENSE, a README, a KB) are skipped."""
     for entry in sorted(path.iterdir()):
-        if entry.is_file() and entry.suffix not in (".json", ".jsonl", ".txt"):
+        if entry.is_file() and entry.suffix not in _SUFFIXES:
             continue
         try:
             yield entry, sniff_format(entry)

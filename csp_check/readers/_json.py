@@ -207,15 +207,14 @@ def build(path: Path, dialogue_id: str, convert: Callable[[], Dialogue]) -> Dial
     except InputError as err:
         return err
     except ValidationError as err:
-        first = err.errors()[0]
-        field = ".".join(str(p) for p in first["loc"])
-        return InputError(str(path), first["msg"], dialogue=dialogue_id, field=field)
+        field, message = validation_message(err)
+        return InputError(str(path), message, dialogue=dialogue_id, field=field)
     except KeyError as err:
         return InputError(str(path), f"missing field {safe(str(err))}", dialogue=dialogue_id)
     except RecursionError:
         return InputError(str(path), "nested too deeply", dialogue=dialogue_id)
     except (TypeError, ValueError, IndexError, AttributeError) as err:
-        return InputError(str(path), f"malformed: {safe(str(err))}", dialogue=dialogue_id)
+        return InputError(str(path), plain_error(err), dialogue=dialogue_id)
 
 
 def turn_list(path: Path, dialogue_id: str, raw: Any, key: str = "turns") -> list[Any]:
@@ -267,12 +266,95 @@ def at(path: Path, dialogue_id: str, field: str) -> Iterator[None]:
     except InputError:
         raise
     except ValidationError as err:
-        first = err.errors()[0]
-        inner = ".".join(str(p) for p in first["loc"])
-        raise InputError(str(path), first["msg"], dialogue=dialogue_id, field=f"{field}.{inner}" if inner else field) from err
+        inner, message = validation_message(err)
+        raise InputError(str(path), message, dialogue=dialogue_id, field=f"{field}.{inner}" if inner else field) from err
     except KeyError as err:
         raise InputError(str(path), f"missing field {safe(str(err))}", dialogue=dialogue_id, field=field) from err
     except RecursionError as err:
         raise InputError(str(path), "nested too deeply", dialogue=dialogue_id, field=field) from err
     except (TypeError, ValueError, IndexError, AttributeError) as err:
-        raise InputError(str(path), f"malformed: {safe(str(err))}", dialogue=dialogue_id, field=field) from err
+        raise InputError(str(path), plain_error(err), dialogue=dialogue_id, field=field) from err
+
+
+# --- malformed data in our words ----------------------------------------------------------------
+
+#: Python's type names → what the JSON holds.
+_JSON_KIND = {"str": "a string", "int": "a number", "float": "a number", "bool": "true / false",
+              "list": "a list", "tuple": "a list", "dict": "an object", "NoneType": "null"}  # fmt: skip
+
+_PY_MESSAGES = [
+    (re.compile(r"(str|list|tuple)\w* indices must be integers"), "expected an object, found {kind}"),
+    (re.compile(r"'(\w+)' object is not subscriptable"), "expected an object or a list, found {kind}"),
+    (re.compile(r"'(\w+)' object has no attribute"), "expected an object, found {kind}"),
+    (re.compile(r"'(\w+)' object is not iterable"), "expected a list, found {kind}"),
+    (re.compile(r"argument of type '(\w+)' is not iterable"), "expected an object, found {kind}"),
+    (re.compile(r"unhashable type: '(\w+)'"), "expected a string or a number, found {kind}"),
+]
+
+
+def plain_error(err: BaseException) -> str:
+    """What a ``TypeError`` / ``AttributeError`` / … raised while converting malformed JSON
+    means, in the data's terms ("expected an object, found a string"), instead of Python's
+    words ("string indices must be integers"); other messages as they are, after
+    ``malformed:``."""
+    text = safe(str(err))
+    for pattern, message in _PY_MESSAGES:
+        match = pattern.search(text)
+        if match:
+            return message.format(kind=_JSON_KIND.get(match.group(1), f"a {match.group(1)}"))
+    return f"malformed: {text}"
+
+
+def json_value(value: Any) -> str:
+    """A JSON value as a message shows it: ``true``, ``null``, ``3``, ``'abc'``, an object, a list."""
+    if value is None or isinstance(value, bool):
+        return json.dumps(value)
+    if isinstance(value, (int, float)):
+        return repr(value) if abs(value) < 1e15 else "a very large number"
+    if isinstance(value, str):
+        return repr(safe(value if len(value) <= 40 else value[:37] + "..."))
+    return _JSON_KIND.get(type(value).__name__, type(value).__name__)
+
+
+#: pydantic error types → what the field must hold.
+_EXPECTED = {
+    "int_type": "an integer", "int_parsing": "an integer", "int_from_float": "an integer",
+    "float_type": "a number", "float_parsing": "a number", "string_type": "a string",
+    "bool_type": "true or false", "bool_parsing": "true or false", "list_type": "a list",
+    "dict_type": "an object", "model_type": "an object", "model_attributes_type": "an object",
+    "dataclass_type": "an object", "none_required": "null",
+}  # fmt: skip
+
+
+def validation_message(err: ValidationError) -> tuple[str, str]:
+    """``(field, message)`` of the first problem of a pydantic ``ValidationError`` on our models,
+    in our words: the field as a dotted path (``turns.0.acts.1.span.start``) and what it must
+    hold and what it holds ("expected an integer (a character offset into the utterance),
+    found true"), with the number of further problems."""
+    first = err.errors()[0]
+    loc = [str(p) for p in first["loc"]]
+    kind, ctx = first["type"], first.get("ctx") or {}
+    found = json_value(first.get("input"))
+    if kind == "missing":
+        message = "missing field"
+    elif kind in _EXPECTED:
+        what = _EXPECTED[kind]
+        if loc[-2:-1] == ["span"] or loc[-1:] == ["index"]:
+            what += " (a character offset into the utterance)" if loc[-2:-1] == ["span"] else " (the turn's position, 0, 1, …)"
+        message = f"expected {what}, found {found}"
+    elif kind in ("literal_error", "enum"):
+        message = f"expected {ctx.get('expected', 'one of the allowed values')}, found {found}"
+    elif kind in ("greater_than_equal", "greater_than", "less_than_equal", "less_than"):
+        bound = next(iter(ctx.values()), "")
+        sign = {"greater_than_equal": "≥", "greater_than": ">", "less_than_equal": "≤", "less_than": "<"}[kind]
+        message = f"expected a number {sign} {bound}, found {found}"
+    elif kind == "extra_forbidden":
+        message = "unknown field"
+    elif kind in ("value_error", "assertion_error"):
+        message = str(first["msg"]).removeprefix("Value error, ").removeprefix("Assertion failed, ")
+    else:
+        message = f"{str(first['msg'])[:1].lower()}{str(first['msg'])[1:]}, found {found}"
+    more = err.error_count() - 1
+    if more:
+        message += f" (and {more} more problem{'s' if more > 1 else ''} in this dialogue)"
+    return ".".join(loc), safe(message)

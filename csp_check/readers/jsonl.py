@@ -28,7 +28,7 @@ from pydantic import ValidationError
 from csp_check.errors import InputError
 from csp_check.models import Dialogue
 
-from ._json import lone_surrogate, safe
+from ._json import lone_surrogate, safe, validation_message
 
 NAME = "jsonl"
 SCHEMA_PATH = Path(__file__).resolve().parent.parent / "schema" / "dialogue.schema.json"
@@ -110,10 +110,12 @@ def read(path: Path) -> Iterator[Dialogue | InputError]:
 def parse_line(path: Path, lineno: int, line: str) -> Dialogue | InputError:
     """One line → :class:`Dialogue`, or the :class:`InputError` naming line, dialogue and field."""
     where = f"{path}:{lineno}"
+    text = line.rstrip("\r\n")  # the line's own characters: an error at its end is not "line 2, column 1"
     try:
-        raw = json.loads(line)
+        raw = json.loads(text)
     except json.JSONDecodeError as err:
-        return InputError(where, f"invalid JSON at column {err.colno}: {err.msg}")
+        end = " (the end of the line: is it cut short?)" if err.pos >= len(text.rstrip()) else ""
+        return InputError(where, f"invalid JSON at column {err.pos + 1}{end}: {err.msg}")
     except RecursionError:
         return InputError(where, "invalid JSON: nested too deeply")
     except ValueError as err:  # an integer of more than 4,300 digits
@@ -132,10 +134,8 @@ def parse_line(path: Path, lineno: int, line: str) -> Dialogue | InputError:
     except RecursionError:
         return InputError(where, "nested too deeply", dialogue=dialogue_id)
     except ValidationError as err:
-        first = err.errors()[0]
-        field = ".".join(str(p) for p in first["loc"])
-        more = f" (and {err.error_count() - 1} more)" if err.error_count() > 1 else ""
-        return InputError(where, first["msg"] + more, dialogue=dialogue_id, field=field)
+        field, message = validation_message(err)
+        return InputError(where, message, dialogue=dialogue_id, field=field)
     if not dialogue.turns:
         return InputError(where, "dialogue has no turns", dialogue=dialogue_id, field="turns")
     for i, turn in enumerate(dialogue.turns):

@@ -202,16 +202,18 @@ def read(path: Path, split: str | None = None) -> Iterator[Dialogue | InputError
         folder, path = path, path / "data.json"
     else:
         folder = path.parent
+    archive = None
     if path.suffix == ".zip":
         member = _zip_member(path)
         if member is None:
             yield InputError(str(path), "no MultiWOZ .json file in this zip archive")
             return
         text = member[1]
+        archive = (path, member[0])
     keep = None
     if split is not None:
         try:
-            keep = split_filter(folder, split)
+            keep = split_filter(folder, split, data=path.name if archive is None else archive[1], archive=archive)
         except InputError as err:
             yield err
             return
@@ -220,23 +222,46 @@ def read(path: Path, split: str | None = None) -> Iterator[Dialogue | InputError
             yield item
 
 
-def split_filter(folder: Path, split: str):  # -> Callable[[str], bool]
+def split_filter(folder: Path, split: str, data: str = "data.json", archive: tuple[Path, str] | None = None):  # -> Callable[[str], bool]
     """A test ``dialogue id → in split``: ``val`` / ``test`` are the ids listed in
     ``valListFile.txt`` / ``testListFile.txt`` of ``folder`` (with or without ``.json``),
-    ``train`` the ids in neither. Raises :class:`InputError` for a missing list or split name."""
+    ``train`` the ids in neither. ``data`` names the dialogue file the lists go with (for the
+    message); with ``archive`` = (zip path, member name), the lists are looked for inside the zip
+    beside that member first, then beside the zip. Only the lists the split needs are read.
+    Raises :class:`InputError` for a missing list or split name."""
     if split not in SPLITS:
         raise InputError(str(folder), f"unknown split {split!r}; choose one of {', '.join(SPLITS)}")
     lists: dict[str, set[str]] = {}
     for name, file in _LIST_FILES.items():
+        if split not in ("train", name):
+            continue
+        text = _list_in_zip(archive, file) if archive is not None else None
         where = folder / file
-        if not where.is_file():
-            raise InputError(str(where), f"--split {split} needs the release's {file} beside data.json")
-        lists[name] = {_stem(line) for line in where.read_text(encoding="utf-8").split() if line.strip()}
+        if text is None:
+            if not where.is_file():
+                if archive is not None:
+                    inside = f"{archive[0]}:{archive[1].rsplit('/', 1)[0] + '/' if '/' in archive[1] else ''}{file}"
+                    raise InputError(str(archive[0]), f"--split {split} needs the release's {file}: not inside the "
+                                     f"zip beside {archive[1]} ({inside}) nor beside the zip ({where})")  # fmt: skip
+                raise InputError(str(where), f"--split {split} needs the release's {file} beside {data}")
+            text = where.read_text(encoding="utf-8")
+        lists[name] = {_stem(line) for line in text.split() if line.strip()}
     if split == "train":
         held = lists["val"] | lists["test"]
         return lambda dialogue_id: _stem(dialogue_id) not in held
     chosen = lists[split]
     return lambda dialogue_id: _stem(dialogue_id) in chosen
+
+
+def _list_in_zip(archive: tuple[Path, str], file: str) -> str | None:
+    """The text of the list ``file`` inside the zip, in the folder of the dialogue member; ``None`` if absent."""
+    path, member = archive
+    name = f"{member.rsplit('/', 1)[0]}/{file}" if "/" in member else file
+    try:
+        with zipfile.ZipFile(path) as zipped:
+            return zipped.read(name).decode("utf-8") if name in zipped.namelist() else None
+    except (OSError, zipfile.BadZipFile, UnicodeDecodeError):
+        return None
 
 
 def _stem(dialogue_id: str) -> str:

@@ -21,7 +21,7 @@ from csp_check.errors import InputError
 from csp_check.models import ActRole, ApiCall, Dialogue, DialogueAct, KbResult, Span, Turn
 from csp_check.normalize import normalize
 
-from ._json import check_span, head, read_items, safe, turn_list
+from ._json import at, check_span, head, read_items, safe, turn_list
 
 NAME = "sgd"
 
@@ -133,7 +133,10 @@ def _dialogue(
 ) -> Dialogue:
     turns_raw = turn_list(file, dialogue_id, raw)
     services = list(raw.get("services") or [])
-    turns = [_turn(file, dialogue_id, i, t) for i, t in enumerate(turns_raw)]
+    turns = []
+    for i, t in enumerate(turns_raw):
+        with at(file, dialogue_id, f"turns[{i}]"):  # malformed data named by its turn
+            turns.append(_turn(file, dialogue_id, i, t))
     onto = {k: v for k, v in ontology.items() if k.split(".", 1)[0] in services}
     described = {k: v for k, v in descriptions.items() if k.split(".", 1)[0] in services}
     return Dialogue(
@@ -153,24 +156,29 @@ def _turn(file: Path, dialogue_id: str, i: int, raw: dict[str, Any]) -> Turn:
     results: list[KbResult] = []
     for j, frame in enumerate(raw.get("frames") or []):
         fwhere = f"{where}.frames[{j}]"
-        service = frame["service"]
+        with at(file, dialogue_id, fwhere):
+            service = frame["service"]
         spans: list[tuple[str, Span]] = []
         for k, s in enumerate(frame.get("slots") or []):
-            check_span(file, dialogue_id, f"{fwhere}.slots[{k}]", utterance, s.get("start"), s.get("exclusive_end"))
-            spans.append((s["slot"], Span(start=s["start"], end=s["exclusive_end"])))
-        for action in frame.get("actions") or []:
-            acts.extend(_acts(service, action, utterance, spans))
-        if "state" in frame:
-            state[service] = {k: list(v) for k, v in frame["state"].get("slot_values", {}).items()}
-        if "service_call" in frame:
-            call = frame["service_call"]
-            results.append(
-                KbResult(
-                    domain=service,
-                    call=ApiCall(domain=service, method=call["method"], parameters=call.get("parameters", {})),
-                    entities=frame.get("service_results") or [],
+            with at(file, dialogue_id, f"{fwhere}.slots[{k}]"):
+                check_span(file, dialogue_id, f"{fwhere}.slots[{k}]", utterance, s.get("start"), s.get("exclusive_end"))
+                spans.append((s["slot"], Span(start=s["start"], end=s["exclusive_end"])))
+        for k, action in enumerate(frame.get("actions") or []):
+            with at(file, dialogue_id, f"{fwhere}.actions[{k}]"):
+                acts.extend(_acts(service, action, utterance, spans))
+        with at(file, dialogue_id, f"{fwhere}.state"):
+            if "state" in frame:
+                state[service] = {k: list(v) for k, v in frame["state"].get("slot_values", {}).items()}
+        with at(file, dialogue_id, f"{fwhere}.service_call"):
+            if "service_call" in frame:
+                call = frame["service_call"]
+                results.append(
+                    KbResult(
+                        domain=service,
+                        call=ApiCall(domain=service, method=call["method"], parameters=call.get("parameters", {})),
+                        entities=frame.get("service_results") or [],
+                    )
                 )
-            )
     return Turn(index=i, speaker=speaker, utterance=utterance, acts=acts, state=state, kb_results=results)
 
 

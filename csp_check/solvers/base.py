@@ -22,6 +22,7 @@ from enum import Enum
 from typing import ClassVar, Mapping
 
 from csp_check.errors import SolverUnavailable
+from csp_check.install import pip_extra
 from csp_check.models import CSP, Value
 from csp_check.solvers.defaults import DEFAULT_CAP, DEFAULT_TIME_LIMIT
 from csp_check.solvers.encoding import IntEncoding, encode
@@ -76,7 +77,7 @@ class Solver(ABC):
         """Raise :class:`~csp_check.errors.SolverUnavailable` (saying how to install it) when
         the backend cannot run here."""
         if not self.available():
-            raise SolverUnavailable(f"solver {self.name!r} is not installed: pip install 'csp-check[solvers]'")
+            raise SolverUnavailable(f"solver {self.name!r} is not installed: {pip_extra('solvers')}")
 
     @abstractmethod
     def run(self, enc: IntEncoding, task: Task, *, cap: int, time_limit: float) -> Outcome:

@@ -31,7 +31,7 @@ from csp_check.solvers.encoding import OP_EQ, OP_GE, IntEncoding
 
 
 class CpSatSolver(Solver):
-    """CP-SAT from ``ortools`` (``pip install ortools``, extra ``csp-check[solvers]``)."""
+    """CP-SAT from ``ortools`` (``pip install -e ".[solvers]"``)."""
 
     name = "cp-sat"
 

@@ -6,7 +6,7 @@ adds ``solve maximize preference;`` (agreement first, then the user's variables)
 
 Installing the solvers:
 
-- **Gecode** comes with Debian's ``minizinc`` package (``apt-get install minizinc``) and with the
+- **Gecode** comes with Debian's ``minizinc`` package (``apt-get update && apt-get install -y minizinc``) and with the
   MiniZinc bundle.
 - **Chuffed** is not packaged in Debian bookworm. Get it with the MiniZinc IDE bundle from
   https://www.minizinc.org/software.html (it ships Chuffed), or build Chuffed from source
@@ -31,6 +31,7 @@ from datetime import timedelta
 from typing import Any
 
 from csp_check.errors import SolverUnavailable
+from csp_check.install import MINIZINC, pip_extra
 from csp_check.solvers.base import Outcome, Solver, Task
 from csp_check.solvers.dzn import MAXIMISE_AGREEMENT, MODEL_PATH, to_dzn
 from csp_check.solvers.encoding import IntEncoding
@@ -47,7 +48,7 @@ HOW_TO_GET = {
         "https://github.com/chuffed/chuffed and put its chuffed.msc in ~/.minizinc/solvers/; "
         "`minizinc --solvers` must then list it. Or use --solver cp-sat / minizinc:gecode."
     ),
-    "gecode": "Gecode comes with MiniZinc: `apt-get install minizinc` or the bundle from https://www.minizinc.org/.",
+    "gecode": f"Gecode comes with MiniZinc: {MINIZINC}, or the bundle from https://www.minizinc.org/.",
 }
 
 
@@ -129,11 +130,11 @@ def _lookup(backend: str) -> Any:
         import minizinc
     except ImportError as err:
         raise SolverUnavailable(
-            "the minizinc Python package is missing: pip install 'csp-check[solvers]'"
+            f"the minizinc Python package is missing: {pip_extra('solvers')}"
         ) from err
     if minizinc.default_driver is None:
         raise SolverUnavailable(
-            "the MiniZinc driver (`minizinc`) is not on PATH: apt-get install minizinc, or the "
+            f"the MiniZinc driver (`minizinc`) is not on PATH: {MINIZINC}, or the "
             "bundle from https://www.minizinc.org/software.html"
         )
     try:
