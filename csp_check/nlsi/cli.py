@@ -1,7 +1,7 @@
 """Command line of the NLSI part: ``csp-check calls`` and ``csp-check nlsi build``.
 
 ``csp-check calls PATH... [--schema FILE_OR_SGD_DIR]... [--field api_calls|pred_api_calls]
-[--report FILE.jsonl] [--derive] [--jobs N] [--no-annotation]``: one report line per example
+[--report FILE.jsonl] [--derive] [--jobs N] [--no-annotation] [--llm-parse --base-url URL --model M]``: one report line per example
 (``example_id``, ``status``, ``violations``, …). Exit 0 all consistent, 1 any inconsistent, 2
 any unreadable input or example error (2 wins); bad input is one line on stderr and every other
 example is still checked. Without ``--schema`` the schema written beside the input by ``nlsi
@@ -39,12 +39,37 @@ def _schema_paths(paths: tuple[Path, ...], schema: tuple[Path, ...]) -> list[Pat
     return list(dict.fromkeys(found))
 
 
-def _init_worker(schema_paths, field, annotation):
+def _init_worker(schema_paths, field, annotation, llm_parse=None):
     global _WORKER
     from csp_check.nlsi.check import Checker
     from csp_check.nlsi.schema import load_schema
 
-    _WORKER = Checker(load_schema(schema_paths), field=field, use_annotation=annotation)
+    _WORKER = Checker(load_schema(schema_paths), field=field, use_annotation=annotation, llm_parse=llm_parse)
+
+
+def llm_settings(base_url: str | None, model: str, cache_dir: Path, temperature: float, option: str):
+    """:class:`~csp_check.llm.client.LLMSettings` for an NLSI LLM option, or a usage error
+    naming ``option`` when there is no server or no ``openai`` package."""
+    if not base_url:
+        raise click.UsageError(f"{option} needs --base-url URL (an OpenAI-compatible server) or $OPENAI_BASE_URL")
+    try:
+        import openai  # noqa: F401
+    except ImportError:
+        raise click.UsageError(f"{option} needs the openai package: pip install 'csp-check[llm]'") from None
+    from csp_check.llm.client import LLMSettings
+
+    return LLMSettings(base_url=base_url, model=model, temperature=temperature, cache_dir=cache_dir)
+
+
+def llm_options(f):
+    """The shared ``--base-url / --model / --cache-dir / --temperature`` options."""
+    f = click.option("--temperature", type=float, default=0.0, show_default=True, help="LLM sampling temperature.")(f)
+    f = click.option("--cache-dir", type=click.Path(file_okay=False, path_type=Path), default=Path("~/.cache/csp-check"),
+                     show_default=True, help="LLM answer cache.")(f)  # fmt: skip
+    f = click.option("--model", default="gpt-4", show_default=True, help="Chat model name.")(f)
+    f = click.option("--base-url", envvar="OPENAI_BASE_URL", default=None,
+                     help="OpenAI-compatible server for the LLM options (default $OPENAI_BASE_URL).")(f)  # fmt: skip
+    return f
 
 
 def _work(item):
@@ -73,15 +98,20 @@ def _items(paths: tuple[Path, ...], derive: bool, errors: list[str]) -> Iterator
 @click.option("--derive", is_flag=True, help="Derive the call set and applicable instructions; score them against gold.")
 @click.option("--jobs", "-j", type=click.IntRange(min=1), default=1, show_default=True)
 @click.option("--no-annotation", is_flag=True, help="Ignore SGD annotation in metadata; ground the dialogue on its text only.")
+@click.option("--llm-parse", is_flag=True,
+              help="Read instructions the rule parser cannot through a chat model (validated against the schema; off by default).")
+@llm_options
 @click.option("--quiet", "-q", is_flag=True)
-def calls_command(paths, schema, field, report_path, derive, jobs, no_annotation, quiet):
+def calls_command(paths, schema, field, report_path, derive, jobs, no_annotation, llm_parse, base_url, model, cache_dir,
+                  temperature, quiet):  # fmt: skip
     """Check the API calls of NLSI examples against profile, dialogue and schema (P1-P6)."""
     from csp_check.nlsi.calls import parse_calls
     from csp_check.nlsi.metrics import Scores, exact_match, f1, render_table, selection_scores, triples
 
+    llm = llm_settings(base_url, model, cache_dir, temperature, "--llm-parse") if llm_parse else None
     try:
         schema_paths = _schema_paths(paths, schema)
-        _init_worker(schema_paths, field, not no_annotation)
+        _init_worker(schema_paths, field, not no_annotation, llm)
     except click.UsageError:
         raise
     except (OSError, ValueError) as err:
@@ -111,7 +141,7 @@ def calls_command(paths, schema, field, report_path, derive, jobs, no_annotation
     if jobs > 1:
         import multiprocessing as mp
 
-        pool = mp.get_context("fork").Pool(jobs, initializer=_init_worker, initargs=(schema_paths, field, not no_annotation))
+        pool = mp.get_context("fork").Pool(jobs, initializer=_init_worker, initargs=(schema_paths, field, not no_annotation, llm))
         results = pool.imap(_work, items, chunksize=16)
     else:
         pool = None
