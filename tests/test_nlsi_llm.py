@@ -167,3 +167,56 @@ def test_calls_llm_parse_flag(tmp_path):
 def test_checker_without_llm_never_asks():
     checker = Checker(schema())
     assert checker.fallback is None
+
+
+# --------------------------------------------------------------------------- ICL selection
+
+from csp_check.nlsi.metrics import selection_scores  # noqa: E402
+from csp_check.nlsi.models import ReasoningType  # noqa: E402
+from csp_check.nlsi.selection import LlmIclSelector, parse_selection  # noqa: E402
+
+PROFILE = ["I prefer Italian restaurants.", "When I fly, I prefer Delta Airlines.", "For events, I like Music."]
+
+
+def _icl_examples() -> list:
+    out = []
+    for k, rtype in enumerate([t for t in ReasoningType if t is not ReasoningType.UNKNOWN]):
+        for j in range(3):
+            out.append(example(f"User: request {k}-{j} about food.", PROFILE, [], applicable=[PROFILE[j]], rtype=rtype, eid=f"{k}-{j}"))
+    return out
+
+
+def _icl_answer(prompt: str) -> str:
+    """Selects PROFILE[j] for dialogue 'request k-j' (lower-cased, numbered), plus one
+    instruction the profile lacks for j == 2."""
+    test = prompt.split("### Test example\n", 1)[1]
+    j = int(re.search(r"request \d+-(\d)", test).group(1))
+    lines = ["Applicable:", f"1. {PROFILE[j].lower().rstrip('.')}"]
+    if j == 2:
+        lines.append("2. Always book the cheapest flight.")
+    return "\n".join(lines)
+
+
+def test_parse_selection_maps_profile_and_keeps_hallucinations():
+    ex = example("User: hi", PROFILE, [])
+    got = parse_selection("Sure:\n- i prefer ITALIAN restaurants\n* None\n3) Book me a spa.\n- I prefer Italian restaurants.", ex)
+    assert got == ["I prefer Italian restaurants.", "Book me a spa."]
+
+
+def test_icl_selector_demos_prompt_scores_and_cache(tmp_path):
+    examples = _icl_examples()
+    with FakeChat(_icl_answer) as server:
+        sel = LlmIclSelector(examples, _settings(server, tmp_path / "cache"), seed=3)
+        assert sorted(e.reasoning_type.value for e in sel.demos) == sorted(t.value for t in ReasoningType if t is not ReasoningType.UNKNOWN)
+        test = [e for e in examples if e.example_id not in sel.demo_ids]
+        picks = sel.select_many(test)
+        assert len(server.prompts) == len(test)
+        prompt = server.prompts[0]
+        assert prompt.count("### Example") == 6 and prompt.count("### Test example") == 1
+        for e, p in zip(test, picks):
+            j = int(str(e.example_id)[-1])
+            assert p[0] == PROFILE[j]
+            em, f1_, halluc = selection_scores(p, [PROFILE[j]], PROFILE)
+            assert em and f1_ == 1.0 and halluc == (0.5 if j == 2 else 0.0)
+        again = LlmIclSelector(examples, _settings(server, tmp_path / "cache"), seed=3).select_many(test)
+        assert again == picks and len(server.prompts) == len(test)  # all from the disk cache
