@@ -220,3 +220,62 @@ def test_icl_selector_demos_prompt_scores_and_cache(tmp_path):
             assert em and f1_ == 1.0 and halluc == (0.5 if j == 2 else 0.0)
         again = LlmIclSelector(examples, _settings(server, tmp_path / "cache"), seed=3).select_many(test)
         assert again == picks and len(server.prompts) == len(test)  # all from the disk cache
+
+
+# --------------------------------------------------------------------------- nlsi experiment
+
+from nlsi_helpers import SGD_DEV  # noqa: E402
+
+
+def _oracle_answer(examples):
+    """A fake model that selects each example's gold applicable instructions (found by its dialogue)."""
+    def key(dialogue: str, profile: list[str]) -> tuple:
+        return dialogue.strip(), tuple(profile)
+
+    gold = {key(e.user_utterance, [i.nl_instruction for i in e.all_standing_instructions]):
+            [i.nl_instruction for i in e.applicable_standing_instructions or []] for e in examples}  # fmt: skip
+
+    def answer(prompt: str) -> str:
+        block = prompt.split("### Test example\nDialogue:\n", 1)[1]
+        dialogue, rest = block.split("\nProfile:\n", 1)
+        profile = [line[2:] for line in rest.split("\nApplicable:", 1)[0].splitlines()]
+        return "\n".join(f"- {s}" for s in gold[key(dialogue, profile)]) or "- None"
+
+    return answer
+
+
+@pytest.mark.skipif(not (SGD_DEV / "schema.json").exists(), reason="shared SGD dev split not present")
+def test_nlsi_experiment_tables_csv_plot(tmp_path):
+    import csv
+
+    from click.testing import CliRunner
+
+    from csp_check.cli import main
+    from csp_check.nlsi.readers import read_examples
+
+    runner = CliRunner()
+    data = tmp_path / "dev.nlsi.jsonl"
+    assert runner.invoke(main, ["nlsi", "build", str(SGD_DEV), "--out", str(data), "--limit", "150"]).exit_code == 0
+    examples = list(read_examples(data))
+    with FakeChat(_oracle_answer(examples)) as server:
+        res = runner.invoke(main, ["nlsi", "experiment", str(data), "--out", str(tmp_path / "exp"), "--icl", "--base-url",
+                                   server.base_url, "--model", "fake", "--cache-dir", str(tmp_path / "c")])  # fmt: skip
+        assert res.exit_code == 0, res.output
+        assert len(server.prompts) == 150 - 6
+    out = tmp_path / "exp"
+    assert {p.name for p in out.iterdir()} == {"nlsi_tables.md", "nlsi_methods.csv", "nlsi_by_type.csv", "nlsi_by_type.png"}
+    methods = {r["method"]: r for r in csv.DictReader(open(out / "nlsi_methods.csv"))}
+    assert {"derive", "bm25", "llm-icl", "paper GPT-4: BM25 selection"} <= methods.keys()
+    assert methods["llm-icl"]["n"] == methods["derive"]["n"] == "144"
+    # the fake model is an oracle selector: instruction EM 100, no hallucination
+    assert float(methods["llm-icl"]["instr. EM"]) == 100.0 and float(methods["llm-icl"]["halluc."]) == 0.0
+    assert float(methods["bm25"]["instr. EM"]) < 100.0
+    by_type = list(csv.DictReader(open(out / "nlsi_by_type.csv")))
+    for m in ("derive", "bm25", "llm-icl"):
+        assert sum(int(r["n"]) for r in by_type if r["method"] == m) == 144
+    assert "| llm-icl |" in (out / "nlsi_tables.md").read_text()
+    # without --icl: no LLM row, no request, and --icl without a server is a usage error
+    res = runner.invoke(main, ["nlsi", "experiment", str(data), "--out", str(tmp_path / "e2"), "--no-plots"], env={"OPENAI_BASE_URL": ""})
+    assert res.exit_code == 0 and "llm-icl" not in (tmp_path / "e2" / "nlsi_tables.md").read_text()
+    assert not (tmp_path / "e2" / "nlsi_by_type.png").exists()
+    assert runner.invoke(main, ["nlsi", "experiment", str(data), "--icl"], env={"OPENAI_BASE_URL": ""}).exit_code == 2

@@ -9,6 +9,10 @@ build`` (``FILE.schema.json``) is used.
 
 ``csp-check nlsi build SGD_PATH... --out FILE.jsonl [--seed N] [--paraphrase P] [--limit N]``:
 NLSI-style examples from SGD (spec §6) and ``FILE.schema.json`` (schema + ontology).
+
+``csp-check nlsi experiment PATH... [--out DIR] [--bm25-top N] [--icl --base-url URL --model M
+[--demos FILE]] [--no-annotation] [--no-plots]``: exact match, slot F1, instruction EM / F1 and
+hallucination by reasoning type for derive / BM25 / LLM-ICL selection (:mod:`.experiment`).
 """
 
 from __future__ import annotations
@@ -235,3 +239,65 @@ def _is_nlsi_schema(path: Path) -> bool:
     except (OSError, UnicodeDecodeError, ValueError, RecursionError):
         return False
     return isinstance(data, list) and all(isinstance(s, dict) and "nlsi_domain" in s for s in data)
+
+
+@nlsi_group.command("experiment")
+@click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True, path_type=Path))
+@click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path), default=Path("nlsi-experiment"),
+              show_default=True, help="Directory for nlsi_tables.md, the CSVs and the plot.")  # fmt: skip
+@click.option("--schema", "schema", multiple=True, type=click.Path(exists=True, path_type=Path),
+              help="SGD-style schema.json or an SGD split directory (default: the one `nlsi build` wrote).")
+@click.option("--no-annotation", is_flag=True, help="Ground the dialogues on their text only.")
+@click.option("--bm25-top", type=click.IntRange(min=0), default=4, show_default=True, help="BM25 selects N (0: no BM25 row).")
+@click.option("--icl", is_flag=True, help="Add the LLM in-context-learning selector (needs --base-url).")
+@click.option("--demos", "demos_path", type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              help="Examples to draw the ICL demonstrations from (default: the input; those drawn are then not scored).")
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the ICL demonstration draw.")
+@llm_options
+@click.option("--no-plots", is_flag=True, help="Tables only (no matplotlib needed).")
+def experiment_command(paths, out_dir, schema, no_annotation, bm25_top, icl, demos_path, seed, base_url, model, cache_dir,
+                       temperature, no_plots):  # fmt: skip
+    """Metrics of the API calls by reasoning type for derive / BM25 / LLM-ICL selection, beside
+    the paper's Tables 2 and 5 (markdown, CSV, PNG)."""
+    from csp_check.nlsi.check import Checker
+    from csp_check.nlsi.experiment import run_calls_experiment, write_outputs
+    from csp_check.nlsi.readers import ExampleError, iter_paths, read_examples
+    from csp_check.nlsi.schema import load_schema
+
+    settings = llm_settings(base_url, model, cache_dir, temperature, "--icl") if icl else None
+    try:
+        checker = Checker(load_schema(_schema_paths(paths, schema)), use_annotation=not no_annotation)
+    except (OSError, ValueError) as err:
+        click.echo(f"csp-check: error: schema: {err}", err=True)
+        sys.exit(EXIT_ERROR)
+
+    def load(ps) -> list:
+        out = []
+        for path in iter_paths(list(ps)):
+            for item in read_examples(path):
+                if isinstance(item, ExampleError):
+                    click.echo(f"csp-check: {item}", err=True)
+                else:
+                    out.append(item)
+        return out
+
+    examples = load(paths)
+    if not examples:
+        click.echo(f"csp-check: error: no examples found in {' '.join(map(str, paths))}", err=True)
+        sys.exit(EXIT_ERROR)
+    selector = None
+    if settings is not None:
+        from csp_check.nlsi.selection import LlmIclSelector
+
+        selector = LlmIclSelector(load([demos_path]) if demos_path else examples, settings, seed=seed)
+    res = run_calls_experiment(examples, checker, bm25_top=bm25_top or None, icl=selector,
+                               log=lambda m: click.echo(m, err=True))  # fmt: skip
+    try:
+        written = write_outputs(res, out_dir, plots=not no_plots)
+    except RuntimeError as err:  # matplotlib missing
+        raise click.UsageError(f"{err} (or use --no-plots)") from None
+    click.echo((out_dir / "nlsi_tables.md").read_text(encoding="utf-8"))
+    click.echo(f"wrote {len(written)} files to {out_dir}/ in {res.seconds:.1f} s")
+    if selector is not None and selector.failures and selector.failures == res.n_examples:
+        click.echo(f"error: every ICL request failed: the llm-icl row is not a measurement; check --base-url {base_url}", err=True)
+        sys.exit(1)
