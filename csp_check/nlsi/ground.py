@@ -139,8 +139,22 @@ def ground(example: Example, parser: InstructionParser, use_annotation: bool = T
             else:
                 g.values.setdefault(d, {})[slot] = canon
     _paraphrased_values(g, schema)
+    _dates(g, example, user_text)
     _locations(g, parser, docs)
     return g
+
+
+def _dates(g: Grounding, example: Example, user_text: str) -> None:
+    """Dates the user names relatively or partially ("next Friday", "the 3rd", "tomorrow";
+    :func:`csp_check.nlsi.dates.resolve_dates` against the example's reference day) count as
+    said in ISO form. They are not *stated*: a date said in passing ("I'm tired today") is not a
+    request, and dates stated by the ontology's own aliases stay as they were."""
+    from csp_check.nlsi.dates import reference_date, resolve_dates
+
+    found = resolve_dates(user_text, reference_date(example.metadata))
+    if not found:
+        return
+    g.implied |= {normalize(d.isoformat()) for d in found}
 
 
 def _name_cased(schema, domain: str, slot: str, canon: str, m, words: list[str]) -> bool:
