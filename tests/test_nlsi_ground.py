@@ -105,3 +105,26 @@ def test_request_words_when_no_domain_is_named(parser):
 def test_relative_dates_count_as_said(parser):
     g = _g(parser, "I need a one way flight next Friday.")
     assert g.said("2019-03-08") and not g.said("2019-03-09")
+
+
+@pytest.mark.parametrize("text, years", [
+    ("something from '15 would work.", [2015]),
+    ("a song from about six years back.", [2013]),
+    ("pop music from 2 years ago", [2017]),
+    ("anything from last year", [2018]),
+    ("rock 'n' roll from 2012", []),
+])  # fmt: skip
+def test_resolve_years(text, years):
+    from csp_check.nlsi.dates import resolve_years
+
+    assert resolve_years(text) == years
+
+
+def test_value_words_in_fixed_phrases_are_no_values(parser):
+    g = _g(parser, "I need four seats for a one way flight on a business trip.")
+    flights = g.values.get("Flights", {})
+    assert flights.get("passengers") == "4" and "Business" not in flights.values()
+    assert "Business" in _g(parser, "Find me a one-way flight in business class.").values["Flights"].values()
+    car = _g(parser, "I would like to rent a medium-sized car from Vancouver.")
+    assert "Standard" in car.values["RentalCars"].values()
+    assert _g(parser, "A song from two years ago, please.").said("2017")

@@ -136,7 +136,8 @@ VALUE_CUES: dict[tuple[str, str], list[tuple[tuple[str, ...], list[str]]]] = {
         (("Theater",), ["play", "plays", "theatre", "theater"]),
     ],
     ("*", "car_type"): [
-        (("Standard",), ["intermediate", "mid-size", "midsize", "mid size", "standard"]),
+        (("Standard",), ["intermediate", "mid-size", "midsize", "mid size", "standard", "medium-sized", "medium sized",
+                         "medium size", "mid-sized"]),
         (("Compact",), ["compact", "small car"]),
         (("Full-size",), ["full size", "fullsize", "full-sized", "large car", "big car"]),
     ],
@@ -147,6 +148,13 @@ VALUE_CUES: dict[tuple[str, str], list[tuple[tuple[str, ...], list[str]]]] = {
 VALUE_CUES[("Events", "category")] = VALUE_CUES[("Events", "event_type")]
 VALUE_CUES[("*", "type")] = VALUE_CUES[("*", "car_type")]
 
+#: A value word followed by one of these words is no value ("a one way flight" says no passenger
+#: count, "a business trip" no seating class): ``{value word: next words}``.
+NOT_VALUE_BEFORE: dict[str, set[str]] = {
+    "one": {"way", "-", "stop", "of", "more", "day", "thing"},
+    "business": {"trip", "meeting", "tour", "travel", "conference", "dinner", "lunch"},
+}
+
 #: Words that ask for a domain in a dialogue though they name none of its cue phrases; read by
 #: dialogue grounding only when the user names no domain at all ("I'm hungry", "call me a cab").
 REQUEST_CUES: dict[str, list[str]] = {
@@ -156,7 +164,7 @@ REQUEST_CUES: dict[str, list[str]] = {
     "Movies": ["film", "films"],
     "Flights": ["plane ticket", "oneway ticket", "one way ticket", "plane"],
     "RideSharing": ["cab", "taxi", "ride to"],
-    "RentalCars": ["rent a car", "car for rent", "car rental", "a car", "rental"],
+    "RentalCars": ["rent a car", "car for rent", "car rental", "a car", "rental", "rent a", "car"],
     "Hotels": ["a room", "stay the night", "place to stay"],
 }
 

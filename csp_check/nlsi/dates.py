@@ -9,7 +9,8 @@ Readings: ``today``, ``tomorrow``, ``day after tomorrow``; a weekday alone or wi
 its next occurrence from today on (today included for ``this``); ``next <weekday>`` /
 ``<weekday> next week`` → that weekday of the following week; ``the Nth`` (``of this month``)
 → day N of the current month if not past, else of the next; ``the Nth of next month``;
-``<month> Nth`` / ``Nth of <month>`` → that day in the reference year.
+``<month> Nth`` / ``Nth of <month>`` → that day in the reference year. Years:
+:func:`resolve_years` ("'15", "two years ago").
 """
 
 from __future__ import annotations
@@ -110,6 +111,27 @@ def resolve_dates(text: str, today: date = SGD_TODAY) -> list[date]:
         if d not in out:
             out.append(d)
     return out
+
+
+_NUMBERS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
+            "ten": 10, "a": 1, "a couple of": 2, "a couple": 2}
+
+
+def resolve_years(text: str, today: date = SGD_TODAY) -> list[int]:
+    """Years the text names relatively or shortly: "'15" → 2015, "two years ago" / "six years
+    back" → today's year minus N, "last year" / "this year". Four-digit years are left to the
+    ontology. Never raises."""
+    t = " " + re.sub(r"\s+", " ", re.sub(r"[^\w\s']", " ", text.lower())) + " "
+    out: list[int] = []
+    for m in re.finditer(r"(?<![\w'])'(\d{2})\b", t):
+        out.append(2000 + int(m.group(1)) if int(m.group(1)) <= today.year % 100 else 1900 + int(m.group(1)))
+    nums = "|".join(sorted(map(re.escape, _NUMBERS), key=len, reverse=True))
+    for m in re.finditer(rf" (\d{{1,2}}|{nums}) years? (?:ago|back|before|earlier) ", t):
+        n = int(m.group(1)) if m.group(1).isdigit() else _NUMBERS[m.group(1)]
+        out.append(today.year - n)
+    for m in re.finditer(r" (last|this|previous) year ", t):
+        out.append(today.year - (m.group(1) != "this"))
+    return list(dict.fromkeys(out))
 
 
 def reference_date(metadata: dict | None) -> date:

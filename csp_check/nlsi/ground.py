@@ -16,6 +16,7 @@ from csp_check.nlsi.cues import (
     BOOL_FALSE,
     DOMAIN_QUALIFIERS,
     NEGATIONS,
+    NOT_VALUE_BEFORE,
     REQUEST_CUES,
     ROLE_CUES,
     WEAK_DOMAIN_WORDS,
@@ -69,8 +70,9 @@ def ground(example: Example, parser: InstructionParser, use_annotation: bool = T
         doc, ms = parser.mentions(turn)
         docs.append(doc)
         words = [t.lower_ for t in doc]
-        ms = [m for m in ms if m.kind != "value" or any(
-            _name_cased(schema, d, *o.split("\x00"), m, words) for d, o in m.options)]  # "help me" is not the song "Help"
+        ms = [m for m in ms if m.kind != "value" or (any(
+            _name_cased(schema, d, *o.split("\x00"), m, words) for d, o in m.options)  # "help me" is not the song "Help"
+            and not (m.end < len(words) and words[m.end] in NOT_VALUE_BEFORE.get(m.text.lower(), ())))]  # "one way"
         mentions.append((words, ms))
     weak: list[str] = []
     named = {next(iter(m.options))[0] for _, ms in mentions for m in ms if m.kind == "domain"}
@@ -147,14 +149,13 @@ def ground(example: Example, parser: InstructionParser, use_annotation: bool = T
 def _dates(g: Grounding, example: Example, user_text: str) -> None:
     """Dates the user names relatively or partially ("next Friday", "the 3rd", "tomorrow";
     :func:`csp_check.nlsi.dates.resolve_dates` against the example's reference day) count as
-    said in ISO form. They are not *stated*: a date said in passing ("I'm tired today") is not a
+    said in ISO form, years ("'15", "two years ago"; ``resolve_years``) as four digits. They are not *stated*: a date said in passing ("I'm tired today") is not a
     request, and dates stated by the ontology's own aliases stay as they were."""
-    from csp_check.nlsi.dates import reference_date, resolve_dates
+    from csp_check.nlsi.dates import reference_date, resolve_dates, resolve_years
 
-    found = resolve_dates(user_text, reference_date(example.metadata))
-    if not found:
-        return
-    g.implied |= {normalize(d.isoformat()) for d in found}
+    today = reference_date(example.metadata)
+    g.implied |= {normalize(d.isoformat()) for d in resolve_dates(user_text, today)}
+    g.implied |= {str(y) for y in resolve_years(user_text, today)}
 
 
 def _name_cased(schema, domain: str, slot: str, canon: str, m, words: list[str]) -> bool:
