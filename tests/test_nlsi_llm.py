@@ -279,3 +279,15 @@ def test_nlsi_experiment_tables_csv_plot(tmp_path):
     assert res.exit_code == 0 and "llm-icl" not in (tmp_path / "e2" / "nlsi_tables.md").read_text()
     assert not (tmp_path / "e2" / "nlsi_by_type.png").exists()
     assert runner.invoke(main, ["nlsi", "experiment", str(data), "--icl"], env={"OPENAI_BASE_URL": ""}).exit_code == 2
+
+
+def test_assert_calls_consistent_with_llm_parse(tmp_path):
+    from csp_check.nlsi.pytest_plugin import InconsistentCalls, assert_calls_consistent
+
+    ex = example("User: Find me a restaurant in San Jose.", ["For restaurants I want Burmese food."],
+                 ['GetRestaurants(city="San Jose", cuisine="Burmese")'])  # fmt: skip
+    with pytest.raises(InconsistentCalls, match="P2"):
+        assert_calls_consistent(ex, schema=SCHEMA_FILE)
+    with FakeChat(lambda p: ANSWERS.get(_instruction(p), '{"unparseable": true}')) as server:
+        reports = assert_calls_consistent(ex, schema=SCHEMA_FILE, llm_parse=_settings(server, tmp_path / "c"))
+    assert reports[0].llm_parsed_instructions and len(server.prompts) == 1
