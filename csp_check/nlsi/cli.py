@@ -178,6 +178,10 @@ def calls_command(paths, schema, field, report_path, derive, jobs, no_annotation
     if not quiet:
         click.echo(f"{total} examples: {counts['consistent']} consistent, {counts['inconsistent']} inconsistent, "
                    f"{counts['error']} errors, {len(read_errors)} unreadable lines ({total / seconds if seconds else 0:.1f} examples/s)")
+        fb = getattr(_WORKER, "fallback", None)
+        if fb is not None and pool is None:
+            click.echo(f"--llm-parse: {fb.accepted} instructions read by the model, {fb.rejected} rejected or failed "
+                       f"(reasons in the report's unparsed_instructions)")  # fmt: skip
         if derive and scores.n:
             click.echo("derived calls vs gold (%), paper's GPT-4 figures beside:")
             click.echo(render_table(scores.table()))
