@@ -21,18 +21,25 @@ from csp_check.nlsi.schema import NlsiSchema
 class Checker:
     """Checks examples against one schema. ``field``: ``api_calls`` or ``pred_api_calls``."""
 
-    def __init__(self, schema: NlsiSchema, field: str = "api_calls", use_annotation: bool = True):
+    def __init__(self, schema: NlsiSchema, field: str = "api_calls", use_annotation: bool = True, llm_parse=None):
+        """``llm_parse``: :class:`csp_check.llm.client.LLMSettings` to read instructions the rule
+        parser cannot through a chat model (validated; :mod:`csp_check.nlsi.llm_parse`), or None."""
         self.schema = schema
         self.parser = InstructionParser(schema)
         self.field = field
         self.use_annotation = use_annotation
+        self.fallback = None
+        if llm_parse is not None:
+            from csp_check.nlsi.llm_parse import LlmFallbackParser
+
+            self.fallback = LlmFallbackParser(self.parser, llm_parse)
 
     def context(self, example: Example) -> Context:
         """Parse the profile and ground the dialogue: the families' view of the example."""
         rules: list[Rule] = []
         unparsed: list[Unparsed] = []
         for ins in example.all_standing_instructions:
-            out = self.parser.parse(ins.nl_instruction, ins.instruction_id)
+            out = (self.fallback or self.parser).parse(ins.nl_instruction, ins.instruction_id)
             (rules if isinstance(out, Rule) else unparsed).append(out)
         return Context(example, self.schema, rules, unparsed, ground(example, self.parser, self.use_annotation))
 
@@ -77,4 +84,6 @@ class Checker:
             violations=viols,
             errors=errors,
             unparsed_instructions=[f"{u.instruction} ({u.reason})" for u in ctx.unparsed],
-        )
+            llm_parsed_instructions=None if self.fallback is None else [
+                f"{r.instruction} ({r.describe()})" for r in ctx.rules if r.parsed_by == "llm"],
+        )  # fmt: skip

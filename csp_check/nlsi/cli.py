@@ -1,7 +1,7 @@
 """Command line of the NLSI part: ``csp-check calls`` and ``csp-check nlsi build``.
 
 ``csp-check calls PATH... [--schema FILE_OR_SGD_DIR]... [--field api_calls|pred_api_calls]
-[--report FILE.jsonl] [--derive] [--jobs N] [--no-annotation]``: one report line per example
+[--report FILE.jsonl] [--derive] [--jobs N] [--no-annotation] [--llm-parse --base-url URL --model M]``: one report line per example
 (``example_id``, ``status``, ``violations``, …). Exit 0 all consistent, 1 any inconsistent, 2
 any unreadable input or example error (2 wins); bad input is one line on stderr and every other
 example is still checked. Without ``--schema`` the schema written beside the input by ``nlsi
@@ -9,6 +9,10 @@ build`` (``FILE.schema.json``) is used.
 
 ``csp-check nlsi build SGD_PATH... --out FILE.jsonl [--seed N] [--paraphrase P] [--limit N]``:
 NLSI-style examples from SGD (spec §6) and ``FILE.schema.json`` (schema + ontology).
+
+``csp-check nlsi experiment PATH... [--out DIR] [--bm25-top N] [--icl --base-url URL --model M
+[--demos FILE]] [--no-annotation] [--no-plots]``: exact match, slot F1, instruction EM / F1 and
+hallucination by reasoning type for derive / BM25 / LLM-ICL selection (:mod:`.experiment`).
 """
 
 from __future__ import annotations
@@ -39,12 +43,37 @@ def _schema_paths(paths: tuple[Path, ...], schema: tuple[Path, ...]) -> list[Pat
     return list(dict.fromkeys(found))
 
 
-def _init_worker(schema_paths, field, annotation):
+def _init_worker(schema_paths, field, annotation, llm_parse=None):
     global _WORKER
     from csp_check.nlsi.check import Checker
     from csp_check.nlsi.schema import load_schema
 
-    _WORKER = Checker(load_schema(schema_paths), field=field, use_annotation=annotation)
+    _WORKER = Checker(load_schema(schema_paths), field=field, use_annotation=annotation, llm_parse=llm_parse)
+
+
+def llm_settings(base_url: str | None, model: str, cache_dir: Path, temperature: float, option: str):
+    """:class:`~csp_check.llm.client.LLMSettings` for an NLSI LLM option, or a usage error
+    naming ``option`` when there is no server or no ``openai`` package."""
+    if not base_url:
+        raise click.UsageError(f"{option} needs --base-url URL (an OpenAI-compatible server) or $OPENAI_BASE_URL")
+    try:
+        import openai  # noqa: F401
+    except ImportError:
+        raise click.UsageError(f"{option} needs the openai package: pip install 'csp-check[llm]'") from None
+    from csp_check.llm.client import LLMSettings
+
+    return LLMSettings(base_url=base_url, model=model, temperature=temperature, cache_dir=cache_dir)
+
+
+def llm_options(f):
+    """The shared ``--base-url / --model / --cache-dir / --temperature`` options."""
+    f = click.option("--temperature", type=float, default=0.0, show_default=True, help="LLM sampling temperature.")(f)
+    f = click.option("--cache-dir", type=click.Path(file_okay=False, path_type=Path), default=Path("~/.cache/csp-check"),
+                     show_default=True, help="LLM answer cache.")(f)  # fmt: skip
+    f = click.option("--model", default="gpt-4", show_default=True, help="Chat model name.")(f)
+    f = click.option("--base-url", envvar="OPENAI_BASE_URL", default=None,
+                     help="OpenAI-compatible server for the LLM options (default $OPENAI_BASE_URL).")(f)  # fmt: skip
+    return f
 
 
 def _work(item):
@@ -73,15 +102,20 @@ def _items(paths: tuple[Path, ...], derive: bool, errors: list[str], echo=None) 
 @click.option("--derive", is_flag=True, help="Derive the call set and applicable instructions; score them against gold.")
 @click.option("--jobs", "-j", type=click.IntRange(min=1), default=1, show_default=True)
 @click.option("--no-annotation", is_flag=True, help="Ignore SGD annotation in metadata; ground the dialogue on its text only.")
+@click.option("--llm-parse", is_flag=True,
+              help="Read instructions the rule parser cannot through a chat model (validated against the schema; off by default).")
+@llm_options
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar and no summary; errors still go to stderr.")
-def calls_command(paths, schema, field, report_path, derive, jobs, no_annotation, quiet):
+def calls_command(paths, schema, field, report_path, derive, jobs, no_annotation, llm_parse, base_url, model, cache_dir,
+                  temperature, quiet):  # fmt: skip
     """Check the API calls of NLSI examples against profile, dialogue and schema (P1-P6)."""
     from csp_check.nlsi.calls import parse_calls
     from csp_check.nlsi.metrics import Scores, exact_match, f1, render_table, selection_scores, triples
 
+    llm = llm_settings(base_url, model, cache_dir, temperature, "--llm-parse") if llm_parse else None
     try:
         schema_paths = _schema_paths(paths, schema)
-        _init_worker(schema_paths, field, not no_annotation)
+        _init_worker(schema_paths, field, not no_annotation, llm)
     except click.UsageError:
         raise
     except (OSError, ValueError) as err:
@@ -118,7 +152,7 @@ def calls_command(paths, schema, field, report_path, derive, jobs, no_annotation
     if jobs > 1:
         import multiprocessing as mp
 
-        pool = mp.get_context("fork").Pool(jobs, initializer=_init_worker, initargs=(schema_paths, field, not no_annotation))
+        pool = mp.get_context("fork").Pool(jobs, initializer=_init_worker, initargs=(schema_paths, field, not no_annotation, llm))
         results = pool.imap(_work, items, chunksize=16)
     else:
         pool = None
@@ -154,6 +188,10 @@ def calls_command(paths, schema, field, report_path, derive, jobs, no_annotation
     if not quiet:
         click.echo(f"{total} examples: {counts['consistent']} consistent, {counts['inconsistent']} inconsistent, "
                    f"{counts['error']} errors, {len(read_errors)} unreadable lines ({total / seconds if seconds else 0:.1f} examples/s)")
+        fb = getattr(_WORKER, "fallback", None)
+        if fb is not None and pool is None:
+            click.echo(f"--llm-parse: {fb.accepted} instructions read by the model, {fb.rejected} rejected or failed "
+                       f"(reasons in the report's unparsed_instructions)")  # fmt: skip
         if derive and scores.n:
             click.echo("derived calls vs gold (%), paper's GPT-4 figures beside:")
             click.echo(render_table(scores.table()))
@@ -229,3 +267,65 @@ def _is_nlsi_schema(path: Path) -> bool:
     except (OSError, UnicodeDecodeError, ValueError, RecursionError):
         return False
     return isinstance(data, list) and all(isinstance(s, dict) and "nlsi_domain" in s for s in data)
+
+
+@nlsi_group.command("experiment")
+@click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True, path_type=Path))
+@click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path), default=Path("nlsi-experiment"),
+              show_default=True, help="Directory for nlsi_tables.md, the CSVs and the plot.")  # fmt: skip
+@click.option("--schema", "schema", multiple=True, type=click.Path(exists=True, path_type=Path),
+              help="SGD-style schema.json or an SGD split directory (default: the one `nlsi build` wrote).")
+@click.option("--no-annotation", is_flag=True, help="Ground the dialogues on their text only.")
+@click.option("--bm25-top", type=click.IntRange(min=0), default=4, show_default=True, help="BM25 selects N (0: no BM25 row).")
+@click.option("--icl", is_flag=True, help="Add the LLM in-context-learning selector (needs --base-url).")
+@click.option("--demos", "demos_path", type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              help="Examples to draw the ICL demonstrations from (default: the input; those drawn are then not scored).")
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the ICL demonstration draw.")
+@llm_options
+@click.option("--no-plots", is_flag=True, help="Tables only (no matplotlib needed).")
+def experiment_command(paths, out_dir, schema, no_annotation, bm25_top, icl, demos_path, seed, base_url, model, cache_dir,
+                       temperature, no_plots):  # fmt: skip
+    """Metrics of the API calls by reasoning type for derive / BM25 / LLM-ICL selection, beside
+    the paper's Tables 2 and 5 (markdown, CSV, PNG)."""
+    from csp_check.nlsi.check import Checker
+    from csp_check.nlsi.experiment import run_calls_experiment, write_outputs
+    from csp_check.nlsi.readers import ExampleError, iter_paths, read_examples
+    from csp_check.nlsi.schema import load_schema
+
+    settings = llm_settings(base_url, model, cache_dir, temperature, "--icl") if icl else None
+    try:
+        checker = Checker(load_schema(_schema_paths(paths, schema)), use_annotation=not no_annotation)
+    except (OSError, ValueError) as err:
+        click.echo(f"csp-check: error: schema: {err}", err=True)
+        sys.exit(EXIT_ERROR)
+
+    def load(ps) -> list:
+        out = []
+        for path in iter_paths(list(ps)):
+            for item in read_examples(path):
+                if isinstance(item, ExampleError):
+                    click.echo(f"csp-check: {item}", err=True)
+                else:
+                    out.append(item)
+        return out
+
+    examples = load(paths)
+    if not examples:
+        click.echo(f"csp-check: error: no examples found in {' '.join(map(str, paths))}", err=True)
+        sys.exit(EXIT_ERROR)
+    selector = None
+    if settings is not None:
+        from csp_check.nlsi.selection import LlmIclSelector
+
+        selector = LlmIclSelector(load([demos_path]) if demos_path else examples, settings, seed=seed)
+    res = run_calls_experiment(examples, checker, bm25_top=bm25_top or None, icl=selector,
+                               log=lambda m: click.echo(m, err=True))  # fmt: skip
+    try:
+        written = write_outputs(res, out_dir, plots=not no_plots)
+    except RuntimeError as err:  # matplotlib missing
+        raise click.UsageError(f"{err} (or use --no-plots)") from None
+    click.echo((out_dir / "nlsi_tables.md").read_text(encoding="utf-8"))
+    click.echo(f"wrote {len(written)} files to {out_dir}/ in {res.seconds:.1f} s")
+    if selector is not None and selector.failures and selector.failures == res.n_examples:
+        click.echo(f"error: every ICL request failed: the llm-icl row is not a measurement; check --base-url {base_url}", err=True)
+        sys.exit(1)

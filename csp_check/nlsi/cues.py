@@ -90,7 +90,8 @@ NUMBER_WORDS = {
     "seven": "7", "eight": "8", "nine": "9", "ten": "10", "single": "1", "no": "0",
 }
 #: Domain words too generic to name a request on their own ("I'm going to travel" on a flight).
-WEAK_DOMAIN_WORDS = {"travel", "music", "media", "services", "events", "event", "home", "homes", "payment", "messaging"}
+WEAK_DOMAIN_WORDS = {"travel", "music", "media", "services", "events", "event", "home", "homes", "payment", "messaging",
+                     "house"}
 
 BOOL_TRUE = {"true", "yes"}
 BOOL_FALSE = {"false", "no"}
@@ -117,3 +118,77 @@ def domain_phrases(domain: str) -> list[str]:
 
     spaced = re.sub(r"(?<=[a-z])(?=[A-Z])", " ", domain).lower()
     return list(dict.fromkeys([domain.lower(), spaced] + DOMAIN_CUES.get(domain, [])))
+
+#: Paraphrases of categorical values, (domain or "*", slot) → [(canonical candidates, phrases)]:
+#: the first candidate that is a value of the slot is what the phrases say (:func:`value_cues`;
+#: read by dialogue grounding only, so instruction wordings keep their domain cues). "affordable" → moderate, "a concert" → Music, "intermediate" → Standard.
+VALUE_CUES: dict[tuple[str, str], list[tuple[tuple[str, ...], list[str]]]] = {
+    ("*", "price_range"): [
+        (("moderate",), ["affordable", "afforadable", "reasonably priced", "reasonable price", "moderately priced",
+                         "mid-priced", "mid priced", "mid-range", "average priced", "average price", "intermediate priced"]),
+        (("inexpensive", "cheap"), ["cheap", "inexpensive", "low cost", "low-cost", "low priced", "economical", "cheaply"]),
+        (("expensive", "pricey"), ["pricey", "expensive", "upscale", "high-end", "high end", "costly", "costly priced"]),
+        (("very expensive", "ultra high-end"), ["very expensive", "very pricey", "very costly", "luxurious", "extremely expensive"]),
+    ],
+    ("Events", "event_type"): [
+        (("Music",), ["concert", "concerts", "gig", "gigs", "musical event", "music event"]),
+        (("Sports",), ["game", "games", "match", "matches", "sporting event", "sports event", "sport"]),
+        (("Theater",), ["play", "plays", "theatre", "theater"]),
+    ],
+    ("*", "car_type"): [
+        (("Standard",), ["intermediate", "mid-size", "midsize", "mid size", "standard", "medium-sized", "medium sized",
+                         "medium size", "mid-sized"]),
+        (("Compact",), ["compact", "small car"]),
+        (("Full-size",), ["full size", "fullsize", "full-sized", "large car", "big car"]),
+    ],
+    ("*", "ride_type"): [(("Luxury",), ["luxury", "luxurious"]), (("Regular",), ["regular", "normal"])],
+    ("*", "show_type"): [(("3d",), ["3-d", "3 d", "three d"]), (("regular",), ["regular", "normal", "standard"])],
+    ("*", "playback_device"): [(("TV",), ["television", "tv"])],
+}
+VALUE_CUES[("Events", "category")] = VALUE_CUES[("Events", "event_type")]
+VALUE_CUES[("*", "type")] = VALUE_CUES[("*", "car_type")]
+
+#: A value word followed by one of these words is no value ("a one way flight" says no passenger
+#: count, "a business trip" no seating class): ``{value word: next words}``.
+NOT_VALUE_BEFORE: dict[str, set[str]] = {
+    "one": {"way", "-", "stop", "of", "more", "day", "thing"},
+    "business": {"trip", "meeting", "tour", "travel", "conference", "dinner", "lunch"},
+}
+
+#: Words that ask for a domain in a dialogue though they name none of its cue phrases; read by
+#: dialogue grounding only when the user names no domain at all ("I'm hungry", "call me a cab").
+REQUEST_CUES: dict[str, list[str]] = {
+    "Restaurants": ["dine", "dine in", "dining", "eating place", "hungry", "a meal", "eat", "food"],
+    "Music": ["song", "listen to", "play a"],
+    "Events": ["activities", "activity", "happening", "something interesting", "things to do", "something fun"],
+    "Movies": ["film", "films"],
+    "Flights": ["plane ticket", "oneway ticket", "one way ticket", "plane"],
+    "RideSharing": ["cab", "taxi", "ride to"],
+    "RentalCars": ["rent a car", "car for rent", "car rental", "a car", "rental", "rent a", "car"],
+    "Hotels": ["a room", "stay the night", "place to stay"],
+}
+
+#: A domain read as another when the same turn carries one of the words: a *movie* to stream
+#: online is a Media request, not a cinema one. ``{(from, to): words}``.
+DOMAIN_QUALIFIERS: dict[tuple[str, str], set[str]] = {
+    ("Movies", "Media"): {"online", "stream", "streaming", "internet", "net", "web", "netflix", "at home", "subscription"},
+}
+
+
+def value_cues(schema, domain: str, slot: str) -> list[tuple[str, list[str]]]:
+    """``[(canonical value, phrases)]`` of :data:`VALUE_CUES` for one categorical slot of
+    ``schema`` (an :class:`~csp_check.nlsi.schema.NlsiSchema`): each entry's first candidate that
+    is a value of the slot; entries with none are dropped."""
+    from csp_check.nlsi.schema import normalize
+
+    info = schema.slot(domain, slot)
+    entries = VALUE_CUES.get((domain, slot)) or VALUE_CUES.get(("*", slot))
+    if info is None or not entries or not info.is_categorical:
+        return []
+    values = {normalize(v): v for v in info.values}
+    out = []
+    for candidates, phrases in entries:
+        canon = next((values[normalize(c)] for c in candidates if normalize(c) in values), None)
+        if canon is not None:
+            out.append((canon, phrases))
+    return out

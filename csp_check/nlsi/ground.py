@@ -12,7 +12,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from csp_check.nlsi.cues import BOOL_FALSE, NEGATIONS, ROLE_CUES, WEAK_DOMAIN_WORDS
+from csp_check.nlsi.cues import (
+    BOOL_FALSE,
+    DOMAIN_QUALIFIERS,
+    NEGATIONS,
+    NOT_VALUE_BEFORE,
+    REQUEST_CUES,
+    ROLE_CUES,
+    WEAK_DOMAIN_WORDS,
+    slot_phrases,
+    value_cues,
+)
 from csp_check.nlsi.instructions import InstructionParser
 from csp_check.nlsi.models import Example
 from csp_check.nlsi.schema import normalize
@@ -28,15 +38,17 @@ class Grounding:
     negated: dict[str, dict[str, set[str]]] = field(default_factory=dict)
     text: str = ""
     source: str = "text"
+    implied: set[str] = field(default_factory=set)  # normalised values said by a paraphrase ("affordable")
 
     def stated(self, domain: str, slot: str) -> str | None:
         """The value the user stated for ``domain.slot``, or None."""
         return self.values.get(domain, {}).get(slot)
 
     def said(self, value: str) -> bool:
-        """Does the normalised value occur in the user's text (whole words)?"""
+        """Does the normalised value occur in the user's text (whole words), or does a paraphrase
+        of it (:data:`~csp_check.nlsi.cues.VALUE_CUES`) occur there?"""
         n = normalize(value)
-        return bool(n) and f" {n} " in f" {self.text} "
+        return bool(n) and (f" {n} " in f" {self.text} " or n in self.implied)
 
 
 def ground(example: Example, parser: InstructionParser, use_annotation: bool = True) -> Grounding:
@@ -53,20 +65,36 @@ def ground(example: Example, parser: InstructionParser, use_annotation: bool = T
         return g
     schema = parser.schema
     mentions = []
+    docs = []
     for turn in example.user_turns():
         doc, ms = parser.mentions(turn)
+        docs.append(doc)
         words = [t.lower_ for t in doc]
+        ms = [m for m in ms if m.kind != "value" or (any(
+            _name_cased(schema, d, *o.split("\x00"), m, words) for d, o in m.options)  # "help me" is not the song "Help"
+            and not (m.end < len(words) and words[m.end] in NOT_VALUE_BEFORE.get(m.text.lower(), ())))]  # "one way"
         mentions.append((words, ms))
     weak: list[str] = []
+    named = {next(iter(m.options))[0] for _, ms in mentions for m in ms if m.kind == "domain"}
     for words, ms in mentions:
         for m in ms:
             if m.kind == "domain":
                 d = next(iter(m.options))[0]
+                if any(v.kind == "value" and v.start < m.end and m.start < v.end
+                       and any(o[0] != d and o[0] in named for o in v.options) for v in ms):
+                    continue  # "House songs", "Music events": a value of another named domain
                 target = weak if m.text.lower() in WEAK_DOMAIN_WORDS else g.domains
                 if d not in target:
                     target.append(d)
     if not g.domains:
         g.domains = weak
+    if not g.domains:  # no domain named: words that ask for one ("I'm hungry", "call me a cab")
+        text = f" {g.text} "
+        hits = [(text.find(f" {normalize(p)} "), d) for d, ps in REQUEST_CUES.items() if d in schema.domains for p in ps]
+        g.domains = list(dict.fromkeys(d for at, d in sorted(h for h in hits if h[0] >= 0)))[:1]
+    for (src, dst), words_ in DOMAIN_QUALIFIERS.items():  # "a movie to stream online" is Media
+        if src in g.domains and dst in schema.domains and any(f" {w} " in f" {g.text} " for w in words_):
+            g.domains = list(dict.fromkeys(dst if d == src else d for d in g.domains))
     if not g.domains:  # fall back to the domains whose values the user names most
         counts: dict[str, int] = {}
         for words, ms in mentions:
@@ -112,4 +140,130 @@ def ground(example: Example, parser: InstructionParser, use_annotation: bool = T
                     del g.values[d][slot]
             else:
                 g.values.setdefault(d, {})[slot] = canon
+    _paraphrased_values(g, schema)
+    _dates(g, example, user_text)
+    _locations(g, parser, docs)
     return g
+
+
+def _dates(g: Grounding, example: Example, user_text: str) -> None:
+    """Dates the user names relatively or partially ("next Friday", "the 3rd", "tomorrow";
+    :func:`csp_check.nlsi.dates.resolve_dates` against the example's reference day) count as
+    said in ISO form, years ("'15", "two years ago"; ``resolve_years``) as four digits. They are not *stated*: a date said in passing ("I'm tired today") is not a
+    request, and dates stated by the ontology's own aliases stay as they were."""
+    from csp_check.nlsi.dates import reference_date, resolve_dates, resolve_years
+
+    today = reference_date(example.metadata)
+    g.implied |= {normalize(d.isoformat()) for d in resolve_dates(user_text, today)}
+    g.implied |= {str(y) for y in resolve_years(user_text, today)}
+
+
+def _name_cased(schema, domain: str, slot: str, canon: str, m, words: list[str]) -> bool:
+    """A value of a name or title slot (free, non-instructional: ``song_name``, ``event_name``)
+    whose canonical form is capitalised counts only when the user capitalised a word of it too,
+    the sentence-initial word and "I" aside: ordinary phrases ("find me", "I would like",
+    "friends") are also song and event titles."""
+    info = schema.slot(domain, slot)
+    if info is None or info.is_categorical or info.instructional or not any(ch.isupper() for ch in canon):
+        return True
+    toks = m.text.split()
+    initial = m.start == 0 or words[m.start - 1] in {".", "!", "?", ":", ";", "|"}
+    return any(t[:1].isupper() and t != "I" and not (k == 0 and initial) for k, t in enumerate(toks))
+
+
+def _paraphrased_values(g: Grounding, schema) -> None:
+    """Categorical values said by a paraphrase (:func:`~csp_check.nlsi.cues.value_cues`:
+    "affordable" → moderate, "a concert" → Music): each counts as said; it is also *stated* when
+    it is the one value found for a slot of a requested domain, the only slot of that domain it
+    fits, and the user stated nothing else there. A boolean slot not yet stated is True when one
+    of its phrases occurs however it is hyphenated ("child-friendly"). A negated paraphrase
+    ("not costly") says nothing."""
+    text = f" {g.text} "
+    words = g.text.split()
+    for d in g.domains:
+        found: dict[str, set[str]] = {}
+        for slot, info in schema.domains.get(d, {}).items():
+            cues = value_cues(schema, d, slot)
+            if info.is_boolean and g.values.get(d, {}).get(slot) is None:  # "child-friendly", "wi fi"
+                cues = [("True", slot_phrases(d, slot))]
+            for canon, phrases in cues:
+                for p in phrases:
+                    n = normalize(p)
+                    at = text.find(f" {n} ")
+                    if not n or at < 0:
+                        continue
+                    before = set(words[max(0, len(text[:at].split()) - 3) : len(text[:at].split())])
+                    if not before & NEGATIONS:
+                        found.setdefault(slot, set()).add(canon)
+        for slot, canons in found.items():
+            g.implied |= {normalize(c) for c in canons}
+            holders = [s for s, cs in found.items() if cs & canons]
+            if len(canons) == 1 and holders == [slot] and g.values.get(d, {}).get(slot) is None:
+                g.values.setdefault(d, {})[slot] = next(iter(canons))
+
+
+def _location_pool(parser) -> dict[str, str]:
+    """Normalised place name → canonical, from every location-like slot of every domain (a city
+    the restaurants' ontology lacks is often a value of the flights' one)."""
+    pool = getattr(parser, "_nlsi_location_pool", None)
+    if pool is None:
+        from csp_check.nlsi.families import LOCATION_SLOTS
+
+        pool = {}
+        schema = parser.schema
+        for d, slots in schema.domains.items():
+            for slot, info in slots.items():
+                if slot not in LOCATION_SLOTS and not slot.endswith("_city"):
+                    continue
+                for v in info.values:
+                    if any(ch.isupper() for ch in v):
+                        pool.setdefault(normalize(v), v)
+                for alias, canon in schema.aliases.get((d, slot), {}).items():
+                    if any(ch.isupper() for ch in canon):
+                        pool.setdefault(alias, canon)
+        parser._nlsi_location_pool = pool
+    return pool
+
+
+def _locations(g: Grounding, parser, docs: list) -> None:
+    """A requested domain with no stated place gets a capitalised place name the user says that
+    is a place value of any domain (:func:`_location_pool`): the slot is the domain's only place
+    slot, or the one a preposition points to ("to SD" → destination, :data:`ROLE_CUES`), or the
+    one whose ontology holds the value; otherwise none."""
+    from csp_check.nlsi.families import LOCATION_SLOTS
+
+    schema = parser.schema
+    todo = {}
+    for d in g.domains:
+        slots = [s for s in schema.domains.get(d, {}) if s in LOCATION_SLOTS or s.endswith("_city")]
+        if slots and not any(g.values.get(d, {}).get(s) for s in slots):
+            todo[d] = slots
+    if not todo:
+        return
+    pool = _location_pool(parser)
+    found: list[tuple[str, str]] = []  # (preposition before, canonical)
+    for toks in docs:
+        k = 0
+        while k < len(toks):
+            for n in (4, 3, 2, 1):
+                span = toks[k : k + n]
+                if len(span) < n or not span[0].text[:1].isupper() or span[0].text == "I":
+                    continue
+                low = span.text.lower()
+                canon = pool.get(low) if low.replace(" ", "").isalnum() else pool.get(normalize(low))
+                if canon is not None:
+                    found.append((toks[k - 1].lower_ if k else "", canon))
+                    k += n - 1
+                    break
+            k += 1
+    for d, slots in todo.items():
+        for prep, canon in reversed(found):  # the latest mention wins
+            if len(slots) == 1:
+                pick = slots
+            else:
+                role = [s for s in slots if prep in ROLE_CUES and any(c in s for c in ROLE_CUES[prep])]
+                held = [s for s in slots if canon in schema.domains[d][s].values]
+                pick = ([s for s in role if s in held] or role) if role else held
+            if len(pick) == 1:
+                g.values.setdefault(d, {})[pick[0]] = canon
+                break

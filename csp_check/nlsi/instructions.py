@@ -39,7 +39,7 @@ class Rule:
     ``domains``: the domains it can apply to (one, unless a chain leaves a choice);
     ``condition``: ``(slot, value)`` pairs that must hold in the call (empty = the domain is
     called); ``action``: ``(slot, value)`` to put in the call, or None when ``also_domain`` (the
-    domain to call as well) is set.
+    domain to call as well) is set. ``parsed_by``: ``rules``, or ``llm`` for the fallback.
     """
 
     instruction: str
@@ -48,6 +48,7 @@ class Rule:
     action: tuple[str, str] | None = None
     also_domain: str | None = None
     instruction_id: str | int | None = None
+    parsed_by: str = "rules"  # "rules" or "llm" (the optional fallback, csp_check.nlsi.llm_parse)
 
     def describe(self) -> str:
         """``Events: if event_type=Music then category=Blues`` style summary."""

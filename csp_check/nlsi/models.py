@@ -153,5 +153,6 @@ class CallReport(BaseModel):
     violations: list[CallViolation] = Field(default_factory=list)
     errors: list[str] = Field(default_factory=list)
     unparsed_instructions: list[str] = Field(default_factory=list)
+    llm_parsed_instructions: list[str] | None = None  # with --llm-parse: read by the LLM fallback
     derived_api_calls: list[str] | None = None
     derived_instructions: list[str] | None = None

@@ -29,8 +29,13 @@ def assert_calls_consistent(
     examples: Example | Iterable[Example] | str | Path,
     schema: NlsiSchema | str | Path | Iterable[str | Path],
     field: str = "api_calls",
+    llm_parse=None,
 ) -> list[CallReport]:
     """Check examples (objects, or a JSONL file / directory) against P1–P6; return the reports.
+
+    ``llm_parse``: :class:`csp_check.llm.client.LLMSettings` to read instructions the rule parser
+    cannot through a chat model (validated, cached; :mod:`csp_check.nlsi.llm_parse`); off (None)
+    by default.
 
     Raises :class:`InconsistentCalls` when any example is inconsistent or in error, or any line
     is unreadable; the message has one line per violation or error.
@@ -45,7 +50,7 @@ def assert_calls_consistent(
         items = [examples]
     else:
         items = list(examples)
-    checker = Checker(schema, field=field)
+    checker = Checker(schema, field=field, llm_parse=llm_parse)
     reports, lines = [], []
     for item in items:
         if isinstance(item, ExampleError):
