@@ -44,12 +44,10 @@ from bisect import bisect_right
 from collections import defaultdict
 from typing import Literal, NamedTuple
 
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
-from csp_check.annotation import annotation_constraints
 from csp_check.assignment import Lexicon, read_assignment
 from csp_check.models import (
-    ALL_CONSTRAINTS,
     CSP,
     ActRole,
     Constraint,
@@ -63,7 +61,8 @@ from csp_check.models import (
     VariableKind,
 )
 from csp_check.assignment import ENTITY_TEXT_SLOTS, kb_index
-from csp_check.check import count_matches
+from csp_check.families import families
+from csp_check.families.primitives import count_matches
 from csp_check.normalize import (
     clock_time, fold, name_words, normalize, normalized_entities, refers, same_clock, wording_key,
 )
@@ -90,7 +89,7 @@ SEARCH_COLUMNS = frozenset({"area", "type", "food", "pricerange", "stars", "inte
 class BuildOptions(BaseModel):
     """What to build: the enabled constraint families and which variables filter a count."""
 
-    enabled: frozenset[ConstraintId] = frozenset(ALL_CONSTRAINTS)
+    enabled: frozenset[ConstraintId] = Field(default_factory=lambda: frozenset(ConstraintId))
     count_filter: Literal["state", "utterance"] = "state"
 
 
@@ -108,10 +107,8 @@ def build_csp(
     canonical_values(dialogue, variables, lexicon)
     assignment = read_assignment(variables, lexicon)
     results = normalized_results(dialogue)
-    builder = _Builder(dialogue, variables, kb, options, lexicon, results)
+    builder = BuildContext(dialogue, variables, kb, options, lexicon, results, assignment)
     builder.build()
-    for constraint in annotation_constraints(dialogue, variables, lexicon, assignment):  # S1
-        builder.add(constraint)
     domains = _domains(dialogue, variables, kb, results)
     amounts = [v for v in assignment.values() if isinstance(v, int)] + [
         v.value for v in variables if v.kind is VariableKind.AMOUNT and isinstance(v.value, int)
@@ -128,12 +125,17 @@ def build_csp(
     )
 
 
-class _Builder:
+class BuildContext:
+    """What a family's :meth:`~csp_check.families.registry.Family.build` reads: the dialogue,
+    its variables (with canonical values), its lexicon and assignment, ``by_turn`` (turn →
+    variables) and the KB scopes of the domain constraints (module docstring)."""
+
     def __init__(
         self, dialogue: Dialogue, variables: list[Variable], kb: KnowledgeBase | None, options: BuildOptions,
-        lexicon: Lexicon, results: list[NormalizedResult],
+        lexicon: Lexicon, results: list[NormalizedResult], assignment: dict[str, Value] | None = None,
     ):
         self.dialogue = dialogue
+        self.assignment = assignment or {}
         self.lexicon = lexicon
         self.results = results
         self.ignored = ignored_parameters(results)
@@ -155,33 +157,20 @@ class _Builder:
             self.constraints.append(constraint)
 
     def build(self) -> None:
-        for v in self.variables:  # C1
-            slot_type = None if v.kind is VariableKind.AMOUNT else v.slot_type
-            self.add(Constraint(id=ConstraintId.C1, variables=[v.name], turn=v.turn, slot_type=slot_type))
-        self._coreference()
-        self._distinctness()
-        self._domain()
+        """Every enabled family's instances, in registry order; the domain group's (C4–C6) come
+        from one walk over the dialogue's KB scopes (:meth:`_domain`), run where that group starts."""
+        walked = False
+        for family in families():
+            if family.group == "domain" and not walked:
+                walked = True
+                self._domain()
+            if ConstraintId(family.id) in self.options.enabled:
+                for constraint in family.build(self):
+                    self.add(constraint)
 
-    def _coreference(self) -> None:
-        groups: dict[tuple[str, Value], list[Variable]] = defaultdict(list)
-        keys = referents(self.dialogue, self.variables, self.lexicon)
-        for v in self.variables:
-            if v.kind is VariableKind.SLOT and not self._description(v):
-                groups[(v.slot_type, keys[v.name][0])].append(v)
-        for members in groups.values():
-            if len(members) > 1:
-                self.add(Constraint(id=ConstraintId.C2, variables=[m.name for m in members], turn=members[0].turn))
-
-    def _distinctness(self) -> None:
-        for turn, turn_vars in sorted(self.by_turn.items()):
-            by_type: dict[str, list[Variable]] = defaultdict(list)
-            for v in turn_vars:
-                if v.kind is VariableKind.SLOT and v.span is not None:
-                    by_type[v.slot_type].append(v)
-            for same_type in by_type.values():
-                same_type = _one_per_wording(same_type)
-                if len(same_type) > 1:
-                    self.add(Constraint(id=ConstraintId.C3, variables=[v.name for v in same_type], turn=turn))
+    def description(self, v: Variable) -> bool:
+        """Whether ``v``'s value is a description, not a value (:meth:`_description`)."""
+        return self._description(v)
 
     # -- domain constraints ---------------------------------------------------------------
     def _domain(self) -> None:
@@ -582,7 +571,7 @@ def _words(text: str | None) -> str:
     return re.sub(r"\W+", " ", fold(text or "")).strip()
 
 
-def _one_per_wording(same_type: list[Variable]) -> list[Variable]:
+def one_per_wording(same_type: list[Variable]) -> list[Variable]:
     """C3's members: spans annotated with one value but worded differently ("8 mercers row" and
     "mercers row industrial estate", parts of one address; "guesthouses" and "bed and
     breakfast") are one mention, so only the first stays; the same words written twice stay

@@ -170,6 +170,7 @@ class Variable(BaseModel):
     span: Span | None = None
     text: str | None = None
     value: Value
+    amount_op: Literal["=", ">", ">=", "<", "<="] = "="
 
     @property
     def slot_type(self) -> str:
@@ -193,25 +194,101 @@ class DelexicalizedDialogue(BaseModel):
     located: int = Field(0, description="act values without a span found by text matching")
 
 
-class ConstraintId(str, Enum):
-    C1 = "C1"  # type: x ∈ V(type(x))
-    C2 = "C2"  # coreference: equal values
-    C3 = "C3"  # same utterance, same type: pairwise different
-    C4 = "C4"  # no KB instance matches
-    C5 = "C5"  # at least one KB instance matches
-    C6 = "C6"  # exactly x0 KB instances match
-    S1 = "S1"  # annotation against text: the state / call records what the user said
+class _RegisteredIds(type):
+    """Metaclass of :class:`ConstraintId`: ``ConstraintId.C1`` and ``iter(ConstraintId)`` read the
+    registry of constraint families (:mod:`csp_check.families`), loaded on first use."""
+
+    def __getattr__(cls, name: str) -> "ConstraintId":
+        if name.startswith("_"):
+            raise AttributeError(name)
+        try:
+            return cls(name)
+        except ValueError:
+            raise AttributeError(f"no registered constraint family {name!r}") from None
+
+    def __iter__(cls):
+        from csp_check.families import registry
+
+        return iter([f.id for f in registry.families()])
+
+
+class ConstraintId(str, metaclass=_RegisteredIds):
+    """The id of a registered constraint family (``"C1"`` … ``"C6"``, ``"S1"``, …).
+
+    A ``str``; one object per id (``ConstraintId("C1") is ConstraintId.C1``). Building one from
+    a string the registry (:mod:`csp_check.families`) does not know raises ``ValueError``;
+    iterating the class gives every registered id in registry order.
+    """
+
+    _known: dict = {}
+
+    def __new__(cls, value: object) -> "ConstraintId":
+        if isinstance(value, ConstraintId):
+            return value
+        known = cls._known
+        if not known:
+            import csp_check.families  # noqa: F401  (registers the built-in families)
+        found = known.get(str(value)) if isinstance(value, str) else None
+        if found is None:
+            raise ValueError(f"unknown constraint {value!r}; registered: {', '.join(known)}")
+        return found
+
+    @classmethod
+    def _declare(cls, value: str) -> "ConstraintId":
+        """The id object of a family being registered (:func:`csp_check.families.registry.register`)."""
+        if value not in cls._known:
+            cls._known[value] = str.__new__(cls, value)
+        return cls._known[value]
+
+    @classmethod
+    def _forget(cls, value: str) -> None:
+        cls._known.pop(value, None)
+
+    @property
+    def value(self) -> str:
+        """The id as a plain string (as an enum member's ``value``)."""
+        return str.__str__(self)
 
     @property
     def family(self) -> str:
-        return {"C1": "linguistic", "C2": "dialogic", "C3": "dialogic", "S1": "annotation"}.get(self.value, "domain")
+        """The family's group: linguistic, dialogic, domain, annotation or profile."""
+        from csp_check.families import registry
+
+        return registry.get(self).group
+
+    def __repr__(self) -> str:
+        return f"ConstraintId({self.value!r})"
+
+    def __reduce__(self):
+        return (ConstraintId, (self.value,))
+
+    @classmethod
+    def __get_pydantic_core_schema__(cls, source, handler):
+        from pydantic_core import core_schema
+
+        return core_schema.no_info_after_validator_function(
+            cls, core_schema.str_schema(), serialization=core_schema.plain_serializer_function_ser_schema(str)
+        )
 
 
-ALL_CONSTRAINTS: tuple[ConstraintId, ...] = tuple(ConstraintId)
-#: The paper's constraints C1–C6 (``--constraints C1,...,C6``, the experiment's tables).
-PAPER_CONSTRAINTS: tuple[ConstraintId, ...] = tuple(c for c in ConstraintId if c.value.startswith("C"))
-#: The annotation family (S1): the dialogue's own annotation checked against its text.
-ANNOTATION_CONSTRAINTS: tuple[ConstraintId, ...] = tuple(c for c in ConstraintId if c.family == "annotation")
+def all_constraints() -> tuple[ConstraintId, ...]:
+    """Every registered family's id, in registry order (:mod:`csp_check.families`)."""
+    return tuple(ConstraintId)
+
+
+def __getattr__(name: str):
+    """``ALL_CONSTRAINTS`` / ``PAPER_CONSTRAINTS`` / ``ANNOTATION_CONSTRAINTS``: read from the
+    registry when asked for (every family, the paper's C1–C6 (groups linguistic, dialogic,
+    domain), the annotation group)."""
+    from csp_check.families import registry
+
+    if name == "ALL_CONSTRAINTS":
+        return registry.ids()
+    if name == "PAPER_CONSTRAINTS":
+        return registry.ids(groups=registry.PAPER_GROUPS)
+    if name == "ANNOTATION_CONSTRAINTS":
+        return registry.ids(groups=("annotation",))
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 class Constraint(BaseModel):
