@@ -40,6 +40,7 @@ import click
 
 from csp_check import interrupts
 from csp_check.errors import CspCheckError, InputError, UsageError
+from csp_check.families import ids, label
 from csp_check.interrupts import InterruptFlag, exit_now, kill_descendants
 from csp_check.models import ALL_CONSTRAINTS, ConstraintId, KnowledgeBase, Status
 from csp_check.readers import FORMATS
@@ -55,14 +56,17 @@ EXIT_OK, EXIT_INCONSISTENT, EXIT_ERROR, EXIT_INTERRUPTED = 0, 1, 2, 130
 
 def parse_constraints(ctx: click.Context, param: click.Parameter, value: str) -> tuple[ConstraintId, ...]:
     """``"C1,c6"`` → ``(C1, C6)``; an unknown id is a usage error (exit 2)."""
+    from csp_check.families import families, label
+
+    known = {f.id.upper(): f.id for f in families()}
     ids = [part.strip().upper() for part in value.split(",") if part.strip()]
     if not ids:
-        raise click.BadParameter("give at least one of C1,...,C6,S1")
-    try:
-        return tuple(dict.fromkeys(ConstraintId(i) for i in ids))
-    except ValueError:
-        bad = next(i for i in ids if i not in ConstraintId.__members__)
-        raise click.BadParameter(f"unknown constraint {bad!r}; choose from C1,...,C6,S1") from None
+        raise click.BadParameter(f"give at least one of {label(known.values())}")
+    bad = next((i for i in ids if i not in known), None)
+    if bad is not None:
+        raise click.BadParameter(f"unknown constraint {bad!r}; choose from {label(known.values())} "
+                                 "(csp-check constraints lists them)")  # fmt: skip
+    return tuple(dict.fromkeys(ConstraintId(known[i]) for i in ids))
 
 
 def load_kb_option(path: Path) -> KnowledgeBase:
@@ -110,10 +114,11 @@ def _fail(message: str) -> None:
 
 def corpus_options(f: Callable) -> Callable:
     """``--format``, ``--kb`` and ``--constraints``: how to read a corpus and which checks to build."""
-    f = click.option("--constraints", "constraints", default=",".join(c.value for c in ALL_CONSTRAINTS),
-                     show_default=True, callback=parse_constraints,
-                     help="Enabled constraints, comma-separated: the paper's C1-C6 and S1 (the state and "
-                          "calls record what the user said); C1,...,C6 leaves S1 out.")(f)  # fmt: skip
+    f = click.option("--constraints", "constraints", default=lambda: ",".join(c.value for c in ALL_CONSTRAINTS),
+                     show_default="every registered family", callback=parse_constraints,
+                     help="Enabled constraints, comma-separated (`csp-check constraints` lists them): the "
+                          "paper's C1-C6 and S1 (the state and calls record what the user said); "
+                          "C1,...,C6 leaves S1 out.")(f)  # fmt: skip
     f = click.option("--kb", "kb_path", type=click.Path(path_type=Path), help="Domain KB (file or directory).")(f)
     return click.option("--format", "fmt", type=click.Choice(FORMATS), default="auto", show_default=True,
                         help="Input format; auto sniffs each path.")(f)  # fmt: skip
@@ -271,9 +276,10 @@ def _validate(
             click.echo(summary_json(summary))
         elif not quiet:
             render_summary(summary, show=show)
-            if kb is None and summary.variables and not any(summary.coverage.get(c, 0) for c in ("C4", "C5", "C6")):
-                click.echo("note: no KB results in the data and no --kb: C4-C6 (domain constraints) were not "
-                           "built; give --kb FILE_OR_DB_DIRECTORY", err=True)  # fmt: skip
+            domain = [c.value for c in ids(("domain",))]
+            if kb is None and summary.variables and not any(summary.coverage.get(c, 0) for c in domain):
+                click.echo(f"note: no KB results in the data and no --kb: {label(domain)} (domain constraints) were "
+                           "not built; give --kb FILE_OR_DB_DIRECTORY", err=True)  # fmt: skip
     except BrokenPipeError:  # stdout closed early (| head): the verdict still decides the exit code
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
     if summary.dialogues == 0 and not crashed:
@@ -396,3 +402,7 @@ main.add_command(nlsi_group)
 
 if __name__ == "__main__":  # python -m csp_check.cli
     main()
+
+from csp_check.families.cli import constraints_command  # noqa: E402  (the listing lives with the registry)
+
+main.add_command(constraints_command)

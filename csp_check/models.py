@@ -11,6 +11,7 @@ Character offsets are Python string indices into ``Turn.utterance`` (end exclusi
 from __future__ import annotations
 
 from enum import Enum
+from collections.abc import Sequence
 from typing import Literal, Union
 
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, model_validator
@@ -271,24 +272,45 @@ class ConstraintId(str, metaclass=_RegisteredIds):
         )
 
 
-def all_constraints() -> tuple[ConstraintId, ...]:
-    """Every registered family's id, in registry order (:mod:`csp_check.families`)."""
-    return tuple(ConstraintId)
+class RegisteredIds(Sequence):
+    """The ids of the registered families of some groups (all when ``groups`` is ``None``), read
+    from the registry (:mod:`csp_check.families`) each time it is used: a default argument of
+    this kind sees a family registered after import."""
+
+    def __init__(self, groups: tuple[str, ...] | None = None, name: str = "") -> None:
+        self.groups, self.name = groups, name
+
+    def _ids(self) -> tuple["ConstraintId", ...]:
+        from csp_check.families import registry
+
+        return registry.ids(self.groups)
+
+    def __getitem__(self, i):
+        return self._ids()[i]
+
+    def __len__(self) -> int:
+        return len(self._ids())
+
+    def __eq__(self, other: object) -> bool:
+        return tuple(self) == tuple(other) if isinstance(other, (tuple, list, RegisteredIds)) else NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(tuple(self))
+
+    def __repr__(self) -> str:
+        return f"{self.name or 'RegisteredIds'}{self._ids()!r}"
+
+    def __reduce__(self):
+        return (RegisteredIds, (self.groups, self.name))
 
 
-def __getattr__(name: str):
-    """``ALL_CONSTRAINTS`` / ``PAPER_CONSTRAINTS`` / ``ANNOTATION_CONSTRAINTS``: read from the
-    registry when asked for (every family, the paper's C1–C6 (groups linguistic, dialogic,
-    domain), the annotation group)."""
-    from csp_check.families import registry
-
-    if name == "ALL_CONSTRAINTS":
-        return registry.ids()
-    if name == "PAPER_CONSTRAINTS":
-        return registry.ids(groups=registry.PAPER_GROUPS)
-    if name == "ANNOTATION_CONSTRAINTS":
-        return registry.ids(groups=("annotation",))
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+#: Every registered family's id, in registry order.
+ALL_CONSTRAINTS = RegisteredIds(None, "ALL_CONSTRAINTS")
+#: The paper's constraints C1–C6 (groups linguistic, dialogic, domain): ``--constraints C1,...,C6``,
+#: the experiment's tables.
+PAPER_CONSTRAINTS = RegisteredIds(("linguistic", "dialogic", "domain"), "PAPER_CONSTRAINTS")
+#: The annotation family (S1): the dialogue's own annotation checked against its text.
+ANNOTATION_CONSTRAINTS = RegisteredIds(("annotation",), "ANNOTATION_CONSTRAINTS")
 
 
 class Constraint(BaseModel):

@@ -17,10 +17,10 @@ import the module (here, for a built-in family).
 """
 
 from csp_check.families.registry import (
-    GROUPS, PAPER_GROUPS, Family, UnknownFamily, families, get, ids, register, unregister,
+    GROUPS, PAPER_GROUPS, Family, UnknownFamily, families, get, ids, label, register, unregister,
 )
 from csp_check.families import (  # noqa: F401  (registration order is the listing order)
     value_type, coreference, distinct_mentions, no_instance, some_instance, instance_count, annotation_text,
 )
 
-__all__ = ["GROUPS", "PAPER_GROUPS", "Family", "UnknownFamily", "families", "get", "ids", "register", "unregister"]
+__all__ = ["GROUPS", "PAPER_GROUPS", "Family", "UnknownFamily", "families", "get", "ids", "label", "register", "unregister"]

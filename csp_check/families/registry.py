@@ -115,3 +115,20 @@ def families(groups: Iterable[str] | None = None) -> list[Family]:
 def ids(groups: Iterable[str] | None = None) -> tuple[ConstraintId, ...]:
     """The ids of :func:`families`."""
     return tuple(ConstraintId(f.id) for f in families(groups))
+
+
+def label(family_ids: Iterable[str]) -> str:
+    """A short label for some ids: runs of one prefix with consecutive numbers are joined
+    (``C1, C2, C3, S1`` → ``C1-C3, S1``)."""
+    import re
+
+    parts: list[list[tuple[str, int | None, str]]] = []
+    for fid in family_ids:
+        m = re.fullmatch(r"(.*?)(\d+)", str(fid))
+        key = (m.group(1), int(m.group(2)), str(fid)) if m else (str(fid), None, str(fid))
+        last = parts[-1][-1] if parts else None
+        if last and m and last[1] is not None and last[0] == key[0] and last[1] + 1 == key[1]:
+            parts[-1].append(key)
+        else:
+            parts.append([key])
+    return ", ".join(run[0][2] if len(run) == 1 else f"{run[0][2]}-{run[-1][2]}" for run in parts)
