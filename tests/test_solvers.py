@@ -1,8 +1,8 @@
 """Solver backends agree with the solver-free checker and with brute force (spec §8, issue 3).
 
 Property-based: hypothesis generates small CSPs (2–3 slot types with tiny domains, amounts, a
-KB of 0–5 entities with missing columns and ``dontcare``, random C1–C6 and S1 instances, random
-assignments, implicit variables). For each, the checker (:func:`csp_check.check.violations`),
+KB of 0–5 entities with missing columns and ``dontcare``, random C1–C6 and S1 instances, amounts
+compared with ``=``, ``>``, ``>=``, ``<``, ``<=`` ("over 70"), random assignments, implicit variables). For each, the checker (:func:`csp_check.check.violations`),
 CP-SAT and MiniZinc/Gecode must agree on whether the dialogue's assignment is consistent (each
 solver given the assignment fixed), on satisfiability, on the solution count below the cap and
 on the maximum agreement; brute-force enumeration over the product of the domains with
@@ -87,11 +87,13 @@ def csps(draw: st.DrawFn) -> CSP:
             own = draw(st.integers(0, 3)) > 0
             said = draw(st.sampled_from(POOLS[slot] + [DONTCARE] if own else every_value))
         implicit = draw(st.integers(0, 5)) == 0
+        # how a count compares with the KB ("over 70": >); mostly "="
+        amount_op = draw(st.sampled_from(["=", "=", "=", ">", ">=", "<", "<="])) if amount else "="
         variables.append(Variable(
             name=name, turn=i // 2, speaker="system" if i % 2 else "user",
             kind=VariableKind.AMOUNT if amount else VariableKind.SLOT, domain="r", slot=slot,
             role=ActRole.COUNT if amount else ActRole.INFORM,
-            span=None if implicit else Span(start=0, end=1), text=str(said), value=said,
+            span=None if implicit else Span(start=0, end=1), text=str(said), value=said, amount_op=amount_op,
         ))  # fmt: skip
         assignment[name] = said
 
@@ -255,6 +257,8 @@ FEATURES: dict[str, Any] = {
     "S1 omission": lambda csp: any(c.id.value == "S1" and not c.values for c in csp.constraints),
     "implicit": lambda csp: any(v.span is None for v in csp.variables),
     "bound": lambda csp: any(op != "=" for c in csp.constraints for op in c.ops),
+    "amount op": lambda csp: any(c.count_variable and by_name(csp.variables, c.count_variable).amount_op != "="
+                                 for c in csp.constraints),
     "amount": lambda csp: any(v.kind is VariableKind.AMOUNT for v in csp.variables),
     "capped": lambda csp: sum(1 for _ in itertools.islice(solutions(csp), CAP)) >= CAP,
     "unsat": lambda csp: not any(True for _ in solutions(csp)),
