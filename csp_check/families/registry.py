@@ -4,7 +4,8 @@ A *family* is one kind of constraint (C1 "type", C2 "coreference", …). It is a
 :class:`Family` in a module of its own, registered with :func:`register`; it states
 
 - how its instances are built from a dialogue (:meth:`Family.build`, reading the
-  :class:`~csp_check.constraints.BuildContext`);
+  :class:`~csp_check.constraints.BuildContext`; a domain family, at each KB scope of the
+  dialogue: :meth:`Family.build_in_scope`);
 - what satisfying an instance means on an assignment (:meth:`Family.satisfied`: the executable
   definition the solvers must agree with);
 - how a broken instance is explained in words (:meth:`Family.explain`);
@@ -49,6 +50,16 @@ class Family:
     def build(self, ctx: object) -> list[Constraint]:
         """The family's instances for one dialogue, from a
         :class:`~csp_check.constraints.BuildContext` (default: none)."""
+        return []
+
+    #: The order the domain group's :meth:`build_in_scope` run in at one KB scope (lower first).
+    scope_step: ClassVar[int] = 0
+
+    def build_in_scope(self, ctx: object, at: object) -> list[Constraint]:
+        """The family's instances at one KB scope (a system turn and domain with its KB table:
+        :class:`~csp_check.constraints.KbScope`), for families of the ``domain`` group, which
+        :class:`~csp_check.constraints.BuildContext` calls during its one walk over the
+        dialogue's KB scopes (default: none)."""
         return []
 
     def lower(self, constraint: Constraint, csp: CSP) -> list[Primitive]:
