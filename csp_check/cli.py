@@ -56,9 +56,9 @@ EXIT_OK, EXIT_INCONSISTENT, EXIT_ERROR, EXIT_INTERRUPTED = 0, 1, 2, 130
 
 def parse_constraints(ctx: click.Context, param: click.Parameter, value: str) -> tuple[ConstraintId, ...]:
     """``"C1,c6"`` → ``(C1, C6)``; an unknown id is a usage error (exit 2)."""
-    from csp_check.families import families, label
+    from csp_check.families import DIALOGUE_GROUPS, families, label
 
-    known = {f.id.upper(): f.id for f in families()}
+    known = {f.id.upper(): f.id for f in families(DIALOGUE_GROUPS)}
     ids = [part.strip().upper() for part in value.split(",") if part.strip()]
     if not ids:
         raise click.BadParameter(f"give at least one of {label(known.values())}")

@@ -304,8 +304,8 @@ class RegisteredIds(Sequence):
         return (RegisteredIds, (self.groups, self.name))
 
 
-#: Every registered family's id, in registry order.
-ALL_CONSTRAINTS = RegisteredIds(None, "ALL_CONSTRAINTS")
+#: Every registered family checked on a dialogue (all groups but ``profile``), in registry order.
+ALL_CONSTRAINTS = RegisteredIds(("linguistic", "dialogic", "domain", "annotation"), "ALL_CONSTRAINTS")
 #: The paper's constraints C1–C6 (groups linguistic, dialogic, domain): ``--constraints C1,...,C6``,
 #: the experiment's tables.
 PAPER_CONSTRAINTS = RegisteredIds(("linguistic", "dialogic", "domain"), "PAPER_CONSTRAINTS")

@@ -201,3 +201,16 @@ def test_bounded_amount_explained_in_words() -> None:
     assert "says more than 2 with restaurant.food='spanish'; the KB has 2" in violation.message
     [violation] = check.violations(bounded_csp("<=", 1))
     assert "says at most 1" in violation.message
+
+
+def test_profile_families_are_the_nlsi_modules() -> None:
+    """P1–P6 are registered (group profile) with the ids and names their NLSI modules declare;
+    dialogue checking neither builds nor accepts them."""
+    from csp_check.models import ALL_CONSTRAINTS
+
+    profile = families(("profile",))
+    assert [f.id for f in profile] == ["P1", "P2", "P3", "P4", "P5", "P6"]
+    assert [(f.module.ID, f.module.TITLE) for f in profile] == [(f.id, f.name) for f in profile]
+    assert not {f.id for f in profile} & set(ALL_CONSTRAINTS)
+    out = CliRunner().invoke(main, ["validate", "x.json", "--constraints", "C1,P1"])
+    assert out.exit_code == 2 and "unknown constraint 'P1'" in out.output

@@ -28,6 +28,8 @@ from csp_check.models import CSP, Constraint, ConstraintId, Value, Variable
 GROUPS = ("linguistic", "dialogic", "domain", "annotation", "profile")
 #: The groups of the paper's constraints C1–C6 (the experiment's tables and ablations).
 PAPER_GROUPS = ("linguistic", "dialogic", "domain")
+#: The groups checked on a dialogue (``--constraints``); ``profile`` families check API calls.
+DIALOGUE_GROUPS = ("linguistic", "dialogic", "domain", "annotation")
 
 
 class UnknownFamily(ValueError):
