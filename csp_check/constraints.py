@@ -1,6 +1,10 @@
 """Constraint builder: a delexicalized dialogue + KB → its CSP with C1–C6 (paper §3.2, spec §2, §6)
 and S1 (annotation against text: :mod:`csp_check.annotation`).
 
+Each family builds its own instances in its module (:mod:`csp_check.families`) from a
+:class:`BuildContext`; the domain families (C4–C6) at each :class:`KbScope` of the one walk over
+the dialogue's KB results (:meth:`BuildContext._domain`).
+
 Decisions (also in the README, "Semantics"):
 
 - **C1 (type)**: every variable. V(type) is the slot's closed value set when the ontology has

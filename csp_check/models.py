@@ -321,7 +321,8 @@ class Constraint(BaseModel):
     - C4 / C5: over KB table ``kb``, no / some entity has ``entity[columns[i]] == variables[i]``
       for every i (``ops[i]`` ``>=`` / ``<=`` make filter i a bound: ``entity[columns[i]] >=
       variables[i]``; strings compare in code-point order, so ``HH:MM`` times compare as times).
-    - C6: as C5 but ``|matching entities| == count_variable``.
+    - C6: as C5 but ``|matching entities|`` compared with ``count_variable`` by that variable's
+      ``amount_op`` (``=``: equal; ``>``: more than, …).
     - S1: ``variables=[x]`` (what the user's text says), ``values``: the value the annotation
       records for it (belief-state alternatives, or a service call's argument), ``record`` says
       which; x ∈ ``values``. ``turn`` is the turn whose state / call records it.
