@@ -363,6 +363,16 @@ class CSP(BaseModel):
     constraints: list[Constraint]
     assignment: dict[str, Value]
     max_amount: int = Field(description="upper bound of amount variables' domain")
+    _by_name: tuple[list, int, dict] | None = PrivateAttr(default=None)
+
+    def variable(self, name: str) -> Variable:
+        """The variable called ``name`` (``KeyError`` if none), from an index built once per
+        variable list (a family's meaning may look its variables up: linear per dialogue)."""
+        cached = self._by_name
+        if cached is None or cached[0] is not self.variables or cached[1] != len(self.variables):
+            cached = (self.variables, len(self.variables), {v.name: v for v in self.variables})
+            self._by_name = cached
+        return cached[2][name]
 
 
 class VariableRef(BaseModel):

@@ -39,10 +39,10 @@ def count_bounds(op: str, amount: str) -> tuple[Bound, Bound | None]:
 
 def amount_op(constraint: Constraint, csp: CSP) -> str:
     """The comparison of the constraint's amount variable (``=`` when it states none)."""
-    for v in csp.variables:
-        if v.name == constraint.count_variable:
-            return v.amount_op
-    return "="
+    try:
+        return csp.variable(constraint.count_variable or "").amount_op
+    except KeyError:
+        return "="
 
 
 @register
