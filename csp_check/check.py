@@ -1,13 +1,15 @@
 """Solver-free checker: evaluate an assignment directly against every constraint of a CSP.
 
-This module is the executable definition of what each constraint means (spec §2, paper
-§3.2); the MiniZinc model and the CP-SAT backend must agree with it. Semantics decided here:
+What each constraint means is stated by its family (:mod:`csp_check.families`: one module per
+family, :meth:`~csp_check.families.registry.Family.satisfied`); this module applies them. The
+MiniZinc model and the CP-SAT backend must agree with it (spec §2, paper §3.2). Semantics
+decided there:
 
 - Values are compared after :func:`~csp_check.normalize.normalize` (the CSP stores them so).
 - ``dontcare`` as a filter value matches every entity.
 - A KB entity without a column is *unknown* there, and the dialogue gets the benefit of the
   doubt: C4 counts only entities that surely match, C5 accepts an entity that may match, and C6
-  holds when ``sure ≤ x0 ≤ possible``.
+  holds when the amount's bounds (``sure ≤ x0 ≤ possible`` for ``=``) meet ``sure..possible``.
 - Amount variables (kind ``amount``) are integers in ``0..CSP.max_amount``.
 - S1 (annotation against text): the user's text variable takes one of the fixed values the
   belief state / service call records for it (membership in a set of constants).
@@ -15,77 +17,17 @@ This module is the executable definition of what each constraint means (spec §2
 
 from __future__ import annotations
 
-from typing import Mapping
+from typing import Iterable, Mapping
 
-from csp_check.models import CSP, Constraint, ConstraintId, Value, Variable, VariableRef, Violation
-
-DONTCARE = "dontcare"
-
-
-def holds(have: str, op: str, value: Value) -> bool:
-    """Whether a KB cell ``have`` satisfies a filter ``op value``: ``=`` equality; ``>=`` /
-    ``<=`` a bound (``have >= value``), comparing strings in code-point order (``HH:MM`` times
-    compare as times); a bound never holds against an amount (an int)."""
-    if op == "=" or not op:
-        return have == value
-    if not isinstance(value, str):
-        return False
-    return have >= value if op == ">=" else have <= value
-
-
-def entity_match(
-    entity: Mapping[str, str], columns: list[str], values: list[Value], ops: list[str] | None = None
-) -> tuple[bool, bool]:
-    """(surely matches, possibly matches) for one entity against ``columns[i] ops[i] values[i]``
-    (``ops`` empty or ``None``: all ``=``): a contradicted column rules the entity out; a missing
-    one only makes the match unsure."""
-    sure = True
-    for i, (column, value) in enumerate(zip(columns, values)):
-        if value == DONTCARE:
-            continue
-        have = entity.get(column)
-        if have is None or have == "":
-            sure = False
-        elif not holds(have, ops[i] if ops and i < len(ops) else "=", value):
-            return False, False
-    return sure, True
-
-
-def count_matches(
-    entities: list[Mapping[str, str]], columns: list[str], values: list[Value], ops: list[str] | None = None
-) -> tuple[int, int]:
-    """(entities that surely match, entities that possibly match)."""
-    sure = possible = 0
-    for entity in entities:
-        s, p = entity_match(entity, columns, values, ops)
-        sure += s
-        possible += p
-    return sure, possible
+from csp_check.families import registry
+from csp_check.families.primitives import DONTCARE, count_matches, entity_match, holds  # noqa: F401  (re-exported)
+from csp_check.models import CSP, Constraint, Value, Variable, VariableRef, Violation
 
 
 def satisfied(constraint: Constraint, assignment: Mapping[str, Value], csp: CSP) -> bool:
-    """Whether ``assignment`` (variable name → value) satisfies ``constraint``."""
-    values = [assignment[name] for name in constraint.variables]
-    cid = constraint.id
-    if cid is ConstraintId.C1:
-        if constraint.slot_type is None:  # an amount
-            return all(isinstance(v, int) and 0 <= v <= csp.max_amount for v in values)
-        allowed = csp.domains.get(constraint.slot_type, ())
-        return all(v in allowed for v in values)
-    if cid is ConstraintId.C2:
-        return len(set(values)) <= 1
-    if cid is ConstraintId.C3:
-        return len(set(values)) == len(values)
-    if cid is ConstraintId.S1:  # x ∈ the values the annotation records
-        return all(v in constraint.values for v in values)
-    entities = csp.kbs.get(constraint.kb or "", [])
-    sure, possible = count_matches(entities, constraint.columns, values, constraint.ops)
-    if cid is ConstraintId.C4:
-        return sure == 0
-    if cid is ConstraintId.C5:
-        return possible > 0
-    amount = assignment[constraint.count_variable or ""]
-    return isinstance(amount, int) and sure <= amount <= possible
+    """Whether ``assignment`` (variable name → value) satisfies ``constraint`` (its family's
+    meaning). Raises :class:`~csp_check.families.UnknownFamily` for an unregistered id."""
+    return registry.get(constraint.id).satisfied(constraint, assignment, csp)
 
 
 def violations(csp: CSP, assignment: Mapping[str, Value] | None = None) -> list[Violation]:
@@ -100,86 +42,20 @@ def violations(csp: CSP, assignment: Mapping[str, Value] | None = None) -> list[
 def explain(
     constraint: Constraint, assignment: Mapping[str, Value], csp: CSP, by_name: Mapping[str, Variable]
 ) -> Violation:
-    """A :class:`Violation` for a constraint ``assignment`` breaks, with its evidence in words."""
+    """A :class:`Violation` for a constraint ``assignment`` breaks, with its evidence in words
+    (the family's :meth:`~csp_check.families.registry.Family.explain`)."""
+    family = registry.get(constraint.id)
     refs = [_ref(by_name[n], assignment[n]) for n in constraint.scope]
-    cid = constraint.id
-    recorded_at = {constraint.turn} if cid is ConstraintId.S1 and constraint.turn is not None else set()
-    turns = sorted({r.turn for r in refs} | recorded_at)
-    said = ", ".join(f"{r.slot}={r.value!r}" for r in refs if r.name != constraint.count_variable)
-    where = _where(refs)
-    claim = f"turn {constraint.turn}" if constraint.turn is not None else where  # the utterance that claims
-    if cid is ConstraintId.C1:
-        r = refs[0]
-        kind = "an amount" if constraint.slot_type is None else f"a {constraint.slot_type} value"
-        msg = f"{where} says {r.value!r}, which is not {kind}"
-    elif cid is ConstraintId.C2:
-        msg = f"{where} should name the same {refs[0].slot}, but the text says " + " / ".join(
-            f"{r.value!r} (turn {r.turn})" for r in refs
-        )
-    elif cid is ConstraintId.C3:
-        msg = f"{where} names the same {refs[0].slot} twice in one utterance: {said}"
-    elif cid is ConstraintId.S1:
-        r = refs[0]
-        span = f" [{r.span.start}:{r.span.end}] {r.text!r}" if r.span else ""
-        recorded = " / ".join(repr(x) for x in constraint.values)
-        msg = (f"turn {r.turn} the user says{span} ({r.slot}={r.value!r}); the {constraint.record or 'annotation'} "
-               f"at turn {constraint.turn} records {r.slot}={recorded}")
-        if not constraint.values:  # an omission: x ∈ ∅
-            msg = (f"turn {r.turn} the user says{span} ({r.slot}={r.value!r}); the {constraint.record or 'annotation'} "
-                   f"at turn {constraint.turn} tracks {r.slot.split('.')[0]} but records no {r.slot}")
-    else:
-        entities = csp.kbs.get(constraint.kb or "", [])
-        values = [assignment[n] for n in constraint.variables]
-        matches = [e for e in entities if entity_match(e, constraint.columns, values, constraint.ops)[1]]
-        sample = "; ".join(_entity_label(e) for e in matches[:3])
-        if cid is ConstraintId.C4:
-            msg = f"{claim} says there is no instance with {said}; the KB has {len(matches)}: {sample}"
-        elif cid is ConstraintId.C5:
-            msg = _no_instance(constraint, assignment, entities, by_name)
-        else:
-            amount = assignment[constraint.count_variable or ""]
-            sure, possible = count_matches(entities, constraint.columns, values, constraint.ops)
-            have = str(sure) if sure == possible else f"{sure}-{possible}"
-            msg = f"{claim} says {amount} with {said or 'no filter'}; the KB has {have}"
-            if sample:
-                msg += f": {sample}" + (" …" if len(matches) > 3 else "")
-    return Violation(constraint=cid, turns=turns, variables=refs, message=msg)
+    turns = sorted({r.turn for r in refs} | family.evidence_turns(constraint))
+    msg = family.explain(constraint, assignment, csp, by_name)
+    return Violation(constraint=constraint.id, turns=turns, variables=refs, message=msg)
 
 
-def _no_instance(
-    constraint: Constraint, assignment: Mapping[str, Value], entities: list[Mapping[str, str]],
-    by_name: Mapping[str, Variable],
-) -> str:
-    """Why a C5 fails: no entity has what the utterance states, or one has but not with the
-    values the user asked for earlier (named one by one)."""
-    ops = [constraint.ops[i] if i < len(constraint.ops) else "=" for i in range(len(constraint.columns))]
-    pairs = list(zip(constraint.variables, constraint.columns, ops))
-    own = [(n, col, op) for n, col, op in pairs if by_name[n].turn == constraint.turn and op == "="]
-    asked = [(n, col, op) for n, col, op in pairs if (n, col, op) not in own]
-    stated = ", ".join(f"{col}={assignment[n]!r}" for n, col, _ in own)
-    own_cols, own_vals, own_ops = [c for _, c, _ in own], [assignment[n] for n, _, _ in own], [o for _, _, o in own]
-    if not asked or not any(entity_match(e, own_cols, own_vals, own_ops)[1] for e in entities):
-        return f"turn {constraint.turn} states {stated or 'an entity'}; no KB entity ({len(entities)}) has this"
-    clash = [
-        f"{col}{'' if op == '=' else ' ' + op + ' '}={assignment[n]!r} (turn {by_name[n].turn})".replace(" =", " ", 1) if op != "=" else f"{col}={assignment[n]!r} (turn {by_name[n].turn})"
-        for n, col, op in asked
-        if not any(entity_match(e, [*own_cols, col], [*own_vals, assignment[n]], [*own_ops, op])[1] for e in entities)
-    ] or [", ".join(f"{col}{op}{assignment[n]!r}" for n, col, op in asked) + " together"]
-    return f"turn {constraint.turn} offers {stated}, which the KB has, but not with what was asked: {'; '.join(clash)}"
+def where(items: Iterable[object]) -> str:
+    """``turn 3`` / ``turns 3, 5``: the turns of variables (anything with a ``turn``)."""
+    turns = sorted({getattr(r, "turn") for r in items})
+    return ("turn " if len(turns) == 1 else "turns ") + ", ".join(map(str, turns))
 
 
 def _ref(var: Variable, value: Value) -> VariableRef:
     return VariableRef(name=var.name, turn=var.turn, slot=var.slot_type, span=var.span, text=var.text, value=value)
-
-
-def _where(refs: list[VariableRef]) -> str:
-    turns = sorted({r.turn for r in refs})
-    return ("turn " if len(turns) == 1 else "turns ") + ", ".join(map(str, turns))
-
-
-def _entity_label(entity: Mapping[str, str]) -> str:
-    for key in ("name", "trainID", "department", "restaurant_name", "hotel_name", "title", "movie_name",
-                "event_name", "property_name", "song_name", "car_name", "airlines", "attraction_name"):
-        if key in entity:
-            return entity[key]
-    return ", ".join(f"{k}={v}" for k, v in list(entity.items())[:3])

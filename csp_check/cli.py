@@ -42,6 +42,7 @@ import click
 
 from csp_check import interrupts
 from csp_check.errors import CspCheckError, InputError, UsageError
+from csp_check.families import ids, label
 from csp_check.interrupts import InterruptFlag, exit_now, kill_descendants
 from csp_check.kb import load_kb_option
 from csp_check.models import ALL_CONSTRAINTS, ConstraintId, Status
@@ -58,14 +59,17 @@ EXIT_OK, EXIT_INCONSISTENT, EXIT_ERROR, EXIT_INTERRUPTED = 0, 1, 2, 130
 
 def parse_constraints(ctx: click.Context, param: click.Parameter, value: str) -> tuple[ConstraintId, ...]:
     """``"C1,c6"`` → ``(C1, C6)``; an unknown id is a usage error (exit 2)."""
+    from csp_check.families import DIALOGUE_GROUPS, families, label
+
+    known = {f.id.upper(): f.id for f in families(DIALOGUE_GROUPS)}
     ids = [part.strip().upper() for part in value.split(",") if part.strip()]
     if not ids:
-        raise click.BadParameter("give at least one of C1,...,C6,S1")
-    try:
-        return tuple(dict.fromkeys(ConstraintId(i) for i in ids))
-    except ValueError:
-        bad = next(i for i in ids if i not in ConstraintId.__members__)
-        raise click.BadParameter(f"unknown constraint {bad!r}; choose from C1,...,C6,S1") from None
+        raise click.BadParameter(f"give at least one of {label(known.values())}")
+    bad = next((i for i in ids if i not in known), None)
+    if bad is not None:
+        raise click.BadParameter(f"unknown constraint {bad!r}; choose from {label(known.values())} "
+                                 "(csp-check constraints lists them)")  # fmt: skip
+    return tuple(dict.fromkeys(ConstraintId(known[i]) for i in ids))
 
 
 def solver_option(
@@ -99,10 +103,11 @@ def _fail(message: str) -> None:
 
 def corpus_options(f: Callable) -> Callable:
     """``--format``, ``--kb`` and ``--constraints``: how to read a corpus and which checks to build."""
-    f = click.option("--constraints", "constraints", default=",".join(c.value for c in ALL_CONSTRAINTS),
-                     show_default=True, callback=parse_constraints,
-                     help="Enabled constraints, comma-separated: the paper's C1-C6 and S1 (the state and "
-                          "calls record what the user said); C1,...,C6 leaves S1 out.")(f)  # fmt: skip
+    f = click.option("--constraints", "constraints", default=lambda: ",".join(c.value for c in ALL_CONSTRAINTS),
+                     show_default="every registered family", callback=parse_constraints,
+                     help="Enabled constraints, comma-separated (`csp-check constraints` lists them): the "
+                          "paper's C1-C6 and S1 (the state and calls record what the user said); "
+                          "C1,...,C6 leaves S1 out.")(f)  # fmt: skip
     return reading_options(f)
 
 
@@ -428,3 +433,7 @@ main.add_command(nlsi_group)
 
 if __name__ == "__main__":  # python -m csp_check.cli
     main()
+
+from csp_check.families.cli import constraints_command  # noqa: E402  (the listing lives with the registry)
+
+main.add_command(constraints_command)

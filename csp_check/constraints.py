@@ -1,6 +1,10 @@
 """Constraint builder: a delexicalized dialogue + KB → its CSP with C1–C6 (paper §3.2, spec §2, §6)
 and S1 (annotation against text: :mod:`csp_check.annotation`).
 
+Each family builds its own instances in its module (:mod:`csp_check.families`) from a
+:class:`BuildContext`; the domain families (C4–C6) at each :class:`KbScope` of the one walk over
+the dialogue's KB results (:meth:`BuildContext._domain`).
+
 Decisions (also in the README, "Semantics"):
 
 - **C1 (type)**: every variable. V(type) is the slot's closed value set when the ontology has
@@ -44,12 +48,10 @@ from bisect import bisect_right
 from collections import defaultdict
 from typing import Literal, NamedTuple
 
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
-from csp_check.annotation import annotation_constraints
 from csp_check.assignment import Lexicon, read_assignment
 from csp_check.models import (
-    ALL_CONSTRAINTS,
     CSP,
     ActRole,
     Constraint,
@@ -63,7 +65,7 @@ from csp_check.models import (
     VariableKind,
 )
 from csp_check.assignment import ENTITY_TEXT_SLOTS, kb_index
-from csp_check.check import count_matches
+from csp_check.families import families
 from csp_check.normalize import (
     clock_time, fold, name_words, normalize, normalized_entities, refers, same_clock, wording_key,
 )
@@ -90,7 +92,7 @@ SEARCH_COLUMNS = frozenset({"area", "type", "food", "pricerange", "stars", "inte
 class BuildOptions(BaseModel):
     """What to build: the enabled constraint families and which variables filter a count."""
 
-    enabled: frozenset[ConstraintId] = frozenset(ALL_CONSTRAINTS)
+    enabled: frozenset[ConstraintId] = Field(default_factory=lambda: frozenset(ConstraintId))
     count_filter: Literal["state", "utterance"] = "state"
 
 
@@ -108,10 +110,8 @@ def build_csp(
     canonical_values(dialogue, variables, lexicon)
     assignment = read_assignment(variables, lexicon)
     results = normalized_results(dialogue)
-    builder = _Builder(dialogue, variables, kb, options, lexicon, results)
+    builder = BuildContext(dialogue, variables, kb, options, lexicon, results, assignment)
     builder.build()
-    for constraint in annotation_constraints(dialogue, variables, lexicon, assignment):  # S1
-        builder.add(constraint)
     domains = _domains(dialogue, variables, kb, results)
     amounts = [v for v in assignment.values() if isinstance(v, int)] + [
         v.value for v in variables if v.kind is VariableKind.AMOUNT and isinstance(v.value, int)
@@ -128,12 +128,34 @@ def build_csp(
     )
 
 
-class _Builder:
+class KbScope(NamedTuple):
+    """Where domain constraints are built: a system turn and one of its domains, with the KB
+    table in force (``kb_id``; ``params``: the call that produced it, ``None`` for a ``--kb``
+    table or a belief-state search), its ``columns``, the turn's variables of the domain
+    (``mine``), the search filters in force (``filters``, see the module docstring, C6) and every
+    entity of the domain the dialogue's results show (``seen``, ``None`` without results)."""
+
+    turn: Turn
+    domain: str
+    kb_id: str
+    columns: set[str]
+    params: dict[str, str] | None
+    mine: list[Variable]
+    filters: list[Variable]
+    seen: list[dict[str, str]] | None
+
+
+class BuildContext:
+    """What a family's :meth:`~csp_check.families.registry.Family.build` reads: the dialogue,
+    its variables (with canonical values), its lexicon and assignment, ``by_turn`` (turn →
+    variables) and the KB scopes of the domain constraints (module docstring)."""
+
     def __init__(
         self, dialogue: Dialogue, variables: list[Variable], kb: KnowledgeBase | None, options: BuildOptions,
-        lexicon: Lexicon, results: list[NormalizedResult],
+        lexicon: Lexicon, results: list[NormalizedResult], assignment: dict[str, Value] | None = None,
     ):
         self.dialogue = dialogue
+        self.assignment = assignment or {}
         self.lexicon = lexicon
         self.results = results
         self.ignored = ignored_parameters(results)
@@ -155,37 +177,28 @@ class _Builder:
             self.constraints.append(constraint)
 
     def build(self) -> None:
-        for v in self.variables:  # C1
-            slot_type = None if v.kind is VariableKind.AMOUNT else v.slot_type
-            self.add(Constraint(id=ConstraintId.C1, variables=[v.name], turn=v.turn, slot_type=slot_type))
-        self._coreference()
-        self._distinctness()
-        self._domain()
+        """Every enabled family's instances, in registry order; the domain group's (C4–C6) come
+        from one walk over the dialogue's KB scopes (:meth:`_domain`), run where that group starts."""
+        walked = False
+        for family in families():
+            if family.group == "domain" and not walked:
+                walked = True
+                self._domain()
+            if ConstraintId(family.id) in self.options.enabled:
+                for constraint in family.build(self):
+                    self.add(constraint)
 
-    def _coreference(self) -> None:
-        groups: dict[tuple[str, Value], list[Variable]] = defaultdict(list)
-        keys = referents(self.dialogue, self.variables, self.lexicon)
-        for v in self.variables:
-            if v.kind is VariableKind.SLOT and not self._description(v):
-                groups[(v.slot_type, keys[v.name][0])].append(v)
-        for members in groups.values():
-            if len(members) > 1:
-                self.add(Constraint(id=ConstraintId.C2, variables=[m.name for m in members], turn=members[0].turn))
-
-    def _distinctness(self) -> None:
-        for turn, turn_vars in sorted(self.by_turn.items()):
-            by_type: dict[str, list[Variable]] = defaultdict(list)
-            for v in turn_vars:
-                if v.kind is VariableKind.SLOT and v.span is not None:
-                    by_type[v.slot_type].append(v)
-            for same_type in by_type.values():
-                same_type = _one_per_wording(same_type)
-                if len(same_type) > 1:
-                    self.add(Constraint(id=ConstraintId.C3, variables=[v.name for v in same_type], turn=turn))
+    def description(self, v: Variable) -> bool:
+        """Whether ``v``'s value is a description, not a value (:meth:`_description`)."""
+        return self._description(v)
 
     # -- domain constraints ---------------------------------------------------------------
     def _domain(self) -> None:
-        if not self.options.enabled & {ConstraintId.C4, ConstraintId.C5, ConstraintId.C6}:
+        """The KB walk: for each system turn and domain, its KB scope (module docstring), where
+        each family of the domain group builds its instances (:meth:`Family.build_in_scope`, in
+        the order of their ``scope_step``)."""
+        steps = sorted(families(("domain",)), key=lambda f: f.scope_step)
+        if not self.options.enabled & {ConstraintId(f.id) for f in steps}:
             return
         latest: dict[str, tuple[str, list[dict[str, str]], dict[str, str] | None]] = {}
         seen = self._dialogue_entities()
@@ -207,19 +220,12 @@ class _Builder:
                 columns = set().union(*entities) if entities else set()
                 mine = [v for v in turn_vars if v.domain == domain]
                 filters = self._filters(turn.index, domain, columns, mine, params)
-                asked = filters if self.options.count_filter == "state" else []  # the paper: the utterance alone
                 if domain in seen:  # C5 looks at every entity of d the dialogue's results show
                     self.kbs.setdefault(f"dialogue:{domain}", seen[domain])
-                    self._claims(turn.index, f"dialogue:{domain}", set().union(*seen[domain]), mine, asked)
-                else:
-                    self._claims(turn.index, kb_id, columns, mine, asked)
-                searched = filters
-                if params is None and self.options.count_filter == "state":
-                    filters = self._with_own_words(turn.index, kb_id, columns, mine, filters)
-                self._counts(turn.index, domain, kb_id, mine, params, filters)
-                if params is None and (turn.index, domain) in self.unlinked:
-                    continue  # a search constraint no variable mentions: what found nothing is not known
-                self._no_results(turn, domain, kb_id, columns, mine, searched)
+                at = KbScope(turn, domain, kb_id, columns, params, mine, filters, seen.get(domain))
+                for family in steps:
+                    for constraint in family.build_in_scope(self, at):
+                        self.add(constraint)
 
     def _dialogue_entities(self) -> dict[str, list[dict[str, str]]]:
         """Domain → every distinct entity the dialogue's KB results show (the dialogue's KB)."""
@@ -288,91 +294,6 @@ class _Builder:
             self._vocabs[key] = {e[column] for e in self.kbs.get(kb_id) or self.kb.tables[kb_id].normalized() if column in e}
         return self._vocabs[key]
 
-    def _claims(self, turn: int, kb_id: str, columns: set[str], mine: list[Variable], asked: list[Variable]) -> None:
-        """C5: the offered / informed values of one utterance, with what the user asked for
-        (``asked``: the search filters in force), describe an existing entity."""
-        if any(v.role is ActRole.BOOKED for v in mine) or self._booked(turn, mine):
-            return  # a booking confirmation's values describe the booking ("the total fee is …")
-        claims = [
-            v for v in mine
-            if v.kind is VariableKind.SLOT and v.role in SYSTEM_CLAIMS and v.slot in columns and self._kb_claim(kb_id, v)
-            and not self._restated_bound(turn, v)
-        ]
-        if not claims:
-            return
-        if any(self._select(turn, v.domain) for v in claims) and not any(v.slot in NOT_FILTERS - BOUNDS for v in claims):
-            return  # "cheap, moderate or expensive: which would you prefer?" names choices, not an entity
-        if self._alternatives(turn, mine):
-            asked = []  # after "no match" / "could not book" the system offers something else
-        elif all(v.slot in DETAIL_COLUMNS for v in claims) or (
-            kb_id.startswith("dialogue:")  # the dialogue's own results (SGD): any column may be a detail
-            and all(v.role is ActRole.INFORM and not _names_entity(v.slot) for v in claims)
-            and not any(_names_entity(v.slot) or v.kind is VariableKind.AMOUNT for v in mine)
-        ):  # details given alone ("Their number is …", "It is not furnished"), no count: about one entity
-            discussed = self._under_discussion(turn, claims[0].domain, columns)
-            if discussed is not None and discussed.value in self._vocab(kb_id, discussed.slot):  # "it's at 62 Gilbert Road": about the entity under discussion
-                asked = [v for v in asked if v.slot != discussed.slot] + [discussed]
-        asked = [v for v in asked if self._kb_claim(kb_id, v)  # "church" asked, All Saints offered: a wording
-                 and not (v.slot in ("parking", "internet") and v.value == "no")]  # "no" = not needed, for an offer
-        said = {v.slot for v in claims}
-        bounds = [v for v in asked if v.slot in BOUNDS and v.slot in columns and v not in claims]  # kept even if said:
-        asked = [v for v in asked if v.slot not in said and v.slot in columns and v not in bounds]  # 17:11 >= 17:00
-        claims += asked
-        by_slot: dict[str, list[Variable]] = defaultdict(list)
-        for v in claims:
-            if v not in by_slot[v.slot]:
-                by_slot[v.slot].append(v)
-        single = [vs[0] for vs in by_slot.values() if len(vs) == 1]
-        multi = [vs for vs in by_slot.values() if len(vs) > 1]
-        # Several values of one slot list several entities; the other stated values may describe
-        # any of them, so each listed value is checked with the user's request alone.
-        asked_only = [v for v in single if v in asked]
-        sets = [asked_only + [v] for vs in multi for v in vs] if multi else [single]
-        for group in sets:
-            group = group + bounds
-            self.add(
-                Constraint(
-                    id=ConstraintId.C5, variables=[v.name for v in group], turn=turn, kb=kb_id,
-                    columns=[v.slot for v in group], ops=[_op(v) if v in bounds else "=" for v in group],
-                )
-            )
-
-    def _with_own_words(
-        self, turn: int, kb_id: str, columns: set[str], mine: list[Variable], filters: list[Variable]
-    ) -> list[Variable]:
-        """The belief-state filters, where the system's own utterance names one value of a slot
-        ("6 4-star guesthouses *in the east*", "the only 4 star *hotels*") with that value: the
-        count or the no-result is about what the utterance says (MultiWOZ's state may lag)."""
-        own: dict[str, list[Variable]] = defaultdict(list)
-        if self._select(turn, mine[0].domain if mine else "") or any(v.slot in NOT_FILTERS - BOUNDS for v in mine):
-            return filters  # values of a named entity, or choices offered: not what was counted
-        searched = set(self._state(turn, mine[0].domain)) if mine else set()
-        for v in mine:
-            if (v.kind is VariableKind.SLOT and v.role is ActRole.INFORM and v.slot in columns
-                    and (v.slot in searched or v.slot in DOMAIN_SEARCH.get(v.domain, ()))
-                    and not _generic(v.domain, v.slot, v.value)
-                    and v.slot in SEARCH_COLUMNS and self._kb_claim(kb_id, v)):  # fmt: skip
-                own[v.slot].append(v)
-        single = {slot: vs[0] for slot, vs in own.items() if len({x.value for x in vs}) == 1}
-        if not single:
-            return filters
-        kept = [f for f in filters if f.slot not in single]
-        return kept + [v for slot, v in single.items()]
-
-    def _hotel_sense(self, turn: int, kb_id: str, amount: Variable, filters: list[Variable]) -> list[Variable]:
-        """"Hotel" in a search (:func:`_generic`) either means any place to stay or the type
-        hotel; the count's *annotated* amount (the structure, not the text) says which: with
-        type=hotel when that count is the annotated one, else without."""
-        said = [v for v in self.variables if v.turn <= turn and v.domain == "hotel" and v.slot == "type"
-                and v.value == "hotel" and v.kind is VariableKind.SLOT]  # fmt: skip
-        if not said:
-            return filters
-        with_type = filters + [said[-1]]
-        entities = self.kbs.get(kb_id) or []
-        sure, possible = count_matches(entities, [f.slot for f in with_type], [f.value for f in with_type],
-                                       [_op(f) for f in with_type])  # fmt: skip
-        return with_type if isinstance(amount.value, int) and sure <= amount.value <= possible else filters
-
     def _under_discussion(self, turn: int, domain: str, columns: set[str]) -> Variable | None:
         """The entity a turn that names none talks about (spec §9, "which entity"): the one the
         belief state holds by name (selected or booked), else the one the system offered last
@@ -399,19 +320,6 @@ class _Builder:
                 return "name" in slots or "trainID" in slots
         return False
 
-    def _counted_noun(self, turn: int, amount: Variable, mine: list[Variable]) -> Variable | None:
-        """The slot variable right after an amount that names what is counted ("2 *swimming
-        pools*", "8 *guesthouses*"), when there is one."""
-        if amount.span is None:
-            return None
-        for v in mine:
-            if (v.kind is VariableKind.SLOT and v.span is not None and v.slot in SEARCH_COLUMNS
-                    and not _generic(v.domain, v.slot, v.value)
-                    and 0 < v.span.start - amount.span.end <= 12 and not self._description(v)
-                    and re.fullmatch(r"[\s\w-]*", self.dialogue.turns[turn].utterance[amount.span.end : v.span.start])):
-                return v  # fmt: skip
-        return None
-
     def _restated_bound(self, turn: int, v: Variable) -> bool:
         """A system time that repeats the user's bound ("14 trains leaving after 10:00") or offers
         bounds to choose from (a ``Select``): a bound, not an entity's time."""
@@ -434,63 +342,6 @@ class _Builder:
     def _booked(self, turn: int, mine: list[Variable]) -> bool:
         domains = {v.domain for v in mine}
         return any(a.role is ActRole.BOOKED and a.domain in domains for a in self.dialogue.turns[turn].acts)
-
-    def _counts(
-        self, turn: int, domain: str, kb_id: str, mine: list[Variable], params: dict[str, str] | None,
-        filters: list[Variable],
-    ) -> None:
-        """C6: an amount equals the number of entities matching the filters."""
-        amounts = [v for v in mine if v.kind is VariableKind.AMOUNT]
-        counts = [a for a in self.dialogue.turns[turn].acts if a.role is ActRole.COUNT and a.domain == domain]
-        nouns = {a.name: self._counted_noun(turn, a, mine) for a in amounts} if params is None else {}
-        kinds = {(n.slot, n.value) for n in nouns.values() if n is not None}
-        told_apart = len(counts) == len(amounts) and all(nouns.values()) and len(kinds) == len(amounts) \
-            and len({slot for slot, _ in kinds}) == 1  # "2 hotels and 8 guesthouses"
-        if params is None and len(counts) > 1 and not told_apart:
-            return  # a breakdown ("2 in the centre, one in the north", "one at 17:23 and another"): each about a part
-        for amount in amounts:
-            noun = nouns.get(amount.name)
-            if noun is not None:  # "2 swimming pools", "8 guesthouses": the count is about that kind
-                filters = [f for f in filters if f.slot != noun.slot] + [noun]
-            if params is None and domain == "hotel" and not any(f.slot == "type" for f in filters):
-                filters = self._hotel_sense(turn, kb_id, amount, filters)
-            utterance = self.dialogue.turns[turn].utterance
-            if amount.span is not None and params is None and amount.value == 1 and (
-                re.match(r"\s*(?:that|which|of|available|option that|leaving|departing|arriving|called|named|tickets?|person|people|night|room)\b",
-                         utterance[amount.span.end :])
-                or re.search(r"\ba(?: \w+)?\s*$", utterance[: amount.span.start], re.I)
-            ):
-                continue  # "I have one that arrives at 19:07", "a great one called …": one of them, not a count
-            if params is None and not filters and self._state_names(turn, domain):
-                continue  # "two restaurants: Pizza Express and Pizza Express Fen Ditton": a count of names
-            if params is None and (turn, domain) in self.unlinked:
-                continue  # a search constraint no variable mentions: the count's filter is not known
-            self.add(
-                Constraint(
-                    id=ConstraintId.C6, variables=[f.name for f in filters], turn=turn, kb=kb_id,
-                    columns=[f.slot for f in filters], count_variable=amount.name, ops=[_op(f) for f in filters],
-                )
-            )
-
-    def _no_results(
-        self, turn: Turn, domain: str, kb_id: str, columns: set[str], mine: list[Variable], filters: list[Variable]
-    ) -> None:
-        """C4: no entity matches what the system says it found nothing for."""
-        if not any(a.role is ActRole.NO_RESULT and a.domain == domain for a in turn.acts):
-            return
-        said = [v for v in mine if v.role is ActRole.NO_RESULT and v.kind is VariableKind.SLOT and v.slot in columns]
-        asked_about = [v for v in self.by_turn.get(turn.index - 1, []) if v.domain == domain and v.speaker == "user"]
-        if not said and any(v.slot in NOT_FILTERS - BOUNDS for v in mine + asked_about):
-            return  # "Does the Acorn fit?" "No, but the Tandoori Palace does": about the entity discussed
-        said_slots = {v.slot for v in said}  # what it names, within the search in force
-        filters = said + [f for f in filters if f.slot not in said_slots] if said else filters
-        if filters:
-            self.add(
-                Constraint(
-                    id=ConstraintId.C4, variables=[f.name for f in filters], turn=turn.index, kb=kb_id,
-                    columns=[f.slot for f in filters], ops=["=" if f in said else _op(f) for f in filters],
-                )
-            )
 
     def _filters(
         self, turn: int, domain: str, columns: set[str], mine: list[Variable], params: dict[str, str] | None
@@ -582,7 +433,7 @@ def _words(text: str | None) -> str:
     return re.sub(r"\W+", " ", fold(text or "")).strip()
 
 
-def _one_per_wording(same_type: list[Variable]) -> list[Variable]:
+def one_per_wording(same_type: list[Variable]) -> list[Variable]:
     """C3's members: spans annotated with one value but worded differently ("8 mercers row" and
     "mercers row industrial estate", parts of one address; "guesthouses" and "bed and
     breakfast") are one mention, so only the first stays; the same words written twice stay

@@ -11,6 +11,7 @@ Character offsets are Python string indices into ``Turn.utterance`` (end exclusi
 from __future__ import annotations
 
 from enum import Enum
+from collections.abc import Sequence
 from typing import Literal, Union
 
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, model_validator
@@ -170,6 +171,7 @@ class Variable(BaseModel):
     span: Span | None = None
     text: str | None = None
     value: Value
+    amount_op: Literal["=", ">", ">=", "<", "<="] = "="
 
     @property
     def slot_type(self) -> str:
@@ -193,25 +195,122 @@ class DelexicalizedDialogue(BaseModel):
     located: int = Field(0, description="act values without a span found by text matching")
 
 
-class ConstraintId(str, Enum):
-    C1 = "C1"  # type: x ∈ V(type(x))
-    C2 = "C2"  # coreference: equal values
-    C3 = "C3"  # same utterance, same type: pairwise different
-    C4 = "C4"  # no KB instance matches
-    C5 = "C5"  # at least one KB instance matches
-    C6 = "C6"  # exactly x0 KB instances match
-    S1 = "S1"  # annotation against text: the state / call records what the user said
+class _RegisteredIds(type):
+    """Metaclass of :class:`ConstraintId`: ``ConstraintId.C1`` and ``iter(ConstraintId)`` read the
+    registry of constraint families (:mod:`csp_check.families`), loaded on first use."""
+
+    def __getattr__(cls, name: str) -> "ConstraintId":
+        if name.startswith("_"):
+            raise AttributeError(name)
+        try:
+            return cls(name)
+        except ValueError:
+            raise AttributeError(f"no registered constraint family {name!r}") from None
+
+    def __iter__(cls):
+        from csp_check.families import registry
+
+        return iter([f.id for f in registry.families()])
+
+
+class ConstraintId(str, metaclass=_RegisteredIds):
+    """The id of a registered constraint family (``"C1"`` … ``"C6"``, ``"S1"``, …).
+
+    A ``str``; one object per id (``ConstraintId("C1") is ConstraintId.C1``). Building one from
+    a string the registry (:mod:`csp_check.families`) does not know raises ``ValueError``;
+    iterating the class gives every registered id in registry order.
+    """
+
+    _known: dict = {}
+
+    def __new__(cls, value: object) -> "ConstraintId":
+        if isinstance(value, ConstraintId):
+            return value
+        known = cls._known
+        if not known:
+            import csp_check.families  # noqa: F401  (registers the built-in families)
+        found = known.get(str(value)) if isinstance(value, str) else None
+        if found is None:
+            raise ValueError(f"unknown constraint {value!r}; registered: {', '.join(known)}")
+        return found
+
+    @classmethod
+    def _declare(cls, value: str) -> "ConstraintId":
+        """The id object of a family being registered (:func:`csp_check.families.registry.register`)."""
+        if value not in cls._known:
+            cls._known[value] = str.__new__(cls, value)
+        return cls._known[value]
+
+    @classmethod
+    def _forget(cls, value: str) -> None:
+        cls._known.pop(value, None)
+
+    @property
+    def value(self) -> str:
+        """The id as a plain string (as an enum member's ``value``)."""
+        return str.__str__(self)
 
     @property
     def family(self) -> str:
-        return {"C1": "linguistic", "C2": "dialogic", "C3": "dialogic", "S1": "annotation"}.get(self.value, "domain")
+        """The family's group: linguistic, dialogic, domain, annotation or profile."""
+        from csp_check.families import registry
+
+        return registry.get(self).group
+
+    def __repr__(self) -> str:
+        return f"ConstraintId({self.value!r})"
+
+    def __reduce__(self):
+        return (ConstraintId, (self.value,))
+
+    @classmethod
+    def __get_pydantic_core_schema__(cls, source, handler):
+        from pydantic_core import core_schema
+
+        return core_schema.no_info_after_validator_function(
+            cls, core_schema.str_schema(), serialization=core_schema.plain_serializer_function_ser_schema(str)
+        )
 
 
-ALL_CONSTRAINTS: tuple[ConstraintId, ...] = tuple(ConstraintId)
-#: The paper's constraints C1–C6 (``--constraints C1,...,C6``, the experiment's tables).
-PAPER_CONSTRAINTS: tuple[ConstraintId, ...] = tuple(c for c in ConstraintId if c.value.startswith("C"))
+class RegisteredIds(Sequence):
+    """The ids of the registered families of some groups (all when ``groups`` is ``None``), read
+    from the registry (:mod:`csp_check.families`) each time it is used: a default argument of
+    this kind sees a family registered after import."""
+
+    def __init__(self, groups: tuple[str, ...] | None = None, name: str = "") -> None:
+        self.groups, self.name = groups, name
+
+    def _ids(self) -> tuple["ConstraintId", ...]:
+        from csp_check.families import registry
+
+        return registry.ids(self.groups)
+
+    def __getitem__(self, i):
+        return self._ids()[i]
+
+    def __len__(self) -> int:
+        return len(self._ids())
+
+    def __eq__(self, other: object) -> bool:
+        return tuple(self) == tuple(other) if isinstance(other, (tuple, list, RegisteredIds)) else NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(tuple(self))
+
+    def __repr__(self) -> str:
+        return f"{self.name or 'RegisteredIds'}{self._ids()!r}"
+
+    def __reduce__(self):
+        return (RegisteredIds, (self.groups, self.name))
+
+
+#: Every registered family checked on a dialogue (all groups but ``profile``), in registry order.
+ALL_CONSTRAINTS = RegisteredIds(("linguistic", "dialogic", "domain", "annotation"), "ALL_CONSTRAINTS")
+#: The paper's constraints C1–C6 (groups linguistic, dialogic, domain): ``--constraints C1,...,C6``,
+#: the experiment's tables.
+PAPER_CONSTRAINTS = RegisteredIds(("linguistic", "dialogic", "domain"), "PAPER_CONSTRAINTS")
 #: The annotation family (S1): the dialogue's own annotation checked against its text.
-ANNOTATION_CONSTRAINTS: tuple[ConstraintId, ...] = tuple(c for c in ConstraintId if c.family == "annotation")
+ANNOTATION_CONSTRAINTS = RegisteredIds(("annotation",), "ANNOTATION_CONSTRAINTS")
 
 
 class Constraint(BaseModel):
@@ -222,7 +321,8 @@ class Constraint(BaseModel):
     - C4 / C5: over KB table ``kb``, no / some entity has ``entity[columns[i]] == variables[i]``
       for every i (``ops[i]`` ``>=`` / ``<=`` make filter i a bound: ``entity[columns[i]] >=
       variables[i]``; strings compare in code-point order, so ``HH:MM`` times compare as times).
-    - C6: as C5 but ``|matching entities| == count_variable``.
+    - C6: as C5 but ``|matching entities|`` compared with ``count_variable`` by that variable's
+      ``amount_op`` (``=``: equal; ``>``: more than, …).
     - S1: ``variables=[x]`` (what the user's text says), ``values``: the value the annotation
       records for it (belief-state alternatives, or a service call's argument), ``record`` says
       which; x ∈ ``values``. ``turn`` is the turn whose state / call records it.
@@ -263,6 +363,16 @@ class CSP(BaseModel):
     constraints: list[Constraint]
     assignment: dict[str, Value]
     max_amount: int = Field(description="upper bound of amount variables' domain")
+    _by_name: tuple[list, int, dict] | None = PrivateAttr(default=None)
+
+    def variable(self, name: str) -> Variable:
+        """The variable called ``name`` (``KeyError`` if none), from an index built once per
+        variable list (a family's meaning may look its variables up: linear per dialogue)."""
+        cached = self._by_name
+        if cached is None or cached[0] is not self.variables or cached[1] != len(self.variables):
+            cached = (self.variables, len(self.variables), {v.name: v for v in self.variables})
+            self._by_name = cached
+        return cached[2][name]
 
 
 class VariableRef(BaseModel):

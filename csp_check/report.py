@@ -291,11 +291,13 @@ def _gca_line(s: CorpusSummary) -> Text:
 
 def _family_line(s: CorpusSummary) -> Text:
     """Dialogues flagged by the paper's C1–C6 and, apart, by the annotation family (S1)."""
+    from csp_check.families import PAPER_GROUPS, ids, label
+
     paper, annotation = s.flagged.get("paper", 0), s.flagged.get("annotation", 0)
-    text = Text(f"flagged by C1-C6: {_n(paper)} dialogues")
+    text = Text(f"flagged by {label(ids(PAPER_GROUPS)).replace(', ', ',')}: {_n(paper)} dialogues")
     if s.checked:
         text.append(f" ({paper / s.checked:.1%})")
-    text.append(f"; by the annotation family (S1, state/calls vs the user's text): {_n(annotation)}")
+    text.append(f"; by the annotation family ({label(ids(('annotation',)))}, state/calls vs the user's text): {_n(annotation)}")
     if s.checked:
         text.append(f" ({annotation / s.checked:.1%})")
     return text

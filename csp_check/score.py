@@ -24,7 +24,7 @@ from __future__ import annotations
 from pydantic import BaseModel, Field
 
 from csp_check import metrics
-from csp_check.models import ALL_CONSTRAINTS, ANNOTATION_CONSTRAINTS, DialogueReport, Status, Violation
+from csp_check.models import ALL_CONSTRAINTS, DialogueReport, Status, Violation
 from csp_check.solvers.results import Edit, SolverAnswers
 
 
@@ -164,7 +164,9 @@ def group_name(out: SolverAnswers) -> str:
 
 def _family(cid: str) -> str:
     """'annotation' for the annotation family (S1), 'paper' for the paper's C1–C6."""
-    return "annotation" if cid in {c.value for c in ANNOTATION_CONSTRAINTS} else "paper"
+    from csp_check.families import get
+
+    return "annotation" if get(cid).group == "annotation" else "paper"
 
 
 def is_annotation(cid: str) -> bool:

@@ -1,8 +1,8 @@
 """Solver backends agree with the solver-free checker and with brute force (spec §3, §8).
 
 Property-based: hypothesis generates small CSPs (2–3 slot types with tiny domains, amounts, a
-KB of 0–5 entities with missing columns and ``dontcare``, random C1–C6 and S1 instances, random
-assignments, implicit variables). For each, the checker (:func:`csp_check.check.violations`),
+KB of 0–5 entities with missing columns and ``dontcare``, random C1–C6 and S1 instances, amounts
+compared with ``=``, ``>``, ``>=``, ``<``, ``<=`` ("over 70"), random assignments, implicit variables). For each, the checker (:func:`csp_check.check.violations`),
 CP-SAT and MiniZinc/Gecode must agree on whether the dialogue's assignment is consistent (each
 solver given the assignment fixed), on satisfiability, on the solution count below the cap and
 on the maximum agreement; brute-force enumeration over the product of the domains with
@@ -33,6 +33,7 @@ from support.solvers import (
     POOLS,
     SETTINGS,
     assert_agrees,
+    by_name,
     csps,
     needs_minizinc,
     solutions,
@@ -69,6 +70,8 @@ FEATURES: dict[str, Any] = {
     "S1 omission": lambda csp: any(c.id.value == "S1" and not c.values for c in csp.constraints),
     "implicit": lambda csp: any(v.span is None for v in csp.variables),
     "bound": lambda csp: any(op != "=" for c in csp.constraints for op in c.ops),
+    "amount op": lambda csp: any(c.count_variable and by_name(csp.variables, c.count_variable).amount_op != "="
+                                 for c in csp.constraints),
     "amount": lambda csp: any(v.kind is VariableKind.AMOUNT for v in csp.variables),
     "capped": lambda csp: sum(1 for _ in itertools.islice(solutions(csp), CAP)) >= CAP,
     "unsat": lambda csp: not any(True for _ in solutions(csp)),

@@ -69,10 +69,12 @@ def plot_coverage(result: ExperimentResult, path: Path) -> Path:
     plt = _pyplot()
     rows = _ok(result)
     total = sum(r.variables for r in rows)
-    ids = list(paper.TABLE2)
+    from csp_check.families import PAPER_GROUPS, ids as family_ids
+
+    ids = [c.value for c in family_ids(PAPER_GROUPS)]
     ours = [metrics.coverage(sum(r.coverage.get(c, 0) for r in rows), total) or 0.0 for c in ids]
     fig, ax = plt.subplots(figsize=(7, 4))
-    xs = _ours_vs_paper(ax, ours, [paper.TABLE2[c][1] for c in ids])
+    xs = _ours_vs_paper(ax, ours, [paper.TABLE2.get(c, (None, float("nan")))[1] for c in ids])
     ax.set_xticks(list(xs), ids)
     ax.set_ylabel("share of variables")
     ax.set_ylim(0, 1.05)

@@ -31,25 +31,31 @@ from csp_check.check import violations
 from csp_check.constraints import BuildOptions, build_csp
 from csp_check.delexicalize import delexicalize
 from csp_check.errors import InputError
+from csp_check.families import PAPER_GROUPS, ids
 from csp_check.metrics import CoverageScope, constraint_coverage, scope_variables
-from csp_check.models import PAPER_CONSTRAINTS, CSP, ConstraintId, DelexicalizedDialogue, Dialogue, Value
+from csp_check.models import CSP, ConstraintId, DelexicalizedDialogue, Dialogue, Value
 from csp_check.solvers.defaults import DEFAULT_CAP, DEFAULT_SOLVER, DEFAULT_TIME_LIMIT
 
 from .kb import DomainPool, sample_kb, transactional_methods, with_kb_only
 
-C = ConstraintId
-DIALOGIC = frozenset({C.C2, C.C3})
-DOMAIN = frozenset({C.C4, C.C5, C.C6})
 
-#: Table 5 configurations: name → enabled constraints. The paper's tables are about C1–C6: the
-#: annotation family (S1) checks the dataset's own annotation, not a relexicalization, and is
-#: only reported apart (its coverage row in Table 2).
-CONFIGS: dict[str, frozenset[ConstraintId]] = {
-    "all": frozenset(PAPER_CONSTRAINTS),
-    **{f"all except {c.value}": frozenset(PAPER_CONSTRAINTS) - {c} for c in PAPER_CONSTRAINTS},
-    "all except dialogic": frozenset(PAPER_CONSTRAINTS) - DIALOGIC,
-    "all except domain": frozenset(PAPER_CONSTRAINTS) - DOMAIN,
-}
+def configs() -> dict[str, frozenset[ConstraintId]]:
+    """Table 5 configurations from the registry (:mod:`csp_check.families`): name → enabled
+    constraints. ``all`` is every family of the paper's groups (C1–C6); then all but one family,
+    and all but one group of several families (dialogic, domain). The annotation family (S1)
+    checks the dataset's own annotation, not a relexicalization, and is only reported apart (its
+    coverage row in Table 2)."""
+    paper = frozenset(ids(PAPER_GROUPS))
+    out = {"all": paper, **{f"all except {c.value}": paper - {c} for c in ids(PAPER_GROUPS)}}
+    for group in PAPER_GROUPS:
+        members = frozenset(ids((group,)))
+        if len(members) > 1:
+            out[f"all except {group}"] = paper - members
+    return out
+
+
+#: The configurations of the built-in families (:func:`configs` reads the registry when called).
+CONFIGS: dict[str, frozenset[ConstraintId]] = configs()
 
 BASELINES = ("random", "most-frequent", "csp")
 
@@ -124,7 +130,7 @@ class ExperimentConfig:
     jobs: int = 1
     kb: Any = None
     progress: Any = None  # (description, total, unit) -> a context manager with advance(); None: silent
-    configs: dict[str, frozenset[ConstraintId]] = field(default_factory=lambda: dict(CONFIGS))
+    configs: dict[str, frozenset[ConstraintId]] = field(default_factory=configs)
 
 
 def get_solver(name: str) -> Any:

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Iterable, Sequence
 
 from csp_check import metrics
-from csp_check.models import ANNOTATION_CONSTRAINTS
+from csp_check.families import DIALOGUE_GROUPS, PAPER_GROUPS, families
 
 from . import paper
 from .run import DialogueResult, ExperimentResult
@@ -99,12 +99,16 @@ def table2(result: ExperimentResult) -> Table:
     rows = _ok(result)
     total = sum(r.variables for r in rows)
     out: list[list[object]] = []
-    for cid, (p_vars, p_cov) in paper.TABLE2.items():
+    for family in families(PAPER_GROUPS):
+        cid = family.id
         covered = sum(r.coverage.get(cid, 0) for r in rows)
-        out.append([cid, covered, metrics.coverage(covered, total), p_vars, p_cov])
-    for cid in (c.value for c in ANNOTATION_CONSTRAINTS):  # apart: not one of the paper's constraints
-        covered = sum(r.coverage.get(cid, 0) for r in rows)
-        out.append([f"{cid} (annotation, not in the paper)", covered, metrics.coverage(covered, total), None, None])
+        out.append([cid, covered, metrics.coverage(covered, total), *paper.TABLE2.get(cid, (None, None))])
+    for family in families(DIALOGUE_GROUPS):  # apart: not one of the paper's constraints
+        if family.group in PAPER_GROUPS:
+            continue
+        covered = sum(r.coverage.get(family.id, 0) for r in rows)
+        out.append([f"{family.id} ({family.group}, not in the paper)", covered, metrics.coverage(covered, total),
+                    None, None])
     return Table("table2", "Table 2: variables covered by each constraint",
                  ["constraint", "variables", "coverage", "paper variables", "paper coverage"], out)  # fmt: skip
 

@@ -8,16 +8,19 @@ them with the same semantics and typed results.
 
 Steps:
 
-1. Read ``models/consistency.mzn``: it states what C1–C6 mean over the encoding, and
-   :mod:`csp_check.check` is the executable definition. (A MiniZinc solver needs no new
+1. Read ``models/consistency.mzn``: it states the four encoding primitives every constraint
+   family lowers to (:mod:`csp_check.families`), and :mod:`csp_check.check` is the executable
+   definition. (A MiniZinc solver needs no new
    backend at all: ``get_solver("minizinc:<its id>")`` works once ``minizinc --solvers`` lists it.)
 2. Import the solver's package *inside* the methods (it is an optional dependency) and say in
    :meth:`available` whether it is installed.
 3. In :meth:`run`, post for each variable ``i`` the domain ``enc.domains[i]`` (codes), then the
-   instances of each family in ``enc.enabled``: ``enc.c1``, ``enc.c2``, ``enc.c3`` and
-   ``enc.queries`` (C4–C6 over ``enc.kb_rows``; a cell ``0`` is a missing column; ``enc.dontcare``
-   matches every entity; C6's count must also be ``< enc.base``, i.e. an int), and ``enc.s1``
-   (S1: ``x[inst.variable] ∈ inst.allowed``, a set of constant codes).
+   primitives whose family is on (``enc.on(inst.family)``): ``enc.members`` (``x[inst.variable]
+   ∈ inst.allowed``, a set of constant codes), ``enc.equal`` (all equal), ``enc.different``
+   (pairwise different; a variable listed twice is unsatisfiable) and ``enc.counts`` (``lo ≤
+   |matching rows of enc.kb_rows[q.kb]| ≤ hi``: a cell ``0`` is a missing column, which leaves a
+   row possible but not sure; ``enc.dontcare`` matches every entity; a bound's variable must be
+   ``< enc.base``, i.e. an int).
 4. Per task return an :class:`~csp_check.solvers.base.Outcome` (solutions as codes in variable
    order):
 

@@ -1,17 +1,16 @@
 """OR-Tools CP-SAT backend (``--solver cp-sat``, the default): in-process, no subprocess.
 
 The model is built from the same :class:`~csp_check.solvers.encoding.IntEncoding` as the
-MiniZinc data and states C1–C6 as ``models/consistency.mzn`` does:
+MiniZinc data and states its primitives as ``models/consistency.mzn`` does (every family lowers
+to them: :mod:`csp_check.families`):
 
 - one integer variable per CSP variable over its domain (codes); a Boolean ``[x = v]`` is made
   on demand and fully reified, and ``[x ∈ S]`` is the sum of such Booleans;
-- C1 ``x ∈ V(type)`` (or ``0 ≤ x ≤ max_amount``), C2 equalities, C3 ``AllDifferent``;
-- C4–C6: per KB entity a reified *sure* and *possible* match, built from ``[x ∈ {dontcare,
-  cell}]`` per filter, or for a bound filter ``[x ∈ {dontcare} ∪ {v ≤ cell}]`` (``≥``) (a missing
-  cell leaves the entity possible, not sure); C4 forbids a sure
-  match, C5 requires a possible one, C6 requires ``x0 < base`` (an int) and
-  ``Σ sure ≤ x0 ≤ Σ possible``;
-- S1 ``x ∈ {recorded values}`` (a set of constants).
+- member ``x ∈ S``; all equal (equalities); all different (``AllDifferent``);
+- KB count between bounds: per KB entity a reified *sure* and *possible* match, built from
+  ``[x ∈ {dontcare, cell}]`` per filter, or for a bound filter ``[x ∈ {dontcare} ∪ {v ≤ cell}]``
+  (``≥``) (a missing cell leaves the entity possible, not sure); then ``lo ≤ Σ possible``,
+  ``Σ sure ≤ hi`` and ``lo ≤ hi``, and a bound's amount variable is an int (``< base``).
 
 Every auxiliary Boolean is a function of the value variables, so CP-SAT's enumeration counts
 solutions over the CSP's variables only. Tasks: SATISFY solves; COUNT enumerates with a
@@ -25,7 +24,6 @@ from __future__ import annotations
 import functools
 from typing import Any, Iterable
 
-from csp_check.models import ConstraintId
 from csp_check.solvers.base import Outcome, Solver, Task
 from csp_check.solvers.encoding import OP_EQ, OP_GE, IntEncoding
 
@@ -155,28 +153,18 @@ class _Builder:
         self._in: dict[tuple[int, frozenset[int]], Any] = {}
         self._and: dict[tuple, Any] = {}
         self.linked: set[int] = set()  # variables some posted constraint restricts
-        on = enc.enabled
-        if ConstraintId.C1 in on:
-            self.c1()
-        if ConstraintId.C2 in on:
-            for group in enc.c2:
-                self.linked.update(group if len(group) > 1 else ())
-                for i in group[1:]:
-                    m.add(self.x[i] == self.x[group[0]])
-        if ConstraintId.C3 in on:
-            for group in enc.c3:
-                self.linked.update(group if len(group) > 1 else ())
-                if len(set(group)) < len(group):
-                    m.add_bool_or([~self.true])  # a variable different from itself
-                elif len(group) > 1:
-                    m.add_all_different([self.x[i] for i in group])
-        for q in enc.queries:
-            if ConstraintId(f"C{q.kind}") in on:
-                self.query(q)
-        if ConstraintId.S1 in on:
-            for inst in enc.s1:  # x ∈ the values the annotation records
-                self.linked.add(inst.variable)
-                self.model.add_bool_or([self.member(inst.variable, inst.allowed)])
+        for inst in enc.members:
+            if enc.on(inst.family):
+                self.member_of(inst.variable, inst.allowed)
+        for group in enc.equal:
+            if enc.on(group.family):
+                self.all_equal(group.variables)
+        for group in enc.different:
+            if enc.on(group.family):
+                self.all_different(group.variables)
+        for q in enc.counts:
+            if enc.on(q.family):
+                self.count(q)
 
     # -- literals -----------------------------------------------------------------------------
 
@@ -229,17 +217,26 @@ class _Builder:
 
     # -- constraints --------------------------------------------------------------------------
 
-    def c1(self) -> None:
-        """C1: x ∈ V(type(x)); an amount in 0..max_amount."""
-        enc = self.enc
-        amounts = range(0, enc.max_amount + 1)
-        for inst in self.enc.c1:
-            allowed = amounts if inst.allowed is None else inst.allowed
-            for i in inst.variables:
-                lit = self.member(i, allowed)
-                if lit is not self.true:  # else the domain already says so
-                    self.model.add_bool_or([lit])
-                    self.linked.add(i)
+    def member_of(self, i: int, allowed: frozenset[int]) -> None:
+        """``x_i ∈ allowed``."""
+        lit = self.member(i, allowed)
+        if lit is not self.true:  # else the domain already says so
+            self.model.add_bool_or([lit])
+            self.linked.add(i)
+
+    def all_equal(self, group: tuple[int, ...]) -> None:
+        """``x_i = x_j`` for every ``i, j`` in ``group``."""
+        self.linked.update(group if len(group) > 1 else ())
+        for i in group[1:]:
+            self.model.add(self.x[i] == self.x[group[0]])
+
+    def all_different(self, group: tuple[int, ...]) -> None:
+        """Pairwise different; a variable listed twice makes it unsatisfiable."""
+        self.linked.update(group if len(group) > 1 else ())
+        if len(set(group)) < len(group):
+            self.model.add_bool_or([~self.true])  # a variable different from itself
+        elif len(group) > 1:
+            self.model.add_all_different([self.x[i] for i in group])
 
     def bounded(self, i: int, op: int, cell: int) -> Iterable[int]:
         """The values of ``x_i`` a KB cell satisfies: ``cell`` itself for ``=``; for a bound,
@@ -251,12 +248,11 @@ class _Builder:
             return [c for c in self.domain_sets[i] if base <= c <= cell]
         return [c for c in self.domain_sets[i] if c >= base and c >= cell]
 
-    def query(self, q: Any) -> None:
-        """C4 / C5 / C6 over the KB rows of one query (module docstring)."""
+    def count(self, q: Any) -> None:
+        """A KB count between bounds over the KB rows of one instance (module docstring)."""
         enc, dc = self.enc, self.enc.dontcare
         self.linked.update(v for v, _ in q.filters)
-        if q.count is not None:
-            self.linked.add(q.count)
+        self.linked.update(q.bound_variables)
         sure, possible = [], []
         for row in enc.kb_rows[q.kb]:
             s, p = [], []
@@ -271,13 +267,20 @@ class _Builder:
             sure.append(self.all_of(s))
             possible.append(self.all_of(p))
         m = self.model
-        if q.kind == 4:
-            for lit in sure:
-                m.add_bool_or([~lit])
-        elif q.kind == 5:
-            m.add_bool_or(possible or [~self.true])
-        else:
-            x0 = self.x[q.count]
-            m.add(x0 <= enc.base - 1)
-            m.add(x0 >= sum(sure))
-            m.add(x0 <= sum(possible))
+        for v in q.bound_variables:
+            m.add(self.x[v] <= enc.base - 1)  # an amount: an int
+        lo = self.bound(q.lo)
+        m.add(sum(possible) >= lo)
+        if q.hi is not None:
+            hi = self.bound(q.hi)
+            m.add(sum(sure) <= hi)
+            if q.lo[0] is None and q.hi[0] is None:
+                if lo > hi:
+                    m.add_bool_or([~self.true])
+            else:
+                m.add(lo <= hi)
+
+    def bound(self, b: tuple[int | None, int]) -> Any:
+        """A bound as a linear expression: ``offset`` or ``x_v + offset``."""
+        v, offset = b
+        return offset if v is None else self.x[v] + offset

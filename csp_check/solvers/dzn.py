@@ -11,7 +11,6 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Iterable, Sequence
 
-from csp_check.models import ConstraintId
 from csp_check.solvers.encoding import IntEncoding
 
 #: The model file ``models/consistency.mzn``, through the symlink beside this module (a wheel
@@ -38,41 +37,42 @@ def to_dzn(enc: IntEncoding) -> str:
         f"SAID = {_ints(enc.said)};",
         f"TYPED_DOM = [{', '.join(_set(d) for d in enc.typed_domains)}];",
         f"OPEN_DOM = [{', '.join(_set(d) for d in enc.open_domains)}];",
-        f"ON = {_bools(ConstraintId(f'C{k}') in enc.enabled for k in range(1, 7))};",
+        f"TYPED = {'true' if enc.typed else 'false'};",
+        f"N_FAMILY = {len(enc.families)};  % families: {_comment(', '.join(enc.families))}",
+        f"ON = {_bools(enc.on(k) for k in range(len(enc.families)))};",
+        f"N_MEM = {len(enc.members)};",
+        f"MEM_FAMILY = {_ints(m.family + 1 for m in enc.members)};",
+        f"MEM_VAR = {_ints(m.variable + 1 for m in enc.members)};",
+        f"MEM_DOM = [{', '.join(_set(m.allowed) for m in enc.members)}];",
     ]
-    c1_start, c1_var = _flatten(c.variables for c in enc.c1)
-    lines += [
-        f"N_C1 = {len(enc.c1)};",
-        f"C1_START = {_ints(c1_start)};",
-        f"C1_VAR = {_ints(v + 1 for v in c1_var)};",
-        f"C1_AMOUNT = {_bools(c.allowed is None for c in enc.c1)};",
-        f"C1_DOM = [{', '.join(_set(c.allowed or ()) for c in enc.c1)}];",
-    ]
-    for k, groups in (("C2", enc.c2), ("C3", enc.c3)):
-        start, flat = _flatten(groups)
-        lines += [f"N_{k} = {len(groups)};", f"{k}_START = {_ints(start)};", f"{k}_VAR = {_ints(v + 1 for v in flat)};"]
-    lines += [
-        f"ON_S1 = {_bools([ConstraintId.S1 in enc.enabled])[1:-1]};",
-        f"N_S1 = {len(enc.s1)};",
-        f"S1_VAR = {_ints(c.variable + 1 for c in enc.s1)};",
-        f"S1_DOM = [{', '.join(_set(c.allowed) for c in enc.s1)}];",
-    ]
+    for k, groups in (("EQ", enc.equal), ("DIFF", enc.different)):
+        start, flat = _flatten(g.variables for g in groups)
+        lines += [
+            f"N_{k} = {len(groups)};",
+            f"{k}_FAMILY = {_ints(g.family + 1 for g in groups)};",
+            f"{k}_START = {_ints(start)};",
+            f"{k}_VAR = {_ints(v + 1 for v in flat)};",
+        ]
     kb_start, rows = _flatten(enc.kb_rows)  # all tables stacked, row by row
     cells = [cell for row in rows for cell in row]
-    q_start, filters = _flatten(q.filters for q in enc.queries)
+    q_start, filters = _flatten(q.filters for q in enc.counts)
     lines += [
         f"N_KB = {len(enc.kb_rows)};",
         f"KB_START = {_ints(kb_start)};",
         f"N_COL = {len(enc.columns)};  % columns: {_comment(', '.join(enc.columns))}",
         f"CELL = array2d(1..{kb_start[-1] - 1}, 1..{len(enc.columns)}, {_ints(cells)});",
-        f"N_Q = {len(enc.queries)};",
-        f"Q_KIND = {_ints(q.kind for q in enc.queries)};",
-        f"Q_KB = {_ints(q.kb + 1 for q in enc.queries)};",
-        f"Q_COUNT = {_ints(0 if q.count is None else q.count + 1 for q in enc.queries)};",
+        f"N_Q = {len(enc.counts)};",
+        f"Q_FAMILY = {_ints(q.family + 1 for q in enc.counts)};",
+        f"Q_KB = {_ints(q.kb + 1 for q in enc.counts)};",
+        f"Q_LO_VAR = {_ints(0 if q.lo[0] is None else q.lo[0] + 1 for q in enc.counts)};",
+        f"Q_LO = {_ints(q.lo[1] for q in enc.counts)};",
+        f"Q_HAS_HI = {_bools(q.hi is not None for q in enc.counts)};",
+        f"Q_HI_VAR = {_ints(0 if q.hi is None or q.hi[0] is None else q.hi[0] + 1 for q in enc.counts)};",
+        f"Q_HI = {_ints(0 if q.hi is None else q.hi[1] for q in enc.counts)};",
         f"Q_START = {_ints(q_start)};",
         f"F_VAR = {_ints(v + 1 for v, _ in filters)};",
         f"F_COL = {_ints(c + 1 for _, c in filters)};",
-        f"F_OP = {_ints(q.op(f) for q in enc.queries for f in range(len(q.filters)))};",
+        f"F_OP = {_ints(q.op(f) for q in enc.counts for f in range(len(q.filters)))};",
     ]
     return "\n".join(lines) + "\n"
 

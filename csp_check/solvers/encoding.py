@@ -3,7 +3,9 @@
 CP-SAT (:mod:`csp_check.solvers.cpsat`) builds its model from an :class:`IntEncoding`, and the
 MiniZinc data (:func:`csp_check.solvers.dzn.to_dzn`) is written from the same object, so the two
 backends cannot drift apart. The semantics are those of :mod:`csp_check.check` (spec §2, paper
-§3.2); ``models/consistency.mzn`` states them as constraints.
+§3.2). Each constraint is lowered by its family (:mod:`csp_check.families`) to the encoding
+primitives (member of a set, all equal, all different, a KB count between bounds); the encoding
+holds primitives only, and ``models/consistency.mzn`` states them as constraints.
 
 **Value codes.** Every value becomes an ``int`` code so that equality of codes is equality of
 :class:`~csp_check.models.Value` s (``3`` and ``"3"`` stay different, as in the checker):
@@ -19,9 +21,10 @@ backends cannot drift apart. The semantics are those of :mod:`csp_check.check` (
 - search variables are the CSP's variables with a ``span``; an implicit variable (``span`` is
   ``None``) is fixed to its value in ``csp.assignment``;
 - an amount variable ranges over ``0..csp.max_amount``;
-- a slot variable ranges over ``csp.domains[slot_type]`` when C1 is enabled (some C1 constraint
-  in ``csp.constraints`` and C1 among ``families``), otherwise over the union of every value in
-  ``csp.domains`` and every slot variable's assigned value;
+- a slot variable ranges over ``csp.domains[slot_type]`` when a family that types domains (C1:
+  :attr:`~csp_check.families.registry.Family.types_domains`) is among ``families`` and has an
+  instance in ``csp.constraints``, otherwise over the union of every value in ``csp.domains``
+  and every slot variable's assigned value;
 - ``fixed`` pins further variables (e.g. the whole assignment, to check it with a solver).
 
 Variables keep the order of ``csp.variables``; Python indices are 0-based (MiniZinc's are
@@ -33,45 +36,54 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Iterable, Mapping
 
-from csp_check.check import DONTCARE
 from csp_check.errors import InvalidCSP
-from csp_check.models import ALL_CONSTRAINTS, CSP, ConstraintId, Value, VariableKind
+from csp_check.families import registry
+from csp_check.families.primitives import DONTCARE, AllDifferent, AllEqual, KbCount, Member
+from csp_check.models import CSP, ConstraintId, Value, VariableKind
 
 
 @dataclass(frozen=True)
-class C1Instance:
-    """C1 over ``variables``: each in ``allowed`` (codes), or an amount in 0..max when ``None``."""
-
-    variables: tuple[int, ...]
-    allowed: frozenset[int] | None
-
-
-@dataclass(frozen=True)
-class S1Instance:
-    """S1 over one user variable: its value must be one of ``allowed`` (codes of the fixed values
-    the belief state / service call records)."""
+class MemberInstance:
+    """``x[variable] ∈ allowed`` (codes), posted when family ``family`` is on."""
 
     variable: int
     allowed: frozenset[int]
+    family: int
 
 
 @dataclass(frozen=True)
-class KbQuery:
-    """One C4 / C5 / C6 instance: the KB rows matching ``filters`` (variable, column) pairs.
+class GroupInstance:
+    """All equal / all different over ``variables``, posted when family ``family`` is on."""
 
-    ``kind`` is 4, 5 or 6; ``kb`` indexes :attr:`IntEncoding.kb_rows`; ``columns`` index
-    :attr:`IntEncoding.columns`; ``count`` is C6's amount variable (``None`` otherwise).
+    variables: tuple[int, ...]
+    family: int
+
+
+@dataclass(frozen=True)
+class CountInstance:
+    """``lo ≤ |rows of KB kb matching filters| ≤ hi`` (:class:`~csp_check.families.primitives.KbCount`).
+
+    ``filters`` are (variable, column) pairs, ``columns`` indexing :attr:`IntEncoding.columns`;
+    ``ops`` per filter: OP_EQ, OP_GE (cell >= value) or OP_LE (cell <= value). A bound is
+    ``(variable or None, offset)``: ``offset`` plus the value of that variable (which must then be
+    an int, a code ``< base``); ``hi`` ``None``: no upper bound.
     """
 
-    kind: int
     kb: int
     filters: tuple[tuple[int, int], ...]
-    count: int | None = None
-    ops: tuple[int, ...] = ()  # per filter: OP_EQ, OP_GE (cell >= value) or OP_LE (cell <= value); () = all OP_EQ
+    ops: tuple[int, ...]
+    lo: tuple[int | None, int]
+    hi: tuple[int | None, int] | None
+    family: int
 
     def op(self, f: int) -> int:
         """The comparison of filter ``f``."""
         return self.ops[f] if f < len(self.ops) else OP_EQ
+
+    @property
+    def bound_variables(self) -> tuple[int, ...]:
+        """The variables the bounds read (each must take an int)."""
+        return tuple(dict.fromkeys(b[0] for b in (self.lo, self.hi) if b is not None and b[0] is not None))
 
 
 #: Filter comparisons (``Constraint.ops``): ``=``, a lower bound (the KB cell ``>=`` the
@@ -83,43 +95,43 @@ OP_CODES = {"=": OP_EQ, "": OP_EQ, ">=": OP_GE, "<=": OP_LE}
 
 @dataclass(frozen=True)
 class IntEncoding:
-    """A CSP with values as int codes (see the module docstring for the rules)."""
+    """A CSP with values as int codes and constraints as primitives (module docstring)."""
 
     dialogue_id: str
     names: tuple[str, ...]
     search: tuple[bool, ...]  # has a span: a search variable
     user: tuple[bool, ...]  # said by the user: kept first among equally similar solutions
     said: tuple[int, ...]  # code of the dialogue's own assignment, per variable
-    typed_domains: tuple[tuple[int, ...], ...]  # domain when C1 is on (sorted codes)
-    open_domains: tuple[tuple[int, ...], ...]  # domain when C1 is off
+    typed_domains: tuple[tuple[int, ...], ...]  # domain when typed (sorted codes)
+    open_domains: tuple[tuple[int, ...], ...]  # domain otherwise
     base: int  # codes < base are ints, codes >= base are strings
     strings: tuple[str, ...]  # strings[code - base]
     max_amount: int
+    families: tuple[str, ...]  # every registered family id: the ``family`` index of an instance
     enabled: frozenset[ConstraintId]
-    c1: tuple[C1Instance, ...]
-    c2: tuple[tuple[int, ...], ...]
-    c3: tuple[tuple[int, ...], ...]
-    queries: tuple[KbQuery, ...]
+    typed: bool  # slot variables take their typed domain (a typing family is on and has instances)
+    members: tuple[MemberInstance, ...]
+    equal: tuple[GroupInstance, ...]
+    different: tuple[GroupInstance, ...]
+    counts: tuple[CountInstance, ...]
     kb_names: tuple[str, ...]
     kb_rows: tuple[tuple[tuple[int, ...], ...], ...]  # per KB, per entity, per column: a code or 0
     columns: tuple[str, ...]
-    s1: tuple[S1Instance, ...] = ()
     meta: dict[str, object] = field(default_factory=dict, compare=False)
 
     @property
     def dontcare(self) -> int:
-        """Code of the ``dontcare`` filter value (matches every entity in C4–C6)."""
+        """Code of the ``dontcare`` filter value (matches every entity in a KB count)."""
         return self.code(DONTCARE)
-
-    @property
-    def typed(self) -> bool:
-        """Whether slot variables take their C1 (typed) domain: C1 enabled and instantiated."""
-        return ConstraintId.C1 in self.enabled and bool(self.c1)
 
     @property
     def domains(self) -> tuple[tuple[int, ...], ...]:
         """The domain each variable ranges over (codes)."""
         return self.typed_domains if self.typed else self.open_domains
+
+    def on(self, family: int) -> bool:
+        """Whether the family of index ``family`` (into :attr:`families`) is enabled."""
+        return self.families[family] in self.enabled
 
     def code(self, value: Value) -> int:
         """The code of ``value``; ``KeyError`` if the value is not in the encoding's universe."""
@@ -150,16 +162,20 @@ def _index(strings: tuple[str, ...], value: str) -> int:
 def encode(
     csp: CSP,
     fixed: Mapping[str, Value] | None = None,
-    families: Iterable[ConstraintId | str] = ALL_CONSTRAINTS,
+    families: Iterable[ConstraintId | str] | None = None,
 ) -> IntEncoding:
     """Encode ``csp`` as ints (module docstring), with ``fixed`` variables pinned to values.
 
-    ``families`` switches constraint families on (the others stay in the data, switched off:
-    the ``on`` flags of ``models/consistency.mzn``). Raises :class:`InvalidCSP` when a
-    constraint names a variable the CSP does not have, or a C6 has no count variable.
+    ``families`` switches constraint families on (default: every registered one; the others
+    stay in the data, switched off: the ``ON`` flags of ``models/consistency.mzn``). Raises
+    :class:`InvalidCSP` when a constraint names a variable the CSP does not have, or a family
+    cannot lower an instance (a C6 without its count variable);
+    :class:`~csp_check.families.UnknownFamily` for an unregistered constraint id.
     """
     fixed = dict(fixed or {})
-    enabled = frozenset(ConstraintId(f) for f in families)
+    registered = tuple(f.id for f in registry.families())
+    enabled = frozenset(ConstraintId(f) for f in (registered if families is None else families))
+    fam_index = {fid: k for k, fid in enumerate(registered)}
     index = {v.name: i for i, v in enumerate(csp.variables)}
     said_values = [csp.assignment.get(v.name, v.value) for v in csp.variables]
     pinned: dict[int, Value] = {i: said_values[i] for i, v in enumerate(csp.variables) if v.span is None}
@@ -175,42 +191,45 @@ def encode(
 
     kb_names: list[str] = []
     columns: list[str] = []
-    raw_queries: list[tuple[int, str, list[tuple[int, str]], int | None, tuple[int, ...]]] = []
-    c1_raw: list[tuple[tuple[int, ...], str | None]] = []
-    c2: list[tuple[int, ...]] = []
-    c3: list[tuple[int, ...]] = []
-    s1_raw: list[tuple[int, list[str]]] = []
+    members_raw: list[tuple[int, frozenset, int]] = []
+    equal: list[GroupInstance] = []
+    different: list[GroupInstance] = []
+    counts_raw: list[tuple[KbCount, int]] = []
+    typed = False
     for c in csp.constraints:
-        ids = tuple(var(n, c.id.value) for n in c.variables)
-        if c.id is ConstraintId.S1:  # explicit: no KB query (the catch-all below)
-            s1_raw.extend((i, c.values) for i in ids)
-        elif c.id is ConstraintId.C1:
-            c1_raw.append((ids, c.slot_type))
-        elif c.id is ConstraintId.C2:
-            c2.append(ids)
-        elif c.id is ConstraintId.C3:
-            c3.append(ids)
-        else:
-            kb = c.kb or ""
-            if kb not in kb_names:
-                kb_names.append(kb)
-            filters = list(zip(ids, c.columns))  # zip: as check.entity_match does
-            for _, col in filters:
-                if col not in columns:
-                    columns.append(col)
-            count = None
-            if c.id is ConstraintId.C6:
-                if not c.count_variable:
-                    raise InvalidCSP(f"dialogue {csp.dialogue_id}: C6 without a count variable")
-                count = var(c.count_variable, "C6")
-            ops = tuple(OP_CODES[c.ops[i] if i < len(c.ops) else "="] for i in range(len(filters)))
-            raw_queries.append((int(c.id.value[1]), kb, filters, count, ops))
+        family = registry.get(c.id)
+        k = fam_index[family.id]
+        for n in c.scope:
+            var(n, c.id.value)
+        try:
+            primitives = family.lower(c, csp)
+        except ValueError as e:
+            raise InvalidCSP(str(e)) from None
+        for p in primitives:
+            if isinstance(p, Member):
+                members_raw.extend((var(n, c.id.value), p.allowed, k) for n in p.variables)
+                typed = typed or (family.types_domains and family.id in enabled)
+            elif isinstance(p, AllEqual):
+                equal.append(GroupInstance(tuple(var(n, c.id.value) for n in p.variables), k))
+            elif isinstance(p, AllDifferent):
+                different.append(GroupInstance(tuple(var(n, c.id.value) for n in p.variables), k))
+            elif isinstance(p, KbCount):
+                if p.kb not in kb_names:
+                    kb_names.append(p.kb)
+                for _, col, op in p.filters:
+                    if col not in columns:
+                        columns.append(col)
+                    if op not in OP_CODES:
+                        raise InvalidCSP(f"dialogue {csp.dialogue_id}: {c.id.value} has an unknown filter op {op!r}")
+                counts_raw.append((p, k))
+            else:
+                raise InvalidCSP(f"dialogue {csp.dialogue_id}: {c.id.value} lowers to an unknown primitive {p!r}")
 
-    # The universe of values: domains, assignment, fixed values, KB cells in used columns.
+    # The universe of values: domains, assignment, fixed values, member sets, KB cells in used columns.
     slot_said = [said_values[i] for i, v in enumerate(csp.variables) if v.kind is VariableKind.SLOT]
     all_domain_values = sorted({x for vals in csp.domains.values() for x in vals})
     universe: set[Value] = {DONTCARE, *all_domain_values, *said_values, *pinned.values()}
-    universe.update(x for _, values in s1_raw for x in values)
+    universe.update(x for _, allowed, _ in members_raw for x in allowed)
     universe.update(e[col] for kb in kb_names for e in csp.kbs.get(kb, []) for col in columns if e.get(col))
     strings = tuple(sorted(x for x in universe if isinstance(x, str)))
     ints = [x for x in universe if isinstance(x, int)]
@@ -226,28 +245,31 @@ def encode(
     open_domains: list[tuple[int, ...]] = []
     for i, v in enumerate(csp.variables):
         if i in pinned:
-            typed = opened = (code(pinned[i]),)
+            typed_dom = opened = (code(pinned[i]),)
         elif v.kind is VariableKind.AMOUNT:
-            typed = opened = amounts
+            typed_dom = opened = amounts
         else:
-            typed = tuple(sorted({code(x) for x in csp.domains.get(v.slot_type, [])}))
+            typed_dom = tuple(sorted({code(x) for x in csp.domains.get(v.slot_type, [])}))
             opened = open_slot
-        typed_domains.append(typed)
+        typed_domains.append(typed_dom)
         open_domains.append(opened)
 
     kb_rows = tuple(
         tuple(tuple(code(e[col]) if e.get(col) else 0 for col in columns) for e in csp.kbs.get(kb, []))
         for kb in kb_names
     )
-    queries = tuple(
-        KbQuery(kind, kb_names.index(kb), tuple((v, columns.index(col)) for v, col in filters), count, ops)
-        for kind, kb, filters, count, ops in raw_queries
+
+    def bound(b) -> tuple[int | None, int] | None:
+        return None if b is None else (None if b.variable is None else var(b.variable, "a count bound"), b.offset)
+
+    counts = tuple(
+        CountInstance(
+            kb_names.index(p.kb), tuple((var(n, "a count"), columns.index(col)) for n, col, _ in p.filters),
+            tuple(OP_CODES[op] for _, _, op in p.filters), bound(p.lo), bound(p.hi), k,
+        )
+        for p, k in counts_raw
     )
-    c1 = tuple(
-        C1Instance(ids, None if st is None else frozenset(code(x) for x in csp.domains.get(st, [])))
-        for ids, st in c1_raw
-    )
-    s1 = tuple(S1Instance(i, frozenset(code(x) for x in values)) for i, values in s1_raw)
+    members = tuple(MemberInstance(i, frozenset(code(x) for x in allowed), k) for i, allowed, k in members_raw)
     return IntEncoding(
         dialogue_id=csp.dialogue_id,
         names=tuple(v.name for v in csp.variables),
@@ -259,13 +281,14 @@ def encode(
         base=base,
         strings=strings,
         max_amount=csp.max_amount,
+        families=registered,
         enabled=enabled,
-        c1=c1,
-        c2=tuple(c2),
-        c3=tuple(c3),
-        queries=queries,
+        typed=typed,
+        members=members,
+        equal=tuple(equal),
+        different=tuple(different),
+        counts=counts,
         kb_names=tuple(kb_names),
         kb_rows=kb_rows,
         columns=tuple(columns),
-        s1=s1,
     )

@@ -3,8 +3,8 @@
 Each module exposes ``ID``, ``TITLE``, ``instances(ctx, calls)`` (how its instances are built
 from an example and a call set), ``holds(ctx, instance, calls)`` (the executable definition of
 satisfying one instance) and ``explain(ctx, instance, calls)`` (a violation naming the
-instruction, the call and the argument). :func:`violations` runs them all. The modules are
-written to move into a registry of constraint families as they are.
+instruction, the call and the argument). :func:`violations` runs them all. They are the
+``profile`` group of the constraint registry (:mod:`csp_check.families.profile`).
 """
 
 from __future__ import annotations
@@ -54,26 +54,22 @@ class Context:
 
 
 def all_families() -> list[ModuleType]:
-    """The family modules P1–P6, in order."""
-    from csp_check.nlsi.families import (
-        p1_schema,
-        p2_grounded,
-        p3_dialogue_kept,
-        p4_instruction_honoured,
-        p5_one_call_per_preference,
-        p6_domain_chain,
-    )
+    """The family modules P1–P6, in registry order (:mod:`csp_check.families.profile`)."""
+    from csp_check.families import families
 
-    return [p1_schema, p2_grounded, p3_dialogue_kept, p4_instruction_honoured, p5_one_call_per_preference, p6_domain_chain]
+    return [f.module for f in families(("profile",))]
 
 
 def violations(ctx: Context, calls: list[ApiCall], families: tuple[str, ...] | None = None) -> list[CallViolation]:
-    """Every violated instance of the selected families (all by default), family by family."""
+    """Every violated instance of the selected families (every registered family of the
+    ``profile`` group by default: :mod:`csp_check.families.profile`), family by family."""
+    from csp_check.families import families as registered
+
     out: list[CallViolation] = []
-    for fam in all_families():
-        if families and fam.ID not in families:
+    for fam in registered(("profile",)):
+        if families and fam.id not in families:
             continue
         for inst in fam.instances(ctx, calls):
             if not fam.holds(ctx, inst, calls):
-                out.append(fam.explain(ctx, inst, calls))
+                out.append(fam.explain_call(ctx, inst, calls))
     return out

@@ -1,0 +1,27 @@
+"""Constraint families: one module per family, all in one registry (:mod:`.registry`).
+
+=====  ===========================  ==========  =========================================
+id     module                       group       lowers to
+=====  ===========================  ==========  =========================================
+C1     :mod:`.value_type`           linguistic  member of V(type)
+C2     :mod:`.coreference`          dialogic    all equal
+C3     :mod:`.distinct_mentions`    dialogic    all different
+C4     :mod:`.no_instance`          domain      KB count = 0
+C5     :mod:`.some_instance`        domain      KB count ≥ 1
+C6     :mod:`.instance_count`       domain      KB count between bounds from the amount
+S1     :mod:`.annotation_text`      annotation  member of the recorded values
+P1–P6  :mod:`.profile`              profile     (API calls against a profile; not lowered)
+=====  ===========================  ==========  =========================================
+
+A new family is one module: subclass :class:`Family`, decorate it with :func:`register`, and
+import the module (here, for a built-in family).
+"""
+
+from csp_check.families.registry import (
+    DIALOGUE_GROUPS, GROUPS, PAPER_GROUPS, Family, UnknownFamily, families, get, ids, label, register, unregister,
+)
+from csp_check.families import (  # noqa: F401  (registration order is the listing order)
+    value_type, coreference, distinct_mentions, no_instance, some_instance, instance_count, annotation_text, profile,
+)
+
+__all__ = ["DIALOGUE_GROUPS", "GROUPS", "PAPER_GROUPS", "Family", "UnknownFamily", "families", "get", "ids", "label", "register", "unregister"]

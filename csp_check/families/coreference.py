@@ -1,0 +1,49 @@
+"""C2 (coreference): variables that refer to the same value across the dialogue take one value
+(paper §3.2, spec §2). What a variable refers to comes from the annotations
+(:func:`csp_check.constraints.referents`); an instance is a group of at least two."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from typing import Mapping
+
+from csp_check.families.primitives import AllEqual
+from csp_check.families.registry import Family, register
+from csp_check.models import CSP, Constraint, ConstraintId, Value, Variable, VariableKind
+
+
+@register
+class Coreference(Family):
+    id = "C2"
+    name = "coreference"
+    description = "mentions of one value across the dialogue take the same value"
+    group = "dialogic"
+
+    def build(self, ctx) -> list[Constraint]:
+        """One instance per group of ≥ 2 slot variables of one slot type with one referent."""
+        from csp_check.constraints import referents
+
+        groups: dict[tuple[str, Value], list[Variable]] = defaultdict(list)
+        keys = referents(ctx.dialogue, ctx.variables, ctx.lexicon)
+        for v in ctx.variables:
+            if v.kind is VariableKind.SLOT and not ctx.description(v):
+                groups[(v.slot_type, keys[v.name][0])].append(v)
+        return [
+            Constraint(id=ConstraintId(self.id), variables=[m.name for m in members], turn=members[0].turn)
+            for members in groups.values() if len(members) > 1
+        ]
+
+    def satisfied(self, constraint: Constraint, assignment: Mapping[str, Value], csp: CSP) -> bool:
+        return len({assignment[name] for name in constraint.variables}) <= 1
+
+    def lower(self, constraint: Constraint, csp: CSP) -> list:
+        return [AllEqual(tuple(constraint.variables))]
+
+    def explain(self, constraint: Constraint, assignment: Mapping[str, Value], csp: CSP,
+                by_name: Mapping[str, Variable]) -> str:
+        from csp_check.check import where
+
+        refs = [by_name[n] for n in constraint.variables]
+        return f"{where(refs)} should name the same {refs[0].slot_type}, but the text says " + " / ".join(
+            f"{assignment[r.name]!r} (turn {r.turn})" for r in refs
+        )

@@ -1,0 +1,195 @@
+"""C6 (exactly n): a system amount — "I found 3", "over 70 trains" — agrees with the number of KB
+entities matching the search in force (paper §3.2, spec §2). The amount variable's
+``amount_op`` says how ("over 70": ``>`` 70; default ``=``); the KB count must lie between the
+bounds that op and value give, e.g. ``> 70``: at least 71, no upper bound. With unknown cells the
+count is ``sure..possible`` (:mod:`csp_check.families.primitives`). Instances are built in the KB
+walk of :mod:`csp_check.constraints`."""
+
+from __future__ import annotations
+
+from typing import Mapping
+
+from csp_check.families import kb_common
+from csp_check.families.primitives import Bound, KbCount, count_matches
+from csp_check.families.registry import Family, register
+import re
+from collections import defaultdict
+
+from csp_check.models import CSP, ActRole, Constraint, ConstraintId, Value, Variable, VariableKind
+
+#: The words an explanation gives each comparison of an amount ("more than 70").
+OP_WORDS = {"=": "", ">": "more than ", ">=": "at least ", "<": "fewer than ", "<=": "at most "}
+
+
+def count_bounds(op: str, amount: str) -> tuple[Bound, Bound | None]:
+    """(lower, upper) bound on the KB count for ``count op amount`` (``amount``: the variable's
+    name); ``None``: no upper bound. Raises ``ValueError`` for an unknown op."""
+    if op == "=":
+        return Bound(amount, 0), Bound(amount, 0)
+    if op == ">":
+        return Bound(amount, 1), None
+    if op == ">=":
+        return Bound(amount, 0), None
+    if op == "<":
+        return Bound(None, 0), Bound(amount, -1)
+    if op == "<=":
+        return Bound(None, 0), Bound(amount, 0)
+    raise ValueError(f"unknown amount comparison {op!r}")
+
+
+def amount_op(constraint: Constraint, csp: CSP) -> str:
+    """The comparison of the constraint's amount variable (``=`` when it states none)."""
+    try:
+        return csp.variable(constraint.count_variable or "").amount_op
+    except KeyError:
+        return "="
+
+
+@register
+class InstanceCount(Family):
+    id = "C6"
+    name = "instance count"
+    description = "an amount the system states agrees with the number of matching KB entities"
+    group = "domain"
+    scope_step = 2  # after the offers: a count
+
+    def build_in_scope(self, ctx, at) -> list[Constraint]:
+        """One instance per amount the system states at ``at``
+        (:class:`~csp_check.constraints.KbScope`) that counts the search in force (:func:`counts`);
+        the filters are the search in force, with the values the utterance itself names
+        (:func:`with_own_words`)."""
+        filters = at.filters
+        if at.params is None and ctx.options.count_filter == "state":
+            filters = with_own_words(ctx, at.turn.index, at.kb_id, at.columns, at.mine, filters)
+        return counts(ctx, at.turn.index, at.domain, at.kb_id, at.mine, at.params, filters)
+
+    def satisfied(self, constraint: Constraint, assignment: Mapping[str, Value], csp: CSP) -> bool:
+        amount = assignment[constraint.count_variable or ""]
+        if not isinstance(amount, int):
+            return False
+        sure, possible = count_matches(kb_common.entities(constraint, csp), constraint.columns,
+                                       kb_common.values(constraint, assignment), constraint.ops)
+        lo, hi = count_bounds(amount_op(constraint, csp), constraint.count_variable or "")
+        low = lo.value(assignment)
+        high = None if hi is None else hi.value(assignment)
+        return max(sure, low) <= (possible if high is None else min(possible, high))
+
+    def lower(self, constraint: Constraint, csp: CSP) -> list:
+        if not constraint.count_variable:
+            raise ValueError(f"dialogue {csp.dialogue_id}: C6 without a count variable")
+        lo, hi = count_bounds(amount_op(constraint, csp), constraint.count_variable)
+        return [KbCount(constraint.kb or "", kb_common.filters(constraint), lo=lo, hi=hi)]
+
+    def explain(self, constraint: Constraint, assignment: Mapping[str, Value], csp: CSP,
+                by_name: Mapping[str, Variable]) -> str:
+        amount = assignment[constraint.count_variable or ""]
+        matches = kb_common.possible_matches(constraint, assignment, csp)
+        sure, possible = count_matches(kb_common.entities(constraint, csp), constraint.columns,
+                                       kb_common.values(constraint, assignment), constraint.ops)
+        have = str(sure) if sure == possible else f"{sure}-{possible}"
+        op = OP_WORDS[amount_op(constraint, csp)]
+        said = kb_common.said(constraint, assignment, by_name)
+        msg = f"{kb_common.claim(constraint, by_name)} says {op}{amount} with {said or 'no filter'}; the KB has {have}"
+        if matches:
+            msg += f": {kb_common.sample(matches)}" + (" …" if len(matches) > 3 else "")
+        return msg
+
+
+def with_own_words(
+    ctx, turn: int, kb_id: str, columns: set[str], mine: list[Variable], filters: list[Variable]
+) -> list[Variable]:
+    """The belief-state filters, where the system's own utterance names one value of a slot
+    ("6 4-star guesthouses *in the east*", "the only 4 star *hotels*") with that value: the
+    count or the no-result is about what the utterance says (MultiWOZ's state may lag)."""
+    from csp_check.constraints import BOUNDS, DOMAIN_SEARCH, NOT_FILTERS, SEARCH_COLUMNS, _generic
+
+    own: dict[str, list[Variable]] = defaultdict(list)
+    if ctx._select(turn, mine[0].domain if mine else "") or any(v.slot in NOT_FILTERS - BOUNDS for v in mine):
+        return filters  # values of a named entity, or choices offered: not what was counted
+    searched = set(ctx._state(turn, mine[0].domain)) if mine else set()
+    for v in mine:
+        if (v.kind is VariableKind.SLOT and v.role is ActRole.INFORM and v.slot in columns
+                and (v.slot in searched or v.slot in DOMAIN_SEARCH.get(v.domain, ()))
+                and not _generic(v.domain, v.slot, v.value)
+                and v.slot in SEARCH_COLUMNS and ctx._kb_claim(kb_id, v)):  # fmt: skip
+            own[v.slot].append(v)
+    single = {slot: vs[0] for slot, vs in own.items() if len({x.value for x in vs}) == 1}
+    if not single:
+        return filters
+    kept = [f for f in filters if f.slot not in single]
+    return kept + [v for slot, v in single.items()]
+
+
+def hotel_sense(ctx, turn: int, kb_id: str, amount: Variable, filters: list[Variable]) -> list[Variable]:
+    """"Hotel" in a search (:func:`_generic`) either means any place to stay or the type
+    hotel; the count's *annotated* amount (the structure, not the text) says which: with
+    type=hotel when that count is the annotated one, else without."""
+    from csp_check.constraints import _op
+
+    said = [v for v in ctx.variables if v.turn <= turn and v.domain == "hotel" and v.slot == "type"
+            and v.value == "hotel" and v.kind is VariableKind.SLOT]  # fmt: skip
+    if not said:
+        return filters
+    with_type = filters + [said[-1]]
+    entities = ctx.kbs.get(kb_id) or []
+    sure, possible = count_matches(entities, [f.slot for f in with_type], [f.value for f in with_type],
+                                   [_op(f) for f in with_type])  # fmt: skip
+    return with_type if isinstance(amount.value, int) and sure <= amount.value <= possible else filters
+
+
+def counted_noun(ctx, turn: int, amount: Variable, mine: list[Variable]) -> Variable | None:
+    """The slot variable right after an amount that names what is counted ("2 *swimming
+    pools*", "8 *guesthouses*"), when there is one."""
+    from csp_check.constraints import SEARCH_COLUMNS, _generic
+
+    if amount.span is None:
+        return None
+    for v in mine:
+        if (v.kind is VariableKind.SLOT and v.span is not None and v.slot in SEARCH_COLUMNS
+                and not _generic(v.domain, v.slot, v.value)
+                and 0 < v.span.start - amount.span.end <= 12 and not ctx._description(v)
+                and re.fullmatch(r"[\s\w-]*", ctx.dialogue.turns[turn].utterance[amount.span.end : v.span.start])):
+            return v  # fmt: skip
+    return None
+
+
+def counts(
+    ctx, turn: int, domain: str, kb_id: str, mine: list[Variable], params: dict[str, str] | None,
+    filters: list[Variable],
+) -> list[Constraint]:
+    """C6: an amount equals the number of entities matching the filters."""
+    from csp_check.constraints import _op
+
+    amounts = [v for v in mine if v.kind is VariableKind.AMOUNT]
+    counts = [a for a in ctx.dialogue.turns[turn].acts if a.role is ActRole.COUNT and a.domain == domain]
+    nouns = {a.name: counted_noun(ctx, turn, a, mine) for a in amounts} if params is None else {}
+    kinds = {(n.slot, n.value) for n in nouns.values() if n is not None}
+    told_apart = len(counts) == len(amounts) and all(nouns.values()) and len(kinds) == len(amounts) \
+        and len({slot for slot, _ in kinds}) == 1  # "2 hotels and 8 guesthouses"
+    if params is None and len(counts) > 1 and not told_apart:
+        return []  # a breakdown ("2 in the centre, one in the north", "one at 17:23 and another"): each about a part
+    out: list[Constraint] = []
+    for amount in amounts:
+        noun = nouns.get(amount.name)
+        if noun is not None:  # "2 swimming pools", "8 guesthouses": the count is about that kind
+            filters = [f for f in filters if f.slot != noun.slot] + [noun]
+        if params is None and domain == "hotel" and not any(f.slot == "type" for f in filters):
+            filters = hotel_sense(ctx, turn, kb_id, amount, filters)
+        utterance = ctx.dialogue.turns[turn].utterance
+        if amount.span is not None and params is None and amount.value == 1 and (
+            re.match(r"\s*(?:that|which|of|available|option that|leaving|departing|arriving|called|named|tickets?|person|people|night|room)\b",
+                     utterance[amount.span.end :])
+            or re.search(r"\ba(?: \w+)?\s*$", utterance[: amount.span.start], re.I)
+        ):
+            continue  # "I have one that arrives at 19:07", "a great one called …": one of them, not a count
+        if params is None and not filters and ctx._state_names(turn, domain):
+            continue  # "two restaurants: Pizza Express and Pizza Express Fen Ditton": a count of names
+        if params is None and (turn, domain) in ctx.unlinked:
+            continue  # a search constraint no variable mentions: the count's filter is not known
+        out.append(
+            Constraint(
+                id=ConstraintId("C6"), variables=[f.name for f in filters], turn=turn, kb=kb_id,
+                columns=[f.slot for f in filters], count_variable=amount.name, ops=[_op(f) for f in filters],
+            )
+        )
+    return out

@@ -1,0 +1,60 @@
+"""What the KB families (C4 none, C5 some, C6 exactly n) share: their filters and the words of
+their explanations."""
+
+from __future__ import annotations
+
+from typing import Mapping
+
+from csp_check.families.primitives import entity_match
+from csp_check.models import CSP, Constraint, Value, Variable
+
+
+def filters(constraint: Constraint) -> tuple[tuple[str, str, str], ...]:
+    """``(variable, column, op)`` per filter (``zip``: as :func:`entity_match` reads them)."""
+    ops = constraint.ops
+    return tuple(
+        (n, col, ops[i] if i < len(ops) and ops[i] else "=")
+        for i, (n, col) in enumerate(zip(constraint.variables, constraint.columns))
+    )
+
+
+def values(constraint: Constraint, assignment: Mapping[str, Value]) -> list[Value]:
+    return [assignment[n] for n in constraint.variables]
+
+
+def entities(constraint: Constraint, csp: CSP) -> list[Mapping[str, str]]:
+    return csp.kbs.get(constraint.kb or "", [])
+
+
+def possible_matches(constraint: Constraint, assignment: Mapping[str, Value], csp: CSP) -> list[Mapping[str, str]]:
+    """The entities that possibly match the constraint's filters under ``assignment``."""
+    vals = values(constraint, assignment)
+    return [e for e in entities(constraint, csp) if entity_match(e, constraint.columns, vals, constraint.ops)[1]]
+
+
+def said(constraint: Constraint, assignment: Mapping[str, Value], by_name: Mapping[str, Variable]) -> str:
+    """``slot='value', …`` over the filter variables (not the count)."""
+    return ", ".join(f"{by_name[n].slot_type}={assignment[n]!r}" for n in constraint.scope if n != constraint.count_variable)
+
+
+def claim(constraint: Constraint, by_name: Mapping[str, Variable]) -> str:
+    """The utterance that claims: ``turn t`` of the constraint, else its variables' turns."""
+    from csp_check.check import where
+
+    if constraint.turn is not None:
+        return f"turn {constraint.turn}"
+    return where([by_name[n] for n in constraint.scope])
+
+
+def sample(matches: list[Mapping[str, str]]) -> str:
+    """The first three matching entities, by label."""
+    return "; ".join(entity_label(e) for e in matches[:3])
+
+
+def entity_label(entity: Mapping[str, str]) -> str:
+    """An entity's name (the first naming column it has), else its first three cells."""
+    for key in ("name", "trainID", "department", "restaurant_name", "hotel_name", "title", "movie_name",
+                "event_name", "property_name", "song_name", "car_name", "airlines", "attraction_name"):
+        if key in entity:
+            return entity[key]
+    return ", ".join(f"{k}={v}" for k, v in list(entity.items())[:3])

@@ -1,0 +1,68 @@
+"""C4 (none): where the system says it found nothing, no KB entity surely matches what it
+searched for (paper §3.2, spec §2): a KB count of 0 (an entity lacking a filtered column does not
+refute it). Instances are built in the KB walk of :mod:`csp_check.constraints`."""
+
+from __future__ import annotations
+
+from typing import Mapping
+
+from csp_check.families import kb_common
+from csp_check.families.primitives import Bound, KbCount, count_matches
+from csp_check.families.registry import Family, register
+from csp_check.models import CSP, ActRole, Constraint, ConstraintId, Turn, Value, Variable, VariableKind
+
+
+@register
+class NoInstance(Family):
+    id = "C4"
+    name = "no instance"
+    description = "when the system finds nothing, no KB entity matches what was searched for"
+    group = "domain"
+    scope_step = 3  # last at a KB scope
+
+    def build_in_scope(self, ctx, at) -> list[Constraint]:
+        """The instance of a system turn at ``at`` (:class:`~csp_check.constraints.KbScope`) that
+        reports no result (:func:`no_results`), unless a search constraint in force is one no
+        variable mentions (what found nothing is then not known)."""
+        if at.params is None and (at.turn.index, at.domain) in ctx.unlinked:
+            return []
+        return no_results(ctx, at.turn, at.domain, at.kb_id, at.columns, at.mine, at.filters)
+
+    def satisfied(self, constraint: Constraint, assignment: Mapping[str, Value], csp: CSP) -> bool:
+        sure, _ = count_matches(kb_common.entities(constraint, csp), constraint.columns,
+                                kb_common.values(constraint, assignment), constraint.ops)
+        return sure == 0
+
+    def lower(self, constraint: Constraint, csp: CSP) -> list:
+        return [KbCount(constraint.kb or "", kb_common.filters(constraint), lo=Bound(None, 0), hi=Bound(None, 0))]
+
+    def explain(self, constraint: Constraint, assignment: Mapping[str, Value], csp: CSP,
+                by_name: Mapping[str, Variable]) -> str:
+        matches = kb_common.possible_matches(constraint, assignment, csp)
+        return (f"{kb_common.claim(constraint, by_name)} says there is no instance with "
+                f"{kb_common.said(constraint, assignment, by_name)}; the KB has {len(matches)}: {kb_common.sample(matches)}")
+
+
+def no_results(
+    ctx, turn: Turn, domain: str, kb_id: str, columns: set[str], mine: list[Variable], filters: list[Variable]
+) -> list[Constraint]:
+    """C4: no entity matches what the system says it found nothing for."""
+    from csp_check.constraints import BOUNDS, NOT_FILTERS, _op
+
+    if not any(a.role is ActRole.NO_RESULT and a.domain == domain for a in turn.acts):
+        return []
+    said = [v for v in mine if v.role is ActRole.NO_RESULT and v.kind is VariableKind.SLOT and v.slot in columns]
+    asked_about = [v for v in ctx.by_turn.get(turn.index - 1, []) if v.domain == domain and v.speaker == "user"]
+    if not said and any(v.slot in NOT_FILTERS - BOUNDS for v in mine + asked_about):
+        return []  # "Does the Acorn fit?" "No, but the Tandoori Palace does": about the entity discussed
+    said_slots = {v.slot for v in said}  # what it names, within the search in force
+    filters = said + [f for f in filters if f.slot not in said_slots] if said else filters
+    out: list[Constraint] = []
+    if filters:
+        out.append(
+            Constraint(
+                id=ConstraintId("C4"), variables=[f.name for f in filters], turn=turn.index, kb=kb_id,
+                columns=[f.slot for f in filters], ops=["=" if f in said else _op(f) for f in filters],
+            )
+        )
+    return out

@@ -1,0 +1,162 @@
+"""The encoding primitives every constraint family lowers to, and what each means on an assignment.
+
+A family (:mod:`csp_check.families.registry`) states its meaning once and *lowers* each of its
+instances to a few primitives (as CPMpy's global constraints decompose); the CP-SAT backend and
+``models/consistency.mzn`` implement these primitives only:
+
+- :class:`Member` — each variable takes one of a set of values (``x ∈ S``);
+- :class:`AllEqual` — the variables take one value;
+- :class:`AllDifferent` — the variables take pairwise different values;
+- :class:`KbCount` — the number of KB entities matching filters lies between two bounds.
+
+**KB matching** (spec §2; the semantics the checker, CP-SAT and MiniZinc share): a filter
+``column op variable`` holds for an entity when the variable is ``dontcare``, or the entity's
+cell satisfies ``op`` (``=``; ``>=`` / ``<=``: a bound, comparing strings in code-point order, so
+``HH:MM`` times compare as times; a bound never holds against an int). An entity without the
+column is *unknown* there: it *possibly* matches but does not *surely* match. The true number
+of matches ``n`` is then only known to lie in ``sure..possible``, and a :class:`KbCount` holds
+when some such ``n`` lies within its bounds (the dialogue gets the benefit of the doubt).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Mapping, Union
+
+from csp_check.models import CSP, Value
+
+DONTCARE = "dontcare"
+#: Filter comparisons a :class:`KbCount` accepts (entity cell ``op`` variable value).
+FILTER_OPS = ("=", ">=", "<=")
+
+
+def holds(have: str, op: str, value: Value) -> bool:
+    """Whether a KB cell ``have`` satisfies a filter ``op value``: ``=`` equality; ``>=`` /
+    ``<=`` a bound (``have >= value``), comparing strings in code-point order (``HH:MM`` times
+    compare as times); a bound never holds against an amount (an int)."""
+    if op == "=" or not op:
+        return have == value
+    if not isinstance(value, str):
+        return False
+    return have >= value if op == ">=" else have <= value
+
+
+def entity_match(
+    entity: Mapping[str, str], columns: list[str], values: list[Value], ops: list[str] | None = None
+) -> tuple[bool, bool]:
+    """(surely matches, possibly matches) for one entity against ``columns[i] ops[i] values[i]``
+    (``ops`` empty or ``None``: all ``=``): a contradicted column rules the entity out; a missing
+    one only makes the match unsure."""
+    sure = True
+    for i, (column, value) in enumerate(zip(columns, values)):
+        if value == DONTCARE:
+            continue
+        have = entity.get(column)
+        if have is None or have == "":
+            sure = False
+        elif not holds(have, ops[i] if ops and i < len(ops) else "=", value):
+            return False, False
+    return sure, True
+
+
+def count_matches(
+    entities: list[Mapping[str, str]], columns: list[str], values: list[Value], ops: list[str] | None = None
+) -> tuple[int, int]:
+    """(entities that surely match, entities that possibly match)."""
+    sure = possible = 0
+    for entity in entities:
+        s, p = entity_match(entity, columns, values, ops)
+        sure += s
+        possible += p
+    return sure, possible
+
+
+@dataclass(frozen=True)
+class Member:
+    """Each of ``variables`` takes a value in ``allowed``."""
+
+    variables: tuple[str, ...]
+    allowed: frozenset[Value]
+
+    def holds(self, assignment: Mapping[str, Value], csp: CSP) -> bool:
+        """Whether ``assignment`` satisfies the primitive."""
+        return all(_plain(assignment[n]) in self.allowed for n in self.variables)
+
+
+@dataclass(frozen=True)
+class AllEqual:
+    """``variables`` all take one value."""
+
+    variables: tuple[str, ...]
+
+    def holds(self, assignment: Mapping[str, Value], csp: CSP) -> bool:
+        """Whether ``assignment`` satisfies the primitive."""
+        return len({assignment[n] for n in self.variables}) <= 1
+
+
+@dataclass(frozen=True)
+class AllDifferent:
+    """``variables`` take pairwise different values (a variable listed twice cannot)."""
+
+    variables: tuple[str, ...]
+
+    def holds(self, assignment: Mapping[str, Value], csp: CSP) -> bool:
+        """Whether ``assignment`` satisfies the primitive."""
+        return len({assignment[n] for n in self.variables}) == len(self.variables)
+
+
+@dataclass(frozen=True)
+class Bound:
+    """An integer bound: ``offset``, plus the value of the amount variable ``variable`` when
+    given (that variable must then take an int)."""
+
+    variable: str | None = None
+    offset: int = 0
+
+    def value(self, assignment: Mapping[str, Value]) -> int | None:
+        """The bound under ``assignment``; ``None`` when its variable holds no int."""
+        if self.variable is None:
+            return self.offset
+        x = assignment[self.variable]
+        return x + self.offset if isinstance(x, int) and not isinstance(x, bool) else None
+
+
+@dataclass(frozen=True)
+class KbCount:
+    """``lo ≤ |entities of KB table kb matching filters| ≤ hi`` (``hi`` ``None``: no upper bound).
+
+    ``filters`` are ``(variable, column, op)`` with ``op`` in :data:`FILTER_OPS`. With unknown
+    cells the count is ``sure..possible`` (module docstring): the primitive holds when
+    ``max(sure, lo) ≤ min(possible, hi)``.
+    """
+
+    kb: str
+    filters: tuple[tuple[str, str, str], ...]
+    lo: Bound = Bound()
+    hi: Bound | None = None
+
+    def holds(self, assignment: Mapping[str, Value], csp: CSP) -> bool:
+        """Whether ``assignment`` satisfies the primitive."""
+        lo = self.lo.value(assignment)
+        hi = None if self.hi is None else self.hi.value(assignment)
+        if lo is None or (self.hi is not None and hi is None):
+            return False
+        sure, possible = count_matches(
+            csp.kbs.get(self.kb, []), [c for _, c, _ in self.filters], [assignment[n] for n, _, _ in self.filters],
+            [op for _, _, op in self.filters],
+        )
+        return max(sure, lo) <= (possible if hi is None else min(possible, hi))
+
+    @property
+    def variables(self) -> tuple[str, ...]:
+        """Every variable the primitive reads: the filters', then the bounds'."""
+        bound_vars = [b.variable for b in (self.lo, self.hi) if b is not None and b.variable is not None]
+        return tuple(n for n, _, _ in self.filters) + tuple(dict.fromkeys(bound_vars))
+
+
+Primitive = Union[Member, AllEqual, AllDifferent, KbCount]
+
+
+def _plain(value: Value) -> Value:
+    """``True`` is no amount: keep a bool out of an int set (``True in {1}`` is true in Python)."""
+    return repr(value) if isinstance(value, bool) else value

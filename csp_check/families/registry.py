@@ -1,0 +1,147 @@
+"""The registry of constraint families: declared once, lowered to primitives per backend.
+
+A *family* is one kind of constraint (C1 "type", C2 "coreference", …). It is a subclass of
+:class:`Family` in a module of its own, registered with :func:`register`; it states
+
+- how its instances are built from a dialogue (:meth:`Family.build`, reading the
+  :class:`~csp_check.constraints.BuildContext`; a domain family, at each KB scope of the
+  dialogue: :meth:`Family.build_in_scope`);
+- what satisfying an instance means on an assignment (:meth:`Family.satisfied`: the executable
+  definition the solvers must agree with);
+- how a broken instance is explained in words (:meth:`Family.explain`);
+- how an instance lowers to the encoding primitives of :mod:`csp_check.families.primitives`
+  (:meth:`Family.lower`), which the solver backends implement.
+
+Modelled on CPMpy's global constraints (a meaning plus a decomposition) and pandera's registered
+checks (declared once, implemented per backend). Every list of constraint ids in csp-check
+(CLI, reports, tables) is read from here, in registration order; an unknown id is an error.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar, Iterable, Mapping
+
+from csp_check.families.primitives import Primitive
+from csp_check.models import CSP, Constraint, ConstraintId, Value, Variable
+
+#: The groups a family belongs to (``csp-check constraints`` lists them).
+GROUPS = ("linguistic", "dialogic", "domain", "annotation", "profile")
+#: The groups of the paper's constraints C1–C6 (the experiment's tables and ablations).
+PAPER_GROUPS = ("linguistic", "dialogic", "domain")
+#: The groups checked on a dialogue (``--constraints``); ``profile`` families check API calls.
+DIALOGUE_GROUPS = ("linguistic", "dialogic", "domain", "annotation")
+
+
+class UnknownFamily(ValueError):
+    """A constraint id no registered family has."""
+
+
+class Family:
+    """One constraint family. Subclass it, set the four class attributes, implement
+    :meth:`lower` (and, for a family of its own meaning, :meth:`satisfied` and :meth:`explain`),
+    and :func:`register` it."""
+
+    id: ClassVar[str]
+    name: ClassVar[str]
+    description: ClassVar[str]  # one line
+    group: ClassVar[str]
+    #: Whether the family's instances give slot variables their typed domain V(type) (C1):
+    #: solvers then search slot variables over V(type) instead of every known value.
+    types_domains: ClassVar[bool] = False
+
+    def build(self, ctx: object) -> list[Constraint]:
+        """The family's instances for one dialogue, from a
+        :class:`~csp_check.constraints.BuildContext` (default: none)."""
+        return []
+
+    #: The order the domain group's :meth:`build_in_scope` run in at one KB scope (lower first).
+    scope_step: ClassVar[int] = 0
+
+    def build_in_scope(self, ctx: object, at: object) -> list[Constraint]:
+        """The family's instances at one KB scope (a system turn and domain with its KB table:
+        :class:`~csp_check.constraints.KbScope`), for families of the ``domain`` group, which
+        :class:`~csp_check.constraints.BuildContext` calls during its one walk over the
+        dialogue's KB scopes (default: none)."""
+        return []
+
+    def lower(self, constraint: Constraint, csp: CSP) -> list[Primitive]:
+        """The primitives whose conjunction is ``constraint`` (its decomposition)."""
+        raise NotImplementedError(f"{type(self).__name__} does not lower to primitives")
+
+    def satisfied(self, constraint: Constraint, assignment: Mapping[str, Value], csp: CSP) -> bool:
+        """Whether ``assignment`` (variable name → value) satisfies ``constraint``; by default,
+        whether it satisfies every primitive of :meth:`lower`."""
+        return all(p.holds(assignment, csp) for p in self.lower(constraint, csp))
+
+    def explain(
+        self, constraint: Constraint, assignment: Mapping[str, Value], csp: CSP, by_name: Mapping[str, Variable]
+    ) -> str:
+        """Why ``assignment`` breaks ``constraint``, in words (by default the family's name and
+        the values its variables take)."""
+        said = ", ".join(f"{by_name[n].slot_type}={assignment[n]!r} (turn {by_name[n].turn})" for n in constraint.scope)
+        return f"{self.name}: {self.description.rstrip('.')}; the text says {said}"
+
+    def evidence_turns(self, constraint: Constraint) -> set[int]:
+        """Turns a violation names besides its variables' (default none)."""
+        return set()
+
+
+_FAMILIES: dict[str, Family] = {}
+
+
+def register(cls: type[Family]) -> type[Family]:
+    """Register a family class (usable as a decorator); its id becomes a valid
+    :class:`~csp_check.models.ConstraintId`. Raises ``ValueError`` for a group not in
+    :data:`GROUPS`, a missing attribute or an id registered twice."""
+    for attr in ("id", "name", "description", "group"):
+        if not isinstance(getattr(cls, attr, None), str) or not getattr(cls, attr):
+            raise ValueError(f"family {cls.__name__} lacks a {attr}")
+    if cls.group not in GROUPS:
+        raise ValueError(f"family {cls.id}: group {cls.group!r} is not one of {', '.join(GROUPS)}")
+    if cls.id in _FAMILIES:
+        raise ValueError(f"family {cls.id} is registered twice")
+    _FAMILIES[cls.id] = cls()
+    ConstraintId._declare(cls.id)
+    return cls
+
+
+def unregister(family_id: str) -> None:
+    """Remove a family (for tests registering a family of their own)."""
+    _FAMILIES.pop(family_id, None)
+    ConstraintId._forget(family_id)
+
+
+def get(family_id: str) -> Family:
+    """The registered family of ``family_id``; :class:`UnknownFamily` if there is none."""
+    try:
+        return _FAMILIES[str(family_id)]
+    except KeyError:
+        raise UnknownFamily(f"unknown constraint {family_id!r}; registered: {', '.join(_FAMILIES)}") from None
+
+
+def families(groups: Iterable[str] | None = None) -> list[Family]:
+    """Every registered family (of ``groups``, when given), in registration order."""
+    wanted = None if groups is None else set(groups)
+    return [f for f in _FAMILIES.values() if wanted is None or f.group in wanted]
+
+
+def ids(groups: Iterable[str] | None = None) -> tuple[ConstraintId, ...]:
+    """The ids of :func:`families`."""
+    return tuple(ConstraintId(f.id) for f in families(groups))
+
+
+def label(family_ids: Iterable[str]) -> str:
+    """A short label for some ids: runs of one prefix with consecutive numbers are joined
+    (``C1, C2, C3, S1`` → ``C1-C3, S1``)."""
+    import re
+
+    parts: list[list[tuple[str, int | None, str]]] = []
+    for fid in family_ids:
+        m = re.fullmatch(r"(.*?)(\d+)", str(fid))
+        key = (m.group(1), int(m.group(2)), str(fid)) if m else (str(fid), None, str(fid))
+        last = parts[-1][-1] if parts else None
+        if last and m and last[1] is not None and last[0] == key[0] and last[1] + 1 == key[1]:
+            parts[-1].append(key)
+        else:
+            parts.append([key])
+    return ", ".join(run[0][2] if len(run) == 1 else f"{run[0][2]}-{run[-1][2]}" for run in parts)

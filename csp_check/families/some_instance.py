@@ -1,0 +1,115 @@
+"""C5 (at least one): the values a system utterance offers or informs, with what the user asked
+for, describe an entity the KB has (paper §3.2, spec §2): a KB count of at least 1 (an entity
+lacking a filtered column may match). Instances are built in the KB walk of
+:mod:`csp_check.constraints`."""
+
+from __future__ import annotations
+
+from typing import Mapping
+
+from csp_check.families import kb_common
+from csp_check.families.primitives import Bound, KbCount, count_matches, entity_match
+from csp_check.families.registry import Family, register
+from collections import defaultdict
+
+from csp_check.models import CSP, ActRole, Constraint, ConstraintId, Value, Variable, VariableKind
+
+
+@register
+class SomeInstance(Family):
+    id = "C5"
+    name = "some instance"
+    description = "what the system offers, with what was asked for, describes a KB entity"
+    group = "domain"
+    scope_step = 1  # first at a KB scope: what the system offers
+
+    def build_in_scope(self, ctx, at) -> list[Constraint]:
+        """One instance per group of values the system offers or informs at ``at``
+        (:class:`~csp_check.constraints.KbScope`), with the search in force (:func:`claims`),
+        against every entity the dialogue's results show, else the table in force."""
+        asked = at.filters if ctx.options.count_filter == "state" else []  # the paper: the utterance alone
+        if at.seen is not None:  # C5 looks at every entity of d the dialogue's results show
+            return claims(ctx, at.turn.index, f"dialogue:{at.domain}", set().union(*at.seen), at.mine, asked)
+        return claims(ctx, at.turn.index, at.kb_id, at.columns, at.mine, asked)
+
+    def satisfied(self, constraint: Constraint, assignment: Mapping[str, Value], csp: CSP) -> bool:
+        _, possible = count_matches(kb_common.entities(constraint, csp), constraint.columns,
+                                    kb_common.values(constraint, assignment), constraint.ops)
+        return possible > 0
+
+    def lower(self, constraint: Constraint, csp: CSP) -> list:
+        return [KbCount(constraint.kb or "", kb_common.filters(constraint), lo=Bound(None, 1), hi=None)]
+
+    def explain(self, constraint: Constraint, assignment: Mapping[str, Value], csp: CSP,
+                by_name: Mapping[str, Variable]) -> str:
+        """No entity has what the utterance states, or one has but not with the values the user
+        asked for earlier (named one by one)."""
+        entities = kb_common.entities(constraint, csp)
+        ops = [constraint.ops[i] if i < len(constraint.ops) else "=" for i in range(len(constraint.columns))]
+        pairs = list(zip(constraint.variables, constraint.columns, ops))
+        own = [(n, col, op) for n, col, op in pairs if by_name[n].turn == constraint.turn and op == "="]
+        asked = [(n, col, op) for n, col, op in pairs if (n, col, op) not in own]
+        stated = ", ".join(f"{col}={assignment[n]!r}" for n, col, _ in own)
+        own_cols, own_vals, own_ops = [c for _, c, _ in own], [assignment[n] for n, _, _ in own], [o for _, _, o in own]
+        if not asked or not any(entity_match(e, own_cols, own_vals, own_ops)[1] for e in entities):
+            return f"turn {constraint.turn} states {stated or 'an entity'}; no KB entity ({len(entities)}) has this"
+        clash = [
+            f"{col}{'' if op == '=' else ' ' + op + ' '}={assignment[n]!r} (turn {by_name[n].turn})".replace(" =", " ", 1) if op != "=" else f"{col}={assignment[n]!r} (turn {by_name[n].turn})"
+            for n, col, op in asked
+            if not any(entity_match(e, [*own_cols, col], [*own_vals, assignment[n]], [*own_ops, op])[1] for e in entities)
+        ] or [", ".join(f"{col}{op}{assignment[n]!r}" for n, col, op in asked) + " together"]
+        return f"turn {constraint.turn} offers {stated}, which the KB has, but not with what was asked: {'; '.join(clash)}"
+
+
+def claims(ctx, turn: int, kb_id: str, columns: set[str], mine: list[Variable], asked: list[Variable]) -> list[Constraint]:
+    """C5: the offered / informed values of one utterance, with what the user asked for
+    (``asked``: the search filters in force), describe an existing entity."""
+    from csp_check.constraints import BOUNDS, DETAIL_COLUMNS, NOT_FILTERS, SYSTEM_CLAIMS, _names_entity, _op
+
+    if any(v.role is ActRole.BOOKED for v in mine) or ctx._booked(turn, mine):
+        return []  # a booking confirmation's values describe the booking ("the total fee is …")
+    claims = [
+        v for v in mine
+        if v.kind is VariableKind.SLOT and v.role in SYSTEM_CLAIMS and v.slot in columns and ctx._kb_claim(kb_id, v)
+        and not ctx._restated_bound(turn, v)
+    ]
+    if not claims:
+        return []
+    if any(ctx._select(turn, v.domain) for v in claims) and not any(v.slot in NOT_FILTERS - BOUNDS for v in claims):
+        return []  # "cheap, moderate or expensive: which would you prefer?" names choices, not an entity
+    if ctx._alternatives(turn, mine):
+        asked = []  # after "no match" / "could not book" the system offers something else
+    elif all(v.slot in DETAIL_COLUMNS for v in claims) or (
+        kb_id.startswith("dialogue:")  # the dialogue's own results (SGD): any column may be a detail
+        and all(v.role is ActRole.INFORM and not _names_entity(v.slot) for v in claims)
+        and not any(_names_entity(v.slot) or v.kind is VariableKind.AMOUNT for v in mine)
+    ):  # details given alone ("Their number is …", "It is not furnished"), no count: about one entity
+        discussed = ctx._under_discussion(turn, claims[0].domain, columns)
+        if discussed is not None and discussed.value in ctx._vocab(kb_id, discussed.slot):  # "it's at 62 Gilbert Road": about the entity under discussion
+            asked = [v for v in asked if v.slot != discussed.slot] + [discussed]
+    asked = [v for v in asked if ctx._kb_claim(kb_id, v)  # "church" asked, All Saints offered: a wording
+             and not (v.slot in ("parking", "internet") and v.value == "no")]  # "no" = not needed, for an offer
+    said = {v.slot for v in claims}
+    bounds = [v for v in asked if v.slot in BOUNDS and v.slot in columns and v not in claims]  # kept even if said:
+    asked = [v for v in asked if v.slot not in said and v.slot in columns and v not in bounds]  # 17:11 >= 17:00
+    claims += asked
+    by_slot: dict[str, list[Variable]] = defaultdict(list)
+    for v in claims:
+        if v not in by_slot[v.slot]:
+            by_slot[v.slot].append(v)
+    single = [vs[0] for vs in by_slot.values() if len(vs) == 1]
+    multi = [vs for vs in by_slot.values() if len(vs) > 1]
+    # Several values of one slot list several entities; the other stated values may describe
+    # any of them, so each listed value is checked with the user's request alone.
+    asked_only = [v for v in single if v in asked]
+    out: list[Constraint] = []
+    sets = [asked_only + [v] for vs in multi for v in vs] if multi else [single]
+    for group in sets:
+        group = group + bounds
+        out.append(
+            Constraint(
+                id=ConstraintId("C5"), variables=[v.name for v in group], turn=turn, kb=kb_id,
+                columns=[v.slot for v in group], ops=[_op(v) if v in bounds else "=" for v in group],
+            )
+        )
+    return out
