@@ -56,7 +56,7 @@ __all__ = [
     "IntEncoding", "InvalidCSP", "OptimumResult", "Outcome", "SolutionGroup", "SolveResult", "SolveStatus",
     "Solver", "SolverUnavailable", "Task", "available_solvers", "check_assignment", "count_solutions",
     "encode", "export_mzn", "get_solver", "most_similar", "register", "satisfiable", "solution_group",
-    "solve_report",
+    "own_optimum", "solve_report",
 ]  # fmt: skip
 
 DEFAULT_SOLVER = "cp-sat"
@@ -198,7 +198,7 @@ def solve_report(
         if counted.reason:
             reasons.append(f"count: {counted.reason}")
     if vca or repair:
-        best = solver.most_similar(csp, time_limit=time_limit)
+        best = own_optimum(csp, solver.name) or solver.most_similar(csp, time_limit=time_limit)
         out.update(
             agreement=best.agreement, agreeing=best.agreeing, variables=best.variables, vca=best.vca,
             optimal=best.status is not SolveStatus.UNKNOWN,
@@ -223,6 +223,32 @@ def solve_report(
     out["reason"] = "; ".join(reasons) or None
     out["solve_seconds"] = round(time.perf_counter() - start, 6)
     return out
+
+
+def own_optimum(csp: CSP, solver_name: str = DEFAULT_SOLVER) -> OptimumResult | None:
+    """The most similar solution without a solver, when the dialogue's own assignment is one.
+
+    If :func:`csp_check.check.violations` finds nothing (the checker and the solvers agree on
+    what satisfies a constraint: :meth:`Solver.check_assignment`) and every variable's own value
+    lies in the domain the solvers give it (:func:`~csp_check.solvers.encoding.encode`), the
+    assignment is a solution agreeing on every search variable: no solution agrees more, and
+    it is the only one that agrees on all (implicit variables are fixed), so it is exactly what
+    :meth:`Solver.most_similar` proves optimal (VCA 1). Otherwise ``None`` (ask a solver).
+    Source: spec §3 (VCA's most similar solution); the paper's VCA is exact, and so is this.
+    """
+    from csp_check.check import violations
+
+    start = time.perf_counter()
+    if violations(csp):
+        return None
+    enc = encode(csp)
+    if any(c not in domain for c, domain in zip(enc.said, enc.domains)):
+        return None
+    searched = sum(enc.search)
+    return OptimumResult(
+        solver=solver_name, status=SolveStatus.SATISFIED, agreement=searched, agreeing=searched,
+        variables=searched, solution=enc.assignment(enc.said), solve_seconds=time.perf_counter() - start,
+    )  # fmt: skip
 
 
 # -- export -----------------------------------------------------------------------------------
