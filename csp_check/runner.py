@@ -39,6 +39,7 @@ from csp_check.interrupts import DialogueTimeout, dialogue_deadline, worker_igno
 from csp_check.models import ALL_CONSTRAINTS, ConstraintId, Dialogue, DialogueReport, KnowledgeBase, Status
 from csp_check.pipeline import check_dialogue, dialogue_csp, error_report, load_corpus, report_for
 from csp_check.readers import FORMATS
+from csp_check.shards import Shard, plan, read_shard
 from csp_check.solvers import DEFAULT_CAP, DEFAULT_SOLVER, DEFAULT_TIME_LIMIT
 
 #: A function checking one dialogue: ``(dialogue, settings) -> DialogueReport``. Must be a
@@ -140,6 +141,8 @@ def validate(
     dialogue_time_limit: float | None = None,
     skip: Counter[tuple[str, str]] | None = None,
     split: str | None = None,
+    engine: str = "local",
+    ray_address: str | None = None,
 ) -> Iterator[DialogueReport]:
     """Check every dialogue of ``paths`` (files or directories); yield their reports in order.
 
@@ -153,8 +156,15 @@ def validate(
     report would name them (``--resume``: the dialogues an earlier run reported already).
     ``split``: one split (train / val / test) of a MultiWOZ release folder or ``data.json``.
 
-    Raises :class:`UsageError` at once (before iterating) for an unknown format, constraint id
-    or a ``jobs`` below 1. Never raises for bad input: see the module docstring.
+    ``engine``: ``local`` (worker processes on this machine) or ``ray`` (Ray tasks on a local
+    Ray started on demand with ``jobs`` CPUs, or on the cluster at ``ray_address``; needs the
+    extra ``csp-check[ray]``). With ``jobs > 1`` or Ray, workers read and parse their own shard
+    of the input (:mod:`csp_check.shards`: an SGD file or a byte window of a large one); with
+    ``skip``, the dialogues are read here and sent to local workers.
+
+    Raises :class:`UsageError` at once (before iterating) for an unknown format, constraint id,
+    engine, a ``jobs`` below 1, or Ray not installed. Never raises for bad input: see the
+    module docstring.
 
     With ``jobs > 1`` the workers are started with ``forkserver`` (``spawn`` where there is
     none), so a script calling this must follow multiprocessing's rule and run under
@@ -169,14 +179,198 @@ def validate(
         enabled = tuple(c if isinstance(c, ConstraintId) else ConstraintId(str(c).upper()) for c in constraints)
     except ValueError as err:
         raise UsageError(f"unknown constraint: {err}") from None
+    if engine not in ENGINES:
+        raise UsageError(f"unknown engine {engine!r}; choose one of {', '.join(ENGINES)}")
     settings = Settings(kb=kb, constraints=enabled, options=options, solver=solver, check=check,
                         dialogue_time_limit=dialogue_time_limit)  # fmt: skip
-    items = load_corpus(list(paths), fmt, kb, split)
+    paths = list(paths)
+    if engine == "ray":
+        from csp_check.ray_engine import RayShards
+
+        backend: _ShardBackend = RayShards(settings, jobs, ray_address, chunk_size)  # raises UsageError
+        return _sharded(plan(paths, fmt, split, max_items=chunk_size), backend)
+    if jobs > 1 and not skip:
+        return _sharded(plan(paths, fmt, split, max_items=chunk_size), _ProcessShards(settings, jobs, chunk_size))
+    items = load_corpus(paths, fmt, kb, split)
     if skip:
         items = _skipping(items, Counter(skip))
     if jobs == 1:
         return _serial(items, settings)
     return _parallel(items, settings, jobs, chunk_size)
+
+
+#: Where checking runs: ``local`` worker processes, or ``ray`` tasks.
+ENGINES = ("local", "ray")
+
+
+def check_shard(shard: Shard, settings: Settings) -> tuple[list[DialogueReport], BaseException | None]:
+    """Read one shard and check its dialogues: the reports in order, and the exception a reader
+    raised (a reader bug: the run stops there, as a serial run would), if any."""
+    reports: list[DialogueReport] = []
+    try:
+        for item in read_shard(shard, settings.kb):
+            reports.append(error_report(item) if isinstance(item, InputError) else check_one(item, settings))
+    except Exception as err:  # noqa: BLE001 - handed to the parent, which raises it in order
+        return reports, err
+    return reports, None
+
+
+class _ShardBackend:
+    """Runs :func:`check_shard` somewhere: ``submit`` a shard, ``collect`` its reports in order."""
+
+    in_flight: int = 2
+
+    def submit(self, shard: Shard) -> object:
+        raise NotImplementedError
+
+    def collect(self, ticket: object) -> Iterator[DialogueReport]:
+        raise NotImplementedError
+
+    def close(self, finished: bool) -> None:
+        """Release the workers; ``finished`` is false when the run was interrupted."""
+
+
+def _sharded(shards: Iterator[Shard], backend: _ShardBackend) -> Iterator[DialogueReport]:
+    """Reports of every shard in plan order, with at most ``backend.in_flight`` shards out."""
+    pending: deque[object] = deque()
+    finished = False
+    try:
+        for shard in shards:
+            pending.append(backend.submit(shard))
+            if len(pending) >= backend.in_flight:
+                yield from backend.collect(pending.popleft())
+        while pending:
+            yield from backend.collect(pending.popleft())
+        finished = True
+    finally:
+        backend.close(finished)
+
+
+def _check_shard_in_worker(shard: Shard) -> tuple[list[DialogueReport], BaseException | None]:
+    assert _settings is not None, "worker not initialised"
+    return check_shard(shard, _settings)
+
+
+def _started() -> bool:
+    return True
+
+
+class _ProcessShards(_ShardBackend):
+    """Shards on a local process pool (``jobs`` workers).
+
+    A pool that breaks while its workers had started lost a worker to a dialogue: the shards it
+    had in flight are checked again one dialogue per worker, so that only a dialogue that kills
+    its worker gets an ``error`` report.
+    A pool whose workers never started (e.g. an unimportable ``__main__``) makes the run go on
+    in this process (slower, same reports).
+    """
+
+    def __init__(self, settings: Settings, jobs: int, chunk_size: int) -> None:
+        self.settings, self.jobs, self.chunk_size = settings, jobs, chunk_size
+        self.in_flight = 2 * jobs
+        self.in_process = False
+        self.generation = 0
+        self.ready: dict[int, Future] = {}
+        self._start()
+
+    def _start(self) -> None:
+        self.pool = _pool(self.settings, self.jobs)
+        self.ready[self.generation] = self.pool.submit(_started)  # done once a worker could start
+
+    def submit(self, shard: Shard) -> object:
+        if self.in_process:
+            return shard, None, self.generation
+        try:
+            future = self.pool.submit(_check_shard_in_worker, shard)
+        except BrokenProcessPool as err:
+            future = Future()
+            future.set_exception(err)
+        return shard, future, self.generation
+
+    def collect(self, ticket: object) -> Iterator[DialogueReport]:
+        shard, future, generation = ticket  # type: ignore[misc]
+        if future is None:
+            reports, err = check_shard(shard, self.settings)
+        else:
+            try:
+                reports, err = future.result()
+            except BrokenProcessPool:
+                if not self._workers_started(generation):
+                    self.in_process = True
+                    reports, err = check_shard(shard, self.settings)
+                else:
+                    self._restart(generation)
+                    yield from self._isolated(shard)
+                    return
+            except Exception as error:  # noqa: BLE001 - e.g. a report that cannot be pickled
+                reason = f"internal error in worker: {type(error).__name__}: {error}"
+                reports, err = _unchecked(shard, self.settings, reason), None
+        yield from reports
+        if err is not None:
+            raise err
+
+    def _isolated(self, shard: Shard) -> Iterator[DialogueReport]:
+        """Check a shard that was in flight when a worker died one dialogue at a time, each in
+        a worker of its own: only a dialogue that kills its worker gets an ``error`` report."""
+        pool: ProcessPoolExecutor | None = None
+        try:
+            for item in read_shard(shard, self.settings.kb):
+                if isinstance(item, InputError):
+                    yield error_report(item)
+                    continue
+                try:
+                    payload = _payload(item)
+                except Exception as err:  # noqa: BLE001 - e.g. a lone surrogate: this dialogue's error
+                    yield error_report(InputError(item.source, f"cannot be sent to a worker: {type(err).__name__}: {err}",
+                                                  dialogue=item.id))  # fmt: skip
+                    continue
+                pool = pool or _pool(self.settings, 1)
+                try:
+                    yield from pool.submit(_check_chunk, [payload]).result()
+                except BrokenProcessPool as err:
+                    pool.shutdown(wait=False, cancel_futures=True)
+                    pool = None
+                    yield internal_error_report(item, f"worker process died ({err}); dialogue not checked")
+        finally:
+            if pool is not None:
+                pool.shutdown(wait=True)
+
+    def _workers_started(self, generation: int) -> bool:
+        try:
+            return bool(self.ready[generation].result(timeout=0))
+        except Exception:  # noqa: BLE001 - broken, cancelled or not done: never started
+            return False
+
+    def _restart(self, generation: int) -> None:
+        if generation != self.generation:
+            return  # that pool was replaced already
+        self.pool.shutdown(wait=False, cancel_futures=True)
+        self.generation += 1
+        self._start()
+
+    def close(self, finished: bool) -> None:
+        if finished:
+            self.pool.shutdown(wait=True, cancel_futures=True)
+        else:
+            _terminate(self.pool)
+
+
+def _unchecked(shard: Shard, settings: Settings, reason: str) -> list[DialogueReport]:
+    """The reports of a shard whose check failed as a whole: read here, each dialogue an
+    internal ``error`` report saying why, read errors as they are."""
+    return [error_report(item) if isinstance(item, InputError) else internal_error_report(item, reason)
+            for item in read_shard(shard, settings.kb)]  # fmt: skip
+
+
+def _terminate(pool: ProcessPoolExecutor) -> None:
+    """Stop a pool at once: cancel what is queued and end the worker processes."""
+    processes = list((getattr(pool, "_processes", None) or {}).values())
+    pool.shutdown(wait=False, cancel_futures=True)
+    for process in processes:
+        if process.is_alive():
+            process.terminate()
+    for process in processes:
+        process.join(timeout=2)
 
 
 def item_key(item: Dialogue | InputError) -> tuple[str, str]:
