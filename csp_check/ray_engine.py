@@ -11,7 +11,9 @@ its dialogues get ``error`` reports saying so and the run goes on.
 
 from __future__ import annotations
 
-from typing import Any, Iterator
+from collections import deque
+from itertools import islice
+from typing import Any, Callable, Iterable, Iterator
 
 from csp_check.errors import UsageError
 from csp_check.models import DialogueReport
@@ -34,22 +36,10 @@ class RayShards(_ShardBackend):
     """The Ray backend of :func:`csp_check.runner.validate` (module docstring)."""
 
     def __init__(self, settings: Settings, jobs: int, address: str | None = None, chunk_size: int = 32) -> None:
-        ray = _ray()
-        self.ray = ray
+        self.ray, self.started, cpus = _connect(jobs, address)
+        ray = self.ray
         self.settings = settings
-        self.started = False
-        if not ray.is_initialized():
-            try:
-                if address:
-                    ray.init(address=address, log_to_driver=False, logging_level="ERROR")
-                else:  # workers inherit this process's environment (PYTHONPATH included)
-                    ray.init(num_cpus=jobs, include_dashboard=False, log_to_driver=False, logging_level="ERROR")
-            except Exception as err:  # noqa: BLE001 - no cluster there, a bad address: one line
-                raise UsageError(f"--engine ray: cannot start or reach Ray{f' at {address}' if address else ''}: "
-                                 f"{type(err).__name__}: {' '.join(str(err).split())}") from None  # fmt: skip
-            self.started = True
-        cpus = int(ray.cluster_resources().get("CPU", jobs) or jobs)
-        self.in_flight = 2 * max(1, cpus)
+        self.in_flight = 2 * cpus
         self.task = ray.remote(num_cpus=1, max_retries=RETRIES, retry_exceptions=True)(check_shard)
         self.settings_ref = ray.put(settings)
         self.refs: set[Any] = set()
@@ -82,3 +72,81 @@ class RayShards(_ShardBackend):
         self.refs.clear()
         if self.started:
             self.ray.shutdown()
+
+
+# -- any ordered map over Ray tasks (``calls``, ``experiment``) --------------------------------
+
+_INITIALISED: dict[tuple, bool] = {}
+
+
+def _run_chunk(init: Callable[..., None] | None, init_args: tuple, fn: Callable[[Any], Any], chunk: list) -> list:
+    """Run ``fn`` over ``chunk`` in a Ray worker, after ``init(*init_args)`` once per worker."""
+    if init is not None:
+        key = (init.__module__, init.__qualname__, repr(init_args))
+        if key not in _INITIALISED:
+            init(*init_args)
+            _INITIALISED.clear()
+            _INITIALISED[key] = True
+    return [fn(item) for item in chunk]
+
+
+def ordered_map(
+    fn: Callable[[Any], Any],
+    items: Iterable[Any],
+    *,
+    jobs: int = 2,
+    address: str | None = None,
+    init: Callable[..., None] | None = None,
+    init_args: tuple = (),
+    chunk_size: int = 16,
+) -> Iterator[Any]:
+    """``map(fn, items)`` over Ray tasks of ``chunk_size`` items, yielded in order as they come.
+
+    ``fn`` and ``init`` are module-level functions (Ray pickles them); ``init(*init_args)``
+    sets up a worker process once (as a ``multiprocessing`` initializer does). Ray is started
+    locally with ``jobs`` CPUs unless it runs already or ``address`` names a cluster; at most
+    twice the cluster's CPUs chunks are in flight; a failed task is retried ``RETRIES`` times,
+    after which its exception is raised here. Raises :class:`UsageError` without Ray or with an
+    unreachable cluster.
+    """
+    ray, started, cpus = _connect(jobs, address)
+    task = ray.remote(num_cpus=1, max_retries=RETRIES, retry_exceptions=True)(_run_chunk)
+    fn_ref, init_ref = ray.put(fn), ray.put(init)
+    pending: deque[Any] = deque()
+    finished = False
+    try:
+        it = iter(items)
+        while chunk := list(islice(it, chunk_size)):
+            pending.append(task.remote(init_ref, init_args, fn_ref, chunk))
+            if len(pending) >= 2 * cpus:
+                yield from ray.get(pending.popleft())
+        while pending:
+            yield from ray.get(pending.popleft())
+        finished = True
+    finally:
+        if not finished:
+            for ref in pending:
+                try:
+                    ray.cancel(ref, force=True)
+                except Exception:  # noqa: BLE001 - finished already
+                    pass
+        if started:
+            ray.shutdown()
+
+
+def _connect(jobs: int, address: str | None) -> tuple[Any, bool, int]:
+    """(the ``ray`` module, whether this call started Ray, the cluster's CPUs)."""
+    ray = _ray()
+    started = False
+    if not ray.is_initialized():
+        try:
+            if address:
+                ray.init(address=address, log_to_driver=False, logging_level="ERROR")
+            else:  # workers inherit this process's environment (PYTHONPATH included)
+                ray.init(num_cpus=jobs, include_dashboard=False, log_to_driver=False, logging_level="ERROR")
+        except Exception as err:  # noqa: BLE001 - no cluster there, a bad address: one line
+            raise UsageError(f"--engine ray: cannot start or reach Ray{f' at {address}' if address else ''}: "
+                             f"{type(err).__name__}: {' '.join(str(err).split())}") from None  # fmt: skip
+        started = True
+    cpus = int(ray.cluster_resources().get("CPU", jobs) or jobs)
+    return ray, started, max(1, cpus)

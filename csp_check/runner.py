@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import Callable, Iterable, Iterator
 
 from csp_check.constraints import BuildOptions
+from csp_check.engines import ENGINES
 from csp_check.errors import InputError, UsageError
 from csp_check.interrupts import DialogueTimeout, dialogue_deadline, worker_ignores_sigint
 from csp_check.models import ALL_CONSTRAINTS, ConstraintId, Dialogue, DialogueReport, KnowledgeBase, Status
@@ -159,8 +160,9 @@ def validate(
     ``engine``: ``local`` (worker processes on this machine) or ``ray`` (Ray tasks on a local
     Ray started on demand with ``jobs`` CPUs, or on the cluster at ``ray_address``; needs the
     extra ``csp-check[ray]``). With ``jobs > 1`` or Ray, workers read and parse their own shard
-    of the input (:mod:`csp_check.shards`: an SGD file or a byte window of a large one); with
-    ``skip``, the dialogues are read here and sent to local workers.
+    of the input (:mod:`csp_check.shards`: a window of whole dialogues of an SGD file, or a
+    path); with ``skip``, local workers get the dialogues read here (the skipped ones are not
+    checked), and Ray checks whole shards and leaves the skipped reports out.
 
     Raises :class:`UsageError` at once (before iterating) for an unknown format, constraint id,
     engine, a ``jobs`` below 1, or Ray not installed. Never raises for bad input: see the
@@ -188,7 +190,8 @@ def validate(
         from csp_check.ray_engine import RayShards
 
         backend: _ShardBackend = RayShards(settings, jobs, ray_address, chunk_size)  # raises UsageError
-        return _sharded(plan(paths, fmt, split, max_items=chunk_size), backend)
+        reports = _sharded(plan(paths, fmt, split, max_items=chunk_size), backend)
+        return _skipping_reports(reports, Counter(skip)) if skip else reports
     if jobs > 1 and not skip:
         return _sharded(plan(paths, fmt, split, max_items=chunk_size), _ProcessShards(settings, jobs, chunk_size))
     items = load_corpus(paths, fmt, kb, split)
@@ -197,10 +200,6 @@ def validate(
     if jobs == 1:
         return _serial(items, settings)
     return _parallel(items, settings, jobs, chunk_size)
-
-
-#: Where checking runs: ``local`` worker processes, or ``ray`` tasks.
-ENGINES = ("local", "ray")
 
 
 def check_shard(shard: Shard, settings: Settings) -> tuple[list[DialogueReport], BaseException | None]:
@@ -387,6 +386,17 @@ def _skipping(items: Iterator[Dialogue | InputError], skip: Counter[tuple[str, s
             skip[key] -= 1
             continue
         yield item
+
+
+def _skipping_reports(reports: Iterator[DialogueReport], skip: Counter[tuple[str, str]]) -> Iterator[DialogueReport]:
+    """``reports`` without those ``skip`` counts (by ``(source, dialogue_id)``, as
+    :func:`item_key` names the item a report is of): the shards were checked whole."""
+    for report in reports:
+        key = (report.source, report.dialogue_id)
+        if skip[key] > 0:
+            skip[key] -= 1
+            continue
+        yield report
 
 
 def _serial(items: Iterator[Dialogue | InputError], settings: Settings) -> Iterator[DialogueReport]:

@@ -19,7 +19,7 @@ from typing import Iterable, Iterator
 
 from csp_check.errors import InputError
 from csp_check.models import Dialogue, KnowledgeBase
-from csp_check.readers._json import Window, json_windows
+from csp_check.readers._json import Window, iter_windows
 
 
 @dataclass(frozen=True)
@@ -86,13 +86,29 @@ def _sgd_shards(path: Path, window_bytes: int, max_items: int | None) -> Iterato
 
     first = True
     for file in sgd.dialogue_files(path):
-        try:
-            windows = json_windows(file, window_bytes, max_items)
-        except OSError:  # reading it will say so
-            windows = None
-        for window in windows or [None]:
+        windows = _lazy_windows(file, window_bytes, max_items)
+        for window in windows:
             yield Shard(sgd.NAME, str(file), window, first)
             first = False
+
+
+def _lazy_windows(file: Path, window_bytes: int, max_items: int | None) -> Iterator[Window | None]:
+    """The windows of ``file`` as the scan finds them; ``None`` alone (read it whole) when it is
+    no JSON array or cannot be read (reading it says why). A scan failing midway ends the
+    windows with one running to the end of the file."""
+    last: Window | None = None
+    try:
+        for window in iter_windows(file, window_bytes, max_items):
+            if last is not None:
+                yield last
+            last = window
+    except OSError:
+        if last is None:
+            yield None
+        else:
+            yield Window(last.start, None, last.index, last.line, last.column)
+        return
+    yield last
 
 
 def read_shard(shard: Shard, kb: KnowledgeBase | None = None) -> Iterator[Dialogue | InputError]:

@@ -1,7 +1,7 @@
 """Command line of the NLSI part: ``csp-check calls`` and ``csp-check nlsi build``.
 
 ``csp-check calls PATH... [--schema FILE_OR_SGD_DIR]... [--field api_calls|pred_api_calls]
-[--report FILE.jsonl] [--derive] [--jobs N] [--no-annotation]``: one report line per example
+[--report FILE.jsonl] [--derive] [--jobs N] [--no-annotation] [--engine local|ray [--ray-address A]]``: one report line per example
 (``example_id``, ``status``, ``violations``, …). Exit 0 all consistent, 1 any inconsistent, 2
 any unreadable input or example error (2 wins); bad input is one line on stderr and every other
 example is still checked. Without ``--schema`` the schema written beside the input by ``nlsi
@@ -20,6 +20,8 @@ from pathlib import Path
 from typing import Iterator
 
 import click
+
+from csp_check.engines import check_engine, engine_options
 
 EXIT_OK, EXIT_INCONSISTENT, EXIT_ERROR = 0, 1, 2
 
@@ -74,8 +76,10 @@ def _items(paths: tuple[Path, ...], derive: bool, errors: list[str]) -> Iterator
 @click.option("--jobs", "-j", type=click.IntRange(min=1), default=1, show_default=True)
 @click.option("--no-annotation", is_flag=True, help="Ignore SGD annotation in metadata; ground the dialogue on its text only.")
 @click.option("--quiet", "-q", is_flag=True)
-def calls_command(paths, schema, field, report_path, derive, jobs, no_annotation, quiet):
+@engine_options
+def calls_command(paths, schema, field, report_path, derive, jobs, no_annotation, quiet, engine="local", ray_address=None):
     """Check the API calls of NLSI examples against profile, dialogue and schema (P1-P6)."""
+    check_engine(engine, ray_address)
     from csp_check.nlsi.calls import parse_calls
     from csp_check.nlsi.metrics import Scores, exact_match, f1, render_table, selection_scores, triples
 
@@ -108,7 +112,19 @@ def calls_command(paths, schema, field, report_path, derive, jobs, no_annotation
     scores = Scores()
     start = time.perf_counter()
     items = _items(paths, derive, read_errors)
-    if jobs > 1:
+    if engine == "ray":
+        from csp_check.errors import UsageError
+        from csp_check.ray_engine import ordered_map
+
+        pool = None
+        try:
+            results = ordered_map(_work, items, jobs=jobs, address=ray_address, init=_init_worker,
+                                  init_args=(schema_paths, field, not no_annotation))  # fmt: skip
+            results = _started(results)
+        except UsageError as err:
+            click.echo(f"csp-check: error: {err}", err=True)
+            sys.exit(EXIT_ERROR)
+    elif jobs > 1:
         import multiprocessing as mp
 
         pool = mp.get_context("fork").Pool(jobs, initializer=_init_worker, initargs=(schema_paths, field, not no_annotation))
@@ -153,6 +169,18 @@ def calls_command(paths, schema, field, report_path, derive, jobs, no_annotation
     if read_errors or counts["error"]:
         sys.exit(EXIT_ERROR)
     sys.exit(EXIT_INCONSISTENT if counts["inconsistent"] else EXIT_OK)
+
+
+def _started(results: Iterator) -> Iterator:
+    """``results`` with its first item computed already (a generator starts Ray lazily: its
+    usage errors must come before the run)."""
+    from itertools import chain
+
+    try:
+        first = next(results)
+    except StopIteration:
+        return iter(())
+    return chain([first], results)
 
 
 @click.group("nlsi")

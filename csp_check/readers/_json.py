@@ -49,15 +49,22 @@ class Window:
         return self.end is None
 
 
-def json_windows(path: Path, target: int = WINDOW_BYTES, max_items: int | None = None) -> list[Window] | None:
-    """Cut a JSON array file into windows of whole items of about ``target`` bytes (and at
+def json_windows(path: Path, target: int | None = None, max_items: int | None = None) -> list[Window] | None:
+    """Cut a JSON array file into windows of whole items of about ``target`` bytes (default
+    :data:`WINDOW_BYTES`; and at
     most ``max_items`` items), streaming
     the file (memory: one item and one block). ``None`` when the file is no JSON array (its
     reader then reads it whole and says what is wrong). Where an item cannot be parsed (the
     damage :func:`iter_json_items` reports), the last window runs from there to the end, so
     reading the windows one after another gives exactly the items and errors of the whole file.
     Raises ``OSError``."""
-    return list(_windows(path, target, max_items)) or None
+    return list(iter_windows(path, target, max_items)) or None
+
+
+def iter_windows(path: Path, target: int | None = None, max_items: int | None = None) -> Iterator[Window]:
+    """The windows of :func:`json_windows`, each as soon as the scan finds its end (nothing for
+    a file that is no JSON array). Raises ``OSError``."""
+    return _windows(path, target or WINDOW_BYTES, max_items)
 
 
 def _windows(path: Path, target: int, max_items: int | None, block: int = 1 << 20) -> Iterator[Window]:
