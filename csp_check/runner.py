@@ -11,15 +11,21 @@ Guarantees, whatever the input:
 - A dialogue that cannot be read gives a report with status ``error`` naming file, dialogue
   and field (``str(InputError)``); a dialogue whose check raises gives an ``error`` report
   ``FILE: dialogue ID: internal error: Type: message``. The run goes on either way.
-- Memory does not grow with the corpus: dialogues are streamed, and with ``jobs > 1`` at most
-  ``2 * jobs`` chunks of ``chunk_size`` dialogues are in flight.
+- Memory does not grow with the corpus: dialogues are streamed. With ``jobs > 1`` (or
+  ``engine="ray"``) each worker reads and parses its own shard (:mod:`csp_check.shards`: a
+  window of at most ``chunk_size`` whole dialogues of an SGD file, or an input path of another
+  format), at most ``2 * jobs`` shards are in flight, and this process holds no dialogue and
+  only the reports of the shards in flight; the reports are the serial run's, in its order.
 - With a ``dialogue_time_limit``, a dialogue whose check runs longer gets an ``unknown``
   report ("dialogue time limit of SEC s reached") instead of holding the run up.
 - A dialogue that cannot be sent to a worker (e.g. a lone surrogate in a string) is that
   dialogue's ``error`` report.
-- If a worker process dies (a hard crash), the dialogues of the chunks in flight get ``error``
-  reports, the pool is restarted and the run goes on. If the workers cannot start at all (e.g.
+- If a worker process dies (a hard crash), the pool is restarted and the shards in flight are
+  checked again one dialogue per worker: the dialogue that kills its worker gets an ``error``
+  report and the run goes on (with ``--resume``'s ``skip``, dialogues are sent in chunks and
+  the chunks in flight get ``error`` reports). If the workers cannot start at all (e.g.
   ``__main__`` is not importable by them), the run falls back to checking in this process.
+  On Ray, a failed task is retried (:mod:`csp_check.ray_engine`).
 """
 
 from __future__ import annotations
