@@ -13,9 +13,10 @@ Guarantees, whatever the input:
   ``FILE: dialogue ID: internal error: Type: message``. The run goes on either way.
 - Memory does not grow with the corpus: dialogues are streamed. With ``jobs > 1`` (or
   ``engine="ray"``) each worker reads and parses its own shard (:mod:`csp_check.shards`: a
-  window of at most ``chunk_size`` whole dialogues of an SGD file, or an input path of another
-  format), at most ``2 * jobs`` shards are in flight, and this process holds no dialogue and
-  only the reports of the shards in flight; the reports are the serial run's, in its order.
+  window of at most ``chunk_size`` whole dialogues of an SGD file; inputs of other formats are
+  read here and sent in chunks of ``chunk_size``), at most ``2 * jobs`` are in flight, and this
+  process holds no SGD dialogue and only the reports of the units in flight; the reports are
+  the serial run's, in its order.
 - With a ``dialogue_time_limit``, a dialogue whose check runs longer gets an ``unknown``
   report ("dialogue time limit of SEC s reached") instead of holding the run up.
 - A dialogue that cannot be sent to a worker (e.g. a lone surrogate in a string) is that
@@ -166,8 +167,8 @@ def validate(
     ``engine``: ``local`` (worker processes on this machine) or ``ray`` (Ray tasks on a local
     Ray started on demand with ``jobs`` CPUs, or on the cluster at ``ray_address``; needs the
     extra ``csp-check[ray]``). With ``jobs > 1`` or Ray, workers read and parse their own shard
-    of the input (:mod:`csp_check.shards`: a window of whole dialogues of an SGD file, or a
-    path); with ``skip``, local workers get the dialogues read here (the skipped ones are not
+    of the input (:mod:`csp_check.shards`: a window of whole dialogues of an SGD file; other
+    formats are read here and sent in chunks); with ``skip``, local workers get the dialogues read here (the skipped ones are not
     checked), and Ray checks whole shards and leaves the skipped reports out.
 
     Raises :class:`UsageError` at once (before iterating) for an unknown format, constraint id,
@@ -196,10 +197,10 @@ def validate(
         from csp_check.ray_engine import RayShards
 
         backend: _ShardBackend = RayShards(settings, jobs, ray_address, chunk_size)  # raises UsageError
-        reports = _sharded(plan(paths, fmt, split, max_items=chunk_size), backend)
+        reports = _sharded(plan(paths, fmt, split, max_items=chunk_size), backend, chunk_size)
         return _skipping_reports(reports, Counter(skip)) if skip else reports
     if jobs > 1 and not skip:
-        return _sharded(plan(paths, fmt, split, max_items=chunk_size), _ProcessShards(settings, jobs, chunk_size))
+        return _sharded(plan(paths, fmt, split, max_items=chunk_size), _ProcessShards(settings, jobs, chunk_size), chunk_size)
     items = load_corpus(paths, fmt, kb, split)
     if skip:
         items = _skipping(items, Counter(skip))
@@ -208,12 +209,22 @@ def validate(
     return _parallel(items, settings, jobs, chunk_size)
 
 
-def check_shard(shard: Shard, settings: Settings) -> tuple[list[DialogueReport], BaseException | None]:
-    """Read one shard and check its dialogues: the reports in order, and the exception a reader
-    raised (a reader bug: the run stops there, as a serial run would), if any."""
+#: What a worker checks: a shard it reads itself, or a chunk of items read by the main process
+#: (inputs of a format other than SGD: one shard per path would leave the other workers idle).
+Unit = Shard | list[Dialogue | InputError]
+
+
+def _items(unit: Unit, kb: KnowledgeBase | None) -> Iterable[Dialogue | InputError]:
+    return read_shard(unit, kb) if isinstance(unit, Shard) else unit
+
+
+def check_shard(unit: Unit, settings: Settings) -> tuple[list[DialogueReport], BaseException | None]:
+    """Read one shard (or take a chunk of items read already) and check its dialogues: the
+    reports in order, and the exception a reader raised (a reader bug: the run stops there, as
+    a serial run would), if any."""
     reports: list[DialogueReport] = []
     try:
-        for item in read_shard(shard, settings.kb):
+        for item in _items(unit, settings.kb):
             reports.append(error_report(item) if isinstance(item, InputError) else check_one(item, settings))
     except Exception as err:  # noqa: BLE001 - handed to the parent, which raises it in order
         return reports, err
@@ -224,8 +235,9 @@ class _ShardBackend:
     """Runs :func:`check_shard` somewhere: ``submit`` a shard, ``collect`` its reports in order."""
 
     in_flight: int = 2
+    settings: Settings
 
-    def submit(self, shard: Shard) -> object:
+    def submit(self, unit: Unit) -> object:
         raise NotImplementedError
 
     def collect(self, ticket: object) -> Iterator[DialogueReport]:
@@ -235,13 +247,15 @@ class _ShardBackend:
         """Release the workers; ``finished`` is false when the run was interrupted."""
 
 
-def _sharded(shards: Iterator[Shard], backend: _ShardBackend) -> Iterator[DialogueReport]:
-    """Reports of every shard in plan order, with at most ``backend.in_flight`` shards out."""
+def _sharded(shards: Iterator[Shard], backend: _ShardBackend, chunk_size: int = 32) -> Iterator[DialogueReport]:
+    """Reports of every shard in plan order, with at most ``backend.in_flight`` units out: an
+    SGD shard goes out as it is (the worker reads it); any other is read here and goes out in
+    chunks of ``chunk_size`` items."""
     pending: deque[object] = deque()
     finished = False
     try:
-        for shard in shards:
-            pending.append(backend.submit(shard))
+        for unit in _units(shards, backend.settings.kb, chunk_size):
+            pending.append(backend.submit(unit))
             if len(pending) >= backend.in_flight:
                 yield from backend.collect(pending.popleft())
         while pending:
@@ -249,6 +263,14 @@ def _sharded(shards: Iterator[Shard], backend: _ShardBackend) -> Iterator[Dialog
         finished = True
     finally:
         backend.close(finished)
+
+
+def _units(shards: Iterator[Shard], kb: KnowledgeBase | None, chunk_size: int) -> Iterator[Unit]:
+    for shard in shards:
+        if shard.reader == "*":
+            yield from _chunks(read_shard(shard, kb), chunk_size)
+        else:
+            yield shard
 
 
 def _check_shard_in_worker(shard: Shard) -> tuple[list[DialogueReport], BaseException | None]:
@@ -282,44 +304,49 @@ class _ProcessShards(_ShardBackend):
         self.pool = _pool(self.settings, self.jobs)
         self.ready[self.generation] = self.pool.submit(_started)  # done once a worker could start
 
-    def submit(self, shard: Shard) -> object:
+    def submit(self, unit: Unit) -> object:
         if self.in_process:
-            return shard, None, self.generation
+            return unit, None, self.generation
         try:
-            future = self.pool.submit(_check_shard_in_worker, shard)
+            if isinstance(unit, Shard):
+                future = self.pool.submit(_check_shard_in_worker, unit)
+            else:
+                future = self.pool.submit(_check_chunk, _payloads(unit))
         except BrokenProcessPool as err:
             future = Future()
             future.set_exception(err)
-        return shard, future, self.generation
+        return unit, future, self.generation
 
     def collect(self, ticket: object) -> Iterator[DialogueReport]:
-        shard, future, generation = ticket  # type: ignore[misc]
+        unit, future, generation = ticket  # type: ignore[misc]
         if future is None:
-            reports, err = check_shard(shard, self.settings)
+            reports, err = check_shard(unit, self.settings)
         else:
             try:
-                reports, err = future.result()
+                result = future.result()
+                reports, err = result if isinstance(unit, Shard) else (list(_interleave(unit, result)), None)
             except BrokenProcessPool:
                 if not self._workers_started(generation):
                     self.in_process = True
-                    reports, err = check_shard(shard, self.settings)
+                    reports, err = check_shard(unit, self.settings)
                 else:
                     self._restart(generation)
-                    yield from self._isolated(shard)
+                    yield from self._isolated(_items(unit, self.settings.kb))
                     return
             except Exception as error:  # noqa: BLE001 - e.g. a report that cannot be pickled
                 reason = f"internal error in worker: {type(error).__name__}: {error}"
-                reports, err = _unchecked(shard, self.settings, reason), None
+                reports, err = _unchecked(unit, self.settings, reason), None
         yield from reports
         if err is not None:
             raise err
 
-    def _isolated(self, shard: Shard) -> Iterator[DialogueReport]:
-        """Check a shard that was in flight when a worker died one dialogue at a time, each in
-        a worker of its own: only a dialogue that kills its worker gets an ``error`` report."""
+    def _isolated(self, items: Iterable[Dialogue | InputError]) -> Iterator[DialogueReport]:
+        """Check the items of a unit that was in flight when a worker died one dialogue at a
+        time, each in a worker of its own: only a dialogue that kills its worker gets an
+        ``error`` report."""
         pool: ProcessPoolExecutor | None = None
         try:
-            for item in read_shard(shard, self.settings.kb):
+            for item in items:
                 if isinstance(item, InputError):
                     yield error_report(item)
                     continue
@@ -360,11 +387,25 @@ class _ProcessShards(_ShardBackend):
             _terminate(self.pool)
 
 
-def _unchecked(shard: Shard, settings: Settings, reason: str) -> list[DialogueReport]:
-    """The reports of a shard whose check failed as a whole: read here, each dialogue an
+def _unchecked(unit: Unit, settings: Settings, reason: str) -> list[DialogueReport]:
+    """The reports of a unit whose check failed as a whole: (read here,) each dialogue an
     internal ``error`` report saying why, read errors as they are."""
     return [error_report(item) if isinstance(item, InputError) else internal_error_report(item, reason)
-            for item in read_shard(shard, settings.kb)]  # fmt: skip
+            for item in _items(unit, settings.kb)]  # fmt: skip
+
+
+def _payloads(chunk: list[Dialogue | InputError]) -> list[_Payload]:
+    """The dialogues of ``chunk`` as worker payloads; a dialogue that cannot be sent becomes
+    its :class:`InputError` in ``chunk`` (e.g. a lone surrogate)."""
+    payloads = []
+    for k, item in enumerate(chunk):
+        if isinstance(item, Dialogue):
+            try:
+                payloads.append(_payload(item))
+            except Exception as err:  # noqa: BLE001 - e.g. a lone surrogate: this dialogue's error
+                chunk[k] = InputError(item.source, f"cannot be sent to a worker: {type(err).__name__}: {err}",
+                                      dialogue=item.id)  # fmt: skip
+    return payloads
 
 
 def _terminate(pool: ProcessPoolExecutor) -> None:
