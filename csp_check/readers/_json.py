@@ -54,9 +54,10 @@ def json_windows(path: Path, target: int | None = None, max_items: int | None = 
     :data:`WINDOW_BYTES`; and at
     most ``max_items`` items), streaming
     the file (memory: one item and one block). ``None`` when the file is no JSON array (its
-    reader then reads it whole and says what is wrong). Where an item cannot be parsed (the
-    damage :func:`iter_json_items` reports), the last window runs from there to the end, so
-    reading the windows one after another gives exactly the items and errors of the whole file.
+    reader then reads it whole and says what is wrong). A damaged item whose brackets balance
+    is passed over as :func:`iter_json_items` passes over it; from an item that does not end
+    (a truncated file) the last window runs to the end of the file. So reading the windows one
+    after another gives exactly the items and errors of the whole file.
     Raises ``OSError``."""
     return list(iter_windows(path, target, max_items)) or None
 
@@ -96,11 +97,12 @@ def _windows(path: Path, target: int, max_items: int | None, block: int = 1 << 2
                 break
             try:
                 _, end = _decoder.raw_decode(buf, pos)
-                after = _skip_ws(buf, end)
-                if after >= len(buf) and not eof:
-                    raise ValueError("item may go on")
             except (ValueError, RecursionError):
-                if eof or len(buf) - pos > 8 * target:  # damaged: read the rest in one window
+                # damaged, or cut off by the end of the buffer: where would the reader go on?
+                end = skip_value(buf, pos)
+            after = None if end is None else _skip_ws(buf, end)
+            if after is None or (after >= len(buf) and not eof):  # the item may go on: read more
+                if eof or len(buf) - pos > max(8 * target, 64 << 20):  # unbalanced: the rest in one window
                     break
                 data = f.read(block)
                 eof = not data
