@@ -12,7 +12,8 @@ process of its own (start-up, reading, checking, writing the report: what a user
   (``conv-…``), generated into ``/tmp`` from the same dialogues (``--format auto``).
 
 Each of the first five runs ``--repeat`` times, interleaved, the best time counting (Ray once).
-Prints dialogues per second and the main process's peak memory (max RSS, MB) of each run, the
+Prints dialogues per second, the main process's peak memory (max RSS, MB), and the CPU seconds of
+the run's processes (sampled from ``/proc`` every 0.1 s: workers included) of each run, the
 ``--jobs`` speed-up, the ``--vca`` overhead (its time over the plain check's), and whether
 every run's report is byte-identical to the serial one (timing fields aside). The machine's CPU
 count and load average are printed before and after: other work on the machine slows the
@@ -47,19 +48,53 @@ print("BENCH", time.perf_counter() - start, resource.getrusage(resource.RUSAGE_S
 """
 
 
+def _tree_cpu(root: int) -> dict[int, float]:
+    """CPU seconds (user + system) so far of ``root`` and every process below it (Linux /proc)."""
+    tick = os.sysconf("SC_CLK_TCK")
+    parent: dict[int, int] = {}
+    cpu: dict[int, float] = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        parent[int(entry)] = int(fields[1])
+        cpu[int(entry)] = (int(fields[11]) + int(fields[12])) / tick
+    out = {}
+    for pid in cpu:
+        p = pid
+        while p > 1 and p != root:
+            p = parent.get(p, 0)
+        if p == root:
+            out[pid] = cpu[pid]
+    return out
+
+
 def run(name: str, paths: list[Path], extra: list[str]) -> dict:
-    """One ``csp-check validate`` in a fresh process: seconds, dialogues, peak RSS (MB), exit code."""
+    """One ``csp-check validate`` in a fresh process: seconds, dialogues, peak RSS (MB), exit
+    code, and the CPU seconds of its main process and of all its processes (sampled)."""
     report = TMP / f"{name.replace(' ', '-')}.jsonl"
     report.unlink(missing_ok=True)
     args = ["validate", *map(str, paths), "--report", str(report), "--quiet", *extra]
-    done = subprocess.run([sys.executable, "-c", _CHILD, *args], capture_output=True, text=True, env=os.environ)
+    proc = subprocess.Popen([sys.executable, "-c", _CHILD, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True, env=os.environ)  # fmt: skip
+    seen: dict[int, float] = {}
+    while proc.poll() is None:
+        seen.update(_tree_cpu(proc.pid))  # a process's CPU only grows: keep its last reading
+        time.sleep(0.1)
+    stdout, stderr = proc.communicate()
+    done = subprocess.CompletedProcess(proc.args, proc.returncode, stdout, stderr)
     line = next((x for x in done.stderr.splitlines() if x.startswith("BENCH ")), None)
     if line is None:
         raise SystemExit(f"{name}: the run failed:\n{done.stderr[-2000:]}")
     seconds, rss, code = line.split()[1:]
     lines = report.read_text(encoding="utf-8").splitlines()
     return {"name": name, "seconds": float(seconds), "dialogues": len(lines), "rss_mb": int(rss) / 1024,
-            "exit": int(code), "report": _canonical(lines)}  # fmt: skip
+            "exit": int(code), "report": _canonical(lines), "main_cpu": seen.get(proc.pid, 0.0),
+            "cpu": sum(seen.values())}  # fmt: skip
 
 
 def _canonical(lines: list[str]) -> list[str]:
@@ -126,7 +161,9 @@ def main() -> None:
             _show(runs[name])
     print(f"load average {os.getloadavg()[0]:.2f} at the end")
     serial, jobs = runs["serial"], runs["jobs"]
-    print(f"--jobs {args.jobs} speed-up: {serial['seconds'] / jobs['seconds']:.2f}x")
+    print(f"--jobs {args.jobs} speed-up: {serial['seconds'] / jobs['seconds']:.2f}x; CPU: serial {serial['cpu']:.1f} s, "
+          f"--jobs {args.jobs} {jobs['cpu']:.1f} s of which the main process {jobs['main_cpu']:.1f} s "
+          f"(on {args.jobs} free cores at best {serial['cpu'] / max(jobs['main_cpu'], (jobs['cpu']) / args.jobs):.2f}x)")
     print(f"--vca overhead: {runs['serial --vca']['seconds'] / serial['seconds']:.2f}x serial, "
           f"{runs['jobs --vca']['seconds'] / jobs['seconds']:.2f}x with --jobs {args.jobs}")  # fmt: skip
     if "ray" in runs:
@@ -141,7 +178,8 @@ def main() -> None:
 
 def _show(r: dict) -> None:
     print(f"{r['name']:<14} {r['dialogues']:>6} dialogues {r['seconds']:7.2f} s {r['dialogues'] / r['seconds']:7.1f} dialogues/s "
-          f"peak RSS {r['rss_mb']:6.0f} MB  exit {r['exit']}", flush=True)  # fmt: skip
+          f"peak RSS {r['rss_mb']:4.0f} MB  exit {r['exit']}  CPU {r['cpu']:6.1f} s (main {r['main_cpu']:5.1f} s)",
+          flush=True)  # fmt: skip
 
 
 if __name__ == "__main__":

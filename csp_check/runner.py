@@ -607,5 +607,8 @@ def _pool(settings: Settings, jobs: int) -> ProcessPoolExecutor:
     methods = multiprocessing.get_all_start_methods()
     ctx = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
     if "forkserver" in methods:
-        ctx.set_forkserver_preload(["csp_check._worker_init", "csp_check.pipeline", "csp_check.runner"])
+        preload = ["csp_check._worker_init", "csp_check.pipeline", "csp_check.runner"]
+        if settings.solver is not None and settings.solver.name == "cp-sat":  # imported once, not per worker
+            preload += ["csp_check.solvers", "ortools.sat.python.cp_model"]
+        ctx.set_forkserver_preload(preload)
     return ProcessPoolExecutor(jobs, mp_context=ctx, initializer=_init_worker, initargs=(settings,))

@@ -72,11 +72,11 @@ def _windows(path: Path, target: int, max_items: int | None, block: int = 1 << 2
     decoder = codecs.getincrementaldecoder("utf-8")("surrogateescape")
     with open(path, "rb") as f:
         buf = decoder.decode(f.read(block))
-        byte0 = 0  # file offset of buf[0]
+        mark = mark_bytes = mark_lines = 0  # buf[mark] is at file byte mark_bytes, after mark_lines newlines
         eof = False
         if buf.startswith(BOM):
-            buf, byte0 = buf[1:], 3
-        chars0 = lines0 = 0  # characters / newlines before buf[0] (after the BOM)
+            buf, mark_bytes = buf[1:], 3
+        chars0 = 0  # characters before buf[0] (after the BOM)
         last_nl = -1  # absolute character offset of the last newline before buf[0]
         pos = _skip_ws(buf, 0)
         if pos >= len(buf) or buf[pos] != "[":
@@ -87,8 +87,10 @@ def _windows(path: Path, target: int, max_items: int | None, block: int = 1 << 2
         start_chars = 0  # characters before the window's start (cheaper to follow than bytes)
         while True:
             if start is None or chars0 + pos - start_chars >= target or (max_items and index - start.index >= max_items):
+                seen = buf[mark:pos]
+                mark, mark_bytes, mark_lines = pos, mark_bytes + _utf8_len(seen), mark_lines + seen.count("\n")
                 nl = buf.rfind("\n", 0, pos)
-                here = Window(_byte_at(buf, pos, byte0), None, index, lines0 + buf.count("\n", 0, pos),
+                here = Window(mark_bytes, None, index, mark_lines,
                               chars0 + pos - ((chars0 + nl) if nl >= 0 else last_nl) - 1)  # fmt: skip
                 if start is not None:
                     yield Window(start.start, here.start, start.index, start.line, start.column)
@@ -98,8 +100,9 @@ def _windows(path: Path, target: int, max_items: int | None, block: int = 1 << 2
             try:
                 _, end = _decoder.raw_decode(buf, pos)
             except (ValueError, RecursionError):
-                # damaged, or cut off by the end of the buffer: where would the reader go on?
-                end = skip_value(buf, pos)
+                # damaged, or cut off by the end of the buffer (then read more first): where
+                # would the reader go on?
+                end = skip_value(buf, pos) if eof or len(buf) - pos >= block else None
             after = None if end is None else _skip_ws(buf, end)
             if after is None or (after >= len(buf) and not eof):  # the item may go on: read more
                 if eof or len(buf) - pos > max(8 * target, 64 << 20):  # unbalanced: the rest in one window
@@ -115,19 +118,19 @@ def _windows(path: Path, target: int, max_items: int | None, block: int = 1 << 2
             if pos >= len(buf) and eof:
                 break
             if pos > block:  # drop what was read
-                byte0 += len(buf[:pos].encode("utf-8", "surrogateescape"))
+                seen = buf[mark:pos]
+                mark_bytes, mark_lines = mark_bytes + _utf8_len(seen), mark_lines + seen.count("\n")
                 nl = buf.rfind("\n", 0, pos)
                 if nl >= 0:
                     last_nl = chars0 + nl
-                lines0 += buf.count("\n", 0, pos)
                 chars0 += pos
-                buf, pos = buf[pos:], 0
+                buf, pos, mark = buf[pos:], 0, 0
         if start is not None:
             yield start
 
 
-def _byte_at(buf: str, pos: int, byte0: int) -> int:
-    return byte0 + len(buf[:pos].encode("utf-8", "surrogateescape"))
+def _utf8_len(text: str) -> int:
+    return len(text.encode("utf-8", "surrogateescape"))
 
 
 def read_window(path: Path, window: Window) -> str:
