@@ -13,7 +13,7 @@ from typing import Sequence
 
 from csp_check.models import CSP
 from csp_check.repair import edits, relexicalize
-from csp_check.solvers import DEFAULT_CAP, DEFAULT_SOLVER, DEFAULT_TIME_LIMIT, get_solver
+from csp_check.solvers import DEFAULT_CAP, DEFAULT_SOLVER, DEFAULT_TIME_LIMIT, get_solver, own_optimum
 from csp_check.solvers.results import SolverAnswers, SolveStatus
 
 
@@ -60,7 +60,7 @@ def solve_report(
         if counted.reason:
             reasons.append(f"count: {counted.reason}")
     if vca or repair:
-        best = solver.most_similar(csp, time_limit=time_limit)
+        best = own_optimum(csp, solver.name) or solver.most_similar(csp, time_limit=time_limit)
         out.update(
             agreement=best.agreement, agreeing=best.agreeing, variables=best.variables, vca=best.vca,
             optimal=best.status is not SolveStatus.UNKNOWN,

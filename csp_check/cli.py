@@ -2,7 +2,8 @@
 
 ``csp-check validate PATH... [--format F] [--kb PATH] [--constraints C1,...] [--report FILE.jsonl]
 [--jobs N] [--show N] [--quiet] [--json] [--solver NAME] [--vca] [--count-solutions [--cap N]]
-[--repair] [--time-limit SEC] [--dialogue-time-limit SEC] [--resume]``
+[--repair] [--time-limit SEC] [--dialogue-time-limit SEC] [--resume] [--engine local|ray
+[--ray-address ADDRESS]]``
 
 ``csp-check export-mzn PATH --dialogue ID [--out DIR]``: write one dialogue's CSP as MiniZinc.
 
@@ -41,6 +42,7 @@ from typing import Callable
 import click
 
 from csp_check import interrupts
+from csp_check.engines import check_engine, engine_options
 from csp_check.errors import CspCheckError, InputError, UsageError
 from csp_check.families import ids, label
 from csp_check.interrupts import InterruptFlag, exit_now, kill_descendants
@@ -154,6 +156,7 @@ def main() -> None:
 @click.option("--split", type=click.Choice(["train", "val", "test"]), default=None,
               help="MultiWOZ release folder / data.json: only this split (valListFile.txt, testListFile.txt; "
                    "train = the rest).")  # fmt: skip
+@engine_options
 def validate(
     paths: tuple[Path, ...],
     fmt: str,
@@ -173,16 +176,19 @@ def validate(
     resume: bool,
     dialogue_time_limit: float | None,
     split: str | None,
+    engine: str = "local",
+    ray_address: str | None = None,
 ) -> None:
     """Check every dialogue of PATH... (files or directories) and summarise the corpus.
 
     Exit 0 if all dialogues are consistent, 1 if any is inconsistent, 2 on a usage error or if
     any input could not be read or checked (2 takes precedence over 1).
     """
+    check_engine(engine, ray_address)
     with InterruptFlag() as flag:
         try:
             _validate(paths, fmt, kb_path, constraints, report_path, jobs, show, quiet, as_json, solver_name, vca,
-                      count, cap, repair, time_limit, resume, dialogue_time_limit, flag, split)  # fmt: skip
+                      count, cap, repair, time_limit, resume, dialogue_time_limit, flag, split, engine, ray_address)  # fmt: skip
         except KeyboardInterrupt:  # before the run or after it (while summarising)
             kill_descendants(grace=0, keep=flag.before)
             click.echo("csp-check: interrupted", err=True)
@@ -197,7 +203,8 @@ def _validate(
     paths: tuple[Path, ...], fmt: str, kb_path: Path | None, constraints: tuple[ConstraintId, ...],
     report_path: Path | None, jobs: int, show: int, quiet: bool, as_json: bool, solver_name: str | None,
     vca: bool, count: bool, cap: int, repair: bool, time_limit: float, resume: bool,
-    dialogue_time_limit: float | None, flag: InterruptFlag, split: str | None = None,
+    dialogue_time_limit: float | None, flag: InterruptFlag, split: str | None = None, engine: str = "local",
+    ray_address: str | None = None,
 ) -> None:  # fmt: skip
     crashed = False
     writer: ReportWriter | None = None
@@ -219,7 +226,8 @@ def _validate(
                 summary.add(report)
                 kb_use.add(report)
             reports = run_validate(paths, fmt, kb, constraints, jobs, solver=solver,
-                                   dialogue_time_limit=dialogue_time_limit, skip=done_counts(before), split=split)  # fmt: skip
+                                   dialogue_time_limit=dialogue_time_limit, skip=done_counts(before), split=split,
+                                   engine=engine, ray_address=ray_address)  # fmt: skip
             stack.callback(getattr(reports, "close", lambda: None))
             progress = stack.enter_context(_run_progress(paths, fmt, quiet, skipped=len(before)))
             start = time.perf_counter()

@@ -11,15 +11,22 @@ Guarantees, whatever the input:
 - A dialogue that cannot be read gives a report with status ``error`` naming file, dialogue
   and field (``str(InputError)``); a dialogue whose check raises gives an ``error`` report
   ``FILE: dialogue ID: internal error: Type: message``. The run goes on either way.
-- Memory does not grow with the corpus: dialogues are streamed, and with ``jobs > 1`` at most
-  ``2 * jobs`` chunks of ``chunk_size`` dialogues are in flight.
+- Memory does not grow with the corpus: dialogues are streamed. With ``jobs > 1`` (or
+  ``engine="ray"``) each worker reads and parses its own shard (:mod:`csp_check.shards`: a
+  window of at most ``chunk_size`` whole dialogues of an SGD file; inputs of other formats are
+  read here and sent in chunks of ``chunk_size``), at most ``2 * jobs`` are in flight, and this
+  process holds no SGD dialogue and only the reports of the units in flight; the reports are
+  the serial run's, in its order.
 - With a ``dialogue_time_limit``, a dialogue whose check runs longer gets an ``unknown``
   report ("dialogue time limit of SEC s reached") instead of holding the run up.
 - A dialogue that cannot be sent to a worker (e.g. a lone surrogate in a string) is that
   dialogue's ``error`` report.
-- If a worker process dies (a hard crash), the dialogues of the chunks in flight get ``error``
-  reports, the pool is restarted and the run goes on. If the workers cannot start at all (e.g.
+- If a worker process dies (a hard crash), the pool is restarted and the shards in flight are
+  checked again one dialogue per worker: the dialogue that kills its worker gets an ``error``
+  report and the run goes on (with ``--resume``'s ``skip``, dialogues are sent in chunks and
+  the chunks in flight get ``error`` reports). If the workers cannot start at all (e.g.
   ``__main__`` is not importable by them), the run falls back to checking in this process.
+  On Ray, a failed task is retried (:mod:`csp_check.ray_engine`).
 """
 
 from __future__ import annotations
@@ -34,11 +41,13 @@ from pathlib import Path
 from typing import Callable, Iterable, Iterator
 
 from csp_check.constraints import BuildOptions
+from csp_check.engines import ENGINES
 from csp_check.errors import DialogueTimeout, InputError, UsageError
 from csp_check.interrupts import dialogue_deadline, worker_ignores_sigint
 from csp_check.models import ALL_CONSTRAINTS, ConstraintId, Dialogue, DialogueReport, KnowledgeBase, Status
 from csp_check.pipeline import check_dialogue, dialogue_csp, error_report, load_corpus, report_for
 from csp_check.readers import FORMATS
+from csp_check.shards import Shard, plan, read_shard
 from csp_check.solvers.defaults import DEFAULT_CAP, DEFAULT_SOLVER, DEFAULT_TIME_LIMIT
 
 #: A function checking one dialogue: ``(dialogue, settings) -> DialogueReport``. Must be a
@@ -137,6 +146,8 @@ def validate(
     dialogue_time_limit: float | None = None,
     skip: Counter[tuple[str, str]] | None = None,
     split: str | None = None,
+    engine: str = "local",
+    ray_address: str | None = None,
 ) -> Iterator[DialogueReport]:
     """Check every dialogue of ``paths`` (files or directories); yield their reports in order.
 
@@ -150,8 +161,16 @@ def validate(
     report would name them (``--resume``: the dialogues an earlier run reported already).
     ``split``: one split (train / val / test) of a MultiWOZ release folder or ``data.json``.
 
-    Raises :class:`UsageError` at once (before iterating) for an unknown format, constraint id
-    or a ``jobs`` below 1. Never raises for bad input: see the module docstring.
+    ``engine``: ``local`` (worker processes on this machine) or ``ray`` (Ray tasks on a local
+    Ray started on demand with ``jobs`` CPUs, or on the cluster at ``ray_address``; needs the
+    extra ``csp-check[ray]``). With ``jobs > 1`` or Ray, workers read and parse their own shard
+    of the input (:mod:`csp_check.shards`: a window of whole dialogues of an SGD file; other
+    formats are read here and sent in chunks); with ``skip``, local workers get the dialogues read here (the skipped ones are not
+    checked), and Ray checks whole shards and leaves the skipped reports out.
+
+    Raises :class:`UsageError` at once (before iterating) for an unknown format, constraint id,
+    engine, a ``jobs`` below 1, or Ray not installed. Never raises for bad input: see the
+    module docstring.
 
     With ``jobs > 1`` the workers are started with ``forkserver`` (``spawn`` where there is
     none), so a script calling this must follow multiprocessing's rule and run under
@@ -166,14 +185,235 @@ def validate(
         enabled = tuple(c if isinstance(c, ConstraintId) else ConstraintId(str(c).upper()) for c in constraints)
     except ValueError as err:
         raise UsageError(f"unknown constraint: {err}") from None
+    if engine not in ENGINES:
+        raise UsageError(f"unknown engine {engine!r}; choose one of {', '.join(ENGINES)}")
     settings = Settings(kb=kb, constraints=enabled, options=options, solver=solver, check=check,
                         dialogue_time_limit=dialogue_time_limit)  # fmt: skip
-    items = load_corpus(list(paths), fmt, kb, split)
+    paths = list(paths)
+    if engine == "ray":
+        from csp_check.ray_engine import RayShards
+
+        backend: _ShardBackend = RayShards(settings, jobs, ray_address, chunk_size)  # raises UsageError
+        reports = _sharded(plan(paths, fmt, split, max_items=chunk_size), backend, chunk_size)
+        return _skipping_reports(reports, Counter(skip)) if skip else reports
+    if jobs > 1 and not skip:
+        return _sharded(plan(paths, fmt, split, max_items=chunk_size), _ProcessShards(settings, jobs, chunk_size), chunk_size)
+    items = load_corpus(paths, fmt, kb, split)
     if skip:
         items = _skipping(items, Counter(skip))
     if jobs == 1:
         return check_items(items, settings)
     return _parallel(items, settings, jobs, chunk_size)
+
+
+#: What a worker checks: a shard it reads itself, or a chunk of items read by the main process
+#: (inputs of a format other than SGD: one shard per path would leave the other workers idle).
+Unit = Shard | list[Dialogue | InputError]
+
+
+def _items(unit: Unit, kb: KnowledgeBase | None) -> Iterable[Dialogue | InputError]:
+    return read_shard(unit, kb) if isinstance(unit, Shard) else unit
+
+
+def check_shard(unit: Unit, settings: Settings) -> tuple[list[DialogueReport], BaseException | None]:
+    """Read one shard (or take a chunk of items read already) and check its dialogues: the
+    reports in order, and the exception a reader raised (a reader bug: the run stops there, as
+    a serial run would), if any."""
+    reports: list[DialogueReport] = []
+    try:
+        for item in _items(unit, settings.kb):
+            reports.append(error_report(item) if isinstance(item, InputError) else check_one(item, settings))
+    except Exception as err:  # noqa: BLE001 - handed to the parent, which raises it in order
+        return reports, err
+    return reports, None
+
+
+class _ShardBackend:
+    """Runs :func:`check_shard` somewhere: ``submit`` a shard, ``collect`` its reports in order."""
+
+    in_flight: int = 2
+    settings: Settings
+
+    def submit(self, unit: Unit) -> object:
+        raise NotImplementedError
+
+    def collect(self, ticket: object) -> Iterator[DialogueReport]:
+        raise NotImplementedError
+
+    def close(self, finished: bool) -> None:
+        """Release the workers; ``finished`` is false when the run was interrupted."""
+
+
+def _sharded(shards: Iterator[Shard], backend: _ShardBackend, chunk_size: int = 32) -> Iterator[DialogueReport]:
+    """Reports of every shard in plan order, with at most ``backend.in_flight`` units out: an
+    SGD shard goes out as it is (the worker reads it); any other is read here and goes out in
+    chunks of ``chunk_size`` items."""
+    pending: deque[object] = deque()
+    finished = False
+    try:
+        for unit in _units(shards, backend.settings.kb, chunk_size):
+            pending.append(backend.submit(unit))
+            if len(pending) >= backend.in_flight:
+                yield from backend.collect(pending.popleft())
+        while pending:
+            yield from backend.collect(pending.popleft())
+        finished = True
+    finally:
+        backend.close(finished)
+
+
+def _units(shards: Iterator[Shard], kb: KnowledgeBase | None, chunk_size: int) -> Iterator[Unit]:
+    for shard in shards:
+        if shard.reader == "*":
+            yield from _chunks(read_shard(shard, kb), chunk_size)
+        else:
+            yield shard
+
+
+def _check_shard_in_worker(shard: Shard) -> tuple[list[DialogueReport], BaseException | None]:
+    assert _settings is not None, "worker not initialised"
+    return check_shard(shard, _settings)
+
+
+def _started() -> bool:
+    return True
+
+
+class _ProcessShards(_ShardBackend):
+    """Shards on a local process pool (``jobs`` workers).
+
+    A pool that breaks while its workers had started lost a worker to a dialogue: the shards it
+    had in flight are checked again one dialogue per worker, so that only a dialogue that kills
+    its worker gets an ``error`` report.
+    A pool whose workers never started (e.g. an unimportable ``__main__``) makes the run go on
+    in this process (slower, same reports).
+    """
+
+    def __init__(self, settings: Settings, jobs: int, chunk_size: int) -> None:
+        self.settings, self.jobs, self.chunk_size = settings, jobs, chunk_size
+        self.in_flight = 2 * jobs
+        self.in_process = False
+        self.generation = 0
+        self.ready: dict[int, Future] = {}
+        self._start()
+
+    def _start(self) -> None:
+        self.pool = _pool(self.settings, self.jobs)
+        self.ready[self.generation] = self.pool.submit(_started)  # done once a worker could start
+
+    def submit(self, unit: Unit) -> object:
+        if self.in_process:
+            return unit, None, self.generation
+        try:
+            if isinstance(unit, Shard):
+                future = self.pool.submit(_check_shard_in_worker, unit)
+            else:
+                future = self.pool.submit(_check_chunk, _payloads(unit))
+        except BrokenProcessPool as err:
+            future = Future()
+            future.set_exception(err)
+        return unit, future, self.generation
+
+    def collect(self, ticket: object) -> Iterator[DialogueReport]:
+        unit, future, generation = ticket  # type: ignore[misc]
+        if future is None:
+            reports, err = check_shard(unit, self.settings)
+        else:
+            try:
+                result = future.result()
+                reports, err = result if isinstance(unit, Shard) else (list(_interleave(unit, result)), None)
+            except BrokenProcessPool:
+                if not self._workers_started(generation):
+                    self.in_process = True
+                    reports, err = check_shard(unit, self.settings)
+                else:
+                    self._restart(generation)
+                    yield from self._isolated(_items(unit, self.settings.kb))
+                    return
+            except Exception as error:  # noqa: BLE001 - e.g. a report that cannot be pickled
+                reason = f"internal error in worker: {type(error).__name__}: {error}"
+                reports, err = _unchecked(unit, self.settings, reason), None
+        yield from reports
+        if err is not None:
+            raise err
+
+    def _isolated(self, items: Iterable[Dialogue | InputError]) -> Iterator[DialogueReport]:
+        """Check the items of a unit that was in flight when a worker died one dialogue at a
+        time, each in a worker of its own: only a dialogue that kills its worker gets an
+        ``error`` report."""
+        pool: ProcessPoolExecutor | None = None
+        try:
+            for item in items:
+                if isinstance(item, InputError):
+                    yield error_report(item)
+                    continue
+                try:
+                    payload = _payload(item)
+                except Exception as err:  # noqa: BLE001 - e.g. a lone surrogate: this dialogue's error
+                    yield error_report(InputError(item.source, f"cannot be sent to a worker: {type(err).__name__}: {err}",
+                                                  dialogue=item.id))  # fmt: skip
+                    continue
+                pool = pool or _pool(self.settings, 1)
+                try:
+                    yield from pool.submit(_check_chunk, [payload]).result()
+                except BrokenProcessPool as err:
+                    pool.shutdown(wait=False, cancel_futures=True)
+                    pool = None
+                    yield internal_error_report(item, f"worker process died ({err}); dialogue not checked")
+        finally:
+            if pool is not None:
+                pool.shutdown(wait=True)
+
+    def _workers_started(self, generation: int) -> bool:
+        try:
+            return bool(self.ready[generation].result(timeout=0))
+        except Exception:  # noqa: BLE001 - broken, cancelled or not done: never started
+            return False
+
+    def _restart(self, generation: int) -> None:
+        if generation != self.generation:
+            return  # that pool was replaced already
+        self.pool.shutdown(wait=False, cancel_futures=True)
+        self.generation += 1
+        self._start()
+
+    def close(self, finished: bool) -> None:
+        if finished:
+            self.pool.shutdown(wait=True, cancel_futures=True)
+        else:
+            _terminate(self.pool)
+
+
+def _unchecked(unit: Unit, settings: Settings, reason: str) -> list[DialogueReport]:
+    """The reports of a unit whose check failed as a whole: (read here,) each dialogue an
+    internal ``error`` report saying why, read errors as they are."""
+    return [error_report(item) if isinstance(item, InputError) else internal_error_report(item, reason)
+            for item in _items(unit, settings.kb)]  # fmt: skip
+
+
+def _payloads(chunk: list[Dialogue | InputError]) -> list[_Payload]:
+    """The dialogues of ``chunk`` as worker payloads; a dialogue that cannot be sent becomes
+    its :class:`InputError` in ``chunk`` (e.g. a lone surrogate)."""
+    payloads = []
+    for k, item in enumerate(chunk):
+        if isinstance(item, Dialogue):
+            try:
+                payloads.append(_payload(item))
+            except Exception as err:  # noqa: BLE001 - e.g. a lone surrogate: this dialogue's error
+                chunk[k] = InputError(item.source, f"cannot be sent to a worker: {type(err).__name__}: {err}",
+                                      dialogue=item.id)  # fmt: skip
+    return payloads
+
+
+def _terminate(pool: ProcessPoolExecutor) -> None:
+    """Stop a pool at once: cancel what is queued and end the worker processes."""
+    processes = list((getattr(pool, "_processes", None) or {}).values())
+    pool.shutdown(wait=False, cancel_futures=True)
+    for process in processes:
+        if process.is_alive():
+            process.terminate()
+    for process in processes:
+        process.join(timeout=2)
 
 
 def item_key(item: Dialogue | InputError) -> tuple[str, str]:
@@ -190,6 +430,17 @@ def _skipping(items: Iterator[Dialogue | InputError], skip: Counter[tuple[str, s
             skip[key] -= 1
             continue
         yield item
+
+
+def _skipping_reports(reports: Iterator[DialogueReport], skip: Counter[tuple[str, str]]) -> Iterator[DialogueReport]:
+    """``reports`` without those ``skip`` counts (by ``(source, dialogue_id)``, as
+    :func:`item_key` names the item a report is of): the shards were checked whole."""
+    for report in reports:
+        key = (report.source, report.dialogue_id)
+        if skip[key] > 0:
+            skip[key] -= 1
+            continue
+        yield report
 
 
 def check_items(items: Iterable[Dialogue | InputError], settings: Settings) -> Iterator[DialogueReport]:
@@ -356,5 +607,8 @@ def _pool(settings: Settings, jobs: int) -> ProcessPoolExecutor:
     methods = multiprocessing.get_all_start_methods()
     ctx = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
     if "forkserver" in methods:
-        ctx.set_forkserver_preload(["csp_check._worker_init", "csp_check.pipeline", "csp_check.runner"])
+        preload = ["csp_check._worker_init", "csp_check.pipeline", "csp_check.runner"]
+        if settings.solver is not None and settings.solver.name == "cp-sat":  # imported once, not per worker
+            preload += ["csp_check.solvers", "ortools.sat.python.cp_model"]
+        ctx.set_forkserver_preload(preload)
     return ProcessPoolExecutor(jobs, mp_context=ctx, initializer=_init_worker, initargs=(settings,))

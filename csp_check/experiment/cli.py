@@ -2,7 +2,8 @@
 
 ``csp-check experiment PATH... [--domain Restaurants_1] [--kb DB_DIR] [--limit N] [--seed S] [--out DIR]
 [--solver NAME] [--time-limit SEC] [--jobs N] [--no-plots] [--base-url URL --model NAME
-[--temperature 0.9] [--concurrency N] [--cache-dir DIR] [--request-timeout SEC] [--retries N]]``
+[--temperature 0.9] [--concurrency N] [--cache-dir DIR] [--request-timeout SEC] [--retries N]]
+[--engine local|ray [--ray-address ADDRESS]]``
 
 Writes ``DIR/results.jsonl``, ``DIR/tables.md``, ``DIR/table1..5.csv`` and PNG plots, and prints
 Table 3. Exit 1 when every LLM request failed (the server is unreachable or refuses: the
@@ -18,6 +19,7 @@ from pathlib import Path
 import click
 
 from csp_check.solvers.defaults import DEFAULT_SOLVER, DEFAULT_TIME_LIMIT
+from csp_check.engines import engine_options
 
 
 @click.command("experiment")
@@ -45,10 +47,12 @@ from csp_check.solvers.defaults import DEFAULT_SOLVER, DEFAULT_TIME_LIMIT
 @click.option("--request-timeout", type=click.FloatRange(min=0, min_open=True), default=120.0, show_default=True,
               help="Seconds per LLM request.")  # fmt: skip
 @click.option("--retries", type=click.IntRange(min=0), default=4, show_default=True, help="LLM retries per request.")
+@engine_options
 def experiment(
     paths: tuple[Path, ...], domain: str, kb_path: Path | None, limit: int | None, seed: int, out_dir: Path, solver_name: str,
     time_limit: float, jobs: int, multi_domain: bool, no_plots: bool, base_url: str | None, model: str,
     temperature: float, concurrency: int, cache_dir: Path, request_timeout: float, retries: int,
+    engine: str = "local", ray_address: str | None = None,
 ) -> None:  # fmt: skip
     """Relexicalize DOMAIN dialogues of PATHs (Random, Most Frequent, CSP, LLM) and write the
     paper's Tables 1-5 and plots."""
@@ -57,6 +61,9 @@ def experiment(
     from csp_check.experiment.tables import table3
     from csp_check.solvers import get_solver
 
+    from csp_check.engines import check_engine
+
+    check_engine(engine, ray_address)
     try:
         get_solver(solver_name)
     except CspCheckError as err:
@@ -92,7 +99,7 @@ def experiment(
             raise click.UsageError(f"--kb {kb_path} has no table {domain!r} (tables: {', '.join(sorted(kb.tables))})")
     config = ExperimentConfig(
         paths=list(paths), domain=domain, kb=kb, limit=limit, seed=seed, solver=solver_name, time_limit=time_limit,
-        single_domain=not multi_domain, llm=llm, jobs=jobs, progress=_stage_bar,
+        single_domain=not multi_domain, llm=llm, jobs=jobs, progress=_stage_bar, engine=engine, ray_address=ray_address,
     )  # fmt: skip
     result = run_experiment(config, log=lambda msg: click.echo(msg, err=True))
     if not any(r.error is None for r in result.dialogues):

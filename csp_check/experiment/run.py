@@ -111,7 +111,9 @@ class ExperimentConfig:
     ``paths``: corpus files / directories; ``domain``: the SGD service (``Restaurants_1``);
     ``limit``: at most this many dialogues (sorted by id; ``None`` = all); ``single_domain``:
     only dialogues whose only domain is ``domain``; ``llm``: :class:`~csp_check.llm.client.LLMSettings`
-    to add the LLM relexicalizer (``None``: not run); ``jobs``: worker processes for scoring; ``kb``: a :class:`~csp_check.models.KnowledgeBase`
+    to add the LLM relexicalizer (``None``: not run); ``jobs``: worker processes for scoring
+    (``engine`` ``ray``: Ray tasks, on the cluster at ``ray_address`` or a local Ray with
+    ``jobs`` CPUs); ``kb``: a :class:`~csp_check.models.KnowledgeBase`
     whose table ``domain`` is the instance pool (MultiWOZ DB) instead of the corpus's results.
     """
 
@@ -130,6 +132,8 @@ class ExperimentConfig:
     jobs: int = 1
     kb: Any = None
     progress: Any = None  # (description, total, unit) -> a context manager with advance(); None: silent
+    engine: str = "local"
+    ray_address: str | None = None
     configs: dict[str, frozenset[ConstraintId]] = field(default_factory=configs)
 
 
@@ -275,8 +279,13 @@ def run_experiment(config: ExperimentConfig, log: Any = print) -> ExperimentResu
         (i, csp, rows[i].assignments, config.configs, config.solver, config.cap, config.time_limit)
         for i, (csp, _) in enumerate(items)
     ]
+    scored = _map(_score_one, tasks, config.jobs)
+    if config.engine == "ray":
+        from csp_check.ray_engine import ordered_map
+
+        scored = ordered_map(_score_one, tasks, jobs=config.jobs, address=config.ray_address, chunk_size=4)
     with stage("scoring", len(tasks), "dialogues") as bar:
-        for i, scores, solutions, capped, group in _map(_score_one, tasks, config.jobs):
+        for i, scores, solutions, capped, group in scored:
             rows[i].scores, rows[i].solutions, rows[i].capped, rows[i].group = scores, solutions, capped, group
             bar.advance()
     result.seconds = time.perf_counter() - start

@@ -1,7 +1,8 @@
 """Command line of the NLSI part: ``csp-check calls`` and ``csp-check nlsi build``.
 
 ``csp-check calls PATH... [--schema FILE_OR_SGD_DIR]... [--field api_calls|pred_api_calls]
-[--report FILE.jsonl] [--derive] [--jobs N] [--no-annotation] [--llm-parse --base-url URL --model M]``: one report line per example
+[--report FILE.jsonl] [--derive] [--jobs N] [--no-annotation] [--llm-parse --base-url URL --model M]
+[--engine local|ray [--ray-address A]]``: one report line per example
 (``example_id``, ``status``, ``violations``, …). Exit 0 all consistent, 1 any inconsistent, 2
 any unreadable input or example error (2 wins); bad input is one line on stderr and every other
 example is still checked. Without ``--schema`` the schema written beside the input by ``nlsi
@@ -24,6 +25,9 @@ from pathlib import Path
 from typing import Iterator
 
 import click
+
+from csp_check.install import pip_extra
+from csp_check.engines import check_engine, engine_options
 
 EXIT_OK, EXIT_INCONSISTENT, EXIT_ERROR = 0, 1, 2
 
@@ -59,7 +63,7 @@ def llm_settings(base_url: str | None, model: str, cache_dir: Path, temperature:
     try:
         import openai  # noqa: F401
     except ImportError:
-        raise click.UsageError(f"{option} needs the openai package: pip install 'csp-check[llm]'") from None
+        raise click.UsageError(f"{option} needs the openai package: {pip_extra('llm')}") from None
     from csp_check.llm.client import LLMSettings
 
     return LLMSettings(base_url=base_url, model=model, temperature=temperature, cache_dir=cache_dir)
@@ -106,9 +110,11 @@ def _items(paths: tuple[Path, ...], derive: bool, errors: list[str], echo=None) 
               help="Read instructions the rule parser cannot through a chat model (validated against the schema; off by default).")
 @llm_options
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar and no summary; errors still go to stderr.")
+@engine_options
 def calls_command(paths, schema, field, report_path, derive, jobs, no_annotation, llm_parse, base_url, model, cache_dir,
-                  temperature, quiet):  # fmt: skip
+                  temperature, quiet, engine="local", ray_address=None):  # fmt: skip
     """Check the API calls of NLSI examples against profile, dialogue and schema (P1-P6)."""
+    check_engine(engine, ray_address)
     from csp_check.nlsi.calls import parse_calls
     from csp_check.nlsi.metrics import Scores, exact_match, f1, render_table, selection_scores, triples
 
@@ -149,7 +155,19 @@ def calls_command(paths, schema, field, report_path, derive, jobs, no_annotation
     start = time.perf_counter()
     bar = _bar(paths, quiet)
     items = _items(paths, derive, read_errors, echo=bar.echo)
-    if jobs > 1:
+    if engine == "ray":
+        from csp_check.errors import UsageError
+        from csp_check.ray_engine import ordered_map
+
+        pool = None
+        try:
+            results = ordered_map(_work, items, jobs=jobs, address=ray_address, init=_init_worker,
+                                  init_args=(schema_paths, field, not no_annotation, llm))  # fmt: skip
+            results = _started(results)
+        except UsageError as err:
+            click.echo(f"csp-check: error: {err}", err=True)
+            sys.exit(EXIT_ERROR)
+    elif jobs > 1:
         import multiprocessing as mp
 
         pool = mp.get_context("fork").Pool(jobs, initializer=_init_worker, initargs=(schema_paths, field, not no_annotation, llm))
@@ -215,6 +233,18 @@ def _bar(paths: tuple[Path, ...], quiet: bool):
         files = [f for f in iter_paths(list(paths)) if f.is_file()]
         bar.total = count_lines(files) if files else None
     return bar
+
+
+def _started(results: Iterator) -> Iterator:
+    """``results`` with its first item computed already (a generator starts Ray lazily: its
+    usage errors must come before the run)."""
+    from itertools import chain
+
+    try:
+        first = next(results)
+    except StopIteration:
+        return iter(())
+    return chain([first], results)
 
 
 @click.group("nlsi")

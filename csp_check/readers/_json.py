@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import codecs
 import json
+import os
 import re
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
@@ -20,6 +23,134 @@ _SURROGATE_ESCAPE = re.compile(r"\\[uU][dD][89a-fA-F]")
 #: Bytes that are not UTF-8, as ``surrogateescape`` decodes them.
 _BAD_BYTE = re.compile("[\udc80-\udcff]")
 BOM = "\ufeff"
+
+
+#: Files larger than this are read window by window (:func:`json_windows`), never whole.
+LARGE_FILE = 8 << 20
+#: The size a window of whole items aims at (a window holds at least one item).
+WINDOW_BYTES = 2 << 20
+
+
+@dataclass(frozen=True)
+class Window:
+    """Whole items of a JSON array file: bytes ``[start, end)`` of the file (``end`` ``None``:
+    to the end of the file, then ``last``), the first item's index, and where ``start`` lies in
+    the file's text (``line``: newlines before it; ``column``: characters since the last one),
+    so that errors name the same line, column and item as when the file is read whole."""
+
+    start: int
+    end: int | None
+    index: int
+    line: int = 0
+    column: int = 0
+
+    @property
+    def last(self) -> bool:
+        """Whether the window runs to the end of the file (it holds the closing bracket)."""
+        return self.end is None
+
+
+def json_windows(path: Path, target: int | None = None, max_items: int | None = None) -> list[Window] | None:
+    """Cut a JSON array file into windows of whole items of about ``target`` bytes (default
+    :data:`WINDOW_BYTES`; and at
+    most ``max_items`` items), streaming
+    the file (memory: one item and one block). ``None`` when the file is no JSON array (its
+    reader then reads it whole and says what is wrong). A damaged item whose brackets balance
+    is passed over as :func:`iter_json_items` passes over it; from an item that does not end
+    (a truncated file) the last window runs to the end of the file. So reading the windows one
+    after another gives exactly the items and errors of the whole file.
+    Raises ``OSError``."""
+    return list(iter_windows(path, target, max_items)) or None
+
+
+def iter_windows(path: Path, target: int | None = None, max_items: int | None = None) -> Iterator[Window]:
+    """The windows of :func:`json_windows`, each as soon as the scan finds its end (nothing for
+    a file that is no JSON array). Raises ``OSError``."""
+    return _windows(path, target or WINDOW_BYTES, max_items)
+
+
+def _windows(path: Path, target: int, max_items: int | None, block: int = 1 << 20) -> Iterator[Window]:
+    decoder = codecs.getincrementaldecoder("utf-8")("surrogateescape")
+    with open(path, "rb") as f:
+        buf = decoder.decode(f.read(block))
+        mark = mark_bytes = mark_lines = 0  # buf[mark] is at file byte mark_bytes, after mark_lines newlines
+        eof = False
+        if buf.startswith(BOM):
+            buf, mark_bytes = buf[1:], 3
+        chars0 = 0  # characters before buf[0] (after the BOM)
+        last_nl = -1  # absolute character offset of the last newline before buf[0]
+        pos = _skip_ws(buf, 0)
+        if pos >= len(buf) or buf[pos] != "[":
+            return
+        pos = _skip_ws(buf, pos + 1)
+        index = 0
+        start: Window | None = None
+        start_chars = 0  # characters before the window's start (cheaper to follow than bytes)
+        while True:
+            if start is None or chars0 + pos - start_chars >= target or (max_items and index - start.index >= max_items):
+                seen = buf[mark:pos]
+                mark, mark_bytes, mark_lines = pos, mark_bytes + _utf8_len(seen), mark_lines + seen.count("\n")
+                nl = buf.rfind("\n", 0, pos)
+                here = Window(mark_bytes, None, index, mark_lines,
+                              chars0 + pos - ((chars0 + nl) if nl >= 0 else last_nl) - 1)  # fmt: skip
+                if start is not None:
+                    yield Window(start.start, here.start, start.index, start.line, start.column)
+                start, start_chars = here, chars0 + pos
+            if pos < len(buf) and buf[pos] == "]":
+                break
+            try:
+                _, end = _decoder.raw_decode(buf, pos)
+            except (ValueError, RecursionError):
+                # damaged, or cut off by the end of the buffer (then read more first): where
+                # would the reader go on?
+                end = skip_value(buf, pos) if eof or len(buf) - pos >= block else None
+            after = None if end is None else _skip_ws(buf, end)
+            if after is None or (after >= len(buf) and not eof):  # the item may go on: read more
+                if eof or len(buf) - pos > max(8 * target, 64 << 20):  # unbalanced: the rest in one window
+                    break
+                data = f.read(block)
+                eof = not data
+                buf += decoder.decode(data, final=eof)
+                continue
+            index += 1
+            pos = after
+            if pos < len(buf) and buf[pos] == ",":
+                pos = _skip_ws(buf, pos + 1)
+            if pos >= len(buf) and eof:
+                break
+            if pos > block:  # drop what was read
+                seen = buf[mark:pos]
+                mark_bytes, mark_lines = mark_bytes + _utf8_len(seen), mark_lines + seen.count("\n")
+                nl = buf.rfind("\n", 0, pos)
+                if nl >= 0:
+                    last_nl = chars0 + nl
+                chars0 += pos
+                buf, pos, mark = buf[pos:], 0, 0
+        if start is not None:
+            yield start
+
+
+def _utf8_len(text: str) -> int:
+    return len(text.encode("utf-8", "surrogateescape"))
+
+
+def read_window(path: Path, window: Window) -> str:
+    """The text of a window of ``path`` (decoded as :func:`read_text` does). Raises ``OSError``."""
+    with open(path, "rb") as f:
+        f.seek(window.start)
+        data = f.read() if window.end is None else f.read(window.end - window.start)
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        return data.decode("utf-8", "surrogateescape")
+
+
+def is_large(path: Path) -> bool:
+    """Whether ``path`` is a file to read window by window (larger than :data:`LARGE_FILE`)."""
+    try:
+        return os.path.getsize(path) > LARGE_FILE
+    except OSError:
+        return False
 
 
 def head(path: Path, size: int = 4096) -> str:
@@ -69,7 +200,9 @@ def skip_value(text: str, pos: int) -> int | None:
     return None
 
 
-def iter_json_items(path: Path, text: str | None = None) -> Iterator[tuple[str | int, Any] | InputError]:
+def iter_json_items(
+    path: Path, text: str | None = None, window: Window | None = None
+) -> Iterator[tuple[str | int, Any] | InputError]:
     """Items of a JSON file whose top level is an array (index, item) or an object (key, item).
 
     Parses item by item, so a file truncated or corrupted in the middle still gives every item
@@ -78,9 +211,19 @@ def iter_json_items(path: Path, text: str | None = None) -> Iterator[tuple[str |
     UTF-8, nesting too deep for Python, an integer of more than 4,300 digits, a lone surrogate —
     is one :class:`InputError` (naming ``#index`` or its key as the dialogue) and the items after
     it are still read. A UTF-8 BOM is skipped. ``text``, when given, is the file's content
-    already read (a member of a zip archive); ``path`` names it.
+    already read (a member of a zip archive); ``path`` names it. ``window``: only the items of
+    that part of the array file (:func:`json_windows`), with the same errors, lines and item
+    numbers as when the file is read whole.
     """
-    if text is None:
+    line0 = col0 = 0
+    if window is not None:
+        try:
+            text = read_window(path, window)
+        except OSError as err:
+            yield InputError(str(path), f"cannot read: {err.strerror or err}")
+            return
+        line0, col0 = window.line, window.column
+    elif text is None:
         try:
             text = read_text(path)
         except OSError as err:
@@ -89,13 +232,16 @@ def iter_json_items(path: Path, text: str | None = None) -> Iterator[tuple[str |
     elif text.startswith(BOM):
         text = text[1:]
     bad_bytes = [m.start() for m in _BAD_BYTE.finditer(text)]
-    pos = _skip_ws(text, 0)
-    if pos >= len(text) or text[pos] not in "[{":
-        yield InputError(str(path), "not a JSON array or object of dialogues")
-        return
-    is_object = text[pos] == "{"
-    pos = _skip_ws(text, pos + 1)
-    index = 0
+    if window is not None:
+        is_object, pos, index = False, _skip_ws(text, 0), window.index
+    else:
+        pos = _skip_ws(text, 0)
+        if pos >= len(text) or text[pos] not in "[{":
+            yield InputError(str(path), "not a JSON array or object of dialogues")
+            return
+        is_object = text[pos] == "{"
+        pos = _skip_ws(text, pos + 1)
+        index = 0
     while pos < len(text) and text[pos] not in "]}":
         start = pos
         key: str | int = index
@@ -112,9 +258,9 @@ def iter_json_items(path: Path, text: str | None = None) -> Iterator[tuple[str |
         except (ValueError, IndexError, RecursionError) as err:
             where = f"item {index + 1}" if index else "the first item"
             if isinstance(err, json.JSONDecodeError):
-                at_pos = f"{err.msg} (line {err.lineno}, column {err.colno})"
+                at_pos = f"{err.msg} (line {err.lineno + line0}, column {err.colno + (col0 if err.lineno == 1 else 0)})"
             elif isinstance(err, IndexError):
-                at_pos = f"line {text.count(chr(10), 0, pos) + 1}: unexpected end of file"
+                at_pos = f"line {text.count(chr(10), 0, pos) + 1 + line0}: unexpected end of file"
             elif isinstance(err, RecursionError):
                 at_pos = "nested too deeply"
             else:
@@ -123,10 +269,10 @@ def iter_json_items(path: Path, text: str | None = None) -> Iterator[tuple[str |
             if end is None:
                 yield InputError(str(path), f"invalid JSON in {where} ({index} read before it): {at_pos}")
                 return
-            yield InputError(str(path), _damage(text, start, end, bad_bytes) or f"invalid JSON: {at_pos}", dialogue=name)
+            yield InputError(str(path), _damage(text, start, end, bad_bytes, line0) or f"invalid JSON: {at_pos}", dialogue=name)
             pos = end
         else:
-            problem = _damage(text, start, pos, bad_bytes)
+            problem = _damage(text, start, pos, bad_bytes, line0)
             if problem is None and _SURROGATE_ESCAPE.search(text, start, pos):
                 where_bad = lone_surrogate({key: item} if is_object else item)
                 problem = f"{where_bad}: a lone surrogate (\\udXXX) is no text" if where_bad else None
@@ -139,15 +285,16 @@ def iter_json_items(path: Path, text: str | None = None) -> Iterator[tuple[str |
         pos = _skip_ws(text, pos)
         if pos < len(text) and text[pos] == ",":
             pos = _skip_ws(text, pos + 1)
-    if pos >= len(text):
+    if pos >= len(text) and (window is None or window.last):
         yield InputError(str(path), f"invalid JSON: the file ends after {index} items without closing (truncated?)")
 
 
-def _damage(text: str, start: int, end: int, bad_bytes: list[int]) -> str | None:
-    """"not UTF-8 …" when a byte that is not UTF-8 lies in ``text[start:end]``."""
+def _damage(text: str, start: int, end: int, bad_bytes: list[int], line0: int = 0) -> str | None:
+    """"not UTF-8 …" when a byte that is not UTF-8 lies in ``text[start:end]`` (``line0``:
+    lines before ``text`` in its file)."""
     for at_byte in bad_bytes:
         if start <= at_byte < end:
-            line = text.count("\n", 0, at_byte) + 1
+            line = text.count("\n", 0, at_byte) + 1 + line0
             return f"not UTF-8: byte 0x{ord(text[at_byte]) - 0xDC00:02x} on line {line}"
         if at_byte >= end:
             break
@@ -165,15 +312,17 @@ def read_items(
     convert: Callable[[Path, str, Any], Dialogue],
     single_keys: frozenset[str] = frozenset(),
     text: str | None = None,
+    window: Window | None = None,
 ) -> Iterator[Dialogue | InputError]:
     """Each dialogue of a JSON file, ``convert(path, dialogue_id, raw)``-ed, errors isolated.
 
     The file is a list of dialogues, an object mapping id → dialogue, or — when its first key is
     one of ``single_keys`` — one dialogue object. A dialogue's id is its ``dialogue_id`` (or
     ``id``) field, else its key, else ``#index``; a single dialogue without one is named after
-    the file. ``text``: the file's content when already read (see :func:`iter_json_items`).
+    the file. ``text``: the file's content when already read; ``window``: only that part of
+    an array file (see :func:`iter_json_items`).
     """
-    items = iter_json_items(path, text)
+    items = iter_json_items(path, text, window)
     for item in items:
         if isinstance(item, InputError):
             yield item

@@ -12,6 +12,7 @@ acts, user ``state.slot_values`` → ``Turn.state``, ``service_call`` + ``servic
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from pathlib import Path
@@ -21,7 +22,7 @@ from csp_check.errors import InputError
 from csp_check.models import ActRole, ApiCall, Dialogue, DialogueAct, KbResult, Span, Turn
 from csp_check.normalize import normalize
 
-from ._json import at, check_span, head, read_items, safe, turn_list
+from ._json import Window, at, check_span, head, is_large, json_windows, read_items, safe, turn_list
 
 NAME = "sgd"
 
@@ -38,10 +39,53 @@ ROLES = {
 SGD_ID = re.compile(r'"dialogue_id"\s*:\s*"\d+_\d+"')
 
 
+_MWOZ_ID = re.compile(r"[A-Za-z]+\d+\.json")
+
+
 def sniff(path: Path) -> bool:
-    """A directory holding ``dialogues_*.json``, or such a file, with SGD-style dialogue ids."""
+    """A directory holding ``dialogues_*.json``, or a ``.json`` file, whose first dialogue is
+    SGD-shaped: SGD-style ids (``1_00000``), or by structure whatever the ids — a
+    ``dialogue_id`` and ``turns`` with a ``speaker``, an ``utterance`` and ``frames`` naming a
+    ``service`` — unless it is MultiWOZ 2.2 (the same layout with ``domain-slot`` names and
+    ``PMUL1234.json`` ids)."""
     files = dialogue_files(path)
-    return bool(files) and bool(SGD_ID.search(head(files[0], 1 << 20)))  # past a huge first item
+    if not files:
+        return False
+    text = head(files[0], 1 << 20)  # past a huge first item
+    return bool(SGD_ID.search(text)) or _sgd_shaped(text)
+
+
+def _sgd_shaped(text: str) -> bool:
+    """Whether the first item of a JSON array (the head of a file) is an SGD dialogue by its
+    structure (:func:`sniff`). A first item larger than ``text`` is judged by its keys."""
+    from ._json import _decoder, _skip_ws
+
+    pos = _skip_ws(text, 0)
+    if not text.startswith("[", pos):
+        return False
+    try:
+        first, _ = _decoder.raw_decode(text, _skip_ws(text, pos + 1))
+    except (ValueError, RecursionError):  # cut off by the head: the keys must be there
+        keys = ('"dialogue_id"', '"turns"', '"speaker"', '"utterance"', '"frames"', '"service"')
+        return all(k in text for k in keys) and not re.search(r'"slot_values"\s*:\s*\{\s*"[a-z]+-[a-z]', text)
+    if not isinstance(first, dict) or not isinstance(first.get("dialogue_id"), str):
+        return False
+    turns = first.get("turns")
+    if not isinstance(turns, list) or not turns or _MWOZ_ID.fullmatch(first["dialogue_id"]):
+        return False
+    for turn in turns:
+        if not isinstance(turn, dict) or not {"speaker", "utterance"} <= turn.keys():
+            return False
+        frames = turn.get("frames")
+        if not isinstance(frames, list) or not all(isinstance(f, dict) and "service" in f for f in frames):
+            return False
+        for frame in frames:
+            state = frame.get("state")
+            names = [*(state.get("slot_values") or {} if isinstance(state, dict) else {}),
+                     *(s.get("slot", "") for s in frame.get("slots") or [] if isinstance(s, dict))]  # fmt: skip
+            if any(isinstance(n, str) and "-" in n for n in names):  # restaurant-food: MultiWOZ 2.2
+                return False
+    return True
 
 
 def dialogue_files(path: Path) -> list[Path]:
@@ -95,26 +139,55 @@ def load_descriptions(schema_path: Path) -> dict[str, str]:
     }
 
 
-def read(path: Path) -> Iterator[Dialogue | InputError]:
-    """Dialogues of an SGD file or directory (SGD carries its own KB results)."""
+def read(path: Path, *, window: Window | None = None, schema_errors: bool = True) -> Iterator[Dialogue | InputError]:
+    """Dialogues of an SGD file or directory (SGD carries its own KB results).
+
+    A file larger than :data:`~csp_check.readers._json.LARGE_FILE` is streamed window by window
+    (never read whole). ``window``: only that part of the file ``path`` (a shard,
+    :mod:`csp_check.shards`); ``schema_errors``: say that ``schema.json`` is unreadable (once
+    per run: only the first shard of a directory does).
+    """
     files = dialogue_files(path)
     if not files:
         yield InputError(str(path), "no dialogues_*.json files here")
         return
-    ontologies: dict[Path, dict[str, list[str]]] = {}
-    descriptions: dict[Path, dict[str, str]] = {}
+    said: set[Path] = set()
     for file in files:
         schema = file.parent / "schema.json"
-        if schema not in ontologies:
-            try:
-                ontologies[schema] = load_ontology(schema) if schema.exists() else {}
-                descriptions[schema] = load_descriptions(schema) if schema.exists() else {}
-            except (OSError, ValueError, KeyError, TypeError, RecursionError) as err:
-                reason = "nested too deeply" if isinstance(err, RecursionError) else " ".join(str(err).split())
-                yield InputError(str(schema), f"unreadable schema (dialogues read without its slot ontology): {safe(reason)}")
-                ontologies[schema], descriptions[schema] = {}, {}
-        ontology, described = ontologies[schema], descriptions[schema]
-        yield from read_items(file, lambda f, i, raw, onto=ontology, desc=described: _dialogue(f, i, raw, onto, desc))
+        ontology, described, problem = schema_of(schema)
+        if problem is not None and schema_errors and schema not in said:
+            yield InputError(str(schema), problem)
+        said.add(schema)
+
+        def convert(f: Path, i: str, raw: Any, onto: dict = ontology, desc: dict = described) -> Dialogue:
+            return _dialogue(f, i, raw, onto, desc)
+
+        if window is not None:
+            yield from read_items(file, convert, window=window)
+        elif is_large(file) and (windows := json_windows(file)) is not None:
+            for part in windows:
+                yield from read_items(file, convert, window=part)
+        else:
+            yield from read_items(file, convert)
+
+
+def schema_of(schema: Path) -> tuple[dict[str, list[str]], dict[str, str], str | None]:
+    """(slot ontology, slot descriptions, why unreadable or ``None``) of a ``schema.json``
+    (empty when it does not exist); read once per process while the file stays the same."""
+    try:
+        stat = schema.stat()
+    except OSError:
+        return {}, {}, None
+    return _schema(schema, stat.st_mtime_ns, stat.st_size)
+
+
+@functools.lru_cache(maxsize=16)
+def _schema(schema: Path, mtime_ns: int, size: int) -> tuple[dict[str, list[str]], dict[str, str], str | None]:
+    try:
+        return load_ontology(schema), load_descriptions(schema), None
+    except (OSError, ValueError, KeyError, TypeError, RecursionError) as err:
+        reason = "nested too deeply" if isinstance(err, RecursionError) else " ".join(str(err).split())
+        return {}, {}, f"unreadable schema (dialogues read without its slot ontology): {safe(reason)}"
 
 
 def from_raw(

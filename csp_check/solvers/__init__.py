@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import re
 import shutil
+import time
 from pathlib import Path
 from typing import Mapping
 
@@ -68,7 +69,7 @@ __all__ = [
     "IntEncoding", "InvalidCSP", "OptimumResult", "Outcome", "SolutionGroup", "SolveResult", "SolveStatus",
     "Solver", "SolverAnswers", "SolverFamily", "SolverUnavailable", "Task", "available_solvers", "canonical_name",
     "check_assignment", "count_solutions", "encode", "export_mzn", "get_solver", "most_similar", "register",
-    "satisfiable", "solution_group", "solver_names", "unregister",
+    "satisfiable", "solution_group", "solver_names", "unregister", "own_optimum",
 ]  # fmt: skip
 
 register("cp-sat", CpSatSolver, aliases=("ortools", "cpsat"))
@@ -107,6 +108,32 @@ def count_solutions(
 def most_similar(csp: CSP, solver: str = DEFAULT_SOLVER, *, time_limit: float = DEFAULT_TIME_LIMIT) -> OptimumResult:
     """The solution most similar to the dialogue's assignment (:meth:`Solver.most_similar`)."""
     return get_solver(solver).most_similar(csp, time_limit=time_limit)
+
+
+def own_optimum(csp: CSP, solver_name: str = DEFAULT_SOLVER) -> OptimumResult | None:
+    """The most similar solution without a solver, when the dialogue's own assignment is one.
+
+    If :func:`csp_check.check.violations` finds nothing (the checker and the solvers agree on
+    what satisfies a constraint: :meth:`Solver.check_assignment`) and every variable's own value
+    lies in the domain the solvers give it (:func:`~csp_check.solvers.encoding.encode`), the
+    assignment is a solution agreeing on every search variable: no solution agrees more, and
+    it is the only one that agrees on all (implicit variables are fixed), so it is exactly what
+    :meth:`Solver.most_similar` proves optimal (VCA 1). Otherwise ``None`` (ask a solver).
+    Source: spec §3 (VCA's most similar solution); the paper's VCA is exact, and so is this.
+    """
+    from csp_check.check import violations
+
+    start = time.perf_counter()
+    if violations(csp):
+        return None
+    enc = encode(csp)
+    if any(c not in domain for c, domain in zip(enc.said, enc.domains)):
+        return None
+    searched = sum(enc.search)
+    return OptimumResult(
+        solver=solver_name, status=SolveStatus.SATISFIED, agreement=searched, agreeing=searched,
+        variables=searched, solution=enc.assignment(enc.said), solve_seconds=time.perf_counter() - start,
+    )  # fmt: skip
 
 
 # -- export -----------------------------------------------------------------------------------

@@ -1,0 +1,153 @@
+"""``--engine ray``: check shards (:mod:`csp_check.shards`) as Ray tasks.
+
+On a local Ray started on demand (``jobs`` CPUs, stopped at the end) or on an existing cluster
+(``ray_address``, e.g. ``ray://head:10001`` or ``auto`` after ``ray start --head``). Each task
+reads and checks one shard where it runs, so the input paths must be readable at the same path
+on every node (a shared file system), and csp-check must be installed there. Reports come back
+in input order, at most twice the cluster's CPUs shards being in flight; a task that fails (a
+worker node lost, a worker process killed) is retried by Ray (``RETRIES`` times), after which
+its dialogues get ``error`` reports saying so and the run goes on.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from itertools import islice
+from typing import Any, Callable, Iterable, Iterator
+
+from csp_check.install import pip_extra
+from csp_check.errors import UsageError
+from csp_check.models import DialogueReport
+from csp_check.runner import Settings, _ShardBackend, _unchecked, check_shard
+from csp_check.shards import Shard
+
+#: Times Ray re-runs a shard's task that failed (a system failure or an exception).
+RETRIES = 3
+
+
+def _ray() -> Any:
+    try:
+        import ray
+    except ImportError:
+        raise UsageError(f"--engine ray needs Ray: {pip_extra('ray')}") from None
+    return ray
+
+
+class RayShards(_ShardBackend):
+    """The Ray backend of :func:`csp_check.runner.validate` (module docstring)."""
+
+    def __init__(self, settings: Settings, jobs: int, address: str | None = None, chunk_size: int = 32) -> None:
+        self.ray, self.started, cpus = _connect(jobs, address)
+        ray = self.ray
+        self.settings = settings
+        self.in_flight = 2 * cpus
+        self.task = ray.remote(num_cpus=1, max_retries=RETRIES, retry_exceptions=True)(check_shard)
+        self.settings_ref = ray.put(settings)
+        self.refs: set[Any] = set()
+
+    def submit(self, shard: Shard) -> object:
+        ref = self.task.remote(shard, self.settings_ref)
+        self.refs.add(ref)
+        return shard, ref
+
+    def collect(self, ticket: object) -> Iterator[DialogueReport]:
+        shard, ref = ticket  # type: ignore[misc]
+        try:
+            reports, err = self.ray.get(ref)
+        except self.ray.exceptions.RayError as error:
+            reason = f"Ray task failed after {RETRIES} retries: {type(error).__name__}: {' '.join(str(error).split())[:300]}"
+            reports, err = _unchecked(shard, self.settings, reason), None
+        finally:
+            self.refs.discard(ref)
+        yield from reports
+        if err is not None:
+            raise err
+
+    def close(self, finished: bool) -> None:
+        if not finished:
+            for ref in list(self.refs):
+                try:
+                    self.ray.cancel(ref, force=True)
+                except Exception:  # noqa: BLE001 - finished already
+                    pass
+        self.refs.clear()
+        if self.started:
+            self.ray.shutdown()
+
+
+# -- any ordered map over Ray tasks (``calls``, ``experiment``) --------------------------------
+
+_INITIALISED: dict[tuple, bool] = {}
+
+
+def _run_chunk(init: Callable[..., None] | None, init_args: tuple, fn: Callable[[Any], Any], chunk: list) -> list:
+    """Run ``fn`` over ``chunk`` in a Ray worker, after ``init(*init_args)`` once per worker."""
+    if init is not None:
+        key = (init.__module__, init.__qualname__, repr(init_args))
+        if key not in _INITIALISED:
+            init(*init_args)
+            _INITIALISED.clear()
+            _INITIALISED[key] = True
+    return [fn(item) for item in chunk]
+
+
+def ordered_map(
+    fn: Callable[[Any], Any],
+    items: Iterable[Any],
+    *,
+    jobs: int = 2,
+    address: str | None = None,
+    init: Callable[..., None] | None = None,
+    init_args: tuple = (),
+    chunk_size: int = 16,
+) -> Iterator[Any]:
+    """``map(fn, items)`` over Ray tasks of ``chunk_size`` items, yielded in order as they come.
+
+    ``fn`` and ``init`` are module-level functions (Ray pickles them); ``init(*init_args)``
+    sets up a worker process once (as a ``multiprocessing`` initializer does). Ray is started
+    locally with ``jobs`` CPUs unless it runs already or ``address`` names a cluster; at most
+    twice the cluster's CPUs chunks are in flight; a failed task is retried ``RETRIES`` times,
+    after which its exception is raised here. Raises :class:`UsageError` without Ray or with an
+    unreachable cluster.
+    """
+    ray, started, cpus = _connect(jobs, address)
+    task = ray.remote(num_cpus=1, max_retries=RETRIES, retry_exceptions=True)(_run_chunk)
+    fn_ref, init_ref = ray.put(fn), ray.put(init)
+    pending: deque[Any] = deque()
+    finished = False
+    try:
+        it = iter(items)
+        while chunk := list(islice(it, chunk_size)):
+            pending.append(task.remote(init_ref, init_args, fn_ref, chunk))
+            if len(pending) >= 2 * cpus:
+                yield from ray.get(pending.popleft())
+        while pending:
+            yield from ray.get(pending.popleft())
+        finished = True
+    finally:
+        if not finished:
+            for ref in pending:
+                try:
+                    ray.cancel(ref, force=True)
+                except Exception:  # noqa: BLE001 - finished already
+                    pass
+        if started:
+            ray.shutdown()
+
+
+def _connect(jobs: int, address: str | None) -> tuple[Any, bool, int]:
+    """(the ``ray`` module, whether this call started Ray, the cluster's CPUs)."""
+    ray = _ray()
+    started = False
+    if not ray.is_initialized():
+        try:
+            if address:
+                ray.init(address=address, log_to_driver=False, logging_level="ERROR")
+            else:  # workers inherit this process's environment (PYTHONPATH included)
+                ray.init(num_cpus=jobs, include_dashboard=False, log_to_driver=False, logging_level="ERROR")
+        except Exception as err:  # noqa: BLE001 - no cluster there, a bad address: one line
+            raise UsageError(f"--engine ray: cannot start or reach Ray{f' at {address}' if address else ''}: "
+                             f"{type(err).__name__}: {' '.join(str(err).split())}") from None  # fmt: skip
+        started = True
+    cpus = int(ray.cluster_resources().get("CPU", jobs) or jobs)
+    return ray, started, max(1, cpus)
