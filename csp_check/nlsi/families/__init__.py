@@ -15,13 +15,7 @@ from types import ModuleType
 from csp_check.nlsi.ground import Grounding
 from csp_check.nlsi.instructions import Rule, Unparsed
 from csp_check.nlsi.models import ApiCall, CallViolation, Example
-from csp_check.nlsi.schema import NlsiSchema, normalize
-
-#: Slots whose values a second-domain call may share with the first (paper §3.1 MultiDomain).
-LOCATION_SLOTS = frozenset({
-    "city", "location", "where_to", "area", "city_of_event", "destination", "destination_city",
-    "to_city", "to_location", "dest",
-})
+from csp_check.nlsi.schema import LOCATION_SLOTS, NlsiSchema, normalize  # noqa: F401  (LOCATION_SLOTS re-exported)
 
 
 @dataclass
