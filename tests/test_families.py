@@ -207,10 +207,13 @@ def test_profile_families_are_the_nlsi_modules() -> None:
     """P1–P6 are registered (group profile) with the ids and names their NLSI modules declare;
     dialogue checking neither builds nor accepts them."""
     from csp_check.models import ALL_CONSTRAINTS
+    from csp_check.nlsi.families import module
 
     profile = families(("profile",))
     assert [f.id for f in profile] == ["P1", "P2", "P3", "P4", "P5", "P6"]
-    assert [(f.module.ID, f.module.TITLE) for f in profile] == [(f.id, f.name) for f in profile]
+    assert [(module(f.id).ID, module(f.id).TITLE) for f in profile] == [(f.id, f.name) for f in profile]
+    with pytest.raises(UnknownFamily):
+        module("C1")
     assert not {f.id for f in profile} & set(ALL_CONSTRAINTS)
     out = CliRunner().invoke(main, ["validate", "x.json", "--constraints", "C1,P1"])
     assert out.exit_code == 2 and "unknown constraint 'P1'" in out.output
