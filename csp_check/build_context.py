@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from collections import defaultdict
-from typing import Literal, NamedTuple
+from typing import Iterator, Literal, NamedTuple
 
 from pydantic import BaseModel, Field
 
@@ -49,8 +49,9 @@ class KbScope(NamedTuple):
     """Where domain constraints are built: a system turn and one of its domains, with the KB
     table in force (``kb_id``; ``params``: the call that produced it, ``None`` for a ``--kb``
     table or a belief-state search), its ``columns``, the turn's variables of the domain
-    (``mine``), the search filters in force (``filters``, see the module docstring, C6) and every
-    entity of the domain the dialogue's results show (``seen``, ``None`` without results)."""
+    (``mine``), the search filters in force (``filters``, see :mod:`csp_check.constraints`, C6)
+    and every entity of the domain the dialogue's results show (``seen``, ``None`` without
+    results)."""
 
     turn: Turn
     domain: str
@@ -65,7 +66,7 @@ class KbScope(NamedTuple):
 class BuildContext:
     """What a family's :meth:`~csp_check.families.registry.Family.build` reads: the dialogue,
     its variables (with canonical values), its lexicon and assignment, ``by_turn`` (turn →
-    variables) and the KB scopes of the domain constraints (module docstring)."""
+    variables) and the KB scopes of the domain constraints (:mod:`csp_check.constraints`)."""
 
     def __init__(
         self, dialogue: Dialogue, variables: list[Variable], kb: KnowledgeBase | None, options: BuildOptions,
@@ -90,11 +91,12 @@ class BuildContext:
         self._mentions: dict[tuple, tuple[list[int], list[Variable]]] | None = None
 
     def add(self, constraint: Constraint) -> None:
+        """Keep ``constraint`` when its family is enabled (:class:`BuildOptions`)."""
         if constraint.id in self.options.enabled:
             self.constraints.append(constraint)
 
     # -- domain constraints ---------------------------------------------------------------
-    def kb_scopes(self):
+    def kb_scopes(self) -> Iterator[KbScope]:
         """The KB walk (:mod:`csp_check.constraints`, "KB scope"): for each system turn and domain,
         its :class:`KbScope`, in turn order. Records each scope's table in :attr:`kbs` as it goes
         (and :attr:`unlinked`), so the CSP holds every table a constraint reads."""
@@ -184,6 +186,7 @@ class BuildContext:
         return v.slot not in SEARCH_COLUMNS  # an open column (phone, postcode, …): a value no entity has is refuted
 
     def vocab(self, kb_id: str, column: str) -> set[str]:
+        """The values KB table ``kb_id`` has in ``column`` (normalised; computed once)."""
         key = (kb_id, column)
         if key not in self._vocabs:
             self._vocabs[key] = {e[column] for e in self.kbs.get(kb_id) or self.kb.tables[kb_id].normalized() if column in e}
@@ -209,6 +212,7 @@ class BuildContext:
         return None
 
     def state_names(self, turn: int, domain: str) -> bool:
+        """Whether the last belief state of ``domain`` at or before ``turn`` names an entity."""
         for t in reversed(self.dialogue.turns[: turn + 1]):
             slots = t.state.get(domain)
             if slots:
@@ -226,22 +230,26 @@ class BuildContext:
                 or bool(re.search(r"\b(?:after|before|by|until|later than|earlier than)\s*$", before, re.I)))
 
     def select(self, turn: int, domain: str) -> bool:
+        """Whether ``turn`` asks to choose among values of ``domain`` (a MultiWOZ ``Select`` act)."""
         return any(a.act.lower().endswith("-select") and a.domain == domain for a in self.dialogue.turns[turn].acts)
 
     def alternatives(self, turn: int, mine: list[Variable]) -> bool:
+        """Whether ``turn`` reports no result or a failed booking in a domain of ``mine``: what it
+        offers then is something else than what was asked for."""
         domains = {v.domain for v in mine}
         return any(
             a.role in (ActRole.NO_RESULT, ActRole.FAILED) and a.domain in domains for a in self.dialogue.turns[turn].acts
         )
 
     def booked(self, turn: int, mine: list[Variable]) -> bool:
+        """Whether ``turn`` confirms a booking in a domain of ``mine``."""
         domains = {v.domain for v in mine}
         return any(a.role is ActRole.BOOKED and a.domain in domains for a in self.dialogue.turns[turn].acts)
 
     def _filters(
         self, turn: int, domain: str, columns: set[str], mine: list[Variable], params: dict[str, str] | None
     ) -> list[Variable]:
-        """The variables that filter the KB at ``turn`` (see module doc, C6)."""
+        """The variables that filter the KB at ``turn`` (see :mod:`csp_check.constraints`, C6)."""
         if self.options.count_filter == "utterance":
             return [v for v in mine if v.kind is VariableKind.SLOT and v.slot in columns and v.role is not ActRole.NO_RESULT]
         wanted = params if params is not None else self.state(turn, domain)

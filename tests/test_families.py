@@ -109,6 +109,25 @@ def test_ids_are_one_object_each() -> None:
     assert get("C1").types_domains and get("S1").group == "annotation"
 
 
+def test_built_in_ids_are_declared_below_the_models() -> None:
+    """The data model validates C1-C6, S1, P1-P6 without loading the families (the leaf
+    ``constraint_ids`` declares them: models cannot import the families, which import models),
+    and what it declares is what the families register: same ids, groups and order."""
+    import subprocess
+    import sys
+
+    from csp_check.constraint_ids import BUILT_IN, declare
+
+    assert [(f.id, f.group) for f in families()] == list(BUILT_IN)
+    with pytest.raises(ValueError, match="declared in group dialogic"):
+        declare("C2", "domain")
+    code = ("import sys; from csp_check.models import Constraint, ConstraintId; "
+            "c = Constraint(id='C4', variables=['x1']); assert c.id is ConstraintId.C4 and ConstraintId.P1.family == 'profile'; "
+            "assert list(ConstraintId)[:7] == ['C1', 'C2', 'C3', 'C4', 'C5', 'C6', 'S1']; "
+            "assert not [m for m in sys.modules if m.startswith('csp_check.families')]")
+    subprocess.run([sys.executable, "-c", code], check=True)
+
+
 def test_a_family_in_one_place_reaches_every_stage(toy_family: Family) -> None:
     dialogue = small_dialogue()
     # the listing
