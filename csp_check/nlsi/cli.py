@@ -59,7 +59,9 @@ def llm_settings(base_url: str | None, model: str, cache_dir: Path, temperature:
     try:
         import openai  # noqa: F401
     except ImportError:
-        raise click.UsageError(f"{option} needs the openai package: pip install 'csp-check[llm]'") from None
+        from csp_check.install import pip_extra
+
+        raise click.UsageError(f"{option} needs the openai package: {pip_extra('llm')}") from None
     from csp_check.llm.client import LLMSettings
 
     return LLMSettings(base_url=base_url, model=model, temperature=temperature, cache_dir=cache_dir)
