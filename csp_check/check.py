@@ -17,7 +17,7 @@ decided there:
 
 from __future__ import annotations
 
-from typing import Iterable, Mapping
+from typing import Mapping
 
 from csp_check.families import registry
 from csp_check.families.primitives import DONTCARE, count_matches, entity_match, holds  # noqa: F401  (re-exported)
@@ -49,12 +49,6 @@ def explain(
     turns = sorted({r.turn for r in refs} | family.evidence_turns(constraint))
     msg = family.explain(constraint, assignment, csp, by_name)
     return Violation(constraint=constraint.id, turns=turns, variables=refs, message=msg)
-
-
-def where(items: Iterable[object]) -> str:
-    """``turn 3`` / ``turns 3, 5``: the turns of variables (anything with a ``turn``)."""
-    turns = sorted({getattr(r, "turn") for r in items})
-    return ("turn " if len(turns) == 1 else "turns ") + ", ".join(map(str, turns))
 
 
 def _ref(var: Variable, value: Value) -> VariableRef:

@@ -2,8 +2,9 @@
 and S1 (annotation against text: :mod:`csp_check.annotation`).
 
 Each family builds its own instances in its module (:mod:`csp_check.families`) from a
-:class:`BuildContext`; the domain families (C4–C6) at each :class:`KbScope` of the one walk over
-the dialogue's KB results (:meth:`BuildContext._domain`).
+:class:`~csp_check.build_context.BuildContext` (:func:`build_instances` runs them); the domain
+families (C4–C6) at each :class:`~csp_check.build_context.KbScope` of the one walk over the
+dialogue's KB results (:meth:`~csp_check.build_context.BuildContext.kb_scopes`).
 
 Decisions (also in the README, "Semantics"):
 
@@ -43,57 +44,17 @@ Decisions (also in the README, "Semantics"):
 
 from __future__ import annotations
 
-import re
-from bisect import bisect_right
 from collections import defaultdict
-from typing import Literal, NamedTuple
-
-from pydantic import BaseModel, Field
 
 from csp_check.assignment import Lexicon, read_assignment
-from csp_check.models import (
-    CSP,
-    ActRole,
-    Constraint,
-    ConstraintId,
-    DelexicalizedDialogue,
-    Dialogue,
-    KnowledgeBase,
-    Turn,
-    Value,
-    Variable,
-    VariableKind,
+from csp_check.build_context import (  # noqa: F401  (re-exported: the builder's vocabulary)
+    BOUNDS, DETAIL_COLUMNS, DOMAIN_SEARCH, NOT_FILTERS, SEARCH_COLUMNS, SYSTEM_CLAIMS, BuildContext, BuildOptions,
+    KbScope, NormalizedResult, ignored_parameters, one_per_wording, referents,
 )
-from csp_check.assignment import ENTITY_TEXT_SLOTS, kb_index
 from csp_check.families import families
-from csp_check.normalize import (
-    clock_time, fold, name_words, normalize, normalized_entities, refers, same_clock, wording_key,
-)
+from csp_check.models import CSP, ConstraintId, DelexicalizedDialogue, Dialogue, KnowledgeBase, Variable, VariableKind
+from csp_check.normalize import clock_time, normalize, normalized_entities, refers, same_clock
 from csp_check.roles import with_text_roles
-
-SYSTEM_CLAIMS = frozenset({ActRole.OFFER, ActRole.INFORM})
-#: Belief-state slots that are no equality filter of a search: a name picks one entity, and
-#: MultiWOZ's leaveAt / arriveBy are bounds ("leave after 12:45"), not values to match.
-BOUNDS = frozenset({"leaveAt", "arriveBy"})
-NOT_FILTERS = frozenset({"name", "trainID"}) | BOUNDS
-#: Per MultiWOZ domain, the columns its searches use: a count's own words may name them even when
-#: the belief state does not yet ("three options: British").
-DOMAIN_SEARCH = {"attraction": {"area", "type"}, "restaurant": {"area", "food", "pricerange"},
-                 "hotel": {"area", "type", "pricerange", "stars", "internet", "parking"},
-                 "train": {"day", "departure", "destination"}}
-#: Columns that describe one entity rather than a search: given alone, they are about the entity
-#: under discussion ("its postcode is cb58sx").
-DETAIL_COLUMNS = frozenset({"address", "phone", "postcode", "entrance fee", "openhours", "price", "duration"})
-#: The columns a MultiWOZ search filters by (what a count or a no-result can be about).
-SEARCH_COLUMNS = frozenset({"area", "type", "food", "pricerange", "stars", "internet", "parking", "day", "departure",
-                            "destination"})
-
-
-class BuildOptions(BaseModel):
-    """What to build: the enabled constraint families and which variables filter a count."""
-
-    enabled: frozenset[ConstraintId] = Field(default_factory=lambda: frozenset(ConstraintId))
-    count_filter: Literal["state", "utterance"] = "state"
 
 
 def build_csp(
@@ -111,7 +72,7 @@ def build_csp(
     assignment = read_assignment(variables, lexicon)
     results = normalized_results(dialogue)
     builder = BuildContext(dialogue, variables, kb, options, lexicon, results, assignment)
-    builder.build()
+    build_instances(builder)
     domains = _domains(dialogue, variables, kb, results)
     amounts = [v for v in assignment.values() if isinstance(v, int)] + [
         v.value for v in variables if v.kind is VariableKind.AMOUNT and isinstance(v.value, int)
@@ -128,322 +89,25 @@ def build_csp(
     )
 
 
-class KbScope(NamedTuple):
-    """Where domain constraints are built: a system turn and one of its domains, with the KB
-    table in force (``kb_id``; ``params``: the call that produced it, ``None`` for a ``--kb``
-    table or a belief-state search), its ``columns``, the turn's variables of the domain
-    (``mine``), the search filters in force (``filters``, see the module docstring, C6) and every
-    entity of the domain the dialogue's results show (``seen``, ``None`` without results)."""
-
-    turn: Turn
-    domain: str
-    kb_id: str
-    columns: set[str]
-    params: dict[str, str] | None
-    mine: list[Variable]
-    filters: list[Variable]
-    seen: list[dict[str, str]] | None
-
-
-class BuildContext:
-    """What a family's :meth:`~csp_check.families.registry.Family.build` reads: the dialogue,
-    its variables (with canonical values), its lexicon and assignment, ``by_turn`` (turn →
-    variables) and the KB scopes of the domain constraints (module docstring)."""
-
-    def __init__(
-        self, dialogue: Dialogue, variables: list[Variable], kb: KnowledgeBase | None, options: BuildOptions,
-        lexicon: Lexicon, results: list[NormalizedResult], assignment: dict[str, Value] | None = None,
-    ):
-        self.dialogue = dialogue
-        self.assignment = assignment or {}
-        self.lexicon = lexicon
-        self.results = results
-        self.ignored = ignored_parameters(results)
-        self.variables = variables
-        self.kb = kb
-        self.options = options
-        self.constraints: list[Constraint] = []
-        self._vocabs: dict[tuple[str, str], set[str]] = {}
-        self.unlinked: set[tuple[int, str]] = set()  # (turn, domain): a state filter no variable mentions
-        self.kbs: dict[str, list[dict[str, str]]] = {}
-        self.by_turn: dict[int, list[Variable]] = defaultdict(list)
-        for v in variables:
-            self.by_turn[v.turn].append(v)
-        self._state_index: dict[str, list[int]] = {}  # domain → last turn with a state, per turn
-        self._mentions: dict[tuple, tuple[list[int], list[Variable]]] | None = None
-
-    def add(self, constraint: Constraint) -> None:
-        if constraint.id in self.options.enabled:
-            self.constraints.append(constraint)
-
-    def build(self) -> None:
-        """Every enabled family's instances, in registry order; the domain group's (C4–C6) come
-        from one walk over the dialogue's KB scopes (:meth:`_domain`), run where that group starts."""
-        walked = False
-        for family in families():
-            if family.group == "domain" and not walked:
-                walked = True
-                self._domain()
-            if ConstraintId(family.id) in self.options.enabled:
-                for constraint in family.build(self):
-                    self.add(constraint)
-
-    def description(self, v: Variable) -> bool:
-        """Whether ``v``'s value is a description, not a value (:meth:`_description`)."""
-        return self._description(v)
-
-    # -- domain constraints ---------------------------------------------------------------
-    def _domain(self) -> None:
-        """The KB walk: for each system turn and domain, its KB scope (module docstring), where
-        each family of the domain group builds its instances (:meth:`Family.build_in_scope`, in
-        the order of their ``scope_step``)."""
-        steps = sorted(families(("domain",)), key=lambda f: f.scope_step)
-        if not self.options.enabled & {ConstraintId(f.id) for f in steps}:
-            return
-        latest: dict[str, tuple[str, list[dict[str, str]], dict[str, str] | None]] = {}
-        seen = self._dialogue_entities()
-        by_turn: dict[int, list[NormalizedResult]] = defaultdict(list)
-        for r in self.results:
-            by_turn[r.turn].append(r)
-        for turn in self.dialogue.turns:
-            for r in by_turn.get(turn.index, []):
-                latest[r.domain] = (f"turn{turn.index}:{r.domain}", r.entities, r.parameters)
-            if turn.speaker != "system":
-                continue
-            turn_vars = self.by_turn.get(turn.index, [])
-            for domain in sorted({v.domain for v in turn_vars} | _no_result_domains(turn)):
-                scope = latest.get(domain) or self._global_table(domain)
-                if scope is None:
-                    continue
-                kb_id, entities, params = scope
-                self.kbs.setdefault(kb_id, entities)
-                columns = set().union(*entities) if entities else set()
-                mine = [v for v in turn_vars if v.domain == domain]
-                filters = self._filters(turn.index, domain, columns, mine, params)
-                if domain in seen:  # C5 looks at every entity of d the dialogue's results show
-                    self.kbs.setdefault(f"dialogue:{domain}", seen[domain])
-                at = KbScope(turn, domain, kb_id, columns, params, mine, filters, seen.get(domain))
-                for family in steps:
-                    for constraint in family.build_in_scope(self, at):
-                        self.add(constraint)
-
-    def _dialogue_entities(self) -> dict[str, list[dict[str, str]]]:
-        """Domain → every distinct entity the dialogue's KB results show (the dialogue's KB)."""
-        entities: dict[str, dict[tuple, dict[str, str]]] = defaultdict(dict)
-        for r in self.results:
-            for e in r.entities:
-                entities[r.domain].setdefault(tuple(sorted(e.items())), e)
-        return {d: list(es.values()) for d, es in entities.items()}
-
-    def _global_table(self, domain: str) -> tuple[str, list[dict[str, str]], None] | None:
-        table = self.kb.tables.get(domain) if self.kb else None
-        if table is None:
-            return None
-        if domain not in self.kbs:
-            self.kbs[domain] = table.normalized()
-        return domain, self.kbs[domain], None
-
-    def _description(self, v: Variable) -> bool:
-        """A ``--kb`` closed column's annotated value the KB never uses and no known value names
-        ("softplace area with an aquatic theme" as an attraction type): a description, which
-        corefers with no value (no C2)."""
-        if self.kb is None or v.domain not in self.kb.tables or not isinstance(v.value, str) or v.value == "dontcare":
-            return False
-        vocab = self._vocab(v.domain, v.slot)
-        return bool(vocab) and v.value not in vocab and v.slot in SEARCH_COLUMNS
-
-    def _kb_claim(self, kb_id: str, v: Variable) -> bool:
-        """Whether ``v``'s annotated value can be compared with the ``--kb`` table ``kb_id``
-        (always, for a dialogue's own KB results). A value of a ``--kb`` table is compared when
-        the column has it, or when the column is open (names, addresses, phones: a value no
-        entity has is a claim the KB refutes). Left out, as wordings the KB does not use: a
-        value of a closed column the table never has (attraction type "church", price range
-        "cheaper"), a part of a name or address several entities share ("east road"), a list
-        ("efes restaurant or anatolia"), and a clock column whose value is no time ("every hour").
-        Closed columns are the :data:`SEARCH_COLUMNS`; the others (phone, postcode, price…) are open."""
-        if self.kb is None or kb_id not in self.kb.tables or not isinstance(v.value, str) or v.value == "dontcare":
-            return True
-        if _generic(v.domain, v.slot, v.value):
-            return False  # "the Avalon is a moderately priced hotel": the word for any place to stay
-        vocab = self._vocab(kb_id, v.slot)
-        value = v.value
-        if v.slot == "address" and re.fullmatch(r"cb\s?\d{1,2}\s?\d?\s?[a-z]{2}", value):
-            return False  # a postcode annotated as a part of the address ("Back Lane, Cambourne, CB236BW")
-        if v.slot in ENTITY_TEXT_SLOTS and any(name_words(value) < w for w, _ in kb_index(self.kb.tables[kb_id], v.slot)[1]):
-            return False  # maybe a part of another entity's name or address ("clifton way")
-        if value in vocab:
-            return True
-        if v.slot in ("entrance fee", "price"):  # a fee or fare that is no amount ("pounds", "not listed")
-            key = wording_key(v.slot, value)
-            if key != "free" and not re.fullmatch(r"\d+\.\d\dpounds", key):
-                return False
-        if v.slot in BOUNDS or v.slot in ("duration",):
-            return clock_time(value) is not None or v.slot == "duration" and bool(re.match(r"^\d+ minutes$", value))
-        if re.search(r"\b(?:or|and)\b|/", value) and all(
-            self.lexicon.resolve(v.slot_type, part) for part in re.split(r"\s*(?:\bor\b|\band\b|/|,)\s*", value) if part
-        ):
-            return False
-        if v.slot in ENTITY_TEXT_SLOTS:
-            mine = name_words(value)
-            return not any(mine < w for w, _ in kb_index(self.kb.tables[kb_id], v.slot)[1])
-        return v.slot not in SEARCH_COLUMNS  # an open column (phone, postcode, …): a value no entity has is refuted
-
-    def _vocab(self, kb_id: str, column: str) -> set[str]:
-        key = (kb_id, column)
-        if key not in self._vocabs:
-            self._vocabs[key] = {e[column] for e in self.kbs.get(kb_id) or self.kb.tables[kb_id].normalized() if column in e}
-        return self._vocabs[key]
-
-    def _under_discussion(self, turn: int, domain: str, columns: set[str]) -> Variable | None:
-        """The entity a turn that names none talks about (spec §9, "which entity"): the one the
-        belief state holds by name (selected or booked), else the one the system offered last
-        (the only name or train id of its turn); as the variable that last mentions it."""
-        for slot in sorted(c for c in columns if _names_entity(c)):
-            turns = self.dialogue.turns
-            held = next((vals for k in range(min(turn, len(turns) - 1), -1, -1)
-                         if (vals := turns[k].state.get(domain, {}).get(slot))), None)  # fmt: skip
-            if held and len(held) == 1:  # the latest state holding a name: stop there, not scan them all
-                var = self._latest_mention(turn - 1, domain, slot, self.lexicon.canon(f"{domain}.{slot}", held[0]))
-                if var is not None:
-                    return var
-            for t in range(turn - 1, -1, -1):
-                named = [v for v in self.by_turn.get(t, []) if v.domain == domain and v.slot == slot
-                         and v.kind is VariableKind.SLOT and v.speaker == "system"]  # fmt: skip
-                if named:
-                    return named[0] if len({v.value for v in named}) == 1 else None
-        return None
-
-    def _state_names(self, turn: int, domain: str) -> bool:
-        for t in reversed(self.dialogue.turns[: turn + 1]):
-            slots = t.state.get(domain)
-            if slots:
-                return "name" in slots or "trainID" in slots
-        return False
-
-    def _restated_bound(self, turn: int, v: Variable) -> bool:
-        """A system time that repeats the user's bound ("14 trains leaving after 10:00") or offers
-        bounds to choose from (a ``Select``): a bound, not an entity's time."""
-        if v.slot not in BOUNDS or v.speaker != "system":
-            return False
-        held = self.dialogue.turns[turn].state.get(v.domain, {}).get(v.slot) or []
-        before = self.dialogue.turns[turn].utterance[: v.span.start] if v.span else ""
-        return (any(self.lexicon.canon(v.slot_type, h) == v.value for h in held) or self._select(turn, v.domain)
-                or bool(re.search(r"\b(?:after|before|by|until|later than|earlier than)\s*$", before, re.I)))
-
-    def _select(self, turn: int, domain: str) -> bool:
-        return any(a.act.lower().endswith("-select") and a.domain == domain for a in self.dialogue.turns[turn].acts)
-
-    def _alternatives(self, turn: int, mine: list[Variable]) -> bool:
-        domains = {v.domain for v in mine}
-        return any(
-            a.role in (ActRole.NO_RESULT, ActRole.FAILED) and a.domain in domains for a in self.dialogue.turns[turn].acts
-        )
-
-    def _booked(self, turn: int, mine: list[Variable]) -> bool:
-        domains = {v.domain for v in mine}
-        return any(a.role is ActRole.BOOKED and a.domain in domains for a in self.dialogue.turns[turn].acts)
-
-    def _filters(
-        self, turn: int, domain: str, columns: set[str], mine: list[Variable], params: dict[str, str] | None
-    ) -> list[Variable]:
-        """The variables that filter the KB at ``turn`` (see module doc, C6)."""
-        if self.options.count_filter == "utterance":
-            return [v for v in mine if v.kind is VariableKind.SLOT and v.slot in columns and v.role is not ActRole.NO_RESULT]
-        wanted = params if params is not None else self._state(turn, domain)
-        wanted = {k: v for k, v in wanted.items() if k not in self.ignored.get(domain, ())}
-        filters = []
-        for slot, value in wanted.items():
-            if slot not in columns:
-                continue
-            if params is None and _generic(domain, slot, self.lexicon.canon(f"{domain}.{slot}", value)):
-                continue
-            if params is None and slot in BOUNDS and clock_time(normalize(value)) is None and not re.fullmatch(r"\d\d:\d\d", value):
-                continue  # "after lunch": no bound a KB time can be compared with
-            var = self._latest_mention(turn, domain, slot, self.lexicon.canon(f"{domain}.{slot}", value))
-            if var is not None:
-                filters.append(var)
-            elif params is None and value != "dontcare":
-                self.unlinked.add((turn, domain))
-        return filters
-
-    def _bounded(self, turn: int, domain: str) -> bool:
-        slots = self._state_slots(turn, domain)
-        return any(s in BOUNDS and vals and vals[0] != "dontcare" for s, vals in slots.items())
-
-    def _state(self, turn: int, domain: str) -> dict[str, str]:
-        """The belief state's search filters for ``domain`` in force at ``turn``."""
-        slots = self._state_slots(turn, domain)
-        return {s: vals[0] for s, vals in slots.items() if len(vals) == 1 and s not in NOT_FILTERS - BOUNDS}
-
-    def _state_slots(self, turn: int, domain: str) -> dict[str, list[str]]:
-        """The last non-empty ``state[domain]`` at or before ``turn`` (``{}``: none). Indexed once
-        per domain, so a dialogue's cost stays linear in its turns (benchmarks/long_dialogues.py)."""
-        index = self._state_index
-        if domain not in index:
-            last: list[int] = []
-            current = -1
-            for t in self.dialogue.turns:
-                if t.state.get(domain):
-                    current = t.index
-                last.append(current)
-            index[domain] = last
-        last = index[domain]
-        at = last[min(turn, len(last) - 1)] if last and turn >= 0 else -1
-        return self.dialogue.turns[at].state[domain] if at >= 0 else {}
-
-    def _latest_mention(self, turn: int, domain: str, slot: str, value: str) -> Variable | None:
-        """The last slot variable of ``domain.slot`` with ``value`` at or before ``turn`` (an index
-        by (domain, slot, value) built once: linear in the variables; benchmarks/long_dialogues.py)."""
-        mentions = self._mentions
-        if mentions is None:
-            mentions = {}
-            for v in self.variables:
-                if v.kind is VariableKind.SLOT:
-                    turns, found = mentions.setdefault((v.domain, v.slot, v.value), ([], []))
-                    turns.append(v.turn)
-                    found.append(v)
-            self._mentions = mentions
-        entry = mentions.get((domain, slot, value))
-        if entry is None:
-            return None
-        k = bisect_right(entry[0], turn)
-        return entry[1][k - 1] if k else None
-
-
-def _names_entity(slot: str) -> bool:
-    """Whether a column names one entity: MultiWOZ ``name`` / ``trainID``, SGD ``*_name``
-    (``restaurant_name``, ``movie_name``; not ``*_airport_name`` / ``*_station_name``, which
-    name places a trip goes through)."""
-    return slot in ("name", "trainID") or (slot.endswith("_name") and not slot.endswith(("airport_name", "station_name")))
-
-
-def _generic(domain: str, slot: str, value: object) -> bool:
-    """MultiWOZ's "hotel": the word for any place to stay and one of the two hotel types; the
-    data uses it both ways ("29 hotels" counting guesthouses), so as a type it filters nothing."""
-    return domain == "hotel" and slot == "type" and value == "hotel"
-
-
-def _op(v: Variable) -> str:
-    """A search filter's comparison: MultiWOZ's ``leaveAt`` is a lower bound on the entity's
-    time ("leave after 17:00": entity >= 17:00), ``arriveBy`` an upper bound; others are ``=``."""
-    return ">=" if v.slot == "leaveAt" else "<=" if v.slot == "arriveBy" else "="
-
-
-def _words(text: str | None) -> str:
-    return re.sub(r"\W+", " ", fold(text or "")).strip()
-
-
-def one_per_wording(same_type: list[Variable]) -> list[Variable]:
-    """C3's members: spans annotated with one value but worded differently ("8 mercers row" and
-    "mercers row industrial estate", parts of one address; "guesthouses" and "bed and
-    breakfast") are one mention, so only the first stays; the same words written twice stay
-    twice (that is the duplicate C3 exists to catch)."""
-    kept: list[Variable] = []
-    for v in same_type:
-        if any(k.value == v.value and _words(k.text) != _words(v.text) for k in kept):
-            continue
-        kept.append(v)
-    return kept
+def build_instances(ctx: BuildContext) -> None:
+    """Every enabled family's instances (:meth:`~csp_check.families.registry.Family.build`), in
+    registry order, added to ``ctx``; the domain group's (C4–C6) come from one walk over the
+    dialogue's KB scopes (:meth:`BuildContext.kb_scopes`), run where that group starts: at each
+    scope each family of the group builds its instances
+    (:meth:`~csp_check.families.registry.Family.build_in_scope`, in the order of their ``scope_step``)."""
+    walked = False
+    for family in families():
+        if family.group == "domain" and not walked:
+            walked = True
+            steps = sorted(families(("domain",)), key=lambda f: f.scope_step)
+            if ctx.options.enabled & {ConstraintId(f.id) for f in steps}:
+                for at in ctx.kb_scopes():
+                    for step in steps:
+                        for constraint in step.build_in_scope(ctx, at):
+                            ctx.add(constraint)
+        if ConstraintId(family.id) in ctx.options.enabled:
+            for constraint in family.build(ctx):
+                ctx.add(constraint)
 
 
 def canonical_values(dialogue: Dialogue, variables: list[Variable], lexicon: Lexicon) -> None:
@@ -469,63 +133,6 @@ def canonical_values(dialogue: Dialogue, variables: list[Variable], lexicon: Lex
                 v.value = lexicon.canon(v.slot_type, h)
 
 
-def referents(dialogue: Dialogue, variables: list[Variable], lexicon: Lexicon) -> dict[str, tuple[Value, bool]]:
-    """Variable name → (the value it refers to, whether the belief state says so); C2 groups
-    variables by it.
-
-    A user ``inform`` refers to the value the belief state records for its slot after that
-    turn; a system ``confirm``, or an ``offer`` in a turn that reports no failure, to the value
-    of the state in force (the last user turn's): an offer must fit what the user asked for.
-    Any other variable, or one whose state is absent, ambiguous or ``dontcare``, refers to its
-    own annotated value; so does an offer next to a failure ("could not book 6:15; 6 pm?"). So a mention whose act annotation was changed along with its text still
-    corefers with what the rest of the dialogue's annotations say it should.
-    """
-    in_force: dict[str, dict[str, list[str]]] = {}
-    after: dict[int, dict[str, dict[str, list[str]]]] = {}
-    for turn in dialogue.turns:
-        if turn.speaker == "user":
-            for domain, slots in turn.state.items():
-                in_force[domain] = slots
-        after[turn.index] = dict(in_force)
-    alternatives_offered = {  # a system turn that reports a failure, or asks to choose, offers other values
-        t.index for t in dialogue.turns
-        if any(a.role in (ActRole.FAILED, ActRole.NO_RESULT) or a.act.lower().endswith("-select") for a in t.acts)
-    }
-    keys: dict[str, tuple[Value, bool]] = {}
-    for v in variables:
-        keys[v.name] = (v.value, False)
-        if v.kind is not VariableKind.SLOT:
-            continue
-        if v.speaker == "user" and v.role is ActRole.INFORM:
-            state = after.get(v.turn, {})
-        elif v.speaker == "system" and v.slot not in BOUNDS and (
-            v.role is ActRole.CONFIRM or (v.role is ActRole.OFFER and v.turn not in alternatives_offered)
-        ):  # a time offered under a bound satisfies it (C5 checks that), it does not repeat it
-            state = after.get(v.turn - 1, {})
-        else:
-            continue
-        alternatives = state.get(v.domain, {}).get(v.slot)
-        if not alternatives:
-            continue
-        meant = set().union(*(lexicon.lookup(v.slot_type, a) or {lexicon.canon(v.slot_type, a)} for a in alternatives))
-        if len(meant) > 1 and v.speaker == "system":  # alternatives that name different values (two
-            said = [u for u in variables if u.speaker == "user" and u.turn < v.turn and u.slot_type == v.slot_type
-                    and u.value in meant]  # entities merged into one state value): what the user said
-            meant = {said[-1].value} if said else meant
-        if len(meant) == 1 and "dontcare" not in meant:
-            keys[v.name] = (meant.pop(), True)
-    return keys
-
-
-class NormalizedResult(NamedTuple):
-    """A turn's :class:`KbResult` with its entities' values normalised (once per dialogue)."""
-
-    turn: int
-    domain: str
-    parameters: dict[str, str] | None
-    entities: list[dict[str, str]]
-
-
 def normalized_results(dialogue: Dialogue) -> list[NormalizedResult]:
     """Every KB result of ``dialogue`` in turn order, values normalised like variable values."""
     return [
@@ -533,23 +140,6 @@ def normalized_results(dialogue: Dialogue) -> list[NormalizedResult]:
         for t in dialogue.turns
         for r in t.kb_results
     ]
-
-
-def ignored_parameters(results: list[NormalizedResult]) -> dict[str, set[str]]:
-    """Domain → call parameters its back end ignores: a parameter that some call's own results
-    contradict was not used as a filter (SGD RentalCars ignores ``pickup_time``), so it filters
-    no count or offer of that domain anywhere in the dialogue."""
-    ignored: dict[str, set[str]] = defaultdict(set)
-    for r in results:
-        for slot, value in (r.parameters or {}).items():
-            key = normalize(value)
-            if any(slot in e and e[slot] != key for e in r.entities):
-                ignored[r.domain].add(slot)
-    return ignored
-
-
-def _no_result_domains(turn: Turn) -> set[str]:
-    return {a.domain for a in turn.acts if a.role is ActRole.NO_RESULT}
 
 
 def _domains(

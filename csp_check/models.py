@@ -11,10 +11,11 @@ Character offsets are Python string indices into ``Turn.utterance`` (end exclusi
 from __future__ import annotations
 
 from enum import Enum
-from collections.abc import Sequence
 from typing import Literal, Union
 
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, model_validator
+
+from csp_check.constraint_ids import ConstraintId, RegisteredIds  # noqa: F401  (re-exported)
 
 Speaker = Literal["user", "system"]
 #: A value a variable takes: a canonical slot value (str) or an amount of KB instances (int).
@@ -193,115 +194,6 @@ class DelexicalizedDialogue(BaseModel):
     speakers: list[Speaker]
     implicit: int = Field(0, description="act values not written in their utterance")
     located: int = Field(0, description="act values without a span found by text matching")
-
-
-class _RegisteredIds(type):
-    """Metaclass of :class:`ConstraintId`: ``ConstraintId.C1`` and ``iter(ConstraintId)`` read the
-    registry of constraint families (:mod:`csp_check.families`), loaded on first use."""
-
-    def __getattr__(cls, name: str) -> "ConstraintId":
-        if name.startswith("_"):
-            raise AttributeError(name)
-        try:
-            return cls(name)
-        except ValueError:
-            raise AttributeError(f"no registered constraint family {name!r}") from None
-
-    def __iter__(cls):
-        from csp_check.families import registry
-
-        return iter([f.id for f in registry.families()])
-
-
-class ConstraintId(str, metaclass=_RegisteredIds):
-    """The id of a registered constraint family (``"C1"`` … ``"C6"``, ``"S1"``, …).
-
-    A ``str``; one object per id (``ConstraintId("C1") is ConstraintId.C1``). Building one from
-    a string the registry (:mod:`csp_check.families`) does not know raises ``ValueError``;
-    iterating the class gives every registered id in registry order.
-    """
-
-    _known: dict = {}
-
-    def __new__(cls, value: object) -> "ConstraintId":
-        if isinstance(value, ConstraintId):
-            return value
-        known = cls._known
-        if not known:
-            import csp_check.families  # noqa: F401  (registers the built-in families)
-        found = known.get(str(value)) if isinstance(value, str) else None
-        if found is None:
-            raise ValueError(f"unknown constraint {value!r}; registered: {', '.join(known)}")
-        return found
-
-    @classmethod
-    def _declare(cls, value: str) -> "ConstraintId":
-        """The id object of a family being registered (:func:`csp_check.families.registry.register`)."""
-        if value not in cls._known:
-            cls._known[value] = str.__new__(cls, value)
-        return cls._known[value]
-
-    @classmethod
-    def _forget(cls, value: str) -> None:
-        cls._known.pop(value, None)
-
-    @property
-    def value(self) -> str:
-        """The id as a plain string (as an enum member's ``value``)."""
-        return str.__str__(self)
-
-    @property
-    def family(self) -> str:
-        """The family's group: linguistic, dialogic, domain, annotation or profile."""
-        from csp_check.families import registry
-
-        return registry.get(self).group
-
-    def __repr__(self) -> str:
-        return f"ConstraintId({self.value!r})"
-
-    def __reduce__(self):
-        return (ConstraintId, (self.value,))
-
-    @classmethod
-    def __get_pydantic_core_schema__(cls, source, handler):
-        from pydantic_core import core_schema
-
-        return core_schema.no_info_after_validator_function(
-            cls, core_schema.str_schema(), serialization=core_schema.plain_serializer_function_ser_schema(str)
-        )
-
-
-class RegisteredIds(Sequence):
-    """The ids of the registered families of some groups (all when ``groups`` is ``None``), read
-    from the registry (:mod:`csp_check.families`) each time it is used: a default argument of
-    this kind sees a family registered after import."""
-
-    def __init__(self, groups: tuple[str, ...] | None = None, name: str = "") -> None:
-        self.groups, self.name = groups, name
-
-    def _ids(self) -> tuple["ConstraintId", ...]:
-        from csp_check.families import registry
-
-        return registry.ids(self.groups)
-
-    def __getitem__(self, i):
-        return self._ids()[i]
-
-    def __len__(self) -> int:
-        return len(self._ids())
-
-    def __eq__(self, other: object) -> bool:
-        return tuple(self) == tuple(other) if isinstance(other, (tuple, list, RegisteredIds)) else NotImplemented
-
-    def __hash__(self) -> int:
-        return hash(tuple(self))
-
-    def __repr__(self) -> str:
-        return f"{self.name or 'RegisteredIds'}{self._ids()!r}"
-
-    def __reduce__(self):
-        return (RegisteredIds, (self.groups, self.name))
 
 
 #: Every registered family checked on a dialogue (all groups but ``profile``), in registry order.

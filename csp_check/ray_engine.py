@@ -18,8 +18,7 @@ from typing import Any, Callable, Iterable, Iterator
 from csp_check.install import pip_extra
 from csp_check.errors import UsageError
 from csp_check.models import DialogueReport
-from csp_check.runner import Settings, _ShardBackend, _unchecked, check_shard
-from csp_check.shards import Shard
+from csp_check.shards import Shard, ShardBackend
 
 #: Times Ray re-runs a shard's task that failed (a system failure or an exception).
 RETRIES = 3
@@ -33,15 +32,22 @@ def _ray() -> Any:
     return ray
 
 
-class RayShards(_ShardBackend):
-    """The Ray backend of :func:`csp_check.runner.validate` (module docstring)."""
+class RayShards(ShardBackend):
+    """The Ray backend of :func:`csp_check.runner.validate` (module docstring): ``check``
+    checks one shard where a task runs (:func:`csp_check.runner.check_shard`), ``unchecked``
+    gives the error reports of a shard whose task failed every retry."""
 
-    def __init__(self, settings: Settings, jobs: int, address: str | None = None, chunk_size: int = 32) -> None:
+    def __init__(
+        self, settings: Any, jobs: int, address: str | None,
+        check: Callable[[Shard, Any], tuple[list[DialogueReport], BaseException | None]],
+        unchecked: Callable[[Shard, Any, str], list[DialogueReport]],
+    ) -> None:  # fmt: skip
         self.ray, self.started, cpus = _connect(jobs, address)
         ray = self.ray
         self.settings = settings
+        self.unchecked = unchecked
         self.in_flight = 2 * cpus
-        self.task = ray.remote(num_cpus=1, max_retries=RETRIES, retry_exceptions=True)(check_shard)
+        self.task = ray.remote(num_cpus=1, max_retries=RETRIES, retry_exceptions=True)(check)
         self.settings_ref = ray.put(settings)
         self.refs: set[Any] = set()
 
@@ -56,7 +62,7 @@ class RayShards(_ShardBackend):
             reports, err = self.ray.get(ref)
         except self.ray.exceptions.RayError as error:
             reason = f"Ray task failed after {RETRIES} retries: {type(error).__name__}: {' '.join(str(error).split())[:300]}"
-            reports, err = _unchecked(shard, self.settings, reason), None
+            reports, err = self.unchecked(shard, self.settings, reason), None
         finally:
             self.refs.discard(ref)
         yield from reports

@@ -47,7 +47,7 @@ from csp_check.interrupts import dialogue_deadline, worker_ignores_sigint
 from csp_check.models import ALL_CONSTRAINTS, ConstraintId, Dialogue, DialogueReport, KnowledgeBase, Status
 from csp_check.pipeline import check_dialogue, dialogue_csp, error_report, load_corpus, report_for
 from csp_check.readers import FORMATS
-from csp_check.shards import Shard, plan, read_shard
+from csp_check.shards import Shard, ShardBackend, plan, read_shard
 from csp_check.solvers.defaults import DEFAULT_CAP, DEFAULT_SOLVER, DEFAULT_TIME_LIMIT
 
 #: A function checking one dialogue: ``(dialogue, settings) -> DialogueReport``. Must be a
@@ -193,7 +193,7 @@ def validate(
     if engine == "ray":
         from csp_check.ray_engine import RayShards
 
-        backend: _ShardBackend = RayShards(settings, jobs, ray_address, chunk_size)  # raises UsageError
+        backend: ShardBackend = RayShards(settings, jobs, ray_address, check_shard, _unchecked)  # raises UsageError
         reports = _sharded(plan(paths, fmt, split, max_items=chunk_size), backend, chunk_size)
         return _skipping_reports(reports, Counter(skip)) if skip else reports
     if jobs > 1 and not skip:
@@ -228,23 +228,7 @@ def check_shard(unit: Unit, settings: Settings) -> tuple[list[DialogueReport], B
     return reports, None
 
 
-class _ShardBackend:
-    """Runs :func:`check_shard` somewhere: ``submit`` a shard, ``collect`` its reports in order."""
-
-    in_flight: int = 2
-    settings: Settings
-
-    def submit(self, unit: Unit) -> object:
-        raise NotImplementedError
-
-    def collect(self, ticket: object) -> Iterator[DialogueReport]:
-        raise NotImplementedError
-
-    def close(self, finished: bool) -> None:
-        """Release the workers; ``finished`` is false when the run was interrupted."""
-
-
-def _sharded(shards: Iterator[Shard], backend: _ShardBackend, chunk_size: int = 32) -> Iterator[DialogueReport]:
+def _sharded(shards: Iterator[Shard], backend: ShardBackend, chunk_size: int = 32) -> Iterator[DialogueReport]:
     """Reports of every shard in plan order, with at most ``backend.in_flight`` units out: an
     SGD shard goes out as it is (the worker reads it); any other is read here and goes out in
     chunks of ``chunk_size`` items."""
@@ -279,7 +263,7 @@ def _started() -> bool:
     return True
 
 
-class _ProcessShards(_ShardBackend):
+class _ProcessShards(ShardBackend):
     """Shards on a local process pool (``jobs`` workers).
 
     A pool that breaks while its workers had started lost a worker to a dialogue: the shards it

@@ -15,10 +15,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterable, Iterator
+from typing import Any, Iterable, Iterator
 
 from csp_check.errors import InputError
-from csp_check.models import Dialogue, KnowledgeBase
+from csp_check.models import Dialogue, DialogueReport, KnowledgeBase
 from csp_check.readers._json import Window, iter_windows
 
 
@@ -119,3 +119,21 @@ def read_shard(shard: Shard, kb: KnowledgeBase | None = None) -> Iterator[Dialog
     if shard.reader == sgd.NAME:
         return sgd.read(Path(shard.path), window=shard.window, schema_errors=shard.first)
     return read_dialogues([shard.path], shard.fmt, split=shard.split, has_kb=kb is not None)
+
+
+class ShardBackend:
+    """Where shards are checked (worker processes, Ray tasks): ``submit`` a unit (a
+    :class:`Shard`, or a chunk of items read already), ``collect`` its reports in order.
+    :func:`csp_check.runner.validate` drives it; ``settings`` are the runner's."""
+
+    in_flight: int = 2
+    settings: Any
+
+    def submit(self, unit: Any) -> object:
+        raise NotImplementedError
+
+    def collect(self, ticket: object) -> Iterator[DialogueReport]:
+        raise NotImplementedError
+
+    def close(self, finished: bool) -> None:
+        """Release the workers; ``finished`` is false when the run was interrupted."""

@@ -109,6 +109,25 @@ def test_ids_are_one_object_each() -> None:
     assert get("C1").types_domains and get("S1").group == "annotation"
 
 
+def test_built_in_ids_are_declared_below_the_models() -> None:
+    """The data model validates C1-C6, S1, P1-P6 without loading the families (the leaf
+    ``constraint_ids`` declares them: models cannot import the families, which import models),
+    and what it declares is what the families register: same ids, groups and order."""
+    import subprocess
+    import sys
+
+    from csp_check.constraint_ids import BUILT_IN, declare
+
+    assert [(f.id, f.group) for f in families()] == list(BUILT_IN)
+    with pytest.raises(ValueError, match="declared in group dialogic"):
+        declare("C2", "domain")
+    code = ("import sys; from csp_check.models import Constraint, ConstraintId; "
+            "c = Constraint(id='C4', variables=['x1']); assert c.id is ConstraintId.C4 and ConstraintId.P1.family == 'profile'; "
+            "assert list(ConstraintId)[:7] == ['C1', 'C2', 'C3', 'C4', 'C5', 'C6', 'S1']; "
+            "assert not [m for m in sys.modules if m.startswith('csp_check.families')]")
+    subprocess.run([sys.executable, "-c", code], check=True)
+
+
 def test_a_family_in_one_place_reaches_every_stage(toy_family: Family) -> None:
     dialogue = small_dialogue()
     # the listing
@@ -207,10 +226,13 @@ def test_profile_families_are_the_nlsi_modules() -> None:
     """P1–P6 are registered (group profile) with the ids and names their NLSI modules declare;
     dialogue checking neither builds nor accepts them."""
     from csp_check.models import ALL_CONSTRAINTS
+    from csp_check.nlsi.families import module
 
     profile = families(("profile",))
     assert [f.id for f in profile] == ["P1", "P2", "P3", "P4", "P5", "P6"]
-    assert [(f.module.ID, f.module.TITLE) for f in profile] == [(f.id, f.name) for f in profile]
+    assert [(module(f.id).ID, module(f.id).TITLE) for f in profile] == [(f.id, f.name) for f in profile]
+    with pytest.raises(UnknownFamily):
+        module("C1")
     assert not {f.id for f in profile} & set(ALL_CONSTRAINTS)
     out = CliRunner().invoke(main, ["validate", "x.json", "--constraints", "C1,P1"])
     assert out.exit_code == 2 and "unknown constraint 'P1'" in out.output

@@ -135,3 +135,15 @@ def test_no_test_module_imports_another() -> None:
                 names = [node.module or ""]
             offenders += [f"{path.name}: {n}" for n in names if n.split(".")[0].startswith("test_") or n == "conftest"]
     assert not offenders, offenders
+
+
+def test_the_layers_below_the_families() -> None:
+    """The constraint ids import nothing of csp_check (the data model validates ids with them);
+    the builder's context knows no family; a family module imports neither the builder nor the
+    checker that run it."""
+    graph = import_graph(modules())
+    assert not graph["csp_check.constraint_ids"]
+    assert not [m for m in graph["csp_check.build_context"] if m.startswith("csp_check.families")]
+    for name, edges in graph.items():
+        if name.startswith("csp_check.families."):
+            assert not {"csp_check.constraints", "csp_check.check"} & set(edges), name

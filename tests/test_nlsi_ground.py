@@ -12,7 +12,7 @@ from csp_check.nlsi.ground import ground
 from csp_check.nlsi.instructions import InstructionParser
 from csp_check.nlsi.schema import load_schema, normalize
 
-from nlsi_helpers import SGD_DEV, example
+from support.nlsi import SGD_DEV, example
 
 
 @pytest.mark.parametrize("text, iso", [

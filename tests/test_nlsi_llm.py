@@ -14,7 +14,7 @@ import pytest
 
 pytest.importorskip("openai")
 
-from nlsi_helpers import SCHEMA_FILE, example, schema  # noqa: E402
+from support.nlsi import SCHEMA_FILE, example, schema  # noqa: E402
 
 from csp_check.llm.client import LLMSettings  # noqa: E402
 from csp_check.nlsi.check import Checker  # noqa: E402
@@ -224,7 +224,7 @@ def test_icl_selector_demos_prompt_scores_and_cache(tmp_path):
 
 # --------------------------------------------------------------------------- nlsi experiment
 
-from nlsi_helpers import SGD_DEV  # noqa: E402
+from support.nlsi import SGD_DEV  # noqa: E402
 
 
 def _oracle_answer(examples):

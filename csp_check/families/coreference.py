@@ -1,15 +1,17 @@
 """C2 (coreference): variables that refer to the same value across the dialogue take one value
 (paper §3.2, spec §2). What a variable refers to comes from the annotations
-(:func:`csp_check.constraints.referents`); an instance is a group of at least two."""
+(:func:`csp_check.build_context.referents`); an instance is a group of at least two."""
 
 from __future__ import annotations
 
 from collections import defaultdict
 from typing import Mapping
 
+from csp_check.build_context import referents
 from csp_check.families.primitives import AllEqual
 from csp_check.families.registry import Family, register
 from csp_check.models import CSP, Constraint, ConstraintId, Value, Variable, VariableKind
+from csp_check.families.words import where
 
 
 @register
@@ -21,8 +23,6 @@ class Coreference(Family):
 
     def build(self, ctx) -> list[Constraint]:
         """One instance per group of ≥ 2 slot variables of one slot type with one referent."""
-        from csp_check.constraints import referents
-
         groups: dict[tuple[str, Value], list[Variable]] = defaultdict(list)
         keys = referents(ctx.dialogue, ctx.variables, ctx.lexicon)
         for v in ctx.variables:
@@ -41,8 +41,6 @@ class Coreference(Family):
 
     def explain(self, constraint: Constraint, assignment: Mapping[str, Value], csp: CSP,
                 by_name: Mapping[str, Variable]) -> str:
-        from csp_check.check import where
-
         refs = [by_name[n] for n in constraint.variables]
         return f"{where(refs)} should name the same {refs[0].slot_type}, but the text says " + " / ".join(
             f"{assignment[r.name]!r} (turn {r.turn})" for r in refs

@@ -1,15 +1,17 @@
 """C3 (same utterance, same type): the explicit slot variables of one slot type in one
 utterance take pairwise different values (paper §3.2, spec §2). Spans annotated with one value
-but worded differently count as one mention (:func:`csp_check.constraints.one_per_wording`)."""
+but worded differently count as one mention (:func:`csp_check.build_context.one_per_wording`)."""
 
 from __future__ import annotations
 
 from collections import defaultdict
 from typing import Mapping
 
+from csp_check.build_context import one_per_wording
 from csp_check.families.primitives import AllDifferent
 from csp_check.families.registry import Family, register
 from csp_check.models import CSP, Constraint, ConstraintId, Value, Variable, VariableKind
+from csp_check.families.words import where
 
 
 @register
@@ -21,8 +23,6 @@ class DistinctMentions(Family):
 
     def build(self, ctx) -> list[Constraint]:
         """One instance per utterance and slot type with ≥ 2 explicit mentions."""
-        from csp_check.constraints import one_per_wording
-
         out = []
         for turn, turn_vars in sorted(ctx.by_turn.items()):
             by_type: dict[str, list[Variable]] = defaultdict(list)
@@ -44,8 +44,6 @@ class DistinctMentions(Family):
 
     def explain(self, constraint: Constraint, assignment: Mapping[str, Value], csp: CSP,
                 by_name: Mapping[str, Variable]) -> str:
-        from csp_check.check import where
-
         refs = [by_name[n] for n in constraint.variables]
         said = ", ".join(f"{r.slot_type}={assignment[r.name]!r}" for r in refs)
         return f"{where(refs)} names the same {refs[0].slot_type} twice in one utterance: {said}"

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Mapping
 
+from csp_check.build_context import BOUNDS, DOMAIN_SEARCH, NOT_FILTERS, SEARCH_COLUMNS, is_generic, search_op
 from csp_check.families import kb_common
 from csp_check.families.primitives import Bound, KbCount, count_matches
 from csp_check.families.registry import Family, register
@@ -55,7 +56,7 @@ class InstanceCount(Family):
 
     def build_in_scope(self, ctx, at) -> list[Constraint]:
         """One instance per amount the system states at ``at``
-        (:class:`~csp_check.constraints.KbScope`) that counts the search in force (:func:`counts`);
+        (:class:`~csp_check.build_context.KbScope`) that counts the search in force (:func:`counts`);
         the filters are the search in force, with the values the utterance itself names
         (:func:`with_own_words`)."""
         filters = at.filters
@@ -101,17 +102,15 @@ def with_own_words(
     """The belief-state filters, where the system's own utterance names one value of a slot
     ("6 4-star guesthouses *in the east*", "the only 4 star *hotels*") with that value: the
     count or the no-result is about what the utterance says (MultiWOZ's state may lag)."""
-    from csp_check.constraints import BOUNDS, DOMAIN_SEARCH, NOT_FILTERS, SEARCH_COLUMNS, _generic
-
     own: dict[str, list[Variable]] = defaultdict(list)
-    if ctx._select(turn, mine[0].domain if mine else "") or any(v.slot in NOT_FILTERS - BOUNDS for v in mine):
+    if ctx.select(turn, mine[0].domain if mine else "") or any(v.slot in NOT_FILTERS - BOUNDS for v in mine):
         return filters  # values of a named entity, or choices offered: not what was counted
-    searched = set(ctx._state(turn, mine[0].domain)) if mine else set()
+    searched = set(ctx.state(turn, mine[0].domain)) if mine else set()
     for v in mine:
         if (v.kind is VariableKind.SLOT and v.role is ActRole.INFORM and v.slot in columns
                 and (v.slot in searched or v.slot in DOMAIN_SEARCH.get(v.domain, ()))
-                and not _generic(v.domain, v.slot, v.value)
-                and v.slot in SEARCH_COLUMNS and ctx._kb_claim(kb_id, v)):  # fmt: skip
+                and not is_generic(v.domain, v.slot, v.value)
+                and v.slot in SEARCH_COLUMNS and ctx.kb_claim(kb_id, v)):  # fmt: skip
             own[v.slot].append(v)
     single = {slot: vs[0] for slot, vs in own.items() if len({x.value for x in vs}) == 1}
     if not single:
@@ -121,11 +120,9 @@ def with_own_words(
 
 
 def hotel_sense(ctx, turn: int, kb_id: str, amount: Variable, filters: list[Variable]) -> list[Variable]:
-    """"Hotel" in a search (:func:`_generic`) either means any place to stay or the type
+    """"Hotel" in a search (:func:`~csp_check.build_context.is_generic`) either means any place to stay or the type
     hotel; the count's *annotated* amount (the structure, not the text) says which: with
     type=hotel when that count is the annotated one, else without."""
-    from csp_check.constraints import _op
-
     said = [v for v in ctx.variables if v.turn <= turn and v.domain == "hotel" and v.slot == "type"
             and v.value == "hotel" and v.kind is VariableKind.SLOT]  # fmt: skip
     if not said:
@@ -133,21 +130,19 @@ def hotel_sense(ctx, turn: int, kb_id: str, amount: Variable, filters: list[Vari
     with_type = filters + [said[-1]]
     entities = ctx.kbs.get(kb_id) or []
     sure, possible = count_matches(entities, [f.slot for f in with_type], [f.value for f in with_type],
-                                   [_op(f) for f in with_type])  # fmt: skip
+                                   [search_op(f) for f in with_type])  # fmt: skip
     return with_type if isinstance(amount.value, int) and sure <= amount.value <= possible else filters
 
 
 def counted_noun(ctx, turn: int, amount: Variable, mine: list[Variable]) -> Variable | None:
     """The slot variable right after an amount that names what is counted ("2 *swimming
     pools*", "8 *guesthouses*"), when there is one."""
-    from csp_check.constraints import SEARCH_COLUMNS, _generic
-
     if amount.span is None:
         return None
     for v in mine:
         if (v.kind is VariableKind.SLOT and v.span is not None and v.slot in SEARCH_COLUMNS
-                and not _generic(v.domain, v.slot, v.value)
-                and 0 < v.span.start - amount.span.end <= 12 and not ctx._description(v)
+                and not is_generic(v.domain, v.slot, v.value)
+                and 0 < v.span.start - amount.span.end <= 12 and not ctx.description(v)
                 and re.fullmatch(r"[\s\w-]*", ctx.dialogue.turns[turn].utterance[amount.span.end : v.span.start])):
             return v  # fmt: skip
     return None
@@ -158,8 +153,6 @@ def counts(
     filters: list[Variable],
 ) -> list[Constraint]:
     """C6: an amount equals the number of entities matching the filters."""
-    from csp_check.constraints import _op
-
     amounts = [v for v in mine if v.kind is VariableKind.AMOUNT]
     counts = [a for a in ctx.dialogue.turns[turn].acts if a.role is ActRole.COUNT and a.domain == domain]
     nouns = {a.name: counted_noun(ctx, turn, a, mine) for a in amounts} if params is None else {}
@@ -182,14 +175,14 @@ def counts(
             or re.search(r"\ba(?: \w+)?\s*$", utterance[: amount.span.start], re.I)
         ):
             continue  # "I have one that arrives at 19:07", "a great one called …": one of them, not a count
-        if params is None and not filters and ctx._state_names(turn, domain):
+        if params is None and not filters and ctx.state_names(turn, domain):
             continue  # "two restaurants: Pizza Express and Pizza Express Fen Ditton": a count of names
         if params is None and (turn, domain) in ctx.unlinked:
             continue  # a search constraint no variable mentions: the count's filter is not known
         out.append(
             Constraint(
                 id=ConstraintId("C6"), variables=[f.name for f in filters], turn=turn, kb=kb_id,
-                columns=[f.slot for f in filters], count_variable=amount.name, ops=[_op(f) for f in filters],
+                columns=[f.slot for f in filters], count_variable=amount.name, ops=[search_op(f) for f in filters],
             )
         )
     return out

@@ -7,6 +7,7 @@ from typing import Mapping
 
 from csp_check.families.primitives import entity_match
 from csp_check.models import CSP, Constraint, Value, Variable
+from csp_check.families.words import where
 
 
 def filters(constraint: Constraint) -> tuple[tuple[str, str, str], ...]:
@@ -39,8 +40,6 @@ def said(constraint: Constraint, assignment: Mapping[str, Value], by_name: Mappi
 
 def claim(constraint: Constraint, by_name: Mapping[str, Variable]) -> str:
     """The utterance that claims: ``turn t`` of the constraint, else its variables' turns."""
-    from csp_check.check import where
-
     if constraint.turn is not None:
         return f"turn {constraint.turn}"
     return where([by_name[n] for n in constraint.scope])

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Mapping
 
+from csp_check.build_context import BOUNDS, NOT_FILTERS, search_op
 from csp_check.families import kb_common
 from csp_check.families.primitives import Bound, KbCount, count_matches
 from csp_check.families.registry import Family, register
@@ -21,7 +22,7 @@ class NoInstance(Family):
     scope_step = 3  # last at a KB scope
 
     def build_in_scope(self, ctx, at) -> list[Constraint]:
-        """The instance of a system turn at ``at`` (:class:`~csp_check.constraints.KbScope`) that
+        """The instance of a system turn at ``at`` (:class:`~csp_check.build_context.KbScope`) that
         reports no result (:func:`no_results`), unless a search constraint in force is one no
         variable mentions (what found nothing is then not known)."""
         if at.params is None and (at.turn.index, at.domain) in ctx.unlinked:
@@ -47,8 +48,6 @@ def no_results(
     ctx, turn: Turn, domain: str, kb_id: str, columns: set[str], mine: list[Variable], filters: list[Variable]
 ) -> list[Constraint]:
     """C4: no entity matches what the system says it found nothing for."""
-    from csp_check.constraints import BOUNDS, NOT_FILTERS, _op
-
     if not any(a.role is ActRole.NO_RESULT and a.domain == domain for a in turn.acts):
         return []
     said = [v for v in mine if v.role is ActRole.NO_RESULT and v.kind is VariableKind.SLOT and v.slot in columns]
@@ -62,7 +61,7 @@ def no_results(
         out.append(
             Constraint(
                 id=ConstraintId("C4"), variables=[f.name for f in filters], turn=turn.index, kb=kb_id,
-                columns=[f.slot for f in filters], ops=["=" if f in said else _op(f) for f in filters],
+                columns=[f.slot for f in filters], ops=["=" if f in said else search_op(f) for f in filters],
             )
         )
     return out

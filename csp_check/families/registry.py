@@ -4,7 +4,7 @@ A *family* is one kind of constraint (C1 "type", C2 "coreference", …). It is a
 :class:`Family` in a module of its own, registered with :func:`register`; it states
 
 - how its instances are built from a dialogue (:meth:`Family.build`, reading the
-  :class:`~csp_check.constraints.BuildContext`; a domain family, at each KB scope of the
+  :class:`~csp_check.build_context.BuildContext`; a domain family, at each KB scope of the
   dialogue: :meth:`Family.build_in_scope`);
 - what satisfying an instance means on an assignment (:meth:`Family.satisfied`: the executable
   definition the solvers must agree with);
@@ -21,15 +21,10 @@ from __future__ import annotations
 
 from typing import ClassVar, Iterable, Mapping
 
+from csp_check import constraint_ids
+from csp_check.constraint_ids import DIALOGUE_GROUPS, GROUPS, PAPER_GROUPS  # noqa: F401  (re-exported)
 from csp_check.families.primitives import Primitive
 from csp_check.models import CSP, Constraint, ConstraintId, Value, Variable
-
-#: The groups a family belongs to (``csp-check constraints`` lists them).
-GROUPS = ("linguistic", "dialogic", "domain", "annotation", "profile")
-#: The groups of the paper's constraints C1–C6 (the experiment's tables and ablations).
-PAPER_GROUPS = ("linguistic", "dialogic", "domain")
-#: The groups checked on a dialogue (``--constraints``); ``profile`` families check API calls.
-DIALOGUE_GROUPS = ("linguistic", "dialogic", "domain", "annotation")
 
 
 class UnknownFamily(ValueError):
@@ -51,7 +46,7 @@ class Family:
 
     def build(self, ctx: object) -> list[Constraint]:
         """The family's instances for one dialogue, from a
-        :class:`~csp_check.constraints.BuildContext` (default: none)."""
+        :class:`~csp_check.build_context.BuildContext` (default: none)."""
         return []
 
     #: The order the domain group's :meth:`build_in_scope` run in at one KB scope (lower first).
@@ -59,9 +54,10 @@ class Family:
 
     def build_in_scope(self, ctx: object, at: object) -> list[Constraint]:
         """The family's instances at one KB scope (a system turn and domain with its KB table:
-        :class:`~csp_check.constraints.KbScope`), for families of the ``domain`` group, which
-        :class:`~csp_check.constraints.BuildContext` calls during its one walk over the
-        dialogue's KB scopes (default: none)."""
+        :class:`~csp_check.build_context.KbScope`), for families of the ``domain`` group, which
+        the builder (:func:`csp_check.constraints.build_instances`) calls during its one walk over
+        the dialogue's KB scopes (:meth:`~csp_check.build_context.BuildContext.kb_scopes`;
+        default: none)."""
         return []
 
     def lower(self, constraint: Constraint, csp: CSP) -> list[Primitive]:
@@ -91,24 +87,23 @@ _FAMILIES: dict[str, Family] = {}
 
 def register(cls: type[Family]) -> type[Family]:
     """Register a family class (usable as a decorator); its id becomes a valid
-    :class:`~csp_check.models.ConstraintId`. Raises ``ValueError`` for a group not in
-    :data:`GROUPS`, a missing attribute or an id registered twice."""
+    :class:`~csp_check.models.ConstraintId` (:func:`csp_check.constraint_ids.declare`). Raises
+    ``ValueError`` for a group not in :data:`GROUPS` (or not the one a built-in id is declared
+    with), a missing attribute or an id registered twice."""
     for attr in ("id", "name", "description", "group"):
         if not isinstance(getattr(cls, attr, None), str) or not getattr(cls, attr):
             raise ValueError(f"family {cls.__name__} lacks a {attr}")
-    if cls.group not in GROUPS:
-        raise ValueError(f"family {cls.id}: group {cls.group!r} is not one of {', '.join(GROUPS)}")
     if cls.id in _FAMILIES:
         raise ValueError(f"family {cls.id} is registered twice")
+    constraint_ids.declare(cls.id, cls.group)
     _FAMILIES[cls.id] = cls()
-    ConstraintId._declare(cls.id)
     return cls
 
 
 def unregister(family_id: str) -> None:
     """Remove a family (for tests registering a family of their own)."""
     _FAMILIES.pop(family_id, None)
-    ConstraintId._forget(family_id)
+    constraint_ids.forget(family_id)
 
 
 def get(family_id: str) -> Family:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Mapping
 
+from csp_check.build_context import BOUNDS, DETAIL_COLUMNS, NOT_FILTERS, SYSTEM_CLAIMS, names_entity, search_op
 from csp_check.families import kb_common
 from csp_check.families.primitives import Bound, KbCount, count_matches, entity_match
 from csp_check.families.registry import Family, register
@@ -25,7 +26,7 @@ class SomeInstance(Family):
 
     def build_in_scope(self, ctx, at) -> list[Constraint]:
         """One instance per group of values the system offers or informs at ``at``
-        (:class:`~csp_check.constraints.KbScope`), with the search in force (:func:`claims`),
+        (:class:`~csp_check.build_context.KbScope`), with the search in force (:func:`claims`),
         against every entity the dialogue's results show, else the table in force."""
         asked = at.filters if ctx.options.count_filter == "state" else []  # the paper: the utterance alone
         if at.seen is not None:  # C5 looks at every entity of d the dialogue's results show
@@ -64,30 +65,28 @@ class SomeInstance(Family):
 def claims(ctx, turn: int, kb_id: str, columns: set[str], mine: list[Variable], asked: list[Variable]) -> list[Constraint]:
     """C5: the offered / informed values of one utterance, with what the user asked for
     (``asked``: the search filters in force), describe an existing entity."""
-    from csp_check.constraints import BOUNDS, DETAIL_COLUMNS, NOT_FILTERS, SYSTEM_CLAIMS, _names_entity, _op
-
-    if any(v.role is ActRole.BOOKED for v in mine) or ctx._booked(turn, mine):
+    if any(v.role is ActRole.BOOKED for v in mine) or ctx.booked(turn, mine):
         return []  # a booking confirmation's values describe the booking ("the total fee is …")
     claims = [
         v for v in mine
-        if v.kind is VariableKind.SLOT and v.role in SYSTEM_CLAIMS and v.slot in columns and ctx._kb_claim(kb_id, v)
-        and not ctx._restated_bound(turn, v)
+        if v.kind is VariableKind.SLOT and v.role in SYSTEM_CLAIMS and v.slot in columns and ctx.kb_claim(kb_id, v)
+        and not ctx.restated_bound(turn, v)
     ]
     if not claims:
         return []
-    if any(ctx._select(turn, v.domain) for v in claims) and not any(v.slot in NOT_FILTERS - BOUNDS for v in claims):
+    if any(ctx.select(turn, v.domain) for v in claims) and not any(v.slot in NOT_FILTERS - BOUNDS for v in claims):
         return []  # "cheap, moderate or expensive: which would you prefer?" names choices, not an entity
-    if ctx._alternatives(turn, mine):
+    if ctx.alternatives(turn, mine):
         asked = []  # after "no match" / "could not book" the system offers something else
     elif all(v.slot in DETAIL_COLUMNS for v in claims) or (
         kb_id.startswith("dialogue:")  # the dialogue's own results (SGD): any column may be a detail
-        and all(v.role is ActRole.INFORM and not _names_entity(v.slot) for v in claims)
-        and not any(_names_entity(v.slot) or v.kind is VariableKind.AMOUNT for v in mine)
+        and all(v.role is ActRole.INFORM and not names_entity(v.slot) for v in claims)
+        and not any(names_entity(v.slot) or v.kind is VariableKind.AMOUNT for v in mine)
     ):  # details given alone ("Their number is …", "It is not furnished"), no count: about one entity
-        discussed = ctx._under_discussion(turn, claims[0].domain, columns)
-        if discussed is not None and discussed.value in ctx._vocab(kb_id, discussed.slot):  # "it's at 62 Gilbert Road": about the entity under discussion
+        discussed = ctx.under_discussion(turn, claims[0].domain, columns)
+        if discussed is not None and discussed.value in ctx.vocab(kb_id, discussed.slot):  # "it's at 62 Gilbert Road": about the entity under discussion
             asked = [v for v in asked if v.slot != discussed.slot] + [discussed]
-    asked = [v for v in asked if ctx._kb_claim(kb_id, v)  # "church" asked, All Saints offered: a wording
+    asked = [v for v in asked if ctx.kb_claim(kb_id, v)  # "church" asked, All Saints offered: a wording
              and not (v.slot in ("parking", "internet") and v.value == "no")]  # "no" = not needed, for an offer
     said = {v.slot for v in claims}
     bounds = [v for v in asked if v.slot in BOUNDS and v.slot in columns and v not in claims]  # kept even if said:
@@ -109,7 +108,7 @@ def claims(ctx, turn: int, kb_id: str, columns: set[str], mine: list[Variable], 
         out.append(
             Constraint(
                 id=ConstraintId("C5"), variables=[v.name for v in group], turn=turn, kb=kb_id,
-                columns=[v.slot for v in group], ops=[_op(v) if v in bounds else "=" for v in group],
+                columns=[v.slot for v in group], ops=[search_op(v) if v in bounds else "=" for v in group],
             )
         )
     return out

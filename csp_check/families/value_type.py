@@ -8,6 +8,7 @@ from typing import Mapping
 from csp_check.families.primitives import Member
 from csp_check.families.registry import Family, register
 from csp_check.models import CSP, Constraint, ConstraintId, Value, Variable, VariableKind
+from csp_check.families.words import where
 
 
 @register
@@ -40,8 +41,6 @@ class ValueType(Family):
 
     def explain(self, constraint: Constraint, assignment: Mapping[str, Value], csp: CSP,
                 by_name: Mapping[str, Variable]) -> str:
-        from csp_check.check import where
-
         var = by_name[constraint.variables[0]]
         kind = "an amount" if constraint.slot_type is None else f"a {constraint.slot_type} value"
         return f"{where([var])} says {assignment[var.name]!r}, which is not {kind}"

@@ -8,6 +8,8 @@ slots beyond the slot name with ``_`` → space (``good_for_kids`` → "kid-frie
 
 from __future__ import annotations
 
+from csp_check.nlsi.schema import normalize
+
 DOMAIN_CUES: dict[str, list[str]] = {
     "Alarm": ["alarm", "alarms", "wake-up alarm"],
     "Banks": ["bank", "banking", "bank account", "money transfer"],
@@ -84,10 +86,6 @@ SLOT_CUES: dict[tuple[str, str], list[str]] = {
     ("*", "number_of_adults"): ["adults", "people"],
     ("*", "free_entry"): ["free entry", "free to enter", "free admission", "free", "without an entry fee", "no entry fee"],
     ("*", "shared_ride"): ["shared ride", "share", "shared", "sharing"],
-}
-NUMBER_WORDS = {
-    "zero": "0", "one": "1", "two": "2", "three": "3", "four": "4", "five": "5", "six": "6",
-    "seven": "7", "eight": "8", "nine": "9", "ten": "10", "single": "1", "no": "0",
 }
 #: Domain words too generic to name a request on their own ("I'm going to travel" on a flight).
 WEAK_DOMAIN_WORDS = {"travel", "music", "media", "services", "events", "event", "home", "homes", "payment", "messaging",
@@ -179,8 +177,6 @@ def value_cues(schema, domain: str, slot: str) -> list[tuple[str, list[str]]]:
     """``[(canonical value, phrases)]`` of :data:`VALUE_CUES` for one categorical slot of
     ``schema`` (an :class:`~csp_check.nlsi.schema.NlsiSchema`): each entry's first candidate that
     is a value of the slot; entries with none are dropped."""
-    from csp_check.nlsi.schema import normalize
-
     info = schema.slot(domain, slot)
     entries = VALUE_CUES.get((domain, slot)) or VALUE_CUES.get(("*", slot))
     if info is None or not entries or not info.is_categorical:

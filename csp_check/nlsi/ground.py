@@ -25,7 +25,7 @@ from csp_check.nlsi.cues import (
 )
 from csp_check.nlsi.instructions import InstructionParser
 from csp_check.nlsi.models import Example
-from csp_check.nlsi.schema import normalize
+from csp_check.nlsi.schema import LOCATION_SLOTS, normalize
 
 
 @dataclass
@@ -207,8 +207,6 @@ def _location_pool(parser) -> dict[str, str]:
     the restaurants' ontology lacks is often a value of the flights' one)."""
     pool = getattr(parser, "_nlsi_location_pool", None)
     if pool is None:
-        from csp_check.nlsi.families import LOCATION_SLOTS
-
         pool = {}
         schema = parser.schema
         for d, slots in schema.domains.items():
@@ -230,8 +228,6 @@ def _locations(g: Grounding, parser, docs: list) -> None:
     is a place value of any domain (:func:`_location_pool`): the slot is the domain's only place
     slot, or the one a preposition points to ("to SD" → destination, :data:`ROLE_CUES`), or the
     one whose ontology holds the value; otherwise none."""
-    from csp_check.nlsi.families import LOCATION_SLOTS
-
     schema = parser.schema
     todo = {}
     for d in g.domains:

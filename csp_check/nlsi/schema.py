@@ -28,6 +28,17 @@ NON_INSTRUCTIONAL = re.compile(
     r"temperature|humidity|wind|precipitation|duration|distance|ride_fare|approximate|total"
 )
 
+#: Number words a count slot's digit value may be said as ("two people"): aliases of the value.
+NUMBER_WORDS = {
+    "zero": "0", "one": "1", "two": "2", "three": "3", "four": "4", "five": "5", "six": "6",
+    "seven": "7", "eight": "8", "nine": "9", "ten": "10", "single": "1", "no": "0",
+}
+#: Slots whose values a second-domain call may share with the first (paper §3.1 MultiDomain).
+LOCATION_SLOTS = frozenset({
+    "city", "location", "where_to", "area", "city_of_event", "destination", "destination_city",
+    "to_city", "to_location", "dest",
+})
+
 
 def service_domain(service: str) -> str:
     """NLSI domain of an SGD service name (``Restaurants_1`` → ``Restaurants``; spec §2)."""
@@ -147,8 +158,6 @@ class NlsiSchema:
         table = self.aliases.setdefault((domain, slot), {})
         table.setdefault(normalize(canonical), canonical)
         if canonical.isdigit() and not info.is_boolean:
-            from csp_check.nlsi.cues import NUMBER_WORDS
-
             for word, digit in NUMBER_WORDS.items():
                 if digit == canonical and word != "no":
                     table.setdefault(word, canonical)

@@ -4,7 +4,8 @@ Each module exposes ``ID``, ``TITLE``, ``instances(ctx, calls)`` (how its instan
 from an example and a call set), ``holds(ctx, instance, calls)`` (the executable definition of
 satisfying one instance) and ``explain(ctx, instance, calls)`` (a violation naming the
 instruction, the call and the argument). :func:`violations` runs them all. They are the
-``profile`` group of the constraint registry (:mod:`csp_check.families.profile`).
+``profile`` group of the constraint registry (:mod:`csp_check.families.profile`), which
+:func:`module` maps to their modules.
 """
 
 from __future__ import annotations
@@ -15,13 +16,7 @@ from types import ModuleType
 from csp_check.nlsi.ground import Grounding
 from csp_check.nlsi.instructions import Rule, Unparsed
 from csp_check.nlsi.models import ApiCall, CallViolation, Example
-from csp_check.nlsi.schema import NlsiSchema, normalize
-
-#: Slots whose values a second-domain call may share with the first (paper §3.1 MultiDomain).
-LOCATION_SLOTS = frozenset({
-    "city", "location", "where_to", "area", "city_of_event", "destination", "destination_city",
-    "to_city", "to_location", "dest",
-})
+from csp_check.nlsi.schema import LOCATION_SLOTS, NlsiSchema, normalize  # noqa: F401  (LOCATION_SLOTS re-exported)
 
 
 @dataclass
@@ -53,23 +48,36 @@ class Context:
         return all(self.same(domain, s, args.get(s), v) for s, v in rule.condition)
 
 
+def module(family_id: str) -> ModuleType:
+    """The module of the ``profile`` family ``family_id`` (its ``ID``): ``instances``, ``holds``,
+    ``explain``. Raises :class:`~csp_check.families.UnknownFamily` when no module here has it."""
+    from csp_check.families import UnknownFamily
+    from csp_check.nlsi.families import (
+        p1_schema, p2_grounded, p3_dialogue_kept, p4_instruction_honoured, p5_one_call_per_preference, p6_domain_chain,
+    )
+
+    for m in (p1_schema, p2_grounded, p3_dialogue_kept, p4_instruction_honoured, p5_one_call_per_preference,
+              p6_domain_chain):
+        if m.ID == family_id:
+            return m
+    raise UnknownFamily(f"profile family {family_id!r} has no module in csp_check.nlsi.families")
+
+
 def all_families() -> list[ModuleType]:
     """The family modules P1–P6, in registry order (:mod:`csp_check.families.profile`)."""
     from csp_check.families import families
 
-    return [f.module for f in families(("profile",))]
+    return [module(f.id) for f in families(("profile",))]
 
 
 def violations(ctx: Context, calls: list[ApiCall], families: tuple[str, ...] | None = None) -> list[CallViolation]:
     """Every violated instance of the selected families (every registered family of the
     ``profile`` group by default: :mod:`csp_check.families.profile`), family by family."""
-    from csp_check.families import families as registered
-
     out: list[CallViolation] = []
-    for fam in registered(("profile",)):
-        if families and fam.id not in families:
+    for fam in all_families():
+        if families and fam.ID not in families:
             continue
         for inst in fam.instances(ctx, calls):
             if not fam.holds(ctx, inst, calls):
-                out.append(fam.explain_call(ctx, inst, calls))
+                out.append(fam.explain(ctx, inst, calls))
     return out
