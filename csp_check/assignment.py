@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-from csp_check.cues import BOOLEAN, read_boolean
+from csp_check.cues import BOOLEAN, bound_number, read_boolean
 from csp_check.models import Dialogue, KbTable, KnowledgeBase, Value, Variable, VariableKind
 from csp_check.normalize import (
     clock_time, contains_words, name_words, normalize, one_typo, parse_amount, refers, same_clock, vague_amount,
@@ -183,6 +183,8 @@ def read_value(var: Variable, lexicon: Lexicon) -> Value:
         if vague_amount(var.text):
             return var.value  # "several trains", "a couple of options": no exact count claimed
         amount = parse_amount(var.text)
+        if amount is None:  # "over 70": the number of a bound (Variable.amount_op)
+            amount = parse_amount(bound_number(var.text))
         return amount if amount is not None else normalize(var.text)
     if (isinstance(var.value, str) and var.value.isdigit() and not normalize(var.text).isdigit()
             and (number := parse_amount(var.text)) is not None):

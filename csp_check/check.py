@@ -85,7 +85,26 @@ def satisfied(constraint: Constraint, assignment: Mapping[str, Value], csp: CSP)
     if cid is ConstraintId.C5:
         return possible > 0
     amount = assignment[constraint.count_variable or ""]
-    return isinstance(amount, int) and sure <= amount <= possible
+    return isinstance(amount, int) and count_holds(amount_op(csp, constraint.count_variable or ""), amount, sure, possible)
+
+
+def amount_op(csp: CSP, name: str) -> str:
+    """The comparison the amount variable ``name`` states (``Variable.amount_op``; ``=`` if unknown)."""
+    return next((v.amount_op for v in csp.variables if v.name == name), "=")
+
+
+def count_holds(op: str, amount: int, sure: int, possible: int) -> bool:
+    """C6 with a bound: some KB count k with ``sure <= k <= possible`` has ``k op amount``
+    ("over 70": ``possible > 70``; "up to 5": ``sure <= 5``; ``=``: ``sure <= amount <= possible``)."""
+    if op == ">":
+        return possible > amount
+    if op == ">=":
+        return possible >= amount
+    if op == "<":
+        return sure < amount
+    if op == "<=":
+        return sure <= amount
+    return sure <= amount <= possible
 
 
 def violations(csp: CSP, assignment: Mapping[str, Value] | None = None) -> list[Violation]:
@@ -140,7 +159,8 @@ def explain(
             amount = assignment[constraint.count_variable or ""]
             sure, possible = count_matches(entities, constraint.columns, values, constraint.ops)
             have = str(sure) if sure == possible else f"{sure}-{possible}"
-            msg = f"{claim} says {amount} with {said or 'no filter'}; the KB has {have}"
+            op = amount_op(csp, constraint.count_variable or "")
+            msg = f"{claim} says {'' if op == '=' else op + ' '}{amount} with {said or 'no filter'}; the KB has {have}"
             if sample:
                 msg += f": {sample}" + (" …" if len(matches) > 3 else "")
     return Violation(constraint=cid, turns=turns, variables=refs, message=msg)

@@ -48,7 +48,9 @@ NOT_NOUNS = frozenset(
 FINDING = re.compile(
     r"(?:found|find|have|got|see|saw|revealed|returned|shows?|showing|located|there\s+(?:are|is|were|was)|"
     r"here\s+(?:are|is)|there's|here's|there're|you've\s+got|i've\s+got|out\s+of)"
-    r"(?:\s+(?:over|about|around|nearly|almost|approximately|roughly|exactly|only|just|some|a\s+total\s+of))?\s+$"
+    r"(?:\s+(?:over|about|around|nearly|almost|approximately|roughly|exactly|only|just|some|a\s+total\s+of|"
+    r"(?:no\s+|not\s+)?(?:more|fewer|less)\s+than|at\s+(?:least|most)|up\s+to|under|above|below|upwards\s+of|"
+    r"in\s+excess\s+of|a\s+(?:minimum|maximum)\s+of))?\s+$"
 )
 #: Words right before a number that make it an attribute, not a count ("rated 4", "party of 3").
 ATTRIBUTE = re.compile(r"(?:rating|rated|size|party|group|floor|number|table)(?:\s+(?:of|for|is|was))?\s+$")
@@ -94,6 +96,55 @@ def count_spans(utterance: str, avoid: list[Span] = ()) -> list[Span]:  # type: 
         if counted or FINDING.search(before):
             out.append(span)
     return out
+
+
+# -- amounts said as bounds ("over 70", "at least 3", "up to 5", "3 or more") -----------------
+#: Words before a number that make it a bound on the KB count, and the comparison they state:
+#: the count ``op`` the number. Longer phrases first ("no more than" is no "more than").
+_BOUND_BEFORE = (
+    ("no more than", "<="), ("not more than", "<="), ("no fewer than", ">="), ("no less than", ">="),
+    ("not less than", ">="), ("not fewer than", ">="), ("at least", ">="), ("a minimum of", ">="),
+    ("minimum of", ">="), ("at most", "<="), ("up to", "<="), ("a maximum of", "<="), ("maximum of", "<="),
+    ("more than", ">"), ("over", ">"), ("above", ">"), ("in excess of", ">"), ("upwards of", ">"),
+    ("fewer than", "<"), ("less than", "<"), ("under", "<"), ("below", "<"),
+)
+_BOUND_BEFORE_RE = re.compile(
+    r"(?<![\w'])(" + "|".join(re.escape(w).replace(r"\ ", r"\s+") for w, _ in _BOUND_BEFORE) + r")\s+$"
+)
+_BOUND_OPS = {w: op for w, op in _BOUND_BEFORE}
+#: Spans of time after "over N": "over 3 days" is across them, not more than 3.
+_SPREAD = re.compile(r"\s+(?:different\s+|separate\s+|consecutive\s+)?(?:days?|nights?|weeks?|weekends?|months?|years?|dates?)\b")
+#: Words after a number (and its noun) that make it a bound: "3 or more", "10 hotels or fewer", "20+".
+_BOUND_AFTER = re.compile(r"(?:\+|(?:\s+[a-z][a-z'-]*){0,2}?\s+or\s+(more|over|above|greater|fewer|less|under|below))(?![\w-])")
+
+
+def amount_op(utterance: str, span: Span) -> str:
+    """How the KB count compares with the amount at ``span`` of ``utterance`` (spec §2, C6):
+    ``">"`` for "over 70" / "more than 70", ``">="`` for "at least 3" / "3 or more", ``"<"`` for
+    "fewer than 4" / "under 4", ``"<="`` for "up to 5" / "at most 5" / "5 or fewer", else ``"="``.
+    The bound words may be inside the span ("over 200") or right before or after it."""
+    folded = fold_aligned(utterance)
+    text = folded[span.start : span.end]
+    inside = _BOUND_BEFORE_RE.search(re.sub(r"[\d\w-]+$", "", text)) if not text[:1].isdigit() else None
+    before = inside or _BOUND_BEFORE_RE.search(folded[max(0, span.start - 24) : span.start])
+    if before:
+        words = re.sub(r"\s+", " ", before.group(1))
+        if words == "over" and _SPREAD.match(folded, span.end):
+            return "="  # "happening over 3 days": across them, no bound
+        return _BOUND_OPS[words]
+    after = _BOUND_AFTER.match(folded, span.end)
+    if after:
+        return ">=" if after.group(1) in (None, "more", "over", "above", "greater") else "<="
+    return "="
+
+
+def bound_number(text: str) -> str:
+    """``text`` without its bound words in front ("over 200" → "200"; "at least five" → "five")."""
+    folded = fold_aligned(text).strip()
+    for words, _ in _BOUND_BEFORE:
+        if folded.startswith(words + " "):
+            return folded[len(words) :].strip()
+    return folded
 
 
 # -- booleans --------------------------------------------------------------------------------

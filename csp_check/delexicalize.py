@@ -23,7 +23,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from csp_check.cues import BOOLEAN, boolean_span, count_spans, measure_spans, unit_after, user_states
+from csp_check.cues import BOOLEAN, amount_op, bound_number, boolean_span, count_spans, measure_spans, unit_after, user_states
 from csp_check.models import ActRole, DelexicalizedDialogue, Dialogue, DialogueAct, Span, Variable, VariableKind
 from csp_check.normalize import fold_aligned, normalize, parse_amount
 
@@ -157,6 +157,8 @@ def _variable(turn: int, speaker: str, act: DialogueAct, span: Span | None, utte
         amount = parse_amount(canonical)
         if amount is None:
             amount = parse_amount(act.value or "")
+        if amount is None:  # "over 200": a bound (cues.amount_op)
+            amount = parse_amount(bound_number(canonical))
         if amount is None:
             return None
         value: int | str = amount
@@ -175,6 +177,7 @@ def _variable(turn: int, speaker: str, act: DialogueAct, span: Span | None, utte
         span=span,
         text=utterance[span.start : span.end] if span is not None else None,
         value=value,
+        amount_op=amount_op(utterance, span) if kind is VariableKind.AMOUNT and span is not None else "=",
     )
 
 

@@ -21,6 +21,9 @@ listed_misfit  one of several listed entities becomes another KB entity   C5
 categorical    a categorical or boolean value's words state another value C5 or C2
                ("it is free" → "it is not free", "Economy" → "Business")
                that the entity, or another mention, contradicts
+amount_bound   a number counting KB instances becomes a bound the KB      C6
+               count breaks ("I found 10" → "I found more than 10",
+               "fewer than 10"; spec §2, ``Variable.amount_op``)
 ============== ========================================================== ===========
 
 Two modes: ``text`` changes the utterance alone (spans re-aligned; acts' values and the state
@@ -57,11 +60,11 @@ from csp_check.models import CSP, ActRole, Constraint, ConstraintId, Dialogue, K
 from csp_check.normalize import NUMBER_WORDS, normalize
 
 FaultKind = Literal[
-    "amount", "kb_swap", "coreference", "duplicate", "listed_unknown", "listed_misfit", "categorical"
+    "amount", "kb_swap", "coreference", "duplicate", "listed_unknown", "listed_misfit", "categorical", "amount_bound"
 ]
 Mode = Literal["text", "annotated"]
 KINDS: tuple[FaultKind, ...] = (
-    "amount", "kb_swap", "coreference", "duplicate", "listed_unknown", "listed_misfit", "categorical"
+    "amount", "kb_swap", "coreference", "duplicate", "listed_unknown", "listed_misfit", "categorical", "amount_bound"
 )
 MODES: tuple[Mode, ...] = ("text", "annotated")
 C1, C2, C3, C4, C5, C6 = (ConstraintId(f"C{i}") for i in range(1, 7))
@@ -73,6 +76,7 @@ EXPECTED: dict[str, frozenset[ConstraintId]] = {
     "listed_unknown": frozenset({C1, C5}),
     "listed_misfit": frozenset({C5}),
     "categorical": frozenset({C2, C5}),
+    "amount_bound": frozenset({C6}),
 }
 
 
@@ -179,6 +183,33 @@ def _amount(csp: CSP, allowed: set[str] | None, dialogue: Dialogue) -> list[Choi
             if new >= 0 and not sure <= new <= possible:
                 out.append((var, _amount_text(new, var.text or ""), str(new)))
                 break
+    return out
+
+
+#: Bound words that make a true count false: (words, holds for KB counts k in [sure, possible]).
+_FALSE_BOUNDS = (("more than", lambda n, sure, possible: possible > n), ("over", lambda n, sure, possible: possible > n),
+                 ("fewer than", lambda n, sure, possible: sure < n), ("under", lambda n, sure, possible: sure < n))
+#: Bound words that keep a true count true ("I found 10" → "at least 10" / "up to 10").
+TRUE_BOUNDS = ("at least", "up to", "no more than", "no fewer than")
+
+
+def _amount_bound(csp: CSP, allowed: set[str] | None, dialogue: Dialogue) -> list[Choice]:
+    """A count the KB confirms said as a bound the KB count breaks: "10" → "more than 10" where
+    at most 10 match, "fewer than 10" where at least 10 surely match."""
+    by_name = {v.name: v for v in csp.variables}
+    out = []
+    for c in csp.constraints:
+        if c.id is not C6 or c.count_variable is None:
+            continue
+        var = by_name[c.count_variable]
+        if var.span is None or not isinstance(var.value, int) or var.amount_op != "=" or var.value < 1:
+            continue
+        sure, possible = count_matches(csp.kbs[c.kb or ""], c.columns, [csp.assignment[n] for n in c.variables], c.ops)
+        bounds = [w for w, holds in _FALSE_BOUNDS if not holds(var.value, sure, possible)]
+        if bounds:
+            words = bounds[(var.turn + len(var.text or "")) % len(bounds)]
+            new = f"{words} {var.text}"
+            out.append((var, new, new))
     return out
 
 
@@ -295,6 +326,7 @@ def _categorical(csp: CSP, allowed: set[str] | None, dialogue: Dialogue) -> list
 
 
 _CHOOSERS = {
+    "amount_bound": _amount_bound,
     "amount": _amount, "kb_swap": _kb_swap, "coreference": _coreference, "duplicate": _duplicate,
     "listed_unknown": _listed_unknown, "listed_misfit": _listed_misfit, "categorical": _categorical,
 }

@@ -170,6 +170,7 @@ class Variable(BaseModel):
     span: Span | None = None
     text: str | None = None
     value: Value
+    amount_op: Literal["=", ">", ">=", "<", "<="] = "="
 
     @property
     def slot_type(self) -> str:

@@ -92,6 +92,7 @@ def csps(draw: st.DrawFn) -> CSP:
             kind=VariableKind.AMOUNT if amount else VariableKind.SLOT, domain="r", slot=slot,
             role=ActRole.COUNT if amount else ActRole.INFORM,
             span=None if implicit else Span(start=0, end=1), text=str(said), value=said,
+            amount_op=draw(st.sampled_from(["=", "=", ">", ">=", "<", "<="])) if amount else "=",  # "over 70"
         ))  # fmt: skip
         assignment[name] = said
 
@@ -256,6 +257,8 @@ FEATURES: dict[str, Any] = {
     "implicit": lambda csp: any(v.span is None for v in csp.variables),
     "bound": lambda csp: any(op != "=" for c in csp.constraints for op in c.ops),
     "amount": lambda csp: any(v.kind is VariableKind.AMOUNT for v in csp.variables),
+    "amount bound": lambda csp: any(v.amount_op != "=" for c in csp.constraints if c.id.value == "C6"
+                                    for v in csp.variables if v.name == c.count_variable),
     "capped": lambda csp: sum(1 for _ in itertools.islice(solutions(csp), CAP)) >= CAP,
     "unsat": lambda csp: not any(True for _ in solutions(csp)),
 }  # fmt: skip

@@ -279,5 +279,12 @@ class _Builder:
         else:
             x0 = self.x[q.count]
             m.add(x0 <= enc.base - 1)
-            m.add(x0 >= sum(sure))
-            m.add(x0 <= sum(possible))
+            op = q.count_op  # some count k in [sure, possible] has k op x0 (check.count_holds)
+            if op in ("=", "<="):
+                m.add(x0 >= sum(sure))
+            elif op == "<":
+                m.add(x0 >= sum(sure) + 1)
+            if op in ("=", ">="):
+                m.add(x0 <= sum(possible))
+            elif op == ">":
+                m.add(x0 + 1 <= sum(possible))

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Iterable, Sequence
 
 from csp_check.models import ConstraintId
-from csp_check.solvers.encoding import IntEncoding
+from csp_check.solvers.encoding import COUNT_OP_CODES, IntEncoding
 
 #: The model file ``models/consistency.mzn``, through the symlink beside this module (a wheel
 #: carries the file itself there, so an installed package finds it too).
@@ -69,6 +69,7 @@ def to_dzn(enc: IntEncoding) -> str:
         f"Q_KIND = {_ints(q.kind for q in enc.queries)};",
         f"Q_KB = {_ints(q.kb + 1 for q in enc.queries)};",
         f"Q_COUNT = {_ints(0 if q.count is None else q.count + 1 for q in enc.queries)};",
+        f"Q_COP = {_ints(COUNT_OP_CODES[q.count_op] for q in enc.queries)};",
         f"Q_START = {_ints(q_start)};",
         f"F_VAR = {_ints(v + 1 for v, _ in filters)};",
         f"F_COL = {_ints(c + 1 for _, c in filters)};",

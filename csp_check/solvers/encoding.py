@@ -72,6 +72,7 @@ class KbQuery:
     filters: tuple[tuple[int, int], ...]
     count: int | None = None
     ops: tuple[int, ...] = ()  # per filter: OP_EQ, OP_GE (cell >= value) or OP_LE (cell <= value); () = all OP_EQ
+    count_op: str = "="  # C6: the KB count compared with the amount (Variable.amount_op: =, >, >=, <, <=)
 
     def op(self, f: int) -> int:
         """The comparison of filter ``f``."""
@@ -83,6 +84,8 @@ class KbQuery:
 #: strings, so comparing codes compares strings (``HH:MM`` times as times), as the checker does.
 OP_EQ, OP_GE, OP_LE = 0, 1, 2
 OP_CODES = {"=": OP_EQ, "": OP_EQ, ">=": OP_GE, "<=": OP_LE}
+#: C6 count comparisons (``Variable.amount_op``) as MiniZinc's ``Q_COP`` codes.
+COUNT_OP_CODES = {"=": 0, ">": 1, ">=": 2, "<": 3, "<=": 4}
 
 
 @dataclass(frozen=True)
@@ -244,7 +247,8 @@ def encode(
         for kb in kb_names
     )
     queries = tuple(
-        KbQuery(kind, kb_names.index(kb), tuple((v, columns.index(col)) for v, col in filters), count, ops)
+        KbQuery(kind, kb_names.index(kb), tuple((v, columns.index(col)) for v, col in filters), count, ops,
+                csp.variables[count].amount_op if count is not None else "=")
         for kind, kb, filters, count, ops in raw_queries
     )
     c1 = tuple(
