@@ -21,7 +21,10 @@ from csp_check.models import ConstraintId, Dialogue, Span, Status  # noqa: E402
 from csp_check.pipeline import check_dialogue, dialogue_csp, load_corpus  # noqa: E402
 
 ALL = ["C1", "C2", "C3", "C4", "C5", "C6"]
-FAULT_KINDS = ("count", "name", "attribute")
+FAULT_KINDS = ("count", "name", "attribute", "whole_city")
+#: The constraint each kind must trip (the count: C6; a swapped name or attribute: C5; a no-result
+#: turn said of the whole city about a value the KB has: C4).
+EXPECTED = {"count": "C6", "name": "C5", "attribute": "C5", "whole_city": "C4"}
 
 
 def edit_text(dialogue: Dialogue, turn: int, span: Span, new: str) -> Dialogue:
@@ -81,11 +84,41 @@ def inject(dialogue: Dialogue, kb, kind: str, rng: random.Random) -> Dialogue | 
                     bad = [x for x in bad if x != "hotel"]  # "hotel" names any place to stay (README)
                 if bad:
                     options.append((v, rng.choice(bad)))
+        elif kind == "whole_city" and c.id is ConstraintId.C4:
+            options.extend(_whole_city(c, by_name, said, csp.kbs[c.kb or ""], dialogue))
     if not options:
         return None
+    if kind == "whole_city":
+        (area, value_var, new) = rng.choice(options)
+        later, earlier = sorted([(area, "all of cambridge"), (value_var, new)], key=lambda x: -x[0].span.start)
+        faulty = edit_text(dialogue, later[0].turn, later[0].span, later[1])
+        return edit_text(faulty, earlier[0].turn, earlier[0].span, earlier[1])
     var, new = rng.choice(options)
     assert var.span is not None
     return edit_text(dialogue, var.turn, var.span, new)
+
+
+def _whole_city(c, by_name, said, entities, dialogue: Dialogue) -> list:  # type: ignore[no-untyped-def]
+    """Places for a ``whole_city`` fault in a no-result (C4) turn: its area words become "all of
+    cambridge" (no area filter) and another of its values one the KB has with the other filters
+    (so "there are no X in all of cambridge" is false: C4)."""
+    out = []
+    mine = [by_name[n] for n in c.variables]
+    areas = [v for v in mine if v.slot == "area" and v.span is not None and v.turn == c.turn]
+    for area in areas[:1]:
+        for i, n in enumerate(c.variables):
+            v = by_name[n]
+            if (v is area or v.span is None or v.turn != c.turn or v.slot in ("area", "name")
+                    or (c.ops and c.ops[i] != "=") or v.span.start < area.span.end and area.span.start < v.span.end):
+                continue
+            keep = [j for j in range(len(c.variables)) if j != i and by_name[c.variables[j]].slot != "area"]
+            cols, vals = [c.columns[j] for j in keep], [said[c.variables[j]] for j in keep]
+            ops = [c.ops[j] if c.ops else "=" for j in keep]
+            have = sorted({e[c.columns[i]] for e in entities if c.columns[i] in e
+                           and entity_match(e, cols, vals, ops)[0]} - {said[n]})
+            if have:
+                out.append((area, v, have[len(have) // 2]))
+    return out
 
 SHARED = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "multiwoz"
 
@@ -136,14 +169,16 @@ def main() -> None:
     accepted = [d for d in load_corpus([args.data], kb=kb) if not isinstance(d, Exception)
                 and check_dialogue(d, kb, ALL).status is Status.CONSISTENT]  # fmt: skip
     for kind in FAULT_KINDS:
-        injected = flagged_n = 0
+        injected = flagged_n = right = 0
         for d in accepted:
             faulty = inject(d, kb, kind, rng)
             if faulty is None:
                 continue
             injected += 1
-            flagged_n += check_dialogue(faulty, kb, ALL).status is Status.INCONSISTENT
-        share = f"{flagged_n / injected:.1%}" if injected else "-"
+            report = check_dialogue(faulty, kb, ALL)
+            flagged_n += report.status is Status.INCONSISTENT
+            right += any(v.constraint.value == EXPECTED[kind] for v in report.violations)
+        share = f"{flagged_n / injected:.1%}, by {EXPECTED[kind]} {right / injected:.1%}" if injected else "-"
         print(f"  {kind}: {flagged_n}/{injected} = {share}")
     print(f"\nseeded draw ({args.draw} flags, seed {args.seed}):")
     for i, (dialogue_id, v) in enumerate(random.Random(args.seed).sample(flags, min(args.draw, len(flags))), 1):

@@ -186,6 +186,8 @@ def read_value(var: Variable, lexicon: Lexicon) -> Value:
         if amount is None:  # "over 70": the number of a bound (Variable.amount_op)
             amount = parse_amount(bound_number(var.text))
         return amount if amount is not None else normalize(var.text)
+    if var.slot == "area" and wording_key("area", var.text) == "dontcare":
+        return "dontcare"  # "in all of cambridge", "anywhere in town": no area filter (normalize._WHOLE_CITY)
     if (isinstance(var.value, str) and var.value.isdigit() and not normalize(var.text).isdigit()
             and (number := parse_amount(var.text)) is not None):
         return str(number)  # a numeric slot's value written as a word: "for four" = 4

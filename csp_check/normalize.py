@@ -186,6 +186,14 @@ _AREA = re.compile(
     r"(?: (?:of|in) (?:the )?(?:town|city|cambridge|city center|town center))?$"
     r"|^(?:the )?(?:town|city) (?P<b>center|centre)$"
 )
+#: An area that is the whole city: "cambridge", "all of cambridge", "anywhere in town", "any area",
+#: "various parts of the city", "all over town" (no area filter, like ``dontcare``).
+_WHOLE_CITY = re.compile(
+    r"^(?:(?:in|on|at|around|across|throughout|within) )?(?:(?:all|any|every|each) (?:of |over |parts? of |areas? of |where in )?"
+    r"|anywhere (?:in )?|everywhere (?:in )?|(?:various|different|all|any|many) (?:parts?|areas?|sides?) of |the whole (?:of )?"
+    r"|the entire |the )?(?:the )?(?:cambridge|town|city|the city|the town|cambridge area|city of cambridge)$"
+    r"|^(?:any ?where|every ?where|all areas|any area|all parts of town|around town|all over)$"
+)
 _UNITS = {"star": "", "stars": "", "night": "", "nights": "", "people": "", "person": "", "persons": "",
           "guests": "", "guest": "", "adults": "", "adult": "", "day": "", "days": "", "tickets": "",
           "ticket": "", "minute": " minutes", "minutes": " minutes", "mins": " minutes", "min": " minutes"}
@@ -228,6 +236,8 @@ def wording_key(slot: str, text: str) -> str:
     if t == "dontcare" or _DONTCARE.search(t):
         return "dontcare"
     if slot == "area":
+        if _WHOLE_CITY.match(t):  # "in all of cambridge", "anywhere in town": no area filter
+            return "dontcare"
         m = _AREA.match(t)
         if m:
             return _AREAS[m["a"] or m["b"]]

@@ -176,3 +176,31 @@ def test_a_detail_is_about_the_entity_under_discussion(tmp_path: Path, postcode:
 ])  # fmt: skip
 def test_more_wording_classes(slot: str, text: str, key: str) -> None:
     assert wording_key(slot, text) == key
+
+
+@pytest.mark.parametrize("text", ["all of cambridge", "in all of cambridge", "Cambridge", "in town", "anywhere in town",
+                                  "various parts of the city", "any area"])
+def test_the_whole_city_is_no_area(text: str) -> None:
+    """A no-result turn "no X in all of cambridge" filters on no area (spec §9)."""
+    assert wording_key("area", text) == "dontcare"
+    assert wording_key("area", "the area") != "dontcare"  # refers back to an area named before
+
+
+@needs_shared
+def test_no_result_in_all_of_cambridge_is_checked_without_area() -> None:
+    """MUL0046 turn 1: "there are no singaporean restaurants in all of cambridge" is consistent;
+    with "thai" written over "singaporean" the KB has such restaurants anywhere in the city: C4."""
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+    from multiwoz import edit_text
+
+    kb = load_kb(DB)
+    dialogue = next(d for d in load_corpus([VAL], kb=kb) if getattr(d, "id", "") == "MUL0046")
+    assert not [v for v in check_dialogue(dialogue, kb).violations if v.constraint.value == "C4"]
+    turn = dialogue.turns[1]
+    start = turn.utterance.index("singaporean")
+    from csp_check.models import Span
+
+    faulty = edit_text(dialogue, 1, Span(start=start, end=start + len("singaporean")), "thai")
+    assert "C4" in {v.constraint.value for v in check_dialogue(faulty, kb).violations}
