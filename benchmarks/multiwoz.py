@@ -21,10 +21,11 @@ from csp_check.models import ConstraintId, Dialogue, Span, Status  # noqa: E402
 from csp_check.pipeline import check_dialogue, dialogue_csp, load_corpus  # noqa: E402
 
 ALL = ["C1", "C2", "C3", "C4", "C5", "C6"]
-FAULT_KINDS = ("count", "name", "attribute", "whole_city")
+FAULT_KINDS = ("count", "name", "attribute", "whole_city", "time_bound")
 #: The constraint each kind must trip (the count: C6; a swapped name or attribute: C5; a no-result
-#: turn said of the whole city about a value the KB has: C4).
-EXPECTED = {"count": "C6", "name": "C5", "attribute": "C5", "whole_city": "C4"}
+#: turn said of the whole city about a value the KB has: C4; a system "arrives by T" / "leaves after T"
+#: moved so no train fits: C5).
+EXPECTED = {"count": "C6", "name": "C5", "attribute": "C5", "whole_city": "C4", "time_bound": "C5"}
 
 
 def edit_text(dialogue: Dialogue, turn: int, span: Span, new: str) -> Dialogue:
@@ -84,6 +85,8 @@ def inject(dialogue: Dialogue, kb, kind: str, rng: random.Random) -> Dialogue | 
                     bad = [x for x in bad if x != "hotel"]  # "hotel" names any place to stay (README)
                 if bad:
                     options.append((v, rng.choice(bad)))
+        elif kind == "time_bound" and c.id is ConstraintId.C5:
+            options.extend(_time_bound(c, by_name, said, csp.kbs[c.kb or ""]))
         elif kind == "whole_city" and c.id is ConstraintId.C4:
             options.extend(_whole_city(c, by_name, said, csp.kbs[c.kb or ""], dialogue))
     if not options:
@@ -96,6 +99,29 @@ def inject(dialogue: Dialogue, kb, kind: str, rng: random.Random) -> Dialogue | 
     var, new = rng.choice(options)
     assert var.span is not None
     return edit_text(dialogue, var.turn, var.span, new)
+
+
+def _time_bound(c, by_name, said, entities) -> list:  # type: ignore[no-untyped-def]
+    """Places for a ``time_bound`` fault: a system time said as a bound in its own turn ("arrives
+    by 10:30", ``ops`` not ``=``) moved 30 minutes past every train that fits the turn's other
+    filters ("by" → before the earliest, "after" → later than the latest)."""
+    out = []
+    for i, n in enumerate(c.variables):
+        v = by_name[n]
+        op = c.ops[i] if c.ops else "="
+        if op == "=" or v.speaker != "system" or v.turn != c.turn or v.span is None:
+            continue
+        keep = [j for j in range(len(c.variables)) if j != i and by_name[c.variables[j]].slot != v.slot]
+        cols, vals = [c.columns[j] for j in keep], [said[c.variables[j]] for j in keep]
+        ops = [c.ops[j] if c.ops else "=" for j in keep]
+        times = sorted(e[c.columns[i]] for e in entities if c.columns[i] in e and entity_match(e, cols, vals, ops)[1])
+        if not times or not re.fullmatch(r"\d\d:\d\d", times[0]) or not re.fullmatch(r"\d\d:\d\d", times[-1]):
+            continue
+        edge = times[0] if op == "<=" else times[-1]
+        minutes = int(edge[:2]) * 60 + int(edge[3:]) + (-30 if op == "<=" else 30)
+        if 0 <= minutes < 24 * 60:
+            out.append((v, f"{minutes // 60:02d}:{minutes % 60:02d}"))
+    return out
 
 
 def _whole_city(c, by_name, said, entities, dialogue: Dialogue) -> list:  # type: ignore[no-untyped-def]

@@ -64,6 +64,7 @@ from csp_check.models import (
 )
 from csp_check.assignment import ENTITY_TEXT_SLOTS, kb_index
 from csp_check.check import count_matches
+from csp_check.cues import time_bound_op
 from csp_check.normalize import (
     clock_time, fold, name_words, normalize, normalized_entities, refers, same_clock, wording_key,
 )
@@ -298,13 +299,24 @@ class _Builder:
             if v.kind is VariableKind.SLOT and v.role in SYSTEM_CLAIMS and v.slot in columns and self._kb_claim(kb_id, v)
             and not self._restated_bound(turn, v)
         ]
-        if not claims:
+        said_bounds = [  # "TR1234 arrives by 10:30", "trains leaving after 17:00": the entity's time within
+            v for v in mine  # the bound (cues.time_bound_op)
+            if v.slot in BOUNDS and v.span is not None and v.slot in columns and v.role in SYSTEM_CLAIMS
+            and not self._select(turn, v.domain) and isinstance(v.value, str) and clock_time(v.value)
+            and time_bound_op(self.dialogue.turns[turn].utterance, v.span)
+        ]
+        named = {v.value for v in mine if v.slot in NOT_FILTERS - BOUNDS}
+        if len(named) > 1 or len({v.slot for v in said_bounds}) < len(said_bounds):
+            said_bounds = []  # several trains, or several times: listed apart
+        said_bounds = [v for v in said_bounds if not any(c.slot == v.slot for c in claims)]  # "one at 13:32;
+        # all other trains arrive after 14:30": the bound is about other trains
+        if not claims and not said_bounds:
             return
         if any(self._select(turn, v.domain) for v in claims) and not any(v.slot in NOT_FILTERS - BOUNDS for v in claims):
             return  # "cheap, moderate or expensive: which would you prefer?" names choices, not an entity
         if self._alternatives(turn, mine):
             asked = []  # after "no match" / "could not book" the system offers something else
-        elif all(v.slot in DETAIL_COLUMNS for v in claims) or (
+        elif claims and all(v.slot in DETAIL_COLUMNS for v in claims) or claims and (
             kb_id.startswith("dialogue:")  # the dialogue's own results (SGD): any column may be a detail
             and all(v.role is ActRole.INFORM and not _names_entity(v.slot) for v in claims)
             and not any(_names_entity(v.slot) or v.kind is VariableKind.AMOUNT for v in mine)
@@ -315,7 +327,7 @@ class _Builder:
         asked = [v for v in asked if self._kb_claim(kb_id, v)  # "church" asked, All Saints offered: a wording
                  and not (v.slot in ("parking", "internet") and v.value == "no")]  # "no" = not needed, for an offer
         said = {v.slot for v in claims}
-        bounds = [v for v in asked if v.slot in BOUNDS and v.slot in columns and v not in claims]  # kept even if said:
+        bounds = [v for v in asked if v.slot in BOUNDS and v.slot in columns and v not in claims] + said_bounds  # kept even if said:
         asked = [v for v in asked if v.slot not in said and v.slot in columns and v not in bounds]  # 17:11 >= 17:00
         claims += asked
         by_slot: dict[str, list[Variable]] = defaultdict(list)
@@ -333,7 +345,7 @@ class _Builder:
             self.add(
                 Constraint(
                     id=ConstraintId.C5, variables=[v.name for v in group], turn=turn, kb=kb_id,
-                    columns=[v.slot for v in group], ops=[_op(v) if v in bounds else "=" for v in group],
+                    columns=[v.slot for v in group], ops=[self._bound_op(v) if v in bounds else "=" for v in group],
                 )
             )
 
@@ -421,6 +433,14 @@ class _Builder:
         before = self.dialogue.turns[turn].utterance[: v.span.start] if v.span else ""
         return (any(self.lexicon.canon(v.slot_type, h) == v.value for h in held) or self._select(turn, v.domain)
                 or bool(re.search(r"\b(?:after|before|by|until|later than|earlier than)\s*$", before, re.I)))
+
+    def _bound_op(self, v: Variable) -> str:
+        """A bound filter's comparison: a system time by its own words ("by 10:30": ``<=``), else :func:`_op`."""
+        if v.speaker == "system" and v.span is not None:
+            said = time_bound_op(self.dialogue.turns[v.turn].utterance, v.span)
+            if said:
+                return said
+        return _op(v)
 
     def _select(self, turn: int, domain: str) -> bool:
         return any(a.act.lower().endswith("-select") and a.domain == domain for a in self.dialogue.turns[turn].acts)

@@ -147,6 +147,20 @@ def bound_number(text: str) -> str:
     return folded
 
 
+# -- clock times said as bounds ("arrives by 10:30", "leaves after 17:00") ----------------------
+_TIME_BOUND = re.compile(r"\b(after|later than|from|before|by|until|till|earlier than|no later than)\s*$")
+
+
+def time_bound_op(utterance: str, span: Span) -> str | None:
+    """The bound the words before a clock time at ``span`` state on an entity's time: ``">="``
+    for "after 17:00" / "later than", ``"<="`` for "by 10:30" / "before" / "until" / "no later
+    than"; ``None`` when the time is stated as it is ("it leaves at 10:11")."""
+    m = _TIME_BOUND.search(fold_aligned(utterance[max(0, span.start - 20) : span.start]))
+    if m is None:
+        return None
+    return ">=" if m.group(1) in ("after", "later than", "from") else "<="
+
+
 # -- booleans --------------------------------------------------------------------------------
 #: Slot-name words that say how a boolean slot is phrased, not what it is about.
 _FRAME_WORDS = frozenset(

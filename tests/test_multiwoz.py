@@ -204,3 +204,23 @@ def test_no_result_in_all_of_cambridge_is_checked_without_area() -> None:
 
     faulty = edit_text(dialogue, 1, Span(start=start, end=start + len("singaporean")), "thai")
     assert "C4" in {v.constraint.value for v in check_dialogue(faulty, kb).violations}
+
+
+@needs_shared
+@pytest.mark.parametrize("new, flagged", [("13:14", True), ("13:44", False), ("14:30", False)])
+def test_a_system_time_bound_is_checked(new: str, flagged: bool) -> None:
+    """MUL0476 turn 5: "TR9557 will depart at 11:01 and arrive by 13:44": TR9557 arrives 13:44, so
+    "arrive by 13:14" is false (C5) and "arrive by 14:30" still true (spec §9: bounds)."""
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+    from multiwoz import edit_text
+
+    from csp_check.models import Span
+
+    kb = load_kb(DB)
+    dialogue = next(d for d in load_corpus([VAL], kb=kb) if getattr(d, "id", "") == "MUL0476")
+    start = dialogue.turns[5].utterance.index("13:44")
+    faulty = edit_text(dialogue, 5, Span(start=start, end=start + 5), new)
+    got = {v.constraint.value for v in check_dialogue(faulty, kb).violations}
+    assert ("C5" in got) == flagged, got
