@@ -21,11 +21,13 @@ from csp_check.models import ConstraintId, Dialogue, Span, Status  # noqa: E402
 from csp_check.pipeline import check_dialogue, dialogue_csp, load_corpus  # noqa: E402
 
 ALL = ["C1", "C2", "C3", "C4", "C5", "C6"]
-FAULT_KINDS = ("count", "name", "attribute", "whole_city", "time_bound")
+FAULT_KINDS = ("count", "name", "attribute", "whole_city", "time_bound", "booking_detail")
 #: The constraint each kind must trip (the count: C6; a swapped name or attribute: C5; a no-result
 #: turn said of the whole city about a value the KB has: C4; a system "arrives by T" / "leaves after T"
-#: moved so no train fits: C5).
-EXPECTED = {"count": "C6", "name": "C5", "attribute": "C5", "whole_city": "C4", "time_bound": "C5"}
+#: moved so no train fits: C5; an address / phone / postcode in a booking confirmation changed to
+#: another entity's: C5).
+EXPECTED = {"count": "C6", "name": "C5", "attribute": "C5", "whole_city": "C4", "time_bound": "C5",
+            "booking_detail": "C5"}
 
 
 def edit_text(dialogue: Dialogue, turn: int, span: Span, new: str) -> Dialogue:
@@ -89,6 +91,8 @@ def inject(dialogue: Dialogue, kb, kind: str, rng: random.Random) -> Dialogue | 
             options.extend(_time_bound(c, by_name, said, csp.kbs[c.kb or ""]))
         elif kind == "whole_city" and c.id is ConstraintId.C4:
             options.extend(_whole_city(c, by_name, said, csp.kbs[c.kb or ""], dialogue))
+    if kind == "booking_detail":
+        options = _booking_detail(dialogue, csp, kb)
     if not options:
         return None
     if kind == "whole_city":
@@ -99,6 +103,23 @@ def inject(dialogue: Dialogue, kb, kind: str, rng: random.Random) -> Dialogue | 
     var, new = rng.choice(options)
     assert var.span is not None
     return edit_text(dialogue, var.turn, var.span, new)
+
+
+def _booking_detail(dialogue: Dialogue, csp, kb) -> list:  # type: ignore[no-untyped-def]
+    """Places for a ``booking_detail`` fault: an address, phone or postcode a booking confirmation
+    informs (annotated span) becomes the value of another entity of its domain."""
+    out = []
+    for v in csp.variables:
+        turn = dialogue.turns[v.turn]
+        if (v.speaker != "system" or v.span is None or v.slot not in ("address", "phone", "postcode")
+                or not any(a.role.value == "booked" for a in turn.acts)
+                or not any(a.span == v.span and a.slot == v.slot for a in turn.acts)):
+            continue
+        table = kb.tables.get(v.domain)
+        values = sorted({e[v.slot] for e in table.normalized() if v.slot in e}) if table else []
+        if csp.assignment[v.name] in values and len(values) > 1:
+            out.append((v, values[(values.index(csp.assignment[v.name]) + 7) % len(values)]))
+    return out
 
 
 def _time_bound(c, by_name, said, entities) -> list:  # type: ignore[no-untyped-def]

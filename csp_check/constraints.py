@@ -293,7 +293,8 @@ class _Builder:
         """C5: the offered / informed values of one utterance, with what the user asked for
         (``asked``: the search filters in force), describe an existing entity."""
         if any(v.role is ActRole.BOOKED for v in mine) or self._booked(turn, mine):
-            return  # a booking confirmation's values describe the booking ("the total fee is …")
+            self._booking_details(turn, kb_id, columns, mine)  # its other values describe the booking
+            return  # ("the total fee is …")
         claims = [
             v for v in mine
             if v.kind is VariableKind.SLOT and v.role in SYSTEM_CLAIMS and v.slot in columns and self._kb_claim(kb_id, v)
@@ -433,6 +434,36 @@ class _Builder:
         before = self.dialogue.turns[turn].utterance[: v.span.start] if v.span else ""
         return (any(self.lexicon.canon(v.slot_type, h) == v.value for h in held) or self._select(turn, v.domain)
                 or bool(re.search(r"\b(?:after|before|by|until|later than|earlier than)\s*$", before, re.I)))
+
+    def _booking_details(self, turn: int, kb_id: str, columns: set[str], mine: list[Variable]) -> None:
+        """C5 in a booking confirmation: the entity details it informs (address, phone, rating, a
+        yes/no feature…) belong to the booked entity, named in the turn or under discussion. Not
+        details: the booking's own values (the booking call's arguments: date, time, party size),
+        totals (price, fee, cost) and times that may be bounds."""
+        params = {k for r in self.results if r.turn == turn and r.parameters for k in r.parameters}
+        details = [
+            v for v in mine
+            if v.kind is VariableKind.SLOT and v.role is ActRole.INFORM and v.slot in columns and v.span is not None
+            and not _names_entity(v.slot) and v.slot not in params and v.slot not in BOUNDS
+            and not re.search(r"price|fee|cost|fare|total|date|time|day", v.slot) and self._kb_claim(kb_id, v)
+            and (kb_id.startswith(("dialogue:", "turn")) or v.value in self._vocab(kb_id, v.slot))  # a --kb value
+        ]  # no entity of the domain has is more likely another domain's (MultiWOZ's acts mislabel domains)
+        if not details:
+            return
+        named = [v for v in mine if v.kind is VariableKind.SLOT and _names_entity(v.slot) and v.slot in columns]
+        if named:
+            entity = named[0] if len({v.value for v in named}) == 1 else None
+        else:
+            entity = self._under_discussion(turn, details[0].domain, columns)
+        own = f"turn{turn}:{details[0].domain}"  # the booking's own result (SGD): its one entity
+        if entity is None and not named and len(self.kbs.get(own) or []) == 1:
+            group, kb_id = details, own  # a bus, a flight: no name column
+        elif entity is None or entity.value not in self._vocab(kb_id, entity.slot) or not self._kb_claim(kb_id, entity):
+            return  # "Nandos" may be "nandos city centre": a part of another name names no one entity
+        else:
+            group = details + [entity]
+        self.add(Constraint(id=ConstraintId.C5, variables=[v.name for v in group], turn=turn, kb=kb_id,
+                            columns=[v.slot for v in group], ops=["="] * len(group)))
 
     def _bound_op(self, v: Variable) -> str:
         """A bound filter's comparison: a system time by its own words ("by 10:30": ``<=``), else :func:`_op`."""

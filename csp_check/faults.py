@@ -21,6 +21,9 @@ listed_misfit  one of several listed entities becomes another KB entity   C5
 categorical    a categorical or boolean value's words state another value C5 or C2
                ("it is free" → "it is not free", "Economy" → "Business")
                that the entity, or another mention, contradicts
+booking_detail an entity detail stated in a booking confirmation ("Your     C5
+               table is booked. Their number is …", "… and pets are
+               allowed") becomes a value the booked entity does not have
 amount_bound   a number counting KB instances becomes a bound the KB      C6
                count breaks ("I found 10" → "I found more than 10",
                "fewer than 10"; spec §2, ``Variable.amount_op``)
@@ -60,11 +63,11 @@ from csp_check.models import CSP, ActRole, Constraint, ConstraintId, Dialogue, K
 from csp_check.normalize import NUMBER_WORDS, normalize
 
 FaultKind = Literal[
-    "amount", "kb_swap", "coreference", "duplicate", "listed_unknown", "listed_misfit", "categorical", "amount_bound"
+    "amount", "kb_swap", "coreference", "duplicate", "listed_unknown", "listed_misfit", "categorical", "amount_bound", "booking_detail"
 ]
 Mode = Literal["text", "annotated"]
 KINDS: tuple[FaultKind, ...] = (
-    "amount", "kb_swap", "coreference", "duplicate", "listed_unknown", "listed_misfit", "categorical", "amount_bound"
+    "amount", "kb_swap", "coreference", "duplicate", "listed_unknown", "listed_misfit", "categorical", "amount_bound", "booking_detail"
 )
 MODES: tuple[Mode, ...] = ("text", "annotated")
 C1, C2, C3, C4, C5, C6 = (ConstraintId(f"C{i}") for i in range(1, 7))
@@ -77,6 +80,7 @@ EXPECTED: dict[str, frozenset[ConstraintId]] = {
     "listed_misfit": frozenset({C5}),
     "categorical": frozenset({C2, C5}),
     "amount_bound": frozenset({C6}),
+    "booking_detail": frozenset({C5}),
 }
 
 
@@ -213,6 +217,29 @@ def _amount_bound(csp: CSP, allowed: set[str] | None, dialogue: Dialogue) -> lis
     return out
 
 
+def _booking_detail(csp: CSP, allowed: set[str] | None, dialogue: Dialogue) -> list[Choice]:
+    """A detail a booking confirmation informs (not the booking's own date, time, party size or
+    total) changed to a value of its slot the booked entity (the turn's one KB result) lacks."""
+    out = []
+    for var in csp.variables:
+        turn = dialogue.turns[var.turn]
+        if (var.span is None or var.speaker != "system" or var.role is not ActRole.INFORM or var.kind is not VariableKind.SLOT
+                or not any(a.role is ActRole.BOOKED for a in turn.acts)
+                or re.search(r"name|price|fee|cost|fare|total|date|time|day|people|size|seats|tickets|number_of", var.slot)):
+            continue
+        if any(r.call is not None and var.slot in r.call.parameters for r in turn.kb_results):
+            continue  # a value the booking was made with ("from Union Station"): the booking's own
+        booked = csp.kbs.get(f"turn{var.turn}:{var.domain}") or []
+        if len(booked) != 1 or var.slot not in booked[0] or booked[0][var.slot] != csp.assignment[var.name]:
+            continue
+        for value in _other_values(csp, var):
+            rendered = _render(dialogue, var, value) if value != booked[0][var.slot] else None
+            if rendered:
+                out.append((var, *rendered))
+                break
+    return out
+
+
 def _kb_swap(csp: CSP, allowed: set[str] | None, dialogue: Dialogue) -> list[Choice]:
     out = []
     for var, constraint, i in _claims(csp):
@@ -326,7 +353,7 @@ def _categorical(csp: CSP, allowed: set[str] | None, dialogue: Dialogue) -> list
 
 
 _CHOOSERS = {
-    "amount_bound": _amount_bound,
+    "amount_bound": _amount_bound, "booking_detail": _booking_detail,
     "amount": _amount, "kb_swap": _kb_swap, "coreference": _coreference, "duplicate": _duplicate,
     "listed_unknown": _listed_unknown, "listed_misfit": _listed_misfit, "categorical": _categorical,
 }
