@@ -21,13 +21,13 @@ from csp_check.models import ConstraintId, Dialogue, Span, Status  # noqa: E402
 from csp_check.pipeline import check_dialogue, dialogue_csp, load_corpus  # noqa: E402
 
 ALL = ["C1", "C2", "C3", "C4", "C5", "C6"]
-FAULT_KINDS = ("count", "name", "attribute", "whole_city", "time_bound", "booking_detail")
+FAULT_KINDS = ("count", "name", "attribute", "whole_city", "time_bound", "booking_detail", "amenity")
 #: The constraint each kind must trip (the count: C6; a swapped name or attribute: C5; a no-result
 #: turn said of the whole city about a value the KB has: C4; a system "arrives by T" / "leaves after T"
 #: moved so no train fits: C5; an address / phone / postcode in a booking confirmation changed to
-#: another entity's: C5).
+#: another entity's: C5; a hotel's wifi / parking said the other way round, "free wifi" → "no wifi": C5).
 EXPECTED = {"count": "C6", "name": "C5", "attribute": "C5", "whole_city": "C4", "time_bound": "C5",
-            "booking_detail": "C5"}
+            "booking_detail": "C5", "amenity": "C5"}
 
 
 def edit_text(dialogue: Dialogue, turn: int, span: Span, new: str) -> Dialogue:
@@ -93,6 +93,11 @@ def inject(dialogue: Dialogue, kb, kind: str, rng: random.Random) -> Dialogue | 
             options.extend(_whole_city(c, by_name, said, csp.kbs[c.kb or ""], dialogue))
     if kind == "booking_detail":
         options = _booking_detail(dialogue, csp, kb)
+    if kind == "amenity":
+        options = [(v, _flip_amenity(v.text or "")) for v in csp.variables
+                   if v.slot in ("internet", "parking") and v.speaker == "system" and v.span is not None
+                   and _flip_amenity(v.text or "") and any(c.id is ConstraintId.C5 and v.name in c.variables
+                                                           for c in csp.constraints)]
     if not options:
         return None
     if kind == "whole_city":
@@ -103,6 +108,16 @@ def inject(dialogue: Dialogue, kb, kind: str, rng: random.Random) -> Dialogue | 
     var, new = rng.choice(options)
     assert var.span is not None
     return edit_text(dialogue, var.turn, var.span, new)
+
+
+def _flip_amenity(text: str) -> str:
+    """A wifi / parking wording said the other way round: "free wifi" → "no wifi", "no parking" →
+    "free parking"; "" when it has no such form."""
+    if re.match(r"(?i)(?:no|not|n't)\b", text):
+        return re.sub(r"(?i)^(?:no|not|n't)\s+(?:free\s+)?", "free ", text)
+    if re.match(r"(?i)free\s+", text):
+        return re.sub(r"(?i)^free\s+", "no ", text)
+    return "no " + text if re.fullmatch(r"(?i)[\w -]+", text) else ""
 
 
 def _booking_detail(dialogue: Dialogue, csp, kb) -> list:  # type: ignore[no-untyped-def]

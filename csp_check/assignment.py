@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-from csp_check.cues import BOOLEAN, bound_number, read_boolean
+from csp_check.cues import AMENITIES, BOOLEAN, bound_number, read_boolean
 from csp_check.models import Dialogue, KbTable, KnowledgeBase, Value, Variable, VariableKind
 from csp_check.normalize import (
     clock_time, contains_words, name_words, normalize, one_typo, parse_amount, refers, same_clock, vague_amount,
@@ -186,6 +186,9 @@ def read_value(var: Variable, lexicon: Lexicon) -> Value:
         if amount is None:  # "over 70": the number of a bound (Variable.amount_op)
             amount = parse_amount(bound_number(var.text))
         return amount if amount is not None else normalize(var.text)
+    if var.slot in AMENITIES and var.speaker == "system" and var.value in ("yes", "no") and AMENITIES[var.slot].search(
+            var.text.lower()):  # "free wifi" / "no parking" (cues.amenity_span): the text says yes or no
+        return "no" if read_boolean(var.text) == "false" else "yes"
     if var.slot == "area" and wording_key("area", var.text) == "dontcare":
         return "dontcare"  # "in all of cambridge", "anywhere in town": no area filter (normalize._WHOLE_CITY)
     if (isinstance(var.value, str) and var.value.isdigit() and not normalize(var.text).isdigit()

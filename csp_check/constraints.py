@@ -167,8 +167,9 @@ class _Builder:
         groups: dict[tuple[str, Value], list[Variable]] = defaultdict(list)
         keys = referents(self.dialogue, self.variables, self.lexicon)
         for v in self.variables:
-            if v.kind is VariableKind.SLOT and not self._description(v):
-                groups[(v.slot_type, keys[v.name][0])].append(v)
+            if v.kind is VariableKind.SLOT and not self._description(v) and not (
+                    v.speaker == "system" and v.slot in ("internet", "parking")):  # "it does not have parking" is
+                groups[(v.slot_type, keys[v.name][0])].append(v)  # about the entity (C5), not the request
         for members in groups.values():
             if len(members) > 1:
                 self.add(Constraint(id=ConstraintId.C2, variables=[m.name for m in members], turn=members[0].turn))

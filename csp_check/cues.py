@@ -224,6 +224,42 @@ def boolean_span(utterance: str, slot: str, avoid: list[Span] = ()) -> Span | No
     return None
 
 
+#: MultiWOZ's yes/no hotel columns and the words that name them in text.
+AMENITIES = {"internet": re.compile(r"(?<![\w-])(?:wi-?fi|wifi|internet|wireless(?: internet)?)(?![\w])"),
+             "parking": re.compile(r"(?<![\w-])(?:parking|car park|place to park)(?![\w])")}
+
+
+def sentence_of(utterance: str, span: Span) -> tuple[int, int]:
+    """(start, end) of the sentence of ``utterance`` that holds ``span`` (ends at . ! ? or a tab)."""
+    start = max((m.end() for m in re.finditer(r"[.!?\t]", utterance[: span.start])), default=0)
+    tail = re.search(r"[.!?\t]", utterance[span.end :])
+    return start, span.end + tail.start() if tail else len(utterance)
+
+
+def amenity_span(utterance: str, slot: str, avoid: list[Span] = ()) -> Span | None:  # type: ignore[assignment]
+    """The words of ``utterance`` that state a yes/no amenity (MultiWOZ ``internet`` /
+    ``parking``): "free wifi", "no parking", "does n't have internet"; the span runs from the
+    negator, if any, to the cue (as :func:`boolean_span`). ``None`` when the cue is not there or
+    the clause says either is fine."""
+    pattern = AMENITIES.get(slot)
+    if pattern is None:
+        return None
+    folded = fold_aligned(utterance)
+    for match in pattern.finditer(folded):
+        start, end = match.start(), match.end()
+        if any(start < a.end and a.start < end for a in avoid):
+            continue
+        negation = _negation(folded, start, end)
+        if negation == "indifferent":
+            return None
+        if folded[max(0, start - 5) : start] == "free ":
+            start -= 5  # "free wifi"
+        if negation is not None:
+            start, end = min(start, negation[0]), max(end, negation[1])
+        return Span(start=start, end=end)
+    return None
+
+
 def _negation(folded: str, start: int, end: int) -> tuple[int, int] | str | None:
     """Offsets of the negator of the cue at [start, end): one of the six words before it in
     its clause, or one of the three after it ("pets are not allowed"); ``"indifferent"`` for

@@ -224,3 +224,23 @@ def test_a_system_time_bound_is_checked(new: str, flagged: bool) -> None:
     faulty = edit_text(dialogue, 5, Span(start=start, end=start + 5), new)
     got = {v.constraint.value for v in check_dialogue(faulty, kb).violations}
     assert ("C5" in got) == flagged, got
+
+
+@needs_shared
+@pytest.mark.parametrize("new, flagged", [("no wifi", True), ("free wifi", False)])
+def test_wifi_said_in_words_is_read(new: str, flagged: bool) -> None:
+    """MUL0602 turn 3: "Archway House … with free wifi" (act Hotel-Inform Internet=none, no value):
+    the words give the value; Archway House has internet, so "with no wifi" is false (C5)."""
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+    from multiwoz import edit_text
+
+    from csp_check.models import Span
+
+    kb = load_kb(DB)
+    dialogue = next(d for d in load_corpus([VAL], kb=kb) if getattr(d, "id", "") == "MUL0602")
+    start = dialogue.turns[3].utterance.index("free wifi")
+    faulty = edit_text(dialogue, 3, Span(start=start, end=start + len("free wifi")), new)
+    got = {v.constraint.value for v in check_dialogue(faulty, kb).violations}
+    assert ("C5" in got) == flagged, got
