@@ -260,6 +260,33 @@ def amenity_span(utterance: str, slot: str, avoid: list[Span] = ()) -> Span | No
     return None
 
 
+_ANSWER = re.compile(
+    r"(?:(?:yes|yeah|yep|yup|no|nope|sorry|unfortunately|indeed|actually|sadly|luckily|fortunately)\b[ ,!]*)*"
+    r"(?:(?:they|it|he|she|there|this|that|the \w+)(?:\s+|(?=')))?(?:do|does|did|is|are|was|were|has|have|can|will|'s|'re)"
+    r"(?:\s*n't|\s+not)?\b|(?:yes|yeah|yep|yup|no|nope)\b"
+)
+
+
+def answer_span(utterance: str, previous: str, slot: str, avoid: list[Span] = ()) -> Span | None:  # type: ignore[assignment]
+    """A yes/no answer that states boolean ``slot`` without its words: the previous turn asks
+    about the slot's cue ("Do they serve alcohol?") and this utterance opens with a short answer
+    ("No, they do not.", "Yes, it is.", "Unfortunately they don't."); the span is the answer,
+    read by :func:`read_boolean`. ``None`` otherwise."""
+    pattern = boolean_cue(slot)
+    if pattern is None or "?" not in previous or not pattern.search(fold_aligned(previous)):
+        return None
+    folded = fold_aligned(utterance)
+    m = _ANSWER.match(folded)
+    if m is None or not m.group(0).strip():
+        return None
+    end = len(m.group(0).rstrip(" ,"))
+    rest = folded[end:]
+    if not re.match(r"\s*(?:[.!]|$)", rest) and not re.match(r"\s*,", rest):
+        return None  # "they are open until 10": more than an answer
+    span = Span(start=0, end=end)
+    return None if any(span.start < a.end and a.start < span.end for a in avoid) else span
+
+
 def _negation(folded: str, start: int, end: int) -> tuple[int, int] | str | None:
     """Offsets of the negator of the cue at [start, end): one of the six words before it in
     its clause, or one of the three after it ("pets are not allowed"); ``"indifferent"`` for

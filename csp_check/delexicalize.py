@@ -23,7 +23,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from csp_check.cues import AMENITIES, BOOLEAN, amenity_span, sentence_of, amount_op, bound_number, boolean_span, count_spans, measure_spans, unit_after, user_states
+from csp_check.cues import AMENITIES, BOOLEAN, amenity_span, answer_span, sentence_of, amount_op, bound_number, boolean_span, count_spans, measure_spans, unit_after, user_states
 from csp_check.models import ActRole, DelexicalizedDialogue, Dialogue, DialogueAct, Span, Variable, VariableKind
 from csp_check.normalize import fold_aligned, normalize, parse_amount
 
@@ -56,6 +56,8 @@ def delexicalize(dialogue: Dialogue) -> DelexicalizedDialogue:
                     span = next(iter(count_spans(turn.utterance, avoid)), None)
                 elif _by_form(act):
                     span = boolean_span(turn.utterance, act.slot, avoid)
+                    if span is None and act.role is not ActRole.COUNT and turn.speaker == "system" and turn.index:
+                        span = answer_span(turn.utterance, dialogue.turns[turn.index - 1].utterance, act.slot, avoid)
                 else:
                     slot_type = f"{act.domain}.{act.slot}"
                     closed = dialogue.ontology.get(slot_type)

@@ -24,6 +24,8 @@ categorical    a categorical or boolean value's words state another value C5 or 
 booking_detail an entity detail stated in a booking confirmation ("Your     C5
                table is booked. Their number is …", "… and pets are
                allowed") becomes a value the booked entity does not have
+boolean_answer a short yes/no answer stating a boolean ("Do they serve      C5 or C2
+               alcohol?" "No, they do not.") answers the other way
 amount_bound   a number counting KB instances becomes a bound the KB      C6
                count breaks ("I found 10" → "I found more than 10",
                "fewer than 10"; spec §2, ``Variable.amount_op``)
@@ -63,11 +65,11 @@ from csp_check.models import CSP, ActRole, Constraint, ConstraintId, Dialogue, K
 from csp_check.normalize import NUMBER_WORDS, normalize
 
 FaultKind = Literal[
-    "amount", "kb_swap", "coreference", "duplicate", "listed_unknown", "listed_misfit", "categorical", "amount_bound", "booking_detail"
+    "amount", "kb_swap", "coreference", "duplicate", "listed_unknown", "listed_misfit", "categorical", "amount_bound", "booking_detail", "boolean_answer"
 ]
 Mode = Literal["text", "annotated"]
 KINDS: tuple[FaultKind, ...] = (
-    "amount", "kb_swap", "coreference", "duplicate", "listed_unknown", "listed_misfit", "categorical", "amount_bound", "booking_detail"
+    "amount", "kb_swap", "coreference", "duplicate", "listed_unknown", "listed_misfit", "categorical", "amount_bound", "booking_detail", "boolean_answer"
 )
 MODES: tuple[Mode, ...] = ("text", "annotated")
 C1, C2, C3, C4, C5, C6 = (ConstraintId(f"C{i}") for i in range(1, 7))
@@ -81,6 +83,7 @@ EXPECTED: dict[str, frozenset[ConstraintId]] = {
     "categorical": frozenset({C2, C5}),
     "amount_bound": frozenset({C6}),
     "booking_detail": frozenset({C5}),
+    "boolean_answer": frozenset({C2, C5}),
 }
 
 
@@ -240,6 +243,21 @@ def _booking_detail(csp: CSP, allowed: set[str] | None, dialogue: Dialogue) -> l
     return out
 
 
+def _boolean_answer(csp: CSP, allowed: set[str] | None, dialogue: Dialogue) -> list[Choice]:
+    """A boolean stated by a short answer at the start of a system turn (``cues.answer_span``:
+    "No, they do not.") answered the other way ("Yes, they do."), where a C5 or C2 then fails."""
+    out = []
+    for var in csp.variables:
+        said = csp.assignment[var.name]
+        if (var.span is None or var.span.start != 0 or var.speaker != "system" or said not in BOOLEAN
+                or boolean_span(dialogue.turns[var.turn].utterance, var.slot) is not None):
+            continue
+        text, value = ("Yes, they do", "True") if said == "false" else ("No, they do not", "False")
+        if read_boolean(text) != said and _breaks(csp, var, value.lower(), allowed):
+            out.append((var, text, value))
+    return out
+
+
 def _kb_swap(csp: CSP, allowed: set[str] | None, dialogue: Dialogue) -> list[Choice]:
     out = []
     for var, constraint, i in _claims(csp):
@@ -353,7 +371,7 @@ def _categorical(csp: CSP, allowed: set[str] | None, dialogue: Dialogue) -> list
 
 
 _CHOOSERS = {
-    "amount_bound": _amount_bound, "booking_detail": _booking_detail,
+    "amount_bound": _amount_bound, "booking_detail": _booking_detail, "boolean_answer": _boolean_answer,
     "amount": _amount, "kb_swap": _kb_swap, "coreference": _coreference, "duplicate": _duplicate,
     "listed_unknown": _listed_unknown, "listed_misfit": _listed_misfit, "categorical": _categorical,
 }
