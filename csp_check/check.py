@@ -144,8 +144,9 @@ def explain(
         msg = (f"turn {r.turn} the user says{span} ({r.slot}={r.value!r}); the {constraint.record or 'annotation'} "
                f"at turn {constraint.turn} records {r.slot}={recorded}")
         if not constraint.values:  # an omission: x ∈ ∅
+            tracks = "" if (constraint.record or "").endswith("yet,") else f"tracks {r.slot.split('.')[0]} but "
             msg = (f"turn {r.turn} the user says{span} ({r.slot}={r.value!r}); the {constraint.record or 'annotation'} "
-                   f"at turn {constraint.turn} tracks {r.slot.split('.')[0]} but records no {r.slot}")
+                   f"at turn {constraint.turn} {tracks}records no {r.slot}")
     else:
         entities = csp.kbs.get(constraint.kb or "", [])
         values = [assignment[n] for n in constraint.variables]

@@ -725,13 +725,16 @@ _RAW_CHOOSERS = {"amount": _raw_amount, "attribute": _raw_attribute, "name_swap"
 
 # -- annotation faults (S1 and role-aware slots) -------------------------------------------------
 
-AnnotationFaultKind = Literal["state_value", "call_value", "role_swap", "state_omission"]
-ANNOTATION_KINDS: tuple[AnnotationFaultKind, ...] = ("state_value", "call_value", "role_swap", "state_omission")
+AnnotationFaultKind = Literal["state_value", "call_value", "role_swap", "state_omission", "only_slot_omission"]
+ANNOTATION_KINDS: tuple[AnnotationFaultKind, ...] = (
+    "state_value", "call_value", "role_swap", "state_omission", "only_slot_omission"
+)
 ANNOTATION_EXPECTED: dict[str, frozenset[ConstraintId]] = {
     "state_value": frozenset({ConstraintId.S1}),
     "call_value": frozenset({ConstraintId.S1}),
     "role_swap": frozenset({ConstraintId.S1, ConstraintId.C2, ConstraintId.C5}),
     "state_omission": frozenset({ConstraintId.S1}),
+    "only_slot_omission": frozenset({ConstraintId.S1}),
 }
 
 
@@ -765,7 +768,7 @@ def inject_annotation(
     csp = build_csp(dialogue, delex, kb)
     lexicon = Lexicon.of(dialogue)
     faulty = dialogue.model_copy(deep=True)
-    if kind == "state_omission":
+    if kind in ("state_omission", "only_slot_omission"):
         from csp_check.annotation import informs
 
         by_name = {v.name: v for v in csp.variables}
@@ -778,9 +781,17 @@ def inject_annotation(
             if c.id is not ConstraintId.S1:
                 continue
             var = by_name[c.variables[0]]
-            if c.record == "belief state" and c.values and c.turn == var.turn and len(
-                dialogue.turns[var.turn].state.get(var.domain, {})
-            ) > 1 and informs(dialogue, var, csp.assignment[var.name], turn_spans.get(var.turn, [])):
+            tracked = len(dialogue.turns[var.turn].state.get(var.domain, {}))
+            if kind == "only_slot_omission":  # the user's only slot of d, where a later state tracks d anyway
+                fits = tracked == 1 and any(
+                    t.speaker == "user" and set(t.state.get(var.domain, {})) - {var.slot}
+                    for t in dialogue.turns[var.turn + 1 :]
+                )
+            else:
+                fits = tracked > 1
+            if c.record == "belief state" and c.values and c.turn == var.turn and fits and informs(
+                dialogue, var, csp.assignment[var.name], turn_spans.get(var.turn, [])
+            ):
                 places.append(var)
         if not places:
             return None
@@ -792,7 +803,7 @@ def inject_annotation(
         )
     if kind in ("state_value", "call_value"):
         state = kind == "state_value"
-        s1 = [c for c in csp.constraints if c.id is ConstraintId.S1 and (c.record == "belief state") == state]
+        s1 = [c for c in csp.constraints if c.id is ConstraintId.S1 and (c.record or "").startswith("belief state") == state]
         by_name = {v.name: v for v in csp.variables}
         choices = []
         for c in s1:
