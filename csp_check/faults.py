@@ -26,6 +26,9 @@ booking_detail an entity detail stated in a booking confirmation ("Your     C5
                allowed") becomes a value the booked entity does not have
 boolean_answer a short yes/no answer stating a boolean ("Do they serve      C5 or C2
                alcohol?" "No, they do not.") answers the other way
+reworded_date  a date said "March 9th" becomes another day in other words  C2, S1
+               ("the 10th of March"; :func:`reword_date` with the same day
+               is no fault: ``tests/test_faults.py``)                     (C1, C5)
 amount_bound   a number counting KB instances becomes a bound the KB      C6
                count breaks ("I found 10" → "I found more than 10",
                "fewer than 10"; spec §2, ``Variable.amount_op``)
@@ -65,11 +68,11 @@ from csp_check.models import CSP, ActRole, Constraint, ConstraintId, Dialogue, K
 from csp_check.normalize import NUMBER_WORDS, normalize
 
 FaultKind = Literal[
-    "amount", "kb_swap", "coreference", "duplicate", "listed_unknown", "listed_misfit", "categorical", "amount_bound", "booking_detail", "boolean_answer"
+    "amount", "kb_swap", "coreference", "duplicate", "listed_unknown", "listed_misfit", "categorical", "amount_bound", "booking_detail", "boolean_answer", "reworded_date"
 ]
 Mode = Literal["text", "annotated"]
 KINDS: tuple[FaultKind, ...] = (
-    "amount", "kb_swap", "coreference", "duplicate", "listed_unknown", "listed_misfit", "categorical", "amount_bound", "booking_detail", "boolean_answer"
+    "amount", "kb_swap", "coreference", "duplicate", "listed_unknown", "listed_misfit", "categorical", "amount_bound", "booking_detail", "boolean_answer", "reworded_date"
 )
 MODES: tuple[Mode, ...] = ("text", "annotated")
 C1, C2, C3, C4, C5, C6 = (ConstraintId(f"C{i}") for i in range(1, 7))
@@ -84,6 +87,7 @@ EXPECTED: dict[str, frozenset[ConstraintId]] = {
     "amount_bound": frozenset({C6}),
     "booking_detail": frozenset({C5}),
     "boolean_answer": frozenset({C2, C5}),
+    "reworded_date": frozenset({C1, C2, C5, ConstraintId.S1}),
 }
 
 
@@ -243,6 +247,37 @@ def _booking_detail(csp: CSP, allowed: set[str] | None, dialogue: Dialogue) -> l
     return out
 
 
+_MONTH_NAMES = "January February March April May June July August September October November December".split()
+
+
+def reword_date(value: str, shift: int = 0) -> str | None:
+    """An ISO date ``value`` said as "the 9th of March" (``shift`` days later, in the month)."""
+    m = re.fullmatch(r"\d{4}-(\d\d)-(\d\d)", value)
+    if m is None:
+        return None
+    month, day = int(m[1]), int(m[2]) + shift
+    if not 1 <= day <= 28:
+        return None
+    suffix = "th" if 10 <= day % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(day % 10, "th")
+    return f"the {day}{suffix} of {_MONTH_NAMES[month - 1]}"
+
+
+def _reworded_date(csp: CSP, dialogue: Dialogue, shift: int) -> list[Choice]:
+    """A date written with its month and day ("March 9th") said in other words as another day
+    (``shift`` days later: "the 10th of March"), where a C2, C5 or S1 then holds it to its day."""
+    from csp_check.normalize import date_key
+
+    out = []
+    for var in csp.variables:
+        value = csp.assignment[var.name]
+        if var.span is None or not isinstance(value, str) or date_key(var.text or "") != value[5:]:
+            continue
+        text = reword_date(value, shift)
+        if text is not None:
+            out.append((var, text, f"{value[:8]}{int(value[8:]) + shift:02d}"))
+    return out
+
+
 def _boolean_answer(csp: CSP, allowed: set[str] | None, dialogue: Dialogue) -> list[Choice]:
     """A boolean stated by a short answer at the start of a system turn (``cues.answer_span``:
     "No, they do not.") answered the other way ("Yes, they do."), where a C5 or C2 then fails."""
@@ -372,6 +407,7 @@ def _categorical(csp: CSP, allowed: set[str] | None, dialogue: Dialogue) -> list
 
 _CHOOSERS = {
     "amount_bound": _amount_bound, "booking_detail": _booking_detail, "boolean_answer": _boolean_answer,
+    "reworded_date": lambda csp, allowed, dialogue: _reworded_date(csp, dialogue, shift=1),
     "amount": _amount, "kb_swap": _kb_swap, "coreference": _coreference, "duplicate": _duplicate,
     "listed_unknown": _listed_unknown, "listed_misfit": _listed_misfit, "categorical": _categorical,
 }

@@ -179,3 +179,15 @@ def test_over_a_span_of_days_is_no_bound():
 
     utterance = "This event is happening over 3 days and starts tomorrow."
     assert amount_op(utterance, count_spans(utterance)[0]) == "="
+
+
+@pytest.mark.parametrize("text, key", [
+    ("the 9th of March", "03-09"), ("March 9th", "03-09"), ("on March 9th", "03-09"), ("Mar. 9", "03-09"),
+    ("the ninth of March", "03-09"), ("March 9, 2019", "03-09"), ("next Tuesday", "relative"),
+    ("this weekend", "relative"), ("tomorrow", "relative"), ("March", None), ("9th", None),
+])
+def test_dates_in_other_words(text, key):
+    """Equal dates compare equal; a day relative to an unknown today claims none (spec §9)."""
+    from csp_check.normalize import date_key
+
+    assert date_key(text) == key
