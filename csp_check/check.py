@@ -88,9 +88,14 @@ def satisfied(constraint: Constraint, assignment: Mapping[str, Value], csp: CSP)
     return isinstance(amount, int) and count_holds(amount_op(csp, constraint.count_variable or ""), amount, sure, possible)
 
 
+_BOUNDS: list = [None, {}]  # the last CSP asked about and its amount variables' ops (linear in its size)
+
+
 def amount_op(csp: CSP, name: str) -> str:
     """The comparison the amount variable ``name`` states (``Variable.amount_op``; ``=`` if unknown)."""
-    return next((v.amount_op for v in csp.variables if v.name == name), "=")
+    if _BOUNDS[0] is not csp:
+        _BOUNDS[:] = [csp, {v.name: v.amount_op for v in csp.variables if v.amount_op != "="}]
+    return _BOUNDS[1].get(name, "=")
 
 
 def count_holds(op: str, amount: int, sure: int, possible: int) -> bool:

@@ -441,7 +441,11 @@ class _Builder:
         yes/no feature…) belong to the booked entity, named in the turn or under discussion. Not
         details: the booking's own values (the booking call's arguments: date, time, party size),
         totals (price, fee, cost) and times that may be bounds."""
-        params = {k for r in self.results if r.turn == turn and r.parameters for k in r.parameters}
+        if getattr(self, "_call_slots", None) is None:  # once per dialogue: linear in its turns
+            self._call_slots: dict[int, set[str]] = defaultdict(set)
+            for r in self.results:
+                self._call_slots[r.turn].update(r.parameters or {})
+        params = self._call_slots.get(turn, set())
         details = [
             v for v in mine
             if v.kind is VariableKind.SLOT and v.role is ActRole.INFORM and v.slot in columns and v.span is not None
