@@ -189,7 +189,7 @@ def read_value(var: Variable, lexicon: Lexicon) -> Value:
         return amount if amount is not None else normalize(var.text)
     if var.slot in AMENITIES and var.speaker == "system" and var.value in ("yes", "no") and AMENITIES[var.slot].search(
             var.text.lower()):  # "free wifi" / "no parking" (cues.amenity_span): the text says yes or no
-        return "no" if read_boolean(var.text) == "false" else "yes"
+        return "no" if read_boolean(var.text) == "false" else var.value  # the words' negation, else as found
     if var.slot == "area" and wording_key("area", var.text) == "dontcare":
         return "dontcare"  # "in all of cambridge", "anywhere in town": no area filter (normalize._WHOLE_CITY)
     if (isinstance(var.value, str) and var.value.isdigit() and not normalize(var.text).isdigit()
