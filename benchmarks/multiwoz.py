@@ -21,7 +21,13 @@ from csp_check.models import ConstraintId, Dialogue, Span, Status  # noqa: E402
 from csp_check.pipeline import check_dialogue, dialogue_csp, load_corpus  # noqa: E402
 
 ALL = ["C1", "C2", "C3", "C4", "C5", "C6"]
-FAULT_KINDS = ("count", "name", "attribute")
+FAULT_KINDS = ("count", "name", "attribute", "whole_city", "time_bound", "booking_detail", "amenity")
+#: The constraint each kind must trip (the count: C6; a swapped name or attribute: C5; a no-result
+#: turn said of the whole city about a value the KB has: C4; a system "arrives by T" / "leaves after T"
+#: moved so no train fits: C5; an address / phone / postcode in a booking confirmation changed to
+#: another entity's: C5; a hotel's wifi / parking said the other way round, "free wifi" → "no wifi": C5).
+EXPECTED = {"count": "C6", "name": "C5", "attribute": "C5", "whole_city": "C4", "time_bound": "C5",
+            "booking_detail": "C5", "amenity": "C5"}
 
 
 def edit_text(dialogue: Dialogue, turn: int, span: Span, new: str) -> Dialogue:
@@ -81,11 +87,100 @@ def inject(dialogue: Dialogue, kb, kind: str, rng: random.Random) -> Dialogue | 
                     bad = [x for x in bad if x != "hotel"]  # "hotel" names any place to stay (README)
                 if bad:
                     options.append((v, rng.choice(bad)))
+        elif kind == "time_bound" and c.id is ConstraintId.C5:
+            options.extend(_time_bound(c, by_name, said, csp.kbs[c.kb or ""]))
+        elif kind == "whole_city" and c.id is ConstraintId.C4:
+            options.extend(_whole_city(c, by_name, said, csp.kbs[c.kb or ""], dialogue))
+    if kind == "booking_detail":
+        options = _booking_detail(dialogue, csp, kb)
+    if kind == "amenity":
+        options = [(v, _flip_amenity(v.text or "")) for v in csp.variables
+                   if v.slot in ("internet", "parking") and v.speaker == "system" and v.span is not None
+                   and _flip_amenity(v.text or "") and any(c.id is ConstraintId.C5 and v.name in c.variables
+                                                           for c in csp.constraints)]
     if not options:
         return None
+    if kind == "whole_city":
+        (area, value_var, new) = rng.choice(options)
+        later, earlier = sorted([(area, "all of cambridge"), (value_var, new)], key=lambda x: -x[0].span.start)
+        faulty = edit_text(dialogue, later[0].turn, later[0].span, later[1])
+        return edit_text(faulty, earlier[0].turn, earlier[0].span, earlier[1])
     var, new = rng.choice(options)
     assert var.span is not None
     return edit_text(dialogue, var.turn, var.span, new)
+
+
+def _flip_amenity(text: str) -> str:
+    """A wifi / parking wording said the other way round: "free wifi" → "no wifi", "no parking" →
+    "free parking"; "" when it has no such form."""
+    if re.match(r"(?i)(?:no|not|n't)\b", text):
+        return re.sub(r"(?i)^(?:no|not|n't)\s+(?:free\s+)?", "free ", text)
+    if re.match(r"(?i)free\s+", text):
+        return re.sub(r"(?i)^free\s+", "no ", text)
+    return "no " + text if re.fullmatch(r"(?i)[\w -]+", text) else ""
+
+
+def _booking_detail(dialogue: Dialogue, csp, kb) -> list:  # type: ignore[no-untyped-def]
+    """Places for a ``booking_detail`` fault: an address, phone or postcode a booking confirmation
+    informs (annotated span) becomes the value of another entity of its domain."""
+    out = []
+    for v in csp.variables:
+        turn = dialogue.turns[v.turn]
+        if (v.speaker != "system" or v.span is None or v.slot not in ("address", "phone", "postcode")
+                or not any(a.role.value == "booked" for a in turn.acts)
+                or not any(a.span == v.span and a.slot == v.slot for a in turn.acts)):
+            continue
+        table = kb.tables.get(v.domain)
+        values = sorted({e[v.slot] for e in table.normalized() if v.slot in e}) if table else []
+        if csp.assignment[v.name] in values and len(values) > 1:
+            out.append((v, values[(values.index(csp.assignment[v.name]) + 7) % len(values)]))
+    return out
+
+
+def _time_bound(c, by_name, said, entities) -> list:  # type: ignore[no-untyped-def]
+    """Places for a ``time_bound`` fault: a system time said as a bound in its own turn ("arrives
+    by 10:30", ``ops`` not ``=``) moved 30 minutes past every train that fits the turn's other
+    filters ("by" → before the earliest, "after" → later than the latest)."""
+    out = []
+    for i, n in enumerate(c.variables):
+        v = by_name[n]
+        op = c.ops[i] if c.ops else "="
+        if op == "=" or v.speaker != "system" or v.turn != c.turn or v.span is None:
+            continue
+        keep = [j for j in range(len(c.variables)) if j != i and by_name[c.variables[j]].slot != v.slot]
+        cols, vals = [c.columns[j] for j in keep], [said[c.variables[j]] for j in keep]
+        ops = [c.ops[j] if c.ops else "=" for j in keep]
+        times = sorted(e[c.columns[i]] for e in entities if c.columns[i] in e and entity_match(e, cols, vals, ops)[1])
+        if not times or not re.fullmatch(r"\d\d:\d\d", times[0]) or not re.fullmatch(r"\d\d:\d\d", times[-1]):
+            continue
+        edge = times[0] if op == "<=" else times[-1]
+        minutes = int(edge[:2]) * 60 + int(edge[3:]) + (-30 if op == "<=" else 30)
+        if 0 <= minutes < 24 * 60:
+            out.append((v, f"{minutes // 60:02d}:{minutes % 60:02d}"))
+    return out
+
+
+def _whole_city(c, by_name, said, entities, dialogue: Dialogue) -> list:  # type: ignore[no-untyped-def]
+    """Places for a ``whole_city`` fault in a no-result (C4) turn: its area words become "all of
+    cambridge" (no area filter) and another of its values one the KB has with the other filters
+    (so "there are no X in all of cambridge" is false: C4)."""
+    out = []
+    mine = [by_name[n] for n in c.variables]
+    areas = [v for v in mine if v.slot == "area" and v.span is not None and v.turn == c.turn]
+    for area in areas[:1]:
+        for i, n in enumerate(c.variables):
+            v = by_name[n]
+            if (v is area or v.span is None or v.turn != c.turn or v.slot in ("area", "name")
+                    or (c.ops and c.ops[i] != "=") or v.span.start < area.span.end and area.span.start < v.span.end):
+                continue
+            keep = [j for j in range(len(c.variables)) if j != i and by_name[c.variables[j]].slot != "area"]
+            cols, vals = [c.columns[j] for j in keep], [said[c.variables[j]] for j in keep]
+            ops = [c.ops[j] if c.ops else "=" for j in keep]
+            have = sorted({e[c.columns[i]] for e in entities if c.columns[i] in e
+                           and entity_match(e, cols, vals, ops)[0]} - {said[n]})
+            if have:
+                out.append((area, v, have[len(have) // 2]))
+    return out
 
 SHARED = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "multiwoz"
 
@@ -136,14 +231,16 @@ def main() -> None:
     accepted = [d for d in load_corpus([args.data], kb=kb) if not isinstance(d, Exception)
                 and check_dialogue(d, kb, ALL).status is Status.CONSISTENT]  # fmt: skip
     for kind in FAULT_KINDS:
-        injected = flagged_n = 0
+        injected = flagged_n = right = 0
         for d in accepted:
             faulty = inject(d, kb, kind, rng)
             if faulty is None:
                 continue
             injected += 1
-            flagged_n += check_dialogue(faulty, kb, ALL).status is Status.INCONSISTENT
-        share = f"{flagged_n / injected:.1%}" if injected else "-"
+            report = check_dialogue(faulty, kb, ALL)
+            flagged_n += report.status is Status.INCONSISTENT
+            right += any(v.constraint.value == EXPECTED[kind] for v in report.violations)
+        share = f"{flagged_n / injected:.1%}, by {EXPECTED[kind]} {right / injected:.1%}" if injected else "-"
         print(f"  {kind}: {flagged_n}/{injected} = {share}")
     print(f"\nseeded draw ({args.draw} flags, seed {args.seed}):")
     for i, (dialogue_id, v) in enumerate(random.Random(args.seed).sample(flags, min(args.draw, len(flags))), 1):

@@ -288,8 +288,11 @@ def _omission(
     said = assignment[v.name]
     state = dialogue.turns[v.turn].state
     slots = state_slots(dialogue, v.domain)
-    if not isinstance(said, str) or not state.get(v.domain) or (slots is not None and v.slot not in slots):
+    if not isinstance(said, str) or (slots is not None and v.slot not in slots):
         return None
+    if not state.get(v.domain) and not any(t.speaker == "user" and t.state.get(v.domain) for t in dialogue.turns[v.turn + 1 :]):
+        return None  # the state never tracks d: nothing to compare (the user's only slot of d dropped is
+        # an omission when a later state tracks d; a value recorded late is a delay, below)
     if not informs(dialogue, v, said, spans):
         return None
     forms = recorded_forms(lexicon, v.slot_type, [v.text or "", said])
@@ -304,13 +307,20 @@ def _omission(
         return None  # the state has it in the other role, or a name as another domain's place (taxi destination)
     later = [m.turn for m in mentions if m.slot_type == v.slot_type and m.turn > v.turn]
     until = min(later, default=len(dialogue.turns))
-    for turn in dialogue.turns[v.turn + 1 : until]:
+    untracked = not state.get(v.domain)  # the user's only slot of d: the state may pick d up when it is said again
+    if untracked and _inside_other_name(dialogue.turns[v.turn].utterance, v, lexicon):
+        return None  # "the cambridge punter is what I would love to go to", "cambridge" annotated as a
+        # train's destination: the act's domain, not the state, is wrong
+    for turn in dialogue.turns[v.turn + 1 : until + untracked]:
         if turn.speaker == "user" and records(turn.state.get(v.domain, {}).get(v.slot, [])):
             return None  # recorded a turn late: a delay, not an omission
     return Constraint(id=ConstraintId.S1, variables=[v.name], turn=v.turn, slot_type=v.slot_type, values=[],
-                      record="belief state")
+                      record=UNTRACKED if untracked else "belief state")
 
 
+#: ``Constraint.record`` of an omission where the state after the turn has no slot of the domain
+#: (a later state tracks it): the user's only value of the domain was dropped.
+UNTRACKED = "belief state, which has no slot of the domain yet,"
 #: A yes/no question about an entity's attribute ("Is the Lensfield a 4 star hotel?", "Does it
 #: have free wifi?", "Do either of them have 4 stars?"): it asks, it does not constrain. Not
 #: a search ("is there", "do you have any", "is it possible to").
@@ -333,6 +343,23 @@ _CHOOSES = re.compile(
 #: which one the value is for (an act annotation may name the wrong one).
 SHARED_SLOTS = frozenset({"book people", "book day", "book time", "book stay", "day"})
 _SENTENCE = re.compile(r"(?<=[.?!])\s+")
+
+
+def _inside_other_name(utterance: str, v: Variable, lexicon: Lexicon) -> bool:
+    """Whether ``v``'s span lies inside the name of an entity of another domain of the attached KB
+    written in ``utterance`` ("cambridge" of "the cambridge punter")."""
+    if lexicon.kb is None or v.span is None:
+        return False
+    text = normalize(utterance)
+    own = normalize(v.text or "")
+    for domain, table in lexicon.kb.tables.items():
+        if domain == v.domain:
+            continue
+        for entity in table.normalized():
+            name = entity.get("name", "")
+            if name and own in name and own != name and re.search(r"(?<!\w)" + re.escape(name) + r"(?!\w)", text):
+                return True
+    return False
 
 
 def informs(dialogue: Dialogue, v: Variable, said: Value, spans: list[Span]) -> bool:

@@ -9,12 +9,13 @@ taken as written (normalised), so a relexicalized value is read as itself.
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 
-from csp_check.cues import BOOLEAN, read_boolean
+from csp_check.cues import AMENITIES, BOOLEAN, bound_number, read_boolean
 from csp_check.models import Dialogue, KbTable, KnowledgeBase, Value, Variable, VariableKind
 from csp_check.normalize import (
-    clock_time, contains_words, name_words, normalize, one_typo, parse_amount, refers, same_clock, vague_amount,
+    clock_time, contains_words, date_key, name_words, normalize, one_typo, parse_amount, refers, same_clock, vague_amount,
     wording_key,
 )
 from csp_check.roles import partners
@@ -183,7 +184,14 @@ def read_value(var: Variable, lexicon: Lexicon) -> Value:
         if vague_amount(var.text):
             return var.value  # "several trains", "a couple of options": no exact count claimed
         amount = parse_amount(var.text)
+        if amount is None:  # "over 70": the number of a bound (Variable.amount_op)
+            amount = parse_amount(bound_number(var.text))
         return amount if amount is not None else normalize(var.text)
+    if var.slot in AMENITIES and var.speaker == "system" and var.value in ("yes", "no") and AMENITIES[var.slot].search(
+            var.text.lower()):  # "free wifi" / "no parking" (cues.amenity_span): the text says yes or no
+        return "no" if read_boolean(var.text) == "false" else var.value  # the words' negation, else as found
+    if var.slot == "area" and wording_key("area", var.text) == "dontcare":
+        return "dontcare"  # "in all of cambridge", "anywhere in town": no area filter (normalize._WHOLE_CITY)
     if (isinstance(var.value, str) and var.value.isdigit() and not normalize(var.text).isdigit()
             and (number := parse_amount(var.text)) is not None):
         return str(number)  # a numeric slot's value written as a word: "for four" = 4
@@ -200,6 +208,12 @@ def read_value(var: Variable, lexicon: Lexicon) -> Value:
         return var.value
     if candidates:
         return min(candidates)
+    if isinstance(var.value, str) and re.fullmatch(r"\d{4}-\d\d-\d\d", var.value):
+        key = date_key(var.text)  # "the 9th of March" for 2019-03-09; "next Tuesday" with no today known
+        if key == "relative":
+            return var.value  # the dialogue does not say which day it is: no claim either way
+        if key is not None:
+            return var.value if key == var.value[5:] else f"{var.value[:4]}-{key}"
     return lexicon.resolve(var.slot_type, var.text) or normalize(var.text)
 
 

@@ -84,6 +84,7 @@ class BuildContext:
         self._vocabs: dict[tuple[str, str], set[str]] = {}
         self.unlinked: set[tuple[int, str]] = set()  # (turn, domain): a state filter no variable mentions
         self.kbs: dict[str, list[dict[str, str]]] = {}
+        self._call_slots: dict[int, set[str]] | None = None
         self.by_turn: dict[int, list[Variable]] = defaultdict(list)
         for v in variables:
             self.by_turn[v.turn].append(v)
@@ -184,6 +185,15 @@ class BuildContext:
             mine = name_words(value)
             return not any(mine < w for w, _ in kb_index(self.kb.tables[kb_id], v.slot)[1])
         return v.slot not in SEARCH_COLUMNS  # an open column (phone, postcode, …): a value no entity has is refuted
+
+    def call_slots(self) -> dict[int, set[str]]:
+        """Turn → the argument names of the service calls made at that turn (computed once per
+        dialogue: linear in its turns)."""
+        if self._call_slots is None:
+            self._call_slots = defaultdict(set)
+            for r in self.results:
+                self._call_slots[r.turn].update(r.parameters or {})
+        return self._call_slots
 
     def vocab(self, kb_id: str, column: str) -> set[str]:
         """The values KB table ``kb_id`` has in ``column`` (normalised; computed once)."""

@@ -48,7 +48,9 @@ NOT_NOUNS = frozenset(
 FINDING = re.compile(
     r"(?:found|find|have|got|see|saw|revealed|returned|shows?|showing|located|there\s+(?:are|is|were|was)|"
     r"here\s+(?:are|is)|there's|here's|there're|you've\s+got|i've\s+got|out\s+of)"
-    r"(?:\s+(?:over|about|around|nearly|almost|approximately|roughly|exactly|only|just|some|a\s+total\s+of))?\s+$"
+    r"(?:\s+(?:over|about|around|nearly|almost|approximately|roughly|exactly|only|just|some|a\s+total\s+of|"
+    r"(?:no\s+|not\s+)?(?:more|fewer|less)\s+than|at\s+(?:least|most)|up\s+to|under|above|below|upwards\s+of|"
+    r"in\s+excess\s+of|a\s+(?:minimum|maximum)\s+of))?\s+$"
 )
 #: Words right before a number that make it an attribute, not a count ("rated 4", "party of 3").
 ATTRIBUTE = re.compile(r"(?:rating|rated|size|party|group|floor|number|table)(?:\s+(?:of|for|is|was))?\s+$")
@@ -94,6 +96,69 @@ def count_spans(utterance: str, avoid: list[Span] = ()) -> list[Span]:  # type: 
         if counted or FINDING.search(before):
             out.append(span)
     return out
+
+
+# -- amounts said as bounds ("over 70", "at least 3", "up to 5", "3 or more") -----------------
+#: Words before a number that make it a bound on the KB count, and the comparison they state:
+#: the count ``op`` the number. Longer phrases first ("no more than" is no "more than").
+_BOUND_BEFORE = (
+    ("no more than", "<="), ("not more than", "<="), ("no fewer than", ">="), ("no less than", ">="),
+    ("not less than", ">="), ("not fewer than", ">="), ("at least", ">="), ("a minimum of", ">="),
+    ("minimum of", ">="), ("at most", "<="), ("up to", "<="), ("a maximum of", "<="), ("maximum of", "<="),
+    ("more than", ">"), ("over", ">"), ("above", ">"), ("in excess of", ">"), ("upwards of", ">"),
+    ("fewer than", "<"), ("less than", "<"), ("under", "<"), ("below", "<"),
+)
+_BOUND_BEFORE_RE = re.compile(
+    r"(?<![\w'])(" + "|".join(re.escape(w).replace(r"\ ", r"\s+") for w, _ in _BOUND_BEFORE) + r")\s+$"
+)
+_BOUND_OPS = {w: op for w, op in _BOUND_BEFORE}
+#: Spans of time after "over N": "over 3 days" is across them, not more than 3.
+_SPREAD = re.compile(r"\s+(?:different\s+|separate\s+|consecutive\s+)?(?:days?|nights?|weeks?|weekends?|months?|years?|dates?)\b")
+#: Words after a number (and its noun) that make it a bound: "3 or more", "10 hotels or fewer", "20+".
+_BOUND_AFTER = re.compile(r"(?:\+|(?:\s+[a-z][a-z'-]*){0,2}?\s+or\s+(more|over|above|greater|fewer|less|under|below))(?![\w-])")
+
+
+def amount_op(utterance: str, span: Span) -> str:
+    """How the KB count compares with the amount at ``span`` of ``utterance`` (spec §2, C6):
+    ``">"`` for "over 70" / "more than 70", ``">="`` for "at least 3" / "3 or more", ``"<"`` for
+    "fewer than 4" / "under 4", ``"<="`` for "up to 5" / "at most 5" / "5 or fewer", else ``"="``.
+    The bound words may be inside the span ("over 200") or right before or after it."""
+    folded = fold_aligned(utterance)
+    text = folded[span.start : span.end]
+    inside = _BOUND_BEFORE_RE.search(re.sub(r"[\d\w-]+$", "", text)) if not text[:1].isdigit() else None
+    before = inside or _BOUND_BEFORE_RE.search(folded[max(0, span.start - 24) : span.start])
+    if before:
+        words = re.sub(r"\s+", " ", before.group(1))
+        if words == "over" and _SPREAD.match(folded, span.end):
+            return "="  # "happening over 3 days": across them, no bound
+        return _BOUND_OPS[words]
+    after = _BOUND_AFTER.match(folded, span.end)
+    if after:
+        return ">=" if after.group(1) in (None, "more", "over", "above", "greater") else "<="
+    return "="
+
+
+def bound_number(text: str) -> str:
+    """``text`` without its bound words in front ("over 200" → "200"; "at least five" → "five")."""
+    folded = fold_aligned(text).strip()
+    for words, _ in _BOUND_BEFORE:
+        if folded.startswith(words + " "):
+            return folded[len(words) :].strip()
+    return folded
+
+
+# -- clock times said as bounds ("arrives by 10:30", "leaves after 17:00") ----------------------
+_TIME_BOUND = re.compile(r"\b(after|later than|from|before|by|until|till|earlier than|no later than)\s*$")
+
+
+def time_bound_op(utterance: str, span: Span) -> str | None:
+    """The bound the words before a clock time at ``span`` state on an entity's time: ``">="``
+    for "after 17:00" / "later than", ``"<="`` for "by 10:30" / "before" / "until" / "no later
+    than"; ``None`` when the time is stated as it is ("it leaves at 10:11")."""
+    m = _TIME_BOUND.search(fold_aligned(utterance[max(0, span.start - 20) : span.start]))
+    if m is None:
+        return None
+    return ">=" if m.group(1) in ("after", "later than", "from") else "<="
 
 
 # -- booleans --------------------------------------------------------------------------------
@@ -157,6 +222,69 @@ def boolean_span(utterance: str, slot: str, avoid: list[Span] = ()) -> Span | No
             start, end = min(start, negation[0]), max(end, negation[1])
         return Span(start=start, end=end)
     return None
+
+
+#: MultiWOZ's yes/no hotel columns and the words that name them in text.
+AMENITIES = {"internet": re.compile(r"(?<![\w-])(?:wi-?fi|wifi|internet|wireless(?: internet)?)(?![\w])"),
+             "parking": re.compile(r"(?<![\w-])(?:parking|car park|place to park)(?![\w])")}
+
+
+def sentence_of(utterance: str, span: Span) -> tuple[int, int]:
+    """(start, end) of the sentence of ``utterance`` that holds ``span`` (ends at . ! ? or a tab)."""
+    start = max((m.end() for m in re.finditer(r"[.!?\t]", utterance[: span.start])), default=0)
+    tail = re.search(r"[.!?\t]", utterance[span.end :])
+    return start, span.end + tail.start() if tail else len(utterance)
+
+
+def amenity_span(utterance: str, slot: str, avoid: list[Span] = ()) -> Span | None:  # type: ignore[assignment]
+    """The words of ``utterance`` that state a yes/no amenity (MultiWOZ ``internet`` /
+    ``parking``): "free wifi", "no parking", "does n't have internet"; the span runs from the
+    negator, if any, to the cue (as :func:`boolean_span`). ``None`` when the cue is not there or
+    the clause says either is fine."""
+    pattern = AMENITIES.get(slot)
+    if pattern is None:
+        return None
+    folded = fold_aligned(utterance)
+    for match in pattern.finditer(folded):
+        start, end = match.start(), match.end()
+        if any(start < a.end and a.start < end for a in avoid):
+            continue
+        negation = _negation(folded, start, end)
+        if negation == "indifferent":
+            return None
+        if folded[max(0, start - 5) : start] == "free ":
+            start -= 5  # "free wifi"
+        if negation is not None:
+            start, end = min(start, negation[0]), max(end, negation[1])
+        return Span(start=start, end=end)
+    return None
+
+
+_ANSWER = re.compile(
+    r"(?:(?:yes|yeah|yep|yup|no|nope|sorry|unfortunately|indeed|actually|sadly|luckily|fortunately)\b[ ,!]*)*"
+    r"(?:(?:they|it|he|she|there|this|that|the \w+)(?:\s+|(?=')))?(?:do|does|did|is|are|was|were|has|have|can|will|'s|'re)"
+    r"(?:\s*n't|\s+not)?\b|(?:yes|yeah|yep|yup|no|nope)\b"
+)
+
+
+def answer_span(utterance: str, previous: str, slot: str, avoid: list[Span] = ()) -> Span | None:  # type: ignore[assignment]
+    """A yes/no answer that states boolean ``slot`` without its words: the previous turn asks
+    about the slot's cue ("Do they serve alcohol?") and this utterance opens with a short answer
+    ("No, they do not.", "Yes, it is.", "Unfortunately they don't."); the span is the answer,
+    read by :func:`read_boolean`. ``None`` otherwise."""
+    pattern = boolean_cue(slot)
+    if pattern is None or "?" not in previous or not pattern.search(fold_aligned(previous)):
+        return None
+    folded = fold_aligned(utterance)
+    m = _ANSWER.match(folded)
+    if m is None or not m.group(0).strip():
+        return None
+    end = len(m.group(0).rstrip(" ,"))
+    rest = folded[end:]
+    if not re.match(r"\s*(?:[.!]|$)", rest) and not re.match(r"\s*,", rest):
+        return None  # "they are open until 10": more than an answer
+    span = Span(start=0, end=end)
+    return None if any(span.start < a.end and a.start < span.end for a in avoid) else span
 
 
 def _negation(folded: str, start: int, end: int) -> tuple[int, int] | str | None:

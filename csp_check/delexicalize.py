@@ -23,7 +23,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from csp_check.cues import BOOLEAN, boolean_span, count_spans, measure_spans, unit_after, user_states
+from csp_check.cues import AMENITIES, BOOLEAN, amenity_span, answer_span, sentence_of, amount_op, bound_number, boolean_span, count_spans, measure_spans, unit_after, user_states
 from csp_check.models import ActRole, DelexicalizedDialogue, Dialogue, DialogueAct, Span, Variable, VariableKind
 from csp_check.normalize import fold_aligned, normalize, parse_amount
 
@@ -46,6 +46,7 @@ def delexicalize(dialogue: Dialogue) -> DelexicalizedDialogue:
         taken: dict[tuple[int, int], Variable] = {}
         pending: list[tuple[Span | None, DialogueAct, bool]] = []
         acts = [a for a in turn.acts if a.role in VALUE_ROLES and a.value is not None and a.slot not in SKIPPED_SLOTS]
+        acts += _amenities(turn, acts)
         # annotated spans first, then values searched for, then the words found by their form
         for act in sorted(acts, key=lambda a: 0 if a.span is not None else 2 if _by_form(a) else 1):
             span, found = act.span, False
@@ -55,6 +56,8 @@ def delexicalize(dialogue: Dialogue) -> DelexicalizedDialogue:
                     span = next(iter(count_spans(turn.utterance, avoid)), None)
                 elif _by_form(act):
                     span = boolean_span(turn.utterance, act.slot, avoid)
+                    if span is None and act.role is not ActRole.COUNT and turn.speaker == "system" and turn.index:
+                        span = answer_span(turn.utterance, dialogue.turns[turn.index - 1].utterance, act.slot, avoid)
                 else:
                     slot_type = f"{act.domain}.{act.slot}"
                     closed = dialogue.ontology.get(slot_type)
@@ -97,6 +100,29 @@ def delexicalize(dialogue: Dialogue) -> DelexicalizedDialogue:
         implicit=implicit,
         located=located,
     )
+
+
+def _amenities(turn, acts: list[DialogueAct]) -> list[DialogueAct]:  # type: ignore[no-untyped-def]
+    """System acts on a yes/no amenity (MultiWOZ ``internet`` / ``parking``) that carry no value
+    (``none``: "it has free wifi", "offers no parking"): their words are found by form
+    (:func:`csp_check.cues.amenity_span`) and the text says yes or no."""
+    if turn.speaker != "system":
+        return []
+    have = {(a.domain, a.slot) for a in acts}
+    taken = [a.span for a in acts if a.span is not None]
+    names = [a.span for a in acts if a.span is not None and a.slot == "name"]
+    out = []
+    for a in turn.acts:
+        if (a.slot in AMENITIES and a.value is None and a.role in (ActRole.INFORM, ActRole.OFFER)
+                and (a.domain, a.slot) not in have):
+            span = amenity_span(turn.utterance, a.slot, taken)
+            # only about one named entity: not "none of those have parking", "one has no parking"
+            if span is None or not any(sentence_of(turn.utterance, n) == sentence_of(turn.utterance, span) for n in names):
+                continue
+            have.add((a.domain, a.slot))
+            taken.append(span)
+            out.append(a.model_copy(update={"value": "yes", "canonical": "yes", "span": span}))
+    return out
 
 
 def _by_form(act: DialogueAct) -> bool:
@@ -157,6 +183,8 @@ def _variable(turn: int, speaker: str, act: DialogueAct, span: Span | None, utte
         amount = parse_amount(canonical)
         if amount is None:
             amount = parse_amount(act.value or "")
+        if amount is None:  # "over 200": a bound (cues.amount_op)
+            amount = parse_amount(bound_number(canonical))
         if amount is None:
             return None
         value: int | str = amount
@@ -175,6 +203,7 @@ def _variable(turn: int, speaker: str, act: DialogueAct, span: Span | None, utte
         span=span,
         text=utterance[span.start : span.end] if span is not None else None,
         value=value,
+        amount_op=amount_op(utterance, span) if kind is VariableKind.AMOUNT and span is not None else "=",
     )
 
 

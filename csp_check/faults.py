@@ -21,6 +21,17 @@ listed_misfit  one of several listed entities becomes another KB entity   C5
 categorical    a categorical or boolean value's words state another value C5 or C2
                ("it is free" → "it is not free", "Economy" → "Business")
                that the entity, or another mention, contradicts
+booking_detail an entity detail stated in a booking confirmation ("Your     C5
+               table is booked. Their number is …", "… and pets are
+               allowed") becomes a value the booked entity does not have
+boolean_answer a short yes/no answer stating a boolean ("Do they serve      C5 or C2
+               alcohol?" "No, they do not.") answers the other way
+reworded_date  a date said "March 9th" becomes another day in other words  C2, S1
+               ("the 10th of March"; :func:`reword_date` with the same day
+               is no fault: ``tests/test_faults.py``)                     (C1, C5)
+amount_bound   a number counting KB instances becomes a bound the KB      C6
+               count breaks ("I found 10" → "I found more than 10",
+               "fewer than 10"; spec §2, ``Variable.amount_op``)
 ============== ========================================================== ===========
 
 Two modes: ``text`` changes the utterance alone (spans re-aligned; acts' values and the state
@@ -57,11 +68,11 @@ from csp_check.models import CSP, ActRole, Constraint, ConstraintId, Dialogue, K
 from csp_check.normalize import NUMBER_WORDS, normalize
 
 FaultKind = Literal[
-    "amount", "kb_swap", "coreference", "duplicate", "listed_unknown", "listed_misfit", "categorical"
+    "amount", "kb_swap", "coreference", "duplicate", "listed_unknown", "listed_misfit", "categorical", "amount_bound", "booking_detail", "boolean_answer", "reworded_date"
 ]
 Mode = Literal["text", "annotated"]
 KINDS: tuple[FaultKind, ...] = (
-    "amount", "kb_swap", "coreference", "duplicate", "listed_unknown", "listed_misfit", "categorical"
+    "amount", "kb_swap", "coreference", "duplicate", "listed_unknown", "listed_misfit", "categorical", "amount_bound", "booking_detail", "boolean_answer", "reworded_date"
 )
 MODES: tuple[Mode, ...] = ("text", "annotated")
 C1, C2, C3, C4, C5, C6 = (ConstraintId(f"C{i}") for i in range(1, 7))
@@ -73,6 +84,10 @@ EXPECTED: dict[str, frozenset[ConstraintId]] = {
     "listed_unknown": frozenset({C1, C5}),
     "listed_misfit": frozenset({C5}),
     "categorical": frozenset({C2, C5}),
+    "amount_bound": frozenset({C6}),
+    "booking_detail": frozenset({C5}),
+    "boolean_answer": frozenset({C2, C5}),
+    "reworded_date": frozenset({C1, C2, C5, ConstraintId.S1}),
 }
 
 
@@ -179,6 +194,102 @@ def _amount(csp: CSP, allowed: set[str] | None, dialogue: Dialogue) -> list[Choi
             if new >= 0 and not sure <= new <= possible:
                 out.append((var, _amount_text(new, var.text or ""), str(new)))
                 break
+    return out
+
+
+#: Bound words that make a true count false: (words, holds for KB counts k in [sure, possible]).
+_FALSE_BOUNDS = (("more than", lambda n, sure, possible: possible > n), ("over", lambda n, sure, possible: possible > n),
+                 ("fewer than", lambda n, sure, possible: sure < n), ("under", lambda n, sure, possible: sure < n))
+#: Bound words that keep a true count true ("I found 10" → "at least 10" / "up to 10").
+TRUE_BOUNDS = ("at least", "up to", "no more than", "no fewer than")
+
+
+def _amount_bound(csp: CSP, allowed: set[str] | None, dialogue: Dialogue) -> list[Choice]:
+    """A count the KB confirms said as a bound the KB count breaks: "10" → "more than 10" where
+    at most 10 match, "fewer than 10" where at least 10 surely match."""
+    by_name = {v.name: v for v in csp.variables}
+    out = []
+    for c in csp.constraints:
+        if c.id is not C6 or c.count_variable is None:
+            continue
+        var = by_name[c.count_variable]
+        if var.span is None or not isinstance(var.value, int) or var.amount_op != "=" or var.value < 1:
+            continue
+        sure, possible = count_matches(csp.kbs[c.kb or ""], c.columns, [csp.assignment[n] for n in c.variables], c.ops)
+        bounds = [w for w, holds in _FALSE_BOUNDS if not holds(var.value, sure, possible)]
+        if bounds:
+            words = bounds[(var.turn + len(var.text or "")) % len(bounds)]
+            new = f"{words} {var.text}"
+            out.append((var, new, new))
+    return out
+
+
+def _booking_detail(csp: CSP, allowed: set[str] | None, dialogue: Dialogue) -> list[Choice]:
+    """A detail a booking confirmation informs (not the booking's own date, time, party size or
+    total) changed to a value of its slot the booked entity (the turn's one KB result) lacks."""
+    out = []
+    for var in csp.variables:
+        turn = dialogue.turns[var.turn]
+        if (var.span is None or var.speaker != "system" or var.role is not ActRole.INFORM or var.kind is not VariableKind.SLOT
+                or not any(a.role is ActRole.BOOKED for a in turn.acts)
+                or re.search(r"name|price|fee|cost|fare|total|date|time|day|people|size|seats|tickets|number_of", var.slot)):
+            continue
+        if any(r.call is not None and var.slot in r.call.parameters for r in turn.kb_results):
+            continue  # a value the booking was made with ("from Union Station"): the booking's own
+        booked = csp.kbs.get(f"turn{var.turn}:{var.domain}") or []
+        if len(booked) != 1 or var.slot not in booked[0] or booked[0][var.slot] != csp.assignment[var.name]:
+            continue
+        for value in _other_values(csp, var):
+            rendered = _render(dialogue, var, value) if value != booked[0][var.slot] else None
+            if rendered:
+                out.append((var, *rendered))
+                break
+    return out
+
+
+_MONTH_NAMES = "January February March April May June July August September October November December".split()
+
+
+def reword_date(value: str, shift: int = 0) -> str | None:
+    """An ISO date ``value`` said as "the 9th of March" (``shift`` days later, in the month)."""
+    m = re.fullmatch(r"\d{4}-(\d\d)-(\d\d)", value)
+    if m is None:
+        return None
+    month, day = int(m[1]), int(m[2]) + shift
+    if not 1 <= day <= 28:
+        return None
+    suffix = "th" if 10 <= day % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(day % 10, "th")
+    return f"the {day}{suffix} of {_MONTH_NAMES[month - 1]}"
+
+
+def _reworded_date(csp: CSP, dialogue: Dialogue, shift: int) -> list[Choice]:
+    """A date written with its month and day ("March 9th") said in other words as another day
+    (``shift`` days later: "the 10th of March"), where a C2, C5 or S1 then holds it to its day."""
+    from csp_check.normalize import date_key
+
+    out = []
+    for var in csp.variables:
+        value = csp.assignment[var.name]
+        if var.span is None or not isinstance(value, str) or date_key(var.text or "") != value[5:]:
+            continue
+        text = reword_date(value, shift)
+        if text is not None:
+            out.append((var, text, f"{value[:8]}{int(value[8:]) + shift:02d}"))
+    return out
+
+
+def _boolean_answer(csp: CSP, allowed: set[str] | None, dialogue: Dialogue) -> list[Choice]:
+    """A boolean stated by a short answer at the start of a system turn (``cues.answer_span``:
+    "No, they do not.") answered the other way ("Yes, they do."), where a C5 or C2 then fails."""
+    out = []
+    for var in csp.variables:
+        said = csp.assignment[var.name]
+        if (var.span is None or var.span.start != 0 or var.speaker != "system" or said not in BOOLEAN
+                or boolean_span(dialogue.turns[var.turn].utterance, var.slot) is not None):
+            continue
+        text, value = ("Yes, they do", "True") if said == "false" else ("No, they do not", "False")
+        if read_boolean(text) != said and _breaks(csp, var, value.lower(), allowed):
+            out.append((var, text, value))
     return out
 
 
@@ -295,6 +406,8 @@ def _categorical(csp: CSP, allowed: set[str] | None, dialogue: Dialogue) -> list
 
 
 _CHOOSERS = {
+    "amount_bound": _amount_bound, "booking_detail": _booking_detail, "boolean_answer": _boolean_answer,
+    "reworded_date": lambda csp, allowed, dialogue: _reworded_date(csp, dialogue, shift=1),
     "amount": _amount, "kb_swap": _kb_swap, "coreference": _coreference, "duplicate": _duplicate,
     "listed_unknown": _listed_unknown, "listed_misfit": _listed_misfit, "categorical": _categorical,
 }
@@ -648,13 +761,16 @@ _RAW_CHOOSERS = {"amount": _raw_amount, "attribute": _raw_attribute, "name_swap"
 
 # -- annotation faults (S1 and role-aware slots) -------------------------------------------------
 
-AnnotationFaultKind = Literal["state_value", "call_value", "role_swap", "state_omission"]
-ANNOTATION_KINDS: tuple[AnnotationFaultKind, ...] = ("state_value", "call_value", "role_swap", "state_omission")
+AnnotationFaultKind = Literal["state_value", "call_value", "role_swap", "state_omission", "only_slot_omission"]
+ANNOTATION_KINDS: tuple[AnnotationFaultKind, ...] = (
+    "state_value", "call_value", "role_swap", "state_omission", "only_slot_omission"
+)
 ANNOTATION_EXPECTED: dict[str, frozenset[ConstraintId]] = {
     "state_value": frozenset({ConstraintId.S1}),
     "call_value": frozenset({ConstraintId.S1}),
     "role_swap": frozenset({ConstraintId.S1, ConstraintId.C2, ConstraintId.C5}),
     "state_omission": frozenset({ConstraintId.S1}),
+    "only_slot_omission": frozenset({ConstraintId.S1}),
 }
 
 
@@ -688,7 +804,7 @@ def inject_annotation(
     csp = build_csp(dialogue, delex, kb)
     lexicon = Lexicon.of(dialogue)
     faulty = dialogue.model_copy(deep=True)
-    if kind == "state_omission":
+    if kind in ("state_omission", "only_slot_omission"):
         from csp_check.annotation import informs
 
         by_name = {v.name: v for v in csp.variables}
@@ -701,9 +817,17 @@ def inject_annotation(
             if c.id is not ConstraintId.S1:
                 continue
             var = by_name[c.variables[0]]
-            if c.record == "belief state" and c.values and c.turn == var.turn and len(
-                dialogue.turns[var.turn].state.get(var.domain, {})
-            ) > 1 and informs(dialogue, var, csp.assignment[var.name], turn_spans.get(var.turn, [])):
+            tracked = len(dialogue.turns[var.turn].state.get(var.domain, {}))
+            if kind == "only_slot_omission":  # the user's only slot of d, where a later state tracks d anyway
+                fits = tracked == 1 and any(
+                    t.speaker == "user" and set(t.state.get(var.domain, {})) - {var.slot}
+                    for t in dialogue.turns[var.turn + 1 :]
+                )
+            else:
+                fits = tracked > 1
+            if c.record == "belief state" and c.values and c.turn == var.turn and fits and informs(
+                dialogue, var, csp.assignment[var.name], turn_spans.get(var.turn, [])
+            ):
                 places.append(var)
         if not places:
             return None
@@ -715,7 +839,7 @@ def inject_annotation(
         )
     if kind in ("state_value", "call_value"):
         state = kind == "state_value"
-        s1 = [c for c in csp.constraints if c.id is ConstraintId.S1 and (c.record == "belief state") == state]
+        s1 = [c for c in csp.constraints if c.id is ConstraintId.S1 and (c.record or "").startswith("belief state") == state]
         by_name = {v.name: v for v in csp.variables}
         choices = []
         for c in s1:

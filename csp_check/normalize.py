@@ -186,6 +186,14 @@ _AREA = re.compile(
     r"(?: (?:of|in) (?:the )?(?:town|city|cambridge|city center|town center))?$"
     r"|^(?:the )?(?:town|city) (?P<b>center|centre)$"
 )
+#: An area that is the whole city: "cambridge", "all of cambridge", "anywhere in town", "any area",
+#: "various parts of the city", "all over town" (no area filter, like ``dontcare``).
+_WHOLE_CITY = re.compile(
+    r"^(?:(?:in|on|at|around|across|throughout|within) )?(?:(?:all|any|every|each) (?:of |over |parts? of |areas? of |where in )?"
+    r"|anywhere (?:in )?|everywhere (?:in )?|(?:various|different|all|any|many) (?:parts?|areas?|sides?) of |the whole (?:of )?"
+    r"|the entire |the )?(?:the )?(?:cambridge|town|city|the city|the town|cambridge area|city of cambridge)$"
+    r"|^(?:any ?where|every ?where|all areas|any area|all parts of town|around town|all over)$"
+)
 _UNITS = {"star": "", "stars": "", "night": "", "nights": "", "people": "", "person": "", "persons": "",
           "guests": "", "guest": "", "adults": "", "adult": "", "day": "", "days": "", "tickets": "",
           "ticket": "", "minute": " minutes", "minutes": " minutes", "mins": " minutes", "min": " minutes"}
@@ -228,6 +236,8 @@ def wording_key(slot: str, text: str) -> str:
     if t == "dontcare" or _DONTCARE.search(t):
         return "dontcare"
     if slot == "area":
+        if _WHOLE_CITY.match(t):  # "in all of cambridge", "anywhere in town": no area filter
+            return "dontcare"
         m = _AREA.match(t)
         if m:
             return _AREAS[m["a"] or m["b"]]
@@ -309,3 +319,44 @@ def same_clock(text: str, value: str) -> bool:
     if said is None or not re.fullmatch(r"\d\d:\d\d", value) or re.search(r"[ap]\.?m\b|morning|evening|night|afternoon", fold(text)):
         return False
     return said[3:] == value[3:] and (int(said[:2]) % 12) == (int(value[:2]) % 12)
+
+
+# -- dates said in other words ("the 9th of March" = "March 9th" = 2019-03-09) ------------------
+_MONTHS = {m: i for i, m in enumerate(
+    "january february march april may june july august september october november december".split(), 1)}
+_MONTHS.update({m[:3]: i for m, i in list(_MONTHS.items())})
+_MONTHS["sept"] = 9
+_ORDINAL_WORDS = {w: i for i, w in enumerate(
+    "first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth thirteenth fourteenth "
+    "fifteenth sixteenth seventeenth eighteenth nineteenth twentieth".split(), 1)}
+_ORDINAL_WORDS.update({"twenty-first": 21, "twenty-second": 22, "twenty-third": 23, "twenty-fourth": 24,
+                       "twenty-fifth": 25, "twenty-sixth": 26, "twenty-seventh": 27, "twenty-eighth": 28,
+                       "twenty-ninth": 29, "thirtieth": 30, "thirty-first": 31})
+_DAY = r"(\d{1,2})(?:st|nd|rd|th)?|(" + "|".join(sorted(map(re.escape, _ORDINAL_WORDS), key=len, reverse=True)) + ")"
+_MONTH = "(" + "|".join(sorted(_MONTHS, key=len, reverse=True)) + r")\.?"
+_DATE_FORMS = (
+    re.compile(rf"^(?:on )?(?:the )?(?:{_DAY}) (?:of )?{_MONTH}(?:,? \d{{4}})?$"),  # the 9th of march
+    re.compile(rf"^(?:on )?{_MONTH} (?:the )?(?:{_DAY})(?:,? \d{{4}})?$"),  # march 9th
+)
+#: Day words whose date depends on a "today" the dialogue does not give.
+_RELATIVE_DAY = re.compile(
+    r"^(?:on )?(?:(?:next|this|coming|the coming|following|the following|upcoming|later this) )?"
+    r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|week ?end|week)$"
+    r"|^(?:today|tonight|tomorrow|the day after tomorrow|day after tomorrow|this evening|tomorrow night)$"
+)
+
+
+def date_key(text: str) -> str | None:
+    """``MM-DD`` of a date said with a month and a day ("the 9th of March", "March 9th", "Mar.
+    9", "the ninth of March"), ``"relative"`` for a day said relative to an unknown today ("next
+    Tuesday", "this weekend", "tomorrow"), else ``None``."""
+    t = re.sub(r"\s+", " ", fold(text).strip(_EDGE_PUNCT))
+    for pattern in _DATE_FORMS:
+        m = pattern.match(t)
+        if m:
+            groups = [g for g in m.groups() if g]
+            month = next(_MONTHS[g] for g in groups if g in _MONTHS)
+            day_word = next(g for g in groups if g not in _MONTHS)
+            day = int(day_word) if day_word.isdigit() else _ORDINAL_WORDS[day_word]
+            return f"{month:02d}-{day:02d}" if 1 <= day <= 31 else None
+    return "relative" if _RELATIVE_DAY.match(t) else None

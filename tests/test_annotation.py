@@ -320,3 +320,21 @@ def test_state_omission_faults_drop_the_value_and_trip_s1():
     assert [t.utterance for t in faulty.turns] == [t.utterance for t in d.turns]  # the text is untouched
     t = annotation_trial(d, "state_omission", random.Random(0))
     assert t is not None and t.right and S1 in t.found
+
+
+@pytest.mark.skipif(not MULTIWOZ_DB.exists(), reason="../shared/data/multiwoz is not beside the repo")
+def test_the_users_only_slot_of_an_untracked_domain_dropped_is_an_omission():
+    """MUL0445 turn 0 "I 'm looking for a train Norwich .": the state after it has no train slot;
+    it records the destination at the user's next turn (a delay, no claim). With the value
+    dropped from the state for good, the state tracks train later but never records it: S1."""
+    from csp_check.faults import _drop_record
+    from csp_check.kb import load_kb
+
+    kb = load_kb(MULTIWOZ_DB)
+    d = next(x for x in load_corpus([MULTIWOZ_VAL], kb=kb) if getattr(x, "id", "") == "MUL0445")
+    assert not d.turns[0].state.get("train")
+    assert not [v for v in check_dialogue(d, kb).violations if v.constraint is S1 and 0 in v.turns]
+    faulty = d.model_copy(deep=True)
+    _drop_record(faulty, "train", "destination", 2)
+    found = [v for v in check_dialogue(faulty, kb).violations if v.constraint is S1 and v.variables[0].turn == 0]
+    assert found and "records no train.destination" in found[0].message

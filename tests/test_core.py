@@ -203,7 +203,10 @@ def test_sgd_train_rejections_are_the_documented_annotation_errors():
                   # the text says the opposite of the annotated boolean: "without subtitles" (True),
                   # "play dumbo with sub titles" (False)
                   "21_00017", "21_00045",
-                  "18_00028"}  # the user books for one person; the system confirms "3 tickets" (act: 1)
+                  "18_00028",  # the user books for one person; the system confirms "3 tickets" (act: 1)
+                  # a detail in a booking confirmation, against the booked entity: "Yes, live music
+                  # included" / "having live music" where the act and the booking result say False
+                  "1_00116", "2_00030"}
     # role-aware slots: the text gives a travel span the other role than its annotation
     # ("leave from Chi-town" annotated destination; a system "from Seattle to New York" for the
     # user's New York to Seattle): docs/s1-flags.md

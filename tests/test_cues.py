@@ -157,3 +157,37 @@ def test_quantity_words_without_a_number_claim_no_exact_amount() -> None:
     assert amount("a couple of", 5) == 5
     assert amount("a dozen", 5) == 12  # a number: the text is the truth
     assert amount("12", 10) == 12
+
+
+@pytest.mark.parametrize("utterance, op", [
+    ("I found over 70 hotels.", ">"), ("There are more than 3 restaurants.", ">"),
+    ("I have at least five options.", ">="), ("I found fewer than 4 flights.", "<"),
+    ("There are up to 5 trains.", "<="), ("I found 3 or more hotels.", ">="),
+    ("I found no more than 6 places.", "<="), ("I found 10 hotels.", "="), ("I found 12 hotels. Any more?", "="),
+])
+def test_amount_said_as_a_bound(utterance, op):
+    from csp_check.cues import amount_op
+
+    spans = count_spans(utterance)
+    assert len(spans) == 1
+    assert amount_op(utterance, spans[0]) == op
+
+
+def test_over_a_span_of_days_is_no_bound():
+    """SGD 4_00099: "happening over 3 days" is across 3 days (3 events), not more than 3."""
+    from csp_check.cues import amount_op
+
+    utterance = "This event is happening over 3 days and starts tomorrow."
+    assert amount_op(utterance, count_spans(utterance)[0]) == "="
+
+
+@pytest.mark.parametrize("text, key", [
+    ("the 9th of March", "03-09"), ("March 9th", "03-09"), ("on March 9th", "03-09"), ("Mar. 9", "03-09"),
+    ("the ninth of March", "03-09"), ("March 9, 2019", "03-09"), ("next Tuesday", "relative"),
+    ("this weekend", "relative"), ("tomorrow", "relative"), ("March", None), ("9th", None),
+])
+def test_dates_in_other_words(text, key):
+    """Equal dates compare equal; a day relative to an unknown today claims none (spec §9)."""
+    from csp_check.normalize import date_key
+
+    assert date_key(text) == key

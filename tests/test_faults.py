@@ -91,3 +91,55 @@ def test_faults_without_the_json_edit_the_dialogue_alike(gold):
             total += 1
             caught += bool(t.found & EXPECTED["duplicate"])
     assert total >= 5 and caught == total
+
+
+def test_true_bounds_are_not_flagged(gold):
+    """A count the KB confirms, said as a bound that still holds ("10" → "at least 10", "up to
+    10"), reads as that bound (``Variable.amount_op``), not as a changed exact count."""
+    from csp_check.constraints import build_csp
+    from csp_check.delexicalize import delexicalize
+    from csp_check.faults import TRUE_BOUNDS, _rewrite_sgd
+    from csp_check.readers.sgd import from_raw
+
+    tried = 0
+    flagged = []
+    for n, (dialogue, raw) in enumerate(gold):
+        csp = build_csp(dialogue, delexicalize(dialogue), None)
+        by_name = {v.name: v for v in csp.variables}
+        counts = [by_name[c.count_variable] for c in csp.constraints if c.id.value == "C6" and c.count_variable]
+        counts = [v for v in counts if v.span is not None and v.amount_op == "="]
+        if not counts:
+            continue
+        var = counts[0]
+        words = TRUE_BOUNDS[n % len(TRUE_BOUNDS)]
+        faulty = from_raw(_rewrite_sgd(raw, var, f"{words} {var.text}", "", None), dialogue.ontology,
+                          dialogue.source, dialogue.slot_descriptions)
+        read = [v for v in delexicalize(faulty).variables if v.turn == var.turn and v.kind.value == "amount"]
+        assert any(v.amount_op != "=" for v in read), (dialogue.id, words)
+        tried += 1
+        if check_dialogue(faulty).violations:
+            flagged.append((dialogue.id, var.turn, words))
+    assert tried >= 50
+    assert len(flagged) / tried <= 0.01, flagged
+
+
+def test_a_date_said_in_other_words_is_the_same_date(gold):
+    """"March 9th" said "the 9th of March" (``faults.reword_date`` with the same day) is no fault:
+    the reworded dates of the dev dialogues the checker accepts stay accepted."""
+    from csp_check.faults import _reworded_date, _rewrite_sgd
+    from csp_check.pipeline import dialogue_csp
+    from csp_check.readers.sgd import from_raw
+
+    tried, flagged = 0, []
+    for dialogue, raw in gold:
+        choices = _reworded_date(dialogue_csp(dialogue), dialogue, shift=0)
+        if not choices:
+            continue
+        var, text, _ = choices[0]
+        faulty = from_raw(_rewrite_sgd(raw, var, text, "", None), dialogue.ontology, dialogue.source,
+                          dialogue.slot_descriptions)
+        tried += 1
+        if check_dialogue(faulty).violations:
+            flagged.append((dialogue.id, var.turn, text))
+    assert tried >= 50
+    assert len(flagged) / tried <= 0.01, flagged

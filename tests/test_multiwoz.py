@@ -174,3 +174,71 @@ def test_a_detail_is_about_the_entity_under_discussion(tmp_path: Path, postcode:
 ])  # fmt: skip
 def test_more_wording_classes(slot: str, text: str, key: str) -> None:
     assert wording_key(slot, text) == key
+
+
+@pytest.mark.parametrize("text", ["all of cambridge", "in all of cambridge", "Cambridge", "in town", "anywhere in town",
+                                  "various parts of the city", "any area"])
+def test_the_whole_city_is_no_area(text: str) -> None:
+    """A no-result turn "no X in all of cambridge" filters on no area (spec §9)."""
+    assert wording_key("area", text) == "dontcare"
+    assert wording_key("area", "the area") != "dontcare"  # refers back to an area named before
+
+
+@needs_shared
+def test_no_result_in_all_of_cambridge_is_checked_without_area() -> None:
+    """MUL0046 turn 1: "there are no singaporean restaurants in all of cambridge" is consistent;
+    with "thai" written over "singaporean" the KB has such restaurants anywhere in the city: C4."""
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+    from multiwoz import edit_text
+
+    kb = load_kb(DB)
+    dialogue = next(d for d in load_corpus([VAL], kb=kb) if getattr(d, "id", "") == "MUL0046")
+    assert not [v for v in check_dialogue(dialogue, kb).violations if v.constraint.value == "C4"]
+    turn = dialogue.turns[1]
+    start = turn.utterance.index("singaporean")
+    from csp_check.models import Span
+
+    faulty = edit_text(dialogue, 1, Span(start=start, end=start + len("singaporean")), "thai")
+    assert "C4" in {v.constraint.value for v in check_dialogue(faulty, kb).violations}
+
+
+@needs_shared
+@pytest.mark.parametrize("new, flagged", [("13:14", True), ("13:44", False), ("14:30", False)])
+def test_a_system_time_bound_is_checked(new: str, flagged: bool) -> None:
+    """MUL0476 turn 5: "TR9557 will depart at 11:01 and arrive by 13:44": TR9557 arrives 13:44, so
+    "arrive by 13:14" is false (C5) and "arrive by 14:30" still true (spec §9: bounds)."""
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+    from multiwoz import edit_text
+
+    from csp_check.models import Span
+
+    kb = load_kb(DB)
+    dialogue = next(d for d in load_corpus([VAL], kb=kb) if getattr(d, "id", "") == "MUL0476")
+    start = dialogue.turns[5].utterance.index("13:44")
+    faulty = edit_text(dialogue, 5, Span(start=start, end=start + 5), new)
+    got = {v.constraint.value for v in check_dialogue(faulty, kb).violations}
+    assert ("C5" in got) == flagged, got
+
+
+@needs_shared
+@pytest.mark.parametrize("new, flagged", [("no wifi", True), ("free wifi", False)])
+def test_wifi_said_in_words_is_read(new: str, flagged: bool) -> None:
+    """MUL0602 turn 3: "Archway House … with free wifi" (act Hotel-Inform Internet=none, no value):
+    the words give the value; Archway House has internet, so "with no wifi" is false (C5)."""
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+    from multiwoz import edit_text
+
+    from csp_check.models import Span
+
+    kb = load_kb(DB)
+    dialogue = next(d for d in load_corpus([VAL], kb=kb) if getattr(d, "id", "") == "MUL0602")
+    start = dialogue.turns[3].utterance.index("free wifi")
+    faulty = edit_text(dialogue, 3, Span(start=start, end=start + len("free wifi")), new)
+    got = {v.constraint.value for v in check_dialogue(faulty, kb).violations}
+    assert ("C5" in got) == flagged, got

@@ -42,8 +42,9 @@ class AnnotationText(Family):
         span = f" [{var.span.start}:{var.span.end}] {var.text!r}" if var.span else ""
         record = constraint.record or "annotation"
         if not constraint.values:  # an omission: x ∈ ∅
+            tracks = "" if record.endswith("yet,") else f"tracks {slot.split('.')[0]} but "
             return (f"turn {var.turn} the user says{span} ({slot}={value!r}); the {record} "
-                    f"at turn {constraint.turn} tracks {slot.split('.')[0]} but records no {slot}")
+                    f"at turn {constraint.turn} {tracks}records no {slot}")
         recorded = " / ".join(repr(x) for x in constraint.values)
         return (f"turn {var.turn} the user says{span} ({slot}={value!r}); the {record} "
                 f"at turn {constraint.turn} records {slot}={recorded}")

@@ -26,8 +26,9 @@ class Coreference(Family):
         groups: dict[tuple[str, Value], list[Variable]] = defaultdict(list)
         keys = referents(ctx.dialogue, ctx.variables, ctx.lexicon)
         for v in ctx.variables:
-            if v.kind is VariableKind.SLOT and not ctx.description(v):
-                groups[(v.slot_type, keys[v.name][0])].append(v)
+            if v.kind is VariableKind.SLOT and not ctx.description(v) and not (
+                    v.speaker == "system" and v.slot in ("internet", "parking")):  # "it does not have parking" is
+                groups[(v.slot_type, keys[v.name][0])].append(v)  # about the entity (C5), not the request
         return [
             Constraint(id=ConstraintId(self.id), variables=[m.name for m in members], turn=members[0].turn)
             for members in groups.values() if len(members) > 1

@@ -7,12 +7,15 @@ from __future__ import annotations
 
 from typing import Mapping
 
+import re
+from collections import defaultdict
+
 from csp_check.build_context import BOUNDS, DETAIL_COLUMNS, NOT_FILTERS, SYSTEM_CLAIMS, names_entity, search_op
+from csp_check.cues import time_bound_op
 from csp_check.families import kb_common
 from csp_check.families.primitives import Bound, KbCount, count_matches, entity_match
 from csp_check.families.registry import Family, register
-from collections import defaultdict
-
+from csp_check.normalize import clock_time
 from csp_check.models import CSP, ActRole, Constraint, ConstraintId, Value, Variable, VariableKind
 
 
@@ -66,19 +69,32 @@ def claims(ctx, turn: int, kb_id: str, columns: set[str], mine: list[Variable], 
     """C5: the offered / informed values of one utterance, with what the user asked for
     (``asked``: the search filters in force), describe an existing entity."""
     if any(v.role is ActRole.BOOKED for v in mine) or ctx.booked(turn, mine):
-        return []  # a booking confirmation's values describe the booking ("the total fee is …")
+        # a booking confirmation's values describe the booking ("the total fee is …"); its other
+        # values describe the booked entity
+        return booking_details(ctx, turn, kb_id, columns, mine)
     claims = [
         v for v in mine
         if v.kind is VariableKind.SLOT and v.role in SYSTEM_CLAIMS and v.slot in columns and ctx.kb_claim(kb_id, v)
         and not ctx.restated_bound(turn, v)
     ]
-    if not claims:
+    said_bounds = [  # "TR1234 arrives by 10:30", "trains leaving after 17:00": the entity's time within
+        v for v in mine  # the bound (cues.time_bound_op)
+        if v.slot in BOUNDS and v.span is not None and v.slot in columns and v.role in SYSTEM_CLAIMS
+        and not ctx.select(turn, v.domain) and isinstance(v.value, str) and clock_time(v.value)
+        and time_bound_op(ctx.dialogue.turns[turn].utterance, v.span)
+    ]
+    named = {v.value for v in mine if v.slot in NOT_FILTERS - BOUNDS}
+    if len(named) > 1 or len({v.slot for v in said_bounds}) < len(said_bounds):
+        said_bounds = []  # several trains, or several times: listed apart
+    said_bounds = [v for v in said_bounds if not any(c.slot == v.slot for c in claims)]  # "one at 13:32;
+    # all other trains arrive after 14:30": the bound is about other trains
+    if not claims and not said_bounds:
         return []
     if any(ctx.select(turn, v.domain) for v in claims) and not any(v.slot in NOT_FILTERS - BOUNDS for v in claims):
         return []  # "cheap, moderate or expensive: which would you prefer?" names choices, not an entity
     if ctx.alternatives(turn, mine):
         asked = []  # after "no match" / "could not book" the system offers something else
-    elif all(v.slot in DETAIL_COLUMNS for v in claims) or (
+    elif claims and all(v.slot in DETAIL_COLUMNS for v in claims) or claims and (
         kb_id.startswith("dialogue:")  # the dialogue's own results (SGD): any column may be a detail
         and all(v.role is ActRole.INFORM and not names_entity(v.slot) for v in claims)
         and not any(names_entity(v.slot) or v.kind is VariableKind.AMOUNT for v in mine)
@@ -89,7 +105,7 @@ def claims(ctx, turn: int, kb_id: str, columns: set[str], mine: list[Variable], 
     asked = [v for v in asked if ctx.kb_claim(kb_id, v)  # "church" asked, All Saints offered: a wording
              and not (v.slot in ("parking", "internet") and v.value == "no")]  # "no" = not needed, for an offer
     said = {v.slot for v in claims}
-    bounds = [v for v in asked if v.slot in BOUNDS and v.slot in columns and v not in claims]  # kept even if said:
+    bounds = [v for v in asked if v.slot in BOUNDS and v.slot in columns and v not in claims] + said_bounds  # kept even if said:
     asked = [v for v in asked if v.slot not in said and v.slot in columns and v not in bounds]  # 17:11 >= 17:00
     claims += asked
     by_slot: dict[str, list[Variable]] = defaultdict(list)
@@ -108,7 +124,48 @@ def claims(ctx, turn: int, kb_id: str, columns: set[str], mine: list[Variable], 
         out.append(
             Constraint(
                 id=ConstraintId("C5"), variables=[v.name for v in group], turn=turn, kb=kb_id,
-                columns=[v.slot for v in group], ops=[search_op(v) if v in bounds else "=" for v in group],
+                columns=[v.slot for v in group], ops=[bound_op(ctx, v) if v in bounds else "=" for v in group],
             )
         )
     return out
+
+
+def booking_details(ctx, turn: int, kb_id: str, columns: set[str], mine: list[Variable]) -> list[Constraint]:
+    """C5 in a booking confirmation: the entity details it informs (address, phone, rating, a
+    yes/no feature…) belong to the booked entity, named in the turn or under discussion. Not
+    details: the booking's own values (the booking call's arguments: date, time, party size),
+    totals (price, fee, cost) and times that may be bounds."""
+    params = ctx.call_slots().get(turn, set())
+    details = [
+        v for v in mine
+        if v.kind is VariableKind.SLOT and v.role is ActRole.INFORM and v.slot in columns and v.span is not None
+        and not names_entity(v.slot) and v.slot not in params and v.slot not in BOUNDS
+        and not re.search(r"price|fee|cost|fare|total|date|time|day", v.slot) and ctx.kb_claim(kb_id, v)
+        and (kb_id.startswith(("dialogue:", "turn")) or v.value in ctx.vocab(kb_id, v.slot))  # a --kb value
+    ]  # no entity of the domain has is more likely another domain's (MultiWOZ's acts mislabel domains)
+    if not details:
+        return []
+    named = [v for v in mine if v.kind is VariableKind.SLOT and names_entity(v.slot) and v.slot in columns]
+    if named:
+        entity = named[0] if len({v.value for v in named}) == 1 else None
+    else:
+        entity = ctx.under_discussion(turn, details[0].domain, columns)
+    own = f"turn{turn}:{details[0].domain}"  # the booking's own result (SGD): its one entity
+    if entity is None and not named and len(ctx.kbs.get(own) or []) == 1:
+        group, kb_id = details, own  # a bus, a flight: no name column
+    elif entity is None or entity.value not in ctx.vocab(kb_id, entity.slot) or not ctx.kb_claim(kb_id, entity):
+        return []  # "Nandos" may be "nandos city centre": a part of another name names no one entity
+    else:
+        group = details + [entity]
+    return [Constraint(id=ConstraintId("C5"), variables=[v.name for v in group], turn=turn, kb=kb_id,
+                       columns=[v.slot for v in group], ops=["="] * len(group))]
+
+
+def bound_op(ctx, v: Variable) -> str:
+    """A bound filter's comparison: a system time by its own words ("by 10:30": ``<=``), else
+    :func:`~csp_check.build_context.search_op`."""
+    if v.speaker == "system" and v.span is not None:
+        said = time_bound_op(ctx.dialogue.turns[v.turn].utterance, v.span)
+        if said:
+            return said
+    return search_op(v)
