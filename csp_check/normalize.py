@@ -36,7 +36,7 @@ NUMBER_WORDS = {
     "couple": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
     "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14, "fifteen": 15,
     "sixteen": 16, "seventeen": 17, "eighteen": 18, "nineteen": 19, "twenty": 20, "thirty": 30,
-    "forty": 40, "fifty": 50, "a dozen": 12, "dozen": 12,
+    "forty": 40, "fifty": 50, "a dozen": 12, "dozen": 12, "half a dozen": 6,
 }
 #: Words for an amount that name no number ("several", "a few"): no exact count is claimed.
 VAGUE_AMOUNTS = frozenset({
@@ -93,6 +93,8 @@ def money(text: str) -> str | None:
 _HOUR_WORDS = {w: n for w, n in NUMBER_WORDS.items() if 1 <= n <= 12 and " " not in w and w != "single"}
 _LATE = ("pm", "p.m.", "p.m", "in the afternoon", "in the evening", "at night", "tonight", "afternoon", "evening", "night")
 _EARLY = ("am", "a.m.", "a.m", "in the morning", "morning")
+_NAMED_TIMES = {"noon": "12:00", "12 noon": "12:00", "twelve noon": "12:00", "midday": "12:00", "mid-day": "12:00",
+                "midnight": "00:00", "12 midnight": "00:00", "twelve midnight": "00:00"}
 _CORE = re.compile(r"^(?:(?P<q>half past|quarter past|quarter to) )?(?P<h>\d{1,2}|[a-z]+)(?::(?P<m>\d{2}))?(?: o'clock)?$")
 
 
@@ -112,6 +114,8 @@ def clock_time(text: str) -> str | None:
         if text.startswith(word + " "):
             period, text = word, text[len(word) + 1 :]
             break
+    if text in _NAMED_TIMES and period == "":  # "noon", "12 noon", "midnight"
+        return _NAMED_TIMES[text]
     match = _CORE.match(text)
     if not match or (not period and match["m"] is None):
         return None  # "5" alone is not a time; "5:30" and "5 pm" are
@@ -203,6 +207,7 @@ _ABBREVIATIONS = {"st": "street", "rd": "road", "ave": "avenue", "ln": "lane", "
 _ADVERBS = {"cheaply": "cheap", "cheaper": "cheap", "cheapest": "cheap", "inexpensive": "cheap",
             "moderately priced": "moderate", "moderately - priced": "moderate", "moderately-priced": "moderate",
             "mid-priced": "moderate", "mid priced": "moderate", "mid-range": "moderate", "mid range": "moderate",
+            "reasonably priced": "moderate", "reasonably - priced": "moderate", "reasonably-priced": "moderate",
             "pricey": "expensive", "upscale": "expensive", "high-end": "expensive", "high end": "expensive",
             "boating": "boat",
             "punting": "boat"}

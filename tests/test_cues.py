@@ -25,10 +25,24 @@ def _texts(utterance, spans):
         ("A table for 2 at 7 pm costs $30; it has 4 stars and 0 layovers.", []),
         ("One of them is Basta at 1,000 Main Street, released in 2015.", []),
         ("I found it on 4 days. There's one today.", ["4"]),
+        ("I found half a dozen hotels for you.", ["half a dozen"]),
     ],
 )
 def test_numbers_that_count_entities(utterance, counts):
     assert _texts(utterance, count_spans(utterance)) == counts
+
+
+def test_wordings_of_one_value_compare_equal():
+    """Rewordings an LLM makes that name the same value (found by an adversarial run): "half a
+    dozen" is 6, not the 12 of "a dozen"; "noon" / "midnight" are clock times; "reasonably
+    priced" is MultiWOZ's moderate price range."""
+    from csp_check.normalize import clock_time, parse_amount, wording_key
+
+    assert parse_amount("half a dozen") == 6 and parse_amount("a dozen") == 12
+    assert [clock_time(t) for t in ("noon", "at noon", "12 noon", "midday", "midnight")] == [
+        "12:00", "12:00", "12:00", "12:00", "00:00"]
+    assert clock_time("noon pm") is None
+    assert wording_key("pricerange", "reasonably priced") == wording_key("pricerange", "moderate")
 
 
 def test_a_number_inside_another_variable_is_no_count():
