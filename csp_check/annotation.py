@@ -13,7 +13,8 @@ variable must be one of its forms (membership in a fixed set; :func:`csp_check.c
   the belief state after t records d.s: x ∈ the canonical forms of its alternatives.
 - **call**: a service call of domain d at turn u with argument s = p: the latest explicit user
   ``inform`` of d.s at or before u, when the state of d.s has not changed since that mention's
-  turn (so the value was not a system proposal the user accepted later): x ∈ the forms of p.
+  turn (so the value was not a system proposal the user accepted later; another wording added
+  beside the user's, such as the "7:30 pm" a system confirmed, is no change): x ∈ the forms of p.
   Only when p is comparable: the annotations link surface forms to canonical values (SGD), or p
   is one of the state's forms or a value the annotations know (a format that drops canonical
   values — ConvLab-3 unified SGD — leaves "2019-03-14" or "Indian" for the user's "March 14th"
@@ -94,11 +95,17 @@ BOUND_SLOTS = frozenset({"leaveAt", "arriveBy"})
 _FILLER = frozenset({"the", "a", "an", "of", "from", "restaurant", "hotel", "guesthouse", "college", "museum", "cafe"})
 
 
-def same_meaning(said: str, recorded: str, slot: str = "") -> bool:
+#: Words that give a clock time its half of the day.
+_PERIOD = r"\b(?:am|pm|a\.m|p\.m|morning|evening|afternoon|night|noon|midnight)\b"
+
+
+def same_meaning(said: str, recorded: str, slot: str = "", twelve_hour: bool = True) -> bool:
     """Whether the user's wording ``said`` names the recorded value ``recorded`` (both
     normalised): one word form of the other ("southern" / "southside" / "south", "colleges" /
     "college", "cheaply" / "cheap", "nightclub" / "night club", "4-stars" / "4"), or for a bound
-    slot a time within the bound ("after 19:45" / "20:00"). Digits compare exactly."""
+    slot a time within the bound ("after 19:45" / "20:00"). Digits compare exactly. A time said
+    without a period ("3:30") may be on the 12-hour clock (15:30) unless ``twelve_hour`` is false
+    (the user's words gave the period: "half past 11 in the morning")."""
     a, b = re.sub(r"[^a-z0-9]", "", said), re.sub(r"[^a-z0-9]", "", recorded)
     if not a or not b:
         return False
@@ -108,10 +115,10 @@ def same_meaning(said: str, recorded: str, slot: str = "") -> bool:
     if words_a and words_a == words_b and not (a.isdigit() or b.isdigit()):
         return True  # "shiraz restaurant" / "shiraz": the same words but for generic ones
     glued = re.match(r"(\d{1,2}:\d\d)(?![\d:])", said)  # "16:15.get", "12:15on": text glued to a time
-    said_time = clock_time(glued[1]) if glued else None
+    said_time = clock_time(said) or (clock_time(glued[1]) if glued else None)  # "7:30 in the evening": 19:30
     if said_time and re.fullmatch(r"\d\d:\d\d", recorded):
         h, m = said_time.split(":")
-        twelve = not re.search(r"\b(?:am|pm|a\.m|p\.m|morning|evening|afternoon|night)\b", said)
+        twelve = twelve_hour and not re.search(_PERIOD, said)
         if said_time == recorded or (twelve and int(h) < 12 and f"{int(h) + 12:02d}:{m}" == recorded):
             return True  # "leave by 3:30" on the 12-hour clock is 15:30
     star = re.fullmatch(r"(\d+)stars?", a)
@@ -198,8 +205,9 @@ def annotation_constraints(
                 x = mentioned[k - 1]
                 then = state_after[x.turn].get(x.domain, {}).get(slot)
                 now = state_after[turn.index].get(x.domain, {}).get(slot)
-                if then != now:
-                    continue  # the state changed since (a proposal the user accepted, a correction)
+                if then != now and not (then and now and set(then) <= set(now)):
+                    continue  # the state changed since (a proposal the user accepted, a correction); a
+                    # wording added beside the user's ("7:30 pm" the system confirmed) is no change
                 if not canonical and normalize(value) not in recorded_forms(lexicon, x.slot_type, now or []) and not (
                     lexicon.lookup(x.slot_type, value)
                 ):
@@ -234,7 +242,8 @@ def _instance(
         return None
     # the value read, and the words themselves ("after 19:45": normalising keeps only the time)
     wordings = {said, " ".join((v.text or "").lower().split())} if isinstance(said, str) else set()
-    if any(same_meaning(w, f, v.slot) for w in wordings if w for f in forms):
+    twelve_hour = not re.search(_PERIOD, (v.text or "").lower())  # "in the morning": not 23:30
+    if any(same_meaning(w, f, v.slot, twelve_hour) for w in wordings if w for f in forms):
         forms.add(said)  # the user's wording is a form of the recorded value
     return Constraint(
         id=ConstraintId.S1, variables=[v.name], turn=turn, slot_type=v.slot_type, values=sorted(forms), record=record

@@ -338,3 +338,24 @@ def test_the_users_only_slot_of_an_untracked_domain_dropped_is_an_omission():
     _drop_record(faulty, "train", "destination", 2)
     found = [v for v in check_dialogue(faulty, kb).violations if v.constraint is S1 and v.variables[0].turn == 0]
     assert found and "records no train.destination" in found[0].message
+
+
+@needs_sgd
+def test_a_call_argument_off_by_twelve_hours_is_flagged_after_a_confirmation(tmp_path):
+    """SGD dev 1_00011: the user says "7:30 in the evening"; the system confirms "7:30 pm",
+    which the state adds beside the user's words (no change of value), and the booking call two
+    turns later records 19:30. A call recording 07:30 breaks S1; "in the evening" rules out the
+    12-hour reading of 07:30 that a bare "7:30" would allow."""
+    source = SHARED / "data" / "sgd" / "dev" / "dialogues_001.json"
+    dialogue = next(d for d in json.loads(source.read_text()) if d["dialogue_id"] == "1_00011")
+    (tmp_path / "gold").mkdir()
+    (tmp_path / "gold" / "dialogues_001.json").write_text(json.dumps([dialogue]))
+    call = next(f["service_call"] for t in dialogue["turns"] for f in t["frames"] if "service_call" in f
+                and f["service_call"]["method"] == "ReserveRestaurant")
+    assert call["parameters"]["time"] == "19:30"
+    call["parameters"]["time"] = "07:30"
+    (tmp_path / "fault").mkdir()
+    (tmp_path / "fault" / "dialogues_001.json").write_text(json.dumps([dialogue]))
+    assert S1.value not in verdicts(tmp_path / "gold")["1_00011"]
+    fault = [v for d in load_corpus([tmp_path / "fault"]) for v in check_dialogue(d).violations]
+    assert any(v.constraint is S1 and "ReserveRestaurant call" in v.message for v in fault), fault
