@@ -195,7 +195,8 @@ class CorpusSummary(BaseModel):
     violations: dict[str, int] = Field(default_factory=dict, description="constraint → violations")
     violating_dialogues: dict[str, int] = Field(default_factory=dict, description="constraint → dialogues")
     flagged: dict[str, int] = Field(
-        default_factory=dict, description="'paper' (C1–C6) / 'annotation' (S1) → dialogues with a violation of it"
+        default_factory=lambda: {"paper": 0, "annotation": 0},
+        description="'paper' (C1–C6) / 'annotation' (S1) → dialogues with a violation of it (both keys always)",
     )
     examples: list[ViolationExample] = Field(default_factory=list, description="the first `keep` violations")
     error_messages: list[str] = Field(default_factory=list, description="the first `keep` errors")
