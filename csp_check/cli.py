@@ -47,9 +47,9 @@ from csp_check.errors import CspCheckError, InputError, UsageError
 from csp_check.families import ids, label
 from csp_check.interrupts import InterruptFlag, exit_now, kill_descendants
 from csp_check.kb import load_kb_option
-from csp_check.models import ALL_CONSTRAINTS, ConstraintId, Status
+from csp_check.models import ALL_CONSTRAINTS, ConstraintId, Dialogue, Status
 from csp_check.readers import FORMATS
-from csp_check.report import KbUse, RunProgress, render_summary, summary_json
+from csp_check.report import KbUse, RunProgress, kb_unused_warning, render_summary, summary_json
 from csp_check.report_file import ReportWriter, check_report_path, done_counts, previous_reports, refuse_inputs
 from csp_check.runner import SolverSettings
 from csp_check.runner import validate as run_validate
@@ -199,6 +199,23 @@ def validate(
             raise
 
 
+def _kb_unused(kb_use: KbUse, kb, kb_path, paths, fmt: str, split: str | None, constraints) -> str | None:
+    """:func:`csp_check.report.kb_unused_warning`, the dialogues' domains read from the first
+    dialogues of the inputs (at most 2000: enough to name them, cheap to re-read)."""
+    from itertools import islice
+
+    from csp_check.pipeline import load_corpus
+
+    enabled = tuple(c.value for c in constraints)
+    if kb_unused_warning(kb_use, kb_path, [], [], enabled) is None:
+        return None
+    domains: set[str] = set()
+    for item in islice(load_corpus(paths, fmt, kb, split=split), 2000):
+        if isinstance(item, Dialogue):
+            domains.update(item.domains)
+    return kb_unused_warning(kb_use, kb_path, kb.tables, domains, enabled)
+
+
 def _validate(
     paths: tuple[Path, ...], fmt: str, kb_path: Path | None, constraints: tuple[ConstraintId, ...],
     report_path: Path | None, jobs: int, show: int, quiet: bool, as_json: bool, solver_name: str | None,
@@ -280,6 +297,8 @@ def _validate(
         sys.exit(EXIT_ERROR)
     try:
         warning = kb_use.warning(tuple(c.value for c in constraints)) if kb is None and not quiet else None
+        if kb is not None and not quiet and not crashed:
+            warning = _kb_unused(kb_use, kb, kb_path, paths, fmt, split, constraints)
         if as_json:
             click.echo(summary_json(summary, [warning] if warning else None))
         elif not quiet:

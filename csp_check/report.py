@@ -16,6 +16,7 @@ import json
 import os
 import sys
 from types import TracebackType
+from typing import Iterable
 
 import click
 from rich import box
@@ -201,6 +202,23 @@ class KbUse:
         return (f"warning: no --kb, and none of the {_n(dialogues)} dialogue(s) of {where} got a KB constraint: "
                 f"C4-C6 (no-result, offers, amounts) were not built. KB results come inside {own} data; for the rest give --kb FILE_OR_DIR "
                 f"(MultiWOZ: its db/ folder)")
+
+
+def kb_unused_warning(kb_use: KbUse, kb_path: object, kb_domains: Iterable[str], dialogue_domains: Iterable[str],
+                      enabled: tuple[str, ...] = KbUse.KB_CONSTRAINTS) -> str | None:
+    """One line for stderr when ``--kb`` was given but no dialogue of any input got a C4–C6
+    instance from it (spec §6): the KB most likely covers none of the dialogues' domains.
+    Names the KB's domains and the dialogues' (``dialogue_domains``: those of the dialogues
+    read, in any order). ``None`` when some dialogue got one, when no dialogue had variables,
+    or when none of C4–C6 is enabled."""
+    if not kb_use.files or len(kb_use.without_kb()) < len(kb_use.files):
+        return None
+    if not set(enabled) & set(KbUse.KB_CONSTRAINTS):
+        return None
+    dialogues = sum(n for n, _ in kb_use.files.values())
+    theirs = sorted(set(dialogue_domains)) or ["(none annotated)"]
+    return (f"warning: --kb {kb_path} gave none of the {_n(dialogues)} dialogue(s) a KB constraint (C4-C6 not built): "
+            f"the KB's domains are {', '.join(sorted(kb_domains)) or '(none)'}; the dialogues' domains are {', '.join(theirs)}")
 
 
 def summary_json(summary: CorpusSummary, warnings: list[str] | None = None) -> str:

@@ -467,3 +467,12 @@ def test_commands_documented_with_an_exit_code_exit_with_it() -> None:
                 assert result.exit_code == int(said.group(1)), (doc.name, command, result.output)
                 checked += 1
     assert checked >= 3
+
+
+def test_a_kb_of_other_domains_is_named(tmp_path: Path) -> None:
+    """--kb that gives no dialogue a C4-C6 instance: a warning naming both sides' domains."""
+    other = tmp_path / "hotels.json"
+    other.write_text('{"hotel": [{"name": "acorn guest house", "area": "north"}]}', encoding="utf-8")
+    result = invoke("validate", str(EXAMPLES / "dialogues.jsonl"), "--kb", str(other))
+    assert "KB's domains are hotel; the dialogues' domains are restaurant" in result.stderr, result.stderr
+    assert "KB constraint" not in invoke("validate", str(EXAMPLES / "dialogues.jsonl"), "--kb", str(KB)).stderr
