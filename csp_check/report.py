@@ -34,7 +34,7 @@ from rich.table import Table
 from rich.text import Text
 
 from csp_check.models import DialogueReport, Status, Violation
-from csp_check.score import GROUP_ORDER, CorpusSummary, SolverTotals, ViolationExample, is_annotation
+from csp_check.score import CorpusSummary, SolverTotals, ViolationExample, group_order_key, is_annotation
 
 
 def _progress_columns(unit: str, known: bool, extra: str = "") -> list:
@@ -391,9 +391,7 @@ def _group_table(t: SolverTotals) -> Table:
     table = Table(title="By number of solutions (paper's Table 1)", box=box.SIMPLE_HEAD, show_edge=False, title_justify="left")
     for name in ("Solutions", "dialogues", "variables", "GCA", "VCA"):
         table.add_column(name, justify="left" if name == "Solutions" else "right")
-    capped = sorted(set(t.groups) - set(GROUP_ORDER), key=lambda g: (len(g), g))  # "≥ CAP" groups
-    order = [g for g in GROUP_ORDER if g != "unknown"] + capped + ["unknown"]
-    for name in [g for g in order if g in t.groups]:
+    for name in sorted(t.groups, key=group_order_key):  # 0, 1, 2-4, ≥ 5, …, unknown
         g = t.groups[name]
         gca = f"{g.consistent / g.dialogues:.2f}" if g.dialogues else "-"
         vca = f"{g.agreeing / g.variables:.2f}" if g.variables and t.vca is not None else "-"
