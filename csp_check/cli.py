@@ -50,7 +50,7 @@ from csp_check.kb import load_kb_option
 from csp_check.models import ALL_CONSTRAINTS, ConstraintId, Dialogue, Status
 from csp_check.readers import FORMATS
 from csp_check.report import KbUse, RunProgress, kb_unused_warning, render_summary, summary_json
-from csp_check.report_file import ReportWriter, check_report_path, done_counts, previous_reports, refuse_inputs
+from csp_check.report_file import ReportWriter, check_report_path, check_resumed_inputs, done_counts, previous_reports, refuse_inputs
 from csp_check.runner import SolverSettings
 from csp_check.runner import validate as run_validate
 from csp_check.score import CorpusSummary
@@ -236,6 +236,8 @@ def _validate(
         summary = CorpusSummary(constraints=[c.value for c in constraints], keep=max(show, 10))
         kb_use = KbUse()
         before = previous_reports(report_path) if resume and report_path is not None else []
+        if before:
+            check_resumed_inputs(report_path, before, paths)
         with ExitStack() as stack:
             if report_path is not None:
                 writer = ReportWriter(report_path, keep=before)

@@ -286,3 +286,19 @@ def test_a_low_cap_cuts_the_group_labels(cap: int) -> None:
     rows = [re.split(r"\s{2,}", line.strip())[0] for line in text.split("Table 1)")[1].splitlines()[3:] if line.strip()]
     rows = rows[: len(groups)]
     assert sorted(rows) == sorted(groups) and rows == sorted(rows, key=lambda r: int(re.search(r"\d+", r).group()))
+
+
+def test_resume_refuses_a_report_of_other_inputs(tmp_path: Path) -> None:
+    """--resume with a report none of whose dialogues come from the given inputs: exit 2, report untouched."""
+    examples = Path(__file__).resolve().parents[1] / "examples" / "dialogues.jsonl"
+    one, two = tmp_path / "one.jsonl", tmp_path / "two.jsonl"
+    one.write_bytes(examples.read_bytes())
+    two.write_bytes(examples.read_bytes())
+    report = tmp_path / "r.jsonl"
+    assert invoke("validate", str(one), "--report", str(report), "-q").exit_code == 1
+    before = report.read_text()
+    result = invoke("validate", str(two), "--resume", "--report", str(report))
+    assert result.exit_code == 2 and "none of the given inputs" in result.output and "one.jsonl" in result.output
+    assert report.read_text() == before
+    assert invoke("validate", str(one), "--resume", "--report", str(report), "-q").exit_code == 1
+    assert invoke("validate", str(tmp_path / "one.jsonl"), str(two), "--resume", "--report", str(report), "-q").exit_code == 1
