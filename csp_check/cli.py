@@ -417,12 +417,13 @@ def delexicalize_command(paths: tuple[Path, ...], out_path: Path | None, fmt: st
     variables (turn, speaker, span, slot, text, value) and its turns with spans replaced by [xN].
 
     Exit 0 when all were written, 2 if any input could not be read (one line each on stderr;
-    the other dialogues are still written) or on a usage error.
+    the other dialogues are still written), if the inputs hold no dialogue, or on a usage error.
     """
     from csp_check.delexicalize import delexicalize
     from csp_check.pipeline import load_corpus, with_annotations
 
     failed = False
+    written = 0
     try:
         if out_path is not None:
             refuse_inputs(out_path, [*paths, *([kb_path] if kb_path else [])], "--out")
@@ -439,6 +440,7 @@ def delexicalize_command(paths: tuple[Path, ...], out_path: Path | None, fmt: st
                     continue
                 out.write(delexicalize(with_annotations(item, kb)).model_dump_json() + "\n")
                 out.flush()
+                written += 1
                 progress.step(item.source)
     except CspCheckError as err:
         _fail(str(err))
@@ -447,6 +449,9 @@ def delexicalize_command(paths: tuple[Path, ...], out_path: Path | None, fmt: st
         sys.exit(EXIT_OK)
     except OSError as err:
         _fail(f"{err.filename or out_path or 'stdout'}: cannot write: {err.strerror or err}")
+    if written == 0 and not failed:  # as validate: an input without dialogues is an error
+        click.echo(f"csp-check: error: no dialogues found in {' '.join(map(str, paths))}", err=True)
+        sys.exit(EXIT_ERROR)
     sys.exit(EXIT_ERROR if failed else EXIT_OK)
 
 

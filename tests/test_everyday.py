@@ -476,3 +476,11 @@ def test_a_kb_of_other_domains_is_named(tmp_path: Path) -> None:
     result = invoke("validate", str(EXAMPLES / "dialogues.jsonl"), "--kb", str(other))
     assert "KB's domains are hotel; the dialogues' domains are restaurant" in result.stderr, result.stderr
     assert "KB constraint" not in invoke("validate", str(EXAMPLES / "dialogues.jsonl"), "--kb", str(KB)).stderr
+
+
+def test_delexicalize_says_when_there_are_no_dialogues(tmp_path: Path) -> None:
+    empty = tmp_path / "empty.jsonl"
+    empty.write_text("", encoding="utf-8")
+    result = invoke("delexicalize", str(empty), "--out", str(tmp_path / "d.jsonl"))
+    assert result.exit_code == 2 and f"no dialogues found in {empty}" in result.stderr, result.output
+    assert invoke("delexicalize", str(EXAMPLES / "dialogues.jsonl"), "--out", str(tmp_path / "e.jsonl")).exit_code == 0
