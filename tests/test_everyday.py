@@ -484,3 +484,12 @@ def test_delexicalize_says_when_there_are_no_dialogues(tmp_path: Path) -> None:
     result = invoke("delexicalize", str(empty), "--out", str(tmp_path / "d.jsonl"))
     assert result.exit_code == 2 and f"no dialogues found in {empty}" in result.stderr, result.output
     assert invoke("delexicalize", str(EXAMPLES / "dialogues.jsonl"), "--out", str(tmp_path / "e.jsonl")).exit_code == 0
+
+
+def test_experiment_names_the_input_domains_for_a_missing_domain(tmp_path: Path) -> None:
+    """A mistyped --domain (or the default on data of other domains) lists the input's services."""
+    source = write_sgd(tmp_path / "sgd", [sgd_dialogue("1_00001"), sgd_dialogue("1_00002", count=3)])
+    result = invoke("experiment", str(source), "--domain", "Restaurant_1", "--no-plots", "--out", str(tmp_path / "out"))
+    assert result.exit_code == 2 and "the input's domains (services): Restaurants_1 (2)" in result.output, result.output
+    result = invoke("experiment", str(EXAMPLES / "dialogues.jsonl"), "--no-plots", "--out", str(tmp_path / "out2"))
+    assert result.exit_code == 2 and "no Restaurants_1 dialogues" in result.output and "restaurant (6)" in result.output
