@@ -493,3 +493,12 @@ def test_experiment_names_the_input_domains_for_a_missing_domain(tmp_path: Path)
     assert result.exit_code == 2 and "the input's domains (services): Restaurants_1 (2)" in result.output, result.output
     result = invoke("experiment", str(EXAMPLES / "dialogues.jsonl"), "--no-plots", "--out", str(tmp_path / "out2"))
     assert result.exit_code == 2 and "no Restaurants_1 dialogues" in result.output and "restaurant (6)" in result.output
+
+
+def test_nlsi_build_says_it_needs_sgd(tmp_path: Path) -> None:
+    result = invoke("nlsi", "build", str(EXAMPLES / "dialogues.jsonl"), "--out", str(tmp_path / "x.jsonl"))
+    assert result.exit_code == 2 and "nlsi build reads SGD" in result.stderr and "Errno" not in result.output
+    lonely = write_sgd(tmp_path / "nosch", [sgd_dialogue("1_00001")])  # no schema.json beside it
+    result = invoke("nlsi", "build", str(lonely), "--out", str(tmp_path / "y.jsonl"))
+    assert result.exit_code == 2 and "no schema.json in" in result.stderr
+    assert "../shared/docs/api-call-spec.md" in invoke("nlsi", "--help").output
