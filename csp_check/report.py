@@ -269,8 +269,11 @@ def render_summary(summary: CorpusSummary, console: Console | None = None, show:
             console.print(_example(i, example))
     if summary.defects:
         console.print()
-        console.print(Text(f"{summary.defects} annotation defect(s) skipped (the rest of each dialogue checked):", style="bold"))
-        for line in summary.defect_messages[:show]:
+        shown = summary.defect_messages  # every one kept (they are few), whatever --show says
+        more = f"; first {len(shown)} shown, each is in --report (defects)" if len(shown) < summary.defects else ""
+        console.print(Text(f"{summary.defects} annotation defect(s) skipped (the rest of each dialogue checked{more}):",
+                           style="bold"))  # fmt: skip
+        for line in shown:
             console.print(Text(f"  {line}"), highlight=False)
     if summary.errors:
         console.print(

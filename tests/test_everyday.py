@@ -502,3 +502,27 @@ def test_nlsi_build_says_it_needs_sgd(tmp_path: Path) -> None:
     result = invoke("nlsi", "build", str(lonely), "--out", str(tmp_path / "y.jsonl"))
     assert result.exit_code == 2 and "no schema.json in" in result.stderr
     assert "../shared/docs/api-call-spec.md" in invoke("nlsi", "--help").output
+
+
+@pytest.mark.parametrize("show", [0, 1])
+def test_every_annotation_defect_is_listed_whatever_show_says(show: int) -> None:
+    """The defect heading never stands alone and never counts more defects than it lists."""
+    from rich.console import Console
+
+    from csp_check.models import DialogueReport, Status
+    from csp_check.report import render_summary
+    from csp_check.score import CorpusSummary
+
+    summary = CorpusSummary(constraints=["C1"], keep=max(show, 10))
+    for i in range(3):
+        summary.add(DialogueReport(dialogue_id=f"D{i}", status=Status.CONSISTENT, defects=[f"log[{i}].span_info[0]: words end before they start"]))
+    console = Console(record=True, width=200)
+    render_summary(summary, console, show=show)
+    text = console.export_text()
+    assert "3 annotation defect(s) skipped" in text and all(f"D{i}: log[{i}]" in text for i in range(3)), text
+    many = CorpusSummary(constraints=["C1"], keep=2)
+    for i in range(5):
+        many.add(DialogueReport(dialogue_id=f"D{i}", status=Status.CONSISTENT, defects=["x: y"]))
+    console = Console(record=True, width=200)
+    render_summary(many, console, show=show)
+    assert "first 2 shown" in console.export_text()
