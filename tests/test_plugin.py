@@ -196,3 +196,20 @@ def test_profile_and_unknown_constraint_ids_are_refused(pytester: pytest.Pyteste
 def test_a_missing_file_is_not_called_inconsistent(tmp_path):
     with pytest.raises(FileNotFoundError, match="nope.jsonl"):
         assert_consistent(tmp_path / "nope.jsonl")
+
+
+def test_the_docs_example_output_is_what_pytest_prints(pytester: pytest.Pytester):
+    """docs/pytest-plugin.md's complete example, run: its pasted failure lines are the real ones."""
+    import re
+    from pathlib import Path
+
+    doc = (Path(__file__).resolve().parents[1] / "docs" / "pytest-plugin.md").read_text(encoding="utf-8")
+    example = doc.split("## A complete example", 1)[1].split("\n## ", 1)[0]
+    kb, code, shown = (body for _, body in re.findall(r"```(\w+)\n(.*?)```", example, re.S))
+    (pytester.path / "kb.json").write_text(kb, encoding="utf-8")
+    (pytester.path / "tests").mkdir()
+    (pytester.path / "tests" / "test_generated_dialogues.py").write_text(code, encoding="utf-8")
+    result = pytester.runpytest("-q", "-p", "no:cacheprovider")
+    result.assert_outcomes(passed=2, failed=1)
+    wanted = [line for line in shown.splitlines() if line.startswith(("E ", "csp_check = "))]
+    assert wanted and all(line in result.stdout.lines for line in wanted), (wanted, result.stdout.str())
