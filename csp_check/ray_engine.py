@@ -182,9 +182,9 @@ def _connect(jobs: int, address: str | None) -> tuple[Any, bool, int]:
     """(the ``ray`` module, whether this call started Ray, the cluster's CPUs)."""
     ray = _ray()
     started = False
+    if address:  # an explicit address nothing answers at is an error, even if Ray is up here
+        check_reachable(address)
     if not ray.is_initialized():
-        if address:
-            check_reachable(address)
         try:
             if address:
                 ray.init(address=address, log_to_driver=False, logging_level="ERROR")
