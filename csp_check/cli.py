@@ -47,10 +47,10 @@ from csp_check.errors import CspCheckError, InputError, UsageError
 from csp_check.families import ids, label
 from csp_check.interrupts import InterruptFlag, exit_now, kill_descendants
 from csp_check.kb import load_kb_option
-from csp_check.models import ALL_CONSTRAINTS, ConstraintId, Status
+from csp_check.models import ALL_CONSTRAINTS, ConstraintId, Dialogue, Status
 from csp_check.readers import FORMATS
-from csp_check.report import KbUse, RunProgress, render_summary, summary_json
-from csp_check.report_file import ReportWriter, check_report_path, done_counts, previous_reports, refuse_inputs
+from csp_check.report import KbUse, RunProgress, kb_unused_warning, render_summary, summary_json
+from csp_check.report_file import ReportWriter, check_report_path, check_resumed_inputs, done_counts, previous_reports, refuse_inputs
 from csp_check.runner import SolverSettings
 from csp_check.runner import validate as run_validate
 from csp_check.score import CorpusSummary
@@ -199,6 +199,23 @@ def validate(
             raise
 
 
+def _kb_unused(kb_use: KbUse, kb, kb_path, paths, fmt: str, split: str | None, constraints) -> str | None:
+    """:func:`csp_check.report.kb_unused_warning`, the dialogues' domains read from the first
+    dialogues of the inputs (at most 2000: enough to name them, cheap to re-read)."""
+    from itertools import islice
+
+    from csp_check.pipeline import load_corpus
+
+    enabled = tuple(c.value for c in constraints)
+    if kb_unused_warning(kb_use, kb_path, [], [], enabled) is None:
+        return None
+    domains: set[str] = set()
+    for item in islice(load_corpus(paths, fmt, kb, split=split), 2000):
+        if isinstance(item, Dialogue):
+            domains.update(item.domains)
+    return kb_unused_warning(kb_use, kb_path, kb.tables, domains, enabled)
+
+
 def _validate(
     paths: tuple[Path, ...], fmt: str, kb_path: Path | None, constraints: tuple[ConstraintId, ...],
     report_path: Path | None, jobs: int, show: int, quiet: bool, as_json: bool, solver_name: str | None,
@@ -219,6 +236,8 @@ def _validate(
         summary = CorpusSummary(constraints=[c.value for c in constraints], keep=max(show, 10))
         kb_use = KbUse()
         before = previous_reports(report_path) if resume and report_path is not None else []
+        if before:
+            check_resumed_inputs(report_path, before, paths)
         with ExitStack() as stack:
             if report_path is not None:
                 writer = ReportWriter(report_path, keep=before)
@@ -280,6 +299,8 @@ def _validate(
         sys.exit(EXIT_ERROR)
     try:
         warning = kb_use.warning(tuple(c.value for c in constraints)) if kb is None and not quiet else None
+        if kb is not None and not quiet and not crashed:
+            warning = _kb_unused(kb_use, kb, kb_path, paths, fmt, split, constraints)
         if as_json:
             click.echo(summary_json(summary, [warning] if warning else None))
         elif not quiet:
@@ -396,12 +417,13 @@ def delexicalize_command(paths: tuple[Path, ...], out_path: Path | None, fmt: st
     variables (turn, speaker, span, slot, text, value) and its turns with spans replaced by [xN].
 
     Exit 0 when all were written, 2 if any input could not be read (one line each on stderr;
-    the other dialogues are still written) or on a usage error.
+    the other dialogues are still written), if the inputs hold no dialogue, or on a usage error.
     """
     from csp_check.delexicalize import delexicalize
     from csp_check.pipeline import load_corpus, with_annotations
 
     failed = False
+    written = 0
     try:
         if out_path is not None:
             refuse_inputs(out_path, [*paths, *([kb_path] if kb_path else [])], "--out")
@@ -418,6 +440,7 @@ def delexicalize_command(paths: tuple[Path, ...], out_path: Path | None, fmt: st
                     continue
                 out.write(delexicalize(with_annotations(item, kb)).model_dump_json() + "\n")
                 out.flush()
+                written += 1
                 progress.step(item.source)
     except CspCheckError as err:
         _fail(str(err))
@@ -426,6 +449,9 @@ def delexicalize_command(paths: tuple[Path, ...], out_path: Path | None, fmt: st
         sys.exit(EXIT_OK)
     except OSError as err:
         _fail(f"{err.filename or out_path or 'stdout'}: cannot write: {err.strerror or err}")
+    if written == 0 and not failed:  # as validate: an input without dialogues is an error
+        click.echo(f"csp-check: error: no dialogues found in {' '.join(map(str, paths))}", err=True)
+        sys.exit(EXIT_ERROR)
     sys.exit(EXIT_ERROR if failed else EXIT_OK)
 
 

@@ -54,6 +54,32 @@ def load_kb(kb: KbLike) -> KnowledgeBase | None:
     return kb_from_json(kb)
 
 
+def dialogue_constraints(constraints: Iterable[ConstraintId | str]) -> tuple[ConstraintId, ...]:
+    """The ids of dialogue constraint families (groups linguistic, dialogic, domain,
+    annotation: C1–C6, S1, …) that ``constraints`` names, case-insensitively, as
+    ``csp-check validate --constraints`` takes them. Raises :class:`~csp_check.errors.UsageError`
+    for an empty list, an unknown id, or a profile family (P1–P6 check API calls, not
+    dialogues: ``csp-check calls`` / :mod:`csp_check.nlsi.plugin`)."""
+    from csp_check.errors import UsageError
+    from csp_check.families import DIALOGUE_GROUPS, families, label
+
+    if isinstance(constraints, str):
+        constraints = [part for part in constraints.replace(",", " ").split()]
+    known = {f.id.upper(): f.id for f in families(DIALOGUE_GROUPS)}
+    everything = {f.id.upper(): f for f in families()}
+    out = []
+    for c in constraints:
+        key = str(c).strip().upper()
+        if key not in known:
+            why = (f"{everything[key].id} is a {everything[key].group} family (it checks API calls, not dialogues)"
+                   if key in everything else f"unknown constraint {str(c)!r}")  # fmt: skip
+            raise UsageError(f"csp_check constraints: {why}; choose from {label(known.values())}")
+        out.append(ConstraintId(known[key]))
+    if not out:
+        raise UsageError(f"csp_check constraints: give at least one of {label(known.values())}")
+    return tuple(dict.fromkeys(out))
+
+
 def check(
     dialogues: DialoguesLike,
     kb: KbLike = None,
@@ -65,16 +91,21 @@ def check(
     ``dialogues``: a :class:`Dialogue`, an iterable of them, or a path (file or directory, any
     format :func:`csp_check.pipeline.load_corpus` reads). Each dialogue is checked as
     ``csp-check validate`` checks it (:func:`csp_check.runner.check_items`): a dialogue whose
-    check crashes gets an ``error`` report, the others are still checked.
+    check crashes gets an ``error`` report, the others are still checked. Raises
+    ``FileNotFoundError`` for a path that does not exist, and
+    :class:`~csp_check.errors.UsageError` for ``constraints`` that are not dialogue
+    families (:func:`dialogue_constraints`).
     """
     from csp_check.pipeline import load_corpus
     from csp_check.runner import Settings, check_items  # the loop `csp-check validate` runs
 
     knowledge = load_kb(kb)
-    enabled = tuple(ConstraintId(c) for c in constraints)
+    enabled = dialogue_constraints(constraints)
     if isinstance(dialogues, Dialogue):
         items: Iterable[Dialogue | InputError] = [dialogues]
     elif isinstance(dialogues, (str, Path)):
+        if not Path(dialogues).exists():
+            raise FileNotFoundError(f"csp_check: no such file or directory: {str(dialogues)!r} (cwd {Path.cwd()})")
         items = load_corpus([dialogues], fmt, knowledge)
     else:
         items = dialogues
@@ -194,7 +225,7 @@ def csp_check(request: pytest.FixtureRequest) -> CspCheck:
     marker = request.node.get_closest_marker("csp_check")
     if marker is not None:
         options.update({k: v for k, v in marker.kwargs.items() if v is not None and k in options})
-    options["constraints"] = tuple(options["constraints"])
+    options["constraints"] = tuple(c.value for c in dialogue_constraints(options["constraints"]))
     return CspCheck(**options)
 
 

@@ -141,10 +141,49 @@ def ordered_map(
             ray.shutdown()
 
 
+def _host_port(address: str) -> tuple[str, int] | None:
+    """``(host, port)`` of a ``host:port`` or ``ray://host:port`` address (default port 10001
+    for ``ray://``, 6379 for a bare host), or ``None`` for ``auto`` / ``local`` (which Ray
+    resolves itself)."""
+    rest = address.strip()
+    client = rest.startswith("ray://")
+    if client:
+        rest = rest[len("ray://"):]
+    elif "://" in rest or rest in ("auto", "local", ""):
+        return None
+    rest = rest.split("/", 1)[0]
+    host, sep, port = rest.rpartition(":")
+    if not sep:
+        host, port = rest, ("10001" if client else "6379")
+    host = host.strip("[]")
+    try:
+        return host, int(port)
+    except ValueError:
+        raise UsageError(f"--ray-address {address!r}: the port is not a number") from None
+
+
+def check_reachable(address: str, timeout: float = 3.0) -> None:
+    """Raise :class:`~csp_check.errors.UsageError` ("cannot reach Ray at ...") when nothing
+    accepts a TCP connection at the host and port of ``address`` within ``timeout`` seconds,
+    before ``ray.init`` would retry for minutes. ``auto`` / ``local`` are not checked here."""
+    import socket
+
+    target = _host_port(address)
+    if target is None:
+        return
+    try:
+        with socket.create_connection(target, timeout=timeout):
+            pass
+    except OSError as err:
+        raise UsageError(f"--engine ray: cannot reach Ray at {address}: {err.strerror or type(err).__name__}") from None
+
+
 def _connect(jobs: int, address: str | None) -> tuple[Any, bool, int]:
     """(the ``ray`` module, whether this call started Ray, the cluster's CPUs)."""
     ray = _ray()
     started = False
+    if address:  # an explicit address nothing answers at is an error, even if Ray is up here
+        check_reachable(address)
     if not ray.is_initialized():
         try:
             if address:

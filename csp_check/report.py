@@ -16,6 +16,7 @@ import json
 import os
 import sys
 from types import TracebackType
+from typing import Iterable
 
 import click
 from rich import box
@@ -33,7 +34,7 @@ from rich.table import Table
 from rich.text import Text
 
 from csp_check.models import DialogueReport, Status, Violation
-from csp_check.score import GROUP_ORDER, CorpusSummary, SolverTotals, ViolationExample, is_annotation
+from csp_check.score import CorpusSummary, SolverTotals, ViolationExample, group_order_key, is_annotation
 
 
 def _progress_columns(unit: str, known: bool, extra: str = "") -> list:
@@ -203,6 +204,23 @@ class KbUse:
                 f"(MultiWOZ: its db/ folder)")
 
 
+def kb_unused_warning(kb_use: KbUse, kb_path: object, kb_domains: Iterable[str], dialogue_domains: Iterable[str],
+                      enabled: tuple[str, ...] = KbUse.KB_CONSTRAINTS) -> str | None:
+    """One line for stderr when ``--kb`` was given but no dialogue of any input got a C4–C6
+    instance from it (spec §6): the KB most likely covers none of the dialogues' domains.
+    Names the KB's domains and the dialogues' (``dialogue_domains``: those of the dialogues
+    read, in any order). ``None`` when some dialogue got one, when no dialogue had variables,
+    or when none of C4–C6 is enabled."""
+    if not kb_use.files or len(kb_use.without_kb()) < len(kb_use.files):
+        return None
+    if not set(enabled) & set(KbUse.KB_CONSTRAINTS):
+        return None
+    dialogues = sum(n for n, _ in kb_use.files.values())
+    theirs = sorted(set(dialogue_domains)) or ["(none annotated)"]
+    return (f"warning: --kb {kb_path} gave none of the {_n(dialogues)} dialogue(s) a KB constraint (C4-C6 not built): "
+            f"the KB's domains are {', '.join(sorted(kb_domains)) or '(none)'}; the dialogues' domains are {', '.join(theirs)}")
+
+
 def summary_json(summary: CorpusSummary, warnings: list[str] | None = None) -> str:
     """The summary as a JSON object (one line); ``warnings`` (e.g. :meth:`KbUse.warning`) under
     the key ``warnings`` when there are any (``--json`` keeps stderr for errors)."""
@@ -251,8 +269,11 @@ def render_summary(summary: CorpusSummary, console: Console | None = None, show:
             console.print(_example(i, example))
     if summary.defects:
         console.print()
-        console.print(Text(f"{summary.defects} annotation defect(s) skipped (the rest of each dialogue checked):", style="bold"))
-        for line in summary.defect_messages[:show]:
+        shown = summary.defect_messages  # every one kept (they are few), whatever --show says
+        more = f"; first {len(shown)} shown, each is in --report (defects)" if len(shown) < summary.defects else ""
+        console.print(Text(f"{summary.defects} annotation defect(s) skipped (the rest of each dialogue checked{more}):",
+                           style="bold"))  # fmt: skip
+        for line in shown:
             console.print(Text(f"  {line}"), highlight=False)
     if summary.errors:
         console.print(
@@ -373,9 +394,7 @@ def _group_table(t: SolverTotals) -> Table:
     table = Table(title="By number of solutions (paper's Table 1)", box=box.SIMPLE_HEAD, show_edge=False, title_justify="left")
     for name in ("Solutions", "dialogues", "variables", "GCA", "VCA"):
         table.add_column(name, justify="left" if name == "Solutions" else "right")
-    capped = sorted(set(t.groups) - set(GROUP_ORDER), key=lambda g: (len(g), g))  # "≥ CAP" groups
-    order = [g for g in GROUP_ORDER if g != "unknown"] + capped + ["unknown"]
-    for name in [g for g in order if g in t.groups]:
+    for name in sorted(t.groups, key=group_order_key):  # 0, 1, 2-4, ≥ 5, …, unknown
         g = t.groups[name]
         gca = f"{g.consistent / g.dialogues:.2f}" if g.dialogues else "-"
         vca = f"{g.agreeing / g.variables:.2f}" if g.variables and t.vca is not None else "-"

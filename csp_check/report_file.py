@@ -24,7 +24,7 @@ import os
 import tempfile
 from collections import Counter
 from pathlib import Path
-from typing import IO, Iterable
+from typing import IO, Iterable, Sequence
 
 from csp_check.errors import UsageError
 from csp_check.models import DialogueReport
@@ -121,6 +121,42 @@ def previous_reports(path: Path) -> list[DialogueReport]:
             except ValueError:
                 continue
     return out
+
+
+def report_belongs(source: str, inputs: Iterable[str | Path]) -> bool:
+    """Whether a report line's ``source`` (the file its dialogue was read from) is one of the
+    ``inputs`` or lies under one (a directory input). Compared resolved, and also by the
+    input's name among the source's path parts (a run started from another directory)."""
+    if not source:
+        return True
+    where = Path(source)
+    try:
+        resolved = where.resolve()
+    except OSError:
+        resolved = where
+    for given in inputs:
+        path = Path(given)
+        try:
+            root = path.resolve()
+        except OSError:
+            root = path
+        if resolved == root or root in resolved.parents or str(source).startswith(str(given)):
+            return True
+        if path.name and path.name in where.parts:
+            return True
+    return False
+
+
+def check_resumed_inputs(path: Path, reports: Sequence[DialogueReport], inputs: Iterable[str | Path]) -> None:
+    """Raise :class:`UsageError` when ``--resume`` would continue a report of another input:
+    ``reports`` (the lines already in ``path``) name sources, none of which is one of
+    ``inputs`` or under one (:func:`report_belongs`)."""
+    inputs = list(inputs)
+    sources = sorted({r.source for r in reports if r.source})
+    if sources and not any(report_belongs(source, inputs) for source in sources):
+        shown = ", ".join(sources[:3]) + (f" and {len(sources) - 3} more" if len(sources) > 3 else "")
+        raise UsageError(f"--resume --report {path}: its dialogues come from {shown}, none of the given inputs "
+                         f"({', '.join(map(str, inputs))}); resume with the same inputs, or give a new --report file")
 
 
 def done_counts(reports: Iterable[DialogueReport]) -> Counter[tuple[str, str]]:

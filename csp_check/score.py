@@ -151,12 +151,28 @@ def solver_answers(report: DialogueReport) -> SolverAnswers | None:
 GROUP_ORDER = ("0", "1", "2-10", "11-100", "101+", "unknown")
 
 
+def group_order_key(name: str) -> tuple[float, int]:
+    """Sort key of a group label of :func:`group_name`: by its least count (``0``, ``1``,
+    ``2-4``, ``≥ 5``, ``11-100``, ``101+``), ``unknown`` last; a ``≥ CAP`` group after a range
+    with the same least count."""
+    import re
+
+    m = re.search(r"\d+", name)
+    return (float(m.group()) if m else float("inf"), name.startswith("≥"))
+
+
 def group_name(out: SolverAnswers) -> str:
     """The solution group of one dialogue's solver answers: the paper's group, ``≥ CAP`` when
     the count reached a cap below 101 (so its group is undecided), ``unknown`` when the count
-    hit the time limit."""
+    hit the time limit. A cap below 101 cuts the paper's range it falls in (``2-10`` at cap 5
+    is ``2-4``), so no two labels of one run overlap."""
     if out.group is not None:
-        return out.group.value
+        name = out.group.value
+        if out.cap is not None and out.cap <= 100 and "-" in name:  # a range the cap cuts: 2-10 at cap 5 → 2-4
+            low, high = (int(part) for part in name.split("-"))
+            if high >= out.cap:
+                return str(low) if out.cap - 1 == low else f"{low}-{out.cap - 1}"
+        return name
     if out.capped:
         return f"≥ {out.cap if out.cap is not None else out.count}"
     return "unknown"
@@ -195,7 +211,8 @@ class CorpusSummary(BaseModel):
     violations: dict[str, int] = Field(default_factory=dict, description="constraint → violations")
     violating_dialogues: dict[str, int] = Field(default_factory=dict, description="constraint → dialogues")
     flagged: dict[str, int] = Field(
-        default_factory=dict, description="'paper' (C1–C6) / 'annotation' (S1) → dialogues with a violation of it"
+        default_factory=lambda: {"paper": 0, "annotation": 0},
+        description="'paper' (C1–C6) / 'annotation' (S1) → dialogues with a violation of it (both keys always)",
     )
     examples: list[ViolationExample] = Field(default_factory=list, description="the first `keep` violations")
     error_messages: list[str] = Field(default_factory=list, description="the first `keep` errors")

@@ -64,6 +64,9 @@ def test_paper_constraints_leave_s1_out():
     assert "S1" not in paper_sum["violations"] and paper_sum["inconsistent"] == 1
     assert default_sum["violations"]["S1"] == 4 and default_sum["inconsistent"] == 2
     assert default_sum["flagged"] == {"paper": 1, "annotation": 2}
+    assert paper_sum["flagged"] == {"paper": 1, "annotation": 0}  # zero counts are written too (docs/cli.md)
+    only_s1 = json.loads(runner.invoke(main, ["validate", path, "--json", "--constraints", "S1"]).output)
+    assert only_s1["flagged"] == {"paper": 0, "annotation": 2}
 
 
 def booking(*turns: tuple[str, str, list[DialogueAct], dict, dict | None]) -> Dialogue:

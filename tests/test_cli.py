@@ -268,3 +268,37 @@ def test_export_mzn_of_a_missing_or_broken_dialogue_exits_2(tmp_path: Path) -> N
     assert missing.exit_code == unreadable.exit_code == 2
     assert missing.stderr == f"csp-check: error: dialogue 9_99999 not found in {path}\n"
     assert unreadable.stderr == f"csp-check: error: {path}: dialogue 1_00002: turns: dialogue has no turns\n"
+
+
+@pytest.mark.parametrize("cap", [3, 4, 5])
+def test_a_low_cap_cuts_the_group_labels(cap: int) -> None:
+    """Table 1 under --cap N < 101: the range N falls in ends at N - 1, so no labels overlap."""
+    import re
+
+    examples = Path(__file__).resolve().parents[1] / "examples" / "dialogues.jsonl"
+    summary = json.loads(invoke("validate", str(examples), "--count-solutions", "--cap", str(cap), "--json").stdout)
+    groups = list(summary["solver"]["groups"])
+    assert "2-10" not in groups and groups, groups
+    for name in groups:
+        top = re.fullmatch(r"(\d+)(?:-(\d+))?", name)
+        assert name.startswith("≥") or (top and int(top.group(2) or top.group(1)) < cap), (cap, groups)
+    text = invoke("validate", str(examples), "--count-solutions", "--cap", str(cap)).stdout
+    rows = [re.split(r"\s{2,}", line.strip())[0] for line in text.split("Table 1)")[1].splitlines()[3:] if line.strip()]
+    rows = rows[: len(groups)]
+    assert sorted(rows) == sorted(groups) and rows == sorted(rows, key=lambda r: int(re.search(r"\d+", r).group()))
+
+
+def test_resume_refuses_a_report_of_other_inputs(tmp_path: Path) -> None:
+    """--resume with a report none of whose dialogues come from the given inputs: exit 2, report untouched."""
+    examples = Path(__file__).resolve().parents[1] / "examples" / "dialogues.jsonl"
+    one, two = tmp_path / "one.jsonl", tmp_path / "two.jsonl"
+    one.write_bytes(examples.read_bytes())
+    two.write_bytes(examples.read_bytes())
+    report = tmp_path / "r.jsonl"
+    assert invoke("validate", str(one), "--report", str(report), "-q").exit_code == 1
+    before = report.read_text()
+    result = invoke("validate", str(two), "--resume", "--report", str(report))
+    assert result.exit_code == 2 and "none of the given inputs" in result.output and "one.jsonl" in result.output
+    assert report.read_text() == before
+    assert invoke("validate", str(one), "--resume", "--report", str(report), "-q").exit_code == 1
+    assert invoke("validate", str(tmp_path / "one.jsonl"), str(two), "--resume", "--report", str(report), "-q").exit_code == 1

@@ -467,3 +467,62 @@ def test_commands_documented_with_an_exit_code_exit_with_it() -> None:
                 assert result.exit_code == int(said.group(1)), (doc.name, command, result.output)
                 checked += 1
     assert checked >= 3
+
+
+def test_a_kb_of_other_domains_is_named(tmp_path: Path) -> None:
+    """--kb that gives no dialogue a C4-C6 instance: a warning naming both sides' domains."""
+    other = tmp_path / "hotels.json"
+    other.write_text('{"hotel": [{"name": "acorn guest house", "area": "north"}]}', encoding="utf-8")
+    result = invoke("validate", str(EXAMPLES / "dialogues.jsonl"), "--kb", str(other))
+    assert "KB's domains are hotel; the dialogues' domains are restaurant" in result.stderr, result.stderr
+    assert "KB constraint" not in invoke("validate", str(EXAMPLES / "dialogues.jsonl"), "--kb", str(KB)).stderr
+
+
+def test_delexicalize_says_when_there_are_no_dialogues(tmp_path: Path) -> None:
+    empty = tmp_path / "empty.jsonl"
+    empty.write_text("", encoding="utf-8")
+    result = invoke("delexicalize", str(empty), "--out", str(tmp_path / "d.jsonl"))
+    assert result.exit_code == 2 and f"no dialogues found in {empty}" in result.stderr, result.output
+    assert invoke("delexicalize", str(EXAMPLES / "dialogues.jsonl"), "--out", str(tmp_path / "e.jsonl")).exit_code == 0
+
+
+def test_experiment_names_the_input_domains_for_a_missing_domain(tmp_path: Path) -> None:
+    """A mistyped --domain (or the default on data of other domains) lists the input's services."""
+    source = write_sgd(tmp_path / "sgd", [sgd_dialogue("1_00001"), sgd_dialogue("1_00002", count=3)])
+    result = invoke("experiment", str(source), "--domain", "Restaurant_1", "--no-plots", "--out", str(tmp_path / "out"))
+    assert result.exit_code == 2 and "the input's domains (services): Restaurants_1 (2)" in result.output, result.output
+    result = invoke("experiment", str(EXAMPLES / "dialogues.jsonl"), "--no-plots", "--out", str(tmp_path / "out2"))
+    assert result.exit_code == 2 and "no Restaurants_1 dialogues" in result.output and "restaurant (6)" in result.output
+
+
+def test_nlsi_build_says_it_needs_sgd(tmp_path: Path) -> None:
+    result = invoke("nlsi", "build", str(EXAMPLES / "dialogues.jsonl"), "--out", str(tmp_path / "x.jsonl"))
+    assert result.exit_code == 2 and "nlsi build reads SGD" in result.stderr and "Errno" not in result.output
+    lonely = write_sgd(tmp_path / "nosch", [sgd_dialogue("1_00001")])  # no schema.json beside it
+    result = invoke("nlsi", "build", str(lonely), "--out", str(tmp_path / "y.jsonl"))
+    assert result.exit_code == 2 and "no schema.json in" in result.stderr
+    assert "../shared/docs/api-call-spec.md" in invoke("nlsi", "--help").output
+
+
+@pytest.mark.parametrize("show", [0, 1])
+def test_every_annotation_defect_is_listed_whatever_show_says(show: int) -> None:
+    """The defect heading never stands alone and never counts more defects than it lists."""
+    from rich.console import Console
+
+    from csp_check.models import DialogueReport, Status
+    from csp_check.report import render_summary
+    from csp_check.score import CorpusSummary
+
+    summary = CorpusSummary(constraints=["C1"], keep=max(show, 10))
+    for i in range(3):
+        summary.add(DialogueReport(dialogue_id=f"D{i}", status=Status.CONSISTENT, defects=[f"log[{i}].span_info[0]: words end before they start"]))
+    console = Console(record=True, width=200)
+    render_summary(summary, console, show=show)
+    text = console.export_text()
+    assert "3 annotation defect(s) skipped" in text and all(f"D{i}: log[{i}]" in text for i in range(3)), text
+    many = CorpusSummary(constraints=["C1"], keep=2)
+    for i in range(5):
+        many.add(DialogueReport(dialogue_id=f"D{i}", status=Status.CONSISTENT, defects=["x: y"]))
+    console = Console(record=True, width=200)
+    render_summary(many, console, show=show)
+    assert "first 2 shown" in console.export_text()

@@ -145,7 +145,7 @@ def test_a_family_in_one_place_reaches_every_stage(toy_family: Family) -> None:
     summary = CorpusSummary()
     summary.add(report.model_copy(update={"status": Status.INCONSISTENT, "violations": broken}))
     data = json.loads(summary_json(summary))
-    assert data["violations"] == {"T1": 1} and data["flagged"] == {"paper": 1}
+    assert data["violations"] == {"T1": 1} and data["flagged"] == {"paper": 1, "annotation": 0}
     assert {"constraint": "T1", "variables": 2, "coverage": 2 / 3} in data["coverage_table"]
     from rich.console import Console
 

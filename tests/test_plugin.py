@@ -9,6 +9,7 @@ import json
 import pytest
 
 from csp_check.pytest_plugin import InconsistentDialogues, assert_consistent, check
+from csp_check.errors import UsageError
 
 pytest_plugins = ["pytester"]
 
@@ -163,3 +164,52 @@ def test_helper_works_without_pytest_fixtures(tmp_path):
         assert_consistent(path)
     assert info.value.reports[0].dialogue_id == "1_00003"  # type: ignore[attr-defined]
     assert [r.status.value for r in check(path, constraints=["C1", "C2"])] == ["consistent"]
+
+
+def test_profile_and_unknown_constraint_ids_are_refused(pytester: pytest.Pytester):
+    """P1-P6 check API calls; naming one (or a typo) in the marker must not silently check nothing."""
+    write(pytester, "dialogues_001.json", BAD)
+    pytester.makepyfile(
+        """
+        import pytest
+
+        @pytest.mark.csp_check(constraints=["P1"])
+        def test_profile(csp_check):
+            csp_check.assert_consistent("dialogues_001.json")
+
+        @pytest.mark.csp_check(constraints=["C9"])
+        def test_typo(csp_check):
+            csp_check.assert_consistent("dialogues_001.json")
+
+        @pytest.mark.csp_check(constraints=["c1", "C6"])
+        def test_lower_case(csp_check):
+            csp_check.assert_consistent("dialogues_001.json")
+        """
+    )
+    result = pytester.runpytest("-p", "no:cacheprovider")
+    result.assert_outcomes(errors=2, failed=1)
+    result.stdout.fnmatch_lines(["*P1 is a profile family*", "*unknown constraint 'C9'*"])
+    with pytest.raises(UsageError, match="profile family"):
+        check(pytester.path / "dialogues_001.json", constraints=["P3"])
+
+
+def test_a_missing_file_is_not_called_inconsistent(tmp_path):
+    with pytest.raises(FileNotFoundError, match="nope.jsonl"):
+        assert_consistent(tmp_path / "nope.jsonl")
+
+
+def test_the_docs_example_output_is_what_pytest_prints(pytester: pytest.Pytester):
+    """docs/pytest-plugin.md's complete example, run: its pasted failure lines are the real ones."""
+    import re
+    from pathlib import Path
+
+    doc = (Path(__file__).resolve().parents[1] / "docs" / "pytest-plugin.md").read_text(encoding="utf-8")
+    example = doc.split("## A complete example", 1)[1].split("\n## ", 1)[0]
+    kb, code, shown = (body for _, body in re.findall(r"```(\w+)\n(.*?)```", example, re.S))
+    (pytester.path / "kb.json").write_text(kb, encoding="utf-8")
+    (pytester.path / "tests").mkdir()
+    (pytester.path / "tests" / "test_generated_dialogues.py").write_text(code, encoding="utf-8")
+    result = pytester.runpytest("-q", "-p", "no:cacheprovider")
+    result.assert_outcomes(passed=2, failed=1)
+    wanted = [line for line in shown.splitlines() if line.startswith(("E ", "csp_check = "))]
+    assert wanted and all(line in result.stdout.lines for line in wanted), (wanted, result.stdout.str())

@@ -83,6 +83,30 @@ def test_sniff_unknown_format(tmp_path: Path) -> None:
     assert len(errors) == 1 and "unknown format" in str(errors[0])
 
 
+@pytest.mark.parametrize("name", ["empty.json", "empty.txt"])
+def test_an_empty_file_is_called_empty(tmp_path: Path, name: str) -> None:
+    path = tmp_path / name
+    path.write_text("  \n")
+    with pytest.raises(InputError) as info:
+        sniff_format(path)
+    one_line(info.value, str(path), "empty file")
+
+
+def test_a_kb_given_as_input_gets_a_hint(tmp_path: Path) -> None:
+    """Our KB JSON and a MultiWOZ *_db.json read as dialogues: say to give them with --kb."""
+    db = tmp_path / "hotel_db.json"
+    db.write_text(json.dumps([{"name": "acorn guest house", "area": "north"}]))
+    ours = Path(__file__).resolve().parents[1] / "kb" / "restaurants.json"
+    for path in (ours, db):
+        with pytest.raises(InputError) as info:
+            sniff_format(path)
+        one_line(info.value, str(path), "give it with --kb")
+    other = tmp_path / "list.json"  # a list of records not named *_db.json: no KB claim
+    other.write_text(json.dumps([{"name": "x"}]))
+    with pytest.raises(InputError, match="unknown format"):
+        sniff_format(other)
+
+
 def test_sniffers_reject_each_other(tmp_path: Path) -> None:
     """Each own file is claimed by exactly its reader (none of the others say yes)."""
     for path, fmt in [(MWOZ21, "multiwoz"), (MWOZ22 / "dialogues_ours.json", "multiwoz22"), (EXAMPLES, "jsonl")]:

@@ -312,3 +312,28 @@ def test_engine_options_are_checked(tmp_path: Path) -> None:
 
     result = CliRunner().invoke(main, ["validate", str(tmp_path), "--ray-address", "auto"])
     assert result.exit_code == 2 and "--ray-address needs --engine ray" in result.output
+
+
+def test_an_unreachable_ray_address_fails_fast() -> None:
+    """A host:port where nothing listens: one line, exit 2, no minutes of Ray retries."""
+    import time
+
+    from click.testing import CliRunner
+
+    from csp_check.cli import main
+
+    pytest.importorskip("ray")
+    for address in ("127.0.0.1:1", "ray://127.0.0.1:1"):
+        start = time.monotonic()
+        result = CliRunner().invoke(main, ["validate", str(Path(__file__).parent.parent / "examples" / "dialogues.jsonl"), "--engine", "ray", "--ray-address", address])
+        assert result.exit_code == 2 and f"cannot reach Ray at {address}" in result.output, result.output
+        assert time.monotonic() - start < 10
+
+
+def test_the_ray_extra_brings_ray_client() -> None:
+    """README's ray://HEAD:10001 needs Ray Client, which plain `ray` lacks ("requires ray[client]")."""
+    import tomllib
+
+    pyproject = tomllib.loads((Path(__file__).resolve().parents[1] / "pyproject.toml").read_text(encoding="utf-8"))
+    extra = pyproject["project"]["optional-dependencies"]["ray"]
+    assert any(re.match(r"ray\[[^]]*\bclient\b", req) for req in extra), extra

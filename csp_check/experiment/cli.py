@@ -15,6 +15,7 @@ from ``$OPENAI_API_KEY``, a dummy for local servers). Exit 0 on success, 2 on a 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Iterable
 
 import click
 
@@ -103,7 +104,8 @@ def experiment(
     )  # fmt: skip
     result = run_experiment(config, log=lambda msg: click.echo(msg, err=True))
     if not any(r.error is None for r in result.dialogues):
-        raise click.UsageError(f"no {domain} dialogues could be used in {', '.join(map(str, paths))}")
+        raise click.UsageError(f"no {domain} dialogues could be used in {', '.join(map(str, paths))}"
+                               + domains_hint(paths, domain, multi_domain))  # fmt: skip
     try:
         written = write_outputs(result, out_dir, plots=not no_plots)
     except RuntimeError as err:  # matplotlib missing
@@ -122,3 +124,28 @@ def _stage_bar(description: str, total: int, unit: str):
     from csp_check.report import Bar
 
     return Bar(description, total=total, unit=unit)
+
+
+def domains_hint(paths: Iterable[Path], domain: str, multi_domain: bool, scan: int = 5000) -> str:
+    """``"; its domains (services): A (12), B (3); give one with --domain"``: what the first
+    ``scan`` dialogues of ``paths`` have, for an ``experiment`` that found no ``domain`` dialogue
+    (a mistyped ``--domain``, or the default ``Restaurants_1`` on data of other domains). When
+    ``domain`` occurs but only beside others, points to ``--multi-domain`` instead. ``""`` when
+    nothing could be read."""
+    from collections import Counter
+    from itertools import islice
+
+    from csp_check.models import Dialogue
+    from csp_check.pipeline import load_corpus
+
+    counts: Counter[str] = Counter()
+    for item in islice(load_corpus(list(paths), "auto"), scan):
+        if isinstance(item, Dialogue):
+            counts.update(dict.fromkeys(item.domains, 1))
+    if not counts:
+        return ""
+    if domain in counts and not multi_domain:
+        return f"; its {counts[domain]} {domain} dialogue(s) have other domains too: add --multi-domain"
+    listed = ", ".join(f"{name} ({n})" for name, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))[:30])
+    more = f" and {len(counts) - 30} more" if len(counts) > 30 else ""
+    return f"; the input's domains (services): {listed}{more}; give one with --domain"

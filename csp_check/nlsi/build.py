@@ -401,6 +401,23 @@ def iter_sgd(paths: list[Path]) -> Iterator[tuple[Path, dict[str, Any]]]:
             yield f, dialogue
 
 
+def check_sgd_inputs(paths: list[Path]) -> None:
+    """Raise :class:`~csp_check.errors.UsageError` unless every path is SGD: a split directory
+    holding ``dialogues_*.json`` and ``schema.json``, or a ``dialogues_*.json`` file with
+    ``schema.json`` beside it (the layout of the SGD release, which ``nlsi build`` reads)."""
+    from csp_check.errors import UsageError
+
+    need = "nlsi build reads SGD: dialogues_*.json files (or their split directory) with schema.json beside them"
+    for path in paths:
+        folder = path if path.is_dir() else path.parent
+        if path.is_dir() and not any(path.glob("dialogues_*.json")):
+            raise UsageError(f"{path}: no dialogues_*.json in it; {need}")
+        if not path.is_dir() and not (path.name.startswith("dialogues_") and path.suffix == ".json"):
+            raise UsageError(f"{path}: not an SGD dialogues_*.json file; {need}")
+        if not (folder / "schema.json").is_file():
+            raise UsageError(f"{path}: no schema.json in {folder}; {need}")
+
+
 def schema_for(paths: list[Path]) -> NlsiSchema:
     """The schema and ontology of the SGD split directories (or of files' parent directories)."""
     dirs = list(dict.fromkeys(p if p.is_dir() else p.parent for p in paths))

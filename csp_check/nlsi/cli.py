@@ -249,7 +249,7 @@ def _started(results: Iterator) -> Iterator:
 
 @click.group("nlsi")
 def nlsi_group():
-    """NLSI standing-instruction data (spec: docs/api-call-spec.md)."""
+    """NLSI standing-instruction data (spec: ../shared/docs/api-call-spec.md)."""
 
 
 @nlsi_group.command("build")
@@ -263,13 +263,14 @@ def build_command(sgd_paths, out_path, seed, paraphrase, limit):
     """Build NLSI-style examples from SGD dialogues (and OUT.schema.json beside them)."""
     from collections import Counter
 
-    from csp_check.nlsi.build import build_examples
+    from csp_check.nlsi.build import build_examples, check_sgd_inputs
 
     from csp_check.errors import UsageError
     from csp_check.report_file import check_output_path, refuse_inputs
 
     schema_path = out_path.with_name(out_path.name.removesuffix(".jsonl") + ".schema.json")
     try:
+        check_sgd_inputs(list(sgd_paths))
         check_output_path(out_path, list(sgd_paths), "--out", ("example_id",))
         refuse_inputs(schema_path, list(sgd_paths), "--out (its schema)")
         if schema_path.is_file() and schema_path.stat().st_size and not _is_nlsi_schema(schema_path):

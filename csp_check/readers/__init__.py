@@ -31,7 +31,36 @@ def sniff_format(path: Path) -> str:
                 return name
         except OSError as err:
             raise InputError(str(path), f"cannot read: {err.strerror or err}") from err
+    if _is_empty(path):
+        raise InputError(str(path), "empty file")
+    if _looks_like_kb(path):
+        raise InputError(str(path), "this looks like a KB, not dialogues: give it with --kb")
     raise InputError(str(path), f"unknown format (not one of {', '.join(READERS)}); use --format")
+
+
+def _is_empty(path: Path) -> bool:
+    """Whether ``path`` is a file holding nothing but white space."""
+    try:
+        if not path.is_file() or path.stat().st_size > 1 << 16:
+            return False
+        return not path.read_bytes().strip()
+    except OSError:
+        return False
+
+
+def _looks_like_kb(path: Path, max_bytes: int = 64 << 20) -> bool:
+    """Whether ``path`` is a JSON file :func:`csp_check.kb.load_kb` reads as a KB: an object of
+    tables (``{"tables": …}`` or ``{domain: [entity, …]}``), or a ``*_db.json`` list of
+    entities."""
+    try:
+        if path.suffix != ".json" or not path.is_file() or path.stat().st_size > max_bytes:
+            return False
+        from csp_check.kb import load_kb
+
+        kb = load_kb(path)
+    except Exception:  # noqa: BLE001 - not a KB either: the plain "unknown format" stands
+        return False
+    return bool(kb.tables) and (path.name.endswith("_db.json") or path.read_bytes().lstrip()[:1] == b"{")
 
 
 def read_dialogues(
