@@ -413,3 +413,47 @@ def informs(dialogue: Dialogue, v: Variable, said: Value, spans: list[Span]) -> 
         if not _CHOOSES.search(sentence_text) and (asks or "?" in sentence_text):
             return False
     return True
+
+
+#: Words right before a span that rule its value out: "anything but", "other than", "except",
+#: "rather than", "instead of", "not (in the)", "don't want". Not the looser cues of
+#: :data:`_NEGATED`: "why don't we try turkish", "are there no cheap ones?", "I haven't had
+#: eritrean in forever", "I can't leave until after 16:45" all ask for the value.
+_RULED_OUT = re.compile(
+    r"(?:\b(?:anything|something|somewhere|any\s+\w+)\s+(?:but|other\s+than|except)|\bother\s+than|\bexcept(?:\s+for)?"
+    r"|\brather\s+than|\binstead\s+of|\bnot(?:\s+(?:be|in|at|a|an|the|in\s+the))?"
+    r"|\b(?:do|does|would)\s*(?:n't|n ?'t|not)\s+(?:want|like)(?:\s+\w+){0,2})\s*$"
+)
+#: Values that are yes / no: "without subtitles" is the value False said in words, not a ruled-out True.
+_YES_NO = frozenset({"true", "false", "yes", "no"})
+
+
+def ruled_out_constraints(
+    dialogue: Dialogue, variables: list[Variable], lexicon: Lexicon, assignment: dict[str, Value]
+) -> list[Constraint]:
+    """The S2 instances of ``dialogue``: an explicit user ``inform`` x whose words rule its value
+    out ("anything but Country", "not in the north", "I don't want Italian": :data:`_RULED_OUT`
+    right before the span, in its sentence), while the belief state after that turn records the
+    value: ``x ∉`` the recorded forms. Not for yes / no values (the negation is the value), a
+    span that refers instead of naming, or ``dontcare``. Spec §9: the annotation must record what
+    the user said, and a user who rules a value out did not ask for it."""
+    out: list[Constraint] = []
+    for v in _user_mentions(variables, assignment):
+        said = assignment[v.name]
+        if not isinstance(said, str) or normalize(said) in _YES_NO | {"dontcare"} or v.span is None:
+            continue
+        utterance = dialogue.turns[v.turn].utterance
+        before = _SENTENCE.split(utterance[: v.span.start])[-1].lower()
+        if not _RULED_OUT.search(before):
+            continue
+        if _REFERRING.search(normalize(v.text or "")):
+            continue
+        alternatives = dialogue.turns[v.turn].state.get(v.domain, {}).get(v.slot)
+        if not alternatives:
+            continue
+        forms = recorded_forms(lexicon, v.slot_type, alternatives)
+        if "dontcare" in forms or said not in forms:
+            continue
+        out.append(Constraint(id=ConstraintId("S2"), variables=[v.name], turn=v.turn, slot_type=v.slot_type,
+                              values=sorted(forms), record="belief state"))
+    return out

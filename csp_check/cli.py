@@ -464,10 +464,10 @@ from csp_check.nlsi.cli import calls_command, nlsi_group  # noqa: E402  (NLSI AP
 main.add_command(calls_command)
 main.add_command(nlsi_group)
 
-
-if __name__ == "__main__":  # python -m csp_check.cli
-    main()
-
 from csp_check.families.cli import constraints_command  # noqa: E402  (the listing lives with the registry)
 
 main.add_command(constraints_command)
+
+
+if __name__ == "__main__":  # python -m csp_check.cli
+    main()

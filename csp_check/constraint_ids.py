@@ -27,7 +27,7 @@ DIALOGUE_GROUPS = ("linguistic", "dialogic", "domain", "annotation")
 #: id → group of every built-in family, in registration order (:mod:`csp_check.families`).
 BUILT_IN = (
     ("C1", "linguistic"), ("C2", "dialogic"), ("C3", "dialogic"), ("C4", "domain"), ("C5", "domain"),
-    ("C6", "domain"), ("S1", "annotation"),
+    ("C6", "domain"), ("S1", "annotation"), ("S2", "annotation"),
     ("P1", "profile"), ("P2", "profile"), ("P3", "profile"), ("P4", "profile"), ("P5", "profile"), ("P6", "profile"),
 )
 

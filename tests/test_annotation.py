@@ -362,3 +362,40 @@ def test_a_call_argument_off_by_twelve_hours_is_flagged_after_a_confirmation(tmp
     assert S1.value not in verdicts(tmp_path / "gold")["1_00011"]
     fault = [v for d in load_corpus([tmp_path / "fault"]) for v in check_dialogue(d).violations]
     assert any(v.constraint is S1 and "ReserveRestaurant call" in v.message for v in fault), fault
+
+
+@needs_sgd
+def test_a_value_the_user_rules_out_but_the_state_records_is_flagged_by_s2(tmp_path):
+    """Text-only fault on SGD dev dialogues of one file: "anything but " goes before a user's
+    first city / genre / type inform the state records (state and acts untouched, spans
+    re-aligned). S2
+    flags each one the gold version passes; the gold file gets no S2 flag (the looser cues of
+    "why don't we try X", "no X?" are not rule-outs)."""
+    source = SHARED / "data" / "sgd" / "dev" / "dialogues_003.json"  # Homes, Alarm: many cities
+    gold = json.loads(source.read_text())[:80]
+    faulted, changed = [], set()
+    for d in gold:
+        d = json.loads(json.dumps(d))
+        for turn in d["turns"]:
+            if turn["speaker"] != "USER" or d["dialogue_id"] in changed:
+                continue
+            frame = next((f for f in turn["frames"] if f["slots"]), None)
+            slot = frame and next((s for s in frame["slots"] if s["slot"] in ("city", "area", "genre", "type", "category", "cuisine")), None)
+            if slot is None or not any(slot["slot"] in (f["state"]["slot_values"]) for f in turn["frames"]):
+                continue
+            shift, at, u = len("anything but "), slot["start"], turn["utterance"]
+            turn["utterance"] = u[:at] + "anything but " + u[at:]
+            for f in turn["frames"]:
+                for s in f["slots"]:
+                    s["start"] += shift if s["start"] >= at else 0
+                    s["exclusive_end"] += shift if s["exclusive_end"] > at else 0
+            changed.add(d["dialogue_id"])
+        faulted.append(d)
+    assert len(changed) >= 20
+    for name, dialogues in (("gold", gold), ("fault", faulted)):
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "dialogues_003.json").write_text(json.dumps(dialogues))
+    gold_flags, fault_flags = verdicts(tmp_path / "gold"), verdicts(tmp_path / "fault")
+    assert not any("S2" in flags for flags in gold_flags.values())
+    caught = [i for i in changed if "S2" in fault_flags[i] and "S2" not in gold_flags[i]]
+    assert len(caught) >= 0.95 * len(changed), sorted(set(changed) - set(caught))

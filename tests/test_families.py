@@ -236,3 +236,17 @@ def test_profile_families_are_the_nlsi_modules() -> None:
     assert not {f.id for f in profile} & set(ALL_CONSTRAINTS)
     out = CliRunner().invoke(main, ["validate", "x.json", "--constraints", "C1,P1"])
     assert out.exit_code == 2 and "unknown constraint 'P1'" in out.output
+
+
+def test_python_dash_m_has_every_command():
+    """``python -m csp_check.cli`` registers every command before it runs (``constraints`` too)."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    done = subprocess.run([sys.executable, "-m", "csp_check.cli", "constraints"], capture_output=True, text=True,
+                          env={**os.environ, "PYTHONPATH": str(root)}, timeout=120)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert [line.split()[0] for line in done.stdout.splitlines()[1:]][:8] == ["C1", "C2", "C3", "C4", "C5", "C6", "S1", "S2"]

@@ -68,6 +68,7 @@ FEATURES: dict[str, Any] = {
     **{cid: (lambda cid: lambda csp: any(c.id.value == cid for c in csp.constraints))(cid)
        for cid in ("C1", "C2", "C3", "C4", "C5", "C6", "S1")},
     "S1 omission": lambda csp: any(c.id.value == "S1" and not c.values for c in csp.constraints),
+    "S2 ruled out": lambda csp: any(c.id.value == "S2" for c in csp.constraints),
     "implicit": lambda csp: any(v.span is None for v in csp.variables),
     "bound": lambda csp: any(op != "=" for c in csp.constraints for op in c.ops),
     "amount op": lambda csp: any(c.count_variable and by_name(csp.variables, c.count_variable).amount_op != "="

@@ -10,6 +10,7 @@ C4     :mod:`.no_instance`          domain      KB count = 0
 C5     :mod:`.some_instance`        domain      KB count ≥ 1
 C6     :mod:`.instance_count`       domain      KB count between bounds from the amount
 S1     :mod:`.annotation_text`      annotation  member of the recorded values
+S2     :mod:`.ruled_out`            annotation  not a member of the recorded values
 P1–P6  :mod:`.profile`              profile     (API calls against a profile; not lowered)
 =====  ===========================  ==========  =========================================
 
@@ -21,7 +22,7 @@ from csp_check.families.registry import (
     DIALOGUE_GROUPS, GROUPS, PAPER_GROUPS, Family, UnknownFamily, families, get, ids, label, register, unregister,
 )
 from csp_check.families import (  # noqa: F401  (registration order is the listing order)
-    value_type, coreference, distinct_mentions, no_instance, some_instance, instance_count, annotation_text, profile,
+    value_type, coreference, distinct_mentions, no_instance, some_instance, instance_count, annotation_text, ruled_out, profile,
 )
 
 __all__ = ["DIALOGUE_GROUPS", "GROUPS", "PAPER_GROUPS", "Family", "UnknownFamily", "families", "get", "ids", "label", "register", "unregister"]

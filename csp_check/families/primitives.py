@@ -73,14 +73,15 @@ def count_matches(
 
 @dataclass(frozen=True)
 class Member:
-    """Each of ``variables`` takes a value in ``allowed``."""
+    """Each of ``variables`` takes a value in ``allowed`` (with ``excluded``: a value not in it)."""
 
     variables: tuple[str, ...]
     allowed: frozenset[Value]
+    excluded: bool = False
 
     def holds(self, assignment: Mapping[str, Value], csp: CSP) -> bool:
         """Whether ``assignment`` satisfies the primitive."""
-        return all(_plain(assignment[n]) in self.allowed for n in self.variables)
+        return all((_plain(assignment[n]) in self.allowed) != self.excluded for n in self.variables)
 
 
 @dataclass(frozen=True)

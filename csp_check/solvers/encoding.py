@@ -191,7 +191,7 @@ def encode(
 
     kb_names: list[str] = []
     columns: list[str] = []
-    members_raw: list[tuple[int, frozenset, int]] = []
+    members_raw: list[tuple[int, frozenset, int, bool]] = []
     equal: list[GroupInstance] = []
     different: list[GroupInstance] = []
     counts_raw: list[tuple[KbCount, int]] = []
@@ -207,7 +207,7 @@ def encode(
             raise InvalidCSP(str(e)) from None
         for p in primitives:
             if isinstance(p, Member):
-                members_raw.extend((var(n, c.id.value), p.allowed, k) for n in p.variables)
+                members_raw.extend((var(n, c.id.value), p.allowed, k, p.excluded) for n in p.variables)
                 typed = typed or (family.types_domains and family.id in enabled)
             elif isinstance(p, AllEqual):
                 equal.append(GroupInstance(tuple(var(n, c.id.value) for n in p.variables), k))
@@ -229,7 +229,7 @@ def encode(
     slot_said = [said_values[i] for i, v in enumerate(csp.variables) if v.kind is VariableKind.SLOT]
     all_domain_values = sorted({x for vals in csp.domains.values() for x in vals})
     universe: set[Value] = {DONTCARE, *all_domain_values, *said_values, *pinned.values()}
-    universe.update(x for _, allowed, _ in members_raw for x in allowed)
+    universe.update(x for _, allowed, _, _ in members_raw for x in allowed)
     universe.update(e[col] for kb in kb_names for e in csp.kbs.get(kb, []) for col in columns if e.get(col))
     strings = tuple(sorted(x for x in universe if isinstance(x, str)))
     ints = [x for x in universe if isinstance(x, int)]
@@ -269,7 +269,11 @@ def encode(
         )
         for p, k in counts_raw
     )
-    members = tuple(MemberInstance(i, frozenset(code(x) for x in allowed), k) for i, allowed, k in members_raw)
+    every_code = frozenset(range(base + len(strings)))  # the universe: "not in a set" is "in its complement"
+    members = tuple(
+        MemberInstance(i, every_code - {code(x) for x in allowed} if excluded else frozenset(code(x) for x in allowed), k)
+        for i, allowed, k, excluded in members_raw
+    )
     return IntEncoding(
         dialogue_id=csp.dialogue_id,
         names=tuple(v.name for v in csp.variables),

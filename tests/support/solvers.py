@@ -126,6 +126,10 @@ def csps(draw: st.DrawFn) -> CSP:
         # none recorded: an omission (the state has no value for what the user said), x ∈ ∅
         recorded = draw(st.lists(st.sampled_from(every_value + ["lebanese"]), min_size=0, max_size=2, unique=True))
         constraints.append(Constraint(id=ConstraintId.S1, variables=[x], values=sorted(recorded), record="state"))
+    for _ in range(draw(FEW)):  # S2: a variable takes none of the values the annotation records
+        x = draw(st.sampled_from(names))
+        recorded = draw(st.lists(st.sampled_from(every_value + ["lebanese"]), min_size=1, max_size=2, unique=True))
+        constraints.append(Constraint(id=ConstraintId("S2"), variables=[x], values=sorted(recorded), record="state"))
     return CSP(
         dialogue_id="gen", variables=variables, domains=domains, kbs=kbs,
         constraints=draw(st.permutations(constraints)), assignment=assignment, max_amount=max_amount,
