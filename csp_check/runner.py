@@ -522,14 +522,7 @@ class _Workers:
     def submit(self, chunk: list[Dialogue | InputError]) -> _Pending:
         if self.in_process:
             return chunk, None, self.generation
-        payloads = []
-        for k, item in enumerate(chunk):
-            if isinstance(item, Dialogue):
-                try:
-                    payloads.append(_payload(item))
-                except Exception as err:  # noqa: BLE001 - e.g. a lone surrogate: this dialogue's error
-                    chunk[k] = InputError(item.source, f"cannot be sent to a worker: {type(err).__name__}: {err}",
-                                          dialogue=item.id)  # fmt: skip
+        payloads = _payloads(chunk)
         try:
             future = self.pool.submit(_check_chunk, payloads)
         except BrokenProcessPool as err:

@@ -242,3 +242,18 @@ def test_wifi_said_in_words_is_read(new: str, flagged: bool) -> None:
     faulty = edit_text(dialogue, 3, Span(start=start, end=start + len("free wifi")), new)
     got = {v.constraint.value for v in check_dialogue(faulty, kb).violations}
     assert ("C5" in got) == flagged, got
+
+
+@needs_shared
+def test_a_plural_reference_annotated_as_a_name_is_no_coreference() -> None:
+    """PMUL2841 turn 14: "a taxi to commute between the places" is annotated as attraction name
+    "the place" (also a nightclub's name); the plural refers back and names no entity, so no C2
+    against the gallery named at turn 3. A real name in its place still corefers."""
+    kb = load_kb(DB)
+    dialogue = next(d for d in load_corpus([VAL], kb=kb) if getattr(d, "id", "") == "PMUL2841")
+    assert not [v for v in check_dialogue(dialogue, kb).violations if v.constraint.value == "C2"]
+    from csp_check.build_context import names_entity
+    from csp_check.families.coreference import _PLURAL_REFERENCE
+
+    assert names_entity("name") and _PLURAL_REFERENCE.match("the places") and _PLURAL_REFERENCE.match("both restaurants")
+    assert not _PLURAL_REFERENCE.match("the place") and not _PLURAL_REFERENCE.match("the cambridge punter")
