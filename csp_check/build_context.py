@@ -171,6 +171,11 @@ class BuildContext:
             return False  # maybe a part of another entity's name or address ("clifton way")
         if value in vocab:
             return True
+        if (names_entity(v.slot) or v.slot in _IDENTIFYING) and any(
+            other != kb_id and value in self.vocab(other, v.slot) for other in self.kb.tables
+        ):
+            return False  # the exact name (address, phone) of another domain's entity: the act's domain
+            # label is wrong, not the text ("Pizza Express Fen Ditton" under Hotel-Inform; docs/multiwoz-flags.md)
         if v.slot in ("entrance fee", "price"):  # a fee or fare that is no amount ("pounds", "not listed")
             key = wording_key(v.slot, value)
             if key != "free" and not re.fullmatch(r"\d+\.\d\dpounds", key):
@@ -321,6 +326,10 @@ class BuildContext:
             return None
         k = bisect_right(entry[0], turn)
         return entry[1][k - 1] if k else None
+
+
+#: Open columns whose value identifies one entity: exactly another domain's value is that entity's.
+_IDENTIFYING = frozenset({"address", "phone", "postcode"})
 
 
 def names_entity(slot: str) -> bool:

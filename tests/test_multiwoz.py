@@ -257,3 +257,13 @@ def test_a_plural_reference_annotated_as_a_name_is_no_coreference() -> None:
 
     assert names_entity("name") and _PLURAL_REFERENCE.match("the places") and _PLURAL_REFERENCE.match("both restaurants")
     assert not _PLURAL_REFERENCE.match("the place") and not _PLURAL_REFERENCE.match("the cambridge punter")
+
+
+@needs_shared
+def test_an_entity_under_another_domains_act_is_not_checked_against_the_wrong_table() -> None:
+    """MUL1167 turn 5: "The address to Rosa's Bed and Breakfast is 53 Roseford Road" under
+    Restaurant-Inform: the text is right (the B&B is a hotel-table entity at that address); the
+    act's domain label is wrong, so no C5 against the restaurants."""
+    kb = load_kb(DB)
+    dialogue = next(d for d in load_corpus([VAL], kb=kb) if getattr(d, "id", "") == "MUL1167")
+    assert not [v for v in check_dialogue(dialogue, kb).violations if v.constraint.value == "C5"]
