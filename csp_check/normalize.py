@@ -276,11 +276,18 @@ def wording_key(slot: str, text: str) -> str:
     return re.sub(r"[^0-9a-z&]", "", " ".join(words))
 
 
+#: Words that follow a street in an address ("Regent St City Centre"), not a saint's name.
+_AFTER_STREET = frozenset({"city", "centre", "center", "cambridge", "north", "south", "east", "west", "and"})
+
+
 def name_words(text: str) -> frozenset[str]:
     """The distinguishing words of an entity name: normalised, singular, without
     :data:`GENERIC_NAME_WORDS` ("The Meze Bar Restaurant" → {meze, bar})."""
     words = re.sub(r"[^0-9a-z ]", " ", normalize(text).replace("'s", "s").replace("-", " ").replace("&", " and ")).split()
-    words = [_ABBREVIATIONS.get(w, w) for w in words]
+    words = [  # "St" before a name is Saint ("Great St Mary's Church"), elsewhere Street ("Regent St")
+        "saint" if w == "st" and i + 1 < len(words) and words[i + 1] not in _AFTER_STREET else _ABBREVIATIONS.get(w, w)
+        for i, w in enumerate(words)
+    ]
     kept = [w for w in words if w not in GENERIC_NAME_WORDS]
     if not kept:  # a name made of common words only ("a and b guest house"): keep them but the kind
         kept = [w for w in words if w not in ("the", "guest", "house", "guesthouse", "hotel", "restaurant")]

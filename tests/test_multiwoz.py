@@ -46,6 +46,10 @@ def test_name_variants_match_one_entity() -> None:
     assert lex.resolve("restaurant.name", "pizza hut fen ditton") == "pizza hut fen ditton"
     assert lex.resolve("restaurant.name", "pizza hut") is None  # three pizza huts: none chosen
     assert lex.resolve("train.destination", "petersborough") == "peterborough"
+    assert lex.resolve("attraction.name", "Great St Mary's Church") == "great saint mary's church"  # St = Saint
+    from csp_check.normalize import name_words
+
+    assert "street" in name_words("12 Regent St") and "street" in name_words("regent st city centre")
     assert lex.variant_of("restaurant.area", "same area", "east")  # refers instead of naming
     assert not lex.variant_of("restaurant.area", "west", "east")
 
