@@ -297,6 +297,22 @@ def name_words(text: str) -> frozenset[str]:
 _REFERS = re.compile(r"\b(?:same|that|this|there|those|these|it|its|then)\b|^(?:the )?(?:place|one)$")
 
 
+#: A plural common noun as the whole text ("the places", "both restaurants"): it refers to
+#: entities named before and names none itself (MultiWOZ annotates such spans as a name; "the
+#: place" alone is a nightclub's name).
+_SEVERAL = re.compile(
+    r"^\s*(?:the|both|these|those|all|all the|the two|both the)?\s*(?:two\s+)?"
+    r"(?:places|ones|restaurants|hotels|guesthouses|attractions|colleges|museums|trains|locations|venues)\s*$",
+    re.IGNORECASE,
+)
+
+
+def refers_to_several(text: str) -> bool:
+    """Whether ``text`` is a plural reference that names no one entity ("a taxi between the
+    places"); see :data:`_SEVERAL`."""
+    return bool(_SEVERAL.match(text))
+
+
 def refers(text: str) -> bool:
     """Whether ``text`` refers back to a value instead of naming it ("same area", "that day",
     "same price range as the Lovell Lodge", "at that time")."""

@@ -257,10 +257,10 @@ def test_a_plural_reference_annotated_as_a_name_is_no_coreference() -> None:
     dialogue = next(d for d in load_corpus([VAL], kb=kb) if getattr(d, "id", "") == "PMUL2841")
     assert not [v for v in check_dialogue(dialogue, kb).violations if v.constraint.value == "C2"]
     from csp_check.build_context import names_entity
-    from csp_check.families.coreference import _PLURAL_REFERENCE
+    from csp_check.normalize import refers_to_several
 
-    assert names_entity("name") and _PLURAL_REFERENCE.match("the places") and _PLURAL_REFERENCE.match("both restaurants")
-    assert not _PLURAL_REFERENCE.match("the place") and not _PLURAL_REFERENCE.match("the cambridge punter")
+    assert names_entity("name") and refers_to_several("the places") and refers_to_several("both restaurants")
+    assert not refers_to_several("the place") and not refers_to_several("the cambridge punter")
 
 
 @needs_shared

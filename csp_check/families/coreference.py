@@ -4,7 +4,6 @@
 
 from __future__ import annotations
 
-import re
 from collections import defaultdict
 from typing import Mapping
 
@@ -13,16 +12,7 @@ from csp_check.families.primitives import AllEqual
 from csp_check.families.registry import Family, register
 from csp_check.models import CSP, Constraint, ConstraintId, Value, Variable, VariableKind
 from csp_check.families.words import where
-
-
-#: A name span that is a plural common noun ("a taxi between the places", "both restaurants"):
-#: it refers to entities named before, and names none itself (MultiWOZ annotates such spans as a
-#: name; "the place" alone is a nightclub's name, "the places" is not).
-_PLURAL_REFERENCE = re.compile(
-    r"^\s*(?:the|both|these|those|all|all the|the two|both the)?\s*(?:two\s+)?"
-    r"(?:places|ones|restaurants|hotels|guesthouses|attractions|colleges|museums|trains|locations|venues)\s*$",
-    re.IGNORECASE,
-)
+from csp_check.normalize import refers_to_several
 
 
 @register
@@ -39,7 +29,7 @@ class Coreference(Family):
         for v in ctx.variables:
             if v.kind is VariableKind.SLOT and not ctx.description(v) and not (
                     v.speaker == "system" and v.slot in ("internet", "parking")) and not (  # "it does not have
-                    names_entity(v.slot) and _PLURAL_REFERENCE.match(v.text or "")):  # parking": about the entity (C5)
+                    names_entity(v.slot) and refers_to_several(v.text or "")):  # parking": about the entity (C5)
                 groups[(v.slot_type, keys[v.name][0])].append(v)
         return [
             Constraint(id=ConstraintId(self.id), variables=[m.name for m in members], turn=members[0].turn)

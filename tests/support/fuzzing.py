@@ -30,6 +30,8 @@ from click.testing import CliRunner
 
 from csp_check.cli import main
 
+from support.sgd import sgd_dialogue  # noqa: F401  (one SGD dialogue for the fuzzer and the tests)
+
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 FORMATS = ("sgd", "multiwoz", "unified", "jsonl")
 STRUCTURAL = ("delete_key", "swap_type", "extra_key", "huge_number", "huge_literal", "deep", "lone_surrogate", "odd_unicode")
@@ -48,40 +50,6 @@ _DEEP = "__DEEP_NESTING__"
 def _span(utterance: str, value: str) -> tuple[int, int]:
     start = utterance.index(value)
     return start, start + len(value)
-
-
-def sgd_dialogue(dialogue_id: str, count: int) -> dict:
-    """A two-turn SGD restaurant search; consistent when ``count`` is 2 (two service results)."""
-    user = "I want Italian food in San Jose."
-    system = f"I found {count} restaurants. Pasta Bar is a nice one."
-
-    def slot(text: str, name: str, value: str) -> dict:
-        start, end = _span(text, value)
-        return {"slot": name, "start": start, "exclusive_end": end}
-
-    def act(name: str, slot_name: str, value: str) -> dict:
-        return {"act": name, "slot": slot_name, "values": [value], "canonical_values": [value]}
-
-    results = [{"restaurant_name": n, "cuisine": "Italian", "city": "San Jose"} for n in ("Pasta Bar", "Luigi")]
-    return {
-        "dialogue_id": dialogue_id,
-        "services": ["Restaurants_1"],
-        "turns": [
-            {"speaker": "USER", "utterance": user, "frames": [{
-                "service": "Restaurants_1",
-                "slots": [slot(user, "cuisine", "Italian"), slot(user, "city", "San Jose")],
-                "actions": [act("INFORM", "cuisine", "Italian"), act("INFORM", "city", "San Jose")],
-                "state": {"slot_values": {"cuisine": ["Italian"], "city": ["San Jose"]}},
-            }]},
-            {"speaker": "SYSTEM", "utterance": system, "frames": [{
-                "service": "Restaurants_1",
-                "slots": [slot(system, "restaurant_name", "Pasta Bar")],
-                "actions": [act("INFORM_COUNT", "count", str(count)), act("OFFER", "restaurant_name", "Pasta Bar")],
-                "service_call": {"method": "FindRestaurants", "parameters": {"cuisine": "Italian", "city": "San Jose"}},
-                "service_results": results,
-            }]},
-        ],
-    }  # fmt: skip
 
 
 SGD_SCHEMA = [
