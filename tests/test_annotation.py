@@ -311,6 +311,28 @@ def test_omissions_on_multiwoz_val_dialogues_read_by_hand(tmp_path):
     assert found["MUL1472"] == []  # one span annotated as both leaveAt and arriveBy; the state has one
 
 
+@pytest.mark.skipif(not MULTIWOZ_DB.exists(), reason="../shared/data/multiwoz is not beside the repo")
+def test_contradictions_on_multiwoz_val_dialogues_read_by_hand():
+    """S1 contradictions of MultiWOZ 2.1 val read by hand as real (docs/s1-flags.md): MUL2470 turn
+    14, "a taxi ... to the Golden Curry", the restaurant the system recommended and the user
+    booked, while the state and booking say curry garden; PMUL1620 turn 12, "leave after 16:45"
+    with a state of 16:15; PMUL3850 turn 6, "How about Italian food instead?" with the state
+    still latin american. With the KB, as ``csp-check validate --kb`` runs them."""
+    from csp_check.kb import load_kb
+
+    kb = load_kb(MULTIWOZ_DB)
+    want = {"MUL2470": (14, "restaurant.name='curry garden'"), "PMUL1620": (12, "train.leaveAt='16:15'"),
+            "PMUL3850": (6, "restaurant.food='latin american'")}
+    found = {}
+    for d in load_corpus([MULTIWOZ_VAL], kb=kb):
+        if getattr(d, "id", "") in want:
+            found[d.id] = [(v.turns, v.message) for v in check_dialogue(d, kb).violations if v.constraint is S1]
+    assert set(found) == set(want)
+    for name, (turn, recorded) in want.items():
+        assert [t for t, _ in found[name]] == [[turn]], found[name]
+        assert f"records {recorded}" in found[name][0][1]
+
+
 def test_state_omission_faults_drop_the_value_and_trip_s1():
     text = "I want a cheap restaurant in the north ."
     d = multiwoz((text, [said(text, "cheap", "pricerange"), said(text, "north", "area")],
