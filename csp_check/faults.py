@@ -846,11 +846,12 @@ def inject_annotation(
             var = by_name[c.variables[0]]
             said = recorded_forms(lexicon, var.slot_type, [str(csp.assignment[var.name])])
             written = normalize(dialogue.turns[var.turn].utterance)  # not a value the user also names ("nothing 3D")
+            words = " ".join((var.text or "").lower().split())  # "after 15:00": a state of 16:21 keeps the bound
             others = [
                 x for x in csp.domains.get(var.slot_type, [])
                 if x not in said and x not in c.values and x != "dontcare" and x not in written
-                and not any(same_meaning(f, x, var.slot) or same_meaning(x, f, var.slot) for f in said)
-            ]  # not a word form of the user's value ("hotel" / "hotels")
+                and not any(same_meaning(f, x, var.slot) or same_meaning(x, f, var.slot) for f in said | {words} if f)
+            ]  # not a word form of the user's value ("hotel" / "hotels"), nor within the bound the user said
             if others:
                 choices.append((var, c, others))
         if not choices:

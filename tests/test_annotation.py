@@ -333,6 +333,25 @@ def test_contradictions_on_multiwoz_val_dialogues_read_by_hand():
         assert f"records {recorded}" in found[name][0][1]
 
 
+@pytest.mark.skipif(not MULTIWOZ_DB.exists(), reason="../shared/data/multiwoz is not beside the repo")
+def test_state_value_faults_leave_the_bound_the_user_said():
+    """PMUL4436 turn 6 "Sometime after 15:00 ." (state leaveAt 15:15, within the bound): a
+    state_value fault that set 16:21 would still keep the user's bound, so it is no fault and S1
+    rightly passes it. Every fault drawn is outside the bound, and each is flagged by S1."""
+    from csp_check.kb import load_kb
+
+    kb = load_kb(MULTIWOZ_DB)
+    d = next(x for x in load_corpus([MULTIWOZ_VAL], kb=kb) if getattr(x, "id", "") == "PMUL4436")
+    assert not [v for v in check_dialogue(d, kb).violations if v.constraint is S1]
+    bound = []
+    for seed in range(60):
+        t = annotation_trial(d, "state_value", random.Random(seed), kb, (S1,))
+        assert t is not None and t.right, (seed, t and t.fault)
+        if t.fault.old_text == "after 15:00":
+            bound.append(t.fault.new_text)
+    assert bound and all(new < "15:00" for new in bound), bound
+
+
 def test_state_omission_faults_drop_the_value_and_trip_s1():
     text = "I want a cheap restaurant in the north ."
     d = multiwoz((text, [said(text, "cheap", "pricerange"), said(text, "north", "area")],
