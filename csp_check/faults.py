@@ -782,7 +782,9 @@ def inject_annotation(
 
     - ``state_value``: a value the user stated (a spanned user inform the belief state records)
       is changed in the belief state, from its turn for as long as the state kept it, and in the
-      service calls made with it, to another value of its slot type. Must trip S1.
+      service calls made with it, to another value of its slot type (not a word form of the
+      user's, nor a time within the bound the user said: "after 15:00" → 16:21 is no fault).
+      Must trip S1.
     - ``call_value``: the same, in one service call's argument alone (the state still right).
     - ``role_swap``: in a user turn whose text gives a travel span its role ("from A to B",
       "leaving A", "going to B"), the origin / destination slots of the pair are swapped in the
