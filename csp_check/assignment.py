@@ -160,7 +160,8 @@ class Lexicon:
         time; and for a domain of the attached ``--kb`` (MultiWOZ): ``value`` written inside a
         longer phrase ("south part of town", "more moderate"); a part of a name or address with
         the value's own words; a hypernym ("hotel" for a guesthouse); or words that refer back
-        to a value ("same area", "that day")."""
+        to a value ("same area", "that day"). Text that is another DB value of the column
+        ("modern european" for "european") is that value, not a longer wording of this one."""
         domain, _, column = slot_type.partition(".")
         if value == "dontcare":
             return wording_key(column, text) == "dontcare"
@@ -172,6 +173,8 @@ class Lexicon:
             return True
         if column == "type" and wording_key(column, text) == "hotel" and value == "guesthouse":
             return True
+        if column not in ENTITY_TEXT_SLOTS and self.resolve(slot_type, text) not in (None, value, "dontcare"):
+            return False  # the text is another DB value: "modern european" is not "european"
         if contains_words(text, value):
             return True
         t, v = normalize(text), normalize(value)

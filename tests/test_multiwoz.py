@@ -412,3 +412,14 @@ def test_a_no_result_about_the_entity_asked_about(old: str | None, new: str | No
         dialogue = _edit(dialogue, 4, old, new)
     got = _flags(dialogue, kb, "C4")
     assert bool(got) == flagged, got
+
+
+@needs_shared
+def test_a_qualified_food_in_the_text_is_read_as_itself() -> None:
+    """MUL0242 turn 7: Eraina "serve european food" (it does); written "modern european food"
+    the text names another DB value, not a longer wording of "european": C5 (the plain word
+    covers its qualified forms, not the reverse)."""
+    kb = load_kb(DB)
+    dialogue = _val_dialogue("MUL0242", kb)
+    assert not _flags(dialogue, kb, "C5")
+    assert _flags(_edit(dialogue, 7, "european food", "modern european food"), kb, "C5")
