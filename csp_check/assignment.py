@@ -15,8 +15,8 @@ from collections import defaultdict
 from csp_check.cues import AMENITIES, BOOLEAN, bound_number, read_boolean
 from csp_check.models import Dialogue, KbTable, KnowledgeBase, Value, Variable, VariableKind
 from csp_check.normalize import (
-    clock_time, contains_words, date_key, name_words, normalize, one_typo, parse_amount, refers, same_clock, vague_amount,
-    wording_key,
+    clock_time, contains_words, date_key, edit_distance, name_words, normalize, one_typo, parse_amount, refers, same_clock,
+    vague_amount, wording_key,
 )
 from csp_check.roles import partners
 
@@ -25,6 +25,8 @@ from csp_check.roles import partners
 ENTITY_TEXT_SLOTS = frozenset({"name", "address"})
 #: ``(id(table), column)`` → (table, wording key → KB values, [(name words, value)]).
 _KB_INDEX: dict[tuple[int, str], tuple[KbTable, dict[str, set[str]], list[tuple[frozenset[str], str]]]] = {}
+#: ``id(kb)`` → (kb, the wording keys of every name of every table): :func:`misspelt_name`'s "any other name".
+_EVERY_NAME: dict[int, tuple[KnowledgeBase | None, set[str]]] = {}
 
 
 def kb_index(table: KbTable, column: str) -> tuple[dict[str, set[str]], list[tuple[frozenset[str], str]]]:
@@ -41,6 +43,27 @@ def kb_index(table: KbTable, column: str) -> tuple[dict[str, set[str]], list[tup
             words.append((name_words(value), value))
     _KB_INDEX[(id(table), column)] = (table, dict(keys), words)
     return dict(keys), words
+
+
+def misspelt_name(key: str, names: dict[str, set[str]], every_name: set[str]) -> str | None:
+    """The one DB name a text name's wording key ``key`` is a misspelling of, else ``None``
+    (spec §9, MultiWOZ wording: "the Gardina" for "the gardenia").
+
+    Conservative: ``key`` is no DB name of any table (``every_name``: every name column's wording
+    keys; an exact name, such as another entity swapped in, is that entity); it has 5+ letters;
+    exactly one name of the domain (``names``: wording key → values) and no other name of any
+    table lies within the threshold — 1 edit, or 2 when both have 7+ letters and the edits are at
+    most a quarter of the longer; and that name starts with the same letter."""
+    if key in every_name or sum(c.isalpha() for c in key) < 5:
+        return None
+
+    def limit(other: str) -> int:
+        return 2 if min(len(key), len(other)) >= 7 and 2 * 4 <= max(len(key), len(other)) else 1
+
+    near = [k for k in every_name if edit_distance(key, k, limit(k)) <= limit(k)]
+    if len(near) != 1 or near[0] not in names or near[0][:1] != key[:1] or len(names[near[0]]) != 1:
+        return None
+    return next(iter(names[near[0]]))
 
 
 def _fuzzy_subset(mine: frozenset[str], theirs: frozenset[str]) -> bool:
@@ -109,7 +132,20 @@ class Lexicon:
                 return next(iter(hits))
             if hits:
                 return None
+        if column == "name":  # a misspelt name ("the gardina"): the one DB name it is close to
+            return misspelt_name(key, keys, self._every_name())
         return None
+
+    def _every_name(self) -> set[str]:
+        """The wording keys of every name of every table of the attached KB (computed once per KB)."""
+        kb = self.kb
+        cached = _EVERY_NAME.get(id(kb))
+        if cached is None or cached[0] is not kb:
+            names: set[str] = set()
+            for table in kb.tables.values() if kb else ():
+                names.update(kb_index(table, "name")[0])
+            cached = _EVERY_NAME[id(kb)] = (kb, names)
+        return cached[1]
 
     def canon(self, slot_type: str, surface: str) -> str:
         """The canonical value ``surface`` stands for: its one known form, else its KB value
@@ -124,7 +160,8 @@ class Lexicon:
         time; and for a domain of the attached ``--kb`` (MultiWOZ): ``value`` written inside a
         longer phrase ("south part of town", "more moderate"); a part of a name or address with
         the value's own words; a hypernym ("hotel" for a guesthouse); or words that refer back
-        to a value ("same area", "that day")."""
+        to a value ("same area", "that day"). Text that is another DB value of the column
+        ("modern european" for "european") is that value, not a longer wording of this one."""
         domain, _, column = slot_type.partition(".")
         if value == "dontcare":
             return wording_key(column, text) == "dontcare"
@@ -136,6 +173,8 @@ class Lexicon:
             return True
         if column == "type" and wording_key(column, text) == "hotel" and value == "guesthouse":
             return True
+        if column not in ENTITY_TEXT_SLOTS and self.resolve(slot_type, text) not in (None, value, "dontcare"):
+            return False  # the text is another DB value: "modern european" is not "european"
         if contains_words(text, value):
             return True
         t, v = normalize(text), normalize(value)

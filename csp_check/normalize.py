@@ -340,6 +340,22 @@ def one_typo(a: str, b: str) -> bool:
     return short[i:] == long_[i + 1 :]
 
 
+def edit_distance(a: str, b: str, limit: int) -> int:
+    """The Levenshtein distance of ``a`` and ``b`` (letters added, dropped or changed), or
+    ``limit + 1`` as soon as it must exceed ``limit`` ("gardina" / "gardenia": 2)."""
+    if abs(len(a) - len(b)) > limit:
+        return limit + 1
+    prev = list(range(len(b) + 1))
+    for i, ca in enumerate(a, 1):
+        cur = [i]
+        for j, cb in enumerate(b, 1):
+            cur.append(min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (ca != cb)))
+        if min(cur) > limit:
+            return limit + 1
+        prev = cur
+    return min(prev[-1], limit + 1)
+
+
 def same_clock(text: str, value: str) -> bool:
     """Whether ``text`` is the 12-hour reading of the ``HH:MM`` time ``value`` ("3:30" or "6:30"
     for 15:30 / 18:30, written without am / pm; spec §9 case 14)."""

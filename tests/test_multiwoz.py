@@ -271,3 +271,155 @@ def test_an_entity_under_another_domains_act_is_not_checked_against_the_wrong_ta
     kb = load_kb(DB)
     dialogue = next(d for d in load_corpus([VAL], kb=kb) if getattr(d, "id", "") == "MUL1167")
     assert not [v for v in check_dialogue(dialogue, kb).violations if v.constraint.value == "C5"]
+
+
+def _val_dialogue(dialogue_id: str, kb):  # type: ignore[no-untyped-def]
+    return next(d for d in load_corpus([VAL], kb=kb) if getattr(d, "id", "") == dialogue_id)
+
+
+def _edit(dialogue, turn: int, old: str, new: str):  # type: ignore[no-untyped-def]
+    """``dialogue`` with the first ``old`` of turn ``turn`` written as ``new`` (spans re-aligned)."""
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+    from multiwoz import edit_text
+
+    from csp_check.models import Span
+
+    start = dialogue.turns[turn].utterance.index(old)
+    return edit_text(dialogue, turn, Span(start=start, end=start + len(old)), new)
+
+
+def _flags(dialogue, kb, *ids: str) -> list:  # type: ignore[no-untyped-def]
+    return [v for v in check_dialogue(dialogue, kb).violations if v.constraint.value in ids]
+
+
+def test_a_qualified_food_is_possibly_the_plain_one() -> None:
+    """"European" may mean food european alone or also modern european (primitives, "Qualified
+    forms"): a modern european restaurant possibly, not surely, matches; not the reverse, and
+    not outside the food columns."""
+    from csp_check.families.primitives import covering_values, entity_match, qualified_form
+
+    assert entity_match({"food": "modern european"}, ["food"], ["european"]) == (False, True)
+    assert entity_match({"food": "european"}, ["food"], ["modern european"]) == (False, False)
+    assert entity_match({"food": "modern european"}, ["food"], ["modern european"]) == (True, True)
+    assert entity_match({"food": "modern european"}, ["food"], ["european"], [">="]) == (True, True)  # a bound: as before
+    assert entity_match({"area": "south san francisco"}, ["area"], ["san francisco"]) == (False, False)
+    assert not qualified_form("food", "european", "european") and not qualified_form("food", "noneuropean", "european")
+    assert covering_values("food", "modern european") == ("european",) and covering_values("type", "theme park") == ()
+    assert count_matches([{"food": "european"}, {"food": "modern european"}, {"food": "italian"}],
+                         ["food"], ["european"]) == (1, 2)
+
+
+def test_qualified_forms_in_the_solvers() -> None:
+    """CP-SAT and MiniZinc read the same relation (the encoding's ``kb_wider``): a count of 2
+    "european" holds, 3 does not, and 1 (the european one alone) holds."""
+    from csp_check.models import CSP, ActRole, Constraint, ConstraintId, Span, Variable, VariableKind
+    from csp_check.solvers import SolveStatus, get_solver
+
+    from support.solvers import HAVE_MINIZINC
+
+    kbs = {"kb": [{"food": "european"}, {"food": "modern european"}, {"food": "italian"}]}
+    food = Variable(name="x1", turn=0, speaker="system", kind=VariableKind.SLOT, domain="r", slot="food",
+                    role=ActRole.INFORM, span=Span(start=0, end=1), text="european", value="european")
+    for said, ok in ((1, True), (2, True), (3, False), (0, False)):
+        count = Variable(name="x2", turn=0, speaker="system", kind=VariableKind.AMOUNT, domain="r", slot="count",
+                         role=ActRole.COUNT, span=Span(start=2, end=3), text=str(said), value=said)
+        csp = CSP(dialogue_id="q", variables=[food, count], domains={"r.food": ["european", "italian"]}, kbs=kbs,
+                  constraints=[Constraint(id=ConstraintId.C6, variables=["x1"], kb="kb", columns=["food"],
+                                          count_variable="x2", ops=["="])],
+                  assignment={"x1": "european", "x2": said}, max_amount=3)
+        from csp_check.check import violations
+
+        assert (not violations(csp)) == ok
+        for name in ("cp-sat", *(("minizinc",) if HAVE_MINIZINC else ())):
+            got = get_solver(name).check_assignment(csp).status
+            assert got is (SolveStatus.SATISFIED if ok else SolveStatus.UNSATISFIABLE), (name, said)
+
+
+@needs_shared
+@pytest.mark.parametrize("dialogue_id, turn, said, wrong", [
+    ("PMUL0574", 1, "8 restaurants", "9 restaurants"),  # 4 european + 4 modern european in the centre
+    ("MUL0933", 5, "11 european", "12 european"),  # 6 + 5
+    ("PMUL0764", 3, "three", "five"),  # "three . European and modern European": 2 + 1, expensive, centre
+])
+def test_european_counts_modern_european(dialogue_id: str, turn: int, said: str, wrong: str) -> None:
+    """docs/multiwoz-flags.md: "European" counts (and offers) modern European restaurants too;
+    a count wrong under the wider reading is still flagged (C6)."""
+    kb = load_kb(DB)
+    dialogue = _val_dialogue(dialogue_id, kb)
+    assert said in dialogue.turns[turn].utterance
+    assert not _flags(dialogue, kb, "C4", "C5", "C6")
+    assert _flags(_edit(dialogue, turn, said, wrong), kb, "C6")
+
+
+@needs_shared
+def test_a_plain_food_is_no_qualified_one() -> None:
+    """PMUL0574 turn 3 offers darrys cookhouse (modern european) for "European": accepted; the
+    same offer for "Italian" is still flagged (C5)."""
+    kb = load_kb(DB)
+    dialogue = _val_dialogue("PMUL0574", kb)
+    assert not _flags(dialogue, kb, "C5")
+    utterance = dialogue.turns[1].utterance
+    old = next(w for w in ("European", "european") if w in utterance)
+    assert _flags(_edit(dialogue, 1, old, "Italian"), kb, "C5", "C6")
+
+
+def test_a_misspelt_name_is_the_one_name_it_is_close_to() -> None:
+    """A name within a small edit distance of exactly one DB name (and of no other) is that
+    entity; a name close to two, a short one, an exact DB name and a far one are not."""
+    from csp_check.assignment import misspelt_name
+    from csp_check.normalize import edit_distance
+
+    assert edit_distance("gardina", "gardenia", 3) == 2 and edit_distance("abc", "abcdefgh", 2) == 3
+    names = {"gardenia": {"the gardenia"}, "galleria": {"galleria"}, "cote": {"cote"}, "cotto": {"cotto"}}
+    every = set(names) | {"limehouse"}
+    assert misspelt_name("gardina", names, every) == "the gardenia"
+    assert misspelt_name("galdenia", names, every) is None  # 1 from gardenia, 2 from galleria
+    assert misspelt_name("gardenia", names, every) is None  # a DB name is itself
+    assert misspelt_name("cotte", names, every) is None  # close to cote and cotto
+    assert misspelt_name("limehousr", names, every) is None  # another table's name
+    assert misspelt_name("bardenia", names, every) is None  # another first letter
+    assert misspelt_name("gardnx", names, every) is None  # 3 edits
+
+
+@needs_shared
+@pytest.mark.parametrize("new, flagged", [("Gardina", False), ("Galdexia", True), ("Galleria", True)])
+def test_a_misspelt_name_of_one_entity(new: str, flagged: bool) -> None:
+    """MUL0049 turn 11: "The Gardina is cheap" is the gardenia (cheap, Mediterranean, centre):
+    no C5. Two edits from two names ("Galdexia": gardenia and galleria) it matches none, and an exact
+    name of another entity ("Galleria", moderate European) is that entity: both still C5."""
+    kb = load_kb(DB)
+    dialogue = _val_dialogue("MUL0049", kb)
+    assert "The Gardina" in dialogue.turns[11].utterance
+    got = _flags(_edit(dialogue, 11, "Gardina", new), kb, "C5")
+    assert bool(got) == flagged, got
+
+
+@needs_shared
+@pytest.mark.parametrize("old, new, flagged", [
+    (None, None, False),  # the Acorn (north) is no east 4-star guesthouse: "it doesn't" is true
+    ("east", "north", True),  # the Acorn is a north 4-star guesthouse with wifi: "it doesn't" is false
+    ("the Acorn", "any of them", True),  # no entity asked about: "nothing matches", but 6 do
+])
+def test_a_no_result_about_the_entity_asked_about(old: str | None, new: str | None, flagged: bool) -> None:
+    """SNG0922 turn 5: user "east, 4-star. Does the Acorn fit that?", system "Sorry, it doesn't.
+    However there are 6 guesthouses that do" (a no-result without values): C4 is about the Acorn,
+    not the whole search."""
+    kb = load_kb(DB)
+    dialogue = _val_dialogue("SNG0922", kb)
+    if old is not None:
+        dialogue = _edit(dialogue, 4, old, new)
+    got = _flags(dialogue, kb, "C4")
+    assert bool(got) == flagged, got
+
+
+@needs_shared
+def test_a_qualified_food_in_the_text_is_read_as_itself() -> None:
+    """MUL0242 turn 7: Eraina "serve european food" (it does); written "modern european food"
+    the text names another DB value, not a longer wording of "european": C5 (the plain word
+    covers its qualified forms, not the reverse)."""
+    kb = load_kb(DB)
+    dialogue = _val_dialogue("MUL0242", kb)
+    assert not _flags(dialogue, kb, "C5")
+    assert _flags(_edit(dialogue, 7, "european food", "modern european food"), kb, "C5")

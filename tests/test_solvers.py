@@ -71,6 +71,10 @@ FEATURES: dict[str, Any] = {
     "S2 ruled out": lambda csp: any(c.id.value == "S2" for c in csp.constraints),
     "implicit": lambda csp: any(v.span is None for v in csp.variables),
     "bound": lambda csp: any(op != "=" for c in csp.constraints for op in c.ops),
+    "qualified form": lambda csp: any(  # a KB count whose "=" filter a cell matches only as a qualified form
+        col == "food" and csp.assignment[n] == "spanish" and (op or "=") == "="
+        and any(e.get("food") == "modern spanish" for e in csp.kbs.get(c.kb or "", []))
+        for c in csp.constraints if c.kb for n, col, op in zip(c.variables, c.columns, c.ops or [""] * len(c.columns))),
     "amount op": lambda csp: any(c.count_variable and by_name(csp.variables, c.count_variable).amount_op != "="
                                  for c in csp.constraints),
     "amount": lambda csp: any(v.kind is VariableKind.AMOUNT for v in csp.variables),

@@ -1,16 +1,22 @@
 """C4 (none): where the system says it found nothing, no KB entity surely matches what it
 searched for (paper §3.2, spec §2): a KB count of 0 (an entity lacking a filtered column does not
-refute it). Instances are built in the KB walk of :mod:`csp_check.constraints`."""
+refute it). Instances are built in the KB walk of :mod:`csp_check.constraints`.
+
+A no-result without values that answers a question about a named entity ("Does the Acorn fit
+that?" — "Sorry, it doesn't. However there are 6 guesthouses that do") says that *this entity*
+does not match, not that nothing does (spec §9, "which entity"): its C4 is scoped to that
+entity (:func:`asked_entity`): no entity with that name matches the search in force."""
 
 from __future__ import annotations
 
 from typing import Mapping
 
-from csp_check.build_context import BOUNDS, NOT_FILTERS, search_op
+from csp_check.build_context import BOUNDS, NOT_FILTERS, names_entity, search_op
 from csp_check.families import kb_common
 from csp_check.families.primitives import Bound, KbCount, count_matches
 from csp_check.families.registry import Family, register
 from csp_check.models import CSP, ActRole, Constraint, ConstraintId, Turn, Value, Variable, VariableKind
+from csp_check.normalize import name_words
 
 
 @register
@@ -56,12 +62,35 @@ def no_results(
         return []  # "Does the Acorn fit?" "No, but the Tandoori Palace does": about the entity discussed
     said_slots = {v.slot for v in said}  # what it names, within the search in force
     filters = said + [f for f in filters if f.slot not in said_slots] if said else filters
+    entity = None if said else asked_entity(ctx, turn, domain, columns)
+    if entity is not None:  # "Does the Acorn fit that?" "Sorry, it doesn't": the Acorn does not match
+        filters = [f for f in filters if f.slot != entity.slot] + [entity]
     out: list[Constraint] = []
     if filters:
         out.append(
             Constraint(
                 id=ConstraintId("C4"), variables=[f.name for f in filters], turn=turn.index, kb=kb_id,
-                columns=[f.slot for f in filters], ops=["=" if f in said else search_op(f) for f in filters],
+                columns=[f.slot for f in filters],
+                ops=["=" if f in said or f is entity else search_op(f) for f in filters],
             )
         )
     return out
+
+
+def asked_entity(ctx, turn: Turn, domain: str, columns: set[str]) -> Variable | None:
+    """The entity of ``domain`` the user turn before ``turn`` names, when it names exactly one
+    the dialogue has named before (every distinguishing word of its name is in the user's text:
+    "Does the Acorn fit that?" names "acorn guest house"), as its latest slot variable; else
+    ``None``. A no-result without values after such a question is about that entity."""
+    users = [t for t in ctx.dialogue.turns[: turn.index] if t.speaker == "user"]
+    if not users:
+        return None
+    said = name_words(users[-1].utterance)  # the user's words, as names' words are compared
+    found: dict[str, Variable] = {}
+    for v in ctx.variables:
+        if (v.turn < turn.index and v.domain == domain and names_entity(v.slot) and v.slot in columns
+                and v.kind is VariableKind.SLOT and isinstance(v.value, str)):  # fmt: skip
+            words = name_words(v.value)
+            if words and words <= said:
+                found[v.value] = v  # the latest mention of each entity
+    return next(iter(found.values())) if len(found) == 1 else None

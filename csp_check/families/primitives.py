@@ -16,6 +16,18 @@ cell satisfies ``op`` (``=``; ``>=`` / ``<=``: a bound, comparing strings in cod
 column is *unknown* there: it *possibly* matches but does not *surely* match. The true number
 of matches ``n`` is then only known to lie in ``sure..possible``, and a :class:`KbCount` holds
 when some such ``n`` lies within its bounds (the dialogue gets the benefit of the doubt).
+
+**Qualified forms** (spec §9, "text is the truth"; README "Semantics decisions"): in a column
+that names a kind of food (:data:`KIND_COLUMNS`), a cell whose final words are the stated
+value is a qualified form of it — MultiWOZ's ``modern european`` under "European",
+``north american`` under "American", ``asian oriental`` under "Oriental" — and may or may not
+be meant by it ("8 European restaurants" counts 4 european and 4 modern european ones; "4
+European restaurants" counts the european ones alone). Such an entity *possibly* matches an
+``=`` filter of the stated value but does not *surely* match it, as an unknown cell
+(:func:`qualified_form`; both backends read the same relation through
+:func:`covering_values`). Not the reverse (a ``european`` restaurant is no "modern European"
+one), and not other columns: SGD's ``Theme Park`` is no "Park", ``south san francisco`` no
+"San Francisco".
 """
 
 from __future__ import annotations
@@ -28,6 +40,27 @@ from csp_check.models import CSP, Value
 DONTCARE = "dontcare"
 #: Filter comparisons a :class:`KbCount` accepts (entity cell ``op`` variable value).
 FILTER_OPS = ("=", ">=", "<=")
+#: Columns whose values name kinds of food, where a value qualified by leading words is a kind
+#: of that value (module docstring, "Qualified forms"): MultiWOZ ``food``, SGD ``cuisine``.
+KIND_COLUMNS = frozenset({"food", "cuisine"})
+
+
+def qualified_form(column: str, have: str, value: Value) -> bool:
+    """Whether KB cell ``have`` of ``column`` is a qualified form of the stated ``value``: a
+    :data:`KIND_COLUMNS` cell whose final words are ``value`` (``modern european`` for
+    ``european``). Values are compared normalised (lower case, single spaces), as the CSP stores them."""
+    return (column in KIND_COLUMNS and isinstance(value, str) and value != DONTCARE and bool(value)
+            and have.endswith(" " + value))
+
+
+def covering_values(column: str, have: str) -> tuple[str, ...]:
+    """The stated values KB cell ``have`` of ``column`` is a qualified form of (its final words,
+    shorter than itself): ``("european",)`` for ``modern european``; ``()`` outside
+    :data:`KIND_COLUMNS`. The inverse of :func:`qualified_form`, which the solver encoding reads."""
+    if column not in KIND_COLUMNS:
+        return ()
+    words = have.split(" ")
+    return tuple(" ".join(words[k:]) for k in range(1, len(words)) if words[k])
 
 
 def holds(have: str, op: str, value: Value) -> bool:
@@ -46,15 +79,20 @@ def entity_match(
 ) -> tuple[bool, bool]:
     """(surely matches, possibly matches) for one entity against ``columns[i] ops[i] values[i]``
     (``ops`` empty or ``None``: all ``=``): a contradicted column rules the entity out; a missing
-    one only makes the match unsure."""
+    one, or a cell that is a qualified form of an ``=`` value (:func:`qualified_form`), only
+    makes the match unsure."""
     sure = True
     for i, (column, value) in enumerate(zip(columns, values)):
         if value == DONTCARE:
             continue
         have = entity.get(column)
+        op = ops[i] if ops and i < len(ops) else "="
         if have is None or have == "":
             sure = False
-        elif not holds(have, ops[i] if ops and i < len(ops) else "=", value):
+        elif not holds(have, op, value):
+            if op in ("=", "") and qualified_form(column, have, value):
+                sure = False
+                continue
             return False, False
     return sure, True
 

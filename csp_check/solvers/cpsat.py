@@ -9,7 +9,8 @@ to them: :mod:`csp_check.families`):
 - member ``x ∈ S``; all equal (equalities); all different (``AllDifferent``);
 - KB count between bounds: per KB entity a reified *sure* and *possible* match, built from
   ``[x ∈ {dontcare, cell}]`` per filter, or for a bound filter ``[x ∈ {dontcare} ∪ {v ≤ cell}]``
-  (``≥``) (a missing cell leaves the entity possible, not sure); then ``lo ≤ Σ possible``,
+  (``≥``) (a missing cell leaves the entity possible, not sure; so does an ``=`` value the cell
+  is a qualified form of, ``IntEncoding.kb_wider``); then ``lo ≤ Σ possible``,
   ``Σ sure ≤ hi`` and ``lo ≤ hi``, and a bound's amount variable is an int (``< base``).
 
 Every auxiliary Boolean is a function of the value variables, so CP-SAT's enumeration counts
@@ -254,7 +255,8 @@ class _Builder:
         self.linked.update(v for v, _ in q.filters)
         self.linked.update(q.bound_variables)
         sure, possible = [], []
-        for row in enc.kb_rows[q.kb]:
+        wider = enc.kb_wider[q.kb] if enc.kb_wider else ()
+        for r, row in enumerate(enc.kb_rows[q.kb]):
             s, p = [], []
             for f, (var, col) in enumerate(q.filters):
                 cell = row[col]
@@ -263,7 +265,8 @@ class _Builder:
                 else:
                     lit = self.member(var, (dc, *self.bounded(var, q.op(f), cell)))
                     s.append(lit)
-                    p.append(lit)
+                    covers = wider[r][col] if wider and q.op(f) == OP_EQ else ()
+                    p.append(self.member(var, (dc, cell, *covers)) if covers else lit)
             sure.append(self.all_of(s))
             possible.append(self.all_of(p))
         m = self.model

@@ -55,12 +55,14 @@ def to_dzn(enc: IntEncoding) -> str:
         ]
     kb_start, rows = _flatten(enc.kb_rows)  # all tables stacked, row by row
     cells = [cell for row in rows for cell in row]
+    wider = [w for table in enc.kb_wider for row in table for w in row] if enc.kb_wider else [()] * len(cells)
     q_start, filters = _flatten(q.filters for q in enc.counts)
     lines += [
         f"N_KB = {len(enc.kb_rows)};",
         f"KB_START = {_ints(kb_start)};",
         f"N_COL = {len(enc.columns)};  % columns: {_comment(', '.join(enc.columns))}",
         f"CELL = array2d(1..{kb_start[-1] - 1}, 1..{len(enc.columns)}, {_ints(cells)});",
+        f"WIDER = array2d(1..{kb_start[-1] - 1}, 1..{len(enc.columns)}, [{', '.join(_set(w) for w in wider)}]);",
         f"N_Q = {len(enc.counts)};",
         f"Q_FAMILY = {_ints(q.family + 1 for q in enc.counts)};",
         f"Q_KB = {_ints(q.kb + 1 for q in enc.counts)};",

@@ -14,7 +14,10 @@ holds primitives only, and ``models/consistency.mzn`` states them as constraints
 - a ``str`` value gets a code ``>= base``, where ``base`` is larger than every int in play,
   in sorted order of the strings; ``"dontcare"`` always has a code (:attr:`IntEncoding.dontcare`);
 - ``0`` in a KB cell means *missing column* (unknown; a KB cell is always a string, so it can
-  never be confused with the amount ``0``).
+  never be confused with the amount ``0``);
+- beside each cell, the codes of the values it is a qualified form of
+  (:func:`~csp_check.families.primitives.covering_values`: ``modern european`` under
+  ``european``), which an ``=`` filter *possibly* but not *surely* matches.
 
 **Search variables and domains** (decided for csp-check; spec §3, README "Solvers"):
 
@@ -38,7 +41,7 @@ from typing import Iterable, Mapping
 
 from csp_check.errors import InvalidCSP
 from csp_check.families import registry
-from csp_check.families.primitives import DONTCARE, AllDifferent, AllEqual, KbCount, Member
+from csp_check.families.primitives import DONTCARE, AllDifferent, AllEqual, KbCount, Member, covering_values
 from csp_check.models import CSP, ConstraintId, Value, VariableKind
 
 
@@ -117,6 +120,9 @@ class IntEncoding:
     kb_names: tuple[str, ...]
     kb_rows: tuple[tuple[tuple[int, ...], ...], ...]  # per KB, per entity, per column: a code or 0
     columns: tuple[str, ...]
+    # per KB, per entity, per column: the codes of the values the cell is a qualified form of
+    # (an ``=`` filter of one possibly matches the entity; module docstring)
+    kb_wider: tuple[tuple[tuple[frozenset[int], ...], ...], ...] = ()
     meta: dict[str, object] = field(default_factory=dict, compare=False)
 
     @property
@@ -258,6 +264,11 @@ def encode(
         tuple(tuple(code(e[col]) if e.get(col) else 0 for col in columns) for e in csp.kbs.get(kb, []))
         for kb in kb_names
     )
+    kb_wider = tuple(
+        tuple(tuple(frozenset(enc_strings[w] for w in covering_values(col, e.get(col) or "") if w in enc_strings)
+                    for col in columns) for e in csp.kbs.get(kb, []))
+        for kb in kb_names
+    )
 
     def bound(b) -> tuple[int | None, int] | None:
         return None if b is None else (None if b.variable is None else var(b.variable, "a count bound"), b.offset)
@@ -295,4 +306,5 @@ def encode(
         kb_names=tuple(kb_names),
         kb_rows=kb_rows,
         columns=tuple(columns),
+        kb_wider=kb_wider,
     )

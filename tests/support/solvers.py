@@ -28,7 +28,7 @@ CP_EXAMPLES = 400
 MZN_EXAMPLES = 100  # ~0.6 s each (four MiniZinc calls)
 
 POOLS = {  # tiny, so that values often match KB cells
-    "food": ["spanish", "italian"],
+    "food": ["spanish", "italian", "modern spanish"],  # "modern spanish" is a qualified form of "spanish"
     "area": ["north", "center"],
     "price": ["cheap", "north"],  # "north" is also an area value: only C1 tells them apart
 }
