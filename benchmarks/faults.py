@@ -1,6 +1,6 @@
 """Fault-injection benchmark on SGD: share of injected faults flagged, and flagged by the right rule.
 
-Usage: python benchmarks/faults.py [PATH ...] [--seed N] [--limit N]
+Usage: python benchmarks/faults.py [PATH ...] [--seed N] [--limit N] [--kinds a,b]
 (default paths: ../shared/data/sgd/dev and ../shared/data/sgd/train)
 
 For every gold dialogue the checker accepts, one fault of each kind is injected in each mode
@@ -34,7 +34,9 @@ def raw_dialogues(source: str, cache: dict[str, dict[str, dict]]) -> dict[str, d
     return cache[source]
 
 
-def run(paths: list[str], seed: int = 0, limit: int | None = None) -> tuple[Counter, list[tuple[Fault, list[str]]]]:
+def run(
+    paths: list[str], seed: int = 0, limit: int | None = None, kinds: tuple[str, ...] = KINDS
+) -> tuple[Counter, list[tuple[Fault, list[str]]]]:
     """Counter keyed (kind, mode, outcome) with outcome in injected / flagged / right; and misses.
 
     Faults are made in each dialogue's SGD JSON and read back by the reader
@@ -49,7 +51,7 @@ def run(paths: list[str], seed: int = 0, limit: int | None = None) -> tuple[Coun
         if isinstance(dialogue, InputError) or check_dialogue(dialogue).violations:
             continue
         raw = raw_dialogues(dialogue.source, cache).get(dialogue.id)
-        for kind in KINDS:
+        for kind in kinds:
             for mode in MODES:
                 t = trial(dialogue, kind, mode, rng, raw=raw)
                 if t is None:
@@ -68,12 +70,14 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--limit", type=int, default=None, help="dialogues to read at most")
     parser.add_argument("--show", type=int, default=10, help="misses to print")
+    parser.add_argument("--kinds", default=",".join(KINDS), help="comma-separated fault kinds (default: all)")
     args = parser.parse_args()
+    kinds = tuple(k for k in KINDS if k in args.kinds.split(","))
     start = time.perf_counter()
-    counts, misses = run(args.paths, args.seed, args.limit)
+    counts, misses = run(args.paths, args.seed, args.limit, kinds)
     print(f"{'kind':<15} {'mode':<10} {'faults':>7} {'flagged':>8} {'expected id':>12}")
     total: Counter = Counter()
-    for kind in KINDS:
+    for kind in kinds:
         for mode in MODES:
             n = counts[(kind, mode, "injected")]
             f, r = counts[(kind, mode, "flagged")], counts[(kind, mode, "right")]

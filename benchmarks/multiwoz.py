@@ -21,13 +21,16 @@ from csp_check.models import ConstraintId, Dialogue, Span, Status  # noqa: E402
 from csp_check.pipeline import check_dialogue, dialogue_csp, load_corpus  # noqa: E402
 
 ALL = ["C1", "C2", "C3", "C4", "C5", "C6"]
-FAULT_KINDS = ("count", "name", "attribute", "whole_city", "time_bound", "booking_detail", "amenity")
+FAULT_KINDS = ("count", "name", "attribute", "whole_city", "time_bound", "booking_detail", "amenity",
+               "amenity_coordination")
 #: The constraint each kind must trip (the count: C6; a swapped name or attribute: C5; a no-result
 #: turn said of the whole city about a value the KB has: C4; a system "arrives by T" / "leaves after T"
 #: moved so no train fits: C5; an address / phone / postcode in a booking confirmation changed to
 #: another entity's: C5; a hotel's wifi / parking said the other way round, "free wifi" → "no wifi": C5).
 EXPECTED = {"count": "C6", "name": "C5", "attribute": "C5", "whole_city": "C4", "time_bound": "C5",
-            "booking_detail": "C5", "amenity": "C5"}
+            "booking_detail": "C5", "amenity": "C5", "amenity_coordination": "C5"}
+#: amenity_coordination: a wifi / parking the system affirms ("it has free wifi") said as the second
+#: noun of a negated coordination ("it does not have free breakfast and wifi"; faults.negated_coordination): C5.
 
 
 def edit_text(dialogue: Dialogue, turn: int, span: Span, new: str) -> Dialogue:
@@ -98,6 +101,20 @@ def inject(dialogue: Dialogue, kb, kind: str, rng: random.Random) -> Dialogue | 
                    if v.slot in ("internet", "parking") and v.speaker == "system" and v.span is not None
                    and _flip_amenity(v.text or "") and any(c.id is ConstraintId.C5 and v.name in c.variables
                                                            for c in csp.constraints)]
+    if kind == "amenity_coordination":
+        from csp_check.faults import negated_coordination
+
+        options = []
+        for v in csp.variables:
+            utterance = dialogue.turns[v.turn].utterance
+            found = negated_coordination(utterance, v.span, "free breakfast", v.turn + v.span.start) if (
+                v.slot in ("internet", "parking") and v.speaker == "system" and v.span is not None
+                and said[v.name] == "yes"
+                and any(c.id is ConstraintId.C5 and v.name in c.variables for c in csp.constraints)) else None
+            if found is not None and not any(
+                    w.turn == v.turn and w is not v and w.span is not None and w.span.start < found[0].end
+                    and found[0].start < w.span.end for w in csp.variables):
+                options.append((v.model_copy(update={"span": found[0]}), found[1]))
     if not options:
         return None
     if kind == "whole_city":

@@ -32,6 +32,9 @@ reworded_date  a date said "March 9th" becomes another day in other words  C2, S
 amount_bound   a number counting KB instances becomes a bound the KB      C6
                count breaks ("I found 10" → "I found more than 10",
                "fewer than 10"; spec §2, ``Variable.amount_op``)
+coordinated_   a True boolean the system affirms ("it has wifi") becomes  C5 or C2
+negation       the second noun of a negated coordination ("it does not
+               have free parking and wifi", "has no parking or wifi")
 ============== ========================================================== ===========
 
 Two modes: ``text`` changes the utterance alone (spans re-aligned; acts' values and the state
@@ -68,11 +71,13 @@ from csp_check.models import CSP, ActRole, Constraint, ConstraintId, Dialogue, K
 from csp_check.normalize import NUMBER_WORDS, normalize
 
 FaultKind = Literal[
-    "amount", "kb_swap", "coreference", "duplicate", "listed_unknown", "listed_misfit", "categorical", "amount_bound", "booking_detail", "boolean_answer", "reworded_date"
+    "amount", "kb_swap", "coreference", "duplicate", "listed_unknown", "listed_misfit", "categorical", "amount_bound", "booking_detail", "boolean_answer", "reworded_date",
+    "coordinated_negation",
 ]
 Mode = Literal["text", "annotated"]
 KINDS: tuple[FaultKind, ...] = (
-    "amount", "kb_swap", "coreference", "duplicate", "listed_unknown", "listed_misfit", "categorical", "amount_bound", "booking_detail", "boolean_answer", "reworded_date"
+    "amount", "kb_swap", "coreference", "duplicate", "listed_unknown", "listed_misfit", "categorical", "amount_bound", "booking_detail", "boolean_answer", "reworded_date",
+    "coordinated_negation",
 )
 MODES: tuple[Mode, ...] = ("text", "annotated")
 C1, C2, C3, C4, C5, C6 = (ConstraintId(f"C{i}") for i in range(1, 7))
@@ -88,6 +93,7 @@ EXPECTED: dict[str, frozenset[ConstraintId]] = {
     "booking_detail": frozenset({C5}),
     "boolean_answer": frozenset({C2, C5}),
     "reworded_date": frozenset({C1, C2, C5, ConstraintId.S1}),
+    "coordinated_negation": frozenset({C2, C5}),
 }
 
 
@@ -293,6 +299,62 @@ def _boolean_answer(csp: CSP, allowed: set[str] | None, dialogue: Dialogue) -> l
     return out
 
 
+#: The verb that gives an amenity ("has free wifi", "offers outdoor seating", "with wifi").
+_HAVING = re.compile(r"(?i)\b(has|have|offers?|includes?|provides?|features?|with)\s+(?:(?:free|complimentary)\s+)?$")
+
+
+def negated_coordination(utterance: str, span: Span, other: str, form: int) -> tuple[Span, str] | None:
+    """An amenity the text affirms ("it has free wifi") said as the second noun of a negated
+    coordination: the span from the having verb to the amenity's words becomes one of four
+    forms (``form`` mod 4), with ``other`` as the first noun: "does not have {other} and
+    wifi", "has no {other} or wifi", "doesn't offer {other} nor wifi", "has neither {other}
+    nor wifi" ("with": "with no {other} or wifi", "without {other} and wifi"). Returns (the
+    span replaced, its new words); ``None`` when no having verb stands right before the words
+    or they carry a negation already. The negation then scopes over both nouns (spec §9)."""
+    words = utterance[span.start : span.end]
+    if read_boolean(words) == "false":
+        return None
+    verb = _HAVING.search(utterance, 0, span.start)
+    if verb is None:
+        return None
+    cue = re.sub(r"(?i)^(?:free|complimentary)\s+", "", words)
+    head = verb.group(1).lower()
+    if head == "with":
+        new = (f"with no {other} or {cue}", f"without {other} and {cue}")[form % 2]
+    else:
+        plural = head in ("have", "offer", "include", "provide", "feature")
+        do, has = ("do", "have") if plural else ("does", "has")
+        new = (f"{do} not have {other} and {cue}", f"{has} no {other} or {cue}", f"{do}n't offer {other} nor {cue}",
+               f"{has} neither {other} nor {cue}")[form % 4]
+    if verb.group(1)[0].isupper():
+        new = new[0].upper() + new[1:]
+    return Span(start=verb.start(), end=span.end), new
+
+
+def _coordinated_negation(csp: CSP, allowed: set[str] | None, dialogue: Dialogue) -> list[Choice]:
+    """A True boolean the system affirms ("The hotel has wifi") said as the second noun of a
+    negated coordination ("The hotel does not have free parking and wifi"; :func:`negated_coordination`),
+    where a C5 or C2 then fails. The target variable's span is widened to the verb."""
+    out = []
+    for var in csp.variables:
+        said = csp.assignment[var.name]
+        if (var.span is None or var.speaker != "system" or said != "true" or var.kind is not VariableKind.SLOT
+                or var.role not in SYSTEM_CLAIMS or not _breaks(csp, var, "false", allowed)):
+            continue
+        utterance = dialogue.turns[var.turn].utterance
+        other = "free breakfast" if "parking" in (var.text or "").lower() else "free parking"
+        found = negated_coordination(utterance, var.span, other, var.turn + var.span.start)
+        if found is None:
+            continue
+        span, new = found
+        if any(v.turn == var.turn and v is not var and v.span is not None and v.span.start < span.end
+               and span.start < v.span.end for v in csp.variables):
+            continue  # another variable's words inside the widened span
+        wide = var.model_copy(update={"span": span, "text": utterance[span.start : span.end]})
+        out.append((wide, new, "False"))
+    return out
+
+
 def _kb_swap(csp: CSP, allowed: set[str] | None, dialogue: Dialogue) -> list[Choice]:
     out = []
     for var, constraint, i in _claims(csp):
@@ -408,6 +470,7 @@ def _categorical(csp: CSP, allowed: set[str] | None, dialogue: Dialogue) -> list
 _CHOOSERS = {
     "amount_bound": _amount_bound, "booking_detail": _booking_detail, "boolean_answer": _boolean_answer,
     "reworded_date": lambda csp, allowed, dialogue: _reworded_date(csp, dialogue, shift=1),
+    "coordinated_negation": _coordinated_negation,
     "amount": _amount, "kb_swap": _kb_swap, "coreference": _coreference, "duplicate": _duplicate,
     "listed_unknown": _listed_unknown, "listed_misfit": _listed_misfit, "categorical": _categorical,
 }

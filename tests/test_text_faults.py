@@ -1,0 +1,90 @@
+"""Faults written in the text alone that a reading of the words must catch (spec §9 "the text is
+the truth"): a negated coordination of amenities ("does not have free parking and wifi") and an
+approximate amount ("about 70 trains"), each on a real dialogue: injected → flagged with the
+expected constraint; the same dialogue gold → not flagged."""
+
+from __future__ import annotations
+
+import json
+import random
+import sys
+from pathlib import Path
+
+import pytest
+
+from csp_check.cues import amenity_span, amount_op, approx_tolerance, boolean_span, count_spans, read_boolean
+from csp_check.faults import negated_coordination, trial
+from csp_check.kb import load_kb
+from csp_check.models import Span
+from csp_check.pipeline import check_dialogue, load_corpus
+
+from support.data import MULTIWOZ_DB, MULTIWOZ_VAL, SGD_DEV, needs_multiwoz_val, needs_sgd
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+
+
+def _sgd(dialogue_id: str, file: str):
+    path = SGD_DEV / file
+    raw = next(d for d in json.loads(path.read_text(encoding="utf-8")) if d["dialogue_id"] == dialogue_id)
+    dialogue = next(d for d in load_corpus([path]) if getattr(d, "id", "") == dialogue_id)
+    return dialogue, raw
+
+
+def _multiwoz(dialogue_id: str):
+    kb = load_kb(MULTIWOZ_DB)
+    return next(d for d in load_corpus([MULTIWOZ_VAL], kb=kb) if getattr(d, "id", "") == dialogue_id), kb
+
+
+def _found(dialogue, kb=None) -> set[str]:
+    return {v.constraint.value for v in check_dialogue(dialogue, kb).violations}
+
+
+# -- (a) negated amenities in coordination -----------------------------------------------------
+
+def _read(utterance: str, slot: str) -> str | None:
+    span = amenity_span(utterance, slot) if slot in ("internet", "parking") else boolean_span(utterance, slot)
+    return None if span is None else read_boolean(utterance[span.start : span.end])
+
+
+@pytest.mark.parametrize("utterance, slot, value", [
+    ("The hotel does not have free parking and wifi .", "internet", "false"),
+    ("The hotel does not have free parking and wifi .", "has_wifi", "false"),
+    ("It has no wifi or parking .", "parking", "false"),
+    ("It doesn't offer internet nor parking .", "parking", "false"),
+    ("It has neither parking nor wifi .", "internet", "false"),
+    ("It has no parking and free wifi .", "internet", "true"),  # a qualifier of its own: a new phrase
+    ("There is no parking and the wifi is free .", "internet", "true"),
+    ("It has free parking and wifi .", "internet", "true"),
+    ("They don't have parking, and wifi is extra .", "internet", "true"),  # a new clause after the comma
+])  # fmt: skip
+def test_a_negation_scopes_over_both_coordinated_nouns(utterance: str, slot: str, value: str) -> None:
+    assert _read(utterance, slot) == value
+
+
+@needs_multiwoz_val
+@pytest.mark.parametrize("form", range(4))
+def test_negated_coordination_on_multiwoz_is_flagged(form: int) -> None:
+    """MUL0602 turn 3: "There is also Archway House in that price range with free wifi"; Archway
+    House has internet, so "with no free breakfast or wifi" / "without free breakfast and wifi" is
+    false (C5); the gold text is not flagged."""
+    from multiwoz import edit_text
+
+    dialogue, kb = _multiwoz("MUL0602")
+    assert "C5" not in _found(dialogue, kb)
+    utterance = dialogue.turns[3].utterance
+    start = utterance.index("free wifi")
+    span, new = negated_coordination(utterance, Span(start=start, end=start + len("free wifi")), "free breakfast", form)
+    assert new.endswith(" wifi") and ("no" in new.split() or "without" in new.split())
+    assert "C5" in _found(edit_text(dialogue, 3, span, new), kb)
+
+
+@needs_sgd
+@pytest.mark.parametrize("mode", ["text", "annotated"])
+def test_negated_coordination_on_sgd_is_flagged(mode: str) -> None:
+    """SGD dev 6_00070 turn 9: "… has wifi" about a hotel whose result has wifi; written as "does
+    not have free parking and wifi" it is flagged by C5 (text only and with the act changed)."""
+    dialogue, raw = _sgd("6_00070", "dialogues_006.json")
+    assert not check_dialogue(dialogue).violations
+    t = trial(dialogue, "coordinated_negation", mode, random.Random(0), raw=raw)
+    assert t is not None and "wifi" in t.fault.new_text and t.fault.new_text.startswith(("does", "has", "Does", "Has"))
+    assert "C5" in {c.value for c in t.found}, t
