@@ -6,7 +6,8 @@ Usage: python benchmarks/faults.py [PATH ...] [--seed N] [--limit N] [--kinds a,
 For every gold dialogue the checker accepts, one fault of each kind is injected in each mode
 (see csp_check.faults) into its SGD JSON, which the reader reads again; the faulty dialogue is
 checked and counted as *flagged* when any constraint fails and *right* ("expected id") when one
-of the fault kind's expected constraints fails. Prints one row per kind x mode.
+of the fault kind's expected constraints fails. Prints one row per kind x mode; with
+``hedged_amount``, also how many true counts said approximately (no fault) are flagged.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from collections import Counter
 from pathlib import Path
 
 from csp_check.errors import InputError
-from csp_check.faults import KINDS, MODES, Fault, trial
+from csp_check.faults import KINDS, MODES, Fault, approximate_restatement, trial
 from csp_check.pipeline import check_dialogue, load_corpus
 
 SHARED = Path(__file__).resolve().parents[2] / "shared" / "data" / "sgd"
@@ -61,6 +62,11 @@ def run(
                 counts[(kind, mode, "right")] += t.right
                 if not t.right:
                     misses.append((t.fault, sorted(c.value for c in t.found)))
+        if "hedged_amount" in kinds:  # the no-fault twin: a true count said approximately
+            restated = approximate_restatement(dialogue, raw)
+            if restated is not None:
+                counts["approx_true"] += 1
+                counts["approx_true_flagged"] += bool(check_dialogue(restated).violations)
     return counts, misses
 
 
@@ -85,6 +91,9 @@ def main() -> None:
             print(f"{kind:<15} {mode:<10} {n:>7} {_pct(f, n):>8} {_pct(r, n):>12}")
     n = total["injected"]
     print(f"{'all':<26} {n:>7} {_pct(total['flagged'], n):>8} {_pct(total['right'], n):>12}")
+    if counts["approx_true"]:
+        print(f"no fault, a true count said approximately ('10' -> 'about 11'): flagged "
+              f"{counts['approx_true_flagged']}/{counts['approx_true']}")
     print(f"({time.perf_counter() - start:.1f} s)")
     for fault, found in misses[: args.show]:
         print(f"missed: {fault.kind}/{fault.mode} {fault.dialogue_id} turn {fault.turn} "

@@ -35,6 +35,9 @@ amount_bound   a number counting KB instances becomes a bound the KB      C6
 coordinated_   a True boolean the system affirms ("it has wifi") becomes  C5 or C2
 negation       the second noun of a negated coordination ("it does not
                have free parking and wifi", "has no parking or wifi")
+hedged_amount  a count the KB confirms ("I found 10") becomes an           C6
+               approximation that misses it ("about 14": 14 ± 4;
+               :func:`approximate_restatement` is the no-fault twin)
 ============== ========================================================== ===========
 
 Two modes: ``text`` changes the utterance alone (spans re-aligned; acts' values and the state
@@ -72,12 +75,12 @@ from csp_check.normalize import NUMBER_WORDS, normalize
 
 FaultKind = Literal[
     "amount", "kb_swap", "coreference", "duplicate", "listed_unknown", "listed_misfit", "categorical", "amount_bound", "booking_detail", "boolean_answer", "reworded_date",
-    "coordinated_negation",
+    "coordinated_negation", "hedged_amount",
 ]
 Mode = Literal["text", "annotated"]
 KINDS: tuple[FaultKind, ...] = (
     "amount", "kb_swap", "coreference", "duplicate", "listed_unknown", "listed_misfit", "categorical", "amount_bound", "booking_detail", "boolean_answer", "reworded_date",
-    "coordinated_negation",
+    "coordinated_negation", "hedged_amount",
 )
 MODES: tuple[Mode, ...] = ("text", "annotated")
 C1, C2, C3, C4, C5, C6 = (ConstraintId(f"C{i}") for i in range(1, 7))
@@ -94,6 +97,7 @@ EXPECTED: dict[str, frozenset[ConstraintId]] = {
     "boolean_answer": frozenset({C2, C5}),
     "reworded_date": frozenset({C1, C2, C5, ConstraintId.S1}),
     "coordinated_negation": frozenset({C2, C5}),
+    "hedged_amount": frozenset({C6}),
 }
 
 
@@ -228,6 +232,75 @@ def _amount_bound(csp: CSP, allowed: set[str] | None, dialogue: Dialogue) -> lis
             new = f"{words} {var.text}"
             out.append((var, new, new))
     return out
+
+
+#: Words that make a count approximate (:func:`csp_check.cues.amount_op` reads them as ``~``).
+HEDGES = ("about", "around", "roughly", "approximately", "nearly")
+
+
+def hedged_beyond(sure: int, possible: int) -> int | None:
+    """The amount nearest the KB count ``sure..possible`` whose approximation ("about M": M ±
+    :func:`csp_check.cues.approx_tolerance`) still misses every count there: the first M above
+    ``possible`` whose range starts above it, else the last one below ``sure`` whose range ends
+    below it (``None`` when none is 1 or more)."""
+    from csp_check.cues import approx_tolerance
+
+    m = possible + 1
+    while m - approx_tolerance(m) <= possible:
+        m += 1
+    below = next((k for k in range(sure - 1, 0, -1) if k + approx_tolerance(k) < sure), None)
+    return m if m - possible <= 2 * max(1, sure - (below or 0)) or below is None else below
+
+
+def _hedged_amount(csp: CSP, allowed: set[str] | None, dialogue: Dialogue) -> list[Choice]:
+    """A count the KB confirms ("I found 10 hotels") said as an approximation of an amount
+    outside its tolerance ("I found about 14 hotels" where 10 match: 14 ± 4 misses 10;
+    :func:`hedged_beyond`), so C6 must fail even with the count read as a range."""
+    by_name = {v.name: v for v in csp.variables}
+    out = []
+    for c in csp.constraints:
+        if c.id is not C6 or c.count_variable is None:
+            continue
+        var = by_name[c.count_variable]
+        if var.span is None or not isinstance(var.value, int) or var.amount_op != "=":
+            continue
+        sure, possible = count_matches(csp.kbs[c.kb or ""], c.columns, [csp.assignment[n] for n in c.variables], c.ops)
+        if not sure <= var.value <= possible:
+            continue
+        new = hedged_beyond(sure, possible)
+        if new is not None:
+            hedge = HEDGES[(var.turn + var.value) % len(HEDGES)]
+            out.append((var, f"{hedge} {_amount_text(new, var.text or '')}", str(new)))
+    return out
+
+
+def approximate_restatement(
+    dialogue: Dialogue, raw: dict[str, Any] | None = None, kb: KnowledgeBase | None = None
+) -> Dialogue | None:
+    """No fault: the first exact count the KB confirms said as an approximation that holds ("I
+    found 10 hotels" → "I found about 11 hotels", within the tolerance of 11), text only; a
+    checker that reads "about" as exact flags it. ``None`` when the dialogue has no such count."""
+    from csp_check.cues import approx_tolerance
+
+    delex = delexicalize(dialogue)
+    csp = build_csp(dialogue, delex, kb)
+    by_name = {v.name: v for v in csp.variables}
+    for c in csp.constraints:
+        var = by_name.get(c.count_variable or "")
+        if c.id is not C6 or var is None or var.span is None or not isinstance(var.value, int) or var.amount_op != "=":
+            continue
+        sure, possible = count_matches(csp.kbs[c.kb or ""], c.columns, [csp.assignment[n] for n in c.variables], c.ops)
+        new = var.value + 1
+        if not sure <= var.value <= possible or new - approx_tolerance(new) > var.value:
+            continue
+        text = f"{HEDGES[var.turn % len(HEDGES)]} {_amount_text(new, var.text or '')}"
+        if raw is not None:
+            from csp_check.readers.sgd import from_raw
+
+            return from_raw(_rewrite_sgd(raw, var, text, text, None), dialogue.ontology, dialogue.source,
+                            dialogue.slot_descriptions)
+        return _rewrite(dialogue, var, text, text, None)
+    return None
 
 
 def _booking_detail(csp: CSP, allowed: set[str] | None, dialogue: Dialogue) -> list[Choice]:
@@ -470,7 +543,7 @@ def _categorical(csp: CSP, allowed: set[str] | None, dialogue: Dialogue) -> list
 _CHOOSERS = {
     "amount_bound": _amount_bound, "booking_detail": _booking_detail, "boolean_answer": _boolean_answer,
     "reworded_date": lambda csp, allowed, dialogue: _reworded_date(csp, dialogue, shift=1),
-    "coordinated_negation": _coordinated_negation,
+    "coordinated_negation": _coordinated_negation, "hedged_amount": _hedged_amount,
     "amount": _amount, "kb_swap": _kb_swap, "coreference": _coreference, "duplicate": _duplicate,
     "listed_unknown": _listed_unknown, "listed_misfit": _listed_misfit, "categorical": _categorical,
 }

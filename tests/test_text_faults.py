@@ -88,3 +88,53 @@ def test_negated_coordination_on_sgd_is_flagged(mode: str) -> None:
     t = trial(dialogue, "coordinated_negation", mode, random.Random(0), raw=raw)
     assert t is not None and "wifi" in t.fault.new_text and t.fault.new_text.startswith(("does", "has", "Does", "Has"))
     assert "C5" in {c.value for c in t.found}, t
+
+
+# -- (b) approximate amounts -------------------------------------------------------------------
+
+@pytest.mark.parametrize("utterance, number, op", [
+    ("I found about 70 trains.", "70", "~"), ("There are around 40 options.", "40", "~"),
+    ("I have roughly a dozen hotels.", "a dozen", "~"), ("I found 40 or so trains.", "40", "~"),
+    ("There are over 70 trains.", "70", ">"), ("There are 12 hotels.", "12", "="),
+])  # fmt: skip
+def test_a_hedged_count_is_an_approximation(utterance: str, number: str, op: str) -> None:
+    spans = count_spans(utterance)
+    assert [utterance[s.start : s.end] for s in spans] == [number]
+    assert amount_op(utterance, spans[0]) == op
+
+
+def test_the_tolerance_of_an_approximation() -> None:
+    assert [approx_tolerance(n) for n in (1, 3, 4, 12, 40, 70)] == [1, 1, 1, 3, 10, 18]
+
+
+@needs_sgd
+@pytest.mark.parametrize("mode", ["text", "annotated"])
+def test_a_hedged_count_outside_its_range_is_flagged_on_sgd(mode: str) -> None:
+    """SGD dev 1_00030 turn 3: "I found 3 flights" (3 results). "I found around 6 flights" is
+    false even read as a range (6 ± 2 misses 3): C6. "I found approximately 4 flights" (4 ± 1 holds 3)
+    is no fault: the gold dialogue so restated is accepted."""
+    from csp_check.faults import approximate_restatement
+
+    dialogue, raw = _sgd("1_00030", "dialogues_001.json")
+    assert not check_dialogue(dialogue).violations
+    t = trial(dialogue, "hedged_amount", mode, random.Random(0), raw=raw)
+    assert t is not None and t.fault.turn == 3 and t.fault.old_text == "3" and t.fault.new_text.endswith(" 6")
+    assert "C6" in {c.value for c in t.found}, t
+    restated = approximate_restatement(dialogue, raw)
+    assert restated is not None and "approximately 4 flights" in restated.turns[3].utterance
+    assert not check_dialogue(restated).violations
+
+
+@needs_multiwoz_val
+@pytest.mark.parametrize("new, flagged", [("16", True), ("13", False), ("9", False), ("5", True)])
+def test_a_hedged_count_on_multiwoz(new: str, flagged: bool) -> None:
+    """PMUL1557 turn 11: "That leaves about 11 options" (11 match): "about 13" and "about 9" are
+    within a quarter (C6 holds), "about 16" and "about 5" are not (C6)."""
+    from multiwoz import edit_text
+
+    dialogue, kb = _multiwoz("PMUL1557")
+    assert "C6" not in _found(dialogue, kb)
+    utterance = dialogue.turns[11].utterance
+    start = utterance.index("about 11") + len("about ")
+    faulty = edit_text(dialogue, 11, Span(start=start, end=start + 2), new)
+    assert ("C6" in _found(faulty, kb)) == flagged
