@@ -38,6 +38,9 @@ negation       the second noun of a negated coordination ("it does not
 hedged_amount  a count the KB confirms ("I found 10") becomes an           C6
                approximation that misses it ("about 14": 14 ± 4;
                :func:`approximate_restatement` is the no-fault twin)
+relative_date  a date becomes a day next to it said relative to the       C2, S1
+               dialogue's today ("tomorrow" → "the day after tomorrow",   (C1, C5)
+               "March 2nd" → "this Sunday"; :func:`relative_day`)
 ============== ========================================================== ===========
 
 Two modes: ``text`` changes the utterance alone (spans re-aligned; acts' values and the state
@@ -75,12 +78,12 @@ from csp_check.normalize import NUMBER_WORDS, normalize
 
 FaultKind = Literal[
     "amount", "kb_swap", "coreference", "duplicate", "listed_unknown", "listed_misfit", "categorical", "amount_bound", "booking_detail", "boolean_answer", "reworded_date",
-    "coordinated_negation", "hedged_amount",
+    "coordinated_negation", "hedged_amount", "relative_date",
 ]
 Mode = Literal["text", "annotated"]
 KINDS: tuple[FaultKind, ...] = (
     "amount", "kb_swap", "coreference", "duplicate", "listed_unknown", "listed_misfit", "categorical", "amount_bound", "booking_detail", "boolean_answer", "reworded_date",
-    "coordinated_negation", "hedged_amount",
+    "coordinated_negation", "hedged_amount", "relative_date",
 )
 MODES: tuple[Mode, ...] = ("text", "annotated")
 C1, C2, C3, C4, C5, C6 = (ConstraintId(f"C{i}") for i in range(1, 7))
@@ -98,6 +101,7 @@ EXPECTED: dict[str, frozenset[ConstraintId]] = {
     "reworded_date": frozenset({C1, C2, C5, ConstraintId.S1}),
     "coordinated_negation": frozenset({C2, C5}),
     "hedged_amount": frozenset({C6}),
+    "relative_date": frozenset({C1, C2, C5, ConstraintId.S1}),
 }
 
 
@@ -357,6 +361,53 @@ def _reworded_date(csp: CSP, dialogue: Dialogue, shift: int) -> list[Choice]:
     return out
 
 
+def relative_day(day: str, today: Any) -> str | None:
+    """Words naming ISO ``day`` relative to ``today`` (a ``datetime.date``): "tomorrow", "the
+    day after tomorrow", "this Friday", "next Monday", as :func:`csp_check.nlsi.dates.resolve_dates`
+    reads them; ``None`` when none of these names it."""
+    from csp_check.nlsi.dates import WEEKDAYS, resolve_dates
+
+    from datetime import date
+
+    weekday = WEEKDAYS[date.fromisoformat(day).weekday()].title()
+    for words in ("tomorrow", "the day after tomorrow", f"this {weekday}", f"next {weekday}"):
+        if [d.isoformat() for d in resolve_dates(words, today)] == [day]:
+            return words
+    return None
+
+
+def _relative_date(csp: CSP, allowed: set[str] | None, dialogue: Dialogue) -> list[Choice]:
+    """A date (said in any words) said relative to the dialogue's today (:func:`csp_check.assignment.dialogue_today`)
+    as a day next to it ("March 2nd" / "tomorrow" → "the day after tomorrow", "this Sunday"),
+    where a C2, C5 or S1 then holds it to its day (with the annotation changed too: only where
+    another annotation records its referent, as for coreference faults, or a C5 fails)."""
+    from datetime import date, timedelta
+
+    today = Lexicon.of(dialogue).today
+    if today is None:
+        return []
+    out = []
+    for var in csp.variables:
+        value = csp.assignment[var.name]
+        if var.span is None or not isinstance(value, str) or not re.fullmatch(r"\d{4}-\d\d-\d\d", value):
+            continue
+        for shift in (1, -1, 2):
+            other = (date.fromisoformat(value) + timedelta(days=shift)).isoformat()
+            words = relative_day(other, today)
+            if words is None or normalize(words) == normalize(var.text or ""):
+                continue
+            if allowed is None or var.name in allowed or _breaks(csp, var, other, allowed):
+                utterance = dialogue.turns[var.turn].utterance
+                if var.span is not None and utterance[: var.span.start].lower().endswith("the ") and not (
+                        any(v.span is not None and v.turn == var.turn and v.span.end == var.span.start - 4
+                            for v in csp.variables)):  # "on the 3rd" → "on this Monday", not "on the this Monday"
+                    var = var.model_copy(update={"span": Span(start=var.span.start - 4, end=var.span.end),
+                                                 "text": utterance[var.span.start - 4 : var.span.end]})
+                out.append((var, words, other))
+                break
+    return out
+
+
 def _boolean_answer(csp: CSP, allowed: set[str] | None, dialogue: Dialogue) -> list[Choice]:
     """A boolean stated by a short answer at the start of a system turn (``cues.answer_span``:
     "No, they do not.") answered the other way ("Yes, they do."), where a C5 or C2 then fails."""
@@ -543,7 +594,7 @@ def _categorical(csp: CSP, allowed: set[str] | None, dialogue: Dialogue) -> list
 _CHOOSERS = {
     "amount_bound": _amount_bound, "booking_detail": _booking_detail, "boolean_answer": _boolean_answer,
     "reworded_date": lambda csp, allowed, dialogue: _reworded_date(csp, dialogue, shift=1),
-    "coordinated_negation": _coordinated_negation, "hedged_amount": _hedged_amount,
+    "coordinated_negation": _coordinated_negation, "hedged_amount": _hedged_amount, "relative_date": _relative_date,
     "amount": _amount, "kb_swap": _kb_swap, "coreference": _coreference, "duplicate": _duplicate,
     "listed_unknown": _listed_unknown, "listed_misfit": _listed_misfit, "categorical": _categorical,
 }
@@ -669,7 +720,9 @@ def _rewrite(
     turn.utterance = turn.utterance[:start] + new_text + turn.utterance[end:]
     changed = False
     for act in turn.acts:
-        on_target = act.span == var.span
+        on_target = act.span == var.span or (
+            act.span is not None and start <= act.span.start and act.span.end <= end and act.slot == var.slot
+        )  # a span inside a widened edit ("the 3rd" over "3rd") is on the new words
         if on_target:
             act.span = Span(start=start, end=start + len(new_text))
         elif act.span is not None and act.span.start >= end:
@@ -703,6 +756,8 @@ def _rewrite_sgd(
                 slot["exclusive_end"] += delta
             elif slot["start"] <= start and slot["exclusive_end"] >= end:
                 slot["exclusive_end"] += delta
+            elif slot["start"] >= start and slot["exclusive_end"] <= end:  # inside a widened edit: its new words
+                slot["start"], slot["exclusive_end"] = start, start + len(new_text)
         if new_canonical is None or frame.get("service") != var.domain:
             continue
         for action in frame.get("actions") or []:

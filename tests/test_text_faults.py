@@ -138,3 +138,48 @@ def test_a_hedged_count_on_multiwoz(new: str, flagged: bool) -> None:
     start = utterance.index("about 11") + len("about ")
     faulty = edit_text(dialogue, 11, Span(start=start, end=start + 2), new)
     assert ("C6" in _found(faulty, kb)) == flagged
+
+
+# -- (c) days said relative to the dialogue's today ----------------------------------------------
+
+@needs_sgd
+def test_sgd_dialogues_are_anchored_on_their_today() -> None:
+    """SGD's relative dates all read from Friday 2019-03-01 (csp_check.nlsi.dates.SGD_TODAY)."""
+    from datetime import date
+
+    from csp_check.assignment import dialogue_today
+
+    dialogue, _ = _sgd("1_00029", "dialogues_001.json")
+    assert dialogue_today(dialogue) == date(2019, 3, 1)
+
+
+@needs_sgd
+@pytest.mark.parametrize("words, flagged", [
+    ("the day after tomorrow", False), ("this Sunday", False), ("Sunday", False),  # 2019-03-03 in other words
+    ("this Monday", True), ("tomorrow", True), ("next Sunday", True),
+])  # fmt: skip
+def test_a_relative_day_is_read_from_today(words: str, flagged: bool) -> None:
+    """SGD dev 1_00029 turn 2: "departing from Vancouver on the 3rd of March" (act, state and
+    search 2019-03-03; today is Friday 2019-03-01). The same day said relatively is accepted;
+    another day ("this Monday", "tomorrow") contradicts the state (S1) and the results."""
+    from csp_check.delexicalize import delexicalize
+    from csp_check.faults import _rewrite_sgd
+    from csp_check.readers.sgd import from_raw
+
+    dialogue, raw = _sgd("1_00029", "dialogues_001.json")
+    assert not check_dialogue(dialogue).violations
+    var = next(v for v in delexicalize(dialogue).variables if v.turn == 2 and v.slot == "departure_date")
+    wide = var.model_copy(update={"span": Span(start=var.span.start - 4, end=var.span.end)})  # "the 3rd of March"
+    faulty = from_raw(_rewrite_sgd(raw, wide, words, words, None), dialogue.ontology, dialogue.source,
+                      dialogue.slot_descriptions)
+    found = {v.constraint.value for v in check_dialogue(faulty).violations}
+    assert bool(found) == flagged and (not flagged or "S1" in found), found
+
+
+@needs_sgd
+@pytest.mark.parametrize("mode", ["text", "annotated"])
+def test_relative_date_fault_is_flagged(mode: str) -> None:
+    dialogue, raw = _sgd("1_00029", "dialogues_001.json")
+    t = trial(dialogue, "relative_date", mode, random.Random(0), raw=raw)
+    assert t is not None and t.fault.new_text == "this Monday" and t.fault.old_text == "the 3rd of March"
+    assert "S1" in {c.value for c in t.found}, t
