@@ -63,6 +63,7 @@ from bisect import bisect_right
 from collections import defaultdict
 
 from csp_check.assignment import Lexicon
+from csp_check.cues import introduced_as_correction
 from csp_check.models import ActRole, Constraint, ConstraintId, Dialogue, Span, Value, Variable, VariableKind
 from csp_check.normalize import NUMBER_WORDS, clock_time, date_key, normalize, parse_amount
 from csp_check.roles import PAIRS
@@ -163,6 +164,8 @@ def _names_both(utterance: str, v: Variable, forms: set[str], spans: list[Span])
         return True
     if re.match(r" [A-Z][a-z]", after) and utterance[v.span.start : v.span.start + 1].isupper():
         return True
+    if introduced_as_correction(utterance, v.span):
+        return False  # "for 2. Actually, make that 3 people": the 2 is taken back, the 3 holds
     rest = utterance
     for other in sorted(spans, key=lambda sp: -sp.start):  # text other variables stand for is theirs
         rest = rest[: other.start] + " | " + rest[other.end :]

@@ -438,6 +438,34 @@ def measure_spans(
     return out
 
 
+#: Words that take back what was just said and give the value that holds now ("Actually, make
+#: that 3 people", "on second thought, 4", "change it to 2", "2 tickets, no wait, 3").
+_CORRECTION = re.compile(
+    r"\b(?:actually|on second thought|make (?:that|it)|change (?:that|it|this) to|(?:no\s*,?\s*)?wait|rather|"
+    r"instead|scratch that|i mean|correction)\b[^.!?]*$"
+)
+
+
+def introduced_as_correction(utterance: str, span: Span) -> bool:
+    """Whether the words before ``span`` in its sentence take back an earlier value ("Actually,
+    make that [3] people"): the value at ``span`` is the one the speaker settles on."""
+    folded = fold_aligned(utterance)
+    start = max((m.end() for m in re.finditer(r"[.!?]", folded[: span.start])), default=0)
+    return start > 0 and bool(_CORRECTION.search(folded[start : span.start]))
+
+
+def corrected(utterance: str, spans: list[Span]) -> Span | None:
+    """Of several values of one slot in ``utterance`` (``spans`` in text order), the last one
+    a correction introduces ("a table for 2. Actually, make that 3 people": the 3): a change
+    of mind written in the text, which the state must then record. ``None`` when no later
+    value is so introduced."""
+    folded = fold_aligned(utterance)
+    for i in range(len(spans) - 1, 0, -1):
+        if _CORRECTION.search(folded[spans[i - 1].end : spans[i].start]):
+            return spans[i]
+    return None
+
+
 # -- what a user states --------------------------------------------------------------------
 _REJECTING = re.compile(
     r"(?:\bnot|\bno|n't|\bnever|instead of|rather than|other than|except|\bnor)\s+(?:[\w']+\s+){0,2}$"

@@ -23,7 +23,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from csp_check.cues import AMENITIES, BOOLEAN, amenity_span, answer_span, sentence_of, amount_op, bound_number, boolean_span, count_spans, measure_spans, unit_after, user_states
+from csp_check.cues import AMENITIES, BOOLEAN, amenity_span, answer_span, sentence_of, amount_op, bound_number, boolean_span, corrected, count_spans, measure_spans, unit_after, user_states
 from csp_check.models import ActRole, DelexicalizedDialogue, Dialogue, DialogueAct, Span, Variable, VariableKind
 from csp_check.normalize import fold_aligned, normalize, parse_amount
 
@@ -147,6 +147,8 @@ def _closed_value(
     if all((n := parse_amount(v)) is not None and n <= 100 for v in values):  # not years
         spans = measure_spans(utterance, act.slot, avoid, description)
         own = parse_amount(act.canonical or act.value or "")
+        if speaker == "user" and (changed := corrected(utterance, spans)) is not None:
+            return changed  # "for 2. Actually, make that 3 people": the value the user settles on
         # several: the one that states the annotated value ("not 1 room: 2 rooms"), else the first
         return next((s for s in spans if parse_amount(utterance[s.start : s.end]) == own), spans[0] if spans else None)
     found: list[tuple[Span, str]] = []

@@ -41,6 +41,9 @@ hedged_amount  a count the KB confirms ("I found 10") becomes an           C6
 relative_date  a date becomes a day next to it said relative to the       C2, S1
                dialogue's today ("tomorrow" → "the day after tomorrow",   (C1, C5)
                "March 2nd" → "this Sunday"; :func:`relative_day`)
+change_of_mind a user's number the state records ("for 2") taken back in  S1
+               the text alone: "… Actually, make that 3 people." added
+               to the turn (state and calls keep 2)
 ============== ========================================================== ===========
 
 Two modes: ``text`` changes the utterance alone (spans re-aligned; acts' values and the state
@@ -78,12 +81,12 @@ from csp_check.normalize import NUMBER_WORDS, normalize
 
 FaultKind = Literal[
     "amount", "kb_swap", "coreference", "duplicate", "listed_unknown", "listed_misfit", "categorical", "amount_bound", "booking_detail", "boolean_answer", "reworded_date",
-    "coordinated_negation", "hedged_amount", "relative_date",
+    "coordinated_negation", "hedged_amount", "relative_date", "change_of_mind",
 ]
 Mode = Literal["text", "annotated"]
 KINDS: tuple[FaultKind, ...] = (
     "amount", "kb_swap", "coreference", "duplicate", "listed_unknown", "listed_misfit", "categorical", "amount_bound", "booking_detail", "boolean_answer", "reworded_date",
-    "coordinated_negation", "hedged_amount", "relative_date",
+    "coordinated_negation", "hedged_amount", "relative_date", "change_of_mind",
 )
 MODES: tuple[Mode, ...] = ("text", "annotated")
 C1, C2, C3, C4, C5, C6 = (ConstraintId(f"C{i}") for i in range(1, 7))
@@ -102,6 +105,7 @@ EXPECTED: dict[str, frozenset[ConstraintId]] = {
     "coordinated_negation": frozenset({C2, C5}),
     "hedged_amount": frozenset({C6}),
     "relative_date": frozenset({C1, C2, C5, ConstraintId.S1}),
+    "change_of_mind": frozenset({ConstraintId.S1}),
 }
 
 
@@ -408,6 +412,37 @@ def _relative_date(csp: CSP, allowed: set[str] | None, dialogue: Dialogue) -> li
     return out
 
 
+def _change_of_mind(csp: CSP, allowed: set[str] | None, dialogue: Dialogue) -> list[Choice]:
+    """A user's number of a closed numeric slot the belief state records ("a table for 2")
+    taken back in the text alone: " Actually, make that 3 people." appended to the turn
+    (:func:`csp_check.cues.corrected`), while the state and the calls keep 2: S1. The target
+    variable's span becomes the empty end of the utterance (the words are added there)."""
+    from csp_check.cues import measure_spans, unit_after
+
+    recorded = {n for c in csp.constraints if c.id is ConstraintId.S1 for n in c.variables}
+    out = []
+    for var in csp.variables:
+        closed = dialogue.ontology.get(var.slot_type) or []
+        value = csp.assignment[var.name]
+        if (var.speaker != "user" or var.span is None or var.name not in recorded or not closed
+                or not all(v.isdigit() for v in closed) or not str(value).isdigit()):
+            continue
+        utterance = dialogue.turns[var.turn].utterance.rstrip()
+        new = next((v for v in (str(int(value) + 1), str(int(value) - 1)) if v in closed and v != "0"), None)
+        if new is None:
+            continue
+        unit = unit_after(utterance, var.span)
+        sentence = f" Actually, make that {new} {unit}." if unit else f" Actually, make it {new}."
+        changed = utterance + ("" if utterance.endswith((".", "!", "?")) else ".") + sentence
+        spans = measure_spans(changed, var.slot, [], dialogue.slot_descriptions.get(var.slot_type, ""))
+        if not spans or changed[spans[-1].start : spans[-1].end] != new:
+            continue  # the added words do not read as the slot's number
+        end = len(dialogue.turns[var.turn].utterance)
+        at_end = var.model_copy(update={"span": Span(start=end, end=end), "text": ""})
+        out.append((at_end, changed[end:], new))
+    return out
+
+
 def _boolean_answer(csp: CSP, allowed: set[str] | None, dialogue: Dialogue) -> list[Choice]:
     """A boolean stated by a short answer at the start of a system turn (``cues.answer_span``:
     "No, they do not.") answered the other way ("Yes, they do."), where a C5 or C2 then fails."""
@@ -595,6 +630,7 @@ _CHOOSERS = {
     "amount_bound": _amount_bound, "booking_detail": _booking_detail, "boolean_answer": _boolean_answer,
     "reworded_date": lambda csp, allowed, dialogue: _reworded_date(csp, dialogue, shift=1),
     "coordinated_negation": _coordinated_negation, "hedged_amount": _hedged_amount, "relative_date": _relative_date,
+    "change_of_mind": _change_of_mind,
     "amount": _amount, "kb_swap": _kb_swap, "coreference": _coreference, "duplicate": _duplicate,
     "listed_unknown": _listed_unknown, "listed_misfit": _listed_misfit, "categorical": _categorical,
 }

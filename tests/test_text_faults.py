@@ -183,3 +183,42 @@ def test_relative_date_fault_is_flagged(mode: str) -> None:
     t = trial(dialogue, "relative_date", mode, random.Random(0), raw=raw)
     assert t is not None and t.fault.new_text == "this Monday" and t.fault.old_text == "the 3rd of March"
     assert "S1" in {c.value for c in t.found}, t
+
+
+# -- (d) a change of mind written only in the text -----------------------------------------------
+
+@pytest.mark.parametrize("utterance, said", [
+    ("I want a table for 2 people. Actually, make that 3 people.", "3"),
+    ("Book 2 tickets. Actually, make it 3.", "3"),
+    ("I need 2 tickets, not 1 ticket.", None),  # one value stated, none taken back
+    ("Get me 2 tickets. Actually, can you also check the weather?", None),
+])  # fmt: skip
+def test_a_correction_gives_the_value_that_holds(utterance: str, said: str | None) -> None:
+    from csp_check.cues import corrected, measure_spans
+
+    span = corrected(utterance, measure_spans(utterance, "number_of_seats"))
+    assert (None if span is None else utterance[span.start : span.end]) == said
+
+
+@needs_sgd
+@pytest.mark.parametrize("mode", ["text", "annotated"])
+def test_a_change_of_mind_the_state_misses_is_flagged(mode: str) -> None:
+    """SGD dev 1_00000 turn 0: "… a restaurant reservation for 2 people …" (state and booking:
+    2). With " Actually, make that 3 people." added, the state and the call still say 2: S1.
+    The gold turn, and the gold turn with the change of mind to the state's own value, are not."""
+    from csp_check.faults import _rewrite_sgd
+    from csp_check.delexicalize import delexicalize
+    from csp_check.readers.sgd import from_raw
+
+    dialogue, raw = _sgd("1_00000", "dialogues_001.json")
+    assert not check_dialogue(dialogue).violations
+    t = trial(dialogue, "change_of_mind", mode, random.Random(0), raw=raw)
+    assert t is not None and t.fault.new_text == " Actually, make that 3 people."
+    assert "S1" in {c.value for c in t.found}, t
+    var = next(v for v in delexicalize(dialogue).variables if v.turn == 0 and v.slot == "number_of_seats")
+    end = len(dialogue.turns[0].utterance)
+    at_end = var.model_copy(update={"span": Span(start=end, end=end)})
+    same = " Sorry, 3 people. Actually, make that 2 people."
+    kept = from_raw(_rewrite_sgd(raw, at_end, same, same, None), dialogue.ontology, dialogue.source,
+                    dialogue.slot_descriptions)
+    assert not check_dialogue(kept).violations
