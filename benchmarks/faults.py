@@ -7,7 +7,8 @@ For every gold dialogue the checker accepts, one fault of each kind is injected 
 (see csp_check.faults) into its SGD JSON, which the reader reads again; the faulty dialogue is
 checked and counted as *flagged* when any constraint fails and *right* ("expected id") when one
 of the fault kind's expected constraints fails. Prints one row per kind x mode; with
-``hedged_amount``, also how many true counts said approximately (no fault) are flagged.
+``hedged_amount``, also how many true counts said approximately (no fault) are flagged; with
+``restated_detail``, how many party sizes restated as booked (no fault) are flagged.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from collections import Counter
 from pathlib import Path
 
 from csp_check.errors import InputError
-from csp_check.faults import KINDS, MODES, Fault, approximate_restatement, trial
+from csp_check.faults import KINDS, MODES, TEXT_ONLY, Fault, approximate_restatement, faithful_restatement, trial
 from csp_check.pipeline import check_dialogue, load_corpus
 
 SHARED = Path(__file__).resolve().parents[2] / "shared" / "data" / "sgd"
@@ -54,6 +55,8 @@ def run(
         raw = raw_dialogues(dialogue.source, cache).get(dialogue.id)
         for kind in kinds:
             for mode in MODES:
+                if mode != "text" and kind in TEXT_ONLY:
+                    continue
                 t = trial(dialogue, kind, mode, rng, raw=raw)
                 if t is None:
                     continue
@@ -67,6 +70,11 @@ def run(
             if restated is not None:
                 counts["approx_true"] += 1
                 counts["approx_true_flagged"] += bool(check_dialogue(restated).violations)
+        if "restated_detail" in kinds:  # the no-fault twin: the party size restated as booked
+            restated = faithful_restatement(dialogue, raw)
+            if restated is not None:
+                counts["restated_true"] += 1
+                counts["restated_true_flagged"] += bool(check_dialogue(restated).violations)
     return counts, misses
 
 
@@ -85,6 +93,8 @@ def main() -> None:
     total: Counter = Counter()
     for kind in kinds:
         for mode in MODES:
+            if mode != "text" and kind in TEXT_ONLY:
+                continue
             n = counts[(kind, mode, "injected")]
             f, r = counts[(kind, mode, "flagged")], counts[(kind, mode, "right")]
             total.update(injected=n, flagged=f, right=r)
@@ -94,6 +104,9 @@ def main() -> None:
     if counts["approx_true"]:
         print(f"no fault, a true count said approximately ('10' -> 'about 11'): flagged "
               f"{counts['approx_true_flagged']}/{counts['approx_true']}")
+    if counts["restated_true"]:
+        print(f"no fault, the party size restated as booked (' That is for 2 people.'): flagged "
+              f"{counts['restated_true_flagged']}/{counts['restated_true']}")
     print(f"({time.perf_counter() - start:.1f} s)")
     for fault, found in misses[: args.show]:
         print(f"missed: {fault.kind}/{fault.mode} {fault.dialogue_id} turn {fault.turn} "

@@ -44,6 +44,9 @@ relative_date  a date becomes a day next to it said relative to the       C2, S1
 change_of_mind a user's number the state records ("for 2") taken back in  S1
                the text alone: "… Actually, make that 3 people." added
                to the turn (state and calls keep 2)
+restated_      a booking turn restates the party size in words no act     C2 (C5, S1)
+detail         annotates (" That is for 4 people." after booking for 2;
+               text only; :func:`faithful_restatement`: the no-fault twin)
 ============== ========================================================== ===========
 
 Two modes: ``text`` changes the utterance alone (spans re-aligned; acts' values and the state
@@ -81,14 +84,16 @@ from csp_check.normalize import NUMBER_WORDS, normalize
 
 FaultKind = Literal[
     "amount", "kb_swap", "coreference", "duplicate", "listed_unknown", "listed_misfit", "categorical", "amount_bound", "booking_detail", "boolean_answer", "reworded_date",
-    "coordinated_negation", "hedged_amount", "relative_date", "change_of_mind",
+    "coordinated_negation", "hedged_amount", "relative_date", "change_of_mind", "restated_detail",
 ]
 Mode = Literal["text", "annotated"]
 KINDS: tuple[FaultKind, ...] = (
     "amount", "kb_swap", "coreference", "duplicate", "listed_unknown", "listed_misfit", "categorical", "amount_bound", "booking_detail", "boolean_answer", "reworded_date",
-    "coordinated_negation", "hedged_amount", "relative_date", "change_of_mind",
+    "coordinated_negation", "hedged_amount", "relative_date", "change_of_mind", "restated_detail",
 )
 MODES: tuple[Mode, ...] = ("text", "annotated")
+#: Kinds that exist in text only (a detail written where no act annotates it).
+TEXT_ONLY: frozenset[str] = frozenset({"restated_detail"})
 C1, C2, C3, C4, C5, C6 = (ConstraintId(f"C{i}") for i in range(1, 7))
 EXPECTED: dict[str, frozenset[ConstraintId]] = {
     "amount": frozenset({C6}),
@@ -106,6 +111,7 @@ EXPECTED: dict[str, frozenset[ConstraintId]] = {
     "hedged_amount": frozenset({C6}),
     "relative_date": frozenset({C1, C2, C5, ConstraintId.S1}),
     "change_of_mind": frozenset({ConstraintId.S1}),
+    "restated_detail": frozenset({C2, C5, ConstraintId.S1}),
 }
 
 
@@ -443,6 +449,64 @@ def _change_of_mind(csp: CSP, allowed: set[str] | None, dialogue: Dialogue) -> l
     return out
 
 
+def _restatement_places(dialogue: Dialogue) -> list[tuple[Variable, list[str]]]:
+    """(a variable standing for the empty end of a system booking turn, the closed values of its
+    slot) for each party-size slot (closed numeric, people) the state in force records that a
+    turn confirming or reporting a booking does not state: where a restated detail can be added."""
+    from csp_check.cues import _unit_words, measure_spans
+
+    out = []
+    for turn in dialogue.turns:
+        if turn.speaker != "system" or not turn.index:
+            continue
+        state = dialogue.turns[turn.index - 1].state
+        for domain in dict.fromkeys(a.domain for a in turn.acts if a.role in (ActRole.CONFIRM, ActRole.BOOKED)):
+            for slot, values in state.get(domain, {}).items():
+                closed = dialogue.ontology.get(f"{domain}.{slot}") or []
+                if (len(values or []) != 1 or not closed or not all(v.isdigit() for v in closed)
+                        or not values[0].isdigit() or not _unit_words(slot)[1]
+                        or any(a.domain == domain and a.slot == slot for a in turn.acts)
+                        or measure_spans(turn.utterance, slot)):
+                    continue
+                end = len(turn.utterance)
+                var = Variable(name="", turn=turn.index, speaker="system", kind=VariableKind.SLOT, domain=domain, slot=slot,
+                               role=ActRole.CONFIRM, span=Span(start=end, end=end), text="", value=values[0])
+                out.append((var, closed))
+    return out
+
+
+def _restated_detail(csp: CSP, allowed: set[str] | None, dialogue: Dialogue) -> list[Choice]:
+    """A system turn confirming or reporting a booking restates the party size in words no act
+    annotates (" That is for 4 people." added where the state and the booking say 2): text only
+    (``allowed`` set: annotated mode, no place). Must trip C2 with the user's mention (or C5 /
+    S1). :func:`faithful_restatement` is the no-fault twin."""
+    if allowed is not None:
+        return []
+    out = []
+    for var, closed in _restatement_places(dialogue):
+        n = int(str(var.value))
+        new = next((str(m) for m in (n + 2, n + 1, n - 1) if str(m) in closed and m > 0), None)
+        if new is not None:
+            out.append((var, f" That is for {new} people.", new))
+    return out
+
+
+def faithful_restatement(dialogue: Dialogue, raw: dict[str, Any] | None = None) -> Dialogue | None:
+    """No fault: the first place of :func:`_restated_detail` with the party size the state
+    records (" That is for 2 people."), text only; ``None`` when there is none."""
+    places = _restatement_places(dialogue)
+    if not places:
+        return None
+    var, _ = places[0]
+    text = f" That is for {var.value} people."
+    if raw is not None:
+        from csp_check.readers.sgd import from_raw
+
+        return from_raw(_rewrite_sgd(raw, var, text, text, None), dialogue.ontology, dialogue.source,
+                        dialogue.slot_descriptions)
+    return _rewrite(dialogue, var, text, text, None)
+
+
 def _boolean_answer(csp: CSP, allowed: set[str] | None, dialogue: Dialogue) -> list[Choice]:
     """A boolean stated by a short answer at the start of a system turn (``cues.answer_span``:
     "No, they do not.") answered the other way ("Yes, they do."), where a C5 or C2 then fails."""
@@ -630,7 +694,7 @@ _CHOOSERS = {
     "amount_bound": _amount_bound, "booking_detail": _booking_detail, "boolean_answer": _boolean_answer,
     "reworded_date": lambda csp, allowed, dialogue: _reworded_date(csp, dialogue, shift=1),
     "coordinated_negation": _coordinated_negation, "hedged_amount": _hedged_amount, "relative_date": _relative_date,
-    "change_of_mind": _change_of_mind,
+    "change_of_mind": _change_of_mind, "restated_detail": _restated_detail,
     "amount": _amount, "kb_swap": _kb_swap, "coreference": _coreference, "duplicate": _duplicate,
     "listed_unknown": _listed_unknown, "listed_misfit": _listed_misfit, "categorical": _categorical,
 }
@@ -763,7 +827,7 @@ def _rewrite(
             act.span = Span(start=start, end=start + len(new_text))
         elif act.span is not None and act.span.start >= end:
             act.span = Span(start=act.span.start + delta, end=act.span.end + delta)
-        elif act.span is not None and act.span.start <= start and act.span.end >= end:
+        elif act.span is not None and act.span.start <= start and act.span.end >= end and not start == end == act.span.end:
             act.span = Span(start=act.span.start, end=act.span.end + delta)
         mine = act.domain == var.domain and act.slot == var.slot and (
             on_target or (act.span is None and _same_value(act.canonical or act.value, var))
@@ -790,8 +854,8 @@ def _rewrite_sgd(
             if slot["start"] >= end:
                 slot["start"] += delta
                 slot["exclusive_end"] += delta
-            elif slot["start"] <= start and slot["exclusive_end"] >= end:
-                slot["exclusive_end"] += delta
+            elif slot["start"] <= start and slot["exclusive_end"] >= end and not start == end == slot["exclusive_end"]:
+                slot["exclusive_end"] += delta  # (words added right after a span are not in it)
             elif slot["start"] >= start and slot["exclusive_end"] <= end:  # inside a widened edit: its new words
                 slot["start"], slot["exclusive_end"] = start, start + len(new_text)
         if new_canonical is None or frame.get("service") != var.domain:

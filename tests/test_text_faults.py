@@ -222,3 +222,23 @@ def test_a_change_of_mind_the_state_misses_is_flagged(mode: str) -> None:
     kept = from_raw(_rewrite_sgd(raw, at_end, same, same, None), dialogue.ontology, dialogue.source,
                     dialogue.slot_descriptions)
     assert not check_dialogue(kept).violations
+
+
+# -- (e) a detail restated without a span ----------------------------------------------------------
+
+@needs_sgd
+def test_a_party_size_restated_without_an_act_is_checked() -> None:
+    """SGD dev 1_00000 turn 5: "Your reservation has been made. …" after a booking for 2 (state,
+    call and result). " That is for 4 people." added (no act annotates it) contradicts the
+    user's 2 and the booked table: C2 (C5); " That is for 2 people." is no fault."""
+    from csp_check.faults import faithful_restatement
+
+    dialogue, raw = _sgd("1_00000", "dialogues_001.json")
+    assert not check_dialogue(dialogue).violations
+    t = trial(dialogue, "restated_detail", "text", random.Random(0), raw=raw)
+    assert t is not None and t.fault.turn == 5 and t.fault.new_text == " That is for 4 people."
+    assert "C2" in {c.value for c in t.found}, t
+    kept = faithful_restatement(dialogue, raw)
+    assert kept is not None and kept.turns[5].utterance.endswith("That is for 2 people.")
+    assert not check_dialogue(kept).violations
+    assert trial(dialogue, "restated_detail", "annotated", random.Random(0), raw=raw) is None  # text only
