@@ -79,7 +79,8 @@ class InstanceCount(Family):
             return False
         sure, possible = count_matches(kb_common.entities(constraint, csp), constraint.columns,
                                        kb_common.values(constraint, assignment), constraint.ops)
-        lo, hi = count_bounds(amount_op(constraint, csp), constraint.count_variable or "", amount)
+        lo, hi = count_bounds(amount_op(constraint, csp), constraint.count_variable or "",
+                              csp.assignment.get(constraint.count_variable or ""))  # tolerance: of the text's amount
         low = lo.value(assignment)
         high = None if hi is None else hi.value(assignment)
         return max(sure, low) <= (possible if high is None else min(possible, high))
