@@ -12,6 +12,9 @@ any other value by normalised matching (:func:`locate`). If nothing is found the
 (``span=None``) and counted in ``DelexicalizedDialogue.implicit``. One span gives one variable
 even when several acts annotate it; two spans are two variables even when their text is equal.
 
+A system turn confirming or reporting a booking that writes a closed numeric detail of the
+state in force with no act ("That is for 4 people") gets a variable for it (:func:`_restated`).
+
 Which acts give variables: every role except ``request`` without a value and ``other``;
 act values of the pseudo-slot ``intent`` are not domain values and are skipped. An amount
 whose text is not a number ("several") gives no amount variable (the constraint builder
