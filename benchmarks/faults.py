@@ -1,12 +1,14 @@
 """Fault-injection benchmark on SGD: share of injected faults flagged, and flagged by the right rule.
 
-Usage: python benchmarks/faults.py [PATH ...] [--seed N] [--limit N]
+Usage: python benchmarks/faults.py [PATH ...] [--seed N] [--limit N] [--kinds a,b]
 (default paths: ../shared/data/sgd/dev and ../shared/data/sgd/train)
 
 For every gold dialogue the checker accepts, one fault of each kind is injected in each mode
 (see csp_check.faults) into its SGD JSON, which the reader reads again; the faulty dialogue is
 checked and counted as *flagged* when any constraint fails and *right* ("expected id") when one
-of the fault kind's expected constraints fails. Prints one row per kind x mode.
+of the fault kind's expected constraints fails. Prints one row per kind x mode; with
+``hedged_amount``, also how many true counts said approximately (no fault) are flagged; with
+``restated_detail``, how many party sizes restated as booked (no fault) are flagged.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from collections import Counter
 from pathlib import Path
 
 from csp_check.errors import InputError
-from csp_check.faults import KINDS, MODES, Fault, trial
+from csp_check.faults import KINDS, MODES, TEXT_ONLY, Fault, approximate_restatement, faithful_restatement, trial
 from csp_check.pipeline import check_dialogue, load_corpus
 
 SHARED = Path(__file__).resolve().parents[2] / "shared" / "data" / "sgd"
@@ -34,7 +36,9 @@ def raw_dialogues(source: str, cache: dict[str, dict[str, dict]]) -> dict[str, d
     return cache[source]
 
 
-def run(paths: list[str], seed: int = 0, limit: int | None = None) -> tuple[Counter, list[tuple[Fault, list[str]]]]:
+def run(
+    paths: list[str], seed: int = 0, limit: int | None = None, kinds: tuple[str, ...] = KINDS
+) -> tuple[Counter, list[tuple[Fault, list[str]]]]:
     """Counter keyed (kind, mode, outcome) with outcome in injected / flagged / right; and misses.
 
     Faults are made in each dialogue's SGD JSON and read back by the reader
@@ -49,8 +53,10 @@ def run(paths: list[str], seed: int = 0, limit: int | None = None) -> tuple[Coun
         if isinstance(dialogue, InputError) or check_dialogue(dialogue).violations:
             continue
         raw = raw_dialogues(dialogue.source, cache).get(dialogue.id)
-        for kind in KINDS:
+        for kind in kinds:
             for mode in MODES:
+                if mode != "text" and kind in TEXT_ONLY:
+                    continue
                 t = trial(dialogue, kind, mode, rng, raw=raw)
                 if t is None:
                     continue
@@ -59,6 +65,16 @@ def run(paths: list[str], seed: int = 0, limit: int | None = None) -> tuple[Coun
                 counts[(kind, mode, "right")] += t.right
                 if not t.right:
                     misses.append((t.fault, sorted(c.value for c in t.found)))
+        if "hedged_amount" in kinds:  # the no-fault twin: a true count said approximately
+            restated = approximate_restatement(dialogue, raw)
+            if restated is not None:
+                counts["approx_true"] += 1
+                counts["approx_true_flagged"] += bool(check_dialogue(restated).violations)
+        if "restated_detail" in kinds:  # the no-fault twin: the party size restated as booked
+            restated = faithful_restatement(dialogue, raw)
+            if restated is not None:
+                counts["restated_true"] += 1
+                counts["restated_true_flagged"] += bool(check_dialogue(restated).violations)
     return counts, misses
 
 
@@ -68,19 +84,29 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--limit", type=int, default=None, help="dialogues to read at most")
     parser.add_argument("--show", type=int, default=10, help="misses to print")
+    parser.add_argument("--kinds", default=",".join(KINDS), help="comma-separated fault kinds (default: all)")
     args = parser.parse_args()
+    kinds = tuple(k for k in KINDS if k in args.kinds.split(","))
     start = time.perf_counter()
-    counts, misses = run(args.paths, args.seed, args.limit)
+    counts, misses = run(args.paths, args.seed, args.limit, kinds)
     print(f"{'kind':<15} {'mode':<10} {'faults':>7} {'flagged':>8} {'expected id':>12}")
     total: Counter = Counter()
-    for kind in KINDS:
+    for kind in kinds:
         for mode in MODES:
+            if mode != "text" and kind in TEXT_ONLY:
+                continue
             n = counts[(kind, mode, "injected")]
             f, r = counts[(kind, mode, "flagged")], counts[(kind, mode, "right")]
             total.update(injected=n, flagged=f, right=r)
             print(f"{kind:<15} {mode:<10} {n:>7} {_pct(f, n):>8} {_pct(r, n):>12}")
     n = total["injected"]
     print(f"{'all':<26} {n:>7} {_pct(total['flagged'], n):>8} {_pct(total['right'], n):>12}")
+    if counts["approx_true"]:
+        print(f"no fault, a true count said approximately ('10' -> 'about 11'): flagged "
+              f"{counts['approx_true_flagged']}/{counts['approx_true']}")
+    if counts["restated_true"]:
+        print(f"no fault, the party size restated as booked (' That is for 2 people.'): flagged "
+              f"{counts['restated_true_flagged']}/{counts['restated_true']}")
     print(f"({time.perf_counter() - start:.1f} s)")
     for fault, found in misses[: args.show]:
         print(f"missed: {fault.kind}/{fault.mode} {fault.dialogue_id} turn {fault.turn} "

@@ -63,8 +63,9 @@ from bisect import bisect_right
 from collections import defaultdict
 
 from csp_check.assignment import Lexicon
+from csp_check.cues import introduced_as_correction
 from csp_check.models import ActRole, Constraint, ConstraintId, Dialogue, Span, Value, Variable, VariableKind
-from csp_check.normalize import NUMBER_WORDS, clock_time, normalize, parse_amount
+from csp_check.normalize import NUMBER_WORDS, clock_time, date_key, normalize, parse_amount
 from csp_check.roles import PAIRS
 
 
@@ -79,11 +80,28 @@ def recorded_forms(lexicon: Lexicon, slot_type: str, alternatives: list[str]) ->
     forms: set[str] = set()
     for a in alternatives:
         forms |= lexicon.lookup(slot_type, a) | {normalize(a)}
+        if lexicon.today is not None and "date" in slot_type.rpartition(".")[2]:
+            forms |= _day_named(a, lexicon.today)  # "3rd of March", "tomorrow": the ISO day
     for form in list(forms):  # "1" / "one": a number in digits or words ("for one person")
         n = parse_amount(form)
         if n is not None:
             forms |= {str(n)} | {w for w, m in NUMBER_WORDS.items() if m == n}
     return forms
+
+
+def _day_named(text: str, today) -> set[str]:  # type: ignore[no-untyped-def]
+    """The ISO day ``text`` names from ``today`` ("the 3rd of March", "tomorrow"), as a set of
+    at most one (:func:`csp_check.nlsi.dates.resolve_dates`)."""
+    from csp_check.nlsi.dates import resolve_dates
+
+    named = resolve_dates(text, today)
+    return {named[0].isoformat()} if len(named) == 1 else set()
+
+
+def _relative_day(lexicon: Lexicon, v: Variable) -> bool:
+    """Whether ``v``'s words name a day relative to the dialogue's known today ("this Monday":
+    a day, not a reference to something said before)."""
+    return lexicon.today is not None and date_key(v.text or "") == "relative"
 
 
 #: Span text that refers instead of naming ("the same day", "same group of people", "the
@@ -146,6 +164,8 @@ def _names_both(utterance: str, v: Variable, forms: set[str], spans: list[Span])
         return True
     if re.match(r" [A-Z][a-z]", after) and utterance[v.span.start : v.span.start + 1].isupper():
         return True
+    if introduced_as_correction(utterance, v.span):
+        return False  # "for 2. Actually, make that 3 people": the 2 is taken back, the 3 holds
     rest = utterance
     for other in sorted(spans, key=lambda sp: -sp.start):  # text other variables stand for is theirs
         rest = rest[: other.start] + " | " + rest[other.end :]
@@ -235,7 +255,7 @@ def _instance(
     lexicon: Lexicon, v: Variable, alternatives: list[str] | None, turn: int, record: str, said: Value,
     utterance: str, spans: list[Span],
 ) -> Constraint | None:
-    if not alternatives or _REFERRING.search(normalize(v.text or "")):
+    if not alternatives or (_REFERRING.search(normalize(v.text or "")) and not _relative_day(lexicon, v)):
         return None
     forms = recorded_forms(lexicon, v.slot_type, alternatives)
     if "dontcare" in forms or _names_both(utterance, v, forms, spans):

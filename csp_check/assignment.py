@@ -10,7 +10,9 @@ taken as written (normalised), so a relexicalized value is read as itself.
 from __future__ import annotations
 
 import re
-from collections import defaultdict
+from collections import Counter, defaultdict
+from datetime import date, timedelta
+from functools import lru_cache
 
 from csp_check.cues import AMENITIES, BOOLEAN, bound_number, read_boolean
 from csp_check.models import Dialogue, KbTable, KnowledgeBase, Value, Variable, VariableKind
@@ -83,6 +85,9 @@ class Lexicon:
     def __init__(self) -> None:
         self.forms: dict[str, dict[str, set[str]]] = defaultdict(lambda: defaultdict(set))
         self.kb: KnowledgeBase | None = None
+        #: The dialogue's "today" (:func:`dialogue_today`), against which "tomorrow" / "this
+        #: Friday" in its text are read; ``None``: unknown (such words then claim no day).
+        self.today: date | None = None
 
     def attach(self, kb: KnowledgeBase | None) -> "Lexicon":
         """Resolve values against ``kb``'s tables (by domain) from now on; returns ``self``.
@@ -193,6 +198,7 @@ class Lexicon:
     def of(cls, dialogue: Dialogue) -> "Lexicon":
         """The lexicon of one dialogue: its act values, belief-state alternatives and ontology."""
         lex = cls()
+        lex.today = dialogue_today(dialogue)
         for turn in dialogue.turns:
             for act in turn.acts:
                 if act.value is not None and act.slot:
@@ -249,11 +255,53 @@ def read_value(var: Variable, lexicon: Lexicon) -> Value:
         return min(candidates)
     if isinstance(var.value, str) and re.fullmatch(r"\d{4}-\d\d-\d\d", var.value):
         key = date_key(var.text)  # "the 9th of March" for 2019-03-09; "next Tuesday" with no today known
-        if key == "relative":
-            return var.value  # the dialogue does not say which day it is: no claim either way
+        if key == "relative":  # "tomorrow", "this Friday": the day it names from the dialogue's today
+            from csp_check.nlsi.dates import resolve_dates
+
+            named = resolve_dates(var.text, lexicon.today) if lexicon.today is not None else []
+            return named[0].isoformat() if len(named) == 1 else var.value  # no today known: no claim
         if key is not None:
             return var.value if key == var.value[5:] else f"{var.value[:4]}-{key}"
     return lexicon.resolve(var.slot_type, var.text) or normalize(var.text)
+
+
+@lru_cache(maxsize=4096)
+def _said_on(words: str, day: date) -> frozenset[date]:
+    """The days within two weeks before ``day`` on which ``words`` ("tomorrow") name ``day``."""
+    from csp_check.nlsi.dates import resolve_dates
+
+    return frozenset(day - timedelta(days=k) for k in range(14) if resolve_dates(words, day - timedelta(days=k)) == [day])
+
+
+def dialogue_today(dialogue: Dialogue) -> date | None:
+    """The day a dialogue takes as "today", from its own annotation: each act whose surface
+    value is a day said relatively ("tomorrow", "this Friday", "next Tuesday") and whose
+    canonical value is an ISO date gives the days it could have been said on (within the two
+    weeks before that date, :func:`csp_check.nlsi.dates.resolve_dates`); the day most of them
+    allow, if one leads alone. A dialogue read from SGD without such an act (or where SGD's
+    today ties for the lead) takes SGD's today,
+    Friday 2019-03-01 (:data:`csp_check.nlsi.dates.SGD_TODAY`: all 3,235 relative dates of
+    the shared dev + train read so). ``None`` when nothing anchors it (spec §9: a relative day
+    is then no claim)."""
+    from csp_check.nlsi.dates import SGD_TODAY
+
+    votes: Counter[date] = Counter()
+    for turn in dialogue.turns:
+        for act in turn.acts:
+            canonical = act.canonical or ""
+            if not act.value or not re.fullmatch(r"\d{4}-\d\d-\d\d", canonical) or date_key(act.value) != "relative":
+                continue
+            try:
+                day = date.fromisoformat(canonical)
+            except ValueError:
+                continue
+            votes.update(_said_on(normalize(act.value), day))
+    ranked = votes.most_common(2)
+    if ranked and (len(ranked) == 1 or ranked[0][1] > ranked[1][1]):
+        return ranked[0][0]
+    if dialogue.format == "sgd" and (not ranked or votes[SGD_TODAY] == ranked[0][1]):
+        return SGD_TODAY  # none, or a tie SGD's today is in ("this Friday" alone allows a week)
+    return None
 
 
 def read_assignment(variables: list[Variable], lexicon: Lexicon) -> dict[str, Value]:

@@ -118,13 +118,40 @@ _SPREAD = re.compile(r"\s+(?:different\s+|separate\s+|consecutive\s+)?(?:days?|n
 _BOUND_AFTER = re.compile(r"(?:\+|(?:\s+[a-z][a-z'-]*){0,2}?\s+or\s+(more|over|above|greater|fewer|less|under|below))(?![\w-])")
 
 
+# -- amounts said as approximations ("about 70", "roughly a dozen", "40 or so") ----------------
+#: Words before a number that make it approximate (spec §2: the count lies within
+#: :func:`approx_tolerance` of it). Longer phrases first.
+_HEDGES_BEFORE = ("in the region of", "in the neighborhood of", "in the neighbourhood of", "somewhere around",
+                  "close to", "approximately", "approx.", "approx", "roughly", "around", "about", "nearly", "almost",
+                  "circa", "some", "an estimated", "estimated")
+_HEDGE_BEFORE_RE = re.compile(
+    r"(?<![\w'])(" + "|".join(re.escape(w).replace(r"\ ", r"\s+") for w in _HEDGES_BEFORE) + r")\s+$"
+)
+#: An approximation's words at the start of a span that holds the number too ("about 10 options").
+_HEDGE_AT_START = re.compile(r"\s*(?:" + "|".join(re.escape(w).replace(r"\ ", r"\s+") for w in _HEDGES_BEFORE) + r")\s+\S")
+#: Words after a number (and its noun) that make it approximate: "40 or so", "70 trains give or take", "30-ish".
+_HEDGE_AFTER = re.compile(r"(?:-?ish\b|(?:\s+[a-z][a-z'-]*){0,2}?\s+(?:or\s+so|give\s+or\s+take|or\s+thereabouts)\b)")
+
+
+def approx_tolerance(amount: int) -> int:
+    """How far the KB count may lie from an approximate amount ``amount`` ("about 70"): a
+    quarter of it, rounded up, and at least 1 ("about 70": 52..88; "about 4": 3..5; "roughly a
+    dozen": 9..15). A hedged count is a range, neither exact nor unchecked (spec §2, C6)."""
+    return max(1, -(-amount // 4))
+
+
 def amount_op(utterance: str, span: Span) -> str:
     """How the KB count compares with the amount at ``span`` of ``utterance`` (spec §2, C6):
     ``">"`` for "over 70" / "more than 70", ``">="`` for "at least 3" / "3 or more", ``"<"`` for
-    "fewer than 4" / "under 4", ``"<="`` for "up to 5" / "at most 5" / "5 or fewer", else ``"="``.
+    "fewer than 4" / "under 4", ``"<="`` for "up to 5" / "at most 5" / "5 or fewer", ``"~"``
+    for an approximation ("about 70", "around 40", "roughly a dozen", "40 or so": within
+    :func:`approx_tolerance`), else ``"="``.
     The bound words may be inside the span ("over 200") or right before or after it."""
     folded = fold_aligned(utterance)
     text = folded[span.start : span.end]
+    if (_HEDGE_AT_START.match(text) or _HEDGE_BEFORE_RE.search(folded[max(0, span.start - 24) : span.start])
+            or _HEDGE_AFTER.match(folded, span.end)):
+        return "~"
     inside = _BOUND_BEFORE_RE.search(re.sub(r"[\d\w-]+$", "", text)) if not text[:1].isdigit() else None
     before = inside or _BOUND_BEFORE_RE.search(folded[max(0, span.start - 24) : span.start])
     if before:
@@ -139,9 +166,10 @@ def amount_op(utterance: str, span: Span) -> str:
 
 
 def bound_number(text: str) -> str:
-    """``text`` without its bound words in front ("over 200" → "200"; "at least five" → "five")."""
+    """``text`` without its bound or approximation words in front ("over 200" → "200"; "at
+    least five" → "five"; "about 70" → "70")."""
     folded = fold_aligned(text).strip()
-    for words, _ in _BOUND_BEFORE:
+    for words in [w for w, _ in _BOUND_BEFORE] + list(_HEDGES_BEFORE):
         if folded.startswith(words + " "):
             return folded[len(words) :].strip()
     return folded
@@ -287,10 +315,27 @@ def answer_span(utterance: str, previous: str, slot: str, avoid: list[Span] = ()
     return None if any(span.start < a.end and a.start < span.end for a in avoid) else span
 
 
+#: The second of two coordinated nouns, right after the "and" / "or" that joins it to the first
+#: (an article between at most: "parking and wifi", "wifi or any parking"); group 1 is the end
+#: of the first noun.
+_CONJOINED = re.compile(r"([\w-])\s+(?:and|or)\s+(?:(?:a|an|any)\s+)?$")
+
+
 def _negation(folded: str, start: int, end: int) -> tuple[int, int] | str | None:
     """Offsets of the negator of the cue at [start, end): one of the six words before it in
     its clause, or one of the three after it ("pets are not allowed"); ``"indifferent"`` for
-    "don't mind" / "no preference"."""
+    "don't mind" / "no preference". A cue that is the second noun of a coordination ("does
+    not have parking and wifi", "no wifi or parking") is under the negation of the first:
+    the negator scopes over both nouns of "not have X and Y" (English reads it as "neither";
+    with its own qualifier, "no parking and free wifi", it is a new phrase and is not)."""
+    joined = _CONJOINED.search(folded, 0, start)
+    if joined is not None:
+        first_end = joined.end(1)
+        first = re.search(r"[\w-]+$", folded[:first_end])
+        if first is not None:
+            inherited = _negation(folded, first.start(), first_end)
+            if inherited is not None:
+                return inherited
     clause_start = max((m.end() for m in _CLAUSE_END.finditer(folded, 0, start)), default=0)
     tail = _CLAUSE_END.search(folded, end)
     stop = tail.start() if tail else len(folded)
@@ -391,6 +436,34 @@ def measure_spans(
               and not re.match(r"\s*(?::\d|[ap]\.?m\b|o'clock)", folded[span.end :])):
             out.append(span)
     return out
+
+
+#: Words that take back what was just said and give the value that holds now ("Actually, make
+#: that 3 people", "on second thought, 4", "change it to 2", "2 tickets, no wait, 3").
+_CORRECTION = re.compile(
+    r"\b(?:actually|on second thought|make (?:that|it)|change (?:that|it|this) to|(?:no\s*,?\s*)?wait|rather|"
+    r"instead|scratch that|i mean|correction)\b[^.!?]*$"
+)
+
+
+def introduced_as_correction(utterance: str, span: Span) -> bool:
+    """Whether the words before ``span`` in its sentence take back an earlier value ("Actually,
+    make that [3] people"): the value at ``span`` is the one the speaker settles on."""
+    folded = fold_aligned(utterance)
+    start = max((m.end() for m in re.finditer(r"[.!?]", folded[: span.start])), default=0)
+    return start > 0 and bool(_CORRECTION.search(folded[start : span.start]))
+
+
+def corrected(utterance: str, spans: list[Span]) -> Span | None:
+    """Of several values of one slot in ``utterance`` (``spans`` in text order), the last one
+    a correction introduces ("a table for 2. Actually, make that 3 people": the 3): a change
+    of mind written in the text, which the state must then record. ``None`` when no later
+    value is so introduced."""
+    folded = fold_aligned(utterance)
+    for i in range(len(spans) - 1, 0, -1):
+        if _CORRECTION.search(folded[spans[i - 1].end : spans[i].start]):
+            return spans[i]
+    return None
 
 
 # -- what a user states --------------------------------------------------------------------

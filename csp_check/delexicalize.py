@@ -12,6 +12,9 @@ any other value by normalised matching (:func:`locate`). If nothing is found the
 (``span=None``) and counted in ``DelexicalizedDialogue.implicit``. One span gives one variable
 even when several acts annotate it; two spans are two variables even when their text is equal.
 
+A system turn confirming or reporting a booking that writes a closed numeric detail of the
+state in force with no act ("That is for 4 people") gets a variable for it (:func:`_restated`).
+
 Which acts give variables: every role except ``request`` without a value and ``other``;
 act values of the pseudo-slot ``intent`` are not domain values and are skipped. An amount
 whose text is not a number ("several") gives no amount variable (the constraint builder
@@ -23,7 +26,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from csp_check.cues import AMENITIES, BOOLEAN, amenity_span, answer_span, sentence_of, amount_op, bound_number, boolean_span, count_spans, measure_spans, unit_after, user_states
+from csp_check.cues import AMENITIES, BOOLEAN, amenity_span, answer_span, sentence_of, amount_op, bound_number, boolean_span, corrected, count_spans, measure_spans, unit_after, user_states
 from csp_check.models import ActRole, DelexicalizedDialogue, Dialogue, DialogueAct, Span, Variable, VariableKind
 from csp_check.normalize import fold_aligned, normalize, parse_amount
 
@@ -47,6 +50,7 @@ def delexicalize(dialogue: Dialogue) -> DelexicalizedDialogue:
         pending: list[tuple[Span | None, DialogueAct, bool]] = []
         acts = [a for a in turn.acts if a.role in VALUE_ROLES and a.value is not None and a.slot not in SKIPPED_SLOTS]
         acts += _amenities(turn, acts)
+        acts += _restated(dialogue, turn, acts)
         # annotated spans first, then values searched for, then the words found by their form
         for act in sorted(acts, key=lambda a: 0 if a.span is not None else 2 if _by_form(a) else 1):
             span, found = act.span, False
@@ -125,6 +129,40 @@ def _amenities(turn, acts: list[DialogueAct]) -> list[DialogueAct]:  # type: ign
     return out
 
 
+def _restated(dialogue: Dialogue, turn, acts: list[DialogueAct]) -> list[DialogueAct]:  # type: ignore[no-untyped-def]
+    """A number of a closed numeric slot (a party size: "your table for 4") that a system turn
+    confirming or reporting a booking (a CONFIRM or BOOKED act of the domain) writes without an
+    act for it, where the belief state in force records the slot: the words are found by form
+    (:func:`csp_check.cues.measure_spans`, exactly one such number with its unit noun or after
+    "for", and not a number another act of the turn states) and give a variable whose
+    annotated value is the state's, so the text is held to it (spec §9: a restated detail
+    without a span is still a claim)."""
+    if turn.speaker != "system" or not turn.index:
+        return []
+    have = {(a.domain, a.slot) for a in acts}
+    taken = [a.span for a in acts if a.span is not None]
+    state = dialogue.turns[turn.index - 1].state
+    out = []
+    for role in (ActRole.CONFIRM, ActRole.BOOKED):
+        for domain in dict.fromkeys(a.domain for a in turn.acts if a.role is role):
+            for slot, values in state.get(domain, {}).items():
+                closed = dialogue.ontology.get(f"{domain}.{slot}") or []
+                if ((domain, slot) in have or len(values or []) != 1 or not closed
+                        or not all(v.isdigit() for v in closed) or not values[0].isdigit()):
+                    continue
+                spans = measure_spans(turn.utterance, slot, taken, dialogue.slot_descriptions.get(f"{domain}.{slot}", ""))
+                spans = [sp for sp in spans if unit_after(turn.utterance, sp)
+                         or re.search(r"\b(?:for|party of|group of)\s+$", turn.utterance[: sp.start].lower())]
+                others = {normalize(a.canonical or a.value or "") for a in turn.acts if a.slot != slot}
+                if len(spans) != 1 or normalize(turn.utterance[spans[0].start : spans[0].end]) in others:
+                    continue  # "the number of stops is 1": another act's number
+                have.add((domain, slot))
+                taken.append(spans[0])
+                out.append(DialogueAct(role=role, act=f"restated {role.value}", domain=domain, slot=slot, value=values[0], canonical=values[0],
+                                       span=spans[0]))
+    return out
+
+
 def _by_form(act: DialogueAct) -> bool:
     """An act whose words are found by their form, not by its value: amounts and booleans."""
     return act.role is ActRole.COUNT or normalize(act.canonical or act.value or "") in BOOLEAN
@@ -147,6 +185,8 @@ def _closed_value(
     if all((n := parse_amount(v)) is not None and n <= 100 for v in values):  # not years
         spans = measure_spans(utterance, act.slot, avoid, description)
         own = parse_amount(act.canonical or act.value or "")
+        if speaker == "user" and (changed := corrected(utterance, spans)) is not None:
+            return changed  # "for 2. Actually, make that 3 people": the value the user settles on
         # several: the one that states the annotated value ("not 1 room: 2 rooms"), else the first
         return next((s for s in spans if parse_amount(utterance[s.start : s.end]) == own), spans[0] if spans else None)
     found: list[tuple[Span, str]] = []

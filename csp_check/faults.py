@@ -32,6 +32,21 @@ reworded_date  a date said "March 9th" becomes another day in other words  C2, S
 amount_bound   a number counting KB instances becomes a bound the KB      C6
                count breaks ("I found 10" → "I found more than 10",
                "fewer than 10"; spec §2, ``Variable.amount_op``)
+coordinated_   a True boolean the system affirms ("it has wifi") becomes  C5 or C2
+negation       the second noun of a negated coordination ("it does not
+               have free parking and wifi", "has no parking or wifi")
+hedged_amount  a count the KB confirms ("I found 10") becomes an           C6
+               approximation that misses it ("about 14": 14 ± 4;
+               :func:`approximate_restatement` is the no-fault twin)
+relative_date  a date becomes a day next to it said relative to the       C2, S1
+               dialogue's today ("tomorrow" → "the day after tomorrow",   (C1, C5)
+               "March 2nd" → "this Sunday"; :func:`relative_day`)
+change_of_mind a user's number the state records ("for 2") taken back in  S1
+               the text alone: "… Actually, make that 3 people." added
+               to the turn (state and calls keep 2)
+restated_      a booking turn restates the party size in words no act     C2 (C5, S1)
+detail         annotates (" That is for 4 people." after booking for 2;
+               text only; :func:`faithful_restatement`: the no-fault twin)
 ============== ========================================================== ===========
 
 Two modes: ``text`` changes the utterance alone (spans re-aligned; acts' values and the state
@@ -68,13 +83,17 @@ from csp_check.models import CSP, ActRole, Constraint, ConstraintId, Dialogue, K
 from csp_check.normalize import NUMBER_WORDS, normalize
 
 FaultKind = Literal[
-    "amount", "kb_swap", "coreference", "duplicate", "listed_unknown", "listed_misfit", "categorical", "amount_bound", "booking_detail", "boolean_answer", "reworded_date"
+    "amount", "kb_swap", "coreference", "duplicate", "listed_unknown", "listed_misfit", "categorical", "amount_bound", "booking_detail", "boolean_answer", "reworded_date",
+    "coordinated_negation", "hedged_amount", "relative_date", "change_of_mind", "restated_detail",
 ]
 Mode = Literal["text", "annotated"]
 KINDS: tuple[FaultKind, ...] = (
-    "amount", "kb_swap", "coreference", "duplicate", "listed_unknown", "listed_misfit", "categorical", "amount_bound", "booking_detail", "boolean_answer", "reworded_date"
+    "amount", "kb_swap", "coreference", "duplicate", "listed_unknown", "listed_misfit", "categorical", "amount_bound", "booking_detail", "boolean_answer", "reworded_date",
+    "coordinated_negation", "hedged_amount", "relative_date", "change_of_mind", "restated_detail",
 )
 MODES: tuple[Mode, ...] = ("text", "annotated")
+#: Kinds that exist in text only (a detail written where no act annotates it).
+TEXT_ONLY: frozenset[str] = frozenset({"restated_detail"})
 C1, C2, C3, C4, C5, C6 = (ConstraintId(f"C{i}") for i in range(1, 7))
 EXPECTED: dict[str, frozenset[ConstraintId]] = {
     "amount": frozenset({C6}),
@@ -88,6 +107,11 @@ EXPECTED: dict[str, frozenset[ConstraintId]] = {
     "booking_detail": frozenset({C5}),
     "boolean_answer": frozenset({C2, C5}),
     "reworded_date": frozenset({C1, C2, C5, ConstraintId.S1}),
+    "coordinated_negation": frozenset({C2, C5}),
+    "hedged_amount": frozenset({C6}),
+    "relative_date": frozenset({C1, C2, C5, ConstraintId.S1}),
+    "change_of_mind": frozenset({ConstraintId.S1}),
+    "restated_detail": frozenset({C2, C5, ConstraintId.S1}),
 }
 
 
@@ -224,6 +248,75 @@ def _amount_bound(csp: CSP, allowed: set[str] | None, dialogue: Dialogue) -> lis
     return out
 
 
+#: Words that make a count approximate (:func:`csp_check.cues.amount_op` reads them as ``~``).
+HEDGES = ("about", "around", "roughly", "approximately", "nearly")
+
+
+def hedged_beyond(sure: int, possible: int) -> int | None:
+    """The amount nearest the KB count ``sure..possible`` whose approximation ("about M": M ±
+    :func:`csp_check.cues.approx_tolerance`) still misses every count there: the first M above
+    ``possible`` whose range starts above it, else the last one below ``sure`` whose range ends
+    below it (``None`` when none is 1 or more)."""
+    from csp_check.cues import approx_tolerance
+
+    m = possible + 1
+    while m - approx_tolerance(m) <= possible:
+        m += 1
+    below = next((k for k in range(sure - 1, 0, -1) if k + approx_tolerance(k) < sure), None)
+    return m if m - possible <= 2 * max(1, sure - (below or 0)) or below is None else below
+
+
+def _hedged_amount(csp: CSP, allowed: set[str] | None, dialogue: Dialogue) -> list[Choice]:
+    """A count the KB confirms ("I found 10 hotels") said as an approximation of an amount
+    outside its tolerance ("I found about 14 hotels" where 10 match: 14 ± 4 misses 10;
+    :func:`hedged_beyond`), so C6 must fail even with the count read as a range."""
+    by_name = {v.name: v for v in csp.variables}
+    out = []
+    for c in csp.constraints:
+        if c.id is not C6 or c.count_variable is None:
+            continue
+        var = by_name[c.count_variable]
+        if var.span is None or not isinstance(var.value, int) or var.amount_op != "=":
+            continue
+        sure, possible = count_matches(csp.kbs[c.kb or ""], c.columns, [csp.assignment[n] for n in c.variables], c.ops)
+        if not sure <= var.value <= possible:
+            continue
+        new = hedged_beyond(sure, possible)
+        if new is not None:
+            hedge = HEDGES[(var.turn + var.value) % len(HEDGES)]
+            out.append((var, f"{hedge} {_amount_text(new, var.text or '')}", str(new)))
+    return out
+
+
+def approximate_restatement(
+    dialogue: Dialogue, raw: dict[str, Any] | None = None, kb: KnowledgeBase | None = None
+) -> Dialogue | None:
+    """No fault: the first exact count the KB confirms said as an approximation that holds ("I
+    found 10 hotels" → "I found about 11 hotels", within the tolerance of 11), text only; a
+    checker that reads "about" as exact flags it. ``None`` when the dialogue has no such count."""
+    from csp_check.cues import approx_tolerance
+
+    delex = delexicalize(dialogue)
+    csp = build_csp(dialogue, delex, kb)
+    by_name = {v.name: v for v in csp.variables}
+    for c in csp.constraints:
+        var = by_name.get(c.count_variable or "")
+        if c.id is not C6 or var is None or var.span is None or not isinstance(var.value, int) or var.amount_op != "=":
+            continue
+        sure, possible = count_matches(csp.kbs[c.kb or ""], c.columns, [csp.assignment[n] for n in c.variables], c.ops)
+        new = var.value + 1
+        if not sure <= var.value <= possible or new - approx_tolerance(new) > var.value:
+            continue
+        text = f"{HEDGES[var.turn % len(HEDGES)]} {_amount_text(new, var.text or '')}"
+        if raw is not None:
+            from csp_check.readers.sgd import from_raw
+
+            return from_raw(_rewrite_sgd(raw, var, text, text, None), dialogue.ontology, dialogue.source,
+                            dialogue.slot_descriptions)
+        return _rewrite(dialogue, var, text, text, None)
+    return None
+
+
 def _booking_detail(csp: CSP, allowed: set[str] | None, dialogue: Dialogue) -> list[Choice]:
     """A detail a booking confirmation informs (not the booking's own date, time, party size or
     total) changed to a value of its slot the booked entity (the turn's one KB result) lacks."""
@@ -278,6 +371,142 @@ def _reworded_date(csp: CSP, dialogue: Dialogue, shift: int) -> list[Choice]:
     return out
 
 
+def relative_day(day: str, today: Any) -> str | None:
+    """Words naming ISO ``day`` relative to ``today`` (a ``datetime.date``): "tomorrow", "the
+    day after tomorrow", "this Friday", "next Monday", as :func:`csp_check.nlsi.dates.resolve_dates`
+    reads them; ``None`` when none of these names it."""
+    from csp_check.nlsi.dates import WEEKDAYS, resolve_dates
+
+    from datetime import date
+
+    weekday = WEEKDAYS[date.fromisoformat(day).weekday()].title()
+    for words in ("tomorrow", "the day after tomorrow", f"this {weekday}", f"next {weekday}"):
+        if [d.isoformat() for d in resolve_dates(words, today)] == [day]:
+            return words
+    return None
+
+
+def _relative_date(csp: CSP, allowed: set[str] | None, dialogue: Dialogue) -> list[Choice]:
+    """A date (said in any words) said relative to the dialogue's today (:func:`csp_check.assignment.dialogue_today`)
+    as a day next to it ("March 2nd" / "tomorrow" → "the day after tomorrow", "this Sunday"),
+    where a C2, C5 or S1 then holds it to its day (with the annotation changed too: only where
+    another annotation records its referent, as for coreference faults, or a C5 fails)."""
+    from datetime import date, timedelta
+
+    today = Lexicon.of(dialogue).today
+    if today is None:
+        return []
+    out = []
+    for var in csp.variables:
+        value = csp.assignment[var.name]
+        if var.span is None or not isinstance(value, str) or not re.fullmatch(r"\d{4}-\d\d-\d\d", value):
+            continue
+        for shift in (1, -1, 2):
+            other = (date.fromisoformat(value) + timedelta(days=shift)).isoformat()
+            words = relative_day(other, today)
+            if words is None or normalize(words) == normalize(var.text or ""):
+                continue
+            if allowed is None or var.name in allowed or _breaks(csp, var, other, allowed):
+                utterance = dialogue.turns[var.turn].utterance
+                if var.span is not None and utterance[: var.span.start].lower().endswith("the ") and not (
+                        any(v.span is not None and v.turn == var.turn and v.span.end == var.span.start - 4
+                            for v in csp.variables)):  # "on the 3rd" → "on this Monday", not "on the this Monday"
+                    var = var.model_copy(update={"span": Span(start=var.span.start - 4, end=var.span.end),
+                                                 "text": utterance[var.span.start - 4 : var.span.end]})
+                out.append((var, words, other))
+                break
+    return out
+
+
+def _change_of_mind(csp: CSP, allowed: set[str] | None, dialogue: Dialogue) -> list[Choice]:
+    """A user's number of a closed numeric slot the belief state records ("a table for 2")
+    taken back in the text alone: " Actually, make that 3 people." appended to the turn
+    (:func:`csp_check.cues.corrected`), while the state and the calls keep 2: S1. The target
+    variable's span becomes the empty end of the utterance (the words are added there)."""
+    from csp_check.cues import measure_spans, unit_after
+
+    recorded = {n for c in csp.constraints if c.id is ConstraintId.S1 for n in c.variables}
+    out = []
+    for var in csp.variables:
+        closed = dialogue.ontology.get(var.slot_type) or []
+        value = csp.assignment[var.name]
+        if (var.speaker != "user" or var.span is None or var.name not in recorded or not closed
+                or not all(v.isdigit() for v in closed) or not str(value).isdigit()):
+            continue
+        utterance = dialogue.turns[var.turn].utterance.rstrip()
+        new = next((v for v in (str(int(value) + 1), str(int(value) - 1)) if v in closed and v != "0"), None)
+        if new is None:
+            continue
+        unit = unit_after(utterance, var.span)
+        sentence = f" Actually, make that {new} {unit}." if unit else f" Actually, make it {new}."
+        changed = utterance + ("" if utterance.endswith((".", "!", "?")) else ".") + sentence
+        spans = measure_spans(changed, var.slot, [], dialogue.slot_descriptions.get(var.slot_type, ""))
+        if not spans or changed[spans[-1].start : spans[-1].end] != new:
+            continue  # the added words do not read as the slot's number
+        end = len(dialogue.turns[var.turn].utterance)
+        at_end = var.model_copy(update={"span": Span(start=end, end=end), "text": ""})
+        out.append((at_end, changed[end:], new))
+    return out
+
+
+def _restatement_places(dialogue: Dialogue) -> list[tuple[Variable, list[str]]]:
+    """(a variable standing for the empty end of a system booking turn, the closed values of its
+    slot) for each party-size slot (closed numeric, people) the state in force records that a
+    turn confirming or reporting a booking does not state: where a restated detail can be added."""
+    from csp_check.cues import _unit_words, measure_spans
+
+    out = []
+    for turn in dialogue.turns:
+        if turn.speaker != "system" or not turn.index:
+            continue
+        state = dialogue.turns[turn.index - 1].state
+        for domain in dict.fromkeys(a.domain for a in turn.acts if a.role in (ActRole.CONFIRM, ActRole.BOOKED)):
+            for slot, values in state.get(domain, {}).items():
+                closed = dialogue.ontology.get(f"{domain}.{slot}") or []
+                if (len(values or []) != 1 or not closed or not all(v.isdigit() for v in closed)
+                        or not values[0].isdigit() or not _unit_words(slot)[1]
+                        or any(a.domain == domain and a.slot == slot for a in turn.acts)
+                        or measure_spans(turn.utterance, slot)):
+                    continue
+                end = len(turn.utterance)
+                var = Variable(name="", turn=turn.index, speaker="system", kind=VariableKind.SLOT, domain=domain, slot=slot,
+                               role=ActRole.CONFIRM, span=Span(start=end, end=end), text="", value=values[0])
+                out.append((var, closed))
+    return out
+
+
+def _restated_detail(csp: CSP, allowed: set[str] | None, dialogue: Dialogue) -> list[Choice]:
+    """A system turn confirming or reporting a booking restates the party size in words no act
+    annotates (" That is for 4 people." added where the state and the booking say 2): text only
+    (``allowed`` set: annotated mode, no place). Must trip C2 with the user's mention (or C5 /
+    S1). :func:`faithful_restatement` is the no-fault twin."""
+    if allowed is not None:
+        return []
+    out = []
+    for var, closed in _restatement_places(dialogue):
+        n = int(str(var.value))
+        new = next((str(m) for m in (n + 2, n + 1, n - 1) if str(m) in closed and m > 0), None)
+        if new is not None:
+            out.append((var, f" That is for {new} people.", new))
+    return out
+
+
+def faithful_restatement(dialogue: Dialogue, raw: dict[str, Any] | None = None) -> Dialogue | None:
+    """No fault: the first place of :func:`_restated_detail` with the party size the state
+    records (" That is for 2 people."), text only; ``None`` when there is none."""
+    places = _restatement_places(dialogue)
+    if not places:
+        return None
+    var, _ = places[0]
+    text = f" That is for {var.value} people."
+    if raw is not None:
+        from csp_check.readers.sgd import from_raw
+
+        return from_raw(_rewrite_sgd(raw, var, text, text, None), dialogue.ontology, dialogue.source,
+                        dialogue.slot_descriptions)
+    return _rewrite(dialogue, var, text, text, None)
+
+
 def _boolean_answer(csp: CSP, allowed: set[str] | None, dialogue: Dialogue) -> list[Choice]:
     """A boolean stated by a short answer at the start of a system turn (``cues.answer_span``:
     "No, they do not.") answered the other way ("Yes, they do."), where a C5 or C2 then fails."""
@@ -290,6 +519,62 @@ def _boolean_answer(csp: CSP, allowed: set[str] | None, dialogue: Dialogue) -> l
         text, value = ("Yes, they do", "True") if said == "false" else ("No, they do not", "False")
         if read_boolean(text) != said and _breaks(csp, var, value.lower(), allowed):
             out.append((var, text, value))
+    return out
+
+
+#: The verb that gives an amenity ("has free wifi", "offers outdoor seating", "with wifi").
+_HAVING = re.compile(r"(?i)\b(has|have|offers?|includes?|provides?|features?|with)\s+(?:(?:free|complimentary)\s+)?$")
+
+
+def negated_coordination(utterance: str, span: Span, other: str, form: int) -> tuple[Span, str] | None:
+    """An amenity the text affirms ("it has free wifi") said as the second noun of a negated
+    coordination: the span from the having verb to the amenity's words becomes one of four
+    forms (``form`` mod 4), with ``other`` as the first noun: "does not have {other} and
+    wifi", "has no {other} or wifi", "doesn't offer {other} nor wifi", "has neither {other}
+    nor wifi" ("with": "with no {other} or wifi", "without {other} and wifi"). Returns (the
+    span replaced, its new words); ``None`` when no having verb stands right before the words
+    or they carry a negation already. The negation then scopes over both nouns (spec §9)."""
+    words = utterance[span.start : span.end]
+    if read_boolean(words) == "false":
+        return None
+    verb = _HAVING.search(utterance, 0, span.start)
+    if verb is None:
+        return None
+    cue = re.sub(r"(?i)^(?:free|complimentary)\s+", "", words)
+    head = verb.group(1).lower()
+    if head == "with":
+        new = (f"with no {other} or {cue}", f"without {other} and {cue}")[form % 2]
+    else:
+        plural = head in ("have", "offer", "include", "provide", "feature")
+        do, has = ("do", "have") if plural else ("does", "has")
+        new = (f"{do} not have {other} and {cue}", f"{has} no {other} or {cue}", f"{do}n't offer {other} nor {cue}",
+               f"{has} neither {other} nor {cue}")[form % 4]
+    if verb.group(1)[0].isupper():
+        new = new[0].upper() + new[1:]
+    return Span(start=verb.start(), end=span.end), new
+
+
+def _coordinated_negation(csp: CSP, allowed: set[str] | None, dialogue: Dialogue) -> list[Choice]:
+    """A True boolean the system affirms ("The hotel has wifi") said as the second noun of a
+    negated coordination ("The hotel does not have free parking and wifi"; :func:`negated_coordination`),
+    where a C5 or C2 then fails. The target variable's span is widened to the verb."""
+    out = []
+    for var in csp.variables:
+        said = csp.assignment[var.name]
+        if (var.span is None or var.speaker != "system" or said != "true" or var.kind is not VariableKind.SLOT
+                or var.role not in SYSTEM_CLAIMS or not _breaks(csp, var, "false", allowed)):
+            continue
+        utterance = dialogue.turns[var.turn].utterance
+        other = "free breakfast" if "parking" in (var.text or "").lower() else "free parking"
+        found = negated_coordination(utterance, var.span, other, var.turn + var.span.start)
+        if found is None:
+            continue
+        span, new = found
+        if any(v.turn == var.turn and v is not var and v.span is not None and v.span.start < span.end
+               and span.start < v.span.end for v in csp.variables):
+            continue  # another variable's words inside the widened span
+        wide = var.model_copy(update={"span": span, "text": utterance[span.start : span.end]})
+        out.append((wide, new, "False"))
     return out
 
 
@@ -408,6 +693,8 @@ def _categorical(csp: CSP, allowed: set[str] | None, dialogue: Dialogue) -> list
 _CHOOSERS = {
     "amount_bound": _amount_bound, "booking_detail": _booking_detail, "boolean_answer": _boolean_answer,
     "reworded_date": lambda csp, allowed, dialogue: _reworded_date(csp, dialogue, shift=1),
+    "coordinated_negation": _coordinated_negation, "hedged_amount": _hedged_amount, "relative_date": _relative_date,
+    "change_of_mind": _change_of_mind, "restated_detail": _restated_detail,
     "amount": _amount, "kb_swap": _kb_swap, "coreference": _coreference, "duplicate": _duplicate,
     "listed_unknown": _listed_unknown, "listed_misfit": _listed_misfit, "categorical": _categorical,
 }
@@ -533,12 +820,14 @@ def _rewrite(
     turn.utterance = turn.utterance[:start] + new_text + turn.utterance[end:]
     changed = False
     for act in turn.acts:
-        on_target = act.span == var.span
+        on_target = act.span == var.span or (
+            act.span is not None and start <= act.span.start and act.span.end <= end and act.slot == var.slot
+        )  # a span inside a widened edit ("the 3rd" over "3rd") is on the new words
         if on_target:
             act.span = Span(start=start, end=start + len(new_text))
         elif act.span is not None and act.span.start >= end:
             act.span = Span(start=act.span.start + delta, end=act.span.end + delta)
-        elif act.span is not None and act.span.start <= start and act.span.end >= end:
+        elif act.span is not None and act.span.start <= start and act.span.end >= end and not start == end == act.span.end:
             act.span = Span(start=act.span.start, end=act.span.end + delta)
         mine = act.domain == var.domain and act.slot == var.slot and (
             on_target or (act.span is None and _same_value(act.canonical or act.value, var))
@@ -565,8 +854,10 @@ def _rewrite_sgd(
             if slot["start"] >= end:
                 slot["start"] += delta
                 slot["exclusive_end"] += delta
-            elif slot["start"] <= start and slot["exclusive_end"] >= end:
-                slot["exclusive_end"] += delta
+            elif slot["start"] <= start and slot["exclusive_end"] >= end and not start == end == slot["exclusive_end"]:
+                slot["exclusive_end"] += delta  # (words added right after a span are not in it)
+            elif slot["start"] >= start and slot["exclusive_end"] <= end:  # inside a widened edit: its new words
+                slot["start"], slot["exclusive_end"] = start, start + len(new_text)
         if new_canonical is None or frame.get("service") != var.domain:
             continue
         for action in frame.get("actions") or []:

@@ -172,7 +172,7 @@ class Variable(BaseModel):
     span: Span | None = None
     text: str | None = None
     value: Value
-    amount_op: Literal["=", ">", ">=", "<", "<="] = "="
+    amount_op: Literal["=", ">", ">=", "<", "<=", "~"] = "="
 
     @property
     def slot_type(self) -> str:
@@ -214,7 +214,7 @@ class Constraint(BaseModel):
       for every i (``ops[i]`` ``>=`` / ``<=`` make filter i a bound: ``entity[columns[i]] >=
       variables[i]``; strings compare in code-point order, so ``HH:MM`` times compare as times).
     - C6: as C5 but ``|matching entities|`` compared with ``count_variable`` by that variable's
-      ``amount_op`` (``=``: equal; ``>``: more than, …).
+      ``amount_op`` (``=``: equal; ``>``: more than, …; ``~``: about, within a quarter).
     - S1: ``variables=[x]`` (what the user's text says), ``values``: the value the annotation
       records for it (belief-state alternatives, or a service call's argument), ``record`` says
       which; x ∈ ``values``. ``turn`` is the turn whose state / call records it.

@@ -1,6 +1,7 @@
 """C6 (exactly n): a system amount — "I found 3", "over 70 trains" — agrees with the number of KB
 entities matching the search in force (paper §3.2, spec §2). The amount variable's
-``amount_op`` says how ("over 70": ``>`` 70; default ``=``); the KB count must lie between the
+``amount_op`` says how ("over 70": ``>`` 70; "about 70": ``~`` 70, within a quarter of it,
+:func:`csp_check.cues.approx_tolerance`; default ``=``); the KB count must lie between the
 bounds that op and value give, e.g. ``> 70``: at least 71, no upper bound. With unknown cells the
 count is ``sure..possible`` (:mod:`csp_check.families.primitives`). Instances are built in the KB
 walk of :mod:`csp_check.constraints`."""
@@ -19,12 +20,20 @@ from collections import defaultdict
 from csp_check.models import CSP, ActRole, Constraint, ConstraintId, Value, Variable, VariableKind
 
 #: The words an explanation gives each comparison of an amount ("more than 70").
-OP_WORDS = {"=": "", ">": "more than ", ">=": "at least ", "<": "fewer than ", "<=": "at most "}
+OP_WORDS = {"=": "", ">": "more than ", ">=": "at least ", "<": "fewer than ", "<=": "at most ", "~": "about "}
 
 
-def count_bounds(op: str, amount: str) -> tuple[Bound, Bound | None]:
+def count_bounds(op: str, amount: str, said: object = None) -> tuple[Bound, Bound | None]:
     """(lower, upper) bound on the KB count for ``count op amount`` (``amount``: the variable's
-    name); ``None``: no upper bound. Raises ``ValueError`` for an unknown op."""
+    name); ``None``: no upper bound. ``~`` (an approximation, "about 70") is ``amount`` ±
+    :func:`csp_check.cues.approx_tolerance` of ``said``, the amount the text states (an int; the
+    tolerance is fixed by it, so the bounds stay offsets of the variable). Raises
+    ``ValueError`` for an unknown op."""
+    if op == "~":
+        from csp_check.cues import approx_tolerance
+
+        tolerance = approx_tolerance(said) if isinstance(said, int) and not isinstance(said, bool) else 0
+        return Bound(amount, -tolerance), Bound(amount, tolerance)
     if op == "=":
         return Bound(amount, 0), Bound(amount, 0)
     if op == ">":
@@ -70,7 +79,8 @@ class InstanceCount(Family):
             return False
         sure, possible = count_matches(kb_common.entities(constraint, csp), constraint.columns,
                                        kb_common.values(constraint, assignment), constraint.ops)
-        lo, hi = count_bounds(amount_op(constraint, csp), constraint.count_variable or "")
+        lo, hi = count_bounds(amount_op(constraint, csp), constraint.count_variable or "",
+                              csp.assignment.get(constraint.count_variable or ""))  # tolerance: of the text's amount
         low = lo.value(assignment)
         high = None if hi is None else hi.value(assignment)
         return max(sure, low) <= (possible if high is None else min(possible, high))
@@ -78,7 +88,8 @@ class InstanceCount(Family):
     def lower(self, constraint: Constraint, csp: CSP) -> list:
         if not constraint.count_variable:
             raise ValueError(f"dialogue {csp.dialogue_id}: C6 without a count variable")
-        lo, hi = count_bounds(amount_op(constraint, csp), constraint.count_variable)
+        lo, hi = count_bounds(amount_op(constraint, csp), constraint.count_variable,
+                              csp.assignment.get(constraint.count_variable))
         return [KbCount(constraint.kb or "", kb_common.filters(constraint), lo=lo, hi=hi)]
 
     def explain(self, constraint: Constraint, assignment: Mapping[str, Value], csp: CSP,

@@ -79,7 +79,7 @@ def csps(draw: st.DrawFn) -> CSP:
             said = draw(st.sampled_from(POOLS[slot] + [DONTCARE] if own else every_value))
         implicit = draw(st.integers(0, 5)) == 0
         # how a count compares with the KB ("over 70": >); mostly "="
-        amount_op = draw(st.sampled_from(["=", "=", "=", ">", ">=", "<", "<="])) if amount else "="
+        amount_op = draw(st.sampled_from(["=", "=", "=", ">", ">=", "<", "<=", "~"])) if amount else "="
         variables.append(Variable(
             name=name, turn=i // 2, speaker="system" if i % 2 else "user",
             kind=VariableKind.AMOUNT if amount else VariableKind.SLOT, domain="r", slot=slot,
