@@ -17,14 +17,23 @@ from csp_check.families.registry import Family, register
 
 class ProfileFamily(Family):
     """A family over API calls; its meaning is the module of :mod:`csp_check.nlsi.families` with
-    the family's ``ID``."""
+    the family's ``ID``. An instance is a :class:`csp_check.nlsi.lower.LoweredConstraint`: it
+    carries the primitives its family module's ``lower`` built over a call structure."""
 
     group = "profile"
+
+    def lower(self, constraint, csp) -> list:
+        """The primitives the instance carries (built by the family module's ``lower``)."""
+        prims = getattr(constraint, "primitives", None)
+        if prims is None:
+            raise ValueError(f"{self.id} instance without primitives: build it with csp_check.nlsi.lower.lowered")
+        return list(prims)
 
 
 @register
 class Schema(ProfileFamily):
     id, name = "P1", "schema"
+    types_domains = True  # its instances type every (call, slot) variable: search over its candidates
     description = "a call's method exists and its arguments are slots and values of its domain"
 
 

@@ -6,6 +6,10 @@ With text grounding (no annotation) a stated value found in the call under anoth
 hold it also counts as kept: which of two slots a bare value fills is a guess.
 
 Instances: one per requested domain (it is called) and one per (domain, slot, stated value).
+
+Lowered (:mod:`csp_check.nlsi.lower`): "some candidate call of the domain is made"; per stated
+value and candidate call of its domain, "the call is not made, or the slot has the value (or,
+text grounding, another slot that can hold it has it)".
 """
 
 from __future__ import annotations
@@ -71,3 +75,32 @@ def explain(ctx, inst: Instance, calls: list[ApiCall]) -> CallViolation:
                 msg += " (a profile value overrides the dialogue)"
             return CallViolation(family=ID, call=c.render(), argument=inst.slot, instruction=over, message=msg)
     return CallViolation(family=ID, argument=inst.slot, message=f"the user states {inst.slot}={inst.value!r}")
+
+
+def lower(ctx, st) -> list:
+    """(label, primitives) per instance over the structure ``st`` (module doc)."""
+    from csp_check.families.primitives import AnyOf, Member
+    from csp_check.nlsi.lower import ABSENT
+
+    out = []
+    for inst in instances(ctx, []):
+        mine = st.of_domain(inst.domain)
+        if inst.slot is None:
+            out.append((f"{inst.domain} is called", [AnyOf(tuple(st.exists(cv) for cv in mine))]))
+            continue
+        prims = []
+        for cv in mine:
+            lits = [st.missing(cv)]
+            if inst.slot in cv.slots:
+                lits.append(st.same(cv.slots[inst.slot], inst.domain, inst.slot, inst.value))
+            if ctx.grounding.source == "text":
+                for var, slot in cv.all_vars():
+                    info = ctx.schema.slot(inst.domain, slot)
+                    if slot == inst.slot or info is None:
+                        continue
+                    ok = frozenset(u for u in st.domain[var] if u != ABSENT and ctx.same(inst.domain, slot, u, inst.value)
+                                   and ctx.schema.canonical(inst.domain, slot, u) in info.values)
+                    lits.append(Member((var,), ok))
+            prims.append(AnyOf(tuple(lits)))
+        out.append((f"{inst.domain}.{inst.slot}={inst.value!r} kept", prims))
+    return out
