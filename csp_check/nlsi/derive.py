@@ -9,8 +9,12 @@ builds the least one directly, as a forward-chaining interpreter of the rules:
 3. domain-level rules fill unstated slots (P4); a slot with several preferred values gives one
    call per value (P5); chained rules then fire to a fixpoint inside each call (P4, MultiHop).
 
-:func:`solve_count` asks CP-SAT (ortools, optional) whether the consistent choice of values per
-(call, slot) is unique: the "several solutions = the profile leaves choices" of spec §4.
+The same least call set is also a solver's answer: :func:`derive_with` takes ``interpreter``
+(this module, the fast path) or a backend name (``cp-sat``, ``minizinc``), which solves the
+lowered P1–P6 over a derive structure (:func:`csp_check.nlsi.lower.solve_derive`); both derive
+the same calls on the data built from SGD dev and train (``benchmarks/nlsi.py --solver``).
+:func:`solve_count` asks a solver whether the consistent choice of values per (call, slot) is
+unique: the "several solutions = the profile leaves choices" of spec §4.
 """
 
 from __future__ import annotations
@@ -23,6 +27,8 @@ from csp_check.nlsi.models import ApiCall
 from csp_check.nlsi.schema import normalize
 
 MAX_CALLS_PER_DOMAIN = 8
+#: ``--solver`` value of the forward-chaining interpreter (:func:`derive`).
+INTERPRETER = "interpreter"
 
 
 def derive(ctx: Context) -> tuple[list[ApiCall], list[Rule]]:
@@ -98,47 +104,24 @@ def _expand(ctx: Context, d: str, base: dict[str, str], fired: list[Rule]) -> li
     return out
 
 
-def solve_count(ctx: Context, calls: list[ApiCall], cap: int = 2) -> int:
-    """Number (up to ``cap``) of value choices for the derived calls' slots satisfying P1–P6,
-    found by CP-SAT: one Boolean per (call, slot, candidate value), exactly one per (call, slot),
-    and each candidate allowed only if the families accept the call set it gives.
+def derive_with(ctx: Context, solver: str = "interpreter") -> tuple[list[ApiCall], list[Rule]]:
+    """:func:`derive` (``interpreter``), or the preferred solution of a solver backend
+    (``cp-sat``, ``minizinc``, ``minizinc:gecode``; :func:`csp_check.nlsi.lower.solve_derive`:
+    no call set when the lowered CSP has no solution). Raises
+    :class:`~csp_check.errors.SolverUnavailable` when the backend is not installed."""
+    if solver == INTERPRETER:
+        return derive(ctx)
+    from csp_check.nlsi.lower import solve_derive
 
-    Candidates per (call, slot): the derived value and the values other rules give the slot.
-    Raises ``ImportError`` when ortools is not installed.
-    """
-    from ortools.sat.python import cp_model
+    out = solve_derive(ctx, solver=solver)
+    return out.calls, out.rules
 
-    from csp_check.nlsi.families import violations
 
-    model = cp_model.CpModel()
-    choice: dict[tuple[int, str], list[tuple[str, object]]] = {}
-    for i, c in enumerate(calls):
-        d = ctx.domain_of(c)
-        for s, v in c.arguments:
-            cands = [v] + [r.action[1] for r in ctx.rules if r.action and r.action[0] == s and d in r.domains and normalize(r.action[1]) != normalize(v)]
-            vars_ = [(val, model.NewBoolVar(f"c{i}_{s}_{k}")) for k, val in enumerate(dict.fromkeys(cands))]
-            model.AddExactlyOne(x for _, x in vars_)
-            choice[(i, s)] = vars_
-    # forbid each single-value change that the families reject (a local check per variable)
-    for (i, s), vars_ in choice.items():
-        for val, x in vars_[1:]:
-            alt = list(calls)
-            alt[i] = ApiCall(method=calls[i].method, arguments=tuple((a, val if a == s else b) for a, b in calls[i].arguments))
-            if violations(ctx, alt):
-                model.Add(x == 0)
-    solver = cp_model.CpSolver()
-    solver.parameters.enumerate_all_solutions = True
+def solve_count(ctx: Context, calls: list[ApiCall], cap: int = 2, solver: str = "cp-sat") -> int:
+    """Number (up to ``cap``) of consistent value choices for the arguments of ``calls``,
+    counted by ``solver`` over the lowered P1–P6 (:func:`csp_check.nlsi.lower.count_choices`:
+    methods and filled slots kept, each argument over its slot's candidates). Raises
+    :class:`~csp_check.errors.SolverUnavailable` when the backend is not installed."""
+    from csp_check.nlsi.lower import count_choices
 
-    class _Count(cp_model.CpSolverSolutionCallback):
-        def __init__(self):
-            super().__init__()
-            self.n = 0
-
-        def on_solution_callback(self):
-            self.n += 1
-            if self.n >= cap:
-                self.StopSearch()
-
-    counter = _Count()
-    solver.Solve(model, counter)
-    return counter.n
+    return count_choices(ctx, calls, solver=solver, cap=cap)

@@ -378,24 +378,31 @@ def fired(ctx, calls: list[ApiCall]) -> list[Rule]:
 
 
 def count_choices(ctx, calls: list[ApiCall], solver: str = "cp-sat", cap: int = 2) -> int:
-    """Number (up to ``cap``) of consistent value choices for the arguments of ``calls`` (their
-    methods and which slots they fill kept): each argument ranges over its slot's candidates
-    (:meth:`Structure.candidates`, and its own value), absent slots stay absent. One = the
-    profile and the dialogue determine the values; several = the profile leaves choices
-    (spec §4). Counted by the solver's enumeration (COUNT)."""
+    """Number (up to ``cap``) of consistent call sets with the methods and filled slots of
+    ``calls``: each argument ranges over its slot's candidates (:meth:`Structure.candidates`, and
+    its own value), absent slots stay absent. 0 = ``calls`` itself is no solution's shape; one =
+    the profile and the dialogue determine the values; several = the profile leaves choices
+    (spec §4). Counted by the solver's enumeration (COUNT) of assignments: calls of one method
+    with the same filled slots are interchangeable, so the ``p`` orderings of ``calls`` are one
+    call set; more than ``p`` assignments means another call set (at least 2; beyond that the
+    count is ``⌈assignments / p⌉``, exact when the other call sets have distinct calls too)."""
+    from collections import Counter
+    from math import factorial, prod
+
     from csp_check.solvers import count_solutions
 
     st = Structure(ctx, calls)
-    cons = lowered(ctx, st)
+    csp = build_csp(ctx, st, lowered(ctx, st))
     variables = []
-    csp = build_csp(ctx, st, cons)
     for v in csp.variables:
-        present = st.assignment[v.name] not in (ABSENT,) and not v.name.endswith(".<method>")
+        present = st.assignment[v.name] != ABSENT and not v.name.endswith(".<method>")
         variables.append(v if present else v.model_copy(update={"span": None}))
     domains = {k: [x for x in vals if x != ABSENT] if st.assignment.get(k) != ABSENT else vals for k, vals in csp.domains.items()}
     csp = csp.model_copy(update={"variables": variables, "domains": domains})
-    return count_solutions(csp, cap=cap, solver=solver).count
-
-
-
-
+    shapes = Counter((c.method, tuple(sorted({s for s, _ in c.arguments}))) for c in calls)
+    rows = Counter((c.method, tuple(sorted((s, normalize(v)) for s, v in c.arguments))) for c in calls)
+    perms = prod(factorial(n) for n in shapes.values()) // prod(factorial(n) for n in rows.values())
+    total = count_solutions(csp, cap=perms * cap, solver=solver).count
+    if total == 0:
+        return 0
+    return 1 if total <= perms else min(cap, max(2, -(-total // perms)))
