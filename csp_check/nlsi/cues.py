@@ -164,12 +164,30 @@ REQUEST_CUES: dict[str, list[str]] = {
     "RideSharing": ["cab", "taxi", "ride to"],
     "RentalCars": ["rent a car", "car for rent", "car rental", "a car", "rental", "rent a", "car"],
     "Hotels": ["a room", "stay the night", "place to stay"],
+    "Homes": ["apartment", "apartments", "residence", "place to live", "lease", "condo", "property to rent"],
+    "Banks": ["balance", "my account", "checking account", "savings account", "bank balance"],
+    "Travel": ["attraction", "tourist", "landmark", "museum", "places to see"],
+    "Services": ["therapist", "psychiatrist", "psychologist", "counselor", "counsellor", "counseling"],
+    "Weather": ["rain", "raining", "rainy", "sunny", "temperature", "humidity", "humid", "windy", "forecast"],
+    "Dentists": ["teeth", "tooth", "dental"],
+    "Salons": ["haircut", "hair cut", "hair stylist", "hair salon"],
 }
 
 #: A domain read as another when the same turn carries one of the words: a *movie* to stream
 #: online is a Media request, not a cinema one. ``{(from, to): words}``.
 DOMAIN_QUALIFIERS: dict[tuple[str, str], set[str]] = {
     ("Movies", "Media"): {"online", "stream", "streaming", "internet", "net", "web", "netflix", "at home", "subscription"},
+}
+
+#: A domain the same words also name ("a movie to watch" is a cinema film or one to stream or rent:
+#: SGD's Movies and Media services both find movies by genre and director), unless a word of
+#: :data:`DOMAIN_DECIDERS` (or of :data:`DOMAIN_QUALIFIERS`) settles it; text grounding then
+#: accepts a call of either. ``{named domain: alternatives}``.
+DOMAIN_ALTERNATIVES: dict[str, list[str]] = {"Movies": ["Media"]}
+#: Words that settle a request for the named domain itself: a film at the cinema.
+DOMAIN_DECIDERS: dict[str, set[str]] = {
+    "Movies": {"theater", "theaters", "theatre", "theatres", "cinema", "cinemas", "showtime", "showtimes", "show time",
+               "imax", "3d", "ticket", "tickets", "box office"},
 }
 
 

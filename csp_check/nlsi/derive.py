@@ -3,7 +3,7 @@
 The consistent call sets of an example are the assignments satisfying P1–P6; :func:`derive`
 builds the least one directly, as a forward-chaining interpreter of the rules:
 
-1. called domains = the requested ones, closed under also-rules (P6);
+1. called domains = the requested ones (:meth:`Context.requested`), closed under also-rules (P6);
 2. per called domain, the stated values (P3); a second domain reached through an also-rule
    shares the first call's location value on its location-like slot;
 3. domain-level rules fill unstated slots (P4); a slot with several preferred values gives one
@@ -35,7 +35,7 @@ def derive(ctx: Context) -> tuple[list[ApiCall], list[Rule]]:
     """The derived calls (sorted arguments) and the rules that fired (profile order)."""
     g = ctx.grounding
     fired: list[Rule] = []
-    order: list[tuple[str, str | None]] = [(d, None) for d in g.domains]
+    order: list[tuple[str, str | None]] = [(d, None) for d in ctx.requested()]
     seen: set[str] = set()
     calls: list[ApiCall] = []
     i = 0

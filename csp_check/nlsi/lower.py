@@ -243,7 +243,7 @@ def derive_domains(ctx) -> list[tuple[str, int]]:
     """The derive structure: the requested domains closed under also-rules (P3, P6), each with
     as many candidate calls as the most preferred values of one of its slots need (P5), at
     least one, at most :data:`MAX_CALLS_PER_DOMAIN`."""
-    order = [d for d in ctx.grounding.domains if d in ctx.schema.domains]
+    order = [d for d in ctx.requested() if d in ctx.schema.domains]
     i = 0
     while i < len(order):
         for r in ctx.rules:
