@@ -156,13 +156,15 @@ NOT_VALUE_BEFORE: dict[str, set[str]] = {
 #: Words that ask for a domain in a dialogue though they name none of its cue phrases; read by
 #: dialogue grounding only when the user names no domain at all ("I'm hungry", "call me a cab").
 REQUEST_CUES: dict[str, list[str]] = {
-    "Restaurants": ["dine", "dine in", "dining", "eating place", "hungry", "a meal", "eat", "food"],
+    "Restaurants": ["dine", "dine in", "dining", "eating place", "hungry", "a meal", "eat", "food", "eatery", "eateries",
+                    "meal", "place to eat"],
     "Music": ["song", "listen to", "play a"],
-    "Events": ["activities", "activity", "happening", "something interesting", "things to do", "something fun"],
-    "Movies": ["film", "films"],
-    "Flights": ["plane ticket", "oneway ticket", "one way ticket", "plane"],
+    "Events": ["activities", "activity", "happening", "something interesting", "things to do", "something fun",
+               "concert", "concerts", "match", "matches", "sports game", "games", "going on", "entertainment", "gig"],
+    "Movies": ["film", "films", "theatre", "theater", "cinema"],
+    "Flights": ["plane ticket", "oneway ticket", "one way ticket", "plane", "airline", "airlines", "fly"],
     "RideSharing": ["cab", "taxi", "ride to"],
-    "RentalCars": ["rent a car", "car for rent", "car rental", "a car", "rental", "rent a", "car"],
+    "RentalCars": ["rent a car", "car for rent", "car rental", "a car", "rental", "rent a", "car", "vehicle"],
     "Hotels": ["a room", "stay the night", "place to stay"],
     "Homes": ["apartment", "apartments", "residence", "place to live", "lease", "condo", "property to rent"],
     "Banks": ["balance", "my account", "checking account", "savings account", "bank balance"],

@@ -95,12 +95,12 @@ def ground(example: Example, parser: InstructionParser, use_annotation: bool = T
                 target = weak if m.text.lower() in WEAK_DOMAIN_WORDS else g.domains
                 if d not in target:
                     target.append(d)
-    if not g.domains:
-        g.domains = weak
-    if not g.domains:  # no domain named: words that ask for one ("I'm hungry", "call me a cab")
-        text = f" {g.text} "
+    if not g.domains:  # no domain named: words that ask for one ("I'm hungry", "call me a cab"),
+        text = f" {g.text} "  # before a generic domain word ("travel by plane" asks for a flight)
         hits = [(text.find(f" {normalize(p)} "), d) for d, ps in REQUEST_CUES.items() if d in schema.domains for p in ps]
         g.domains = list(dict.fromkeys(d for at, d in sorted(h for h in hits if h[0] >= 0)))[:1]
+    if not g.domains:
+        g.domains = weak
     for (src, dst), words_ in DOMAIN_QUALIFIERS.items():  # "a movie to stream online" is Media
         if src in g.domains and dst in schema.domains and any(f" {w} " in f" {g.text} " for w in words_):
             g.domains = list(dict.fromkeys(dst if d == src else d for d in g.domains))
