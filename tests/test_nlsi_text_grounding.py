@@ -78,3 +78,14 @@ def test_a_cinema_word_settles_movies(built):
     ctx = checker.context(e)
     assert ctx.grounding.domains == ["Movies"] and not ctx.grounding.alternatives
     assert {v.family for v in violations(ctx, parse_calls(e.api_calls)[0])} == {"P3"}
+
+
+@pytest.mark.parametrize("eid", ["6_00069", "2_00017"])  # "Can you find me one?", "help me to call the one."
+def test_one_as_a_pronoun_states_no_count(built, eid):
+    checker, by_id = built
+    e = by_id[eid]
+    ctx = checker.context(e)
+    gold, _ = parse_calls(e.api_calls)
+    assert not violations(ctx, gold)
+    g = ground(example("User: I need one room at a hotel.", [], []), checker.parser, use_annotation=False)
+    assert g.values["Hotels"]["number_of_rooms"] == "1"  # a count it still is

@@ -153,6 +153,13 @@ NOT_VALUE_BEFORE: dict[str, set[str]] = {
     "business": {"trip", "meeting", "tour", "travel", "conference", "dinner", "lunch"},
 }
 
+#: A value word after one of these words is a pronoun, no value ("find me one", "a good one",
+#: "the best one" say no count): ``{value word: previous words}``.
+NOT_VALUE_AFTER: dict[str, set[str]] = {
+    "one": {"me", "us", "the", "a", "an", "any", "good", "nice", "best", "great", "cheap", "another", "this", "that",
+            "which", "each", "every", "other", "new", "right", "perfect", "fine", "decent", "first"},
+}
+
 #: Words that ask for a domain in a dialogue though they name none of its cue phrases; read by
 #: dialogue grounding only when the user names no domain at all ("I'm hungry", "call me a cab").
 REQUEST_CUES: dict[str, list[str]] = {

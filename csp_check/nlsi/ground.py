@@ -18,6 +18,7 @@ from csp_check.nlsi.cues import (
     DOMAIN_DECIDERS,
     DOMAIN_QUALIFIERS,
     NEGATIONS,
+    NOT_VALUE_AFTER,
     NOT_VALUE_BEFORE,
     REQUEST_CUES,
     ROLE_CUES,
@@ -81,7 +82,8 @@ def ground(example: Example, parser: InstructionParser, use_annotation: bool = T
         words = [t.lower_ for t in doc]
         ms = [m for m in ms if m.kind != "value" or (any(
             _name_cased(schema, d, *o.split("\x00"), m, words) for d, o in m.options)  # "help me" is not the song "Help"
-            and not (m.end < len(words) and words[m.end] in NOT_VALUE_BEFORE.get(m.text.lower(), ())))]  # "one way"
+            and not (m.end < len(words) and words[m.end] in NOT_VALUE_BEFORE.get(m.text.lower(), ()))  # "one way"
+            and not (m.start > 0 and words[m.start - 1] in NOT_VALUE_AFTER.get(m.text.lower(), ())))]  # "find me one"
         mentions.append((words, ms))
     weak: list[str] = []
     named = {next(iter(m.options))[0] for _, ms in mentions for m in ms if m.kind == "domain"}
