@@ -89,3 +89,25 @@ def test_one_as_a_pronoun_states_no_count(built, eid):
     assert not violations(ctx, gold)
     g = ground(example("User: I need one room at a hotel.", [], []), checker.parser, use_annotation=False)
     assert g.values["Hotels"]["number_of_rooms"] == "1"  # a count it still is
+
+
+@pytest.mark.parametrize("eid", ["5_00039", "5_00049", "5_00055"])  # "something fun to do in Fresno, CA" (SGD Travel)
+def test_something_fun_to_do_is_events_or_travel(built, eid):
+    checker, by_id = built
+    e = by_id[eid]
+    ctx = checker.context(e)
+    assert "Events" in ctx.grounding.domains and ctx.grounding.alternatives.get("Events") == ["Travel"]
+    gold, _ = parse_calls(e.api_calls)
+    assert not violations(ctx, gold)
+    g = ground(example("User: Find me a concert, something fun to do.", [], []), checker.parser, use_annotation=False)
+    assert g.domains == ["Events"] and not g.alternatives  # a concert is an event
+
+
+@pytest.mark.parametrize("eid, slot", [("3_00116", "pets_allowed"), ("3_00117", "pets_allowed"), ("5_00031", "good_for_kids")])
+def test_boolean_wordings_are_said(built, eid, slot):  # "an apartment that allows pets", "child attractions"
+    checker, by_id = built
+    e = by_id[eid]
+    ctx = checker.context(e)
+    gold, _ = parse_calls(e.api_calls)
+    assert any(s == slot for c in gold for s, _ in c.arguments)
+    assert not violations(ctx, gold)

@@ -40,12 +40,14 @@ DOMAIN_CUES: dict[str, list[str]] = {
 
 #: Extra phrases for slots, (domain or "*", slot) → phrases. Boolean slots need them most.
 SLOT_CUES: dict[tuple[str, str], list[str]] = {
-    ("*", "good_for_kids"): ["kid friendly", "kid-friendly", "child friendly", "good for kids", "family friendly"],
+    ("*", "good_for_kids"): ["kid friendly", "kid-friendly", "child friendly", "good for kids", "family friendly",
+                             "for kids", "for children", "with kids", "with children", "child attractions"],
     ("*", "has_seating_outdoors"): ["outdoor seating", "outdoor seats", "seating outdoors"],
     ("*", "has_vegetarian_options"): ["vegetarian options", "vegetarian friendly", "vegetarian food"],
     ("*", "serves_alcohol"): ["serves alcohol", "alcohol"],
     ("*", "has_live_music"): ["live music"],
-    ("*", "pets_allowed"): ["pets allowed", "pet friendly", "pet-friendly"],
+    ("*", "pets_allowed"): ["pets allowed", "pet friendly", "pet-friendly", "allows pets", "allow pets", "allowing pets",
+                            "pets are allowed", "pets are welcome"],
     ("*", "has_wifi"): ["wifi", "wi-fi"],
     ("*", "has_laundry_service"): ["laundry service", "laundry"],
     ("*", "smoking_allowed"): ["smoking allowed", "smoking"],
@@ -189,14 +191,18 @@ DOMAIN_QUALIFIERS: dict[tuple[str, str], set[str]] = {
 }
 
 #: A domain the same words also name ("a movie to watch" is a cinema film or one to stream or rent:
-#: SGD's Movies and Media services both find movies by genre and director), unless a word of
+#: SGD's Movies and Media services both find movies by genre and director; "something fun to
+#: do" is an event or an attraction), unless a word of
 #: :data:`DOMAIN_DECIDERS` (or of :data:`DOMAIN_QUALIFIERS`) settles it; text grounding then
 #: accepts a call of either. ``{named domain: alternatives}``.
-DOMAIN_ALTERNATIVES: dict[str, list[str]] = {"Movies": ["Media"]}
+DOMAIN_ALTERNATIVES: dict[str, list[str]] = {"Movies": ["Media"], "Events": ["Travel"]}
 #: Words that settle a request for the named domain itself: a film at the cinema.
 DOMAIN_DECIDERS: dict[str, set[str]] = {
     "Movies": {"theater", "theaters", "theatre", "theatres", "cinema", "cinemas", "showtime", "showtimes", "show time",
                "imax", "3d", "ticket", "tickets", "box office"},
+    # "something fun to do" is an event or an attraction; these words name an event
+    "Events": {"event", "events", "concert", "concerts", "gig", "gigs", "game", "games", "match", "matches", "show", "shows",
+               "sports", "sport", "music", "play", "plays", "theater", "theatre", "ticket", "tickets", "festival"},
 }
 
 
