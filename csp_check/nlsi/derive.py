@@ -5,7 +5,8 @@ builds the least one directly, as a forward-chaining interpreter of the rules:
 
 1. called domains = the requested ones (:meth:`Context.requested`), closed under also-rules (P6);
 2. per called domain, the stated values (P3); a second domain reached through an also-rule
-   shares the first call's location value on its location-like slot;
+   shares the first call's location value on its location-like slot, unless an instruction of
+   its own fills that slot (P4);
 3. domain-level rules fill unstated slots (P4); a slot with several preferred values gives one
    call per value (P5); chained rules then fire to a fixpoint inside each call (P4, MultiHop).
 
@@ -49,7 +50,8 @@ def derive(ctx: Context) -> tuple[list[ApiCall], list[Rule]]:
         if source is not None:
             src_loc = next((v for c in calls if ctx.domain_of(c) == source for s, v in sorted(c.arguments) if s in LOCATION_SLOTS), None)
             loc_slot = next((s for s in sorted(ctx.schema.domains[d]) if s in LOCATION_SLOTS), None)
-            if src_loc is not None and loc_slot is not None and loc_slot not in base:
+            ruled = any(r.action and r.action[0] == loc_slot and not r.condition and d in r.domains for r in ctx.rules)
+            if src_loc is not None and loc_slot is not None and loc_slot not in base and not ruled:  # P4 wins
                 base[loc_slot] = src_loc
         mine = _expand(ctx, d, base, fired)
         calls += mine

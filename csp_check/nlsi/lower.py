@@ -262,32 +262,39 @@ def derive_domains(ctx) -> list[tuple[str, int]]:
 
 
 def _share_preferences(ctx, st: Structure) -> tuple[list[LoweredConstraint], dict[str, str]]:
-    """The derive default "a domain reached through an also-rule shares its source call's
-    location": per such pair, two indicator variables preferring ``yes`` (each counts once in
-    the agreement, so sharing outweighs the one argument it adds) and the clause ``no, or the
-    two locations are equal and present``. The clause never rules a call set out (``no``)."""
+    """The derive default "a domain reached through an also-rule (not requested itself) shares
+    its source call's location", the source being the first domain of the derive order with an
+    also-rule to it: for the source's first location-like slot the user states or an
+    instruction fills, two indicator variables preferring
+    ``yes`` (each counts once in the agreement, so sharing outweighs the one argument it adds)
+    and the clause ``no, or the two locations are equal and present``. The clause never rules a
+    call set out (``no``)."""
     cons, preferred = [], {}
-    for r in ctx.rules:
-        if not r.also_domain:
+    requested = set(ctx.requested())
+    order = [cv.domain for cv in st.calls]
+    for target in dict.fromkeys(order):
+        if target in requested:
             continue
-        sources = [cv for d in r.domains for cv in st.of_domain(d)][:1]
-        targets = st.of_domain(r.also_domain)
-        for src in sources:
-            for s1 in sorted(s for s in src.slots if s in LOCATION_SLOTS):
-                for tgt in targets:
-                    s2 = next((s for s in sorted(tgt.slots) if s in LOCATION_SLOTS), None)
-                    if s2 is None or ctx.grounding.stated(r.also_domain, s2) is not None:
-                        continue
-                    for k in range(2):
-                        z = f"share{src.index}_{tgt.index}_{s1}.{k}"
-                        if z in st.domain:
-                            continue
-                        st.domain[z] = {"yes", "no"}
-                        preferred[z] = "yes"
-                        prims = (AnyOf((st.is_value(z, "no"), AllEqual((src.slots[s1], tgt.slots[s2])))),
-                                 AnyOf((st.is_value(z, "no"), st.is_value(src.slots[s1], ABSENT, excluded=True))))
-                        cons.append(LoweredConstraint(id=ConstraintId("P2"), variables=[z, src.slots[s1], tgt.slots[s2]],
-                                                      primitives=prims, label=f"prefer: {tgt.method} shares {src.method}'s {s1}"))
+        source = next((d for d in dict.fromkeys(order) if d != target and any(
+            r.also_domain == target and d in r.domains for r in ctx.rules)), None)
+        if source is None:
+            continue
+        src = st.of_domain(source)[0]
+        for tgt in st.of_domain(target):
+            s2 = next((s for s in sorted(tgt.slots) if s in LOCATION_SLOTS), None)
+            if s2 is None or ctx.grounding.stated(target, s2) is not None:
+                continue
+            forced = [s for s in sorted(src.slots) if s in LOCATION_SLOTS and (ctx.grounding.stated(source, s) is not None or any(
+                r.action and r.action[0] == s and not r.condition and source in r.domains for r in ctx.rules))]
+            for s1 in forced[:1]:  # the source's own location (stated or preferred), never one added to share
+                for k in range(2):
+                    z = f"share{src.index}_{tgt.index}_{s1}.{k}"
+                    st.domain[z] = {"yes", "no"}
+                    preferred[z] = "yes"
+                    prims = (AnyOf((st.is_value(z, "no"), AllEqual((src.slots[s1], tgt.slots[s2])))),
+                             AnyOf((st.is_value(z, "no"), st.is_value(src.slots[s1], ABSENT, excluded=True))))
+                    cons.append(LoweredConstraint(id=ConstraintId("P2"), variables=[z, src.slots[s1], tgt.slots[s2]],
+                                                  primitives=prims, label=f"prefer: {tgt.method} shares {src.method}'s {s1}"))
     return cons, preferred
 
 
