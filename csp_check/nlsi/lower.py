@@ -74,6 +74,9 @@ class Structure:
     candidate calls of each domain, each free to be made or not (derive).
     """
 
+    #: :data:`ABSENT` and :data:`NONE`, for the family modules (which do not import this one).
+    absent, none = ABSENT, NONE
+
     def __init__(self, ctx, calls: list[ApiCall] | None = None, domains: Iterable[tuple[str, int]] = ()):
         self.ctx = ctx
         self.derive = calls is None

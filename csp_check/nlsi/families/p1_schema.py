@@ -60,7 +60,7 @@ def explain(ctx, inst: Instance, calls: list[ApiCall]) -> CallViolation:
 def lower(ctx, st) -> list:
     """(label, primitives) per instance over the structure ``st`` (module doc)."""
     from csp_check.families.primitives import AnyOf, Member
-    from csp_check.nlsi.lower import ABSENT, NONE
+    ABSENT, NONE = st.absent, st.none
 
     out = []
     methods = frozenset(f"Get{d}" for d in ctx.schema.domains) | {NONE}

@@ -87,7 +87,7 @@ def explain(ctx, inst: Instance, calls: list[ApiCall]) -> CallViolation:
 def lower(ctx, st) -> list:
     """(label, primitives) per instance over the structure ``st`` (module doc)."""
     from csp_check.families.primitives import AnyOf, Member
-    from csp_check.nlsi.lower import ABSENT
+    ABSENT = st.absent
 
     out = []
     for inst in instances(ctx, []):
