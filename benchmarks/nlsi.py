@@ -1,7 +1,7 @@
 """NLSI benchmark: gold consistency, fault detection by family, --derive scores, throughput.
 
 Usage: python benchmarks/nlsi.py [SGD_PATH ...] [--seed N] [--limit N] [--no-annotation]
-(default path: ../shared/data/sgd/dev)
+[--solver cp-sat|minizinc [--solver-every K]]  (default path: ../shared/data/sgd/dev)
 
 1. Builds NLSI-style examples from SGD (csp_check.nlsi.build, seeded).
 2. Gold consistent %: share of gold call sets the checker accepts (bar >= 99%).
@@ -11,6 +11,9 @@ Usage: python benchmarks/nlsi.py [SGD_PATH ...] [--seed N] [--limit N] [--no-ann
 4. --derive: exact match, slot F1, instruction EM/F1 by reasoning type vs gold, beside the
    paper's GPT-4 figures.
 5. Throughput (examples/s) of checking and of checking + deriving, single process.
+6. With --solver: derive again through that backend over the lowered P1-P6 (every K-th
+   example): exact-match agreement with the interpreter, EM / slot F1 vs gold, the solution
+   count of the derived calls (1 = determined, 2 = the profile leaves a choice), throughput.
 """
 
 from __future__ import annotations
@@ -36,6 +39,8 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--limit", type=int, default=None)
     ap.add_argument("--no-annotation", action="store_true", help="ground dialogues on text only")
+    ap.add_argument("--solver", default=None, help="also derive through this backend (cp-sat, minizinc)")
+    ap.add_argument("--solver-every", type=int, default=1, help="with --solver: every K-th example only")
     args = ap.parse_args()
     schema, examples = build_examples([Path(p) for p in args.paths], seed=args.seed, limit=args.limit)
     import spacy  # noqa: F401  (imported before timing, so both timed runs pay the same costs)
@@ -123,6 +128,24 @@ def main() -> None:
         print(f"BM25 baseline skipped: {err}")
     print(f"throughput: calls {len(examples) / t_check:.0f} examples/s; calls --derive {len(examples) / t_derive:.0f} examples/s "
           f"(one process, each run includes building the matchers)")
+    if args.solver:
+        picked = list(range(0, len(examples), args.solver_every))
+        solver_checker = Checker(schema, use_annotation=not args.no_annotation, solver=args.solver)
+        t0 = time.perf_counter()
+        by_solver = {i: solver_checker.check(examples[i], derive_calls=True) for i in picked}
+        t_solver = time.perf_counter() - t0
+        agree = sum(sorted(by_solver[i].derived_api_calls) == sorted(derived[i].derived_api_calls) for i in picked)
+        sc = Scores()
+        for i in picked:
+            gold, _ = parse_calls(examples[i].api_calls)
+            pred = by_solver[i].derived_api_calls
+            sc.add(examples[i].reasoning_type.value, em=exact_match(pred, gold), slot_f1=f1(triples(pred), triples(gold)))
+        counts = Counter(by_solver[i].derived_solutions for i in picked)
+        row = sc.table()["all"]
+        print(f"--derive --solver {args.solver} ({len(picked)} examples): same calls as the interpreter "
+              f"{100 * agree / len(picked):.1f}%; EM {row['em']:.1f} slot F1 {row['slot_f1']:.1f}; "
+              f"solution count of the derived calls {dict(sorted(counts.items(), key=str))}; "
+              f"{len(picked) / t_solver:.1f} examples/s (derive + count)")
 
 
 if __name__ == "__main__":

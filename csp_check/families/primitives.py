@@ -7,7 +7,11 @@ instances to a few primitives (as CPMpy's global constraints decompose); the CP-
 - :class:`Member` — each variable takes one of a set of values (``x ∈ S``);
 - :class:`AllEqual` — the variables take one value;
 - :class:`AllDifferent` — the variables take pairwise different values;
-- :class:`KbCount` — the number of KB entities matching filters lies between two bounds.
+- :class:`KbCount` — the number of KB entities matching filters lies between two bounds;
+- :class:`AnyOf` — at least one of some :class:`Member` / :class:`AllEqual` /
+  :class:`AllDifferent` literals holds (a clause: with ``Member(excluded=True)`` as the negation
+  of a membership, it states implications such as "if this call exists and its condition holds,
+  then …"; the profile families P1–P6 lower to it, :mod:`csp_check.families.profile`).
 
 **KB matching** (spec §2; the semantics the checker, CP-SAT and MiniZinc share): a filter
 ``column op variable`` holds for an entity when the variable is ``dontcare``, or the entity's
@@ -193,7 +197,24 @@ class KbCount:
         return tuple(n for n, _, _ in self.filters) + tuple(dict.fromkeys(bound_vars))
 
 
-Primitive = Union[Member, AllEqual, AllDifferent, KbCount]
+@dataclass(frozen=True)
+class AnyOf:
+    """At least one of ``parts`` holds (a disjunction; no parts: never holds). Each part is a
+    :class:`Member`, :class:`AllEqual` or :class:`AllDifferent` literal."""
+
+    parts: tuple[Union[Member, AllEqual, AllDifferent], ...]
+
+    def holds(self, assignment: Mapping[str, Value], csp: CSP) -> bool:
+        """Whether ``assignment`` satisfies the primitive."""
+        return any(p.holds(assignment, csp) for p in self.parts)
+
+    @property
+    def variables(self) -> tuple[str, ...]:
+        """Every variable a part reads (first occurrence order)."""
+        return tuple(dict.fromkeys(n for p in self.parts for n in p.variables))
+
+
+Primitive = Union[Member, AllEqual, AllDifferent, KbCount, AnyOf]
 
 
 def _plain(value: Value) -> Value:

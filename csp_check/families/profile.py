@@ -2,12 +2,25 @@
 instructions (spec §4), checked per example by :mod:`csp_check.nlsi.check`, not per dialogue.
 
 Each family's meaning is one module of :mod:`csp_check.nlsi.families` (instances from an example
-and a call set, the executable definition ``holds``, the explanation), which sits above the
-registry: the NLSI checker iterates the registry's ``profile`` group and runs each family's module
-(:func:`csp_check.nlsi.families.module`), so checking dialogues does not load the NLSI models.
-This module declares them (id, name, one line) so that ``csp-check constraints`` lists them.
-They are not lowered to the encoding primitives (their variables are call arguments, not
-dialogue spans): no solver backend reads them yet.
+and a call set, the executable definition ``holds``, the explanation, and ``lower``), which sits
+above the registry: the NLSI checker iterates the registry's ``profile`` group and runs each
+family's module (:func:`csp_check.nlsi.families.module`), so checking dialogues does not load the
+NLSI models. This module declares them (id, name, one line) so that ``csp-check constraints``
+lists them, and gives them to the solver backends like C1–C6:
+
+For an example and a *call structure* (candidate calls with their domains;
+:class:`csp_check.nlsi.lower.Structure`) each family module's ``lower`` turns its instances into
+the primitives of :mod:`csp_check.families.primitives` over variables ``c<i>.<slot>`` (a
+normalised value or absent) and ``c<i>.<method>`` (the method, or the call not made), with
+finite domains from the schema, the dialogue and the profile: ``Member`` (and its complement)
+and ``AnyOf`` clauses of member / equal literals. An instance is a
+:class:`csp_check.nlsi.lower.LoweredConstraint` carrying them; :meth:`ProfileFamily.lower`
+returns them, so :func:`csp_check.solvers.encoding.encode`, CP-SAT and ``models/consistency.mzn``
+solve P1–P6 as they solve C1–C6. The solutions are the consistent call sets: the checker's
+verdict on a call set equals "its assignment is a solution" (tests/test_nlsi_lower.py), and
+``calls --derive --solver cp-sat|minizinc`` derives the preferred solution and counts the
+solutions of its shape (several = the profile leaves choices). :class:`Schema` (P1) types the
+variables, so the solvers search each over its own candidates.
 """
 
 from __future__ import annotations
@@ -17,14 +30,23 @@ from csp_check.families.registry import Family, register
 
 class ProfileFamily(Family):
     """A family over API calls; its meaning is the module of :mod:`csp_check.nlsi.families` with
-    the family's ``ID``."""
+    the family's ``ID``. An instance is a :class:`csp_check.nlsi.lower.LoweredConstraint`: it
+    carries the primitives its family module's ``lower`` built over a call structure."""
 
     group = "profile"
+
+    def lower(self, constraint, csp) -> list:
+        """The primitives the instance carries (built by the family module's ``lower``)."""
+        prims = getattr(constraint, "primitives", None)
+        if prims is None:
+            raise ValueError(f"{self.id} instance without primitives: build it with csp_check.nlsi.lower.lowered")
+        return list(prims)
 
 
 @register
 class Schema(ProfileFamily):
     id, name = "P1", "schema"
+    types_domains = True  # its instances type every (call, slot) variable: search over its candidates
     description = "a call's method exists and its arguments are slots and values of its domain"
 
 

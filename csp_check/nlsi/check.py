@@ -10,7 +10,7 @@ else ``consistent``.
 from __future__ import annotations
 
 from csp_check.nlsi.calls import parse_calls
-from csp_check.nlsi.derive import derive
+from csp_check.nlsi.derive import INTERPRETER, derive_with, solve_count
 from csp_check.nlsi.families import Context, violations
 from csp_check.nlsi.ground import ground
 from csp_check.nlsi.instructions import InstructionParser, Rule, Unparsed
@@ -21,9 +21,14 @@ from csp_check.nlsi.schema import NlsiSchema
 class Checker:
     """Checks examples against one schema. ``field``: ``api_calls`` or ``pred_api_calls``."""
 
-    def __init__(self, schema: NlsiSchema, field: str = "api_calls", use_annotation: bool = True, llm_parse=None):
+    def __init__(self, schema: NlsiSchema, field: str = "api_calls", use_annotation: bool = True, llm_parse=None,
+                 solver: str = INTERPRETER):
         """``llm_parse``: :class:`csp_check.llm.client.LLMSettings` to read instructions the rule
-        parser cannot through a chat model (validated; :mod:`csp_check.nlsi.llm_parse`), or None."""
+        parser cannot through a chat model (validated; :mod:`csp_check.nlsi.llm_parse`), or None.
+        ``solver``: what derives (``interpreter``, the fast path, or a backend: ``cp-sat``,
+        ``minizinc``; :func:`csp_check.nlsi.derive.derive_with`); with a backend the report
+        also gets ``derived_solutions`` (the value choices of the derived calls, capped at 2)."""
+        self.solver = solver
         self.schema = schema
         self.parser = InstructionParser(schema)
         self.field = field
@@ -63,9 +68,11 @@ class Checker:
             errors += [f"{self.field}: {e}" for e in bad]
         report = self._report(example, ctx, calls, errors, source)
         if derive_calls:
-            dcalls, fired = derive(ctx)
+            dcalls, fired = derive_with(ctx, self.solver)
             report.derived_api_calls = [c.render() for c in dcalls]
             report.derived_instructions = [r.instruction for r in fired]
+            if self.solver != INTERPRETER:
+                report.derived_solutions = solve_count(ctx, dcalls, solver=self.solver) if dcalls else 0
         return report
 
     def _report(self, example: Example, ctx: Context, calls: list[ApiCall], errors: list[str], source: str | None = None) -> CallReport:

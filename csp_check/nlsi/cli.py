@@ -1,7 +1,7 @@
 """Command line of the NLSI part: ``csp-check calls`` and ``csp-check nlsi build``.
 
 ``csp-check calls PATH... [--schema FILE_OR_SGD_DIR]... [--field api_calls|pred_api_calls]
-[--report FILE.jsonl] [--derive] [--jobs N] [--no-annotation] [--llm-parse --base-url URL --model M]
+[--report FILE.jsonl] [--derive [--solver interpreter|cp-sat|minizinc]] [--jobs N] [--no-annotation] [--llm-parse --base-url URL --model M]
 [--engine local|ray [--ray-address A]]``: one report line per example
 (``example_id``, ``status``, ``violations``, …). Exit 0 all consistent, 1 any inconsistent, 2
 any unreadable input or example error (2 wins); bad input is one line on stderr and every other
@@ -47,12 +47,12 @@ def _schema_paths(paths: tuple[Path, ...], schema: tuple[Path, ...]) -> list[Pat
     return list(dict.fromkeys(found))
 
 
-def _init_worker(schema_paths, field, annotation, llm_parse=None):
+def _init_worker(schema_paths, field, annotation, llm_parse=None, solver="interpreter"):
     global _WORKER
     from csp_check.nlsi.check import Checker
     from csp_check.nlsi.schema import load_schema
 
-    _WORKER = Checker(load_schema(schema_paths), field=field, use_annotation=annotation, llm_parse=llm_parse)
+    _WORKER = Checker(load_schema(schema_paths), field=field, use_annotation=annotation, llm_parse=llm_parse, solver=solver)
 
 
 def llm_settings(base_url: str | None, model: str, cache_dir: Path, temperature: float, option: str):
@@ -104,6 +104,9 @@ def _items(paths: tuple[Path, ...], derive: bool, errors: list[str], echo=None) 
 @click.option("--field", "field", type=click.Choice(["api_calls", "pred_api_calls"]), default="api_calls", show_default=True)
 @click.option("--report", "report_path", type=click.Path(dir_okay=False, path_type=Path), help="Write one JSON report per example.")
 @click.option("--derive", is_flag=True, help="Derive the call set and applicable instructions; score them against gold.")
+@click.option("--solver", "solver", default="interpreter", show_default=True,
+              help="What --derive uses: the forward-chaining interpreter (fastest), or a solver backend over the lowered "
+                   "P1-P6 (cp-sat, minizinc[:gecode]); a backend also reports derived_solutions.")
 @click.option("--jobs", "-j", type=click.IntRange(min=1), default=1, show_default=True)
 @click.option("--no-annotation", is_flag=True, help="Ignore SGD annotation in metadata; ground the dialogue on its text only.")
 @click.option("--llm-parse", is_flag=True,
@@ -112,16 +115,25 @@ def _items(paths: tuple[Path, ...], derive: bool, errors: list[str], echo=None) 
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar and no summary; errors still go to stderr.")
 @engine_options
 def calls_command(paths, schema, field, report_path, derive, jobs, no_annotation, llm_parse, base_url, model, cache_dir,
-                  temperature, quiet, engine="local", ray_address=None):  # fmt: skip
+                  temperature, quiet, engine="local", ray_address=None, solver="interpreter"):  # fmt: skip
     """Check the API calls of NLSI examples against profile, dialogue and schema (P1-P6)."""
     check_engine(engine, ray_address)
+    if solver != "interpreter":
+        from csp_check.errors import SolverUnavailable, UsageError
+        from csp_check.solvers import get_solver
+
+        try:
+            get_solver(solver).ensure_available()
+        except (SolverUnavailable, UsageError) as err:
+            click.echo(f"csp-check: error: --solver {solver}: {err}", err=True)
+            sys.exit(EXIT_ERROR)
     from csp_check.nlsi.calls import parse_calls
     from csp_check.nlsi.metrics import Scores, exact_match, f1, render_table, selection_scores, triples
 
     llm = llm_settings(base_url, model, cache_dir, temperature, "--llm-parse") if llm_parse else None
     try:
         schema_paths = _schema_paths(paths, schema)
-        _init_worker(schema_paths, field, not no_annotation, llm)
+        _init_worker(schema_paths, field, not no_annotation, llm, solver)
     except click.UsageError:
         raise
     except (OSError, ValueError) as err:
@@ -162,7 +174,7 @@ def calls_command(paths, schema, field, report_path, derive, jobs, no_annotation
         pool = None
         try:
             results = ordered_map(_work, items, jobs=jobs, address=ray_address, init=_init_worker,
-                                  init_args=(schema_paths, field, not no_annotation, llm))  # fmt: skip
+                                  init_args=(schema_paths, field, not no_annotation, llm, solver))  # fmt: skip
             results = _started(results)
         except UsageError as err:
             click.echo(f"csp-check: error: {err}", err=True)
@@ -170,7 +182,7 @@ def calls_command(paths, schema, field, report_path, derive, jobs, no_annotation
     elif jobs > 1:
         import multiprocessing as mp
 
-        pool = mp.get_context("fork").Pool(jobs, initializer=_init_worker, initargs=(schema_paths, field, not no_annotation, llm))
+        pool = mp.get_context("fork").Pool(jobs, initializer=_init_worker, initargs=(schema_paths, field, not no_annotation, llm, solver))
         results = pool.imap(_work, items, chunksize=16)
     else:
         pool = None

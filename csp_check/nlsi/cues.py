@@ -40,12 +40,14 @@ DOMAIN_CUES: dict[str, list[str]] = {
 
 #: Extra phrases for slots, (domain or "*", slot) → phrases. Boolean slots need them most.
 SLOT_CUES: dict[tuple[str, str], list[str]] = {
-    ("*", "good_for_kids"): ["kid friendly", "kid-friendly", "child friendly", "good for kids", "family friendly"],
+    ("*", "good_for_kids"): ["kid friendly", "kid-friendly", "child friendly", "good for kids", "family friendly",
+                             "for kids", "for children", "with kids", "with children", "child attractions"],
     ("*", "has_seating_outdoors"): ["outdoor seating", "outdoor seats", "seating outdoors"],
     ("*", "has_vegetarian_options"): ["vegetarian options", "vegetarian friendly", "vegetarian food"],
     ("*", "serves_alcohol"): ["serves alcohol", "alcohol"],
     ("*", "has_live_music"): ["live music"],
-    ("*", "pets_allowed"): ["pets allowed", "pet friendly", "pet-friendly"],
+    ("*", "pets_allowed"): ["pets allowed", "pet friendly", "pet-friendly", "allows pets", "allow pets", "allowing pets",
+                            "pets are allowed", "pets are welcome"],
     ("*", "has_wifi"): ["wifi", "wi-fi"],
     ("*", "has_laundry_service"): ["laundry service", "laundry"],
     ("*", "smoking_allowed"): ["smoking allowed", "smoking"],
@@ -153,23 +155,54 @@ NOT_VALUE_BEFORE: dict[str, set[str]] = {
     "business": {"trip", "meeting", "tour", "travel", "conference", "dinner", "lunch"},
 }
 
+#: A value word after one of these words is a pronoun, no value ("find me one", "a good one",
+#: "the best one" say no count): ``{value word: previous words}``.
+NOT_VALUE_AFTER: dict[str, set[str]] = {
+    "one": {"me", "us", "the", "a", "an", "any", "good", "nice", "best", "great", "cheap", "another", "this", "that",
+            "which", "each", "every", "other", "new", "right", "perfect", "fine", "decent", "first"},
+}
+
 #: Words that ask for a domain in a dialogue though they name none of its cue phrases; read by
 #: dialogue grounding only when the user names no domain at all ("I'm hungry", "call me a cab").
 REQUEST_CUES: dict[str, list[str]] = {
-    "Restaurants": ["dine", "dine in", "dining", "eating place", "hungry", "a meal", "eat", "food"],
+    "Restaurants": ["dine", "dine in", "dining", "eating place", "hungry", "a meal", "eat", "food", "eatery", "eateries",
+                    "meal", "place to eat"],
     "Music": ["song", "listen to", "play a"],
-    "Events": ["activities", "activity", "happening", "something interesting", "things to do", "something fun"],
-    "Movies": ["film", "films"],
-    "Flights": ["plane ticket", "oneway ticket", "one way ticket", "plane"],
+    "Events": ["activities", "activity", "happening", "something interesting", "things to do", "something fun",
+               "concert", "concerts", "match", "matches", "sports game", "games", "going on", "entertainment", "gig"],
+    "Movies": ["film", "films", "theatre", "theater", "cinema"],
+    "Flights": ["plane ticket", "oneway ticket", "one way ticket", "plane", "airline", "airlines", "fly"],
     "RideSharing": ["cab", "taxi", "ride to"],
-    "RentalCars": ["rent a car", "car for rent", "car rental", "a car", "rental", "rent a", "car"],
+    "RentalCars": ["rent a car", "car for rent", "car rental", "a car", "rental", "rent a", "car", "vehicle"],
     "Hotels": ["a room", "stay the night", "place to stay"],
+    "Homes": ["apartment", "apartments", "residence", "place to live", "lease", "condo", "property to rent"],
+    "Banks": ["balance", "my account", "checking account", "savings account", "bank balance"],
+    "Travel": ["attraction", "tourist", "landmark", "museum", "places to see"],
+    "Services": ["therapist", "psychiatrist", "psychologist", "counselor", "counsellor", "counseling"],
+    "Weather": ["rain", "raining", "rainy", "sunny", "temperature", "humidity", "humid", "windy", "forecast"],
+    "Dentists": ["teeth", "tooth", "dental"],
+    "Salons": ["haircut", "hair cut", "hair stylist", "hair salon"],
 }
 
 #: A domain read as another when the same turn carries one of the words: a *movie* to stream
 #: online is a Media request, not a cinema one. ``{(from, to): words}``.
 DOMAIN_QUALIFIERS: dict[tuple[str, str], set[str]] = {
     ("Movies", "Media"): {"online", "stream", "streaming", "internet", "net", "web", "netflix", "at home", "subscription"},
+}
+
+#: A domain the same words also name ("a movie to watch" is a cinema film or one to stream or rent:
+#: SGD's Movies and Media services both find movies by genre and director; "something fun to
+#: do" is an event or an attraction), unless a word of
+#: :data:`DOMAIN_DECIDERS` (or of :data:`DOMAIN_QUALIFIERS`) settles it; text grounding then
+#: accepts a call of either. ``{named domain: alternatives}``.
+DOMAIN_ALTERNATIVES: dict[str, list[str]] = {"Movies": ["Media"], "Events": ["Travel"]}
+#: Words that settle a request for the named domain itself: a film at the cinema.
+DOMAIN_DECIDERS: dict[str, set[str]] = {
+    "Movies": {"theater", "theaters", "theatre", "theatres", "cinema", "cinemas", "showtime", "showtimes", "show time",
+               "imax", "3d", "ticket", "tickets", "box office"},
+    # "something fun to do" is an event or an attraction; these words name an event
+    "Events": {"event", "events", "concert", "concerts", "gig", "gigs", "game", "games", "match", "matches", "show", "shows",
+               "sports", "sport", "music", "play", "plays", "theater", "theatre", "ticket", "tickets", "festival"},
 }
 
 

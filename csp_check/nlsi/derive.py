@@ -3,14 +3,19 @@
 The consistent call sets of an example are the assignments satisfying P1–P6; :func:`derive`
 builds the least one directly, as a forward-chaining interpreter of the rules:
 
-1. called domains = the requested ones, closed under also-rules (P6);
+1. called domains = the requested ones (:meth:`Context.requested`), closed under also-rules (P6);
 2. per called domain, the stated values (P3); a second domain reached through an also-rule
-   shares the first call's location value on its location-like slot;
+   shares the first call's location value on its location-like slot, unless an instruction of
+   its own fills that slot (P4);
 3. domain-level rules fill unstated slots (P4); a slot with several preferred values gives one
    call per value (P5); chained rules then fire to a fixpoint inside each call (P4, MultiHop).
 
-:func:`solve_count` asks CP-SAT (ortools, optional) whether the consistent choice of values per
-(call, slot) is unique: the "several solutions = the profile leaves choices" of spec §4.
+The same least call set is also a solver's answer: :func:`derive_with` takes ``interpreter``
+(this module, the fast path) or a backend name (``cp-sat``, ``minizinc``), which solves the
+lowered P1–P6 over a derive structure (:func:`csp_check.nlsi.lower.solve_derive`); both derive
+the same calls on the data built from SGD dev and train (``benchmarks/nlsi.py --solver``).
+:func:`solve_count` asks a solver whether the consistent choice of values per (call, slot) is
+unique: the "several solutions = the profile leaves choices" of spec §4.
 """
 
 from __future__ import annotations
@@ -23,13 +28,15 @@ from csp_check.nlsi.models import ApiCall
 from csp_check.nlsi.schema import normalize
 
 MAX_CALLS_PER_DOMAIN = 8
+#: ``--solver`` value of the forward-chaining interpreter (:func:`derive`).
+INTERPRETER = "interpreter"
 
 
 def derive(ctx: Context) -> tuple[list[ApiCall], list[Rule]]:
     """The derived calls (sorted arguments) and the rules that fired (profile order)."""
     g = ctx.grounding
     fired: list[Rule] = []
-    order: list[tuple[str, str | None]] = [(d, None) for d in g.domains]
+    order: list[tuple[str, str | None]] = [(d, None) for d in ctx.requested()]
     seen: set[str] = set()
     calls: list[ApiCall] = []
     i = 0
@@ -43,7 +50,8 @@ def derive(ctx: Context) -> tuple[list[ApiCall], list[Rule]]:
         if source is not None:
             src_loc = next((v for c in calls if ctx.domain_of(c) == source for s, v in sorted(c.arguments) if s in LOCATION_SLOTS), None)
             loc_slot = next((s for s in sorted(ctx.schema.domains[d]) if s in LOCATION_SLOTS), None)
-            if src_loc is not None and loc_slot is not None and loc_slot not in base:
+            ruled = any(r.action and r.action[0] == loc_slot and not r.condition and d in r.domains for r in ctx.rules)
+            if src_loc is not None and loc_slot is not None and loc_slot not in base and not ruled:  # P4 wins
                 base[loc_slot] = src_loc
         mine = _expand(ctx, d, base, fired)
         calls += mine
@@ -98,47 +106,24 @@ def _expand(ctx: Context, d: str, base: dict[str, str], fired: list[Rule]) -> li
     return out
 
 
-def solve_count(ctx: Context, calls: list[ApiCall], cap: int = 2) -> int:
-    """Number (up to ``cap``) of value choices for the derived calls' slots satisfying P1–P6,
-    found by CP-SAT: one Boolean per (call, slot, candidate value), exactly one per (call, slot),
-    and each candidate allowed only if the families accept the call set it gives.
+def derive_with(ctx: Context, solver: str = "interpreter") -> tuple[list[ApiCall], list[Rule]]:
+    """:func:`derive` (``interpreter``), or the preferred solution of a solver backend
+    (``cp-sat``, ``minizinc``, ``minizinc:gecode``; :func:`csp_check.nlsi.lower.solve_derive`:
+    no call set when the lowered CSP has no solution). Raises
+    :class:`~csp_check.errors.SolverUnavailable` when the backend is not installed."""
+    if solver == INTERPRETER:
+        return derive(ctx)
+    from csp_check.nlsi.lower import solve_derive
 
-    Candidates per (call, slot): the derived value and the values other rules give the slot.
-    Raises ``ImportError`` when ortools is not installed.
-    """
-    from ortools.sat.python import cp_model
+    out = solve_derive(ctx, solver=solver)
+    return out.calls, out.rules
 
-    from csp_check.nlsi.families import violations
 
-    model = cp_model.CpModel()
-    choice: dict[tuple[int, str], list[tuple[str, object]]] = {}
-    for i, c in enumerate(calls):
-        d = ctx.domain_of(c)
-        for s, v in c.arguments:
-            cands = [v] + [r.action[1] for r in ctx.rules if r.action and r.action[0] == s and d in r.domains and normalize(r.action[1]) != normalize(v)]
-            vars_ = [(val, model.NewBoolVar(f"c{i}_{s}_{k}")) for k, val in enumerate(dict.fromkeys(cands))]
-            model.AddExactlyOne(x for _, x in vars_)
-            choice[(i, s)] = vars_
-    # forbid each single-value change that the families reject (a local check per variable)
-    for (i, s), vars_ in choice.items():
-        for val, x in vars_[1:]:
-            alt = list(calls)
-            alt[i] = ApiCall(method=calls[i].method, arguments=tuple((a, val if a == s else b) for a, b in calls[i].arguments))
-            if violations(ctx, alt):
-                model.Add(x == 0)
-    solver = cp_model.CpSolver()
-    solver.parameters.enumerate_all_solutions = True
+def solve_count(ctx: Context, calls: list[ApiCall], cap: int = 2, solver: str = "cp-sat") -> int:
+    """Number (up to ``cap``) of consistent value choices for the arguments of ``calls``,
+    counted by ``solver`` over the lowered P1–P6 (:func:`csp_check.nlsi.lower.count_choices`:
+    methods and filled slots kept, each argument over its slot's candidates). Raises
+    :class:`~csp_check.errors.SolverUnavailable` when the backend is not installed."""
+    from csp_check.nlsi.lower import count_choices
 
-    class _Count(cp_model.CpSolverSolutionCallback):
-        def __init__(self):
-            super().__init__()
-            self.n = 0
-
-        def on_solution_callback(self):
-            self.n += 1
-            if self.n >= cap:
-                self.StopSearch()
-
-    counter = _Count()
-    solver.Solve(model, counter)
-    return counter.n
+    return count_choices(ctx, calls, solver=solver, cap=cap)

@@ -14,8 +14,11 @@ from dataclasses import dataclass, field
 
 from csp_check.nlsi.cues import (
     BOOL_FALSE,
+    DOMAIN_ALTERNATIVES,
+    DOMAIN_DECIDERS,
     DOMAIN_QUALIFIERS,
     NEGATIONS,
+    NOT_VALUE_AFTER,
     NOT_VALUE_BEFORE,
     REQUEST_CUES,
     ROLE_CUES,
@@ -39,6 +42,13 @@ class Grounding:
     text: str = ""
     source: str = "text"
     implied: set[str] = field(default_factory=set)  # normalised values said by a paraphrase ("affordable")
+    #: requested domain → other domains the same words name (text only: "a movie" is Movies or
+    #: Media, :data:`~csp_check.nlsi.cues.DOMAIN_ALTERNATIVES`); calling one of them answers it.
+    alternatives: dict[str, list[str]] = field(default_factory=dict)
+
+    def grounded_domains(self) -> list[str]:
+        """The requested domains, then their alternatives (values are grounded for each)."""
+        return list(dict.fromkeys(self.domains + [a for d in self.domains for a in self.alternatives.get(d, [])]))
 
     def stated(self, domain: str, slot: str) -> str | None:
         """The value the user stated for ``domain.slot``, or None."""
@@ -72,7 +82,8 @@ def ground(example: Example, parser: InstructionParser, use_annotation: bool = T
         words = [t.lower_ for t in doc]
         ms = [m for m in ms if m.kind != "value" or (any(
             _name_cased(schema, d, *o.split("\x00"), m, words) for d, o in m.options)  # "help me" is not the song "Help"
-            and not (m.end < len(words) and words[m.end] in NOT_VALUE_BEFORE.get(m.text.lower(), ())))]  # "one way"
+            and not (m.end < len(words) and words[m.end] in NOT_VALUE_BEFORE.get(m.text.lower(), ()))  # "one way"
+            and not (m.start > 0 and words[m.start - 1] in NOT_VALUE_AFTER.get(m.text.lower(), ())))]  # "find me one"
         mentions.append((words, ms))
     weak: list[str] = []
     named = {next(iter(m.options))[0] for _, ms in mentions for m in ms if m.kind == "domain"}
@@ -86,15 +97,19 @@ def ground(example: Example, parser: InstructionParser, use_annotation: bool = T
                 target = weak if m.text.lower() in WEAK_DOMAIN_WORDS else g.domains
                 if d not in target:
                     target.append(d)
-    if not g.domains:
-        g.domains = weak
-    if not g.domains:  # no domain named: words that ask for one ("I'm hungry", "call me a cab")
-        text = f" {g.text} "
+    if not g.domains:  # no domain named: words that ask for one ("I'm hungry", "call me a cab"),
+        text = f" {g.text} "  # before a generic domain word ("travel by plane" asks for a flight)
         hits = [(text.find(f" {normalize(p)} "), d) for d, ps in REQUEST_CUES.items() if d in schema.domains for p in ps]
         g.domains = list(dict.fromkeys(d for at, d in sorted(h for h in hits if h[0] >= 0)))[:1]
+    if not g.domains:
+        g.domains = weak
     for (src, dst), words_ in DOMAIN_QUALIFIERS.items():  # "a movie to stream online" is Media
         if src in g.domains and dst in schema.domains and any(f" {w} " in f" {g.text} " for w in words_):
             g.domains = list(dict.fromkeys(dst if d == src else d for d in g.domains))
+    for d, alts in DOMAIN_ALTERNATIVES.items():  # "a movie" without a cinema or streaming word
+        words_ = DOMAIN_DECIDERS.get(d, set())
+        if d in g.domains and not any(f" {normalize(w)} " in f" {g.text} " for w in words_):
+            g.alternatives[d] = [a for a in alts if a in schema.domains and a not in g.domains]
     if not g.domains:  # fall back to the domains whose values the user names most
         counts: dict[str, int] = {}
         for words, ms in mentions:
@@ -106,19 +121,30 @@ def ground(example: Example, parser: InstructionParser, use_annotation: bool = T
         best = [d for d, c in counts.items() if c == top]
         if len(best) == 1:
             g.domains = best
+    for group in [g.domains] + [[a] for a in g.grounded_domains() if a not in g.domains]:
+        _stated_values(g, schema, mentions, group)
+    _paraphrased_values(g, schema)
+    _dates(g, example, user_text)
+    _locations(g, parser, docs)
+    return g
+
+
+def _stated_values(g: Grounding, schema, mentions: list, group: list[str]) -> None:
+    """Values the user states for the domains of ``group`` (boolean slots named, value
+    mentions resolved to one slot; negated ones recorded apart)."""
     for words, ms in mentions:
         slot_mentions = {o for m in ms if m.kind == "slot" for o in m.options}
         slot_list = [m for m in ms if m.kind == "slot"]
         for m in slot_list:  # boolean slots named in the text ("child-friendly", "I'm okay to share")
             for d, s in m.options:
                 info = schema.slot(d, s)
-                if d in g.domains and info is not None and info.is_boolean:
+                if d in group and info is not None and info.is_boolean:
                     window = set(words[max(0, m.start - 3) : m.start])
                     g.values.setdefault(d, {})[s] = "False" if window & (NEGATIONS | BOOL_FALSE) else "True"
         for m in ms:
             if m.kind != "value":
                 continue
-            opts = [(d, s.split("\x00")) for d, s in m.options if d in g.domains]
+            opts = [(d, s.split("\x00")) for d, s in m.options if d in group]
             if not opts:
                 continue
             near = [x for x in slot_list if -1 <= x.start - m.end <= 2 or -2 <= m.start - x.end <= 0]
@@ -140,10 +166,6 @@ def ground(example: Example, parser: InstructionParser, use_annotation: bool = T
                     del g.values[d][slot]
             else:
                 g.values.setdefault(d, {})[slot] = canon
-    _paraphrased_values(g, schema)
-    _dates(g, example, user_text)
-    _locations(g, parser, docs)
-    return g
 
 
 def _dates(g: Grounding, example: Example, user_text: str) -> None:
@@ -180,7 +202,7 @@ def _paraphrased_values(g: Grounding, schema) -> None:
     ("not costly") says nothing."""
     text = f" {g.text} "
     words = g.text.split()
-    for d in g.domains:
+    for d in g.grounded_domains():
         found: dict[str, set[str]] = {}
         for slot, info in schema.domains.get(d, {}).items():
             cues = value_cues(schema, d, slot)
@@ -227,10 +249,11 @@ def _locations(g: Grounding, parser, docs: list) -> None:
     """A requested domain with no stated place gets a capitalised place name the user says that
     is a place value of any domain (:func:`_location_pool`): the slot is the domain's only place
     slot, or the one a preposition points to ("to SD" → destination, :data:`ROLE_CUES`), or the
-    one whose ontology holds the value; otherwise none."""
+    one whose ontology holds the value; otherwise none. A place already stated for another slot
+    of the domain (the origin) is not taken again."""
     schema = parser.schema
     todo = {}
-    for d in g.domains:
+    for d in g.grounded_domains():
         slots = [s for s in schema.domains.get(d, {}) if s in LOCATION_SLOTS or s.endswith("_city")]
         if slots and not any(g.values.get(d, {}).get(s) for s in slots):
             todo[d] = slots
@@ -253,7 +276,10 @@ def _locations(g: Grounding, parser, docs: list) -> None:
                     break
             k += 1
     for d, slots in todo.items():
+        taken = {normalize(v) for v in g.values.get(d, {}).values()}
         for prep, canon in reversed(found):  # the latest mention wins
+            if normalize(canon) in taken:
+                continue  # "a bus from Sacramento": the origin, not also the destination
             if len(slots) == 1:
                 pick = slots
             else:

@@ -156,3 +156,4 @@ class CallReport(BaseModel):
     llm_parsed_instructions: list[str] | None = None  # with --llm-parse: read by the LLM fallback
     derived_api_calls: list[str] | None = None
     derived_instructions: list[str] | None = None
+    derived_solutions: int | None = None  # derive with a solver: value choices of the derived calls (2: two or more)

@@ -11,7 +11,9 @@ to them: :mod:`csp_check.families`):
   ``[x ∈ {dontcare, cell}]`` per filter, or for a bound filter ``[x ∈ {dontcare} ∪ {v ≤ cell}]``
   (``≥``) (a missing cell leaves the entity possible, not sure; so does an ``=`` value the cell
   is a qualified form of, ``IntEncoding.kb_wider``); then ``lo ≤ Σ possible``,
-  ``Σ sure ≤ hi`` and ``lo ≤ hi``, and a bound's amount variable is an int (``< base``).
+  ``Σ sure ≤ hi`` and ``lo ≤ hi``, and a bound's amount variable is an int (``< base``);
+- a clause (at least one literal): each literal is a Boolean that implies its member / equal /
+  different condition, and one of them is true.
 
 Every auxiliary Boolean is a function of the value variables, so CP-SAT's enumeration counts
 solutions over the CSP's variables only. Tasks: SATISFY solves; COUNT enumerates with a
@@ -26,7 +28,7 @@ import functools
 from typing import Any, Iterable
 
 from csp_check.solvers.base import Outcome, Solver, Task
-from csp_check.solvers.encoding import OP_EQ, OP_GE, IntEncoding
+from csp_check.solvers.encoding import LIT_EQUAL, LIT_MEMBER, OP_EQ, OP_GE, IntEncoding
 
 
 class CpSatSolver(Solver):
@@ -153,6 +155,7 @@ class _Builder:
         self._eq: dict[tuple[int, int], Any] = {}
         self._in: dict[tuple[int, frozenset[int]], Any] = {}
         self._and: dict[tuple, Any] = {}
+        self._same: dict[tuple[int, int], Any] = {}
         self.linked: set[int] = set()  # variables some posted constraint restricts
         for inst in enc.members:
             if enc.on(inst.family):
@@ -166,6 +169,9 @@ class _Builder:
         for q in enc.counts:
             if enc.on(q.family):
                 self.count(q)
+        for clause in enc.clauses:
+            if enc.on(clause.family):
+                self.any_of(clause.literals)
 
     # -- literals -----------------------------------------------------------------------------
 
@@ -238,6 +244,37 @@ class _Builder:
             self.model.add_bool_or([~self.true])  # a variable different from itself
         elif len(group) > 1:
             self.model.add_all_different([self.x[i] for i in group])
+
+    def any_of(self, literals: Iterable[Any]) -> None:
+        """At least one clause literal holds (none: unsatisfiable). A member literal is the
+        conjunction of its variables' ``[x ∈ S]``; an equal / different literal the conjunction
+        of reified ``[x_i = x_j]`` / ``[x_i ≠ x_j]`` per pair (fully reified, so enumeration
+        still counts value assignments only)."""
+        lits = []
+        for lit in literals:
+            self.linked.update(lit.variables)
+            if lit.kind == LIT_MEMBER:
+                lits.append(self.all_of([self.member(i, lit.allowed) for i in lit.variables]))
+                continue
+            vs = lit.variables
+            pairs = [(vs[0], j) for j in vs[1:]] if lit.kind == LIT_EQUAL else \
+                [(vs[a], vs[b]) for a in range(len(vs)) for b in range(a + 1, len(vs))]
+            lits.append(self.all_of([self.same(i, j) if lit.kind == LIT_EQUAL else ~self.same(i, j) for i, j in pairs]))
+        if any(lit is self.true for lit in lits):
+            return
+        self.model.add_bool_or(lits or [~self.true])
+
+    def same(self, i: int, j: int) -> Any:
+        """Literal ``[x_i = x_j]``, fully reified."""
+        if i == j:
+            return self.true
+        key = (min(i, j), max(i, j))
+        if key not in self._same:
+            b = self.model.new_bool_var(f"{self.enc.names[i]}=={self.enc.names[j]}")
+            self.model.add(self.x[i] == self.x[j]).only_enforce_if(b)
+            self.model.add(self.x[i] != self.x[j]).only_enforce_if(~b)
+            self._same[key] = b
+        return self._same[key]
 
     def bounded(self, i: int, op: int, cell: int) -> Iterable[int]:
         """The values of ``x_i`` a KB cell satisfies: ``cell`` itself for ``=``; for a bound,

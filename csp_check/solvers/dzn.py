@@ -76,6 +76,18 @@ def to_dzn(enc: IntEncoding) -> str:
         f"F_COL = {_ints(c + 1 for _, c in filters)};",
         f"F_OP = {_ints(q.op(f) for q in enc.counts for f in range(len(q.filters)))};",
     ]
+    or_start, lits = _flatten(c.literals for c in enc.clauses)
+    lit_start, lit_vars = _flatten(lit.variables for lit in lits)
+    lines += [
+        f"N_OR = {len(enc.clauses)};",
+        f"OR_FAMILY = {_ints(c.family + 1 for c in enc.clauses)};",
+        f"OR_START = {_ints(or_start)};",
+        f"N_LIT = {len(lits)};",
+        f"LIT_KIND = {_ints(lit.kind for lit in lits)};",
+        f"LIT_START = {_ints(lit_start)};",
+        f"LIT_VAR = {_ints(v + 1 for v in lit_vars)};",
+        f"LIT_DOM = [{', '.join(_set(lit.allowed) for lit in lits)}];",
+    ]
     return "\n".join(lines) + "\n"
 
 

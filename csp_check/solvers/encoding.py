@@ -4,8 +4,8 @@ CP-SAT (:mod:`csp_check.solvers.cpsat`) builds its model from an :class:`IntEnco
 MiniZinc data (:func:`csp_check.solvers.dzn.to_dzn`) is written from the same object, so the two
 backends cannot drift apart. The semantics are those of :mod:`csp_check.check` (spec §2, paper
 §3.2). Each constraint is lowered by its family (:mod:`csp_check.families`) to the encoding
-primitives (member of a set, all equal, all different, a KB count between bounds); the encoding
-holds primitives only, and ``models/consistency.mzn`` states them as constraints.
+primitives (member of a set, all equal, all different, a KB count between bounds, a clause of
+such literals: :class:`~csp_check.families.primitives.AnyOf`); the encoding holds primitives only, and ``models/consistency.mzn`` states them as constraints.
 
 **Value codes.** Every value becomes an ``int`` code so that equality of codes is equality of
 :class:`~csp_check.models.Value` s (``3`` and ``"3"`` stay different, as in the checker):
@@ -41,7 +41,7 @@ from typing import Iterable, Mapping
 
 from csp_check.errors import InvalidCSP
 from csp_check.families import registry
-from csp_check.families.primitives import DONTCARE, AllDifferent, AllEqual, KbCount, Member, covering_values
+from csp_check.families.primitives import DONTCARE, AllDifferent, AllEqual, AnyOf, KbCount, Member, covering_values
 from csp_check.models import CSP, ConstraintId, Value, VariableKind
 
 
@@ -89,6 +89,30 @@ class CountInstance:
         return tuple(dict.fromkeys(b[0] for b in (self.lo, self.hi) if b is not None and b[0] is not None))
 
 
+#: Kinds of a clause literal (:class:`ClauseLiteral`).
+LIT_MEMBER, LIT_EQUAL, LIT_DIFFERENT = 0, 1, 2
+
+
+@dataclass(frozen=True)
+class ClauseLiteral:
+    """One literal of a clause: every variable in ``allowed`` (LIT_MEMBER; an excluded member
+    is already the complement here), or the variables all equal (LIT_EQUAL) / pairwise different
+    (LIT_DIFFERENT; ``allowed`` empty for both)."""
+
+    kind: int
+    variables: tuple[int, ...]
+    allowed: frozenset[int] = frozenset()
+
+
+@dataclass(frozen=True)
+class ClauseInstance:
+    """At least one of ``literals`` holds (:class:`~csp_check.families.primitives.AnyOf`; none:
+    unsatisfiable), posted when family ``family`` is on."""
+
+    literals: tuple[ClauseLiteral, ...]
+    family: int
+
+
 #: Filter comparisons (``Constraint.ops``): ``=``, a lower bound (the KB cell ``>=`` the
 #: variable's value) and an upper bound (``<=``). String codes are in sorted order of the
 #: strings, so comparing codes compares strings (``HH:MM`` times as times), as the checker does.
@@ -124,6 +148,7 @@ class IntEncoding:
     # (an ``=`` filter of one possibly matches the entity; module docstring)
     kb_wider: tuple[tuple[tuple[frozenset[int], ...], ...], ...] = ()
     meta: dict[str, object] = field(default_factory=dict, compare=False)
+    clauses: tuple[ClauseInstance, ...] = ()  # AnyOf instances (none in the dialogue families)
 
     @property
     def dontcare(self) -> int:
@@ -201,6 +226,7 @@ def encode(
     equal: list[GroupInstance] = []
     different: list[GroupInstance] = []
     counts_raw: list[tuple[KbCount, int]] = []
+    clauses_raw: list[tuple[AnyOf, int, str]] = []
     typed = False
     for c in csp.constraints:
         family = registry.get(c.id)
@@ -228,6 +254,13 @@ def encode(
                     if op not in OP_CODES:
                         raise InvalidCSP(f"dialogue {csp.dialogue_id}: {c.id.value} has an unknown filter op {op!r}")
                 counts_raw.append((p, k))
+            elif isinstance(p, AnyOf):
+                for part in p.parts:
+                    if not isinstance(part, (Member, AllEqual, AllDifferent)):
+                        raise InvalidCSP(f"dialogue {csp.dialogue_id}: {c.id.value} has a clause literal {part!r}")
+                    for n in part.variables:
+                        var(n, c.id.value)
+                clauses_raw.append((p, k, c.id.value))
             else:
                 raise InvalidCSP(f"dialogue {csp.dialogue_id}: {c.id.value} lowers to an unknown primitive {p!r}")
 
@@ -236,6 +269,7 @@ def encode(
     all_domain_values = sorted({x for vals in csp.domains.values() for x in vals})
     universe: set[Value] = {DONTCARE, *all_domain_values, *said_values, *pinned.values()}
     universe.update(x for _, allowed, _, _ in members_raw for x in allowed)
+    universe.update(x for p, _, _ in clauses_raw for part in p.parts if isinstance(part, Member) for x in part.allowed)
     universe.update(e[col] for kb in kb_names for e in csp.kbs.get(kb, []) for col in columns if e.get(col))
     strings = tuple(sorted(x for x in universe if isinstance(x, str)))
     ints = [x for x in universe if isinstance(x, int)]
@@ -285,6 +319,15 @@ def encode(
         MemberInstance(i, every_code - {code(x) for x in allowed} if excluded else frozenset(code(x) for x in allowed), k)
         for i, allowed, k, excluded in members_raw
     )
+
+    def literal(part) -> ClauseLiteral:
+        vs = tuple(index[n] for n in part.variables)
+        if isinstance(part, Member):
+            allowed = frozenset(code(x) for x in part.allowed)
+            return ClauseLiteral(LIT_MEMBER, vs, every_code - allowed if part.excluded else allowed)
+        return ClauseLiteral(LIT_EQUAL if isinstance(part, AllEqual) else LIT_DIFFERENT, vs)
+
+    clauses = tuple(ClauseInstance(tuple(literal(part) for part in p.parts), k) for p, k, _ in clauses_raw)
     return IntEncoding(
         dialogue_id=csp.dialogue_id,
         names=tuple(v.name for v in csp.variables),
@@ -307,4 +350,5 @@ def encode(
         kb_rows=kb_rows,
         columns=tuple(columns),
         kb_wider=kb_wider,
+        clauses=clauses,
     )

@@ -39,6 +39,17 @@ class Context:
             return False
         return normalize(self.schema.canonical(domain, slot, a)) == normalize(self.schema.canonical(domain, slot, b))
 
+    def requested(self) -> list[str]:
+        """The domains to call for the request (derive): each requested domain, or, when its
+        words also name other domains (``Grounding.alternatives``), the one of them the
+        profile has instructions for if exactly one has; otherwise the named one."""
+        out = []
+        for d in self.grounding.domains:
+            options = [d] + self.grounding.alternatives.get(d, [])
+            ruled = [x for x in options if any(x in r.domains for r in self.rules)]
+            out.append(ruled[0] if len(options) > 1 and len(ruled) == 1 else d)
+        return list(dict.fromkeys(out))
+
     def condition_holds(self, rule: Rule, call: ApiCall) -> bool:
         """A value rule's condition in one call: its domain and every condition pair."""
         domain = self.domain_of(call)

@@ -2,6 +2,11 @@
 values are in ``possible_values`` after normalisation.
 
 Instances: one per call (the method) and one per argument of a call whose method is known.
+
+Lowered (:mod:`csp_check.nlsi.lower`): the method variable is a schema method (or the call is
+not made); an argument of a slot its domain lacks is absent; a categorical slot's variable is
+absent or one of its possible values. In a derive structure also: a call not made has no
+arguments, and candidate calls of one domain are made in order (no symmetric solutions).
 """
 
 from __future__ import annotations
@@ -50,3 +55,30 @@ def explain(ctx, inst: Instance, calls: list[ApiCall]) -> CallViolation:
     allowed = ", ".join(ctx.schema.slot(domain, inst.slot).possible_values)
     return CallViolation(family=ID, call=call.render(), argument=inst.slot,
                          message=f"{inst.slot}={value!r} is not a value of {domain}.{inst.slot} ({allowed})")
+
+
+def lower(ctx, st) -> list:
+    """(label, primitives) per instance over the structure ``st`` (module doc)."""
+    from csp_check.families.primitives import AnyOf, Member
+    ABSENT, NONE = st.absent, st.none
+
+    out = []
+    methods = frozenset(f"Get{d}" for d in ctx.schema.domains) | {NONE}
+    for cv in st.calls:
+        out.append((f"{cv.method} exists", [Member((cv.method_var,), methods)]))
+        if cv.domain is None:
+            continue
+        for var, s in cv.all_vars():
+            info = ctx.schema.slot(cv.domain, s)
+            if info is None:
+                out.append((f"{cv.method}: {s} is a slot", [Member((var,), frozenset({ABSENT}))]))
+            elif info.is_categorical:
+                ok = frozenset(u for u in st.domain[var] if u == ABSENT or ctx.schema.value_ok(cv.domain, s, u))
+                out.append((f"{cv.method}: {s} categorical", [Member((var,), ok)]))
+            if st.derive:
+                out.append((f"{cv.method} not made: no {s}", [AnyOf((st.exists(cv), st.is_value(var, ABSENT)))]))
+    if st.derive:
+        for a, b in zip(st.calls, st.calls[1:]):
+            if a.domain == b.domain:
+                out.append((f"{a.method} candidates in order", [AnyOf((st.missing(b), st.exists(a)))]))
+    return out

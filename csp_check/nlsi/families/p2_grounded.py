@@ -5,6 +5,10 @@ Instances: one per argument of a known-method call. Grounded means: the user sta
 slot, or its normalised text or one of its ontology aliases occurs in the user's turns, or a parsed instruction of the call's
 domain gives that slot that value (as action or as a chain condition), or, for a location-like
 slot, another call carries the same value (a second domain shares the first one's location).
+
+Lowered (:mod:`csp_check.nlsi.lower`): per argument variable of a schema slot, absent or a
+value grounded alone (:func:`grounded_alone`); for a location-like slot, each other value ``u``
+gives the clause "not ``u``, or some other call's location-like argument equals ``u``".
 """
 
 from __future__ import annotations
@@ -29,20 +33,28 @@ def instances(ctx, calls: list[ApiCall]) -> list[Instance]:
             if ctx.schema.slot(ctx.domain_of(c), s) is not None]
 
 
-def holds(ctx, inst: Instance, calls: list[ApiCall]) -> bool:
-    call = calls[inst.call]
-    d = ctx.domain_of(call)
+def grounded_alone(ctx, d: str, slot: str, value: str) -> bool:
+    """Grounded without looking at other calls: stated, said (under any surface form), or
+    given by an instruction of ``d`` for ``slot``."""
     g = ctx.grounding
-    if ctx.same(d, inst.slot, g.stated(d, inst.slot), inst.value) or g.said(inst.value):
+    if ctx.same(d, slot, g.stated(d, slot), value) or g.said(value):
         return True
-    if any(g.said(form) for form in ctx.schema.surface_forms(d, inst.slot, inst.value)):
+    if any(g.said(form) for form in ctx.schema.surface_forms(d, slot, value)):
         return True  # said under another surface form of the same value ("Philly", "NYC")
     for r in ctx.rules:
         if d not in r.domains:
             continue
         pairs = list(r.condition) + ([r.action] if r.action else [])
-        if any(s == inst.slot and ctx.same(d, s, v, inst.value) for s, v in pairs):
+        if any(s == slot and ctx.same(d, s, v, value) for s, v in pairs):
             return True
+    return False
+
+
+def holds(ctx, inst: Instance, calls: list[ApiCall]) -> bool:
+    call = calls[inst.call]
+    d = ctx.domain_of(call)
+    if grounded_alone(ctx, d, inst.slot, inst.value):
+        return True
     if inst.slot in LOCATION_SLOTS:
         for j, other in enumerate(calls):
             if j != inst.call and any(s in LOCATION_SLOTS and ctx.same(d, inst.slot, v, inst.value) for s, v in other.arguments):
@@ -53,3 +65,29 @@ def holds(ctx, inst: Instance, calls: list[ApiCall]) -> bool:
 def explain(ctx, inst: Instance, calls: list[ApiCall]) -> CallViolation:
     return CallViolation(family=ID, call=calls[inst.call].render(), argument=inst.slot,
                          message=f"{inst.slot}={inst.value!r} is neither said in the dialogue nor given by an instruction (hallucinated)")
+
+
+def lower(ctx, st) -> list:
+    """(label, primitives) per instance over the structure ``st`` (module doc)."""
+    from csp_check.families.primitives import AnyOf, Member
+    ABSENT = st.absent
+
+    out = []
+    for cv in st.calls:
+        d = cv.domain
+        if d is None:
+            continue
+        for var, s in cv.all_vars():
+            if ctx.schema.slot(d, s) is None:
+                continue
+            ok = frozenset(u for u in st.domain[var] if u == ABSENT or grounded_alone(ctx, d, s, u))
+            if s not in LOCATION_SLOTS:
+                out.append((f"{cv.method}: {s} grounded", [Member((var,), ok)]))
+                continue
+            others = [(w, s2) for o in st.calls if o is not cv for w, s2 in o.all_vars() if s2 in LOCATION_SLOTS]
+            prims = [AnyOf((st.is_value(var, u, excluded=True),
+                            *(Member((w,), frozenset(x for x in st.domain[w] if x != ABSENT and ctx.same(d, s, x, u)))
+                              for w, _ in others)))
+                     for u in sorted(st.domain[var] - ok)]
+            out.append((f"{cv.method}: {s} grounded or shared", prims))
+    return out

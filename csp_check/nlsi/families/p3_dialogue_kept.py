@@ -1,11 +1,16 @@
 """P3 dialogue kept (spec §4): every value the user states for a slot of a requested domain is
 in each call of that domain, and no profile value overrides it (Conflict: the dialogue wins).
-A requested domain must be called at all.
+A requested domain must be called at all (on text grounding, a domain the same words name also
+answers it: "a movie" is Movies or Media, :data:`~csp_check.nlsi.cues.DOMAIN_ALTERNATIVES`).
 
 With text grounding (no annotation) a stated value found in the call under another slot that can
 hold it also counts as kept: which of two slots a bare value fills is a guess.
 
 Instances: one per requested domain (it is called) and one per (domain, slot, stated value).
+
+Lowered (:mod:`csp_check.nlsi.lower`): "some candidate call of the domain is made"; per stated
+value and candidate call of its domain, "the call is not made, or the slot has the value (or,
+text grounding, another slot that can hold it has it)".
 """
 
 from __future__ import annotations
@@ -26,11 +31,16 @@ class Instance:
 
 def instances(ctx, calls: list[ApiCall]) -> list[Instance]:
     g = ctx.grounding
-    out = []
-    for d in g.domains:
-        out.append(Instance(d))
+    out = [Instance(d) for d in g.domains]
+    for d in g.grounded_domains():
         out += [Instance(d, s, v) for s, v in sorted(g.values.get(d, {}).items())]
     return out
+
+
+def answering(ctx, domain: str) -> list[str]:
+    """The domains whose call answers a request for ``domain``: itself and, on text grounding,
+    the other domains its words name (``Grounding.alternatives``: "a movie" → Movies or Media)."""
+    return [domain] + ctx.grounding.alternatives.get(domain, [])
 
 
 def _calls(ctx, domain, calls):
@@ -38,9 +48,9 @@ def _calls(ctx, domain, calls):
 
 
 def holds(ctx, inst: Instance, calls: list[ApiCall]) -> bool:
-    mine = _calls(ctx, inst.domain, calls)
     if inst.slot is None:
-        return bool(mine)
+        return any(ctx.domain_of(c) in answering(ctx, inst.domain) for c in calls)
+    mine = _calls(ctx, inst.domain, calls)
     return all(ctx.same(inst.domain, inst.slot, c.args().get(inst.slot), inst.value) or _elsewhere(ctx, inst, c) for c in mine)
 
 
@@ -59,7 +69,8 @@ def _elsewhere(ctx, inst: Instance, call: ApiCall) -> bool:
 
 def explain(ctx, inst: Instance, calls: list[ApiCall]) -> CallViolation:
     if inst.slot is None:
-        return CallViolation(family=ID, message=f"the user asks for {inst.domain} but no Get{inst.domain} call is made")
+        names = " or ".join(f"Get{d}" for d in answering(ctx, inst.domain))
+        return CallViolation(family=ID, message=f"the user asks for {inst.domain} but no {names} call is made")
     for c in _calls(ctx, inst.domain, calls):
         got = c.args().get(inst.slot)
         if not ctx.same(inst.domain, inst.slot, got, inst.value):
@@ -71,3 +82,33 @@ def explain(ctx, inst: Instance, calls: list[ApiCall]) -> CallViolation:
                 msg += " (a profile value overrides the dialogue)"
             return CallViolation(family=ID, call=c.render(), argument=inst.slot, instruction=over, message=msg)
     return CallViolation(family=ID, argument=inst.slot, message=f"the user states {inst.slot}={inst.value!r}")
+
+
+def lower(ctx, st) -> list:
+    """(label, primitives) per instance over the structure ``st`` (module doc)."""
+    from csp_check.families.primitives import AnyOf, Member
+    ABSENT = st.absent
+
+    out = []
+    for inst in instances(ctx, []):
+        mine = st.of_domain(inst.domain)
+        if inst.slot is None:
+            called = [cv for d in answering(ctx, inst.domain) for cv in st.of_domain(d)]
+            out.append((f"{inst.domain} is called", [AnyOf(tuple(st.exists(cv) for cv in called))]))
+            continue
+        prims = []
+        for cv in mine:
+            lits = [st.missing(cv)]
+            if inst.slot in cv.slots:
+                lits.append(st.same(cv.slots[inst.slot], inst.domain, inst.slot, inst.value))
+            if ctx.grounding.source == "text":
+                for var, slot in cv.all_vars():
+                    info = ctx.schema.slot(inst.domain, slot)
+                    if slot == inst.slot or info is None:
+                        continue
+                    ok = frozenset(u for u in st.domain[var] if u != ABSENT and ctx.same(inst.domain, slot, u, inst.value)
+                                   and ctx.schema.canonical(inst.domain, slot, u) in info.values)
+                    lits.append(Member((var,), ok))
+            prims.append(AnyOf(tuple(lits)))
+        out.append((f"{inst.domain}.{inst.slot}={inst.value!r} kept", prims))
+    return out

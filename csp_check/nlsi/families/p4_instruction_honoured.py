@@ -5,6 +5,11 @@ the call, unless the user stated that slot (P3 wins).
 Instances: one per (call, value rule) whose condition holds in the call. Satisfied when the call
 has the rule's slot with the rule's value or with the value of another rule for the same slot
 whose condition holds too (several preferences: P5 spreads them over calls).
+
+Lowered (:mod:`csp_check.nlsi.lower`), per candidate call and value rule of its domain whose
+slot the user did not state: "the call is not made, or a condition pair fails, or the slot has
+a value of a rule for it"; and per such value ``u`` other than the rule's own, "… or the slot
+is not ``u``, or a rule giving ``u`` has its condition" (its conditions in clause form).
 """
 
 from __future__ import annotations
@@ -51,3 +56,42 @@ def explain(ctx, inst: Instance, calls: list[ApiCall]) -> CallViolation:
     what = "has no " + slot if got is None else f"has {slot}={got!r}"
     return CallViolation(family=ID, call=c.render(), argument=slot, instruction=inst.rule.instruction,
                          message=f"the instruction applies ({inst.rule.describe()}) but the call {what}, not {value!r}")
+
+
+def lower(ctx, st) -> list:
+    """(label, primitives) per instance over the structure ``st`` (module doc)."""
+    import itertools
+
+    from csp_check.families.primitives import AnyOf, Member
+
+    out = []
+    for cv in st.calls:
+        d = cv.domain
+        if d is None:
+            continue
+        for r in ctx.rules:
+            if not r.action or d not in r.domains or ctx.grounding.stated(d, r.action[0]) is not None:
+                continue
+            if any(s not in cv.slots for s, _ in r.condition):
+                continue  # a condition on an argument the call cannot have never holds
+            premise = [st.missing(cv)] + [st.differs(cv.slots[s], d, s, v) for s, v in r.condition]
+            slot = r.action[0]
+            var = cv.slots.get(slot)
+            if var is None:
+                out.append((f"{cv.method}: {r.instruction}", [AnyOf(tuple(premise))]))
+                continue
+            others = [o for o in ctx.rules if o.action and o.action[0] == slot and d in o.domains]
+            values = frozenset().union(*(st.same_set(var, d, slot, o.action[1]) for o in others))
+            prims = [AnyOf((*premise, Member((var,), values)))]
+            own = st.same_set(var, d, slot, r.action[1])
+            for u in sorted(values - own):
+                givers = [o for o in others if u in st.same_set(var, d, slot, o.action[1])]
+                if any(not o.condition for o in givers):
+                    continue
+                if any(any(s not in cv.slots for s, _ in o.condition) for o in givers):
+                    givers = [o for o in givers if all(s in cv.slots for s, _ in o.condition)]
+                for pick in itertools.product(*(o.condition for o in givers)):
+                    prims.append(AnyOf((*premise, st.is_value(var, u, excluded=True),
+                                        *(st.same(cv.slots[s], d, s, v) for s, v in pick))))
+            out.append((f"{cv.method}: {r.instruction}", prims))
+    return out

@@ -3,6 +3,9 @@ domain → one call with each value (MultiPreference).
 
 Instances: one per (domain, slot, value) when the domain is called, the user did not state the
 slot, and at least two distinct values come from domain-level rules (no condition) of it.
+
+Lowered (:mod:`csp_check.nlsi.lower`): per such value and candidate call of the domain, "the
+call is not made, or some call of the domain has the value" (a call not made has no arguments).
 """
 
 from __future__ import annotations
@@ -45,3 +48,17 @@ def holds(ctx, inst: Instance, calls: list[ApiCall]) -> bool:
 def explain(ctx, inst: Instance, calls: list[ApiCall]) -> CallViolation:
     return CallViolation(family=ID, argument=inst.slot, instruction=inst.rule.instruction,
                          message=f"several preferences for {inst.domain}.{inst.slot}; no Get{inst.domain} call has {inst.slot}={inst.value!r}")
+
+
+def lower(ctx, st) -> list:
+    """(label, primitives) per instance over the structure ``st`` (module doc)."""
+    from csp_check.families.primitives import AnyOf
+
+    out = []
+    for d in sorted({cv.domain for cv in st.calls} - {None}):
+        mine = st.of_domain(d)
+        fake = [ApiCall(method=f"Get{d}")]
+        for inst in instances(ctx, fake):
+            has = tuple(st.same(cv.slots[inst.slot], d, inst.slot, inst.value) for cv in mine if inst.slot in cv.slots)
+            out.append((f"{d}.{inst.slot}={inst.value!r} in a call", [AnyOf((st.missing(cv), *has)) for cv in mine]))
+    return out

@@ -2,6 +2,9 @@
 applicable instructions are then P4 instances of that call).
 
 Instances: one per also-rule whose source domain is called.
+
+Lowered (:mod:`csp_check.nlsi.lower`): per also-rule and candidate call of a source domain,
+"the call is not made, or a candidate call of the target domain is made".
 """
 
 from __future__ import annotations
@@ -32,3 +35,18 @@ def explain(ctx, inst: Instance, calls: list[ApiCall]) -> CallViolation:
     src = next(c for c in calls if ctx.domain_of(c) in inst.rule.domains)
     return CallViolation(family=ID, call=src.render(), instruction=inst.rule.instruction,
                          message=f"{'/'.join(inst.rule.domains)} is called, so {inst.rule.also_domain} must be called too; it is not")
+
+
+def lower(ctx, st) -> list:
+    """(label, primitives) per instance over the structure ``st`` (module doc)."""
+    from csp_check.families.primitives import AnyOf
+
+    out = []
+    for r in ctx.rules:
+        if not r.also_domain:
+            continue
+        targets = tuple(st.exists(cv) for cv in st.of_domain(r.also_domain))
+        prims = [AnyOf((st.missing(cv), *targets)) for cv in st.calls if cv.domain in r.domains]
+        if prims:
+            out.append((r.instruction, prims))
+    return out
