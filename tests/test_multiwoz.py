@@ -271,3 +271,116 @@ def test_an_entity_under_another_domains_act_is_not_checked_against_the_wrong_ta
     kb = load_kb(DB)
     dialogue = next(d for d in load_corpus([VAL], kb=kb) if getattr(d, "id", "") == "MUL1167")
     assert not [v for v in check_dialogue(dialogue, kb).violations if v.constraint.value == "C5"]
+
+
+_VAL_CACHE: dict = {}
+
+
+def _val(dialogue_id: str):
+    """(the MultiWOZ 2.1 val dialogue ``dialogue_id``, the shared DB), read once per test run."""
+    if not _VAL_CACHE:
+        kb = load_kb(DB)
+        _VAL_CACHE.update({d.id: d for d in load_corpus([VAL], kb=kb) if hasattr(d, "turns")})
+        _VAL_CACHE[None] = kb
+    return _VAL_CACHE[dialogue_id], _VAL_CACHE[None]
+
+
+def _edited(dialogue_id: str, turn: int, old: str, new: str):
+    """The val dialogue with ``new`` written over the first ``old`` of one turn's text only."""
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+    from multiwoz import edit_text
+
+    from csp_check.models import Span
+
+    dialogue, kb = _val(dialogue_id)
+    start = dialogue.turns[turn].utterance.index(old)
+    return edit_text(dialogue, turn, Span(start=start, end=start + len(old)), new), kb
+
+
+def _flags(dialogue, kb) -> set[str]:
+    return {v.constraint.value for v in check_dialogue(dialogue, kb).violations}
+
+
+@needs_shared
+@pytest.mark.parametrize("dialogue_id,turn,time", [("PMUL3607", 4, "18:45"), ("PMUL4592", 8, "19:45")])
+def test_a_bound_time_is_a_time_value(dialogue_id: str, turn: int, time: str) -> None:
+    """PMUL3607 turn 4 "I want to leave after 18:45" (state 19:00): no train leaves at 18:45,
+    but a clock slot's type has every well-formed time, so no C1. A malformed time or a word
+    where the time was is still not a leaveAt value (C1)."""
+    dialogue, kb = _val(dialogue_id)
+    assert "C1" not in _flags(dialogue, kb)
+    for wrong in ("25:70", "lunch"):
+        assert "C1" in _flags(*_edited(dialogue_id, turn, time, wrong)), wrong
+
+
+def test_an_arrival_after_midnight_is_on_the_next_day() -> None:
+    from csp_check.normalize import clock_slot, normalized_entities, well_formed_time
+
+    [late, early, written] = normalized_entities([{"leaveAt": "23:21", "arriveBy": "01:06"},
+                                                  {"leaveAt": "05:21", "arriveBy": "06:06"},
+                                                  {"leaveAt": "23:17", "arriveBy": "24:08"}])  # fmt: skip
+    assert (late["arriveBy"], early["arriveBy"], written["arriveBy"]) == ("25:06", "06:06", "24:08")
+    assert wording_key("arriveBy", "01:06") == wording_key("arriveBy", "25:06")
+    assert wording_key("arriveBy", "00:08") == wording_key("arriveBy", "24:08") != wording_key("arriveBy", "08:00")
+    assert count_matches([late, early, written], ["arriveBy"], ["21:00"], ["<="]) == (1, 1)
+    assert well_formed_time("18:45") and well_formed_time("24:30") and not well_formed_time("25:70")
+    assert clock_slot("leaveAt") and clock_slot("book time") and clock_slot("pickup_time") and not clock_slot("day")
+
+
+@needs_shared
+def test_a_count_under_arrive_by_leaves_out_trains_arriving_after_midnight() -> None:
+    """PMUL1951 turn 3: "There are 14 trains" Cambridge → Leicester on Thursday arriving by 21:00;
+    TR6219 leaves at 23:21 and arrives at 01:06 the next day, so it is not one of them (C6 holds).
+    Off by one either way (15 counting it, or 13) is still a wrong count."""
+    dialogue, kb = _val("PMUL1951")
+    assert "C6" not in _flags(dialogue, kb)
+    for wrong in ("15", "13"):
+        assert "C6" in _flags(*_edited("PMUL1951", 3, "14", wrong)), wrong
+
+
+@pytest.mark.parametrize("said,ok", [("01:06", True), ("1:06 am", True), ("01:16", False)])
+def test_an_arrival_after_midnight_said_on_the_clock(tmp_path: Path, said: str, ok: bool) -> None:
+    """A train leaving 23:21 and arriving "01:06" (the DB's spelling): the system saying it arrives
+    at 01:06 states the DB's value; at 01:16 no train arrives (C5). "Arrive by 21:00" counts it out."""
+    db = tmp_path / "db"
+    db.mkdir()
+    rows = [{"trainID": f"TR{i}", "departure": "cambridge", "destination": "ely", "day": "monday", "leaveAt": d,
+             "arriveBy": a} for i, (d, a) in enumerate([("20:21", "22:06"), ("23:21", "01:06"), ("05:21", "07:06")])]
+    (db / "train_db.json").write_text(json.dumps(rows))
+    user = "I need a train from cambridge to ely on monday ."
+    system = f"TR1 leaves at 23:21 and arrives at {said} ."
+    state = {"train": {"semi": {"departure": "cambridge", "destination": "ely", "day": "monday"}, "book": {"booked": []}}}
+    acts_u = {"Train-Inform": [["Depart", "cambridge"], ["Dest", "ely"], ["Day", "monday"]]}
+    acts_s = {"Train-Inform": [["Id", "TR1"], ["Leave", "23:21"], ["Arrive", said]]}
+    data = tmp_path / "data.json"
+    data.write_text(json.dumps({"N1": {"log": [
+        {"text": user, "dialog_act": acts_u, "span_info": [], "metadata": {}},
+        {"text": system, "dialog_act": acts_s, "span_info": [], "metadata": state}]}}))  # fmt: skip
+    kb = load_kb(db)
+    [dialogue] = list(load_corpus([data], kb=kb))
+    report = check_dialogue(dialogue, kb)
+    assert (report.status is Status.CONSISTENT) == ok, report.violations
+    assert ok or "C5" in {v.constraint.value for v in report.violations}
+
+
+@needs_shared
+def test_backends_agree_on_next_day_arrivals_and_bound_times() -> None:
+    """The next-day arrival and the clock type are in the CSP's data (tables, domains), so the
+    checker, CP-SAT and MiniZinc give one verdict on the real dialogues and their faults."""
+    from csp_check.check import violations
+    from csp_check.pipeline import dialogue_csp
+    from csp_check.solvers import SolveStatus, get_solver
+    from csp_check.solvers.minizinc import MiniZincSolver
+
+    backends = ["cp-sat"] + (["minizinc:gecode"] if MiniZincSolver.available("gecode") else [])
+    cases = [_val("PMUL1951"), _edited("PMUL1951", 3, "14", "15"), _val("PMUL3607"), _edited("PMUL3607", 4, "18:45", "25:70")]
+    verdicts = []
+    for dialogue, kb in cases:
+        csp = dialogue_csp(dialogue, kb)
+        expected = SolveStatus.UNSATISFIABLE if violations(csp) else SolveStatus.SATISFIED
+        verdicts.append(expected)
+        for backend in backends:
+            assert get_solver(backend).check_assignment(csp).status is expected, (dialogue.id, backend)
+    assert verdicts[1] is verdicts[3] is SolveStatus.UNSATISFIABLE
