@@ -384,3 +384,88 @@ def test_backends_agree_on_next_day_arrivals_and_bound_times() -> None:
         for backend in backends:
             assert get_solver(backend).check_assignment(csp).status is expected, (dialogue.id, backend)
     assert verdicts[1] is verdicts[3] is SolveStatus.UNSATISFIABLE
+
+
+@needs_shared
+def test_a_train_the_user_moved_away_from_is_no_longer_under_discussion() -> None:
+    """MUL1415: TR9536 (05:00) offered at turn 13; "anything that leaves a bit later?" and the
+    state records leave after 11:00 (turn 16); turn 17's price and duration are the later
+    train's, not TR9536's (no C5). A duration no such train has is still caught."""
+    dialogue, kb = _val("MUL1415")
+    assert "C5" not in _flags(dialogue, kb)
+    assert "C5" in _flags(*_edited("MUL1415", 17, "51 minutes", "61 minutes"))
+
+
+def _moved_dialogue(price: str) -> dict:
+    """TR1 (05:00) is offered; the user asks for a train after 11:00; the system gives a price."""
+    def state(**extra: str) -> dict:
+        return {"train": {"semi": {"departure": "cambridge", "destination": "ely", "day": "monday", **extra},
+                          "book": {"booked": []}}}  # fmt: skip
+
+    acts_u = {"Train-Inform": [["Depart", "cambridge"], ["Dest", "ely"], ["Day", "monday"]]}
+    return {"log": [
+        {"text": "I need a train from cambridge to ely on monday .", "dialog_act": acts_u, "span_info": [], "metadata": {}},
+        {"text": "TR1 leaves at 05:00 .", "dialog_act": {"Train-Inform": [["Id", "TR1"], ["Leave", "05:00"]]},
+         "span_info": [], "metadata": state()},
+        {"text": "Is there anything after 11:00 ?", "dialog_act": {"Train-Inform": [["Leave", "11:00"]]}, "span_info": [],
+         "metadata": {}},
+        {"text": f"Yes , the fare is {price} .", "dialog_act": {"Train-Inform": [["Ticket", price]]}, "span_info": [],
+         "metadata": state(leaveAt="11:00")},
+    ]}  # fmt: skip
+
+
+@pytest.mark.parametrize("price,ok", [("20.00 pounds", True), ("10.00 pounds", False)])
+def test_a_detail_after_the_user_moved_is_about_the_new_search(tmp_path: Path, price: str, ok: bool) -> None:
+    """TR1 leaves at 05:00 for 10.00 pounds; the trains after 11:00 cost 20.00. Once the user asks
+    for a train after 11:00, the fare given is about those: 20.00 is right, TR1's 10.00 is not (C5)."""
+    db = tmp_path / "db"
+    db.mkdir()
+    rows = [{"trainID": f"TR{i}", "departure": "cambridge", "destination": "ely", "day": "monday", "leaveAt": t,
+             "arriveBy": a, "price": p} for i, (t, a, p) in enumerate(
+             [("03:00", "03:30", "5.00 pounds"), ("05:00", "05:30", "10.00 pounds"), ("11:30", "12:00", "20.00 pounds")])]
+    (db / "train_db.json").write_text(json.dumps(rows))
+    data = tmp_path / "data.json"
+    data.write_text(json.dumps({"M1": _moved_dialogue(price)}))
+    kb = load_kb(db)
+    [dialogue] = list(load_corpus([data], kb=kb))
+    report = check_dialogue(dialogue, kb)
+    assert (report.status is Status.CONSISTENT) == ok, report.violations
+    assert ok or [v.constraint.value for v in report.violations] == ["C5"]
+
+
+@needs_shared
+def test_a_count_is_about_its_own_noun() -> None:
+    """MUL1130 turn 5: the user asks for "a 4-star rated hotel or guesthouse"; "Three hotels come up
+    for 4 stars" counts the 4-star hotels (3), not the 21 places to stay. Four hotels, or three
+    guesthouses (the DB has 18 4-star ones), is a wrong count for its noun (C6)."""
+    dialogue, kb = _val("MUL1130")
+    assert "C6" not in _flags(dialogue, kb)
+    assert "C6" in _flags(*_edited("MUL1130", 5, "Three hotels", "Four hotels"))
+    assert "C6" in _flags(*_edited("MUL1130", 5, "Three hotels", "Three guesthouses"))
+
+
+@needs_shared
+def test_a_statement_in_the_whole_city_is_not_held_to_the_area_asked() -> None:
+    """PMUL3123 turn 9: the user wants the east; "I would say architecture or colleges in Cambridge
+    would be a good bet" states its own scope, the whole city (no C5 at turn 9). Without "in
+    Cambridge" it recommends types the east does not have (C5 at turn 9)."""
+    dialogue, kb = _val("PMUL3123")
+    report = check_dialogue(dialogue, kb)
+    assert not [v for v in report.violations if v.constraint.value == "C5" and 9 in v.turns and max(v.turns) == 9]
+    faulty, _ = _edited("PMUL3123", 9, " in Cambridge", "")
+    report = check_dialogue(faulty, kb)
+    assert [v for v in report.violations if v.constraint.value == "C5" and max(v.turns) == 9]
+    from csp_check.cues import whole_city_span
+
+    assert whole_city_span("museums in town are free") and whole_city_span("all over town")
+    assert not whole_city_span("a hotel in the city centre") and not whole_city_span("in town centre")
+
+
+@needs_shared
+def test_either_or_offers_two_entities() -> None:
+    """MUL0544 turn 7: "There are 44 attractions in the centre. Would you like the information for
+    the Vue cinema or maybe a museum?" offers a cinema and a museum, not one entity that is both
+    (no C5). An attraction outside the centre in the Vue's place is still caught (C5)."""
+    dialogue, kb = _val("MUL0544")
+    assert "C5" not in _flags(dialogue, kb)
+    assert "C5" in _flags(*_edited("MUL0544", 7, "Vue cinema", "Funky Fun House"))
