@@ -469,3 +469,5 @@ def test_either_or_offers_two_entities() -> None:
     dialogue, kb = _val("MUL0544")
     assert "C5" not in _flags(dialogue, kb)
     assert "C5" in _flags(*_edited("MUL0544", 7, "Vue cinema", "Funky Fun House"))
+    # SNG0835 turn 1: "Alpha-milton guest house … has no internet or parking": one entity's two values
+    assert "C5" in _flags(*_edited("SNG0835", 1, "no internet", "free internet"))

@@ -146,13 +146,15 @@ _EITHER_OR = re.compile(r"\s*,?\s*or\s+(?:else\s+)?(?:maybe\s+|perhaps\s+|possib
 
 def either_or(utterance: str, stated: list[Variable]) -> list[Variable]:
     """The values of ``stated`` (one utterance's claims, one per slot) that are alternatives
-    joined by "or" (:data:`_EITHER_OR`) to a value of another slot: "Would you like the
-    information for the Vue cinema or maybe a museum?" offers a name and a type of two
-    different entities, so they are not checked as one entity."""
+    joined by "or" (:data:`_EITHER_OR`), an entity's name and a value of another slot: "Would
+    you like the information for the Vue cinema or maybe a museum?" offers a cinema and a
+    museum, two entities, so they are not checked as one. Two values of one entity ("has no
+    internet or parking") have no name between them."""
     spanned = sorted((v for v in stated if v.span is not None), key=lambda v: v.span.start)  # type: ignore[union-attr]
     out: list[Variable] = []
     for a, b in zip(spanned, spanned[1:]):
-        if a.slot != b.slot and _EITHER_OR.fullmatch(utterance[a.span.end : b.span.start]):  # type: ignore[union-attr]
+        if (a.slot != b.slot and (names_entity(a.slot) or names_entity(b.slot))  # not "no internet or parking"
+                and _EITHER_OR.fullmatch(utterance[a.span.end : b.span.start])):  # type: ignore[union-attr]
             out += [v for v in (a, b) if v not in out]
     return out
 
