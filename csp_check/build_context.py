@@ -18,7 +18,7 @@ from pydantic import BaseModel, Field
 
 from csp_check.assignment import ENTITY_TEXT_SLOTS, Lexicon, kb_index
 from csp_check.models import ActRole, Constraint, ConstraintId, Dialogue, KnowledgeBase, Turn, Value, Variable, VariableKind
-from csp_check.normalize import clock_time, fold, name_words, normalize, wording_key
+from csp_check.normalize import clock_of_day, clock_time, fold, name_words, normalize, wording_key
 
 SYSTEM_CLAIMS = frozenset({ActRole.OFFER, ActRole.INFORM})
 #: Belief-state slots that are no equality filter of a search: a name picks one entity, and
@@ -181,7 +181,7 @@ class BuildContext:
             if key != "free" and not re.fullmatch(r"\d+\.\d\dpounds", key):
                 return False
         if v.slot in BOUNDS or v.slot in ("duration",):
-            return clock_time(value) is not None or v.slot == "duration" and bool(re.match(r"^\d+ minutes$", value))
+            return clock_time(clock_of_day(value)) is not None or v.slot == "duration"  # "25:06": a next-day arrival and bool(re.match(r"^\d+ minutes$", value))
         if re.search(r"\b(?:or|and)\b|/", value) and all(
             self.lexicon.resolve(v.slot_type, part) for part in re.split(r"\s*(?:\bor\b|\band\b|/|,)\s*", value) if part
         ):
