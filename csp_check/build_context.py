@@ -181,7 +181,8 @@ class BuildContext:
             if key != "free" and not re.fullmatch(r"\d+\.\d\dpounds", key):
                 return False
         if v.slot in BOUNDS or v.slot in ("duration",):
-            return clock_time(clock_of_day(value)) is not None or v.slot == "duration"  # "25:06": a next-day arrival and bool(re.match(r"^\d+ minutes$", value))
+            # a time, also a next-day arrival ("25:06"); a duration in minutes
+            return clock_time(clock_of_day(value)) is not None or v.slot == "duration" and bool(re.match(r"^\d+ minutes$", value))
         if re.search(r"\b(?:or|and)\b|/", value) and all(
             self.lexicon.resolve(v.slot_type, part) for part in re.split(r"\s*(?:\bor\b|\band\b|/|,)\s*", value) if part
         ):
