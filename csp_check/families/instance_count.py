@@ -135,10 +135,12 @@ def with_own_words(
     for v in mine:
         if (v.kind is VariableKind.SLOT and v.role is ActRole.INFORM and v.slot in columns
                 and (v.slot in searched or v.slot in DOMAIN_SEARCH.get(v.domain, ()))
-                and not is_generic(v.domain, v.slot, v.value)
-                and v.slot in SEARCH_COLUMNS and ctx.kb_claim(kb_id, v)):  # fmt: skip
+                and (ctx.kb_claim(kb_id, v) or is_generic(v.domain, v.slot, v.value))
+                and v.slot in SEARCH_COLUMNS):  # fmt: skip
             own[v.slot].append(v)
-    single = {slot: vs[0] for slot, vs in own.items() if len({x.value for x in vs}) == 1}
+    single = {slot: vs[0] for slot, vs in own.items()  # one value, and not the word for any place
+              if len({x.value for x in vs}) == 1 and not is_generic(vs[0].domain, slot, vs[0].value)}
+    # to stay: "21 guesthouses and hotels" names two kinds, so it filters by neither
     if not single:
         return filters
     kept = [f for f in filters if f.slot not in single]
@@ -170,8 +172,17 @@ def counted_noun(ctx, turn: int, amount: Variable, mine: list[Variable]) -> Vari
                 and not is_generic(v.domain, v.slot, v.value)
                 and 0 < v.span.start - amount.span.end <= 12 and not ctx.description(v)
                 and re.fullmatch(r"[\s\w-]*", ctx.dialogue.turns[turn].utterance[amount.span.end : v.span.start])):
+            if v.slot == "type" and more_kinds(ctx, turn, v.span.end, v.domain):
+                return None  # "21 guesthouses and hotels": both kinds are counted
             return v  # fmt: skip
     return None
+
+
+def more_kinds(ctx, turn: int, end: int, domain: str) -> bool:
+    """Whether the kind named before ``end`` is joined to another ("21 guesthouses *and hotels*",
+    "hotels or guesthouses"): the noun phrase counts several kinds, so it narrows to none."""
+    m = re.match(r"\s*(?:and|or|&|/)\s+([\w-]+(?:\s+[\w-]+)?)", ctx.dialogue.turns[turn].utterance[end:])
+    return bool(m) and any(ctx.lexicon.resolve(f"{domain}.type", p) for p in (m[1], m[1].split()[0]))
 
 
 def counts(
@@ -249,6 +260,9 @@ def noun_kind(ctx, turn: int, domain: str, kb_id: str, amount: Variable, filters
             kind = keys.get(wording_key("type", phrase))
             if kind is None:
                 continue
+            said = re.search(rf"{re.escape(phrase)}", after)
+            if said and more_kinds(ctx, turn, amount.span.end + said.end(), domain):
+                return None  # "17 guesthouses and hotels": several kinds
             if any(f.slot == "type" and f.value == kind for f in filters):
                 return None
             if is_generic(domain, "type", kind):
