@@ -370,15 +370,17 @@ def test_an_arrival_after_midnight_said_on_the_clock(tmp_path: Path, train: str,
 
 @needs_shared
 def test_backends_agree_on_next_day_arrivals_and_bound_times() -> None:
-    """The next-day arrival and the clock type are in the CSP's data (tables, domains), so the
-    checker, CP-SAT and MiniZinc give one verdict on the real dialogues and their faults."""
+    """The next-day arrival, the clock type and a count's kind are in the CSP's data (tables,
+    domains), so the checker, CP-SAT and MiniZinc give one verdict on the real dialogues and
+    their faults."""
     from csp_check.check import violations
     from csp_check.pipeline import dialogue_csp
     from csp_check.solvers import SolveStatus, get_solver
     from csp_check.solvers.minizinc import MiniZincSolver
 
     backends = ["cp-sat"] + (["minizinc:gecode"] if MiniZincSolver.available("gecode") else [])
-    cases = [_val("PMUL1951"), _edited("PMUL1951", 3, "14", "15"), _val("PMUL3607"), _edited("PMUL3607", 4, "18:45", "25:70")]
+    cases = [_val("PMUL1951"), _edited("PMUL1951", 3, "14", "15"), _val("PMUL3607"), _edited("PMUL3607", 4, "18:45", "25:70"),
+             _val("MUL1130"), _edited("MUL1130", 5, "Three hotels", "Four hotels")]  # a table of one kind
     verdicts = []
     for dialogue, kb in cases:
         csp = dialogue_csp(dialogue, kb)
@@ -386,7 +388,7 @@ def test_backends_agree_on_next_day_arrivals_and_bound_times() -> None:
         verdicts.append(expected)
         for backend in backends:
             assert get_solver(backend).check_assignment(csp).status is expected, (dialogue.id, backend)
-    assert verdicts[1] is verdicts[3] is SolveStatus.UNSATISFIABLE
+    assert verdicts[1] is verdicts[3] is verdicts[5] is SolveStatus.UNSATISFIABLE
 
 
 @needs_shared
