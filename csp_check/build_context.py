@@ -18,7 +18,7 @@ from pydantic import BaseModel, Field
 
 from csp_check.assignment import ENTITY_TEXT_SLOTS, Lexicon, kb_index
 from csp_check.models import ActRole, Constraint, ConstraintId, Dialogue, KnowledgeBase, Turn, Value, Variable, VariableKind
-from csp_check.normalize import clock_time, fold, name_words, normalize, wording_key
+from csp_check.normalize import clock_of_day, clock_time, fold, name_words, normalize, wording_key
 
 SYSTEM_CLAIMS = frozenset({ActRole.OFFER, ActRole.INFORM})
 #: Belief-state slots that are no equality filter of a search: a name picks one entity, and
@@ -181,7 +181,8 @@ class BuildContext:
             if key != "free" and not re.fullmatch(r"\d+\.\d\dpounds", key):
                 return False
         if v.slot in BOUNDS or v.slot in ("duration",):
-            return clock_time(value) is not None or v.slot == "duration" and bool(re.match(r"^\d+ minutes$", value))
+            # a time, also a next-day arrival ("25:06"); a duration in minutes
+            return clock_time(clock_of_day(value)) is not None or v.slot == "duration" and bool(re.match(r"^\d+ minutes$", value))
         if re.search(r"\b(?:or|and)\b|/", value) and all(
             self.lexicon.resolve(v.slot_type, part) for part in re.split(r"\s*(?:\bor\b|\band\b|/|,)\s*", value) if part
         ):
@@ -207,10 +208,11 @@ class BuildContext:
             self._vocabs[key] = {e[column] for e in self.kbs.get(kb_id) or self.kb.tables[kb_id].normalized() if column in e}
         return self._vocabs[key]
 
-    def under_discussion(self, turn: int, domain: str, columns: set[str]) -> Variable | None:
+    def under_discussion(self, turn: int, domain: str, columns: set[str], kb_id: str | None = None) -> Variable | None:
         """The entity a turn that names none talks about (spec §9, "which entity"): the one the
         belief state holds by name (selected or booked), else the one the system offered last
-        (the only name or train id of its turn); as the variable that last mentions it."""
+        (the only name or train id of its turn), unless the user has moved away from it since
+        (:meth:`moved_away`, with ``kb_id``'s table); as the variable that last mentions it."""
         for slot in sorted(c for c in columns if names_entity(c)):
             turns = self.dialogue.turns
             held = next((vals for k in range(min(turn, len(turns) - 1), -1, -1)
@@ -223,8 +225,31 @@ class BuildContext:
                 named = [v for v in self.by_turn.get(t, []) if v.domain == domain and v.slot == slot
                          and v.kind is VariableKind.SLOT and v.speaker == "system"]  # fmt: skip
                 if named:
-                    return named[0] if len({v.value for v in named}) == 1 else None
+                    if len({v.value for v in named}) > 1 or (kb_id is not None and self.moved_away(turn, named[0], kb_id)):
+                        return None
+                    return named[0]
         return None
+
+    def moved_away(self, turn: int, offered: Variable, kb_id: str) -> bool:
+        """Whether the user has moved away from the entity ``offered`` names (a system offer at an
+        earlier turn) by ``turn``: a search filter the belief state recorded after the offer
+        (new or changed: "anything that leaves a bit later?" → leave after 11:00) rules out
+        every entity of table ``kb_id`` with that name, so the turn talks about another entity
+        of the new search (MUL1415: TR9536 leaves at 05:00; the price given after the user moved
+        to 11:00 is the later train's)."""
+        entities = [e for e in self.kbs.get(kb_id) or [] if e.get(offered.slot) == offered.value]
+        if not entities:
+            return False
+        before, now = self.state(offered.turn, offered.domain), self.state(turn, offered.domain)
+        changed = {slot: value for slot, value in now.items() if before.get(slot) != value and value != "dontcare"}
+        for slot, value in changed.items():
+            canon = self.lexicon.canon(f"{offered.domain}.{slot}", value)
+            if is_generic(offered.domain, slot, canon) or (slot in BOUNDS and not re.fullmatch(r"\d\d:\d\d", canon)):
+                continue
+            op = ">=" if slot == "leaveAt" else "<=" if slot == "arriveBy" else "="
+            if all(slot in e and not _holds(e[slot], op, canon) for e in entities):
+                return True
+        return False
 
     def state_names(self, turn: int, domain: str) -> bool:
         """Whether the last belief state of ``domain`` at or before ``turn`` names an entity."""
@@ -326,6 +351,12 @@ class BuildContext:
             return None
         k = bisect_right(entry[0], turn)
         return entry[1][k - 1] if k else None
+
+
+def _holds(have: str, op: str, value: str) -> bool:
+    """A KB cell against a filter, as :func:`csp_check.families.primitives.holds` (``HH:MM``
+    strings compare as times)."""
+    return have == value if op == "=" else have >= value if op == ">=" else have <= value
 
 
 #: Open columns whose value identifies one entity: exactly another domain's value is that entity's.

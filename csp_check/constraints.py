@@ -10,7 +10,8 @@ Decisions (also in the README, "Semantics"):
 
 - **C1 (type)**: every variable. V(type) is the slot's closed value set when the ontology has
   one (SGD categorical slots), else every canonical value the dialogue's annotations and its
-  KB give that slot type. Amounts: a non-negative integer.
+  KB give that slot type; a clock slot's also every well-formed time (a bound's "after 18:45"
+  need not be a KB time; "25:70" is no time). Amounts: a non-negative integer.
 - **C2 (coreference)**: slot variables of one slot type that refer to the same value, across
   the dialogue (a group of ≥ 2). What a variable refers to comes from the annotations: the
   belief state for user informs and system confirms, the act's canonical value otherwise
@@ -52,8 +53,8 @@ from csp_check.build_context import (  # noqa: F401  (re-exported: the builder's
     KbScope, NormalizedResult, ignored_parameters, one_per_wording, referents,
 )
 from csp_check.families import families
-from csp_check.models import CSP, ConstraintId, DelexicalizedDialogue, Dialogue, KnowledgeBase, Variable, VariableKind
-from csp_check.normalize import clock_time, normalize, normalized_entities, refers, same_clock
+from csp_check.models import CSP, ConstraintId, DelexicalizedDialogue, Dialogue, KnowledgeBase, Value, Variable, VariableKind
+from csp_check.normalize import clock_slot, clock_time, normalize, normalized_entities, refers, same_clock, well_formed_time
 from csp_check.roles import with_text_roles
 
 
@@ -73,7 +74,7 @@ def build_csp(
     results = normalized_results(dialogue)
     builder = BuildContext(dialogue, variables, kb, options, lexicon, results, assignment)
     build_instances(builder)
-    domains = _domains(dialogue, variables, kb, results)
+    domains = _domains(dialogue, variables, kb, results, assignment)
     amounts = [v for v in assignment.values() if isinstance(v, int)] + [
         v.value for v in variables if v.kind is VariableKind.AMOUNT and isinstance(v.value, int)
     ]
@@ -143,14 +144,22 @@ def normalized_results(dialogue: Dialogue) -> list[NormalizedResult]:
 
 
 def _domains(
-    dialogue: Dialogue, variables: list[Variable], kb: KnowledgeBase | None, results: list[NormalizedResult]
+    dialogue: Dialogue, variables: list[Variable], kb: KnowledgeBase | None, results: list[NormalizedResult],
+    assignment: dict[str, Value] | None = None,
 ) -> dict[str, list[str]]:
     """V(type) per slot type: the closed ontology set, else annotated ∪ KB values (see module
-    doc). The KB here is every table the dialogue could use, whichever constraints are enabled."""
+    doc). The KB here is every table the dialogue could use, whichever constraints are enabled.
+    A clock slot's type (:func:`~csp_check.normalize.clock_slot`) has every well-formed time
+    (:func:`~csp_check.normalize.well_formed_time`): a bound's time ("leave after 18:45") need
+    not be a KB departure time. The domain lists those in play, so each time the text says at
+    a span of the type is in it; a malformed time ("25:70") or a word is not."""
     values: dict[str, set[str]] = defaultdict(set)
     for v in variables:
         if v.kind is VariableKind.SLOT and isinstance(v.value, str):
             values[v.slot_type].add(v.value)
+            said = (assignment or {}).get(v.name)
+            if clock_slot(v.slot) and well_formed_time(said):
+                values[v.slot_type].add(said)
     tables = [(r.domain, r.entities) for r in results]
     if kb is not None:
         used = {v.domain for v in variables}

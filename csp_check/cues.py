@@ -512,3 +512,24 @@ def user_states(utterance: str, span: Span, previous: str = "") -> bool:
     # an answer to the system's choice question ("Checking or savings account?" → "Savings.",
     # "Start with my checking account"): the echo is the user's pick
     return bool(re.search(r"\bor\b[^.!?]*\?", fold_aligned(previous)))
+
+
+#: The whole city as the place a statement is about, said outside any annotated span ("colleges
+#: in Cambridge would be a good bet", "the best museum in town", "all over town"); not the city
+#: centre ("in the city centre", "in town centre") nor the start of a name ("in Cambridge
+#: Belfry", which is a span).
+_WHOLE_CITY_WORDS = re.compile(
+    r"\b(?:in|around|across|throughout|anywhere in|everywhere in|all over|all around)\s+(?:all\s+of\s+)?"
+    r"(?:cambridge|town|the\s+city|the\s+town|the\s+whole\s+(?:city|town))\b(?!\s*(?:'s\s+)?(?:cent(?:re|er)|area|-))",
+    re.IGNORECASE,
+)
+
+
+def whole_city_span(utterance: str, avoid: list[Span] = ()) -> Span | None:  # type: ignore[assignment]
+    """The words that place a statement in the whole city ("in Cambridge", "in town", "all over
+    town"; :data:`_WHOLE_CITY_WORDS`), outside the spans ``avoid`` (names such as "Cambridge
+    Belfry" are spans); ``None`` when there are none."""
+    for m in _WHOLE_CITY_WORDS.finditer(utterance):
+        if not any(m.start() < a.end and a.start < m.end() for a in avoid):
+            return Span(start=m.start(), end=m.end())
+    return None

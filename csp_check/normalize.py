@@ -74,8 +74,58 @@ def normalize(value: str) -> str:
 
 def normalized_entities(entities: Iterable[Mapping[str, object]]) -> list[dict[str, str]]:
     """KB entities with every value normalised like a variable's value; empty values dropped
-    (a missing column is unknown, see :mod:`csp_check.check`)."""
-    return [{k: normalize(str(v)) for k, v in e.items() if v is not None and str(v) != ""} for e in entities]
+    (a missing column is unknown, see :mod:`csp_check.check`); an arrival after midnight
+    written on the clock ("01:06" for a train leaving 23:21) on the next day's clock, "25:06"
+    (:func:`next_day_arrival`)."""
+    return [next_day_arrival({k: normalize(str(v)) for k, v in e.items() if v is not None and str(v) != ""})
+            for e in entities]
+
+
+#: Departure / arrival columns of one trip (MultiWOZ's train table): an arrival is after the
+#: departure, so one written earlier on the clock is on the next day.
+TRIP_TIMES = (("leaveAt", "arriveBy"),)
+_HHMM = re.compile(r"\d\d:[0-5]\d")
+
+
+def next_day_arrival(entity: dict[str, str]) -> dict[str, str]:
+    """``entity`` (normalised values, changed in place and returned) with an arrival
+    (:data:`TRIP_TIMES`) that is earlier on the clock than its departure written on the next
+    day's clock, hours 24-47: TR6219 leaves at 23:21 and arrives at "01:06", which becomes
+    "25:06"; the MultiWOZ DB writes other such arrivals "24:06" already. Bounds then compare
+    on the right day ("arrive by 21:00" is not met by "25:06"; ``HH:MM`` strings compare as
+    times), in the checker and the solvers alike, which read the same normalised tables. A text
+    saying "01:06" meets "25:06" through :func:`wording_key` (spec §9, bounds)."""
+    for leave, arrive in TRIP_TIMES:
+        dep, arr = entity.get(leave), entity.get(arrive)
+        if dep and arr and _HHMM.fullmatch(dep) and _HHMM.fullmatch(arr) and arr < dep and int(arr[:2]) < 24:
+            entity[arrive] = f"{int(arr[:2]) + 24:02d}{arr[2:]}"
+    return entity
+
+
+def clock_of_day(value: str) -> str:
+    """A next-day time ``HH:MM`` with hours 24-47 as the clock shows it ("25:06" → "01:06",
+    "24:08" → "00:08"); any other text unchanged."""
+    if _HHMM.fullmatch(value) and 24 <= int(value[:2]) < 48:
+        return f"{int(value[:2]) - 24:02d}{value[2:]}"
+    return value
+
+
+#: A well-formed time as MultiWOZ and SGD write one: ``HH:MM``, hours 00-24 ("24:30" is half
+#: past midnight in MultiWOZ's taxi requests), minutes 00-59.
+_WELL_FORMED_TIME = re.compile(r"(?:[01]\d|2[0-4]):[0-5]\d")
+
+
+def clock_slot(slot: str) -> bool:
+    """Whether ``slot`` (a slot or DB column name) takes clock times: MultiWOZ ``leaveAt`` /
+    ``arriveBy`` / ``book time``, SGD ``time`` / ``pickup_time`` / ``*_time``."""
+    return slot in ("leaveAt", "arriveBy") or bool(re.search(r"(?:^|[ _])time$", slot))
+
+
+def well_formed_time(value: object) -> bool:
+    """Whether ``value`` is a well-formed clock time (:data:`_WELL_FORMED_TIME`): every one is a
+    value of a clock slot's type (C1), whether or not the KB has it ("leave after 18:45" where no
+    train leaves at 18:45); "25:70" or "after lunch" is none."""
+    return isinstance(value, str) and bool(_WELL_FORMED_TIME.fullmatch(value))
 
 
 _MONEY = re.compile(r"^(?:£ ?)?(?P<n>\d+(?:\.\d{1,2})?) ?(?:gbp|pounds?|£)?$")
@@ -237,7 +287,7 @@ def wording_key(slot: str, text: str) -> str:
     """The comparison key of ``text`` as a value of ``slot`` (a DB column or ``book …`` slot):
     wordings of one value (module comment above) get one key; other text keeps its own.
     Keys are compact (no spaces or punctuation) and singular."""
-    t = normalize(text)
+    t = clock_of_day(normalize(text))  # "25:06", a next-day arrival (next_day_arrival), is said "01:06"
     if t == "dontcare" or _DONTCARE.search(t):
         return "dontcare"
     if slot == "area":

@@ -423,3 +423,209 @@ def test_a_qualified_food_in_the_text_is_read_as_itself() -> None:
     dialogue = _val_dialogue("MUL0242", kb)
     assert not _flags(dialogue, kb, "C5")
     assert _flags(_edit(dialogue, 7, "european food", "modern european food"), kb, "C5")
+
+
+_VAL_CACHE: dict = {}
+
+
+def _val(dialogue_id: str):
+    """(the MultiWOZ 2.1 val dialogue ``dialogue_id``, the shared DB), read once per test run."""
+    if not _VAL_CACHE:
+        kb = load_kb(DB)
+        _VAL_CACHE.update({d.id: d for d in load_corpus([VAL], kb=kb) if hasattr(d, "turns")})
+        _VAL_CACHE[None] = kb
+    return _VAL_CACHE[dialogue_id], _VAL_CACHE[None]
+
+
+def _edited(dialogue_id: str, turn: int, old: str, new: str):
+    """The val dialogue with ``new`` written over the first ``old`` of one turn's text only."""
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+    from multiwoz import edit_text
+
+    from csp_check.models import Span
+
+    dialogue, kb = _val(dialogue_id)
+    start = dialogue.turns[turn].utterance.index(old)
+    return edit_text(dialogue, turn, Span(start=start, end=start + len(old)), new), kb
+
+
+@needs_shared
+@pytest.mark.parametrize("dialogue_id,turn,time", [("PMUL3607", 4, "18:45"), ("PMUL4592", 8, "19:45")])
+def test_a_bound_time_is_a_time_value(dialogue_id: str, turn: int, time: str) -> None:
+    """PMUL3607 turn 4 "I want to leave after 18:45" (state 19:00): no train leaves at 18:45,
+    but a clock slot's type has every well-formed time, so no C1. A malformed time or a word
+    where the time was is still not a leaveAt value (C1)."""
+    dialogue, kb = _val(dialogue_id)
+    assert "C1" not in _flags(dialogue, kb)
+    for wrong in ("25:70", "lunch"):
+        assert "C1" in _flags(*_edited(dialogue_id, turn, time, wrong)), wrong
+
+
+def test_an_arrival_after_midnight_is_on_the_next_day() -> None:
+    from csp_check.normalize import clock_slot, normalized_entities, well_formed_time
+
+    [late, early, written] = normalized_entities([{"leaveAt": "23:21", "arriveBy": "01:06"},
+                                                  {"leaveAt": "05:21", "arriveBy": "06:06"},
+                                                  {"leaveAt": "23:17", "arriveBy": "24:08"}])  # fmt: skip
+    assert (late["arriveBy"], early["arriveBy"], written["arriveBy"]) == ("25:06", "06:06", "24:08")
+    assert wording_key("arriveBy", "01:06") == wording_key("arriveBy", "25:06")
+    assert wording_key("arriveBy", "00:08") == wording_key("arriveBy", "24:08") != wording_key("arriveBy", "08:00")
+    assert count_matches([late, early, written], ["arriveBy"], ["21:00"], ["<="]) == (1, 1)
+    assert well_formed_time("18:45") and well_formed_time("24:30") and not well_formed_time("25:70")
+    assert clock_slot("leaveAt") and clock_slot("book time") and clock_slot("pickup_time") and not clock_slot("day")
+
+
+@needs_shared
+def test_a_count_under_arrive_by_leaves_out_trains_arriving_after_midnight() -> None:
+    """PMUL1951 turn 3: "There are 14 trains" Cambridge → Leicester on Thursday arriving by 21:00;
+    TR6219 leaves at 23:21 and arrives at 01:06 the next day, so it is not one of them (C6 holds).
+    Off by one either way (15 counting it, or 13) is still a wrong count."""
+    dialogue, kb = _val("PMUL1951")
+    assert "C6" not in _flags(dialogue, kb)
+    for wrong in ("15", "13"):
+        assert "C6" in _flags(*_edited("PMUL1951", 3, "14", wrong)), wrong
+    report = check_dialogue(*_edited("PMUL1951", 3, "14", "15"))
+    assert any("tr6219 (01:06)" in v.message for v in report.violations)  # the explanation names the late train
+
+
+@pytest.mark.parametrize("train,said,ok", [("TR1", "01:06", True), ("TR1", "1:06 am", True), ("TR1", "01:16", False),
+                                           ("TR0", "01:06", False)])
+def test_an_arrival_after_midnight_said_on_the_clock(tmp_path: Path, train: str, said: str, ok: bool) -> None:
+    """TR1 leaves 23:21 and arrives "01:06" (the DB's spelling): the system saying it arrives at
+    01:06 states the DB's value; at 01:16 no train arrives (C5), nor does TR0 (22:06) at 01:06."""
+    db = tmp_path / "db"
+    db.mkdir()
+    rows = [{"trainID": f"TR{i}", "departure": "cambridge", "destination": "ely", "day": "monday", "leaveAt": d,
+             "arriveBy": a} for i, (d, a) in enumerate([("20:21", "22:06"), ("23:21", "01:06"), ("05:21", "07:06")])]
+    (db / "train_db.json").write_text(json.dumps(rows))
+    user = "I need a train from cambridge to ely on monday ."
+    system = f"{train} arrives at {said} ."
+    state = {"train": {"semi": {"departure": "cambridge", "destination": "ely", "day": "monday"}, "book": {"booked": []}}}
+    acts_u = {"Train-Inform": [["Depart", "cambridge"], ["Dest", "ely"], ["Day", "monday"]]}
+    acts_s = {"Train-Inform": [["Id", train], ["Arrive", said]]}
+    data = tmp_path / "data.json"
+    data.write_text(json.dumps({"N1": {"log": [
+        {"text": user, "dialog_act": acts_u, "span_info": [], "metadata": {}},
+        {"text": system, "dialog_act": acts_s, "span_info": [], "metadata": state}]}}))  # fmt: skip
+    kb = load_kb(db)
+    [dialogue] = list(load_corpus([data], kb=kb))
+    report = check_dialogue(dialogue, kb)
+    assert (report.status is Status.CONSISTENT) == ok, report.violations
+    assert ok or "C5" in {v.constraint.value for v in report.violations}
+
+
+@needs_shared
+def test_backends_agree_on_next_day_arrivals_and_bound_times() -> None:
+    """The next-day arrival, the clock type and a count's kind are in the CSP's data (tables,
+    domains), so the checker, CP-SAT and MiniZinc give one verdict on the real dialogues and
+    their faults."""
+    from csp_check.check import violations
+    from csp_check.pipeline import dialogue_csp
+    from csp_check.solvers import SolveStatus, get_solver
+    from csp_check.solvers.minizinc import MiniZincSolver
+
+    backends = ["cp-sat"] + (["minizinc:gecode"] if MiniZincSolver.available("gecode") else [])
+    cases = [_val("PMUL1951"), _edited("PMUL1951", 3, "14", "15"), _val("PMUL3607"), _edited("PMUL3607", 4, "18:45", "25:70"),
+             _val("MUL1130"), _edited("MUL1130", 5, "Three hotels", "Four hotels")]  # a table of one kind
+    verdicts = []
+    for dialogue, kb in cases:
+        csp = dialogue_csp(dialogue, kb)
+        expected = SolveStatus.UNSATISFIABLE if violations(csp) else SolveStatus.SATISFIED
+        verdicts.append(expected)
+        for backend in backends:
+            assert get_solver(backend).check_assignment(csp).status is expected, (dialogue.id, backend)
+    assert verdicts[1] is verdicts[3] is verdicts[5] is SolveStatus.UNSATISFIABLE
+
+
+@needs_shared
+def test_a_train_the_user_moved_away_from_is_no_longer_under_discussion() -> None:
+    """MUL1415: TR9536 (05:00) offered at turn 13; "anything that leaves a bit later?" and the
+    state records leave after 11:00 (turn 16); turn 17's price and duration are the later
+    train's, not TR9536's (no C5). A duration no such train has is still caught."""
+    dialogue, kb = _val("MUL1415")
+    assert "C5" not in _flags(dialogue, kb)
+    assert "C5" in _flags(*_edited("MUL1415", 17, "51 minutes", "61 minutes"))
+
+
+def _moved_dialogue(price: str) -> dict:
+    """TR1 (05:00) is offered; the user asks for a train after 11:00; the system gives a price."""
+    def state(**extra: str) -> dict:
+        return {"train": {"semi": {"departure": "cambridge", "destination": "ely", "day": "monday", **extra},
+                          "book": {"booked": []}}}  # fmt: skip
+
+    acts_u = {"Train-Inform": [["Depart", "cambridge"], ["Dest", "ely"], ["Day", "monday"]]}
+    return {"log": [
+        {"text": "I need a train from cambridge to ely on monday .", "dialog_act": acts_u, "span_info": [], "metadata": {}},
+        {"text": "TR1 leaves at 05:00 .", "dialog_act": {"Train-Inform": [["Id", "TR1"], ["Leave", "05:00"]]},
+         "span_info": [], "metadata": state()},
+        {"text": "Is there anything after 11:00 ?", "dialog_act": {"Train-Inform": [["Leave", "11:00"]]}, "span_info": [],
+         "metadata": {}},
+        {"text": f"Yes , the fare is {price} .", "dialog_act": {"Train-Inform": [["Ticket", price]]}, "span_info": [],
+         "metadata": state(leaveAt="11:00")},
+    ]}  # fmt: skip
+
+
+@pytest.mark.parametrize("price,ok", [("20.00 pounds", True), ("10.00 pounds", False)])
+def test_a_detail_after_the_user_moved_is_about_the_new_search(tmp_path: Path, price: str, ok: bool) -> None:
+    """TR1 leaves at 05:00 for 10.00 pounds; the trains after 11:00 cost 20.00. Once the user asks
+    for a train after 11:00, the fare given is about those: 20.00 is right, TR1's 10.00 is not (C5)."""
+    db = tmp_path / "db"
+    db.mkdir()
+    rows = [{"trainID": f"TR{i}", "departure": "cambridge", "destination": "ely", "day": "monday", "leaveAt": t,
+             "arriveBy": a, "price": p} for i, (t, a, p) in enumerate(
+             [("03:00", "03:30", "5.00 pounds"), ("05:00", "05:30", "10.00 pounds"), ("11:30", "12:00", "20.00 pounds")])]
+    (db / "train_db.json").write_text(json.dumps(rows))
+    data = tmp_path / "data.json"
+    data.write_text(json.dumps({"M1": _moved_dialogue(price)}))
+    kb = load_kb(db)
+    [dialogue] = list(load_corpus([data], kb=kb))
+    report = check_dialogue(dialogue, kb)
+    assert (report.status is Status.CONSISTENT) == ok, report.violations
+    assert ok or [v.constraint.value for v in report.violations] == ["C5"]
+
+
+@needs_shared
+def test_a_count_is_about_its_own_noun() -> None:
+    """MUL1130 turn 5: the user asks for "a 4-star rated hotel or guesthouse"; "Three hotels come up
+    for 4 stars" counts the 4-star hotels (3), not the 21 places to stay. Four hotels, or three
+    guesthouses (the DB has 18 4-star ones), is a wrong count for its noun (C6)."""
+    dialogue, kb = _val("MUL1130")
+    assert "C6" not in _flags(dialogue, kb)
+    assert "C6" in _flags(*_edited("MUL1130", 5, "Three hotels", "Four hotels"))
+    assert "C6" in _flags(*_edited("MUL1130", 5, "Three hotels", "Three guesthouses"))
+    # SNG02276 turn 1: "21 guesthouses and hotels … 4 stars and free wifi" counts both kinds (21);
+    # "21 guesthouses" alone is wrong (the DB has 18 such guesthouses)
+    dialogue, kb = _val("SNG02276")
+    assert "C6" not in _flags(dialogue, kb)
+    assert "C6" in _flags(*_edited("SNG02276", 1, "guesthouses and hotels", "guesthouses"))
+
+
+@needs_shared
+def test_a_statement_in_the_whole_city_is_not_held_to_the_area_asked() -> None:
+    """PMUL3123 turn 9: the user wants the east; "I would say architecture or colleges in Cambridge
+    would be a good bet" states its own scope, the whole city (no C5 at turn 9). Without "in
+    Cambridge" it recommends types the east does not have (C5 at turn 9)."""
+    dialogue, kb = _val("PMUL3123")
+    report = check_dialogue(dialogue, kb)
+    assert not [v for v in report.violations if v.constraint.value == "C5" and 9 in v.turns and max(v.turns) == 9]
+    faulty, _ = _edited("PMUL3123", 9, " in Cambridge", "")
+    report = check_dialogue(faulty, kb)
+    assert [v for v in report.violations if v.constraint.value == "C5" and max(v.turns) == 9]
+    from csp_check.cues import whole_city_span
+
+    assert whole_city_span("museums in town are free") and whole_city_span("all over town")
+    assert not whole_city_span("a hotel in the city centre") and not whole_city_span("in town centre")
+
+
+@needs_shared
+def test_either_or_offers_two_entities() -> None:
+    """MUL0544 turn 7: "There are 44 attractions in the centre. Would you like the information for
+    the Vue cinema or maybe a museum?" offers a cinema and a museum, not one entity that is both
+    (no C5). An attraction outside the centre in the Vue's place is still caught (C5)."""
+    dialogue, kb = _val("MUL0544")
+    assert "C5" not in _flags(dialogue, kb)
+    assert "C5" in _flags(*_edited("MUL0544", 7, "Vue cinema", "Funky Fun House"))
+    # SNG0835 turn 1: "Alpha-milton guest house … has no internet or parking": one entity's two values
+    assert "C5" in _flags(*_edited("SNG0835", 1, "no internet", "free internet"))

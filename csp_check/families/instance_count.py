@@ -12,12 +12,13 @@ from typing import Mapping
 
 from csp_check.build_context import BOUNDS, DOMAIN_SEARCH, NOT_FILTERS, SEARCH_COLUMNS, is_generic, search_op
 from csp_check.families import kb_common
-from csp_check.families.primitives import Bound, KbCount, count_matches
+from csp_check.families.primitives import Bound, KbCount, count_matches, entity_match
 from csp_check.families.registry import Family, register
 import re
 from collections import defaultdict
 
 from csp_check.models import CSP, ActRole, Constraint, ConstraintId, Value, Variable, VariableKind
+from csp_check.normalize import clock_of_day, wording_key
 
 #: The words an explanation gives each comparison of an amount ("more than 70").
 OP_WORDS = {"=": "", ">": "more than ", ">=": "at least ", "<": "fewer than ", "<=": "at most ", "~": "about "}
@@ -101,10 +102,35 @@ class InstanceCount(Family):
         have = str(sure) if sure == possible else f"{sure}-{possible}"
         op = OP_WORDS[amount_op(constraint, csp)]
         said = kb_common.said(constraint, assignment, by_name)
+        kind = (constraint.kb or "").partition(KIND_MARK)[2]
+        if kind:  # the count's own noun ("three hotels"): counted among that kind
+            said = ", ".join(x for x in (said, f"type={kind!r} (the counted noun)") if x)
         msg = f"{kb_common.claim(constraint, by_name)} says {op}{amount} with {said or 'no filter'}; the KB has {have}"
         if matches:
             msg += f": {kb_common.sample(matches)}" + (" …" if len(matches) > 3 else "")
+        late = next_day_arrivals(constraint, assignment, csp)
+        if late:
+            msg += (f"; not counted, arriving after midnight on the next day: "
+                    + "; ".join(f"{kb_common.entity_label(e)} ({clock_of_day(e['arriveBy'])})" for e in late[:3]))
         return msg
+
+
+def next_day_arrivals(constraint: Constraint, assignment: Mapping[str, Value], csp: CSP) -> list[Mapping[str, str]]:
+    """The entities a count under an "arrive by" bound leaves out only because they arrive after
+    midnight, on the next day (:func:`~csp_check.normalize.next_day_arrival`: "01:44" for a train
+    leaving 23:01), though the clock time is within the bound: named in the explanation, since a
+    count made by comparing clock times includes them."""
+    filters = kb_common.filters(constraint)
+    bounds = [(n, col) for n, col, op in filters if col == "arriveBy" and op == "<="]
+    if not bounds or not isinstance(assignment[bounds[0][0]], str):
+        return []
+    bound = assignment[bounds[0][0]]
+    rest = [(n, col, op) for n, col, op in filters if (n, col) != bounds[0]]
+    return [
+        e for e in kb_common.entities(constraint, csp)
+        if e.get("arriveBy", "") >= "24:00" and clock_of_day(e["arriveBy"]) <= bound  # type: ignore[operator]
+        and entity_match(e, [c for _, c, _ in rest], [assignment[n] for n, _, _ in rest], [o for _, _, o in rest])[1]
+    ]
 
 
 def with_own_words(
@@ -120,10 +146,12 @@ def with_own_words(
     for v in mine:
         if (v.kind is VariableKind.SLOT and v.role is ActRole.INFORM and v.slot in columns
                 and (v.slot in searched or v.slot in DOMAIN_SEARCH.get(v.domain, ()))
-                and not is_generic(v.domain, v.slot, v.value)
-                and v.slot in SEARCH_COLUMNS and ctx.kb_claim(kb_id, v)):  # fmt: skip
+                and (ctx.kb_claim(kb_id, v) or is_generic(v.domain, v.slot, v.value))
+                and v.slot in SEARCH_COLUMNS):  # fmt: skip
             own[v.slot].append(v)
-    single = {slot: vs[0] for slot, vs in own.items() if len({x.value for x in vs}) == 1}
+    single = {slot: vs[0] for slot, vs in own.items()  # one value, and not the word for any place
+              if len({x.value for x in vs}) == 1 and not is_generic(vs[0].domain, slot, vs[0].value)}
+    # to stay: "21 guesthouses and hotels" names two kinds, so it filters by neither
     if not single:
         return filters
     kept = [f for f in filters if f.slot not in single]
@@ -155,8 +183,17 @@ def counted_noun(ctx, turn: int, amount: Variable, mine: list[Variable]) -> Vari
                 and not is_generic(v.domain, v.slot, v.value)
                 and 0 < v.span.start - amount.span.end <= 12 and not ctx.description(v)
                 and re.fullmatch(r"[\s\w-]*", ctx.dialogue.turns[turn].utterance[amount.span.end : v.span.start])):
+            if v.slot == "type" and more_kinds(ctx, turn, v.span.end, v.domain):
+                return None  # "21 guesthouses and hotels": both kinds are counted
             return v  # fmt: skip
     return None
+
+
+def more_kinds(ctx, turn: int, end: int, domain: str) -> bool:
+    """Whether the kind named before ``end`` is joined to another ("21 guesthouses *and hotels*",
+    "hotels or guesthouses"): the noun phrase counts several kinds, so it narrows to none."""
+    m = re.match(r"\s*(?:and|or|&|/)\s+([\w-]+(?:\s+[\w-]+)?)", ctx.dialogue.turns[turn].utterance[end:])
+    return bool(m) and any(ctx.lexicon.resolve(f"{domain}.type", p) for p in (m[1], m[1].split()[0]))
 
 
 def counts(
@@ -175,9 +212,15 @@ def counts(
     out: list[Constraint] = []
     for amount in amounts:
         noun = nouns.get(amount.name)
+        table = kb_id
         if noun is not None:  # "2 swimming pools", "8 guesthouses": the count is about that kind
             filters = [f for f in filters if f.slot != noun.slot] + [noun]
-        if params is None and domain == "hotel" and not any(f.slot == "type" for f in filters):
+        elif params is None:  # "Three hotels come up" with no span on "hotels": the words still say the kind
+            kind = noun_kind(ctx, turn, domain, kb_id, amount, filters)
+            if kind is not None:
+                filters = [f for f in filters if f.slot != "type"]
+                table = kind_table(ctx, kb_id, kind)
+        if table == kb_id and params is None and domain == "hotel" and not any(f.slot == "type" for f in filters):
             filters = hotel_sense(ctx, turn, kb_id, amount, filters)
         utterance = ctx.dialogue.turns[turn].utterance
         if amount.span is not None and params is None and amount.value == 1 and (
@@ -192,8 +235,62 @@ def counts(
             continue  # a search constraint no variable mentions: the count's filter is not known
         out.append(
             Constraint(
-                id=ConstraintId("C6"), variables=[f.name for f in filters], turn=turn, kb=kb_id,
+                id=ConstraintId("C6"), variables=[f.name for f in filters], turn=turn, kb=table,
                 columns=[f.slot for f in filters], count_variable=amount.name, ops=[search_op(f) for f in filters],
             )
         )
     return out
+
+
+#: A KB table restricted to one kind of entity: ``f"{table}{KIND_MARK}{value}"`` is the entities of
+#: ``table`` whose ``type`` is ``value`` (:func:`kind_table`).
+KIND_MARK = "|type="
+
+
+def noun_kind(ctx, turn: int, domain: str, kb_id: str, amount: Variable, filters: list[Variable]) -> str | None:
+    """The kind an amount's own noun counts when no span annotates it ("Three *hotels* come up
+    for 4 stars", "5 4-star *guesthouses*"): a ``type`` value of the table (``hotel``,
+    ``guesthouse``, ``museum``, …) written within three words after the amount (words and
+    hyphens between: "4-star", "expensive"). The count is then about that kind, whatever type
+    the request had ("a hotel or guesthouse"). "Hotels" may also mean any place to stay
+    (:func:`~csp_check.build_context.is_generic`): it narrows the count only when the count's
+    annotated amount is the number of hotels (as :func:`hotel_sense`). ``None``: no such noun,
+    or it names the kind the request already filters by."""
+    entities = ctx.kbs.get(kb_id) or []
+    kinds = {e["type"] for e in entities if "type" in e}
+    if amount.span is None or len(kinds) < 2:  # every restaurant is of type "restaurant": no kind to pick
+        return None
+    after = ctx.dialogue.turns[turn].utterance[amount.span.end :]
+    m = re.match(r"((?:\s+[\w-]+){1,4})", after)
+    if not m:
+        return None
+    words = m[1].split()
+    keys = {wording_key("type", value): value for value in kinds}
+    for i in range(len(words)):
+        for phrase in (" ".join(words[i : i + 2]), words[i]):
+            kind = keys.get(wording_key("type", phrase))
+            if kind is None:
+                continue
+            said = re.search(rf"{re.escape(phrase)}", after)
+            if said and more_kinds(ctx, turn, amount.span.end + said.end(), domain):
+                return None  # "17 guesthouses and hotels": several kinds
+            if any(f.slot == "type" and f.value == kind for f in filters):
+                return None
+            if is_generic(domain, "type", kind):
+                narrowed = [f for f in filters if f.slot != "type"]
+                sure, possible = count_matches([e for e in entities if e.get("type") == kind],
+                                               [f.slot for f in narrowed], [f.value for f in narrowed],
+                                               [search_op(f) for f in narrowed])  # fmt: skip
+                if not (isinstance(amount.value, int) and sure <= amount.value <= possible):
+                    return None
+            return kind
+    return None
+
+
+def kind_table(ctx, kb_id: str, kind: str) -> str:
+    """The id of table ``kb_id`` restricted to entities of type ``kind`` (:data:`KIND_MARK`),
+    added to the CSP's tables once: the checker and the solvers count the same rows."""
+    table = f"{kb_id}{KIND_MARK}{kind}"
+    if table not in ctx.kbs:
+        ctx.kbs[table] = [e for e in ctx.kbs.get(kb_id) or [] if e.get("type") == kind]
+    return table

@@ -11,7 +11,7 @@ import re
 from collections import defaultdict
 
 from csp_check.build_context import BOUNDS, DETAIL_COLUMNS, NOT_FILTERS, SYSTEM_CLAIMS, names_entity, search_op
-from csp_check.cues import time_bound_op
+from csp_check.cues import sentence_of, time_bound_op, whole_city_span
 from csp_check.families import kb_common
 from csp_check.families.primitives import Bound, KbCount, count_matches, entity_match
 from csp_check.families.registry import Family, register
@@ -94,17 +94,21 @@ def claims(ctx, turn: int, kb_id: str, columns: set[str], mine: list[Variable], 
         return []  # "cheap, moderate or expensive: which would you prefer?" names choices, not an entity
     if ctx.alternatives(turn, mine):
         asked = []  # after "no match" / "could not book" the system offers something else
+    elif whole_city(ctx, turn, claims + said_bounds, mine):
+        asked = [v for v in asked if v.slot != "area"]  # "colleges in Cambridge would be a good bet": the
+        # statement's own scope is the whole city, whatever area was asked for
     elif claims and all(v.slot in DETAIL_COLUMNS for v in claims) or claims and (
         kb_id.startswith("dialogue:")  # the dialogue's own results (SGD): any column may be a detail
         and all(v.role is ActRole.INFORM and not names_entity(v.slot) for v in claims)
         and not any(names_entity(v.slot) or v.kind is VariableKind.AMOUNT for v in mine)
     ):  # details given alone ("Their number is …", "It is not furnished"), no count: about one entity
-        discussed = ctx.under_discussion(turn, claims[0].domain, columns)
+        discussed = ctx.under_discussion(turn, claims[0].domain, columns, kb_id)
         if discussed is not None and discussed.value in ctx.vocab(kb_id, discussed.slot):  # "it's at 62 Gilbert Road": about the entity under discussion
             asked = [v for v in asked if v.slot != discussed.slot] + [discussed]
     asked = [v for v in asked if ctx.kb_claim(kb_id, v)  # "church" asked, All Saints offered: a wording
              and not (v.slot in ("parking", "internet") and v.value == "no")]  # "no" = not needed, for an offer
     said = {v.slot for v in claims}
+    requested = {(v.slot, v.value) for v in asked}
     bounds = [v for v in asked if v.slot in BOUNDS and v.slot in columns and v not in claims] + said_bounds  # kept even if said:
     asked = [v for v in asked if v.slot not in said and v.slot in columns and v not in bounds]  # 17:11 >= 17:00
     claims += asked
@@ -113,12 +117,17 @@ def claims(ctx, turn: int, kb_id: str, columns: set[str], mine: list[Variable], 
         if v not in by_slot[v.slot]:
             by_slot[v.slot].append(v)
     single = [vs[0] for vs in by_slot.values() if len(vs) == 1]
-    multi = [vs for vs in by_slot.values() if len(vs) > 1]
+    listed = [v for vs in by_slot.values() if len(vs) > 1 for v in vs]
     # Several values of one slot list several entities; the other stated values may describe
-    # any of them, so each listed value is checked with the user's request alone.
+    # any of them, so each listed value is checked with the user's request alone. So are the
+    # alternatives of an "or" ("the Vue cinema or maybe a museum"): two entities, not one.
+    alternatives = either_or(ctx.dialogue.turns[turn].utterance, [v for v in single if v.turn == turn])
+    listed += alternatives
     asked_only = [v for v in single if v in asked]
+    restated = [v for v in single if v not in asked and v not in listed and (v.slot, v.value) in requested]
+    # (alternatives are offered for the request, which the turn may restate: "44 attractions in the centre")
     out: list[Constraint] = []
-    sets = [asked_only + [v] for vs in multi for v in vs] if multi else [single]
+    sets = [asked_only + (restated if v in alternatives else []) + [v] for v in listed] if listed else [single]
     for group in sets:
         group = group + bounds
         out.append(
@@ -128,6 +137,42 @@ def claims(ctx, turn: int, kb_id: str, columns: set[str], mine: list[Variable], 
             )
         )
     return out
+
+
+#: What joins two alternatives in one utterance: "or", maybe with a hedge and an article ("the
+#: Vue cinema *or maybe a* museum", "Cherry Hinton *or perhaps the* Botanic Gardens").
+_EITHER_OR = re.compile(r"\s*,?\s*or\s+(?:else\s+)?(?:maybe\s+|perhaps\s+|possibly\s+|even\s+)?(?:a\s+|an\s+|the\s+|some\s+)?", re.I)
+
+
+def either_or(utterance: str, stated: list[Variable]) -> list[Variable]:
+    """The values of ``stated`` (one utterance's claims, one per slot) that are alternatives
+    joined by "or" (:data:`_EITHER_OR`), an entity's name and a value of another slot: "Would
+    you like the information for the Vue cinema or maybe a museum?" offers a cinema and a
+    museum, two entities, so they are not checked as one. Two values of one entity ("has no
+    internet or parking") have no name between them."""
+    spanned = sorted((v for v in stated if v.span is not None), key=lambda v: v.span.start)  # type: ignore[union-attr]
+    out: list[Variable] = []
+    for a, b in zip(spanned, spanned[1:]):
+        if (a.slot != b.slot and (names_entity(a.slot) or names_entity(b.slot))  # not "no internet or parking"
+                and _EITHER_OR.fullmatch(utterance[a.span.end : b.span.start])):  # type: ignore[union-attr]
+            out += [v for v in (a, b) if v not in out]
+    return out
+
+
+def whole_city(ctx, turn: int, claims: list[Variable], mine: list[Variable]) -> bool:
+    """Whether the sentence of a claim places it in the whole city, outside every span ("I would
+    say architecture or colleges in Cambridge would be a good bet" after the user asked for the
+    east; :func:`~csp_check.cues.whole_city_span`) and with no area of its own: the statement
+    widens its own scope, so the requested area does not filter it."""
+    if any(v.slot == "area" for v in mine):
+        return False
+    utterance = ctx.dialogue.turns[turn].utterance
+    spans = [v.span for v in ctx.by_turn.get(turn, []) if v.span is not None]
+    found = whole_city_span(utterance, spans)
+    if found is None:
+        return False
+    where = sentence_of(utterance, found)
+    return any(v.span is not None and sentence_of(utterance, v.span) == where for v in claims)
 
 
 def booking_details(ctx, turn: int, kb_id: str, columns: set[str], mine: list[Variable]) -> list[Constraint]:
@@ -149,7 +194,7 @@ def booking_details(ctx, turn: int, kb_id: str, columns: set[str], mine: list[Va
     if named:
         entity = named[0] if len({v.value for v in named}) == 1 else None
     else:
-        entity = ctx.under_discussion(turn, details[0].domain, columns)
+        entity = ctx.under_discussion(turn, details[0].domain, columns, kb_id)
     own = f"turn{turn}:{details[0].domain}"  # the booking's own result (SGD): its one entity
     if entity is None and not named and len(ctx.kbs.get(own) or []) == 1:
         group, kb_id = details, own  # a bus, a flight: no name column
