@@ -194,3 +194,31 @@ def test_outputs_never_overwrite_inputs_or_other_files(tmp_path):
     report = tmp_path / "calls.jsonl"
     for _ in range(2):  # a report of an earlier run may be replaced
         assert CliRunner().invoke(main, ["calls", str(built), "--report", str(report)]).exit_code == 0
+
+
+@needs_sgd
+def test_build_skips_a_broken_dialogue_and_file_naming_them(tmp_path):
+    """One dialogue without an utterance and one truncated file: each is one error line naming
+    file, dialogue and field; the other dialogues are still built; exit 2."""
+    source = tmp_path / "sgd"
+    source.mkdir()
+    (source / "schema.json").write_text((SGD_DEV / "schema.json").read_text())
+    dialogues = json.loads((SGD_DEV / "dialogues_001.json").read_text())[:40]
+    broken = dialogues[2]["dialogue_id"]
+    del dialogues[2]["turns"][1]["utterance"]
+    (source / "dialogues_001.json").write_text(json.dumps(dialogues))
+    (source / "dialogues_002.json").write_text(json.dumps(dialogues)[:3000])
+    out = tmp_path / "x.jsonl"
+    result = invoke("nlsi", "build", source, "--out", out)
+    assert result.exit_code == 2, result.output
+    assert f"dialogue {broken}: field turns[1].utterance missing" in result.output
+    assert "dialogues_002.json: invalid JSON at line 1" in result.output
+    built = [json.loads(line) for line in out.read_text().splitlines()]
+    assert built and all(not e["example_id"].startswith(broken) for e in built)
+
+
+def test_calls_names_a_missing_input_before_any_schema(tmp_path):
+    result = invoke("calls", tmp_path / "nope.jsonl")
+    assert result.exit_code == 2
+    assert "nope.jsonl: no such file" in result.output
+    assert "schema" not in result.output

@@ -391,14 +391,62 @@ class Builder:
         return out
 
 
-def iter_sgd(paths: list[Path]) -> Iterator[tuple[Path, dict[str, Any]]]:
-    """SGD dialogues of the given split directories or ``dialogues_*.json`` files, sorted."""
+def iter_sgd(paths: list[Path], errors: list[str] | None = None) -> Iterator[tuple[Path, dict[str, Any]]]:
+    """SGD dialogues of the given split directories or ``dialogues_*.json`` files, sorted.
+
+    With ``errors`` given, a file that is not a JSON list of dialogues, or a dialogue that lacks a
+    field the builder reads (:func:`dialogue_problem`), is skipped and described there in one line
+    naming file, dialogue and field; without it, the first such problem raises ``ValueError``."""
     files: list[Path] = []
     for path in paths:
         files += sorted(path.glob("dialogues_*.json")) if path.is_dir() else [path]
     for f in files:
-        for dialogue in sorted(json.loads(f.read_text(encoding="utf-8")), key=lambda d: d["dialogue_id"]):
-            yield f, dialogue
+        try:
+            data = json.loads(f.read_text(encoding="utf-8"))
+        except json.JSONDecodeError as err:
+            problem = f"{f}: invalid JSON at line {err.lineno}, column {err.colno}: {err.msg}"
+        except (OSError, UnicodeDecodeError) as err:
+            problem = f"{f}: cannot read: {getattr(err, 'strerror', None) or err}"
+        else:
+            problem = None if isinstance(data, list) else f"{f}: not a list of SGD dialogues"
+        if problem is not None:
+            if errors is None:
+                raise ValueError(problem)
+            errors.append(problem)
+            continue
+        good = []
+        for k, dialogue in enumerate(data):
+            problem = dialogue_problem(dialogue)
+            if problem is None:
+                good.append(dialogue)
+                continue
+            name = dialogue.get("dialogue_id", f"#{k}") if isinstance(dialogue, dict) else f"#{k}"
+            message = f"{f}: dialogue {name}: {problem}; dialogue skipped"
+            if errors is None:
+                raise ValueError(message)
+            errors.append(message)
+        yield from ((f, d) for d in sorted(good, key=lambda d: d["dialogue_id"]))
+
+
+def dialogue_problem(dialogue: Any) -> str | None:
+    """The first field an SGD dialogue (SGD release format) lacks or holds with the wrong type,
+    as ``turns[1].utterance``-style text, or ``None`` when the builder can read it."""
+    if not isinstance(dialogue, dict):
+        return "not a JSON object"
+    if not isinstance(dialogue.get("dialogue_id"), str):
+        return "field dialogue_id missing or not a string"
+    if not isinstance(dialogue.get("turns"), list):
+        return "field turns missing or not a list"
+    for i, turn in enumerate(dialogue["turns"]):
+        if not isinstance(turn, dict):
+            return f"turns[{i}] is not a JSON object"
+        for field, kind in (("speaker", str), ("utterance", str), ("frames", list)):
+            if not isinstance(turn.get(field), kind):
+                return f"field turns[{i}].{field} missing or not a {kind.__name__ if kind is list else 'string'}"
+        for j, frame in enumerate(turn["frames"]):
+            if not isinstance(frame, dict) or not isinstance(frame.get("service"), str):
+                return f"field turns[{i}].frames[{j}].service missing or not a string"
+    return None
 
 
 def check_sgd_inputs(paths: list[Path]) -> None:
@@ -424,13 +472,23 @@ def schema_for(paths: list[Path]) -> NlsiSchema:
     return load_schema(dirs)
 
 
-def build_examples(paths: list[Path], seed: int = 0, paraphrase: float = 0.5, limit: int | None = None) -> tuple[NlsiSchema, list[Example]]:
-    """Build examples from SGD ``paths`` (split directories or dialogue files); see module doc."""
+def build_examples(paths: list[Path], seed: int = 0, paraphrase: float = 0.5, limit: int | None = None,
+                   errors: list[str] | None = None) -> tuple[NlsiSchema, list[Example]]:
+    """Build examples from SGD ``paths`` (split directories or dialogue files); see module doc.
+    Unreadable files and dialogues go to ``errors`` (one line each) when it is given
+    (:func:`iter_sgd`); the others are still built. A dialogue the builder fails on is reported
+    the same way."""
     schema = schema_for(paths)
     builder = Builder(schema, seed=seed, paraphrase=paraphrase)
     out = []
-    for _, dialogue in iter_sgd(paths):
-        ex = builder.build(dialogue)
+    for f, dialogue in iter_sgd(paths, errors):
+        try:
+            ex = builder.build(dialogue)
+        except (KeyError, TypeError, ValueError, IndexError) as err:
+            if errors is None:
+                raise
+            errors.append(f"{f}: dialogue {dialogue['dialogue_id']}: {type(err).__name__}: {err}; dialogue skipped")
+            continue
         if ex is not None:
             out.append(ex)
             if limit and len(out) >= limit:

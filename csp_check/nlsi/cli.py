@@ -43,7 +43,9 @@ def _schema_paths(paths: tuple[Path, ...], schema: tuple[Path, ...]) -> list[Pat
         if cand is not None and cand.exists():
             found.append(cand)
     if not found:
-        raise click.UsageError("no schema: give --schema FILE_OR_SGD_DIR (or build the input with `csp-check nlsi build`)")
+        named = ", ".join(f"{p.with_name(p.name.removesuffix('.jsonl') + '.schema.json')}" for p in paths)
+        raise click.UsageError(f"no schema: {named} not found; give --schema FILE_OR_SGD_DIR "
+                               "(`csp-check nlsi build` writes it beside the examples)")
     return list(dict.fromkeys(found))
 
 
@@ -131,6 +133,11 @@ def calls_command(paths, schema, field, report_path, derive, jobs, no_annotation
     from csp_check.nlsi.metrics import Scores, exact_match, f1, render_table, selection_scores, triples
 
     llm = llm_settings(base_url, model, cache_dir, temperature, "--llm-parse") if llm_parse else None
+    missing = [p for p in paths if not Path(p).is_file()]
+    if missing:
+        for p in missing:
+            click.echo(f"csp-check: error: {p}: {'a directory, not an NLSI JSONL file' if Path(p).is_dir() else 'no such file'}", err=True)
+        sys.exit(EXIT_ERROR)
     try:
         schema_paths = _schema_paths(paths, schema)
         _init_worker(schema_paths, field, not no_annotation, llm, solver)
@@ -291,7 +298,10 @@ def build_command(sgd_paths, out_path, seed, paraphrase, limit):
         click.echo(f"csp-check: error: {err}", err=True)
         sys.exit(EXIT_ERROR)
     try:
-        schema, examples = build_examples(list(sgd_paths), seed=seed, paraphrase=paraphrase, limit=limit)
+        problems: list[str] = []
+        schema, examples = build_examples(list(sgd_paths), seed=seed, paraphrase=paraphrase, limit=limit, errors=problems)
+        for problem in problems:
+            click.echo(f"csp-check: error: {problem}", err=True)
         with open(out_path, "w", encoding="utf-8") as f:
             for ex in examples:
                 f.write(ex.model_dump_json(exclude_none=True) + "\n")
@@ -301,6 +311,9 @@ def build_command(sgd_paths, out_path, seed, paraphrase, limit):
         sys.exit(EXIT_ERROR)
     by_type = Counter(e.reasoning_type.value for e in examples)
     click.echo(f"{len(examples)} examples -> {out_path} ({', '.join(f'{k} {v}' for k, v in sorted(by_type.items()))}); schema -> {schema_path}")
+    if problems:
+        click.echo(f"{len(problems)} unreadable files or dialogues skipped (above)", err=True)
+        sys.exit(EXIT_ERROR)
 
 
 def _is_nlsi_schema(path: Path) -> bool:

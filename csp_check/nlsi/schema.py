@@ -167,8 +167,8 @@ class NlsiSchema:
     def add_dialogues(self, dialogues: Iterable[dict[str, Any]]) -> None:
         """Collect values and aliases from SGD dialogues' annotated acts and service calls."""
         for dialogue in dialogues:
-            for turn in dialogue.get("turns", []):
-                for frame in turn.get("frames", []):
+            for turn in dialogue.get("turns") or []:
+                for frame in (turn.get("frames") or []) if isinstance(turn, dict) else []:
                     domain = self.services.get(frame.get("service", ""), service_domain(frame.get("service", "")))
                     for act in frame.get("actions", []):
                         canon = act.get("canonical_values") or []
@@ -227,5 +227,10 @@ def load_schema(paths: Iterable[Path]) -> NlsiSchema:
                 schema.add_service(service)
     for d in dirs:
         for f in sorted(d.glob("dialogues_*.json")):
-            schema.add_dialogues(json.loads(f.read_text(encoding="utf-8")))
+            try:
+                dialogues = json.loads(f.read_text(encoding="utf-8"))
+            except (UnicodeDecodeError, ValueError):
+                continue  # an unreadable dialogue file adds no values; its reader reports it
+            if isinstance(dialogues, list):
+                schema.add_dialogues(d for d in dialogues if isinstance(d, dict))
     return schema
