@@ -168,7 +168,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--csp-check-kb", default=None, help="KB JSON used by the csp_check fixture and collected files")
     parser.addini("csp_check_kb", "KB JSON for the csp_check fixture and collected dialogue files", default="")
     parser.addini(
-        "csp_check_constraints", "constraint ids to check (default: C1 C2 C3 C4 C5 C6)", type="args", default=[]
+        "csp_check_constraints", "constraint ids to check (default: C1 C2 C3 C4 C5 C6 S1 S2)", type="args", default=[]
     )
     parser.addini(
         "csp_check_files",
