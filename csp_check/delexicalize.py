@@ -232,6 +232,12 @@ def _variable(turn: int, speaker: str, act: DialogueAct, span: Span | None, utte
     else:
         value = normalize(canonical)
         kind = VariableKind.SLOT
+    if span is not None:  # a cut word is read whole; an annotated value that is the cut text, too
+        wide = word_bounded(utterance, span)
+        if wide != span and kind is VariableKind.SLOT and normalize(utterance[span.start : span.end]) in (
+                value, normalize(act.value or "")):
+            value = normalize(utterance[wide.start : wide.end])
+        span = wide
     return Variable(
         name="",
         turn=turn,
@@ -266,7 +272,28 @@ def locate(utterance: str, act: DialogueAct, avoid: list[Span] = ()) -> Span | N
             span = Span(start=match.start(), end=match.end())
             if not any(span.start < a.end and a.start < span.end for a in avoid):
                 return span
+    for form in forms:  # no whole-word match: a value cut inside a word ("0210 Millers Yard" of "40210 …")
+        words = fold_aligned(form or "").strip(" .,!?").split()
+        if act.role is ActRole.COUNT or len(words) < 2 or len(" ".join(words)) < 8:
+            continue  # a short value inside a longer word is another word ("east" of "northeast")
+        for match in re.finditer(r"\s*".join(re.escape(w) for w in words), folded):
+            span = word_bounded(utterance, Span(start=match.start(), end=match.end()))
+            if not any(span.start < a.end and a.start < span.end for a in avoid):
+                return Span(start=match.start(), end=match.end())  # widened where it is read (_variable)
     return None
+
+
+def word_bounded(utterance: str, span: Span) -> Span:
+    """``span`` widened to whole words where a boundary falls inside one (a letter or digit on
+    both sides: "0210 Millers Yard" annotated in "40210 Millers Yard" reads "40210 Millers
+    Yard"); exact spans are returned as they are. The text is the truth (spec §9): a cut word is
+    read whole, never as the shorter value it happens to spell."""
+    start, end = span.start, span.end
+    while 0 < start < len(utterance) and utterance[start - 1].isalnum() and utterance[start].isalnum():
+        start -= 1
+    while 0 < end < len(utterance) and utterance[end - 1].isalnum() and utterance[end].isalnum():
+        end += 1
+    return span if (start, end) == (span.start, span.end) else Span(start=start, end=end)
 
 
 @lru_cache(maxsize=4096)
