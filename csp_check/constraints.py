@@ -115,7 +115,10 @@ def canonical_values(dialogue: Dialogue, variables: list[Variable], lexicon: Lex
     """Give each slot variable (in place) the canonical form of its annotated value
     (:meth:`Lexicon.canon`: the KB's spelling of a wording, "museums" → "museum"). An annotated
     value that refers instead of naming ("that day", "same area") takes the value the belief
-    state of its turn holds for the slot, when it holds one (spec §9)."""
+    state of its turn holds for the slot, when it holds one (spec §9). A comparative
+    (:func:`~csp_check.normalize.comparative`: "the cheaper option") keeps its own words as value,
+    which no KB column has, so it claims nothing in C5 / C2; a comparative act value where the text
+    names a value takes the text's."""
     for v in variables:
         if v.kind is not VariableKind.SLOT or not isinstance(v.value, str):
             continue

@@ -370,7 +370,7 @@ def refers_to_several(text: str) -> bool:
 _COMPARATIVE = re.compile(
     r"\b(?:cheaper|cheapest|pricier|priciest|costlier|costliest|nicer|nicest|closer|closest|nearer|nearest|"
     r"fancier|fanciest|better|best|further|farther|furthest|farthest|higher|highest|lower|lowest|"
-    r"(?:more|less|most|least) (?!than\b)[a-z])")
+    r"(?:more|less|most|least) (?!than\b|of\b)[a-z])")  # not "most of which are free"
 
 
 def comparative(text: str) -> bool:
