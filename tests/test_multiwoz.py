@@ -698,3 +698,28 @@ def test_a_comparative_states_no_price_range(new: str, flagged: bool) -> None:
     assert not _flags(dialogue, kb, "C2", "C5")
     got = _flags(_edit(dialogue, 7, "cheaper", new), kb, "C2", "C5")
     assert bool(got) == flagged, got
+
+
+@pytest.mark.parametrize("name", ["sgd/dev/dialogues_001.json", "convlab_unified/sgd_sample.json"])
+def test_exact_spans_are_read_as_annotated(name: str) -> None:
+    """SGD's character spans (read directly or through the unified format) are whole words:
+    widening a cut word (delexicalize.word_bounded) leaves every one of them, and every variable's
+    text, as annotated."""
+    from csp_check.delexicalize import delexicalize, word_bounded
+
+    from support.data import SHARED_DATA
+
+    path = SHARED_DATA / name
+    if not path.exists():
+        pytest.skip(f"{path} absent")
+    spans = 0
+    for dialogue in load_corpus([path]):
+        for turn in dialogue.turns:
+            for act in turn.acts:
+                if act.span is not None:
+                    spans += 1
+                    assert word_bounded(turn.utterance, act.span) == act.span, (dialogue.id, turn.index, act)
+        for var in delexicalize(dialogue).variables:
+            if var.span is not None:
+                assert var.text == dialogue.turns[var.turn].utterance[var.span.start : var.span.end]
+    assert spans > 100
