@@ -69,7 +69,7 @@ def delexicalize(dialogue: Dialogue) -> DelexicalizedDialogue:
                     before = dialogue.turns[turn.index - 1].utterance if turn.index else ""
                     span = _closed_value(turn.utterance, act, closed, avoid, turn.speaker, described, before)
                     if span is None:
-                        span = locate(turn.utterance, act, avoid=avoid)
+                        span = locate(turn.utterance, act, avoid=avoid, inside_words=not closed)
                         if span is not None and closed and unit_after(turn.utterance, span):
                             span = None  # "1" of "1 bath" is not a number of bedrooms
                 found = span is not None
@@ -253,11 +253,15 @@ def _variable(turn: int, speaker: str, act: DialogueAct, span: Span | None, utte
     )
 
 
-def locate(utterance: str, act: DialogueAct, avoid: list[Span] = ()) -> Span | None:  # type: ignore[assignment]
+def locate(utterance: str, act: DialogueAct, avoid: list[Span] = (), inside_words: bool = False) -> Span | None:  # type: ignore[assignment]
     """The span of ``act``'s value in ``utterance`` by normalised, word-bounded matching.
 
     Tries the surface value, then the canonical value; for amounts also the number word or
     digits. Spans overlapping ``avoid`` are skipped. ``None`` when the value is not written.
+    With ``inside_words`` (an open slot: no closed value set), a value of two or more words
+    written nowhere whole is then looked for cut inside a word ("0210 Millers Yard" in "40210
+    Millers Yard"; :func:`word_bounded` widens it where it is read); a closed value is a word of
+    its set, never part of a longer one ("kitchen speaker" is not in "kitchen speakers").
     """
     forms = [act.value, act.canonical]
     if act.role is ActRole.COUNT:
@@ -272,7 +276,7 @@ def locate(utterance: str, act: DialogueAct, avoid: list[Span] = ()) -> Span | N
             span = Span(start=match.start(), end=match.end())
             if not any(span.start < a.end and a.start < span.end for a in avoid):
                 return span
-    for form in forms:  # no whole-word match: a value cut inside a word ("0210 Millers Yard" of "40210 …")
+    for form in forms if inside_words else ():  # a value cut inside a word ("0210 Millers Yard" of "40210 …")
         words = fold_aligned(form or "").strip(" .,!?").split()
         if act.role is ActRole.COUNT or len(words) < 2 or len(" ".join(words)) < 8:
             continue  # a short value inside a longer word is another word ("east" of "northeast")
