@@ -17,7 +17,7 @@ from functools import lru_cache
 from csp_check.cues import AMENITIES, BOOLEAN, bound_number, read_boolean
 from csp_check.models import Dialogue, KbTable, KnowledgeBase, Value, Variable, VariableKind
 from csp_check.normalize import (
-    clock_time, contains_words, date_key, edit_distance, name_words, normalize, one_typo, parse_amount, refers, same_clock,
+    clock_time, comparative, contains_words, date_key, edit_distance, name_words, normalize, one_typo, parse_amount, refers, same_clock,
     vague_amount, wording_key,
 )
 from csp_check.roles import partners
@@ -69,9 +69,10 @@ def misspelt_name(key: str, names: dict[str, set[str]], every_name: set[str]) ->
 
 
 def _fuzzy_subset(mine: frozenset[str], theirs: frozenset[str]) -> bool:
-    """Each of ``mine`` is one of ``theirs`` or, for words of 5+ letters, one typo away."""
+    """Each of ``mine`` is one of ``theirs`` or, for words of 5+ letters, one typo away; a word
+    with a digit (a house number, "50210" for "40210") is another number, never a typo."""
     return bool(mine) and all(
-        w in theirs or (len(w) >= 5 and any(len(x) >= 5 and one_typo(w, x) for x in theirs)) for w in mine
+        w in theirs or (len(w) >= 5 and w.isalpha() and any(len(x) >= 5 and one_typo(w, x) for x in theirs)) for w in mine
     )
 
 
@@ -170,6 +171,8 @@ class Lexicon:
         domain, _, column = slot_type.partition(".")
         if value == "dontcare":
             return wording_key(column, text) == "dontcare"
+        if column not in ENTITY_TEXT_SLOTS and comparative(text) and not comparative(value):
+            return False  # "cheaper" is an order, not a wording of "cheap" (normalize.comparative)
         if wording_key(column, text) == wording_key(column, value) or same_clock(text, value):
             return True
         if self.kb is None or domain not in self.kb.tables:

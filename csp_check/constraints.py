@@ -54,7 +54,7 @@ from csp_check.build_context import (  # noqa: F401  (re-exported: the builder's
 )
 from csp_check.families import families
 from csp_check.models import CSP, ConstraintId, DelexicalizedDialogue, Dialogue, KnowledgeBase, Value, Variable, VariableKind
-from csp_check.normalize import clock_slot, clock_time, normalize, normalized_entities, refers, same_clock, well_formed_time
+from csp_check.normalize import clock_slot, clock_time, comparative, normalize, normalized_entities, refers, same_clock, well_formed_time
 from csp_check.roles import with_text_roles
 
 
@@ -115,7 +115,10 @@ def canonical_values(dialogue: Dialogue, variables: list[Variable], lexicon: Lex
     """Give each slot variable (in place) the canonical form of its annotated value
     (:meth:`Lexicon.canon`: the KB's spelling of a wording, "museums" → "museum"). An annotated
     value that refers instead of naming ("that day", "same area") takes the value the belief
-    state of its turn holds for the slot, when it holds one (spec §9)."""
+    state of its turn holds for the slot, when it holds one (spec §9). A comparative
+    (:func:`~csp_check.normalize.comparative`: "the cheaper option") keeps its own words as value,
+    which no KB column has, so it claims nothing in C5 / C2; a comparative act value where the text
+    names a value takes the text's."""
     for v in variables:
         if v.kind is not VariableKind.SLOT or not isinstance(v.value, str):
             continue
@@ -124,6 +127,11 @@ def canonical_values(dialogue: Dialogue, variables: list[Variable], lexicon: Lex
             if len(held) == 1:
                 v.value = lexicon.canon(v.slot_type, held[0])
                 continue
+        if v.text and v.slot not in ("name", "address") and (comparative(v.text) or comparative(v.value)):
+            # "the cheaper option": an order, no value of the slot; a comparative annotated where
+            # the text names a value ("expensive"): that value (spec §9, normalize.comparative)
+            v.value = normalize(v.text) if comparative(v.text) else lexicon.canon(v.slot_type, v.text)
+            continue
         v.value = lexicon.canon(v.slot_type, v.value)
         said = clock_time(normalize(v.text)) if v.text else None
         if said and said != v.value and same_clock(v.value, said):

@@ -69,7 +69,7 @@ def delexicalize(dialogue: Dialogue) -> DelexicalizedDialogue:
                     before = dialogue.turns[turn.index - 1].utterance if turn.index else ""
                     span = _closed_value(turn.utterance, act, closed, avoid, turn.speaker, described, before)
                     if span is None:
-                        span = locate(turn.utterance, act, avoid=avoid)
+                        span = locate(turn.utterance, act, avoid=avoid, inside_words=not closed)
                         if span is not None and closed and unit_after(turn.utterance, span):
                             span = None  # "1" of "1 bath" is not a number of bedrooms
                 found = span is not None
@@ -232,6 +232,12 @@ def _variable(turn: int, speaker: str, act: DialogueAct, span: Span | None, utte
     else:
         value = normalize(canonical)
         kind = VariableKind.SLOT
+    if span is not None:  # a cut word is read whole; an annotated value that is the cut text, too
+        wide = word_bounded(utterance, span)
+        if wide != span and kind is VariableKind.SLOT and normalize(utterance[span.start : span.end]) in (
+                value, normalize(act.value or "")):
+            value = normalize(utterance[wide.start : wide.end])
+        span = wide
     return Variable(
         name="",
         turn=turn,
@@ -247,11 +253,15 @@ def _variable(turn: int, speaker: str, act: DialogueAct, span: Span | None, utte
     )
 
 
-def locate(utterance: str, act: DialogueAct, avoid: list[Span] = ()) -> Span | None:  # type: ignore[assignment]
+def locate(utterance: str, act: DialogueAct, avoid: list[Span] = (), inside_words: bool = False) -> Span | None:  # type: ignore[assignment]
     """The span of ``act``'s value in ``utterance`` by normalised, word-bounded matching.
 
     Tries the surface value, then the canonical value; for amounts also the number word or
     digits. Spans overlapping ``avoid`` are skipped. ``None`` when the value is not written.
+    With ``inside_words`` (an open slot: no closed value set), a value of two or more words
+    written nowhere whole is then looked for cut inside a word ("0210 Millers Yard" in "40210
+    Millers Yard"; :func:`word_bounded` widens it where it is read); a closed value is a word of
+    its set, never part of a longer one ("kitchen speaker" is not in "kitchen speakers").
     """
     forms = [act.value, act.canonical]
     if act.role is ActRole.COUNT:
@@ -266,7 +276,28 @@ def locate(utterance: str, act: DialogueAct, avoid: list[Span] = ()) -> Span | N
             span = Span(start=match.start(), end=match.end())
             if not any(span.start < a.end and a.start < span.end for a in avoid):
                 return span
+    for form in forms if inside_words else ():  # a value cut inside a word ("0210 Millers Yard" of "40210 …")
+        words = fold_aligned(form or "").strip(" .,!?").split()
+        if act.role is ActRole.COUNT or len(words) < 2 or len(" ".join(words)) < 8:
+            continue  # a short value inside a longer word is another word ("east" of "northeast")
+        for match in re.finditer(r"\s*".join(re.escape(w) for w in words), folded):
+            span = word_bounded(utterance, Span(start=match.start(), end=match.end()))
+            if not any(span.start < a.end and a.start < span.end for a in avoid):
+                return Span(start=match.start(), end=match.end())  # widened where it is read (_variable)
     return None
+
+
+def word_bounded(utterance: str, span: Span) -> Span:
+    """``span`` widened to whole words where a boundary falls inside one (a letter or digit on
+    both sides: "0210 Millers Yard" annotated in "40210 Millers Yard" reads "40210 Millers
+    Yard"); exact spans are returned as they are. The text is the truth (spec §9): a cut word is
+    read whole, never as the shorter value it happens to spell."""
+    start, end = span.start, span.end
+    while 0 < start < len(utterance) and utterance[start - 1].isalnum() and utterance[start].isalnum():
+        start -= 1
+    while 0 < end < len(utterance) and utterance[end - 1].isalnum() and utterance[end].isalnum():
+        end += 1
+    return span if (start, end) == (span.start, span.end) else Span(start=start, end=end)
 
 
 @lru_cache(maxsize=4096)

@@ -254,7 +254,7 @@ _UNITS = {"star": "", "stars": "", "night": "", "nights": "", "people": "", "per
 _FREE = re.compile(r"^(?:it is |it's |they are |is )?(?:free|free of charge|no charge|no entrance fee|no fee|"
                    r"free (?:entrance|admission|entry|to enter|to get in|to visit)|(?:entrance|admission|entry) is free)$")
 _ABBREVIATIONS = {"st": "street", "rd": "road", "ave": "avenue", "ln": "lane", "sq": "square"}
-_ADVERBS = {"cheaply": "cheap", "cheaper": "cheap", "cheapest": "cheap", "inexpensive": "cheap",
+_ADVERBS = {"cheaply": "cheap", "inexpensive": "cheap",
             "moderately priced": "moderate", "moderately - priced": "moderate", "moderately-priced": "moderate",
             "mid-priced": "moderate", "mid priced": "moderate", "mid-range": "moderate", "mid range": "moderate",
             "reasonably priced": "moderate", "reasonably - priced": "moderate", "reasonably-priced": "moderate",
@@ -306,6 +306,8 @@ def wording_key(slot: str, text: str) -> str:
             return (money(amount) or "").replace(" ", "")
     if slot in ("parking", "internet") and t in ("free", "free parking", "free wifi", "free internet", "wifi", "included"):
         return "yes"
+    if slot not in ("name", "address") and comparative(t):  # "cheaper" is no price range (spec §9)
+        return re.sub(r"[^0-9a-z&]", "", t)
     t = _ADVERBS.get(t, t)
     words = t.replace("-", " ").split()
     if words and words[0] in ("a", "an", "the") and len(words) > 1:
@@ -361,6 +363,21 @@ def refers_to_several(text: str) -> bool:
     """Whether ``text`` is a plural reference that names no one entity ("a taxi between the
     places"); see :data:`_SEVERAL`."""
     return bool(_SEVERAL.match(text))
+
+
+#: A comparative or superlative of a quality: "cheaper", "the cheapest", "pricier", "nicer",
+#: "closer", "more expensive", "less pricey", "most moderately priced" (not "more than 2": a bound).
+_COMPARATIVE = re.compile(
+    r"\b(?:cheaper|cheapest|pricier|priciest|costlier|costliest|nicer|nicest|closer|closest|nearer|nearest|"
+    r"fancier|fanciest|better|best|further|farther|furthest|farthest|higher|highest|lower|lowest|"
+    r"(?:more|less|most|least) (?!than\b|of\b)[a-z])")  # not "most of which are free"
+
+
+def comparative(text: str) -> bool:
+    """Whether ``text`` compares ("the cheaper option", "more expensive", "the closest"): it
+    states an order between entities, not a value of the slot, so it is read as no value
+    (no ``cheap`` for "cheaper"; spec §9, README "Comparatives")."""
+    return bool(_COMPARATIVE.search(normalize(text)))
 
 
 def refers(text: str) -> bool:

@@ -174,7 +174,7 @@ def test_a_detail_is_about_the_entity_under_discussion(tmp_path: Path, postcode:
 @pytest.mark.parametrize("slot,text,key", [
     ("entrance fee", "no entry fee", "free"), ("entrance fee", "2.50", "2.50pounds"),
     ("price", "7.84 gbp per passenger", "7.84pounds"), ("trainID", "train 4708", "tr4708"),
-    ("pricerange", "cheaper", "cheap"), ("arriveBy", "does not matter", "dontcare"),
+    ("pricerange", "cheaply", "cheap"), ("arriveBy", "does not matter", "dontcare"),
 ])  # fmt: skip
 def test_more_wording_classes(slot: str, text: str, key: str) -> None:
     assert wording_key(slot, text) == key
@@ -634,3 +634,98 @@ def test_either_or_offers_two_entities() -> None:
 def _constraint_ids(dialogue, kb) -> list[str]:  # type: ignore[no-untyped-def]
     """The constraint ids of the dialogue's violations (C1–C6, S1, …), in report order."""
     return [v.constraint.value for v in check_dialogue(dialogue, kb).violations]
+    
+
+
+def test_a_span_cut_inside_a_word_is_read_whole() -> None:
+    """A boundary with a letter or digit on both sides is widened to the word's edge; exact
+    spans (SGD's, whole words) stay as they are (delexicalize.word_bounded, spec §9)."""
+    from csp_check.delexicalize import locate, word_bounded
+    from csp_check.models import ActRole, DialogueAct, Span
+
+    text = "Dojo Noodle Bar is located at 40210 Millers Yard in the City Centre ."
+    start = text.index("0210")
+    assert word_bounded(text, Span(start=start, end=start + 9)) == Span(start=start - 1, end=start + 12)  # "40210 Millers"
+    exact = Span(start=start - 1, end=start + 17)
+    assert word_bounded(text, exact) is exact and word_bounded("guesthouses", Span(start=0, end=10)) == Span(start=0, end=11)
+    act = DialogueAct(role=ActRole.INFORM, act="Restaurant-Inform", domain="restaurant", slot="address",
+                      value="0210 Millers Yard in the City Centre")
+    assert locate(text, act, inside_words=True) is not None and locate(text, act) is None  # open slots only
+    short = act.model_copy(update={"slot": "area", "value": "east"})
+    assert locate("it is in the northeast", short, inside_words=True) is None  # a short value inside a word is another word
+
+
+@needs_shared
+@pytest.mark.parametrize("dialogue_id", ["PMUL0963", "SNG0068"])
+def test_a_value_cut_inside_a_word_is_no_flag(dialogue_id: str) -> None:
+    """An act value that is a word cut short is read as the whole word the text writes: PMUL0963
+    turn 1 act Addr '0210 Millers Yard in the City Centre' for "40210 Millers Yard …" (the DB's
+    address: no C5); SNG0068 turn 1 act Car 'rey Skoda' for "the Grey Skoda" (no C1)."""
+    kb = load_kb(DB)
+    dialogue = _val_dialogue(dialogue_id, kb)
+    assert not _flags(dialogue, kb, "C1", "C5"), _flags(dialogue, kb, "C1", "C5")
+
+
+@needs_shared
+@pytest.mark.parametrize("old, new", [("40210", "50210"), ("40210", "12"), ("Dojo Noodle Bar", "Pizza Hut City Centre")])
+def test_a_wrong_value_at_a_cut_span_is_still_flagged(old: str, new: str) -> None:
+    """PMUL0963 turn 1 with another house number ("50210 Millers Yard": a number is never a typo
+    of another) or another restaurant's name written in: the text's address is no address of
+    that restaurant (C5)."""
+    kb = load_kb(DB)
+    dialogue = _val_dialogue("PMUL0963", kb)
+    assert _flags(_edit(dialogue, 1, old, new), kb, "C5")
+
+
+def test_a_comparative_is_no_value() -> None:
+    """"cheaper", "more expensive", "the closest" order entities; they are no wording of a value
+    (normalize.comparative), while "cheaply", "moderately priced" and "more than 2" are not comparatives."""
+    from csp_check.normalize import comparative
+
+    for text in ("cheaper", "the cheaper option", "more expensive", "less pricey", "the cheapest", "nicer", "closer"):
+        assert comparative(text), text
+        assert wording_key("pricerange", text) not in ("cheap", "expensive", "moderate"), text
+    for text in ("cheap", "cheaply", "moderately priced", "more than 2", "expensive", "centre", "most of which are free"):
+        assert not comparative(text), text
+    lex = Lexicon().attach(load_kb(DB)) if DB.is_dir() else Lexicon()
+    assert not lex.variant_of("hotel.pricerange", "cheaper", "cheap")
+    assert not lex.variant_of("hotel.pricerange", "more expensive", "expensive")
+
+
+@needs_shared
+@pytest.mark.parametrize("new, flagged", [("cheaper", False), ("more expensive", False), ("cheapest", False),
+                                          ("expensive", True), ("cheap", True), ("moderate", False)])
+def test_a_comparative_states_no_price_range(new: str, flagged: bool) -> None:
+    """MUL2259 turn 7: "The Bridge Guest House is the cheaper option" (act Price='cheaper'; the
+    house is moderate, the other candidate expensive) claims no price range: no C5. A real
+    price range written there is read and checked ("expensive", "cheap": C5)."""
+    kb = load_kb(DB)
+    dialogue = _val_dialogue("MUL2259", kb)
+    assert not _flags(dialogue, kb, "C2", "C5")
+    got = _flags(_edit(dialogue, 7, "cheaper", new), kb, "C2", "C5")
+    assert bool(got) == flagged, got
+
+
+@pytest.mark.parametrize("name", ["sgd/dev/dialogues_001.json", "convlab_unified/sgd_sample.json"])
+def test_exact_spans_are_read_as_annotated(name: str) -> None:
+    """SGD's character spans (read directly or through the unified format) are whole words:
+    widening a cut word (delexicalize.word_bounded) leaves every one of them, and every variable's
+    text, as annotated."""
+    from csp_check.delexicalize import delexicalize, word_bounded
+
+    from support.data import SHARED_DATA
+
+    path = SHARED_DATA / name
+    if not path.exists():
+        pytest.skip(f"{path} absent")
+    spans = 0
+    for dialogue in load_corpus([path]):
+        for turn in dialogue.turns:
+            for act in turn.acts:
+                if act.span is not None:
+                    spans += 1
+                    assert word_bounded(turn.utterance, act.span) == act.span, (dialogue.id, turn.index, act)
+        for var in delexicalize(dialogue).variables:
+            if var.span is not None:
+                assert var.text == dialogue.turns[var.turn].utterance[var.span.start : var.span.end]
+    assert spans > 100
