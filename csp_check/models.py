@@ -95,6 +95,11 @@ class Turn(BaseModel):
     acts: list[DialogueAct] = Field(default_factory=list)
     state: dict[str, dict[str, list[str]]] = Field(default_factory=dict)
     kb_results: list[KbResult] = Field(default_factory=list)
+    unfilled: dict[str, list[str]] = Field(
+        default_factory=dict,
+        description="domain → slots the state marks as asked for but not filled (MultiWOZ 2.1's 'none': "
+        "the user named a constraint the annotation could not record), after the turn as state",
+    )
 
 
 class Dialogue(BaseModel):

@@ -629,3 +629,81 @@ def test_either_or_offers_two_entities() -> None:
     assert "C5" in _flags(*_edited("MUL0544", 7, "Vue cinema", "Funky Fun House"))
     # SNG0835 turn 1: "Alpha-milton guest house … has no internet or parking": one entity's two values
     assert "C5" in _flags(*_edited("SNG0835", 1, "no internet", "free internet"))
+
+
+def _ids(dialogue, kb, turn: int | None = None) -> list[str]:  # type: ignore[no-untyped-def]
+    """The constraint ids the checker flags on ``dialogue`` (at ``turn``, when given)."""
+    return [v.constraint.value for v in check_dialogue(dialogue, kb).violations if turn is None or turn in v.turns]
+
+
+def _backends_agree(cases) -> None:  # type: ignore[no-untyped-def]
+    """The checker, CP-SAT and (when installed) MiniZinc give one verdict on each (dialogue, kb)."""
+    from csp_check.check import violations
+    from csp_check.pipeline import dialogue_csp
+    from csp_check.solvers import SolveStatus, get_solver
+    from csp_check.solvers.minizinc import MiniZincSolver
+
+    backends = ["cp-sat"] + (["minizinc:gecode"] if MiniZincSolver.available("gecode") else [])
+    for dialogue, kb in cases:
+        csp = dialogue_csp(dialogue, kb)
+        expected = SolveStatus.UNSATISFIABLE if violations(csp) else SolveStatus.SATISFIED
+        for backend in backends:
+            assert get_solver(backend).check_assignment(csp).status is expected, (dialogue.id, backend)
+
+
+@needs_shared
+def test_a_count_of_other_entities_leaves_out_those_named_before() -> None:
+    """MUL1651 turn 19, after the booking at Charlie Chan failed: "There are 2 other cheap Chinese
+    places in the city centre: Rice House and Golden House"; the DB has 3 such places, Charlie
+    Chan among them, named before: "2 other" allows 2..3. Other amounts, or "other" expensive
+    ones (4 in the DB, none named before), or the count without "other", are still wrong (C6);
+    the solvers read the same bounds."""
+    dialogue, kb = _val("MUL1651")
+    assert "C6" not in _ids(dialogue, kb, 19)
+    faults = [_edited("MUL1651", 19, "2 other cheap", "1 other cheap"),
+              _edited("MUL1651", 19, "2 other cheap", "4 other cheap"),
+              _edited("MUL1651", 19, "2 other cheap", "2 other expensive"),
+              _edited("MUL1651", 19, "2 other cheap", "2 cheap")]
+    for fault in faults:
+        assert "C6" in _ids(*fault, 19), fault[0].turns[19].utterance
+    _backends_agree([(dialogue, kb), *faults])
+
+
+@needs_shared
+def test_a_no_result_after_a_constraint_the_state_could_not_record() -> None:
+    """PMUL0596 turn 0 "Is there an expensive restaurant in the area that serves light bites?":
+    the state holds food 'none' (asked, not fillable) and price expensive; "no restaurants …
+    that have what you are looking for" is about the whole request, not "no expensive
+    restaurant" (no C4). With the request fully recorded (no 'none' in the state), the same
+    no-result is refuted by the 57 expensive restaurants (C4). A user's food span the DB has no
+    value for, that the state does not hold, is the same signal."""
+    from csp_check.models import ActRole, DialogueAct, Span
+
+    dialogue, kb = _val("PMUL0596")
+    assert dialogue.turns[1].unfilled == {"restaurant": ["food"]}
+    assert "C4" not in _ids(dialogue, kb)
+    recorded = dialogue.model_copy(deep=True)
+    for turn in recorded.turns:
+        turn.unfilled = {}
+    assert "C4" in _ids(recorded, kb)
+    said = recorded.model_copy(deep=True)
+    text = said.turns[0].utterance
+    start = text.index("light bites")
+    said.turns[0].acts.append(DialogueAct(role=ActRole.INFORM, act="Restaurant-Inform", domain="restaurant", slot="food",
+                                          value="light bites", canonical="light bites",
+                                          span=Span(start=start, end=start + len("light bites"))))
+    assert "C4" not in _ids(said, kb)
+    _backends_agree([(dialogue, kb), (recorded, kb)])
+
+
+@needs_shared
+def test_one_that_introduces_the_offered_entity_is_no_count() -> None:
+    """MUL2271 turn 15, after 8 trains were counted and the user asked for "the one that arrives
+    closest to 13:45": "I have one train leaving cambridge at 12:40 and arriving at …" offers
+    a train ("a train"), it does not say one train matches (no C6). "There is only one train",
+    "just one train" and "there is one train" count (C6: the DB has 8)."""
+    dialogue, kb = _val("MUL2271")
+    assert "C6" not in _ids(dialogue, kb, 15)
+    for new in ("There is only one train", "I have just one train", "There is one train"):
+        fault = _edited("MUL2271", 15, "I have one train", new)
+        assert "C6" in _ids(*fault, 15), new
