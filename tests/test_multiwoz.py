@@ -4,6 +4,7 @@ cases 07 / 11 / 14 / 19 and the flagged share of the shared val split."""
 from __future__ import annotations
 
 import json
+import re
 import zipfile
 from pathlib import Path
 
@@ -701,9 +702,26 @@ def test_one_that_introduces_the_offered_entity_is_no_count() -> None:
     """MUL2271 turn 15, after 8 trains were counted and the user asked for "the one that arrives
     closest to 13:45": "I have one train leaving cambridge at 12:40 and arriving at …" offers
     a train ("a train"), it does not say one train matches (no C6). "There is only one train",
-    "just one train" and "there is one train" count (C6: the DB has 8)."""
+    "just one train", "there is one train" and "one train - leaving …" (a break before the
+    details) count (C6: the DB has 8)."""
     dialogue, kb = _val("MUL2271")
     assert "C6" not in _ids(dialogue, kb, 15)
-    for new in ("There is only one train", "I have just one train", "There is one train"):
+    for new in ("There is only one train", "I have just one train", "There is one train", "I have one train -"):
         fault = _edited("MUL2271", 15, "I have one train", new)
         assert "C6" in _ids(*fault, 15), new
+
+
+@pytest.mark.parametrize("text,other", [
+    ("There are 2 other cheap places", True), ("I have 3 others", True), ("there are 4 more in the east", True),
+    ("I found another 2 hotels", True), ("we have 2 additional options", True), ("I have 2 places else", True),
+    ("there are more than 4 trains", False), ("there are 4 or more trains", False), ("I have 4 hotels", False),
+])
+def test_words_of_a_count_of_other_entities(text: str, other: bool) -> None:
+    """The words that make an amount a count of *other* entities, around the number; "more
+    than 4" and "4 or more" are bounds, not "other"."""
+    from csp_check.families.instance_count import _OTHERS_AFTER, _OTHERS_BEFORE
+
+    m = re.search(r"\d+", text)
+    assert m is not None
+    found = bool(_OTHERS_AFTER.match(text, m.end()) or _OTHERS_BEFORE.search(text[: m.start()]))
+    assert found is other

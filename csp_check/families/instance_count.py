@@ -269,7 +269,7 @@ def introduces_entity(ctx, turn: int, amount: Variable, mine: list[Variable]) ->
     the turn's own spans gives that entity's identity or times (a name, a train id, a leave or
     arrive time; :data:`~csp_check.build_context.NOT_FILTERS`) within four words after "one" (its
     noun and a verb: "one train leaving cambridge at"), with no sentence or clause break
-    between, and no word before "one" makes it a count (:data:`_COUNTED_ONE`: "there is only
+    between (punctuation, a dash: "I see one option - Grafton Hotel Restaurant" counts), and no word before "one" makes it a count (:data:`_COUNTED_ONE`: "there is only
     one train", "just one", "there is one train that …" stay counts)."""
     if amount.span is None or amount.value != 1:
         return False
@@ -280,7 +280,7 @@ def introduces_entity(ctx, turn: int, amount: Variable, mine: list[Variable]) ->
         if v.kind is not VariableKind.SLOT or v.span is None or v.slot not in NOT_FILTERS:
             continue
         between = utterance[amount.span.end : v.span.start]
-        if v.span.start >= amount.span.end and len(between.split()) <= 4 and not re.search(r"[.,;:!?]", between):
+        if v.span.start >= amount.span.end and len(between.split()) <= 4 and not re.search(r"[.,;:!?()]|\s[-–—]+\s", between):
             return True
     return False
 

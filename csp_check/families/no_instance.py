@@ -109,9 +109,8 @@ def unrecorded_constraint(
     do not hold, so the no-result is not about the filters alone: a KB column the turn's state
     marks as asked but unfilled (``Turn.unfilled``, MultiWOZ 2.1's ``none``: "serves light
     bites", food ``none``; returned as the column name), or a search value the user's last turn
-    names (a span of a search column) that the table does not have and no filter holds
+    names (a span of a search column) that the table does not have, of a slot no filter holds
     (returned as its variable). ``None``: the request is what the filters say."""
-    held = {(f.slot, f.value) for f in filters}
     slots = {f.slot for f in filters}
     for slot in ctx.dialogue.turns[turn].unfilled.get(domain, []):
         if slot in columns and slot not in slots:
@@ -121,7 +120,7 @@ def unrecorded_constraint(
         return None
     for v in ctx.by_turn.get(users[-1].index, []):
         if (v.domain == domain and v.kind is VariableKind.SLOT and v.slot in columns and v.slot in SEARCH_COLUMNS
-                and isinstance(v.value, str) and v.value != DONTCARE and (v.slot, v.value) not in held
+                and isinstance(v.value, str) and v.value != DONTCARE and v.slot not in slots
                 and v.value not in ctx.vocab(kb_id, v.slot)):  # fmt: skip
             return v
     return None
