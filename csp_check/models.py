@@ -95,6 +95,11 @@ class Turn(BaseModel):
     acts: list[DialogueAct] = Field(default_factory=list)
     state: dict[str, dict[str, list[str]]] = Field(default_factory=dict)
     kb_results: list[KbResult] = Field(default_factory=list)
+    unfilled: dict[str, list[str]] = Field(
+        default_factory=dict,
+        description="domain → slots the state marks as asked for but not filled (MultiWOZ 2.1's 'none': "
+        "the user named a constraint the annotation could not record), after the turn as state",
+    )
 
 
 class Dialogue(BaseModel):
@@ -214,7 +219,8 @@ class Constraint(BaseModel):
       for every i (``ops[i]`` ``>=`` / ``<=`` make filter i a bound: ``entity[columns[i]] >=
       variables[i]``; strings compare in code-point order, so ``HH:MM`` times compare as times).
     - C6: as C5 but ``|matching entities|`` compared with ``count_variable`` by that variable's
-      ``amount_op`` (``=``: equal; ``>``: more than, …; ``~``: about, within a quarter).
+      ``amount_op`` (``=``: equal; ``>``: more than, …; ``~``: about, within a quarter); a count
+      of "other" entities may exceed it by up to ``count_excluded``.
     - S1: ``variables=[x]`` (what the user's text says), ``values``: the value the annotation
       records for it (belief-state alternatives, or a service call's argument), ``record`` says
       which; x ∈ ``values``. ``turn`` is the turn whose state / call records it.
@@ -232,6 +238,10 @@ class Constraint(BaseModel):
         "bound, 'leave after 17:00') or '<=' (an upper bound, 'arrive by 18:00'); empty: all '='",
     )
     count_variable: str | None = None
+    count_excluded: int = Field(
+        0, description="C6: entities named earlier that a count of 'other' ones ('2 other cheap places') "
+        "leaves out and that match its filters; the KB count may exceed the amount by up to that many",
+    )
     values: list[str] = Field(default_factory=list, description="S1: the annotation's fixed values")
     record: str | None = Field(None, description="S1: which annotation records them (state / call)")
 

@@ -4,6 +4,7 @@ cases 07 / 11 / 14 / 19 and the flagged share of the shared val split."""
 from __future__ import annotations
 
 import json
+import re
 import zipfile
 from pathlib import Path
 
@@ -729,3 +730,98 @@ def test_exact_spans_are_read_as_annotated(name: str) -> None:
             if var.span is not None:
                 assert var.text == dialogue.turns[var.turn].utterance[var.span.start : var.span.end]
     assert spans > 100
+
+
+def _ids(dialogue, kb, turn: int | None = None) -> list[str]:  # type: ignore[no-untyped-def]
+    """The constraint ids the checker flags on ``dialogue`` (at ``turn``, when given)."""
+    return [v.constraint.value for v in check_dialogue(dialogue, kb).violations if turn is None or turn in v.turns]
+
+
+def _backends_agree(cases) -> None:  # type: ignore[no-untyped-def]
+    """The checker, CP-SAT and (when installed) MiniZinc give one verdict on each (dialogue, kb)."""
+    from csp_check.check import violations
+    from csp_check.pipeline import dialogue_csp
+    from csp_check.solvers import SolveStatus, get_solver
+    from csp_check.solvers.minizinc import MiniZincSolver
+
+    backends = ["cp-sat"] + (["minizinc:gecode"] if MiniZincSolver.available("gecode") else [])
+    for dialogue, kb in cases:
+        csp = dialogue_csp(dialogue, kb)
+        expected = SolveStatus.UNSATISFIABLE if violations(csp) else SolveStatus.SATISFIED
+        for backend in backends:
+            assert get_solver(backend).check_assignment(csp).status is expected, (dialogue.id, backend)
+
+
+@needs_shared
+def test_a_count_of_other_entities_leaves_out_those_named_before() -> None:
+    """MUL1651 turn 19, after the booking at Charlie Chan failed: "There are 2 other cheap Chinese
+    places in the city centre: Rice House and Golden House"; the DB has 3 such places, Charlie
+    Chan among them, named before: "2 other" allows 2..3. Other amounts, or "other" expensive
+    ones (4 in the DB, none named before), or the count without "other", are still wrong (C6);
+    the solvers read the same bounds."""
+    dialogue, kb = _val("MUL1651")
+    assert "C6" not in _ids(dialogue, kb, 19)
+    faults = [_edited("MUL1651", 19, "2 other cheap", "1 other cheap"),
+              _edited("MUL1651", 19, "2 other cheap", "4 other cheap"),
+              _edited("MUL1651", 19, "2 other cheap", "2 other expensive"),
+              _edited("MUL1651", 19, "2 other cheap", "2 cheap")]
+    for fault in faults:
+        assert "C6" in _ids(*fault, 19), fault[0].turns[19].utterance
+    _backends_agree([(dialogue, kb), *faults])
+
+
+@needs_shared
+def test_a_no_result_after_a_constraint_the_state_could_not_record() -> None:
+    """PMUL0596 turn 0 "Is there an expensive restaurant in the area that serves light bites?":
+    the state holds food 'none' (asked, not fillable) and price expensive; "no restaurants …
+    that have what you are looking for" is about the whole request, not "no expensive
+    restaurant" (no C4). With the request fully recorded (no 'none' in the state), the same
+    no-result is refuted by the 57 expensive restaurants (C4). A user's food span the DB has no
+    value for, that the state does not hold, is the same signal."""
+    from csp_check.models import ActRole, DialogueAct, Span
+
+    dialogue, kb = _val("PMUL0596")
+    assert dialogue.turns[1].unfilled == {"restaurant": ["food"]}
+    assert "C4" not in _ids(dialogue, kb)
+    recorded = dialogue.model_copy(deep=True)
+    for turn in recorded.turns:
+        turn.unfilled = {}
+    assert "C4" in _ids(recorded, kb)
+    said = recorded.model_copy(deep=True)
+    text = said.turns[0].utterance
+    start = text.index("light bites")
+    said.turns[0].acts.append(DialogueAct(role=ActRole.INFORM, act="Restaurant-Inform", domain="restaurant", slot="food",
+                                          value="light bites", canonical="light bites",
+                                          span=Span(start=start, end=start + len("light bites"))))
+    assert "C4" not in _ids(said, kb)
+    _backends_agree([(dialogue, kb), (recorded, kb)])
+
+
+@needs_shared
+def test_one_that_introduces_the_offered_entity_is_no_count() -> None:
+    """MUL2271 turn 15, after 8 trains were counted and the user asked for "the one that arrives
+    closest to 13:45": "I have one train leaving cambridge at 12:40 and arriving at …" offers
+    a train ("a train"), it does not say one train matches (no C6). "There is only one train",
+    "just one train", "there is one train" and "one train - leaving …" (a break before the
+    details) count (C6: the DB has 8)."""
+    dialogue, kb = _val("MUL2271")
+    assert "C6" not in _ids(dialogue, kb, 15)
+    for new in ("There is only one train", "I have just one train", "There is one train", "I have one train -"):
+        fault = _edited("MUL2271", 15, "I have one train", new)
+        assert "C6" in _ids(*fault, 15), new
+
+
+@pytest.mark.parametrize("text,other", [
+    ("There are 2 other cheap places", True), ("I have 3 others", True), ("there are 4 more in the east", True),
+    ("I found another 2 hotels", True), ("we have 2 additional options", True), ("I have 2 places else", True),
+    ("there are more than 4 trains", False), ("there are 4 or more trains", False), ("I have 4 hotels", False),
+])
+def test_words_of_a_count_of_other_entities(text: str, other: bool) -> None:
+    """The words that make an amount a count of *other* entities, around the number; "more
+    than 4" and "4 or more" are bounds, not "other"."""
+    from csp_check.families.instance_count import _OTHERS_AFTER, _OTHERS_BEFORE
+
+    m = re.search(r"\d+", text)
+    assert m is not None
+    found = bool(_OTHERS_AFTER.match(text, m.end()) or _OTHERS_BEFORE.search(text[: m.start()]))
+    assert found is other

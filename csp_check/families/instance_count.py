@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Mapping
 
-from csp_check.build_context import BOUNDS, DOMAIN_SEARCH, NOT_FILTERS, SEARCH_COLUMNS, is_generic, search_op
+from csp_check.build_context import BOUNDS, DOMAIN_SEARCH, NOT_FILTERS, SEARCH_COLUMNS, is_generic, names_entity, search_op
 from csp_check.families import kb_common
 from csp_check.families.primitives import Bound, KbCount, count_matches, entity_match
 from csp_check.families.registry import Family, register
@@ -24,12 +24,21 @@ from csp_check.normalize import clock_of_day, wording_key
 OP_WORDS = {"=": "", ">": "more than ", ">=": "at least ", "<": "fewer than ", "<=": "at most ", "~": "about "}
 
 
-def count_bounds(op: str, amount: str, said: object = None) -> tuple[Bound, Bound | None]:
+def count_bounds(op: str, amount: str, said: object = None, excluded: int = 0) -> tuple[Bound, Bound | None]:
     """(lower, upper) bound on the KB count for ``count op amount`` (``amount``: the variable's
     name); ``None``: no upper bound. ``~`` (an approximation, "about 70") is ``amount`` ±
     :func:`csp_check.cues.approx_tolerance` of ``said``, the amount the text states (an int; the
-    tolerance is fixed by it, so the bounds stay offsets of the variable). Raises
-    ``ValueError`` for an unknown op."""
+    tolerance is fixed by it, so the bounds stay offsets of the variable). ``excluded``: for a
+    count of "other" entities (:func:`others_excluded`), how many matching entities named
+    earlier it may leave out; the upper bound rises by that many ("2 other": 2..2+excluded).
+    Raises ``ValueError`` for an unknown op."""
+    lo, hi = _op_bounds(op, amount, said)
+    if excluded and hi is not None:
+        hi = Bound(hi.variable, hi.offset + excluded)
+    return lo, hi
+
+
+def _op_bounds(op: str, amount: str, said: object) -> tuple[Bound, Bound | None]:
     if op == "~":
         from csp_check.cues import approx_tolerance
 
@@ -81,7 +90,8 @@ class InstanceCount(Family):
         sure, possible = count_matches(kb_common.entities(constraint, csp), constraint.columns,
                                        kb_common.values(constraint, assignment), constraint.ops)
         lo, hi = count_bounds(amount_op(constraint, csp), constraint.count_variable or "",
-                              csp.assignment.get(constraint.count_variable or ""))  # tolerance: of the text's amount
+                              csp.assignment.get(constraint.count_variable or ""),  # tolerance: of the text's amount
+                              constraint.count_excluded)
         low = lo.value(assignment)
         high = None if hi is None else hi.value(assignment)
         return max(sure, low) <= (possible if high is None else min(possible, high))
@@ -90,7 +100,7 @@ class InstanceCount(Family):
         if not constraint.count_variable:
             raise ValueError(f"dialogue {csp.dialogue_id}: C6 without a count variable")
         lo, hi = count_bounds(amount_op(constraint, csp), constraint.count_variable,
-                              csp.assignment.get(constraint.count_variable))
+                              csp.assignment.get(constraint.count_variable), constraint.count_excluded)
         return [KbCount(constraint.kb or "", kb_common.filters(constraint), lo=lo, hi=hi)]
 
     def explain(self, constraint: Constraint, assignment: Mapping[str, Value], csp: CSP,
@@ -105,6 +115,8 @@ class InstanceCount(Family):
         kind = (constraint.kb or "").partition(KIND_MARK)[2]
         if kind:  # the count's own noun ("three hotels"): counted among that kind
             said = ", ".join(x for x in (said, f"type={kind!r} (the counted noun)") if x)
+        if constraint.count_excluded:
+            op = f"{op}{amount} other (up to {constraint.count_excluded} named before not counted), i.e. "
         msg = f"{kb_common.claim(constraint, by_name)} says {op}{amount} with {said or 'no filter'}; the KB has {have}"
         if matches:
             msg += f": {kb_common.sample(matches)}" + (" …" if len(matches) > 3 else "")
@@ -229,17 +241,80 @@ def counts(
             or re.search(r"\ba(?: \w+)?\s*$", utterance[: amount.span.start], re.I)
         ):
             continue  # "I have one that arrives at 19:07", "a great one called …": one of them, not a count
+        if params is None and introduces_entity(ctx, turn, amount, mine):
+            continue  # "I have one train leaving cambridge at 12:40 and arriving at 13:08": "a train"
         if params is None and not filters and ctx.state_names(turn, domain):
             continue  # "two restaurants: Pizza Express and Pizza Express Fen Ditton": a count of names
         if params is None and (turn, domain) in ctx.unlinked:
             continue  # a search constraint no variable mentions: the count's filter is not known
+        excluded = others_excluded(ctx, turn, domain, table, amount, filters) if params is None else 0
         out.append(
             Constraint(
                 id=ConstraintId("C6"), variables=[f.name for f in filters], turn=turn, kb=table,
                 columns=[f.slot for f in filters], count_variable=amount.name, ops=[search_op(f) for f in filters],
+                count_excluded=excluded,
             )
         )
     return out
+
+
+#: Words before "one" that make it a count ("only one", "just one", "there is one", "exactly one").
+_COUNTED_ONE = re.compile(r"\b(?:only|just|exactly|single|there\s*(?:is|are|'s|was)|is|are)\s*$", re.I)
+
+
+def introduces_entity(ctx, turn: int, amount: Variable, mine: list[Variable]) -> bool:
+    """Whether an amount "one" is the indefinite that introduces the entity the turn offers, not
+    a count of the matches: "I have one train leaving cambridge at 12:40 and arriving at 13:08"
+    (after "the one that arrives closest to 13:45") says "I have a train …". It is when one of
+    the turn's own spans gives that entity's identity or times (a name, a train id, a leave or
+    arrive time; :data:`~csp_check.build_context.NOT_FILTERS`) within four words after "one" (its
+    noun and a verb: "one train leaving cambridge at"), with no sentence or clause break
+    between (punctuation, a dash: "I see one option - Grafton Hotel Restaurant" counts), and no word before "one" makes it a count (:data:`_COUNTED_ONE`: "there is only
+    one train", "just one", "there is one train that …" stay counts)."""
+    if amount.span is None or amount.value != 1:
+        return False
+    utterance = ctx.dialogue.turns[turn].utterance
+    if _COUNTED_ONE.search(utterance[: amount.span.start]):
+        return False
+    for v in mine:
+        if v.kind is not VariableKind.SLOT or v.span is None or v.slot not in NOT_FILTERS:
+            continue
+        between = utterance[amount.span.end : v.span.start]
+        if v.span.start >= amount.span.end and len(between.split()) <= 4 and not re.search(r"[.,;:!?()]|\s[-–—]+\s", between):
+            return True
+    return False
+
+
+#: Words that make an amount a count of *other* entities: "2 other places", "3 others", "4 more",
+#: "2 additional", "2 further", "another 2", "the other 3"; not "more than 4" / "4 or more" (bounds).
+_OTHERS_AFTER = re.compile(r"\s+(?:other|others|more(?!\s+than)|additional|further)\b|\s+(?:[a-z-]+\s+){0,2}else\b", re.I)
+_OTHERS_BEFORE = re.compile(r"\b(?:another|other|an\s+additional)\s*$", re.I)
+
+
+def others_excluded(ctx, turn: int, domain: str, table: str, amount: Variable, filters: list[Variable]) -> int:
+    """For an amount that counts *other* entities ("There are 2 other cheap Chinese places",
+    "another 3", "4 more", "2 … else"; :data:`_OTHERS_AFTER`, :data:`_OTHERS_BEFORE`): how many
+    entities named earlier in the dialogue (by either speaker: a name or train id of ``domain``)
+    are in ``table`` and possibly match the count's ``filters``; those are what "other"
+    leaves out. ``0`` for an amount without such words. The KB count then lies in
+    ``[N, N + m]`` (:func:`count_bounds`), not exactly ``N + m``: which of the named ones the
+    speaker sets aside (the one under discussion, or every one named) the words do not say."""
+    if amount.span is None:
+        return 0
+    utterance = ctx.dialogue.turns[turn].utterance
+    if not (_OTHERS_AFTER.match(utterance, amount.span.end) or _OTHERS_BEFORE.search(utterance[: amount.span.start])):
+        return 0
+    named = {(v.slot, v.value) for v in ctx.variables
+             if v.turn < turn and v.domain == domain and v.kind is VariableKind.SLOT and names_entity(v.slot)
+             and isinstance(v.value, str)}  # fmt: skip
+    values = [ctx.assignment.get(f.name, f.value) for f in filters]
+    count = 0
+    for entity in ctx.kbs.get(table) or []:
+        if not any(entity.get(slot) == value for slot, value in named):
+            continue
+        _, possible = entity_match(entity, [f.slot for f in filters], values, [search_op(f) for f in filters])
+        count += bool(possible)
+    return count
 
 
 #: A KB table restricted to one kind of entity: ``f"{table}{KIND_MARK}{value}"`` is the entities of

@@ -5,15 +5,19 @@ refute it). Instances are built in the KB walk of :mod:`csp_check.constraints`.
 A no-result without values that answers a question about a named entity ("Does the Acorn fit
 that?" — "Sorry, it doesn't. However there are 6 guesthouses that do") says that *this entity*
 does not match, not that nothing does (spec §9, "which entity"): its C4 is scoped to that
-entity (:func:`asked_entity`): no entity with that name matches the search in force."""
+entity (:func:`asked_entity`): no entity with that name matches the search in force.
+
+A no-result after a request with a constraint the annotation could not record ("an expensive
+restaurant that serves light bites", state food ``none``) is about that whole request, which
+the KB cannot be asked: it has no C4 (:func:`unrecorded_constraint`)."""
 
 from __future__ import annotations
 
 from typing import Mapping
 
-from csp_check.build_context import BOUNDS, NOT_FILTERS, names_entity, search_op
+from csp_check.build_context import BOUNDS, NOT_FILTERS, SEARCH_COLUMNS, names_entity, search_op
 from csp_check.families import kb_common
-from csp_check.families.primitives import Bound, KbCount, count_matches
+from csp_check.families.primitives import DONTCARE, Bound, KbCount, count_matches
 from csp_check.families.registry import Family, register
 from csp_check.models import CSP, ActRole, Constraint, ConstraintId, Turn, Value, Variable, VariableKind
 from csp_check.normalize import name_words
@@ -65,6 +69,8 @@ def no_results(
     entity = None if said else asked_entity(ctx, turn, domain, columns)
     if entity is not None:  # "Does the Acorn fit that?" "Sorry, it doesn't": the Acorn does not match
         filters = [f for f in filters if f.slot != entity.slot] + [entity]
+    if unrecorded_constraint(ctx, turn.index, domain, kb_id, columns, filters):
+        return []  # "an expensive restaurant that serves light bites": not "no expensive restaurant"
     out: list[Constraint] = []
     if filters:
         out.append(
@@ -94,3 +100,27 @@ def asked_entity(ctx, turn: Turn, domain: str, columns: set[str]) -> Variable | 
             if words and words <= said:
                 found[v.value] = v  # the latest mention of each entity
     return next(iter(found.values())) if len(found) == 1 else None
+
+
+def unrecorded_constraint(
+    ctx, turn: int, domain: str, kb_id: str, columns: set[str], filters: list[Variable]
+) -> Variable | str | None:
+    """A constraint of ``domain`` the user said before a no-result at ``turn`` that its filters
+    do not hold, so the no-result is not about the filters alone: a KB column the turn's state
+    marks as asked but unfilled (``Turn.unfilled``, MultiWOZ 2.1's ``none``: "serves light
+    bites", food ``none``; returned as the column name), or a search value the user's last turn
+    names (a span of a search column) that the table does not have, of a slot no filter holds
+    (returned as its variable). ``None``: the request is what the filters say."""
+    slots = {f.slot for f in filters}
+    for slot in ctx.dialogue.turns[turn].unfilled.get(domain, []):
+        if slot in columns and slot not in slots:
+            return slot
+    users = [t for t in ctx.dialogue.turns[:turn] if t.speaker == "user"]
+    if not users:
+        return None
+    for v in ctx.by_turn.get(users[-1].index, []):
+        if (v.domain == domain and v.kind is VariableKind.SLOT and v.slot in columns and v.slot in SEARCH_COLUMNS
+                and isinstance(v.value, str) and v.value != DONTCARE and v.slot not in slots
+                and v.value not in ctx.vocab(kb_id, v.slot)):  # fmt: skip
+            return v
+    return None

@@ -34,7 +34,9 @@ Mapping:
   utterance is an :class:`InputError` naming ``log[i].span_info[k]``.
 - state: the system turn's ``metadata`` is the belief state after the preceding user turn and
   is given to both turns (``Turn.state`` is the state *after* a turn). ``""``, ``not
-  mentioned`` and ``none`` are skipped; ``a|b`` gives alternatives ``[a, b]``.
+  mentioned`` and ``none`` are skipped; ``a|b`` gives alternatives ``[a, b]``. A ``semi`` slot
+  whose value is ``none`` (a constraint the user said that the annotation could not fill) is
+  listed in ``Turn.unfilled``.
 """
 
 from __future__ import annotations
@@ -300,6 +302,10 @@ def convert(path: Path, dialogue_id: str, raw: Any) -> Dialogue:
         if state and i % 2 == 1:
             turns[i].state = state
             turns[i - 1].state = {d: dict(slots) for d, slots in state.items()}
+        unfilled = _unfilled(entry.get("metadata"))
+        if unfilled and i % 2 == 1:
+            turns[i].unfilled = unfilled
+            turns[i - 1].unfilled = {d: list(slots) for d, slots in unfilled.items()}
     goal = raw.get("goal") if isinstance(raw.get("goal"), dict) else {}
     seen = [d for d in DOMAINS if goal.get(d)]
     for turn in turns:
@@ -381,6 +387,24 @@ def _take_span(spans: list[tuple[str, str, str, Span]], act: str, slot: str, val
     if len(same) == 1:
         return spans.pop(same[0])[3]
     return None
+
+
+def _unfilled(metadata: Any) -> dict[str, list[str]]:
+    """``metadata`` → ``Turn.unfilled``: per domain, the ``semi`` slots (as DB columns) whose value
+    is ``none``, MultiWOZ 2.1's mark for a constraint the user named that the annotation could
+    not fill ("an expensive restaurant that serves light bites": food ``none``)."""
+    out: dict[str, list[str]] = {}
+    if not isinstance(metadata, dict):
+        return out
+    for domain_raw, parts in metadata.items():
+        semi = parts.get("semi") if isinstance(parts, dict) else None
+        if not isinstance(semi, dict):
+            continue
+        slots = [column(str(domain_raw).lower(), slot) for slot, raw in semi.items()
+                 if isinstance(raw, str) and raw.strip().lower() == "none"]  # fmt: skip
+        if slots:
+            out[str(domain_raw).lower()] = slots
+    return out
 
 
 def _state(metadata: Any) -> dict[str, dict[str, list[str]]]:
