@@ -42,6 +42,7 @@ def edit_text(dialogue: Dialogue, turn: int, span: Span, new: str) -> Dialogue:
     out = dialogue.model_copy(deep=True)
     t = out.turns[turn]
     delta = len(new) - (span.end - span.start)
+    old_text = t.utterance
     t.utterance = t.utterance[: span.start] + new + t.utterance[span.end :]
     for act in t.acts:
         s = act.span
@@ -51,6 +52,10 @@ def edit_text(dialogue: Dialogue, turn: int, span: Span, new: str) -> Dialogue:
             act.span = Span(start=s.start, end=s.end + delta)
         elif s.start >= span.end:
             act.span = Span(start=s.start + delta, end=s.end + delta)
+        elif s.start >= span.start and s.end <= span.end:  # a span inside the edit: its words in the new text
+            at = new.lower().find(old_text[s.start : s.end].lower())
+            act.span = (Span(start=span.start + at, end=span.start + at + s.end - s.start) if at >= 0
+                        else Span(start=span.start, end=span.start + len(new)))
     return out
 
 
