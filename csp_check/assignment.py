@@ -69,10 +69,12 @@ def misspelt_name(key: str, names: dict[str, set[str]], every_name: set[str]) ->
 
 
 def _fuzzy_subset(mine: frozenset[str], theirs: frozenset[str]) -> bool:
-    """Each of ``mine`` is one of ``theirs`` or, for words of 5+ letters, one typo away; a word
-    with a digit (a house number, "50210" for "40210") is another number, never a typo."""
+    """Each of ``mine`` is one of ``theirs`` or, for words of 5+ letters, one typo away or cut
+    short ("hunting" for "huntingdon"); a word with a digit (a house number, "50210" for
+    "40210") is another number, never a typo."""
     return bool(mine) and all(
-        w in theirs or (len(w) >= 5 and w.isalpha() and any(len(x) >= 5 and one_typo(w, x) for x in theirs)) for w in mine
+        w in theirs or (len(w) >= 5 and w.isalpha() and any(
+            len(x) >= 5 and (one_typo(w, x) or x.startswith(w)) for x in theirs)) for w in mine
     )
 
 

@@ -825,3 +825,14 @@ def test_words_of_a_count_of_other_entities(text: str, other: bool) -> None:
     assert m is not None
     found = bool(_OTHERS_AFTER.match(text, m.end()) or _OTHERS_BEFORE.search(text[: m.start()]))
     assert found is other
+
+
+@needs_shared
+def test_a_name_word_cut_short_is_that_entity() -> None:
+    """MUL0706 turn 5 "Hunting Marriott Hotel": one word of the DB's "huntingdon marriott hotel"
+    cut short names that entity (no C5 "no such entity"); a cut-short word next to another
+    entity's words ("Hunting Lensfield Hotel") is that other entity, still checked (C5: the
+    Lensfield is not in the west)."""
+    dialogue, kb = _val("MUL0706")
+    assert "C5" not in _constraint_ids(dialogue, kb)
+    assert "C5" in _constraint_ids(*_edited("MUL0706", 5, "Hunting Marriott Hotel", "Hunting Lensfield Hotel"))
