@@ -203,9 +203,11 @@ def trial(
 Choice = tuple[Variable, str, str]
 
 
-def _amount(csp: CSP, allowed: set[str] | None, dialogue: Dialogue) -> list[Choice]:
+def _spanned_counts(csp: CSP, with_ops: bool = True):
+    """Each C6 count whose amount is a spanned integer: (its amount variable, the KB count
+    ``sure``, ``possible`` under the count's filters, with their bound operators when
+    ``with_ops``)."""
     by_name = {v.name: v for v in csp.variables}
-    out = []
     for c in csp.constraints:
         if c.id is not C6 or c.count_variable is None:
             continue
@@ -213,7 +215,12 @@ def _amount(csp: CSP, allowed: set[str] | None, dialogue: Dialogue) -> list[Choi
         if var.span is None or not isinstance(var.value, int):
             continue
         values = [csp.assignment[n] for n in c.variables]
-        sure, possible = count_matches(csp.kbs[c.kb or ""], c.columns, values)
+        yield (var, *count_matches(csp.kbs[c.kb or ""], c.columns, values, *((c.ops,) if with_ops else ())))
+
+
+def _amount(csp: CSP, allowed: set[str] | None, dialogue: Dialogue) -> list[Choice]:
+    out = []
+    for var, sure, possible in _spanned_counts(csp, with_ops=False):
         for new in (var.value + d for d in (2, 1, -1, -2, 3)):
             if new >= 0 and not sure <= new <= possible:
                 out.append((var, _amount_text(new, var.text or ""), str(new)))
@@ -231,15 +238,10 @@ TRUE_BOUNDS = ("at least", "up to", "no more than", "no fewer than")
 def _amount_bound(csp: CSP, allowed: set[str] | None, dialogue: Dialogue) -> list[Choice]:
     """A count the KB confirms said as a bound the KB count breaks: "10" → "more than 10" where
     at most 10 match, "fewer than 10" where at least 10 surely match."""
-    by_name = {v.name: v for v in csp.variables}
     out = []
-    for c in csp.constraints:
-        if c.id is not C6 or c.count_variable is None:
+    for var, sure, possible in _spanned_counts(csp):
+        if var.amount_op != "=" or var.value < 1:
             continue
-        var = by_name[c.count_variable]
-        if var.span is None or not isinstance(var.value, int) or var.amount_op != "=" or var.value < 1:
-            continue
-        sure, possible = count_matches(csp.kbs[c.kb or ""], c.columns, [csp.assignment[n] for n in c.variables], c.ops)
         bounds = [w for w, holds in _FALSE_BOUNDS if not holds(var.value, sure, possible)]
         if bounds:
             words = bounds[(var.turn + len(var.text or "")) % len(bounds)]
@@ -270,15 +272,10 @@ def _hedged_amount(csp: CSP, allowed: set[str] | None, dialogue: Dialogue) -> li
     """A count the KB confirms ("I found 10 hotels") said as an approximation of an amount
     outside its tolerance ("I found about 14 hotels" where 10 match: 14 ± 4 misses 10;
     :func:`hedged_beyond`), so C6 must fail even with the count read as a range."""
-    by_name = {v.name: v for v in csp.variables}
     out = []
-    for c in csp.constraints:
-        if c.id is not C6 or c.count_variable is None:
+    for var, sure, possible in _spanned_counts(csp):
+        if var.amount_op != "=":
             continue
-        var = by_name[c.count_variable]
-        if var.span is None or not isinstance(var.value, int) or var.amount_op != "=":
-            continue
-        sure, possible = count_matches(csp.kbs[c.kb or ""], c.columns, [csp.assignment[n] for n in c.variables], c.ops)
         if not sure <= var.value <= possible:
             continue
         new = hedged_beyond(sure, possible)
@@ -946,15 +943,10 @@ def inject_raw_text(
 def _raw_amount(csp: CSP, kb: KnowledgeBase) -> list[tuple[Variable, str]]:
     """Counts of two or more changed to another number of two or more (the noun stays plural)
     outside what the KB allows under the count's filters."""
-    by_name = {v.name: v for v in csp.variables}
     out = []
-    for c in csp.constraints:
-        if c.id is not ConstraintId.C6 or c.count_variable is None:
+    for var, sure, possible in _spanned_counts(csp, with_ops=False):
+        if var.value < 2:
             continue
-        var = by_name[c.count_variable]
-        if var.span is None or not isinstance(var.value, int) or var.value < 2:
-            continue
-        sure, possible = count_matches(csp.kbs[c.kb or ""], c.columns, [csp.assignment[n] for n in c.variables])
         for new in (var.value + d for d in (1, 2, -1, -2, 3)):
             if new >= 2 and not sure <= new <= possible:
                 out.append((var, _amount_text(new, var.text or "")))
