@@ -170,10 +170,26 @@ def kill_descendants(grace: float = 1.0, keep: set[int] | frozenset[int] = froze
             time.sleep(0.02)
     for pid in alive:
         _send(pid, signal.SIGKILL)
+    if helpers:
+        _silence_resource_tracker()
     for pid in helpers:
         _send(pid, signal.SIGKILL)
     _reap()
     return len(pids)
+
+
+def _silence_resource_tracker() -> None:
+    """Stop this process from talking to multiprocessing's resource tracker, which is about to
+    be killed: a semaphore finalised afterwards (a pool's queue, dropped on the way out) would
+    otherwise start a new tracker, and that one prints a ``KeyError`` traceback for every name
+    the old one registered. The semaphores themselves are still unlinked by their finalisers."""
+    try:
+        from multiprocessing import resource_tracker
+    except ImportError:
+        return
+    tracker = getattr(resource_tracker, "_resource_tracker", None)
+    if tracker is not None and hasattr(tracker, "_send"):
+        tracker._send = lambda *args, **kwargs: None
 
 
 def _is_mp_helper(pid: int) -> bool:
