@@ -108,8 +108,8 @@ def corpus_options(f: Callable) -> Callable:
     f = click.option("--constraints", "constraints", default=lambda: ",".join(c.value for c in ALL_CONSTRAINTS),
                      show_default="every registered family", callback=parse_constraints,
                      help="Enabled constraints, comma-separated (`csp-check constraints` lists them): the "
-                          "paper's C1-C6 and S1 (the state and calls record what the user said); "
-                          "C1,...,C6 leaves S1 out.")(f)  # fmt: skip
+                          "paper's C1-C6, S1 (the state and calls record what the user said) and S2 (no "
+                          "value the user ruled out is recorded); C1,...,C6 leaves S1 and S2 out.")(f)  # fmt: skip
     return reading_options(f)
 
 

@@ -11,7 +11,8 @@ It gives (see ``docs/pytest-plugin.md`` for a complete example):
   ini ``csp_check_kb``, ini ``csp_check_constraints``, and a ``@pytest.mark.csp_check(kb=…,
   constraints=…)`` marker on the test).
 - collection of dialogue files as test items, one item per dialogue, for files matching the
-  ini option ``csp_check_files`` (glob patterns, e.g. ``*.dialogues.jsonl``; off when unset).
+  ini option ``csp_check_files`` (glob patterns, e.g. ``*.dialogues.jsonl``, matched against the file
+  name; a pattern with a ``/``, e.g. ``out/*.jsonl``, against the path from pytest's rootdir; off when unset).
 
 The checker is the solver-free one of :func:`csp_check.pipeline.check_dialogue` (spec §2).
 """
@@ -231,7 +232,13 @@ def csp_check(request: pytest.FixtureRequest) -> CspCheck:
 
 def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Collector | None:
     patterns = parent.config.getini("csp_check_files")
-    if patterns and any(fnmatch.fnmatch(file_path.name, p) for p in patterns):
+    if not patterns:
+        return None
+    try:  # a pattern with a folder ("out/*.jsonl") is matched against the path from the rootdir
+        relative = file_path.relative_to(parent.config.rootpath).as_posix()
+    except ValueError:
+        relative = file_path.as_posix()
+    if any(fnmatch.fnmatch(relative if "/" in p else file_path.name, p) for p in patterns):
         return DialogueFile.from_parent(parent, path=file_path)
     return None
 

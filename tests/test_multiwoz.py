@@ -742,6 +742,14 @@ def _backends_agree(cases) -> None:  # type: ignore[no-untyped-def]
 
 
 @needs_shared
+def test_a_message_listing_some_of_the_matches_says_there_are_more() -> None:
+    # SNG0542: "no expensive Italian in the centre" where the DB has 4; the message names 3 and " …"
+    dialogue, kb = _val("SNG0542")
+    messages = [v.message for v in check_dialogue(dialogue, kb).violations if v.constraint.value == "C4"]
+    assert messages and all("the KB has 4: " in m and m.endswith(" …") for m in messages), messages
+
+
+@needs_shared
 def test_a_count_of_other_entities_leaves_out_those_named_before() -> None:
     """MUL1651 turn 19, after the booking at Charlie Chan failed: "There are 2 other cheap Chinese
     places in the city centre: Rice House and Golden House"; the DB has 3 such places, Charlie

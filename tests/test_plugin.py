@@ -131,6 +131,16 @@ def test_dialogue_files_are_collected_one_item_per_dialogue(pytester: pytest.Pyt
     )
 
 
+def test_a_pattern_with_a_folder_matches_the_path_from_the_rootdir(pytester: pytest.Pytester):
+    (pytester.path / "out").mkdir()
+    write(pytester, "out/run.jsonl.json", GOOD)
+    write(pytester, "elsewhere.jsonl.json", BAD)  # same name shape, not under out/
+    pytester.makeini("[pytest]\ncsp_check_files = out/*.json\n")
+    result = pytester.runpytest("-p", "no:cacheprovider", "-v")
+    result.assert_outcomes(passed=len(GOOD))
+    result.stdout.fnmatch_lines(["*out/run.jsonl.json::1_00001 PASSED*"])
+
+
 def test_files_are_not_collected_without_the_ini_option(pytester: pytest.Pytester):
     write(pytester, "dialogues_001.json", BAD)
     pytester.runpytest("-p", "no:cacheprovider").assert_outcomes()

@@ -119,7 +119,7 @@ class InstanceCount(Family):
             op = f"{op}{amount} other (up to {constraint.count_excluded} named before not counted), i.e. "
         msg = f"{kb_common.claim(constraint, by_name)} says {op}{amount} with {said or 'no filter'}; the KB has {have}"
         if matches:
-            msg += f": {kb_common.sample(matches)}" + (" …" if len(matches) > 3 else "")
+            msg += f": {kb_common.sample(matches)}"
         late = next_day_arrivals(constraint, assignment, csp)
         if late:
             msg += (f"; not counted, arriving after midnight on the next day: "

@@ -46,8 +46,8 @@ def claim(constraint: Constraint, by_name: Mapping[str, Variable]) -> str:
 
 
 def sample(matches: list[Mapping[str, str]]) -> str:
-    """The first three matching entities, by label."""
-    return "; ".join(entity_label(e) for e in matches[:3])
+    """The first three matching entities, by label, then " …" when there are more."""
+    return "; ".join(entity_label(e) for e in matches[:3]) + (" …" if len(matches) > 3 else "")
 
 
 def entity_label(entity: Mapping[str, str]) -> str:
