@@ -454,6 +454,22 @@ def introduced_as_correction(utterance: str, span: Span) -> bool:
     return start > 0 and bool(_CORRECTION.search(folded[start : span.start]))
 
 
+#: Words right before a value that say it is the one being replaced: "6 tickets rather than
+#: [one]", "instead of [Monday]", "not just [1]", "no longer [2]", "changed from [4]".
+_REPLACED = re.compile(
+    r"(?:\brather than|\binstead of|\bnot just|\bnot only|\bno longer|\b(?:chang|mov|switch)(?:e|ed|ing) (?:it )?from)"
+    r"\s+(?:the\s+)?$"
+)
+
+
+def replaced_value(utterance: str, span: Span) -> bool:
+    """Whether the value at ``span`` is named as the one given up ("I've changed your reservation
+    for 6 tickets rather than [one]", "Tuesday instead of [Monday]"): the utterance states
+    the other value, not this one, so this mention corefers with nothing (C2)."""
+    folded = fold_aligned(utterance)
+    return bool(_REPLACED.search(folded[max(0, span.start - 24) : span.start]))
+
+
 def corrected(utterance: str, spans: list[Span]) -> Span | None:
     """Of several values of one slot in ``utterance`` (``spans`` in text order), the last one
     a correction introduces ("a table for 2. Actually, make that 3 people": the 3): a change

@@ -742,6 +742,16 @@ def _backends_agree(cases) -> None:  # type: ignore[no-untyped-def]
 
 
 @needs_shared
+def test_a_value_named_as_the_one_given_up_corefers_with_nothing() -> None:
+    # MUL1647 t13: "changed your reservation for 6 tickets rather than one" (act People 6 and 'one')
+    dialogue, kb = _val("MUL1647")
+    assert "C2" not in _ids(dialogue, kb)
+    # the system books the old party size and gives up the new one: the 1 it states is a claim
+    swapped = _edit(_edit(dialogue, 13, "6 tickets", "1 tickets"), 13, "rather than one", "rather than six")
+    assert "C2" in _ids(swapped, kb, 13)
+
+
+@needs_shared
 def test_a_message_listing_some_of_the_matches_says_there_are_more() -> None:
     # SNG0542: "no expensive Italian in the centre" where the DB has 4; the message names 3 and " …"
     dialogue, kb = _val("SNG0542")

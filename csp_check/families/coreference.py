@@ -8,6 +8,7 @@ from collections import defaultdict
 from typing import Mapping
 
 from csp_check.build_context import names_entity, referents
+from csp_check.cues import replaced_value
 from csp_check.families.primitives import AllEqual
 from csp_check.families.registry import Family, register
 from csp_check.models import CSP, Constraint, ConstraintId, Value, Variable, VariableKind
@@ -23,13 +24,13 @@ class Coreference(Family):
     group = "dialogic"
 
     def build(self, ctx) -> list[Constraint]:
-        """One instance per group of ≥ 2 slot variables of one slot type with one referent."""
+        """One instance per group of ≥ 2 slot variables of one slot type with one referent. A
+        mention named as the value given up ("6 tickets rather than one":
+        :func:`~csp_check.cues.replaced_value`) is in no group."""
         groups: dict[tuple[str, Value], list[Variable]] = defaultdict(list)
         keys = referents(ctx.dialogue, ctx.variables, ctx.lexicon)
         for v in ctx.variables:
-            if v.kind is VariableKind.SLOT and not ctx.description(v) and not (
-                    v.speaker == "system" and v.slot in ("internet", "parking")) and not (  # "it does not have
-                    names_entity(v.slot) and refers_to_several(v.text or "")):  # parking": about the entity (C5)
+            if v.kind is VariableKind.SLOT and _corefers(ctx, v):
                 groups[(v.slot_type, keys[v.name][0])].append(v)
         return [
             Constraint(id=ConstraintId(self.id), variables=[m.name for m in members], turn=members[0].turn)
@@ -48,3 +49,15 @@ class Coreference(Family):
         return f"{where(refs)} should name the same {refs[0].slot_type}, but the text says " + " / ".join(
             f"{assignment[r.name]!r} (turn {r.turn})" for r in refs
         )
+
+
+def _corefers(ctx, v: Variable) -> bool:  # type: ignore[no-untyped-def]
+    """Whether slot variable ``v`` takes part in coreference. Not: a description the KB never
+    uses (:meth:`BuildContext.description`); a system wifi / parking mention ("it does not have
+    parking": about the entity, C5); a name standing for several entities ("both hotels"); a
+    value named as the one given up ("6 tickets rather than one")."""
+    if ctx.description(v) or (v.speaker == "system" and v.slot in ("internet", "parking")):
+        return False
+    if names_entity(v.slot) and refers_to_several(v.text or ""):
+        return False
+    return v.span is None or not replaced_value(ctx.dialogue.turns[v.turn].utterance, v.span)
