@@ -189,6 +189,10 @@ class BuildContext:
             return False
         if v.slot in ENTITY_TEXT_SLOTS:
             mine = name_words(value)
+            if v.slot == "address" and any(
+                    mine and mine <= w for w, _ in kb_index(self.kb.tables[kb_id], "name")[1]):
+                return False  # an entity's name annotated as its address ("The Cherry Hinton Village"
+                # for the Cherry Hinton Village Centre): the text names the entity, the slot is wrong
             return not any(mine < w for w, _ in kb_index(self.kb.tables[kb_id], v.slot)[1])
         return v.slot not in SEARCH_COLUMNS  # an open column (phone, postcode, …): a value no entity has is refuted
 

@@ -752,6 +752,15 @@ def test_a_value_named_as_the_one_given_up_corefers_with_nothing() -> None:
 
 
 @needs_shared
+def test_an_entity_name_annotated_as_its_address_claims_no_address() -> None:
+    # PMUL1181 t9: "there is The Cherry Hinton Village Centre", act Addr = "The Cherry Hinton Village"
+    dialogue, kb = _val("PMUL1181")
+    assert "C5" not in _ids(dialogue, kb, 9)
+    # an address no entity has, written at that span, is still refuted
+    assert _ids(_edit(dialogue, 9, "The Cherry Hinton Village", "12 Fake Street"), kb, 9)
+
+
+@needs_shared
 def test_a_message_listing_some_of_the_matches_says_there_are_more() -> None:
     # SNG0542: "no expensive Italian in the centre" where the DB has 4; the message names 3 and " …"
     dialogue, kb = _val("SNG0542")
