@@ -275,6 +275,7 @@ def main() -> None:
                 and check_dialogue(d, kb, ALL).status is Status.CONSISTENT]  # fmt: skip
     for kind in FAULT_KINDS:
         injected = flagged_n = right = 0
+        missed = []
         for d in accepted:
             faulty = inject(d, kb, kind, rng)
             if faulty is None:
@@ -283,8 +284,10 @@ def main() -> None:
             report = check_dialogue(faulty, kb, ALL)
             flagged_n += report.status is Status.INCONSISTENT
             right += any(v.constraint.value == EXPECTED[kind] for v in report.violations)
+            if report.status is not Status.INCONSISTENT:
+                missed.append(d.id)
         share = f"{flagged_n / injected:.1%}, by {EXPECTED[kind]} {right / injected:.1%}" if injected else "-"
-        print(f"  {kind}: {flagged_n}/{injected} = {share}")
+        print(f"  {kind}: {flagged_n}/{injected} = {share}" + (f"  (missed: {', '.join(missed[:5])})" if missed else ""))
     print(f"\nseeded draw ({args.draw} flags, seed {args.seed}):")
     for i, (dialogue_id, v) in enumerate(random.Random(args.seed).sample(flags, min(args.draw, len(flags))), 1):
         print(f"{i}. {dialogue_id} {v.constraint.value} turns {v.turns}: {v.message}")

@@ -761,6 +761,27 @@ def test_an_entity_name_annotated_as_its_address_claims_no_address() -> None:
 
 
 @needs_shared
+def test_a_count_leaves_out_the_value_its_own_turn_says_none_has() -> None:
+    # MUL1415 t3: "33 expensive establishment in the centre, none of which are catalanan" (NoOffer
+    # food): 33 expensive restaurants in the centre, whatever the food the user asked for
+    dialogue, kb = _val("MUL1415")
+    assert "C6" not in _ids(dialogue, kb, 3)
+    assert "C6" in _ids(_edit(dialogue, 3, "33", "25"), kb, 3)
+
+
+@needs_shared
+def test_a_count_of_the_others_leaves_out_the_entities_named_before_it_in_its_turn() -> None:
+    # PMUL2320 t3: one of 4 east museums named, then "information for the other three"
+    dialogue, kb = _val("PMUL2320")
+    assert "C6" not in _ids(dialogue, kb, 3)
+    assert "C6" in _ids(_edit(dialogue, 3, "other three", "other five"), kb, 3)
+    # MUL0202 t11: trains arriving 18:10 and 16:10 offered, "also 6 earlier options" (7 arrive by 18:15)
+    dialogue, kb = _val("MUL0202")
+    assert "C6" not in _ids(dialogue, kb, 11)
+    assert "C6" in _ids(_edit(dialogue, 11, "6 earlier", "12 earlier"), kb, 11)
+
+
+@needs_shared
 def test_a_message_listing_some_of_the_matches_says_there_are_more() -> None:
     # SNG0542: "no expensive Italian in the centre" where the DB has 4; the message names 3 and " …"
     dialogue, kb = _val("SNG0542")

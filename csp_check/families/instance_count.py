@@ -221,6 +221,8 @@ def counts(
         and len({slot for slot, _ in kinds}) == 1  # "2 hotels and 8 guesthouses"
     if params is None and len(counts) > 1 and not told_apart:
         return []  # a breakdown ("2 in the centre, one in the north", "one at 17:23 and another"): each about a part
+    if params is None:
+        filters = without_denied(ctx, turn, domain, filters)
     out: list[Constraint] = []
     for amount in amounts:
         noun = nouns.get(amount.name)
@@ -258,6 +260,17 @@ def counts(
     return out
 
 
+def without_denied(ctx, turn: int, domain: str, filters: list[Variable]) -> list[Variable]:
+    """The count's filters less those of a slot the same system turn says no entity has, when
+    the filter comes from an earlier turn: "There are 33 expensive establishments in the centre,
+    none of which are catalan" (a no-result act on food) counts without the food the user asked
+    for. A filter the turn states itself stays ("no cheap ones in the north, but 3 in the
+    centre": the 3 are in the centre)."""
+    denied = {a.slot for a in ctx.dialogue.turns[turn].acts
+              if a.role is ActRole.NO_RESULT and a.domain == domain and a.slot}
+    return [f for f in filters if f.slot not in denied or f.turn == turn]
+
+
 #: Words before "one" that make it a count ("only one", "just one", "there is one", "exactly one").
 _COUNTED_ONE = re.compile(r"\b(?:only|just|exactly|single|there\s*(?:is|are|'s|was)|is|are)\s*$", re.I)
 
@@ -286,8 +299,8 @@ def introduces_entity(ctx, turn: int, amount: Variable, mine: list[Variable]) ->
 
 
 #: Words that make an amount a count of *other* entities: "2 other places", "3 others", "4 more",
-#: "2 additional", "2 further", "another 2", "the other 3"; not "more than 4" / "4 or more" (bounds).
-_OTHERS_AFTER = re.compile(r"\s+(?:other|others|more(?!\s+than)|additional|further)\b|\s+(?:[a-z-]+\s+){0,2}else\b", re.I)
+#: "2 additional", "2 further", "another 2", "the other 3", "6 earlier (options)", "3 later"; not "more than 4" / "4 or more" (bounds).
+_OTHERS_AFTER = re.compile(r"\s+(?:other|others|more(?!\s+than)|additional|further|earlier|later)\b|\s+(?:[a-z-]+\s+){0,2}else\b", re.I)
 _OTHERS_BEFORE = re.compile(r"\b(?:another|other|an\s+additional)\s*$", re.I)
 
 
@@ -305,8 +318,8 @@ def others_excluded(ctx, turn: int, domain: str, table: str, amount: Variable, f
     if not (_OTHERS_AFTER.match(utterance, amount.span.end) or _OTHERS_BEFORE.search(utterance[: amount.span.start])):
         return 0
     named = {(v.slot, v.value) for v in ctx.variables
-             if v.turn < turn and v.domain == domain and v.kind is VariableKind.SLOT and names_entity(v.slot)
-             and isinstance(v.value, str)}  # fmt: skip
+             if v.domain == domain and v.kind is VariableKind.SLOT and isinstance(v.value, str)
+             and _before(v, turn, amount) and _identifies(v)}  # fmt: skip
     values = [ctx.assignment.get(f.name, f.value) for f in filters]
     count = 0
     for entity in ctx.kbs.get(table) or []:
@@ -315,6 +328,21 @@ def others_excluded(ctx, turn: int, domain: str, table: str, amount: Variable, f
         _, possible = entity_match(entity, [f.slot for f in filters], values, [search_op(f) for f in filters])
         count += bool(possible)
     return count
+
+
+def _before(v: Variable, turn: int, amount: Variable) -> bool:
+    """Whether ``v`` is said before ``amount``: in an earlier turn, or earlier in its own turn
+    ("Gallery at Twelve A High Street is … Would you like information for the other three?")."""
+    if v.turn != turn:
+        return v.turn < turn
+    return v.span is not None and amount.span is not None and v.span.end <= amount.span.start
+
+
+def _identifies(v: Variable) -> bool:
+    """Whether ``v`` picks out the entities it is said of: a name or train id, or a train time
+    the system offers ("a train that will arrive at 18:10 or one at 16:10. There are also 6
+    earlier options")."""
+    return names_entity(v.slot) or (v.speaker == "system" and v.slot in ("leaveAt", "arriveBy"))
 
 
 #: A KB table restricted to one kind of entity: ``f"{table}{KIND_MARK}{value}"`` is the entities of
