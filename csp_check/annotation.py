@@ -236,6 +236,60 @@ def annotation_constraints(
                                      dialogue.turns[x.turn].utterance, spans[x.turn])
                 if instance is not None:
                     out.append(instance)
+    out += confirmed_call_constraints(dialogue, variables, lexicon, assignment)
+    return out
+
+
+def confirmed_call_constraints(
+    dialogue: Dialogue, variables: list[Variable], lexicon: Lexicon, assignment: dict[str, Value]
+) -> list[Constraint]:
+    """S1 for what a system turn asks the user to confirm and the state does not hold (a value
+    the system fills in: SGD's party size of 2, "a table for 2"): the service call of that
+    domain that the confirmation leads to records it. ``x ∈`` the forms of the call's argument,
+    for an explicit system CONFIRM slot variable whose slot the user's state in force lacks,
+    when a later turn calls that domain with the slot before any other system confirmation of
+    it and before the user names the slot (a user who changes the value is held by the state;
+    spec §9: the text is the truth, and the call is the annotation of what was confirmed).
+    A confirmation that names two values of the slot, or a turn that also reports a failure
+    or offers alternatives, gives none."""
+    state_in_force: dict[str, dict[str, list[str]]] = {}
+    in_force_at: dict[int, dict[str, dict[str, list[str]]]] = {}
+    for turn in dialogue.turns:
+        if turn.speaker == "user":
+            state_in_force = {**state_in_force, **turn.state}
+        in_force_at[turn.index] = state_in_force
+    confirms = [v for v in variables if v.speaker == "system" and v.role is ActRole.CONFIRM
+                and v.kind is VariableKind.SLOT and v.span is not None]
+    per_turn: dict[tuple[int, str], int] = defaultdict(int)
+    for v in confirms:
+        per_turn[(v.turn, v.slot_type)] += 1
+    out: list[Constraint] = []
+    for v in confirms:
+        if per_turn[(v.turn, v.slot_type)] != 1 or in_force_at[v.turn].get(v.domain, {}).get(v.slot):
+            continue
+        if any(a.role in (ActRole.FAILED, ActRole.NO_RESULT, ActRole.OFFER) for a in dialogue.turns[v.turn].acts):
+            continue
+        argument, at = None, None
+        for turn in dialogue.turns[v.turn + 1 :]:
+            if turn.speaker == "user" and any(a.domain == v.domain and a.slot == v.slot for a in turn.acts):
+                break  # the user names the slot: the state holds them to it
+            if turn.speaker == "system" and any(a.role is ActRole.CONFIRM and a.domain == v.domain and a.slot == v.slot
+                                                for a in turn.acts):
+                break  # confirmed again: that confirmation leads to the call
+            calls = [r.call for r in turn.kb_results if r.call is not None and r.domain == v.domain]
+            if calls:
+                if v.slot in calls[0].parameters:
+                    argument, at = calls[0], turn.index
+                break
+        if argument is None or at is None:
+            continue
+        value = str(argument.parameters[v.slot])
+        forms = recorded_forms(lexicon, v.slot_type, [value])
+        said = assignment[v.name]
+        if isinstance(said, str) and any(same_meaning(w, f, v.slot) for w in {said} if w for f in forms):
+            forms.add(said)
+        out.append(Constraint(id=ConstraintId.S1, variables=[v.name], turn=at, slot_type=v.slot_type,
+                              values=sorted(forms), record=f"{argument.method} call"))
     return out
 
 

@@ -61,7 +61,7 @@ _NUMBER = re.compile(
 )
 _WORD = re.compile(r"\s+([a-z][a-z.'-]*)")
 #: The unit word after a number, also when tokenised text puts a hyphen apart ("3 -star").
-_UNIT_WORD = re.compile(r"\s+-?\s*([a-z][a-z.'-]*)")
+_UNIT_WORD = re.compile(r"\+?\s+-?\s*([a-z][a-z.'-]*)")  # "20+ hotels": a bound before its noun
 
 
 def _numbers(folded: str, avoid: list[Span]) -> Iterator[tuple[re.Match[str], Span]]:
