@@ -64,7 +64,7 @@ from collections import defaultdict
 
 from csp_check.assignment import Lexicon
 from csp_check.cues import introduced_as_correction
-from csp_check.models import ActRole, Constraint, ConstraintId, Dialogue, Span, Value, Variable, VariableKind
+from csp_check.models import ActRole, ApiCall, Constraint, ConstraintId, Dialogue, Span, Value, Variable, VariableKind
 from csp_check.normalize import NUMBER_WORDS, clock_time, date_key, normalize, parse_amount
 from csp_check.roles import PAIRS
 
@@ -247,8 +247,9 @@ def confirmed_call_constraints(
     the system fills in: SGD's party size of 2, "a table for 2"): the service call of that
     domain that the confirmation leads to records it. ``x ∈`` the forms of the call's argument,
     for an explicit system CONFIRM slot variable whose slot the user's state in force lacks,
-    when a later turn calls that domain with the slot before any other system confirmation of
-    it and before the user names the slot (a user who changes the value is held by the state;
+    when a later turn calls that domain with the slot before the user names the slot, or else
+    confirms it again (then its annotated value) before the user names it (a user who changes
+    the value is held by the state;
     spec §9: the text is the truth, and the call is the annotation of what was confirmed).
     A confirmation that names two values of the slot, or a turn that also reports a failure
     or offers alternatives, gives none."""
@@ -273,9 +274,13 @@ def confirmed_call_constraints(
         for turn in dialogue.turns[v.turn + 1 :]:
             if turn.speaker == "user" and any(a.domain == v.domain and a.slot == v.slot for a in turn.acts):
                 break  # the user names the slot: the state holds them to it
-            if turn.speaker == "system" and any(a.role is ActRole.CONFIRM and a.domain == v.domain and a.slot == v.slot
-                                                for a in turn.acts):
-                break  # confirmed again: that confirmation leads to the call
+            again = [a for a in turn.acts if turn.speaker == "system" and a.role is ActRole.CONFIRM
+                     and a.domain == v.domain and a.slot == v.slot and a.value is not None]
+            if again:  # confirmed again with nothing said in between: the same value, as annotated
+                if len(again) == 1:
+                    argument, at = ApiCall(domain=v.domain, method="confirmation", parameters={
+                        v.slot: again[0].canonical or again[0].value}), turn.index
+                break
             calls = [r.call for r in turn.kb_results if r.call is not None and r.domain == v.domain]
             if calls:
                 if v.slot in calls[0].parameters:
@@ -288,8 +293,9 @@ def confirmed_call_constraints(
         said = assignment[v.name]
         if isinstance(said, str) and any(same_meaning(w, f, v.slot) for w in {said} if w for f in forms):
             forms.add(said)
+        record = "next confirmation" if argument.method == "confirmation" else f"{argument.method} call"
         out.append(Constraint(id=ConstraintId.S1, variables=[v.name], turn=at, slot_type=v.slot_type,
-                              values=sorted(forms), record=f"{argument.method} call"))
+                              values=sorted(forms), record=record))
     return out
 
 

@@ -207,6 +207,8 @@ def parse_amount(text: str) -> int | None:
         return None
     if key.isdigit():
         return int(key)
+    if re.fullmatch(r"\d{1,3}(?:,\d{3})+", key):  # "1,200": digits grouped in thousands
+        return int(key.replace(",", ""))
     if key in NUMBER_WORDS:
         return NUMBER_WORDS[key]
     parts = key.replace("-", " ").split()
