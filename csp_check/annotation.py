@@ -236,12 +236,12 @@ def annotation_constraints(
                                      dialogue.turns[x.turn].utterance, spans[x.turn])
                 if instance is not None:
                     out.append(instance)
-    out += confirmed_call_constraints(dialogue, variables, lexicon, assignment)
+    out += confirmed_call_constraints(dialogue, variables, lexicon, assignment, canonical)
     return out
 
 
 def confirmed_call_constraints(
-    dialogue: Dialogue, variables: list[Variable], lexicon: Lexicon, assignment: dict[str, Value]
+    dialogue: Dialogue, variables: list[Variable], lexicon: Lexicon, assignment: dict[str, Value], canonical: bool = True
 ) -> list[Constraint]:
     """S1 for what a system turn asks the user to confirm and the state does not hold (a value
     the system fills in: SGD's party size of 2, "a table for 2"): the service call of that
@@ -252,7 +252,9 @@ def confirmed_call_constraints(
     the value is held by the state;
     spec §9: the text is the truth, and the call is the annotation of what was confirmed).
     A confirmation that names two values of the slot, or a turn that also reports a failure
-    or offers alternatives, gives none."""
+    or offers alternatives, gives none; nor, where the annotations carry no canonical values
+    (``canonical`` false: ConvLab-3 unified), an argument the dialogue never links to a surface
+    form ("2019-03-01" for "today")."""
     state_in_force: dict[str, dict[str, list[str]]] = {}
     in_force_at: dict[int, dict[str, dict[str, list[str]]]] = {}
     for turn in dialogue.turns:
@@ -289,6 +291,8 @@ def confirmed_call_constraints(
         if argument is None or at is None:
             continue
         value = str(argument.parameters[v.slot])
+        if not canonical and not lexicon.lookup(v.slot_type, value):
+            continue
         forms = recorded_forms(lexicon, v.slot_type, [value])
         said = assignment[v.name]
         if isinstance(said, str) and any(same_meaning(w, f, v.slot) for w in {said} if w for f in forms):

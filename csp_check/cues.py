@@ -85,6 +85,8 @@ def count_spans(utterance: str, avoid: list[Span] = ()) -> list[Span]:  # type: 
         word = match.group(0)
         if word.isdigit() and len(word) == 4 and 1900 <= int(word) <= 2099:
             continue
+        if "," in word and re.match(r"\s+[A-Z0-9]", utterance[span.end :]):
+            continue  # "1,000 Main Street": a house number before a name, no count
         before = folded[max(0, span.start - 40) : span.start]
         after = _UNIT_WORD.match(folded, span.end)
         noun = after.group(1).strip(".'") if after else ""
