@@ -156,3 +156,31 @@ def test_attack_run_flags_faults_and_no_twins_on_a_sample() -> None:
     twins_flagged = sum(c[(k, m, "twin", "flagged")] for k in kinds for m in ("text", "annotated"))
     assert faults > 50 and twins > 50
     assert flagged / faults >= 0.9 and twins_flagged == 0
+
+
+@needs_sgd
+def test_an_offer_is_checked_against_entities_of_its_own_kind() -> None:
+    # 3_00009 turn 1 offers the alarm "wake up" at 6:30 am (GetAlarms results); the dialogue's
+    # AddAlarm result (new_alarm_time / new_alarm_name, no alarm_time) is another kind of entity
+    # and no longer matches any alarm time by its missing columns
+    assert "C5" in _edited("3_00009", 1, "6:30 am", "8:30 am")
+    assert _edited("3_00009", 1, "6:30 am", "half past six in the morning") == set()
+
+
+@needs_sgd
+def test_the_solvers_read_the_table_of_its_kind() -> None:
+    from attack_sgd import edit
+
+    from csp_check.pipeline import dialogue_csp
+    from csp_check.solvers import SolveStatus, get_solver
+
+    gold, raw = _gold("3_00009")
+    raw = copy.deepcopy(raw)
+    t = raw["turns"][1]
+    start = t["utterance"].index("6:30 am")
+    edit(t, start, start + 7, "8:30 am")
+    csp = dialogue_csp(from_raw(raw, gold.ontology, gold.source, gold.slot_descriptions))
+    c5 = [c for c in csp.constraints if c.id.value == "C5" and c.turn == 1]
+    assert c5 and all("|" in (c.kb or "") and c.kb in csp.kbs for c in c5)
+    for name in ("cp-sat", "minizinc"):  # the checker's verdict, read by each backend from the same table
+        assert get_solver(name).check_assignment(csp).status is SolveStatus.UNSATISFIABLE, name

@@ -33,7 +33,8 @@ class SomeInstance(Family):
         against every entity the dialogue's results show, else the table in force."""
         asked = at.filters if ctx.options.count_filter == "state" else []  # the paper: the utterance alone
         if at.seen is not None:  # C5 looks at every entity of d the dialogue's results show
-            return claims(ctx, at.turn.index, f"dialogue:{at.domain}", set().union(*at.seen), at.mine, asked)
+            kb_id = f"dialogue:{at.domain}"
+            return [_of_its_kind(ctx, c) for c in claims(ctx, at.turn.index, kb_id, set().union(*at.seen), at.mine, asked)]
         return claims(ctx, at.turn.index, at.kb_id, at.columns, at.mine, asked)
 
     def satisfied(self, constraint: Constraint, assignment: Mapping[str, Value], csp: CSP) -> bool:
@@ -63,6 +64,22 @@ class SomeInstance(Family):
             if not any(entity_match(e, [*own_cols, col], [*own_vals, assignment[n]], [*own_ops, op])[1] for e in entities)
         ] or [", ".join(f"{col}{op}{assignment[n]!r}" for n, col, op in asked) + " together"]
         return f"turn {constraint.turn} offers {stated}, which the KB has, but not with what was asked: {'; '.join(clash)}"
+
+
+def _of_its_kind(ctx, constraint: Constraint) -> Constraint:
+    """``constraint`` against the entities of the dialogue's results that have at least one of
+    its columns: a service's calls of other methods return other kinds of entity (SGD Alarm_1's
+    ``AddAlarm`` result has ``new_alarm_time``, no ``alarm_time``), which a missing column
+    would otherwise let match anything (spec §6: a missing field is unknown only for an entity
+    of the kind the claim is about). The table is registered under its own id, so the solvers
+    read the same entities."""
+    entities = ctx.kbs.get(constraint.kb or "", [])
+    kept = [e for e in entities if any(col in e for col in constraint.columns)]
+    if len(kept) == len(entities) or not constraint.columns:
+        return constraint
+    kb_id = f"{constraint.kb}|{','.join(sorted(set(constraint.columns)))}"
+    ctx.kbs.setdefault(kb_id, kept)
+    return constraint.model_copy(update={"kb": kb_id})
 
 
 def claims(ctx, turn: int, kb_id: str, columns: set[str], mine: list[Variable], asked: list[Variable]) -> list[Constraint]:
