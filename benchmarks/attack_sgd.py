@@ -122,7 +122,8 @@ def count_places(raw: dict, ctx: dict) -> list[Place]:
                 if a["act"] != "INFORM_COUNT" or not a.get("values"):
                     continue
                 n = int(a["values"][0])
-                m = re.search(rf"(?<![\d,.:$])\b{n}\b(?![\d,.:])", t["utterance"])
+                m = re.search(rf"(?<![\d,.:$])\b{n}\b(?![\d:]|[.,]\d)(?! (?:bed|bath|room|people|person|ticket|seat|layover|stop|star)s?\b)",
+                              t["utterance"])
                 if not m:
                     continue
                 for style in ctx["count_styles"]:
@@ -393,9 +394,8 @@ def time_words(hhmm: str) -> str | None:
         return f"half past {HOUR_WORDS[h12]} {part}"
     if m == 15:
         return f"a quarter past {HOUR_WORDS[h12]} {part}"
-    if m == 45:
+    if m == 45:  # the half of the day of the time itself: 11:45 is "a quarter to twelve in the morning"
         nxt = (h + 1) % 24
-        part = "in the morning" if nxt < 12 else ("in the afternoon" if nxt < 17 else ("in the evening" if nxt < 21 else "at night"))
         return f"a quarter to {HOUR_WORDS[nxt % 12 or 12]} {part}"
     return None
 

@@ -46,7 +46,7 @@ NOT_NOUNS = frozenset(
 )
 #: Words right before a number that make it a count even with no noun after it ("I found 3.").
 FINDING = re.compile(
-    r"(?:found|find|have|got|see|saw|revealed|returned|shows?|showing|located|there\s+(?:are|is|were|was)|"
+    r"(?:found|find|have|(?:i|we)'ve|got|see|saw|revealed|returned|shows?|showing|located|there\s+(?:are|is|were|was)|"
     r"here\s+(?:are|is)|there's|here's|there're|you've\s+got|i've\s+got|out\s+of)"
     r"(?:\s+(?:over|about|around|nearly|almost|approximately|roughly|exactly|only|just|some|a\s+total\s+of|"
     r"(?:no\s+|not\s+)?(?:more|fewer|less)\s+than|at\s+(?:least|most)|up\s+to|under|above|below|upwards\s+of|"
