@@ -342,7 +342,7 @@ def bool_places(raw: dict, ctx: dict) -> list[Place]:
                 others = [b for f in t["frames"] for b in f["actions"] if b is not a and b["slot"] in BOOL_WORDS]
                 if others:
                     continue
-                sents = [(m.start(), m.end()) for m in re.finditer(r"[^.!?]+[.!?]*", t["utterance"])]
+                sents = [(m.start(), m.end()) for m in re.finditer(r"(?:[^.!?]|[.!?](?=\S))+[.!?]*", t["utterance"])]
                 spans = [s for f in t["frames"] for s in f.get("slots") or []]
                 free = [(s, e) for s, e in sents if not any(s <= sp["start"] < e for sp in spans) and t["utterance"][s:e].strip()]
                 valued = [b for f in t["frames"] for b in f["actions"] if b is not a and b.get("values")]
@@ -431,10 +431,19 @@ def value_places(raw: dict, ctx: dict, which: str) -> list[Place]:
                     continue
                 if any(b["act"] == "NOTIFY_FAILURE" for f in t["frames"] for b in f["actions"]):
                     continue  # an alternative after a failure: nothing says which values are free
+                if t["speaker"] == "SYSTEM" and a["act"] == "CONFIRM" and _overridden(raw, ti, frame["service"], a["slot"]):
+                    continue  # the user answers with another value: the confirmed one is dropped unchecked
                 expected = {"C2", "C5", "C1", "S1"} if t["speaker"] == "SYSTEM" else {"S1", "C2"}
                 style = ctx["rng"].randrange(3)
                 out.append((ti, _value_edit(which, fi, a["slot"], canon, style), frozenset(expected)))
     return out
+
+
+def _overridden(raw: dict, ti: int, service: str, slot: str) -> bool:
+    """Whether the user's next turn gives ``slot`` a value of its own (rejects a confirmation)."""
+    nxt = raw["turns"][ti + 1] if ti + 1 < len(raw["turns"]) else None
+    return nxt is not None and any(
+        b["act"] == "INFORM" and b["slot"] == slot for f in nxt["frames"] if f["service"] == service for b in f["actions"])
 
 
 def _value_edit(which: str, fi: int, slot: str, canon: str, style: int):

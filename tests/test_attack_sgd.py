@@ -184,3 +184,18 @@ def test_the_solvers_read_the_table_of_its_kind() -> None:
     assert c5 and all("|" in (c.kb or "") and c.kb in csp.kbs for c in c5)
     for name in ("cp-sat", "minizinc"):  # the checker's verdict, read by each backend from the same table
         assert get_solver(name).check_assignment(csp).status is SolveStatus.UNSATISFIABLE, name
+
+
+@needs_sgd
+def test_a_booked_total_is_held_to_the_booking_result() -> None:
+    # 2_00046 turn 11: "Your vehicle is booked, and costs $93."; the ReserveCar result of that
+    # turn says total_price 93. Text and act changed together are caught by the result alone.
+    assert "C5" in _edited("2_00046", 11, "$93", "USD 103", {"total_price": "103"})
+    assert _edited("2_00046", 11, "$93", "ninety-three dollars") == set()
+
+
+@needs_sgd
+def test_a_count_after_ive() -> None:
+    # 4_00050 turn 7: "Okay, I've 3 which all look nice." (3 apartments match)
+    assert "C6" in _edited("4_00050", 7, "I've 3", "I've six")
+    assert _edited("4_00050", 7, "I've 3", "I've three") == set()

@@ -198,6 +198,7 @@ def booking_details(ctx, turn: int, kb_id: str, columns: set[str], mine: list[Va
     details: the booking's own values (the booking call's arguments: date, time, party size),
     totals (price, fee, cost) and times that may be bounds."""
     params = ctx.call_slots().get(turn, set())
+    totals = _booked_totals(ctx, turn, mine, params)
     details = [
         v for v in mine
         if v.kind is VariableKind.SLOT and v.role is ActRole.INFORM and v.slot in columns and v.span is not None
@@ -206,7 +207,7 @@ def booking_details(ctx, turn: int, kb_id: str, columns: set[str], mine: list[Va
         and (kb_id.startswith(("dialogue:", "turn")) or v.value in ctx.vocab(kb_id, v.slot))  # a --kb value
     ]  # no entity of the domain has is more likely another domain's (MultiWOZ's acts mislabel domains)
     if not details:
-        return []
+        return totals
     named = [v for v in mine if v.kind is VariableKind.SLOT and names_entity(v.slot) and v.slot in columns]
     if named:
         entity = named[0] if len({v.value for v in named}) == 1 else None
@@ -216,11 +217,29 @@ def booking_details(ctx, turn: int, kb_id: str, columns: set[str], mine: list[Va
     if entity is None and not named and len(ctx.kbs.get(own) or []) == 1:
         group, kb_id = details, own  # a bus, a flight: no name column
     elif entity is None or entity.value not in ctx.vocab(kb_id, entity.slot) or not ctx.kb_claim(kb_id, entity):
-        return []  # "Nandos" may be "nandos city centre": a part of another name names no one entity
+        return totals  # "Nandos" may be "nandos city centre": a part of another name names no one entity
     else:
         group = details + [entity]
-    return [Constraint(id=ConstraintId("C5"), variables=[v.name for v in group], turn=turn, kb=kb_id,
-                       columns=[v.slot for v in group], ops=["="] * len(group))]
+    return totals + [Constraint(id=ConstraintId("C5"), variables=[v.name for v in group], turn=turn, kb=kb_id,
+                                columns=[v.slot for v in group], ops=["="] * len(group))]
+
+
+def _booked_totals(ctx, turn: int, mine: list[Variable], params: set[str]) -> list[Constraint]:
+    """C5 for a total (price, fee, cost, fare) a booking confirmation informs, where the booking
+    call of that very turn returned one entity with that column (SGD ``ReserveCar`` →
+    ``total_price``): the booking's own record says what it costs. One instance per total,
+    against that one entity (``turn{t}:{domain}``); not a call argument."""
+    out = []
+    for v in mine:
+        if not (v.kind is VariableKind.SLOT and v.role is ActRole.INFORM and v.span is not None and v.slot not in params
+                and re.search(r"price|fee|cost|fare|total", v.slot)):
+            continue
+        own = f"turn{turn}:{v.domain}"
+        booked = ctx.kbs.get(own) or []
+        if len(booked) == 1 and v.slot in booked[0] and any(r.turn == turn and r.parameters is not None
+                                                             for r in ctx.results if r.domain == v.domain):
+            out.append(Constraint(id=ConstraintId("C5"), variables=[v.name], turn=turn, kb=own, columns=[v.slot], ops=["="]))
+    return out
 
 
 def bound_op(ctx, v: Variable) -> str:
