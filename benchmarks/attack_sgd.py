@@ -584,6 +584,54 @@ def _stale_edit(fi: int, slot: str, older: str, latest: str, older_value: str):
     return make
 
 
+DETAIL_SLOT = re.compile(r"address|phone|rating|price|street|number$")
+PRONOUN = re.compile(r"\b(?:It|They|The place|This place|That place)(?= (?:is|are|has|have|'s|can)\b)|\b(?:Its|Their)\b(?= )")
+
+
+def coreference_places(raw: dict, ctx: dict) -> list[Place]:
+    """A system INFORM of a detail (address, phone, rating…) said with a pronoun ("It is at …",
+    "Their number is …") after two entities were offered: the pronoun replaced by the name of
+    the entity offered before the one under discussion (fault) or by that one's own name (twin)."""
+    out = []
+    offered: list[tuple[str, str, str]] = []  # (service, slot, name) in order
+    for ti, t in enumerate(raw["turns"]):
+        if t["speaker"] != "SYSTEM":
+            continue
+        names = []
+        for frame in t["frames"]:
+            for a in frame["actions"]:
+                if a["act"] == "OFFER" and NAME_SLOTS.search(a["slot"] or "") and len(a.get("values") or []) == 1:
+                    names.append((frame["service"], a["slot"], a["values"][0]))
+        for fi, frame in enumerate(t["frames"]):
+            details = [a for a in frame["actions"] if a["act"] == "INFORM" and DETAIL_SLOT.search(a["slot"] or "")
+                       and spans_of(t, frame, a["slot"])]
+            if not details or names or any(NAME_SLOTS.search(s["slot"]) for s in frame.get("slots") or []):
+                continue
+            mine = [o for o in offered if o[0] == frame["service"]]
+            distinct = list(dict.fromkeys(o[2] for o in mine))
+            m = PRONOUN.search(t["utterance"])
+            if len(distinct) < 2 or m is None:
+                continue
+            current, other = distinct[-1], distinct[-2]
+            out.append((ti, _coref_edit(m.start(), m.end(), current, other), frozenset({"C5"})))
+        offered += names
+    return out
+
+
+def _coref_edit(start: int, end: int, current: str, other: str):
+    def make(raw: dict, mode: str, true: bool) -> bool:
+        if mode == "annotated":
+            return False  # a name in place of a pronoun has no act of its own: text only
+        turn = raw["turns"][make.ti]
+        word = turn["utterance"][start:end]
+        name = current if true else other
+        edit(turn, start, end, name + ("'s" if word in ("Its", "Their") else ""))
+        return True
+
+    make.ti = None
+    return make
+
+
 KINDS: dict[str, Callable[[dict, dict], list[Place]]] = {
     **{f"count_{s}": (lambda s: lambda raw, ctx: _bind(count_places(raw, {**ctx, "count_styles": (s,)})))(s) for s in COUNT_STYLES},
     "list_duplicate": lambda raw, ctx: _bind(list_places(raw, ctx)),
@@ -595,6 +643,7 @@ KINDS: dict[str, Callable[[dict, dict], list[Place]]] = {
     "rating": lambda raw, ctx: _bind(value_places(raw, ctx, "rating")),
     "party_words": lambda raw, ctx: _bind(value_places(raw, ctx, "party")),
     "stale_confirm": lambda raw, ctx: _bind(stale_confirm_places(raw, ctx)),
+    "coreference_name": lambda raw, ctx: _bind(coreference_places(raw, ctx)),
 }
 MODES = ("text", "annotated")
 

@@ -199,3 +199,11 @@ def test_a_count_after_ive() -> None:
     # 4_00050 turn 7: "Okay, I've 3 which all look nice." (3 apartments match)
     assert "C6" in _edited("4_00050", 7, "I've 3", "I've six")
     assert _edited("4_00050", 7, "I've 3", "I've three") == set()
+
+
+@needs_sgd
+def test_details_about_the_entity_the_text_names() -> None:
+    # 3_00040 turn 17: "Their address is 3468 Mount Diablo Boulevard" (Alissa Scanlin Psyd's, the
+    # booked therapist); written with the name of the therapist offered before, it is that one's
+    assert "C5" in _edited("3_00040", 17, "Their address", "Emily Rosenbaum's address")
+    assert _edited("3_00040", 17, "Their address", "Alissa Scanlin Psyd's address") == set()

@@ -15,7 +15,7 @@ from csp_check.cues import sentence_of, time_bound_op, whole_city_span
 from csp_check.families import kb_common
 from csp_check.families.primitives import Bound, KbCount, count_matches, entity_match
 from csp_check.families.registry import Family, register
-from csp_check.normalize import clock_time
+from csp_check.normalize import clock_time, fold
 from csp_check.models import CSP, ActRole, Constraint, ConstraintId, Value, Variable, VariableKind
 
 
@@ -34,7 +34,8 @@ class SomeInstance(Family):
         asked = at.filters if ctx.options.count_filter == "state" else []  # the paper: the utterance alone
         if at.seen is not None:  # C5 looks at every entity of d the dialogue's results show
             kb_id = f"dialogue:{at.domain}"
-            return [_of_its_kind(ctx, c) for c in claims(ctx, at.turn.index, kb_id, set().union(*at.seen), at.mine, asked)]
+            built = claims(ctx, at.turn.index, kb_id, set().union(*at.seen), at.mine, asked)
+            return [_of_its_kind(ctx, c) for c in _named_in_text(ctx, at.turn, kb_id, built)]
         return claims(ctx, at.turn.index, at.kb_id, at.columns, at.mine, asked)
 
     def satisfied(self, constraint: Constraint, assignment: Mapping[str, Value], csp: CSP) -> bool:
@@ -64,6 +65,45 @@ class SomeInstance(Family):
             if not any(entity_match(e, [*own_cols, col], [*own_vals, assignment[n]], [*own_ops, op])[1] for e in entities)
         ] or [", ".join(f"{col}{op}{assignment[n]!r}" for n, col, op in asked) + " together"]
         return f"turn {constraint.turn} offers {stated}, which the KB has, but not with what was asked: {'; '.join(clash)}"
+
+
+def _named_in_text(ctx, turn, kb_id: str, constraints: list[Constraint]) -> list[Constraint]:
+    """Details a system turn gives with no name variable, where its words name one entity of the
+    dialogue's results ("Emily Rosenbaum's address is …", written where the annotation has "Their
+    address"): the details are that entity's, whatever entity was under discussion (spec §9: the
+    text is the truth). Each constraint of the turn is then checked against that entity's rows
+    (its own table, so the solvers read the same), without the earlier name mention that stood
+    for the entity under discussion. A name inside another variable's span, or two names, change
+    nothing."""
+    if not constraints or any(names_entity(v.slot) for v in ctx.by_turn.get(turn.index, [])):
+        return constraints
+    entities = ctx.kbs.get(kb_id) or []
+    columns = sorted({c for e in entities for c in e if names_entity(c)})
+    text = fold(turn.utterance)
+    taken = [v.span for v in ctx.by_turn.get(turn.index, []) if v.span is not None]
+    found: set[tuple[str, str]] = set()
+    for column in columns:
+        for name in {e[column] for e in entities if len(e.get(column, "")) >= 4}:
+            for m in re.finditer(rf"(?<![\w]){re.escape(name)}(?![\w])", text):
+                if not any(m.start() < sp.end and sp.start < m.end() for sp in taken):
+                    found.add((column, name))
+    if len({name for _, name in found}) != 1 or len(found) != 1:
+        return constraints
+    column, name = found.pop()
+    rows = [e for e in entities if e.get(column) == name]
+    named_id = f"{kb_id}|{column}={name}"
+    ctx.kbs.setdefault(named_id, rows)
+    by_name = {v.name: v for v in ctx.variables}
+    out = []
+    for c in constraints:
+        if c.id != ConstraintId("C5") or c.turn != turn.index:
+            out.append(c)
+            continue
+        keep = [i for i, n in enumerate(c.variables) if not (names_entity(c.columns[i]) and by_name[n].turn != turn.index)]
+        ops = [c.ops[i] if i < len(c.ops) else "=" for i in keep]
+        out.append(c.model_copy(update={"kb": named_id, "variables": [c.variables[i] for i in keep],
+                                        "columns": [c.columns[i] for i in keep], "ops": ops}))
+    return out
 
 
 def _of_its_kind(ctx, constraint: Constraint) -> Constraint:
