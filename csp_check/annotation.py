@@ -64,7 +64,7 @@ from collections import defaultdict
 
 from csp_check.assignment import Lexicon
 from csp_check.cues import introduced_as_correction
-from csp_check.models import ActRole, Constraint, ConstraintId, Dialogue, Span, Value, Variable, VariableKind
+from csp_check.models import ActRole, ApiCall, Constraint, ConstraintId, Dialogue, Span, Value, Variable, VariableKind
 from csp_check.normalize import NUMBER_WORDS, clock_time, date_key, normalize, parse_amount
 from csp_check.roles import PAIRS
 
@@ -236,6 +236,70 @@ def annotation_constraints(
                                      dialogue.turns[x.turn].utterance, spans[x.turn])
                 if instance is not None:
                     out.append(instance)
+    out += confirmed_call_constraints(dialogue, variables, lexicon, assignment, canonical)
+    return out
+
+
+def confirmed_call_constraints(
+    dialogue: Dialogue, variables: list[Variable], lexicon: Lexicon, assignment: dict[str, Value], canonical: bool = True
+) -> list[Constraint]:
+    """S1 for what a system turn asks the user to confirm and the state does not hold (a value
+    the system fills in: SGD's party size of 2, "a table for 2"): the service call of that
+    domain that the confirmation leads to records it. ``x ∈`` the forms of the call's argument,
+    for an explicit system CONFIRM slot variable whose slot the user's state in force lacks,
+    when a later turn calls that domain with the slot before the user names the slot, or else
+    confirms it again (then its annotated value) before the user names it (a user who changes
+    the value is held by the state;
+    spec §9: the text is the truth, and the call is the annotation of what was confirmed).
+    A confirmation that names two values of the slot, or a turn that also reports a failure
+    or offers alternatives, gives none; nor, where the annotations carry no canonical values
+    (``canonical`` false: ConvLab-3 unified), an argument the dialogue never links to a surface
+    form ("2019-03-01" for "today")."""
+    state_in_force: dict[str, dict[str, list[str]]] = {}
+    in_force_at: dict[int, dict[str, dict[str, list[str]]]] = {}
+    for turn in dialogue.turns:
+        if turn.speaker == "user":
+            state_in_force = {**state_in_force, **turn.state}
+        in_force_at[turn.index] = state_in_force
+    confirms = [v for v in variables if v.speaker == "system" and v.role is ActRole.CONFIRM
+                and v.kind is VariableKind.SLOT and v.span is not None]
+    per_turn: dict[tuple[int, str], int] = defaultdict(int)
+    for v in confirms:
+        per_turn[(v.turn, v.slot_type)] += 1
+    out: list[Constraint] = []
+    for v in confirms:
+        if per_turn[(v.turn, v.slot_type)] != 1 or in_force_at[v.turn].get(v.domain, {}).get(v.slot):
+            continue
+        if any(a.role in (ActRole.FAILED, ActRole.NO_RESULT, ActRole.OFFER) for a in dialogue.turns[v.turn].acts):
+            continue
+        argument, at = None, None
+        for turn in dialogue.turns[v.turn + 1 :]:
+            if turn.speaker == "user" and any(a.domain == v.domain and a.slot == v.slot for a in turn.acts):
+                break  # the user names the slot: the state holds them to it
+            again = [a for a in turn.acts if turn.speaker == "system" and a.role is ActRole.CONFIRM
+                     and a.domain == v.domain and a.slot == v.slot and a.value is not None]
+            if again:  # confirmed again with nothing said in between: the same value, as annotated
+                if len(again) == 1:
+                    argument, at = ApiCall(domain=v.domain, method="confirmation", parameters={
+                        v.slot: again[0].canonical or again[0].value}), turn.index
+                break
+            calls = [r.call for r in turn.kb_results if r.call is not None and r.domain == v.domain]
+            if calls:
+                if v.slot in calls[0].parameters:
+                    argument, at = calls[0], turn.index
+                break
+        if argument is None or at is None:
+            continue
+        value = str(argument.parameters[v.slot])
+        if not canonical and not lexicon.lookup(v.slot_type, value):
+            continue
+        forms = recorded_forms(lexicon, v.slot_type, [value])
+        said = assignment[v.name]
+        if isinstance(said, str) and any(same_meaning(w, f, v.slot) for w in {said} if w for f in forms):
+            forms.add(said)
+        record = "next confirmation" if argument.method == "confirmation" else f"{argument.method} call"
+        out.append(Constraint(id=ConstraintId.S1, variables=[v.name], turn=at, slot_type=v.slot_type,
+                              values=sorted(forms), record=record))
     return out
 
 

@@ -259,7 +259,7 @@ def read_value(var: Variable, lexicon: Lexicon) -> Value:
     if candidates:
         return min(candidates)
     if isinstance(var.value, str) and re.fullmatch(r"\d{4}-\d\d-\d\d", var.value):
-        key = date_key(var.text)  # "the 9th of March" for 2019-03-09; "next Tuesday" with no today known
+        key = date_key(var.text, int(var.value[5:7]))  # "the 9th of March" for 2019-03-09; "next Tuesday" with no today known
         if key == "relative":  # "tomorrow", "this Friday": the day it names from the dialogue's today
             from csp_check.nlsi.dates import resolve_dates
 

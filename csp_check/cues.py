@@ -11,7 +11,7 @@ text:
 - :func:`count_spans`: numbers that count entities: digits or number words followed by a noun
   that is not a unit ("12 hotels", "five options", "1 flight"), or after a verb of finding
   ("I found 3", "there are 10", "I have 4 for you"), with an optional qualifier in front
-  ("over 70", read as 70). Not counts: clock times, prices, decimals, "1,000", ordinals, years,
+  ("over 70", read as 70; "1,200 hotels" as 1200). Not counts: clock times, prices, decimals, ordinals, years,
   and numbers of units ("2 people", "4 stars", "0 layovers", "3 days", "2 bed rooms").
 - :func:`boolean_cue` / :func:`boolean_span` / :func:`read_boolean`: for a True/False slot, its
   cue words derived from the slot name (``free_entry`` → "free", ``has_live_music`` → "live
@@ -46,7 +46,7 @@ NOT_NOUNS = frozenset(
 )
 #: Words right before a number that make it a count even with no noun after it ("I found 3.").
 FINDING = re.compile(
-    r"(?:found|find|have|got|see|saw|revealed|returned|shows?|showing|located|there\s+(?:are|is|were|was)|"
+    r"(?:found|find|have|(?:i|we)'ve|got|see|saw|revealed|returned|shows?|showing|located|there\s+(?:are|is|were|was)|"
     r"here\s+(?:are|is)|there's|here's|there're|you've\s+got|i've\s+got|out\s+of)"
     r"(?:\s+(?:over|about|around|nearly|almost|approximately|roughly|exactly|only|just|some|a\s+total\s+of|"
     r"(?:no\s+|not\s+)?(?:more|fewer|less)\s+than|at\s+(?:least|most)|up\s+to|under|above|below|upwards\s+of|"
@@ -56,12 +56,12 @@ FINDING = re.compile(
 ATTRIBUTE = re.compile(r"(?:rating|rated|size|party|group|floor|number|table)(?:\s+(?:of|for|is|was))?\s+$")
 _COUNT_WORDS = {w: n for w, n in NUMBER_WORDS.items() if w not in ("no", "none", "zero", "couple", "a couple")}
 _NUMBER = re.compile(
-    r"(?<![\w$£€.,:/#-])(?:\d+|" + "|".join(sorted(map(re.escape, _COUNT_WORDS), key=len, reverse=True))
+    r"(?<![\w$£€.,:/#-])(?:\d{1,3}(?:,\d{3})+(?![.,]\d)|\d+|" + "|".join(sorted(map(re.escape, _COUNT_WORDS), key=len, reverse=True))
     + r"(?:-(?:one|two|three|four|five|six|seven|eight|nine))?)(?![\w%$£€-])(?![.,:/]\d)"
 )
 _WORD = re.compile(r"\s+([a-z][a-z.'-]*)")
 #: The unit word after a number, also when tokenised text puts a hyphen apart ("3 -star").
-_UNIT_WORD = re.compile(r"\s+-?\s*([a-z][a-z.'-]*)")
+_UNIT_WORD = re.compile(r"\+?\s+-?\s*([a-z][a-z.'-]*)")  # "20+ hotels": a bound before its noun
 
 
 def _numbers(folded: str, avoid: list[Span]) -> Iterator[tuple[re.Match[str], Span]]:
@@ -85,6 +85,8 @@ def count_spans(utterance: str, avoid: list[Span] = ()) -> list[Span]:  # type: 
         word = match.group(0)
         if word.isdigit() and len(word) == 4 and 1900 <= int(word) <= 2099:
             continue
+        if "," in word and re.match(r"\s+[A-Z0-9]", utterance[span.end :]):
+            continue  # "1,000 Main Street": a house number before a name, no count
         before = folded[max(0, span.start - 40) : span.start]
         after = _UNIT_WORD.match(folded, span.end)
         noun = after.group(1).strip(".'") if after else ""
@@ -226,7 +228,28 @@ def boolean_cue(slot: str) -> re.Pattern[str] | None:
         else:
             body = re.escape(stem)
         parts.append(body + r"(?:s|es)?")
-    return re.compile(r"(?<![\w-])(?P<neg>non[-\s]?|un)?" + r"[\s-]+".join(parts) + r"(?![\w])")
+    body = r"[\s-]+".join(parts)
+    synonyms = _CUE_SYNONYMS.get(" ".join(w[:-1] if w.endswith("s") and len(w) > 3 else w for w in words))
+    if synonyms:
+        body = f"(?:{body}|{synonyms})"
+    return re.compile(r"(?<![\w-])(?P<neg>non[-\s]?|un)?" + body + r"(?![\w])")
+
+
+#: Other words for a boolean slot's cue (by the stems :func:`boolean_cue` keeps): the same
+#: feature in everyday words ("smoke" for smoking, "children" for kids, "patio" for outdoor
+#: seating, "furniture" for furnished, "internet" for wifi). Only words that name the feature
+#: itself, so their negation negates it ("no furniture", "you can't smoke").
+_CUE_SYNONYMS = {
+    "kid": r"child(?:ren)?|famil(?:y|ies)",
+    "smoking": r"smok(?:e|es|er|ers)",
+    "outdoor": r"outside|patio|(?:on|at) the terrace",
+    "furnished": r"furniture|furnishings?",
+    "wifi": r"wi-fi|internet|wireless",
+    "alcohol": r"alcoholic|liquor|booze",
+    "vegetarian": r"veggie",
+    "refundable": r"refund(?:s|ed)?",
+    "live music": r"live\s+(?:band|bands|concerts?|performances?)",
+}
 
 
 def boolean_span(utterance: str, slot: str, avoid: list[Span] = ()) -> Span | None:  # type: ignore[assignment]

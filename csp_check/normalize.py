@@ -36,7 +36,8 @@ NUMBER_WORDS = {
     "couple": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
     "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14, "fifteen": 15,
     "sixteen": 16, "seventeen": 17, "eighteen": 18, "nineteen": 19, "twenty": 20, "thirty": 30,
-    "forty": 40, "fifty": 50, "a dozen": 12, "dozen": 12, "half a dozen": 6,
+    "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90, "a dozen": 12, "dozen": 12, "half a dozen": 6, "two dozen": 24, "three dozen": 36,
+    "four dozen": 48,
 }
 #: Words for an amount that name no number ("several", "a few"): no exact count is claimed.
 VAGUE_AMOUNTS = frozenset({
@@ -145,7 +146,7 @@ _LATE = ("pm", "p.m.", "p.m", "in the afternoon", "in the evening", "at night", 
 _EARLY = ("am", "a.m.", "a.m", "in the morning", "morning")
 _NAMED_TIMES = {"noon": "12:00", "12 noon": "12:00", "twelve noon": "12:00", "midday": "12:00", "mid-day": "12:00",
                 "midnight": "00:00", "12 midnight": "00:00", "twelve midnight": "00:00"}
-_CORE = re.compile(r"^(?:(?P<q>half past|quarter past|quarter to) )?(?P<h>\d{1,2}|[a-z]+)(?::(?P<m>\d{2}))?(?: o'clock)?$")
+_CORE = re.compile(r"^(?:(?:a )?(?P<q>half past|quarter past|quarter to) )?(?P<h>\d{1,2}|[a-z]+)(?::(?P<m>\d{2}))?(?: o'clock)?$")
 
 
 def clock_time(text: str) -> str | None:
@@ -206,6 +207,8 @@ def parse_amount(text: str) -> int | None:
         return None
     if key.isdigit():
         return int(key)
+    if re.fullmatch(r"\d{1,3}(?:,\d{3})+", key):  # "1,200": digits grouped in thousands
+        return int(key.replace(",", ""))
     if key in NUMBER_WORDS:
         return NUMBER_WORDS[key]
     parts = key.replace("-", " ").split()
@@ -263,6 +266,43 @@ _ADVERBS = {"cheaply": "cheap", "inexpensive": "cheap",
             "punting": "boat"}
 _NO_FEE = re.compile(r"^(?:there is |it has |it does n't have |it doesn't have |does n't have |doesn't have |has )?"
                      r"(?:no|not an?|an?) ?(?:entrance |entry |admission )?(?:fee|charge)$|^(?:there is )?no (?:entrance |entry )?fee$")
+_NUMBER = r"\d{1,3}(?:,\d{3})+(?:\.\d{1,2})?|\d+(?:\.\d{1,2})?"
+_DOLLARS = re.compile(
+    rf"^(?:us ?)?\$ ?(?P<a>{_NUMBER})(?: ?(?:usd|dollars?))?$|^(?:usd|us\$) ?(?P<b>{_NUMBER})$"
+    rf"|^(?P<c>{_NUMBER}|[a-z]+(?:[- ][a-z]+)?) (?:us )?(?:dollars?|bucks|usd)$"
+)
+
+
+def dollars(text: str) -> str | None:
+    """The number of an amount of US dollars in any common spelling, as SGD's canonical values
+    write it ("$3,150" / "3150 bucks" / "USD 3150" / "3,150 dollars" → "3150"; "forty-five
+    dollars" → "45"; "$12.50" → "12.50"), else ``None``. ``text`` is normalised (lower case)."""
+    m = _DOLLARS.match(text)
+    if not m:
+        return None
+    number = (m["a"] or m["b"] or m["c"]).replace(",", "")
+    if not re.fullmatch(r"\d+(?:\.\d{1,2})?", number):
+        n = parse_amount(number)
+        if n is None or m["c"] is None:
+            return None
+        return str(n)
+    if "." in number:
+        whole, cents = number.split(".")
+        return whole if int(cents) == 0 else f"{whole}.{cents.ljust(2, '0')}"
+    return number
+
+
+_RATED = re.compile(r"^(?:rated |a rating of |rating of )?(?P<n>\d+(?:\.\d)?)(?:[ -]stars?| out of (?:5|10|five|ten)(?: stars)?)$")
+
+
+def rated(text: str) -> str | None:
+    """The number of a rating said with its scale ("4.5 stars", "4.5-star", "6.2 out of 10" →
+    "4.5" / "6.2"), else ``None``; a whole number with "stars" is read by :func:`wording_key`
+    already. ``text`` is normalised."""
+    m = _RATED.match(text)
+    return m["n"] if m and "." in m["n"] else None
+
+
 #: Words that name a kind of place, not one place: dropped when comparing entity names.
 GENERIC_NAME_WORDS = frozenset(
     {"the", "restaurant", "hotel", "guesthouse", "guest", "house", "b&b", "b", "and", "bed", "breakfast", "cambridge",
@@ -296,6 +336,7 @@ def wording_key(slot: str, text: str) -> str:
         m = _AREA.match(t)
         if m:
             return _AREAS[m["a"] or m["b"]]
+    t = dollars(t) or rated(t) or t  # "45 bucks" = "$45" = 45; "4.5 stars" = "4.5 out of 5" = 4.5
     if slot == "entrance fee" and (_FREE.match(t) or _NO_FEE.match(t)):
         return "free"
     if slot in ("entrance fee", "price"):  # "2.50", "7.84 gbp per passenger", "£5 each"
@@ -306,6 +347,8 @@ def wording_key(slot: str, text: str) -> str:
             return (money(amount) or "").replace(" ", "")
     if slot in ("parking", "internet") and t in ("free", "free parking", "free wifi", "free internet", "wifi", "included"):
         return "yes"
+    if re.fullmatch(r"\d+\.\d*0", t):  # a decimal with trailing zeros: "4.30" = "4.3" (SGD's ratings)
+        t = t.rstrip("0").rstrip(".")
     if slot not in ("name", "address") and comparative(t):  # "cheaper" is no price range (spec §9)
         return re.sub(r"[^0-9a-z&]", "", t)
     t = _ADVERBS.get(t, t)
@@ -457,11 +500,30 @@ _RELATIVE_DAY = re.compile(
 )
 
 
-def date_key(text: str) -> str | None:
+_WEEKDAY_BEFORE = re.compile(r"^(?:on )?(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday),? (?=\S)")
+_US_DATE = re.compile(r"^(?:on )?(\d{1,2})/(\d{1,2})(?:/(?:\d{2}|\d{4}))?$")
+_DAY_ONLY = re.compile(rf"^(?:on )?the (?:{_DAY})$")
+
+
+def date_key(text: str, month: int | None = None) -> str | None:
     """``MM-DD`` of a date said with a month and a day ("the 9th of March", "March 9th", "Mar.
-    9", "the ninth of March"), ``"relative"`` for a day said relative to an unknown today ("next
-    Tuesday", "this weekend", "tomorrow"), else ``None``."""
+    9", "the ninth of March", "3/9", "3/9/2019"; a weekday before it is dropped: "Saturday,
+    March 9th"), ``"relative"`` for a day said relative to an unknown today ("next
+    Tuesday", "this weekend", "tomorrow"), else ``None``. With ``month`` (the month of the
+    date the text should name), a day said with a weekday and no month ("Tuesday the 12th")
+    is read in that month."""
     t = re.sub(r"\s+", " ", fold(text).strip(_EDGE_PUNCT))
+    bare = _WEEKDAY_BEFORE.sub("", t)
+    if bare != t:
+        m = _DAY_ONLY.match(bare)
+        if m and month is not None:
+            day = int(m[1]) if m[1] else _ORDINAL_WORDS[m[2]]
+            return f"{month:02d}-{day:02d}" if 1 <= day <= 31 else None
+        t = bare
+    m = _US_DATE.match(t)
+    if m:
+        mo, day = int(m[1]), int(m[2])
+        return f"{mo:02d}-{day:02d}" if 1 <= mo <= 12 and 1 <= day <= 31 else None
     for pattern in _DATE_FORMS:
         m = pattern.match(t)
         if m:

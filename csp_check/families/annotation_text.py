@@ -46,5 +46,8 @@ class AnnotationText(Family):
             return (f"turn {var.turn} the user says{span} ({slot}={value!r}); the {record} "
                     f"at turn {constraint.turn} {tracks}records no {slot}")
         recorded = " / ".join(repr(x) for x in constraint.values)
+        if var.speaker == "system":  # a confirmation held to the call it leads to
+            return (f"turn {var.turn} the system confirms{span} ({slot}={value!r}); the {record} "
+                    f"at turn {constraint.turn} records {slot}={recorded}")
         return (f"turn {var.turn} the user says{span} ({slot}={value!r}); the {record} "
                 f"at turn {constraint.turn} records {slot}={recorded}")

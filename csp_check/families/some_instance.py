@@ -15,7 +15,7 @@ from csp_check.cues import sentence_of, time_bound_op, whole_city_span
 from csp_check.families import kb_common
 from csp_check.families.primitives import Bound, KbCount, count_matches, entity_match
 from csp_check.families.registry import Family, register
-from csp_check.normalize import clock_time
+from csp_check.normalize import clock_time, fold
 from csp_check.models import CSP, ActRole, Constraint, ConstraintId, Value, Variable, VariableKind
 
 
@@ -33,7 +33,9 @@ class SomeInstance(Family):
         against every entity the dialogue's results show, else the table in force."""
         asked = at.filters if ctx.options.count_filter == "state" else []  # the paper: the utterance alone
         if at.seen is not None:  # C5 looks at every entity of d the dialogue's results show
-            return claims(ctx, at.turn.index, f"dialogue:{at.domain}", set().union(*at.seen), at.mine, asked)
+            kb_id = f"dialogue:{at.domain}"
+            built = claims(ctx, at.turn.index, kb_id, set().union(*at.seen), at.mine, asked)
+            return [_of_its_kind(ctx, c) for c in _named_in_text(ctx, at.turn, kb_id, built)]
         return claims(ctx, at.turn.index, at.kb_id, at.columns, at.mine, asked)
 
     def satisfied(self, constraint: Constraint, assignment: Mapping[str, Value], csp: CSP) -> bool:
@@ -63,6 +65,61 @@ class SomeInstance(Family):
             if not any(entity_match(e, [*own_cols, col], [*own_vals, assignment[n]], [*own_ops, op])[1] for e in entities)
         ] or [", ".join(f"{col}{op}{assignment[n]!r}" for n, col, op in asked) + " together"]
         return f"turn {constraint.turn} offers {stated}, which the KB has, but not with what was asked: {'; '.join(clash)}"
+
+
+def _named_in_text(ctx, turn, kb_id: str, constraints: list[Constraint]) -> list[Constraint]:
+    """Details a system turn gives with no name variable, where its words name one entity of the
+    dialogue's results ("Emily Rosenbaum's address is …", written where the annotation has "Their
+    address"): the details are that entity's, whatever entity was under discussion (spec §9: the
+    text is the truth). Each constraint of the turn is then checked against that entity's rows
+    (its own table, so the solvers read the same), without the earlier name mention that stood
+    for the entity under discussion. A name inside another variable's span, or two names, change
+    nothing."""
+    if not constraints or any(names_entity(v.slot) for v in ctx.by_turn.get(turn.index, [])):
+        return constraints
+    entities = ctx.kbs.get(kb_id) or []
+    columns = sorted({c for e in entities for c in e if names_entity(c)})
+    text = fold(turn.utterance)
+    taken = [v.span for v in ctx.by_turn.get(turn.index, []) if v.span is not None]
+    found: set[tuple[str, str]] = set()
+    for column in columns:
+        for name in {e[column] for e in entities if len(e.get(column, "")) >= 4}:
+            for m in re.finditer(rf"(?<![\w]){re.escape(name)}(?![\w])", text):
+                if not any(m.start() < sp.end and sp.start < m.end() for sp in taken):
+                    found.add((column, name))
+    if len({name for _, name in found}) != 1 or len(found) != 1:
+        return constraints
+    column, name = found.pop()
+    rows = [e for e in entities if e.get(column) == name]
+    named_id = f"{kb_id}|{column}={name}"
+    ctx.kbs.setdefault(named_id, rows)
+    by_name = {v.name: v for v in ctx.variables}
+    out = []
+    for c in constraints:
+        if c.id != ConstraintId("C5") or c.turn != turn.index:
+            out.append(c)
+            continue
+        keep = [i for i, n in enumerate(c.variables) if not (names_entity(c.columns[i]) and by_name[n].turn != turn.index)]
+        ops = [c.ops[i] if i < len(c.ops) else "=" for i in keep]
+        out.append(c.model_copy(update={"kb": named_id, "variables": [c.variables[i] for i in keep],
+                                        "columns": [c.columns[i] for i in keep], "ops": ops}))
+    return out
+
+
+def _of_its_kind(ctx, constraint: Constraint) -> Constraint:
+    """``constraint`` against the entities of the dialogue's results that have at least one of
+    its columns: a service's calls of other methods return other kinds of entity (SGD Alarm_1's
+    ``AddAlarm`` result has ``new_alarm_time``, no ``alarm_time``), which a missing column
+    would otherwise let match anything (spec §6: a missing field is unknown only for an entity
+    of the kind the claim is about). The table is registered under its own id, so the solvers
+    read the same entities."""
+    entities = ctx.kbs.get(constraint.kb or "", [])
+    kept = [e for e in entities if any(col in e for col in constraint.columns)]
+    if len(kept) == len(entities) or not constraint.columns:
+        return constraint
+    kb_id = f"{constraint.kb}|{','.join(sorted(set(constraint.columns)))}"
+    ctx.kbs.setdefault(kb_id, kept)
+    return constraint.model_copy(update={"kb": kb_id})
 
 
 def claims(ctx, turn: int, kb_id: str, columns: set[str], mine: list[Variable], asked: list[Variable]) -> list[Constraint]:
@@ -181,6 +238,7 @@ def booking_details(ctx, turn: int, kb_id: str, columns: set[str], mine: list[Va
     details: the booking's own values (the booking call's arguments: date, time, party size),
     totals (price, fee, cost) and times that may be bounds."""
     params = ctx.call_slots().get(turn, set())
+    totals = _booked_totals(ctx, turn, mine, params)
     details = [
         v for v in mine
         if v.kind is VariableKind.SLOT and v.role is ActRole.INFORM and v.slot in columns and v.span is not None
@@ -189,7 +247,7 @@ def booking_details(ctx, turn: int, kb_id: str, columns: set[str], mine: list[Va
         and (kb_id.startswith(("dialogue:", "turn")) or v.value in ctx.vocab(kb_id, v.slot))  # a --kb value
     ]  # no entity of the domain has is more likely another domain's (MultiWOZ's acts mislabel domains)
     if not details:
-        return []
+        return totals
     named = [v for v in mine if v.kind is VariableKind.SLOT and names_entity(v.slot) and v.slot in columns]
     if named:
         entity = named[0] if len({v.value for v in named}) == 1 else None
@@ -199,11 +257,29 @@ def booking_details(ctx, turn: int, kb_id: str, columns: set[str], mine: list[Va
     if entity is None and not named and len(ctx.kbs.get(own) or []) == 1:
         group, kb_id = details, own  # a bus, a flight: no name column
     elif entity is None or entity.value not in ctx.vocab(kb_id, entity.slot) or not ctx.kb_claim(kb_id, entity):
-        return []  # "Nandos" may be "nandos city centre": a part of another name names no one entity
+        return totals  # "Nandos" may be "nandos city centre": a part of another name names no one entity
     else:
         group = details + [entity]
-    return [Constraint(id=ConstraintId("C5"), variables=[v.name for v in group], turn=turn, kb=kb_id,
-                       columns=[v.slot for v in group], ops=["="] * len(group))]
+    return totals + [Constraint(id=ConstraintId("C5"), variables=[v.name for v in group], turn=turn, kb=kb_id,
+                                columns=[v.slot for v in group], ops=["="] * len(group))]
+
+
+def _booked_totals(ctx, turn: int, mine: list[Variable], params: set[str]) -> list[Constraint]:
+    """C5 for a total (price, fee, cost, fare) a booking confirmation informs, where the booking
+    call of that very turn returned one entity with that column (SGD ``ReserveCar`` →
+    ``total_price``): the booking's own record says what it costs. One instance per total,
+    against that one entity (``turn{t}:{domain}``); not a call argument."""
+    out = []
+    for v in mine:
+        if not (v.kind is VariableKind.SLOT and v.role is ActRole.INFORM and v.span is not None and v.slot not in params
+                and re.search(r"price|fee|cost|fare|total", v.slot)):
+            continue
+        own = f"turn{turn}:{v.domain}"
+        booked = ctx.kbs.get(own) or []
+        if len(booked) == 1 and v.slot in booked[0] and any(r.turn == turn and r.parameters is not None
+                                                             for r in ctx.results if r.domain == v.domain):
+            out.append(Constraint(id=ConstraintId("C5"), variables=[v.name], turn=turn, kb=own, columns=[v.slot], ops=["="]))
+    return out
 
 
 def bound_op(ctx, v: Variable) -> str:
