@@ -825,3 +825,26 @@ def test_a_name_word_cut_short_is_that_entity() -> None:
     dialogue, kb = _val("MUL0706")
     assert "C5" not in _ids(dialogue, kb)
     assert "C5" in _ids(*_edited("MUL0706", 5, "Hunting Marriott Hotel", "Hunting Lensfield Hotel"))
+
+
+@needs_shared
+@pytest.mark.parametrize("old,new,flagged", [
+    (None, None, False),  # "50.50 pounds total for 5 people": 5 × 10.10
+    ("50.50 pounds total", "60.60 pounds total", True),  # a wrong total: no train costs 12.12
+    ("pounds total for 5 people", "pounds", False),  # no words, the state's party of 5: 5 × 10.10
+    ("50.50 pounds total for 5 people", "60.60 pounds", True),
+    ("pounds total for 5 people", "pounds each", True),  # per ticket: no such train
+    ("total for 5 people", "total for 3 people", True),  # 50.50 is no 3 equal tickets
+])
+def test_a_total_for_the_party_is_read_per_ticket(old: str | None, new: str | None, flagged: bool) -> None:
+    """MUL1995 turn 9 "The cost would be 50.50 pounds total for 5 people": the Stansted
+    Airport → Cambridge train costs 10.10 a ticket, so the total is read per ticket (no C5);
+    with no words, a price no train has that is the party's (state: 5 people) tickets at a KB
+    price is a total too. A wrong total, a per-ticket price, or a total that does not split
+    into the party's tickets is still C5."""
+    dialogue, kb = _edited("MUL1995", 9, old, new) if old else _val("MUL1995")
+    assert ("C5" in _ids(dialogue, kb, 9)) is flagged, dialogue.turns[9].utterance
+    if old is None:  # the other totals of the split: "66 GBP for four tickets", "The total fee is 70.7 GBP" (7 people)
+        for other, turn in (("MUL1571", 11), ("MUL1482", 11)):
+            assert "C5" not in _ids(*_val(other), turn), other
+        assert "C5" in _ids(*_val("MUL0426"), 11)  # "total due will be 75.59 GBP" for 2 at 37.80: wrong by a penny
