@@ -848,3 +848,22 @@ def test_a_total_for_the_party_is_read_per_ticket(old: str | None, new: str | No
         for other, turn in (("MUL1571", 11), ("MUL1482", 11)):
             assert "C5" not in _ids(*_val(other), turn), other
         assert "C5" in _ids(*_val("MUL0426"), 11)  # "total due will be 75.59 GBP" for 2 at 37.80: wrong by a penny
+
+
+@needs_shared
+@pytest.mark.parametrize("old,new,flagged", [
+    (None, None, False),  # no cheap 4-star hotel with parking in the centre (Alexander B&B is a guesthouse)
+    ("4 star hotel", "4 star guesthouse", True),  # the guesthouse exists
+    ("the centre", "the west", True),  # the Cambridge Belfry: a cheap 4-star hotel with parking in the west
+    ("hotel that", "hotel or guesthouse that", True),  # two kinds named: the whole search
+])
+def test_a_no_result_about_the_kind_the_user_said(old: str | None, new: str | None, flagged: bool) -> None:
+    """PMUL0420 turn 2 "What about in the centre? A cheap 4 star hotel that includes free
+    parking" (the state has no type); turn 3 (Hotel-NoOffer without values): "if you wanted a
+    hotel, you'd need to stay in the west part of town. There are guesthouses that meet your
+    needs": the no-result is about hotels, and none matches (no C4). Asked for a guesthouse, or
+    for a hotel in the west, or for either kind, the same no-result is false (C4); the solvers
+    read the same table."""
+    dialogue, kb = _edited("PMUL0420", 2, old, new) if old else _val("PMUL0420")
+    assert ("C4" in _ids(dialogue, kb)) is flagged, dialogue.turns[2].utterance
+    _backends_agree([(dialogue, kb)])

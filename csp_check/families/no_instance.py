@@ -9,18 +9,27 @@ entity (:func:`asked_entity`): no entity with that name matches the search in fo
 
 A no-result after a request with a constraint the annotation could not record ("an expensive
 restaurant that serves light bites", state food ``none``) is about that whole request, which
-the KB cannot be asked: it has no C4 (:func:`unrecorded_constraint`)."""
+the KB cannot be asked: it has no C4 (:func:`unrecorded_constraint`).
+
+A no-result without values after a user's turn that names one kind the search in force does
+not hold ("A cheap 4 star hotel that includes free parking" — "if you wanted a hotel, you'd
+need to stay in the west. There are guesthouses that meet your needs") is about that kind: its
+C4 counts the entities of that type alone (:func:`asked_kind`, the table
+:func:`~csp_check.families.instance_count.kind_table`)."""
 
 from __future__ import annotations
 
 from typing import Mapping
 
-from csp_check.build_context import BOUNDS, NOT_FILTERS, SEARCH_COLUMNS, names_entity, search_op
+import re
+
+from csp_check.build_context import BOUNDS, NOT_FILTERS, SEARCH_COLUMNS, is_generic, names_entity, search_op
 from csp_check.families import kb_common
 from csp_check.families.primitives import DONTCARE, Bound, KbCount, count_matches
 from csp_check.families.registry import Family, register
 from csp_check.models import CSP, ActRole, Constraint, ConstraintId, Turn, Value, Variable, VariableKind
-from csp_check.normalize import name_words
+from csp_check.families.instance_count import KIND_MARK, kind_table
+from csp_check.normalize import name_words, wording_key
 
 
 @register
@@ -50,7 +59,8 @@ class NoInstance(Family):
     def explain(self, constraint: Constraint, assignment: Mapping[str, Value], csp: CSP,
                 by_name: Mapping[str, Variable]) -> str:
         matches = kb_common.possible_matches(constraint, assignment, csp)
-        return (f"{kb_common.claim(constraint, by_name)} says there is no instance with "
+        kind = (constraint.kb or "").partition(KIND_MARK)[2]  # a no-result about one kind (asked_kind)
+        return (f"{kb_common.claim(constraint, by_name)} says there is no {kind or 'instance'} with "
                 f"{kb_common.said(constraint, assignment, by_name)}; the KB has {len(matches)}: {kb_common.sample(matches)}")
 
 
@@ -71,6 +81,9 @@ def no_results(
         filters = [f for f in filters if f.slot != entity.slot] + [entity]
     if unrecorded_constraint(ctx, turn.index, domain, kb_id, columns, filters):
         return []  # "an expensive restaurant that serves light bites": not "no expensive restaurant"
+    kind = None if said or entity is not None or any(f.slot == "type" for f in filters) else asked_kind(ctx, turn, domain, kb_id, mine)
+    if kind is not None:  # "A cheap 4 star hotel …" "if you wanted a hotel, … There are guesthouses": no hotel
+        kb_id = kind_table(ctx, kb_id, kind)
     out: list[Constraint] = []
     if filters:
         out.append(
@@ -100,6 +113,47 @@ def asked_entity(ctx, turn: Turn, domain: str, columns: set[str]) -> Variable | 
             if words and words <= said:
                 found[v.value] = v  # the latest mention of each entity
     return next(iter(found.values())) if len(found) == 1 else None
+
+
+def asked_kind(ctx, turn: Turn, domain: str, kb_id: str, mine: list[Variable]) -> str | None:
+    """The kind (``type`` value of table ``kb_id``) the user's turn before a no-result without
+    values names when the search in force has no type: "A cheap 4 star hotel that includes free
+    parking" — "if you wanted a hotel, you'd need to stay in the west. There are guesthouses that
+    meet your needs": nothing of *that kind* matches. Exactly one kind named, outside the spans
+    of names ("the Gonville Hotel"). MultiWOZ's "hotel" may mean any place to stay
+    (:func:`~csp_check.build_context.is_generic`), so it scopes the no-result only when the
+    system turn names another kind (a type variable or word: "guesthouses"). ``None`` otherwise."""
+    entities = ctx.kbs.get(kb_id) or []
+    kinds = {e["type"] for e in entities if e.get("type")}
+    users = [t for t in ctx.dialogue.turns[: turn.index] if t.speaker == "user"]
+    if len(kinds) < 2 or not users:
+        return None
+    named = [v.span for v in ctx.by_turn.get(users[-1].index, []) if names_entity(v.slot) and v.span is not None]
+    found = _kinds_said(users[-1].utterance, kinds, named)
+    if len(found) != 1:
+        return None
+    kind = next(iter(found))
+    if is_generic(domain, "type", kind):
+        system = {v.value for v in mine if v.slot == "type" and isinstance(v.value, str)} | _kinds_said(turn.utterance, kinds, [])
+        if not system - {kind}:
+            return None
+    return kind
+
+
+def _kinds_said(utterance: str, kinds: set[str], avoid: list) -> set[str]:
+    """The values of ``kinds`` whose wording (one or two words: "guest house", "museums")
+    ``utterance`` has outside the spans ``avoid``."""
+    keys = {wording_key("type", k): k for k in kinds}
+    found: set[str] = set()
+    words = [(m.start(), m.end(), m[0]) for m in re.finditer(r"[\w'-]+", utterance)
+             if not any(sp.start <= m.start() < sp.end for sp in avoid)]
+    for i, (_, _, word) in enumerate(words):
+        pair = f"{word} {words[i + 1][2]}" if i + 1 < len(words) else None
+        if pair is not None and wording_key("type", pair) in keys:
+            found.add(keys[wording_key("type", pair)])
+        elif wording_key("type", word) in keys:
+            found.add(keys[wording_key("type", word)])
+    return found
 
 
 def unrecorded_constraint(
