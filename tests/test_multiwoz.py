@@ -867,3 +867,17 @@ def test_a_no_result_about_the_kind_the_user_said(old: str | None, new: str | No
     dialogue, kb = _edited("PMUL0420", 2, old, new) if old else _val("PMUL0420")
     assert ("C4" in _ids(dialogue, kb)) is flagged, dialogue.turns[2].utterance
     _backends_agree([(dialogue, kb)])
+
+
+@needs_shared
+def test_a_detail_in_a_counting_sentence_is_the_counts_filter() -> None:
+    """PMUL4612 turn 19, asked whether Corpus Christi has an entrance fee: "we have four with
+    free entrance" (Attraction-Inform Fee free, Choice four) counts free colleges; it does not
+    say Corpus Christi (2 pounds) is free, so no C5, while the count stays wrong (C6: 13
+    colleges in the centre). Said of the entity in a sentence of its own ("… . it has free
+    entrance") the fee is Corpus Christi's (C5); a fee no college has is still no college's (C5)."""
+    dialogue, kb = _val("PMUL4612")
+    assert _ids(dialogue, kb, 19) == ["C6"]
+    for old, new in (("we have four with free entrance", "we have four colleges . it has free entrance"),
+                     ("free", "9 pounds")):
+        assert "C5" in _ids(*_edited("PMUL4612", 19, old, new), 19), new
