@@ -881,3 +881,20 @@ def test_a_detail_in_a_counting_sentence_is_the_counts_filter() -> None:
     for old, new in (("we have four with free entrance", "we have four colleges . it has free entrance"),
                      ("free", "9 pounds")):
         assert "C5" in _ids(*_edited("PMUL4612", 19, old, new), 19), new
+
+
+@needs_shared
+def test_a_count_without_the_filter_its_turn_asks_for_again() -> None:
+    """MUL1590 turn 11, after "expensive … in the centre" and "how about an Italian place
+    instead": "I have 9 different italian restaurants. Do you have a preference on price
+    range?" (Request Price): the turn dropped the price it asks for again, and 9 Italian places
+    are in the centre (4 expensive): no C6. PMUL2748 turn 5 is the same ("6 4-star guesthouses in
+    the east. Do you have a price preference?" after moderate). Wrong either way, the counts are
+    still C6; a count that is true with the requested filter (SNG0694 turn 1: 21 moderate places
+    in the centre, "Do you have a cuisine type or a price range?") keeps it."""
+    for dialogue_id, turn, said, wrong in (("MUL1590", 11, "9 different", "7 different"),
+                                           ("MUL1590", 11, "9 different", "12 different"),
+                                           ("PMUL2748", 5, "6 4-star", "5 4-star"), ("SNG0694", 1, "21", "22")):
+        assert "C6" not in _ids(*_val(dialogue_id), turn), dialogue_id
+        assert "C6" in _ids(*_edited(dialogue_id, turn, said, wrong), turn), (dialogue_id, wrong)
+    _backends_agree([_val("MUL1590"), _edited("MUL1590", 11, "9 different", "7 different")])

@@ -77,10 +77,11 @@ class InstanceCount(Family):
         """One instance per amount the system states at ``at``
         (:class:`~csp_check.build_context.KbScope`) that counts the search in force (:func:`counts`);
         the filters are the search in force, with the values the utterance itself names
-        (:func:`with_own_words`)."""
+        (:func:`with_own_words`), less those the same turn asks for again (:func:`without_requested`)."""
         filters = at.filters
         if at.params is None and ctx.options.count_filter == "state":
             filters = with_own_words(ctx, at.turn.index, at.kb_id, at.columns, at.mine, filters)
+            filters = without_requested(ctx, at.turn, at.domain, at.kb_id, at.mine, filters)
         return counts(ctx, at.turn.index, at.domain, at.kb_id, at.mine, at.params, filters)
 
     def satisfied(self, constraint: Constraint, assignment: Mapping[str, Value], csp: CSP) -> bool:
@@ -143,6 +144,30 @@ def next_day_arrivals(constraint: Constraint, assignment: Mapping[str, Value], c
         if e.get("arriveBy", "") >= "24:00" and clock_of_day(e["arriveBy"]) <= bound  # type: ignore[operator]
         and entity_match(e, [c for _, c, _ in rest], [assignment[n] for n, _, _ in rest], [o for _, _, o in rest])[1]
     ]
+
+
+def without_requested(ctx, turn, domain: str, kb_id: str, mine: list[Variable], filters: list[Variable]) -> list[Variable]:
+    """The search filters less the slots system turn ``turn`` (a :class:`~csp_check.models.Turn`)
+    asks for again in ``domain`` ("I have 9 different italian restaurants. Do you have a
+    preference on price range?", Request Price after the user had said expensive), when the
+    turn has dropped them: its counts' *annotated* amounts (the structure, not the text, as
+    :func:`hotel_sense`) all agree with the KB without those filters and none with them. Else
+    ``filters`` (MultiWOZ's wizards also ask again for a value they counted with)."""
+    requested = {a.slot for a in turn.acts if a.role is ActRole.REQUEST and a.domain == domain and a.slot}
+    kept = [f for f in filters if f.slot not in requested or f.speaker == "system" and f.turn == turn.index]
+    amounts = [v.value for v in mine if v.kind is VariableKind.AMOUNT and isinstance(v.value, int)
+               and not isinstance(v.value, bool)]  # fmt: skip
+    if len(kept) == len(filters) or not amounts:
+        return filters
+
+    def fits(chosen: list[Variable], amount: int) -> bool:
+        sure, possible = count_matches(ctx.kbs.get(kb_id) or [], [f.slot for f in chosen], [f.value for f in chosen],
+                                       [search_op(f) for f in chosen])  # fmt: skip
+        return sure <= amount <= possible
+
+    if all(fits(kept, n) for n in amounts) and not any(fits(filters, n) for n in amounts):
+        return kept
+    return filters
 
 
 def with_own_words(
