@@ -304,6 +304,8 @@ def wording_key(slot: str, text: str) -> str:
             return f"{float(amount):.2f}pounds"
         if money(amount):
             return (money(amount) or "").replace(" ", "")
+    if slot == "phone" and re.fullmatch(r"[\d\s().+-]+", t):  # "01223 332 360": digits, leading zero kept
+        return re.sub(r"\D", "", t)
     if slot in ("parking", "internet") and t in ("free", "free parking", "free wifi", "free internet", "wifi", "included"):
         return "yes"
     if slot not in ("name", "address") and comparative(t):  # "cheaper" is no price range (spec §9)

@@ -898,3 +898,13 @@ def test_a_count_without_the_filter_its_turn_asks_for_again() -> None:
         assert "C6" not in _ids(*_val(dialogue_id), turn), dialogue_id
         assert "C6" in _ids(*_edited(dialogue_id, turn, said, wrong), turn), (dialogue_id, wrong)
     _backends_agree([_val("MUL1590"), _edited("MUL1590", 11, "9 different", "7 different")])
+
+
+@needs_shared
+def test_a_phone_number_written_in_groups() -> None:
+    """PMUL2105 turn 11 "You can reach Clare Hall at 01223 332 360": the DB's 01223332360
+    written in groups (one wording key, the leading zero kept: no C5); a wrong digit is still
+    another number (C5)."""
+    assert wording_key("phone", "01223 332 360") == wording_key("phone", "01223332360") == "01223332360"
+    assert "C5" not in _ids(*_val("PMUL2105"), 11)
+    assert "C5" in _ids(*_edited("PMUL2105", 11, "01223 332 360", "01223 332 361"), 11)
