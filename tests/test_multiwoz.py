@@ -908,3 +908,13 @@ def test_a_phone_number_written_in_groups() -> None:
     assert wording_key("phone", "01223 332 360") == wording_key("phone", "01223332360") == "01223332360"
     assert "C5" not in _ids(*_val("PMUL2105"), 11)
     assert "C5" in _ids(*_edited("PMUL2105", 11, "01223 332 360", "01223 332 361"), 11)
+
+
+@needs_shared
+def test_a_detail_said_to_be_missing_states_no_value() -> None:
+    """PMUL2075 turn 9 "I do not have open times listed. Their phone number is 01223334900"
+    (Attraction-Inform Open "I do not have open times listed"): the words say the hours are not
+    known, no opening hours Christ's College lacks (no C5); its phone is still checked (C5 for
+    another number)."""
+    assert "C5" not in _ids(*_val("PMUL2075"), 9)
+    assert "C5" in _ids(*_edited("PMUL2075", 9, "01223334900", "01223334901"), 9)
