@@ -918,3 +918,14 @@ def test_a_detail_said_to_be_missing_states_no_value() -> None:
     another number)."""
     assert "C5" not in _ids(*_val("PMUL2075"), 9)
     assert "C5" in _ids(*_edited("PMUL2075", 9, "01223334900", "01223334901"), 9)
+
+
+@needs_shared
+def test_a_value_a_question_proposes_to_look_for_is_no_claim() -> None:
+    """PMUL1071 turn 7 "There is an entrance fee of 4 pounds. Would you like me to look elsewhere
+    for something free?" (Attraction-Inform Fee 4 pounds, Fee free): "free" is what the question
+    offers to look for, not a fee of the Botanic Gardens (no C5). Stated ("Admission is free.")
+    it is the gardens' fee (C5: 4 pounds)."""
+    assert "C5" not in _ids(*_val("PMUL1071"), 7)
+    assert "C5" in _ids(*_edited("PMUL1071", 7, "Would you like me to look elsewhere for something free ?",
+                                 "Admission is free ."), 7)

@@ -72,10 +72,11 @@ def claims(ctx, turn: int, kb_id: str, columns: set[str], mine: list[Variable], 
         # a booking confirmation's values describe the booking ("the total fee is …"); its other
         # values describe the booked entity
         return booking_details(ctx, turn, kb_id, columns, mine)
+    utterance = ctx.dialogue.turns[turn].utterance
     claims = [
         v for v in mine
         if v.kind is VariableKind.SLOT and v.role in SYSTEM_CLAIMS and v.slot in columns and ctx.kb_claim(kb_id, v)
-        and not ctx.restated_bound(turn, v)
+        and not ctx.restated_bound(turn, v) and not proposed(utterance, v)
     ]
     said_bounds = [  # "TR1234 arrives by 10:30", "trains leaving after 17:00": the entity's time within
         v for v in mine  # the bound (cues.time_bound_op)
@@ -158,6 +159,22 @@ def either_or(utterance: str, stated: list[Variable]) -> list[Variable]:
                 and _EITHER_OR.fullmatch(utterance[a.span.end : b.span.start])):  # type: ignore[union-attr]
             out += [v for v in (a, b) if v not in out]
     return out
+
+
+#: Words right before a value that make it what a question proposes to look for ("Would you like me
+#: to look elsewhere for *something* free?", "are you looking for *anything in the* centre?").
+_PROPOSED = re.compile(r"\b(?:something|anything|somewhere|someplace)(?:\s+(?:that(?:'s| is)|which is|in|on|with|at|a bit|more))*\s+$", re.I)
+
+
+def proposed(utterance: str, v: Variable) -> bool:
+    """Whether ``v`` is a value a system question proposes to search for, not one it states:
+    its sentence ends with "?" and "something" / "anything" (:data:`_PROPOSED`) comes right
+    before it ("There is an entrance fee of 4 pounds. Would you like me to look elsewhere for
+    something free?")."""
+    if v.span is None:
+        return False
+    start, end = sentence_of(utterance, v.span)
+    return utterance[start:end + 1].rstrip().endswith("?") and bool(_PROPOSED.search(utterance[start : v.span.start]))
 
 
 def counted(utterance: str, claims: list[Variable], mine: list[Variable]) -> bool:
