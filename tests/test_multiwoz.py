@@ -929,3 +929,17 @@ def test_a_value_a_question_proposes_to_look_for_is_no_claim() -> None:
     assert "C5" not in _ids(*_val("PMUL1071"), 7)
     assert "C5" in _ids(*_edited("PMUL1071", 7, "Would you like me to look elsewhere for something free ?",
                                  "Admission is free ."), 7)
+
+
+@needs_shared
+def test_a_no_result_under_a_state_that_records_type_hotel() -> None:
+    """MUL2117 turn 3 "Sorry, I don't have anything 4 star in that area" (Hotel-NoOffer Stars 4)
+    with the state's type 'hotel', north, cheap, free parking: "hotel" may mean any place to
+    stay, and under the type's reading nothing matches (Worth House is a guesthouse): no C4; so
+    MUL2016 turn 7. Asked for the west, where the Cambridge Belfry is a cheap 4-star hotel with
+    parking, the same no-result is false (C4)."""
+    assert "C4" not in _ids(*_val("MUL2117"))
+    assert "C4" not in _ids(*_val("MUL2016"), 7)
+    fault = _edited("MUL2117", 2, "the north", "the west")
+    assert "C4" in _ids(*fault)
+    _backends_agree([_val("MUL2117"), fault])

@@ -81,7 +81,9 @@ def no_results(
         filters = [f for f in filters if f.slot != entity.slot] + [entity]
     if unrecorded_constraint(ctx, turn.index, domain, kb_id, columns, filters):
         return []  # "an expensive restaurant that serves light bites": not "no expensive restaurant"
-    kind = None if said or entity is not None or any(f.slot == "type" for f in filters) else asked_kind(ctx, turn, domain, kb_id, mine)
+    kind = None
+    if entity is None and not any(f.slot == "type" for f in filters):
+        kind = (None if said else asked_kind(ctx, turn, domain, kb_id, mine)) or held_kind(ctx, turn.index, domain, kb_id)
     if kind is not None:  # "A cheap 4 star hotel …" "if you wanted a hotel, … There are guesthouses": no hotel
         kb_id = kind_table(ctx, kb_id, kind)
     out: list[Constraint] = []
@@ -138,6 +140,20 @@ def asked_kind(ctx, turn: Turn, domain: str, kb_id: str, mine: list[Variable]) -
         if not system - {kind}:
             return None
     return kind
+
+
+def held_kind(ctx, turn: int, domain: str, kb_id: str) -> str | None:
+    """The generic kind the belief state in force at ``turn`` records as the type (MultiWOZ's
+    "hotel", :func:`~csp_check.build_context.is_generic`), which the search filters leave out
+    because it may mean any place to stay. A no-result holds under one reading of it: no
+    entity of type hotel matches (the dialogue gets the benefit of the doubt, as with unknown
+    cells), so its C4 counts that kind alone. ``None``: the state records no such type."""
+    held = ctx.state(turn, domain).get("type")
+    if held is None:
+        return None
+    kind = ctx.lexicon.canon(f"{domain}.type", held)
+    kinds = {e.get("type") for e in ctx.kbs.get(kb_id) or []}
+    return kind if is_generic(domain, "type", kind) and kind in kinds and len(kinds) > 1 else None
 
 
 def _kinds_said(utterance: str, kinds: set[str], avoid: list) -> set[str]:
