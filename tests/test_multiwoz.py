@@ -943,3 +943,20 @@ def test_a_no_result_under_a_state_that_records_type_hotel() -> None:
     fault = _edited("MUL2117", 2, "the north", "the west")
     assert "C4" in _ids(*fault)
     _backends_agree([_val("MUL2117"), fault])
+
+
+@needs_shared
+@pytest.mark.parametrize("dialogue_id,turn,old,new", [
+    ("PMUL4793", 3, "Train 1097", "Train 1098"),  # a bare train number: TR1097 (Cambridge 11:34 → Peterborough 12:24)
+    ("MUL1589", 13, "5 Jordans", "6 Jordans"),  # an address with its postcode after it (Curry King, cb21ug)
+    ("PMUL1653", 3, "coldhams business park", "coldhams business parade"),  # an act value cut, "… par", at a whole span
+])
+def test_wordings_of_ids_and_addresses(dialogue_id: str, turn: int, old: str, new: str) -> None:
+    """Wordings of a DB value that are no other value (no C5): "Train 1097" (the number without
+    "TR", not an amount); "5 Jordans Yard Bridge Street City Centre cb21ug" (the postcode is not
+    part of the address); an act value cut inside its last word where the span holds the whole
+    word ("coldhams business par" for the text "coldhams business park": the text's word). Another
+    number, house number or word is still C5."""
+    assert "C5" not in _ids(*_val(dialogue_id), turn)
+    assert "C5" in _ids(*_edited(dialogue_id, turn, old, new), turn)
+    assert wording_key("trainID", "1097") == "tr1097" and wording_key("stars", "4") == "4"
