@@ -960,3 +960,13 @@ def test_wordings_of_ids_and_addresses(dialogue_id: str, turn: int, old: str, ne
     assert "C5" not in _ids(*_val(dialogue_id), turn)
     assert "C5" in _ids(*_edited(dialogue_id, turn, old, new), turn)
     assert wording_key("trainID", "1097") == "tr1097" and wording_key("stars", "4") == "4"
+
+
+@needs_shared
+def test_other_entities_leave_out_one_named_in_the_same_turn() -> None:
+    """PMUL2320 turn 3 "Gallery at Twelve A High Street is located at Fulbourn … Would you like
+    information for the other three?": the 4 museums in the east less the one just named (no
+    C6); "the other two" or "the other five" are still wrong (C6)."""
+    assert "C6" not in _ids(*_val("PMUL2320"), 3)
+    for new in ("other two", "other five"):
+        assert "C6" in _ids(*_edited("PMUL2320", 3, "other three", new), 3), new

@@ -319,7 +319,9 @@ _OTHERS_BEFORE = re.compile(r"\b(?:another|other|an\s+additional)\s*$", re.I)
 def others_excluded(ctx, turn: int, domain: str, table: str, amount: Variable, filters: list[Variable]) -> int:
     """For an amount that counts *other* entities ("There are 2 other cheap Chinese places",
     "another 3", "4 more", "2 … else"; :data:`_OTHERS_AFTER`, :data:`_OTHERS_BEFORE`): how many
-    entities named earlier in the dialogue (by either speaker: a name or train id of ``domain``)
+    entities named earlier in the dialogue or before the amount in its own turn ("Gallery at Twelve
+    A High Street is … Would you like information for the other three?"; by either speaker: a
+    name or train id of ``domain``)
     are in ``table`` and possibly match the count's ``filters``; those are what "other"
     leaves out. ``0`` for an amount without such words. The KB count then lies in
     ``[N, N + m]`` (:func:`count_bounds`), not exactly ``N + m``: which of the named ones the
@@ -330,7 +332,8 @@ def others_excluded(ctx, turn: int, domain: str, table: str, amount: Variable, f
     if not (_OTHERS_AFTER.match(utterance, amount.span.end) or _OTHERS_BEFORE.search(utterance[: amount.span.start])):
         return 0
     named = {(v.slot, v.value) for v in ctx.variables
-             if v.turn < turn and v.domain == domain and v.kind is VariableKind.SLOT and names_entity(v.slot)
+             if (v.turn < turn or v.turn == turn and v.span is not None and v.span.end <= amount.span.start)
+             and v.domain == domain and v.kind is VariableKind.SLOT and names_entity(v.slot)
              and isinstance(v.value, str)}  # fmt: skip
     values = [ctx.assignment.get(f.name, f.value) for f in filters]
     count = 0
