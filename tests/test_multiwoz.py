@@ -970,3 +970,13 @@ def test_other_entities_leave_out_one_named_in_the_same_turn() -> None:
     assert "C6" not in _ids(*_val("PMUL2320"), 3)
     for new in ("other two", "other five"):
         assert "C6" in _ids(*_edited("PMUL2320", 3, "other three", new), 3), new
+
+
+@needs_shared
+def test_a_value_set_aside_is_no_mention_of_the_new_one() -> None:
+    """MUL1647 turn 13 "I've changed your reservation for 6 tickets rather than one" (OfferBooked
+    People 6, People one): "one" is the value replaced, no mention of the party of 6 (no C2).
+    "6 tickets" written as 5, or "one" no longer set aside ("plus one"), are still C2."""
+    assert "C2" not in _ids(*_val("MUL1647"), 13)
+    for old, new in (("6 tickets", "5 tickets"), ("rather than one", "plus one")):
+        assert "C2" in _ids(*_edited("MUL1647", 13, old, new), 13), new

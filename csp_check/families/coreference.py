@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from typing import Mapping
 
@@ -13,6 +14,17 @@ from csp_check.families.registry import Family, register
 from csp_check.models import CSP, Constraint, ConstraintId, Value, Variable, VariableKind
 from csp_check.families.words import where
 from csp_check.normalize import refers_to_several
+
+
+#: Words right before a value that set it aside for another: "I've changed your reservation for 6
+#: tickets *rather than* one", "*instead of* Monday", "*not just* 1", "*changed from* 2".
+_SET_ASIDE = re.compile(r"(?:\binstead of|\brather than|\bnot just|\bno longer|\bchanged? (?:it |that )?from)\s+$", re.I)
+
+
+def set_aside(utterance: str, v: Variable) -> bool:
+    """Whether ``v``'s span follows words that set its value aside (:data:`_SET_ASIDE`): the
+    value replaced, which refers to no value the dialogue now holds (no C2 with the new one)."""
+    return v.span is not None and bool(_SET_ASIDE.search(utterance[max(0, v.span.start - 24) : v.span.start]))
 
 
 @register
@@ -29,7 +41,8 @@ class Coreference(Family):
         for v in ctx.variables:
             if v.kind is VariableKind.SLOT and not ctx.description(v) and not (
                     v.speaker == "system" and v.slot in ("internet", "parking")) and not (  # "it does not have
-                    names_entity(v.slot) and refers_to_several(v.text or "")):  # parking": about the entity (C5)
+                    names_entity(v.slot) and refers_to_several(v.text or "")) and not (  # parking": about the entity (C5)
+                    set_aside(ctx.dialogue.turns[v.turn].utterance, v)):  # "6 tickets rather than one": the old value
                 groups[(v.slot_type, keys[v.name][0])].append(v)
         return [
             Constraint(id=ConstraintId(self.id), variables=[m.name for m in members], turn=members[0].turn)
