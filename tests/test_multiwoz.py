@@ -980,3 +980,17 @@ def test_a_value_set_aside_is_no_mention_of_the_new_one() -> None:
     assert "C2" not in _ids(*_val("MUL1647"), 13)
     for old, new in (("6 tickets", "5 tickets"), ("rather than one", "plus one")):
         assert "C2" in _ids(*_edited("MUL1647", 13, old, new), 13), new
+
+
+@needs_shared
+def test_a_count_over_the_areas_its_sentence_lists() -> None:
+    """MUL2249 turn 11 "I have 5 guesthouses in the centre, east and west" (cheap, 4 stars,
+    parking): 5 such guesthouses are in those three areas (7 in all), so the count is of any
+    of the listed areas (no C6). "6 guesthouses", or the list cut to "the east and west" (4), are
+    still C6; the solvers read the same restricted table."""
+    assert "C6" not in _ids(*_val("MUL2249"), 11)
+    faults = [_edited("MUL2249", 11, "5 guesthouses", "6 guesthouses"),
+              _edited("MUL2249", 11, "the centre , east and west", "the east and west")]
+    for fault in faults:
+        assert "C6" in _ids(*fault, 11), fault[0].turns[11].utterance
+    _backends_agree([_val("MUL2249"), *faults])
