@@ -15,7 +15,8 @@ A no-result without values after a user's turn that names one kind the search in
 not hold ("A cheap 4 star hotel that includes free parking" — "if you wanted a hotel, you'd
 need to stay in the west. There are guesthouses that meet your needs") is about that kind: its
 C4 counts the entities of that type alone (:func:`asked_kind`, the table
-:func:`~csp_check.families.instance_count.kind_table`)."""
+:func:`~csp_check.families.instance_count.kind_table`); so does one under a belief state that
+records the generic type "hotel" (:func:`held_kind`)."""
 
 from __future__ import annotations
 
