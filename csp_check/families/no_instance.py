@@ -29,7 +29,6 @@ from csp_check.families import kb_common
 from csp_check.families.primitives import DONTCARE, Bound, KbCount, count_matches
 from csp_check.families.registry import Family, register
 from csp_check.models import CSP, ActRole, Constraint, ConstraintId, Turn, Value, Variable, VariableKind
-from csp_check.families.instance_count import KIND_MARK, kind_table
 from csp_check.normalize import name_words, wording_key
 
 
@@ -60,6 +59,8 @@ class NoInstance(Family):
     def explain(self, constraint: Constraint, assignment: Mapping[str, Value], csp: CSP,
                 by_name: Mapping[str, Variable]) -> str:
         matches = kb_common.possible_matches(constraint, assignment, csp)
+        from csp_check.families.instance_count import KIND_MARK  # here: C4 registers before C6
+
         kind = (constraint.kb or "").partition(KIND_MARK)[2]  # a no-result about one kind (asked_kind)
         return (f"{kb_common.claim(constraint, by_name)} says there is no {kind or 'instance'} with "
                 f"{kb_common.said(constraint, assignment, by_name)}; the KB has {len(matches)}: {kb_common.sample(matches)}")
@@ -86,6 +87,8 @@ def no_results(
     if entity is None and not any(f.slot == "type" for f in filters):
         kind = (None if said else asked_kind(ctx, turn, domain, kb_id, mine)) or held_kind(ctx, turn.index, domain, kb_id)
     if kind is not None:  # "A cheap 4 star hotel …" "if you wanted a hotel, … There are guesthouses": no hotel
+        from csp_check.families.instance_count import kind_table  # here: C4 registers before C6
+
         kb_id = kind_table(ctx, kb_id, kind)
     out: list[Constraint] = []
     if filters:
