@@ -994,3 +994,14 @@ def test_a_count_over_the_areas_its_sentence_lists() -> None:
     for fault in faults:
         assert "C6" in _ids(*fault, 11), fault[0].turns[11].utterance
     _backends_agree([_val("MUL2249"), *faults])
+
+
+@needs_shared
+def test_a_no_result_about_a_value_the_turn_offers_is_about_the_word() -> None:
+    """MUL1034 turn 3 "I'm sorry, there isn't a downtown area listed. Would you like north,
+    south, east, west or centre?" (NoOffer Area downtown, read as the centre; Select of the five
+    areas): the turn offers the very area, so the no-result is about the word "downtown", not
+    that no museum is in the centre (no C4). With the centre no longer among the choices the
+    same no-result is false (C4: 11 museums there)."""
+    assert "C4" not in _ids(*_val("MUL1034"), 3)
+    assert "C4" in _ids(*_edited("MUL1034", 3, "centre", "cheap"), 3)

@@ -16,7 +16,9 @@ not hold ("A cheap 4 star hotel that includes free parking" — "if you wanted a
 need to stay in the west. There are guesthouses that meet your needs") is about that kind: its
 C4 counts the entities of that type alone (:func:`asked_kind`, the table
 :func:`~csp_check.families.instance_count.kind_table`); so does one under a belief state that
-records the generic type "hotel" (:func:`held_kind`)."""
+records the generic type "hotel" (:func:`held_kind`). A no-result whose value the same turn
+offers as a choice ("I'm sorry, there isn't a downtown area listed. Would you like north,
+south, east, west or centre?") is about the word, not the KB: no C4."""
 
 from __future__ import annotations
 
@@ -76,6 +78,10 @@ def no_results(
     asked_about = [v for v in ctx.by_turn.get(turn.index - 1, []) if v.domain == domain and v.speaker == "user"]
     if not said and any(v.slot in NOT_FILTERS - BOUNDS for v in mine + asked_about):
         return []  # "Does the Acorn fit?" "No, but the Tandoori Palace does": about the entity discussed
+    if said and ctx.select(turn.index, domain) and any(
+            v.slot == s.slot and ctx.assignment.get(v.name) == ctx.assignment.get(s.name)
+            for s in said for v in mine if v.role is ActRole.OFFER):
+        return []  # "there isn't a downtown area listed. Would you like north, …, or centre?": about the word
     said_slots = {v.slot for v in said}  # what it names, within the search in force
     filters = said + [f for f in filters if f.slot not in said_slots] if said else filters
     entity = None if said else asked_entity(ctx, turn, domain, columns)
