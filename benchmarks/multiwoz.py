@@ -19,6 +19,7 @@ from csp_check.check import count_matches, entity_match  # noqa: E402
 from csp_check.families.primitives import qualified_form  # noqa: E402
 from csp_check.kb import load_kb  # noqa: E402
 from csp_check.models import ConstraintId, Dialogue, Span, Status  # noqa: E402
+from csp_check.normalize import refers  # noqa: E402
 from csp_check.pipeline import check_dialogue, dialogue_csp, load_corpus  # noqa: E402
 
 ALL = ["C1", "C2", "C3", "C4", "C5", "C6"]
@@ -62,7 +63,8 @@ def edit_text(dialogue: Dialogue, turn: int, span: Span, new: str) -> Dialogue:
 def inject(dialogue: Dialogue, kb, kind: str, rng: random.Random) -> Dialogue | None:
     """One text-only fault of ``kind`` at an annotated span of a system turn of an accepted
     dialogue, chosen so the KB contradicts it: ``count`` an amount no count of its C6 allows; ``name`` an entity name
-    swapped for another KB entity that lacks the values stated with it (C5); ``attribute`` a
+    swapped for another KB entity that lacks the values stated with it, not a name that also
+    refers ("place", The Place without its article; read as a reference) (C5); ``attribute`` a
     stated value swapped for another KB value of its column that no entity has with the rest
     (C5). ``None`` when the dialogue has no such place."""
     csp = dialogue_csp(dialogue, kb, ALL)
@@ -103,6 +105,8 @@ def inject(dialogue: Dialogue, kb, kind: str, rng: random.Random) -> Dialogue | 
                 # for a modern European restaurant is true (primitives, "Qualified forms"): no fault
                 if v.domain == "hotel" and v.slot == "type":
                     bad = [x for x in bad if x != "hotel"]  # "hotel" names any place to stay (README)
+                if v.slot == "name":  # a name that is also a referring phrase ("place", The Place's name
+                    bad = [x for x in bad if not refers(x)]  # without its article) reads as a reference
                 if bad:
                     options.append((v, rng.choice(bad)))
         elif kind == "time_bound" and c.id is ConstraintId.C5:

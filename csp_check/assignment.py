@@ -14,10 +14,11 @@ from collections import Counter, defaultdict
 from datetime import date, timedelta
 from functools import lru_cache
 
-from csp_check.cues import AMENITIES, BOOLEAN, bound_number, read_boolean
+from csp_check.cues import AMENITIES, BOOLEAN, bound_number, read_boolean, sentence_of
 from csp_check.models import Dialogue, KbTable, KnowledgeBase, Value, Variable, VariableKind
 from csp_check.normalize import (
-    clock_time, comparative, contains_words, date_key, edit_distance, name_words, normalize, one_typo, parse_amount, refers, same_clock,
+    clock_time, comparative, contains_words, date_key, edit_distance, money, name_words, normalize, one_typo, parse_amount, refers,
+    same_clock,
     vague_amount, wording_key,
 )
 from csp_check.roles import partners
@@ -309,6 +310,84 @@ def dialogue_today(dialogue: Dialogue) -> date | None:
     return None
 
 
-def read_assignment(variables: list[Variable], lexicon: Lexicon) -> dict[str, Value]:
-    """Variable name → value read from the text, for every variable."""
-    return {v.name: read_value(v, lexicon) for v in variables}
+def read_assignment(variables: list[Variable], lexicon: Lexicon, dialogue: Dialogue | None = None) -> dict[str, Value]:
+    """Variable name → value read from the text, for every variable. With ``dialogue`` (the one
+    the variables come from), a price its text gives as the party's total is read per ticket
+    (:func:`ticket_price`)."""
+    out: dict[str, Value] = {}
+    for v in variables:
+        value = read_value(v, lexicon)
+        if dialogue is not None and v.slot == "price" and v.span is not None and isinstance(value, str):
+            value = ticket_price(v, value, dialogue.turns[v.turn].utterance, party_size(v, dialogue, variables), lexicon)
+        out[v.name] = value
+    return out
+
+
+#: Words in a price's sentence that make it the party's total: "50.50 pounds total", "in total",
+#: "the total fee is", "altogether", "for all of you", "for 5 people", "for four tickets".
+_TOTAL = re.compile(
+    r"\b(?:total|in all|altogether|all together|combined|for (?:all|both|everyone|everybody|the (?:group|party|whole party))\b"
+    r"|for (?:all )?(?P<n>\d+|[a-z]+(?:-[a-z]+)?) (?:people|persons|tickets|passengers|adults|guests|travell?ers|seats"
+    r"|of (?:you|us|them))\b)", re.I)
+#: Words after a price that make it per ticket ("10.10 pounds each", "per person").
+_EACH = re.compile(r"\s*(?:each|apiece|per (?:passenger|person|ticket|adult|head|seat)|a (?:ticket|person|head|seat))\b", re.I)
+
+
+def party_size(var: Variable, dialogue: Dialogue, variables: list[Variable]) -> int | None:
+    """How many people ``var``'s turn books or asks for in ``var``'s domain: "for 5 people" in
+    the sentence of its span (:data:`_TOTAL`), else a party size annotated in that turn ("for
+    four tickets": ``book people`` / ``people``), else the belief state's ``book people`` at that
+    turn or the turn before; ``None`` when none is known."""
+    utterance = dialogue.turns[var.turn].utterance
+    start, end = sentence_of(utterance, var.span) if var.span is not None else (0, len(utterance))
+    for m in _TOTAL.finditer(utterance[start:end]):
+        if m["n"] and (n := parse_amount(m["n"])):
+            return n
+    for v in variables:
+        if v.turn == var.turn and v.domain == var.domain and v.slot in ("book people", "people"):
+            if (n := parse_amount(str(v.value))):
+                return n
+    for index in (var.turn, var.turn - 1):
+        if 0 <= index < len(dialogue.turns):
+            held = dialogue.turns[index].state.get(var.domain, {})
+            said = held.get("book people") or held.get("people") or []
+            if len(said) == 1 and (n := parse_amount(said[0])):
+                return n
+    return None
+
+
+def ticket_price(var: Variable, said: str, utterance: str, party: int | None, lexicon: Lexicon) -> str:
+    """The price per ticket that a price ``said`` at ``var``'s span stands for (spec §9, text is
+    the truth; MultiWOZ's wizards often give the party's total, "The cost would be 50.50 pounds
+    total for 5 people"): ``said`` / ``party`` when it is a total — its sentence says so
+    (:data:`_TOTAL`, not "each" / "per person" after it), or, with no such words, ``said`` is no
+    price of the domain's KB table while ``said`` / ``party`` is. Else ``said`` itself, and
+    always when the total does not split into ``party`` whole-penny tickets (75.59 for 2 is a
+    wrong total, not a price per ticket) or the domain has no table in the ``--kb`` (MultiWOZ's
+    wording, read against its DB)."""
+    table = lexicon.kb.tables.get(var.domain) if lexicon.kb is not None else None
+    pence = _pence(said)
+    if (table is None or not party or party < 2 or pence is None or pence % party or var.span is None
+            or _EACH.match(utterance, var.span.end)):
+        return said
+    each = f"{pence // party / 100:.2f} pounds"
+    start, end = sentence_of(utterance, var.span)
+    if any(not m["n"] or parse_amount(m["n"]) for m in _TOTAL.finditer(utterance[start:end])):
+        return each
+    prices = kb_index(table, var.slot)[0]
+    return each if wording_key(var.slot, said) not in prices and wording_key(var.slot, each) in prices else said
+
+
+def share_of(said: Value, total: Value) -> bool:
+    """Whether price ``said`` is ``total`` split into 2 or more equal tickets (both amounts of
+    money, "10.10 pounds" of "50.50 pounds"): the per-ticket reading :func:`ticket_price` gives a total."""
+    each, whole = _pence(said), _pence(total)
+    return each is not None and whole is not None and 0 < each < whole and whole % each == 0
+
+
+def _pence(price: Value) -> int | None:
+    """An amount of money ("50.50 pounds", "£50.5", a bare "50.50") in pence, else ``None``."""
+    if not isinstance(price, str):
+        return None
+    pounds = money(price) or (price if re.fullmatch(r"\d+(?:\.\d{1,2})?", price) else None)
+    return round(float(pounds.split()[0]) * 100) if pounds else None

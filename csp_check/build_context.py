@@ -157,7 +157,8 @@ class BuildContext:
         entity has is a claim the KB refutes). Left out, as wordings the KB does not use: a
         value of a closed column the table never has (attraction type "church", price range
         "cheaper"), a part of a name or address several entities share ("east road"), a list
-        ("efes restaurant or anatolia"), and a clock column whose value is no time ("every hour").
+        ("efes restaurant or anatolia"), a clock column whose value is no time ("every hour"), and a
+        value that says the information is missing ("I do not have open times listed", :data:`_NOT_LISTED`).
         Closed columns are the :data:`SEARCH_COLUMNS`; the others (phone, postcode, price…) are open."""
         if self.kb is None or kb_id not in self.kb.tables or not isinstance(v.value, str) or v.value == "dontcare":
             return True
@@ -171,6 +172,8 @@ class BuildContext:
             return False  # maybe a part of another entity's name or address ("clifton way")
         if value in vocab:
             return True
+        if _NOT_LISTED.search(value):
+            return False  # "I do not have open times listed", "no currently listed": says no value
         if (names_entity(v.slot) or v.slot in _IDENTIFYING) and any(
             other != kb_id and value in self.vocab(other, v.slot) for other in self.kb.tables
         ):
@@ -365,6 +368,11 @@ def _holds(have: str, op: str, value: str) -> bool:
 
 #: Open columns whose value identifies one entity: exactly another domain's value is that entity's.
 _IDENTIFYING = frozenset({"address", "phone", "postcode"})
+
+
+#: Words of an annotated value that say the information is missing, not what it is.
+_NOT_LISTED = re.compile(r"\b(?:not?|n't) (?:currently |yet )?(?:have (?:\w+ ){0,3})?(?:listed|available|known|on file)\b"
+                         r"|\b(?:unknown|unlisted|no information)\b")
 
 
 def names_entity(slot: str) -> bool:

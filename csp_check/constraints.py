@@ -47,7 +47,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-from csp_check.assignment import Lexicon, read_assignment
+from csp_check.assignment import Lexicon, read_assignment, share_of
 from csp_check.build_context import (  # noqa: F401  (re-exported: the builder's vocabulary)
     BOUNDS, DETAIL_COLUMNS, DOMAIN_SEARCH, NOT_FILTERS, SEARCH_COLUMNS, SYSTEM_CLAIMS, BuildContext, BuildOptions,
     KbScope, NormalizedResult, ignored_parameters, one_per_wording, referents,
@@ -70,7 +70,7 @@ def build_csp(
     variables = with_text_roles(dialogue, delex.variables)  # "from A to B": the text gives the slot
     lexicon = Lexicon.of(dialogue).attach(kb)
     canonical_values(dialogue, variables, lexicon)
-    assignment = read_assignment(variables, lexicon)
+    assignment = read_assignment(variables, lexicon, dialogue)
     results = normalized_results(dialogue)
     builder = BuildContext(dialogue, variables, kb, options, lexicon, results, assignment)
     build_instances(builder)
@@ -166,8 +166,8 @@ def _domains(
         if v.kind is VariableKind.SLOT and isinstance(v.value, str):
             values[v.slot_type].add(v.value)
             said = (assignment or {}).get(v.name)
-            if clock_slot(v.slot) and well_formed_time(said):
-                values[v.slot_type].add(said)
+            if clock_slot(v.slot) and well_formed_time(said) or v.slot == "price" and share_of(said, v.value):
+                values[v.slot_type].add(said)  # a bound's time; a total's price per ticket (ticket_price)
     tables = [(r.domain, r.entities) for r in results]
     if kb is not None:
         used = {v.domain for v in variables}

@@ -237,6 +237,11 @@ def _variable(turn: int, speaker: str, act: DialogueAct, span: Span | None, utte
         if wide != span and kind is VariableKind.SLOT and normalize(utterance[span.start : span.end]) in (
                 value, normalize(act.value or "")):
             value = normalize(utterance[wide.start : wide.end])
+        elif wide == span and kind is VariableKind.SLOT and isinstance(value, str) and value[-1:].isalpha():
+            said = normalize(utterance[span.start : span.end])  # the value cut where its span is whole:
+            rest = said[len(value):]  # "coldhams business par" at "… park"; not an inflection ("church" at "churches")
+            if said.startswith(value) and rest.isalpha() and rest not in ("s", "es", "ing", "ed", "d", "er", "ers", "ly"):
+                value = said
         span = wide
     return Variable(
         name="",

@@ -345,6 +345,10 @@ def wording_key(slot: str, text: str) -> str:
             return f"{float(amount):.2f}pounds"
         if money(amount):
             return (money(amount) or "").replace(" ", "")
+    if slot == "address":  # "5 Jordans Yard Bridge Street City Centre cb21ug": the postcode is not the address
+        t = re.sub(r"(?<=[a-z])[\s,]+cb\s?\d{1,2}\s?\d?\s?[a-z]{2}$", "", t)
+    if slot == "phone" and re.fullmatch(r"[\d\s().+-]+", t):  # "01223 332 360": digits, leading zero kept
+        return re.sub(r"\D", "", t)
     if slot in ("parking", "internet") and t in ("free", "free parking", "free wifi", "free internet", "wifi", "included"):
         return "yes"
     if re.fullmatch(r"\d+\.\d*0", t):  # a decimal with trailing zeros: "4.30" = "4.3" (SGD's ratings)
@@ -355,15 +359,15 @@ def wording_key(slot: str, text: str) -> str:
     words = t.replace("-", " ").split()
     if words and words[0] in ("a", "an", "the") and len(words) > 1:
         words = words[1:]
+    if slot == "trainID":  # "train 4708", "TR 4708", a bare "4708" (no amount)
+        m = re.fullmatch(r"(?:(?:train|tr) ?#? ?|(?:train )?id )?(\d{3,4})", " ".join(words))
+        if m:
+            return f"tr{m[1]}"
     if len(words) in (1, 2) and (len(words) == 1 or words[1] in _UNITS):
         n = parse_amount(words[0])
         if n is not None:
             unit = _UNITS.get(words[1], "") if len(words) == 2 else (" minutes" if slot == "duration" else "")
             return f"{n}{unit}".replace(" ", "")
-    if slot == "trainID":  # "train 4708", "TR 4708"
-        m = re.fullmatch(r"(?:(?:train|tr) ?#? ?|(?:train )?id )?(\d{3,4})", " ".join(words))
-        if m:
-            return f"tr{m[1]}"
     if slot == "duration" and len(words) == 2 and words[1] in _UNITS and words[0].isdigit():
         return f"{words[0]}minutes"
     if words:  # a plural is the head noun, the last word ("swimming pools"; not "kings lynn")

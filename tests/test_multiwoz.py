@@ -873,3 +873,183 @@ def test_a_name_word_cut_short_is_that_entity() -> None:
     dialogue, kb = _val("MUL0706")
     assert "C5" not in _ids(dialogue, kb)
     assert "C5" in _ids(*_edited("MUL0706", 5, "Hunting Marriott Hotel", "Hunting Lensfield Hotel"))
+
+
+@needs_shared
+@pytest.mark.parametrize("old,new,flagged", [
+    (None, None, False),  # "50.50 pounds total for 5 people": 5 × 10.10
+    ("50.50 pounds total", "60.60 pounds total", True),  # a wrong total: no train costs 12.12
+    ("pounds total for 5 people", "pounds", False),  # no words, the state's party of 5: 5 × 10.10
+    ("50.50 pounds total for 5 people", "60.60 pounds", True),
+    ("pounds total for 5 people", "pounds each", True),  # per ticket: no such train
+    ("total for 5 people", "total for 3 people", True),  # 50.50 is no 3 equal tickets
+])
+def test_a_total_for_the_party_is_read_per_ticket(old: str | None, new: str | None, flagged: bool) -> None:
+    """MUL1995 turn 9 "The cost would be 50.50 pounds total for 5 people": the Stansted
+    Airport → Cambridge train costs 10.10 a ticket, so the total is read per ticket (no C5);
+    with no words, a price no train has that is the party's (state: 5 people) tickets at a KB
+    price is a total too. A wrong total, a per-ticket price, or a total that does not split
+    into the party's tickets is still C5."""
+    dialogue, kb = _edited("MUL1995", 9, old, new) if old else _val("MUL1995")
+    assert ("C5" in _ids(dialogue, kb, 9)) is flagged, dialogue.turns[9].utterance
+    if old is None:  # the other totals of the split: "66 GBP for four tickets", "The total fee is 70.7 GBP" (7 people)
+        for other, turn in (("MUL1571", 11), ("MUL1482", 11)):
+            assert "C5" not in _ids(*_val(other), turn), other
+        assert "C5" in _ids(*_val("MUL0426"), 11)  # "total due will be 75.59 GBP" for 2 at 37.80: wrong by a penny
+
+
+@needs_shared
+@pytest.mark.parametrize("old,new,flagged", [
+    (None, None, False),  # no cheap 4-star hotel with parking in the centre (Alexander B&B is a guesthouse)
+    ("4 star hotel", "4 star guesthouse", True),  # the guesthouse exists
+    ("the centre", "the west", True),  # the Cambridge Belfry: a cheap 4-star hotel with parking in the west
+    ("hotel that", "hotel or guesthouse that", True),  # two kinds named: the whole search
+])
+def test_a_no_result_about_the_kind_the_user_said(old: str | None, new: str | None, flagged: bool) -> None:
+    """PMUL0420 turn 2 "What about in the centre? A cheap 4 star hotel that includes free
+    parking" (the state has no type); turn 3 (Hotel-NoOffer without values): "if you wanted a
+    hotel, you'd need to stay in the west part of town. There are guesthouses that meet your
+    needs": the no-result is about hotels, and none matches (no C4). Asked for a guesthouse, or
+    for a hotel in the west, or for either kind, the same no-result is false (C4); the solvers
+    read the same table."""
+    dialogue, kb = _edited("PMUL0420", 2, old, new) if old else _val("PMUL0420")
+    assert ("C4" in _ids(dialogue, kb)) is flagged, dialogue.turns[2].utterance
+    _backends_agree([(dialogue, kb)])
+
+
+@needs_shared
+def test_a_detail_in_a_counting_sentence_is_the_counts_filter() -> None:
+    """PMUL4612 turn 19, asked whether Corpus Christi has an entrance fee: "we have four with
+    free entrance" (Attraction-Inform Fee free, Choice four) counts free colleges; it does not
+    say Corpus Christi (2 pounds) is free, so no C5, while the count stays wrong (C6: 13
+    colleges in the centre). Said of the entity in a sentence of its own ("… . it has free
+    entrance") the fee is Corpus Christi's (C5); a fee no college has is still no college's (C5)."""
+    dialogue, kb = _val("PMUL4612")
+    assert _ids(dialogue, kb, 19) == ["C6"]
+    for old, new in (("we have four with free entrance", "we have four colleges . it has free entrance"),
+                     ("free", "9 pounds")):
+        assert "C5" in _ids(*_edited("PMUL4612", 19, old, new), 19), new
+
+
+@needs_shared
+def test_a_count_without_the_filter_its_turn_asks_for_again() -> None:
+    """MUL1590 turn 11, after "expensive … in the centre" and "how about an Italian place
+    instead": "I have 9 different italian restaurants. Do you have a preference on price
+    range?" (Request Price): the turn dropped the price it asks for again, and 9 Italian places
+    are in the centre (4 expensive): no C6. PMUL2748 turn 5 is the same ("6 4-star guesthouses in
+    the east. Do you have a price preference?" after moderate). Wrong either way, the counts are
+    still C6; a count that is true with the requested filter (SNG0694 turn 1: 21 moderate places
+    in the centre, "Do you have a cuisine type or a price range?") keeps it."""
+    for dialogue_id, turn, said, wrong in (("MUL1590", 11, "9 different", "7 different"),
+                                           ("MUL1590", 11, "9 different", "12 different"),
+                                           ("PMUL2748", 5, "6 4-star", "5 4-star"), ("SNG0694", 1, "21", "22")):
+        assert "C6" not in _ids(*_val(dialogue_id), turn), dialogue_id
+        assert "C6" in _ids(*_edited(dialogue_id, turn, said, wrong), turn), (dialogue_id, wrong)
+    _backends_agree([_val("MUL1590"), _edited("MUL1590", 11, "9 different", "7 different")])
+
+
+@needs_shared
+def test_a_phone_number_written_in_groups() -> None:
+    """PMUL2105 turn 11 "You can reach Clare Hall at 01223 332 360": the DB's 01223332360
+    written in groups (one wording key, the leading zero kept: no C5); a wrong digit is still
+    another number (C5)."""
+    assert wording_key("phone", "01223 332 360") == wording_key("phone", "01223332360") == "01223332360"
+    assert "C5" not in _ids(*_val("PMUL2105"), 11)
+    assert "C5" in _ids(*_edited("PMUL2105", 11, "01223 332 360", "01223 332 361"), 11)
+
+
+@needs_shared
+def test_a_detail_said_to_be_missing_states_no_value() -> None:
+    """PMUL2075 turn 9 "I do not have open times listed. Their phone number is 01223334900"
+    (Attraction-Inform Open "I do not have open times listed"): the words say the hours are not
+    known, no opening hours Christ's College lacks (no C5); its phone is still checked (C5 for
+    another number)."""
+    assert "C5" not in _ids(*_val("PMUL2075"), 9)
+    assert "C5" in _ids(*_edited("PMUL2075", 9, "01223334900", "01223334901"), 9)
+
+
+@needs_shared
+def test_a_value_a_question_proposes_to_look_for_is_no_claim() -> None:
+    """PMUL1071 turn 7 "There is an entrance fee of 4 pounds. Would you like me to look elsewhere
+    for something free?" (Attraction-Inform Fee 4 pounds, Fee free): "free" is what the question
+    offers to look for, not a fee of the Botanic Gardens (no C5). Stated ("Admission is free.")
+    it is the gardens' fee (C5: 4 pounds)."""
+    assert "C5" not in _ids(*_val("PMUL1071"), 7)
+    assert "C5" in _ids(*_edited("PMUL1071", 7, "Would you like me to look elsewhere for something free ?",
+                                 "Admission is free ."), 7)
+
+
+@needs_shared
+def test_a_no_result_under_a_state_that_records_type_hotel() -> None:
+    """MUL2117 turn 3 "Sorry, I don't have anything 4 star in that area" (Hotel-NoOffer Stars 4)
+    with the state's type 'hotel', north, cheap, free parking: "hotel" may mean any place to
+    stay, and under the type's reading nothing matches (Worth House is a guesthouse): no C4; so
+    MUL2016 turn 7. Asked for the west, where the Cambridge Belfry is a cheap 4-star hotel with
+    parking, the same no-result is false (C4)."""
+    assert "C4" not in _ids(*_val("MUL2117"))
+    assert "C4" not in _ids(*_val("MUL2016"), 7)
+    fault = _edited("MUL2117", 2, "the north", "the west")
+    assert "C4" in _ids(*fault)
+    _backends_agree([_val("MUL2117"), fault])
+
+
+@needs_shared
+@pytest.mark.parametrize("dialogue_id,turn,old,new", [
+    ("PMUL4793", 3, "Train 1097", "Train 1098"),  # a bare train number: TR1097 (Cambridge 11:34 → Peterborough 12:24)
+    ("MUL1589", 13, "5 Jordans", "6 Jordans"),  # an address with its postcode after it (Curry King, cb21ug)
+    ("PMUL1653", 3, "coldhams business park", "coldhams business parade"),  # an act value cut, "… par", at a whole span
+])
+def test_wordings_of_ids_and_addresses(dialogue_id: str, turn: int, old: str, new: str) -> None:
+    """Wordings of a DB value that are no other value (no C5): "Train 1097" (the number without
+    "TR", not an amount); "5 Jordans Yard Bridge Street City Centre cb21ug" (the postcode is not
+    part of the address); an act value cut inside its last word where the span holds the whole
+    word ("coldhams business par" for the text "coldhams business park": the text's word). Another
+    number, house number or word is still C5."""
+    assert "C5" not in _ids(*_val(dialogue_id), turn)
+    assert "C5" in _ids(*_edited(dialogue_id, turn, old, new), turn)
+    assert wording_key("trainID", "1097") == "tr1097" and wording_key("stars", "4") == "4"
+
+
+@needs_shared
+def test_other_entities_leave_out_one_named_in_the_same_turn() -> None:
+    """PMUL2320 turn 3 "Gallery at Twelve A High Street is located at Fulbourn … Would you like
+    information for the other three?": the 4 museums in the east less the one just named (no
+    C6); "the other two" or "the other five" are still wrong (C6)."""
+    assert "C6" not in _ids(*_val("PMUL2320"), 3)
+    for new in ("other two", "other five"):
+        assert "C6" in _ids(*_edited("PMUL2320", 3, "other three", new), 3), new
+
+
+@needs_shared
+def test_a_value_set_aside_is_no_mention_of_the_new_one() -> None:
+    """MUL1647 turn 13 "I've changed your reservation for 6 tickets rather than one" (OfferBooked
+    People 6, People one): "one" is the value replaced, no mention of the party of 6 (no C2).
+    "6 tickets" written as 5, or "one" no longer set aside ("plus one"), are still C2."""
+    assert "C2" not in _ids(*_val("MUL1647"), 13)
+    for old, new in (("6 tickets", "5 tickets"), ("rather than one", "plus one")):
+        assert "C2" in _ids(*_edited("MUL1647", 13, old, new), 13), new
+
+
+@needs_shared
+def test_a_count_over_the_areas_its_sentence_lists() -> None:
+    """MUL2249 turn 11 "I have 5 guesthouses in the centre, east and west" (cheap, 4 stars,
+    parking): 5 such guesthouses are in those three areas (7 in all), so the count is of any
+    of the listed areas (no C6). "6 guesthouses", or the list cut to "the east and west" (4), are
+    still C6; the solvers read the same restricted table."""
+    assert "C6" not in _ids(*_val("MUL2249"), 11)
+    faults = [_edited("MUL2249", 11, "5 guesthouses", "6 guesthouses"),
+              _edited("MUL2249", 11, "the centre , east and west", "the east and west")]
+    for fault in faults:
+        assert "C6" in _ids(*fault, 11), fault[0].turns[11].utterance
+    _backends_agree([_val("MUL2249"), *faults])
+
+
+@needs_shared
+def test_a_no_result_about_a_value_the_turn_offers_is_about_the_word() -> None:
+    """MUL1034 turn 3 "I'm sorry, there isn't a downtown area listed. Would you like north,
+    south, east, west or centre?" (NoOffer Area downtown, read as the centre; Select of the five
+    areas): the turn offers the very area, so the no-result is about the word "downtown", not
+    that no museum is in the centre (no C4). With the centre no longer among the choices the
+    same no-result is false (C4: 11 museums there)."""
+    assert "C4" not in _ids(*_val("MUL1034"), 3)
+    assert "C4" in _ids(*_edited("MUL1034", 3, "centre", "cheap"), 3)

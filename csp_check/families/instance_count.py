@@ -18,6 +18,7 @@ import re
 from collections import defaultdict
 
 from csp_check.models import CSP, ActRole, Constraint, ConstraintId, Value, Variable, VariableKind
+from csp_check.cues import sentence_of
 from csp_check.normalize import clock_of_day, wording_key
 
 #: The words an explanation gives each comparison of an amount ("more than 70").
@@ -77,10 +78,11 @@ class InstanceCount(Family):
         """One instance per amount the system states at ``at``
         (:class:`~csp_check.build_context.KbScope`) that counts the search in force (:func:`counts`);
         the filters are the search in force, with the values the utterance itself names
-        (:func:`with_own_words`)."""
+        (:func:`with_own_words`), less those the same turn asks for again (:func:`without_requested`)."""
         filters = at.filters
         if at.params is None and ctx.options.count_filter == "state":
             filters = with_own_words(ctx, at.turn.index, at.kb_id, at.columns, at.mine, filters)
+            filters = without_requested(ctx, at.turn, at.domain, at.kb_id, at.mine, filters)
         return counts(ctx, at.turn.index, at.domain, at.kb_id, at.mine, at.params, filters)
 
     def satisfied(self, constraint: Constraint, assignment: Mapping[str, Value], csp: CSP) -> bool:
@@ -112,9 +114,13 @@ class InstanceCount(Family):
         have = str(sure) if sure == possible else f"{sure}-{possible}"
         op = OP_WORDS[amount_op(constraint, csp)]
         said = kb_common.said(constraint, assignment, by_name)
-        kind = (constraint.kb or "").partition(KIND_MARK)[2]
+        kind = (constraint.kb or "").partition(KIND_MARK)[2].partition(LIST_MARK)[0]
         if kind:  # the count's own noun ("three hotels"): counted among that kind
             said = ", ".join(x for x in (said, f"type={kind!r} (the counted noun)") if x)
+        listed = (constraint.kb or "").partition(LIST_MARK)[2]
+        if listed:  # "in the centre and north": any of the values listed
+            column, _, values = listed.partition("=")
+            said = ", ".join(x for x in (said, f"{column} one of {values.split('|')} (listed)") if x)
         if constraint.count_excluded:
             op = f"{op}{amount} other (up to {constraint.count_excluded} named before not counted), i.e. "
         msg = f"{kb_common.claim(constraint, by_name)} says {op}{amount} with {said or 'no filter'}; the KB has {have}"
@@ -143,6 +149,30 @@ def next_day_arrivals(constraint: Constraint, assignment: Mapping[str, Value], c
         if e.get("arriveBy", "") >= "24:00" and clock_of_day(e["arriveBy"]) <= bound  # type: ignore[operator]
         and entity_match(e, [c for _, c, _ in rest], [assignment[n] for n, _, _ in rest], [o for _, _, o in rest])[1]
     ]
+
+
+def without_requested(ctx, turn, domain: str, kb_id: str, mine: list[Variable], filters: list[Variable]) -> list[Variable]:
+    """The search filters less the slots system turn ``turn`` (a :class:`~csp_check.models.Turn`)
+    asks for again in ``domain`` ("I have 9 different italian restaurants. Do you have a
+    preference on price range?", Request Price after the user had said expensive), when the
+    turn has dropped them: its counts' *annotated* amounts (the structure, not the text, as
+    :func:`hotel_sense`) all agree with the KB without those filters and none with them. Else
+    ``filters`` (MultiWOZ's wizards also ask again for a value they counted with)."""
+    requested = {a.slot for a in turn.acts if a.role is ActRole.REQUEST and a.domain == domain and a.slot}
+    kept = [f for f in filters if f.slot not in requested or f.speaker == "system" and f.turn == turn.index]
+    amounts = [v.value for v in mine if v.kind is VariableKind.AMOUNT and isinstance(v.value, int)
+               and not isinstance(v.value, bool)]  # fmt: skip
+    if len(kept) == len(filters) or not amounts:
+        return filters
+
+    def fits(chosen: list[Variable], amount: int) -> bool:
+        sure, possible = count_matches(ctx.kbs.get(kb_id) or [], [f.slot for f in chosen], [f.value for f in chosen],
+                                       [search_op(f) for f in chosen])  # fmt: skip
+        return sure <= amount <= possible
+
+    if all(fits(kept, n) for n in amounts) and not any(fits(filters, n) for n in amounts):
+        return kept
+    return filters
 
 
 def with_own_words(
@@ -234,6 +264,9 @@ def counts(
             if kind is not None:
                 filters = [f for f in filters if f.slot != "type"]
                 table = kind_table(ctx, kb_id, kind)
+        for slot, values in (listed_values(ctx, turn, kb_id, amount, mine, amounts) if params is None else {}).items():
+            filters = [f for f in filters if f.slot != slot]  # "4 Indian restaurants … in the centre and north"
+            table = values_table(ctx, table, slot, values)
         if table == kb_id and params is None and domain == "hotel" and not any(f.slot == "type" for f in filters):
             filters = hotel_sense(ctx, turn, kb_id, amount, filters)
         utterance = ctx.dialogue.turns[turn].utterance
@@ -307,7 +340,9 @@ _OTHERS_BEFORE = re.compile(r"\b(?:another|other|an\s+additional)\s*$", re.I)
 def others_excluded(ctx, turn: int, domain: str, table: str, amount: Variable, filters: list[Variable]) -> int:
     """For an amount that counts *other* entities ("There are 2 other cheap Chinese places",
     "another 3", "4 more", "2 … else"; :data:`_OTHERS_AFTER`, :data:`_OTHERS_BEFORE`): how many
-    entities named earlier in the dialogue (by either speaker: a name or train id of ``domain``)
+    entities named earlier in the dialogue or before the amount in its own turn ("Gallery at Twelve
+    A High Street is … Would you like information for the other three?"; by either speaker: a
+    name or train id of ``domain``)
     are in ``table`` and possibly match the count's ``filters``; those are what "other"
     leaves out. ``0`` for an amount without such words. The KB count then lies in
     ``[N, N + m]`` (:func:`count_bounds`), not exactly ``N + m``: which of the named ones the
@@ -388,6 +423,51 @@ def noun_kind(ctx, turn: int, domain: str, kb_id: str, amount: Variable, filters
                     return None
             return kind
     return None
+
+
+#: A KB table restricted to several values of one column: ``f"{table}{LIST_MARK}{column}={a}|{b}"``
+#: is the entities of ``table`` whose ``column`` is one of them (:func:`values_table`).
+LIST_MARK = "|one of "
+
+
+#: The columns whose listed values narrow a count to any of them (where, at what price); listed
+#: kinds are examples ("44 attractions in the centre, colleges, architecture, museums").
+_LISTED = frozenset({"area", "pricerange"})
+#: Another number in a count's sentence (a digit or a number word up to twelve): a breakdown.
+_ANOTHER_NUMBER = re.compile(r"\b(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\b", re.I)
+
+
+def listed_values(ctx, turn: int, kb_id: str, amount: Variable, mine: list[Variable],
+                  amounts: list[Variable]) -> dict[str, list[str]]:
+    """Column → the values the count's sentence lists for it, when it lists two or more of one
+    area or price range (:data:`_LISTED`; "We have listings for 4 Indian restaurants in the cheap
+    price range in the centre and north of town", "I have 5 guesthouses in the centre, east and
+    west"): the count is of the entities with any of them. Only for a turn with one amount and
+    a sentence with no other number (else a breakdown: "two in the centre and three in the
+    west"), values the table has, informed in the amount's sentence."""
+    if amount.span is None or len(amounts) != 1:
+        return {}
+    utterance = ctx.dialogue.turns[turn].utterance
+    where = sentence_of(utterance, amount.span)
+    rest = utterance[where[0] : amount.span.start] + " " + utterance[amount.span.end : where[1]]
+    if _ANOTHER_NUMBER.search(rest):
+        return {}  # "4 swimming pools in town, two on the northend, one on the eastside": a breakdown
+    found: dict[str, set[str]] = defaultdict(set)
+    for v in mine:
+        if (v.kind is VariableKind.SLOT and v.role is ActRole.INFORM and v.span is not None and v.slot in _LISTED
+                and isinstance(said := ctx.assignment.get(v.name, v.value), str) and said in ctx.vocab(kb_id, v.slot)
+                and sentence_of(utterance, v.span) == where):  # fmt: skip
+            found[v.slot].add(said)  # what the text says (the table is fixed when the CSP is built)
+    return {slot: sorted(values) for slot, values in found.items() if len(values) > 1}
+
+
+def values_table(ctx, kb_id: str, column: str, values: list[str]) -> str:
+    """The id of table ``kb_id`` restricted to entities whose ``column`` is one of ``values``
+    (:data:`LIST_MARK`), added to the CSP's tables once: the checker and the solvers count the same rows."""
+    table = f"{kb_id}{LIST_MARK}{column}={'|'.join(values)}"
+    if table not in ctx.kbs:
+        ctx.kbs[table] = [e for e in ctx.kbs.get(kb_id) or [] if e.get(column) in values]
+    return table
 
 
 def kind_table(ctx, kb_id: str, kind: str) -> str:

@@ -9,18 +9,29 @@ entity (:func:`asked_entity`): no entity with that name matches the search in fo
 
 A no-result after a request with a constraint the annotation could not record ("an expensive
 restaurant that serves light bites", state food ``none``) is about that whole request, which
-the KB cannot be asked: it has no C4 (:func:`unrecorded_constraint`)."""
+the KB cannot be asked: it has no C4 (:func:`unrecorded_constraint`).
+
+A no-result without values after a user's turn that names one kind the search in force does
+not hold ("A cheap 4 star hotel that includes free parking" — "if you wanted a hotel, you'd
+need to stay in the west. There are guesthouses that meet your needs") is about that kind: its
+C4 counts the entities of that type alone (:func:`asked_kind`, the table
+:func:`~csp_check.families.instance_count.kind_table`); so does one under a belief state that
+records the generic type "hotel" (:func:`held_kind`). A no-result whose value the same turn
+offers as a choice ("I'm sorry, there isn't a downtown area listed. Would you like north,
+south, east, west or centre?") is about the word, not the KB: no C4."""
 
 from __future__ import annotations
 
 from typing import Mapping
 
-from csp_check.build_context import BOUNDS, NOT_FILTERS, SEARCH_COLUMNS, names_entity, search_op
+import re
+
+from csp_check.build_context import BOUNDS, NOT_FILTERS, SEARCH_COLUMNS, is_generic, names_entity, search_op
 from csp_check.families import kb_common
 from csp_check.families.primitives import DONTCARE, Bound, KbCount, count_matches
 from csp_check.families.registry import Family, register
 from csp_check.models import CSP, ActRole, Constraint, ConstraintId, Turn, Value, Variable, VariableKind
-from csp_check.normalize import name_words
+from csp_check.normalize import name_words, wording_key
 
 
 @register
@@ -50,7 +61,10 @@ class NoInstance(Family):
     def explain(self, constraint: Constraint, assignment: Mapping[str, Value], csp: CSP,
                 by_name: Mapping[str, Variable]) -> str:
         matches = kb_common.possible_matches(constraint, assignment, csp)
-        return (f"{kb_common.claim(constraint, by_name)} says there is no instance with "
+        from csp_check.families.instance_count import KIND_MARK  # here: C4 registers before C6
+
+        kind = (constraint.kb or "").partition(KIND_MARK)[2]  # a no-result about one kind (asked_kind)
+        return (f"{kb_common.claim(constraint, by_name)} says there is no {kind or 'instance'} with "
                 f"{kb_common.said(constraint, assignment, by_name)}; the KB has {len(matches)}: {kb_common.sample(matches)}")
 
 
@@ -64,6 +78,10 @@ def no_results(
     asked_about = [v for v in ctx.by_turn.get(turn.index - 1, []) if v.domain == domain and v.speaker == "user"]
     if not said and any(v.slot in NOT_FILTERS - BOUNDS for v in mine + asked_about):
         return []  # "Does the Acorn fit?" "No, but the Tandoori Palace does": about the entity discussed
+    if said and ctx.select(turn.index, domain) and any(
+            v.slot == s.slot and ctx.assignment.get(v.name) == ctx.assignment.get(s.name)
+            for s in said for v in mine if v.role is ActRole.OFFER):
+        return []  # "there isn't a downtown area listed. Would you like north, …, or centre?": about the word
     said_slots = {v.slot for v in said}  # what it names, within the search in force
     filters = said + [f for f in filters if f.slot not in said_slots] if said else filters
     entity = None if said else asked_entity(ctx, turn, domain, columns)
@@ -71,6 +89,13 @@ def no_results(
         filters = [f for f in filters if f.slot != entity.slot] + [entity]
     if unrecorded_constraint(ctx, turn.index, domain, kb_id, columns, filters):
         return []  # "an expensive restaurant that serves light bites": not "no expensive restaurant"
+    kind = None
+    if entity is None and not any(f.slot == "type" for f in filters):
+        kind = (None if said else asked_kind(ctx, turn, domain, kb_id, mine)) or held_kind(ctx, turn.index, domain, kb_id)
+    if kind is not None:  # "A cheap 4 star hotel …" "if you wanted a hotel, … There are guesthouses": no hotel
+        from csp_check.families.instance_count import kind_table  # here: C4 registers before C6
+
+        kb_id = kind_table(ctx, kb_id, kind)
     out: list[Constraint] = []
     if filters:
         out.append(
@@ -100,6 +125,61 @@ def asked_entity(ctx, turn: Turn, domain: str, columns: set[str]) -> Variable | 
             if words and words <= said:
                 found[v.value] = v  # the latest mention of each entity
     return next(iter(found.values())) if len(found) == 1 else None
+
+
+def asked_kind(ctx, turn: Turn, domain: str, kb_id: str, mine: list[Variable]) -> str | None:
+    """The kind (``type`` value of table ``kb_id``) the user's turn before a no-result without
+    values names when the search in force has no type: "A cheap 4 star hotel that includes free
+    parking" — "if you wanted a hotel, you'd need to stay in the west. There are guesthouses that
+    meet your needs": nothing of *that kind* matches. Exactly one kind named, outside the spans
+    of names ("the Gonville Hotel"). MultiWOZ's "hotel" may mean any place to stay
+    (:func:`~csp_check.build_context.is_generic`), so it scopes the no-result only when the
+    system turn names another kind (a type variable or word: "guesthouses"). ``None`` otherwise."""
+    entities = ctx.kbs.get(kb_id) or []
+    kinds = {e["type"] for e in entities if e.get("type")}
+    users = [t for t in ctx.dialogue.turns[: turn.index] if t.speaker == "user"]
+    if len(kinds) < 2 or not users:
+        return None
+    named = [v.span for v in ctx.by_turn.get(users[-1].index, []) if names_entity(v.slot) and v.span is not None]
+    found = _kinds_said(users[-1].utterance, kinds, named)
+    if len(found) != 1:
+        return None
+    kind = next(iter(found))
+    if is_generic(domain, "type", kind):
+        system = {v.value for v in mine if v.slot == "type" and isinstance(v.value, str)} | _kinds_said(turn.utterance, kinds, [])
+        if not system - {kind}:
+            return None
+    return kind
+
+
+def held_kind(ctx, turn: int, domain: str, kb_id: str) -> str | None:
+    """The generic kind the belief state in force at ``turn`` records as the type (MultiWOZ's
+    "hotel", :func:`~csp_check.build_context.is_generic`), which the search filters leave out
+    because it may mean any place to stay. A no-result holds under one reading of it: no
+    entity of type hotel matches (the dialogue gets the benefit of the doubt, as with unknown
+    cells), so its C4 counts that kind alone. ``None``: the state records no such type."""
+    held = ctx.state(turn, domain).get("type")
+    if held is None:
+        return None
+    kind = ctx.lexicon.canon(f"{domain}.type", held)
+    kinds = {e.get("type") for e in ctx.kbs.get(kb_id) or []}
+    return kind if is_generic(domain, "type", kind) and kind in kinds and len(kinds) > 1 else None
+
+
+def _kinds_said(utterance: str, kinds: set[str], avoid: list) -> set[str]:
+    """The values of ``kinds`` whose wording (one or two words: "guest house", "museums")
+    ``utterance`` has outside the spans ``avoid``."""
+    keys = {wording_key("type", k): k for k in kinds}
+    found: set[str] = set()
+    words = [(m.start(), m.end(), m[0]) for m in re.finditer(r"[\w'-]+", utterance)
+             if not any(sp.start <= m.start() < sp.end for sp in avoid)]
+    for i, (_, _, word) in enumerate(words):
+        pair = f"{word} {words[i + 1][2]}" if i + 1 < len(words) else None
+        if pair is not None and wording_key("type", pair) in keys:
+            found.add(keys[wording_key("type", pair)])
+        elif wording_key("type", word) in keys:
+            found.add(keys[wording_key("type", word)])
+    return found
 
 
 def unrecorded_constraint(

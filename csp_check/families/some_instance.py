@@ -129,10 +129,11 @@ def claims(ctx, turn: int, kb_id: str, columns: set[str], mine: list[Variable], 
         # a booking confirmation's values describe the booking ("the total fee is …"); its other
         # values describe the booked entity
         return booking_details(ctx, turn, kb_id, columns, mine)
+    utterance = ctx.dialogue.turns[turn].utterance
     claims = [
         v for v in mine
         if v.kind is VariableKind.SLOT and v.role in SYSTEM_CLAIMS and v.slot in columns and ctx.kb_claim(kb_id, v)
-        and not ctx.restated_bound(turn, v)
+        and not ctx.restated_bound(turn, v) and not proposed(utterance, v)
     ]
     said_bounds = [  # "TR1234 arrives by 10:30", "trains leaving after 17:00": the entity's time within
         v for v in mine  # the bound (cues.time_bound_op)
@@ -154,11 +155,12 @@ def claims(ctx, turn: int, kb_id: str, columns: set[str], mine: list[Variable], 
     elif whole_city(ctx, turn, claims + said_bounds, mine):
         asked = [v for v in asked if v.slot != "area"]  # "colleges in Cambridge would be a good bet": the
         # statement's own scope is the whole city, whatever area was asked for
-    elif claims and all(v.slot in DETAIL_COLUMNS for v in claims) or claims and (
+    elif (claims and all(v.slot in DETAIL_COLUMNS for v in claims) or claims and (
         kb_id.startswith("dialogue:")  # the dialogue's own results (SGD): any column may be a detail
         and all(v.role is ActRole.INFORM and not names_entity(v.slot) for v in claims)
         and not any(names_entity(v.slot) or v.kind is VariableKind.AMOUNT for v in mine)
-    ):  # details given alone ("Their number is …", "It is not furnished"), no count: about one entity
+    )) and not counted(ctx.dialogue.turns[turn].utterance, claims, mine):  # details given alone ("Their
+        # number is …", "It is not furnished"), no count: about one entity
         discussed = ctx.under_discussion(turn, claims[0].domain, columns, kb_id)
         if discussed is not None and discussed.value in ctx.vocab(kb_id, discussed.slot):  # "it's at 62 Gilbert Road": about the entity under discussion
             asked = [v for v in asked if v.slot != discussed.slot] + [discussed]
@@ -214,6 +216,31 @@ def either_or(utterance: str, stated: list[Variable]) -> list[Variable]:
                 and _EITHER_OR.fullmatch(utterance[a.span.end : b.span.start])):  # type: ignore[union-attr]
             out += [v for v in (a, b) if v not in out]
     return out
+
+
+#: Words right before a value that make it what a question proposes to look for ("Would you like me
+#: to look elsewhere for *something* free?", "are you looking for *anything in the* centre?").
+_PROPOSED = re.compile(r"\b(?:something|anything|somewhere|someplace)(?:\s+(?:that(?:'s| is)|which is|in|on|with|at|a bit|more))*\s+$", re.I)
+
+
+def proposed(utterance: str, v: Variable) -> bool:
+    """Whether ``v`` is a value a system question proposes to search for, not one it states:
+    its sentence ends with "?" and "something" / "anything" (:data:`_PROPOSED`) comes right
+    before it ("There is an entrance fee of 4 pounds. Would you like me to look elsewhere for
+    something free?")."""
+    if v.span is None:
+        return False
+    start, end = sentence_of(utterance, v.span)
+    return utterance[start:end + 1].rstrip().endswith("?") and bool(_PROPOSED.search(utterance[start : v.span.start]))
+
+
+def counted(utterance: str, claims: list[Variable], mine: list[Variable]) -> bool:
+    """Whether every claim (with a span) shares its sentence with an amount of the utterance:
+    "we have four with free entrance" states the filter of a count, not a detail of the entity
+    under discussion (the count's own C6 checks it)."""
+    sentences = {sentence_of(utterance, v.span) for v in mine if v.kind is VariableKind.AMOUNT and v.span is not None}
+    spanned = [v for v in claims if v.span is not None]
+    return bool(sentences) and bool(spanned) and all(sentence_of(utterance, v.span) in sentences for v in spanned)
 
 
 def whole_city(ctx, turn: int, claims: list[Variable], mine: list[Variable]) -> bool:
