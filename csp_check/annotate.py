@@ -1157,7 +1157,7 @@ def _amounts(doc, nouns: dict[int, tuple[str, bool]]) -> list[tuple[int, int, in
             amount = parse_amount(words.text)
             if amount is None or (words.text.isdigit() and len(words.text) > 4):
                 continue
-            if i > 0 and doc[i - 1].lower_ in APPROXIMATE:
+            if i > 0 and doc[i - 1].lower_ in APPROXIMATE and not _bounded(doc, i):
                 continue
             if amount == 1 and not any(t.lower_ in _EXISTENTIAL for t in doc[max(0, i - 3) : i]):
                 continue  # "One place I could recommend is …" picks one, it does not count
@@ -1173,6 +1173,15 @@ def _amounts(doc, nouns: dict[int, tuple[str, bool]]) -> list[tuple[int, int, in
                 break
         i += 1
     return out
+
+
+def _bounded(doc, i: int) -> bool:  # type: ignore[no-untyped-def]
+    """Whether the amount at token ``i`` is a bound or an approximation the checker reads
+    (:func:`csp_check.cues.amount_op`: "over 20", "more than 10", "at least 3", "about 70"): a
+    count with its comparison, not an amount left out."""
+    before = doc[max(0, i - 3) : i].text.lower()
+    return bool(re.search(r"(?:^|\s)(?:over|more than|fewer than|less than|at least|at most|under|about|around|"
+                          r"approximately|roughly|nearly|almost)$", before))
 
 
 def _noun_after(doc, j: int, nouns: dict[int, tuple[str, bool]], couple: bool) -> tuple[str, bool] | None:  # type: ignore[no-untyped-def]

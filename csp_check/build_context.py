@@ -171,8 +171,9 @@ class BuildContext:
             return False  # maybe a part of another entity's name or address ("clifton way")
         if value in vocab:
             return True
-        if v.slot in SEARCH_COLUMNS and value.isdigit() and vocab and all(x.isdigit() for x in vocab):
-            return True  # a number of a numeric column ("5" stars where the DB's hotels have 0-4): refuted, no wording
+        if (v.speaker == "system" and v.role in SYSTEM_CLAIMS and v.slot in SEARCH_COLUMNS and value.isdigit() and vocab
+                and all(x.isdigit() for x in vocab)):  # a number the system states of a numeric column ("5" stars
+            return True  # where the DB's hotels have 0-4): refuted, no wording (a user's is a wish, not a claim)
         if (names_entity(v.slot) or v.slot in _IDENTIFYING) and any(
             other != kb_id and value in self.vocab(other, v.slot) for other in self.kb.tables
         ):
