@@ -161,9 +161,9 @@ def places(dialogue: Dialogue, kb, rng: random.Random) -> dict[str, list[Place]]
     named = _entities(csp, dialogue, kb)
     out: dict[str, list[Place]] = {k: [] for k in EXPECTED}
     for v in csp.variables:
-        if v.span is None or any(w is not v and w.turn == v.turn and w.slot == "name" and w.span is not None
+        if v.span is None or any(w is not v and w.turn == v.turn and w.span is not None and w.span != v.span
                                  and w.span.start <= v.span.start < w.span.end for w in csp.variables):
-            continue  # "North" of "City Centre North B&B": part of a name, not an area
+            continue  # "North" of "City Centre North B&B": part of a name (or address), not an area
         text = dialogue.turns[v.turn].utterance
         surface = text[v.span.start : v.span.end]
         at = (v.turn, v.span.start, v.span.end)

@@ -785,6 +785,7 @@ class Annotator:
         found = [f for f in found if f.start not in qualified and f.end - 1 not in qualified]
         found += self._flags(doc, speaker)
         found += self._stars(doc)
+        found += self._trip_ids(doc, found)
         found += self._times(doc, context, found, speaker)
         if speaker == "user":
             self._unread_request(doc, found, memory)
@@ -920,6 +921,15 @@ class Annotator:
                 if amount is not None and amount <= 5:
                     out.append(_Found(j + 1, j + 2, domains[0], "stars", str(amount)))
         return out
+
+    def _trip_ids(self, doc, found: list[_Found]) -> list[_Found]:  # type: ignore[no-untyped-def]
+        """Train ids of the KB's form ("TR1234") that no KB value matched: an id is a KB value, not
+        a wording, so one no train has is still an id (and C5 refutes it), not an unread word."""
+        if "train" not in self.domains or "trainID" not in self.columns["train"]:
+            return []
+        taken = {i for f in found for i in range(f.start, f.end)}
+        return [_Found(i, i + 1, "train", "trainID", tok.lower_) for i, tok in enumerate(doc)
+                if i not in taken and re.fullmatch(r"tr\d{4}", tok.lower_)]
 
     def _times(self, doc, context: _Context, found: list[_Found], speaker: str) -> list[_Found]:  # type: ignore[no-untyped-def]
         """Trip bounds: a clock time whose nearest cue word before it (within six words of its
