@@ -134,3 +134,15 @@ def test_gold_flags_stay_true() -> None:
     for dialogue_id in ("MUL0751", "MUL0650", "MUL0637", "MUL0311"):
         dialogue, kb = _val(dialogue_id)
         assert not check_dialogue(dialogue, kb, ["C1", "C2", "C3", "C4", "C5", "C6"]).violations, dialogue_id
+
+
+@pytest.mark.parametrize("new,flagged", [("TR4152", True), ("TR4125", False), ("tr4125", False)])
+def test_a_train_id_no_train_has_in_raw_text(new: str, flagged: bool) -> None:
+    """PMUL3169 turn 9 as raw text, "The TR4125 meets your criteria": an id of the DB's form that
+    no train has ("TR4152", two digits swapped) is read as an id and refuted (C5), not left
+    unread; the released id, in either case, is not flagged. The release's MUL1884 offers TR3859,
+    which the DB lacks (C5)."""
+    raw, kb = _raw("PMUL3169")
+    assert ("C5" in _ids(_raw_edit(raw, 9, "TR4125", new), kb, 9)) is flagged
+    gold, kb = _raw("MUL1884")
+    assert "C5" in _ids(gold, kb, 7)
