@@ -44,8 +44,9 @@ entity; a booking's one name is a ``confirm`` of the entity under discussion; ne
 ("neither is a guesthouse") and values offered as choices ("north, south or centre?") are no claims.
 
 **Amounts** (system turns): a number or number word followed within :data:`MAX_GAP` words by a
-domain noun that agrees in number gives a ``count`` act. Not a count: "over 30", "more than 10"
-(:data:`APPROXIMATE`), a rating ("4 star hotels"), "two other guesthouses", a denial ("no cheap 4
+domain noun that agrees in number gives a ``count`` act; one after a bound or hedge ("over 30",
+"more than 10", "about 70") is a count with that comparison (:func:`csp_check.cues.amount_op`).
+Not a count: an amount after other :data:`APPROXIMATE` words ("some 20", "maybe 3"), a rating ("4 star hotels"), "two other guesthouses", a denial ("no cheap 4
 star hotels"), "one" without an existential ("One place I'd recommend"), a count right after the
 user named an entity, and several counts of one domain in a turn (a breakdown one search cannot
 express). A turn that counts carries the search its count is about as its ``state``: the user's
@@ -159,7 +160,8 @@ _QUALIFIERS = frozenset({"north", "south", "east", "west", "northern", "southern
                          "central", "northeast", "southeast", "northwest", "southwest"})  # fmt: skip
 #: Words before a price range that rank instead of asking ("the most expensive one").
 COMPARATIVES = frozenset({"most", "least", "more", "less"})
-#: Words before an amount that make it no exact count ("over 30", "more than 10").
+#: Words before an amount that make it no exact count ("over 30", "more than 10"); a bound or hedge
+#: the checker reads (:func:`_bounded`) still makes a count, with its comparison.
 APPROXIMATE = frozenset({"over", "than", "least", "about", "around", "nearly", "almost", "approximately", "roughly",
                          "under", "upwards", "some", "most", "maybe", "perhaps", "of"})  # fmt: skip
 #: "the same area / price range / day" in a user turn: the value comes from what the dialogue set before.
@@ -1154,7 +1156,8 @@ def _nouns_of(domain: str) -> list[tuple[str, str]]:
 
 def _amounts(doc, nouns: dict[int, tuple[str, bool]]) -> list[tuple[int, int, int, str]]:  # type: ignore[no-untyped-def]
     """(start, end, amount, noun domain or "") of every exact amount followed by a domain noun
-    ("over 30 hotels" and "more than 10" are no exact amount)."""
+    ("over 30 hotels" and "more than 10" are amounts whose comparison the checker reads from the
+    words before them, :func:`csp_check.cues.amount_op`)."""
     out = []
     i = 0
     while i < len(doc):
