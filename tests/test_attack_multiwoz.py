@@ -7,12 +7,40 @@ from pathlib import Path
 
 import pytest
 
-from csp_check.pipeline import check_dialogue
+from csp_check.kb import load_kb
+from csp_check.models import Span
+from csp_check.pipeline import check_dialogue, load_corpus
 
-from support.data import MULTIWOZ_DB as DB
-from test_multiwoz import _edit, _ids, _val
+from support.data import MULTIWOZ_DB as DB, MULTIWOZ_VAL as VAL
 
-pytestmark = pytest.mark.skipif(not DB.is_dir(), reason="../shared/data absent")
+pytestmark = pytest.mark.skipif(not DB.is_dir() or not VAL.exists(), reason="../shared/data absent")
+BENCHMARKS = Path(__file__).resolve().parents[1] / "benchmarks"
+_CACHE: dict = {}
+
+
+def _val(dialogue_id: str):  # type: ignore[no-untyped-def]
+    """(the MultiWOZ 2.1 val dialogue ``dialogue_id``, the shared DB), the split read once per run."""
+    if not _CACHE:
+        kb = load_kb(DB)
+        _CACHE.update({d.id: d for d in load_corpus([VAL], kb=kb) if hasattr(d, "turns")})
+        _CACHE[None] = kb
+    return _CACHE[dialogue_id], _CACHE[None]
+
+
+def _edit(dialogue, turn: int, old: str, new: str):  # type: ignore[no-untyped-def]
+    """``dialogue`` with the first ``old`` of turn ``turn`` written as ``new`` (text only, spans re-aligned)."""
+    import sys
+
+    sys.path.insert(0, str(BENCHMARKS))
+    from multiwoz import edit_text
+
+    start = dialogue.turns[turn].utterance.index(old)
+    return edit_text(dialogue, turn, Span(start=start, end=start + len(old)), new)
+
+
+def _ids(dialogue, kb, turn: int) -> list[str]:  # type: ignore[no-untyped-def]
+    """The constraint ids the checker flags on ``dialogue`` at ``turn``."""
+    return [v.constraint.value for v in check_dialogue(dialogue, kb).violations if turn in v.turns]
 
 
 def _relexicalised(dialogue_id: str, turn: int, old: str, new: str):  # type: ignore[no-untyped-def]
@@ -31,13 +59,11 @@ def _raw(dialogue_id: str):  # type: ignore[no-untyped-def]
     """(the val dialogue as raw text: ``User:`` / ``System:`` lines read back, no acts; the DB)."""
     import sys
 
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+    sys.path.insert(0, str(BENCHMARKS))
     from rawtext import raw_dialogues, read_zip
 
-    from support.data import MULTIWOZ_VAL
-
     _, kb = _val(dialogue_id)
-    [raw] = list(raw_dialogues(read_zip(MULTIWOZ_VAL), [dialogue_id]))
+    [raw] = list(raw_dialogues(read_zip(VAL), [dialogue_id]))
     return raw, kb
 
 
