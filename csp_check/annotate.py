@@ -44,8 +44,9 @@ entity; a booking's one name is a ``confirm`` of the entity under discussion; ne
 ("neither is a guesthouse") and values offered as choices ("north, south or centre?") are no claims.
 
 **Amounts** (system turns): a number or number word followed within :data:`MAX_GAP` words by a
-domain noun that agrees in number gives a ``count`` act. Not a count: "over 30", "more than 10"
-(:data:`APPROXIMATE`), a rating ("4 star hotels"), "two other guesthouses", a denial ("no cheap 4
+domain noun that agrees in number gives a ``count`` act; one after a bound or hedge ("over 30",
+"more than 10", "about 70") is a count with that comparison (:func:`csp_check.cues.amount_op`).
+Not a count: an amount after other :data:`APPROXIMATE` words ("some 20", "maybe 3"), a rating ("4 star hotels"), "two other guesthouses", a denial ("no cheap 4
 star hotels"), "one" without an existential ("One place I'd recommend"), a count right after the
 user named an entity, and several counts of one domain in a turn (a breakdown one search cannot
 express). A turn that counts carries the search its count is about as its ``state``: the user's
@@ -159,7 +160,8 @@ _QUALIFIERS = frozenset({"north", "south", "east", "west", "northern", "southern
                          "central", "northeast", "southeast", "northwest", "southwest"})  # fmt: skip
 #: Words before a price range that rank instead of asking ("the most expensive one").
 COMPARATIVES = frozenset({"most", "least", "more", "less"})
-#: Words before an amount that make it no exact count ("over 30", "more than 10").
+#: Words before an amount that make it no exact count ("over 30", "more than 10"); a bound or hedge
+#: the checker reads (:func:`_bounded`) still makes a count, with its comparison.
 APPROXIMATE = frozenset({"over", "than", "least", "about", "around", "nearly", "almost", "approximately", "roughly",
                          "under", "upwards", "some", "most", "maybe", "perhaps", "of"})  # fmt: skip
 #: "the same area / price range / day" in a user turn: the value comes from what the dialogue set before.
@@ -785,6 +787,7 @@ class Annotator:
         found = [f for f in found if f.start not in qualified and f.end - 1 not in qualified]
         found += self._flags(doc, speaker)
         found += self._stars(doc)
+        found += self._trip_ids(doc, found)
         found += self._times(doc, context, found, speaker)
         if speaker == "user":
             self._unread_request(doc, found, memory)
@@ -920,6 +923,15 @@ class Annotator:
                 if amount is not None and amount <= 5:
                     out.append(_Found(j + 1, j + 2, domains[0], "stars", str(amount)))
         return out
+
+    def _trip_ids(self, doc, found: list[_Found]) -> list[_Found]:  # type: ignore[no-untyped-def]
+        """Train ids of the KB's form ("TR1234") that no KB value matched: an id is a KB value, not
+        a wording, so one no train has is still an id (and C5 refutes it), not an unread word."""
+        if "train" not in self.domains or "trainID" not in self.columns["train"]:
+            return []
+        taken = {i for f in found for i in range(f.start, f.end)}
+        return [_Found(i, i + 1, "train", "trainID", tok.lower_) for i, tok in enumerate(doc)
+                if i not in taken and re.fullmatch(r"tr\d{4}", tok.lower_)]
 
     def _times(self, doc, context: _Context, found: list[_Found], speaker: str) -> list[_Found]:  # type: ignore[no-untyped-def]
         """Trip bounds: a clock time whose nearest cue word before it (within six words of its
@@ -1144,7 +1156,8 @@ def _nouns_of(domain: str) -> list[tuple[str, str]]:
 
 def _amounts(doc, nouns: dict[int, tuple[str, bool]]) -> list[tuple[int, int, int, str]]:  # type: ignore[no-untyped-def]
     """(start, end, amount, noun domain or "") of every exact amount followed by a domain noun
-    ("over 30 hotels" and "more than 10" are no exact amount)."""
+    ("over 30 hotels" and "more than 10" are amounts whose comparison the checker reads from the
+    words before them, :func:`csp_check.cues.amount_op`)."""
     out = []
     i = 0
     while i < len(doc):
@@ -1157,7 +1170,7 @@ def _amounts(doc, nouns: dict[int, tuple[str, bool]]) -> list[tuple[int, int, in
             amount = parse_amount(words.text)
             if amount is None or (words.text.isdigit() and len(words.text) > 4):
                 continue
-            if i > 0 and doc[i - 1].lower_ in APPROXIMATE:
+            if i > 0 and doc[i - 1].lower_ in APPROXIMATE and not _bounded(doc, i):
                 continue
             if amount == 1 and not any(t.lower_ in _EXISTENTIAL for t in doc[max(0, i - 3) : i]):
                 continue  # "One place I could recommend is …" picks one, it does not count
@@ -1173,6 +1186,15 @@ def _amounts(doc, nouns: dict[int, tuple[str, bool]]) -> list[tuple[int, int, in
                 break
         i += 1
     return out
+
+
+def _bounded(doc, i: int) -> bool:  # type: ignore[no-untyped-def]
+    """Whether the amount at token ``i`` is a bound or an approximation the checker reads
+    (:func:`csp_check.cues.amount_op`: "over 20", "more than 10", "at least 3", "about 70"): a
+    count with its comparison, not an amount left out."""
+    before = doc[max(0, i - 3) : i].text.lower()
+    return bool(re.search(r"(?:^|\s)(?:over|more than|fewer than|less than|at least|at most|under|about|around|"
+                          r"approximately|roughly|nearly|almost)$", before))
 
 
 def _noun_after(doc, j: int, nouns: dict[int, tuple[str, bool]], couple: bool) -> tuple[str, bool] | None:  # type: ignore[no-untyped-def]

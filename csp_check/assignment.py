@@ -243,9 +243,10 @@ def read_value(var: Variable, lexicon: Lexicon) -> Value:
         return "no" if read_boolean(var.text) == "false" else var.value  # the words' negation, else as found
     if var.slot == "area" and wording_key("area", var.text) == "dontcare":
         return "dontcare"  # "in all of cambridge", "anywhere in town": no area filter (normalize._WHOLE_CITY)
-    if (isinstance(var.value, str) and var.value.isdigit() and not normalize(var.text).isdigit()
+    if (isinstance(var.value, str) and (var.value.isdigit() or var.slot in ("stars", "book people", "book stay")
+                                        and parse_amount(var.value) is not None) and not normalize(var.text).isdigit()
             and (number := parse_amount(var.text)) is not None):
-        return str(number)  # a numeric slot's value written as a word: "for four" = 4
+        return str(number)  # a numeric slot's value written as a word: "for four" = 4 (annotated "4" or "four")
     if var.value in BOOLEAN and not lexicon.lookup(var.slot_type, var.text):
         return read_boolean(var.text)  # "not free" → false (csp_check.cues)
     candidates = lexicon.lookup(var.slot_type, var.text)

@@ -174,6 +174,9 @@ class BuildContext:
             return True
         if _NOT_LISTED.search(value):
             return False  # "I do not have open times listed", "no currently listed": says no value
+        if (v.speaker == "system" and v.role in SYSTEM_CLAIMS and v.slot in SEARCH_COLUMNS and value.isdigit() and vocab
+                and all(x.isdigit() for x in vocab)):  # a number the system states of a numeric column ("5" stars
+            return True  # where the DB's hotels have 0-4): refuted, no wording (a user's is a wish, not a claim)
         if (names_entity(v.slot) or v.slot in _IDENTIFYING) and any(
             other != kb_id and value in self.vocab(other, v.slot) for other in self.kb.tables
         ):
@@ -419,7 +422,9 @@ def referents(dialogue: Dialogue, variables: list[Variable], lexicon: Lexicon) -
     turn; a system ``confirm``, or an ``offer`` in a turn that reports no failure, to the value
     of the state in force (the last user turn's): an offer must fit what the user asked for.
     Any other variable, or one whose state is absent, ambiguous or ``dontcare``, refers to its
-    own annotated value; so does an offer next to a failure ("could not book 6:15; 6 pm?"). So a mention whose act annotation was changed along with its text still
+    own annotated value; so does an offer next to a failure ("could not book 6:15; 6 pm?"). A
+    system ``booked`` party size or length of stay (a number) in a turn that reports no failure
+    refers to the state in force too: the booking made is the one the user asked for. So a mention whose act annotation was changed along with its text still
     corefers with what the rest of the dialogue's annotations say it should.
     """
     in_force: dict[str, dict[str, list[str]]] = {}
@@ -444,6 +449,10 @@ def referents(dialogue: Dialogue, variables: list[Variable], lexicon: Lexicon) -
             v.role is ActRole.CONFIRM or (v.role is ActRole.OFFER and v.turn not in alternatives_offered)
         ):  # a time offered under a bound satisfies it (C5 checks that), it does not repeat it
             state = after.get(v.turn - 1, {})
+        elif (v.speaker == "system" and v.role is ActRole.BOOKED and v.slot in ("book people", "book stay")
+              and isinstance(v.value, str) and v.value.isdigit() and v.turn not in alternatives_offered):
+            state = after.get(v.turn - 1, {})  # a booking made is the one asked for: "booked for 4" after
+            # "for 3 people" (no failure in the turn)
         else:
             continue
         alternatives = state.get(v.domain, {}).get(v.slot)

@@ -54,7 +54,7 @@ from csp_check.build_context import (  # noqa: F401  (re-exported: the builder's
 )
 from csp_check.families import families
 from csp_check.models import CSP, ConstraintId, DelexicalizedDialogue, Dialogue, KnowledgeBase, Value, Variable, VariableKind
-from csp_check.normalize import clock_slot, clock_time, comparative, normalize, normalized_entities, refers, same_clock, well_formed_time
+from csp_check.normalize import parse_amount, clock_slot, clock_time, comparative, normalize, normalized_entities, refers, same_clock, well_formed_time
 from csp_check.roles import with_text_roles
 
 
@@ -111,6 +111,10 @@ def build_instances(ctx: BuildContext) -> None:
                 ctx.add(constraint)
 
 
+#: Slots whose values are numbers: an annotated number word is its number ("four" stars = "4").
+NUMBER_SLOTS = frozenset({"stars", "book people", "book stay"})
+
+
 def canonical_values(dialogue: Dialogue, variables: list[Variable], lexicon: Lexicon) -> None:
     """Give each slot variable (in place) the canonical form of its annotated value
     (:meth:`Lexicon.canon`: the KB's spelling of a wording, "museums" → "museum"). An annotated
@@ -133,6 +137,8 @@ def canonical_values(dialogue: Dialogue, variables: list[Variable], lexicon: Lex
             v.value = normalize(v.text) if comparative(v.text) else lexicon.canon(v.slot_type, v.text)
             continue
         v.value = lexicon.canon(v.slot_type, v.value)
+        if v.slot in NUMBER_SLOTS and not v.value.isdigit() and (number := parse_amount(v.value)) is not None:
+            v.value = str(number)  # "three" annotated for a party size: the number 3, as the state writes it
         said = clock_time(normalize(v.text)) if v.text else None
         if said and said != v.value and same_clock(v.value, said):
             v.value = said  # "6:30" annotated for "6:30pm": the text is the truth (spec §9)

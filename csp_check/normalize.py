@@ -199,10 +199,14 @@ def vague_amount(text: str) -> bool:
     return _amount_key(text) in VAGUE_AMOUNTS
 
 
+#: Words before a number that stress it is exact ("just one", "only two", "exactly three", "a total of 5").
+_EXACTLY = re.compile(r"^(?:(?:just|only|exactly|precisely|merely|a total of|in total|total of) )+(?=\S)")
+
+
 def parse_amount(text: str) -> int | None:
     """An amount written as digits or an English number word; ``None`` when it is neither, or a
     quantity word naming no exact number (:data:`VAGUE_AMOUNTS`: "several", "a couple of")."""
-    key = _amount_key(text)
+    key = _EXACTLY.sub("", _amount_key(text))  # "just one", "only two": the number itself
     if key in VAGUE_AMOUNTS:  # "a couple of options" where there are 5: no exact amount
         return None
     if key.isdigit():
@@ -257,7 +261,8 @@ _UNITS = {"star": "", "stars": "", "night": "", "nights": "", "people": "", "per
 _FREE = re.compile(r"^(?:it is |it's |they are |is )?(?:free|free of charge|no charge|no entrance fee|no fee|"
                    r"free (?:entrance|admission|entry|to enter|to get in|to visit)|(?:entrance|admission|entry) is free)$")
 _ABBREVIATIONS = {"st": "street", "rd": "road", "ave": "avenue", "ln": "lane", "sq": "square"}
-_ADVERBS = {"cheaply": "cheap", "inexpensive": "cheap",
+_ADVERBS = {"cheaply": "cheap", "inexpensive": "cheap", "low-cost": "cheap", "low cost": "cheap", "budget": "cheap",
+            "cheaply priced": "cheap", "expensively priced": "expensive",
             "moderately priced": "moderate", "moderately - priced": "moderate", "moderately-priced": "moderate",
             "mid-priced": "moderate", "mid priced": "moderate", "mid-range": "moderate", "mid range": "moderate",
             "reasonably priced": "moderate", "reasonably - priced": "moderate", "reasonably-priced": "moderate",

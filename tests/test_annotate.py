@@ -312,8 +312,12 @@ def test_no_result_is_about_the_request_unless_it_cannot_be_read() -> None:
     assert verdict("I want hungarian food in the north.", "There is no matching restaurant.") == []
 
 
-def test_approximate_and_breakdown_amounts_are_no_counts() -> None:
-    assert verdict("A place to eat please.", "There are over 30 restaurants.") == []
+def test_bounded_counts_are_read_and_breakdowns_are_no_counts() -> None:
+    # a bound or a hedge is a count with its comparison (cues.amount_op): TOWN has 5 restaurants
+    assert verdict("A place to eat please.", "There are over 30 restaurants.") == ["C6"]
+    assert verdict("A place to eat please.", "There are about 30 restaurants.") == ["C6"]
+    assert verdict("A place to eat please.", "There are over 2 restaurants.") == []
+    assert verdict("A place to eat please.", "There are about 5 restaurants.") == []
     assert verdict("A place to eat please.", "There are 2 chinese restaurants and 3 indian restaurants.") == []
     assert verdict("A place to stay in the north.", "There are two other guesthouses.") == []
 

@@ -31,6 +31,7 @@ from csp_check.families import kb_common
 from csp_check.families.primitives import DONTCARE, Bound, KbCount, count_matches
 from csp_check.families.registry import Family, register
 from csp_check.models import CSP, ActRole, Constraint, ConstraintId, Turn, Value, Variable, VariableKind
+from csp_check.cues import time_bound_op
 from csp_check.normalize import name_words, wording_key
 
 
@@ -102,10 +103,22 @@ def no_results(
             Constraint(
                 id=ConstraintId("C4"), variables=[f.name for f in filters], turn=turn.index, kb=kb_id,
                 columns=[f.slot for f in filters],
-                ops=["=" if f in said or f is entity else search_op(f) for f in filters],
+                ops=[_no_result_op(f, said, entity, turn.utterance) for f in filters],
             )
         )
     return out
+
+
+def _no_result_op(f: Variable, said: list[Variable], entity: Variable | None, utterance: str) -> str:
+    """How a no-result filter compares: a value the turn names is what was not found ("=") unless
+    it is a time said as a bound ("no trains arrive by 12:00": ``<=``); a leaveAt / arriveBy the
+    no-result carries without words in the text is the search's bound (:func:`search_op`), as
+    the state's filters are."""
+    if f is entity:
+        return "="
+    if f in said and f.slot in BOUNDS:
+        return search_op(f) if f.span is None else time_bound_op(utterance, f.span) or "="
+    return "=" if f in said else search_op(f)
 
 
 def asked_entity(ctx, turn: Turn, domain: str, columns: set[str]) -> Variable | None:

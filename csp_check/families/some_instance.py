@@ -273,9 +273,14 @@ def booking_details(ctx, turn: int, kb_id: str, columns: set[str], mine: list[Va
         and not re.search(r"price|fee|cost|fare|total|date|time|day", v.slot) and ctx.kb_claim(kb_id, v)
         and (kb_id.startswith(("dialogue:", "turn")) or v.value in ctx.vocab(kb_id, v.slot))  # a --kb value
     ]  # no entity of the domain has is more likely another domain's (MultiWOZ's acts mislabel domains)
+    named = [v for v in mine if v.kind is VariableKind.SLOT and names_entity(v.slot) and v.slot in columns]
+    trip = unknown_trip(ctx, turn, kb_id, named)
+    if trip:
+        group = details + [v for v in trip if v not in details]
+        return totals + [Constraint(id=ConstraintId("C5"), variables=[v.name for v in group], turn=turn, kb=kb_id,
+                                    columns=[v.slot for v in group], ops=["="] * len(group))]
     if not details:
         return totals
-    named = [v for v in mine if v.kind is VariableKind.SLOT and names_entity(v.slot) and v.slot in columns]
     if named:
         entity = named[0] if len({v.value for v in named}) == 1 else None
     else:
@@ -307,6 +312,17 @@ def _booked_totals(ctx, turn: int, mine: list[Variable], params: set[str]) -> li
                                                              for r in ctx.results if r.domain == v.domain):
             out.append(Constraint(id=ConstraintId("C5"), variables=[v.name], turn=turn, kb=own, columns=[v.slot], ops=["="]))
     return out
+
+
+def unknown_trip(ctx, turn: int, kb_id: str, named: list[Variable]) -> list[Variable]:
+    """C5 in a booking confirmation that names one trip by an id of the KB's form that no entity
+    has ("I booked TR1701" where the table has no tr1701): the id alone, a claim the KB refutes
+    (an id is a KB value, not a wording). ``[]`` otherwise. Source: spec §2 (C5), the MultiWOZ
+    train table (one row per run, ids ``tr`` + 4 digits)."""
+    ids = [v for v in named if v.slot == "trainID" and v.span is not None and v.turn == turn]
+    if len({v.value for v in ids}) != 1 or not re.fullmatch(r"tr\d{4}", str(ids[0].value)):
+        return []
+    return [] if ids[0].value in ctx.vocab(kb_id, "trainID") or not ctx.kb_claim(kb_id, ids[0]) else ids[:1]
 
 
 def bound_op(ctx, v: Variable) -> str:
