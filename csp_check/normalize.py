@@ -312,6 +312,8 @@ def wording_key(slot: str, text: str) -> str:
     words = t.replace("-", " ").split()
     if words and words[0] in ("a", "an", "the") and len(words) > 1:
         words = words[1:]
+    if slot == "trainID" and len(words) == 1 and re.fullmatch(r"\d{4}", words[0]):
+        return f"tr{words[0]}"  # a train ID without its letters ("Train 1097 departs"): 4 digits only
     if len(words) in (1, 2) and (len(words) == 1 or words[1] in _UNITS):
         n = parse_amount(words[0])
         if n is not None:
