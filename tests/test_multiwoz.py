@@ -804,6 +804,21 @@ def test_a_misspelt_address_is_the_one_address_it_is_close_to() -> None:
 
 
 @needs_shared
+def test_a_counted_noun_that_is_a_word_of_names_counts_the_entities_so_named() -> None:
+    """PMUL4612 turn 11 "There are four churches in the centre known for their architecture":
+    the DB has no attraction type church; its 4 churches are the attractions named "… church"
+    (all of type architecture, in the centre). Another number of churches is still wrong (C6),
+    and the explanation names what was counted; the solvers count the same rows."""
+    dialogue, kb = _val("PMUL4612")
+    assert "C6" not in _ids(dialogue, kb, 11)
+    faults = [_edit(dialogue, 11, "four", new) for new in ("three", "five")]
+    for fault in faults:
+        flags = [v for v in check_dialogue(fault, kb).violations if v.constraint.value == "C6" and 11 in v.turns]
+        assert flags and "a name with 'church' (the counted noun)" in flags[0].message, fault.turns[11].utterance
+    _backends_agree([(dialogue, kb)] + [(fault, kb) for fault in faults])
+
+
+@needs_shared
 def test_a_message_listing_some_of_the_matches_says_there_are_more() -> None:
     # SNG0542: "no expensive Italian in the centre" where the DB has 4; the message names 3 and " …"
     dialogue, kb = _val("SNG0542")
