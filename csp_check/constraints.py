@@ -133,6 +133,10 @@ def canonical_values(dialogue: Dialogue, variables: list[Variable], lexicon: Lex
             v.value = normalize(v.text) if comparative(v.text) else lexicon.canon(v.slot_type, v.text)
             continue
         v.value = lexicon.canon(v.slot_type, v.value)
+        if v.text and v.slot in ("name", "address") and v.value[-1:].isalpha():
+            whole = normalize(v.text)  # "coldhams business par" annotated for "… park": the word the span reads whole
+            if whole.startswith(v.value) and whole[len(v.value):].isalpha() and len(whole) - len(v.value) <= 4:
+                v.value = lexicon.resolve(v.slot_type, whole) or v.value
         said = clock_time(normalize(v.text)) if v.text else None
         if said and said != v.value and same_clock(v.value, said):
             v.value = said  # "6:30" annotated for "6:30pm": the text is the truth (spec §9)

@@ -804,6 +804,15 @@ def test_a_misspelt_address_is_the_one_address_it_is_close_to() -> None:
 
 
 @needs_shared
+def test_an_address_value_cut_inside_a_word_is_the_address_the_span_reads() -> None:
+    # PMUL1653 t3 "15 - 17 norman way , coldhams business park", the second Addr annotated
+    # "coldhams business par": one address, the Express by Holiday Inn's (no C5, no C3)
+    dialogue, kb = _val("PMUL1653")
+    assert not {"C3", "C5"} & set(_ids(dialogue, kb, 3))
+    # another hotel's address at that span is still refuted
+    other = _edit(dialogue, 3, "coldhams business park", "hinchinbrook business park")
+    assert "C5" in _ids(other, kb, 3)
+@needs_shared
 def test_a_counted_noun_that_is_a_word_of_names_counts_the_entities_so_named() -> None:
     """PMUL4612 turn 11 "There are four churches in the centre known for their architecture":
     the DB has no attraction type church; its 4 churches are the attractions named "… church"
