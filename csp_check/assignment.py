@@ -69,14 +69,43 @@ def misspelt_name(key: str, names: dict[str, set[str]], every_name: set[str]) ->
     return next(iter(names[near[0]]))
 
 
-def _fuzzy_subset(mine: frozenset[str], theirs: frozenset[str]) -> bool:
+def _fuzzy_subset(mine: frozenset[str], theirs: frozenset[str], loose: bool = False) -> bool:
     """Each of ``mine`` is one of ``theirs`` or, for words of 5+ letters, one typo away or cut
     short ("hunting" for "huntingdon"); a word with a digit (a house number, "50210" for
-    "40210") is another number, never a typo."""
+    "40210") is another number, never a typo. ``loose`` (addresses, :func:`_near_word`): a
+    long word may also be two edits away ("hincibrook" for "hinchinbrook")."""
     return bool(mine) and all(
         w in theirs or (len(w) >= 5 and w.isalpha() and any(
-            len(x) >= 5 and (one_typo(w, x) or x.startswith(w)) for x in theirs)) for w in mine
+            len(x) >= 5 and (one_typo(w, x) or x.startswith(w) or (loose and _near_word(w, x))) for x in theirs))
+        for w in mine
     )
+
+
+def _near_word(word: str, other: str) -> bool:
+    """Whether two words of 7+ letters are at most two edits apart, the edits at most a quarter
+    of the longer, and start with the same letter ("hincibrook" / "hinchinbrook"; the limit
+    :func:`misspelt_name` puts on a whole name)."""
+    return (min(len(word), len(other)) >= 7 and word[0] == other[0] and 2 * 4 <= max(len(word), len(other))
+            and edit_distance(word, other, 2) <= 2)
+
+
+#: A UK postcode at the start or end of an address span ("5 Jordans Yard Bridge Street City Centre
+#: cb21ug"; MultiWOZ writes one O for a zero, "cb3ojg"): no part of the address.
+_EDGE_POSTCODE = re.compile(r"^(?P<lead>[a-z]{1,2}\d[a-z\d]?\s?[\do][a-z]{2})\b[\s,.]*(?P<rest_l>.*)$"
+                            r"|^(?P<rest_t>.*?)[\s,.]*\b(?P<trail>[a-z]{1,2}\d[a-z\d]?\s?[\do][a-z]{2})[\s.]*$")
+
+
+def split_postcode(text: str) -> tuple[str, str | None]:
+    """(the address words of ``text``, the UK postcode written before or after them, else
+    ``None``): ``"5 jordans yard bridge street city center cb21ug"`` → (``"5 jordans yard
+    bridge street city center"``, ``"cb21ug"``). Text that is a postcode alone is no address
+    with one: (``text``, ``None``)."""
+    t = normalize(text)
+    m = _EDGE_POSTCODE.match(t)
+    if not m:
+        return t, None
+    rest = (m["rest_l"] if m["lead"] else m["rest_t"]).strip(" ,.")
+    return (rest, m["lead"] or m["trail"]) if rest else (t, None)
 
 
 class Lexicon:
@@ -118,6 +147,12 @@ class Lexicon:
         table = self.kb.tables.get(domain)
         if table is None:
             return None
+        if column == "address":  # "5 Jordans Yard Bridge Street City Centre cb21ug": the address, then its postcode
+            rest, code = split_postcode(surface)
+            if code is not None:
+                found = self.resolve(slot_type, rest)
+                codes = {wording_key("postcode", e.get("postcode") or "") for e in table.normalized() if e.get("address") == found}
+                return found if found is not None and wording_key("postcode", code) in codes else None
         keys, words = kb_index(table, column)
         key = wording_key(column, surface)
         found = keys.get(key)
@@ -141,9 +176,21 @@ class Lexicon:
                 return next(iter(hits))
             if hits:
                 return None
+        if column == "address" and not self._an_address_elsewhere(mine):  # "Hincibrook buisness park"
+            hits = {value for w, value in words if _fuzzy_subset(mine, w, loose=True)}
+            if len(hits) == 1:
+                return next(iter(hits))
         if column == "name":  # a misspelt name ("the gardina"): the one DB name it is close to
             return misspelt_name(key, keys, self._every_name())
         return None
+
+    def _an_address_elsewhere(self, mine: frozenset[str]) -> bool:
+        """Whether the address words ``mine`` are (a part of) the words of an address of any
+        table of the attached KB: such text is that address, never a misspelling of another."""
+        for table in self.kb.tables.values() if self.kb else ():
+            if any(mine <= w for w, _ in kb_index(table, "address")[1]):
+                return True
+        return False
 
     def _every_name(self) -> set[str]:
         """The wording keys of every name of every table of the attached KB (computed once per KB)."""
@@ -186,6 +233,8 @@ class Lexicon:
             return True
         if column not in ENTITY_TEXT_SLOTS and self.resolve(slot_type, text) not in (None, value, "dontcare"):
             return False  # the text is another DB value: "modern european" is not "european"
+        if column == "address" and split_postcode(text)[1] is not None:
+            return self.resolve(slot_type, text) == value  # the postcode written with it must be the address's
         if contains_words(text, value):
             return True
         t, v = normalize(text), normalize(value)

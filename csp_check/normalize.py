@@ -350,8 +350,6 @@ def wording_key(slot: str, text: str) -> str:
             return f"{float(amount):.2f}pounds"
         if money(amount):
             return (money(amount) or "").replace(" ", "")
-    if slot == "address":  # "5 Jordans Yard Bridge Street City Centre cb21ug": the postcode is not the address
-        t = re.sub(r"(?<=[a-z])[\s,]+cb\s?\d{1,2}\s?\d?\s?[a-z]{2}$", "", t)
     if slot == "phone" and re.fullmatch(r"[\d\s().+-]+", t):  # "01223 332 360": digits, leading zero kept
         return re.sub(r"\D", "", t)
     if slot in ("parking", "internet") and t in ("free", "free parking", "free wifi", "free internet", "wifi", "included"):

@@ -781,6 +781,72 @@ def test_a_count_of_the_others_leaves_out_the_entities_named_before_it_in_its_tu
     assert "C6" in _ids(_edit(dialogue, 11, "6 earlier", "12 earlier"), kb, 11)
 
 
+def test_a_train_id_said_without_its_letters_is_that_train() -> None:
+    # PMUL4793 t3 "Train 1097 departs Cambridge at 11:34 and arrives in Peterborough at 12:24" is DB TR1097
+    assert wording_key("trainID", "1097") == "tr1097" and wording_key("trainID", "Train 1097") == "tr1097"
+    assert wording_key("trainID", "417") == "tr417"  # a digit short under trainID: an ID (refuted: no tr417)
+    dialogue, kb = _val("PMUL4793")
+    assert "C5" not in _ids(dialogue, kb, 3)
+    # another number is another train (or none): still refuted
+    for wrong in ("Train 1098", "Train 1167"):
+        assert "C5" in _ids(_edit(dialogue, 3, "Train 1097", wrong), kb, 3), wrong
+
+
+@needs_shared
+def test_an_address_with_its_postcode_written_after_it_is_that_address() -> None:
+    # MUL1589 t13 "The address is 5 Jordans Yard Bridge Street City Centre cb21ug" (one Addr span):
+    # the DB address of the Curry King, then its postcode
+    from csp_check.assignment import split_postcode
+
+    assert split_postcode("5 Jordans Yard Bridge Street City Centre cb21ug") == (
+        "5 jordans yard bridge street city center", "cb21ug")
+    assert split_postcode("CB2 1UG, 5 Jordans Yard") == ("5 jordans yard", "cb2 1ug")
+    assert split_postcode("cb21ug") == ("cb21ug", None)  # a postcode alone: no address with one
+    dialogue, kb = _val("MUL1589")
+    assert "C5" not in _ids(dialogue, kb, 13)
+    # another house number, or another entity's postcode after the right address: still refuted
+    for old, new in (("5 Jordans", "6 Jordans"), ("cb21ug", "cb23ll")):
+        assert "C5" in _ids(_edit(dialogue, 13, old, new), kb, 13), new
+
+
+@needs_shared
+def test_a_misspelt_address_is_the_one_address_it_is_close_to() -> None:
+    # PMUL3363 t11 "Kingfisher way in Hincibrook buisness park , huntington": the Huntingdon
+    # Marriott's "kingfisher way, hinchinbrook business park, huntingdon" (spelt right at turn 7)
+    dialogue, kb = _val("PMUL3363")
+    assert "C5" not in _ids(dialogue, kb, 11)
+    lex = Lexicon().attach(kb)
+    assert lex.resolve("hotel.address", "Hincibrook buisness park") == "kingfisher way, hinchinbrook business park, huntingdon"
+    assert lex.resolve("hotel.address", "Kingfisher way in Hincibrok buisnes pork") is None  # too far from any
+    # another hotel's address (misspelt too) is that hotel's, not the Marriott's: still refuted
+    other = _edit(dialogue, 11, "Kingfisher way in Hincibrook buisness park", "15 - 17 norman way in Coldhams buisness park")
+    assert "C5" in _ids(other, kb, 11)
+
+
+@needs_shared
+def test_an_address_value_cut_inside_a_word_is_the_address_the_span_reads() -> None:
+    # PMUL1653 t3 "15 - 17 norman way , coldhams business park", the second Addr annotated
+    # "coldhams business par": one address, the Express by Holiday Inn's (no C5, no C3)
+    dialogue, kb = _val("PMUL1653")
+    assert not {"C3", "C5"} & set(_ids(dialogue, kb, 3))
+    # another hotel's address at that span is still refuted
+    other = _edit(dialogue, 3, "coldhams business park", "hinchinbrook business park")
+    assert "C5" in _ids(other, kb, 3)
+@needs_shared
+def test_a_counted_noun_that_is_a_word_of_names_counts_the_entities_so_named() -> None:
+    """PMUL4612 turn 11 "There are four churches in the centre known for their architecture":
+    the DB has no attraction type church; its 4 churches are the attractions named "… church"
+    (all of type architecture, in the centre). Another number of churches is still wrong (C6),
+    and the explanation names what was counted; the solvers count the same rows."""
+    dialogue, kb = _val("PMUL4612")
+    assert "C6" not in _ids(dialogue, kb, 11)
+    faults = [_edit(dialogue, 11, "four", new) for new in ("three", "five")]
+    for fault in faults:
+        flags = [v for v in check_dialogue(fault, kb).violations if v.constraint.value == "C6" and 11 in v.turns]
+        assert flags and "a name with 'church' (the counted noun)" in flags[0].message, fault.turns[11].utterance
+    _backends_agree([(dialogue, kb)] + [(fault, kb) for fault in faults])
+
+
 @needs_shared
 def test_a_message_listing_some_of_the_matches_says_there_are_more() -> None:
     # SNG0542: "no expensive Italian in the centre" where the DB has 4; the message names 3 and " …"

@@ -121,6 +121,9 @@ class InstanceCount(Family):
         if listed:  # "in the centre and north": any of the values listed
             column, _, values = listed.partition("=")
             said = ", ".join(x for x in (said, f"{column} one of {values.split('|')} (listed)") if x)
+        word = (constraint.kb or "").partition(NAME_WORD_MARK)[2]
+        if word:  # "four churches": counted among the entities so named
+            said = ", ".join(x for x in (said, f"a name with {word!r} (the counted noun)") if x)
         if constraint.count_excluded:
             op = f"{op}{amount} other (up to {constraint.count_excluded} named before not counted), i.e. "
         msg = f"{kb_common.claim(constraint, by_name)} says {op}{amount} with {said or 'no filter'}; the KB has {have}"
@@ -257,7 +260,12 @@ def counts(
     for amount in amounts:
         noun = nouns.get(amount.name)
         table = kb_id
-        if noun is not None:  # "2 swimming pools", "8 guesthouses": the count is about that kind
+        word = name_word_noun(ctx, turn, kb_id, amount, mine) if noun is None and params is None else None
+        if word is not None:  # "four churches": no type of the table, a word of its entities' names
+            types = {e.get("type") for e in ctx.kbs.get(kb_id) or []}
+            filters = [f for f in filters if f.slot != "type" or f.value in types or f.value == "dontcare"]
+            table = name_word_table(ctx, kb_id, word)
+        elif noun is not None:  # "2 swimming pools", "8 guesthouses": the count is about that kind
             filters = [f for f in filters if f.slot != noun.slot] + [noun]
         elif params is None:  # "Three hotels come up" with no span on "hotels": the words still say the kind
             kind = noun_kind(ctx, turn, domain, kb_id, amount, filters)
@@ -467,6 +475,47 @@ def values_table(ctx, kb_id: str, column: str, values: list[str]) -> str:
     table = f"{kb_id}{LIST_MARK}{column}={'|'.join(values)}"
     if table not in ctx.kbs:
         ctx.kbs[table] = [e for e in ctx.kbs.get(kb_id) or [] if e.get(column) in values]
+    return table
+
+
+#: A KB table restricted to the entities whose name has one word: ``f"{table}{NAME_WORD_MARK}{word}"``
+#: (:func:`name_word_table`).
+NAME_WORD_MARK = "|name has "
+
+
+def name_word_noun(ctx, turn: int, kb_id: str, amount: Variable, mine: list[Variable]) -> str | None:
+    """The name word a count's noun stands for when it is no ``type`` of the table but a word of
+    its entities' names: "four *churches* in the centre" counts the attractions named "… church"
+    (MultiWOZ has no type church; its churches are of type architecture). The noun is a ``type``
+    span right after the amount (as :func:`counted_noun`'s, words only between) whose value the
+    table's types lack (:meth:`~csp_check.build_context.BuildContext.description`), one word
+    that some entity's name has. ``None`` otherwise."""
+    from csp_check.normalize import name_words
+
+    entities = ctx.kbs.get(kb_id) or []
+    if amount.span is None or not any("type" in e for e in entities):
+        return None
+    utterance = ctx.dialogue.turns[turn].utterance
+    for v in mine:
+        if (v.kind is not VariableKind.SLOT or v.slot != "type" or v.span is None or not isinstance(v.value, str)
+                or not 0 < v.span.start - amount.span.end <= 12 or not ctx.description(v)
+                or not re.fullmatch(r"[\s\w-]*", utterance[amount.span.end : v.span.start])):
+            continue
+        words = name_words(v.value)
+        word = next(iter(words)) if len(words) == 1 else ""
+        if word and any(word in name_words(e.get("name") or "") for e in entities):
+            return word
+    return None
+
+
+def name_word_table(ctx, kb_id: str, word: str) -> str:
+    """The id of table ``kb_id`` restricted to entities whose name has ``word``
+    (:data:`NAME_WORD_MARK`, :func:`name_word_noun`), added to the CSP's tables once."""
+    from csp_check.normalize import name_words
+
+    table = f"{kb_id}{NAME_WORD_MARK}{word}"
+    if table not in ctx.kbs:
+        ctx.kbs[table] = [e for e in ctx.kbs.get(kb_id) or [] if word in name_words(e.get("name") or "")]
     return table
 
 
