@@ -77,11 +77,11 @@ def inject(dialogue: Dialogue, kb, kind: str, rng: random.Random) -> Dialogue | 
             if amount.span is None:
                 continue
             _, possible = count_matches(csp.kbs[c.kb or ""], c.columns, [said[n] for n in c.variables], c.ops)
-            new = possible + 1 + rng.randrange(3)
+            new = possible + c.count_next_day + 1 + rng.randrange(3)  # past the clock-time reading too
             if amount.amount_op == "~":  # "about 11": a range (cues.approx_tolerance); the fault leaves it
                 from csp_check.faults import hedged_beyond
 
-                new = hedged_beyond(possible, possible) or new
+                new = hedged_beyond(possible, possible + c.count_next_day) or new
             options.append((amount, str(new)))
         elif kind in ("name", "attribute") and c.id is ConstraintId.C5:
             entities = csp.kbs[c.kb or ""]
@@ -128,8 +128,9 @@ def inject(dialogue: Dialogue, kb, kind: str, rng: random.Random) -> Dialogue | 
             if c.id is not ConstraintId.C6 or amount is None or amount.span is None or amount.amount_op != "=":
                 continue
             sure, possible = count_matches(csp.kbs[c.kb or ""], c.columns, [said[n] for n in c.variables], c.ops)
-            new = hedged_beyond(sure, possible) if said[amount.name] == amount.value else None
-            if new is not None and sure <= amount.value <= possible:
+            late = c.count_next_day  # trains arriving after midnight: the clock-time reading counts them too
+            new = hedged_beyond(sure, possible + late) if said[amount.name] == amount.value else None
+            if new is not None and sure <= amount.value <= possible + late:
                 options.append((amount, f"{HEDGES[amount.turn % len(HEDGES)]} {new}"))
     if kind == "amenity_coordination":
         from csp_check.faults import negated_coordination

@@ -242,6 +242,11 @@ class Constraint(BaseModel):
         0, description="C6: entities named earlier that a count of 'other' ones ('2 other cheap places') "
         "leaves out and that match its filters; the KB count may exceed the amount by up to that many",
     )
+    count_next_day: int = Field(
+        0, description="C6: matching trains that arrive after midnight, on the next day, though their clock "
+        "time is within an 'arrive by' bound; a count made by comparing clock times includes them, so the "
+        "KB count may fall short of the amount by up to that many",
+    )
     values: list[str] = Field(default_factory=list, description="S1: the annotation's fixed values")
     record: str | None = Field(None, description="S1: which annotation records them (state / call)")
 

@@ -25,17 +25,23 @@ from csp_check.normalize import clock_of_day, wording_key
 OP_WORDS = {"=": "", ">": "more than ", ">=": "at least ", "<": "fewer than ", "<=": "at most ", "~": "about "}
 
 
-def count_bounds(op: str, amount: str, said: object = None, excluded: int = 0) -> tuple[Bound, Bound | None]:
+def count_bounds(op: str, amount: str, said: object = None, excluded: int = 0,
+                 next_day: int = 0) -> tuple[Bound, Bound | None]:
     """(lower, upper) bound on the KB count for ``count op amount`` (``amount``: the variable's
     name); ``None``: no upper bound. ``~`` (an approximation, "about 70") is ``amount`` ±
     :func:`csp_check.cues.approx_tolerance` of ``said``, the amount the text states (an int; the
     tolerance is fixed by it, so the bounds stay offsets of the variable). ``excluded``: for a
     count of "other" entities (:func:`others_excluded`), how many matching entities named
     earlier it may leave out; the upper bound rises by that many ("2 other": 2..2+excluded).
-    Raises ``ValueError`` for an unknown op."""
+    ``next_day``: how many matching trains arrive after midnight within an "arrive by" clock
+    bound (:func:`next_day_within`); the lower bound falls by that many, so either reading of
+    such an arrival (the next day: too late; the clock time, as MultiWOZ's wizards compared
+    it: in time) makes the count hold. Raises ``ValueError`` for an unknown op."""
     lo, hi = _op_bounds(op, amount, said)
     if excluded and hi is not None:
         hi = Bound(hi.variable, hi.offset + excluded)
+    if next_day and lo.variable is not None:
+        lo = Bound(lo.variable, lo.offset - next_day)
     return lo, hi
 
 
@@ -93,7 +99,7 @@ class InstanceCount(Family):
                                        kb_common.values(constraint, assignment), constraint.ops)
         lo, hi = count_bounds(amount_op(constraint, csp), constraint.count_variable or "",
                               csp.assignment.get(constraint.count_variable or ""),  # tolerance: of the text's amount
-                              constraint.count_excluded)
+                              constraint.count_excluded, constraint.count_next_day)
         low = lo.value(assignment)
         high = None if hi is None else hi.value(assignment)
         return max(sure, low) <= (possible if high is None else min(possible, high))
@@ -102,7 +108,8 @@ class InstanceCount(Family):
         if not constraint.count_variable:
             raise ValueError(f"dialogue {csp.dialogue_id}: C6 without a count variable")
         lo, hi = count_bounds(amount_op(constraint, csp), constraint.count_variable,
-                              csp.assignment.get(constraint.count_variable), constraint.count_excluded)
+                              csp.assignment.get(constraint.count_variable), constraint.count_excluded,
+                              constraint.count_next_day)
         return [KbCount(constraint.kb or "", kb_common.filters(constraint), lo=lo, hi=hi)]
 
     def explain(self, constraint: Constraint, assignment: Mapping[str, Value], csp: CSP,
@@ -152,6 +159,27 @@ def next_day_arrivals(constraint: Constraint, assignment: Mapping[str, Value], c
         if e.get("arriveBy", "") >= "24:00" and clock_of_day(e["arriveBy"]) <= bound  # type: ignore[operator]
         and entity_match(e, [c for _, c, _ in rest], [assignment[n] for n, _, _ in rest], [o for _, _, o in rest])[1]
     ]
+
+
+def next_day_within(ctx, table: str, filters: list[Variable]) -> int:
+    """How many entities of ``table`` matching ``filters`` arrive after midnight, on the next day
+    ("01:44" for a train leaving 23:01: :func:`~csp_check.normalize.next_day_arrival`), at a
+    clock time within the filters' "arrive by" bound: those a count made by comparing clock
+    times includes (MultiWOZ's wizards did) and csp-check's day-aware comparison leaves out.
+    ``0`` without such a bound. An arrival in hour 24 is left out: the DB writes those "24:06",
+    which no clock bound meets. Spec §9 (time bounds); the values are read at build time, as
+    :func:`others_excluded`'s."""
+    bounds = [f for f in filters if f.slot == "arriveBy" and search_op(f) == "<="]
+    bound = ctx.assignment.get(bounds[0].name, bounds[0].value) if bounds else None
+    if not isinstance(bound, str):
+        return 0
+    rest = [f for f in filters if f is not bounds[0]]
+    values = [ctx.assignment.get(f.name, f.value) for f in rest]
+    return sum(
+        1 for e in ctx.kbs.get(table) or []
+        if e.get("arriveBy", "") >= "25:00" and clock_of_day(e["arriveBy"]) <= bound  # hour 24: written "24:06"
+        and entity_match(e, [f.slot for f in rest], values, [search_op(f) for f in rest])[1]
+    )
 
 
 def without_requested(ctx, turn, domain: str, kb_id: str, mine: list[Variable], filters: list[Variable]) -> list[Variable]:
@@ -291,11 +319,13 @@ def counts(
         if params is None and (turn, domain) in ctx.unlinked:
             continue  # a search constraint no variable mentions: the count's filter is not known
         excluded = others_excluded(ctx, turn, domain, table, amount, filters) if params is None else 0
+        next_day = next_day_within(ctx, table, filters) if params is None else 0
         out.append(
             Constraint(
                 id=ConstraintId("C6"), variables=[f.name for f in filters], turn=turn, kb=table,
                 columns=[f.slot for f in filters], count_variable=amount.name, ops=[search_op(f) for f in filters],
                 count_excluded=excluded,
+                count_next_day=next_day,
             )
         )
     return out
