@@ -164,6 +164,8 @@ class BuildContext:
             return True
         if is_generic(v.domain, v.slot, v.value):
             return False  # "the Avalon is a moderately priced hotel": the word for any place to stay
+        if v.slot in _IDENTIFYING and self.whole_place(kb_id, v):
+            return False  # "Addenbrookes Hospital, Telephone 01223245151": the table lists its departments only
         vocab = self.vocab(kb_id, v.slot)
         value = v.value
         if v.slot == "address" and re.fullmatch(r"cb\s?\d{1,2}\s?\d?\s?[a-z]{2}", value):
@@ -201,6 +203,19 @@ class BuildContext:
                 # for the Cherry Hinton Village Centre): the text names the entity, the slot is wrong
             return not any(mine < w for w, _ in kb_index(self.kb.tables[kb_id], v.slot)[1])
         return v.slot not in SEARCH_COLUMNS  # an open column (phone, postcode, …): a value no entity has is refuted
+
+    def whole_place(self, kb_id: str, v: Variable) -> bool:
+        """Whether ``v`` (a phone, address or postcode) is said of the place a table's entities
+        are parts of: the table names its entities by ``department`` (MultiWOZ's hospital) and
+        neither the turn nor the belief state names one, so the detail is the place's own,
+        which the table does not list (no claim)."""
+        table = self.kb.tables.get(kb_id) if self.kb is not None else None
+        rows = table.normalized() if table is not None else []
+        if not rows or not any("department" in e for e in rows) or any("name" in e for e in rows):
+            return False
+        if any(w.slot == "department" and w.turn == v.turn for w in self.variables):
+            return False
+        return not self.dialogue.turns[v.turn].state.get(v.domain, {}).get("department")
 
     def call_slots(self) -> dict[int, set[str]]:
         """Turn → the argument names of the service calls made at that turn (computed once per

@@ -850,6 +850,18 @@ def test_a_counted_noun_that_is_a_word_of_names_counts_the_entities_so_named() -
 
 
 @needs_shared
+def test_a_detail_of_the_hospital_itself_is_not_checked_against_its_departments() -> None:
+    # PMUL4120 t1: "Addenbrookes Hospital, Telephone 01223245151" (the DB lists department phones only)
+    dialogue, kb = _val("PMUL4120")
+    assert "C5" not in _ids(dialogue, kb, 1)
+    # once a department is in the belief state, the phone is that department's: refuted
+    turns = list(dialogue.turns)
+    state = {**turns[1].state, "hospital": {"department": ["neurosciences critical care unit"]}}
+    turns[1] = turns[1].model_copy(update={"state": state})
+    assert "C5" in _ids(dialogue.model_copy(update={"turns": turns}), kb, 1)
+
+
+@needs_shared
 def test_a_message_listing_some_of_the_matches_says_there_are_more() -> None:
     # SNG0542: "no expensive Italian in the centre" where the DB has 4; the message names 3 and " …"
     dialogue, kb = _val("SNG0542")
