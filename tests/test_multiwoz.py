@@ -772,6 +772,33 @@ def test_a_count_leaves_out_the_value_its_own_turn_says_none_has() -> None:
 
 
 @needs_shared
+def test_a_value_about_part_of_the_counted_set_is_no_filter_of_the_count() -> None:
+    # MUL0675 t3 "You have ten options, nine of which are guesthouses": 10 cheap hotels with
+    # parking and wifi (9 of them guesthouses); the guesthouse is about nine, not the ten
+    dialogue, kb = _val("MUL0675")
+    assert "C6" not in _ids(dialogue, kb, 3)
+    assert "C6" in _ids(_edit(dialogue, 3, "ten options", "twelve options"), kb, 3)
+    assert "C6" in _ids(_edit(dialogue, 3, "ten options", "zero options"), kb, 3)
+    # PMUL1744 t11 "There are 7 that fit your criteria. All of them are 4 star hotels with the
+    # exception of one": 7 moderate guesthouses in the north with parking, 6 of them 4 stars
+    dialogue, kb = _val("PMUL1744")
+    assert "C6" not in _ids(dialogue, kb, 11)
+    assert "C6" in _ids(_edit(dialogue, 11, "There are 7", "There are 9"), kb, 11)
+
+
+@needs_shared
+def test_a_count_of_zero_holds_for_a_value_the_kb_does_not_have() -> None:
+    # MUL0819 t1 "There are currnently zero finding for australasian food": no restaurant of the
+    # DB serves it, so zero is right (the food is no filter, the DB not knowing it)
+    dialogue, kb = _val("MUL0819")
+    assert "C6" not in _ids(dialogue, kb, 1)
+    # the same zero about a food the DB has (17 chinese restaurants) is still wrong
+    edited = _edit(_edit(dialogue, 0, "australasian", "chinese"), 1, "australasian", "chinese")
+    dump = edited.model_dump_json().replace('"australasian"', '"chinese"').replace('"australian"', '"chinese"')
+    assert "C6" in _ids(type(edited).model_validate_json(dump), kb, 1)
+
+
+@needs_shared
 def test_a_count_of_the_others_leaves_out_the_entities_named_before_it_in_its_turn() -> None:
     # PMUL2320 t3: one of 4 east museums named, then "information for the other three"
     dialogue, kb = _val("PMUL2320")

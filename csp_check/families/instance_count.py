@@ -84,10 +84,13 @@ class InstanceCount(Family):
         """One instance per amount the system states at ``at``
         (:class:`~csp_check.build_context.KbScope`) that counts the search in force (:func:`counts`);
         the filters are the search in force, with the values the utterance itself names
-        (:func:`with_own_words`), less those the same turn asks for again (:func:`without_requested`)."""
+        (:func:`with_own_words`) but not those about a part of the counted set (:func:`parts`), less
+        those the same turn asks for again (:func:`without_requested`)."""
         filters = at.filters
         if at.params is None and ctx.options.count_filter == "state":
-            filters = with_own_words(ctx, at.turn.index, at.kb_id, at.columns, at.mine, filters)
+            part = parts(ctx, at.turn.index, at.mine)  # "nine of which are guesthouses": no filter
+            filters = with_own_words(ctx, at.turn.index, at.kb_id, at.columns,
+                                     [v for v in at.mine if v.name not in part], [f for f in filters if f.name not in part])
             filters = without_requested(ctx, at.turn, at.domain, at.kb_id, at.mine, filters)
         return counts(ctx, at.turn.index, at.domain, at.kb_id, at.mine, at.params, filters)
 
@@ -316,6 +319,8 @@ def counts(
             continue  # "I have one train leaving cambridge at 12:40 and arriving at 13:08": "a train"
         if params is None and not filters and ctx.state_names(turn, domain):
             continue  # "two restaurants: Pizza Express and Pizza Express Fen Ditton": a count of names
+        if params is None and amount.value == 0 and unknown_value(ctx, turn, domain, kb_id):
+            continue  # "zero findings for australasian food": no entity has a value the DB does not know
         if params is None and (turn, domain) in ctx.unlinked:
             continue  # a search constraint no variable mentions: the count's filter is not known
         excluded = others_excluded(ctx, turn, domain, table, amount, filters) if params is None else 0
@@ -331,6 +336,21 @@ def counts(
     return out
 
 
+def unknown_value(ctx, turn: int, domain: str, kb_id: str) -> Variable | None:
+    """A search value of ``domain`` that system turn ``turn`` or the user's turn before it names
+    and KB table ``kb_id`` has in no entity, though the table has that column ("zero findings
+    for *australasian* food"): a count of 0 about it holds (no entity has it), while the value
+    itself is no filter (:meth:`~csp_check.build_context.BuildContext.description`). ``None``
+    when every named value is one the table knows."""
+    for v in [*ctx.by_turn.get(turn - 1, []), *ctx.by_turn.get(turn, [])]:
+        if (v.kind is VariableKind.SLOT and v.domain == domain and v.slot in SEARCH_COLUMNS
+                and isinstance(v.value, str) and v.value != "dontcare" and not is_generic(domain, v.slot, v.value)):
+            vocab = ctx.vocab(kb_id, v.slot)
+            if vocab and v.value not in vocab:
+                return v
+    return None
+
+
 def without_denied(ctx, turn: int, domain: str, filters: list[Variable]) -> list[Variable]:
     """The count's filters less those of a slot the same system turn says no entity has, when
     the filter comes from an earlier turn: "There are 33 expensive establishments in the centre,
@@ -340,6 +360,35 @@ def without_denied(ctx, turn: int, domain: str, filters: list[Variable]) -> list
     denied = {a.slot for a in ctx.dialogue.turns[turn].acts
               if a.role is ActRole.NO_RESULT and a.domain == domain and a.slot}
     return [f for f in filters if f.slot not in denied or f.turn == turn]
+
+
+#: A part of the counted set before a value in its sentence: "nine *of which* are guesthouses",
+#: "3 of them", "some of which", "most of them", "mostly", "all but one".
+_PART_BEFORE = re.compile(
+    r"\b(?:(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|some|most|many|several|a few|few|half)"
+    r"\s+of\s+(?:which|them|these|those)|most(?:ly)?|all\s+(?:but|except)\s+(?:\d+|one|two|three|a few))\b", re.I)
+#: "All of them are 4 star *with the exception of one*", "all … except two": the value holds for all but some.
+_ALL_BUT_AFTER = re.compile(
+    r"\b(?:except(?:\s+for)?|but|with\s+the\s+exception\s+of|other\s+than|save\s+for)\s+"
+    r"(?:\d+|one|two|three|four|five|a\s+few|a\s+couple)\b", re.I)
+
+
+def parts(ctx, turn: int, mine: list[Variable]) -> set[str]:
+    """The names of the system's own informed values of turn ``turn`` that describe a *part* of
+    the counted set, not the set: after a cue in their sentence ("ten options, nine of which are
+    *guesthouses*", "some of which are cheap", "most of them", "mostly") or in an "all … except
+    one" sentence ("7 fit. All of them are *4 star* with the exception of one"). Such a value is
+    no filter of the count (a filter the user asked for earlier stays one)."""
+    utterance = ctx.dialogue.turns[turn].utterance
+    out: set[str] = set()
+    for v in mine:
+        if v.kind is not VariableKind.SLOT or v.span is None or v.turn != turn or v.speaker != "system":
+            continue
+        start, end = sentence_of(utterance, v.span)
+        before, after = utterance[start : v.span.start], utterance[v.span.end : end]
+        if _PART_BEFORE.search(before) or (re.search(r"\ball\b", before, re.I) and _ALL_BUT_AFTER.search(after)):
+            out.add(v.name)
+    return out
 
 
 #: Words before "one" that make it a count ("only one", "just one", "there is one", "exactly one").
