@@ -412,27 +412,38 @@ def ticket_price(var: Variable, said: str, utterance: str, party: int | None, le
     total for 5 people"): ``said`` / ``party`` when it is a total — its sentence says so
     (:data:`_TOTAL`, not "each" / "per person" after it), or, with no such words, ``said`` is no
     price of the domain's KB table while ``said`` / ``party`` is. Else ``said`` itself, and
-    always when the total does not split into ``party`` whole-penny tickets (75.59 for 2 is a
-    wrong total, not a price per ticket) or the domain has no table in the ``--kb`` (MultiWOZ's
-    wording, read against its DB)."""
+    always when the domain has no table in the ``--kb`` (MultiWOZ's wording, read against its
+    DB). A total that does not split into ``party`` whole-penny tickets is read per ticket only
+    at a KB price within a penny of it (75.59 for 2 at 37.80: the booking tool's float
+    arithmetic); else it stays as said (75.80 for 2 is a wrong total, not a price per ticket)."""
     table = lexicon.kb.tables.get(var.domain) if lexicon.kb is not None else None
     pence = _pence(said)
-    if (table is None or not party or party < 2 or pence is None or pence % party or var.span is None
+    if (table is None or not party or party < 2 or pence is None or var.span is None
             or _EACH.match(utterance, var.span.end)):
         return said
-    each = f"{pence // party / 100:.2f} pounds"
+    prices = kb_index(table, var.slot)[0]
+    if pence % party:  # a share within a penny of the total, at a price some row has
+        near = [f"{share / 100:.2f} pounds" for share in (pence // party, pence // party + 1)
+                if abs(share * party - pence) <= 1]
+        near = [each for each in near if wording_key(var.slot, each) in prices]
+        if len(near) != 1:
+            return said
+        each = near[0]
+    else:
+        each = f"{pence // party / 100:.2f} pounds"
     start, end = sentence_of(utterance, var.span)
     if any(not m["n"] or parse_amount(m["n"]) for m in _TOTAL.finditer(utterance[start:end])):
         return each
-    prices = kb_index(table, var.slot)[0]
     return each if wording_key(var.slot, said) not in prices and wording_key(var.slot, each) in prices else said
 
 
 def share_of(said: Value, total: Value) -> bool:
     """Whether price ``said`` is ``total`` split into 2 or more equal tickets (both amounts of
-    money, "10.10 pounds" of "50.50 pounds"): the per-ticket reading :func:`ticket_price` gives a total."""
+    money, "10.10 pounds" of "50.50 pounds", to within a penny: "37.80 pounds" of "75.59 GBP"): the
+    per-ticket reading :func:`ticket_price` gives a total."""
     each, whole = _pence(said), _pence(total)
-    return each is not None and whole is not None and 0 < each < whole and whole % each == 0
+    return (each is not None and whole is not None and 0 < each < whole
+            and abs(round(whole / each) * each - whole) <= 1)
 
 
 def _pence(price: Value) -> int | None:

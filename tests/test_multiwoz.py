@@ -763,6 +763,37 @@ def test_an_entity_name_annotated_as_its_address_claims_no_address() -> None:
 
 
 @needs_shared
+@pytest.mark.parametrize("total,flagged", [
+    ("75.59", False),  # as said: 2 × 37.80 = 75.60, a penny off (the booking tool's float arithmetic)
+    ("75.60", False),
+    ("75.61", False),
+    ("75.58", True),  # two pennies off: no 37.79 train
+    ("75.80", True),  # a wrong total: no train costs 37.90
+])
+def test_a_total_within_a_penny_of_the_party_s_tickets_is_read_per_ticket(total: str, flagged: bool) -> None:
+    # MUL0426 t11 "total due will be 75.59 GBP" for 2 people; the train costs 37.80 a ticket (t9)
+    dialogue, kb = _val("MUL0426")
+    assert ("C5" in _ids(_edit(dialogue, 11, "75.59", total), kb, 11)) is flagged
+
+
+@needs_shared
+@pytest.mark.parametrize("old,new,flagged", [
+    (None, None, False),  # "Are there any other trains closer to 10:00 ?" after TR4094 arriving 08:07
+    ("any other trains closer to 10:00", "any trains arriving by 10:00", True),  # TR4094 (08:07) does
+    ("any other trains closer to", "any other trains arriving by", True),  # TR4094 and the 06:07 one do
+    ("any other trains closer to 10:00", "any trains closer to 10:00", True),  # no alternative asked for
+])
+def test_a_no_result_about_alternatives_to_the_offer_claims_no_count(old: str | None, new: str | None,
+                                                                     flagged: bool) -> None:
+    """MUL1888 turn 5 "No I'm sorry there are not on a Wednesday" (Train-NoOffer day) answers
+    "Are there any other trains closer to 10:00?" after TR4094 arriving 08:07: no train beats the
+    offer (the other arrives 06:07), which the search's KB count (2 trains arrive by 10:00)
+    cannot tell, so no C4. The same "No" to trains arriving by 10:00 is false (C4)."""
+    dialogue, kb = _edited("MUL1888", 4, old, new) if old else _val("MUL1888")
+    assert ("C4" in _ids(dialogue, kb, 5)) is flagged, dialogue.turns[4].utterance
+
+
+@needs_shared
 def test_a_count_leaves_out_the_value_its_own_turn_says_none_has() -> None:
     # MUL1415 t3: "33 expensive establishment in the centre, none of which are catalanan" (NoOffer
     # food): 33 expensive restaurants in the centre, whatever the food the user asked for
@@ -1002,7 +1033,7 @@ def test_a_total_for_the_party_is_read_per_ticket(old: str | None, new: str | No
     if old is None:  # the other totals of the split: "66 GBP for four tickets", "The total fee is 70.7 GBP" (7 people)
         for other, turn in (("MUL1571", 11), ("MUL1482", 11)):
             assert "C5" not in _ids(*_val(other), turn), other
-        assert "C5" in _ids(*_val("MUL0426"), 11)  # "total due will be 75.59 GBP" for 2 at 37.80: wrong by a penny
+        assert "C5" not in _ids(*_val("MUL0426"), 11)  # "total due will be 75.59 GBP" for 2 at 37.80: a penny off
 
 
 @needs_shared

@@ -18,7 +18,12 @@ C4 counts the entities of that type alone (:func:`asked_kind`, the table
 :func:`~csp_check.families.instance_count.kind_table`); so does one under a belief state that
 records the generic type "hotel" (:func:`held_kind`). A no-result whose value the same turn
 offers as a choice ("I'm sorry, there isn't a downtown area listed. Would you like north,
-south, east, west or centre?") is about the word, not the KB: no C4."""
+south, east, west or centre?") is about the word, not the KB: no C4.
+
+A no-result after a user's turn that asks for another entity *relative to one already offered*
+("Are there any other trains closer to 10:00?" after TR4094 arriving 08:07 — "No") is about the
+alternatives to that offer (closer, earlier, cheaper than it), a relation the KB count cannot
+evaluate: it has no C4 (:func:`relative_request`)."""
 
 from __future__ import annotations
 
@@ -90,6 +95,8 @@ def no_results(
         filters = [f for f in filters if f.slot != entity.slot] + [entity]
     if unrecorded_constraint(ctx, turn.index, domain, kb_id, columns, filters):
         return []  # "an expensive restaurant that serves light bites": not "no expensive restaurant"
+    if relative_request(ctx, turn, domain):
+        return []  # "any other trains closer to 10:00?" "No": none closer than the one offered
     kind = None
     if entity is None and not any(f.slot == "type" for f in filters):
         kind = (None if said else asked_kind(ctx, turn, domain, kb_id, mine)) or held_kind(ctx, turn.index, domain, kb_id)
@@ -193,6 +200,31 @@ def _kinds_said(utterance: str, kinds: set[str], avoid: list) -> set[str]:
         elif wording_key("type", word) in keys:
             found.add(keys[wording_key("type", word)])
     return found
+
+
+#: A request for an alternative ("other", "another", "different", "anything else") ...
+_ALTERNATIVE = re.compile(r"\b(?:other|another|different|else)\b", re.I)
+#: ... compared with what was offered ("closer to 10:00", "earlier", "a bit cheaper", "nearer").
+_RELATIVE = re.compile(
+    r"\b(?:closer|nearer|earlier|later|sooner|cheaper|pricier|dearer|(?:more|less) (?:expensive|costly)"
+    r"|shorter|quicker|faster)\b", re.I)
+
+
+def relative_request(ctx, turn: Turn, domain: str) -> bool:
+    """Whether the user's turn before the no-result at ``turn`` asks for an alternative relative
+    to an entity of ``domain`` the system offered earlier: a word of an alternative
+    (:data:`_ALTERNATIVE`: "any other trains") and a comparative (:data:`_RELATIVE`: "closer to
+    10:00", "earlier", "cheaper") in one sentence, after a system turn named an entity
+    (:func:`~csp_check.build_context.names_entity`: "TR4094"). Its answer "No" says no
+    alternative beats the offer, which the KB count of the search cannot tell (spec §9,
+    "which entity")."""
+    users = [t for t in ctx.dialogue.turns[: turn.index] if t.speaker == "user"]
+    if not users:
+        return False
+    offered = any(v.turn < users[-1].index and v.speaker == "system" and v.domain == domain
+                  and names_entity(v.slot) and v.kind is VariableKind.SLOT for v in ctx.variables)
+    sentences = re.split(r"(?<=[.?!])\s+", users[-1].utterance)
+    return offered and any(_ALTERNATIVE.search(s) and _RELATIVE.search(s) for s in sentences)
 
 
 def unrecorded_constraint(
