@@ -112,22 +112,28 @@ Place = tuple[int, Callable[[dict, str, bool], bool], frozenset[str]]
 COUNT_STYLES = ("dozen", "two_dozen", "plus", "more_than", "number_words", "couple", "commas")
 
 
+def system_actions(raw: dict):
+    """(turn index, turn, frame index, frame, action) for every action of every system turn of an
+    SGD dialogue, in order."""
+    for ti, t in enumerate(raw["turns"]):
+        if t["speaker"] == "SYSTEM":
+            for fi, frame in enumerate(t["frames"]):
+                for a in frame["actions"]:
+                    yield ti, t, fi, frame, a
+
+
 def count_places(raw: dict, ctx: dict) -> list[Place]:
     out = []
-    for ti, t in enumerate(raw["turns"]):
-        if t["speaker"] != "SYSTEM":
+    for ti, t, fi, frame, a in system_actions(raw):
+        if a["act"] != "INFORM_COUNT" or not a.get("values"):
             continue
-        for frame in t["frames"]:
-            for a in frame["actions"]:
-                if a["act"] != "INFORM_COUNT" or not a.get("values"):
-                    continue
-                n = int(a["values"][0])
-                m = re.search(rf"(?<![\d,.:$])\b{n}\b(?![\d:]|[.,]\d)(?! (?:bed|bath|room|people|person|ticket|seat|layover|stop|star)s?\b)",
-                              t["utterance"])
-                if not m:
-                    continue
-                for style in ctx["count_styles"]:
-                    out.append((ti, _count_edit(frame["service"], n, m.start(), m.end(), style), frozenset({"C6"})))
+        n = int(a["values"][0])
+        m = re.search(rf"(?<![\d,.:$])\b{n}\b(?![\d:]|[.,]\d)(?! (?:bed|bath|room|people|person|ticket|seat|layover|stop|star)s?\b)",
+                      t["utterance"])
+        if not m:
+            continue
+        for style in ctx["count_styles"]:
+            out.append((ti, _count_edit(frame["service"], n, m.start(), m.end(), style), frozenset({"C6"})))
     return out
 
 
@@ -197,17 +203,13 @@ NAME_SLOTS = re.compile(r"(^|_)(name|title)$")
 def list_places(raw: dict, ctx: dict) -> list[Place]:
     """A system act listing several entities of one slot, each spanned."""
     out = []
-    for ti, t in enumerate(raw["turns"]):
-        if t["speaker"] != "SYSTEM":
+    for ti, t, fi, frame, a in system_actions(raw):
+        if len(a.get("values") or []) < 2:
             continue
-        for fi, frame in enumerate(t["frames"]):
-            for a in frame["actions"]:
-                if len(a.get("values") or []) < 2:
-                    continue
-                sp = sorted(spans_of(t, frame, a["slot"]), key=lambda s: s["start"])
-                if len(sp) < 2 or len({text_of(t, s).lower() for s in sp}) != len(sp):
-                    continue
-                out.append((ti, _list_edit(fi, a["slot"], ctx["rng"].random()), frozenset({"C3"})))
+        sp = sorted(spans_of(t, frame, a["slot"]), key=lambda s: s["start"])
+        if len(sp) < 2 or len({text_of(t, s).lower() for s in sp}) != len(sp):
+            continue
+        out.append((ti, _list_edit(fi, a["slot"], ctx["rng"].random()), frozenset({"C3"})))
     return out
 
 
@@ -264,23 +266,19 @@ def kb_places(raw: dict, ctx: dict) -> list[Place]:
                 for k, v in e.items():
                     own[(frame["service"], k)].add(v.lower())
     out = []
-    for ti, t in enumerate(raw["turns"]):
-        if t["speaker"] != "SYSTEM":
+    for ti, t, fi, frame, a in system_actions(raw):
+        if a["act"] not in ("OFFER", "CONFIRM", "INFORM") or not NAME_SLOTS.search(a["slot"] or ""):
             continue
-        for fi, frame in enumerate(t["frames"]):
-            for a in frame["actions"]:
-                if a["act"] not in ("OFFER", "CONFIRM", "INFORM") or not NAME_SLOTS.search(a["slot"] or ""):
-                    continue
-                if len(a.get("values") or []) != 1:
-                    continue
-                sp = spans_of(t, frame, a["slot"])
-                if len(sp) != 1:
-                    continue
-                pool = sorted(v for v in ctx["pool"].get((frame["service"], a["slot"]), ()) if v.lower() not in own[(frame["service"], a["slot"])])
-                if not pool:
-                    continue
-                new = ctx["rng"].choice(pool)
-                out.append((ti, _kb_edit(fi, a["slot"], new), frozenset({"C1", "C2", "C5"})))
+        if len(a.get("values") or []) != 1:
+            continue
+        sp = spans_of(t, frame, a["slot"])
+        if len(sp) != 1:
+            continue
+        pool = sorted(v for v in ctx["pool"].get((frame["service"], a["slot"]), ()) if v.lower() not in own[(frame["service"], a["slot"])])
+        if not pool:
+            continue
+        new = ctx["rng"].choice(pool)
+        out.append((ti, _kb_edit(fi, a["slot"], new), frozenset({"C1", "C2", "C5"})))
     return out
 
 
@@ -332,28 +330,24 @@ BOOL_CUES = {
 def bool_places(raw: dict, ctx: dict) -> list[Place]:
     """A system INFORM of a yes/no feature whose sentence carries no span: that sentence rewritten."""
     out = []
-    for ti, t in enumerate(raw["turns"]):
-        if t["speaker"] != "SYSTEM":
+    for ti, t, fi, frame, a in system_actions(raw):
+        if a["act"] != "INFORM" or a["slot"] not in BOOL_WORDS or a.get("values", [""])[0] not in ("True", "False"):
             continue
-        for fi, frame in enumerate(t["frames"]):
-            for a in frame["actions"]:
-                if a["act"] != "INFORM" or a["slot"] not in BOOL_WORDS or a.get("values", [""])[0] not in ("True", "False"):
-                    continue
-                others = [b for f in t["frames"] for b in f["actions"] if b is not a and b["slot"] in BOOL_WORDS]
-                if others:
-                    continue
-                sents = [(m.start(), m.end()) for m in re.finditer(r"(?:[^.!?]|[.!?](?=\S))+[.!?]*", t["utterance"])]
-                spans = [s for f in t["frames"] for s in f.get("slots") or []]
-                free = [(s, e) for s, e in sents if not any(s <= sp["start"] < e for sp in spans) and t["utterance"][s:e].strip()]
-                valued = [b for f in t["frames"] for b in f["actions"] if b is not a and b.get("values")]
-                unspanned = [b for b in valued if not spans_of(t, t["frames"][0], b["slot"]) and not any(spans_of(t, f, b["slot"]) for f in t["frames"])]
-                if len(free) != 1 or unspanned:
-                    continue
-                cue = BOOL_CUES[a["slot"]]
-                if spans and not re.search(cue, t["utterance"][free[0][0] : free[0][1]], flags=re.I):
-                    continue
-                k = ctx["rng"].randrange(2)
-                out.append((ti, _bool_edit(fi, a["slot"], a["values"][0] == "True", free[0], k), frozenset({"C2", "C5", "C1"})))
+        others = [b for f in t["frames"] for b in f["actions"] if b is not a and b["slot"] in BOOL_WORDS]
+        if others:
+            continue
+        sents = [(m.start(), m.end()) for m in re.finditer(r"(?:[^.!?]|[.!?](?=\S))+[.!?]*", t["utterance"])]
+        spans = [s for f in t["frames"] for s in f.get("slots") or []]
+        free = [(s, e) for s, e in sents if not any(s <= sp["start"] < e for sp in spans) and t["utterance"][s:e].strip()]
+        valued = [b for f in t["frames"] for b in f["actions"] if b is not a and b.get("values")]
+        unspanned = [b for b in valued if not spans_of(t, t["frames"][0], b["slot"]) and not any(spans_of(t, f, b["slot"]) for f in t["frames"])]
+        if len(free) != 1 or unspanned:
+            continue
+        cue = BOOL_CUES[a["slot"]]
+        if spans and not re.search(cue, t["utterance"][free[0][0] : free[0][1]], flags=re.I):
+            continue
+        k = ctx["rng"].randrange(2)
+        out.append((ti, _bool_edit(fi, a["slot"], a["values"][0] == "True", free[0], k), frozenset({"C2", "C5", "C1"})))
     return out
 
 

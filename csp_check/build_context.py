@@ -209,10 +209,8 @@ class BuildContext:
         are parts of: the table names its entities by ``department`` (MultiWOZ's hospital) and
         neither the turn nor the belief state names one, so the detail is the place's own,
         which the table does not list (no claim)."""
-        table = self.kb.tables.get(kb_id) if self.kb is not None else None
-        rows = table.normalized() if table is not None else []
-        if not rows or not any("department" in e for e in rows) or any("name" in e for e in rows):
-            return False
+        if not self.vocab(kb_id, "department") or self.vocab(kb_id, "name"):
+            return False  # (the column vocabularies are computed once per table)
         if any(w.slot == "department" and w.turn == v.turn for w in self.variables):
             return False
         return not self.dialogue.turns[v.turn].state.get(v.domain, {}).get("department")

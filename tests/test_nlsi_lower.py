@@ -64,22 +64,22 @@ def test_checker_equals_primitives_per_family_on_built_gold_and_faults(built, an
 
 
 def test_cp_sat_agrees_with_the_checker_on_built_gold_and_faults(built):
-    sch, examples = built
-    verdicts = set()
-    for _, ctx, calls in _cases(sch, examples, annotation=False, every=3):
-        ok = not violations(ctx, calls)
-        assert solver_check(ctx, calls, "cp-sat") == ok, [c.render() for c in calls]
-        verdicts.add(ok)
-    assert verdicts == {True, False}
+    _backend_agrees(built, "cp-sat", annotation=False, every=3)
 
 
 @pytest.mark.skipif(not HAS_MZN, reason="MiniZinc not installed")
 def test_minizinc_agrees_with_the_checker_on_built_gold_and_faults(built):
+    _backend_agrees(built, "minizinc", annotation=True, every=60)
+
+
+def _backend_agrees(built, backend: str, annotation: bool, every: int) -> None:
+    """``backend`` gives the checker's verdict on every ``every``-th built example's gold and
+    faulty call sets, and both verdicts occur."""
     sch, examples = built
     verdicts = set()
-    for _, ctx, calls in _cases(sch, examples, annotation=True, every=60):
+    for _, ctx, calls in _cases(sch, examples, annotation=annotation, every=every):
         ok = not violations(ctx, calls)
-        assert solver_check(ctx, calls, "minizinc") == ok, [c.render() for c in calls]
+        assert solver_check(ctx, calls, backend) == ok, [c.render() for c in calls]
         verdicts.add(ok)
     assert verdicts == {True, False}
 

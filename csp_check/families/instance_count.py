@@ -151,17 +151,8 @@ def next_day_arrivals(constraint: Constraint, assignment: Mapping[str, Value], c
     midnight, on the next day (:func:`~csp_check.normalize.next_day_arrival`: "01:44" for a train
     leaving 23:01), though the clock time is within the bound: named in the explanation, since a
     count made by comparing clock times includes them."""
-    filters = kb_common.filters(constraint)
-    bounds = [(n, col) for n, col, op in filters if col == "arriveBy" and op == "<="]
-    if not bounds or not isinstance(assignment[bounds[0][0]], str):
-        return []
-    bound = assignment[bounds[0][0]]
-    rest = [(n, col, op) for n, col, op in filters if (n, col) != bounds[0]]
-    return [
-        e for e in kb_common.entities(constraint, csp)
-        if e.get("arriveBy", "") >= "24:00" and clock_of_day(e["arriveBy"]) <= bound  # type: ignore[operator]
-        and entity_match(e, [c for _, c, _ in rest], [assignment[n] for n, _, _ in rest], [o for _, _, o in rest])[1]
-    ]
+    filters = [(col, op, assignment[n]) for n, col, op in kb_common.filters(constraint)]
+    return _after_midnight_within(kb_common.entities(constraint, csp), filters, "24:00")
 
 
 def next_day_within(ctx, table: str, filters: list[Variable]) -> int:
@@ -172,17 +163,24 @@ def next_day_within(ctx, table: str, filters: list[Variable]) -> int:
     ``0`` without such a bound. An arrival in hour 24 is left out: the DB writes those "24:06",
     which no clock bound meets. Spec §9 (time bounds); the values are read at build time, as
     :func:`others_excluded`'s."""
-    bounds = [f for f in filters if f.slot == "arriveBy" and search_op(f) == "<="]
-    bound = ctx.assignment.get(bounds[0].name, bounds[0].value) if bounds else None
-    if not isinstance(bound, str):
-        return 0
-    rest = [f for f in filters if f is not bounds[0]]
-    values = [ctx.assignment.get(f.name, f.value) for f in rest]
-    return sum(
-        1 for e in ctx.kbs.get(table) or []
-        if e.get("arriveBy", "") >= "25:00" and clock_of_day(e["arriveBy"]) <= bound  # hour 24: written "24:06"
-        and entity_match(e, [f.slot for f in rest], values, [search_op(f) for f in rest])[1]
-    )
+    said = [(f.slot, search_op(f), ctx.assignment.get(f.name, f.value)) for f in filters]
+    return len(_after_midnight_within(ctx.kbs.get(table) or [], said, "25:00"))
+
+
+def _after_midnight_within(entities, filters: list[tuple[str, str, Value]], from_hour: str) -> list:
+    """The ``entities`` matching ``filters`` (``(column, op, value)``) but for the first "arrive
+    by" bound, whose arrival is written at ``from_hour`` or later (the next day's clock) and whose
+    clock time of day meets that bound. ``[]`` without a bound."""
+    first = next((i for i, (col, op, _) in enumerate(filters) if col == "arriveBy" and op == "<="), None)
+    if first is None or not isinstance(filters[first][2], str):
+        return []
+    bound = filters[first][2]
+    rest = filters[:first] + filters[first + 1 :]
+    return [
+        e for e in entities
+        if e.get("arriveBy", "") >= from_hour and clock_of_day(e["arriveBy"]) <= bound  # type: ignore[operator]
+        and entity_match(e, [c for c, _, _ in rest], [v for _, _, v in rest], [o for _, o, _ in rest])[1]
+    ]
 
 
 def without_requested(ctx, turn, domain: str, kb_id: str, mine: list[Variable], filters: list[Variable]) -> list[Variable]:
