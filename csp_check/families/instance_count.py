@@ -19,7 +19,7 @@ from collections import defaultdict
 
 from csp_check.models import CSP, ActRole, Constraint, ConstraintId, Value, Variable, VariableKind
 from csp_check.cues import sentence_of
-from csp_check.normalize import clock_of_day, wording_key
+from csp_check.normalize import clock_of_day, name_words, wording_key
 
 #: The words an explanation gives each comparison of an amount ("more than 70").
 OP_WORDS = {"=": "", ">": "more than ", ">=": "at least ", "<": "fewer than ", "<=": "at most ", "~": "about "}
@@ -567,8 +567,6 @@ def name_word_noun(ctx, turn: int, kb_id: str, amount: Variable, mine: list[Vari
     span right after the amount (as :func:`counted_noun`'s, words only between) whose value the
     table's types lack (:meth:`~csp_check.build_context.BuildContext.description`), one word
     that some entity's name has. ``None`` otherwise."""
-    from csp_check.normalize import name_words
-
     entities = ctx.kbs.get(kb_id) or []
     if amount.span is None or not any("type" in e for e in entities):
         return None
@@ -588,8 +586,6 @@ def name_word_noun(ctx, turn: int, kb_id: str, amount: Variable, mine: list[Vari
 def name_word_table(ctx, kb_id: str, word: str) -> str:
     """The id of table ``kb_id`` restricted to entities whose name has ``word``
     (:data:`NAME_WORD_MARK`, :func:`name_word_noun`), added to the CSP's tables once."""
-    from csp_check.normalize import name_words
-
     table = f"{kb_id}{NAME_WORD_MARK}{word}"
     if table not in ctx.kbs:
         ctx.kbs[table] = [e for e in ctx.kbs.get(kb_id) or [] if word in name_words(e.get("name") or "")]
