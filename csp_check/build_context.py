@@ -332,6 +332,32 @@ class BuildContext:
                 self.unlinked.add((turn, domain))
         return filters
 
+    def unsaid_relaxations(self, turn: int, domain: str, columns: set[str]) -> list[Variable]:
+        """The values a ``dontcare`` of the belief state at ``turn`` replaced without the user's
+        words saying so: for each search column of ``domain`` whose state is ``dontcare`` where no
+        variable of the dialogue words ``dontcare`` for it ("any price", "doesn't matter") at or
+        before ``turn``, the latest variable naming the value the state held before it
+        (MUL2699: "a moderately priced 4-star guesthouse … any type will do as long as it includes
+        free parking" — the state sets price and stars to ``dontcare``; the user restates them a
+        turn later). Either reading is possible, so a claim that holds under the tighter one
+        (a no-result, C4) gets the benefit of the doubt, as with unknown cells. ``[]``: none."""
+        now = self._state_slots(turn, domain)
+        out: list[Variable] = []
+        for slot, vals in now.items():
+            if (slot not in columns or vals != ["dontcare"] or slot in NOT_FILTERS - BOUNDS
+                    or self._latest_mention(turn, domain, slot, "dontcare") is not None):
+                continue
+            for t in range(min(turn, len(self.dialogue.turns) - 1), -1, -1):
+                held = self.dialogue.turns[t].state.get(domain, {}).get(slot)
+                if held and held != ["dontcare"]:
+                    if len(held) == 1:
+                        canon = self.lexicon.canon(f"{domain}.{slot}", held[0])
+                        var = self._latest_mention(turn, domain, slot, canon)
+                        if var is not None and not is_generic(domain, slot, canon):
+                            out.append(var)
+                    break
+        return out
+
     def _bounded(self, turn: int, domain: str) -> bool:
         slots = self._state_slots(turn, domain)
         return any(s in BOUNDS and vals and vals[0] != "dontcare" for s, vals in slots.items())

@@ -285,6 +285,11 @@ def counts(
         return []  # a breakdown ("2 in the centre, one in the north", "one at 17:23 and another"): each about a part
     if params is None:
         filters = without_denied(ctx, turn, domain, filters)
+    family = broader_values(ctx, kb_id, filters) if params is None else None
+    if family is not None:  # "eastern European": the DB's european and modern european
+        unknown, values = family
+        filters = [f for f in filters if f is not unknown]
+        kb_id = values_table(ctx, kb_id, unknown.slot, values)
     out: list[Constraint] = []
     for amount in amounts:
         noun = nouns.get(amount.name)
@@ -346,6 +351,26 @@ def unknown_value(ctx, turn: int, domain: str, kb_id: str) -> Variable | None:
             vocab = ctx.vocab(kb_id, v.slot)
             if vocab and v.value not in vocab:
                 return v
+    return None
+
+
+def broader_values(ctx, kb_id: str, filters: list[Variable]) -> tuple[Variable, list[str]] | None:
+    """A search filter whose value KB table ``kb_id`` has in no entity though the column is
+    closed and known (:meth:`~csp_check.build_context.BuildContext.description`), with the
+    table's values that share its last word ("eastern european" → european, modern european;
+    the wizard counts what the DB has of that family): ``(filter, values)``. A count is read over
+    those values, the broadest reading the words allow. ``None``: every filter's value is one the
+    table has, or no value shares the word ("light bites")."""
+    for f in filters:
+        if f.slot not in SEARCH_COLUMNS or not isinstance(f.value, str) or f.value == "dontcare":
+            continue
+        vocab = ctx.vocab(kb_id, f.slot)
+        words = f.value.split()
+        if not vocab or f.value in vocab or len(words) < 2:
+            continue
+        values = sorted(v for v in vocab if words[-1] in v.split())
+        if values:
+            return f, values
     return None
 
 

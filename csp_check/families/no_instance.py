@@ -23,7 +23,12 @@ south, east, west or centre?") is about the word, not the KB: no C4.
 A no-result after a user's turn that asks for another entity *relative to one already offered*
 ("Are there any other trains closer to 10:00?" after TR4094 arriving 08:07 — "No") is about the
 alternatives to that offer (closer, earlier, cheaper than it), a relation the KB count cannot
-evaluate: it has no C4 (:func:`relative_request`)."""
+evaluate: it has no C4 (:func:`relative_request`).
+
+A belief state that sets a slot to ``dontcare`` the user's words never relaxed ("a moderately
+priced 4-star guesthouse … any type will do as long as it includes free parking": price and stars
+become ``dontcare``) allows two readings; a no-result is read under the tighter one, the value
+the state held before (:meth:`~csp_check.build_context.BuildContext.unsaid_relaxations`)."""
 
 from __future__ import annotations
 
@@ -54,7 +59,9 @@ class NoInstance(Family):
         variable mentions (what found nothing is then not known)."""
         if at.params is None and (at.turn.index, at.domain) in ctx.unlinked:
             return []
-        return no_results(ctx, at.turn, at.domain, at.kb_id, at.columns, at.mine, at.filters)
+        tight = (ctx.unsaid_relaxations(at.turn.index, at.domain, at.columns)
+                 if at.params is None and ctx.options.count_filter == "state" else [])
+        return no_results(ctx, at.turn, at.domain, at.kb_id, at.columns, at.mine, at.filters, tight)
 
     def satisfied(self, constraint: Constraint, assignment: Mapping[str, Value], csp: CSP) -> bool:
         sure, _ = count_matches(kb_common.entities(constraint, csp), constraint.columns,
@@ -75,9 +82,13 @@ class NoInstance(Family):
 
 
 def no_results(
-    ctx, turn: Turn, domain: str, kb_id: str, columns: set[str], mine: list[Variable], filters: list[Variable]
+    ctx, turn: Turn, domain: str, kb_id: str, columns: set[str], mine: list[Variable], filters: list[Variable],
+    tight: list[Variable] = (),
 ) -> list[Constraint]:
-    """C4: no entity matches what the system says it found nothing for."""
+    """C4: no entity matches what the system says it found nothing for. ``tight``: values a
+    ``dontcare`` of the state replaced without the user's words saying so
+    (:meth:`~csp_check.build_context.BuildContext.unsaid_relaxations`); the no-result is read
+    under them (the tighter reading), unless the turn names that slot itself."""
     if not any(a.role is ActRole.NO_RESULT and a.domain == domain for a in turn.acts):
         return []
     said = [v for v in mine if v.role is ActRole.NO_RESULT and v.kind is VariableKind.SLOT and v.slot in columns]
@@ -90,6 +101,8 @@ def no_results(
         return []  # "there isn't a downtown area listed. Would you like north, …, or centre?": about the word
     said_slots = {v.slot for v in said}  # what it names, within the search in force
     filters = said + [f for f in filters if f.slot not in said_slots] if said else filters
+    tight = [v for v in tight if v.slot not in said_slots]  # "… any type will do": a dontcare nobody said
+    filters = [f for f in filters if f.slot not in {v.slot for v in tight}] + tight
     entity = None if said else asked_entity(ctx, turn, domain, columns)
     if entity is not None:  # "Does the Acorn fit that?" "Sorry, it doesn't": the Acorn does not match
         filters = [f for f in filters if f.slot != entity.slot] + [entity]
