@@ -228,7 +228,8 @@ class BuildContext:
         """The values KB table ``kb_id`` has in ``column`` (normalised; computed once)."""
         key = (kb_id, column)
         if key not in self._vocabs:
-            self._vocabs[key] = {e[column] for e in self.kbs.get(kb_id) or self.kb.tables[kb_id].normalized() if column in e}
+            rows = self.kbs.get(kb_id) or (self.kb.tables[kb_id].normalized() if self.kb and kb_id in self.kb.tables else [])
+            self._vocabs[key] = {e[column] for e in rows if column in e}
         return self._vocabs[key]
 
     def under_discussion(self, turn: int, domain: str, columns: set[str], kb_id: str | None = None) -> Variable | None:

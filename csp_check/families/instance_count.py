@@ -92,6 +92,8 @@ class InstanceCount(Family):
             filters = with_own_words(ctx, at.turn.index, at.kb_id, at.columns,
                                      [v for v in at.mine if v.name not in part], [f for f in filters if f.name not in part])
             filters = without_requested(ctx, at.turn, at.domain, at.kb_id, at.mine, filters)
+            filters, table = named_values(ctx, at.turn.index, at.kb_id, at.mine, filters)
+            return counts(ctx, at.turn.index, at.domain, table, at.mine, at.params, filters)
         return counts(ctx, at.turn.index, at.domain, at.kb_id, at.mine, at.params, filters)
 
     def satisfied(self, constraint: Constraint, assignment: Mapping[str, Value], csp: CSP) -> bool:
@@ -232,6 +234,119 @@ def with_own_words(
     return kept + [v for slot, v in single.items()]
 
 
+#: "doesn't need (to have) free parking": the amenity the user rules out of the search, or not.
+_NOT_NEEDED = re.compile(r"\b(?:does|do|did)\s*(?:n't|n’t|not|nt)\s+(?:really\s+)?need\s+(?:to\s+(?:have|include)\s+)?"
+                         r"(?:a\s+|any\s+)?(?:free\s+)?(parking|wifi|internet)\b", re.I)
+
+
+def fits(ctx, table: str, filters: list[Variable], amount: Variable) -> bool:
+    """Whether the amount the text states (``amount``'s value, by its ``amount_op``) agrees with
+    the count of ``table``'s entities matching ``filters`` (values as the text says them)."""
+    said = ctx.assignment.get(amount.name, amount.value)
+    if not isinstance(said, int) or isinstance(said, bool):
+        return False
+    sure, possible = count_matches(ctx.kbs.get(table) or [], [f.slot for f in filters],
+                                   [ctx.assignment.get(f.name, f.value) for f in filters],
+                                   [search_op(f) for f in filters])  # fmt: skip
+    lo, hi = count_bounds(amount.amount_op, amount.name, said)
+    low = lo.value({amount.name: said})
+    high = None if hi is None else hi.value({amount.name: said})
+    return max(sure, low or 0) <= (possible if high is None else min(possible, high))
+
+
+def other_reading(ctx, turn: int, domain: str, table: str, amount: Variable,
+                  filters: list[Variable]) -> tuple[str, list[Variable]]:
+    """``(table, filters)`` of a count: as given, or — when the amount disagrees with them — the
+    first other reasonable reading of the search under which it agrees (a count is not wrong if
+    any reasonable reading of the constraints in force makes it true; spec §9). The readings:
+    without a value only the system proposed at an earlier turn (an offer or recommendation), which
+    the user never said ("How about one in the
+    town centre?" — "Sure, it should have free parking and 4 stars" — "That will narrow it down to
+    two hotels: Huntington Marriott and University Arms", one of them in the west); with a value
+    a ``dontcare`` of the state replaced though the user's words did not
+    (:meth:`~csp_check.build_context.BuildContext.unsaid_relaxations`); with an amenity the user
+    "doesn't need" as absent rather than either way ("free wifi but doesn't need to have free
+    parking": 3 places, those without parking)."""
+    if fits(ctx, table, filters, amount):
+        return table, filters
+    readings: list[tuple[str, list[Variable]]] = []
+    for f in filters:
+        if f.speaker == "system" and f.turn < turn and f.role is ActRole.OFFER and not any(
+                v.speaker == "user" and v.domain == f.domain and v.slot == f.slot and v.turn <= turn
+                and ctx.assignment.get(v.name, v.value) == ctx.assignment.get(f.name, f.value) for v in ctx.variables):
+            readings.append((table, [g for g in filters if g is not f]))
+    tight = [v for v in ctx.unsaid_relaxations(turn, domain, {f.slot for f in filters} | set(SEARCH_COLUMNS))
+             if not any(f.slot == v.slot for f in filters)]
+    if tight:
+        readings.append((table, filters + tight))
+    columns = {f.slot for f in filters}
+    for t in ctx.dialogue.turns[:turn]:
+        for m in _NOT_NEEDED.finditer(t.utterance) if t.speaker == "user" else ():
+            column = "parking" if m[1].lower() == "parking" else "internet"
+            if column not in columns and any(column in e for e in ctx.kbs.get(table) or []):
+                readings.append((values_table(ctx, table, column, ["no"]), filters))
+    for reading in readings:
+        if fits(ctx, *reading, amount):
+            return reading
+    return table, filters
+
+
+#: A count said per day: "3 trains a day", "five trains per day", "runs 10 times daily".
+_PER_DAY = re.compile(r"^[\w\s-]{0,30}?\b(?:a|per|each|every) day\b|^[\w\s-]{0,30}?\bdaily\b", re.I)
+
+
+def day_of_daily_count(ctx, turn: int, table: str, amount: Variable, filters: list[Variable]) -> str | None:
+    """The day whose entities a count said per day counts ("I have 3 trains a day that arrive by
+    10:30", no day given yet): table ``table`` has a ``day`` column, no filter is on it, and the
+    amount's words are followed within a few words by "a day" / "per day" / "each day" /
+    "daily". The day is the one the belief state of the domain holds later in the dialogue (the
+    user's travel day), else any day when every day has the same count. ``None``: no per-day
+    count; ``""``: a per-day count whose day is not known and matters (no C6)."""
+    entities = ctx.kbs.get(table) or []
+    if amount.span is None or any(f.slot == "day" for f in filters) or not any("day" in e for e in entities):
+        return None
+    utterance = ctx.dialogue.turns[turn].utterance
+    if not _PER_DAY.search(utterance[amount.span.end : sentence_of(utterance, amount.span)[1]]):
+        return None
+    domain = amount.domain
+    later = next((vals[0] for t in ctx.dialogue.turns[turn:]
+                  if len(vals := t.state.get(domain, {}).get("day") or []) == 1 and vals[0] != "dontcare"), None)
+    days = sorted({e["day"] for e in entities if e.get("day")})
+    if later is not None and ctx.lexicon.canon(f"{domain}.day", later) in days:
+        return ctx.lexicon.canon(f"{domain}.day", later)
+    values = [ctx.assignment.get(f.name, f.value) for f in filters]
+    ops = [search_op(f) for f in filters]
+    counted = {count_matches([e for e in entities if e.get("day") == d], [f.slot for f in filters], values, ops)
+               for d in days}
+    return days[0] if len(counted) == 1 and days else ""
+
+
+def named_values(ctx, turn: int, kb_id: str, mine: list[Variable],
+                 filters: list[Variable]) -> tuple[list[Variable], str]:
+    """``(filters, table)`` for a count whose turn names the counted entities and gives each its
+    own value of a search column, none of them the value in force ("There are two restaurants.
+    The Nirala which is moderate and the royal spice which is cheap" after "expensive"): the
+    system dropped that filter and says so, so the count is of the entities with one of the
+    values it gives (:func:`values_table`). Unchanged unless the turn has one amount and names
+    that many entities, or when one of its values is the one in force."""
+    names = {v.value for v in mine if names_entity(v.slot) and v.kind is VariableKind.SLOT}
+    amounts = [ctx.assignment.get(v.name, v.value) for v in mine if v.kind is VariableKind.AMOUNT]
+    if len(amounts) != 1 or amounts[0] != len(names):
+        return filters, kb_id  # the entities named are not the ones counted
+    table = kb_id
+    for f in list(filters):
+        if (f.slot not in SEARCH_COLUMNS or search_op(f) != "=" or not isinstance(f.value, str)
+                or f.value == "dontcare"):
+            continue
+        said = {x for v in mine if v.kind is VariableKind.SLOT and v.slot == f.slot and v.role is ActRole.INFORM
+                and v.span is not None and isinstance(x := ctx.assignment.get(v.name, v.value), str)
+                and x in ctx.vocab(kb_id, f.slot)}  # fmt: skip
+        if said and ctx.assignment.get(f.name, f.value) not in said:
+            filters = [g for g in filters if g is not f]
+            table = values_table(ctx, table, f.slot, sorted(said))
+    return filters, table
+
+
 def hotel_sense(ctx, turn: int, kb_id: str, amount: Variable, filters: list[Variable]) -> list[Variable]:
     """"Hotel" in a search (:func:`~csp_check.build_context.is_generic`) either means any place to stay or the type
     hotel; the count's *annotated* amount (the structure, not the text) says which: with
@@ -309,6 +424,12 @@ def counts(
         for slot, values in (listed_values(ctx, turn, kb_id, amount, mine, amounts) if params is None else {}).items():
             filters = [f for f in filters if f.slot != slot]  # "4 Indian restaurants … in the centre and north"
             table = values_table(ctx, table, slot, values)
+        if params is None:
+            per_day = day_of_daily_count(ctx, turn, table, amount, filters)
+            if per_day == "":
+                continue  # "3 trains a day" with no day known and days that differ: which day is not said
+            if per_day is not None:  # "I have 3 trains a day that arrive by 10:30": one day's trains
+                table = values_table(ctx, table, "day", [per_day])
         if table == kb_id and params is None and domain == "hotel" and not any(f.slot == "type" for f in filters):
             filters = hotel_sense(ctx, turn, kb_id, amount, filters)
         utterance = ctx.dialogue.turns[turn].utterance
@@ -326,6 +447,8 @@ def counts(
             continue  # "zero findings for australasian food": no entity has a value the DB does not know
         if params is None and (turn, domain) in ctx.unlinked:
             continue  # a search constraint no variable mentions: the count's filter is not known
+        if params is None:
+            table, filters = other_reading(ctx, turn, domain, table, amount, filters)
         excluded = others_excluded(ctx, turn, domain, table, amount, filters) if params is None else 0
         next_day = next_day_within(ctx, table, filters) if params is None else 0
         out.append(

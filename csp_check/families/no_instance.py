@@ -25,6 +25,9 @@ A no-result after a user's turn that asks for another entity *relative to one al
 alternatives to that offer (closer, earlier, cheaper than it), a relation the KB count cannot
 evaluate: it has no C4 (:func:`relative_request`).
 
+A no-result whose sentence names one kind of its own ("The only 4 star *hotels* are in the west and
+centre … nothing moderately priced", after a search for guesthouses) is about that kind.
+
 A belief state that sets a slot to ``dontcare`` the user's words never relaxed ("a moderately
 priced 4-star guesthouse … any type will do as long as it includes free parking": price and stars
 become ``dontcare``) allows two readings; a no-result is read under the tighter one, the value
@@ -41,7 +44,7 @@ from csp_check.families import kb_common
 from csp_check.families.primitives import DONTCARE, Bound, KbCount, count_matches
 from csp_check.families.registry import Family, register
 from csp_check.models import CSP, ActRole, Constraint, ConstraintId, Turn, Value, Variable, VariableKind
-from csp_check.cues import time_bound_op
+from csp_check.cues import sentence_of, time_bound_op
 from csp_check.normalize import name_words, wording_key
 
 
@@ -111,7 +114,18 @@ def no_results(
     if relative_request(ctx, turn, domain):
         return []  # "any other trains closer to 10:00?" "No": none closer than the one offered
     kind = None
-    if entity is None and not any(f.slot == "type" for f in filters):
+    where = {sentence_of(turn.utterance, v.span) for v in said if v.span is not None}
+    own = {v.value for v in mine if v.slot == "type" and v.kind is VariableKind.SLOT and v.span is not None
+           and v.role is ActRole.INFORM and isinstance(v.value, str)
+           and sentence_of(turn.utterance, v.span) in where}  # the no-result's own sentence names the kind
+    if entity is None and len(own) == 1 and not any(f.slot == "type" and f in said for f in filters):
+        filters = [f for f in filters if f.slot != "type"]  # "The only 4 star hotels are … nothing moderately priced"
+        kinds = {e.get("type") for e in ctx.kbs.get(kb_id) or []}
+        if next(iter(own)) in kinds:
+            from csp_check.families.instance_count import kind_table  # here: C4 registers before C6
+
+            kb_id = kind_table(ctx, kb_id, next(iter(own)))
+    elif entity is None and not any(f.slot == "type" for f in filters):
         kind = (None if said else asked_kind(ctx, turn, domain, kb_id, mine)) or held_kind(ctx, turn.index, domain, kb_id)
     if kind is not None:  # "A cheap 4 star hotel …" "if you wanted a hotel, … There are guesthouses": no hotel
         from csp_check.families.instance_count import kind_table  # here: C4 registers before C6

@@ -350,10 +350,13 @@ def acts_of(dialog_act: dict[str, Any], spans: list[tuple[str, str, str, Span]],
     pairs = [(name, pair) for name, items in dialog_act.items() for pair in items]
     domains = {name.split("-", 1)[0].lower() for name, _ in pairs} - _SKIP_DOMAINS
     booking = next(iter(domains)) if len(domains) == 1 else last_domain
+    keys = [(name.lower(), str((list(pair) + [None])[0]).lower(), str((list(pair) + [None, None])[1]).lower())
+            for name, pair in pairs]
+    exact = [_take_span(spans, *key, exact=True) for key in keys]  # first the spans annotated with this very value
     acts = []
-    for name, pair in pairs:
+    for (name, pair), key, span in zip(pairs, keys, exact):
         slot_raw, value_raw = (list(pair) + [None, None])[:2]
-        span = _take_span(spans, name.lower(), str(slot_raw).lower(), str(value_raw).lower())
+        span = span or _take_span(spans, *key)
         acts.append(make_act(name, str(slot_raw), value_raw, span, booking))
     return acts
 
@@ -377,12 +380,18 @@ def make_act(name: str, slot_raw: str, value_raw: Any, span: Span | None, bookin
     return DialogueAct(role=role, act=name, domain=domain, slot=slot, value=value, canonical=canonical(slot, value), span=span if value else None)
 
 
-def _take_span(spans: list[tuple[str, str, str, Span]], act: str, slot: str, value: str) -> Span | None:
-    """The span annotated for this act value (removed from ``spans`` so each is used once)."""
+def _take_span(spans: list[tuple[str, str, str, Span]], act: str, slot: str, value: str,
+               exact: bool = False) -> Span | None:
+    """The span annotated for this act value (removed from ``spans`` so each is used once): one
+    annotated with the same value, else (unless ``exact``) the only one left of the act and slot.
+    :func:`acts_of` takes the exact ones first, so an act value without a span ("n the centre",
+    a clipped word) does not take the span of its sibling ("north of town")."""
     for k, (a, s, v, span) in enumerate(spans):
         if a == act and s == slot and v == value:
             del spans[k]
             return span
+    if exact:
+        return None
     same = [k for k, (a, s, _, _) in enumerate(spans) if a == act and s == slot]
     if len(same) == 1:
         return spans.pop(same[0])[3]
