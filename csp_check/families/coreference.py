@@ -81,7 +81,7 @@ class Coreference(Family):
 
 #: "or" joining two values a user offers as alternatives ("at 10:15 or 9:15", "either Friday or
 #: Saturday"), with a preposition before the second ("10:15 or at 9:15").
-_OR = r"\s*,?\s*or\s+(?:else\s+)?(?:at\s+|on\s+|for\s+)?"
+_OR = r"(?:\s*,\s*|\s+)or\s+(?:else\s+)?(?:at\s+|on\s+|for\s+)?"
 #: The words of a value: one token, or two ("9 pm", "moderately priced"); tried longest first.
 _AFTER = re.compile(_OR + r"([^\s,.?!;]+)(?:\s+([^\s,.?!;]+))?")
 _BEFORE = re.compile(r"(?:([^\s,.?!;]+)\s+)?([^\s,.?!;]+)" + _OR + "$")
