@@ -100,3 +100,37 @@ def test_a_clock_arrival_fits_an_arrive_by_bound_on_a_fixed_day(tmp_path: Path, 
     assert (report.status is Status.CONSISTENT) == ok, report.violations
     assert ok or "C5" in {v.constraint.value for v in report.violations}
     _backends_agree([(dialogue, kb)])
+
+
+@pytest.mark.parametrize("user,booked,ok", [
+    ("a table for 2 on either friday or saturday", "friday", True),
+    ("a table for 2 on either friday or saturday", "saturday", True),
+    ("a table for 2 on friday or saturday , either is fine", "friday", True),
+    ("a table for 2 on either friday or saturday", "sunday", False),
+    ("a table for 2 on saturday", "friday", False),
+])
+def test_either_of_two_days_the_user_offers(tmp_path: Path, user: str, booked: str, ok: bool) -> None:
+    """The user's span is on "saturday" (state saturday); the booking's text says ``booked``
+    (its act says saturday): a day the user offered keeps the coreference, another does not."""
+    db = tmp_path / "db"
+    db.mkdir()
+    (db / "restaurant_db.json").write_text(json.dumps([{"name": "nandos", "area": "south", "food": "portuguese",
+                                                        "pricerange": "cheap"}]))
+    text = f"I need {user} at nandos ."
+    words = text.split()
+    at = words.index("saturday")
+    system = f"I booked nandos for {booked} ."
+    state = {"restaurant": {"semi": {"name": "nandos"}, "book": {"booked": [], "day": "saturday", "people": "2"}}}
+    acts_u = {"Restaurant-Inform": [["Day", "saturday"], ["Name", "nandos"]]}
+    acts_s = {"Booking-Book": [["Day", "saturday"], ["Name", "nandos"]]}
+    spans_u = [["Restaurant-Inform", "Day", "saturday", at, at]]
+    spans_s = [["Booking-Book", "Day", "saturday", 4, 4], ["Booking-Book", "Name", "nandos", 2, 2]]
+    data = tmp_path / "data.json"
+    data.write_text(json.dumps({"N1": {"log": [
+        {"text": text, "dialog_act": acts_u, "span_info": spans_u, "metadata": {}},
+        {"text": system, "dialog_act": acts_s, "span_info": spans_s, "metadata": state}]}}))  # fmt: skip
+    kb = load_kb(db)
+    [dialogue] = list(load_corpus([data], kb=kb))
+    flagged = [v for v in check_dialogue(dialogue, kb, ["C2"]).violations]
+    assert (not flagged) == ok, flagged
+    _backends_agree([(dialogue, kb)])

@@ -87,13 +87,16 @@ _AFTER = re.compile(_OR + r"([^\s,.?!;]+)(?:\s+([^\s,.?!;]+))?")
 _BEFORE = re.compile(r"(?:([^\s,.?!;]+)\s+)?([^\s,.?!;]+)" + _OR + "$")
 
 
+_WEEKDAYS = frozenset({"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"})
+
+
 def offered_alternatives(ctx, v: Variable) -> list[str]:  # type: ignore[no-untyped-def]
     """The values a user's mention ``v`` offers as alternatives, when its words are one of two
     values of its slot joined by "or" ("If you can book it for 1 person at 10:15 or 9:15 I don't
     care which place", "either Friday or Saturday", "2 or 3 nights"): its own reading and the
     other's, in text order (read as ``v``'s own, :func:`~csp_check.assignment.read_value`).
     The other words must read as a value of the slot: a clock time for a time slot, a number
-    for a numeric one, else a form the dialogue's lexicon knows ("10:15 or so", "10:15 or
+    for a numeric one, a weekday for a weekday, else a form the dialogue's lexicon knows ("10:15 or so", "10:15 or
     later" offer nothing). ``[]`` for a system mention or where there is no such "or".
     Whichever alternative the system then takes keeps the coreference (spec §2, C2)."""
     from csp_check.assignment import read_value
@@ -111,6 +114,8 @@ def offered_alternatives(ctx, v: Variable) -> list[str]:  # type: ignore[no-unty
             ok = clock_time(normalize(words)) is not None
         elif own.isdigit():
             ok = parse_amount(words) is not None
+        elif own in _WEEKDAYS:
+            ok = normalize(words) in _WEEKDAYS
         else:
             ok = bool(ctx.lexicon.lookup(v.slot_type, words)) or ctx.lexicon.resolve(v.slot_type, words) is not None
         if not ok:
