@@ -606,8 +606,8 @@ def _coreference(csp: CSP, allowed: set[str] | None, dialogue: Dialogue) -> list
             continue
         for name in c.variables:
             var = by_name[name]
-            if var.span is None or (allowed is not None and name not in allowed):
-                continue
+            if var.span is None or (allowed is not None and name not in allowed) or name in c.alternatives:
+                continue  # a user's "10:15 or 9:15": another value there is one more alternative, no fault
             for value in _other_values(csp, var):
                 rendered = _render(dialogue, var, value)
                 if rendered:

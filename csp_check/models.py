@@ -214,7 +214,8 @@ class Constraint(BaseModel):
     """One constraint instance over a dialogue's variables (paper §3.2, spec §2).
 
     - C1: ``variables=[x]``, ``slot_type``: x ∈ ``CSP.domains[slot_type]``.
-    - C2: all ``variables`` equal.   C3: ``variables`` pairwise different.
+    - C2: all ``variables`` equal, but a member of ``alternatives`` (a user's "10:15 or 9:15"):
+      the others equal and that value one of its alternatives.   C3: ``variables`` pairwise different.
     - C4 / C5: over KB table ``kb``, no / some entity has ``entity[columns[i]] == variables[i]``
       for every i (``ops[i]`` ``>=`` / ``<=`` make filter i a bound: ``entity[columns[i]] >=
       variables[i]``; strings compare in code-point order, so ``HH:MM`` times compare as times).
@@ -248,6 +249,10 @@ class Constraint(BaseModel):
         "KB count may fall short of the amount by up to that many",
     )
     values: list[str] = Field(default_factory=list, description="S1: the annotation's fixed values")
+    alternatives: dict[str, list[str]] = Field(
+        default_factory=dict, description="C2: a member whose utterance offers alternatives ('at 10:15 or 9:15') → "
+        "the values offered; the other members take one of them (and one value), the member itself one of them",
+    )
     record: str | None = Field(None, description="S1: which annotation records them (state / call)")
 
     @property

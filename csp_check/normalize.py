@@ -269,8 +269,16 @@ _ADVERBS = {"cheaply": "cheap", "inexpensive": "cheap", "low-cost": "cheap", "lo
             "pricey": "expensive", "upscale": "expensive", "high-end": "expensive", "high end": "expensive",
             "boating": "boat",
             "punting": "boat"}
-_NO_FEE = re.compile(r"^(?:there is |it has |it does n't have |it doesn't have |does n't have |doesn't have |has )?"
-                     r"(?:no|not an?|an?) ?(?:entrance |entry |admission )?(?:fee|charge)$|^(?:there is )?no (?:entrance |entry )?fee$")
+#: No fee: a negated fee ("no entrance fee", "it has no fee") or a fee under a negated verb ("does n't
+#: have an entrance fee", "there is n't a charge"); not a fee said alone ("has an entrance fee":
+#: :data:`_CHARGED`).
+_NO_FEE = re.compile(r"^(?:(?:there is |it has |has )?(?:no|not an?)|(?:it )?(?:does n't|doesn't|does not) have (?:an?|any)"
+                     r"|there (?:is n't|isn't|is not) (?:an?|any)) ?(?:entrance |entry |admission )?(?:fee|charge)$")
+#: A fee said without its amount ("has an entrance fee", "there is a charge", "charges admission", "not
+#: free"): the entity charges some fee, whichever (:func:`charged_fee`).
+_CHARGED = re.compile(r"^(?:(?:there is |it has |has |they have |have |with |charges? )?(?:an?|some) (?:entrance |entry |admission )?"
+                      r"(?:fee|charge)|charges? (?:an? )?(?:entrance |entry )?(?:fee|admission)|(?:is |are )?not free"
+                      r"|(?:is |are )?n't free)$")
 _NUMBER = r"\d{1,3}(?:,\d{3})+(?:\.\d{1,2})?|\d+(?:\.\d{1,2})?"
 _DOLLARS = re.compile(
     rf"^(?:us ?)?\$ ?(?P<a>{_NUMBER})(?: ?(?:usd|dollars?))?$|^(?:usd|us\$) ?(?P<b>{_NUMBER})$"
@@ -325,6 +333,14 @@ def _singular(word: str) -> str:
     if word.endswith("s"):
         return word[:-1]
     return word
+
+
+def charged_fee(text: str) -> bool:
+    """Whether ``text`` says an entrance fee is charged without saying how much ("has an entrance
+    fee", "there is a charge", "not free"; :data:`_CHARGED`): a value no KB cell has, which
+    denotes every known fee but "free". "no entrance fee" is ``False`` (it is "free",
+    :func:`wording_key`)."""
+    return bool(_CHARGED.match(normalize(text)))
 
 
 @lru_cache(maxsize=1 << 16)

@@ -133,14 +133,42 @@ def no_results(
         kb_id = kind_table(ctx, kb_id, kind)
     out: list[Constraint] = []
     if filters:
-        out.append(
-            Constraint(
-                id=ConstraintId("C4"), variables=[f.name for f in filters], turn=turn.index, kb=kb_id,
-                columns=[f.slot for f in filters],
-                ops=[_no_result_op(f, said, entity, turn.utterance) for f in filters],
-            )
-        )
+        out.append(charged_fees(ctx, Constraint(
+            id=ConstraintId("C4"), variables=[f.name for f in filters], turn=turn.index, kb=kb_id,
+            columns=[f.slot for f in filters],
+            ops=[_no_result_op(f, said, entity, turn.utterance) for f in filters],
+        ), said))
     return out
+
+
+#: The column a no-result compares a fee said without its amount on (:func:`charged_fees`).
+CHARGED_FEE = "entrance fee (charged)"
+
+
+def charged_fees(ctx, constraint: Constraint, said: list[Variable]) -> Constraint:
+    """``constraint`` (a C4) with each entrance fee its turn names without an amount ("Neither
+    park has an entrance fee", NoOffer Fee = "has an entrance fee":
+    :func:`~csp_check.normalize.charged_fee`) compared as what it denotes, a fee of any amount:
+    the no-result says no entity charges one. Such a value is no cell of the table, so compared
+    as written it would match nothing and the C4 would hold whatever the KB says. The filter then
+    reads the table's copy (registered under its own id, so the solvers read the same) with
+    column :data:`CHARGED_FEE`: that value for an entity whose known fee is not "free", "free"
+    for a free one (so a value "free" there still means free), none where the fee is unknown.
+    Any other constraint is returned as is. Spec §9 (text is the truth: the words' meaning)."""
+    from csp_check.normalize import charged_fee
+
+    idx = [i for i, n in enumerate(constraint.variables)
+           if constraint.columns[i] == "entrance fee" and any(v.name == n for v in said)
+           and isinstance(ctx.assignment.get(n), str) and charged_fee(ctx.assignment[n])]
+    if not idx:
+        return constraint
+    reading = ctx.assignment[constraint.variables[idx[0]]]
+    kb_id = f"{constraint.kb}|{CHARGED_FEE}={reading}"
+    if kb_id not in ctx.kbs:
+        ctx.kbs[kb_id] = [{**e, CHARGED_FEE: "free" if e["entrance fee"] == "free" else reading}
+                          if e.get("entrance fee") else e for e in ctx.kbs.get(constraint.kb or "") or []]
+    columns = [CHARGED_FEE if i in idx else col for i, col in enumerate(constraint.columns)]
+    return constraint.model_copy(update={"kb": kb_id, "columns": columns})
 
 
 def _no_result_op(f: Variable, said: list[Variable], entity: Variable | None, utterance: str) -> str:

@@ -15,7 +15,7 @@ from csp_check.cues import sentence_of, time_bound_op, whole_city_span
 from csp_check.families import kb_common
 from csp_check.families.primitives import Bound, KbCount, count_matches, entity_match
 from csp_check.families.registry import Family, register
-from csp_check.normalize import clock_time, fold
+from csp_check.normalize import clock_of_day, clock_time, fold
 from csp_check.models import CSP, ActRole, Constraint, ConstraintId, Value, Variable, VariableKind
 
 
@@ -189,13 +189,49 @@ def claims(ctx, turn: int, kb_id: str, columns: set[str], mine: list[Variable], 
     sets = [asked_only + (restated if v in alternatives else []) + [v] for v in listed] if listed else [single]
     for group in sets:
         group = group + bounds
-        out.append(
-            Constraint(
-                id=ConstraintId("C5"), variables=[v.name for v in group], turn=turn, kb=kb_id,
-                columns=[v.slot for v in group], ops=[bound_op(ctx, v) if v in bounds else "=" for v in group],
-            )
-        )
+        out.append(clock_arrivals(ctx, Constraint(
+            id=ConstraintId("C5"), variables=[v.name for v in group], turn=turn, kb=kb_id,
+            columns=[v.slot for v in group], ops=[bound_op(ctx, v) if v in bounds else "=" for v in group],
+        )))
     return out
+
+
+#: The column an "arrive by" bound of a C5 compares when a train arriving after midnight within
+#: its clock time fits the claim (:func:`clock_arrivals`): the arrival as the clock shows it.
+CLOCK_ARRIVAL = "arriveBy (clock)"
+
+
+def clock_arrivals(ctx, constraint: Constraint) -> Constraint:
+    """``constraint`` (a C5) with its "arrive by" bounds compared on the clock time of each
+    arrival, where a train matching its other filters arrives after midnight, on the next day
+    ("01:44" for a train leaving 23:01, written "25:44":
+    :func:`~csp_check.normalize.next_day_arrival`), at a clock time within the first such bound
+    (:func:`~csp_check.families.instance_count.next_day_within`'s trains, with the values read
+    at build time). Such an arrival is too late on the day but in time on the clock, as
+    MultiWOZ's wizards compared times; C6 lets a count hold under either reading
+    (:func:`~csp_check.families.instance_count.count_bounds`), and so does C5: an offer of that
+    train under the bound holds, whether or not a travel day is fixed (C6 does not ask either).
+    The bounds then read the table's copy (registered under its own id, so the solvers read the
+    same) with column :data:`CLOCK_ARRIVAL`: the clock time of a next-day arrival (hour 25 on,
+    as C6's count; the DB's own "24:06" is compared as written), else the arrival itself. Any
+    other constraint is returned as is. Spec §9 (time bounds)."""
+    from csp_check.families.instance_count import _after_midnight_within
+
+    ops = [constraint.ops[i] if i < len(constraint.ops) else "=" for i in range(len(constraint.columns))]
+    bounded = [i for i, (col, op) in enumerate(zip(constraint.columns, ops)) if col == "arriveBy" and op == "<="]
+    if not bounded:
+        return constraint
+    entities = ctx.kbs.get(constraint.kb or "") or []
+    by_name = {v.name: v for v in ctx.variables}
+    said = [(col, op, ctx.assignment.get(n, by_name[n].value)) for n, col, op in zip(constraint.variables, constraint.columns, ops)]
+    if not _after_midnight_within(entities, said, "25:00"):
+        return constraint
+    kb_id = f"{constraint.kb}|{CLOCK_ARRIVAL}"
+    if kb_id not in ctx.kbs:
+        ctx.kbs[kb_id] = [{**e, CLOCK_ARRIVAL: clock_of_day(e["arriveBy"]) if e["arriveBy"] >= "25:00" else e["arriveBy"]}
+                          if e.get("arriveBy") else e for e in entities]
+    columns = [CLOCK_ARRIVAL if i in bounded else col for i, col in enumerate(constraint.columns)]
+    return constraint.model_copy(update={"kb": kb_id, "columns": columns})
 
 
 #: What joins two alternatives in one utterance: "or", maybe with a hedge and an article ("the
