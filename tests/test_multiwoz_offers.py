@@ -58,6 +58,7 @@ def test_a_name_variant_in_an_offer(name: str | None, flagged: bool) -> None:
     (None, None, False),  # "the lensfield hotel is not a guesthouse ... may I suggest Bridge Guest House?"
     ("is not a guesthouse", "is lovely", True),  # no denial: the lensfield is offered with the guesthouse
     ("Bridge Guest House", "Gonville Hotel", True),  # the alternative offered is no south guesthouse
+    ("lensfield hotel", "plaza royale", True),  # the denied entity is still checked: no such hotel
 ])  # fmt: skip
 def test_an_entity_named_to_be_denied_is_no_offer(old: str | None, new: str | None, flagged: bool) -> None:
     """PMUL2762: turn 13 offers the lensfield hotel for a guesthouse (C5 at turn 13, real); turn

@@ -75,8 +75,7 @@ def _fits(ctx, kb_id: str, entity: Variable, asked: Variable) -> bool:
     filters it meets: a filter it misses is the offering turn's fault, flagged there (spec §2,
     C5: the instance an utterance implies), not again at each later detail."""
     rows = [e for e in ctx.kbs.get(kb_id) or ctx.kb.tables[kb_id].normalized() if e.get(entity.slot) == entity.value]
-    op = search_op(asked) if asked.slot in BOUNDS else "="
-    return not rows or any(entity_match(e, [asked.slot], [asked.value], [op])[1] for e in rows)
+    return not rows or any(entity_match(e, [asked.slot], [asked.value], [search_op(asked)])[1] for e in rows)
 
 
 def _named_in_text(ctx, turn, kb_id: str, constraints: list[Constraint]) -> list[Constraint]:
@@ -147,7 +146,7 @@ def claims(ctx, turn: int, kb_id: str, columns: set[str], mine: list[Variable], 
         if v.kind is VariableKind.SLOT and v.role in SYSTEM_CLAIMS and v.slot in columns and ctx.kb_claim(kb_id, v)
         and not ctx.restated_bound(turn, v) and not proposed(utterance, v)
     ]
-    claims, taken_back = withdrawn(ctx, turn, kb_id, utterance, claims)
+    claims, taken_back = withdrawn(turn, kb_id, utterance, claims)
     said_bounds = [  # "TR1234 arrives by 10:30", "trains leaving after 17:00": the entity's time within
         v for v in mine  # the bound (cues.time_bound_op)
         if v.slot in BOUNDS and v.span is not None and v.slot in columns and v.role in SYSTEM_CLAIMS
@@ -222,13 +221,14 @@ _DENIED = re.compile(
 _NEGATED_BEFORE = re.compile(r"(?:\bnot|n\s?'\s?t|\bnever|\bno)(?:\s+[\w']+){0,3}\s*$", re.I)
 
 
-def withdrawn(ctx, turn: int, kb_id: str, utterance: str, claims: list[Variable]) -> tuple[list[Variable], list[Constraint]]:
+def withdrawn(turn: int, kb_id: str, utterance: str, claims: list[Variable]) -> tuple[list[Variable], list[Constraint]]:
     """Split off the entities ``claims`` (one system utterance's) names only to deny them what
     was asked: a name followed by a negated copula (:data:`_DENIED`: "I do apologize, the
     lensfield hotel is not a guesthouse. May I suggest Bridge Guest House?"). Such an entity is
     no offer, so it is not checked with the request (spec §2, C5: the instances an utterance
-    implies); it is checked alone, with the values its sentence affirms of it (not those it
-    negates, :data:`_NEGATED_BEFORE`), as one C5 instance each. Returns the remaining claims
+    implies); it is checked alone, with the values its sentence affirms of it after its name
+    and before any other name (not those it negates, :data:`_NEGATED_BEFORE`), as one C5
+    instance each. Returns the remaining claims
     and those instances."""
     denied = [v for v in claims if names_entity(v.slot) and v.turn == turn and v.span is not None
               and _DENIED.match(utterance, v.span.end)]
@@ -237,9 +237,11 @@ def withdrawn(ctx, turn: int, kb_id: str, utterance: str, claims: list[Variable]
     out: list[Constraint] = []
     gone: set[str] = set()
     for name in denied:
-        where = sentence_of(utterance, name.span)
-        said = [v for v in claims if v is not name and not names_entity(v.slot) and v.span is not None
-                and sentence_of(utterance, v.span) == where]
+        where = sentence_of(utterance, name.span)  # its sentence up to the next name ("…, but Y is")
+        until = min([v.span.start for v in claims if names_entity(v.slot) and v.span is not None
+                     and name.span.end <= v.span.start < where[1]] + [where[1]])
+        said = [v for v in claims if not names_entity(v.slot) and v.span is not None
+                and name.span.end <= v.span.start < until]
         gone |= {name.name} | {v.name for v in said}
         group = [name] + [v for v in said if not _NEGATED_BEFORE.search(utterance[where[0] : v.span.start])]
         out.append(Constraint(id=ConstraintId("C5"), variables=[v.name for v in group], turn=turn, kb=kb_id,
