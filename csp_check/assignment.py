@@ -181,8 +181,25 @@ class Lexicon:
             if len(hits) == 1:
                 return next(iter(hits))
         if column == "name":  # a misspelt name ("the gardina"): the one DB name it is close to
-            return misspelt_name(key, keys, self._every_name())
+            return misspelt_name(key, keys, self._every_name()) or self._one_word_replaced(mine, words)
         return None
+
+    def _one_word_replaced(self, mine: frozenset[str], words: list[tuple[frozenset[str], str]]) -> str | None:
+        """The one DB name (of ``words``: a table's name words and names) that the name words
+        ``mine`` (no DB name's) give with one of three or more distinguishing words replaced
+        ("Cherry Hinton Water Park" for "cherry hinton water play"), else ``None``: the same
+        number of words, all but one shared, and no other name of any table of the attached KB
+        shares as many (spec §9: name variants of one DB entity are matched to that entity and
+        no other). A list of two names ("Graffiti and Travellers Rest") has more words than
+        either."""
+        if len(mine) < 3:
+            return None
+        hits = {value for w, value in words if len(w) == len(mine) and len(w & mine) == len(mine) - 1}
+        if len(hits) != 1:
+            return None
+        near = sum(len(w & mine) >= len(mine) - 1 for table in (self.kb.tables.values() if self.kb else ())
+                   for w, _ in kb_index(table, "name")[1])
+        return next(iter(hits)) if near == 1 else None
 
     def _an_address_elsewhere(self, mine: frozenset[str]) -> bool:
         """Whether the address words ``mine`` are (a part of) the words of an address of any

@@ -67,6 +67,17 @@ class SomeInstance(Family):
         return f"turn {constraint.turn} offers {stated}, which the KB has, but not with what was asked: {'; '.join(clash)}"
 
 
+def _fits(ctx, kb_id: str, entity: Variable, asked: Variable) -> bool:
+    """Whether some row of table ``kb_id`` that ``entity`` (a name or train id variable) names
+    may satisfy the search filter ``asked`` (a missing cell may). Details given alone about the
+    entity under discussion ("They are 16.60 pounds each" of TR6332, offered two turns earlier
+    although it arrives after the user's 09:45) are checked against that entity with the
+    filters it meets: a filter it misses is the offering turn's fault, flagged there (spec §2,
+    C5: the instance an utterance implies), not again at each later detail."""
+    rows = [e for e in ctx.kbs.get(kb_id) or ctx.kb.tables[kb_id].normalized() if e.get(entity.slot) == entity.value]
+    return not rows or any(entity_match(e, [asked.slot], [asked.value], [search_op(asked)])[1] for e in rows)
+
+
 def _named_in_text(ctx, turn, kb_id: str, constraints: list[Constraint]) -> list[Constraint]:
     """Details a system turn gives with no name variable, where its words name one entity of the
     dialogue's results ("Emily Rosenbaum's address is …", written where the annotation has "Their
@@ -135,6 +146,7 @@ def claims(ctx, turn: int, kb_id: str, columns: set[str], mine: list[Variable], 
         if v.kind is VariableKind.SLOT and v.role in SYSTEM_CLAIMS and v.slot in columns and ctx.kb_claim(kb_id, v)
         and not ctx.restated_bound(turn, v) and not proposed(utterance, v)
     ]
+    claims, taken_back = withdrawn(turn, kb_id, utterance, claims)
     said_bounds = [  # "TR1234 arrives by 10:30", "trains leaving after 17:00": the entity's time within
         v for v in mine  # the bound (cues.time_bound_op)
         if v.slot in BOUNDS and v.span is not None and v.slot in columns and v.role in SYSTEM_CLAIMS
@@ -147,9 +159,9 @@ def claims(ctx, turn: int, kb_id: str, columns: set[str], mine: list[Variable], 
     said_bounds = [v for v in said_bounds if not any(c.slot == v.slot for c in claims)]  # "one at 13:32;
     # all other trains arrive after 14:30": the bound is about other trains
     if not claims and not said_bounds:
-        return []
+        return taken_back
     if any(ctx.select(turn, v.domain) for v in claims) and not any(v.slot in NOT_FILTERS - BOUNDS for v in claims):
-        return []  # "cheap, moderate or expensive: which would you prefer?" names choices, not an entity
+        return taken_back  # "cheap, moderate or expensive: which would you prefer?" names choices, not an entity
     if ctx.alternatives(turn, mine):
         asked = []  # after "no match" / "could not book" the system offers something else
     elif whole_city(ctx, turn, claims + said_bounds, mine):
@@ -163,7 +175,7 @@ def claims(ctx, turn: int, kb_id: str, columns: set[str], mine: list[Variable], 
         # number is …", "It is not furnished"), no count: about one entity
         discussed = ctx.under_discussion(turn, claims[0].domain, columns, kb_id)
         if discussed is not None and discussed.value in ctx.vocab(kb_id, discussed.slot):  # "it's at 62 Gilbert Road": about the entity under discussion
-            asked = [v for v in asked if v.slot != discussed.slot] + [discussed]
+            asked = [v for v in asked if v.slot != discussed.slot and _fits(ctx, kb_id, discussed, v)] + [discussed]
     asked = [v for v in asked if ctx.kb_claim(kb_id, v)  # "church" asked, All Saints offered: a wording
              and not (v.slot in ("parking", "internet") and v.value == "no")]  # "no" = not needed, for an offer
     said = {v.slot for v in claims}
@@ -193,7 +205,46 @@ def claims(ctx, turn: int, kb_id: str, columns: set[str], mine: list[Variable], 
             id=ConstraintId("C5"), variables=[v.name for v in group], turn=turn, kb=kb_id,
             columns=[v.slot for v in group], ops=[bound_op(ctx, v) if v in bounds else "=" for v in group],
         )))
-    return out
+    return out + taken_back
+
+
+#: A negated copula right after a name: the sentence denies the entity something ("the lensfield
+#: hotel is not a guesthouse", "Queen 's College is n't in the centre of town"), MultiWOZ's
+#: tokenised "is n't" included; not a hedge that affirms ("is not only cheap", "is not far").
+_DENIED = re.compile(
+    r"\s*,?\s*(?:(?:actually|unfortunately|however|also)\s*,?\s*)?(?:is|are|was|were)\s*(?:not\b|n\s?'\s?t\b)"
+    r"(?!\s+(?:only|just|far|too|very|that|so|bad|merely)\b)", re.I
+)
+#: Words right before a value that negate it in its clause ("is n't in the [centre]", "not a [guesthouse]").
+_NEGATED_BEFORE = re.compile(r"(?:\bnot|n\s?'\s?t|\bnever|\bno)(?:\s+[\w']+){0,3}\s*$", re.I)
+
+
+def withdrawn(turn: int, kb_id: str, utterance: str, claims: list[Variable]) -> tuple[list[Variable], list[Constraint]]:
+    """Split off the entities ``claims`` (one system utterance's) names only to deny them what
+    was asked: a name followed by a negated copula (:data:`_DENIED`: "I do apologize, the
+    lensfield hotel is not a guesthouse. May I suggest Bridge Guest House?"). Such an entity is
+    no offer, so it is not checked with the request (spec §2, C5: the instances an utterance
+    implies); it is checked alone, with the values its sentence affirms of it after its name
+    and before any other name (not those it negates, :data:`_NEGATED_BEFORE`), as one C5
+    instance each. Returns the remaining claims
+    and those instances."""
+    denied = [v for v in claims if names_entity(v.slot) and v.turn == turn and v.span is not None
+              and _DENIED.match(utterance, v.span.end)]
+    if not denied:
+        return claims, []
+    out: list[Constraint] = []
+    gone: set[str] = set()
+    for name in denied:
+        where = sentence_of(utterance, name.span)  # its sentence up to the next name ("…, but Y is")
+        until = min([v.span.start for v in claims if names_entity(v.slot) and v.span is not None
+                     and name.span.end <= v.span.start < where[1]] + [where[1]])
+        said = [v for v in claims if not names_entity(v.slot) and v.span is not None
+                and name.span.end <= v.span.start < until]
+        gone |= {name.name} | {v.name for v in said}
+        group = [name] + [v for v in said if not _NEGATED_BEFORE.search(utterance[where[0] : v.span.start])]
+        out.append(Constraint(id=ConstraintId("C5"), variables=[v.name for v in group], turn=turn, kb=kb_id,
+                              columns=[v.slot for v in group], ops=["="] * len(group)))
+    return [v for v in claims if v.name not in gone], out
 
 
 #: The column an "arrive by" bound of a C5 compares when a train arriving after midnight within
