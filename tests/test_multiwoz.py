@@ -486,28 +486,38 @@ def test_a_count_under_arrive_by_holds_with_or_without_trains_arriving_after_mid
     assert any("tr6219 (01:06)" in v.message for v in report.violations)  # the explanation names the late train
 
 
+def _tiny_train_check(tmp_path: Path, departures: list[tuple[str, str]], user: str, said: tuple[str, str],
+                      semi: dict[str, str], acts_u: list[list[str]]):  # type: ignore[no-untyped-def]
+    """(dialogue, kb, report) of a two-turn dialogue over a DB of Cambridge → Ely trains on Monday
+    (``TR{i}`` leaves / arrives at ``departures[i]``): the user asks (``user``, its act slots
+    ``acts_u``, belief state ``semi``) and the system says train ``said[0]`` arrives at ``said[1]``."""
+    db = tmp_path / "db"
+    db.mkdir()
+    rows = [{"trainID": f"TR{i}", "departure": "cambridge", "destination": "ely", "day": "monday", "leaveAt": d,
+             "arriveBy": a} for i, (d, a) in enumerate(departures)]
+    (db / "train_db.json").write_text(json.dumps(rows))
+    train, time = said
+    state = {"train": {"semi": semi, "book": {"booked": []}}}
+    data = tmp_path / "data.json"
+    data.write_text(json.dumps({"N1": {"log": [
+        {"text": user, "dialog_act": {"Train-Inform": acts_u}, "span_info": [], "metadata": {}},
+        {"text": f"{train} arrives at {time} .", "dialog_act": {"Train-Inform": [["Id", train], ["Arrive", time]]},
+         "span_info": [], "metadata": state}]}}))  # fmt: skip
+    kb = load_kb(db)
+    [dialogue] = list(load_corpus([data], kb=kb))
+    return dialogue, kb, check_dialogue(dialogue, kb, ["C1", "C2", "C3", "C4", "C5", "C6"])
+
+
 @pytest.mark.parametrize("train,said,ok", [("TR1", "01:06", True), ("TR1", "1:06 am", True), ("TR1", "01:16", False),
                                            ("TR0", "01:06", False)])
 def test_an_arrival_after_midnight_said_on_the_clock(tmp_path: Path, train: str, said: str, ok: bool) -> None:
     """TR1 leaves 23:21 and arrives "01:06" (the DB's spelling): the system saying it arrives at
     01:06 states the DB's value; at 01:16 no train arrives (C5), nor does TR0 (22:06) at 01:06."""
-    db = tmp_path / "db"
-    db.mkdir()
-    rows = [{"trainID": f"TR{i}", "departure": "cambridge", "destination": "ely", "day": "monday", "leaveAt": d,
-             "arriveBy": a} for i, (d, a) in enumerate([("20:21", "22:06"), ("23:21", "01:06"), ("05:21", "07:06")])]
-    (db / "train_db.json").write_text(json.dumps(rows))
-    user = "I need a train from cambridge to ely on monday ."
-    system = f"{train} arrives at {said} ."
-    state = {"train": {"semi": {"departure": "cambridge", "destination": "ely", "day": "monday"}, "book": {"booked": []}}}
-    acts_u = {"Train-Inform": [["Depart", "cambridge"], ["Dest", "ely"], ["Day", "monday"]]}
-    acts_s = {"Train-Inform": [["Id", train], ["Arrive", said]]}
-    data = tmp_path / "data.json"
-    data.write_text(json.dumps({"N1": {"log": [
-        {"text": user, "dialog_act": acts_u, "span_info": [], "metadata": {}},
-        {"text": system, "dialog_act": acts_s, "span_info": [], "metadata": state}]}}))  # fmt: skip
-    kb = load_kb(db)
-    [dialogue] = list(load_corpus([data], kb=kb))
-    report = check_dialogue(dialogue, kb)
+    _, _, report = _tiny_train_check(
+        tmp_path, [("20:21", "22:06"), ("23:21", "01:06"), ("05:21", "07:06")],
+        "I need a train from cambridge to ely on monday .", (train, said),
+        {"departure": "cambridge", "destination": "ely", "day": "monday"},
+        [["Depart", "cambridge"], ["Dest", "ely"], ["Day", "monday"]])
     assert (report.status is Status.CONSISTENT) == ok, report.violations
     assert ok or "C5" in {v.constraint.value for v in report.violations}
 
@@ -1328,24 +1338,11 @@ def test_a_clock_arrival_fits_an_arrive_by_bound_on_a_fixed_day(tmp_path: Path, 
     """With the day fixed (monday), TR1 (leaves 23:21, arrives 01:06 on Tuesday) is offered for
     "arrive by 08:00": MultiWOZ's wizards compared clock times, and C6 counts it under either
     reading, so C5 accepts it; TR0 (22:06) and TR2 (09:06) arrive after 08:00 (C5)."""
-    db = tmp_path / "db"
-    db.mkdir()
-    rows = [{"trainID": f"TR{i}", "departure": "cambridge", "destination": "ely", "day": "monday", "leaveAt": d,
-             "arriveBy": a} for i, (d, a) in enumerate([("20:21", "22:06"), ("23:21", "01:06"), ("07:21", "09:06")])]
-    (db / "train_db.json").write_text(json.dumps(rows))
-    user = "I need a train from cambridge to ely on monday that arrives by 08:00 ."
-    system = f"{train} arrives at {said} ."
-    state = {"train": {"semi": {"departure": "cambridge", "destination": "ely", "day": "monday", "arriveBy": "08:00"},
-                       "book": {"booked": []}}}
-    acts_u = {"Train-Inform": [["Depart", "cambridge"], ["Dest", "ely"], ["Day", "monday"], ["Arrive", "08:00"]]}
-    acts_s = {"Train-Inform": [["Id", train], ["Arrive", said]]}
-    data = tmp_path / "data.json"
-    data.write_text(json.dumps({"N1": {"log": [
-        {"text": user, "dialog_act": acts_u, "span_info": [], "metadata": {}},
-        {"text": system, "dialog_act": acts_s, "span_info": [], "metadata": state}]}}))  # fmt: skip
-    kb = load_kb(db)
-    [dialogue] = list(load_corpus([data], kb=kb))
-    report = check_dialogue(dialogue, kb, ["C1", "C2", "C3", "C4", "C5", "C6"])
+    dialogue, kb, report = _tiny_train_check(
+        tmp_path, [("20:21", "22:06"), ("23:21", "01:06"), ("07:21", "09:06")],
+        "I need a train from cambridge to ely on monday that arrives by 08:00 .", (train, said),
+        {"departure": "cambridge", "destination": "ely", "day": "monday", "arriveBy": "08:00"},
+        [["Depart", "cambridge"], ["Dest", "ely"], ["Day", "monday"], ["Arrive", "08:00"]])
     assert (report.status is Status.CONSISTENT) == ok, report.violations
     assert ok or "C5" in {v.constraint.value for v in report.violations}
     _backends_agree([(dialogue, kb)])
