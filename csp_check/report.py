@@ -275,10 +275,10 @@ def render_summary(summary: CorpusSummary, console: Console | None = None, show:
                            style="bold"))  # fmt: skip
         for line in shown:
             console.print(Text(f"  {line}"), highlight=False)
-    if summary.errors:
-        console.print(
-            Text(f"{summary.errors} dialogue(s) could not be read or checked (listed on stderr).", style="red")
-        )
+    if summary.errors or summary.unreadable:
+        parts = [f"{summary.errors} dialogue(s) could not be read or checked"] if summary.errors else []
+        parts += [f"{summary.unreadable} input(s) held no readable dialogue"] if summary.unreadable else []
+        console.print(Text(f"{'; '.join(parts)} (listed on stderr).", style="red"))
 
 
 def _n(x: int) -> str:
@@ -295,6 +295,8 @@ def _headline(s: CorpusSummary) -> Text:
         text.append(f", {_n(s.unknown)} unknown (dialogue time limit)")
     text.append(", ")
     text.append(f"{_n(s.errors)} error{'' if s.errors == 1 else 's'}", style="red" if s.errors else "")
+    if s.unreadable:
+        text.append(f", {_n(s.unreadable)} unreadable input{'' if s.unreadable == 1 else 's'}", style="red")
     if s.seconds:
         text.append(f"  ({s.seconds:.1f} s, {s.dialogues / s.seconds:,.0f} dialogues/s)", style="dim")
     return text

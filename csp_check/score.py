@@ -205,6 +205,8 @@ class CorpusSummary(BaseModel):
     inconsistent: int = 0
     unknown: int = 0
     errors: int = 0
+    unreadable: int = Field(0, description="inputs read as no dialogue at all (a missing file, an unknown format, "
+                            "a file that is no JSON): errors, not counted as dialogues")
     variables: int = 0
     implicit: int = 0
     coverage: dict[str, int] = Field(default_factory=dict, description="constraint → variables under it")
@@ -222,7 +224,13 @@ class CorpusSummary(BaseModel):
     solver: SolverTotals | None = Field(None, description="totals of the solver's answers, if one ran")
 
     def add(self, report: DialogueReport) -> None:
-        """Count one dialogue's report in."""
+        """Count one dialogue's report in (an error report without a dialogue id is an input
+        that held no readable dialogue: counted in ``unreadable``, not in ``dialogues``)."""
+        if report.status is Status.ERROR and not report.dialogue_id:
+            self.unreadable += 1
+            if len(self.error_messages) < self.keep:
+                self.error_messages.append(report.error or report.source)
+            return
         self.dialogues += 1
         if report.status is Status.ERROR:
             self.errors += 1
@@ -273,10 +281,10 @@ class CorpusSummary(BaseModel):
 
     @property
     def exit_code(self) -> int:
-        """The CLI's exit code for this run: 2 if any error, else 1 if any dialogue is not
+        """The CLI's exit code for this run: 2 if any error (or unreadable input), else 1 if any dialogue is not
         consistent (inconsistent or unknown), else 0. Errors take precedence over
         inconsistencies: an exit code of 1 promises every dialogue was checked."""
-        if self.errors:
+        if self.errors or self.unreadable:
             return 2
         return 1 if self.inconsistent or self.unknown else 0
 

@@ -172,3 +172,18 @@ def test_crash_in_cli_run_is_one_line_and_exit_2(tmp_path: Path, monkeypatch: py
     assert "Traceback" not in result.output
     assert result.stderr.splitlines() == [f"{path}: dialogue 1_00002: internal error: RuntimeError: boom second line"]
     assert [r.status for r in read_report(report)] == [Status.CONSISTENT, Status.ERROR, Status.CONSISTENT]
+
+
+def test_a_missing_file_is_an_unreadable_input_not_a_dialogue(tmp_path: Path) -> None:
+    """A path that holds no dialogue at all is counted apart from the dialogues (it has no dialogue
+    id), and still makes the run exit 2."""
+    good = write_sgd(tmp_path / "sgd", [sgd_dialogue("1_00001")])
+    missing = tmp_path / "nowhere.json"
+
+    proc = run_cli("validate", str(good), str(missing), "--json")
+
+    assert proc.returncode == 2
+    summary = json.loads(proc.stdout)
+    assert (summary["dialogues"], summary["errors"], summary["unreadable"]) == (1, 0, 1)
+    text = run_cli("validate", str(missing))
+    assert "0 dialogues" in text.stdout and "1 unreadable input" in text.stdout and text.returncode == 2
