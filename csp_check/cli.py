@@ -309,7 +309,7 @@ def _validate(
                 click.echo(warning, err=True)
     except BrokenPipeError:  # stdout closed early (| head): the verdict still decides the exit code
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-    if summary.dialogues == 0 and not crashed:
+    if summary.dialogues == 0 and not summary.unreadable and not crashed:
         click.echo(f"csp-check: error: no dialogues found in {' '.join(map(str, paths))}", err=True)
         sys.exit(EXIT_ERROR)
     sys.exit(EXIT_ERROR if crashed else summary.exit_code)

@@ -308,9 +308,9 @@ def test_jsonl_errors_give_the_real_column_and_our_words(tmp_path: Path) -> None
     result = invoke("validate", str(path))
     lines = result.stderr.splitlines()
     assert f"{path}:2: invalid JSON at column 25 (the end of the line: is it cut short?): Expecting value" in lines
-    assert (f"{path}:3: dialogue bad-span: turns.0.acts.0.span.start: expected an integer (a character offset "
+    assert (f"{path}:3: dialogue bad-span: turns[0].acts[0].span.start: expected an integer (a character offset "
             "into the utterance), found true") in lines  # fmt: skip
-    assert f"{path}:4: dialogue bad-turn: turns.0: expected an object, found 1" in lines
+    assert f"{path}:4: dialogue bad-turn: turns[0]: expected an object, found 1" in lines
     assert f"{path}:5: invalid JSON at column 12: Expecting ',' delimiter" in lines
     assert "Input should" not in result.stderr and "column 1:" not in result.stderr
 

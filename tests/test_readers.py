@@ -340,9 +340,9 @@ def test_jsonl_bad_lines(tmp_path: Path) -> None:
     dialogues, errors = load(path)
     assert [d.id for d in dialogues] == ["consistent-spanish-count", "inconsistent-amount"]
     assert len(errors) == 4
-    one_line(errors[0], f"{path}:3", "dialogue consistent-no-result", "turns.0.speaker")
+    one_line(errors[0], f"{path}:3", "dialogue consistent-no-result", "turns[0].speaker")
     one_line(errors[1], f"{path}:4", "invalid JSON")
-    one_line(errors[2], f"{path}:5", "dialogue consistent-italian-address", "turns.1.acts.0.span", "outside")
+    one_line(errors[2], f"{path}:5", "dialogue consistent-italian-address", "turns[1].acts[0].span", "outside")
     one_line(errors[3], f"{path}:6", "dialogue empty", "turns", "no turns")
 
 

@@ -212,7 +212,7 @@ def test_a_span_offset_that_is_no_integer_is_an_error_naming_the_field(tmp_path_
     else:
         act = next(a for a in first["turns"][0]["acts"] if a.get("span"))
         act["span"]["start"] = bad
-        field = "turns.0.acts."
+        field = "turns[0].acts["
     main_bytes, _ = fz.serialise(corpus, items)
     path = fz.write(corpus, tmp, main_bytes)
     report = tmp / "r.jsonl"

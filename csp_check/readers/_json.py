@@ -477,7 +477,7 @@ _EXPECTED = {
 
 def validation_message(err: ValidationError) -> tuple[str, str]:
     """``(field, message)`` of the first problem of a pydantic ``ValidationError`` on our models,
-    in our words: the field as a dotted path (``turns.0.acts.1.span.start``) and what it must
+    in our words: the field as a path (``turns[0].acts[1].span.start``, :func:`json_path`) and what it must
     hold and what it holds ("expected an integer (a character offset into the utterance),
     found true"), with the number of further problems."""
     first = err.errors()[0]
@@ -506,4 +506,13 @@ def validation_message(err: ValidationError) -> tuple[str, str]:
     more = err.error_count() - 1
     if more:
         message += f" (and {more} more problem{'s' if more > 1 else ''} in this dialogue)"
-    return ".".join(loc), safe(message)
+    return json_path(first["loc"]), safe(message)
+
+
+def json_path(loc) -> str:  # type: ignore[no-untyped-def]
+    """A field's path as every reader writes it: keys joined by dots, list positions in brackets
+    (``("turns", 0, "acts", 1, "span")`` → ``turns[0].acts[1].span``)."""
+    out = ""
+    for part in loc:
+        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
+    return out

@@ -8,7 +8,7 @@ The format is documented by the JSON Schema ``csp_check/schema/dialogue.schema.j
 Blank lines are skipped. A bad line (invalid JSON, a field of the wrong type, a dialogue
 without turns, an act span outside its utterance) gives one :class:`InputError` whose file is
 ``PATH:LINE`` and which names the dialogue id (when the line parses) and the field path
-(``turns.0.acts.1.span``); the other lines are still read. ``source`` and ``format`` are set to
+(``turns[0].acts[1].span``); the other lines are still read. ``source`` and ``format`` are set to
 the file read and ``jsonl``. ``examples/dialogues.jsonl`` is an example.
 
 Each line is decoded on its own: a line that is not UTF-8, nests too deeply, holds an integer
@@ -145,6 +145,6 @@ def parse_line(path: Path, lineno: int, line: str) -> Dialogue | InputError:
                     where,
                     f"span [{act.span.start}, {act.span.end}) is outside its utterance of {len(turn.utterance)} characters",
                     dialogue=dialogue_id,
-                    field=f"turns.{i}.acts.{j}.span",
+                    field=f"turns[{i}].acts[{j}].span",
                 )
     return dialogue.model_copy(update={"source": str(path), "format": NAME})
