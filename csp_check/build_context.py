@@ -485,6 +485,8 @@ def referents(dialogue: Dialogue, variables: list[Variable], lexicon: Lexicon) -
             continue
         if v.speaker == "user" and v.role is ActRole.INFORM:
             state = after.get(v.turn, {})
+            if revised(dialogue, v, state, lexicon):
+                continue  # "how about a hotel instead?" while the state still says guesthouse: a new value
         elif v.speaker == "system" and v.slot not in BOUNDS and (
             v.role is ActRole.CONFIRM or (v.role is ActRole.OFFER and v.turn not in alternatives_offered)
         ):  # a time offered under a bound satisfies it (C5 checks that), it does not repeat it
@@ -506,6 +508,29 @@ def referents(dialogue: Dialogue, variables: list[Variable], lexicon: Lexicon) -
         if len(meant) == 1 and "dontcare" not in meant:
             keys[v.name] = (meant.pop(), True)
     return keys
+
+
+#: Words that ask for another value than the one in force: "how about a [hotel] instead",
+#: "are there [hotels] that meet that criteria?", "try [2] nights then?", "what about [Friday]".
+_REVISION_BEFORE = re.compile(r"\b(?:how about|what about|instead|are there|is there|try|switch|change|"
+                              r"let 's|let's|actually)\b[^.!?]*$", re.I)
+_REVISION_AFTER = re.compile(r"^[^.!?]*\b(?:instead|then)\b", re.I)
+
+
+def revised(dialogue: Dialogue, v: Variable, state: dict[str, dict[str, list[str]]], lexicon: Lexicon) -> bool:
+    """Whether user mention ``v`` asks for a value other than the one the belief state after its
+    turn records (``state``), in words that ask for a change ("how about checking for a hotel
+    instead", "are there hotels that meet that criteria?" after guesthouses): a revision, which
+    the state failed to record (an annotation error S1 reports), not a reference to the state's
+    value, so it is no C2 mention of that value. Spec §9: the text is the truth."""
+    held = state.get(v.domain, {}).get(v.slot)
+    if not held or v.span is None or not isinstance(v.value, str) or v.value == "dontcare":
+        return False
+    meant = set().union(*(lexicon.lookup(v.slot_type, a) or {lexicon.canon(v.slot_type, a)} for a in held))
+    if v.value in meant or "dontcare" in meant:
+        return False
+    text = dialogue.turns[v.turn].utterance
+    return bool(_REVISION_BEFORE.search(text[: v.span.start]) or _REVISION_AFTER.search(text[v.span.end :]))
 
 
 class NormalizedResult(NamedTuple):

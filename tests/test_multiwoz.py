@@ -1441,3 +1441,17 @@ def test_an_entity_named_to_be_denied_is_no_offer(old: str | None, new: str | No
     dialogue, kb = _val("PMUL2762") if old is None else _edited("PMUL2762", 15, old, new)
     assert "C5" in _ids(dialogue, kb, 13)
     assert ("C5" in _ids(dialogue, kb, 15)) == flagged
+
+
+@needs_shared
+def test_a_revision_the_state_misses_is_no_coreference_but_an_annotation_error() -> None:
+    """MUL2064 turn 6: "how about checking for a hotel instead" after guesthouses, while the
+    state keeps type=guesthouse: the user asks for a new value (no C2 with the guesthouse
+    mentions); the state failing to record it is S1's. Without the words asking for a change
+    ("checking for a hotel"), the mention reads as the state's value and C2 flags the mismatch."""
+    dialogue, kb = _val("MUL2064")
+    flags = check_dialogue(dialogue, kb).violations
+    assert not [v for v in flags if v.constraint.value == "C2" and 6 in v.turns]
+    assert [v for v in flags if v.constraint.value == "S1" and 6 in v.turns and "guesthouse" in v.message]
+    plain = _edit(dialogue, 6, "how about checking for a hotel instead", "checking for a hotel")
+    assert [v for v in check_dialogue(plain, kb).violations if v.constraint.value == "C2" and 6 in v.turns]
