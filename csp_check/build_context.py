@@ -485,7 +485,7 @@ def referents(dialogue: Dialogue, variables: list[Variable], lexicon: Lexicon) -
             continue
         if v.speaker == "user" and v.role is ActRole.INFORM:
             state = after.get(v.turn, {})
-            if revised(dialogue, v, state, lexicon):
+            if revised(dialogue, v, state, after.get(v.turn - 1, {}), lexicon):
                 continue  # "how about a hotel instead?" while the state still says guesthouse: a new value
         elif v.speaker == "system" and v.slot not in BOUNDS and (
             v.role is ActRole.CONFIRM or (v.role is ActRole.OFFER and v.turn not in alternatives_offered)
@@ -517,14 +517,19 @@ _REVISION_BEFORE = re.compile(r"\b(?:how about|what about|instead|are there|is t
 _REVISION_AFTER = re.compile(r"^[^.!?]*\b(?:instead|then)\b", re.I)
 
 
-def revised(dialogue: Dialogue, v: Variable, state: dict[str, dict[str, list[str]]], lexicon: Lexicon) -> bool:
+def revised(dialogue: Dialogue, v: Variable, state: dict[str, dict[str, list[str]]],
+            before: dict[str, dict[str, list[str]]], lexicon: Lexicon) -> bool:
     """Whether user mention ``v`` asks for a value other than the one the belief state after its
     turn records (``state``), in words that ask for a change ("how about checking for a hotel
-    instead", "are there hotels that meet that criteria?" after guesthouses): a revision, which
-    the state failed to record (an annotation error S1 reports), not a reference to the state's
-    value, so it is no C2 mention of that value. Spec §9: the text is the truth."""
+    instead", "are there hotels that meet that criteria?" after guesthouses), while the state
+    keeps the value it held before the turn (``before``): a revision the state failed to record
+    (an annotation error S1 reports), not a reference to the state's value, so it is no C2
+    mention of that value. A state that changes at the turn to another value than the words say
+    recorded a change, just not this one: the mention still refers to it. Spec §9: the text is
+    the truth."""
     held = state.get(v.domain, {}).get(v.slot)
-    if not held or v.span is None or not isinstance(v.value, str) or v.value == "dontcare":
+    if (not held or v.span is None or not isinstance(v.value, str) or v.value == "dontcare"
+            or before.get(v.domain, {}).get(v.slot) != held):
         return False
     meant = set().union(*(lexicon.lookup(v.slot_type, a) or {lexicon.canon(v.slot_type, a)} for a in held))
     if v.value in meant or "dontcare" in meant:

@@ -172,6 +172,7 @@ def kill_descendants(grace: float = 1.0, keep: set[int] | frozenset[int] = froze
         _send(pid, signal.SIGKILL)
     if helpers:
         _silence_resource_tracker()
+        _quiet_teardown()
     for pid in helpers:
         _send(pid, signal.SIGKILL)
     _reap()
@@ -190,6 +191,26 @@ def _silence_resource_tracker() -> None:
     tracker = getattr(resource_tracker, "_resource_tracker", None)
     if tracker is not None and hasattr(tracker, "_send"):
         tracker._send = lambda *args, **kwargs: None
+
+
+def _quiet_teardown() -> None:
+    """The command is leaving (``os._exit`` follows): what multiprocessing's teardown of the
+    killed pool says from here on is noise, not news. A queue's finaliser run by the garbage
+    collector prints "Exception ignored in: <Finalize object, dead>" with a traceback, a thread
+    of the pool its own traceback, and a process started on the way out relaunches the tracker
+    with a warning; all three are silenced, and the tracker is not relaunched."""
+    import warnings
+
+    sys.unraisablehook = lambda *args: None
+    threading.excepthook = lambda *args: None
+    warnings.simplefilter("ignore")
+    try:
+        from multiprocessing import resource_tracker
+    except ImportError:
+        return
+    tracker = getattr(resource_tracker, "_resource_tracker", None)
+    if tracker is not None and hasattr(tracker, "ensure_running"):
+        tracker.ensure_running = lambda *args, **kwargs: None
 
 
 def _is_mp_helper(pid: int) -> bool:

@@ -279,7 +279,7 @@ def _assert_clean_interrupt(proc: subprocess.Popen, report: Path | None) -> list
         if proc.poll() is None:
             os.killpg(proc.pid, signal.SIGKILL)
     assert proc.returncode == 130, (proc.returncode, err)
-    assert "Traceback" not in out + err and "Aborted" not in out + err
+    assert "Traceback" not in out + err and "Aborted" not in out + err, err
     err_lines = [line for line in err.splitlines() if line.strip()]
     assert len(err_lines) == 1 and err_lines[0].startswith("csp-check: interrupted"), err
     assert _wait_for(lambda: not _group(proc.pid), 5), f"processes left: {_group(proc.pid)}"
