@@ -188,10 +188,12 @@ def test_sgd_dev_gold_is_all_accepted():
     # 4_00042 turn 13: "It is furnished" where the act and the service results say furnished=False.
     # 2_00108, 2_00119: text against annotation (role-aware slots): the user writes "to go to San
     # Diego" / "go to Sacramento" where the annotation, state and call have it as the origin.
+    # 2_00108 asks "Are there any buses available to go to San Diego": a change of destination
+    # the state does not record (S1), not a mention of the earlier SFO (no C2).
     flagged = {r.dialogue_id: sorted({v.constraint.value for v in r.violations}) for r in reports if r.violations}
     # 4_00030 turn 5: "pets are not allowed" about the offered Amador Apartments, whose results
     # (and the act) say pets_allowed=True: a detail given alone is about the entity under discussion.
-    assert flagged == {"4_00042": ["C5"], "4_00030": ["C5"], "2_00108": ["C2", "S1"], "2_00119": ["C2", "S1"]}
+    assert flagged == {"4_00042": ["C5"], "4_00030": ["C5"], "2_00108": ["S1"], "2_00119": ["C2", "S1"]}
     coverage = sum(r.coverage.get("C5", 0) for r in reports) / sum(r.variables for r in reports)
     assert coverage > 0.3  # domain constraints really are built on SGD
 
