@@ -123,7 +123,8 @@ def reading_options(f: Callable) -> Callable:
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="csp-check")
 def main() -> None:
-    """Check task-oriented dialogue data for consistency (constraints C1-C6)."""
+    """Check task-oriented dialogue data for consistency (the paper's C1-C6 and the annotation
+    family S1-S2)."""
 
 
 @main.command()

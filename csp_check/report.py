@@ -277,7 +277,7 @@ def render_summary(summary: CorpusSummary, console: Console | None = None, show:
             console.print(Text(f"  {line}"), highlight=False)
     if summary.errors or summary.unreadable:
         parts = [f"{summary.errors} dialogue(s) could not be read or checked"] if summary.errors else []
-        parts += [f"{summary.unreadable} input(s) held no readable dialogue"] if summary.unreadable else []
+        parts += [f"{summary.unreadable} input(s) or line(s) could not be read as a dialogue"] if summary.unreadable else []
         console.print(Text(f"{'; '.join(parts)} (listed on stderr).", style="red"))
 
 
@@ -296,7 +296,8 @@ def _headline(s: CorpusSummary) -> Text:
     text.append(", ")
     text.append(f"{_n(s.errors)} error{'' if s.errors == 1 else 's'}", style="red" if s.errors else "")
     if s.unreadable:
-        text.append(f", {_n(s.unreadable)} unreadable input{'' if s.unreadable == 1 else 's'}", style="red")
+        text.append(f", {_n(s.unreadable)} unreadable input{'' if s.unreadable == 1 else 's'} or line"
+                    f"{'' if s.unreadable == 1 else 's'}", style="red")
     if s.seconds:
         text.append(f"  ({s.seconds:.1f} s, {s.dialogues / s.seconds:,.0f} dialogues/s)", style="dim")
     return text

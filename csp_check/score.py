@@ -205,8 +205,8 @@ class CorpusSummary(BaseModel):
     inconsistent: int = 0
     unknown: int = 0
     errors: int = 0
-    unreadable: int = Field(0, description="inputs read as no dialogue at all (a missing file, an unknown format, "
-                            "a file that is no JSON): errors, not counted as dialogues")
+    unreadable: int = Field(0, description="inputs or lines read as no dialogue at all (a missing file, an unknown "
+                            "format, a JSONL line that is no JSON): errors, not counted as dialogues")
     variables: int = 0
     implicit: int = 0
     coverage: dict[str, int] = Field(default_factory=dict, description="constraint → variables under it")
@@ -224,8 +224,8 @@ class CorpusSummary(BaseModel):
     solver: SolverTotals | None = Field(None, description="totals of the solver's answers, if one ran")
 
     def add(self, report: DialogueReport) -> None:
-        """Count one dialogue's report in (an error report without a dialogue id is an input
-        that held no readable dialogue: counted in ``unreadable``, not in ``dialogues``)."""
+        """Count one dialogue's report in (an error report without a dialogue id is an input or
+        line read as no dialogue: counted in ``unreadable``, not in ``dialogues``)."""
         if report.status is Status.ERROR and not report.dialogue_id:
             self.unreadable += 1
             if len(self.error_messages) < self.keep:
