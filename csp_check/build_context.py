@@ -285,12 +285,17 @@ class BuildContext:
 
     def restated_bound(self, turn: int, v: Variable) -> bool:
         """A system time that repeats the user's bound ("14 trains leaving after 10:00") or offers
-        bounds to choose from (a ``Select``): a bound, not an entity's time."""
+        bounds to choose from (a ``Select`` naming no train): a bound, not an entity's time. The time compared with
+        the state's is the one the text says (spec §9): "TR8373 leaves at 22:39" where the act and
+        the state say 21:39 repeats no bound, it states the train's time."""
         if v.slot not in BOUNDS or v.speaker != "system":
             return False
         held = self.dialogue.turns[turn].state.get(v.domain, {}).get(v.slot) or []
         before = self.dialogue.turns[turn].utterance[: v.span.start] if v.span else ""
-        return (any(self.lexicon.canon(v.slot_type, h) == v.value for h in held) or self.select(turn, v.domain)
+        said = self.assignment.get(v.name, v.value)
+        choices = self.select(turn, v.domain) and not any(  # "TR8373 leaves at 21:39. Will that work?"
+            names_entity(u.slot) and u.domain == v.domain for u in self.by_turn.get(turn, []))  # (a Select): its time
+        return (any(self.lexicon.canon(v.slot_type, h) == said for h in held) or choices
                 or bool(re.search(r"\b(?:after|before|by|until|later than|earlier than)\s*$", before, re.I)))
 
     def select(self, turn: int, domain: str) -> bool:

@@ -1455,3 +1455,15 @@ def test_a_revision_the_state_misses_is_no_coreference_but_an_annotation_error()
     assert [v for v in flags if v.constraint.value == "S1" and 6 in v.turns and "guesthouse" in v.message]
     plain = _edit(dialogue, 6, "how about checking for a hotel instead", "checking for a hotel")
     assert [v for v in check_dialogue(plain, kb).violations if v.constraint.value == "C2" and 6 in v.turns]
+
+
+@needs_shared
+@pytest.mark.parametrize("new, flagged", [("22:39", True), ("10:39 pm", True), ("9:39 pm", False)])
+def test_a_train_time_in_an_offer_is_the_text_s(new: str, flagged: bool) -> None:
+    """PMUL3820 turn 9: "TR8373 leaves at 21:39 on Friday … Will that work for you?" (annotated
+    as a Select; the state holds the user's "after 20:30"): the time the text gives is the
+    train's, checked against TR8373 (C5), not a bound offered to choose from. 22:39 / "10:39 pm"
+    is no departure of TR8373; "9:39 pm" is its own."""
+    dialogue, kb = _val("PMUL3820")
+    faulty = _edit(dialogue, 9, "21:39", new)
+    assert bool([v for v in _flags(faulty, kb, "C5") if 9 in v.turns]) == flagged
