@@ -172,7 +172,6 @@ def kill_descendants(grace: float = 1.0, keep: set[int] | frozenset[int] = froze
         _send(pid, signal.SIGKILL)
     if helpers:
         _silence_resource_tracker()
-        _quiet_teardown()
     for pid in helpers:
         _send(pid, signal.SIGKILL)
     _reap()
@@ -180,25 +179,14 @@ def kill_descendants(grace: float = 1.0, keep: set[int] | frozenset[int] = froze
 
 
 def _silence_resource_tracker() -> None:
-    """Stop this process from talking to multiprocessing's resource tracker, which is about to
-    be killed: a semaphore finalised afterwards (a pool's queue, dropped on the way out) would
-    otherwise start a new tracker, and that one prints a ``KeyError`` traceback for every name
-    the old one registered. The semaphores themselves are still unlinked by their finalisers."""
-    try:
-        from multiprocessing import resource_tracker
-    except ImportError:
-        return
-    tracker = getattr(resource_tracker, "_resource_tracker", None)
-    if tracker is not None and hasattr(tracker, "_send"):
-        tracker._send = lambda *args, **kwargs: None
-
-
-def _quiet_teardown() -> None:
-    """The command is leaving (``os._exit`` follows): what multiprocessing's teardown of the
-    killed pool says from here on is noise, not news. A queue's finaliser run by the garbage
-    collector prints "Exception ignored in: <Finalize object, dead>" with a traceback, a thread
-    of the pool its own traceback, and a process started on the way out relaunches the tracker
-    with a warning; all three are silenced, and the tracker is not relaunched."""
+    """Before multiprocessing's helpers are killed (the command is leaving: ``os._exit``
+    follows), make what the killed pool's teardown says from here on silent; it is noise, not
+    news. This process stops talking to the resource tracker and never relaunches it: a
+    semaphore finalised afterwards (a pool's queue, dropped on the way out) would otherwise start
+    a new tracker, which prints a ``KeyError`` traceback for every name the old one registered,
+    and a process started on the way out would relaunch it with a warning. A queue's finaliser
+    run by the garbage collector ("Exception ignored in: <Finalize object, dead>") and a pool
+    thread's traceback are silenced too. The semaphores are still unlinked by their finalisers."""
     import warnings
 
     sys.unraisablehook = lambda *args: None
@@ -209,8 +197,9 @@ def _quiet_teardown() -> None:
     except ImportError:
         return
     tracker = getattr(resource_tracker, "_resource_tracker", None)
-    if tracker is not None and hasattr(tracker, "ensure_running"):
-        tracker.ensure_running = lambda *args, **kwargs: None
+    for method in ("_send", "ensure_running"):
+        if tracker is not None and hasattr(tracker, method):
+            setattr(tracker, method, lambda *args, **kwargs: None)
 
 
 def _is_mp_helper(pid: int) -> bool:
