@@ -804,30 +804,6 @@ def test_a_no_result_about_alternatives_to_the_offer_claims_no_count(old: str | 
 
 
 @needs_shared
-def test_a_count_leaves_out_the_value_its_own_turn_says_none_has() -> None:
-    # MUL1415 t3: "33 expensive establishment in the centre, none of which are catalanan" (NoOffer
-    # food): 33 expensive restaurants in the centre, whatever the food the user asked for
-    dialogue, kb = _val("MUL1415")
-    assert "C6" not in _ids(dialogue, kb, 3)
-    assert "C6" in _ids(_edit(dialogue, 3, "33", "25"), kb, 3)
-
-
-@needs_shared
-def test_a_value_about_part_of_the_counted_set_is_no_filter_of_the_count() -> None:
-    # MUL0675 t3 "You have ten options, nine of which are guesthouses": 10 cheap hotels with
-    # parking and wifi (9 of them guesthouses); the guesthouse is about nine, not the ten
-    dialogue, kb = _val("MUL0675")
-    assert "C6" not in _ids(dialogue, kb, 3)
-    assert "C6" in _ids(_edit(dialogue, 3, "ten options", "twelve options"), kb, 3)
-    assert "C6" in _ids(_edit(dialogue, 3, "ten options", "zero options"), kb, 3)
-    # PMUL1744 t11 "There are 7 that fit your criteria. All of them are 4 star hotels with the
-    # exception of one": 7 moderate guesthouses in the north with parking, 6 of them 4 stars
-    dialogue, kb = _val("PMUL1744")
-    assert "C6" not in _ids(dialogue, kb, 11)
-    assert "C6" in _ids(_edit(dialogue, 11, "There are 7", "There are 9"), kb, 11)
-
-
-@needs_shared
 def test_a_count_of_zero_holds_for_a_value_the_kb_does_not_have() -> None:
     # MUL0819 t1 "There are currnently zero finding for australasian food": no restaurant of the
     # DB serves it, so zero is right (the food is no filter, the DB not knowing it)
@@ -1208,10 +1184,6 @@ def test_a_no_result_about_a_value_the_turn_offers_is_about_the_word() -> None:
 # and a twin with a count no reading allows is flagged.
 
 
-def _at(flags: list, turn: int) -> list:
-    return [v for v in flags if turn in v.turns]
-
-
 @needs_shared
 @pytest.mark.parametrize("dialogue_id, turn, old, wrong", [
     # "4 Indian restaurants in the cheap price range in the centre and north of town": the act's
@@ -1229,11 +1201,21 @@ def _at(flags: list, turn: int) -> list:
     ("MUL2670", 7, "two hotels", "three hotels"),
     # "eastern European", which the DB lacks: its european and modern european restaurants
     ("PMUL0142", 11, "I have 5", "I have 7"),
+    # MUL1415 t3: "33 expensive establishment in the centre, none of which are catalanan" (NoOffer
+    # food): 33 expensive restaurants in the centre, whatever the food the user asked for
+    ("MUL1415", 3, "33", "25"),
+    # MUL0675 t3 "You have ten options, nine of which are guesthouses": 10 cheap hotels with
+    # parking and wifi (9 of them guesthouses); the guesthouse is about nine, not the ten
+    ("MUL0675", 3, "ten options", "twelve options"),
+    ("MUL0675", 3, "ten options", "zero options"),
+    # PMUL1744 t11 "There are 7 that fit your criteria. All of them are 4 star hotels with the
+    # exception of one": 7 moderate guesthouses in the north with parking, 6 of them 4 stars
+    ("PMUL1744", 11, "There are 7", "There are 9"),
 ])
 def test_a_count_holds_under_a_reasonable_reading(dialogue_id: str, turn: int, old: str, wrong: str) -> None:
     dialogue, kb = _val(dialogue_id)
-    assert not _at(_flags(dialogue, kb, "C6"), turn)
-    assert _at(_flags(_edit(dialogue, turn, old, wrong), kb, "C6"), turn)
+    assert "C6" not in _ids(dialogue, kb, turn)
+    assert "C6" in _ids(_edit(dialogue, turn, old, wrong), kb, turn)
 
 
 @needs_shared
@@ -1251,7 +1233,7 @@ def test_a_count_holds_under_a_reasonable_reading(dialogue_id: str, turn: int, o
 ])
 def test_a_no_result_holds_under_its_own_reading(dialogue_id: str, turn: int) -> None:
     dialogue, kb = _val(dialogue_id)
-    assert not _at(_flags(dialogue, kb, "C4"), turn)
+    assert "C4" not in _ids(dialogue, kb, turn)
 
 
 @needs_shared
@@ -1454,7 +1436,7 @@ def test_a_revision_the_state_misses_is_no_coreference_but_an_annotation_error()
     assert not [v for v in flags if v.constraint.value == "C2" and 6 in v.turns]
     assert [v for v in flags if v.constraint.value == "S1" and 6 in v.turns and "guesthouse" in v.message]
     plain = _edit(dialogue, 6, "how about checking for a hotel instead", "checking for a hotel")
-    assert [v for v in check_dialogue(plain, kb).violations if v.constraint.value == "C2" and 6 in v.turns]
+    assert "C2" in _ids(plain, kb, 6)
 
 
 @needs_shared
@@ -1466,4 +1448,4 @@ def test_a_train_time_in_an_offer_is_the_text_s(new: str, flagged: bool) -> None
     is no departure of TR8373; "9:39 pm" is its own."""
     dialogue, kb = _val("PMUL3820")
     faulty = _edit(dialogue, 9, "21:39", new)
-    assert bool([v for v in _flags(faulty, kb, "C5") if 9 in v.turns]) == flagged
+    assert ("C5" in _ids(faulty, kb, 9)) == flagged
