@@ -505,7 +505,7 @@ def referents(dialogue: Dialogue, variables: list[Variable], lexicon: Lexicon) -
         alternatives = state.get(v.domain, {}).get(v.slot)
         if not alternatives:
             continue
-        meant = set().union(*(lexicon.lookup(v.slot_type, a) or {lexicon.canon(v.slot_type, a)} for a in alternatives))
+        meant = state_meaning(lexicon, v.slot_type, alternatives)
         if len(meant) > 1 and v.speaker == "system":  # alternatives that name different values (two
             said = [u for u in variables if u.speaker == "user" and u.turn < v.turn and u.slot_type == v.slot_type
                     and u.value in meant]  # entities merged into one state value): what the user said
@@ -513,6 +513,11 @@ def referents(dialogue: Dialogue, variables: list[Variable], lexicon: Lexicon) -
         if len(meant) == 1 and "dontcare" not in meant:
             keys[v.name] = (meant.pop(), True)
     return keys
+
+
+def state_meaning(lexicon: Lexicon, slot_type: str, alternatives: list[str]) -> set[str]:
+    """The canonical values a belief state's ``alternatives`` for one slot name."""
+    return set().union(*(lexicon.lookup(slot_type, a) or {lexicon.canon(slot_type, a)} for a in alternatives))
 
 
 #: Words that ask for another value than the one in force: "how about a [hotel] instead",
@@ -536,7 +541,7 @@ def revised(dialogue: Dialogue, v: Variable, state: dict[str, dict[str, list[str
     if (not held or v.span is None or not isinstance(v.value, str) or v.value == "dontcare"
             or before.get(v.domain, {}).get(v.slot) != held):
         return False
-    meant = set().union(*(lexicon.lookup(v.slot_type, a) or {lexicon.canon(v.slot_type, a)} for a in held))
+    meant = state_meaning(lexicon, v.slot_type, held)
     if v.value in meant or "dontcare" in meant:
         return False
     text = dialogue.turns[v.turn].utterance

@@ -12,6 +12,7 @@ from typing import Mapping
 
 from csp_check.build_context import BOUNDS, DOMAIN_SEARCH, NOT_FILTERS, SEARCH_COLUMNS, is_generic, names_entity, search_op
 from csp_check.families import kb_common
+from csp_check.families.kb_common import KIND_MARK, after_midnight_within, kind_table
 from csp_check.families.primitives import Bound, KbCount, count_matches, entity_match
 from csp_check.families.registry import Family, register
 import re
@@ -64,6 +65,14 @@ def _op_bounds(op: str, amount: str, said: object) -> tuple[Bound, Bound | None]
     raise ValueError(f"unknown amount comparison {op!r}")
 
 
+def within(sure: int, possible: int, lo: Bound, hi: Bound | None, assignment: Mapping[str, Value]) -> bool:
+    """Whether a KB count between ``sure`` and ``possible`` (unknown cells) can lie between the
+    bounds ``lo`` and ``hi`` (:func:`count_bounds`) under ``assignment``."""
+    low = lo.value(assignment) or 0
+    high = None if hi is None else hi.value(assignment)
+    return max(sure, low) <= (possible if high is None else min(possible, high))
+
+
 def amount_op(constraint: Constraint, csp: CSP) -> str:
     """The comparison of the constraint's amount variable (``=`` when it states none)."""
     try:
@@ -105,9 +114,7 @@ class InstanceCount(Family):
         lo, hi = count_bounds(amount_op(constraint, csp), constraint.count_variable or "",
                               csp.assignment.get(constraint.count_variable or ""),  # tolerance: of the text's amount
                               constraint.count_excluded, constraint.count_next_day)
-        low = lo.value(assignment)
-        high = None if hi is None else hi.value(assignment)
-        return max(sure, low) <= (possible if high is None else min(possible, high))
+        return within(sure, possible, lo, hi, assignment)
 
     def lower(self, constraint: Constraint, csp: CSP) -> list:
         if not constraint.count_variable:
@@ -154,7 +161,7 @@ def next_day_arrivals(constraint: Constraint, assignment: Mapping[str, Value], c
     leaving 23:01), though the clock time is within the bound: named in the explanation, since a
     count made by comparing clock times includes them."""
     filters = [(col, op, assignment[n]) for n, col, op in kb_common.filters(constraint)]
-    return _after_midnight_within(kb_common.entities(constraint, csp), filters, "24:00")
+    return after_midnight_within(kb_common.entities(constraint, csp), filters, "24:00")
 
 
 def next_day_within(ctx, table: str, filters: list[Variable]) -> int:
@@ -166,23 +173,7 @@ def next_day_within(ctx, table: str, filters: list[Variable]) -> int:
     which no clock bound meets. Spec §9 (time bounds); the values are read at build time, as
     :func:`others_excluded`'s."""
     said = [(f.slot, search_op(f), ctx.assignment.get(f.name, f.value)) for f in filters]
-    return len(_after_midnight_within(ctx.kbs.get(table) or [], said, "25:00"))
-
-
-def _after_midnight_within(entities, filters: list[tuple[str, str, Value]], from_hour: str) -> list:
-    """The ``entities`` matching ``filters`` (``(column, op, value)``) but for the first "arrive
-    by" bound, whose arrival is written at ``from_hour`` or later (the next day's clock) and whose
-    clock time of day meets that bound. ``[]`` without a bound."""
-    first = next((i for i, (col, op, _) in enumerate(filters) if col == "arriveBy" and op == "<="), None)
-    if first is None or not isinstance(filters[first][2], str):
-        return []
-    bound = filters[first][2]
-    rest = filters[:first] + filters[first + 1 :]
-    return [
-        e for e in entities
-        if e.get("arriveBy", "") >= from_hour and clock_of_day(e["arriveBy"]) <= bound  # type: ignore[operator]
-        and entity_match(e, [c for c, _, _ in rest], [v for _, _, v in rest], [o for _, o, _ in rest])[1]
-    ]
+    return len(after_midnight_within(ctx.kbs.get(table) or [], said, "25:00"))
 
 
 def without_requested(ctx, turn, domain: str, kb_id: str, mine: list[Variable], filters: list[Variable]) -> list[Variable]:
@@ -249,9 +240,7 @@ def fits(ctx, table: str, filters: list[Variable], amount: Variable) -> bool:
                                    [ctx.assignment.get(f.name, f.value) for f in filters],
                                    [search_op(f) for f in filters])  # fmt: skip
     lo, hi = count_bounds(amount.amount_op, amount.name, said)
-    low = lo.value({amount.name: said})
-    high = None if hi is None else hi.value({amount.name: said})
-    return max(sure, low or 0) <= (possible if high is None else min(possible, high))
+    return within(sure, possible, lo, hi, {amount.name: said})
 
 
 def other_reading(ctx, turn: int, domain: str, table: str, amount: Variable,
@@ -613,11 +602,6 @@ def _identifies(v: Variable) -> bool:
     return names_entity(v.slot) or (v.speaker == "system" and v.slot in ("leaveAt", "arriveBy"))
 
 
-#: A KB table restricted to one kind of entity: ``f"{table}{KIND_MARK}{value}"`` is the entities of
-#: ``table`` whose ``type`` is ``value`` (:func:`kind_table`).
-KIND_MARK = "|type="
-
-
 def noun_kind(ctx, turn: int, domain: str, kb_id: str, amount: Variable, filters: list[Variable]) -> str | None:
     """The kind an amount's own noun counts when no span annotates it ("Three *hotels* come up
     for 4 stars", "5 4-star *guesthouses*"): a ``type`` value of the table (``hotel``,
@@ -737,13 +721,4 @@ def name_word_table(ctx, kb_id: str, word: str) -> str:
     table = f"{kb_id}{NAME_WORD_MARK}{word}"
     if table not in ctx.kbs:
         ctx.kbs[table] = [e for e in ctx.kbs.get(kb_id) or [] if word in name_words(e.get("name") or "")]
-    return table
-
-
-def kind_table(ctx, kb_id: str, kind: str) -> str:
-    """The id of table ``kb_id`` restricted to entities of type ``kind`` (:data:`KIND_MARK`),
-    added to the CSP's tables once: the checker and the solvers count the same rows."""
-    table = f"{kb_id}{KIND_MARK}{kind}"
-    if table not in ctx.kbs:
-        ctx.kbs[table] = [e for e in ctx.kbs.get(kb_id) or [] if e.get("type") == kind]
     return table

@@ -1,11 +1,13 @@
-"""What the KB families (C4 none, C5 some, C6 exactly n) share: their filters and the words of
-their explanations."""
+"""What the KB families (C4 none, C5 some, C6 exactly n) share: their filters, the words of
+their explanations, tables restricted to one kind, and the trains arriving after midnight within
+an "arrive by" clock bound."""
 
 from __future__ import annotations
 
 from typing import Mapping
 
 from csp_check.families.primitives import entity_match
+from csp_check.normalize import clock_of_day
 from csp_check.models import CSP, Constraint, Value, Variable
 from csp_check.families.words import where
 
@@ -57,3 +59,33 @@ def entity_label(entity: Mapping[str, str]) -> str:
         if key in entity:
             return entity[key]
     return ", ".join(f"{k}={v}" for k, v in list(entity.items())[:3])
+
+
+#: A KB table restricted to one kind of entity: ``f"{table}{KIND_MARK}{value}"`` is the entities of
+#: ``table`` whose ``type`` is ``value`` (:func:`kind_table`).
+KIND_MARK = "|type="
+
+
+def kind_table(ctx, kb_id: str, kind: str) -> str:
+    """The id of table ``kb_id`` restricted to entities of type ``kind`` (:data:`KIND_MARK`),
+    added to the CSP's tables once: the checker and the solvers count the same rows."""
+    table = f"{kb_id}{KIND_MARK}{kind}"
+    if table not in ctx.kbs:
+        ctx.kbs[table] = [e for e in ctx.kbs.get(kb_id) or [] if e.get("type") == kind]
+    return table
+
+
+def after_midnight_within(entities, filters: list[tuple[str, str, Value]], from_hour: str) -> list:
+    """The ``entities`` matching ``filters`` (``(column, op, value)``) but for the first "arrive
+    by" bound, whose arrival is written at ``from_hour`` or later (the next day's clock) and whose
+    clock time of day meets that bound. ``[]`` without a bound."""
+    first = next((i for i, (col, op, _) in enumerate(filters) if col == "arriveBy" and op == "<="), None)
+    if first is None or not isinstance(filters[first][2], str):
+        return []
+    bound = filters[first][2]
+    rest = filters[:first] + filters[first + 1 :]
+    return [
+        e for e in entities
+        if e.get("arriveBy", "") >= from_hour and clock_of_day(e["arriveBy"]) <= bound  # type: ignore[operator]
+        and entity_match(e, [c for c, _, _ in rest], [v for _, _, v in rest], [o for _, o, _ in rest])[1]
+    ]

@@ -15,7 +15,7 @@ A no-result without values after a user's turn that names one kind the search in
 not hold ("A cheap 4 star hotel that includes free parking" — "if you wanted a hotel, you'd
 need to stay in the west. There are guesthouses that meet your needs") is about that kind: its
 C4 counts the entities of that type alone (:func:`asked_kind`, the table
-:func:`~csp_check.families.instance_count.kind_table`); so does one under a belief state that
+:func:`~csp_check.families.kb_common.kind_table`); so does one under a belief state that
 records the generic type "hotel" (:func:`held_kind`). A no-result whose value the same turn
 offers as a choice ("I'm sorry, there isn't a downtown area listed. Would you like north,
 south, east, west or centre?") is about the word, not the KB: no C4.
@@ -41,6 +41,7 @@ import re
 
 from csp_check.build_context import BOUNDS, NOT_FILTERS, SEARCH_COLUMNS, is_generic, names_entity, search_op
 from csp_check.families import kb_common
+from csp_check.families.kb_common import KIND_MARK, kind_table
 from csp_check.families.primitives import DONTCARE, Bound, KbCount, count_matches
 from csp_check.families.registry import Family, register
 from csp_check.models import CSP, ActRole, Constraint, ConstraintId, Turn, Value, Variable, VariableKind
@@ -77,8 +78,6 @@ class NoInstance(Family):
     def explain(self, constraint: Constraint, assignment: Mapping[str, Value], csp: CSP,
                 by_name: Mapping[str, Variable]) -> str:
         matches = kb_common.possible_matches(constraint, assignment, csp)
-        from csp_check.families.instance_count import KIND_MARK  # here: C4 registers before C6
-
         kind = (constraint.kb or "").partition(KIND_MARK)[2]  # a no-result about one kind (asked_kind)
         return (f"{kb_common.claim(constraint, by_name)} says there is no {kind or 'instance'} with "
                 f"{kb_common.said(constraint, assignment, by_name)}; the KB has {len(matches)}: {kb_common.sample(matches)}")
@@ -122,14 +121,10 @@ def no_results(
         filters = [f for f in filters if f.slot != "type"]  # "The only 4 star hotels are … nothing moderately priced"
         kinds = {e.get("type") for e in ctx.kbs.get(kb_id) or []}
         if next(iter(own)) in kinds:
-            from csp_check.families.instance_count import kind_table  # here: C4 registers before C6
-
             kb_id = kind_table(ctx, kb_id, next(iter(own)))
     elif entity is None and not any(f.slot == "type" for f in filters):
         kind = (None if said else asked_kind(ctx, turn, domain, kb_id, mine)) or held_kind(ctx, turn.index, domain, kb_id)
     if kind is not None:  # "A cheap 4 star hotel …" "if you wanted a hotel, … There are guesthouses": no hotel
-        from csp_check.families.instance_count import kind_table  # here: C4 registers before C6
-
         kb_id = kind_table(ctx, kb_id, kind)
     out: list[Constraint] = []
     if filters:

@@ -266,16 +266,14 @@ def clock_arrivals(ctx, constraint: Constraint) -> Constraint:
     same) with column :data:`CLOCK_ARRIVAL`: the clock time of a next-day arrival (hour 25 on,
     as C6's count; the DB's own "24:06" is compared as written), else the arrival itself. Any
     other constraint is returned as is. Spec §9 (time bounds)."""
-    from csp_check.families.instance_count import _after_midnight_within
-
-    ops = [constraint.ops[i] if i < len(constraint.ops) else "=" for i in range(len(constraint.columns))]
-    bounded = [i for i, (col, op) in enumerate(zip(constraint.columns, ops)) if col == "arriveBy" and op == "<="]
+    filters = kb_common.filters(constraint)
+    bounded = [i for i, (_, col, op) in enumerate(filters) if col == "arriveBy" and op == "<="]
     if not bounded:
         return constraint
     entities = ctx.kbs.get(constraint.kb or "") or []
     by_name = {v.name: v for v in ctx.variables}
-    said = [(col, op, ctx.assignment.get(n, by_name[n].value)) for n, col, op in zip(constraint.variables, constraint.columns, ops)]
-    if not _after_midnight_within(entities, said, "25:00"):
+    said = [(col, op, ctx.assignment.get(n, by_name[n].value)) for n, col, op in filters]
+    if not kb_common.after_midnight_within(entities, said, "25:00"):
         return constraint
     kb_id = f"{constraint.kb}|{CLOCK_ARRIVAL}"
     if kb_id not in ctx.kbs:

@@ -350,15 +350,11 @@ def acts_of(dialog_act: dict[str, Any], spans: list[tuple[str, str, str, Span]],
     pairs = [(name, pair) for name, items in dialog_act.items() for pair in items]
     domains = {name.split("-", 1)[0].lower() for name, _ in pairs} - _SKIP_DOMAINS
     booking = next(iter(domains)) if len(domains) == 1 else last_domain
-    keys = [(name.lower(), str((list(pair) + [None])[0]).lower(), str((list(pair) + [None, None])[1]).lower())
-            for name, pair in pairs]
+    items = [(name, *(list(pair) + [None, None])[:2]) for name, pair in pairs]  # (act, slot, value)
+    keys = [(name.lower(), str(slot).lower(), str(value).lower()) for name, slot, value in items]
     exact = [_take_span(spans, *key, exact=True) for key in keys]  # first the spans annotated with this very value
-    acts = []
-    for (name, pair), key, span in zip(pairs, keys, exact):
-        slot_raw, value_raw = (list(pair) + [None, None])[:2]
-        span = span or _take_span(spans, *key)
-        acts.append(make_act(name, str(slot_raw), value_raw, span, booking))
-    return acts
+    return [make_act(name, str(slot), value, span or _take_span(spans, *key), booking)
+            for (name, slot, value), key, span in zip(items, keys, exact)]
 
 
 def last_domain_of(acts: list[DialogueAct], previous: str) -> str:
