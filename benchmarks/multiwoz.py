@@ -49,8 +49,8 @@ def edit_text(dialogue: Dialogue, turn: int, span: Span, new: str) -> Dialogue:
         s = act.span
         if s is None:
             continue
-        if (s.start, s.end) == (span.start, span.end):
-            act.span = Span(start=s.start, end=s.end + delta)
+        if s.start <= span.start and span.end <= s.end:  # the edit is the span or inside it ("has" →
+            act.span = Span(start=s.start, end=s.end + delta)  # "charges" in "has an entrance fee"): it stretches
         elif s.start >= span.end:
             act.span = Span(start=s.start + delta, end=s.end + delta)
         elif s.start >= span.start and s.end <= span.end:  # a span inside the edit: its words in the new text
