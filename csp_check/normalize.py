@@ -360,6 +360,8 @@ def wording_key(slot: str, text: str) -> str:
     t = dollars(t) or rated(t) or t  # "45 bucks" = "$45" = 45; "4.5 stars" = "4.5 out of 5" = 4.5
     if slot == "entrance fee" and (_FREE.match(t) or _NO_FEE.match(t)):
         return "free"
+    if slot == "entrance fee" and _CHARGED.match(t):  # "has an admission fee", "charges an entrance fee"
+        return "charged"
     if slot in ("entrance fee", "price"):  # "2.50", "7.84 gbp per passenger", "£5 each"
         amount = re.sub(r"\s*(?:per (?:passenger|person|ticket|adult|head)|each|a ticket|a person)$", "", t)
         if re.fullmatch(r"\d+(?:\.\d{1,2})?", amount):

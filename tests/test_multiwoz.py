@@ -1276,13 +1276,15 @@ def test_a_booking_takes_one_of_the_times_the_user_offers() -> None:
 
 
 @pytest.mark.parametrize("text,key,charged", [
-    ("has an entrance fee", "hasanentrancefee", True), ("there is a charge", "thereisacharge", True),
-    ("not free", "notfree", True), ("has no entrance fee", "free", False), ("no entrance fee", "free", False),
+    ("has an entrance fee", "charged", True), ("there is a charge", "charged", True),
+    ("not free", "charged", True), ("charges an entrance fee", "charged", True), ("has an admission fee", "charged", True),
+    ("has a fee", "charged", True), ("has no entrance fee", "free", False), ("no entrance fee", "free", False),
     ("it does n't have an entrance fee", "free", False), ("there is n't any fee", "free", False),
     ("free admission", "free", False), ("5 pounds", "5.00pounds", False),
 ])
 def test_a_fee_said_without_its_amount_is_no_free_entry(text: str, key: str, charged: bool) -> None:
-    """"has an entrance fee" is a fee of some amount, not "free"; a negated fee is free."""
+    """"has an entrance fee" is a fee of some amount, not "free", and every wording of it is one
+    value ("charges an entrance fee", "has an admission fee"); a negated fee is free."""
     from csp_check.normalize import charged_fee
 
     assert (wording_key("entrance fee", text), charged_fee(text)) == (key, charged)
