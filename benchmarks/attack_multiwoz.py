@@ -4,7 +4,7 @@
 
 (about 4 minutes with the defaults on one core)
 
-Independent of the injectors of ``benchmarks/multiwoz.py`` and ``csp_check.faults``: each kind
+Independent of the injectors of ``benchmarks/multiwoz.py`` and ``csp_check.faults.generators``: each kind
 below finds its place from the checker's reading of an accepted dialogue (variables, their
 values) and the DB, and writes a *fault* (the dialogue becomes false against the DB or itself)
 and a *twin* at the same place (other words, the dialogue stays true). Three runs:
@@ -58,8 +58,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # this checkout's csp_check
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from csp_check.check import count_matches  # noqa: E402
-from csp_check.kb import load_kb  # noqa: E402
+from csp_check.check.evaluate import count_matches  # noqa: E402
+from csp_check.readers.kb import load_kb  # noqa: E402
 from csp_check.models import ConstraintId, Dialogue, Status  # noqa: E402
 from csp_check.pipeline import check_dialogue, dialogue_csp, load_corpus  # noqa: E402
 

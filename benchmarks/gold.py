@@ -13,7 +13,7 @@ import sys
 import time
 from pathlib import Path
 
-from csp_check.check import entity_match, violations
+from csp_check.check.evaluate import entity_match, violations
 from csp_check.errors import InputError
 from csp_check.models import ConstraintId
 from csp_check.pipeline import dialogue_csp, load_corpus

@@ -15,11 +15,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # this checkout's csp_check, not an installed one
 
-from csp_check.check import count_matches, entity_match  # noqa: E402
+from csp_check.check.evaluate import count_matches, entity_match  # noqa: E402
 from csp_check.families.primitives import qualified_form  # noqa: E402
-from csp_check.kb import load_kb  # noqa: E402
+from csp_check.readers.kb import load_kb  # noqa: E402
 from csp_check.models import ConstraintId, Dialogue, Span, Status  # noqa: E402
-from csp_check.normalize import refers  # noqa: E402
+from csp_check.language.normalize import refers  # noqa: E402
 from csp_check.pipeline import check_dialogue, dialogue_csp, load_corpus  # noqa: E402
 
 ALL = ["C1", "C2", "C3", "C4", "C5", "C6"]
@@ -79,7 +79,7 @@ def inject(dialogue: Dialogue, kb, kind: str, rng: random.Random) -> Dialogue | 
             _, possible = count_matches(csp.kbs[c.kb or ""], c.columns, [said[n] for n in c.variables], c.ops)
             new = possible + c.count_next_day + 1 + rng.randrange(3)  # past the clock-time reading too
             if amount.amount_op == "~":  # "about 11": a range (cues.approx_tolerance); the fault leaves it
-                from csp_check.faults import hedged_beyond
+                from csp_check.faults.generators import hedged_beyond
 
                 new = hedged_beyond(possible, possible + c.count_next_day) or new
             options.append((amount, str(new)))
@@ -121,7 +121,7 @@ def inject(dialogue: Dialogue, kb, kind: str, rng: random.Random) -> Dialogue | 
                    and _flip_amenity(v.text or "") and any(c.id is ConstraintId.C5 and v.name in c.variables
                                                            for c in csp.constraints)]
     if kind == "hedged_count":
-        from csp_check.faults import HEDGES, hedged_beyond
+        from csp_check.faults.generators import HEDGES, hedged_beyond
 
         for c in csp.constraints:
             amount = by_name.get(c.count_variable or "")
@@ -133,7 +133,7 @@ def inject(dialogue: Dialogue, kb, kind: str, rng: random.Random) -> Dialogue | 
             if new is not None and sure <= amount.value <= possible + late:
                 options.append((amount, f"{HEDGES[amount.turn % len(HEDGES)]} {new}"))
     if kind == "amenity_coordination":
-        from csp_check.faults import negated_coordination
+        from csp_check.faults.generators import negated_coordination
 
         options = []
         for v in csp.variables:

@@ -8,12 +8,12 @@ This is what the pytest plugin sees for LLM-generated data. Every dialogue of th
 written in the raw-text format of :mod:`csp_check.readers.text` (``### id`` then ``User:`` /
 ``System:`` lines; the release's tokenised text is kept as it is, line breaks inside an
 utterance become spaces), read back by that reader, annotated from its text against the DB
-(:mod:`csp_check.annotate`) and checked with the paper's constraints C1–C6. The data is read
+(:mod:`csp_check.annotate.annotator`) and checked with the paper's constraints C1–C6. The data is read
 from the zip at run time and never written into the repository.
 
 It prints the dialogues read, the share flagged, flags by constraint, a seeded sample of flags to
 read by hand, and then — on the dialogues the checker accepts — the share of text-only faults
-flagged per kind (:func:`csp_check.faults.inject_raw_text`).
+flagged per kind (:func:`csp_check.faults.generators.inject_raw_text`).
 """
 
 from __future__ import annotations
@@ -30,8 +30,8 @@ from pathlib import Path
 from typing import Iterator
 
 from csp_check.errors import InputError
-from csp_check.faults import RAW_KINDS, inject_raw_text
-from csp_check.kb import load_kb
+from csp_check.faults.generators import RAW_KINDS, inject_raw_text
+from csp_check.readers.kb import load_kb
 from csp_check.models import Dialogue, DialogueReport, KnowledgeBase
 from csp_check.pipeline import check_dialogue
 from csp_check.readers.text import parse

@@ -38,7 +38,7 @@ TMP = Path("/tmp/csp-check-scale")
 
 _CHILD = """
 import resource, sys, time
-from csp_check.cli import main
+from csp_check.cli.main import main
 start = time.perf_counter()
 try:
     main(sys.argv[1:], standalone_mode=True)

@@ -18,7 +18,7 @@ script checks the two backends agree there. Printed:
 - the solution-group table (paper Table 1 and §5's by-group GCA / VCA).
 
 Gold SGD is consistent (GCA = VCA = 1). ``--fault amount|kb_swap|coreference|duplicate|mixed``
-first injects one text-only fault per dialogue (:mod:`csp_check.faults`, seeded; dialogues with
+first injects one text-only fault per dialogue (:mod:`csp_check.faults.generators`, seeded; dialogues with
 no place for it stay gold), which gives non-trivial VCA and repairs; the script then also
 reports how often the minimal repair edits exactly the faulted variable.
 """
@@ -123,7 +123,7 @@ def main(argv: list[str] | None = None) -> int:
     read_s = time.perf_counter() - start
     faults: dict[int, object] = {}
     if args.fault != "none":
-        from csp_check.faults import KINDS, inject
+        from csp_check.faults.generators import KINDS, inject
 
         rng = random.Random(args.seed)
         for i, d in enumerate(dialogues):
@@ -198,7 +198,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"  {label:<8} {len(idx):>9} {nv:>9} {gca:>6.2f} {vca:>6.2f}")
 
     if faults:
-        from csp_check.repair import repair
+        from csp_check.solvers.repair import repair
 
         exact = fixed = 0
         for i, fault in faults.items():

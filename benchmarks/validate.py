@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Callable
 
 from csp_check import CorpusSummary, load_corpus, validate
-from csp_check.runner import SolverSettings
+from csp_check.run.runner import SolverSettings
 
 DEFAULT = Path(__file__).resolve().parents[2] / "shared" / "data" / "sgd" / "train"
 

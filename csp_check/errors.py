@@ -73,7 +73,7 @@ class CallSyntaxError(ValueError):
 
 
 class InconsistentDialogues(AssertionError):
-    """Raised by :func:`csp_check.pytest_plugin.assert_consistent`; ``reports`` holds the failing
+    """Raised by :func:`csp_check.plugin.dialogues.assert_consistent`; ``reports`` holds the failing
     dialogues' reports (docs/pytest-plugin.md)."""
 
     def __init__(self, message: str, reports: Sequence[DialogueReport]):
@@ -82,7 +82,7 @@ class InconsistentDialogues(AssertionError):
 
 
 class InconsistentCalls(AssertionError):
-    """Raised by :func:`csp_check.nlsi.pytest_plugin.assert_calls_consistent`; ``reports`` holds
+    """Raised by :func:`csp_check.plugin.calls.assert_calls_consistent`; ``reports`` holds
     the failing reports (docs/nlsi.md)."""
 
     def __init__(self, message: str, reports: Sequence[CallReport]):

@@ -139,10 +139,10 @@ class KbTable(BaseModel):
     _normalized: list[dict[str, str]] | None = PrivateAttr(default=None)
 
     def normalized(self) -> list[dict[str, str]]:
-        """The entities with values normalised (:func:`csp_check.normalize.normalized_entities`),
+        """The entities with values normalised (:func:`csp_check.language.normalize.normalized_entities`),
         computed once per table: a corpus run checks every dialogue against the same KB."""
         if self._normalized is None:
-            from csp_check.normalize import normalized_entities
+            from csp_check.language.normalize import normalized_entities
 
             self._normalized = normalized_entities(self.entities)
         return self._normalized

@@ -11,11 +11,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Iterable, Iterator
 
-from csp_check.check import violations
-from csp_check.constraints import BuildOptions, build_csp
-from csp_check.delexicalize import delexicalize
+from csp_check.check.evaluate import violations
+from csp_check.build.builder import BuildOptions, build_csp
+from csp_check.delexicalize.delexicalizer import delexicalize
 from csp_check.errors import InputError
-from csp_check.metrics import CoverageScope, constraint_coverage
+from csp_check.score.metrics import CoverageScope, constraint_coverage
 from csp_check.models import ALL_CONSTRAINTS, CSP, ConstraintId, Dialogue, DialogueReport, KnowledgeBase, Status
 from csp_check.readers import read_dialogues
 
@@ -33,11 +33,11 @@ def load_corpus(
 def with_annotations(dialogue: Dialogue, kb: KnowledgeBase | None) -> Dialogue:
     """``dialogue`` itself, or — when it has no act annotations at all (every turn's ``acts``
     empty: raw text in our JSONL) and a ``kb`` is given — a copy annotated from its text by
-    :func:`csp_check.annotate.annotate` (spec §5 / §6). Without a KB a bare dialogue has no
+    :func:`csp_check.annotate.annotator.annotate` (spec §5 / §6). Without a KB a bare dialogue has no
     variables."""
     if kb is None or any(turn.acts for turn in dialogue.turns):
         return dialogue
-    from csp_check.annotate import annotate  # spaCy loads only for unannotated dialogues
+    from csp_check.annotate.annotator import annotate  # spaCy loads only for unannotated dialogues
 
     return annotate(dialogue, kb)
 

@@ -1,4 +1,4 @@
-"""Raw text: annotation from KB matching (csp_check.annotate), the text reader, the pipeline hook."""
+"""Raw text: annotation from KB matching (csp_check.annotate.annotator), the text reader, the pipeline hook."""
 
 from __future__ import annotations
 
@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from csp_check.annotate import Annotator, annotate, spellings
-from csp_check.cli import main
-from csp_check.kb import load_kb
+from csp_check.annotate.annotator import Annotator, annotate, spellings
+from csp_check.cli.main import main
+from csp_check.readers.kb import load_kb
 from csp_check.models import ActRole, Dialogue, Status, Turn
 from csp_check.pipeline import check_dialogue, dialogue_csp
 from csp_check.readers import READERS, read_dialogues, sniff_format
@@ -195,7 +195,7 @@ def test_unannotated_jsonl_dialogue_is_annotated_when_a_kb_is_given(kb) -> None:
 
 
 # --- raw text with a multi-domain KB: each class of MultiWOZ wording the annotator reads ------------
-from csp_check.kb import short_form  # noqa: E402
+from csp_check.readers.kb import short_form  # noqa: E402
 
 TOWN = short_form({
     "restaurant": [
@@ -334,7 +334,7 @@ def test_raw_text_faults_are_flagged() -> None:
     """Each kind of raw-text fault, injected into a dialogue the checker accepts, is flagged."""
     import random
 
-    from csp_check.faults import RAW_KINDS, inject_raw_text
+    from csp_check.faults.generators import RAW_KINDS, inject_raw_text
 
     gold = raw(
         "I want a moderately priced restaurant.",

@@ -10,14 +10,14 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from csp_check.cli import main
+from csp_check.cli.main import main
 from csp_check.errors import InputError
-from csp_check.faults import ANNOTATION_KINDS, annotation_trial, inject_annotation
+from csp_check.faults.generators import ANNOTATION_KINDS, annotation_trial, inject_annotation
 from csp_check.models import (
     PAPER_CONSTRAINTS, ActRole, ApiCall, ConstraintId, Dialogue, DialogueAct, KbResult, Span, Turn,
 )
 from csp_check.pipeline import check_dialogue, dialogue_csp, load_corpus
-from csp_check.roles import text_role
+from csp_check.language.roles import text_role
 
 from support.data import CASES, MULTIWOZ_DB, MULTIWOZ_VAL, SHARED
 
@@ -187,7 +187,7 @@ FIXTURES = Path(__file__).parent / "fixtures" / "multiwoz"
     Path(__file__).resolve().parents[1] / "examples" / "dialogues.jsonl",  # our JSONL
 ])
 def test_s1_finds_a_state_changed_away_from_the_text_in_every_format(path):
-    from csp_check.kb import load_kb
+    from csp_check.readers.kb import load_kb
 
     kb = load_kb(MULTIWOZ_DB) if "examples" not in str(path) else load_kb(path.parents[1] / "kb" / "restaurants.json")
     rng = random.Random(1)
@@ -318,7 +318,7 @@ def test_contradictions_on_multiwoz_val_dialogues_read_by_hand():
     booked, while the state and booking say curry garden; PMUL1620 turn 12, "leave after 16:45"
     with a state of 16:15; PMUL3850 turn 6, "How about Italian food instead?" with the state
     still latin american. With the KB, as ``csp-check validate --kb`` runs them."""
-    from csp_check.kb import load_kb
+    from csp_check.readers.kb import load_kb
 
     kb = load_kb(MULTIWOZ_DB)
     want = {"MUL2470": (14, "restaurant.name='curry garden'"), "PMUL1620": (12, "train.leaveAt='16:15'"),
@@ -338,7 +338,7 @@ def test_state_value_faults_leave_the_bound_the_user_said():
     """PMUL4436 turn 6 "Sometime after 15:00 ." (state leaveAt 15:15, within the bound): a
     state_value fault that set 16:21 would still keep the user's bound, so it is no fault and S1
     rightly passes it. Every fault drawn is outside the bound, and each is flagged by S1."""
-    from csp_check.kb import load_kb
+    from csp_check.readers.kb import load_kb
 
     kb = load_kb(MULTIWOZ_DB)
     d = next(x for x in load_corpus([MULTIWOZ_VAL], kb=kb) if getattr(x, "id", "") == "PMUL4436")
@@ -371,8 +371,8 @@ def test_the_users_only_slot_of_an_untracked_domain_dropped_is_an_omission():
     """MUL0445 turn 0 "I 'm looking for a train Norwich .": the state after it has no train slot;
     it records the destination at the user's next turn (a delay, no claim). With the value
     dropped from the state for good, the state tracks train later but never records it: S1."""
-    from csp_check.faults import _drop_record
-    from csp_check.kb import load_kb
+    from csp_check.faults.generators import _drop_record
+    from csp_check.readers.kb import load_kb
 
     kb = load_kb(MULTIWOZ_DB)
     d = next(x for x in load_corpus([MULTIWOZ_VAL], kb=kb) if getattr(x, "id", "") == "MUL0445")

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from csp_check.kb import load_kb
+from csp_check.readers.kb import load_kb
 from csp_check.models import Span
 from csp_check.pipeline import check_dialogue, load_corpus
 

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from csp_check.cues import boolean_span, count_spans, read_boolean
-from csp_check.normalize import clock_time, date_key, dollars, parse_amount, rated, wording_key
+from csp_check.language.cues import boolean_span, count_spans, read_boolean
+from csp_check.language.normalize import clock_time, date_key, dollars, parse_amount, rated, wording_key
 from csp_check.pipeline import check_dialogue, load_corpus
 from csp_check.readers.sgd import from_raw
 

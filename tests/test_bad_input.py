@@ -13,9 +13,9 @@ import pytest
 from click.testing import CliRunner
 
 from csp_check import validate
-from csp_check.cli import main
+from csp_check.cli.main import main
 from csp_check.models import Dialogue, DialogueReport, Status
-from csp_check.runner import Settings, default_check
+from csp_check.run.runner import Settings, default_check
 
 from support.sgd import sgd_dialogue, write_sgd
 
@@ -25,7 +25,7 @@ def run_cli(*args: str) -> subprocess.CompletedProcess:
     env = {**os.environ, "COLUMNS": "200"}
     env.pop("CSP_CHECK_DEBUG", None)
     return subprocess.run(
-        [sys.executable, "-m", "csp_check.cli", *args], capture_output=True, text=True, env=env, timeout=120
+        [sys.executable, "-m", "csp_check.cli.main", *args], capture_output=True, text=True, env=env, timeout=120
     )
 
 
@@ -162,7 +162,7 @@ def test_a_dead_worker_fails_only_the_chunks_in_flight(tmp_path: Path) -> None:
 
 
 def test_crash_in_cli_run_is_one_line_and_exit_2(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("csp_check.runner.default_check", crash_on_00002)
+    monkeypatch.setattr("csp_check.run.runner.default_check", crash_on_00002)
     path = write_sgd(tmp_path / "sgd", [sgd_dialogue("1_00001"), sgd_dialogue("1_00002"), sgd_dialogue("1_00003")])
     report = tmp_path / "out.jsonl"
 

@@ -12,9 +12,9 @@ import pytest
 from click.testing import CliRunner
 
 from csp_check import CorpusSummary, validate
-from csp_check.cli import main
+from csp_check.cli.main import main
 from csp_check.models import DialogueReport, Status
-from csp_check.score import solver_answers
+from csp_check.score.corpus import solver_answers
 
 from support.sgd import sgd_dialogue, write_sgd
 from support.data import SGD_DEV
@@ -26,7 +26,7 @@ def invoke(*args: str):
 
 def run_cli(*args: str) -> subprocess.CompletedProcess:
     env = {**os.environ, "COLUMNS": "200"}
-    return subprocess.run([sys.executable, "-m", "csp_check.cli", *args], capture_output=True, text=True, env=env, timeout=300)
+    return subprocess.run([sys.executable, "-m", "csp_check.cli.main", *args], capture_output=True, text=True, env=env, timeout=300)
 
 
 @pytest.fixture
@@ -122,7 +122,7 @@ def test_report_has_one_line_per_dialogue(mixed: Path, tmp_path: Path) -> None:
 def test_report_keeps_what_finished_before_an_interrupt(
     mixed: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from csp_check import runner
+    from csp_check.run import runner
 
     real = runner.default_check
 

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from csp_check.check import violations
-from csp_check.constraints import BuildOptions
-from csp_check.delexicalize import delexicalize
+from csp_check.check.evaluate import violations
+from csp_check.build.builder import BuildOptions
+from csp_check.delexicalize.delexicalizer import delexicalize
 from csp_check.errors import InputError
 from csp_check.models import (
     ActRole,
@@ -24,7 +24,7 @@ from csp_check.models import (
     Turn,
     VariableKind,
 )
-from csp_check.normalize import clock_time, normalize, parse_amount
+from csp_check.language.normalize import clock_time, normalize, parse_amount
 from csp_check.pipeline import check_dialogue, dialogue_csp, load_corpus
 
 from support.data import MULTIWOZ_DB, SGD, SHARED
@@ -225,7 +225,7 @@ def test_delexicalize_command_writes_one_line_per_dialogue(tmp_path):
 
     from click.testing import CliRunner
 
-    from csp_check.cli import main
+    from csp_check.cli.main import main
 
     examples = Path(__file__).resolve().parents[1] / "examples" / "dialogues.jsonl"
     out = tmp_path / "delex.jsonl"
@@ -251,8 +251,8 @@ needs_multiwoz = pytest.mark.skipif(not MULTIWOZ_DB.exists(), reason="../shared/
 def test_our_multiwoz_file_validates_against_the_multiwoz_db():
     import random
 
-    from csp_check.faults import trial
-    from csp_check.kb import load_kb
+    from csp_check.faults.generators import trial
+    from csp_check.readers.kb import load_kb
 
     kb = load_kb(MULTIWOZ_DB)
     fixture = Path(__file__).parent / "fixtures" / "multiwoz" / "data.json"
@@ -270,7 +270,7 @@ def test_our_multiwoz_file_validates_against_the_multiwoz_db():
 
 @needs_multiwoz
 def test_convlab_unified_samples_validate_and_flag_only_real_data_errors():
-    from csp_check.kb import load_kb
+    from csp_check.readers.kb import load_kb
 
     kb = load_kb(MULTIWOZ_DB)
     unified = SHARED / "data" / "convlab_unified"
@@ -292,7 +292,7 @@ def test_convlab_unified_samples_validate_and_flag_only_real_data_errors():
 
 @pytest.mark.parametrize("backend", ["cp-sat", "minizinc:gecode"])
 def test_figure_1_minimal_repair_fixes_the_system_not_the_user(backend):
-    from csp_check.answers import solve_report
+    from csp_check.solvers.answers import solve_report
     from csp_check.solvers import available_solvers
 
     if backend not in available_solvers():

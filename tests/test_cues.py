@@ -1,10 +1,10 @@
-"""Words located by their form (csp_check.cues) and read from the text (spec §9)."""
+"""Words located by their form (csp_check.language.cues) and read from the text (spec §9)."""
 
 from __future__ import annotations
 
 import pytest
 
-from csp_check.cues import boolean_span, count_spans, measure_spans, read_boolean
+from csp_check.language.cues import boolean_span, count_spans, measure_spans, read_boolean
 from csp_check.models import Span
 from csp_check.readers.sgd import align_spans
 
@@ -36,7 +36,7 @@ def test_wordings_of_one_value_compare_equal():
     """Rewordings an LLM makes that name the same value (found by an adversarial run): "half a
     dozen" is 6, not the 12 of "a dozen"; "noon" / "midnight" are clock times; "reasonably
     priced" is MultiWOZ's moderate price range."""
-    from csp_check.normalize import clock_time, parse_amount, wording_key
+    from csp_check.language.normalize import clock_time, parse_amount, wording_key
 
     assert parse_amount("half a dozen") == 6 and parse_amount("a dozen") == 12
     assert [clock_time(t) for t in ("noon", "at noon", "12 noon", "midday", "midnight")] == [
@@ -113,7 +113,7 @@ def test_act_values_align_with_their_spans_in_order():
     ],
 )
 def test_what_a_user_states(utterance, value, previous, states):
-    from csp_check.cues import user_states
+    from csp_check.language.cues import user_states
 
     start = utterance.index(value)
     assert user_states(utterance, Span(start=start, end=start + len(value)), previous) is states
@@ -155,9 +155,9 @@ def test_a_boolean_the_text_states_is_checked_not_the_annotated_one():
 
 
 def test_quantity_words_without_a_number_claim_no_exact_amount() -> None:
-    from csp_check.assignment import Lexicon, read_value
+    from csp_check.delexicalize.assignment import Lexicon, read_value
     from csp_check.models import ActRole, Span, Variable, VariableKind
-    from csp_check.normalize import parse_amount
+    from csp_check.language.normalize import parse_amount
 
     assert parse_amount("a dozen") == 12 and parse_amount("twenty-one") == 21
     assert parse_amount("several") is None and parse_amount("a couple of") is None and parse_amount("a few") is None
@@ -180,7 +180,7 @@ def test_quantity_words_without_a_number_claim_no_exact_amount() -> None:
     ("I found no more than 6 places.", "<="), ("I found 10 hotels.", "="), ("I found 12 hotels. Any more?", "="),
 ])
 def test_amount_said_as_a_bound(utterance, op):
-    from csp_check.cues import amount_op
+    from csp_check.language.cues import amount_op
 
     spans = count_spans(utterance)
     assert len(spans) == 1
@@ -189,7 +189,7 @@ def test_amount_said_as_a_bound(utterance, op):
 
 def test_over_a_span_of_days_is_no_bound():
     """SGD 4_00099: "happening over 3 days" is across 3 days (3 events), not more than 3."""
-    from csp_check.cues import amount_op
+    from csp_check.language.cues import amount_op
 
     utterance = "This event is happening over 3 days and starts tomorrow."
     assert amount_op(utterance, count_spans(utterance)[0]) == "="
@@ -202,6 +202,6 @@ def test_over_a_span_of_days_is_no_bound():
 ])
 def test_dates_in_other_words(text, key):
     """Equal dates compare equal; a day relative to an unknown today claims none (spec §9)."""
-    from csp_check.normalize import date_key
+    from csp_check.language.normalize import date_key
 
     assert date_key(text) == key

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from csp_check.cli import main
+from csp_check.cli.main import main
 from csp_check.readers import READERS
 
 from support.sgd import sgd_dialogue, write_sgd
@@ -189,7 +189,7 @@ def run_on_a_terminal(*args: str, timeout: float = 240) -> tuple[int, str, str]:
     master, slave = pty.openpty()
     env = {**os.environ, "COLUMNS": "200", "TERM": "xterm-256color", "PYTHONPATH": str(ROOT)}
     env.pop("NO_COLOR", None)
-    proc = subprocess.Popen([sys.executable, "-m", "csp_check.cli", *args], stdout=subprocess.PIPE, stderr=slave,
+    proc = subprocess.Popen([sys.executable, "-m", "csp_check.cli.main", *args], stdout=subprocess.PIPE, stderr=slave,
                             stdin=subprocess.DEVNULL, env=env, cwd=ROOT)  # fmt: skip
     os.close(slave)
     chunks: list[bytes] = []
@@ -510,8 +510,8 @@ def test_every_annotation_defect_is_listed_whatever_show_says(show: int) -> None
     from rich.console import Console
 
     from csp_check.models import DialogueReport, Status
-    from csp_check.report import render_summary
-    from csp_check.score import CorpusSummary
+    from csp_check.output.console import render_summary
+    from csp_check.score.corpus import CorpusSummary
 
     summary = CorpusSummary(constraints=["C1"], keep=max(show, 10))
     for i in range(3):

@@ -158,7 +158,7 @@ def test_small_run_on_sgd_restaurants(tmp_path):
 def test_cli_experiment_command(tmp_path):
     from click.testing import CliRunner
 
-    from csp_check.cli import main
+    from csp_check.cli.main import main
 
     args = ["experiment", str(SGD / "train" / "dialogues_001.json"), "--limit", "3", "--no-plots", "--out", str(tmp_path)]
     result = CliRunner().invoke(main, args)
@@ -193,7 +193,7 @@ def test_cli_experiment_on_multiwoz_restaurants_with_its_db(tmp_path):
 
     from click.testing import CliRunner
 
-    from csp_check.cli import main
+    from csp_check.cli.main import main
 
     with zipfile.ZipFile(MULTIWOZ / "val.json.zip") as z:
         z.extract("val.json", tmp_path)
@@ -214,7 +214,7 @@ def test_unreachable_llm_server_says_why_and_exits_1(tmp_path, monkeypatch):
     pytest.importorskip("openai")
     from click.testing import CliRunner
 
-    from csp_check.cli import main
+    from csp_check.cli.main import main
 
     monkeypatch.delenv("OPENAI_API_KEY", raising=False)
     args = ["experiment", str(SGD / "train" / "dialogues_001.json"), "--limit", "2", "--no-plots", "--out",

@@ -9,8 +9,8 @@ import json
 import pytest
 from click.testing import CliRunner
 
-from csp_check import check
-from csp_check.cli import main
+from csp_check.check import evaluate as check
+from csp_check.cli.main import main
 from csp_check.experiment.run import DialogueResult, ExperimentResult, configs
 from csp_check.experiment.tables import table2
 from csp_check.families import Family, UnknownFamily, families, get, register, unregister
@@ -20,8 +20,8 @@ from csp_check.models import (
     Variable, VariableKind,
 )
 from csp_check.pipeline import check_dialogue, dialogue_csp
-from csp_check.report import render_summary, summary_json
-from csp_check.score import CorpusSummary
+from csp_check.output.console import render_summary, summary_json
+from csp_check.score.corpus import CorpusSummary
 from csp_check.solvers import SolveStatus, get_solver
 from csp_check.solvers.minizinc import MiniZincSolver
 
@@ -239,14 +239,14 @@ def test_profile_families_are_the_nlsi_modules() -> None:
 
 
 def test_python_dash_m_has_every_command():
-    """``python -m csp_check.cli`` registers every command before it runs (``constraints`` too)."""
+    """``python -m csp_check.cli.main`` registers every command before it runs (``constraints`` too)."""
     import os
     import subprocess
     import sys
     from pathlib import Path
 
     root = Path(__file__).resolve().parents[1]
-    done = subprocess.run([sys.executable, "-m", "csp_check.cli", "constraints"], capture_output=True, text=True,
+    done = subprocess.run([sys.executable, "-m", "csp_check.cli.main", "constraints"], capture_output=True, text=True,
                           env={**os.environ, "PYTHONPATH": str(root)}, timeout=120)  # fmt: skip
     assert done.returncode == 0, done.stderr
     assert [line.split()[0] for line in done.stdout.splitlines()[1:]][:8] == ["C1", "C2", "C3", "C4", "C5", "C6", "S1", "S2"]

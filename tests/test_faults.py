@@ -13,7 +13,7 @@ import random
 import pytest
 
 from csp_check.errors import InputError
-from csp_check.faults import EXPECTED, KINDS, MODES, TEXT_ONLY, inject, trial
+from csp_check.faults.generators import EXPECTED, KINDS, MODES, TEXT_ONLY, inject, trial
 from csp_check.pipeline import check_dialogue, load_corpus
 
 from support.data import SGD_DEV
@@ -98,9 +98,9 @@ def test_faults_without_the_json_edit_the_dialogue_alike(gold):
 def test_true_bounds_are_not_flagged(gold):
     """A count the KB confirms, said as a bound that still holds ("10" → "at least 10", "up to
     10"), reads as that bound (``Variable.amount_op``), not as a changed exact count."""
-    from csp_check.constraints import build_csp
-    from csp_check.delexicalize import delexicalize
-    from csp_check.faults import TRUE_BOUNDS, _rewrite_sgd
+    from csp_check.build.builder import build_csp
+    from csp_check.delexicalize.delexicalizer import delexicalize
+    from csp_check.faults.generators import TRUE_BOUNDS, _rewrite_sgd
     from csp_check.readers.sgd import from_raw
 
     tried = 0
@@ -128,7 +128,7 @@ def test_true_bounds_are_not_flagged(gold):
 def test_a_date_said_in_other_words_is_the_same_date(gold):
     """"March 9th" said "the 9th of March" (``faults.reword_date`` with the same day) is no fault:
     the reworded dates of the dev dialogues the checker accepts stay accepted."""
-    from csp_check.faults import _reworded_date, _rewrite_sgd
+    from csp_check.faults.generators import _reworded_date, _rewrite_sgd
     from csp_check.pipeline import dialogue_csp
     from csp_check.readers.sgd import from_raw
 

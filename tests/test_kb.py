@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from csp_check.errors import InputError
-from csp_check.kb import entity_strings, load_kb
+from csp_check.readers.kb import entity_strings, load_kb
 from csp_check.models import KnowledgeBase
 
 from support.data import MULTIWOZ_DB as DB
@@ -107,7 +107,7 @@ def test_a_lone_surrogate_in_a_kb_value_is_one_error_naming_the_field(tmp_path):
     import pytest
 
     from csp_check.errors import InputError
-    from csp_check.kb import load_kb
+    from csp_check.readers.kb import load_kb
 
     path = tmp_path / "kb.json"
     path.write_text('{"domain": "restaurant", "entities": [{"name": "a", "area": "west\\udfff"}]}', encoding="utf-8")

@@ -16,7 +16,7 @@ import pytest
 
 pytest.importorskip("openai")
 
-from csp_check.check import violations  # noqa: E402
+from csp_check.check.evaluate import violations  # noqa: E402
 from csp_check.llm.align import UNALIGNED, align_answer, align_turns, fill_turn, parse_answer, to_value  # noqa: E402
 from csp_check.llm.client import ChatClient, LLMSettings, ResponseCache  # noqa: E402
 from csp_check.llm.prompt import MASK, build_prompt, masked_turns  # noqa: E402

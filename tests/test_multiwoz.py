@@ -10,11 +10,11 @@ from pathlib import Path
 
 import pytest
 
-from csp_check.check import count_matches
-from csp_check.kb import load_kb
-from csp_check.assignment import Lexicon
+from csp_check.check.evaluate import count_matches
+from csp_check.readers.kb import load_kb
+from csp_check.delexicalize.assignment import Lexicon
 from csp_check.models import Status
-from csp_check.normalize import same_clock, wording_key
+from csp_check.language.normalize import same_clock, wording_key
 from csp_check.pipeline import check_dialogue, load_corpus
 
 from support.data import CASES, MULTIWOZ_DB as DB, MULTIWOZ_VAL as VAL
@@ -48,7 +48,7 @@ def test_name_variants_match_one_entity() -> None:
     assert lex.resolve("restaurant.name", "pizza hut") is None  # three pizza huts: none chosen
     assert lex.resolve("train.destination", "petersborough") == "peterborough"
     assert lex.resolve("attraction.name", "Great St Mary's Church") == "great saint mary's church"  # St = Saint
-    from csp_check.normalize import name_words
+    from csp_check.language.normalize import name_words
 
     assert "street" in name_words("12 Regent St") and "street" in name_words("regent st city centre")
     assert lex.variant_of("restaurant.area", "same area", "east")  # refers instead of naming
@@ -257,8 +257,8 @@ def test_a_plural_reference_annotated_as_a_name_is_no_coreference() -> None:
     kb = load_kb(DB)
     dialogue = next(d for d in load_corpus([VAL], kb=kb) if getattr(d, "id", "") == "PMUL2841")
     assert not [v for v in check_dialogue(dialogue, kb).violations if v.constraint.value == "C2"]
-    from csp_check.build_context import names_entity
-    from csp_check.normalize import refers_to_several
+    from csp_check.build.context import names_entity
+    from csp_check.language.normalize import refers_to_several
 
     assert names_entity("name") and refers_to_several("the places") and refers_to_several("both restaurants")
     assert not refers_to_several("the place") and not refers_to_several("the cambridge punter")
@@ -331,7 +331,7 @@ def test_qualified_forms_in_the_solvers() -> None:
                   constraints=[Constraint(id=ConstraintId.C6, variables=["x1"], kb="kb", columns=["food"],
                                           count_variable="x2", ops=["="])],
                   assignment={"x1": "european", "x2": said}, max_amount=3)
-        from csp_check.check import violations
+        from csp_check.check.evaluate import violations
 
         assert (not violations(csp)) == ok
         for name in ("cp-sat", *(("minizinc",) if HAVE_MINIZINC else ())):
@@ -370,8 +370,8 @@ def test_a_plain_food_is_no_qualified_one() -> None:
 def test_a_misspelt_name_is_the_one_name_it_is_close_to() -> None:
     """A name within a small edit distance of exactly one DB name (and of no other) is that
     entity; a name close to two, a short one, an exact DB name and a far one are not."""
-    from csp_check.assignment import misspelt_name
-    from csp_check.normalize import edit_distance
+    from csp_check.delexicalize.assignment import misspelt_name
+    from csp_check.language.normalize import edit_distance
 
     assert edit_distance("gardina", "gardenia", 3) == 2 and edit_distance("abc", "abcdefgh", 2) == 3
     names = {"gardenia": {"the gardenia"}, "galleria": {"galleria"}, "cote": {"cote"}, "cotto": {"cotto"}}
@@ -458,7 +458,7 @@ def test_a_bound_time_is_a_time_value(dialogue_id: str, turn: int, time: str) ->
 
 
 def test_an_arrival_after_midnight_is_on_the_next_day() -> None:
-    from csp_check.normalize import clock_slot, normalized_entities, well_formed_time
+    from csp_check.language.normalize import clock_slot, normalized_entities, well_formed_time
 
     [late, early, written] = normalized_entities([{"leaveAt": "23:21", "arriveBy": "01:06"},
                                                   {"leaveAt": "05:21", "arriveBy": "06:06"},
@@ -527,7 +527,7 @@ def test_backends_agree_on_next_day_arrivals_and_bound_times() -> None:
     """The next-day arrival, the clock type and a count's kind are in the CSP's data (tables,
     domains), so the checker, CP-SAT and MiniZinc give one verdict on the real dialogues and
     their faults."""
-    from csp_check.check import violations
+    from csp_check.check.evaluate import violations
     from csp_check.pipeline import dialogue_csp
     from csp_check.solvers import SolveStatus, get_solver
     from csp_check.solvers.minizinc import MiniZincSolver
@@ -619,7 +619,7 @@ def test_a_statement_in_the_whole_city_is_not_held_to_the_area_asked() -> None:
     faulty, _ = _edited("PMUL3123", 9, " in Cambridge", "")
     report = check_dialogue(faulty, kb)
     assert [v for v in report.violations if v.constraint.value == "C5" and max(v.turns) == 9]
-    from csp_check.cues import whole_city_span
+    from csp_check.language.cues import whole_city_span
 
     assert whole_city_span("museums in town are free") and whole_city_span("all over town")
     assert not whole_city_span("a hotel in the city centre") and not whole_city_span("in town centre")
@@ -642,7 +642,7 @@ def test_either_or_offers_two_entities() -> None:
 def test_a_span_cut_inside_a_word_is_read_whole() -> None:
     """A boundary with a letter or digit on both sides is widened to the word's edge; exact
     spans (SGD's, whole words) stay as they are (delexicalize.word_bounded, spec §9)."""
-    from csp_check.delexicalize import locate, word_bounded
+    from csp_check.delexicalize.delexicalizer import locate, word_bounded
     from csp_check.models import ActRole, DialogueAct, Span
 
     text = "Dojo Noodle Bar is located at 40210 Millers Yard in the City Centre ."
@@ -682,7 +682,7 @@ def test_a_wrong_value_at_a_cut_span_is_still_flagged(old: str, new: str) -> Non
 def test_a_comparative_is_no_value() -> None:
     """"cheaper", "more expensive", "the closest" order entities; they are no wording of a value
     (normalize.comparative), while "cheaply", "moderately priced" and "more than 2" are not comparatives."""
-    from csp_check.normalize import comparative
+    from csp_check.language.normalize import comparative
 
     for text in ("cheaper", "the cheaper option", "more expensive", "less pricey", "the cheapest", "nicer", "closer"):
         assert comparative(text), text
@@ -713,7 +713,7 @@ def test_exact_spans_are_read_as_annotated(name: str) -> None:
     """SGD's character spans (read directly or through the unified format) are whole words:
     widening a cut word (delexicalize.word_bounded) leaves every one of them, and every variable's
     text, as annotated."""
-    from csp_check.delexicalize import delexicalize, word_bounded
+    from csp_check.delexicalize.delexicalizer import delexicalize, word_bounded
 
     from support.data import SHARED_DATA
 
@@ -740,7 +740,7 @@ def _ids(dialogue, kb, turn: int | None = None) -> list[str]:  # type: ignore[no
 
 def _backends_agree(cases) -> None:  # type: ignore[no-untyped-def]
     """The checker, CP-SAT and (when installed) MiniZinc give one verdict on each (dialogue, kb)."""
-    from csp_check.check import violations
+    from csp_check.check.evaluate import violations
     from csp_check.pipeline import dialogue_csp
     from csp_check.solvers import SolveStatus, get_solver
     from csp_check.solvers.minizinc import MiniZincSolver
@@ -842,7 +842,7 @@ def test_a_train_id_said_without_its_letters_is_that_train() -> None:
 def test_an_address_with_its_postcode_written_after_it_is_that_address() -> None:
     # MUL1589 t13 "The address is 5 Jordans Yard Bridge Street City Centre cb21ug" (one Addr span):
     # the DB address of the Curry King, then its postcode
-    from csp_check.assignment import split_postcode
+    from csp_check.delexicalize.assignment import split_postcode
 
     assert split_postcode("5 Jordans Yard Bridge Street City Centre cb21ug") == (
         "5 jordans yard bridge street city center", "cb21ug")
@@ -980,7 +980,7 @@ def test_one_that_introduces_the_offered_entity_is_no_count() -> None:
 def test_words_of_a_count_of_other_entities(text: str, other: bool) -> None:
     """The words that make an amount a count of *other* entities, around the number; "more
     than 4" and "4 or more" are bounds, not "other"."""
-    from csp_check.families.instance_count import _OTHERS_AFTER, _OTHERS_BEFORE
+    from csp_check.families.c6_instance_count import _OTHERS_AFTER, _OTHERS_BEFORE
 
     m = re.search(r"\d+", text)
     assert m is not None
@@ -1285,7 +1285,7 @@ def test_a_booking_takes_one_of_the_times_the_user_offers() -> None:
 def test_a_fee_said_without_its_amount_is_no_free_entry(text: str, key: str, charged: bool) -> None:
     """"has an entrance fee" is a fee of some amount, not "free", and every wording of it is one
     value ("charges an entrance fee", "has an admission fee"); a negated fee is free."""
-    from csp_check.normalize import charged_fee
+    from csp_check.language.normalize import charged_fee
 
     assert (wording_key("entrance fee", text), charged_fee(text)) == (key, charged)
 

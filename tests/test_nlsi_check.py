@@ -149,7 +149,7 @@ def test_metrics_follow_the_paper():
 
 
 def test_assert_calls_consistent_helper(tmp_path):
-    from csp_check.nlsi.pytest_plugin import InconsistentCalls, assert_calls_consistent
+    from csp_check.plugin.calls import InconsistentCalls, assert_calls_consistent
 
     from support.nlsi import SCHEMA_FILE
 
@@ -169,7 +169,7 @@ def test_assert_calls_consistent_helper(tmp_path):
 def _entry_point_installed() -> bool:
     from importlib.metadata import entry_points
 
-    return any(ep.value == "csp_check.nlsi.pytest_plugin" for ep in entry_points(group="pytest11"))
+    return any(ep.value == "csp_check.plugin.calls" for ep in entry_points(group="pytest11"))
 
 
 @pytest.mark.skipif(not _entry_point_installed(), reason="installed csp-check predates the csp_check_nlsi entry point")

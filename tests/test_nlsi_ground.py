@@ -7,7 +7,7 @@ from datetime import date
 
 import pytest
 
-from csp_check.nlsi.dates import SGD_TODAY, reference_date, resolve_dates
+from csp_check.language.dates import SGD_TODAY, reference_date, resolve_dates
 from csp_check.nlsi.ground import ground
 from csp_check.nlsi.instructions import InstructionParser
 from csp_check.nlsi.schema import load_schema, normalize
@@ -115,7 +115,7 @@ def test_relative_dates_count_as_said(parser):
     ("rock 'n' roll from 2012", []),
 ])  # fmt: skip
 def test_resolve_years(text, years):
-    from csp_check.nlsi.dates import resolve_years
+    from csp_check.language.dates import resolve_years
 
     assert resolve_years(text) == years
 

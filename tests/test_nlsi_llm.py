@@ -143,7 +143,7 @@ def test_validate_accepts_a_chain_and_an_also_rule():
 def test_calls_llm_parse_flag(tmp_path):
     from click.testing import CliRunner
 
-    from csp_check.cli import main
+    from csp_check.cli.main import main
 
     ex = example("User: Find me a restaurant in San Jose.", ["For restaurants I want Burmese food."],
                  ['GetRestaurants(city="San Jose", cuisine="Burmese")'])  # fmt: skip
@@ -250,7 +250,7 @@ def test_nlsi_experiment_tables_csv_plot(tmp_path):
 
     from click.testing import CliRunner
 
-    from csp_check.cli import main
+    from csp_check.cli.main import main
     from csp_check.nlsi.readers import read_examples
 
     runner = CliRunner()
@@ -282,7 +282,7 @@ def test_nlsi_experiment_tables_csv_plot(tmp_path):
 
 
 def test_assert_calls_consistent_with_llm_parse(tmp_path):
-    from csp_check.nlsi.pytest_plugin import InconsistentCalls, assert_calls_consistent
+    from csp_check.plugin.calls import InconsistentCalls, assert_calls_consistent
 
     ex = example("User: Find me a restaurant in San Jose.", ["For restaurants I want Burmese food."],
                  ['GetRestaurants(city="San Jose", cuisine="Burmese")'])  # fmt: skip

@@ -9,7 +9,7 @@ from collections import Counter
 import pytest
 from click.testing import CliRunner
 
-from csp_check.cli import main
+from csp_check.cli.main import main
 from csp_check.nlsi.build import build_examples
 from csp_check.nlsi.calls import parse_calls
 from csp_check.nlsi.check import Checker

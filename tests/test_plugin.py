@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from csp_check.pytest_plugin import InconsistentDialogues, assert_consistent, check
+from csp_check.plugin.dialogues import InconsistentDialogues, assert_consistent, check
 from csp_check.errors import UsageError
 
 pytest_plugins = ["pytester"]

@@ -10,7 +10,7 @@ import pytest
 
 from csp_check.errors import InputError
 from csp_check.models import ActRole, Dialogue
-from csp_check.normalize import normalize
+from csp_check.language.normalize import normalize
 from csp_check.readers import READERS, read_dialogues, sniff_format
 from csp_check.readers import jsonl, multiwoz, multiwoz22, unified
 

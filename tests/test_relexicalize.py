@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from csp_check.check import violations
+from csp_check.check.evaluate import violations
 from csp_check.models import CSP, ActRole, Constraint, ConstraintId, DelexicalizedDialogue, Span, Variable, VariableKind
 from csp_check.relexicalize import (
     NAMES,

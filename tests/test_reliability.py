@@ -18,8 +18,8 @@ from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from csp_check import runner
-from csp_check.cli import main
+from csp_check.run import runner
+from csp_check.cli.main import main
 
 from support import fuzzing as fz
 
@@ -229,7 +229,7 @@ def test_a_span_offset_that_is_no_integer_is_an_error_naming_the_field(tmp_path_
 def _spawn(*args: str) -> subprocess.Popen:
     env = {**os.environ, "COLUMNS": "200", "PYTHONPATH": str(ROOT)}
     env.pop("CSP_CHECK_DEBUG", None)
-    return subprocess.Popen([sys.executable, "-m", "csp_check.cli", *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+    return subprocess.Popen([sys.executable, "-m", "csp_check.cli.main", *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             text=True, env=env, cwd=ROOT, start_new_session=True)  # fmt: skip
 
 

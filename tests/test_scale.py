@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 
-from csp_check.check import violations
+from csp_check.check.evaluate import violations
 from csp_check.models import CSP
-from csp_check.answers import solve_report
+from csp_check.solvers.answers import solve_report
 from csp_check.solvers import get_solver, own_optimum
 
 from support.data import SGD_DEV, needs_sgd
@@ -41,7 +41,7 @@ def test_own_optimum_is_what_the_solver_proves(csp: CSP) -> None:
 @settings(max_examples=60, **SETTINGS)
 @given(csps())
 def test_solve_report_same_with_and_without_shortcut(csp: CSP) -> None:
-    import csp_check.answers as answers
+    import csp_check.solvers.answers as answers
 
     fast = solve_report(csp, vca=True, repair=True)
     saved = answers.own_optimum
@@ -154,7 +154,7 @@ def test_the_plan_read_in_order_is_the_corpus(tmp_path: Path) -> None:
     import json
 
     from csp_check.readers import read_dialogues
-    from csp_check.shards import plan, read_shard
+    from csp_check.run.shards import plan, read_shard
 
     (tmp_path / "sgd").mkdir()
     (tmp_path / "sgd" / "schema.json").write_text("[{]", encoding="utf-8")  # unreadable: said once
@@ -223,7 +223,7 @@ def once_then_die(dialogue, settings):
     file beside the input remembers it): Ray must retry the task."""
     import os
 
-    from csp_check.runner import default_check
+    from csp_check.run.runner import default_check
 
     marker = Path(dialogue.source).with_name("died-once")
     if dialogue.id == "conv-00007/0" and not marker.exists():
@@ -244,7 +244,7 @@ def _dumped(reports) -> list[str]:
 @needs_sgd
 @needs_ray
 def test_serial_jobs_and_ray_give_identical_reports(mixed_corpus: list[Path], local_ray) -> None:
-    from csp_check.runner import SolverSettings, validate
+    from csp_check.run.runner import SolverSettings, validate
 
     solver = SolverSettings(vca=True)
     serial = _dumped(validate(mixed_corpus, solver=solver))
@@ -261,7 +261,7 @@ def test_serial_jobs_and_ray_give_identical_reports(mixed_corpus: list[Path], lo
 def test_cli_engine_ray_same_report_and_exit_code(mixed_corpus: list[Path], local_ray, tmp_path: Path) -> None:
     from click.testing import CliRunner
 
-    from csp_check.cli import main
+    from csp_check.cli.main import main
 
     runs = {}
     for name, extra in [("serial", []), ("jobs", ["--jobs", "2"]), ("ray", ["--engine", "ray", "--jobs", "2"])]:
@@ -276,7 +276,7 @@ def test_cli_engine_ray_same_report_and_exit_code(mixed_corpus: list[Path], loca
 def test_calls_and_experiment_take_the_ray_engine(local_ray, tmp_path: Path) -> None:
     from click.testing import CliRunner
 
-    from csp_check.cli import main
+    from csp_check.cli.main import main
 
     from csp_check.nlsi.models import ReasoningType
 
@@ -308,7 +308,7 @@ def test_calls_and_experiment_take_the_ray_engine(local_ray, tmp_path: Path) -> 
 def test_engine_options_are_checked(tmp_path: Path) -> None:
     from click.testing import CliRunner
 
-    from csp_check.cli import main
+    from csp_check.cli.main import main
 
     result = CliRunner().invoke(main, ["validate", str(tmp_path), "--ray-address", "auto"])
     assert result.exit_code == 2 and "--ray-address needs --engine ray" in result.output
@@ -320,7 +320,7 @@ def test_an_unreachable_ray_address_fails_fast() -> None:
 
     from click.testing import CliRunner
 
-    from csp_check.cli import main
+    from csp_check.cli.main import main
 
     pytest.importorskip("ray")
     for address in ("127.0.0.1:1", "ray://127.0.0.1:1"):

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from csp_check.models import ConstraintId, DialogueReport, Status, Violation
-from csp_check.score import CorpusSummary
+from csp_check.score.corpus import CorpusSummary
 
 
 def report(status: Status, variables: int = 0, coverage: dict | None = None, violations=()) -> DialogueReport:

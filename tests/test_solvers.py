@@ -2,11 +2,11 @@
 
 Property-based: hypothesis generates small CSPs (2–3 slot types with tiny domains, amounts, a
 KB of 0–5 entities with missing columns and ``dontcare``, random C1–C6 and S1 instances, amounts
-compared with ``=``, ``>``, ``>=``, ``<``, ``<=`` ("over 70"), random assignments, implicit variables). For each, the checker (:func:`csp_check.check.violations`),
+compared with ``=``, ``>``, ``>=``, ``<``, ``<=`` ("over 70"), random assignments, implicit variables). For each, the checker (:func:`csp_check.check.evaluate.violations`),
 CP-SAT and MiniZinc/Gecode must agree on whether the dialogue's assignment is consistent (each
 solver given the assignment fixed), on satisfiability, on the solution count below the cap and
 on the maximum agreement; brute-force enumeration over the product of the domains with
-:func:`csp_check.check.satisfied` is the reference. Every solution a solver returns passes the
+:func:`csp_check.check.evaluate.satisfied` is the reference. Every solution a solver returns passes the
 checker.
 
 MiniZinc tests are skipped only when MiniZinc is missing *and* ``CI`` is unset: in CI they run.
@@ -21,7 +21,7 @@ import pytest
 from hypothesis import find, given, settings
 from hypothesis import strategies as st
 
-from csp_check import check
+from csp_check.check import evaluate as check
 from csp_check.models import CSP, VariableKind
 from csp_check.solvers import DEFAULT_CAP, SolveStatus, get_solver
 

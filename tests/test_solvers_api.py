@@ -13,11 +13,11 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 
-from csp_check import check
+from csp_check.check import evaluate as check
 from csp_check.errors import UsageError
 from csp_check.models import CSP, ActRole, Constraint, ConstraintId, Dialogue, Span, Value, Variable, VariableKind
-from csp_check.answers import solve_report
-from csp_check.repair import edits, relexicalize, repair
+from csp_check.solvers.answers import solve_report
+from csp_check.solvers.repair import edits, relexicalize, repair
 from csp_check.solvers import (
     SOLVER_NAMES,
     SolutionGroup,
@@ -312,7 +312,7 @@ def test_every_repair_passes_the_checker(csp: CSP) -> None:
         assert all(e.variable in {v.name for v in csp.variables if v.span is not None} for e in result.edits)
 
 
-# -- solve_report (csp_check.answers) --------------------------------------------------------------------------
+# -- solve_report (csp_check.solvers.answers) --------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize("backend", BACKENDS)

@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from csp_check.cues import amenity_span, amount_op, approx_tolerance, boolean_span, count_spans, read_boolean
-from csp_check.faults import negated_coordination, trial
-from csp_check.kb import load_kb
+from csp_check.language.cues import amenity_span, amount_op, approx_tolerance, boolean_span, count_spans, read_boolean
+from csp_check.faults.generators import negated_coordination, trial
+from csp_check.readers.kb import load_kb
 from csp_check.models import Span
 from csp_check.pipeline import check_dialogue, load_corpus
 
@@ -113,7 +113,7 @@ def test_a_hedged_count_outside_its_range_is_flagged_on_sgd(mode: str) -> None:
     """SGD dev 1_00030 turn 3: "I found 3 flights" (3 results). "I found around 6 flights" is
     false even read as a range (6 ± 2 misses 3): C6. "I found approximately 4 flights" (4 ± 1 holds 3)
     is no fault: the gold dialogue so restated is accepted."""
-    from csp_check.faults import approximate_restatement
+    from csp_check.faults.generators import approximate_restatement
 
     dialogue, raw = _sgd("1_00030", "dialogues_001.json")
     assert not check_dialogue(dialogue).violations
@@ -144,10 +144,10 @@ def test_a_hedged_count_on_multiwoz(new: str, flagged: bool) -> None:
 
 @needs_sgd
 def test_sgd_dialogues_are_anchored_on_their_today() -> None:
-    """SGD's relative dates all read from Friday 2019-03-01 (csp_check.nlsi.dates.SGD_TODAY)."""
+    """SGD's relative dates all read from Friday 2019-03-01 (csp_check.language.dates.SGD_TODAY)."""
     from datetime import date
 
-    from csp_check.assignment import dialogue_today
+    from csp_check.delexicalize.assignment import dialogue_today
 
     dialogue, _ = _sgd("1_00029", "dialogues_001.json")
     assert dialogue_today(dialogue) == date(2019, 3, 1)
@@ -162,8 +162,8 @@ def test_a_relative_day_is_read_from_today(words: str, flagged: bool) -> None:
     """SGD dev 1_00029 turn 2: "departing from Vancouver on the 3rd of March" (act, state and
     search 2019-03-03; today is Friday 2019-03-01). The same day said relatively is accepted;
     another day ("this Monday", "tomorrow") contradicts the state (S1) and the results."""
-    from csp_check.delexicalize import delexicalize
-    from csp_check.faults import _rewrite_sgd
+    from csp_check.delexicalize.delexicalizer import delexicalize
+    from csp_check.faults.generators import _rewrite_sgd
     from csp_check.readers.sgd import from_raw
 
     dialogue, raw = _sgd("1_00029", "dialogues_001.json")
@@ -194,7 +194,7 @@ def test_relative_date_fault_is_flagged(mode: str) -> None:
     ("Get me 2 tickets. Actually, can you also check the weather?", None),
 ])  # fmt: skip
 def test_a_correction_gives_the_value_that_holds(utterance: str, said: str | None) -> None:
-    from csp_check.cues import corrected, measure_spans
+    from csp_check.language.cues import corrected, measure_spans
 
     span = corrected(utterance, measure_spans(utterance, "number_of_seats"))
     assert (None if span is None else utterance[span.start : span.end]) == said
@@ -206,8 +206,8 @@ def test_a_change_of_mind_the_state_misses_is_flagged(mode: str) -> None:
     """SGD dev 1_00000 turn 0: "… a restaurant reservation for 2 people …" (state and booking:
     2). With " Actually, make that 3 people." added, the state and the call still say 2: S1.
     The gold turn, and the gold turn with the change of mind to the state's own value, are not."""
-    from csp_check.faults import _rewrite_sgd
-    from csp_check.delexicalize import delexicalize
+    from csp_check.faults.generators import _rewrite_sgd
+    from csp_check.delexicalize.delexicalizer import delexicalize
     from csp_check.readers.sgd import from_raw
 
     dialogue, raw = _sgd("1_00000", "dialogues_001.json")
@@ -231,7 +231,7 @@ def test_a_party_size_restated_without_an_act_is_checked() -> None:
     """SGD dev 1_00000 turn 5: "Your reservation has been made. …" after a booking for 2 (state,
     call and result). " That is for 4 people." added (no act annotates it) contradicts the
     user's 2 and the booked table: C2 (C5); " That is for 2 people." is no fault."""
-    from csp_check.faults import faithful_restatement
+    from csp_check.faults.generators import faithful_restatement
 
     dialogue, raw = _sgd("1_00000", "dialogues_001.json")
     assert not check_dialogue(dialogue).violations

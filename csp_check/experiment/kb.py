@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Iterable
 
 from csp_check.models import ActRole, Dialogue, KbTable, KnowledgeBase
-from csp_check.normalize import normalize
+from csp_check.language.normalize import normalize
 
 QUERY_PREFIXES = ("find", "search", "get", "lookup", "check")
 NAMED = (ActRole.OFFER, ActRole.CONFIRM, ActRole.INFORM, ActRole.BOOKED)

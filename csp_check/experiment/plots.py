@@ -12,7 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from csp_check import metrics
+from csp_check.score import metrics
 from csp_check.install import pip_extra
 
 from . import paper

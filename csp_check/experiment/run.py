@@ -27,12 +27,12 @@ from typing import Any, Iterable, Sequence
 
 from pydantic import BaseModel, Field
 
-from csp_check.check import violations
-from csp_check.constraints import BuildOptions, build_csp
-from csp_check.delexicalize import delexicalize
+from csp_check.check.evaluate import violations
+from csp_check.build.builder import BuildOptions, build_csp
+from csp_check.delexicalize.delexicalizer import delexicalize
 from csp_check.errors import InputError
 from csp_check.families import PAPER_GROUPS, ids
-from csp_check.metrics import CoverageScope, constraint_coverage, scope_variables
+from csp_check.score.metrics import CoverageScope, constraint_coverage, scope_variables
 from csp_check.models import CSP, ConstraintId, DelexicalizedDialogue, Dialogue, Value
 from csp_check.solvers.defaults import DEFAULT_CAP, DEFAULT_SOLVER, DEFAULT_TIME_LIMIT
 
@@ -281,7 +281,7 @@ def run_experiment(config: ExperimentConfig, log: Any = print) -> ExperimentResu
     ]
     scored = _map(_score_one, tasks, config.jobs)
     if config.engine == "ray":
-        from csp_check.ray_engine import ordered_map
+        from csp_check.run.ray_engine import ordered_map
 
         scored = ordered_map(_score_one, tasks, jobs=config.jobs, address=config.ray_address, chunk_size=4)
     with stage("scoring", len(tasks), "dialogues") as bar:

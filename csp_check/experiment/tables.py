@@ -9,7 +9,7 @@ paper's figures (:mod:`.paper`) beside ours, as markdown and CSV.
 - Table 5: GCA / VCA per constraint configuration (ablation), per relexicalizer.
 
 GCA = consistent dialogues / dialogues; VCA = Σ agreeing variables / Σ variables; coverage over
-the paper's variables, the masks (:mod:`csp_check.metrics`, docs/metrics.md; spec §3).
+the paper's variables, the masks (:mod:`csp_check.score.metrics`, docs/metrics.md; spec §3).
 Fractions are 0..1; ``–`` where there is nothing to measure.
 """
 
@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable, Sequence
 
-from csp_check import metrics
+from csp_check.score import metrics
 from csp_check.families import DIALOGUE_GROUPS, PAPER_GROUPS, families
 
 from . import paper

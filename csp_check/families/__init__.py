@@ -22,7 +22,8 @@ from csp_check.families.registry import (
     DIALOGUE_GROUPS, GROUPS, PAPER_GROUPS, Family, UnknownFamily, families, get, ids, label, register, unregister,
 )
 from csp_check.families import (  # noqa: F401  (registration order is the listing order)
-    value_type, coreference, distinct_mentions, no_instance, some_instance, instance_count, annotation_text, ruled_out, profile,
+    c1_value_type, c2_coreference, c3_distinct_mentions, c4_no_instance, c5_some_instance, c6_instance_count,
+    s1_annotation_text, s2_ruled_out, profile,
 )
 
 __all__ = ["DIALOGUE_GROUPS", "GROUPS", "PAPER_GROUPS", "Family", "UnknownFamily", "families", "get", "ids", "label", "register", "unregister"]

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Mapping
 
 from csp_check.families.primitives import entity_match
-from csp_check.normalize import clock_of_day
+from csp_check.language.normalize import clock_of_day
 from csp_check.models import CSP, Constraint, Value, Variable
 from csp_check.families.words import where
 

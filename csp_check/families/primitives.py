@@ -2,7 +2,7 @@
 
 A family (:mod:`csp_check.families.registry`) states its meaning once and *lowers* each of its
 instances to a few primitives (as CPMpy's global constraints decompose); the CP-SAT backend and
-``models/consistency.mzn`` implement these primitives only:
+``csp_check/solvers/consistency.mzn`` implement these primitives only:
 
 - :class:`Member` — each variable takes one of a set of values (``x ∈ S``);
 - :class:`AllEqual` — the variables take one value;

@@ -15,7 +15,7 @@ normalised value or absent) and ``c<i>.<method>`` (the method, or the call not m
 finite domains from the schema, the dialogue and the profile: ``Member`` (and its complement)
 and ``AnyOf`` clauses of member / equal literals. An instance is a
 :class:`csp_check.nlsi.lower.LoweredConstraint` carrying them; :meth:`ProfileFamily.lower`
-returns them, so :func:`csp_check.solvers.encoding.encode`, CP-SAT and ``models/consistency.mzn``
+returns them, so :func:`csp_check.solvers.encoding.encode`, CP-SAT and ``csp_check/solvers/consistency.mzn``
 solve P1–P6 as they solve C1–C6. The solutions are the consistent call sets: the checker's
 verdict on a call set equals "its assignment is a solution" (tests/test_nlsi_lower.py), and
 ``calls --derive --solver cp-sat|minizinc`` derives the preferred solution and counts the

@@ -4,7 +4,7 @@ A *family* is one kind of constraint (C1 "type", C2 "coreference", …). It is a
 :class:`Family` in a module of its own, registered with :func:`register`; it states
 
 - how its instances are built from a dialogue (:meth:`Family.build`, reading the
-  :class:`~csp_check.build_context.BuildContext`; a domain family, at each KB scope of the
+  :class:`~csp_check.build.context.BuildContext`; a domain family, at each KB scope of the
   dialogue: :meth:`Family.build_in_scope`);
 - what satisfying an instance means on an assignment (:meth:`Family.satisfied`: the executable
   definition the solvers must agree with);
@@ -46,7 +46,7 @@ class Family:
 
     def build(self, ctx: object) -> list[Constraint]:
         """The family's instances for one dialogue, from a
-        :class:`~csp_check.build_context.BuildContext` (default: none)."""
+        :class:`~csp_check.build.context.BuildContext` (default: none)."""
         return []
 
     #: The order the domain group's :meth:`build_in_scope` run in at one KB scope (lower first).
@@ -54,9 +54,9 @@ class Family:
 
     def build_in_scope(self, ctx: object, at: object) -> list[Constraint]:
         """The family's instances at one KB scope (a system turn and domain with its KB table:
-        :class:`~csp_check.build_context.KbScope`), for families of the ``domain`` group, which
-        the builder (:func:`csp_check.constraints.build_instances`) calls during its one walk over
-        the dialogue's KB scopes (:meth:`~csp_check.build_context.BuildContext.kb_scopes`;
+        :class:`~csp_check.build.context.KbScope`), for families of the ``domain`` group, which
+        the builder (:func:`csp_check.build.builder.build_instances`) calls during its one walk over
+        the dialogue's KB scopes (:meth:`~csp_check.build.context.BuildContext.kb_scopes`;
         default: none)."""
         return []
 

@@ -26,7 +26,7 @@ from typing import Callable
 from pydantic import BaseModel, Field
 
 from csp_check.models import CSP, Value, Variable, VariableKind
-from csp_check.normalize import fold, normalize, parse_amount
+from csp_check.language.normalize import fold, normalize, parse_amount
 
 from .prompt import MASK, MaskedTurn
 

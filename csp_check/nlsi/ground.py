@@ -170,10 +170,10 @@ def _stated_values(g: Grounding, schema, mentions: list, group: list[str]) -> No
 
 def _dates(g: Grounding, example: Example, user_text: str) -> None:
     """Dates the user names relatively or partially ("next Friday", "the 3rd", "tomorrow";
-    :func:`csp_check.nlsi.dates.resolve_dates` against the example's reference day) count as
+    :func:`csp_check.language.dates.resolve_dates` against the example's reference day) count as
     said in ISO form, years ("'15", "two years ago"; ``resolve_years``) as four digits. They are not *stated*: a date said in passing ("I'm tired today") is not a
     request, and dates stated by the ontology's own aliases stay as they were."""
-    from csp_check.nlsi.dates import reference_date, resolve_dates, resolve_years
+    from csp_check.language.dates import reference_date, resolve_dates, resolve_years
 
     today = reference_date(example.metadata)
     g.implied |= {normalize(d.isoformat()) for d in resolve_dates(user_text, today)}

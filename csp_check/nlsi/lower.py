@@ -18,7 +18,7 @@ location candidates; a given call set adds its own values. Each family module of
 ``AllEqual`` literal for a derive preference); :func:`build_csp` wraps them as constraints of the
 registry's ``profile`` group (:mod:`csp_check.families.profile`), so
 :func:`csp_check.solvers.encoding.encode` turns them into the one encoding CP-SAT and
-``models/consistency.mzn`` read.
+``csp_check/solvers/consistency.mzn`` read.
 
 Uses: :func:`lowered_holds` / :func:`solver_check` decide whether a given call set is a solution
 (must equal the checker's verdict: ``tests/test_nlsi_lower.py``); :func:`solve_derive` finds the

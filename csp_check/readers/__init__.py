@@ -49,13 +49,13 @@ def _is_empty(path: Path) -> bool:
 
 
 def _looks_like_kb(path: Path, max_bytes: int = 64 << 20) -> bool:
-    """Whether ``path`` is a JSON file :func:`csp_check.kb.load_kb` reads as a KB: an object of
+    """Whether ``path`` is a JSON file :func:`csp_check.readers.kb.load_kb` reads as a KB: an object of
     tables (``{"tables": …}`` or ``{domain: [entity, …]}``), or a ``*_db.json`` list of
     entities."""
     try:
         if path.suffix != ".json" or not path.is_file() or path.stat().st_size > max_bytes:
             return False
-        from csp_check.kb import load_kb
+        from csp_check.readers.kb import load_kb
 
         kb = load_kb(path)
     except Exception:  # noqa: BLE001 - not a KB either: the plain "unknown format" stands

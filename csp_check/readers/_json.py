@@ -15,7 +15,7 @@ from pydantic import ValidationError
 
 from csp_check.errors import InputError
 from csp_check.models import Dialogue
-from csp_check.surrogates import lone_surrogate, safe
+from csp_check.readers.surrogates import lone_surrogate, safe
 
 _decoder = json.JSONDecoder()
 #: A ``\uD800``-``\uDFFF`` escape: the item may hold a lone surrogate (checked by :func:`lone_surrogate`).

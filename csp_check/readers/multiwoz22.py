@@ -27,7 +27,7 @@ from typing import Any, Iterator
 
 from csp_check.errors import InputError
 from csp_check.models import DialogueAct, Dialogue, Span, Turn
-from csp_check.normalize import normalize
+from csp_check.language.normalize import normalize
 
 from . import multiwoz as mw
 from .sgd import SGD_ID, dialogue_files

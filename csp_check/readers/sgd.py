@@ -20,7 +20,7 @@ from typing import Any, Iterator
 
 from csp_check.errors import InputError
 from csp_check.models import ActRole, ApiCall, Dialogue, DialogueAct, KbResult, Span, Turn
-from csp_check.normalize import normalize
+from csp_check.language.normalize import normalize
 
 from ._json import Window, at, check_span, head, is_large, json_windows, read_items, safe, turn_list
 
@@ -128,7 +128,7 @@ def load_ontology(schema_path: Path) -> dict[str, list[str]]:
 
 def load_descriptions(schema_path: Path) -> dict[str, str]:
     """``service.slot`` → the slot's ``description`` in ``schema.json`` ("Number of layovers in
-    the flight"): it names the unit of a numeric slot (:mod:`csp_check.cues`). Call it after
+    the flight"): it names the unit of a numeric slot (:mod:`csp_check.language.cues`). Call it after
     :func:`load_ontology` accepted the file (which checks its shape)."""
     from ._json import read_text
 
@@ -144,7 +144,7 @@ def read(path: Path, *, window: Window | None = None, schema_errors: bool = True
 
     A file larger than :data:`~csp_check.readers._json.LARGE_FILE` is streamed window by window
     (never read whole). ``window``: only that part of the file ``path`` (a shard,
-    :mod:`csp_check.shards`); ``schema_errors``: say that ``schema.json`` is unreadable (once
+    :mod:`csp_check.run.shards`); ``schema_errors``: say that ``schema.json`` is unreadable (once
     per run: only the first shard of a directory does).
     """
     files = dialogue_files(path)
@@ -197,7 +197,7 @@ def from_raw(
     gives it; ``ontology`` and ``descriptions`` as :func:`load_ontology` and
     :func:`load_descriptions` return them. Raises :class:`InputError` or ``KeyError`` /
     ``TypeError`` on malformed input. Used to re-read a dialogue after editing its JSON
-    (:mod:`csp_check.faults`)."""
+    (:mod:`csp_check.faults.generators`)."""
     return _dialogue(Path(source), str(raw["dialogue_id"]), raw, ontology, descriptions or {})
 
 

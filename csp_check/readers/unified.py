@@ -16,7 +16,7 @@ intent ``inform_count`` → count). Domains are kept as given (``restaurant``, `
 slots of MultiWOZ domains become DB columns (``price range`` → ``pricerange``, ``leave at`` →
 ``leaveAt``), other slots are kept. State values ``""`` are skipped, ``a|b`` gives
 alternatives; a system turn's state is the preceding user turn's. ``db_results`` →
-:class:`KbResult` with values as strings (:func:`csp_check.kb.entity_strings`).
+:class:`KbResult` with values as strings (:func:`csp_check.readers.kb.entity_strings`).
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any, Iterator
 
 from csp_check.errors import InputError
-from csp_check.kb import entity_strings
+from csp_check.readers.kb import entity_strings
 from csp_check.models import ApiCall, Dialogue, DialogueAct, KbResult, Span, Turn
 
 from . import multiwoz as mw

@@ -8,8 +8,8 @@ them with the same semantics and typed results.
 
 Steps:
 
-1. Read ``models/consistency.mzn``: it states the four encoding primitives every constraint
-   family lowers to (:mod:`csp_check.families`), and :mod:`csp_check.check` is the executable
+1. Read ``csp_check/solvers/consistency.mzn``: it states the four encoding primitives every constraint
+   family lowers to (:mod:`csp_check.families`), and :mod:`csp_check.check.evaluate` is the executable
    definition. (A MiniZinc solver needs no new
    backend at all: ``get_solver("minizinc:<its id>")`` works once ``minizinc --solvers`` lists it.)
 2. Import the solver's package *inside* the methods (it is an optional dependency) and say in

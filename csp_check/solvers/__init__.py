@@ -5,8 +5,8 @@ Backends are looked up by ``name`` or ``name:subsolver`` in one registry
 in-process, the default), ``minizinc:gecode``, ``minizinc:chuffed`` (any ``minizinc:<solver id or
 tag>`` works; aliases ``ortools`` and ``minizinc``). Defaults (solver, time limit, cap) are
 defined once in :mod:`~csp_check.solvers.defaults`. They share one integer encoding of the CSP
-(:mod:`~csp_check.solvers.encoding`) and one MiniZinc model (``models/consistency.mzn``), and
-agree with the solver-free checker :mod:`csp_check.check` (tests/test_solvers.py).
+(:mod:`~csp_check.solvers.encoding`) and one MiniZinc model (``csp_check/solvers/consistency.mzn``), and
+agree with the solver-free checker :mod:`csp_check.check.evaluate` (tests/test_solvers.py).
 
 Semantics (spec §2–3, paper §3.2–3.3):
 
@@ -14,7 +14,7 @@ Semantics (spec §2–3, paper §3.2–3.3):
   ``csp.assignment``; solutions are counted over the search variables;
 - a slot variable ranges over ``csp.domains[slot type]`` when C1 is enabled, otherwise over all
   known slot values; an amount over ``0..csp.max_amount``;
-- constraints mean exactly what :func:`csp_check.check.satisfied` says;
+- constraints mean exactly what :func:`csp_check.check.evaluate.satisfied` says;
 - the most similar solution maximises the number of search variables equal to
   ``csp.assignment``; that number is a dialogue's VCA numerator and its number of search
   variables the denominator (implicit variables count on neither side); a CSP without a
@@ -113,7 +113,7 @@ def most_similar(csp: CSP, solver: str = DEFAULT_SOLVER, *, time_limit: float = 
 def own_optimum(csp: CSP, solver_name: str = DEFAULT_SOLVER) -> OptimumResult | None:
     """The most similar solution without a solver, when the dialogue's own assignment is one.
 
-    If :func:`csp_check.check.violations` finds nothing (the checker and the solvers agree on
+    If :func:`csp_check.check.evaluate.violations` finds nothing (the checker and the solvers agree on
     what satisfies a constraint: :meth:`Solver.check_assignment`) and every variable's own value
     lies in the domain the solvers give it (:func:`~csp_check.solvers.encoding.encode`), the
     assignment is a solution agreeing on every search variable: no solution agrees more, and
@@ -121,7 +121,7 @@ def own_optimum(csp: CSP, solver_name: str = DEFAULT_SOLVER) -> OptimumResult | 
     :meth:`Solver.most_similar` proves optimal (VCA 1). Otherwise ``None`` (ask a solver).
     Source: spec §3 (VCA's most similar solution); the paper's VCA is exact, and so is this.
     """
-    from csp_check.check import violations
+    from csp_check.check.evaluate import violations
 
     start = time.perf_counter()
     if violations(csp):

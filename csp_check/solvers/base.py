@@ -99,7 +99,7 @@ class Solver(ABC):
         """Whether ``assignment`` (default: the dialogue's own) satisfies every constraint.
 
         Every variable is fixed to its assigned value, even one outside its domain, so this
-        answers exactly what :func:`csp_check.check.violations` answers (empty ⇔ satisfied).
+        answers exactly what :func:`csp_check.check.evaluate.violations` answers (empty ⇔ satisfied).
         """
         assignment = csp.assignment if assignment is None else assignment
         fixed = {v.name: assignment[v.name] if v.name in assignment else v.value for v in csp.variables}

@@ -1,7 +1,7 @@
 """OR-Tools CP-SAT backend (``--solver cp-sat``, the default): in-process, no subprocess.
 
 The model is built from the same :class:`~csp_check.solvers.encoding.IntEncoding` as the
-MiniZinc data and states its primitives as ``models/consistency.mzn`` does (every family lowers
+MiniZinc data and states its primitives as ``csp_check/solvers/consistency.mzn`` does (every family lowers
 to them: :mod:`csp_check.families`):
 
 - one integer variable per CSP variable over its domain (codes); a Boolean ``[x = v]`` is made

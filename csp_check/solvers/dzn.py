@@ -1,4 +1,4 @@
-"""MiniZinc data (``.dzn``) of one dialogue for ``models/consistency.mzn``.
+"""MiniZinc data (``.dzn``) of one dialogue for ``csp_check/solvers/consistency.mzn``.
 
 :func:`to_dzn` writes an :class:`~csp_check.solvers.encoding.IntEncoding` as the parameters the
 model declares (the model's comments say what each one means). The MiniZinc backend solves with
@@ -13,8 +13,8 @@ from typing import Iterable, Sequence
 
 from csp_check.solvers.encoding import IntEncoding
 
-#: The model file ``models/consistency.mzn``, through the symlink beside this module (a wheel
-#: carries the file itself there, so an installed package finds it too).
+#: The model file ``csp_check/solvers/consistency.mzn``, beside this module (package data: an installed
+#: package finds it too).
 MODEL_PATH = Path(__file__).parent / "consistency.mzn"
 
 #: What to add to the model to find the most similar solution (exact VCA).
@@ -25,7 +25,7 @@ def to_dzn(enc: IntEncoding) -> str:
     """The ``.dzn`` text of ``enc`` (MiniZinc indices are 1-based)."""
     n = len(enc.names)
     lines = [
-        f"% dialogue {_comment(enc.dialogue_id)}: data for models/consistency.mzn (written by csp-check)",
+        f"% dialogue {_comment(enc.dialogue_id)}: data for csp_check/solvers/consistency.mzn (written by csp-check)",
         f"BASE = {enc.base};",
         f"DONTCARE = {enc.dontcare};",
         f"MAX_AMOUNT = {enc.max_amount};",

@@ -2,10 +2,10 @@
 
 CP-SAT (:mod:`csp_check.solvers.cpsat`) builds its model from an :class:`IntEncoding`, and the
 MiniZinc data (:func:`csp_check.solvers.dzn.to_dzn`) is written from the same object, so the two
-backends cannot drift apart. The semantics are those of :mod:`csp_check.check` (spec §2, paper
+backends cannot drift apart. The semantics are those of :mod:`csp_check.check.evaluate` (spec §2, paper
 §3.2). Each constraint is lowered by its family (:mod:`csp_check.families`) to the encoding
 primitives (member of a set, all equal, all different, a KB count between bounds, a clause of
-such literals: :class:`~csp_check.families.primitives.AnyOf`); the encoding holds primitives only, and ``models/consistency.mzn`` states them as constraints.
+such literals: :class:`~csp_check.families.primitives.AnyOf`); the encoding holds primitives only, and ``csp_check/solvers/consistency.mzn`` states them as constraints.
 
 **Value codes.** Every value becomes an ``int`` code so that equality of codes is equality of
 :class:`~csp_check.models.Value` s (``3`` and ``"3"`` stay different, as in the checker):
@@ -198,7 +198,7 @@ def encode(
     """Encode ``csp`` as ints (module docstring), with ``fixed`` variables pinned to values.
 
     ``families`` switches constraint families on (default: every registered one; the others
-    stay in the data, switched off: the ``ON`` flags of ``models/consistency.mzn``). Raises
+    stay in the data, switched off: the ``ON`` flags of ``csp_check/solvers/consistency.mzn``). Raises
     :class:`InvalidCSP` when a constraint names a variable the CSP does not have, or a family
     cannot lower an instance (a C6 without its count variable);
     :class:`~csp_check.families.UnknownFamily` for an unregistered constraint id.

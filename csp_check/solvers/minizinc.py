@@ -1,6 +1,6 @@
 """MiniZinc backend (``--solver minizinc:gecode`` / ``minizinc:chuffed``) via the ``minizinc`` package.
 
-Each call runs the MiniZinc driver on ``models/consistency.mzn`` plus the dialogue's data
+Each call runs the MiniZinc driver on ``csp_check/solvers/consistency.mzn`` plus the dialogue's data
 (:func:`csp_check.solvers.dzn.to_dzn`), the same files ``csp-check export-mzn`` writes. MAXIMISE
 adds ``solve maximize preference;`` (agreement first, then the user's variables); COUNT asks for up to ``cap`` solutions (``-n cap``).
 

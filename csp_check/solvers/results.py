@@ -15,7 +15,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field, SerializerFunctionWrapHandler, model_serializer
 
-from csp_check.metrics import vca
+from csp_check.score.metrics import vca
 from csp_check.models import Span, Value
 from csp_check.solvers.defaults import DEFAULT_CAP as DEFAULT_CAP  # re-export (defined once in defaults)
 
@@ -118,7 +118,7 @@ class OptimumResult(BaseModel):
 class Edit(BaseModel):
     """Change variable ``variable`` at ``turn`` / ``span`` (its text ``text``) from ``old`` to ``new``.
 
-    One edit of a minimal repair (:mod:`csp_check.repair`; spec §3, the most similar solution).
+    One edit of a minimal repair (:mod:`csp_check.solvers.repair`; spec §3, the most similar solution).
     """
 
     variable: str
@@ -131,7 +131,7 @@ class Edit(BaseModel):
 
 
 class SolverAnswers(BaseModel):
-    """Everything a solver answered about one dialogue (:func:`csp_check.answers.solve_report`).
+    """Everything a solver answered about one dialogue (:func:`csp_check.solvers.answers.solve_report`).
 
     Stored in a report line as ``extra.solver`` (docs/cli.md, "Report file"). Only what was asked
     is set, and only what is set is written: satisfiability (``status``, ``reason``,

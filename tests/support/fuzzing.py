@@ -28,7 +28,7 @@ from typing import Any
 
 from click.testing import CliRunner
 
-from csp_check.cli import main
+from csp_check.cli.main import main
 
 from support.sgd import sgd_dialogue  # noqa: F401  (one SGD dialogue for the fuzzer and the tests)
 

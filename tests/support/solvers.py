@@ -13,7 +13,7 @@ import pytest
 from hypothesis import HealthCheck
 from hypothesis import strategies as st
 
-from csp_check import check
+from csp_check.check import evaluate as check
 from csp_check.models import CSP, ActRole, Constraint, ConstraintId, Span, Value, Variable, VariableKind
 from csp_check.solvers import SolveStatus, get_solver
 from csp_check.solvers.minizinc import MiniZincSolver
@@ -162,7 +162,7 @@ def reference_domains(csp: CSP) -> list[list[Value]]:
 
 
 def solutions(csp: CSP) -> Iterator[dict[str, Value]]:
-    """Every solution, by enumeration and :func:`csp_check.check.satisfied`."""
+    """Every solution, by enumeration and :func:`csp_check.check.evaluate.satisfied`."""
     names = [v.name for v in csp.variables]
     for values in itertools.product(*reference_domains(csp)):
         assignment = dict(zip(names, values))

@@ -1,0 +1,190 @@
+"""Constraint builder: a delexicalized dialogue + KB → its CSP with C1–C6 (paper §3.2, spec §2, §6)
+and S1 (annotation against text: :mod:`csp_check.families.annotation_common`).
+
+Each family builds its own instances in its module (:mod:`csp_check.families`) from a
+:class:`~csp_check.build.context.BuildContext` (:func:`build_instances` runs them); the domain
+families (C4–C6) at each :class:`~csp_check.build.context.KbScope` of the one walk over the
+dialogue's KB results (:meth:`~csp_check.build.context.BuildContext.kb_scopes`).
+
+Decisions (also in the README, "Semantics"):
+
+- **C1 (type)**: every variable. V(type) is the slot's closed value set when the ontology has
+  one (SGD categorical slots), else every canonical value the dialogue's annotations and its
+  KB give that slot type; a clock slot's also every well-formed time (a bound's "after 18:45"
+  need not be a KB time; "25:70" is no time). Amounts: a non-negative integer.
+- **C2 (coreference)**: slot variables of one slot type that refer to the same value, across
+  the dialogue (a group of ≥ 2). What a variable refers to comes from the annotations: the
+  belief state for user informs and system confirms, the act's canonical value otherwise
+  (:func:`referents`).
+- **C3 (distinctness)**: explicit slot variables of one slot type in one utterance take pairwise
+  different values (the paper's rule as written; no gold SGD utterance names one value twice).
+- **KB scope** of a domain constraint at turn t for domain d: for C4 and C6, the entities of
+  the latest ``KbResult`` of d at or before t (SGD ``service_results``: the answer to the call
+  the count is about); for C5, every entity of d that the dialogue's results show — the
+  dialogue's KB, as in the paper (after a ``REQUEST_ALTS`` SGD systems offer the next entity of
+  an earlier result list, and some results are annotated a turn late). Without any
+  ``KbResult`` of d: the ``--kb`` table of d; without either, no domain constraint.
+- **C4 (none)**: a system ``no_result`` act: no entity matches its values (or, if it has none,
+  the search filters below).
+- **C5 (at least one)**: the values of a system utterance's ``offer`` / ``inform`` acts of d
+  that are KB columns, together with the search filters in force (below, C6) for the other
+  columns, describe an entity that exists: an offer must fit what the user asked for. When
+  one slot has several values (several entities listed), each listed value is checked with the
+  user's request alone. Values stated in a turn that confirms a booking describe the booking
+  (a total fee, a reference), not a KB entity: no C5. A slot offered with several values in one
+  utterance ("Dogman, Hackers or High Life") gives one C5 per value.
+- **C6 (exactly n)**: a system amount ``count`` of d equals the number of entities matching the
+  filter variables. ``count_filter="state"`` (default): the search constraints in force — the
+  ``KbResult`` call's parameters (SGD) or the belief state of d (other corpora, less the
+  :data:`NOT_FILTERS` slots), less the parameters the back end ignores
+  (:func:`ignored_parameters`) — each linked to the latest variable that mentions that value.
+  A count made under bounds (a belief state with leaveAt / arriveBy) gets no C6: equality
+  filters cannot express "leave after 12:45". ``count_filter="utterance"`` (the paper's
+  reading): the other slot variables of the same utterance and domain.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+from csp_check.delexicalize.assignment import Lexicon, read_assignment, share_of
+from csp_check.build.context import (  # noqa: F401  (re-exported: the builder's vocabulary)
+    BOUNDS, DETAIL_COLUMNS, DOMAIN_SEARCH, NOT_FILTERS, SEARCH_COLUMNS, SYSTEM_CLAIMS, BuildContext, BuildOptions,
+    KbScope, NormalizedResult, ignored_parameters, one_per_wording, referents,
+)
+from csp_check.families import families
+from csp_check.models import CSP, ConstraintId, DelexicalizedDialogue, Dialogue, KnowledgeBase, Value, Variable, VariableKind
+from csp_check.language.normalize import parse_amount, clock_slot, clock_time, comparative, normalize, normalized_entities, refers, same_clock, well_formed_time
+from csp_check.language.roles import with_text_roles
+
+
+def build_csp(
+    dialogue: Dialogue, delex: DelexicalizedDialogue, kb: KnowledgeBase | None, options: BuildOptions | None = None
+) -> CSP:
+    """The CSP of ``dialogue``: variables, V(type) domains, KB tables, constraints, assignment.
+
+    ``delex`` must come from :func:`csp_check.delexicalize.delexicalizer.delexicalize` of the same dialogue.
+    ``kb`` supplies tables (by domain) for turns without their own KB results.
+    """
+    options = options or BuildOptions()
+    variables = with_text_roles(dialogue, delex.variables)  # "from A to B": the text gives the slot
+    lexicon = Lexicon.of(dialogue).attach(kb)
+    canonical_values(dialogue, variables, lexicon)
+    assignment = read_assignment(variables, lexicon, dialogue)
+    results = normalized_results(dialogue)
+    builder = BuildContext(dialogue, variables, kb, options, lexicon, results, assignment)
+    build_instances(builder)
+    domains = _domains(dialogue, variables, kb, results, assignment)
+    amounts = [v for v in assignment.values() if isinstance(v, int)] + [
+        v.value for v in variables if v.kind is VariableKind.AMOUNT and isinstance(v.value, int)
+    ]
+    max_amount = max([1, *amounts, *(len(t) for t in builder.kbs.values())])
+    return CSP(
+        dialogue_id=dialogue.id,
+        variables=variables,
+        domains=domains,
+        kbs=builder.kbs,
+        constraints=builder.constraints,
+        assignment=assignment,
+        max_amount=max_amount,
+    )
+
+
+def build_instances(ctx: BuildContext) -> None:
+    """Every enabled family's instances (:meth:`~csp_check.families.registry.Family.build`), in
+    registry order, added to ``ctx``; the domain group's (C4–C6) come from one walk over the
+    dialogue's KB scopes (:meth:`BuildContext.kb_scopes`), run where that group starts: at each
+    scope each family of the group builds its instances
+    (:meth:`~csp_check.families.registry.Family.build_in_scope`, in the order of their ``scope_step``)."""
+    walked = False
+    for family in families():
+        if family.group == "domain" and not walked:
+            walked = True
+            steps = sorted(families(("domain",)), key=lambda f: f.scope_step)
+            if ctx.options.enabled & {ConstraintId(f.id) for f in steps}:
+                for at in ctx.kb_scopes():
+                    for step in steps:
+                        for constraint in step.build_in_scope(ctx, at):
+                            ctx.add(constraint)
+        if ConstraintId(family.id) in ctx.options.enabled:
+            for constraint in family.build(ctx):
+                ctx.add(constraint)
+
+
+#: Slots whose values are numbers: an annotated number word is its number ("four" stars = "4").
+NUMBER_SLOTS = frozenset({"stars", "book people", "book stay"})
+
+
+def canonical_values(dialogue: Dialogue, variables: list[Variable], lexicon: Lexicon) -> None:
+    """Give each slot variable (in place) the canonical form of its annotated value
+    (:meth:`Lexicon.canon`: the KB's spelling of a wording, "museums" → "museum"). An annotated
+    value that refers instead of naming ("that day", "same area") takes the value the belief
+    state of its turn holds for the slot, when it holds one (spec §9). A comparative
+    (:func:`~csp_check.language.normalize.comparative`: "the cheaper option") keeps its own words as value,
+    which no KB column has, so it claims nothing in C5 / C2; a comparative act value where the text
+    names a value takes the text's."""
+    for v in variables:
+        if v.kind is not VariableKind.SLOT or not isinstance(v.value, str):
+            continue
+        if refers(v.value) and lexicon.kb is not None and v.domain in lexicon.kb.tables:
+            held = dialogue.turns[v.turn].state.get(v.domain, {}).get(v.slot) or []
+            if len(held) == 1:
+                v.value = lexicon.canon(v.slot_type, held[0])
+                continue
+        if v.text and v.slot not in ("name", "address") and (comparative(v.text) or comparative(v.value)):
+            # "the cheaper option": an order, no value of the slot; a comparative annotated where
+            # the text names a value ("expensive"): that value (spec §9, normalize.comparative)
+            v.value = normalize(v.text) if comparative(v.text) else lexicon.canon(v.slot_type, v.text)
+            continue
+        v.value = lexicon.canon(v.slot_type, v.value)
+        if v.slot in NUMBER_SLOTS and not v.value.isdigit() and (number := parse_amount(v.value)) is not None:
+            v.value = str(number)  # "three" annotated for a party size: the number 3, as the state writes it
+        said = clock_time(normalize(v.text)) if v.text else None
+        if said and said != v.value and same_clock(v.value, said):
+            v.value = said  # "6:30" annotated for "6:30pm": the text is the truth (spec §9)
+        held = dialogue.turns[v.turn].state.get(v.domain, {}).get(v.slot) or []
+        for h in held:  # "3:45" said and annotated, the state's 15:45: the 12-hour reading of it
+            if same_clock(v.text or str(v.value), lexicon.canon(v.slot_type, h)) and same_clock(str(v.value), lexicon.canon(v.slot_type, h)):
+                v.value = lexicon.canon(v.slot_type, h)
+
+
+def normalized_results(dialogue: Dialogue) -> list[NormalizedResult]:
+    """Every KB result of ``dialogue`` in turn order, values normalised like variable values."""
+    return [
+        NormalizedResult(t.index, r.domain, r.call.parameters if r.call else None, normalized_entities(r.entities))
+        for t in dialogue.turns
+        for r in t.kb_results
+    ]
+
+
+def _domains(
+    dialogue: Dialogue, variables: list[Variable], kb: KnowledgeBase | None, results: list[NormalizedResult],
+    assignment: dict[str, Value] | None = None,
+) -> dict[str, list[str]]:
+    """V(type) per slot type: the closed ontology set, else annotated ∪ KB values (see module
+    doc). The KB here is every table the dialogue could use, whichever constraints are enabled.
+    A clock slot's type (:func:`~csp_check.language.normalize.clock_slot`) has every well-formed time
+    (:func:`~csp_check.language.normalize.well_formed_time`): a bound's time ("leave after 18:45") need
+    not be a KB departure time. The domain lists those in play, so each time the text says at
+    a span of the type is in it; a malformed time ("25:70") or a word is not."""
+    values: dict[str, set[str]] = defaultdict(set)
+    for v in variables:
+        if v.kind is VariableKind.SLOT and isinstance(v.value, str):
+            values[v.slot_type].add(v.value)
+            said = (assignment or {}).get(v.name)
+            if clock_slot(v.slot) and well_formed_time(said) or v.slot == "price" and share_of(said, v.value):
+                values[v.slot_type].add(said)  # a bound's time; a total's price per ticket (ticket_price)
+    tables = [(r.domain, r.entities) for r in results]
+    if kb is not None:
+        used = {v.domain for v in variables}
+        tables += [(domain, table.normalized()) for domain, table in kb.tables.items() if domain in used]
+    for domain, entities in tables:
+        for entity in entities:
+            for column, value in entity.items():
+                slot_type = f"{domain}.{column}"
+                if slot_type in values:
+                    values[slot_type].add(value)
+    for slot_type, closed in dialogue.ontology.items():
+        if slot_type in values:
+            values[slot_type] = {normalize(x) for x in closed} | ({"dontcare"} & values[slot_type])
+    return {k: sorted(v) for k, v in sorted(values.items())}

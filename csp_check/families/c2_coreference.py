@@ -1,0 +1,150 @@
+"""C2 (coreference): variables that refer to the same value across the dialogue take one value
+(paper §3.2, spec §2). What a variable refers to comes from the annotations
+(:func:`csp_check.build.context.referents`); an instance is a group of at least two."""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from typing import Mapping
+
+from csp_check.build.context import names_entity, referents
+from csp_check.language.cues import replaced_value
+from csp_check.families.primitives import AllEqual, Member
+from csp_check.families.registry import Family, register
+from csp_check.models import CSP, Constraint, ConstraintId, Value, Variable, VariableKind
+from csp_check.families.words import where
+from csp_check.language.normalize import refers_to_several
+
+
+@register
+class Coreference(Family):
+    id = "C2"
+    name = "coreference"
+    description = "mentions of one value across the dialogue take the same value"
+    group = "dialogic"
+
+    def build(self, ctx) -> list[Constraint]:
+        """One instance per group of ≥ 2 slot variables of one slot type with one referent. A
+        mention named as the value given up ("6 tickets rather than one":
+        :func:`~csp_check.language.cues.replaced_value`) is in no group. A user's mention offering
+        alternatives ("at 10:15 or 9:15": :func:`offered_alternatives`) splits its group: the
+        mentions before it are one instance, it and the later ones another, where the later ones
+        take one of the values offered (``Constraint.alternatives``)."""
+        groups: dict[tuple[str, Value], list[Variable]] = defaultdict(list)
+        keys = referents(ctx.dialogue, ctx.variables, ctx.lexicon)
+        for v in ctx.variables:
+            if v.kind is VariableKind.SLOT and _corefers(ctx, v):
+                groups[(v.slot_type, keys[v.name][0])].append(v)
+        out = []
+        for members in groups.values():
+            if len(members) < 2:
+                continue
+            offered = {m.name: alts for m in members if (alts := offered_alternatives(ctx, m))}
+            first = min((m.turn for m in members if m.name in offered), default=None)
+            parts = [members] if first is None else [[m for m in members if m.turn < first],
+                                                    [m for m in members if m.turn >= first]]
+            for part in parts:  # the alternatives supersede what was asked before: from them on, a group
+                alts = {m.name: offered[m.name] for m in part if m.name in offered}
+                if len(part) - len(alts) >= (1 if alts else 2):  # not alternatives alone: a value said
+                    out.append(Constraint(id=ConstraintId(self.id), variables=[m.name for m in part],
+                                          turn=part[0].turn, alternatives=alts))
+        return out
+
+    def satisfied(self, constraint: Constraint, assignment: Mapping[str, Value], csp: CSP) -> bool:
+        """One value across the members; a member offering alternatives ("at 10:15 or 9:15",
+        ``Constraint.alternatives``) takes one of them, and so does the value of the others."""
+        alts = constraint.alternatives
+        plain = {assignment[name] for name in constraint.variables if name not in alts}
+        return len(plain) <= 1 and all(
+            assignment[name] in offered and plain <= set(offered) for name, offered in alts.items())
+
+    def lower(self, constraint: Constraint, csp: CSP) -> list:
+        alts = constraint.alternatives
+        plain = tuple(n for n in constraint.variables if n not in alts)
+        return [AllEqual(plain)] * (len(plain) > 1) + [Member((name, *plain), frozenset(offered)) for name, offered in alts.items()]
+
+    def explain(self, constraint: Constraint, assignment: Mapping[str, Value], csp: CSP,
+                by_name: Mapping[str, Variable]) -> str:
+        refs = [by_name[n] for n in constraint.variables]
+        alts = constraint.alternatives
+
+        def said(r: Variable) -> str:
+            if r.name in alts:
+                return " or ".join(repr(x) for x in alts[r.name]) + f" (turn {r.turn}, either)"
+            return f"{assignment[r.name]!r} (turn {r.turn})"
+
+        return f"{where(refs)} should name the same {refs[0].slot_type}, but the text says " + " / ".join(
+            said(r) for r in refs
+        )
+
+
+#: "or" joining two values a user offers as alternatives ("at 10:15 or 9:15", "either Friday or
+#: Saturday"), with a preposition before the second ("10:15 or at 9:15").
+_OR = r"(?:\s*,\s*|\s+)or\s+(?:else\s+)?(?:at\s+|on\s+|for\s+)?"
+#: The words of a value: one token, or two ("9 pm", "moderately priced"); tried longest first.
+_AFTER = re.compile(_OR + r"([^\s,.?!;]+)(?:\s+([^\s,.?!;]+))?")
+_BEFORE = re.compile(r"(?:([^\s,.?!;]+)\s+)?([^\s,.?!;]+)" + _OR + "$")
+
+
+_WEEKDAYS = frozenset({"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"})
+
+
+def offered_alternatives(ctx, v: Variable) -> list[str]:  # type: ignore[no-untyped-def]
+    """The values a user's mention ``v`` offers as alternatives, when its words are one of two
+    values of its slot joined by "or" ("If you can book it for 1 person at 10:15 or 9:15 I don't
+    care which place", "either Friday or Saturday", "2 or 3 nights"): its own reading and the
+    other's, in text order (read as ``v``'s own, :func:`~csp_check.delexicalize.assignment.read_value`).
+    The other words must read as a value of the slot: a clock time for a time slot, a number
+    for a numeric one, a weekday for a weekday, else a form the dialogue's lexicon knows ("10:15 or so", "10:15 or
+    later" offer nothing). ``[]`` for a system mention or where there is no such "or".
+    Whichever alternative the system then takes keeps the coreference (spec §2, C2)."""
+    from csp_check.delexicalize.assignment import read_value
+    from csp_check.language.normalize import clock_slot, clock_time, normalize, parse_amount
+
+    if v.speaker != "user" or v.span is None or v.kind is not VariableKind.SLOT or not isinstance(v.value, str):
+        return []
+    utterance = ctx.dialogue.turns[v.turn].utterance
+    own = ctx.assignment.get(v.name, v.value)
+    if not isinstance(own, str):
+        return []
+
+    def value_of(words: str) -> str | None:
+        if clock_slot(v.slot):
+            ok = clock_time(normalize(words)) is not None
+        elif own.isdigit():
+            ok = parse_amount(words) is not None
+        elif own in _WEEKDAYS:
+            ok = normalize(words) in _WEEKDAYS
+        else:
+            ok = bool(ctx.lexicon.lookup(v.slot_type, words)) or ctx.lexicon.resolve(v.slot_type, words) is not None
+        if not ok:
+            return None
+        value = read_value(v.model_copy(update={"text": words}), ctx.lexicon)
+        return value if isinstance(value, str) and value != own else None
+
+    after = _AFTER.match(utterance, v.span.end)
+    if after:
+        for words in ([f"{after[1]} {after[2]}"] if after[2] else []) + [after[1]]:
+            other = value_of(words)
+            if other is not None:
+                return [own, other]
+    before = _BEFORE.search(utterance[: v.span.start])
+    if before:
+        for words in ([f"{before[1]} {before[2]}"] if before[1] else []) + [before[2]]:
+            other = value_of(words)
+            if other is not None:
+                return [other, own]
+    return []
+
+
+def _corefers(ctx, v: Variable) -> bool:  # type: ignore[no-untyped-def]
+    """Whether slot variable ``v`` takes part in coreference. Not: a description the KB never
+    uses (:meth:`BuildContext.description`); a system wifi / parking mention ("it does not have
+    parking": about the entity, C5); a name standing for several entities ("both hotels"); a
+    value named as the one given up ("6 tickets rather than one")."""
+    if ctx.description(v) or (v.speaker == "system" and v.slot in ("internet", "parking")):
+        return False
+    if names_entity(v.slot) and refers_to_several(v.text or ""):
+        return False
+    return v.span is None or not replaced_value(ctx.dialogue.turns[v.turn].utterance, v.span)

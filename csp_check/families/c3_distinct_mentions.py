@@ -1,0 +1,49 @@
+"""C3 (same utterance, same type): the explicit slot variables of one slot type in one
+utterance take pairwise different values (paper §3.2, spec §2). Spans annotated with one value
+but worded differently count as one mention (:func:`csp_check.build.context.one_per_wording`)."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from typing import Mapping
+
+from csp_check.build.context import one_per_wording
+from csp_check.families.primitives import AllDifferent
+from csp_check.families.registry import Family, register
+from csp_check.models import CSP, Constraint, ConstraintId, Value, Variable, VariableKind
+from csp_check.families.words import where
+
+
+@register
+class DistinctMentions(Family):
+    id = "C3"
+    name = "distinct in one utterance"
+    description = "values of one slot type in one utterance are pairwise different"
+    group = "dialogic"
+
+    def build(self, ctx) -> list[Constraint]:
+        """One instance per utterance and slot type with ≥ 2 explicit mentions."""
+        out = []
+        for turn, turn_vars in sorted(ctx.by_turn.items()):
+            by_type: dict[str, list[Variable]] = defaultdict(list)
+            for v in turn_vars:
+                if v.kind is VariableKind.SLOT and v.span is not None:
+                    by_type[v.slot_type].append(v)
+            for same_type in by_type.values():
+                same_type = one_per_wording(same_type)
+                if len(same_type) > 1:
+                    out.append(Constraint(id=ConstraintId(self.id), variables=[v.name for v in same_type], turn=turn))
+        return out
+
+    def satisfied(self, constraint: Constraint, assignment: Mapping[str, Value], csp: CSP) -> bool:
+        values = [assignment[name] for name in constraint.variables]
+        return len(set(values)) == len(values)
+
+    def lower(self, constraint: Constraint, csp: CSP) -> list:
+        return [AllDifferent(tuple(constraint.variables))]
+
+    def explain(self, constraint: Constraint, assignment: Mapping[str, Value], csp: CSP,
+                by_name: Mapping[str, Variable]) -> str:
+        refs = [by_name[n] for n in constraint.variables]
+        said = ", ".join(f"{r.slot_type}={assignment[r.name]!r}" for r in refs)
+        return f"{where(refs)} names the same {refs[0].slot_type} twice in one utterance: {said}"

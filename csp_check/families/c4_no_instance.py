@@ -1,0 +1,301 @@
+"""C4 (none): where the system says it found nothing, no KB entity surely matches what it
+searched for (paper §3.2, spec §2): a KB count of 0 (an entity lacking a filtered column does not
+refute it). Instances are built in the KB walk of :mod:`csp_check.build.builder`.
+
+A no-result without values that answers a question about a named entity ("Does the Acorn fit
+that?" — "Sorry, it doesn't. However there are 6 guesthouses that do") says that *this entity*
+does not match, not that nothing does (spec §9, "which entity"): its C4 is scoped to that
+entity (:func:`asked_entity`): no entity with that name matches the search in force.
+
+A no-result after a request with a constraint the annotation could not record ("an expensive
+restaurant that serves light bites", state food ``none``) is about that whole request, which
+the KB cannot be asked: it has no C4 (:func:`unrecorded_constraint`).
+
+A no-result without values after a user's turn that names one kind the search in force does
+not hold ("A cheap 4 star hotel that includes free parking" — "if you wanted a hotel, you'd
+need to stay in the west. There are guesthouses that meet your needs") is about that kind: its
+C4 counts the entities of that type alone (:func:`asked_kind`, the table
+:func:`~csp_check.families.kb_common.kind_table`); so does one under a belief state that
+records the generic type "hotel" (:func:`held_kind`). A no-result whose value the same turn
+offers as a choice ("I'm sorry, there isn't a downtown area listed. Would you like north,
+south, east, west or centre?") is about the word, not the KB: no C4.
+
+A no-result after a user's turn that asks for another entity *relative to one already offered*
+("Are there any other trains closer to 10:00?" after TR4094 arriving 08:07 — "No") is about the
+alternatives to that offer (closer, earlier, cheaper than it), a relation the KB count cannot
+evaluate: it has no C4 (:func:`relative_request`).
+
+A no-result whose sentence names one kind of its own ("The only 4 star *hotels* are in the west and
+centre … nothing moderately priced", after a search for guesthouses) is about that kind.
+
+A belief state that sets a slot to ``dontcare`` the user's words never relaxed ("a moderately
+priced 4-star guesthouse … any type will do as long as it includes free parking": price and stars
+become ``dontcare``) allows two readings; a no-result is read under the tighter one, the value
+the state held before (:meth:`~csp_check.build.context.BuildContext.unsaid_relaxations`)."""
+
+from __future__ import annotations
+
+from typing import Mapping
+
+import re
+
+from csp_check.build.context import BOUNDS, NOT_FILTERS, SEARCH_COLUMNS, is_generic, names_entity, search_op
+from csp_check.families import kb_common
+from csp_check.families.kb_common import KIND_MARK, kind_table
+from csp_check.families.primitives import DONTCARE, Bound, KbCount, count_matches
+from csp_check.families.registry import Family, register
+from csp_check.models import CSP, ActRole, Constraint, ConstraintId, Turn, Value, Variable, VariableKind
+from csp_check.language.cues import sentence_of, time_bound_op
+from csp_check.language.normalize import name_words, wording_key
+
+
+@register
+class NoInstance(Family):
+    id = "C4"
+    name = "no instance"
+    description = "when the system finds nothing, no KB entity matches what was searched for"
+    group = "domain"
+    scope_step = 3  # last at a KB scope
+
+    def build_in_scope(self, ctx, at) -> list[Constraint]:
+        """The instance of a system turn at ``at`` (:class:`~csp_check.build.context.KbScope`) that
+        reports no result (:func:`no_results`), unless a search constraint in force is one no
+        variable mentions (what found nothing is then not known)."""
+        if at.params is None and (at.turn.index, at.domain) in ctx.unlinked:
+            return []
+        tight = (ctx.unsaid_relaxations(at.turn.index, at.domain, at.columns)
+                 if at.params is None and ctx.options.count_filter == "state" else [])
+        return no_results(ctx, at.turn, at.domain, at.kb_id, at.columns, at.mine, at.filters, tight)
+
+    def satisfied(self, constraint: Constraint, assignment: Mapping[str, Value], csp: CSP) -> bool:
+        sure, _ = count_matches(kb_common.entities(constraint, csp), constraint.columns,
+                                kb_common.values(constraint, assignment), constraint.ops)
+        return sure == 0
+
+    def lower(self, constraint: Constraint, csp: CSP) -> list:
+        return [KbCount(constraint.kb or "", kb_common.filters(constraint), lo=Bound(None, 0), hi=Bound(None, 0))]
+
+    def explain(self, constraint: Constraint, assignment: Mapping[str, Value], csp: CSP,
+                by_name: Mapping[str, Variable]) -> str:
+        matches = kb_common.possible_matches(constraint, assignment, csp)
+        kind = (constraint.kb or "").partition(KIND_MARK)[2]  # a no-result about one kind (asked_kind)
+        return (f"{kb_common.claim(constraint, by_name)} says there is no {kind or 'instance'} with "
+                f"{kb_common.said(constraint, assignment, by_name)}; the KB has {len(matches)}: {kb_common.sample(matches)}")
+
+
+def no_results(
+    ctx, turn: Turn, domain: str, kb_id: str, columns: set[str], mine: list[Variable], filters: list[Variable],
+    tight: list[Variable] = (),
+) -> list[Constraint]:
+    """C4: no entity matches what the system says it found nothing for. ``tight``: values a
+    ``dontcare`` of the state replaced without the user's words saying so
+    (:meth:`~csp_check.build.context.BuildContext.unsaid_relaxations`); the no-result is read
+    under them (the tighter reading), unless the turn names that slot itself."""
+    if not any(a.role is ActRole.NO_RESULT and a.domain == domain for a in turn.acts):
+        return []
+    said = [v for v in mine if v.role is ActRole.NO_RESULT and v.kind is VariableKind.SLOT and v.slot in columns]
+    asked_about = [v for v in ctx.by_turn.get(turn.index - 1, []) if v.domain == domain and v.speaker == "user"]
+    if not said and any(v.slot in NOT_FILTERS - BOUNDS for v in mine + asked_about):
+        return []  # "Does the Acorn fit?" "No, but the Tandoori Palace does": about the entity discussed
+    if said and ctx.select(turn.index, domain) and any(
+            v.slot == s.slot and ctx.assignment.get(v.name) == ctx.assignment.get(s.name)
+            for s in said for v in mine if v.role is ActRole.OFFER):
+        return []  # "there isn't a downtown area listed. Would you like north, …, or centre?": about the word
+    said_slots = {v.slot for v in said}  # what it names, within the search in force
+    filters = said + [f for f in filters if f.slot not in said_slots] if said else filters
+    tight = [v for v in tight if v.slot not in said_slots]  # "… any type will do": a dontcare nobody said
+    filters = [f for f in filters if f.slot not in {v.slot for v in tight}] + tight
+    entity = None if said else asked_entity(ctx, turn, domain, columns)
+    if entity is not None:  # "Does the Acorn fit that?" "Sorry, it doesn't": the Acorn does not match
+        filters = [f for f in filters if f.slot != entity.slot] + [entity]
+    if unrecorded_constraint(ctx, turn.index, domain, kb_id, columns, filters):
+        return []  # "an expensive restaurant that serves light bites": not "no expensive restaurant"
+    if relative_request(ctx, turn, domain):
+        return []  # "any other trains closer to 10:00?" "No": none closer than the one offered
+    kind = None
+    where = {sentence_of(turn.utterance, v.span) for v in said if v.span is not None}
+    own = {v.value for v in mine if v.slot == "type" and v.kind is VariableKind.SLOT and v.span is not None
+           and v.role is ActRole.INFORM and isinstance(v.value, str)
+           and sentence_of(turn.utterance, v.span) in where}  # the no-result's own sentence names the kind
+    if entity is None and len(own) == 1 and not any(f.slot == "type" and f in said for f in filters):
+        filters = [f for f in filters if f.slot != "type"]  # "The only 4 star hotels are … nothing moderately priced"
+        kinds = {e.get("type") for e in ctx.kbs.get(kb_id) or []}
+        if next(iter(own)) in kinds:
+            kb_id = kind_table(ctx, kb_id, next(iter(own)))
+    elif entity is None and not any(f.slot == "type" for f in filters):
+        kind = (None if said else asked_kind(ctx, turn, domain, kb_id, mine)) or held_kind(ctx, turn.index, domain, kb_id)
+    if kind is not None:  # "A cheap 4 star hotel …" "if you wanted a hotel, … There are guesthouses": no hotel
+        kb_id = kind_table(ctx, kb_id, kind)
+    out: list[Constraint] = []
+    if filters:
+        out.append(charged_fees(ctx, Constraint(
+            id=ConstraintId("C4"), variables=[f.name for f in filters], turn=turn.index, kb=kb_id,
+            columns=[f.slot for f in filters],
+            ops=[_no_result_op(f, said, entity, turn.utterance) for f in filters],
+        ), said))
+    return out
+
+
+#: The column a no-result compares a fee said without its amount on (:func:`charged_fees`).
+CHARGED_FEE = "entrance fee (charged)"
+
+
+def charged_fees(ctx, constraint: Constraint, said: list[Variable]) -> Constraint:
+    """``constraint`` (a C4) with each entrance fee its turn names without an amount ("Neither
+    park has an entrance fee", NoOffer Fee = "has an entrance fee":
+    :func:`~csp_check.language.normalize.charged_fee`) compared as what it denotes, a fee of any amount:
+    the no-result says no entity charges one. Such a value is no cell of the table, so compared
+    as written it would match nothing and the C4 would hold whatever the KB says. The filter then
+    reads the table's copy (registered under its own id, so the solvers read the same) with
+    column :data:`CHARGED_FEE`: that value for an entity whose known fee is not "free", "free"
+    for a free one (so a value "free" there still means free), none where the fee is unknown.
+    Any other constraint is returned as is. Spec §9 (text is the truth: the words' meaning)."""
+    from csp_check.language.normalize import charged_fee
+
+    idx = [i for i, n in enumerate(constraint.variables)
+           if constraint.columns[i] == "entrance fee" and any(v.name == n for v in said)
+           and isinstance(ctx.assignment.get(n), str) and charged_fee(ctx.assignment[n])]
+    if not idx:
+        return constraint
+    reading = ctx.assignment[constraint.variables[idx[0]]]
+    kb_id = f"{constraint.kb}|{CHARGED_FEE}={reading}"
+    if kb_id not in ctx.kbs:
+        ctx.kbs[kb_id] = [{**e, CHARGED_FEE: "free" if e["entrance fee"] == "free" else reading}
+                          if e.get("entrance fee") else e for e in ctx.kbs.get(constraint.kb or "") or []]
+    columns = [CHARGED_FEE if i in idx else col for i, col in enumerate(constraint.columns)]
+    return constraint.model_copy(update={"kb": kb_id, "columns": columns})
+
+
+def _no_result_op(f: Variable, said: list[Variable], entity: Variable | None, utterance: str) -> str:
+    """How a no-result filter compares: a value the turn names is what was not found ("=") unless
+    it is a time said as a bound ("no trains arrive by 12:00": ``<=``); a leaveAt / arriveBy the
+    no-result carries without words in the text is the search's bound (:func:`search_op`), as
+    the state's filters are."""
+    if f is entity:
+        return "="
+    if f in said and f.slot in BOUNDS:
+        return search_op(f) if f.span is None else time_bound_op(utterance, f.span) or "="
+    return "=" if f in said else search_op(f)
+
+
+def asked_entity(ctx, turn: Turn, domain: str, columns: set[str]) -> Variable | None:
+    """The entity of ``domain`` the user turn before ``turn`` names, when it names exactly one
+    the dialogue has named before (every distinguishing word of its name is in the user's text:
+    "Does the Acorn fit that?" names "acorn guest house"), as its latest slot variable; else
+    ``None``. A no-result without values after such a question is about that entity."""
+    users = [t for t in ctx.dialogue.turns[: turn.index] if t.speaker == "user"]
+    if not users:
+        return None
+    said = name_words(users[-1].utterance)  # the user's words, as names' words are compared
+    found: dict[str, Variable] = {}
+    for v in ctx.variables:
+        if (v.turn < turn.index and v.domain == domain and names_entity(v.slot) and v.slot in columns
+                and v.kind is VariableKind.SLOT and isinstance(v.value, str)):  # fmt: skip
+            words = name_words(v.value)
+            if words and words <= said:
+                found[v.value] = v  # the latest mention of each entity
+    return next(iter(found.values())) if len(found) == 1 else None
+
+
+def asked_kind(ctx, turn: Turn, domain: str, kb_id: str, mine: list[Variable]) -> str | None:
+    """The kind (``type`` value of table ``kb_id``) the user's turn before a no-result without
+    values names when the search in force has no type: "A cheap 4 star hotel that includes free
+    parking" — "if you wanted a hotel, you'd need to stay in the west. There are guesthouses that
+    meet your needs": nothing of *that kind* matches. Exactly one kind named, outside the spans
+    of names ("the Gonville Hotel"). MultiWOZ's "hotel" may mean any place to stay
+    (:func:`~csp_check.build.context.is_generic`), so it scopes the no-result only when the
+    system turn names another kind (a type variable or word: "guesthouses"). ``None`` otherwise."""
+    entities = ctx.kbs.get(kb_id) or []
+    kinds = {e["type"] for e in entities if e.get("type")}
+    users = [t for t in ctx.dialogue.turns[: turn.index] if t.speaker == "user"]
+    if len(kinds) < 2 or not users:
+        return None
+    named = [v.span for v in ctx.by_turn.get(users[-1].index, []) if names_entity(v.slot) and v.span is not None]
+    found = _kinds_said(users[-1].utterance, kinds, named)
+    if len(found) != 1:
+        return None
+    kind = next(iter(found))
+    if is_generic(domain, "type", kind):
+        system = {v.value for v in mine if v.slot == "type" and isinstance(v.value, str)} | _kinds_said(turn.utterance, kinds, [])
+        if not system - {kind}:
+            return None
+    return kind
+
+
+def held_kind(ctx, turn: int, domain: str, kb_id: str) -> str | None:
+    """The generic kind the belief state in force at ``turn`` records as the type (MultiWOZ's
+    "hotel", :func:`~csp_check.build.context.is_generic`), which the search filters leave out
+    because it may mean any place to stay. A no-result holds under one reading of it: no
+    entity of type hotel matches (the dialogue gets the benefit of the doubt, as with unknown
+    cells), so its C4 counts that kind alone. ``None``: the state records no such type."""
+    held = ctx.state(turn, domain).get("type")
+    if held is None:
+        return None
+    kind = ctx.lexicon.canon(f"{domain}.type", held)
+    kinds = {e.get("type") for e in ctx.kbs.get(kb_id) or []}
+    return kind if is_generic(domain, "type", kind) and kind in kinds and len(kinds) > 1 else None
+
+
+def _kinds_said(utterance: str, kinds: set[str], avoid: list) -> set[str]:
+    """The values of ``kinds`` whose wording (one or two words: "guest house", "museums")
+    ``utterance`` has outside the spans ``avoid``."""
+    keys = {wording_key("type", k): k for k in kinds}
+    found: set[str] = set()
+    words = [(m.start(), m.end(), m[0]) for m in re.finditer(r"[\w'-]+", utterance)
+             if not any(sp.start <= m.start() < sp.end for sp in avoid)]
+    for i, (_, _, word) in enumerate(words):
+        pair = f"{word} {words[i + 1][2]}" if i + 1 < len(words) else None
+        if pair is not None and wording_key("type", pair) in keys:
+            found.add(keys[wording_key("type", pair)])
+        elif wording_key("type", word) in keys:
+            found.add(keys[wording_key("type", word)])
+    return found
+
+
+#: A request for an alternative ("other", "another", "different", "anything else") ...
+_ALTERNATIVE = re.compile(r"\b(?:other|another|different|else)\b", re.I)
+#: ... compared with what was offered ("closer to 10:00", "earlier", "a bit cheaper", "nearer").
+_RELATIVE = re.compile(
+    r"\b(?:closer|nearer|earlier|later|sooner|cheaper|pricier|dearer|(?:more|less) (?:expensive|costly)"
+    r"|shorter|quicker|faster)\b", re.I)
+
+
+def relative_request(ctx, turn: Turn, domain: str) -> bool:
+    """Whether the user's turn before the no-result at ``turn`` asks for an alternative relative
+    to an entity of ``domain`` the system offered earlier: a word of an alternative
+    (:data:`_ALTERNATIVE`: "any other trains") and a comparative (:data:`_RELATIVE`: "closer to
+    10:00", "earlier", "cheaper") in one sentence, after a system turn named an entity
+    (:func:`~csp_check.build.context.names_entity`: "TR4094"). Its answer "No" says no
+    alternative beats the offer, which the KB count of the search cannot tell (spec §9,
+    "which entity")."""
+    users = [t for t in ctx.dialogue.turns[: turn.index] if t.speaker == "user"]
+    if not users:
+        return False
+    offered = any(v.turn < users[-1].index and v.speaker == "system" and v.domain == domain
+                  and names_entity(v.slot) and v.kind is VariableKind.SLOT for v in ctx.variables)
+    sentences = re.split(r"(?<=[.?!])\s+", users[-1].utterance)
+    return offered and any(_ALTERNATIVE.search(s) and _RELATIVE.search(s) for s in sentences)
+
+
+def unrecorded_constraint(
+    ctx, turn: int, domain: str, kb_id: str, columns: set[str], filters: list[Variable]
+) -> Variable | str | None:
+    """A constraint of ``domain`` the user said before a no-result at ``turn`` that its filters
+    do not hold, so the no-result is not about the filters alone: a KB column the turn's state
+    marks as asked but unfilled (``Turn.unfilled``, MultiWOZ 2.1's ``none``: "serves light
+    bites", food ``none``; returned as the column name), or a search value the user's last turn
+    names (a span of a search column) that the table does not have, of a slot no filter holds
+    (returned as its variable). ``None``: the request is what the filters say."""
+    slots = {f.slot for f in filters}
+    for slot in ctx.dialogue.turns[turn].unfilled.get(domain, []):
+        if slot in columns and slot not in slots:
+            return slot
+    users = [t for t in ctx.dialogue.turns[:turn] if t.speaker == "user"]
+    if not users:
+        return None
+    for v in ctx.by_turn.get(users[-1].index, []):
+        if (v.domain == domain and v.kind is VariableKind.SLOT and v.slot in columns and v.slot in SEARCH_COLUMNS
+                and isinstance(v.value, str) and v.value != DONTCARE and v.slot not in slots
+                and v.value not in ctx.vocab(kb_id, v.slot)):  # fmt: skip
+            return v
+    return None

@@ -1,0 +1,434 @@
+"""Show a corpus run: a progress bar while it runs, the summary at the end (rich or JSON).
+
+- :class:`RunProgress`: progress on stderr, only when stderr is a terminal (tests, CI and pipes
+  stay clean); it also prints the per-dialogue error lines, one line each, never wrapped.
+- :func:`render_summary`: dialogues, variables, GCA, the paper's Table 2 (coverage), violations
+  by constraint and the first violations in full (dialogue, constraint, turns, spans, text,
+  evidence).
+- :func:`summary_json`: the same as one JSON object (:meth:`CorpusSummary.to_json_dict`).
+- :class:`KbUse`: which input files got no KB constraint (C4–C6) for want of a KB, and the
+  warning that says so.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from types import TracebackType
+from typing import Iterable
+
+import click
+from rich import box
+from rich.console import Console
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    SpinnerColumn,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
+from rich.table import Table
+from rich.text import Text
+
+from csp_check.models import DialogueReport, Status, Violation
+from csp_check.score.corpus import CorpusSummary, SolverTotals, ViolationExample, group_order_key, is_annotation
+
+
+def _progress_columns(unit: str, known: bool, extra: str = "") -> list:
+    columns = [SpinnerColumn(), TextColumn("{task.description}"), BarColumn()]
+    columns.append(MofNCompleteColumn() if known else TextColumn("{task.completed:,.0f}"))
+    columns.append(TextColumn(unit))
+    if extra:
+        columns.append(TextColumn(extra))
+    columns.append(TimeElapsedColumn())
+    if known:
+        columns += [TextColumn("ETA"), TimeRemainingColumn()]
+    return columns
+
+
+class Bar:
+    """A progress bar on stderr for one stage: ``with Bar("scoring", total=n, unit="dialogues")
+    as bar: ... bar.advance()``. With a ``total`` it shows M/N and the time remaining (ETA);
+    without, a count. ``enabled=None`` means: only if stderr is a terminal (tests, CI and pipes
+    stay clean); commands pass ``False`` for ``--quiet``. Transient: it disappears when done."""
+
+    def __init__(self, description: str, total: int | None = None, unit: str = "", enabled: bool | None = None) -> None:
+        self.console = Console(stderr=True)
+        self.enabled = self.console.is_terminal if enabled is None else enabled
+        self.description, self.total, self.unit = description, total, unit
+        self._progress: Progress | None = None
+        self._task = None
+
+    def __enter__(self) -> Bar:
+        if self.enabled:
+            known = self.total is not None
+            self._progress = Progress(*_progress_columns(self.unit, known), console=self.console, transient=True)
+            self._progress.start()
+            self._task = self._progress.add_task(self.description, total=self.total)
+        return self
+
+    def __exit__(self, *exc: type[BaseException] | BaseException | TracebackType | None) -> None:
+        if self._progress is not None:
+            self._progress.stop()
+            self._progress = None
+
+    def advance(self, n: int = 1) -> None:
+        """Count ``n`` more items done."""
+        if self._progress is not None:
+            self._progress.update(self._task, advance=n)
+
+    def echo(self, line: str) -> None:
+        """Print one line on stderr, as is, without tearing the bar."""
+        if self._progress is not None:
+            self._progress.console.print(line, markup=False, highlight=False, soft_wrap=True)
+        else:
+            click.echo(line, err=True)
+
+
+class RunProgress:
+    """A context manager showing how far a run is; ``advance`` once per report.
+
+    ``enabled=None`` means: only if stderr is a terminal. With ``files`` (the number of input
+    files, :func:`csp_check.readers.input_files`) the bar counts finished files out of that
+    total with an ETA, and the dialogues beside; a file is finished when the reports move on to
+    the next source. With ``total`` it counts dialogues out of that total. The bar is transient
+    (it disappears when the run ends). Error lines go through :meth:`error` so that they never
+    tear the bar.
+    """
+
+    def __init__(
+        self, enabled: bool | None = None, total: int | None = None, files: int | None = None, verb: str = "checking"
+    ) -> None:
+        self.verb = verb
+        self.console = Console(stderr=True)
+        self.enabled = self.console.is_terminal if enabled is None else enabled
+        self.total = total
+        self.files = files if total is None and files and files > 1 else None
+        self._bad = 0
+        self._errors = 0
+        self._dialogues = 0
+        self._source: str | None = None
+        self._progress: Progress | None = None
+        self._task = None
+
+    def __enter__(self) -> RunProgress:
+        if self.enabled:
+            if self.files:
+                columns = _progress_columns("files", True, "{task.fields[dialogues]} dialogues, {task.fields[status]}")
+                total = self.files
+            else:
+                columns = _progress_columns("dialogues", self.total is not None, "{task.fields[status]}")
+                total = self.total
+            self._progress = Progress(*columns, console=self.console, transient=True)
+            self._progress.start()
+            self._task = self._progress.add_task(self.verb, total=total, status="", dialogues=0)
+        return self
+
+    def __exit__(self, *exc: type[BaseException] | BaseException | TracebackType | None) -> None:
+        if self._progress is not None:
+            self._progress.stop()
+
+    def advance(self, report: DialogueReport) -> None:
+        """Count one finished dialogue."""
+        self.step(report.source, report.status is Status.INCONSISTENT, report.status is Status.ERROR)
+
+    def step(self, source: str, inconsistent: bool = False, error: bool = False) -> None:
+        """Count one finished dialogue of file ``source``."""
+        self._bad += inconsistent
+        self._errors += error
+        self._dialogues += 1
+        if self._progress is not None:
+            status = f"{self._bad} inconsistent, {self._errors} errors" if self.verb == "checking" else f"{self._errors} errors"
+            if self.files:
+                step = int(self._source is not None and source != self._source)
+                self._source = source
+                self._progress.update(self._task, advance=step, status=status, dialogues=f"{self._dialogues:,}")
+            else:
+                self._progress.update(self._task, advance=1, status=status)
+
+    def error(self, line: str) -> None:
+        """Print one error line on stderr, as is (no markup, no wrapping)."""
+        if self._progress is not None:
+            self._progress.console.print(line, markup=False, highlight=False, soft_wrap=True)
+        else:
+            click.echo(line, err=True)
+
+
+#: Formats whose dialogues can carry their own KB (the results the system saw), and where.
+OWN_KB = {"sgd": "service_results", "unified": "db_results", "jsonl": "turns[].kb_results"}
+
+
+class KbUse:
+    """Per input file: dialogues with variables, and those of them given any C4–C6 instance.
+
+    A run without ``--kb`` builds C4–C6 only from KB results inside the data (spec §6: SGD
+    ``service_results``, unified ``db_results``, our JSONL ``kb_results``). A file none of
+    whose dialogues got a C4–C6 instance almost surely had no KB: :meth:`warning` names it (and
+    says only what is known: no ``--kb``, no C4–C6 built). A single dialogue without one is
+    normal: it may offer nothing.
+    """
+
+    KB_CONSTRAINTS = ("C4", "C5", "C6")
+
+    def __init__(self) -> None:
+        self.files: dict[str, list[int]] = {}  # source → [dialogues with variables, with C4–C6]
+
+    def add(self, report: DialogueReport) -> None:
+        """Count one checked dialogue (errors and empty dialogues are not counted)."""
+        if report.status is Status.ERROR or not report.variables:
+            return
+        counts = self.files.setdefault(report.source, [0, 0])
+        counts[0] += 1
+        counts[1] += any(report.coverage.get(c, 0) for c in self.KB_CONSTRAINTS)
+
+    def without_kb(self) -> list[str]:
+        """The files whose dialogues got no C4–C6 instance at all, in input order."""
+        return [source for source, (_, kb) in self.files.items() if kb == 0]
+
+    def warning(self, enabled: tuple[str, ...] = KB_CONSTRAINTS) -> str | None:
+        """One line for stderr when some file had no KB (``None`` otherwise, or when none of
+        C4–C6 is enabled)."""
+        files = self.without_kb()
+        if not files or not set(enabled) & set(self.KB_CONSTRAINTS):
+            return None
+        dialogues = sum(self.files[f][0] for f in files)
+        where = files[0] if len(files) == 1 else f"{files[0]} and {len(files) - 1} more file(s)"
+        if len(files) == len(self.files):
+            where = f"{where} (every input)"
+        own = ", ".join(f"{fmt} ({field})" for fmt, field in OWN_KB.items())
+        return (f"warning: no --kb, and none of the {_n(dialogues)} dialogue(s) of {where} got a KB constraint: "
+                f"C4-C6 (no-result, offers, amounts) were not built. KB results come inside {own} data; for the rest give --kb FILE_OR_DIR "
+                f"(MultiWOZ: its db/ folder)")
+
+
+def kb_unused_warning(kb_use: KbUse, kb_path: object, kb_domains: Iterable[str], dialogue_domains: Iterable[str],
+                      enabled: tuple[str, ...] = KbUse.KB_CONSTRAINTS) -> str | None:
+    """One line for stderr when ``--kb`` was given but no dialogue of any input got a C4–C6
+    instance from it (spec §6): the KB most likely covers none of the dialogues' domains.
+    Names the KB's domains and the dialogues' (``dialogue_domains``: those of the dialogues
+    read, in any order). ``None`` when some dialogue got one, when no dialogue had variables,
+    or when none of C4–C6 is enabled."""
+    if not kb_use.files or len(kb_use.without_kb()) < len(kb_use.files):
+        return None
+    if not set(enabled) & set(KbUse.KB_CONSTRAINTS):
+        return None
+    dialogues = sum(n for n, _ in kb_use.files.values())
+    theirs = sorted(set(dialogue_domains)) or ["(none annotated)"]
+    return (f"warning: --kb {kb_path} gave none of the {_n(dialogues)} dialogue(s) a KB constraint (C4-C6 not built): "
+            f"the KB's domains are {', '.join(sorted(kb_domains)) or '(none)'}; the dialogues' domains are {', '.join(theirs)}")
+
+
+def summary_json(summary: CorpusSummary, warnings: list[str] | None = None) -> str:
+    """The summary as a JSON object (one line); ``warnings`` (e.g. :meth:`KbUse.warning`) under
+    the key ``warnings`` when there are any (``--json`` keeps stderr for errors)."""
+    data = summary.to_json_dict()
+    if warnings:
+        data["warnings"] = warnings
+    return json.dumps(data, ensure_ascii=False)
+
+
+class _StdoutConsole(Console):
+    """A console on stdout that, when its reader goes away (``| head``), stops writing quietly
+    instead of exiting 1 as rich does: the run's verdict decides the exit code."""
+
+    def on_broken_pipe(self) -> None:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+
+
+def render_summary(summary: CorpusSummary, console: Console | None = None, show: int = 5) -> None:
+    """Print the summary of a run on ``console`` (default: stdout), with ``show`` violations in full."""
+    console = console or _StdoutConsole(file=sys.stdout, soft_wrap=not sys.stdout.isatty())
+    console.print(_headline(summary), highlight=False)
+    if summary.checked:
+        console.print(_variables_line(summary), highlight=False)
+        console.print(_gca_line(summary), highlight=False)
+        console.print(_family_line(summary), highlight=False)
+        console.print()
+        console.print(_coverage_table(summary))
+    if summary.solver is not None:
+        console.print()
+        console.print(_solver_lines(summary.solver), highlight=False)
+        if summary.solver.groups:
+            console.print()
+            console.print(_group_table(summary.solver))
+    if summary.solver is not None and summary.solver.repairs and show:
+        console.print()
+        console.print(_repairs(summary.solver, show), highlight=False)
+    table = _violation_table(summary)
+    if table is not None:
+        console.print()
+        console.print(table)
+    examples = summary.examples[:show]
+    if examples:
+        console.print()
+        console.print(Text(f"First {len(examples)} violation(s) in full:", style="bold"))
+        for i, example in enumerate(examples, 1):
+            console.print(_example(i, example))
+    if summary.defects:
+        console.print()
+        shown = summary.defect_messages  # every one kept (they are few), whatever --show says
+        more = f"; first {len(shown)} shown, each is in --report (defects)" if len(shown) < summary.defects else ""
+        console.print(Text(f"{summary.defects} annotation defect(s) skipped (the rest of each dialogue checked{more}):",
+                           style="bold"))  # fmt: skip
+        for line in shown:
+            console.print(Text(f"  {line}"), highlight=False)
+    if summary.errors or summary.unreadable:
+        parts = [f"{summary.errors} dialogue(s) could not be read or checked"] if summary.errors else []
+        parts += [f"{summary.unreadable} input(s) or line(s) could not be read as a dialogue"] if summary.unreadable else []
+        console.print(Text(f"{'; '.join(parts)} (listed on stderr).", style="red"))
+
+
+def _n(x: int) -> str:
+    return f"{x:,}"
+
+
+def _headline(s: CorpusSummary) -> Text:
+    text = Text(f"{_n(s.dialogues)} dialogue{'' if s.dialogues == 1 else 's'}: ", style="bold")
+    text.append(f"{_n(s.checked)} checked, ")
+    text.append(f"{_n(s.consistent)} consistent", style="green")
+    text.append(", ")
+    text.append(f"{_n(s.inconsistent)} inconsistent", style="yellow" if s.inconsistent else "")
+    if s.unknown:
+        text.append(f", {_n(s.unknown)} unknown (dialogue time limit)")
+    text.append(", ")
+    text.append(f"{_n(s.errors)} error{'' if s.errors == 1 else 's'}", style="red" if s.errors else "")
+    if s.unreadable:
+        text.append(f", {_n(s.unreadable)} unreadable input{'' if s.unreadable == 1 else 's'} or line"
+                    f"{'' if s.unreadable == 1 else 's'}", style="red")
+    if s.seconds:
+        text.append(f"  ({s.seconds:.1f} s, {s.dialogues / s.seconds:,.0f} dialogues/s)", style="dim")
+    return text
+
+
+def _variables_line(s: CorpusSummary) -> Text:
+    share = f" ({s.implicit / s.variables:.1%})" if s.variables else ""
+    return Text(f"variables: {_n(s.variables)}, implicit (no span): {_n(s.implicit)}{share}")
+
+
+def _gca_line(s: CorpusSummary) -> Text:
+    gca = s.gca if s.gca is not None else 0.0
+    return Text.assemble(("GCA: ", "bold"), f"{gca:.4f}", f" ({_n(s.consistent)} / {_n(s.checked)} checked dialogues)")
+
+
+def _family_line(s: CorpusSummary) -> Text:
+    """Dialogues flagged by the paper's C1–C6 and, apart, by the annotation family (S1)."""
+    from csp_check.families import PAPER_GROUPS, ids, label
+
+    paper, annotation = s.flagged.get("paper", 0), s.flagged.get("annotation", 0)
+    text = Text(f"flagged by {label(ids(PAPER_GROUPS)).replace(', ', ',')}: {_n(paper)} dialogues")
+    if s.checked:
+        text.append(f" ({paper / s.checked:.1%})")
+    text.append(f"; by the annotation family ({label(ids(('annotation',)))}, state/calls vs the user's text): {_n(annotation)}")
+    if s.checked:
+        text.append(f" ({annotation / s.checked:.1%})")
+    return text
+
+
+def _add_rows(table: Table, rows: list, cells) -> None:
+    """Rows of C1–C6, then a section with the annotation family (S1): listed apart."""
+    paper = [r for r in rows if not is_annotation(r.constraint)]
+    annotation = [r for r in rows if is_annotation(r.constraint)]
+    for row in paper:
+        table.add_row(*cells(row))
+    if paper and annotation:
+        table.add_section()
+    for row in annotation:
+        table.add_row(*cells(row))
+
+
+def _coverage_table(s: CorpusSummary) -> Table:
+    table = Table(title="Coverage (paper's Table 2)", box=box.SIMPLE_HEAD, show_edge=False, title_justify="left")
+    table.add_column("Constraint")
+    table.add_column("# variables", justify="right")
+    table.add_column("% coverage", justify="right")
+    _add_rows(table, s.coverage_table(), lambda row: (row.constraint, _n(row.variables), f"{row.coverage:.2f}"))
+    return table
+
+
+def _solver_lines(t: SolverTotals) -> Text:
+    status = ", ".join(f"{_n(t.status.get(k, 0))} {k}" for k in ("satisfied", "unsatisfiable", "unknown"))
+    text = Text.assemble((f"Solver {t.solver}", "bold"), f": CSP of {_n(t.dialogues)} dialogues: {status}")
+    text.append(f"  ({t.seconds:.1f} s solving)", style="dim")
+    if t.timed_out:
+        text.append(f"\n{_n(t.timed_out)} dialogues hit the solver time limit")
+        parts = []
+        if t.status.get("unknown"):
+            parts.append(f"{_n(t.status['unknown'])} before satisfiability was decided (unknown)")
+        if t.count_incomplete:
+            parts.append(f"{_n(t.count_incomplete)} before the count finished (group unknown)")
+        if parts:
+            text.append(f": {'; '.join(parts)}")
+        text.append("; their verdicts are the solver-free check's (GCA unchanged)")
+    if t.vca is not None:
+        text.append("\n")
+        text.append("VCA: ", style="bold")
+        text.append(f"{t.vca:.4f} ({_n(t.agreeing)} / {_n(t.vca_variables)} variables agree with the most similar solution)")
+        if t.not_optimal:
+            text.append(f"; {_n(t.not_optimal)} optima not proven (time limit): a lower bound")
+    if t.capped:
+        text.append(f"\n{_n(t.capped)} solution counts stopped at the cap (at least that many solutions)")
+    if t.repaired:
+        text.append(f"\nrepair: {_n(t.edits)} edits in {_n(t.repaired)} dialogues")
+    return text
+
+
+def _repairs(t: SolverTotals, show: int) -> Text:
+    """Every edit of the first ``show`` repaired dialogues: turn, slot, span, its text, old → new."""
+    shown = t.repairs[:show]
+    text = Text(f"Repairs (minimal edits that make the dialogue consistent), {len(shown)} of {_n(t.repaired)} "
+                f"dialogue(s):", style="bold")  # fmt: skip
+    for example in shown:
+        text.append(f"\n{example.dialogue_id}", style="bold cyan")
+        if example.source:
+            text.append(f"  {example.source}", style="dim")
+        for edit in example.edits:
+            where = f"[{edit.span.start}:{edit.span.end}] {edit.text!r}" if edit.span else "(implicit)"
+            text.append(f"\n   turn {edit.turn}  {edit.slot}  {where}: {edit.old!r} → {edit.new!r}")
+    if t.repaired > len(shown):
+        text.append(f"\n… {_n(t.repaired - len(shown))} more (--show N; every edit is in --report: extra.solver.edits)",
+                    style="dim")  # fmt: skip
+    return text
+
+
+def _group_table(t: SolverTotals) -> Table:
+    table = Table(title="By number of solutions (paper's Table 1)", box=box.SIMPLE_HEAD, show_edge=False, title_justify="left")
+    for name in ("Solutions", "dialogues", "variables", "GCA", "VCA"):
+        table.add_column(name, justify="left" if name == "Solutions" else "right")
+    for name in sorted(t.groups, key=group_order_key):  # 0, 1, 2-4, ≥ 5, …, unknown
+        g = t.groups[name]
+        gca = f"{g.consistent / g.dialogues:.2f}" if g.dialogues else "-"
+        vca = f"{g.agreeing / g.variables:.2f}" if g.variables and t.vca is not None else "-"
+        table.add_row(name, _n(g.dialogues), _n(g.variables), gca, vca)
+    return table
+
+
+def _violation_table(s: CorpusSummary) -> Table | None:
+    rows = s.violation_table()
+    if not rows:
+        return None
+    table = Table(title="Violations by constraint", box=box.SIMPLE_HEAD, show_edge=False, title_justify="left")
+    table.add_column("Constraint")
+    table.add_column("violations", justify="right")
+    table.add_column("dialogues", justify="right")
+    _add_rows(table, rows, lambda row: (row.constraint, _n(row.violations), _n(row.dialogues)))
+    return table
+
+
+def _example(i: int, example: ViolationExample) -> Text:
+    v: Violation = example.violation
+    turns = ", ".join(map(str, v.turns))
+    text = Text(f"{i}. ", style="bold")
+    text.append(f"{example.dialogue_id}", style="bold cyan")
+    text.append(f" {v.constraint.value}", style="bold yellow")
+    text.append(f" turn{'s' if len(v.turns) != 1 else ''} {turns}")
+    if example.source:
+        text.append(f"  {example.source}", style="dim")
+    text.append(f"\n   {v.message}")
+    for ref in v.variables:
+        span = f"[{ref.span.start}:{ref.span.end}]" if ref.span else "(implicit)"
+        said = repr(ref.text) if ref.text is not None else "-"
+        text.append(f"\n     {ref.name}  turn {ref.turn}  {ref.slot}  {span} {said} = {ref.value!r}", style="dim")
+    return text

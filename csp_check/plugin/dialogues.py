@@ -1,0 +1,279 @@
+"""pytest plugin: assert in a test suite that generated dialogue data is consistent.
+
+Registered through the ``pytest11`` entry point, so it is active once csp-check is installed.
+It gives (see ``docs/pytest-plugin.md`` for a complete example):
+
+- :func:`assert_consistent` — a plain helper (usable without pytest too) that checks dialogues,
+  a file or a directory against C1–C6 and raises :class:`InconsistentDialogues` (an
+  ``AssertionError``) whose message lists every violation: dialogue, turn, span text, rule id
+  and evidence.
+- the ``csp_check`` fixture — the same helper with the suite's defaults (``--csp-check-kb`` /
+  ini ``csp_check_kb``, ini ``csp_check_constraints``, and a ``@pytest.mark.csp_check(kb=…,
+  constraints=…)`` marker on the test).
+- collection of dialogue files as test items, one item per dialogue, for files matching the
+  ini option ``csp_check_files`` (glob patterns, e.g. ``*.dialogues.jsonl``, matched against the file
+  name; a pattern with a ``/``, e.g. ``out/*.jsonl``, against the path from pytest's rootdir; off when unset).
+
+The checker is the solver-free one of :func:`csp_check.pipeline.check_dialogue` (spec §2).
+"""
+
+from __future__ import annotations
+
+import fnmatch
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterable, Sequence
+
+import pytest
+
+from csp_check.errors import InconsistentDialogues, InputError
+from csp_check.models import ALL_CONSTRAINTS, ConstraintId, Dialogue, DialogueReport, KnowledgeBase, Violation
+
+KbLike = KnowledgeBase | dict | str | Path | None
+DialoguesLike = Dialogue | str | Path | Iterable[Dialogue]
+
+
+# --------------------------------------------------------------------------- the helper
+
+
+def load_kb(kb: KbLike) -> KnowledgeBase | None:
+    """A :class:`KnowledgeBase` from a model, a dict or a JSON file, through the one KB loader.
+
+    Accepted: whatever :func:`csp_check.readers.kb.load_kb` reads (our KB JSON, a MultiWOZ ``*_db.json``
+    file or directory, the short form ``{domain: [entity, …]}``), and the same shapes as a dict
+    (:func:`csp_check.readers.kb.kb_from_json`). Raises :class:`~csp_check.errors.InputError` for an
+    unreadable file or a dict of another shape.
+    """
+    if kb is None or isinstance(kb, KnowledgeBase):
+        return kb
+    from csp_check.readers.kb import kb_from_json, load_kb as load_kb_file
+
+    if isinstance(kb, (str, Path)):
+        return load_kb_file(kb)
+    if not isinstance(kb, dict):
+        raise InputError("<kb>", "a KB must be a JSON object")
+    return kb_from_json(kb)
+
+
+def dialogue_constraints(constraints: Iterable[ConstraintId | str]) -> tuple[ConstraintId, ...]:
+    """The ids of dialogue constraint families (groups linguistic, dialogic, domain,
+    annotation: C1–C6, S1, …) that ``constraints`` names, case-insensitively, as
+    ``csp-check validate --constraints`` takes them. Raises :class:`~csp_check.errors.UsageError`
+    for an empty list, an unknown id, or a profile family (P1–P6 check API calls, not
+    dialogues: ``csp-check calls`` / :mod:`csp_check.nlsi.plugin`)."""
+    from csp_check.errors import UsageError
+    from csp_check.families import DIALOGUE_GROUPS, families, label
+
+    if isinstance(constraints, str):
+        constraints = [part for part in constraints.replace(",", " ").split()]
+    known = {f.id.upper(): f.id for f in families(DIALOGUE_GROUPS)}
+    everything = {f.id.upper(): f for f in families()}
+    out = []
+    for c in constraints:
+        key = str(c).strip().upper()
+        if key not in known:
+            why = (f"{everything[key].id} is a {everything[key].group} family (it checks API calls, not dialogues)"
+                   if key in everything else f"unknown constraint {str(c)!r}")  # fmt: skip
+            raise UsageError(f"csp_check constraints: {why}; choose from {label(known.values())}")
+        out.append(ConstraintId(known[key]))
+    if not out:
+        raise UsageError(f"csp_check constraints: give at least one of {label(known.values())}")
+    return tuple(dict.fromkeys(out))
+
+
+def check(
+    dialogues: DialoguesLike,
+    kb: KbLike = None,
+    constraints: Iterable[ConstraintId | str] = ALL_CONSTRAINTS,
+    fmt: str = "auto",
+) -> list[DialogueReport]:
+    """One :class:`DialogueReport` per dialogue (an ``error`` report per unreadable one).
+
+    ``dialogues``: a :class:`Dialogue`, an iterable of them, or a path (file or directory, any
+    format :func:`csp_check.pipeline.load_corpus` reads). Each dialogue is checked as
+    ``csp-check validate`` checks it (:func:`csp_check.run.runner.check_items`): a dialogue whose
+    check crashes gets an ``error`` report, the others are still checked. Raises
+    ``FileNotFoundError`` for a path that does not exist, and
+    :class:`~csp_check.errors.UsageError` for ``constraints`` that are not dialogue
+    families (:func:`dialogue_constraints`).
+    """
+    from csp_check.pipeline import load_corpus
+    from csp_check.run.runner import Settings, check_items  # the loop `csp-check validate` runs
+
+    knowledge = load_kb(kb)
+    enabled = dialogue_constraints(constraints)
+    if isinstance(dialogues, Dialogue):
+        items: Iterable[Dialogue | InputError] = [dialogues]
+    elif isinstance(dialogues, (str, Path)):
+        if not Path(dialogues).exists():
+            raise FileNotFoundError(f"csp_check: no such file or directory: {str(dialogues)!r} (cwd {Path.cwd()})")
+        items = load_corpus([dialogues], fmt, knowledge)
+    else:
+        items = dialogues
+    return list(check_items(items, Settings(kb=knowledge, constraints=enabled)))
+
+
+def assert_consistent(
+    dialogues: DialoguesLike,
+    kb: KbLike = None,
+    constraints: Iterable[ConstraintId | str] = ALL_CONSTRAINTS,
+    fmt: str = "auto",
+    allow_empty: bool = False,
+) -> list[DialogueReport]:
+    """Check ``dialogues`` (see :func:`check`) and raise unless every one is consistent.
+
+    Returns the reports when all pass. Raises :class:`InconsistentDialogues` (an
+    ``AssertionError``) listing each violation as
+    ``dialogue ID (file): [C6] turn 3 'three' (x4 = 3): evidence``; unreadable dialogues are
+    failures too, and so is an empty input unless ``allow_empty``.
+    """
+    __tracebackhide__ = True  # pytest shows the user's line, not ours
+    reports = check(dialogues, kb, constraints, fmt)
+    bad = [r for r in reports if r.status.value in ("inconsistent", "error")]
+    if not reports and not allow_empty:
+        raise InconsistentDialogues(f"no dialogues found in {dialogues!r}", [])
+    if bad:
+        raise InconsistentDialogues(format_failures(bad, len(reports)), bad)
+    return reports
+
+
+def format_failures(reports: Sequence[DialogueReport], total: int | None = None) -> str:
+    """The readable failure message: one block per dialogue, one line per violation."""
+    total = len(reports) if total is None else total
+    lines = [f"{len(reports)} of {total} dialogue(s) not consistent:"]
+    for report in reports:
+        where = f" ({report.source})" if report.source else ""
+        if report.error:
+            lines.append(f"dialogue {report.dialogue_id or '?'}{where}: unreadable: {report.error}")
+            continue
+        lines.append(f"dialogue {report.dialogue_id}{where}: {len(report.violations)} violation(s)")
+        lines.extend("  " + format_violation(v) for v in report.violations)
+    return "\n".join(lines)
+
+
+def format_violation(violation: Violation) -> str:
+    """``[C2] turns 1, 5: 'Italian' (x1 = 'italian'), 'Mexican' (x6 = 'mexican'): evidence``."""
+    turns = ("turns " if len(violation.turns) > 1 else "turn ") + ", ".join(map(str, violation.turns))
+    spans = ", ".join(
+        f"{v.text!r} ({v.name} = {v.value!r})" if v.text is not None else f"(implicit {v.name} = {v.value!r})"
+        for v in violation.variables
+    )
+    return f"[{violation.constraint.value}] {turns}: {spans}: {violation.message}"
+
+
+# --------------------------------------------------------------------------- pytest hooks
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    group = parser.getgroup("csp-check", "dialogue consistency (csp-check)")
+    group.addoption("--csp-check-kb", default=None, help="KB JSON used by the csp_check fixture and collected files")
+    parser.addini("csp_check_kb", "KB JSON for the csp_check fixture and collected dialogue files", default="")
+    parser.addini(
+        "csp_check_constraints", "constraint ids to check (default: C1 C2 C3 C4 C5 C6 S1 S2)", type="args", default=[]
+    )
+    parser.addini(
+        "csp_check_files",
+        "glob patterns of dialogue files to collect as tests, one item per dialogue (e.g. *.dialogues.jsonl)",
+        type="args",
+        default=[],
+    )
+    parser.addini("csp_check_format", "reader of collected files (default auto)", default="auto")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers", "csp_check(kb=None, constraints=None, fmt=None): defaults of the csp_check fixture for this test"
+    )
+
+
+@dataclass
+class CspCheck:
+    """What the ``csp_check`` fixture gives: :func:`assert_consistent` / :func:`check` with defaults."""
+
+    kb: KbLike = None
+    constraints: tuple[str, ...] = tuple(c.value for c in ALL_CONSTRAINTS)
+    fmt: str = "auto"
+    reports: list[DialogueReport] = field(default_factory=list)
+
+    def check(self, dialogues: DialoguesLike, kb: KbLike = None, constraints: Iterable[str] | None = None) -> list[DialogueReport]:
+        out = check(dialogues, kb if kb is not None else self.kb, constraints or self.constraints, self.fmt)
+        self.reports.extend(out)
+        return out
+
+    def assert_consistent(
+        self, dialogues: DialoguesLike, kb: KbLike = None, constraints: Iterable[str] | None = None, allow_empty: bool = False
+    ) -> list[DialogueReport]:
+        __tracebackhide__ = True
+        out = assert_consistent(
+            dialogues, kb if kb is not None else self.kb, constraints or self.constraints, self.fmt, allow_empty
+        )
+        self.reports.extend(out)
+        return out
+
+
+def _defaults(config: pytest.Config) -> dict[str, Any]:
+    kb = config.getoption("csp_check_kb") or config.getini("csp_check_kb") or None
+    if kb and not Path(kb).is_absolute() and (config.rootpath / kb).exists():
+        kb = str(config.rootpath / kb)
+    constraints = tuple(config.getini("csp_check_constraints")) or tuple(c.value for c in ALL_CONSTRAINTS)
+    return {"kb": kb, "constraints": constraints, "fmt": config.getini("csp_check_format") or "auto"}
+
+
+@pytest.fixture
+def csp_check(request: pytest.FixtureRequest) -> CspCheck:
+    """A :class:`CspCheck` with the suite's defaults, overridden by a ``csp_check`` marker."""
+    options = _defaults(request.config)
+    marker = request.node.get_closest_marker("csp_check")
+    if marker is not None:
+        options.update({k: v for k, v in marker.kwargs.items() if v is not None and k in options})
+    options["constraints"] = tuple(c.value for c in dialogue_constraints(options["constraints"]))
+    return CspCheck(**options)
+
+
+def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Collector | None:
+    patterns = parent.config.getini("csp_check_files")
+    if not patterns:
+        return None
+    try:  # a pattern with a folder ("out/*.jsonl") is matched against the path from the rootdir
+        relative = file_path.relative_to(parent.config.rootpath).as_posix()
+    except ValueError:
+        relative = file_path.as_posix()
+    if any(fnmatch.fnmatch(relative if "/" in p else file_path.name, p) for p in patterns):
+        return DialogueFile.from_parent(parent, path=file_path)
+    return None
+
+
+class DialogueFile(pytest.File):
+    """A dialogue file collected by ``csp_check_files``: one :class:`DialogueItem` per dialogue."""
+
+    def collect(self):
+        from csp_check.pipeline import load_corpus
+
+        options = dict(_defaults(self.config))
+        options["kb"] = load_kb(options["kb"])  # once per file, not once per dialogue
+        for i, item in enumerate(load_corpus([self.path], options["fmt"], options["kb"])):
+            name = item.id if isinstance(item, Dialogue) else f"unreadable-{i}"
+            yield DialogueItem.from_parent(self, name=name, dialogue=item, options=options)
+
+
+class DialogueItem(pytest.Item):
+    """One dialogue of a collected file; fails with the violation list."""
+
+    def __init__(self, *, dialogue: Dialogue | InputError, options: dict[str, Any], **kwargs: Any):
+        super().__init__(**kwargs)
+        self.dialogue = dialogue
+        self.options = options
+
+    def runtest(self) -> None:
+        __tracebackhide__ = True
+        if isinstance(self.dialogue, InputError):
+            raise InconsistentDialogues(f"unreadable: {self.dialogue}", [])
+        assert_consistent(self.dialogue, self.options["kb"], self.options["constraints"], self.options["fmt"])
+
+    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> str:
+        if isinstance(excinfo.value, InconsistentDialogues):
+            return str(excinfo.value)
+        return super().repr_failure(excinfo, style)
+
+    def reportinfo(self) -> tuple[Path, int | None, str]:
+        return self.path, None, f"dialogue {self.name}"

@@ -1,0 +1,324 @@
+"""Corpus scores: fold :class:`~csp_check.models.DialogueReport` s into one :class:`CorpusSummary`.
+
+>>> summary = CorpusSummary()
+>>> for report in validate(["dialogues/"]):
+...     summary.add(report)
+>>> summary.gca, summary.coverage_table()
+
+Definitions (spec §3, paper Table 2):
+
+- *checked* dialogues are all dialogues except those with status ``error`` (unreadable input or
+  a crash while checking them). Errors are counted and shown, never scored.
+- **GCA** = consistent / checked (:func:`csp_check.score.metrics.gca`). A dialogue with status
+  ``unknown`` (its check ran past ``--dialogue-time-limit``) is checked but not consistent. A
+  solver's time limit never makes a dialogue ``unknown``: the verdict is the solver-free check's
+  (docs/cli.md, "Time limits"). ``None`` when nothing was checked.
+- **coverage** of a constraint = variables under it / all variables of the checked dialogues,
+  summed over dialogues (:func:`csp_check.score.metrics.coverage` over every variable, implicit ones
+  too: :attr:`~csp_check.score.metrics.CoverageScope.ALL`; docs/metrics.md).
+- **violations by constraint**: number of violations, and number of dialogues with at least one.
+"""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, Field
+
+from csp_check.score import metrics
+from csp_check.models import ALL_CONSTRAINTS, DialogueReport, Status, Violation
+from csp_check.solvers.results import Edit, SolverAnswers
+
+
+class ViolationExample(BaseModel):
+    """A violation kept in full for the summary, with the dialogue it comes from."""
+
+    dialogue_id: str
+    source: str = ""
+    violation: Violation
+
+
+class CoverageRow(BaseModel):
+    """One row of the paper's Table 2: constraint, # variables, % coverage (a fraction 0..1)."""
+
+    constraint: str
+    variables: int
+    coverage: float
+
+
+class ConstraintViolations(BaseModel):
+    """How often one constraint is violated across the corpus."""
+
+    constraint: str
+    violations: int
+    dialogues: int
+
+
+class GroupTotals(BaseModel):
+    """Dialogues of one solution-count group (the paper's Table 1 row)."""
+
+    dialogues: int = 0
+    variables: int = 0
+    consistent: int = 0
+    agreeing: int = 0
+
+
+class RepairExample(BaseModel):
+    """The minimal repair of one dialogue kept in full for the summary: its edits as
+    :func:`csp_check.solvers.answers.solve_report` gives them."""
+
+    dialogue_id: str
+    source: str = ""
+    edits: list[Edit] = Field(default_factory=list)
+
+
+class SolverTotals(BaseModel):
+    """Totals of the solver's answers (:class:`~csp_check.solvers.results.SolverAnswers`, a
+    report's ``extra["solver"]``) over the checked dialogues.
+
+    **VCA** (:func:`csp_check.score.metrics.vca`) = Σ agreeing variables / Σ variables over the dialogues whose most similar solution
+    was computed (a dialogue whose CSP has no solution adds 0 agreeing). Solution groups are
+    ``0``, ``1``, ``2-10``, ``11-100``, ``101+``, ``≥ CAP`` (the count reached a ``--cap``
+    below 101) or ``unknown`` (the count hit the time limit before it finished).
+
+    ``status`` counts the CSPs by satisfiability; ``unknown`` there: the solver hit its time
+    limit before it proved a solution or none. ``timed_out`` counts the dialogues where any
+    operation hit the time limit, ``count_incomplete`` the counts among them (their ``count`` is
+    a lower bound).
+    """
+
+    solver: str = ""
+    dialogues: int = 0
+    status: dict[str, int] = Field(default_factory=dict, description="satisfied / unsatisfiable / unknown")
+    vca_dialogues: int = 0
+    agreeing: int = 0
+    vca_variables: int = 0
+    not_optimal: int = Field(0, description="most similar solution not proven optimal (timeout)")
+    capped: int = Field(0, description="counts that stopped at the cap")
+    timed_out: int = Field(0, description="dialogues where a solver operation hit the time limit")
+    count_incomplete: int = Field(0, description="counts stopped by the time limit (a lower bound)")
+    groups: dict[str, GroupTotals] = Field(default_factory=dict)
+    repaired: int = Field(0, description="dialogues with at least one repair edit")
+    edits: int = 0
+    repairs: list[RepairExample] = Field(default_factory=list, description="the first `keep` repaired dialogues")
+    keep: int = 10
+    seconds: float = 0.0
+
+    def add(self, report: DialogueReport, out: SolverAnswers) -> None:
+        """Count one dialogue's solver answers in (``report`` gives its verdict and variables)."""
+        self.solver = out.solver
+        self.dialogues += 1
+        self.status[out.status.value] = self.status.get(out.status.value, 0) + 1
+        self.seconds += out.solve_seconds
+        if out.optimised:
+            self.vca_dialogues += 1
+            self.agreeing += out.agreeing or 0
+            self.vca_variables += out.variables or 0
+            self.not_optimal += out.optimal is False
+        self.timed_out += bool(out.reason)
+        if out.counted:
+            self.capped += bool(out.capped)
+            self.count_incomplete += out.count_complete is False
+            group = self.groups.setdefault(group_name(out), GroupTotals())
+            group.dialogues += 1
+            group.variables += report.variables - report.implicit if out.variables is None else out.variables
+            group.consistent += report.status is Status.CONSISTENT
+            group.agreeing += out.agreeing or 0
+        if out.edits:
+            self.repaired += 1
+            self.edits += len(out.edits)
+            if len(self.repairs) < self.keep:
+                self.repairs.append(RepairExample(dialogue_id=report.dialogue_id, source=report.source,
+                                                  edits=list(out.edits)))  # fmt: skip
+
+    @property
+    def vca(self) -> float | None:
+        """Variable consistency accuracy; ``None`` if no most similar solution was computed."""
+        return metrics.vca(self.agreeing, self.vca_variables)
+
+
+def solver_answers(report: DialogueReport) -> SolverAnswers | None:
+    """The solver's answers stored in ``report`` (``extra["solver"]``), typed; ``None`` without.
+
+    A report checked in this run holds a :class:`SolverAnswers`; one read back from a report
+    file (``--resume``) holds its JSON object, validated here. Raises ``pydantic.ValidationError``
+    for an object that is not a solver's answers.
+    """
+    solved = report.extra.get("solver")
+    if solved is None or isinstance(solved, SolverAnswers):
+        return solved
+    return SolverAnswers.model_validate(solved)
+
+
+GROUP_ORDER = ("0", "1", "2-10", "11-100", "101+", "unknown")
+
+
+def group_order_key(name: str) -> tuple[float, int]:
+    """Sort key of a group label of :func:`group_name`: by its least count (``0``, ``1``,
+    ``2-4``, ``≥ 5``, ``11-100``, ``101+``), ``unknown`` last; a ``≥ CAP`` group after a range
+    with the same least count."""
+    import re
+
+    m = re.search(r"\d+", name)
+    return (float(m.group()) if m else float("inf"), name.startswith("≥"))
+
+
+def group_name(out: SolverAnswers) -> str:
+    """The solution group of one dialogue's solver answers: the paper's group, ``≥ CAP`` when
+    the count reached a cap below 101 (so its group is undecided), ``unknown`` when the count
+    hit the time limit. A cap below 101 cuts the paper's range it falls in (``2-10`` at cap 5
+    is ``2-4``), so no two labels of one run overlap."""
+    if out.group is not None:
+        name = out.group.value
+        if out.cap is not None and out.cap <= 100 and "-" in name:  # a range the cap cuts: 2-10 at cap 5 → 2-4
+            low, high = (int(part) for part in name.split("-"))
+            if high >= out.cap:
+                return str(low) if out.cap - 1 == low else f"{low}-{out.cap - 1}"
+        return name
+    if out.capped:
+        return f"≥ {out.cap if out.cap is not None else out.count}"
+    return "unknown"
+
+
+def _family(cid: str) -> str:
+    """'annotation' for the annotation family (S1), 'paper' for the paper's C1–C6."""
+    from csp_check.families import get
+
+    return "annotation" if get(cid).group == "annotation" else "paper"
+
+
+def is_annotation(cid: str) -> bool:
+    """Whether constraint id ``cid`` is of the annotation family (S1): listed apart from C1–C6."""
+    return _family(cid) == "annotation"
+
+
+class CorpusSummary(BaseModel):
+    """Running totals over the reports of a corpus run; :meth:`add` one report at a time.
+
+    ``keep`` bounds how many violations (and error messages) are kept in full, so memory stays
+    constant however large the corpus. ``constraints`` lists the enabled constraint ids: every
+    one of them gets a coverage row, even at 0.
+    """
+
+    constraints: list[str] = Field(default_factory=lambda: [c.value for c in ALL_CONSTRAINTS])
+    keep: int = 10
+    dialogues: int = 0
+    consistent: int = 0
+    inconsistent: int = 0
+    unknown: int = 0
+    errors: int = 0
+    unreadable: int = Field(0, description="inputs or lines read as no dialogue at all (a missing file, an unknown "
+                            "format, a JSONL line that is no JSON): errors, not counted as dialogues")
+    variables: int = 0
+    implicit: int = 0
+    coverage: dict[str, int] = Field(default_factory=dict, description="constraint → variables under it")
+    violations: dict[str, int] = Field(default_factory=dict, description="constraint → violations")
+    violating_dialogues: dict[str, int] = Field(default_factory=dict, description="constraint → dialogues")
+    flagged: dict[str, int] = Field(
+        default_factory=lambda: {"paper": 0, "annotation": 0},
+        description="'paper' (C1–C6) / 'annotation' (S1) → dialogues with a violation of it (both keys always)",
+    )
+    examples: list[ViolationExample] = Field(default_factory=list, description="the first `keep` violations")
+    error_messages: list[str] = Field(default_factory=list, description="the first `keep` errors")
+    defects: int = Field(0, description="annotation defects reported (DialogueReport.defects)")
+    defect_messages: list[str] = Field(default_factory=list, description="the first few, 'DIALOGUE: FIELD: what'")
+    seconds: float | None = Field(None, description="wall time of the run, if the caller measured it")
+    solver: SolverTotals | None = Field(None, description="totals of the solver's answers, if one ran")
+
+    def add(self, report: DialogueReport) -> None:
+        """Count one dialogue's report in (an error report without a dialogue id is an input or
+        line read as no dialogue: counted in ``unreadable``, not in ``dialogues``)."""
+        if report.status is Status.ERROR and not report.dialogue_id:
+            self.unreadable += 1
+            if len(self.error_messages) < self.keep:
+                self.error_messages.append(report.error or report.source)
+            return
+        self.dialogues += 1
+        if report.status is Status.ERROR:
+            self.errors += 1
+            if len(self.error_messages) < self.keep:
+                self.error_messages.append(report.error or f"{report.source}: dialogue {report.dialogue_id}")
+            return
+        if report.status is Status.CONSISTENT:
+            self.consistent += 1
+        elif report.status is Status.INCONSISTENT:
+            self.inconsistent += 1
+        else:
+            self.unknown += 1
+        self.variables += report.variables
+        self.implicit += report.implicit
+        self.defects += len(report.defects)
+        for defect in report.defects:
+            if len(self.defect_messages) < self.keep:
+                self.defect_messages.append(f"{report.dialogue_id}: {defect}")
+        solved = solver_answers(report)
+        if solved is not None:
+            self.solver = self.solver or SolverTotals(keep=self.keep)
+            self.solver.add(report, solved)
+        for cid, n in report.coverage.items():
+            self.coverage[cid] = self.coverage.get(cid, 0) + n
+        for family in sorted({_family(v.constraint.value) for v in report.violations}):
+            self.flagged[family] = self.flagged.get(family, 0) + 1
+        seen: set[str] = set()
+        for violation in report.violations:
+            cid = violation.constraint.value
+            self.violations[cid] = self.violations.get(cid, 0) + 1
+            if cid not in seen:
+                seen.add(cid)
+                self.violating_dialogues[cid] = self.violating_dialogues.get(cid, 0) + 1
+            if len(self.examples) < self.keep:
+                self.examples.append(
+                    ViolationExample(dialogue_id=report.dialogue_id, source=report.source, violation=violation)
+                )
+
+    @property
+    def checked(self) -> int:
+        """Dialogues that were read and checked (all but errors)."""
+        return self.dialogues - self.errors
+
+    @property
+    def gca(self) -> float | None:
+        """Global consistency accuracy: consistent / checked; ``None`` if nothing was checked."""
+        return metrics.gca(self.consistent, self.checked)
+
+    @property
+    def exit_code(self) -> int:
+        """The CLI's exit code for this run: 2 if any error (or unreadable input), else 1 if any dialogue is not
+        consistent (inconsistent or unknown), else 0. Errors take precedence over
+        inconsistencies: an exit code of 1 promises every dialogue was checked."""
+        if self.errors or self.unreadable:
+            return 2
+        return 1 if self.inconsistent or self.unknown else 0
+
+    def coverage_table(self) -> list[CoverageRow]:
+        """The paper's Table 2: for each enabled (or covered) constraint, # variables and share."""
+        ids = list(self.constraints) + sorted(set(self.coverage) - set(self.constraints))
+        return [
+            CoverageRow(
+                constraint=cid,
+                variables=self.coverage.get(cid, 0),
+                coverage=metrics.coverage(self.coverage.get(cid, 0), self.variables) or 0.0,
+            )
+            for cid in ids
+        ]
+
+    def violation_table(self) -> list[ConstraintViolations]:
+        """Violations and violating dialogues per constraint, for constraints with any."""
+        ids = [c for c in self.constraints if c in self.violations]
+        ids += sorted(set(self.violations) - set(ids))
+        return [
+            ConstraintViolations(constraint=c, violations=self.violations[c], dialogues=self.violating_dialogues[c])
+            for c in ids
+        ]
+
+    def to_json_dict(self) -> dict[str, object]:
+        """The JSON summary: every total plus the derived figures (checked, GCA, tables, exit code)."""
+        data = self.model_dump(mode="json")
+        data.update(
+            checked=self.checked,
+            gca=self.gca,
+            exit_code=self.exit_code,
+            coverage_table=[r.model_dump() for r in self.coverage_table()],
+            violation_table=[r.model_dump() for r in self.violation_table()],
+        )
+        if self.solver is not None:
+            data["solver"]["vca"] = self.solver.vca
+        return data
