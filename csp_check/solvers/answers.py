@@ -72,10 +72,10 @@ def solve_report(
         if best.reason:
             reasons.append(f"most similar solution: {best.reason}")
         if repair:
-            found = best.solution is not None
-            out["edits"] = edits(csp, best.solution) if found else []
+            solution = best.solution
+            out["edits"] = edits(csp, solution) if solution is not None else []
             if utterances is not None:
-                out["relexicalized"] = relexicalize(utterances, csp, best.solution) if found else None
+                out["relexicalized"] = relexicalize(utterances, csp, solution) if solution is not None else None
     if status is None:
         sat = solver.satisfiable(csp, time_limit=time_limit)
         status = sat.status

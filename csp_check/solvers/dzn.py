@@ -93,7 +93,8 @@ def to_dzn(enc: IntEncoding) -> str:
 
 def _flatten(groups: Iterable[Sequence]) -> tuple[list[int], list]:
     """(1-based start offsets with a final end sentinel, concatenated members)."""
-    start, flat = [1], []
+    start: list[int] = [1]
+    flat: list = []
     for g in groups:
         flat.extend(g)
         start.append(start[-1] + len(g))

@@ -284,6 +284,8 @@ def encode(
     typed_domains: list[tuple[int, ...]] = []
     open_domains: list[tuple[int, ...]] = []
     for i, v in enumerate(csp.variables):
+        typed_dom: tuple[int, ...]
+        opened: tuple[int, ...]
         if i in pinned:
             typed_dom = opened = (code(pinned[i]),)
         elif v.kind is VariableKind.AMOUNT:
@@ -304,13 +306,16 @@ def encode(
         for kb in kb_names
     )
 
+    def lower_bound(b) -> tuple[int | None, int]:
+        return (None if b.variable is None else var(b.variable, "a count bound"), b.offset)
+
     def bound(b) -> tuple[int | None, int] | None:
-        return None if b is None else (None if b.variable is None else var(b.variable, "a count bound"), b.offset)
+        return None if b is None else lower_bound(b)
 
     counts = tuple(
         CountInstance(
             kb_names.index(p.kb), tuple((var(n, "a count"), columns.index(col)) for n, col, _ in p.filters),
-            tuple(OP_CODES[op] for _, _, op in p.filters), bound(p.lo), bound(p.hi), k,
+            tuple(OP_CODES[op] for _, _, op in p.filters), lower_bound(p.lo), bound(p.hi), k,
         )
         for p, k in counts_raw
     )
