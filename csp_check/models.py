@@ -16,6 +16,7 @@ from typing import Literal, Union
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, model_validator
 
 from csp_check.constraint_ids import ConstraintId, RegisteredIds  # noqa: F401  (re-exported)
+from csp_check.language.normalize import normalized_entities
 
 Speaker = Literal["user", "system"]
 #: A value a variable takes: a canonical slot value (str) or an amount of KB instances (int).
@@ -142,7 +143,6 @@ class KbTable(BaseModel):
         """The entities with values normalised (:func:`csp_check.language.normalize.normalized_entities`),
         computed once per table: a corpus run checks every dialogue against the same KB."""
         if self._normalized is None:
-            from csp_check.language.normalize import normalized_entities
 
             self._normalized = normalized_entities(self.entities)
         return self._normalized

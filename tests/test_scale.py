@@ -98,7 +98,7 @@ def test_windows_give_the_items_and_errors_of_the_whole_file(tmp_path: Path, dam
     gives: the same dialogues, and the same errors with the same item, line and column."""
     import json
 
-    from csp_check.readers import _json, sgd
+    from csp_check.readers import json_stream, sgd
 
     text = json.dumps(sgd_like(30), indent=indent, ensure_ascii=False)
     at = text.index('"conv-00017')
@@ -118,7 +118,7 @@ def test_windows_give_the_items_and_errors_of_the_whole_file(tmp_path: Path, dam
     errors = [x for x in whole if isinstance(x, tuple)]
     assert (damage in ("none", "bom")) == (not errors)
     for target in (1, 20_000, 10**9):
-        windows = _json.json_windows(path, target)
+        windows = json_stream.json_windows(path, target)
         assert windows and windows[-1].last
         read = items_of(x for w in windows for x in sgd.read(path, window=w, schema_errors=False))
         assert read == whole, (target, errors)
@@ -131,17 +131,17 @@ def test_a_large_file_is_streamed_not_read_whole(tmp_path: Path, monkeypatch: py
     """Over LARGE_FILE bytes, the reader never reads the whole file into memory."""
     import json
 
-    from csp_check.readers import _json, read_dialogues
+    from csp_check.readers import json_stream, read_dialogues
 
     path = tmp_path / "big.json"
     path.write_text(json.dumps(sgd_like(60), indent=2), encoding="utf-8")
     expected = items_of(read_dialogues([path]))
-    monkeypatch.setattr(_json, "LARGE_FILE", path.stat().st_size // 10)
-    monkeypatch.setattr(_json, "WINDOW_BYTES", path.stat().st_size // 10)
+    monkeypatch.setattr(json_stream, "LARGE_FILE", path.stat().st_size // 10)
+    monkeypatch.setattr(json_stream, "WINDOW_BYTES", path.stat().st_size // 10)
     largest = []
-    real = _json.read_window
-    monkeypatch.setattr(_json, "read_window", lambda p, w: largest.append(len(t := real(p, w))) or t)
-    monkeypatch.setattr(_json, "read_text", lambda p: pytest.fail("read whole"))
+    real = json_stream.read_window
+    monkeypatch.setattr(json_stream, "read_window", lambda p, w: largest.append(len(t := real(p, w))) or t)
+    monkeypatch.setattr(json_stream, "read_text", lambda p: pytest.fail("read whole"))
     assert items_of(read_dialogues([path])) == expected
     assert len(largest) >= 5 and max(largest) < path.stat().st_size / 3
 

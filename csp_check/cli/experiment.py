@@ -14,13 +14,25 @@ from ``$OPENAI_API_KEY``, a dummy for local servers). Exit 0 on success, 2 on a 
 
 from __future__ import annotations
 
+import os
+from collections import Counter
+from itertools import islice
 from pathlib import Path
 from typing import Iterable
 
 import click
 
+from csp_check.errors import CspCheckError
+from csp_check.experiment import ExperimentConfig, run_experiment, write_outputs
+from csp_check.experiment.tables import table3
+from csp_check.llm.client import LLMSettings
+from csp_check.models import Dialogue
+from csp_check.output.console import Bar
+from csp_check.pipeline import load_corpus
+from csp_check.readers.kb import load_kb_option
+from csp_check.run.engines import check_engine, engine_options
+from csp_check.solvers import get_solver
 from csp_check.solvers.defaults import DEFAULT_SOLVER, DEFAULT_TIME_LIMIT
-from csp_check.run.engines import engine_options
 
 
 @click.command("experiment")
@@ -57,12 +69,7 @@ def experiment(
 ) -> None:  # fmt: skip
     """Relexicalize DOMAIN dialogues of PATHs (Random, Most Frequent, CSP, LLM) and write the
     paper's Tables 1-5 and plots."""
-    from csp_check.errors import CspCheckError
-    from csp_check.experiment import ExperimentConfig, run_experiment, write_outputs
-    from csp_check.experiment.tables import table3
-    from csp_check.solvers import get_solver
 
-    from csp_check.run.engines import check_engine
 
     check_engine(engine, ray_address)
     try:
@@ -77,9 +84,7 @@ def experiment(
             from csp_check.install import pip_extra
 
             raise click.UsageError(f"--base-url needs the openai package: {pip_extra('llm')}") from None
-        import os
 
-        from csp_check.llm.client import LLMSettings
 
         if not os.environ.get("OPENAI_API_KEY"):
             click.echo("warning: OPENAI_API_KEY is not set; sending a dummy key (fine for a local server)", err=True)
@@ -90,7 +95,6 @@ def experiment(
         )  # fmt: skip
     kb = None
     if kb_path is not None:
-        from csp_check.readers.kb import load_kb_option
 
         try:
             kb = load_kb_option(kb_path)  # the one --kb loader of every command
@@ -121,7 +125,6 @@ def experiment(
 
 def _stage_bar(description: str, total: int, unit: str):
     """A progress bar for one stage of the experiment (only when stderr is a terminal)."""
-    from csp_check.output.console import Bar
 
     return Bar(description, total=total, unit=unit)
 
@@ -132,11 +135,7 @@ def domains_hint(paths: Iterable[Path], domain: str, multi_domain: bool, scan: i
     (a mistyped ``--domain``, or the default ``Restaurants_1`` on data of other domains). When
     ``domain`` occurs but only beside others, points to ``--multi-domain`` instead. ``""`` when
     nothing could be read."""
-    from collections import Counter
-    from itertools import islice
 
-    from csp_check.models import Dialogue
-    from csp_check.pipeline import load_corpus
 
     counts: Counter[str] = Counter()
     for item in islice(load_corpus(list(paths), "auto"), scan):

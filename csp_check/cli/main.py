@@ -36,32 +36,54 @@ import signal
 import sys
 import time
 from contextlib import ExitStack
+from itertools import islice
 from pathlib import Path
 from typing import Callable
 
 import click
 
+from csp_check.delexicalize.delexicalizer import delexicalize
+from csp_check.errors import CspCheckError, InputError, UsageError
+from csp_check.families import DIALOGUE_GROUPS, families, label
+from csp_check.models import ALL_CONSTRAINTS, ConstraintId, Dialogue, Status
+from csp_check.output.console import (
+    KbUse,
+    RunProgress,
+    kb_unused_warning,
+    render_summary,
+    summary_json,
+)
+from csp_check.output.report_file import (
+    ReportWriter,
+    check_report_path,
+    check_resumed_inputs,
+    done_counts,
+    previous_reports,
+    refuse_inputs,
+)
+from csp_check.pipeline import dialogue_csp, load_corpus, with_annotations
+from csp_check.readers import FORMATS, input_files, jsonl_total
+from csp_check.readers.kb import load_kb_option
 from csp_check.run import interrupts
 from csp_check.run.engines import check_engine, engine_options
-from csp_check.errors import CspCheckError, InputError, UsageError
-from csp_check.families import ids, label
 from csp_check.run.interrupts import InterruptFlag, exit_now, kill_descendants
-from csp_check.readers.kb import load_kb_option
-from csp_check.models import ALL_CONSTRAINTS, ConstraintId, Dialogue, Status
-from csp_check.readers import FORMATS
-from csp_check.output.console import KbUse, RunProgress, kb_unused_warning, render_summary, summary_json
-from csp_check.output.report_file import ReportWriter, check_report_path, check_resumed_inputs, done_counts, previous_reports, refuse_inputs
 from csp_check.run.runner import SolverSettings
 from csp_check.run.runner import validate as run_validate
 from csp_check.score.corpus import CorpusSummary
-from csp_check.solvers import DEFAULT_CAP, DEFAULT_SOLVER, DEFAULT_TIME_LIMIT, SOLVER_NAMES
+from csp_check.solvers import (
+    DEFAULT_CAP,
+    DEFAULT_SOLVER,
+    DEFAULT_TIME_LIMIT,
+    SOLVER_NAMES,
+    get_solver,
+)
+from csp_check.solvers import export_mzn as write_mzn
 
 EXIT_OK, EXIT_INCONSISTENT, EXIT_ERROR, EXIT_INTERRUPTED = 0, 1, 2, 130
 
 
 def parse_constraints(ctx: click.Context, param: click.Parameter, value: str) -> tuple[ConstraintId, ...]:
     """``"C1,c6"`` → ``(C1, C6)``; an unknown id is a usage error (exit 2)."""
-    from csp_check.families import DIALOGUE_GROUPS, families, label
 
     known = {f.id.upper(): f.id for f in families(DIALOGUE_GROUPS)}
     ids = [part.strip().upper() for part in value.split(",") if part.strip()]
@@ -84,7 +106,6 @@ def solver_option(
     """
     if name is None and not (vca or count or repair):
         return None
-    from csp_check.solvers import get_solver
 
     name = name or DEFAULT_SOLVER
     try:
@@ -203,9 +224,7 @@ def validate(
 def _kb_unused(kb_use: KbUse, kb, kb_path, paths, fmt: str, split: str | None, constraints) -> str | None:
     """:func:`csp_check.output.console.kb_unused_warning`, the dialogues' domains read from the first
     dialogues of the inputs (at most 2000: enough to name them, cheap to re-read)."""
-    from itertools import islice
 
-    from csp_check.pipeline import load_corpus
 
     enabled = tuple(c.value for c in constraints)
     if kb_unused_warning(kb_use, kb_path, [], [], enabled) is None:
@@ -323,7 +342,6 @@ def _run_progress(
     terminal; out of the number of dialogues when it is known (JSONL), else of files."""
     progress = RunProgress(enabled=False if quiet else None, verb=verb)
     if progress.enabled:
-        from csp_check.readers import input_files, jsonl_total
 
         files = input_files(list(paths), fmt)
         total = jsonl_total(files)
@@ -376,8 +394,6 @@ def export_mzn(
 
     Exit 0 when written; 2 if the dialogue is missing or unreadable, or on a usage error.
     """
-    from csp_check.pipeline import dialogue_csp, load_corpus
-    from csp_check.solvers import export_mzn as write_mzn
 
     try:
         kb = load_kb_option(kb_path) if kb_path is not None else None
@@ -420,8 +436,6 @@ def delexicalize_command(paths: tuple[Path, ...], out_path: Path | None, fmt: st
     Exit 0 when all were written, 2 if any input could not be read (one line each on stderr;
     the other dialogues are still written), if the inputs hold no dialogue, or on a usage error.
     """
-    from csp_check.delexicalize.delexicalizer import delexicalize
-    from csp_check.pipeline import load_corpus, with_annotations
 
     failed = False
     written = 0

@@ -19,15 +19,40 @@ hallucination by reasoning type for derive / BM25 / LLM-ICL selection (:mod:`.ex
 from __future__ import annotations
 
 import json
+import multiprocessing as mp
 import sys
 import time
+from collections import Counter
+from itertools import chain
 from pathlib import Path
 from typing import Iterator
 
 import click
 
+from csp_check.errors import SolverUnavailable, UsageError
 from csp_check.install import pip_extra
+from csp_check.llm.client import LLMSettings
+from csp_check.nlsi.build import build_examples, check_sgd_inputs
+from csp_check.nlsi.calls import parse_calls
+from csp_check.nlsi.check import Checker
+from csp_check.nlsi.experiment import run_calls_experiment, write_outputs
+from csp_check.nlsi.metrics import (
+    Scores,
+    exact_match,
+    f1,
+    render_table,
+    selection_scores,
+    triples,
+)
+from csp_check.nlsi.readers import ExampleError, iter_paths, read_examples
+from csp_check.nlsi.schema import load_schema
+from csp_check.nlsi.selection import LlmIclSelector
+from csp_check.output.console import Bar
+from csp_check.output.report_file import check_output_path, refuse_inputs
+from csp_check.readers import count_lines
 from csp_check.run.engines import check_engine, engine_options
+from csp_check.run.ray_engine import ordered_map
+from csp_check.solvers import get_solver
 
 EXIT_OK, EXIT_INCONSISTENT, EXIT_ERROR = 0, 1, 2
 
@@ -51,8 +76,6 @@ def _schema_paths(paths: tuple[Path, ...], schema: tuple[Path, ...]) -> list[Pat
 
 def _init_worker(schema_paths, field, annotation, llm_parse=None, solver="interpreter"):
     global _WORKER
-    from csp_check.nlsi.check import Checker
-    from csp_check.nlsi.schema import load_schema
 
     _WORKER = Checker(load_schema(schema_paths), field=field, use_annotation=annotation, llm_parse=llm_parse, solver=solver)
 
@@ -66,7 +89,6 @@ def llm_settings(base_url: str | None, model: str, cache_dir: Path, temperature:
         import openai  # noqa: F401
     except ImportError:
         raise click.UsageError(f"{option} needs the openai package: {pip_extra('llm')}") from None
-    from csp_check.llm.client import LLMSettings
 
     return LLMSettings(base_url=base_url, model=model, temperature=temperature, cache_dir=cache_dir)
 
@@ -88,7 +110,6 @@ def _work(item):
 
 
 def _items(paths: tuple[Path, ...], derive: bool, errors: list[str], echo=None) -> Iterator:
-    from csp_check.nlsi.readers import ExampleError, iter_paths, read_examples
 
     for path in iter_paths(list(paths)):
         for item in read_examples(path):
@@ -121,16 +142,12 @@ def calls_command(paths, schema, field, report_path, derive, jobs, no_annotation
     """Check the API calls of NLSI examples against profile, dialogue and schema (P1-P6)."""
     check_engine(engine, ray_address)
     if solver != "interpreter":
-        from csp_check.errors import SolverUnavailable, UsageError
-        from csp_check.solvers import get_solver
 
         try:
             get_solver(solver).ensure_available()
         except (SolverUnavailable, UsageError) as err:
             click.echo(f"csp-check: error: --solver {solver}: {err}", err=True)
             sys.exit(EXIT_ERROR)
-    from csp_check.nlsi.calls import parse_calls
-    from csp_check.nlsi.metrics import Scores, exact_match, f1, render_table, selection_scores, triples
 
     llm = llm_settings(base_url, model, cache_dir, temperature, "--llm-parse") if llm_parse else None
     missing = [p for p in paths if not Path(p).is_file()]
@@ -153,8 +170,6 @@ def calls_command(paths, schema, field, report_path, derive, jobs, no_annotation
         click.echo(f"csp-check: error: --schema {why if named else f'{where}: {why}'}", err=True)
         sys.exit(EXIT_ERROR)
     if report_path is not None:
-        from csp_check.errors import UsageError
-        from csp_check.output.report_file import check_output_path
 
         try:
             schemas = list(schema) if isinstance(schema, (tuple, list)) else [schema] if schema else []
@@ -175,8 +190,6 @@ def calls_command(paths, schema, field, report_path, derive, jobs, no_annotation
     bar = _bar(paths, quiet)
     items = _items(paths, derive, read_errors, echo=bar.echo)
     if engine == "ray":
-        from csp_check.errors import UsageError
-        from csp_check.run.ray_engine import ordered_map
 
         pool = None
         try:
@@ -187,7 +200,6 @@ def calls_command(paths, schema, field, report_path, derive, jobs, no_annotation
             click.echo(f"csp-check: error: {err}", err=True)
             sys.exit(EXIT_ERROR)
     elif jobs > 1:
-        import multiprocessing as mp
 
         pool = mp.get_context("fork").Pool(jobs, initializer=_init_worker, initargs=(schema_paths, field, not no_annotation, llm, solver))
         results = pool.imap(_work, items, chunksize=16)
@@ -243,9 +255,6 @@ def calls_command(paths, schema, field, report_path, derive, jobs, no_annotation
 def _bar(paths: tuple[Path, ...], quiet: bool):
     """The progress bar of ``calls``: examples out of their number (one per non-blank line);
     off with ``--quiet`` or when stderr is not a terminal."""
-    from csp_check.nlsi.readers import iter_paths
-    from csp_check.readers import count_lines
-    from csp_check.output.console import Bar
 
     bar = Bar("checking calls", unit="examples", enabled=False if quiet else None)
     if bar.enabled:
@@ -257,7 +266,6 @@ def _bar(paths: tuple[Path, ...], quiet: bool):
 def _started(results: Iterator) -> Iterator:
     """``results`` with its first item computed already (a generator starts Ray lazily: its
     usage errors must come before the run)."""
-    from itertools import chain
 
     try:
         first = next(results)
@@ -280,12 +288,8 @@ def nlsi_group():
 @click.option("--limit", type=click.IntRange(min=1), default=None, help="Stop after N examples.")
 def build_command(sgd_paths, out_path, seed, paraphrase, limit):
     """Build NLSI-style examples from SGD dialogues (and OUT.schema.json beside them)."""
-    from collections import Counter
 
-    from csp_check.nlsi.build import build_examples, check_sgd_inputs
 
-    from csp_check.errors import UsageError
-    from csp_check.output.report_file import check_output_path, refuse_inputs
 
     schema_path = out_path.with_name(out_path.name.removesuffix(".jsonl") + ".schema.json")
     try:
@@ -343,10 +347,6 @@ def experiment_command(paths, out_dir, schema, no_annotation, bm25_top, icl, dem
                        temperature, no_plots):  # fmt: skip
     """Metrics of the API calls by reasoning type for derive / BM25 / LLM-ICL selection, beside
     the paper's Tables 2 and 5 (markdown, CSV, PNG)."""
-    from csp_check.nlsi.check import Checker
-    from csp_check.nlsi.experiment import run_calls_experiment, write_outputs
-    from csp_check.nlsi.readers import ExampleError, iter_paths, read_examples
-    from csp_check.nlsi.schema import load_schema
 
     settings = llm_settings(base_url, model, cache_dir, temperature, "--icl") if icl else None
     try:
@@ -371,7 +371,6 @@ def experiment_command(paths, out_dir, schema, no_annotation, bm25_top, icl, dem
         sys.exit(EXIT_ERROR)
     selector = None
     if settings is not None:
-        from csp_check.nlsi.selection import LlmIclSelector
 
         selector = LlmIclSelector(load([demos_path]) if demos_path else examples, settings, seed=seed)
     res = run_calls_experiment(examples, checker, bm25_top=bm25_top or None, icl=selector,

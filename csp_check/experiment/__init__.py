@@ -10,7 +10,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .run import CONFIGS, DialogueResult, ExperimentConfig, ExperimentResult, run_experiment
+from .plots import write_plots
+from .run import (
+    CONFIGS,
+    DialogueResult,
+    ExperimentConfig,
+    ExperimentResult,
+    run_experiment,
+)
 from .tables import all_tables, write_tables
 
 
@@ -25,7 +32,6 @@ def write_outputs(result: ExperimentResult, out_dir: Path | str, plots: bool = T
             f.write(row.model_dump_json() + "\n")
     paths = [results, *write_tables(result, out)]
     if plots:
-        from .plots import write_plots
 
         paths += write_plots(result, out)
     return paths

@@ -12,15 +12,19 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from csp_check.score import metrics
+from csp_check.families import PAPER_GROUPS
+from csp_check.families import ids as family_ids
 from csp_check.install import pip_extra
+from csp_check.score import metrics
 
 from . import paper
 from .run import ExperimentResult
-from .tables import PAPER_NAMES, _ok, gca, vca
+from .tables import PAPER_NAMES, completed, gca, vca
 
 
-def _pyplot() -> Any:
+def pyplot() -> Any:
+    """matplotlib's ``pyplot`` on the Agg backend (no screen); ``RuntimeError`` naming the ``plots``
+    extra when matplotlib is not installed."""
     try:
         import matplotlib
     except ImportError as err:  # pragma: no cover - depends on the environment
@@ -43,7 +47,8 @@ def _ours_vs_paper(ax: Any, ours: list[float], theirs: list[float]) -> range:
     return xs
 
 
-def _save(plt: Any, fig: Any, path: Path) -> Path:
+def save_figure(plt: Any, fig: Any, path: Path) -> Path:
+    """Write ``fig`` to ``path`` as a PNG (120 dpi), close it and return ``path``."""
     fig.tight_layout()
     fig.savefig(path, dpi=120)
     plt.close(fig)
@@ -51,8 +56,8 @@ def _save(plt: Any, fig: Any, path: Path) -> Path:
 
 
 def plot_gca_vca(result: ExperimentResult, path: Path) -> Path:
-    plt = _pyplot()
-    rows = _ok(result)
+    plt = pyplot()
+    rows = completed(result)
     names = result.relexicalizers
     fig, axes = plt.subplots(1, 2, figsize=(10, 4), sharey=True)
     for ax, metric, fn, idx in ((axes[0], "GCA", gca, 0), (axes[1], "VCA", vca, 1)):
@@ -62,14 +67,13 @@ def plot_gca_vca(result: ExperimentResult, path: Path) -> Path:
         ax.set_ylim(0, 1.05)
     axes[0].legend()
     fig.suptitle(f"Table 3 — {result.domain}, {len(rows)} dialogues")
-    return _save(plt, fig, path)
+    return save_figure(plt, fig, path)
 
 
 def plot_coverage(result: ExperimentResult, path: Path) -> Path:
-    plt = _pyplot()
-    rows = _ok(result)
+    plt = pyplot()
+    rows = completed(result)
     total = sum(r.variables for r in rows)
-    from csp_check.families import PAPER_GROUPS, ids as family_ids
 
     ids = [c.value for c in family_ids(PAPER_GROUPS)]
     ours = [metrics.coverage(sum(r.coverage.get(c, 0) for r in rows), total) or 0.0 for c in ids]
@@ -80,12 +84,12 @@ def plot_coverage(result: ExperimentResult, path: Path) -> Path:
     ax.set_ylim(0, 1.05)
     ax.set_title("Table 2 — constraint coverage")
     ax.legend()
-    return _save(plt, fig, path)
+    return save_figure(plt, fig, path)
 
 
 def plot_groups(result: ExperimentResult, path: Path) -> Path:
-    plt = _pyplot()
-    rows = _ok(result)
+    plt = pyplot()
+    rows = completed(result)
     groups = list(paper.GROUPS)
     fig, axes = plt.subplots(1, 3, figsize=(14, 4))
     counts = [sum((r.group or "unknown") == g for r in rows) for g in groups]
@@ -104,12 +108,12 @@ def plot_groups(result: ExperimentResult, path: Path) -> Path:
         ax.legend(fontsize=7)
     for ax in axes:
         ax.set_xticks(list(xs), groups)
-    return _save(plt, fig, path)
+    return save_figure(plt, fig, path)
 
 
 def plot_ablation(result: ExperimentResult, path: Path) -> Path:
-    plt = _pyplot()
-    rows = _ok(result)
+    plt = pyplot()
+    rows = completed(result)
     configs = result.configs
     fig, axes = plt.subplots(1, 2, figsize=(14, 4.5), sharey=True)
     ys = range(len(configs))
@@ -121,7 +125,7 @@ def plot_ablation(result: ExperimentResult, path: Path) -> Path:
         ax.set_xlim(-0.02, 1.05)
     axes[0].set_yticks(list(ys), configs)
     axes[1].legend(fontsize=7)
-    return _save(plt, fig, path)
+    return save_figure(plt, fig, path)
 
 
 def write_plots(result: ExperimentResult, out_dir: Path | str) -> list[Path]:

@@ -27,13 +27,18 @@ from typing import Any, Iterable, Sequence
 
 from pydantic import BaseModel, Field
 
-from csp_check.check.evaluate import violations
 from csp_check.build.builder import BuildOptions, build_csp
+from csp_check.check.evaluate import violations
 from csp_check.delexicalize.delexicalizer import delexicalize
 from csp_check.errors import InputError
 from csp_check.families import PAPER_GROUPS, ids
-from csp_check.score.metrics import CoverageScope, constraint_coverage, scope_variables
 from csp_check.models import CSP, ConstraintId, DelexicalizedDialogue, Dialogue, Value
+from csp_check.pipeline import load_corpus
+from csp_check.readers import input_files
+from csp_check.relexicalize import get_relexicalizer, relexicalize_many
+from csp_check.run.ray_engine import ordered_map
+from csp_check.score.metrics import CoverageScope, constraint_coverage, scope_variables
+from csp_check.solvers import get_solver as lookup
 from csp_check.solvers.defaults import DEFAULT_CAP, DEFAULT_SOLVER, DEFAULT_TIME_LIMIT
 
 from .kb import DomainPool, sample_kb, transactional_methods, with_kb_only
@@ -139,7 +144,6 @@ class ExperimentConfig:
 
 def get_solver(name: str) -> Any:
     """The solver backend ``name`` from :mod:`csp_check.solvers`."""
-    from csp_check.solvers import get_solver as lookup
 
     return lookup(name)
 
@@ -150,7 +154,6 @@ def select_dialogues(
     """``(selected, all dialogues with the domain, errors)``: selected = having ``domain`` (and
     only it, if ``single_domain``), sorted by id. Unreadable dialogues are listed in ``errors``.
     ``advance()`` is called once per input file read (a progress bar's)."""
-    from csp_check.pipeline import load_corpus
 
     everyone, errors = [], []
     source = None
@@ -212,12 +215,10 @@ def _score_one(args: tuple) -> tuple[int, dict[str, dict[str, Score]], int | Non
 
 def run_experiment(config: ExperimentConfig, log: Any = print) -> ExperimentResult:
     """Run the experiment (module doc) and return its per-dialogue results."""
-    from csp_check.relexicalize import get_relexicalizer, relexicalize_many
 
     start = time.perf_counter()
     stage = config.progress or _silent
     if config.progress is not None:
-        from csp_check.readers import input_files
 
         files = len(input_files(list(config.paths)))
     with stage("reading", files if config.progress is not None else 0, "files") as bar:
@@ -281,7 +282,6 @@ def run_experiment(config: ExperimentConfig, log: Any = print) -> ExperimentResu
     ]
     scored = _map(_score_one, tasks, config.jobs)
     if config.engine == "ray":
-        from csp_check.run.ray_engine import ordered_map
 
         scored = ordered_map(_score_one, tasks, jobs=config.jobs, address=config.ray_address, chunk_size=4)
     with stage("scoring", len(tasks), "dialogues") as bar:

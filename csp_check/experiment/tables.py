@@ -74,7 +74,8 @@ def vca(rows: Sequence[DialogueResult], relex: str, config: str = "all") -> floa
     return metrics.vca(sum(a for a, _ in pairs), sum(v for _, v in pairs))
 
 
-def _ok(result: ExperimentResult) -> list[DialogueResult]:
+def completed(result: ExperimentResult) -> list[DialogueResult]:
+    """The dialogues of ``result`` that ran without an error."""
     return [r for r in result.dialogues if r.error is None]
 
 
@@ -84,7 +85,7 @@ def _groups(rows: Iterable[DialogueResult]) -> list[str]:
 
 
 def table1(result: ExperimentResult) -> Table:
-    rows = _ok(result)
+    rows = completed(result)
     out: list[list[object]] = [["all", len(rows), sum(r.variables for r in rows), *paper.TABLE1["all"]]]
     for g in _groups(rows):
         members = [r for r in rows if (r.group or "unknown") == g]
@@ -96,7 +97,7 @@ def table1(result: ExperimentResult) -> Table:
 
 
 def table2(result: ExperimentResult) -> Table:
-    rows = _ok(result)
+    rows = completed(result)
     total = sum(r.variables for r in rows)
     out: list[list[object]] = []
     for family in families(PAPER_GROUPS):
@@ -114,7 +115,7 @@ def table2(result: ExperimentResult) -> Table:
 
 
 def table3(result: ExperimentResult) -> Table:
-    rows = _ok(result)
+    rows = completed(result)
     out = []
     for name in result.relexicalizers:
         p_gca, p_vca = paper.TABLE3.get(name, (None, None))
@@ -125,7 +126,7 @@ def table3(result: ExperimentResult) -> Table:
 
 
 def table4(result: ExperimentResult) -> Table:
-    rows = _ok(result)
+    rows = completed(result)
     columns = ["group", "dialogues"]
     for name in result.relexicalizers:
         columns += [f"{PAPER_NAMES.get(name, name)} GCA", f"{PAPER_NAMES.get(name, name)} VCA"]
@@ -141,7 +142,7 @@ def table4(result: ExperimentResult) -> Table:
 
 
 def table5(result: ExperimentResult) -> Table:
-    rows = _ok(result)
+    rows = completed(result)
     columns = ["constraints"]
     for name in result.relexicalizers:
         columns += [f"{PAPER_NAMES.get(name, name)} GCA", f"{PAPER_NAMES.get(name, name)} VCA"]
@@ -166,7 +167,7 @@ def write_tables(result: ExperimentResult, out_dir: Path | str) -> list[Path]:
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     tables = all_tables(result)
-    rows = _ok(result)
+    rows = completed(result)
     errors = len(result.dialogues) - len(rows)
     header = (
         f"# Relexicalization experiment: {result.domain}\n\n"

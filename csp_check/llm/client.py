@@ -27,6 +27,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Sequence
 
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TimeElapsedColumn,
+)
+
 from csp_check.errors import MalformedResponse
 from csp_check.install import pip_extra
 
@@ -224,7 +232,6 @@ class _progress:
     def __enter__(self):
         if not self.enabled:
             return lambda: None
-        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
         self.bar = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), transient=False)
         self.bar.start()

@@ -27,6 +27,7 @@ import random
 from pathlib import Path
 from typing import Any, Iterator
 
+from csp_check.errors import UsageError
 from csp_check.nlsi.cues import DOMAIN_CUES, slot_phrases
 from csp_check.nlsi.models import ApiCall, Example, ReasoningType, StandingInstruction
 from csp_check.nlsi.schema import NlsiSchema, load_schema, normalize, service_domain
@@ -453,7 +454,6 @@ def check_sgd_inputs(paths: list[Path]) -> None:
     """Raise :class:`~csp_check.errors.UsageError` unless every path is SGD: a split directory
     holding ``dialogues_*.json`` and ``schema.json``, or a ``dialogues_*.json`` file with
     ``schema.json`` beside it (the layout of the SGD release, which ``nlsi build`` reads)."""
-    from csp_check.errors import UsageError
 
     need = "nlsi build reads SGD: dialogues_*.json files (or their split directory) with schema.json beside them"
     for path in paths:

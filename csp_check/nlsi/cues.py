@@ -8,6 +8,8 @@ slots beyond the slot name with ``_`` → space (``good_for_kids`` → "kid-frie
 
 from __future__ import annotations
 
+import re
+
 from csp_check.nlsi.schema import normalize
 
 DOMAIN_CUES: dict[str, list[str]] = {
@@ -114,7 +116,6 @@ def slot_phrases(domain: str, slot: str) -> list[str]:
 
 def domain_phrases(domain: str) -> list[str]:
     """Phrases naming ``domain``: the name (``RentalCars`` → "rental cars"), then its cues."""
-    import re
 
     spaced = re.sub(r"(?<=[a-z])(?=[A-Z])", " ", domain).lower()
     return list(dict.fromkeys([domain.lower(), spaced] + DOMAIN_CUES.get(domain, [])))

@@ -20,11 +20,20 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from csp_check.experiment.plots import pyplot, save_figure
 from csp_check.experiment.tables import Table
 from csp_check.nlsi.calls import parse_calls
 from csp_check.nlsi.check import Checker
 from csp_check.nlsi.derive import derive
-from csp_check.nlsi.metrics import PAPER, PAPER_BY_TYPE, Scores, exact_match, f1, selection_scores, triples
+from csp_check.nlsi.metrics import (
+    PAPER,
+    PAPER_BY_TYPE,
+    Scores,
+    exact_match,
+    f1,
+    selection_scores,
+    triples,
+)
 from csp_check.nlsi.models import Example
 from csp_check.nlsi.schema import normalize
 
@@ -130,9 +139,8 @@ def tables(res: CallsExperiment) -> list[Table]:
 def plot(res: CallsExperiment, path: Path) -> Path:
     """Exact match and slot F1 by reasoning type per method, the paper's GPT-4 ICL / Oracle EM
     as markers (matplotlib; ``RuntimeError`` if it is missing)."""
-    from csp_check.experiment.plots import _pyplot, _save
 
-    plt = _pyplot()
+    plt = pyplot()
     fig, axes = plt.subplots(1, 2, figsize=(13, 4.5), sharey=True)
     xs = list(range(len(TYPES)))
     width = 0.8 / max(1, len(res.scores))
@@ -147,7 +155,7 @@ def plot(res: CallsExperiment, path: Path) -> Path:
         ax.set_ylim(0, 105)
         ax.set_title(f"{title} by reasoning type (%)")
         ax.legend(fontsize=7)
-    return _save(plt, fig, path)
+    return save_figure(plt, fig, path)
 
 
 def write_outputs(res: CallsExperiment, out_dir: Path | str, plots: bool = True) -> list[Path]:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from csp_check.language.dates import reference_date, resolve_dates, resolve_years
 from csp_check.nlsi.cues import (
     BOOL_FALSE,
     DOMAIN_ALTERNATIVES,
@@ -173,7 +174,6 @@ def _dates(g: Grounding, example: Example, user_text: str) -> None:
     :func:`csp_check.language.dates.resolve_dates` against the example's reference day) count as
     said in ISO form, years ("'15", "two years ago"; ``resolve_years``) as four digits. They are not *stated*: a date said in passing ("I'm tired today") is not a
     request, and dates stated by the ontology's own aliases stay as they were."""
-    from csp_check.language.dates import reference_date, resolve_dates, resolve_years
 
     today = reference_date(example.metadata)
     g.implied |= {normalize(d.isoformat()) for d in resolve_dates(user_text, today)}

@@ -24,6 +24,8 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
+from csp_check.llm.client import ChatClient, CompletionError
+from csp_check.nlsi.cues import domain_phrases
 from csp_check.nlsi.instructions import InstructionParser, Rule, Unparsed
 from csp_check.nlsi.schema import NlsiSchema, normalize
 
@@ -94,7 +96,6 @@ def validate_answer(schema: NlsiSchema, instruction: str, answer: Any, instructi
     words = f" {normalize(instruction)} "
 
     def said(d: str) -> bool:  # the instruction names the domain (or one of its cue words)
-        from csp_check.nlsi.cues import domain_phrases
 
         return any(f" {normalize(p)} " in words for p in [d, *domain_phrases(d)] if normalize(p))
 
@@ -164,7 +165,6 @@ class LlmFallbackParser:
     def client(self):
         """The :class:`~csp_check.llm.client.ChatClient` (created on first use)."""
         if self._client is None:
-            from csp_check.llm.client import ChatClient
 
             self._client = ChatClient(self.settings)
         return self._client
@@ -187,7 +187,6 @@ class LlmFallbackParser:
         return type(got)(**{**got.__dict__, "instruction_id": instruction_id})
 
     def _ask(self, unparsed: Unparsed) -> Rule | Unparsed:
-        from csp_check.llm.client import CompletionError
 
         answer = self.client.complete(self.prompt(unparsed.instruction))
         if isinstance(answer, CompletionError):

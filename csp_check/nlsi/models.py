@@ -7,6 +7,7 @@ Schema is ``csp_check/schema/nlsi_example.schema.json``, written by
 
 from __future__ import annotations
 
+import re
 from enum import Enum
 from typing import Any, Literal
 
@@ -106,7 +107,6 @@ def split_turns(utterance: str) -> list[tuple[Literal["user", "agent"], str]]:
 
     Repeated prefixes (``User: User:``) collapse; text before any prefix counts as the user's.
     """
-    import re
 
     parts = re.split(r"\b(User|Agent|System)\s*:", utterance)
     turns: list[tuple[Literal["user", "agent"], str]] = []

@@ -9,7 +9,11 @@ Needs the ``bm25`` extra (``rank-bm25``); raises ``ImportError`` with the instal
 
 from __future__ import annotations
 
+import random
+import re
+
 from csp_check.install import pip_extra
+from csp_check.llm.client import ChatClient, CompletionError
 from csp_check.nlsi.models import Example
 from csp_check.nlsi.schema import normalize
 
@@ -64,7 +68,6 @@ def parse_selection(answer: str, example: Example) -> list[str]:
     ignored); a line equal to a profile instruction after :func:`normalize` becomes that
     instruction's text, any other line is kept as written (a hallucinated instruction, counted
     by :func:`csp_check.nlsi.metrics.selection_scores`)."""
-    import re
 
     profile = {normalize(i.nl_instruction): i.nl_instruction for i in example.all_standing_instructions}
     out: list[str] = []
@@ -89,9 +92,7 @@ class LlmIclSelector:
     """
 
     def __init__(self, demos: list[Example], settings, seed: int = 0, client=None):
-        import random
 
-        from csp_check.llm.client import ChatClient
 
         rng = random.Random(seed)
         by_type: dict[str, list[Example]] = {}
@@ -118,7 +119,6 @@ class LlmIclSelector:
 
     def select_many(self, examples: list[Example], progress: bool = False) -> list[list[str]]:
         """Selections for many examples (``settings.concurrency`` requests at a time)."""
-        from csp_check.llm.client import CompletionError
 
         answers = self.client.complete_many([(self.prompt(e), None) for e in examples], progress=progress, description="ICL selection")
         out = []

@@ -33,8 +33,15 @@ from rich.progress import (
 from rich.table import Table
 from rich.text import Text
 
+from csp_check.families import PAPER_GROUPS, ids, label
 from csp_check.models import DialogueReport, Status, Violation
-from csp_check.score.corpus import CorpusSummary, SolverTotals, ViolationExample, group_order_key, is_annotation
+from csp_check.score.corpus import (
+    CorpusSummary,
+    SolverTotals,
+    ViolationExample,
+    group_order_key,
+    is_annotation,
+)
 
 
 def _progress_columns(unit: str, known: bool, extra: str = "") -> list:
@@ -315,7 +322,6 @@ def _gca_line(s: CorpusSummary) -> Text:
 
 def _family_line(s: CorpusSummary) -> Text:
     """Dialogues flagged by the paper's C1–C6 and, apart, by the annotation family (S1)."""
-    from csp_check.families import PAPER_GROUPS, ids, label
 
     paper, annotation = s.flagged.get("paper", 0), s.flagged.get("annotation", 0)
     text = Text(f"flagged by {label(ids(PAPER_GROUPS)).replace(', ', ',')}: {_n(paper)} dialogues")

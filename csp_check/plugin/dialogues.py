@@ -26,8 +26,20 @@ from typing import Any, Iterable, Sequence
 
 import pytest
 
-from csp_check.errors import InconsistentDialogues, InputError
-from csp_check.models import ALL_CONSTRAINTS, ConstraintId, Dialogue, DialogueReport, KnowledgeBase, Violation
+from csp_check.errors import InconsistentDialogues, InputError, UsageError
+from csp_check.families import DIALOGUE_GROUPS, families, label
+from csp_check.models import (
+    ALL_CONSTRAINTS,
+    ConstraintId,
+    Dialogue,
+    DialogueReport,
+    KnowledgeBase,
+    Violation,
+)
+from csp_check.pipeline import load_corpus
+from csp_check.readers.kb import kb_from_json
+from csp_check.readers.kb import load_kb as load_kb_file
+from csp_check.run.runner import Settings, check_items
 
 KbLike = KnowledgeBase | dict | str | Path | None
 DialoguesLike = Dialogue | str | Path | Iterable[Dialogue]
@@ -46,7 +58,6 @@ def load_kb(kb: KbLike) -> KnowledgeBase | None:
     """
     if kb is None or isinstance(kb, KnowledgeBase):
         return kb
-    from csp_check.readers.kb import kb_from_json, load_kb as load_kb_file
 
     if isinstance(kb, (str, Path)):
         return load_kb_file(kb)
@@ -61,8 +72,6 @@ def dialogue_constraints(constraints: Iterable[ConstraintId | str]) -> tuple[Con
     ``csp-check validate --constraints`` takes them. Raises :class:`~csp_check.errors.UsageError`
     for an empty list, an unknown id, or a profile family (P1–P6 check API calls, not
     dialogues: ``csp-check calls`` / :mod:`csp_check.nlsi.plugin`)."""
-    from csp_check.errors import UsageError
-    from csp_check.families import DIALOGUE_GROUPS, families, label
 
     if isinstance(constraints, str):
         constraints = [part for part in constraints.replace(",", " ").split()]
@@ -97,8 +106,6 @@ def check(
     :class:`~csp_check.errors.UsageError` for ``constraints`` that are not dialogue
     families (:func:`dialogue_constraints`).
     """
-    from csp_check.pipeline import load_corpus
-    from csp_check.run.runner import Settings, check_items  # the loop `csp-check validate` runs
 
     knowledge = load_kb(kb)
     enabled = dialogue_constraints(constraints)
@@ -247,7 +254,6 @@ class DialogueFile(pytest.File):
     """A dialogue file collected by ``csp_check_files``: one :class:`DialogueItem` per dialogue."""
 
     def collect(self):
-        from csp_check.pipeline import load_corpus
 
         options = dict(_defaults(self.config))
         options["kb"] = load_kb(options["kb"])  # once per file, not once per dialogue

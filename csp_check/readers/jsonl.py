@@ -28,7 +28,7 @@ from pydantic import ValidationError
 from csp_check.errors import InputError
 from csp_check.models import Dialogue
 
-from ._json import lone_surrogate, safe, validation_message
+from .json_stream import lone_surrogate, safe, validation_message
 
 NAME = "jsonl"
 SCHEMA_PATH = Path(__file__).resolve().parent.parent / "schema" / "dialogue.schema.json"

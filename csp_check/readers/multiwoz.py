@@ -50,7 +50,7 @@ from csp_check.errors import InputError
 from csp_check.models import ActRole, Dialogue, DialogueAct, Span, Turn
 from csp_check.language.normalize import normalize, parse_amount
 
-from ._json import at, head, is_index, read_items, turn_list
+from .json_stream import at, head, is_index, read_items, turn_list
 
 NAME = "multiwoz"
 

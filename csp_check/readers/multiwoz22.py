@@ -26,12 +26,12 @@ from pathlib import Path
 from typing import Any, Iterator
 
 from csp_check.errors import InputError
-from csp_check.models import DialogueAct, Dialogue, Span, Turn
-from csp_check.language.normalize import normalize
+from csp_check.models import Dialogue, DialogueAct, Span, Turn
+from csp_check.readers.sgd import align_spans
 
 from . import multiwoz as mw
+from .json_stream import at, check_span, head, read_items, read_text, turn_list
 from .sgd import SGD_ID, dialogue_files
-from ._json import at, check_span, head, read_items, read_text, turn_list
 
 NAME = "multiwoz22"
 
@@ -157,7 +157,6 @@ def _attach_spans(acts: list[DialogueAct], utterance: str, frame_spans: list[tup
     text matches a value goes to it, the values left take the spans left in text order (spec
     §9: a span whose text no longer matches its value is still a variable;
     :func:`csp_check.readers.sgd.align_spans`)."""
-    from csp_check.readers.sgd import align_spans
 
     columns = {(a.domain, a.slot) for a in acts if a.span is None and a.value is not None}
     for domain, column in columns:

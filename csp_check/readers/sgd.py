@@ -19,10 +19,31 @@ from pathlib import Path
 from typing import Any, Iterator
 
 from csp_check.errors import InputError
-from csp_check.models import ActRole, ApiCall, Dialogue, DialogueAct, KbResult, Span, Turn
 from csp_check.language.normalize import normalize
+from csp_check.models import (
+    ActRole,
+    ApiCall,
+    Dialogue,
+    DialogueAct,
+    KbResult,
+    Span,
+    Turn,
+)
 
-from ._json import Window, at, check_span, head, is_large, json_windows, read_items, safe, turn_list
+from .json_stream import (
+    DECODER,
+    Window,
+    at,
+    check_span,
+    head,
+    is_large,
+    json_windows,
+    read_items,
+    read_text,
+    safe,
+    skip_ws,
+    turn_list,
+)
 
 NAME = "sgd"
 
@@ -58,13 +79,12 @@ def sniff(path: Path) -> bool:
 def _sgd_shaped(text: str) -> bool:
     """Whether the first item of a JSON array (the head of a file) is an SGD dialogue by its
     structure (:func:`sniff`). A first item larger than ``text`` is judged by its keys."""
-    from ._json import _decoder, _skip_ws
 
-    pos = _skip_ws(text, 0)
+    pos = skip_ws(text, 0)
     if not text.startswith("[", pos):
         return False
     try:
-        first, _ = _decoder.raw_decode(text, _skip_ws(text, pos + 1))
+        first, _ = DECODER.raw_decode(text, skip_ws(text, pos + 1))
     except (ValueError, RecursionError):  # cut off by the head: the keys must be there
         keys = ('"dialogue_id"', '"turns"', '"speaker"', '"utterance"', '"frames"', '"service"')
         return all(k in text for k in keys) and not re.search(r'"slot_values"\s*:\s*\{\s*"[a-z]+-[a-z]', text)
@@ -103,7 +123,6 @@ def load_ontology(schema_path: Path) -> dict[str, list[str]]:
     ``slots`` lists of objects and string ``possible_values``; ``OSError`` / ``RecursionError``
     pass through (the caller reports the schema once and reads the dialogues without it).
     """
-    from ._json import read_text
 
     services = json.loads(read_text(schema_path))
     if not isinstance(services, list):
@@ -130,7 +149,6 @@ def load_descriptions(schema_path: Path) -> dict[str, str]:
     """``service.slot`` → the slot's ``description`` in ``schema.json`` ("Number of layovers in
     the flight"): it names the unit of a numeric slot (:mod:`csp_check.language.cues`). Call it after
     :func:`load_ontology` accepted the file (which checks its shape)."""
-    from ._json import read_text
 
     return {
         f"{service['service_name']}.{slot['name']}": str(slot.get("description") or "")
@@ -142,7 +160,7 @@ def load_descriptions(schema_path: Path) -> dict[str, str]:
 def read(path: Path, *, window: Window | None = None, schema_errors: bool = True) -> Iterator[Dialogue | InputError]:
     """Dialogues of an SGD file or directory (SGD carries its own KB results).
 
-    A file larger than :data:`~csp_check.readers._json.LARGE_FILE` is streamed window by window
+    A file larger than :data:`~csp_check.readers.json_stream.LARGE_FILE` is streamed window by window
     (never read whole). ``window``: only that part of the file ``path`` (a shard,
     :mod:`csp_check.run.shards`); ``schema_errors``: say that ``schema.json`` is unreadable (once
     per run: only the first shard of a directory does).

@@ -30,7 +30,7 @@ from csp_check.readers.kb import entity_strings
 from csp_check.models import ApiCall, Dialogue, DialogueAct, KbResult, Span, Turn
 
 from . import multiwoz as mw
-from ._json import at, check_span, head, read_items, turn_list
+from .json_stream import at, check_span, head, read_items, turn_list
 
 NAME = "unified"
 

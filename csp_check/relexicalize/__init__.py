@@ -12,6 +12,7 @@ from typing import Any
 
 from .base import UNALIGNED, Relexicalizer, relexicalize_many
 from .baselines import MostFrequentRelexicalizer, RandomRelexicalizer
+from .llm import LLMRelexicalizer
 from .solver import CspRelexicalizer
 
 NAMES = ("random", "most-frequent", "csp", "llm")
@@ -28,7 +29,6 @@ def get_relexicalizer(name: str, **options: Any) -> Relexicalizer:
     if name == "csp":
         return CspRelexicalizer(**options)
     if name == "llm":
-        from .llm import LLMRelexicalizer
 
         return LLMRelexicalizer(**options)
     raise ValueError(f"unknown relexicalizer {name!r}; choose one of {', '.join(NAMES)}")

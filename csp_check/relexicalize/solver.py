@@ -12,6 +12,7 @@ from __future__ import annotations
 import random
 
 from csp_check.models import CSP, DelexicalizedDialogue, Value
+from csp_check.solvers import get_solver
 from csp_check.solvers.defaults import DEFAULT_SOLVER, DEFAULT_TIME_LIMIT
 
 from .base import own_value
@@ -31,7 +32,6 @@ class CspRelexicalizer:
 
     def _get_solver(self):
         if self._solver is None:
-            from csp_check.solvers import get_solver
 
             self._solver = get_solver(self.solver_name)
         return self._solver

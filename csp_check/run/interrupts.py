@@ -16,17 +16,18 @@ report and no process of ours left running; and a time limit per dialogue.
 from __future__ import annotations
 
 import _thread
+import multiprocessing
 import os
 import signal
 import sys
 import threading
 import time
+import warnings
 from contextlib import contextmanager
 from types import FrameType
-
-from csp_check.errors import DialogueTimeout
 from typing import Iterator
 
+from csp_check.errors import DialogueTimeout
 
 #: True in the ``csp-check`` command itself (set at start-up by ``csp_check/__init__.py``): an
 #: interrupted run then ends with ``os._exit`` once its report is safe (:func:`exit_now`), not
@@ -115,7 +116,6 @@ def descendants(pid: int | None = None) -> list[int]:
     """Process ids descended from ``pid`` (default: this process), parents before children."""
     pid = os.getpid() if pid is None else pid
     if not os.path.isdir("/proc"):
-        import multiprocessing
 
         return [p.pid for p in multiprocessing.active_children() if p.pid]
     tree = _children_map()
@@ -187,7 +187,6 @@ def _silence_resource_tracker() -> None:
     and a process started on the way out would relaunch it with a warning. A queue's finaliser
     run by the garbage collector ("Exception ignored in: <Finalize object, dead>") and a pool
     thread's traceback are silenced too. The semaphores are still unlinked by their finalisers."""
-    import warnings
 
     sys.unraisablehook = lambda *args: None
     threading.excepthook = lambda *args: None

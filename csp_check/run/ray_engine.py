@@ -11,12 +11,13 @@ its dialogues get ``error`` reports saying so and the run goes on.
 
 from __future__ import annotations
 
+import socket
 from collections import deque
 from itertools import islice
 from typing import Any, Callable, Iterable, Iterator
 
-from csp_check.install import pip_extra
 from csp_check.errors import UsageError
+from csp_check.install import pip_extra
 from csp_check.models import DialogueReport
 from csp_check.run.shards import Shard, ShardBackend
 
@@ -166,7 +167,6 @@ def check_reachable(address: str, timeout: float = 3.0) -> None:
     """Raise :class:`~csp_check.errors.UsageError` ("cannot reach Ray at ...") when nothing
     accepts a TCP connection at the host and port of ``address`` within ``timeout`` seconds,
     before ``ray.init`` would retry for minutes. ``auto`` / ``local`` are not checked here."""
-    import socket
 
     target = _host_port(address)
     if target is None:

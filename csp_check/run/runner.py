@@ -41,13 +41,28 @@ from pathlib import Path
 from typing import Callable, Iterable, Iterator
 
 from csp_check.build.builder import BuildOptions
-from csp_check.run.engines import ENGINES
 from csp_check.errors import DialogueTimeout, InputError, UsageError
-from csp_check.run.interrupts import dialogue_deadline, worker_ignores_sigint
-from csp_check.models import ALL_CONSTRAINTS, ConstraintId, Dialogue, DialogueReport, KnowledgeBase, Status
-from csp_check.pipeline import check_dialogue, dialogue_csp, error_report, load_corpus, report_for
+from csp_check.models import (
+    ALL_CONSTRAINTS,
+    ConstraintId,
+    Dialogue,
+    DialogueReport,
+    KnowledgeBase,
+    Status,
+)
+from csp_check.pipeline import (
+    check_dialogue,
+    dialogue_csp,
+    error_report,
+    load_corpus,
+    report_for,
+)
 from csp_check.readers import FORMATS
+from csp_check.run.engines import ENGINES
+from csp_check.run.interrupts import dialogue_deadline, worker_ignores_sigint
+from csp_check.run.ray_engine import RayShards
 from csp_check.run.shards import Shard, ShardBackend, plan, read_shard
+from csp_check.solvers.answers import solve_report
 from csp_check.solvers.defaults import DEFAULT_CAP, DEFAULT_SOLVER, DEFAULT_TIME_LIMIT
 
 #: A function checking one dialogue: ``(dialogue, settings) -> DialogueReport``. Must be a
@@ -89,7 +104,6 @@ def default_check(dialogue: Dialogue, settings: Settings) -> DialogueReport:
     ``settings.solver``, also the solver's answers in ``report.extra["solver"]``."""
     if settings.solver is None:
         return check_dialogue(dialogue, settings.kb, settings.constraints, settings.options)
-    from csp_check.solvers.answers import solve_report  # ortools / minizinc load only when used
 
     csp = dialogue_csp(dialogue, settings.kb, settings.constraints, settings.options)
     report = report_for(csp, dialogue)
@@ -191,7 +205,6 @@ def validate(
                         dialogue_time_limit=dialogue_time_limit)  # fmt: skip
     paths = list(paths)
     if engine == "ray":
-        from csp_check.run.ray_engine import RayShards
 
         backend: ShardBackend = RayShards(settings, jobs, ray_address, check_shard, _unchecked)  # raises UsageError
         reports = _sharded(plan(paths, fmt, split, max_items=chunk_size), backend, chunk_size)

@@ -9,7 +9,7 @@ exactly the items of ``read_dialogues`` (tests/test_scale.py), so parallel and d
 
 A shard is small and picklable (a reader name, a path, a byte window): the parent process never
 reads dialogues, so its memory and time do not grow with the corpus beyond a streaming scan
-of a large file's item boundaries (:func:`csp_check.readers._json.json_windows`)."""
+of a large file's item boundaries (:func:`csp_check.readers.json_stream.json_windows`)."""
 
 from __future__ import annotations
 
@@ -19,7 +19,8 @@ from typing import Any, Iterable, Iterator
 
 from csp_check.errors import InputError
 from csp_check.models import Dialogue, DialogueReport, KnowledgeBase
-from csp_check.readers._json import Window, iter_windows
+from csp_check.readers import READERS, read_dialogues, sgd
+from csp_check.readers.json_stream import Window, iter_windows
 
 
 @dataclass(frozen=True)
@@ -59,7 +60,7 @@ def plan(
     An SGD split folder or file (``--format auto`` or ``sgd``, no ``split``) becomes one shard
     per window of about ``window_bytes`` and at most ``max_items`` whole dialogues of each
     ``dialogues_*.json`` file (found by a streaming scan,
-    :func:`~csp_check.readers._json.json_windows`). Every other path is one shard read whole
+    :func:`~csp_check.readers.json_stream.json_windows`). Every other path is one shard read whole
     (its errors, a missing path or an unknown format, come from reading it).
     """
     for raw in paths:
@@ -71,7 +72,6 @@ def plan(
 
 
 def _is_sgd(path: Path) -> bool:
-    from csp_check.readers import READERS, sgd
 
     try:
         if not path.exists() or not sgd.sniff(path):
@@ -82,7 +82,6 @@ def _is_sgd(path: Path) -> bool:
 
 
 def _sgd_shards(path: Path, window_bytes: int, max_items: int | None) -> Iterator[Shard]:
-    from csp_check.readers import sgd
 
     first = True
     for file in sgd.dialogue_files(path):
@@ -114,7 +113,6 @@ def _lazy_windows(file: Path, window_bytes: int, max_items: int | None) -> Itera
 def read_shard(shard: Shard, kb: KnowledgeBase | None = None) -> Iterator[Dialogue | InputError]:
     """The dialogues (or an :class:`InputError` per unreadable item) of one shard, in order;
     ``kb``: the checker's KB, if any (raw text cannot be read without one)."""
-    from csp_check.readers import read_dialogues, sgd
 
     if shard.reader == sgd.NAME:
         return sgd.read(Path(shard.path), window=shard.window, schema_errors=shard.first)

@@ -21,10 +21,13 @@ Definitions (spec §3, paper Table 2):
 
 from __future__ import annotations
 
+import re
+
 from pydantic import BaseModel, Field
 
-from csp_check.score import metrics
+from csp_check.families import get
 from csp_check.models import ALL_CONSTRAINTS, DialogueReport, Status, Violation
+from csp_check.score import metrics
 from csp_check.solvers.results import Edit, SolverAnswers
 
 
@@ -155,7 +158,6 @@ def group_order_key(name: str) -> tuple[float, int]:
     """Sort key of a group label of :func:`group_name`: by its least count (``0``, ``1``,
     ``2-4``, ``≥ 5``, ``11-100``, ``101+``), ``unknown`` last; a ``≥ CAP`` group after a range
     with the same least count."""
-    import re
 
     m = re.search(r"\d+", name)
     return (float(m.group()) if m else float("inf"), name.startswith("≥"))
@@ -180,7 +182,6 @@ def group_name(out: SolverAnswers) -> str:
 
 def _family(cid: str) -> str:
     """'annotation' for the annotation family (S1), 'paper' for the paper's C1–C6."""
-    from csp_check.families import get
 
     return "annotation" if get(cid).group == "annotation" else "paper"
 

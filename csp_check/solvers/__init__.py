@@ -36,6 +36,7 @@ from typing import Mapping
 
 from pydantic import BaseModel
 
+from csp_check.check.evaluate import violations
 from csp_check.errors import InvalidCSP, SolverUnavailable
 from csp_check.models import CSP, Value
 from csp_check.solvers.base import Outcome, Solver, Task
@@ -121,7 +122,6 @@ def own_optimum(csp: CSP, solver_name: str = DEFAULT_SOLVER) -> OptimumResult | 
     :meth:`Solver.most_similar` proves optimal (VCA 1). Otherwise ``None`` (ask a solver).
     Source: spec §3 (VCA's most similar solution); the paper's VCA is exact, and so is this.
     """
-    from csp_check.check.evaluate import violations
 
     start = time.perf_counter()
     if violations(csp):

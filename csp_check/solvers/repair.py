@@ -17,6 +17,7 @@ from typing import Mapping, Sequence
 from pydantic import BaseModel, Field
 
 from csp_check.models import CSP, Span, Value
+from csp_check.solvers import get_solver
 from csp_check.solvers.defaults import DEFAULT_SOLVER, DEFAULT_TIME_LIMIT
 from csp_check.solvers.results import Edit, SolveStatus
 
@@ -92,7 +93,6 @@ def repair(
     Raises :class:`~csp_check.solvers.base.SolverUnavailable` if the solver is not installed;
     a timeout gives status ``unknown`` (see :class:`RepairResult`).
     """
-    from csp_check.solvers import get_solver
 
     best = get_solver(solver).most_similar(csp, time_limit=time_limit)
     result = RepairResult(

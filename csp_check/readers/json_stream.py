@@ -17,7 +17,8 @@ from csp_check.errors import InputError
 from csp_check.models import Dialogue
 from csp_check.readers.surrogates import lone_surrogate, safe
 
-_decoder = json.JSONDecoder()
+#: One decoder for every ``raw_decode`` of the readers.
+DECODER = json.JSONDecoder()
 #: A ``\uD800``-``\uDFFF`` escape: the item may hold a lone surrogate (checked by :func:`lone_surrogate`).
 _SURROGATE_ESCAPE = re.compile(r"\\[uU][dD][89a-fA-F]")
 #: Bytes that are not UTF-8, as ``surrogateescape`` decodes them.
@@ -79,10 +80,10 @@ def _windows(path: Path, target: int, max_items: int | None, block: int = 1 << 2
             buf, mark_bytes = buf[1:], 3
         chars0 = 0  # characters before buf[0] (after the BOM)
         last_nl = -1  # absolute character offset of the last newline before buf[0]
-        pos = _skip_ws(buf, 0)
+        pos = skip_ws(buf, 0)
         if pos >= len(buf) or buf[pos] != "[":
             return
-        pos = _skip_ws(buf, pos + 1)
+        pos = skip_ws(buf, pos + 1)
         index = 0
         start: Window | None = None
         start_chars = 0  # characters before the window's start (cheaper to follow than bytes)
@@ -99,12 +100,12 @@ def _windows(path: Path, target: int, max_items: int | None, block: int = 1 << 2
             if pos < len(buf) and buf[pos] == "]":
                 break
             try:
-                _, end = _decoder.raw_decode(buf, pos)
+                _, end = DECODER.raw_decode(buf, pos)
             except (ValueError, RecursionError):
                 # damaged, or cut off by the end of the buffer (then read more first): where
                 # would the reader go on?
                 end = skip_value(buf, pos) if eof or len(buf) - pos >= block else None
-            after = None if end is None else _skip_ws(buf, end)
+            after = None if end is None else skip_ws(buf, end)
             if after is None or (after >= len(buf) and not eof):  # the item may go on: read more
                 if eof or len(buf) - pos > max(8 * target, 64 << 20):  # unbalanced: the rest in one window
                     break
@@ -115,7 +116,7 @@ def _windows(path: Path, target: int, max_items: int | None, block: int = 1 << 2
             index += 1
             pos = after
             if pos < len(buf) and buf[pos] == ",":
-                pos = _skip_ws(buf, pos + 1)
+                pos = skip_ws(buf, pos + 1)
             if pos >= len(buf) and eof:
                 break
             if pos > block:  # drop what was read
@@ -233,14 +234,14 @@ def iter_json_items(
         text = text[1:]
     bad_bytes = [m.start() for m in _BAD_BYTE.finditer(text)]
     if window is not None:
-        is_object, pos, index = False, _skip_ws(text, 0), window.index
+        is_object, pos, index = False, skip_ws(text, 0), window.index
     else:
-        pos = _skip_ws(text, 0)
+        pos = skip_ws(text, 0)
         if pos >= len(text) or text[pos] not in "[{":
             yield InputError(str(path), "not a JSON array or object of dialogues")
             return
         is_object = text[pos] == "{"
-        pos = _skip_ws(text, pos + 1)
+        pos = skip_ws(text, pos + 1)
         index = 0
     while pos < len(text) and text[pos] not in "]}":
         start = pos
@@ -248,13 +249,13 @@ def iter_json_items(
         name = f"#{index}"
         try:
             if is_object:
-                key, pos = _decoder.raw_decode(text, pos)
+                key, pos = DECODER.raw_decode(text, pos)
                 name = safe(str(key))
-                pos = _skip_ws(text, pos)
+                pos = skip_ws(text, pos)
                 if text[pos] != ":":
                     raise json.JSONDecodeError("expected ':'", text, pos)
-                pos = _skip_ws(text, pos + 1)
-            item, pos = _decoder.raw_decode(text, pos)
+                pos = skip_ws(text, pos + 1)
+            item, pos = DECODER.raw_decode(text, pos)
         except (ValueError, IndexError, RecursionError) as err:
             where = f"item {index + 1}" if index else "the first item"
             if isinstance(err, json.JSONDecodeError):
@@ -282,9 +283,9 @@ def iter_json_items(
             else:
                 yield key, item
         index += 1
-        pos = _skip_ws(text, pos)
+        pos = skip_ws(text, pos)
         if pos < len(text) and text[pos] == ",":
-            pos = _skip_ws(text, pos + 1)
+            pos = skip_ws(text, pos + 1)
     if pos >= len(text) and (window is None or window.last):
         yield InputError(str(path), f"invalid JSON: the file ends after {index} items without closing (truncated?)")
 
@@ -301,7 +302,8 @@ def _damage(text: str, start: int, end: int, bad_bytes: list[int], line0: int = 
     return None
 
 
-def _skip_ws(text: str, pos: int) -> int:
+def skip_ws(text: str, pos: int) -> int:
+    """The first position at or after ``pos`` that is not JSON white space (RFC 8259 §2)."""
     while pos < len(text) and text[pos] in " \t\r\n":
         pos += 1
     return pos
