@@ -8,7 +8,7 @@ This is what the pytest plugin sees for LLM-generated data. Every dialogue of th
 written in the raw-text format of :mod:`csp_check.readers.text` (``### id`` then ``User:`` /
 ``System:`` lines; the release's tokenised text is kept as it is, line breaks inside an
 utterance become spaces), read back by that reader, annotated from its text against the DB
-(:mod:`csp_check.annotate.annotator`) and checked with the paper's constraints C1–C6. The data is read
+(:mod:`csp_check.annotate`) and checked with the paper's constraints C1–C6. The data is read
 from the zip at run time and never written into the repository.
 
 It prints the dialogues read, the share flagged, flags by constraint, a seeded sample of flags to

@@ -33,11 +33,11 @@ def load_corpus(
 def with_annotations(dialogue: Dialogue, kb: KnowledgeBase | None) -> Dialogue:
     """``dialogue`` itself, or — when it has no act annotations at all (every turn's ``acts``
     empty: raw text in our JSONL) and a ``kb`` is given — a copy annotated from its text by
-    :func:`csp_check.annotate.annotator.annotate` (spec §5 / §6). Without a KB a bare dialogue has no
+    :func:`csp_check.annotate.annotate` (spec §5 / §6). Without a KB a bare dialogue has no
     variables."""
     if kb is None or any(turn.acts for turn in dialogue.turns):
         return dialogue
-    from csp_check.annotate.annotator import annotate  # spaCy loads only for unannotated dialogues
+    from csp_check.annotate import annotate  # spaCy loads only for unannotated dialogues
 
     return annotate(dialogue, kb)
 

@@ -1,4 +1,4 @@
-"""Raw text: annotation from KB matching (csp_check.annotate.annotator), the text reader, the pipeline hook."""
+"""Raw text: annotation from KB matching (csp_check.annotate), the text reader, the pipeline hook."""
 
 from __future__ import annotations
 
@@ -8,7 +8,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from csp_check.annotate.annotator import Annotator, annotate, spellings
+from csp_check.annotate import annotate
+from csp_check.annotate.annotator import Annotator
+from csp_check.annotate.wordings import spellings
 from csp_check.cli.main import main
 from csp_check.readers.kb import load_kb
 from csp_check.models import ActRole, Dialogue, Status, Turn

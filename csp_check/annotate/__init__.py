@@ -1,0 +1,96 @@
+"""The raw-text annotator: dialogue text + KB → dialogue acts with spans and a belief state (spec §5, §6, §9).
+
+Raw text (an LLM's output; what the pytest plugin sees) has no acts, spans or belief state.
+:func:`annotate` finds the variables by matching the KB's values and amount words against each
+utterance, recovers what the user asked for across turns, and gives every variable the role the
+constraint builder reads (:mod:`csp_check.build.builder`); it emits only the existing
+:class:`~csp_check.models.DialogueAct` / ``Turn.state`` model.
+
+**Values.** A spaCy blank English tokenizer and a ``PhraseMatcher(attr="LOWER")`` with one label
+per (domain, column) of every KB table (and the dialogue's ``ontology``), each value also in the
+normaliser's spellings (:data:`SPELLINGS`), in the wordings of :data:`PARAPHRASES` ("mid-range",
+"centre of town", "boating", "swimming pool") and, for names and places, in variants that name one
+entity only ("B&B" / "bed and breakfast", "&" / "and", "King's" / "Kings", "the Lensfield" for
+"the lensfield hotel"); text spaced differently ("78 - 80 milton road") maps to its value.
+Besides: star ratings ("4-star", "a star rating of 4"), yes/no amenities from their keywords
+("free wifi", "no parking": :data:`FLAG_WORDS`) and trip times with a cue (:func:`~csp_check.annotate.finders.times`).
+Not matched: the ``id`` column, single-valued columns, yes/no/free flags, bare numbers of up to four
+digits, descriptions (columns whose median value is over five words), a table's own noun as a
+value (the user's "hotel" is the domain, not ``type=hotel``: see below), everyday names ("the
+place"), text inside the service's name ("Cambridge TownInfo centre", "your visit to Cambridge").
+
+**Domain and column.** The longest match wins. A value several tables share takes its domain
+from the nouns of the utterance (not those that are a reference point: "as the hotel"), then its
+unambiguous values, then the active domain (the one the dialogue is about). Places and days
+(:data:`CONTEXT_COLUMNS`) count only when their domain is in context ("on my trip to Cambridge I
+need a hotel" names no station); a day said elsewhere is remembered for "the same day". Departure
+or destination: a cue before ("from", "leaving", "arriving in", "for") or "X to …" after, else the
+place the request already has, else the one it lacks. Trip times: the nearest cue word decides
+``leaveAt`` ("leave after 17:00") or ``arriveBy`` ("arrive by 18:30"); the user's are bounds in
+the belief state (the builder keeps them out of equality filters); a system's time is a claim only
+when it is the time of a trip ("TR0397 leaves at 15:17"), not a bound restated ("arrive by 13:45").
+
+**Roles and the request.** User values are ``inform`` and update the belief state (entity names
+excepted; naming an entity makes the request that entity's values). Not a request: a negated
+value ("I don't want a guesthouse"), one offered as an alternative to the domain noun ("a hotel
+or guesthouse"), a ranking ("the most expensive one"), a cuisine qualified by a word no value
+has ("South Indian", "Latin American"; the request is then *unread*). "The same area / price
+range as the hotel", "the same day" add an implicit inform (no span) with the value set before.
+System turns: a name is an ``offer``, and so are the other values of a turn that names an entity;
+values restating the search in a plain statement ("there are a few cheap restaurants in the
+east") are ``confirm``; values about "it" / "their address" without a name get an implicit
+``inform`` of the entity under discussion (the last one named), so they are checked against that
+entity; a booking's one name is a ``confirm`` of the entity under discussion; negated values
+("neither is a guesthouse") and values offered as choices ("north, south or centre?") are no claims.
+
+**Amounts** (system turns): a number or number word followed within :data:`MAX_GAP` words by a
+domain noun that agrees in number gives a ``count`` act; one after a bound or hedge ("over 30",
+"more than 10", "about 70") is a count with that comparison (:func:`csp_check.language.cues.amount_op`).
+Not a count: an amount after other :data:`APPROXIMATE` words ("some 20", "maybe 3"), a rating ("4 star hotels"), "two other guesthouses", a denial ("no cheap 4
+star hotels"), "one" without an existential ("One place I'd recommend"), a count right after the
+user named an entity, and several counts of one domain in a turn (a breakdown one search cannot
+express). A turn that counts carries the search its count is about as its ``state``: the user's
+request plus the values of the count's sentence before any entity or other number. The user's
+"hotel" may be the domain or the type: a count (or no-result) true only under the type gets the
+type as an implicit value (the reading under which the text holds, as with missing DB fields).
+
+**No result** (system turns): a negative cue (:data:`NEGATIVE_CUES`, "nothing", a negation before
+"any" / "find" / "have") followed by a domain noun or a value, or ending its clause, makes its
+sentence (up to "but" / "however") a no-result statement: a value-less ``no_result`` act and its
+values re-labelled ``no_result``; the user's request values it does not repeat join as implicit
+no-result values ("no matching restaurants in the north"). "No other options" is none; a denial in a
+domain whose request is unread ("Hungarian food"), or naming a word no value has, is left out.
+A system turn reporting no result that offers an entity offers an alternative: its state is what
+it offers.
+
+Limits: nothing is invented that is not written or set before; a user's yes/no question about an
+entity ("is it cheap?") is read as a request; several entities listed in one sentence are each
+checked with the request alone; a count whose search the turn cannot express (a breakdown by
+value, "the cheapest") gets no C6; pronouns other than "it" / "they" are not resolved; the
+wording tables (:data:`PARAPHRASES`, :data:`DOMAIN_NOUNS`, :data:`MASKED_PHRASES`) are English and
+MultiWOZ-shaped, and a KB with other columns gets only the generic rules.
+
+The word lists and patterns named here (:data:`SPELLINGS`, :data:`PARAPHRASES`, :data:`FLAG_WORDS`,
+…) live in :mod:`csp_check.annotate.lexicon`.
+
+**Modules**, in the order a turn meets them:
+
+- :mod:`~csp_check.annotate.dialogue`: :func:`annotate`, the turn loop;
+- :mod:`~csp_check.annotate.annotator`: :class:`~csp_check.annotate.annotator.Annotator`, the
+  matchers of one KB and the acts of one utterance (``acts_in_context``);
+- :mod:`~csp_check.annotate.wordings`: which KB values are matched, in which wordings;
+- :mod:`~csp_check.annotate.resolve`: the domain and column of a matched value;
+- :mod:`~csp_check.annotate.finders`: flags, star ratings, train ids, trip times;
+- :mod:`~csp_check.annotate.mentions`: found values, the filters that drop them, their acts;
+- :mod:`~csp_check.annotate.amounts`: counts and the search a count is about;
+- :mod:`~csp_check.annotate.no_result`: no-result statements;
+- :mod:`~csp_check.annotate.belief`: user turns and the belief state;
+- :mod:`~csp_check.annotate.system_turn`: system turns (offers, confirms, bookings, the entity
+  under discussion);
+- :mod:`~csp_check.annotate.memory`: what is carried from turn to turn;
+- :mod:`~csp_check.annotate.lexicon` (data) and :mod:`~csp_check.annotate.tokenizer` (spaCy).
+"""
+
+from csp_check.annotate.dialogue import annotate
+
+__all__ = ["annotate"]

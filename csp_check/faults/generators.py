@@ -908,7 +908,7 @@ def inject_raw_text(
     """A copy of the raw-text ``dialogue`` (no acts) with one fault of ``kind`` in its text alone,
     or ``None`` when it has no place for one.
 
-    The places come from annotating the text against ``kb`` (:func:`csp_check.annotate.annotator.annotate`,
+    The places come from annotating the text against ``kb`` (:func:`csp_check.annotate.annotate`,
     what the checker itself sees); the faulty copy is raw text again (no acts), so the checker
     must find the fault by reading the text. Kinds: ``amount`` — a count ("5 hotels") becomes a
     number the KB contradicts (C6); ``attribute`` — a value the system states about an offered
@@ -917,7 +917,7 @@ def inject_raw_text(
     of another DB entity of the domain that does not fit the utterance and the request (C5 / C2);
     ``duplicate`` — in a system turn listing several entities, one name becomes another's (C3).
     """
-    from csp_check.annotate.annotator import annotate
+    from csp_check.annotate import annotate
 
     if any(turn.acts for turn in dialogue.turns):
         raise ValueError("inject_raw_text takes raw text: a dialogue without acts")
@@ -971,13 +971,13 @@ def _raw_claims(csp: CSP, columns: set[str] | None, exclude: set[str]) -> list[t
 
 
 def _raw_attribute(csp: CSP, kb: KnowledgeBase) -> list[tuple[Variable, str]]:
-    from csp_check.annotate.annotator import ENTITY_COLUMNS, FLAG_WORDS
+    from csp_check.annotate.lexicon import ENTITY_COLUMNS, FLAG_WORDS
 
     return _raw_misfits(csp, kb, _raw_claims(csp, None, set(ENTITY_COLUMNS) | set(FLAG_WORDS) | {"address", "phone", "postcode"}))
 
 
 def _raw_name_swap(csp: CSP, kb: KnowledgeBase) -> list[tuple[Variable, str]]:
-    from csp_check.annotate.annotator import ENTITY_COLUMNS
+    from csp_check.annotate.lexicon import ENTITY_COLUMNS
 
     return _raw_misfits(csp, kb, _raw_claims(csp, set(ENTITY_COLUMNS), set()))
 
@@ -997,7 +997,7 @@ def _raw_misfits(
 
 def _raw_duplicate(csp: CSP, kb: KnowledgeBase) -> list[tuple[Variable, str]]:
     """In a system sentence listing three or more entities ("A, B or C"), one name becomes another's."""
-    from csp_check.annotate.annotator import ENTITY_COLUMNS
+    from csp_check.annotate.lexicon import ENTITY_COLUMNS
 
     out = []
     for c in csp.constraints:
@@ -1023,9 +1023,10 @@ def _raw_values(kb: KnowledgeBase, var: Variable) -> list[str]:
     table = kb.tables.get(var.domain)
     if table is None:
         return []
-    from csp_check.annotate.annotator import FLAG_VALUES, _annotator
+    from csp_check.annotate.annotator import annotator_for
+    from csp_check.annotate.lexicon import FLAG_VALUES
 
-    known = _annotator(kb, {}).canonical.get((var.domain, var.slot), {})
+    known = annotator_for(kb, {}).canonical.get((var.domain, var.slot), {})
     seen = {normalize(var.text or ""), str(var.value)}
     out = []
     for entity in table.entities:

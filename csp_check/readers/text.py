@@ -14,7 +14,7 @@ without a ``### id`` line is ``<file stem>-<n>`` (n counts the file's dialogues 
 that does not start with a label gives one :class:`InputError` (``FILE:LINE``) and is skipped.
 
 There are no annotations: each dialogue is passed through
-:func:`csp_check.annotate.annotator.annotate`, so reading needs the KB (``--kb``); without it the reader
+:func:`csp_check.annotate.annotate`, so reading needs the KB (``--kb``); without it the reader
 yields the single error "raw text needs --kb". ``.txt`` files sniff as text when their first
 non-blank line (after an optional ``### id`` line) starts with a speaker label.
 """

@@ -1,0 +1,133 @@
+"""Amounts in system turns and the search a count is about (the package docstring's **Amounts**).
+
+:func:`amounts` finds a number or number word followed within
+:data:`~csp_check.annotate.lexicon.MAX_GAP` words by a domain noun that agrees in number;
+:func:`count_search` gives the search a turn's count is about (the request plus the values of
+the count's sentence).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+from csp_check.annotate.lexicon import (
+    APPROXIMATE,
+    BOUND_COLUMNS,
+    BOUNDED_AMOUNT,
+    ENTITY_COLUMNS,
+    EXISTENTIALS,
+    GAP_STOPS,
+    MAX_GAP,
+    REST_WORDS,
+)
+from csp_check.annotate.memory import State
+from csp_check.annotate.tokenizer import blank_nlp
+from csp_check.language.normalize import NUMBER_WORDS, fold_aligned, parse_amount
+from csp_check.models import ActRole, DialogueAct
+
+
+def amounts(doc, nouns: dict[int, tuple[str, bool]]) -> list[tuple[int, int, int, str]]:  # type: ignore[no-untyped-def]
+    """(start, end, amount, noun domain or "") of every exact amount followed by a domain noun
+    ("over 30 hotels" and "more than 10" are amounts whose comparison the checker reads from the
+    words before them, :func:`csp_check.language.cues.amount_op`)."""
+    out = []
+    i = 0
+    while i < len(doc):
+        for width in (2, 1):
+            words = doc[i : i + width]
+            if len(words) < width or words[0].lower_ in ("no", "none") or any(t.is_punct for t in words):
+                continue
+            if width == 1 and not (words[0].like_num or words[0].lower_ in NUMBER_WORDS):
+                continue
+            amount = parse_amount(words.text)
+            if amount is None or (words.text.isdigit() and len(words.text) > 4):
+                continue
+            if i > 0 and doc[i - 1].lower_ in APPROXIMATE and not _bounded(doc, i):
+                continue
+            if amount == 1 and not any(t.lower_ in EXISTENTIALS for t in doc[max(0, i - 3) : i]):
+                continue  # "One place I could recommend is …" picks one, it does not count
+            if any(t.lower_ in ("no", "not", "n't") for t in doc[max(0, i - 3) : i]):
+                continue  # "no cheap 4 star hotels" denies, it does not count
+            after = [t.lower_ for t in doc[i + width : i + width + 3]]
+            if after[:1] in (["star"], ["stars"], ["-"]) or any(w in REST_WORDS for w in after):
+                continue  # "4 star hotels" is a rating; "two other guesthouses" counts the rest
+            noun = _noun_after(doc, i + width, nouns, couple=words[-1].lower_ == "couple")
+            if noun is not None and noun[1] == (amount != 1):
+                out.append((i, i + width, amount, noun[0]))
+                i += width - 1
+                break
+        i += 1
+    return out
+
+
+def _bounded(doc, i: int) -> bool:  # type: ignore[no-untyped-def]
+    """Whether the amount at token ``i`` is a bound or an approximation the checker reads
+    (:func:`csp_check.language.cues.amount_op`: "over 20", "more than 10", "at least 3", "about 70"): a
+    count with its comparison, not an amount left out."""
+    before = doc[max(0, i - 3) : i].text.lower()
+    return bool(BOUNDED_AMOUNT.search(before))
+
+
+def _noun_after(doc, j: int, nouns: dict[int, tuple[str, bool]], couple: bool) -> tuple[str, bool] | None:  # type: ignore[no-untyped-def]
+    for k in range(j, min(j + MAX_GAP + 1, len(doc))):
+        if k in nouns:
+            return nouns[k]
+        if couple and k == j and doc[k].lower_ == "of":
+            continue
+        if not gap_word(doc[k]):
+            return None
+    return None
+
+
+def gap_word(tok) -> bool:  # type: ignore[no-untyped-def]
+    """A word that may stand between an amount or a negative cue and its noun ("cheap", "-")."""
+    return (tok.is_alpha or tok.text == "-") and tok.lower_ not in GAP_STOPS and not tok.like_num
+
+
+def numbers(utterance: str) -> list[int]:
+    """Character offsets of the numbers (digits or number words) of an utterance."""
+    doc = blank_nlp().make_doc(fold_aligned(utterance))
+    out = []
+    for t in doc:
+        if (t.like_num or t.lower_ in NUMBER_WORDS) and t.lower_ not in ("no", "none"):
+            after = [u.lower_ for u in doc[t.i + 1 : t.i + 3]]
+            if not after or after[0] not in ("star", "stars", "-"):
+                out.append(t.idx)
+    return out
+
+
+def count_search(acts: list[DialogueAct], bounds: list[int], state: State, numbers: list[int]) -> State:
+    """The search a system count is about: the user's state, plus the values the count's sentence
+    gives up to the next number, entity or count ("21 guesthouses in the north"), a slot given two
+    values excepted. ``numbers``: character offsets of the
+    turn's numbers. Empty when the turn has no count."""
+    def sentence(a: DialogueAct) -> int | None:
+        return None if a.span is None else sum(1 for b in bounds if b <= a.span.start)
+
+    counted = {a.domain: sentence(a) for a in acts if a.role is ActRole.COUNT}
+    if not counted:
+        return {}
+    search = {domain: dict(slots) for domain, slots in state.items()}
+    for domain, counted_in in counted.items():
+        count = next(a for a in acts if a.role is ActRole.COUNT and a.domain == domain)
+        assert count.span is not None
+        later = [a.span.start for a in acts if a.span is not None and a.span.start > count.span.start
+                 and (a.role is ActRole.COUNT or a.slot in ENTITY_COLUMNS or sentence(a) != counted_in)]  # fmt: skip
+        until = min([*later, *(b for b in numbers if b > count.span.start)], default=None)
+        said: dict[str, set[str]] = defaultdict(set)
+        for a in acts:
+            if a.domain != domain or a.span is None or a.canonical is None or (until is not None and a.span.start >= until):
+                continue
+            if sentence(a) != counted_in:
+                continue
+            if a.role not in (ActRole.INFORM, ActRole.OFFER) or a.slot in ENTITY_COLUMNS or a.slot in BOUND_COLUMNS:
+                continue
+            if any(e.span is not None and e.slot in ENTITY_COLUMNS and e.domain == domain and e.span.start < a.span.start for e in acts):
+                continue  # a value after an entity's name describes that entity
+            said[a.slot].add(a.canonical)
+        for slot, values in said.items():
+            if len(values) == 1:
+                search.setdefault(domain, {})[slot] = [next(iter(values))]
+            else:  # "in the moderate to cheap price range": no single value of that slot
+                search.get(domain, {}).pop(slot, None)
+    return search if any(search.get(d) for d in counted) else {}

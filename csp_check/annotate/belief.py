@@ -1,0 +1,78 @@
+"""User turns: the belief state (the package docstring's **Roles and the request**, user side).
+
+A user's values are informs that replace their slots in the belief state (:func:`updated`);
+naming an entity makes the request that entity's values; "the same area as the hotel", "the same
+day" add an implicit inform with the value set before (:func:`same_as_before`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+
+from csp_check.annotate.annotator import Annotator
+from csp_check.annotate.lexicon import ENTITY_COLUMNS, SAME, SAME_SLOT
+from csp_check.annotate.memory import Memory, State
+from csp_check.annotate.mentions import implicit
+from csp_check.annotate.wordings import nouns_of
+from csp_check.language.normalize import fold_aligned
+from csp_check.models import ActRole, DialogueAct
+
+
+def user_acts(annotator: Annotator, utterance: str, acts: list[DialogueAct], memory: Memory) -> tuple[list[DialogueAct], State]:
+    """The acts of a user turn (``acts`` from ``acts_in_context`` plus the implicit "same …"
+    informs) and the belief state after it, which ``memory`` keeps; ``memory.named`` becomes the
+    domains whose entity the turn names."""
+    acts += same_as_before(annotator, utterance, acts, memory)
+    memory.state = updated(memory.state, acts, annotator)
+    memory.named = {a.domain for a in acts if a.slot in ENTITY_COLUMNS and a.span is not None}
+    return acts, memory.state
+
+
+def updated(state: State, acts: list[DialogueAct], annotator: Annotator | None = None) -> State:
+    """The belief state after a user turn: its informs replace their slots' values. Entity names
+    are no search constraint (asking about one entity, then for another, is no contradiction);
+    naming one makes the domain's request that entity's values for the slots asked so far
+    (what follows is about it, even where it differs from the earlier search)."""
+    said: dict[tuple[str, str], list[str]] = defaultdict(list)
+    for act in acts:
+        if act.role is ActRole.INFORM and act.canonical is not None and act.slot not in ENTITY_COLUMNS:
+            if act.canonical not in said[(act.domain, act.slot)]:
+                said[(act.domain, act.slot)].append(act.canonical)
+    new = {domain: dict(slots) for domain, slots in state.items()}
+    for a in acts:  # asking about one entity by name: the request is now what that entity has
+        if a.slot in ENTITY_COLUMNS and a.span is not None and a.canonical and annotator is not None:
+            row = annotator.row(a.domain, a.canonical)
+            if row is not None:
+                new[a.domain] = {k: [row[k]] for k in new.get(a.domain, {}) if row.get(k)}
+    for (domain, slot), values in said.items():
+        new.setdefault(domain, {})[slot] = values
+    return new
+
+
+def same_as_before(annotator: Annotator, utterance: str, acts: list[DialogueAct], memory: Memory) -> list[DialogueAct]:
+    """"In the same area as the hotel", "on the same day": the value the dialogue set before for
+    that slot (in another domain: its entity under discussion, else its request; a day: the last
+    day named), as an implicit inform of the domain the utterance is about."""
+    out = []
+    text = fold_aligned(utterance).lower()
+    for match in SAME.finditer(text):
+        slot = SAME_SLOT[match.group(1)]
+        target = _about(annotator, text[: match.start()], acts, memory, slot)
+        if target is None or any(a.domain == target and a.slot == slot for a in acts):
+            continue
+        value = memory.last_day if slot == "day" else annotator.value_elsewhere(target, slot, memory)
+        if value is not None:
+            out.append(implicit(ActRole.INFORM, "inform", target, slot, value))
+    return out
+
+
+def _about(annotator: Annotator, before: str, acts: list[DialogueAct], memory: Memory, slot: str) -> str | None:
+    """The domain a user utterance asks about (named before the "same …" words, else its acts',
+    else the active one), if it has column ``slot``."""
+    named = [d for d in annotator.domains for noun in nouns_of(d)[0] if re.search(rf"\b{re.escape(noun)}s?\b", before)]
+    options = named[-1:] or [a.domain for a in acts if a.span is not None][-1:] or ([memory.active] if memory.active else [])
+    for domain in options:
+        if slot in annotator.columns.get(domain, ()):
+            return domain
+    return None

@@ -1,0 +1,112 @@
+"""Values found by rule rather than by a KB wording: yes / no amenities from their keywords,
+star ratings, train ids and trip times with a cue.
+
+Each finder takes ``columns``: domain → its KB columns (in KB order), and finds values only for
+a column exactly one domain has (trip times: the one domain the context is about).
+"""
+
+from __future__ import annotations
+
+from csp_check.annotate.lexicon import (
+    ARRIVE_CUES,
+    BOUND_COLUMNS,
+    BOUND_WORDS,
+    CLOCK_TIME,
+    FLAG_WORDS,
+    LEAVE_CUES,
+    NEGATIONS,
+    TRAIN_ID,
+)
+from csp_check.annotate.mentions import Found
+from csp_check.annotate.resolve import DomainContext
+from csp_check.language.normalize import clock_time, normalize, parse_amount
+
+
+def flags(doc, speaker: str, columns: dict[str, set[str]]) -> list[Found]:  # type: ignore[no-untyped-def]
+    """Yes / no columns from their keywords ("free parking", "wifi"): yes, or for the system
+    no when negated in the clause ("no parking"); a negated user request is left out."""
+    out = []
+    for column, words in FLAG_WORDS.items():
+        domains = [d for d in columns if column in columns[d]]
+        if len(domains) != 1:
+            continue
+        for i, tok in enumerate(doc):
+            width = next((len(w.split()) for w in words if doc[i : i + len(w.split())].text.lower() == w), 0)
+            if not width:
+                continue
+            clause = []
+            for t in reversed(doc[max(0, i - 6) : i]):
+                if (t.is_punct and t.text != "-") or t.lower_ == "but":
+                    break
+                clause.append(t.lower_)
+            negated = bool(NEGATIONS & set(clause))
+            if negated and speaker == "user":
+                continue
+            out.append(Found(i, i + width, domains[0], column, "no" if negated else "yes"))
+    return out
+
+
+def stars(doc, columns: dict[str, set[str]]) -> list[Found]:  # type: ignore[no-untyped-def]
+    """Star ratings: a number before "star(s)" ("4 stars", "4-star", "four star")."""
+    domains = [d for d in columns if "stars" in columns[d]]
+    if len(domains) != 1:
+        return []
+    out = []
+    for i, tok in enumerate(doc[:-1]):
+        j = i + 1 + (doc[i + 1].text == "-" and i + 2 < len(doc))
+        if doc[j].lower_ not in ("star", "stars"):
+            continue
+        amount = parse_amount(tok.text)
+        if amount is not None and amount <= 5:
+            out.append(Found(i, i + 1, domains[0], "stars", str(amount)))
+    for i, tok in enumerate(doc[:-2]):  # "a star rating of 4", "a star of 4"
+        j = i + 1 + (doc[i + 1].lower_ == "rating")
+        if tok.lower_ in ("star", "stars") and j + 1 < len(doc) and doc[j].lower_ == "of":
+            amount = parse_amount(doc[j + 1].text)
+            if amount is not None and amount <= 5:
+                out.append(Found(j + 1, j + 2, domains[0], "stars", str(amount)))
+    return out
+
+
+def trip_ids(doc, found: list[Found], columns: dict[str, set[str]]) -> list[Found]:  # type: ignore[no-untyped-def]
+    """Train ids of the KB's form ("TR1234") that no KB value matched: an id is a KB value, not
+    a wording, so one no train has is still an id (and C5 refutes it), not an unread word."""
+    if "train" not in columns or "trainID" not in columns["train"]:
+        return []
+    taken = {i for f in found for i in range(f.start, f.end)}
+    return [Found(i, i + 1, "train", "trainID", tok.lower_) for i, tok in enumerate(doc)
+            if i not in taken and TRAIN_ID.fullmatch(tok.lower_)]  # fmt: skip
+
+
+def times(doc, context: DomainContext, found: list[Found], speaker: str, columns: dict[str, set[str]]) -> list[Found]:  # type: ignore[no-untyped-def]
+    """Trip bounds: a clock time whose nearest cue word before it (within six words of its
+    clause) is a departure word ("leave after 17:00" → leaveAt) or an arrival word ("arrive by
+    18:30" → arriveBy), in a domain with those columns that the context is about."""
+    domains = [d for d in columns if set(BOUND_COLUMNS) <= columns[d]]
+    sure = {f.domain for f in found}
+    domains = [d for d in domains if d in context.mentioned or d == context.active or d in sure]
+    if len(domains) != 1:
+        return []
+    out = []
+    for match in CLOCK_TIME.finditer(doc.text):
+        span = doc.char_span(match.start(1), match.end(1), alignment_mode="expand")
+        value = clock_time(normalize(match.group(1)))
+        if span is None or value is None:
+            continue
+        column = cue = None
+        for tok in reversed(doc[max(0, span.start - 6) : span.start]):
+            if tok.is_punct and tok.text not in (":", "-"):
+                break
+            if tok.lower_ in BOUND_WORDS and cue is None:
+                cue = tok.lower_  # "arrive no later than 21:00": a bound whatever verb comes before
+            if tok.lower_ in LEAVE_CUES:
+                column, cue = "leaveAt", cue or tok.lower_
+                break
+            if tok.lower_ in ARRIVE_CUES:
+                column, cue = "arriveBy", cue or tok.lower_
+                break
+        if column is not None and speaker == "system" and cue in BOUND_WORDS:
+            continue  # "8 trains arrive by 13:45" restates the bound; only a time a train has is a claim
+        if column is not None:
+            out.append(Found(span.start, span.end, domains[0], column, value))
+    return out
