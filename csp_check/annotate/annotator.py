@@ -247,7 +247,7 @@ def annotate(dialogue: Dialogue, kb: KnowledgeBase) -> Dialogue:
     when empty. Never raises on a well-formed dialogue; a dialogue whose text names nothing comes
     back with no acts.
     """
-    annotator = _annotator(kb, dialogue.ontology)
+    annotator = cached_annotator(kb, dialogue.ontology)
     memory = Memory()
     turns: list[Turn] = []
     for turn in dialogue.turns:
@@ -620,7 +620,7 @@ def blank_nlp():  # type: ignore[no-untyped-def]
 _CACHE: dict[tuple[int, tuple], tuple[KnowledgeBase, "Annotator"]] = {}
 
 
-def _annotator(kb: KnowledgeBase, ontology: dict[str, list[str]]) -> "Annotator":
+def cached_annotator(kb: KnowledgeBase, ontology: dict[str, list[str]]) -> "Annotator":
     """The (cached) annotator of one KB and ontology; the cache keeps the KB alive, so its id is stable."""
     key = (id(kb), tuple(sorted((k, tuple(v)) for k, v in ontology.items())))
     hit = _CACHE.get(key)
