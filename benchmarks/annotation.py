@@ -8,7 +8,7 @@ Usage:
       (default: ../shared/data/multiwoz/val.json.zip, read from the zip, and its db/)
 
 For every gold dialogue the checker accepts (on MultiWOZ: accepts under S1, as C1–C6 flag
-many gold dialogues there), one fault of each kind of :func:`csp_check.faults.generators.inject_annotation`
+many gold dialogues there), one fault of each kind of :func:`csp_check.faults.annotation.inject_annotation`
 is injected (the text untouched): ``state_value`` (a value the user stated changed in the state
 and the calls), ``call_value`` (changed in one service call alone), ``role_swap`` (origin /
 destination swapped in the acts, state and calls of a turn whose text gives the roles) and
@@ -30,7 +30,7 @@ from collections import Counter
 from pathlib import Path
 
 from csp_check.errors import InputError
-from csp_check.faults.generators import ANNOTATION_KINDS, annotation_trial
+from csp_check.faults.annotation import ANNOTATION_KINDS, annotation_trial
 from csp_check.readers.kb import load_kb
 from csp_check.models import ConstraintId
 from csp_check.pipeline import check_dialogue, load_corpus

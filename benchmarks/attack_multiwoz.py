@@ -4,7 +4,7 @@
 
 (about 4 minutes with the defaults on one core)
 
-Independent of the injectors of ``benchmarks/multiwoz.py`` and ``csp_check.faults.generators``: each kind
+Independent of the injectors of ``benchmarks/multiwoz.py`` and ``csp_check.faults``: each kind
 below finds its place from the checker's reading of an accepted dialogue (variables, their
 values) and the DB, and writes a *fault* (the dialogue becomes false against the DB or itself)
 and a *twin* at the same place (other words, the dialogue stays true). Three runs:

@@ -1,4 +1,4 @@
-"""Adversarial fault run on SGD, with injectors of its own (not csp_check.faults.generators).
+"""Adversarial fault run on SGD, with injectors of its own (not csp_check.faults).
 
 Usage: PYTHONPATH=$PWD python benchmarks/attack_sgd.py [PATH] [--sample N] [--all] [--seed S]
        [--kinds a,b] [--misses K]

@@ -4,7 +4,7 @@ Usage: python benchmarks/faults.py [PATH ...] [--seed N] [--limit N] [--kinds a,
 (default paths: ../shared/data/sgd/dev and ../shared/data/sgd/train)
 
 For every gold dialogue the checker accepts, one fault of each kind is injected in each mode
-(see csp_check.faults.generators) into its SGD JSON, which the reader reads again; the faulty dialogue is
+(see csp_check.faults.registry) into its SGD JSON, which the reader reads again; the faulty dialogue is
 checked and counted as *flagged* when any constraint fails and *right* ("expected id") when one
 of the fault kind's expected constraints fails. Prints one row per kind x mode; with
 ``hedged_amount``, also how many true counts said approximately (no fault) are flagged; with
@@ -22,7 +22,11 @@ from collections import Counter
 from pathlib import Path
 
 from csp_check.errors import InputError
-from csp_check.faults.generators import KINDS, MODES, TEXT_ONLY, Fault, approximate_restatement, faithful_restatement, trial
+from csp_check.faults.booking import faithful_restatement
+from csp_check.faults.counts import approximate_restatement
+from csp_check.faults.inject import trial
+from csp_check.faults.model import MODES, Fault
+from csp_check.faults.registry import KINDS, TEXT_ONLY
 from csp_check.pipeline import check_dialogue, load_corpus
 
 SHARED = Path(__file__).resolve().parents[2] / "shared" / "data" / "sgd"
@@ -42,7 +46,7 @@ def run(
     """Counter keyed (kind, mode, outcome) with outcome in injected / flagged / right; and misses.
 
     Faults are made in each dialogue's SGD JSON and read back by the reader
-    (:func:`csp_check.faults.generators.inject` with ``raw``)."""
+    (:func:`csp_check.faults.inject.inject` with ``raw``)."""
     counts: Counter = Counter()
     misses: list[tuple[Fault, list[str]]] = []
     rng = random.Random(seed)

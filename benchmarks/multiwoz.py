@@ -17,6 +17,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # this checkout's 
 
 from csp_check.check.evaluate import count_matches, entity_match  # noqa: E402
 from csp_check.families.primitives import qualified_form  # noqa: E402
+from csp_check.faults.counts import hedged_beyond  # noqa: E402
+from csp_check.faults.negation import negated_coordination  # noqa: E402
+from csp_check.faults.words import HEDGES  # noqa: E402
 from csp_check.readers.kb import load_kb  # noqa: E402
 from csp_check.models import ConstraintId, Dialogue, Span, Status  # noqa: E402
 from csp_check.language.normalize import refers  # noqa: E402
@@ -32,9 +35,9 @@ FAULT_KINDS = ("count", "name", "attribute", "whole_city", "time_bound", "bookin
 EXPECTED = {"count": "C6", "name": "C5", "attribute": "C5", "whole_city": "C4", "time_bound": "C5",
             "booking_detail": "C5", "amenity": "C5", "amenity_coordination": "C5", "hedged_count": "C6"}
 #: amenity_coordination: a wifi / parking the system affirms ("it has free wifi") said as the second
-#: noun of a negated coordination ("it does not have free breakfast and wifi"; faults.negated_coordination): C5.
+#: noun of a negated coordination ("it does not have free breakfast and wifi"; faults.negation.negated_coordination): C5.
 #: hedged_count: an exact count the KB confirms said as an approximation that misses it ("about 15" where
-#: 10 match; faults.hedged_beyond): C6.
+#: 10 match; faults.counts.hedged_beyond): C6.
 
 
 def edit_text(dialogue: Dialogue, turn: int, span: Span, new: str) -> Dialogue:
@@ -79,8 +82,6 @@ def inject(dialogue: Dialogue, kb, kind: str, rng: random.Random) -> Dialogue | 
             _, possible = count_matches(csp.kbs[c.kb or ""], c.columns, [said[n] for n in c.variables], c.ops)
             new = possible + c.count_next_day + 1 + rng.randrange(3)  # past the clock-time reading too
             if amount.amount_op == "~":  # "about 11": a range (cues.approx_tolerance); the fault leaves it
-                from csp_check.faults.generators import hedged_beyond
-
                 new = hedged_beyond(possible, possible + c.count_next_day) or new
             options.append((amount, str(new)))
         elif kind in ("name", "attribute") and c.id is ConstraintId.C5:
@@ -121,8 +122,6 @@ def inject(dialogue: Dialogue, kb, kind: str, rng: random.Random) -> Dialogue | 
                    and _flip_amenity(v.text or "") and any(c.id is ConstraintId.C5 and v.name in c.variables
                                                            for c in csp.constraints)]
     if kind == "hedged_count":
-        from csp_check.faults.generators import HEDGES, hedged_beyond
-
         for c in csp.constraints:
             amount = by_name.get(c.count_variable or "")
             if c.id is not ConstraintId.C6 or amount is None or amount.span is None or amount.amount_op != "=":
@@ -133,8 +132,6 @@ def inject(dialogue: Dialogue, kb, kind: str, rng: random.Random) -> Dialogue | 
             if new is not None and sure <= amount.value <= possible + late:
                 options.append((amount, f"{HEDGES[amount.turn % len(HEDGES)]} {new}"))
     if kind == "amenity_coordination":
-        from csp_check.faults.generators import negated_coordination
-
         options = []
         for v in csp.variables:
             utterance = dialogue.turns[v.turn].utterance

@@ -13,7 +13,7 @@ from the zip at run time and never written into the repository.
 
 It prints the dialogues read, the share flagged, flags by constraint, a seeded sample of flags to
 read by hand, and then — on the dialogues the checker accepts — the share of text-only faults
-flagged per kind (:func:`csp_check.faults.generators.inject_raw_text`).
+flagged per kind (:func:`csp_check.faults.raw_text.inject_raw_text`).
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Iterator
 
 from csp_check.errors import InputError
-from csp_check.faults.generators import RAW_KINDS, inject_raw_text
+from csp_check.faults.raw_text import RAW_KINDS, inject_raw_text
 from csp_check.readers.kb import load_kb
 from csp_check.models import Dialogue, DialogueReport, KnowledgeBase
 from csp_check.pipeline import check_dialogue

@@ -18,7 +18,7 @@ script checks the two backends agree there. Printed:
 - the solution-group table (paper Table 1 and §5's by-group GCA / VCA).
 
 Gold SGD is consistent (GCA = VCA = 1). ``--fault amount|kb_swap|coreference|duplicate|mixed``
-first injects one text-only fault per dialogue (:mod:`csp_check.faults.generators`, seeded; dialogues with
+first injects one text-only fault per dialogue (:mod:`csp_check.faults.inject`, seeded; dialogues with
 no place for it stay gold), which gives non-trivial VCA and repairs; the script then also
 reports how often the minimal repair edits exactly the faulted variable.
 """
@@ -38,6 +38,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from csp_check import check  # noqa: E402
+from csp_check.faults.inject import inject  # noqa: E402
+from csp_check.faults.registry import KINDS  # noqa: E402
 from csp_check.models import ALL_CONSTRAINTS, CSP, ConstraintId, Dialogue  # noqa: E402
 from csp_check.pipeline import dialogue_csp, load_corpus  # noqa: E402
 from csp_check.solvers import (  # noqa: E402
@@ -123,8 +125,6 @@ def main(argv: list[str] | None = None) -> int:
     read_s = time.perf_counter() - start
     faults: dict[int, object] = {}
     if args.fault != "none":
-        from csp_check.faults.generators import KINDS, inject
-
         rng = random.Random(args.seed)
         for i, d in enumerate(dialogues):
             kind = rng.choice(KINDS) if args.fault == "mixed" else args.fault

@@ -336,7 +336,7 @@ def test_raw_text_faults_are_flagged() -> None:
     """Each kind of raw-text fault, injected into a dialogue the checker accepts, is flagged."""
     import random
 
-    from csp_check.faults.generators import RAW_KINDS, inject_raw_text
+    from csp_check.faults.raw_text import RAW_KINDS, inject_raw_text
 
     gold = raw(
         "I want a moderately priced restaurant.",

@@ -12,7 +12,7 @@ from click.testing import CliRunner
 
 from csp_check.cli.main import main
 from csp_check.errors import InputError
-from csp_check.faults.generators import ANNOTATION_KINDS, annotation_trial, inject_annotation
+from csp_check.faults.annotation import ANNOTATION_KINDS, annotation_trial, drop_record, inject_annotation
 from csp_check.models import (
     PAPER_CONSTRAINTS, ActRole, ApiCall, ConstraintId, Dialogue, DialogueAct, KbResult, Span, Turn,
 )
@@ -371,7 +371,6 @@ def test_the_users_only_slot_of_an_untracked_domain_dropped_is_an_omission():
     """MUL0445 turn 0 "I 'm looking for a train Norwich .": the state after it has no train slot;
     it records the destination at the user's next turn (a delay, no claim). With the value
     dropped from the state for good, the state tracks train later but never records it: S1."""
-    from csp_check.faults.generators import _drop_record
     from csp_check.readers.kb import load_kb
 
     kb = load_kb(MULTIWOZ_DB)
@@ -379,7 +378,7 @@ def test_the_users_only_slot_of_an_untracked_domain_dropped_is_an_omission():
     assert not d.turns[0].state.get("train")
     assert not [v for v in check_dialogue(d, kb).violations if v.constraint is S1 and 0 in v.turns]
     faulty = d.model_copy(deep=True)
-    _drop_record(faulty, "train", "destination", 2)
+    drop_record(faulty, "train", "destination", 2)
     found = [v for v in check_dialogue(faulty, kb).violations if v.constraint is S1 and v.variables[0].turn == 0]
     assert found and "records no train.destination" in found[0].message
 

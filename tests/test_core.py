@@ -251,7 +251,7 @@ needs_multiwoz = pytest.mark.skipif(not MULTIWOZ_DB.exists(), reason="../shared/
 def test_our_multiwoz_file_validates_against_the_multiwoz_db():
     import random
 
-    from csp_check.faults.generators import trial
+    from csp_check.faults.inject import trial
     from csp_check.readers.kb import load_kb
 
     kb = load_kb(MULTIWOZ_DB)

@@ -13,7 +13,12 @@ import random
 import pytest
 
 from csp_check.errors import InputError
-from csp_check.faults.generators import EXPECTED, KINDS, MODES, TEXT_ONLY, inject, trial
+from csp_check.faults.dates import reworded_date_choices
+from csp_check.faults.inject import inject, trial
+from csp_check.faults.model import MODES
+from csp_check.faults.registry import EXPECTED, KINDS, REGISTRY, TEXT_ONLY
+from csp_check.faults.rewrite import rewrite_sgd
+from csp_check.faults.words import TRUE_BOUNDS
 from csp_check.pipeline import check_dialogue, load_corpus
 
 from support.data import SGD_DEV
@@ -100,7 +105,6 @@ def test_true_bounds_are_not_flagged(gold):
     10"), reads as that bound (``Variable.amount_op``), not as a changed exact count."""
     from csp_check.build.builder import build_csp
     from csp_check.delexicalize.delexicalizer import delexicalize
-    from csp_check.faults.generators import TRUE_BOUNDS, _rewrite_sgd
     from csp_check.readers.sgd import from_raw
 
     tried = 0
@@ -114,7 +118,7 @@ def test_true_bounds_are_not_flagged(gold):
             continue
         var = counts[0]
         words = TRUE_BOUNDS[n % len(TRUE_BOUNDS)]
-        faulty = from_raw(_rewrite_sgd(raw, var, f"{words} {var.text}", "", None), dialogue.ontology,
+        faulty = from_raw(rewrite_sgd(raw, var, f"{words} {var.text}", "", None), dialogue.ontology,
                           dialogue.source, dialogue.slot_descriptions)
         read = [v for v in delexicalize(faulty).variables if v.turn == var.turn and v.kind.value == "amount"]
         assert any(v.amount_op != "=" for v in read), (dialogue.id, words)
@@ -126,22 +130,29 @@ def test_true_bounds_are_not_flagged(gold):
 
 
 def test_a_date_said_in_other_words_is_the_same_date(gold):
-    """"March 9th" said "the 9th of March" (``faults.reword_date`` with the same day) is no fault:
+    """"March 9th" said "the 9th of March" (``faults.dates.reword_date`` with the same day) is no fault:
     the reworded dates of the dev dialogues the checker accepts stay accepted."""
-    from csp_check.faults.generators import _reworded_date, _rewrite_sgd
     from csp_check.pipeline import dialogue_csp
     from csp_check.readers.sgd import from_raw
 
     tried, flagged = 0, []
     for dialogue, raw in gold:
-        choices = _reworded_date(dialogue_csp(dialogue), dialogue, shift=0)
+        choices = reworded_date_choices(dialogue_csp(dialogue), None, dialogue, shift=0)
         if not choices:
             continue
         var, text, _ = choices[0]
-        faulty = from_raw(_rewrite_sgd(raw, var, text, "", None), dialogue.ontology, dialogue.source,
+        faulty = from_raw(rewrite_sgd(raw, var, text, "", None), dialogue.ontology, dialogue.source,
                           dialogue.slot_descriptions)
         tried += 1
         if check_dialogue(faulty).violations:
             flagged.append((dialogue.id, var.turn, text))
     assert tried >= 50
     assert len(flagged) / tried <= 0.01, flagged
+
+
+def test_the_registry_lists_every_kind_once_in_order():
+    """The table of kinds (``faults.registry``) names each ``FaultKind`` once, in the order of
+    ``KINDS`` (the order benchmarks run and draw them), each with a chooser and expected ids."""
+    assert tuple(REGISTRY) == KINDS and len(set(KINDS)) == len(KINDS) == 16
+    assert all(callable(k.choose) and k.expected for k in REGISTRY.values())
+    assert set(EXPECTED) == set(KINDS) and TEXT_ONLY == {"restated_detail"}

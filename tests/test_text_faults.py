@@ -13,7 +13,11 @@ from pathlib import Path
 import pytest
 
 from csp_check.language.cues import amenity_span, amount_op, approx_tolerance, boolean_span, count_spans, read_boolean
-from csp_check.faults.generators import negated_coordination, trial
+from csp_check.faults.booking import faithful_restatement
+from csp_check.faults.counts import approximate_restatement
+from csp_check.faults.inject import trial
+from csp_check.faults.negation import negated_coordination
+from csp_check.faults.rewrite import rewrite_sgd
 from csp_check.readers.kb import load_kb
 from csp_check.models import Span
 from csp_check.pipeline import check_dialogue, load_corpus
@@ -113,8 +117,6 @@ def test_a_hedged_count_outside_its_range_is_flagged_on_sgd(mode: str) -> None:
     """SGD dev 1_00030 turn 3: "I found 3 flights" (3 results). "I found around 6 flights" is
     false even read as a range (6 ± 2 misses 3): C6. "I found approximately 4 flights" (4 ± 1 holds 3)
     is no fault: the gold dialogue so restated is accepted."""
-    from csp_check.faults.generators import approximate_restatement
-
     dialogue, raw = _sgd("1_00030", "dialogues_001.json")
     assert not check_dialogue(dialogue).violations
     t = trial(dialogue, "hedged_amount", mode, random.Random(0), raw=raw)
@@ -163,14 +165,13 @@ def test_a_relative_day_is_read_from_today(words: str, flagged: bool) -> None:
     search 2019-03-03; today is Friday 2019-03-01). The same day said relatively is accepted;
     another day ("this Monday", "tomorrow") contradicts the state (S1) and the results."""
     from csp_check.delexicalize.delexicalizer import delexicalize
-    from csp_check.faults.generators import _rewrite_sgd
     from csp_check.readers.sgd import from_raw
 
     dialogue, raw = _sgd("1_00029", "dialogues_001.json")
     assert not check_dialogue(dialogue).violations
     var = next(v for v in delexicalize(dialogue).variables if v.turn == 2 and v.slot == "departure_date")
     wide = var.model_copy(update={"span": Span(start=var.span.start - 4, end=var.span.end)})  # "the 3rd of March"
-    faulty = from_raw(_rewrite_sgd(raw, wide, words, words, None), dialogue.ontology, dialogue.source,
+    faulty = from_raw(rewrite_sgd(raw, wide, words, words, None), dialogue.ontology, dialogue.source,
                       dialogue.slot_descriptions)
     found = {v.constraint.value for v in check_dialogue(faulty).violations}
     assert bool(found) == flagged and (not flagged or "S1" in found), found
@@ -206,7 +207,6 @@ def test_a_change_of_mind_the_state_misses_is_flagged(mode: str) -> None:
     """SGD dev 1_00000 turn 0: "… a restaurant reservation for 2 people …" (state and booking:
     2). With " Actually, make that 3 people." added, the state and the call still say 2: S1.
     The gold turn, and the gold turn with the change of mind to the state's own value, are not."""
-    from csp_check.faults.generators import _rewrite_sgd
     from csp_check.delexicalize.delexicalizer import delexicalize
     from csp_check.readers.sgd import from_raw
 
@@ -219,7 +219,7 @@ def test_a_change_of_mind_the_state_misses_is_flagged(mode: str) -> None:
     end = len(dialogue.turns[0].utterance)
     at_end = var.model_copy(update={"span": Span(start=end, end=end)})
     same = " Sorry, 3 people. Actually, make that 2 people."
-    kept = from_raw(_rewrite_sgd(raw, at_end, same, same, None), dialogue.ontology, dialogue.source,
+    kept = from_raw(rewrite_sgd(raw, at_end, same, same, None), dialogue.ontology, dialogue.source,
                     dialogue.slot_descriptions)
     assert not check_dialogue(kept).violations
 
@@ -231,8 +231,6 @@ def test_a_party_size_restated_without_an_act_is_checked() -> None:
     """SGD dev 1_00000 turn 5: "Your reservation has been made. …" after a booking for 2 (state,
     call and result). " That is for 4 people." added (no act annotates it) contradicts the
     user's 2 and the booked table: C2 (C5); " That is for 2 people." is no fault."""
-    from csp_check.faults.generators import faithful_restatement
-
     dialogue, raw = _sgd("1_00000", "dialogues_001.json")
     assert not check_dialogue(dialogue).violations
     t = trial(dialogue, "restated_detail", "text", random.Random(0), raw=raw)

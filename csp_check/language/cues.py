@@ -401,7 +401,7 @@ _SLOT_FILLER = frozenset("number num of the in to for".split())
 
 
 @lru_cache(maxsize=1024)
-def _unit_words(slot: str, description: str = "") -> tuple[frozenset[str], bool]:
+def unit_words(slot: str, description: str = "") -> tuple[frozenset[str], bool]:
     """(stems of the unit nouns that name ``slot``'s number, whether it counts people): the
     slot name's words and the noun after "number of" in its description ("Number of layovers
     in the flight" → layover)."""
@@ -436,7 +436,7 @@ def measure_spans(
     number before a people noun ("3 people", "2 tickets") or after "for" / "party of" / "get
     me" / "is" with no other noun after it ("a table for 2", "get me 1", not "for one table"). A number rejected in its
     sentence ("instead of two tickets", "not 4 people") is none. Each span covers the number."""
-    stems, people = _unit_words(slot, description)
+    stems, people = unit_words(slot, description)
     folded = fold_aligned(utterance)
     out = []
     for _match, span in _numbers(folded, avoid):

@@ -215,7 +215,7 @@ def from_raw(
     gives it; ``ontology`` and ``descriptions`` as :func:`load_ontology` and
     :func:`load_descriptions` return them. Raises :class:`InputError` or ``KeyError`` /
     ``TypeError`` on malformed input. Used to re-read a dialogue after editing its JSON
-    (:mod:`csp_check.faults.generators`)."""
+    (:mod:`csp_check.faults.rewrite`)."""
     return _dialogue(Path(source), str(raw["dialogue_id"]), raw, ontology, descriptions or {})
 
 
