@@ -3,13 +3,14 @@
 :class:`ConstraintId` is what :mod:`csp_check.models` validates a constraint's id with, so this
 module imports nothing of csp_check. It knows each family's id and group only; the family itself
 (how its instances are built, what satisfying one means, how it lowers to the encoding
-primitives) is a class in :mod:`csp_check.families`, and registering it
-(:func:`csp_check.families.registry.register`) declares its id here (:func:`declare`).
+primitives) is a class in :mod:`csp_check.families` (P1–P6: in :mod:`csp_check.nlsi.families`),
+and registering it (:func:`csp_check.families.registry.register`) declares its id here
+(:func:`declare`).
 
-The built-in families' ids are declared below (:data:`BUILT_IN`), in the order
-:mod:`csp_check.families` registers them, so a report or a ``--constraints`` option naming C1
-validates without loading the families; registering a built-in family checks that its group is
-the one declared here.
+The built-in families' ids are declared below (:data:`BUILT_IN`), in the listing order (the
+order :mod:`csp_check.families`, then :mod:`csp_check.nlsi.families` register them), so a report
+or a ``--constraints`` option naming C1 validates without loading the families; registering a
+built-in family checks that its group is the one declared here.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ PAPER_GROUPS = ("linguistic", "dialogic", "domain")
 #: The groups checked on a dialogue (``--constraints``); ``profile`` families check API calls.
 DIALOGUE_GROUPS = ("linguistic", "dialogic", "domain", "annotation")
 
-#: id → group of every built-in family, in registration order (:mod:`csp_check.families`).
+#: id → group of every built-in family, in the listing order (:func:`csp_check.families.registry.families`).
 BUILT_IN = (
     ("C1", "linguistic"), ("C2", "dialogic"), ("C3", "dialogic"), ("C4", "domain"), ("C5", "domain"),
     ("C6", "domain"), ("S1", "annotation"), ("S2", "annotation"),

@@ -13,7 +13,7 @@ from csp_check.check import evaluate as check
 from csp_check.cli.main import main
 from csp_check.experiment.run import DialogueResult, ExperimentResult, configs
 from csp_check.experiment.tables import table2
-from csp_check.families import Family, UnknownFamily, families, get, register, unregister
+from csp_check.families import GROUPS, Family, UnknownFamily, families, get, register, unregister
 from csp_check.families.primitives import Member
 from csp_check.models import (
     CSP, ActRole, Constraint, ConstraintId, Dialogue, DialogueAct, KbTable, KnowledgeBase, Span, Status, Turn,
@@ -88,7 +88,8 @@ def test_constraints_command_lists_every_family() -> None:
     lines = out.output.splitlines()
     assert lines[0].split() == ["id", "name", "group", "description"]
     listed = [line.split()[0] for line in lines[1:]]
-    assert listed == [f.id for f in families()] and listed[:6] == ["C1", "C2", "C3", "C4", "C5", "C6"]
+    assert listed == [f.id for f in families(GROUPS)] and listed[:6] == ["C1", "C2", "C3", "C4", "C5", "C6"]
+    assert listed[-6:] == ["P1", "P2", "P3", "P4", "P5", "P6"]
     as_json = [json.loads(line) for line in CliRunner().invoke(main, ["constraints", "--json", "--group", "domain"]).output.splitlines()]
     assert [(r["id"], r["group"]) for r in as_json] == [("C4", "domain"), ("C5", "domain"), ("C6", "domain")]
 
@@ -118,7 +119,7 @@ def test_built_in_ids_are_declared_below_the_models() -> None:
 
     from csp_check.constraint_ids import BUILT_IN, declare
 
-    assert [(f.id, f.group) for f in families()] == list(BUILT_IN)
+    assert [(f.id, f.group) for f in families(GROUPS)] == list(BUILT_IN)
     with pytest.raises(ValueError, match="declared in group dialogic"):
         declare("C2", "domain")
     code = ("import sys; from csp_check.models import Constraint, ConstraintId; "
@@ -223,19 +224,41 @@ def test_bounded_amount_explained_in_words() -> None:
 
 
 def test_profile_families_are_the_nlsi_modules() -> None:
-    """P1–P6 are registered (group profile) with the ids and names their NLSI modules declare;
-    dialogue checking neither builds nor accepts them."""
+    """P1–P6 are registered (group profile) by their own modules of csp_check.nlsi.families, one
+    family class each; dialogue checking neither builds nor accepts them."""
     from csp_check.models import ALL_CONSTRAINTS
-    from csp_check.nlsi.families import module
+    from csp_check.nlsi.families import ProfileFamily
 
     profile = families(("profile",))
     assert [f.id for f in profile] == ["P1", "P2", "P3", "P4", "P5", "P6"]
-    assert [(module(f.id).ID, module(f.id).TITLE) for f in profile] == [(f.id, f.name) for f in profile]
-    with pytest.raises(UnknownFamily):
-        module("C1")
+    assert [type(f).__module__.rpartition(".")[2] for f in profile] == [
+        "p1_schema", "p2_grounded", "p3_dialogue_kept", "p4_instruction_honoured", "p5_one_call_per_preference",
+        "p6_domain_chain",
+    ]
+    assert all(isinstance(f, ProfileFamily) and f.group == "profile" for f in profile)
+    assert get("P4") is profile[3] and not isinstance(get("C1"), ProfileFamily)
     assert not {f.id for f in profile} & set(ALL_CONSTRAINTS)
     out = CliRunner().invoke(main, ["validate", "x.json", "--constraints", "C1,P1"])
     assert out.exit_code == 2 and "unknown constraint 'P1'" in out.output
+
+
+def test_profile_families_load_on_first_need() -> None:
+    """Checking a dialogue (build, check, encode for a solver) does not import the NLSI side; the
+    first request for the profile group (listing it, or one of its ids) does."""
+    import subprocess
+    import sys
+
+    code = ("import sys\n"
+            "from csp_check.models import Dialogue, Turn\n"
+            "from csp_check.pipeline import check_dialogue, dialogue_csp\n"
+            "from csp_check.solvers.encoding import encode\n"
+            "from csp_check.families import families, get\n"
+            "d = Dialogue(id='d', turns=[Turn(index=0, speaker='user', utterance='hello')])\n"
+            "check_dialogue(d); encode(dialogue_csp(d)); families()\n"
+            "assert not [m for m in sys.modules if m.startswith('csp_check.nlsi')], sys.modules\n"
+            "assert get('P2').name == 'grounded' and 'csp_check.nlsi.families.p6_domain_chain' in sys.modules\n"
+            "assert [f.id for f in families()][-6:] == ['P1', 'P2', 'P3', 'P4', 'P5', 'P6']\n")
+    subprocess.run([sys.executable, "-c", code], check=True)
 
 
 def test_python_dash_m_has_every_command():

@@ -17,7 +17,7 @@ def constraints_command(groups: tuple[str, ...], as_json: bool) -> None:
 
     The ids are what ``--constraints`` accepts.
     """
-    listed = families(groups or None)
+    listed = families(groups or GROUPS)
     if as_json:
         for f in listed:
             click.echo(json.dumps({"id": f.id, "name": f.name, "group": f.group, "description": f.description}))

@@ -14,11 +14,19 @@ A *family* is one kind of constraint (C1 "type", C2 "coreference", …). It is a
 
 Modelled on CPMpy's global constraints (a meaning plus a decomposition) and pandera's registered
 checks (declared once, implemented per backend). Every list of constraint ids in csp-check
-(CLI, reports, tables) is read from here, in registration order; an unknown id is an error.
+(CLI, reports, tables) is read from here, in registration order (the built-in families: the
+order :mod:`csp_check.constraint_ids` declares them in); an unknown id is an error.
+
+The families of the dialogue groups are the modules of :mod:`csp_check.families`; a group whose
+families live elsewhere has a home module (:data:`HOMES`: the profile families P1–P6 are
+:mod:`csp_check.nlsi.families`), imported the first time the group or one of its ids is asked
+for, so that building and checking dialogues does not load the NLSI models.
 """
 
 from __future__ import annotations
 
+import importlib
+import re
 from typing import ClassVar, Iterable, Mapping
 
 from csp_check import constraint_ids
@@ -84,6 +92,18 @@ class Family:
 
 _FAMILIES: dict[str, Family] = {}
 
+#: group → the module whose import registers the group's families, for the groups whose families
+#: do not live in :mod:`csp_check.families` (imported on first need: :func:`families` of the group,
+#: :func:`get` of one of its ids).
+HOMES: Mapping[str, str] = {"profile": "csp_check.nlsi.families"}
+
+
+def _load(groups: Iterable[str]) -> None:
+    """Import the home module of each of ``groups`` that has one (:data:`HOMES`)."""
+    for group in groups:
+        if group in HOMES:
+            importlib.import_module(HOMES[group])
+
 
 def register(cls: type[Family]) -> type[Family]:
     """Register a family class (usable as a decorator); its id becomes a valid
@@ -107,17 +127,27 @@ def unregister(family_id: str) -> None:
 
 
 def get(family_id: str) -> Family:
-    """The registered family of ``family_id``; :class:`UnknownFamily` if there is none."""
+    """The registered family of ``family_id`` (importing its group's home, :data:`HOMES`, the
+    first time); :class:`UnknownFamily` if there is none."""
+    fid = str(family_id)
+    if fid not in _FAMILIES and fid in constraint_ids.ids():
+        _load((ConstraintId(fid).family,))
     try:
-        return _FAMILIES[str(family_id)]
+        return _FAMILIES[fid]
     except KeyError:
-        raise UnknownFamily(f"unknown constraint {family_id!r}; registered: {', '.join(_FAMILIES)}") from None
+        known = ", ".join(constraint_ids.ids())  # every family's id, also of a group not imported yet
+        raise UnknownFamily(f"unknown constraint {family_id!r}; registered: {known}") from None
 
 
 def families(groups: Iterable[str] | None = None) -> list[Family]:
-    """Every registered family (of ``groups``, when given), in registration order."""
+    """Every registered family of ``groups``, in registration order; the groups named import
+    their home first (:data:`HOMES`). ``groups`` ``None``: every family registered so far — the
+    dialogue groups' always, the ``profile`` group's once it has been asked for; pass
+    :data:`GROUPS` for every family of every group."""
     wanted = None if groups is None else set(groups)
-    return [f for f in _FAMILIES.values() if wanted is None or f.group in wanted]
+    if wanted is not None:
+        _load(sorted(wanted))
+    return [_FAMILIES[i] for i in constraint_ids.ids(wanted) if i in _FAMILIES]
 
 
 def ids(groups: Iterable[str] | None = None) -> tuple[ConstraintId, ...]:
@@ -128,8 +158,6 @@ def ids(groups: Iterable[str] | None = None) -> tuple[ConstraintId, ...]:
 def label(family_ids: Iterable[str]) -> str:
     """A short label for some ids: runs of one prefix with consecutive numbers are joined
     (``C1, C2, C3, S1`` → ``C1-C3, S1``)."""
-    import re
-
     parts: list[list[tuple[str, int | None, str]]] = []
     for fid in family_ids:
         m = re.fullmatch(r"(.*?)(\d+)", str(fid))

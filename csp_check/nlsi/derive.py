@@ -22,10 +22,10 @@ from __future__ import annotations
 
 import itertools
 
-from csp_check.nlsi.families import LOCATION_SLOTS, Context
+from csp_check.nlsi.families import Context
 from csp_check.nlsi.instructions import Rule
 from csp_check.nlsi.models import ApiCall
-from csp_check.nlsi.schema import normalize
+from csp_check.nlsi.schema import LOCATION_SLOTS, normalize
 
 MAX_CALLS_PER_DOMAIN = 8
 #: ``--solver`` value of the forward-chaining interpreter (:func:`derive`).

@@ -12,11 +12,11 @@ it carries) and one *method* variable:
 Finite domains come from the schema, the dialogue and the profile (:meth:`Structure.candidates`):
 the value the user stated for the slot, the values instructions give it (actions and chain
 conditions), categorical values the user said, and, for a location-like slot, the other calls'
-location candidates; a given call set adds its own values. Each family module of
-:mod:`csp_check.nlsi.families` lowers its instances (``lower(ctx, st)``) to the primitives of
+location candidates; a given call set adds its own values. Each family of
+:mod:`csp_check.nlsi.families` lowers its instances (``lower_calls(ctx, st)``) to the primitives of
 :mod:`csp_check.families.primitives` (``Member``, ``AnyOf`` clauses of member literals, and an
 ``AllEqual`` literal for a derive preference); :func:`build_csp` wraps them as constraints of the
-registry's ``profile`` group (:mod:`csp_check.families.profile`), so
+registry's ``profile`` group (:class:`csp_check.nlsi.families.base.ProfileFamily`), so
 :func:`csp_check.solvers.encoding.encode` turns them into the one encoding CP-SAT and
 ``csp_check/solvers/consistency.mzn`` read.
 
@@ -33,6 +33,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Iterable
 
+from csp_check.families import registry
 from csp_check.families.primitives import AllEqual, AnyOf, Member
 from csp_check.models import CSP, ActRole, Constraint, ConstraintId, Span, Variable
 from csp_check.nlsi.instructions import Rule
@@ -194,12 +195,10 @@ class LoweredConstraint(Constraint):
 
 
 def lowered(ctx, st: Structure, families: Iterable[str] = ALL_FAMILIES) -> list[LoweredConstraint]:
-    """Every family's instances over ``st``, lowered (family modules' ``lower``)."""
-    from csp_check.nlsi.families import module
-
+    """Every family's instances over ``st``, lowered (the families' ``lower_calls``)."""
     out = []
     for fid in families:
-        for label, prims in module(fid).lower(ctx, st):
+        for label, prims in registry.get(fid).lower_calls(ctx, st):
             variables = list(dict.fromkeys(n for p in prims for n in p.variables))
             out.append(LoweredConstraint(id=ConstraintId(fid), variables=variables, primitives=tuple(prims), label=label))
     return out

@@ -27,7 +27,7 @@ from typing import Any, Iterable, Sequence
 import pytest
 
 from csp_check.errors import InconsistentDialogues, InputError, UsageError
-from csp_check.families import DIALOGUE_GROUPS, families, label
+from csp_check.families import DIALOGUE_GROUPS, GROUPS, families, label
 from csp_check.models import (
     ALL_CONSTRAINTS,
     ConstraintId,
@@ -76,11 +76,11 @@ def dialogue_constraints(constraints: Iterable[ConstraintId | str]) -> tuple[Con
     if isinstance(constraints, str):
         constraints = [part for part in constraints.replace(",", " ").split()]
     known = {f.id.upper(): f.id for f in families(DIALOGUE_GROUPS)}
-    everything = {f.id.upper(): f for f in families()}
     out = []
     for c in constraints:
         key = str(c).strip().upper()
         if key not in known:
+            everything = {f.id.upper(): f for f in families(GROUPS)}
             why = (f"{everything[key].id} is a {everything[key].group} family (it checks API calls, not dialogues)"
                    if key in everything else f"unknown constraint {str(c)!r}")  # fmt: skip
             raise UsageError(f"csp_check constraints: {why}; choose from {label(known.values())}")

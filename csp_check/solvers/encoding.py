@@ -40,6 +40,7 @@ from dataclasses import dataclass, field
 from typing import Iterable, Mapping
 
 from csp_check.errors import InvalidCSP
+from csp_check import constraint_ids
 from csp_check.families import registry
 from csp_check.families.primitives import DONTCARE, AllDifferent, AllEqual, AnyOf, KbCount, Member, covering_values
 from csp_check.models import CSP, ConstraintId, Value, VariableKind
@@ -204,7 +205,8 @@ def encode(
     :class:`~csp_check.families.UnknownFamily` for an unregistered constraint id.
     """
     fixed = dict(fixed or {})
-    registered = tuple(f.id for f in registry.families())
+    # every family id (its index is an instance's ``family``), also of a group not imported yet
+    registered = tuple(i.value for i in constraint_ids.ids())
     enabled = frozenset(ConstraintId(f) for f in (registered if families is None else families))
     fam_index = {fid: k for k, fid in enumerate(registered)}
     index = {v.name: i for i, v in enumerate(csp.variables)}

@@ -15,10 +15,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from csp_check.nlsi.families import LOCATION_SLOTS
+from csp_check.families.primitives import AnyOf, Member
+from csp_check.families.registry import register
+from csp_check.nlsi.families.base import ProfileFamily
 from csp_check.nlsi.models import ApiCall, CallViolation
-
-ID, TITLE = "P2", "grounded"
+from csp_check.nlsi.schema import LOCATION_SLOTS
 
 
 @dataclass(frozen=True)
@@ -26,11 +27,6 @@ class Instance:
     call: int
     slot: str
     value: str
-
-
-def instances(ctx, calls: list[ApiCall]) -> list[Instance]:
-    return [Instance(i, s, v) for i, c in enumerate(calls) if ctx.domain_of(c) for s, v in c.arguments
-            if ctx.schema.slot(ctx.domain_of(c), s) is not None]
 
 
 def grounded_alone(ctx, d: str, slot: str, value: str) -> bool:
@@ -50,44 +46,55 @@ def grounded_alone(ctx, d: str, slot: str, value: str) -> bool:
     return False
 
 
-def holds(ctx, inst: Instance, calls: list[ApiCall]) -> bool:
-    call = calls[inst.call]
-    d = ctx.domain_of(call)
-    if grounded_alone(ctx, d, inst.slot, inst.value):
-        return True
-    if inst.slot in LOCATION_SLOTS:
-        for j, other in enumerate(calls):
-            if j != inst.call and any(s in LOCATION_SLOTS and ctx.same(d, inst.slot, v, inst.value) for s, v in other.arguments):
-                return True
-    return False
+@register
+class Grounded(ProfileFamily):
+    """P2, grounded: the family this module's docstring states."""
 
+    id, name = "P2", "grounded"
+    description = "every argument value is said in the dialogue or given by an applicable instruction"
 
-def explain(ctx, inst: Instance, calls: list[ApiCall]) -> CallViolation:
-    return CallViolation(family=ID, call=calls[inst.call].render(), argument=inst.slot,
-                         message=f"{inst.slot}={inst.value!r} is neither said in the dialogue nor given by an instruction (hallucinated)")
+    def instances(self, ctx, calls: list[ApiCall]) -> list[Instance]:
+        return [Instance(i, s, v) for i, c in enumerate(calls) if ctx.domain_of(c) for s, v in c.arguments
+                if ctx.schema.slot(ctx.domain_of(c), s) is not None]
 
+    def holds(self, ctx, inst: Instance, calls: list[ApiCall]) -> bool:
+        call = calls[inst.call]
+        d = ctx.domain_of(call)
+        if grounded_alone(ctx, d, inst.slot, inst.value):
+            return True
+        if inst.slot in LOCATION_SLOTS:
+            for j, other in enumerate(calls):
+                if j != inst.call and any(s in LOCATION_SLOTS and ctx.same(d, inst.slot, v, inst.value)
+                                          for s, v in other.arguments):
+                    return True
+        return False
 
-def lower(ctx, st) -> list:
-    """(label, primitives) per instance over the structure ``st`` (module doc)."""
-    from csp_check.families.primitives import AnyOf, Member
-    ABSENT = st.absent
+    def violation(self, ctx, inst: Instance, calls: list[ApiCall]) -> CallViolation:
+        return CallViolation(family=self.id, call=calls[inst.call].render(), argument=inst.slot,
+                             message=f"{inst.slot}={inst.value!r} is neither said in the dialogue nor given by an "
+                                     "instruction (hallucinated)")
 
-    out = []
-    for cv in st.calls:
-        d = cv.domain
-        if d is None:
-            continue
-        for var, s in cv.all_vars():
-            if ctx.schema.slot(d, s) is None:
+    def lower_calls(self, ctx, st) -> list:
+        """(label, primitives) per instance over the structure ``st`` (module doc)."""
+        ABSENT = st.absent
+
+        out = []
+        for cv in st.calls:
+            d = cv.domain
+            if d is None:
                 continue
-            ok = frozenset(u for u in st.domain[var] if u == ABSENT or grounded_alone(ctx, d, s, u))
-            if s not in LOCATION_SLOTS:
-                out.append((f"{cv.method}: {s} grounded", [Member((var,), ok)]))
-                continue
-            others = [(w, s2) for o in st.calls if o is not cv for w, s2 in o.all_vars() if s2 in LOCATION_SLOTS]
-            prims = [AnyOf((st.is_value(var, u, excluded=True),
-                            *(Member((w,), frozenset(x for x in st.domain[w] if x != ABSENT and ctx.same(d, s, x, u)))
-                              for w, _ in others)))
-                     for u in sorted(st.domain[var] - ok)]
-            out.append((f"{cv.method}: {s} grounded or shared", prims))
-    return out
+            for var, s in cv.all_vars():
+                if ctx.schema.slot(d, s) is None:
+                    continue
+                ok = frozenset(u for u in st.domain[var] if u == ABSENT or grounded_alone(ctx, d, s, u))
+                if s not in LOCATION_SLOTS:
+                    out.append((f"{cv.method}: {s} grounded", [Member((var,), ok)]))
+                    continue
+                others = [(w, s2) for o in st.calls if o is not cv for w, s2 in o.all_vars() if s2 in LOCATION_SLOTS]
+                prims = [AnyOf((st.is_value(var, u, excluded=True),
+                                *(Member((w,), frozenset(x for x in st.domain[w]
+                                                         if x != ABSENT and ctx.same(d, s, x, u)))
+                                  for w, _ in others)))
+                         for u in sorted(st.domain[var] - ok)]
+                out.append((f"{cv.method}: {s} grounded or shared", prims))
+        return out

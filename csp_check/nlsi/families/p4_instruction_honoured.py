@@ -14,12 +14,14 @@ is not ``u``, or a rule giving ``u`` has its condition" (its conditions in claus
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
 
+from csp_check.families.primitives import AnyOf, Member
+from csp_check.families.registry import register
+from csp_check.nlsi.families.base import ProfileFamily
 from csp_check.nlsi.instructions import Rule
 from csp_check.nlsi.models import ApiCall, CallViolation
-
-ID, TITLE = "P4", "instruction honoured"
 
 
 @dataclass(frozen=True)
@@ -28,70 +30,71 @@ class Instance:
     rule: Rule
 
 
-def instances(ctx, calls: list[ApiCall]) -> list[Instance]:
-    out = []
-    for i, c in enumerate(calls):
+@register
+class InstructionHonoured(ProfileFamily):
+    """P4, instruction honoured: the family this module's docstring states."""
+
+    id, name = "P4", "instruction honoured"
+    description = "an instruction whose condition holds in a call puts its value in the call"
+
+    def instances(self, ctx, calls: list[ApiCall]) -> list[Instance]:
+        out = []
+        for i, c in enumerate(calls):
+            d = ctx.domain_of(c)
+            if d is None:
+                continue
+            for r in ctx.rules:
+                if r.action and ctx.condition_holds(r, c) and ctx.grounding.stated(d, r.action[0]) is None:
+                    out.append(Instance(i, r))
+        return out
+
+    def holds(self, ctx, inst: Instance, calls: list[ApiCall]) -> bool:
+        c = calls[inst.call]
         d = ctx.domain_of(c)
-        if d is None:
-            continue
-        for r in ctx.rules:
-            if r.action and ctx.condition_holds(r, c) and ctx.grounding.stated(d, r.action[0]) is None:
-                out.append(Instance(i, r))
-    return out
+        slot = inst.rule.action[0]
+        got = c.args().get(slot)
+        allowed = [r.action[1] for r in ctx.rules if r.action and r.action[0] == slot and ctx.condition_holds(r, c)]
+        return any(ctx.same(d, slot, got, v) for v in allowed)
 
+    def violation(self, ctx, inst: Instance, calls: list[ApiCall]) -> CallViolation:
+        c = calls[inst.call]
+        slot, value = inst.rule.action
+        got = c.args().get(slot)
+        what = "has no " + slot if got is None else f"has {slot}={got!r}"
+        return CallViolation(family=self.id, call=c.render(), argument=slot, instruction=inst.rule.instruction,
+                             message=f"the instruction applies ({inst.rule.describe()}) but the call {what}, "
+                                     f"not {value!r}")
 
-def holds(ctx, inst: Instance, calls: list[ApiCall]) -> bool:
-    c = calls[inst.call]
-    d = ctx.domain_of(c)
-    slot = inst.rule.action[0]
-    got = c.args().get(slot)
-    allowed = [r.action[1] for r in ctx.rules if r.action and r.action[0] == slot and ctx.condition_holds(r, c)]
-    return any(ctx.same(d, slot, got, v) for v in allowed)
-
-
-def explain(ctx, inst: Instance, calls: list[ApiCall]) -> CallViolation:
-    c = calls[inst.call]
-    slot, value = inst.rule.action
-    got = c.args().get(slot)
-    what = "has no " + slot if got is None else f"has {slot}={got!r}"
-    return CallViolation(family=ID, call=c.render(), argument=slot, instruction=inst.rule.instruction,
-                         message=f"the instruction applies ({inst.rule.describe()}) but the call {what}, not {value!r}")
-
-
-def lower(ctx, st) -> list:
-    """(label, primitives) per instance over the structure ``st`` (module doc)."""
-    import itertools
-
-    from csp_check.families.primitives import AnyOf, Member
-
-    out = []
-    for cv in st.calls:
-        d = cv.domain
-        if d is None:
-            continue
-        for r in ctx.rules:
-            if not r.action or d not in r.domains or ctx.grounding.stated(d, r.action[0]) is not None:
+    def lower_calls(self, ctx, st) -> list:
+        """(label, primitives) per instance over the structure ``st`` (module doc)."""
+        out = []
+        for cv in st.calls:
+            d = cv.domain
+            if d is None:
                 continue
-            if any(s not in cv.slots for s, _ in r.condition):
-                continue  # a condition on an argument the call cannot have never holds
-            premise = [st.missing(cv)] + [st.differs(cv.slots[s], d, s, v) for s, v in r.condition]
-            slot = r.action[0]
-            var = cv.slots.get(slot)
-            if var is None:
-                out.append((f"{cv.method}: {r.instruction}", [AnyOf(tuple(premise))]))
-                continue
-            others = [o for o in ctx.rules if o.action and o.action[0] == slot and d in o.domains]
-            values = frozenset().union(*(st.same_set(var, d, slot, o.action[1]) for o in others))
-            prims = [AnyOf((*premise, Member((var,), values)))]
-            own = st.same_set(var, d, slot, r.action[1])
-            for u in sorted(values - own):
-                givers = [o for o in others if u in st.same_set(var, d, slot, o.action[1])]
-                if any(not o.condition for o in givers):
+            for r in ctx.rules:
+                if not r.action or d not in r.domains or ctx.grounding.stated(d, r.action[0]) is not None:
                     continue
-                if any(any(s not in cv.slots for s, _ in o.condition) for o in givers):
-                    givers = [o for o in givers if all(s in cv.slots for s, _ in o.condition)]
-                for pick in itertools.product(*(o.condition for o in givers)):
-                    prims.append(AnyOf((*premise, st.is_value(var, u, excluded=True),
-                                        *(st.same(cv.slots[s], d, s, v) for s, v in pick))))
-            out.append((f"{cv.method}: {r.instruction}", prims))
-    return out
+                if any(s not in cv.slots for s, _ in r.condition):
+                    continue  # a condition on an argument the call cannot have never holds
+                premise = [st.missing(cv)] + [st.differs(cv.slots[s], d, s, v) for s, v in r.condition]
+                slot = r.action[0]
+                var = cv.slots.get(slot)
+                if var is None:
+                    out.append((f"{cv.method}: {r.instruction}", [AnyOf(tuple(premise))]))
+                    continue
+                others = [o for o in ctx.rules if o.action and o.action[0] == slot and d in o.domains]
+                values = frozenset().union(*(st.same_set(var, d, slot, o.action[1]) for o in others))
+                prims = [AnyOf((*premise, Member((var,), values)))]
+                own = st.same_set(var, d, slot, r.action[1])
+                for u in sorted(values - own):
+                    givers = [o for o in others if u in st.same_set(var, d, slot, o.action[1])]
+                    if any(not o.condition for o in givers):
+                        continue
+                    if any(any(s not in cv.slots for s, _ in o.condition) for o in givers):
+                        givers = [o for o in givers if all(s in cv.slots for s, _ in o.condition)]
+                    for pick in itertools.product(*(o.condition for o in givers)):
+                        prims.append(AnyOf((*premise, st.is_value(var, u, excluded=True),
+                                            *(st.same(cv.slots[s], d, s, v) for s, v in pick))))
+                out.append((f"{cv.method}: {r.instruction}", prims))
+        return out

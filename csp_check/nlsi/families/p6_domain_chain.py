@@ -11,10 +11,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from csp_check.families.primitives import AnyOf
+from csp_check.families.registry import register
+from csp_check.nlsi.families.base import ProfileFamily
 from csp_check.nlsi.instructions import Rule
 from csp_check.nlsi.models import ApiCall, CallViolation
-
-ID, TITLE = "P6", "domain chain"
 
 
 @dataclass(frozen=True)
@@ -22,31 +23,34 @@ class Instance:
     rule: Rule
 
 
-def instances(ctx, calls: list[ApiCall]) -> list[Instance]:
-    called = {ctx.domain_of(c) for c in calls}
-    return [Instance(r) for r in ctx.rules if r.also_domain and set(r.domains) & called]
+@register
+class DomainChain(ProfileFamily):
+    """P6, domain chain: the family this module's docstring states."""
 
+    id, name = "P6", "domain chain"
+    description = "'if D1 then also D2' with D1 called: a D2 call exists"
 
-def holds(ctx, inst: Instance, calls: list[ApiCall]) -> bool:
-    return any(ctx.domain_of(c) == inst.rule.also_domain for c in calls)
+    def instances(self, ctx, calls: list[ApiCall]) -> list[Instance]:
+        called = {ctx.domain_of(c) for c in calls}
+        return [Instance(r) for r in ctx.rules if r.also_domain and set(r.domains) & called]
 
+    def holds(self, ctx, inst: Instance, calls: list[ApiCall]) -> bool:
+        return any(ctx.domain_of(c) == inst.rule.also_domain for c in calls)
 
-def explain(ctx, inst: Instance, calls: list[ApiCall]) -> CallViolation:
-    src = next(c for c in calls if ctx.domain_of(c) in inst.rule.domains)
-    return CallViolation(family=ID, call=src.render(), instruction=inst.rule.instruction,
-                         message=f"{'/'.join(inst.rule.domains)} is called, so {inst.rule.also_domain} must be called too; it is not")
+    def violation(self, ctx, inst: Instance, calls: list[ApiCall]) -> CallViolation:
+        src = next(c for c in calls if ctx.domain_of(c) in inst.rule.domains)
+        return CallViolation(family=self.id, call=src.render(), instruction=inst.rule.instruction,
+                             message=f"{'/'.join(inst.rule.domains)} is called, so {inst.rule.also_domain} must be "
+                                     "called too; it is not")
 
-
-def lower(ctx, st) -> list:
-    """(label, primitives) per instance over the structure ``st`` (module doc)."""
-    from csp_check.families.primitives import AnyOf
-
-    out = []
-    for r in ctx.rules:
-        if not r.also_domain:
-            continue
-        targets = tuple(st.exists(cv) for cv in st.of_domain(r.also_domain))
-        prims = [AnyOf((st.missing(cv), *targets)) for cv in st.calls if cv.domain in r.domains]
-        if prims:
-            out.append((r.instruction, prims))
-    return out
+    def lower_calls(self, ctx, st) -> list:
+        """(label, primitives) per instance over the structure ``st`` (module doc)."""
+        out = []
+        for r in ctx.rules:
+            if not r.also_domain:
+                continue
+            targets = tuple(st.exists(cv) for cv in st.of_domain(r.also_domain))
+            prims = [AnyOf((st.missing(cv), *targets)) for cv in st.calls if cv.domain in r.domains]
+            if prims:
+                out.append((r.instruction, prims))
+        return out
