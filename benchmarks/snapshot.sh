@@ -12,7 +12,10 @@ out=$(realpath -m "$1"); tree=$(realpath "${2:-$(dirname "$0")/..}")
 shared=$(realpath "$tree/../shared/data" 2>/dev/null || realpath "$(dirname "$0")/../../shared/data")
 mkdir -p "$out"; cd "$tree"
 export PYTHONPATH="$tree" PYTHONHASHSEED=0
-cli() { python3 -c 'from csp_check.cli import main; main()' "$@"; }
+cli() { python3 -c 'import sys
+try: from csp_check.cli.main import main
+except ImportError: from csp_check.cli import main
+main()' "$@"; }
 untimed() { sed -E 's/[0-9]+(\.[0-9]+)? ?(s|ms|dialogues\/s|MB|MiB)\b/<t>/g'; }
 run() { local name=$1; shift; [[ -n "${ONLY:-}" && " $ONLY " != *" $name "* ]] && return; "$@" >"$out/$name.out" 2>"$out/$name.err"; echo "rc=$?" >>"$out/$name.out"
         untimed <"$out/$name.out" >"$out/$name.tmp" && mv "$out/$name.tmp" "$out/$name.out"; }
