@@ -26,19 +26,10 @@ variable must be one of its forms (membership in a fixed set; :func:`csp_check.c
   nothing; MultiWOZ 2.2 added such values to 2.1's state). Only slots the state has
   (:func:`state_slots`: MultiWOZ's fixed ``semi`` / ``book`` slots per domain; other formats:
   any slot of the service), and only where the words inform (:func:`informs`). Decided by
-  reading MultiWOZ 2.1 val and SGD flags (``docs/s1-flags.md``); no claim for: ``dontcare`` in
-  any wording ("any area", "doesn't matter"), negated values ("not in the north"), a yes/no
-  question about an entity ("Is the Lensfield a 4 star hotel?", "Does it have free wifi?";
-  "is there" / "do you have" search and are claimed), a fallback ("if the booking fails, how
-  about 12:30"), a bare "yes" / "no" span, a name the user only asks about ("the postcode of
-  the Curry Garden?"; "Cotto is fine" and "book the Ashley Hotel" choose it and are claimed),
-  a name placing something else ("near the Cotto") or named with another ("Churchill and
-  Magdalene Colleges"), the generic "hotel" as the hotel type unless set against a guesthouse,
-  a booking slot (people, day, time, stay) in a sentence that also informs another domain
-  ("book the anatolia for 2 people" annotated as the train's), a value the state holds in the
-  other role of the domain (departure / destination; one span annotated as both leaveAt and
-  arriveBy) or, for a name, under another domain's non-name slot (a taxi's destination
-  annotated as a restaurant name), and a value recorded a turn late (a delay).
+  reading MultiWOZ 2.1 val and SGD flags (``docs/s1-flags.md``); the classes with no claim
+  (``dontcare`` in any wording, negated values, a question about an entity, a fallback, …) and
+  a value recorded a turn late (a delay) are listed in S1's reading rules
+  (:mod:`csp_check.families.s1_annotation_text`).
 - **stale value**: the user changes a value ("actually, make it Tuesday") and the state keeps
   the old one: the state instance of the new mention (each mention meets the state after its
   own turn), a contradiction.
