@@ -1,4 +1,4 @@
-"""The long fuzz run (README, "Measured figures": fuzzing): thousands of damaged corpora through ``csp-check validate``.
+"""The long fuzz run (docs/robustness.md): thousands of damaged corpora through ``csp-check validate``.
 
     python benchmarks/fuzz.py [--cases 5000] [--seed 0] [--hang 20]
 

@@ -1,4 +1,4 @@
-"""Cost of checking one long dialogue: the time-per-turn curve (README, "Measured figures").
+"""Cost of checking one long dialogue: the time-per-turn curve (docs/scale.md).
 
     python benchmarks/long_dialogues.py [--turns 500,1000,2000,4000,8000,10000] [--repeat 1]
 

@@ -37,7 +37,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from csp_check import check  # noqa: E402
+from csp_check.check import evaluate as check  # noqa: E402
 from csp_check.faults.inject import inject  # noqa: E402
 from csp_check.faults.registry import KINDS  # noqa: E402
 from csp_check.models import ALL_CONSTRAINTS, CSP, ConstraintId, Dialogue  # noqa: E402

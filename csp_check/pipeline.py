@@ -4,6 +4,12 @@
 >>> for dialogue in load_corpus(["examples/dialogues.jsonl"], kb=load_kb("kb/restaurants.json")):
 ...     report = check_dialogue(dialogue, kb)
 ...     print(report.status, [v.message for v in report.violations])
+
+Reading rules
+
+- Dialogues without act annotations are annotated from the KB like raw text when a KB is given
+  (:func:`with_annotations`, :mod:`csp_check.annotate.annotator`); otherwise they have no
+  variables.
 """
 
 from __future__ import annotations

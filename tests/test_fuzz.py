@@ -32,7 +32,7 @@ def test_damage_never_loses_a_good_dialogue(fmt: str, kind: str, target: int, se
 
 
 # Every class of damage on every format, each in a few generated variants: the classes of
-# damage the README lists under fuzzing are each exercised on every run, whatever hypothesis draws.
+# damage docs/robustness.md lists are each exercised on every run, whatever hypothesis draws.
 @pytest.mark.parametrize("kind", fz.KINDS)
 @pytest.mark.parametrize("fmt", fz.FORMATS)
 def test_each_class_of_damage(fmt: str, kind: str) -> None:

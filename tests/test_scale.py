@@ -331,7 +331,7 @@ def test_an_unreachable_ray_address_fails_fast() -> None:
 
 
 def test_the_ray_extra_brings_ray_client() -> None:
-    """README's ray://HEAD:10001 needs Ray Client, which plain `ray` lacks ("requires ray[client]")."""
+    """docs/scale.md's ray://HEAD:10001 needs Ray Client, which plain `ray` lacks ("requires ray[client]")."""
     import tomllib
 
     pyproject = tomllib.loads((Path(__file__).resolve().parents[1] / "pyproject.toml").read_text(encoding="utf-8"))

@@ -6,6 +6,8 @@ utterance, recovers what the user asked for across turns, and gives every variab
 constraint builder reads (:mod:`csp_check.build.builder`); it emits only the existing
 :class:`~csp_check.models.DialogueAct` / ``Turn.state`` model.
 
+Reading rules
+
 **Values.** A spaCy blank English tokenizer and a ``PhraseMatcher(attr="LOWER")`` with one label
 per (domain, column) of every KB table (and the dialogue's ``ontology``), each value also in the
 normaliser's spellings (:data:`SPELLINGS`), in the wordings of :data:`PARAPHRASES` ("mid-range",

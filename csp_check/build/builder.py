@@ -4,43 +4,47 @@ and S1 (annotation against text: :mod:`csp_check.families.annotation_common`).
 Each family builds its own instances in its module (:mod:`csp_check.families`) from a
 :class:`~csp_check.build.context.BuildContext` (:func:`build_instances` runs them); the domain
 families (C4–C6) at each :class:`~csp_check.build.context.KbScope` of the one walk over the
-dialogue's KB results (:meth:`~csp_check.build.context.BuildContext.kb_scopes`).
+dialogue's KB scopes (:meth:`~csp_check.build.context.BuildContext.kb_scopes`). Each family's own
+reading rules are in its module's docstring (``csp-check constraints --rules``); the rules below
+are those of the builder, which every domain family reads.
 
-Decisions (also in the README, "Semantics"):
+Reading rules
 
-- **C1 (type)**: every variable. V(type) is the slot's closed value set when the ontology has
-  one (SGD categorical slots), else every canonical value the dialogue's annotations and its
-  KB give that slot type; a clock slot's also every well-formed time (a bound's "after 18:45"
-  need not be a KB time; "25:70" is no time). Amounts: a non-negative integer.
-- **C2 (coreference)**: slot variables of one slot type that refer to the same value, across
-  the dialogue (a group of ≥ 2). What a variable refers to comes from the annotations: the
-  belief state for user informs and system confirms, the act's canonical value otherwise
-  (:func:`referents`).
-- **C3 (distinctness)**: explicit slot variables of one slot type in one utterance take pairwise
-  different values (the paper's rule as written; no gold SGD utterance names one value twice).
 - **KB scope** of a domain constraint at turn t for domain d: for C4 and C6, the entities of
   the latest ``KbResult`` of d at or before t (SGD ``service_results``: the answer to the call
   the count is about); for C5, every entity of d that the dialogue's results show — the
   dialogue's KB, as in the paper (after a ``REQUEST_ALTS`` SGD systems offer the next entity of
   an earlier result list, and some results are annotated a turn late). Without any
-  ``KbResult`` of d: the ``--kb`` table of d; without either, no domain constraint.
-- **C4 (none)**: a system ``no_result`` act: no entity matches its values (or, if it has none,
-  the search filters below).
-- **C5 (at least one)**: the values of a system utterance's ``offer`` / ``inform`` acts of d
-  that are KB columns, together with the search filters in force (below, C6) for the other
-  columns, describe an entity that exists: an offer must fit what the user asked for. When
-  one slot has several values (several entities listed), each listed value is checked with the
-  user's request alone. Values stated in a turn that confirms a booking describe the booking
-  (a total fee, a reference), not a KB entity: no C5. A slot offered with several values in one
-  utterance ("Dogman, Hackers or High Life") gives one C5 per value.
-- **C6 (exactly n)**: a system amount ``count`` of d equals the number of entities matching the
-  filter variables. ``count_filter="state"`` (default): the search constraints in force — the
-  ``KbResult`` call's parameters (SGD) or the belief state of d (other corpora, less the
-  :data:`NOT_FILTERS` slots), less the parameters the back end ignores
-  (:func:`ignored_parameters`) — each linked to the latest variable that mentions that value.
-  A count made under bounds (a belief state with leaveAt / arriveBy) gets no C6: equality
-  filters cannot express "leave after 12:45". ``count_filter="utterance"`` (the paper's
-  reading): the other slot variables of the same utterance and domain.
+  ``KbResult`` of d: the ``--kb`` table of d; without either, no domain constraint (``validate``
+  warns on stderr which input files got none).
+- **Which variables filter a count or an offer** (``BuildOptions.count_filter``). ``state``
+  (default): the search constraints in force — the ``KbResult`` call's parameters (SGD) or the
+  belief state of d (other corpora) — each linked to the latest variable that mentions that
+  value. Excluded: parameters the back end itself ignores (a call whose own results contradict
+  it: SGD RentalCars ignores ``pickup_time``: :func:`ignored_parameters`) and entity names
+  (``name``, ``trainID``: :data:`NOT_FILTERS`). ``utterance``: the paper's reading, the other
+  slot variables of the same utterance and domain.
+- **Bounds**: MultiWOZ's ``leaveAt`` / ``arriveBy`` are bounds ("leave after 12:45": the
+  entity's ``leaveAt ≥ 12:45``; ``arriveBy ≤``): a filter carries an operator
+  (``Constraint.ops``: ``=``, ``>=``, ``<=``), the same in the checker, CP-SAT and the MiniZinc
+  model (``F_OP``), so counts under bounds are checked and an offered train must satisfy them.
+- **"Hotel"** names any place to stay as well as one of the two hotel types
+  (:func:`~csp_check.build.context.is_generic`): as a type it filters nothing, except where a
+  family says otherwise (C4, C6).
+- **What a KB table is asked** (:meth:`~csp_check.build.context.BuildContext.kb_claim`): a
+  value of a closed column the table never has (attraction type "church", price range
+  "cheaper"), a part of a name or address several entities share ("east road"), a list ("efes
+  restaurant or anatolia"), a clock column whose value is no time ("every hour"), a value that
+  says the information is missing, and an entity's name annotated as its address are wordings,
+  no claim; an exact name of another domain's entity is no claim of the act's domain either.
+- **Canonical values** (:func:`canonical_values`): an annotated value that refers instead of
+  naming ("that day", "same area", "same price range as the Lovell Lodge") takes the value the
+  belief state of its turn holds for the slot; a comparative act value where the text names a
+  value ("expensive") takes the text's; a number word is its number ("four" stars = 4); a
+  12-hour time is read against the state ("3:45" for 15:45; "6:30" annotated for "6:30pm" is
+  18:30).
+- Travel spans take the slot of the role their words give
+  (:func:`csp_check.language.roles.with_text_roles`) before any instance is built.
 """
 
 from __future__ import annotations

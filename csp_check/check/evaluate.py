@@ -2,8 +2,9 @@
 
 What each constraint means is stated by its family (:mod:`csp_check.families`: one module per
 family, :meth:`~csp_check.families.registry.Family.satisfied`); this module applies them. The
-MiniZinc model and the CP-SAT backend must agree with it (spec §2, paper §3.2). Semantics
-decided there:
+MiniZinc model and the CP-SAT backend must agree with it (spec §2, paper §3.2).
+
+Reading rules
 
 - Values are compared after :func:`~csp_check.language.normalize.normalize` (the CSP stores them so).
 - ``dontcare`` as a filter value matches every entity.
@@ -13,6 +14,11 @@ decided there:
 - Amount variables (kind ``amount``) are integers in ``0..CSP.max_amount``.
 - S1 (annotation against text): the user's text variable takes one of the fixed values the
   belief state / service call records for it (membership in a set of constants).
+- **A CSP with no solution.** The paper counts such a dialogue consistent only if its
+  assignment is empty or outside the KB. We do not: a dialogue is consistent exactly when its own
+  assignment satisfies every enabled constraint, so an unsolvable CSP (with at least one
+  variable) always means an inconsistent dialogue, and the report says ``unsatisfiable`` so you
+  can tell the cases apart; such a dialogue contributes 0 to VCA.
 """
 
 from __future__ import annotations

@@ -5,6 +5,37 @@ to a canonical value through the dialogue's :class:`Lexicon`: every surface form
 dialogue's own annotations pair with a canonical value (SGD ``values`` / ``canonical_values``,
 belief-state alternatives), plus KB and ontology values. Text the lexicon does not know is
 taken as written (normalised), so a relexicalized value is read as itself.
+
+Reading rules
+
+- **Structure versus assignment.** Annotations (acts, spans, belief state, service calls) give
+  the structure: which spans are variables, their slot types, which ones corefer, which ones a
+  count is about. The assignment is read from the text at each span: a known surface form of the
+  dialogue (SGD ``values`` / ``canonical_values``, belief-state alternatives, KB and ontology
+  values) maps to its canonical value; any other text is taken as written. So a relexicalized
+  text that drifted from its annotation is caught. SGD value alternatives
+  (``state.slot_values`` lists) are surface forms of one value.
+- **The KB's spelling** (MultiWOZ with a ``--kb`` DB, spec §9): the text, the acts, the state
+  and the DB meet on the DB's spelling: the lexicon keys every KB value by its wording key
+  (:func:`csp_check.language.normalize.wording_key`), so a wording of a KB value takes the KB's
+  spelling (:meth:`Lexicon.resolve`).
+- **Names and addresses** by their distinguishing words: "The Meze Bar Restaurant" = "meze
+  bar", "the Gonville" = "gonville hotel", one typo allowed ("huntington marriott"). A misspelt
+  name of 5+ letters within 1 edit (2 when both have 7+ letters and the longer 8+) of exactly one
+  DB name of any table, with its first letter, is that entity ("The Gardina" = "gardenia":
+  :func:`misspelt_name`); an exact DB name is always itself, so a name swapped for another
+  entity's stays that entity. A short form several entities share ("pizza hut") names none, and
+  "pizza hut fen ditton" never matches "pizza express fen ditton". An address followed by its
+  postcode is the address (:func:`split_postcode`).
+- **Ticket prices**: a price its sentence gives as the party's total ("50.50 pounds total for 5
+  people", "66 GBP for four tickets", "the total fee is 70.7 GBP" with 7 in the state), or one no
+  train costs whose share of the party's tickets is a DB price, is read per ticket (50.50 / 5 =
+  10.10); a total that does not split into whole-penny tickets is read per ticket only at a DB
+  price within a penny of it (75.59 for 2 at 37.80, the booking tool's float arithmetic; 75.80
+  stays as said) (:func:`ticket_price`).
+- **Today**: a relative day ("tomorrow", "this Monday") is read from the dialogue's today: its
+  own relative date acts, else SGD's Friday 2019-03-01 (:func:`dialogue_today`); "next Tuesday"
+  with no known today claims nothing.
 """
 
 from __future__ import annotations

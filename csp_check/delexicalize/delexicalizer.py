@@ -1,24 +1,45 @@
 """Delexicalizer: annotated dialogue → variables (paper §3.1, spec §1).
 
 Every act value that names a slot value or an amount of KB instances becomes a
-:class:`~csp_check.models.Variable`; every annotated span is one (readers align a multi-valued
-act with its spans in order and never drop a span whose text matches no value; spec §9). Where
-the act has no span, its words are looked for in the utterance: an amount by its form, a number
-counting entities (:func:`csp_check.language.cues.count_spans`: the act's number is *not* searched for,
-so "I found 12" where the act says 10 is the variable and reads 12); a True/False value by its
-slot's cue words and their negation (:func:`csp_check.language.cues.boolean_span`); a closed
-(categorical) value as whichever value of the slot's schema list is written (:func:`_closed_value`);
-any other value by normalised matching (:func:`locate`). If nothing is found the variable is *implicit*
-(``span=None``) and counted in ``DelexicalizedDialogue.implicit``. One span gives one variable
-even when several acts annotate it; two spans are two variables even when their text is equal.
+:class:`~csp_check.models.Variable` with its span; the text gets ``[xN]`` placeholders. The
+variable's value is then read from the text at its span (:mod:`csp_check.delexicalize.assignment`).
 
-A system turn confirming or reporting a booking that writes a closed numeric detail of the
-state in force with no act ("That is for 4 people") gets a variable for it (:func:`_restated`).
+Reading rules
 
-Which acts give variables: every role except ``request`` without a value and ``other``;
-act values of the pseudo-slot ``intent`` are not domain values and are skipped. An amount
-whose text is not a number ("several") gives no amount variable (the constraint builder
-still reads the act as "at least one instance").
+- **Which acts give variables** (spec §9: structure from the annotation, values from the
+  text): every act value of an inform / offer / confirm / count / no-result / booked / failed /
+  request act (every role except ``request`` without a value and ``other``); act values of the
+  pseudo-slot ``intent`` are not domain values and are skipped.
+- **Spans**: every annotated span is one variable whose slot is the span's. A multi-valued act
+  (``OFFER movie_name [A, B, C]``) aligns with its spans by text and then in order (readers), so
+  a span whose text matches no act value is kept, and two spans with equal text are two
+  variables ("A, A or C" gives C3 three variables). One span annotated by several acts gives one
+  variable.
+- **A value without a span** is located by what it is, not by searching for the annotated value
+  (:mod:`csp_check.language.cues`): an amount as a number counting entities
+  (:func:`csp_check.language.cues.count_spans`: "I found 12" where the act says 10 is the variable
+  and reads 12); a True/False slot by its cue words and their negation
+  (:func:`csp_check.language.cues.boolean_span`); a closed numeric slot by its unit ("1 stop",
+  "a table for 2"); any other closed (categorical) value as the longest value of the slot's
+  schema list written there (:func:`_closed_value`: "Premium Economy", not its "Economy";
+  "Business" where the act says Economy; in user turns not a value rejected, echoed outside a
+  request, or said of the offer: "not on TV", "That's pretty expensive"); other values by
+  normalised, word-bounded matching (:func:`locate`).
+- **Word boundaries**: a span (or a located value) whose boundary falls inside a word — a
+  letter or digit on both sides — is widened to the word's edge where the variable's text is
+  read (:func:`word_bounded`), and an act value that is the cut text takes the whole word:
+  MultiWOZ's "0210 Millers Yard in the City Centre" for "40210 Millers Yard …" reads 40210, "rey
+  Skoda" reads "Grey Skoda" (a value of two or more words cut short is located inside the word;
+  a short one, "east" in "northeast", is not); an act value cut inside its last word where the
+  span is whole ("coldhams business par") takes the text's word. Exact spans (SGD's, MultiWOZ's
+  word-indexed ones) are never changed.
+- **Implicit**: if nothing is found the variable is *implicit* (``span=None``, value from the
+  annotation), counted in ``DelexicalizedDialogue.implicit`` and reported. An amount whose text
+  is not a number ("several") gives no amount variable (the constraint builder still reads the
+  act as "at least one instance").
+- **Restated details**: a system turn confirming or reporting a booking that writes a closed
+  numeric detail of the state in force with no act ("That is for 4 people") gets a variable for
+  it (:func:`_restated`), held to the state in force.
 """
 
 from __future__ import annotations

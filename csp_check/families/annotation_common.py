@@ -6,7 +6,7 @@ records for it; both compare the user's words with the forms of a recorded value
 (:func:`recorded_forms`, :func:`same_meaning`) and skip words that refer instead of naming
 (:data:`REFERRING`). Whether the user's words inform a value the state must hold (:func:`informs`,
 :func:`names_both`) decides S1's omissions and the annotation faults that drop a value
-(:func:`csp_check.faults.generators.inject_annotation`), which read it here too.
+(:func:`csp_check.faults.annotation.inject_annotation`), which read it here too.
 """
 
 from __future__ import annotations

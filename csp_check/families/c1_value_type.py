@@ -1,5 +1,17 @@
 """C1 (type): a variable takes a value of its own slot type, V(type(x)); an amount is an int in
-``0..CSP.max_amount`` (paper §3.2, spec §2). Instances: one per variable."""
+``0..CSP.max_amount`` (paper §3.2, spec §2). Instances: one per variable.
+
+Reading rules
+
+- Every variable takes a value of its own slot type. V(type) is the closed value set of a
+  categorical slot (SGD ``schema.json``), else every canonical value the dialogue's annotations
+  and its KB give that slot (built by :mod:`csp_check.build.builder`).
+- A clock slot (``leaveAt``, ``arriveBy``, ``book time``, ``*_time``) also takes every
+  well-formed time: a bound's "after 18:45" need not be a KB time; "25:70" is none. A price a
+  sentence gives as the party's total is also read per ticket
+  (:func:`csp_check.delexicalize.assignment.ticket_price`), and that reading is in V(type).
+- Amounts are non-negative integers.
+"""
 
 from __future__ import annotations
 

@@ -1,6 +1,30 @@
 """C2 (coreference): variables that refer to the same value across the dialogue take one value
 (paper §3.2, spec §2). What a variable refers to comes from the annotations
-(:func:`csp_check.build.context.referents`); an instance is a group of at least two."""
+(:func:`csp_check.build.context.referents`); an instance is a group of at least two.
+
+Reading rules
+
+- Variables of one slot type that refer to the same value are equal.
+- What a variable refers to: a user inform → the value the belief state records after its
+  turn; a system confirm, or an offer in a turn reporting no failure → the value of the user's
+  state in force (an offer must fit the request); anything else, or where the state is absent,
+  ambiguous or ``dontcare`` → its annotated canonical value. State alternatives that name two
+  entities refer to what the user said.
+- A system time offered under the user's bound (``leaveAt`` / ``arriveBy``) does not repeat
+  it; that it satisfies the bound is checked by C5.
+- A value named as the one given up ("6 tickets rather than one", "instead of Monday", "not
+  just 1") refers to nothing (:func:`csp_check.language.cues.replaced_value`).
+- A user mention offering alternatives ("at 10:15 or 9:15", "either Friday or Saturday": two
+  values of its slot joined by "or") splits its group: the later mentions take one value, one of
+  those offered (:func:`offered_alternatives`, lowered as equality plus membership).
+- A revision ("how about a hotel instead", "are there hotels that meet that criteria?" while
+  the state keeps guesthouse) asks for a new value and is no C2 mention of the state's; the
+  state failing to record it is S1's (:func:`csp_check.build.context.revised`).
+- MultiWOZ with a DB: a value of a search column (area, type, food, …) the DB never uses
+  ("church", "cheaper") is a wording, left out of C2 and C5; a comparative or superlative ("the
+  cheaper option", "the closest"; :func:`csp_check.language.normalize.comparative`) states an
+  order between entities, not a value, and claims nothing in C2 or C5.
+"""
 
 from __future__ import annotations
 

@@ -1,6 +1,14 @@
 """C3 (same utterance, same type): the explicit slot variables of one slot type in one
-utterance take pairwise different values (paper §3.2, spec §2). Spans annotated with one value
-but worded differently count as one mention (:func:`csp_check.build.context.one_per_wording`)."""
+utterance take pairwise different values (paper §3.2, spec §2).
+
+Reading rules
+
+- Explicit slot variables of one slot type in one utterance are pairwise different: the
+  paper's rule as written (no gold SGD utterance names one value twice).
+- Two spans with equal text are two variables ("A, A or C" gives C3 three variables); spans
+  annotated with one value but worded differently count as one mention
+  (:func:`csp_check.build.context.one_per_wording`).
+"""
 
 from __future__ import annotations
 

@@ -2,36 +2,51 @@
 searched for (paper §3.2, spec §2): a KB count of 0 (an entity lacking a filtered column does not
 refute it). Instances are built in the KB walk of :mod:`csp_check.build.builder`.
 
-A no-result without values that answers a question about a named entity ("Does the Acorn fit
-that?" — "Sorry, it doesn't. However there are 6 guesthouses that do") says that *this entity*
-does not match, not that nothing does (spec §9, "which entity"): its C4 is scoped to that
-entity (:func:`asked_entity`): no entity with that name matches the search in force.
+Reading rules
 
-A no-result after a request with a constraint the annotation could not record ("an expensive
-restaurant that serves light bites", state food ``none``) is about that whole request, which
-the KB cannot be asked: it has no C4 (:func:`unrecorded_constraint`).
-
-A no-result without values after a user's turn that names one kind the search in force does
-not hold ("A cheap 4 star hotel that includes free parking" — "if you wanted a hotel, you'd
-need to stay in the west. There are guesthouses that meet your needs") is about that kind: its
-C4 counts the entities of that type alone (:func:`asked_kind`, the table
-:func:`~csp_check.families.kb_common.kind_table`); so does one under a belief state that
-records the generic type "hotel" (:func:`held_kind`). A no-result whose value the same turn
-offers as a choice ("I'm sorry, there isn't a downtown area listed. Would you like north,
-south, east, west or centre?") is about the word, not the KB: no C4.
-
-A no-result after a user's turn that asks for another entity *relative to one already offered*
-("Are there any other trains closer to 10:00?" after TR4094 arriving 08:07 — "No") is about the
-alternatives to that offer (closer, earlier, cheaper than it), a relation the KB count cannot
-evaluate: it has no C4 (:func:`relative_request`).
-
-A no-result whose sentence names one kind of its own ("The only 4 star *hotels* are in the west and
-centre … nothing moderately priced", after a search for guesthouses) is about that kind.
-
-A belief state that sets a slot to ``dontcare`` the user's words never relaxed ("a moderately
-priced 4-star guesthouse … any type will do as long as it includes free parking": price and stars
-become ``dontcare``) allows two readings; a no-result is read under the tighter one, the value
-the state held before (:meth:`~csp_check.build.context.BuildContext.unsaid_relaxations`)."""
+- A system no-result act: no KB entity matches its values (or, without values, the search
+  filters in force), in the latest KB result of its domain at or before its turn (the KB scope:
+  :mod:`csp_check.build.builder`). A no-result whose search has a constraint no variable
+  mentions is not checked (what found nothing is then not known).
+- No C4 after a request with a constraint the filters cannot hold (:func:`unrecorded_constraint`):
+  a slot the state marks as asked but unfilled (MultiWOZ 2.1's ``none``: "an expensive restaurant
+  that serves light bites"), or a search value the user's last turn names that the table lacks.
+  The no-result is about that whole request, which the KB cannot be asked.
+- A fee said without its amount ("Neither park has an entrance fee", NoOffer Fee = "has an
+  entrance fee") denotes any fee but "free": no entity with a known fee may match
+  (:func:`charged_fees`).
+- A no-result about a named entity is no search result (no C4). A no-result without values
+  that answers a question about an entity the dialogue named ("Does the Acorn fit that?" —
+  "Sorry, it doesn't. However there are 6 guesthouses that do") says that *this entity* does not
+  match, not that nothing does (spec §9, "which entity"): its C4 is scoped to that entity, which
+  must not match the search in force (:func:`asked_entity`). The user's turn must name exactly
+  one entity named before, with every distinguishing word of its name ("the Acorn"); a pronoun
+  alone does not scope it.
+- A no-result without values after a user's turn that names one kind the search in force does
+  not hold ("A cheap 4 star hotel that includes free parking" — "if you wanted a hotel, you'd
+  need to stay in the west. There are guesthouses that meet your needs") counts the entities of
+  that type alone (:func:`asked_kind`, the table :func:`~csp_check.families.kb_common.kind_table`);
+  the generic "hotel" (any place to stay) only when the system turn names another kind. So does
+  one under a belief state that records the generic type "hotel" (:func:`held_kind`), the
+  reading under which it may hold. A no-result whose own sentence names a kind ("The only 4 star
+  *hotels* are in the west and centre … nothing moderately priced", after a search for
+  guesthouses) is about that kind.
+- A no-result whose value the same turn offers as a choice ("I'm sorry, there isn't a downtown
+  area listed. Would you like north, south, east, west or centre?") is about the word, not the
+  KB: no C4.
+- A no-result after a user's turn that asks for another entity *relative to one already
+  offered* ("Are there any other trains closer to 10:00?" after TR4094 arriving 08:07 — "No") is
+  about beating that offer (closer, earlier, cheaper than it), a relation the KB count cannot
+  evaluate: no C4 (:func:`relative_request`).
+- A belief state that sets a slot to ``dontcare`` the user's words never relaxed ("a moderately
+  priced 4-star guesthouse … any type will do as long as it includes free parking": price and
+  stars become ``dontcare``) allows two readings; a no-result is read under the tighter one, the
+  value the state held before
+  (:meth:`~csp_check.build.context.BuildContext.unsaid_relaxations`).
+- A time the no-result names as a bound ("no trains arrive by 12:00") is a bound filter
+  (``<=``), not a value; "no X in all of Cambridge" has no area filter. Parking / internet "no"
+  is literal here (the DB query's reading), where an offer reads it as "not needed" (C5).
+"""
 
 from __future__ import annotations
 

@@ -1,7 +1,48 @@
 """C5 (at least one): the values a system utterance offers or informs, with what the user asked
 for, describe an entity the KB has (paper §3.2, spec §2): a KB count of at least 1 (an entity
 lacking a filtered column may match). Instances are built in the KB walk of
-:mod:`csp_check.build.builder`."""
+:mod:`csp_check.build.builder`.
+
+Reading rules
+
+- A system utterance's offered / informed values that are KB columns, with the search filters
+  in force for the other columns (the filters of C6, :mod:`csp_check.build.builder`), describe an
+  existing entity: an offer must fit what the user asked for. The KB is every entity the
+  dialogue's results show that has one of the claim's columns (another method's results, SGD's
+  ``AddAlarm``, are another kind of entity: :func:`_of_its_kind`): the paper's per-dialogue KB,
+  since after ``REQUEST_ALTS`` SGD systems offer the next entity of an earlier list, and a few
+  results are annotated a turn late. Without results, the ``--kb`` table of the domain.
+- Several values of one slot (several entities listed: "Dogman, Hackers or High Life") give
+  one C5 per value, each checked with the user's request alone. "X or maybe a museum" offers two
+  entities (:func:`either_or`).
+- Values in a booking confirmation describe the booking (a total fee, a reference), no KB
+  entity; the entity details it informs (address, phone, rating, a yes/no feature) are checked
+  against the booked entity (:func:`booking_details`), a total against the booking call's own
+  result where it returned one, and a trip id of the KB's form that no entity has is refuted
+  alone (:func:`unknown_trip`).
+- A detail given alone (address, phone, postcode, fee, price, duration) is checked against the
+  entity under discussion (the state's name / train, else the system's last offer), not any
+  entity, with the filters it meets. Details a turn gives about an entity its words name with no
+  name variable ("Emily Rosenbaum's address is …") are that entity's (:func:`_named_in_text`).
+  An entity the user moved away from (a later filter rules it out) is no longer under discussion.
+- After a no-result or a failed booking, offers are alternatives: no request check. An entity
+  named only to deny it what was asked ("the lensfield hotel is not a guesthouse. May I suggest
+  …") is no offer: it is checked alone with what its sentence affirms of it (:func:`withdrawn`).
+- No claim: a value a question proposes to look for ("look elsewhere for something free?":
+  :func:`proposed`); a detail said to be missing ("I do not have open times listed"); a detail in
+  a sentence that counts ("we have four with free entrance"), which is the count's filter
+  (:func:`counted`); values a ``Select`` offers as choices; an entity's name annotated as its
+  address ("The Cherry Hinton Village":
+  :meth:`~csp_check.build.context.BuildContext.kb_claim`); a value of a search column the DB never
+  uses, and a comparative ("the cheaper option"), as in C2. "In Cambridge" / "in town" widens a
+  statement to the whole city: the requested area does not filter it (:func:`whole_city`).
+- Parking / internet "no" is "not needed" for an offer (literal for counts and no-results).
+- Under a user's bound (MultiWOZ ``leaveAt`` ≥ / ``arriveBy`` ≤) an offered train must satisfy
+  it; a system "arrive by T" / "leaves after T" is a bound of its own words (:func:`bound_op`).
+  Under an "arrive by" bound a train arriving after midnight within its clock time fits, as C6
+  counts it (either reading; also on a fixed day: the wizards compared clock times;
+  :func:`clock_arrivals`).
+"""
 
 from __future__ import annotations
 

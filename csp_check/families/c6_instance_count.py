@@ -4,7 +4,48 @@ entities matching the search in force (paper §3.2, spec §2). The amount variab
 :func:`csp_check.language.cues.approx_tolerance`; default ``=``); the KB count must lie between the
 bounds that op and value give, e.g. ``> 70``: at least 71, no upper bound. With unknown cells the
 count is ``sure..possible`` (:mod:`csp_check.families.primitives`). Instances are built in the KB
-walk of :mod:`csp_check.build.builder`."""
+walk of :mod:`csp_check.build.builder`.
+
+Reading rules
+
+- An amount equals the number of KB entities (the latest result of its domain) matching the
+  search filters in force (:mod:`csp_check.build.builder`; MultiWOZ ``leaveAt`` ≥ / ``arriveBy`` ≤
+  as bounds). A count whose search has a constraint no variable mentions is not checked.
+- Said as a bound ("over 70", "at least 3", "up to 5") it bounds the count; hedged ("about 70",
+  "roughly a dozen", "40 or so") it is a range: the count within a quarter of the amount,
+  rounded up, at least 1.
+- A count of *other* entities ("2 other cheap Chinese places", "another 3", "4 more", "3
+  others") may leave out the entities named earlier that match its filters: the count lies in
+  [N, N + m], m = how many there are (the words do not say which were set aside), lowered as the
+  hedged amount's offsets (:func:`others_excluded`). "The other three" and "also 6 earlier
+  options" leave out the entities named (for trains, offered by time) earlier in their own turn.
+- "One" right before an entity's own details ("I have one train leaving cambridge at 12:40")
+  introduces that entity, no count; "there is one", "only one", "just one" stay counts
+  (:func:`introduces_entity`). Breakdowns ("two in the centre, one in the north") are no count.
+- Under an "arrive by" bound a train arriving after midnight within the bound's clock time
+  counts under either reading (the next day, too late; or its clock time, as MultiWOZ's wizards
+  compared): the KB count may fall short by that many (:func:`next_day_within`).
+- The count's own words filter it ("6 4-star guesthouses *in the east*", "2 *swimming pools*"),
+  and its own noun picks its kind ("three hotels", "four churches": :func:`noun_kind`); "hotel"
+  as a type filters only when the annotated amount is the number of hotels (:func:`hotel_sense`).
+  Not filters: a value the turn asks for again ("9 different italian restaurants. Do you have a
+  preference on price range?": :func:`without_requested`), a value the turn says none has ("none
+  of which are catalan": :func:`without_denied`), a value said of a part of the counted set ("nine
+  of which are guesthouses": :func:`parts`). Several areas or price ranges listed ("in the
+  centre, east and west") count entities with any of them (:func:`listed_values`); a count of
+  zero about a search value the DB lacks holds (:func:`unknown_value`). Parking / internet "no"
+  is literal.
+- Every reasonable reading of the search: a count that disagrees with the search in force is
+  checked against the first other reading under which it holds (:func:`other_reading`): without
+  a value only the system proposed, with the value an unsaid ``dontcare`` replaced, or with an
+  amenity the user "doesn't need" as absent. Said per day ("3 trains a day", no day yet) it
+  counts the trains of the day the user later gives, or of any day when all days agree
+  (:func:`day_of_daily_count`). A turn naming exactly that many entities with values of another
+  search column counts the entities with one of those values (:func:`named_values`). A
+  multi-word food or type the DB lacks counts the values sharing its last word ("eastern
+  European": european, modern european; :func:`broader_values`). A plain food word holds
+  anywhere in the interval of its readings ("8 European": 4 european + 4 modern european).
+"""
 
 from __future__ import annotations
 

@@ -13,15 +13,19 @@ instances to a few primitives (as CPMpy's global constraints decompose); the CP-
   of a membership, it states implications such as "if this call exists and its condition holds,
   then …"; the profile families P1–P6 lower to it, :mod:`csp_check.families.profile`).
 
+Reading rules
+
 **KB matching** (spec §2; the semantics the checker, CP-SAT and MiniZinc share): a filter
 ``column op variable`` holds for an entity when the variable is ``dontcare``, or the entity's
 cell satisfies ``op`` (``=``; ``>=`` / ``<=``: a bound, comparing strings in code-point order, so
 ``HH:MM`` times compare as times; a bound never holds against an int). An entity without the
 column is *unknown* there: it *possibly* matches but does not *surely* match. The true number
 of matches ``n`` is then only known to lie in ``sure..possible``, and a :class:`KbCount` holds
-when some such ``n`` lies within its bounds (the dialogue gets the benefit of the doubt).
+when some such ``n`` lies within its bounds (the dialogue gets the benefit of the doubt):
+C4 counts only entities that surely match, C5 accepts an entity that may match, C6 holds when
+``sure ≤ amount ≤ possible``. ``dontcare`` as a filter matches every entity.
 
-**Qualified forms** (spec §9, "text is the truth"; README "Semantics decisions"): in a column
+**Qualified forms** (spec §9, "text is the truth"): in a column
 that names a kind of food (:data:`KIND_COLUMNS`), a cell whose final words are the stated
 value is a qualified form of it — MultiWOZ's ``modern european`` under "European",
 ``north american`` under "American", ``asian oriental`` under "Oriental" — and may or may not
@@ -31,7 +35,10 @@ European restaurants" counts the european ones alone). Such an entity *possibly*
 (:func:`qualified_form`; both backends read the same relation through
 :func:`covering_values`). Not the reverse (a ``european`` restaurant is no "modern European"
 one), and not other columns: SGD's ``Theme Park`` is no "Park", ``south san francisco`` no
-"San Francisco".
+"San Francisco". A count between the two readings (6 for 4 + 4) is accepted too: the
+interval, not either reading, is what is checked. MultiWOZ's list gives three such pairs, each a
+genuine sub-kind; the CP-SAT and MiniZinc models read the same relation (the encoding's
+``kb_wider``, the model's ``WIDER``).
 """
 
 from __future__ import annotations

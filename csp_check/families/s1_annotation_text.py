@@ -30,19 +30,8 @@ variable must be one of its forms (membership in a fixed set; :func:`csp_check.c
   nothing; MultiWOZ 2.2 added such values to 2.1's state). Only slots the state has
   (:func:`state_slots`: MultiWOZ's fixed ``semi`` / ``book`` slots per domain; other formats:
   any slot of the service), and only where the words inform (:func:`informs`). Decided by
-  reading MultiWOZ 2.1 val and SGD flags (``docs/s1-flags.md``); no claim for: ``dontcare`` in
-  any wording ("any area", "doesn't matter"), negated values ("not in the north"), a yes/no
-  question about an entity ("Is the Lensfield a 4 star hotel?", "Does it have free wifi?";
-  "is there" / "do you have" search and are claimed), a fallback ("if the booking fails, how
-  about 12:30"), a bare "yes" / "no" span, a name the user only asks about ("the postcode of
-  the Curry Garden?"; "Cotto is fine" and "book the Ashley Hotel" choose it and are claimed),
-  a name placing something else ("near the Cotto") or named with another ("Churchill and
-  Magdalene Colleges"), the generic "hotel" as the hotel type unless set against a guesthouse,
-  a booking slot (people, day, time, stay) in a sentence that also informs another domain
-  ("book the anatolia for 2 people" annotated as the train's), a value the state holds in the
-  other role of the domain (departure / destination; one span annotated as both leaveAt and
-  arriveBy) or, for a name, under another domain's non-name slot (a taxi's destination
-  annotated as a restaurant name), and a value recorded a turn late (a delay).
+  reading MultiWOZ 2.1 val and SGD flags (``docs/s1-flags.md``); the cases with no claim are
+  listed in the reading rules below.
 - **stale value**: the user changes a value ("actually, make it Tuesday") and the state keeps
   the old one: the state instance of the new mention (each mention meets the state after its
   own turn), a contradiction.
@@ -58,6 +47,47 @@ each mention is compared with the state after its own turn), an implicit variabl
 read), a turn where the user names two different values of one slot, or where it leaves
 open which one is meant (a choice "10:15 or 9:15", a span inside a longer name "the Cambridge
 Artworks", the recorded value written elsewhere in the turn: :func:`names_both`).
+
+Reading rules
+
+- On by default, listed apart from C1–C6 (group ``annotation``); ``--constraints C1,…,C6``
+  leaves S1 and S2 out.
+- A spanned user inform's text is one of the forms of the value the belief state after its turn
+  records, and of the argument of each service call made with it while the state kept that value
+  (another wording added beside the user's, such as the "7:30 pm" a system confirmed, is no
+  change).
+- No claim for ``dontcare``, values the user never said (system proposals the user accepted), a
+  later change (each mention meets the state after its own turn), text that refers ("the same
+  day"), a choice ("10:15 or 9:15"), an implicit variable, or a call argument the dialogue never
+  links to a surface form (ConvLab-3 unified SGD drops the canonical values).
+- Word forms count as the value ("southern" / south, "colleges" / college, "4-stars" / 4,
+  "after 19:45" / a leaveAt of 20:00, "3:30" / 15:30).
+- Travel spans take the slot their words give ("from A to B", "to B from A", "leaving A",
+  "departing from A", "going to B"; a return leg makes no claim): :mod:`csp_check.language.roles`.
+- **Omissions**: a spanned user inform whose slot the belief state after its turn leaves empty
+  while it tracks the domain (has another slot of it), and no later state records it before the
+  user names that slot again (a value recorded a turn late is a delay, no claim), is ``x ∈ ∅``.
+  Only slots the state has (MultiWOZ: its fixed ``semi`` / ``book`` slots per domain; SGD: any
+  slot of the service); the user's only slot of a domain dropped from the state is one too.
+- No omission claim for: ``dontcare`` in any wording ("any area", "doesn't matter"), negated
+  values ("not in the north", "no Italian"), a yes/no question about an entity ("Is the Lensfield
+  a 4 star hotel?", "Does it have free wifi?"; not "is there" / "do you have", which search), a
+  fallback ("if the booking fails, how about 12:30"), a bare "yes" / "no" span, a name the user
+  only asks about ("What is the postcode of the Curry Garden?"; a name the user chooses or books
+  is claimed: "Cotto is fine", "please book the Ashley Hotel"), a name placing something else
+  ("near the Cotto", "a taxi to the Golden Curry"), several names ("Churchill and Magdalene
+  Colleges"), the generic "hotel" as the hotel type unless set against a guesthouse, a booking
+  slot (people, day, time, stay) in a sentence that also informs another domain ("book the
+  anatolia for 2 people", annotated as the train's), a value the state holds in the other role of
+  the domain (departure / destination, one span annotated as both leaveAt and arriveBy) or, for a
+  name, under another domain's non-name slot (a taxi's destination annotated as a restaurant
+  name).
+- A **stale value** ("actually, make it Tuesday" while the state keeps Monday) is a
+  contradiction: each mention meets the state after its own turn. A change of mind in the text
+  ("for 2. Actually, make that 3 people") gives the value S1 holds the state to.
+- A **system confirmation** of a value the state lacks (SGD's default "a table for 2") meets the
+  argument of the service call it leads to, or its next confirmation, unless the user names the
+  slot in between.
 """
 
 from __future__ import annotations

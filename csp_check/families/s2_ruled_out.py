@@ -1,7 +1,19 @@
 """S2 (a ruled-out value recorded): the belief state does not record a value the user's words
 rule out ("anything but Country songs" while the state's genre is Country). The reading is
 :func:`ruled_out_constraints` below; an instance is ``x ∉ {recorded values}``,
-the complement of S1's membership (spec §9, "text is the truth")."""
+the complement of S1's membership (spec §9, "text is the truth").
+
+Reading rules
+
+- Group ``annotation``, on by default, listed apart from C1–C6.
+- A spanned user inform whose words right before it rule the value out ("anything but
+  Country", "other than", "except", "rather than", "instead of", "not (in the)", "I don't want")
+  must not be what the belief state after its turn records: ``x ∉`` the recorded forms, lowered
+  to membership in the complement.
+- Not the looser cues ("why don't we try Turkish", "are there no cheap ones?", "I can't leave
+  until after 16:45", which ask for the value), not yes / no values ("without subtitles" is the
+  value False).
+"""
 
 from __future__ import annotations
 

@@ -6,7 +6,9 @@ Two kinds of annotated value often have no span of their own (SGD): an amount of
 generator wrote something else ("I found 12 hotels" where the act says 10; "this museum is
 free" where the act says False), and the variable would silently take the annotation's value.
 So we locate these words by their form instead, and the assignment reads their value from the
-text:
+text.
+
+Reading rules
 
 - :func:`count_spans`: numbers that count entities: digits or number words followed by a noun
   that is not a unit ("12 hotels", "five options", "1 flight"), or after a verb of finding
@@ -17,6 +19,19 @@ text:
   cue words derived from the slot name (``free_entry`` → "free", ``has_live_music`` → "live
   music", ``pets_allowed`` → "pet") and the negation around them ("not free", "no live music",
   "pets are not allowed") give the value the text states.
+- :func:`amount_op` / :func:`approx_tolerance`: an amount said as a bound ("over 70", "at
+  least 3", "fewer than 4", "up to 5") or hedged ("about 70", "around 40", "roughly a dozen", "40
+  or so": a range, the count within a quarter of the amount, rounded up, at least 1); "half a
+  dozen" is 6; "a couple of" is vague by choice (no count). :func:`time_bound_op`: "after 17:00"
+  is ``>=``, "by 10:30" / "before" / "until" ``<=``.
+- :func:`measure_spans`: a closed numeric slot by its unit ("1 stop" / "1 layover", "a table for
+  2", unit nouns from the slot name and its schema description); :func:`answer_span`: a short
+  yes/no answer ("No, they do not.") to a question about a boolean slot's cue.
+- :func:`replaced_value`: a value named as the one given up ("6 tickets rather than one",
+  "instead of Monday") refers to nothing; :func:`corrected`: "a table for 2. Actually, make that
+  3 people" settles on the 3.
+- :func:`user_states`: a value in a user turn is asked for unless rejected by the words before
+  it ("not on TV"), said of the offer ("That's pretty expensive") or an echo outside a request.
 """
 
 from __future__ import annotations

@@ -5,6 +5,8 @@ SGD's canonical dates are ISO (``2019-03-08``) while users say "next Friday", "t
 dialogues is Friday 2019-03-01 (:data:`SGD_TODAY`; "today" is annotated so throughout the
 corpus); an example may give another one in ``metadata.reference_date``.
 
+Reading rules
+
 Readings: ``today``, ``tomorrow``, ``day after tomorrow``; a weekday alone or with ``this`` →
 its next occurrence from today on (today included for ``this``); ``next <weekday>`` /
 ``<weekday> next week`` → that weekday of the following week; ``the Nth`` (``of this month``)

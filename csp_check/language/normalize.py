@@ -3,6 +3,31 @@
 ``normalize("Centre")`` → ``"center"``; ``normalize("Guest House")`` → ``"guesthouse"``;
 unicode dashes and quotes become ASCII; case and surrounding punctuation are dropped.
 ``parse_amount("three")`` → ``3``.
+
+Reading rules
+
+- **Normalisation**: case, unicode dashes and quotes, edge punctuation, tokenised spacing, a
+  leading "the"; ``centre`` / ``center``, ``guest house`` / ``guesthouse`` / ``bed and
+  breakfast``, ``don't care`` / ``dontcare`` / ``any``; clock times in any common spelling →
+  ``HH:MM`` ("six pm", "half past 11 in the morning", "evening 6:30", "noon", "a quarter to
+  eight"); money → ``N.NN pounds`` ("35.2 GBP", "£35.20"); amounts from digits or number words
+  ("three", "twenty-one").
+- **Wording keys** (:func:`wording_key`; MultiWOZ with a DB): "centre of town" / "town centre"
+  → center, "does n't matter" → dontcare, "4-star" / "four stars" → 4, "five nights" → 5, "38
+  minute" → 38 minutes, "free entrance" → free, "museums" → museum, "night club" → nightclub,
+  "2.50" → 2.50 pounds, "train 4708" or a bare "1097" as a train id → tr4708 / tr1097, "01223 332
+  360" → 01223332360; "in all of cambridge", "anywhere in town" as an area → dontcare (no area
+  filter); prices in words ("45 bucks" = "$45") and ratings with their scale ("4.5 out of 5",
+  SGD's "4.30" = "4.3").
+- A comparative or superlative ("the cheaper option", "more expensive", "less pricey", "the
+  closest", "nicer": :func:`comparative`) states an order between entities, not a value: read as
+  itself (never "cheap"), whatever the act says, it claims nothing in C5 or C2 (the order
+  against the other entities offered is not checked).
+- A fee said without its amount ("has an entrance fee", "charges an admission fee", "there is
+  a charge") is one value that denotes any fee but "free" (:func:`charged_fee`); "no entrance
+  fee" is free.
+- A train arriving after midnight ("01:06" for a train leaving 23:21, KB normalisation:
+  :func:`next_day_arrival`) arrives on the next day for every bound.
 """
 
 from __future__ import annotations
@@ -444,7 +469,7 @@ _COMPARATIVE = re.compile(
 def comparative(text: str) -> bool:
     """Whether ``text`` compares ("the cheaper option", "more expensive", "the closest"): it
     states an order between entities, not a value of the slot, so it is read as no value
-    (no ``cheap`` for "cheaper"; spec §9, README "Comparatives")."""
+    (no ``cheap`` for "cheaper"; spec §9; docs/rules.md)."""
     return bool(_COMPARATIVE.search(normalize(text)))
 
 

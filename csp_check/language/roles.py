@@ -2,15 +2,19 @@
 
 Travel domains annotate a trip with a pair of slots: SGD ``origin`` / ``destination``,
 ``origin_city`` / ``destination_city``, ``from_location`` / ``to_location``, …; MultiWOZ
-``departure`` / ``destination``. The text is the truth: a span written in a *from* role
-("from Denver", "leaving Denver", "departing from Denver") is the origin, one in a *to* role
-("to Austin", "going to Austin", "arriving in Austin") the destination, whatever slot its
-annotation gives. :func:`with_text_roles` moves such a variable to the slot its words give, so a
-state, call or system turn that recorded the reverse direction is flagged (C2 / C5 against the
-system's mentions, S1 against the state and calls).
+``departure`` / ``destination``. The text is the truth.
 
-Only the words right before the span decide, and only for slots of a known pair whose partner
-the dialogue uses in the same domain; a span with no role words keeps its annotated slot.
+Reading rules
+
+- A span written in a *from* role ("from Denver", "leaving Denver", "departing from Denver") is
+  the origin, one in a *to* role ("to Austin", "going to Austin", "arriving in Austin") the
+  destination, whatever slot its annotation gives: :func:`with_text_roles` moves such a variable
+  to the slot its words give, so a state, call or system turn that recorded the reverse
+  direction is flagged (C2 / C5 against the system's mentions, S1 against the state and calls).
+  A return leg makes no claim.
+- Only the words right before the span decide, and only for slots of a known pair whose
+  partner the dialogue uses in the same domain; a span with no role words keeps its annotated
+  slot.
 """
 
 from __future__ import annotations

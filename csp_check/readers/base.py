@@ -1,7 +1,7 @@
 """What a reader is: the protocol every module of :mod:`csp_check.readers` implements.
 
 A reader turns the files of one corpus format into :class:`~csp_check.models.Dialogue` s
-(README, "Input formats"; spec §5). It knows its format's vocabulary (act names, dialogue-id
+(docs/input-formats.md; spec §5). It knows its format's vocabulary (act names, dialogue-id
 shapes, slot spellings) and maps it onto the format-free model (:class:`~csp_check.models.ActRole`,
 KB column names), so nothing past the readers depends on a format. A reader needs no KB: the
 KB comes from ``--kb`` or from the corpus's own results and is used by the constraint builder.

@@ -16,10 +16,12 @@ Format: github.com/budzianowski/multiwoz (2.1 README). Each ``log[i]`` has
 - ``span_info``: ``[act, slot, value, start_word, end_word]``, word indices into
   ``text.split()``, ``end_word`` inclusive.
 
-Mapping:
+Reading rules
 
-- acts: see :data:`ROLES`; the ``Choice`` slot is an amount (role ``count``, slot ``choice``,
-  ``canonical`` the amount as digits when it parses: ``"three"`` → ``"3"``). ``Booking-*`` acts
+- acts: see :data:`ROLES`; every act name of the 2.1 release is mapped (``OfferBook`` offers
+  like ``Recommend`` / ``Select``; ``OfferBooked`` and ``Book`` report a booking); the
+  ``Choice`` slot is an amount (role ``count``, slot ``choice``, ``canonical`` the amount as
+  digits when it parses: ``"three"`` → ``"3"``). ``Booking-*`` acts
   get the domain being booked (the turn's other domain, else the last domain of the dialogue).
 - slots: the DB column names of ``db/*_db.json`` (:func:`column`): ``Price`` → ``pricerange``,
   ``Addr`` → ``address``, ``Leave`` → ``leaveAt``, ``Ticket`` → ``price``, ``Id`` → ``trainID``,
@@ -37,6 +39,8 @@ Mapping:
   mentioned`` and ``none`` are skipped; ``a|b`` gives alternatives ``[a, b]``. A ``semi`` slot
   whose value is ``none`` (a constraint the user said that the annotation could not fill) is
   listed in ``Turn.unfilled``.
+- an act value with no span does not take the span of its sibling value ("n the centre" and
+  "north of town", the span of the second: :func:`acts_of`).
 """
 
 from __future__ import annotations

@@ -1,10 +1,13 @@
 """The paper's metrics, defined once: GCA, VCA and constraint coverage (paper §4, Tables 2–5;
 spec §3; docs/metrics.md).
 
+Reading rules
+
 - **GCA** (global consistency accuracy) = consistent dialogues / checked dialogues.
 - **VCA** (variable consistency accuracy) = Σ variables agreeing with the most similar solution
   / Σ variables, over the dialogues scored. The variables are the *search* variables (those
-  with a span, what a relexicalizer fills); a CSP without a solution adds 0 agreeing.
+  with a span, what a relexicalizer fills; implicit variables, annotated but not written, are
+  fixed context and count on neither side); a CSP without a solution adds 0 agreeing.
 - **coverage** of a constraint = variables in the scope of at least one of its instances /
   all variables, each variable counted once per dialogue and constraint. Which variables count
   is the caller's *scope* (:class:`CoverageScope`): ``validate`` counts every variable of the

@@ -19,7 +19,7 @@ such literals: :class:`~csp_check.families.primitives.AnyOf`); the encoding hold
   (:func:`~csp_check.families.primitives.covering_values`: ``modern european`` under
   ``european``), which an ``=`` filter *possibly* but not *surely* matches.
 
-**Search variables and domains** (decided for csp-check; spec §3, README "Solvers"):
+**Search variables and domains** (decided for csp-check; spec §3, docs/solvers.md):
 
 - search variables are the CSP's variables with a ``span``; an implicit variable (``span`` is
   ``None``) is fixed to its value in ``csp.assignment``;

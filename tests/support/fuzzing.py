@@ -1,4 +1,4 @@
-"""Structure-aware fuzzing of ``csp-check validate`` (README, "Measured figures": fuzzing), shared by ``tests/test_fuzz.py``
+"""Structure-aware fuzzing of ``csp-check validate`` (docs/robustness.md), shared by ``tests/test_fuzz.py``
 (hypothesis, in CI) and ``benchmarks/fuzz.py`` (thousands of cases).
 
 A case takes a small, real-shaped corpus written here — SGD (``dialogues_001.json`` +

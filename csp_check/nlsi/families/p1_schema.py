@@ -7,6 +7,14 @@ Lowered (:mod:`csp_check.nlsi.lower`): the method variable is a schema method (o
 not made); an argument of a slot its domain lacks is absent; a categorical slot's variable is
 absent or one of its possible values. In a derive structure also: a call not made has no
 arguments, and candidate calls of one domain are made in order (no symmetric solutions).
+
+Reading rules
+
+- A call's method is a method of the schema (SGD ``schema.json``, its domains mapped as
+  ``Services_1`` → Salons, …: :mod:`csp_check.nlsi.schema`); an unknown method (``GetDenists``)
+  is both a P1 violation and an error of the example (exit 2).
+- Every argument of a call of a known method is a slot of its domain, and a categorical slot's
+  value is one of its ``possible_values`` after the released normalisation.
 """
 
 from __future__ import annotations

@@ -1,14 +1,23 @@
 """P2 grounded (spec §4): every argument value is said in the dialogue or given by an
 applicable instruction; otherwise it is hallucinated.
 
-Instances: one per argument of a known-method call. Grounded means: the user stated it for that
-slot, or its normalised text or one of its ontology aliases occurs in the user's turns, or a parsed instruction of the call's
-domain gives that slot that value (as action or as a chain condition), or, for a location-like
-slot, another call carries the same value (a second domain shares the first one's location).
+Instances: one per argument of a known-method call.
 
 Lowered (:mod:`csp_check.nlsi.lower`): per argument variable of a schema slot, absent or a
 value grounded alone (:func:`grounded_alone`); for a location-like slot, each other value ``u``
 gives the clause "not ``u``, or some other call's location-like argument equals ``u``".
+
+Reading rules
+
+- Grounded means: the user stated it for that slot, or its normalised text or one of its
+  ontology aliases occurs in the user's turns, or a parsed instruction of the call's domain gives
+  that slot that value (as action or as a chain condition), or, for a location-like slot,
+  another call carries the same value (a second domain shares the first one's location:
+  MultiDomain).
+- *Applicable* is decided by the rules and the calls, never read from the gold
+  ``applicable_standing_instructions`` (those are only scored).
+- Relative and partial dates ("next Friday", "the 3rd") and years count as said once resolved
+  against the reference day (:mod:`csp_check.language.dates`).
 """
 
 from __future__ import annotations

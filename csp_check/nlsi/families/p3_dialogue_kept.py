@@ -1,16 +1,20 @@
 """P3 dialogue kept (spec §4): every value the user states for a slot of a requested domain is
 in each call of that domain, and no profile value overrides it (Conflict: the dialogue wins).
-A requested domain must be called at all (on text grounding, a domain the same words name also
-answers it: "a movie" is Movies or Media, :data:`~csp_check.nlsi.cues.DOMAIN_ALTERNATIVES`).
-
-With text grounding (no annotation) a stated value found in the call under another slot that can
-hold it also counts as kept: which of two slots a bare value fills is a guess.
 
 Instances: one per requested domain (it is called) and one per (domain, slot, stated value).
 
 Lowered (:mod:`csp_check.nlsi.lower`): "some candidate call of the domain is made"; per stated
 value and candidate call of its domain, "the call is not made, or the slot has the value (or,
 text grounding, another slot that can hold it has it)".
+
+Reading rules
+
+- Every value the user states for a slot of a requested domain is in each call of that domain;
+  no profile value overrides it (Conflict: the dialogue wins).
+- A requested domain must be called at all (on text grounding, a domain the same words name also
+  answers it: "a movie" is Movies or Media, :data:`~csp_check.nlsi.cues.DOMAIN_ALTERNATIVES`).
+- With text grounding (no annotation) a stated value found in the call under another slot that
+  can hold it also counts as kept: which of two slots a bare value fills is a guess.
 """
 
 from __future__ import annotations

@@ -1,15 +1,21 @@
-"""P4 instruction honoured (spec §4): an instruction whose condition holds in a call (its domain
-is called; for a chain, its condition argument has its value in that call) puts its value in
-the call, unless the user stated that slot (P3 wins).
+"""P4 instruction honoured (spec §4): an instruction whose condition holds in a call puts its
+value in the call, unless the user stated that slot (P3 wins).
 
-Instances: one per (call, value rule) whose condition holds in the call. Satisfied when the call
-has the rule's slot with the rule's value or with the value of another rule for the same slot
-whose condition holds too (several preferences: P5 spreads them over calls).
+Instances: one per (call, value rule) whose condition holds in the call.
 
 Lowered (:mod:`csp_check.nlsi.lower`), per candidate call and value rule of its domain whose
 slot the user did not state: "the call is not made, or a condition pair fails, or the slot has
 a value of a rule for it"; and per such value ``u`` other than the rule's own, "… or the slot
 is not ``u``, or a rule giving ``u`` has its condition" (its conditions in clause form).
+
+Reading rules
+
+- An instruction's condition holds in a call when its domain is called and, for a chain, its
+  condition argument has its value in that call; the instruction then puts its value in the
+  call, unless the user stated that slot (P3 wins).
+- Satisfied when the call has the rule's slot with the rule's value or with the value of another
+  rule for the same slot whose condition holds too (several preferences: P5 spreads them over
+  calls).
 """
 
 from __future__ import annotations

@@ -6,6 +6,12 @@ slot, and at least two distinct values come from domain-level rules (no conditio
 
 Lowered (:mod:`csp_check.nlsi.lower`): per such value and candidate call of the domain, "the
 call is not made, or some call of the domain has the value" (a call not made has no arguments).
+
+Reading rules
+
+- When a domain is called, the user did not state a slot, and domain-level rules (no
+  condition) give that slot at least two distinct values, some call of the domain has each of
+  them: one call per preference.
 """
 
 from __future__ import annotations

@@ -5,6 +5,11 @@ Instances: one per also-rule whose source domain is called.
 
 Lowered (:mod:`csp_check.nlsi.lower`): per also-rule and candidate call of a source domain,
 "the call is not made, or a candidate call of the target domain is made".
+
+Reading rules
+
+- An also-rule ("if D1 then also D2") whose source domain D1 is called needs a call of D2; the
+  instructions of D2 that apply are then P4 instances of that call.
 """
 
 from __future__ import annotations
