@@ -18,6 +18,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Iterable
 
+from pydantic_core import core_schema
+
 #: The groups a family belongs to (``csp-check constraints`` lists them).
 GROUPS = ("linguistic", "dialogic", "domain", "annotation", "profile")
 #: The groups of the paper's constraints C1–C6 (the experiment's tables and ablations).
@@ -86,7 +88,6 @@ class ConstraintId(str, metaclass=_RegisteredIds):
 
     @classmethod
     def __get_pydantic_core_schema__(cls, source, handler):
-        from pydantic_core import core_schema
 
         return core_schema.no_info_after_validator_function(
             cls, core_schema.str_schema(), serialization=core_schema.plain_serializer_function_ser_schema(str)

@@ -143,7 +143,6 @@ class KbTable(BaseModel):
         """The entities with values normalised (:func:`csp_check.language.normalize.normalized_entities`),
         computed once per table: a corpus run checks every dialogue against the same KB."""
         if self._normalized is None:
-
             self._normalized = normalized_entities(self.entities)
         return self._normalized
 

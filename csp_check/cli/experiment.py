@@ -25,6 +25,7 @@ import click
 from csp_check.errors import CspCheckError
 from csp_check.experiment import ExperimentConfig, run_experiment, write_outputs
 from csp_check.experiment.tables import table3
+from csp_check.install import pip_extra
 from csp_check.llm.client import LLMSettings
 from csp_check.models import Dialogue
 from csp_check.output.console import Bar
@@ -70,7 +71,6 @@ def experiment(
     """Relexicalize DOMAIN dialogues of PATHs (Random, Most Frequent, CSP, LLM) and write the
     paper's Tables 1-5 and plots."""
 
-
     check_engine(engine, ray_address)
     try:
         get_solver(solver_name)
@@ -81,8 +81,6 @@ def experiment(
         try:
             import openai  # noqa: F401
         except ImportError:
-            from csp_check.install import pip_extra
-
             raise click.UsageError(f"--base-url needs the openai package: {pip_extra('llm')}") from None
 
 
@@ -95,7 +93,6 @@ def experiment(
         )  # fmt: skip
     kb = None
     if kb_path is not None:
-
         try:
             kb = load_kb_option(kb_path)  # the one --kb loader of every command
         except CspCheckError as err:
@@ -135,7 +132,6 @@ def domains_hint(paths: Iterable[Path], domain: str, multi_domain: bool, scan: i
     (a mistyped ``--domain``, or the default ``Restaurants_1`` on data of other domains). When
     ``domain`` occurs but only beside others, points to ``--multi-domain`` instead. ``""`` when
     nothing could be read."""
-
 
     counts: Counter[str] = Counter()
     for item in islice(load_corpus(list(paths), "auto"), scan):

@@ -225,7 +225,6 @@ def _kb_unused(kb_use: KbUse, kb, kb_path, paths, fmt: str, split: str | None, c
     """:func:`csp_check.output.console.kb_unused_warning`, the dialogues' domains read from the first
     dialogues of the inputs (at most 2000: enough to name them, cheap to re-read)."""
 
-
     enabled = tuple(c.value for c in constraints)
     if kb_unused_warning(kb_use, kb_path, [], [], enabled) is None:
         return None
@@ -342,7 +341,6 @@ def _run_progress(
     terminal; out of the number of dialogues when it is known (JSONL), else of files."""
     progress = RunProgress(enabled=False if quiet else None, verb=verb)
     if progress.enabled:
-
         files = input_files(list(paths), fmt)
         total = jsonl_total(files)
         progress = RunProgress(enabled=True, total=None if total is None else max(total - skipped, 0),

@@ -142,7 +142,6 @@ def calls_command(paths, schema, field, report_path, derive, jobs, no_annotation
     """Check the API calls of NLSI examples against profile, dialogue and schema (P1-P6)."""
     check_engine(engine, ray_address)
     if solver != "interpreter":
-
         try:
             get_solver(solver).ensure_available()
         except (SolverUnavailable, UsageError) as err:
@@ -170,7 +169,6 @@ def calls_command(paths, schema, field, report_path, derive, jobs, no_annotation
         click.echo(f"csp-check: error: --schema {why if named else f'{where}: {why}'}", err=True)
         sys.exit(EXIT_ERROR)
     if report_path is not None:
-
         try:
             schemas = list(schema) if isinstance(schema, (tuple, list)) else [schema] if schema else []
             check_output_path(Path(report_path), [*paths, *schemas], "--report",
@@ -190,7 +188,6 @@ def calls_command(paths, schema, field, report_path, derive, jobs, no_annotation
     bar = _bar(paths, quiet)
     items = _items(paths, derive, read_errors, echo=bar.echo)
     if engine == "ray":
-
         pool = None
         try:
             results = ordered_map(_work, items, jobs=jobs, address=ray_address, init=_init_worker,
@@ -200,7 +197,6 @@ def calls_command(paths, schema, field, report_path, derive, jobs, no_annotation
             click.echo(f"csp-check: error: {err}", err=True)
             sys.exit(EXIT_ERROR)
     elif jobs > 1:
-
         pool = mp.get_context("fork").Pool(jobs, initializer=_init_worker, initargs=(schema_paths, field, not no_annotation, llm, solver))
         results = pool.imap(_work, items, chunksize=16)
     else:
@@ -290,7 +286,6 @@ def build_command(sgd_paths, out_path, seed, paraphrase, limit):
     """Build NLSI-style examples from SGD dialogues (and OUT.schema.json beside them)."""
 
 
-
     schema_path = out_path.with_name(out_path.name.removesuffix(".jsonl") + ".schema.json")
     try:
         check_sgd_inputs(list(sgd_paths))
@@ -371,7 +366,6 @@ def experiment_command(paths, out_dir, schema, no_annotation, bm25_top, icl, dem
         sys.exit(EXIT_ERROR)
     selector = None
     if settings is not None:
-
         selector = LlmIclSelector(load([demos_path]) if demos_path else examples, settings, seed=seed)
     res = run_calls_experiment(examples, checker, bm25_top=bm25_top or None, icl=selector,
                                log=lambda m: click.echo(m, err=True))  # fmt: skip

@@ -32,7 +32,6 @@ def write_outputs(result: ExperimentResult, out_dir: Path | str, plots: bool = T
             f.write(row.model_dump_json() + "\n")
     paths = [results, *write_tables(result, out)]
     if plots:
-
         paths += write_plots(result, out)
     return paths
 

@@ -219,7 +219,6 @@ def run_experiment(config: ExperimentConfig, log: Any = print) -> ExperimentResu
     start = time.perf_counter()
     stage = config.progress or _silent
     if config.progress is not None:
-
         files = len(input_files(list(config.paths)))
     with stage("reading", files if config.progress is not None else 0, "files") as bar:
         selected, everyone, errors = select_dialogues(config.paths, config.domain, config.single_domain, bar.advance)
@@ -282,7 +281,6 @@ def run_experiment(config: ExperimentConfig, log: Any = print) -> ExperimentResu
     ]
     scored = _map(_score_one, tasks, config.jobs)
     if config.engine == "ray":
-
         scored = ordered_map(_score_one, tasks, jobs=config.jobs, address=config.ray_address, chunk_size=4)
     with stage("scoring", len(tasks), "dialogues") as bar:
         for i, scores, solutions, capped, group in scored:

@@ -14,6 +14,7 @@ from csp_check.nlsi.derive import INTERPRETER, derive_with, solve_count
 from csp_check.nlsi.families import Context, violations
 from csp_check.nlsi.ground import ground
 from csp_check.nlsi.instructions import InstructionParser, Rule, Unparsed
+from csp_check.nlsi.llm_parse import LlmFallbackParser
 from csp_check.nlsi.models import ApiCall, CallReport, CallStatus, Example
 from csp_check.nlsi.schema import NlsiSchema
 
@@ -35,8 +36,6 @@ class Checker:
         self.use_annotation = use_annotation
         self.fallback = None
         if llm_parse is not None:
-            from csp_check.nlsi.llm_parse import LlmFallbackParser
-
             self.fallback = LlmFallbackParser(self.parser, llm_parse)
 
     def context(self, example: Example) -> Context:

@@ -24,6 +24,7 @@ import itertools
 
 from csp_check.nlsi.families import Context
 from csp_check.nlsi.instructions import Rule
+from csp_check.nlsi.lower import count_choices, solve_derive
 from csp_check.nlsi.models import ApiCall
 from csp_check.nlsi.schema import LOCATION_SLOTS, normalize
 
@@ -113,7 +114,6 @@ def derive_with(ctx: Context, solver: str = "interpreter") -> tuple[list[ApiCall
     :class:`~csp_check.errors.SolverUnavailable` when the backend is not installed."""
     if solver == INTERPRETER:
         return derive(ctx)
-    from csp_check.nlsi.lower import solve_derive
 
     out = solve_derive(ctx, solver=solver)
     return out.calls, out.rules
@@ -124,6 +124,5 @@ def solve_count(ctx: Context, calls: list[ApiCall], cap: int = 2, solver: str = 
     counted by ``solver`` over the lowered P1–P6 (:func:`csp_check.nlsi.lower.count_choices`:
     methods and filled slots kept, each argument over its slot's candidates). Raises
     :class:`~csp_check.errors.SolverUnavailable` when the backend is not installed."""
-    from csp_check.nlsi.lower import count_choices
 
     return count_choices(ctx, calls, solver=solver, cap=cap)

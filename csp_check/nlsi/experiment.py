@@ -36,6 +36,7 @@ from csp_check.nlsi.metrics import (
 )
 from csp_check.nlsi.models import Example
 from csp_check.nlsi.schema import normalize
+from csp_check.nlsi.selection import Bm25Selector
 
 METRICS = ("em", "slot_f1", "sel_em", "sel_f1", "halluc")
 #: Our method → the paper's Table 2 row (GPT-4) printed beside it.
@@ -80,8 +81,6 @@ def run_calls_experiment(
     selections: dict[str, list[list[str]]] = {}
     if bm25_top:
         try:
-            from csp_check.nlsi.selection import Bm25Selector
-
             bm = Bm25Selector(examples, top=bm25_top)
             selections["bm25"] = [bm.select(e) for e in todo]
         except ImportError as err:

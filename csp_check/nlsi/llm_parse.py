@@ -165,7 +165,6 @@ class LlmFallbackParser:
     def client(self):
         """The :class:`~csp_check.llm.client.ChatClient` (created on first use)."""
         if self._client is None:
-
             self._client = ChatClient(self.settings)
         return self._client
 

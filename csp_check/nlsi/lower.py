@@ -29,8 +29,9 @@ choices of a derived call set.
 
 from __future__ import annotations
 
-
+from collections import Counter
 from dataclasses import dataclass, field
+from math import factorial, prod
 from typing import Iterable
 
 from csp_check.families import registry
@@ -39,6 +40,7 @@ from csp_check.models import CSP, ActRole, Constraint, ConstraintId, Span, Varia
 from csp_check.nlsi.instructions import Rule
 from csp_check.nlsi.models import ALL_FAMILIES, ApiCall
 from csp_check.nlsi.schema import LOCATION_SLOTS, normalize
+from csp_check.solvers import check_assignment, count_solutions, most_similar
 
 #: Value of a slot variable when the call has no such argument (``normalize`` never yields ``<``).
 ABSENT = "<absent>"
@@ -231,7 +233,6 @@ def lowered_holds(constraints: list[LoweredConstraint], assignment: dict[str, st
 def solver_check(ctx, calls: list[ApiCall], solver: str = "cp-sat", families: Iterable[str] = ALL_FAMILIES) -> bool:
     """Whether the call set is a solution of its structure's CSP, decided by ``solver``
     (``cp-sat`` or ``minizinc``): every variable fixed to the call set's value."""
-    from csp_check.solvers import check_assignment
 
     st = Structure(ctx, calls)
     csp = build_csp(ctx, st, lowered(ctx, st, families))
@@ -316,7 +317,6 @@ def solve_derive(ctx, solver: str = "cp-sat", time_limit: float = 10.0) -> Deriv
     the grounding read it for" plus the location-sharing preference, i.e. the fewest calls and
     arguments P1–P6 require (MAXIMISE of the backends).
     Values are rendered in their stated or instruction wording."""
-    from csp_check.solvers import most_similar
 
     st = Structure(ctx, domains=derive_domains(ctx))
     cons = lowered(ctx, st)
@@ -395,10 +395,6 @@ def count_choices(ctx, calls: list[ApiCall], solver: str = "cp-sat", cap: int = 
     with the same filled slots are interchangeable, so the ``p`` orderings of ``calls`` are one
     call set; more than ``p`` assignments means another call set (at least 2; beyond that the
     count is ``⌈assignments / p⌉``, exact when the other call sets have distinct calls too)."""
-    from collections import Counter
-    from math import factorial, prod
-
-    from csp_check.solvers import count_solutions
 
     st = Structure(ctx, calls)
     csp = build_csp(ctx, st, lowered(ctx, st))

@@ -15,6 +15,7 @@ from typing import Iterator
 
 from csp_check.errors import InputError, UsageError
 from csp_check.models import Dialogue
+from csp_check.readers.kb import load_kb
 
 from . import jsonl, multiwoz, multiwoz22, sgd, text, unified
 from .base import Reader, SplitReader
@@ -55,7 +56,6 @@ def _looks_like_kb(path: Path, max_bytes: int = 64 << 20) -> bool:
     try:
         if path.suffix != ".json" or not path.is_file() or path.stat().st_size > max_bytes:
             return False
-        from csp_check.readers.kb import load_kb
 
         kb = load_kb(path)
     except Exception:  # noqa: BLE001 - not a KB either: the plain "unknown format" stands

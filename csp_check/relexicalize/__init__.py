@@ -29,7 +29,6 @@ def get_relexicalizer(name: str, **options: Any) -> Relexicalizer:
     if name == "csp":
         return CspRelexicalizer(**options)
     if name == "llm":
-
         return LLMRelexicalizer(**options)
     raise ValueError(f"unknown relexicalizer {name!r}; choose one of {', '.join(NAMES)}")
 

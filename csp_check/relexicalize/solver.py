@@ -32,7 +32,6 @@ class CspRelexicalizer:
 
     def _get_solver(self):
         if self._solver is None:
-
             self._solver = get_solver(self.solver_name)
         return self._solver
 

@@ -116,7 +116,6 @@ def descendants(pid: int | None = None) -> list[int]:
     """Process ids descended from ``pid`` (default: this process), parents before children."""
     pid = os.getpid() if pid is None else pid
     if not os.path.isdir("/proc"):
-
         return [p.pid for p in multiprocessing.active_children() if p.pid]
     tree = _children_map()
     out: list[int] = []

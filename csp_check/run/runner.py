@@ -205,7 +205,6 @@ def validate(
                         dialogue_time_limit=dialogue_time_limit)  # fmt: skip
     paths = list(paths)
     if engine == "ray":
-
         backend: ShardBackend = RayShards(settings, jobs, ray_address, check_shard, _unchecked)  # raises UsageError
         reports = _sharded(plan(paths, fmt, split, max_items=chunk_size), backend, chunk_size)
         return _skipping_reports(reports, Counter(skip)) if skip else reports

@@ -36,11 +36,12 @@ Variables keep the order of ``csp.variables``; Python indices are 0-based (MiniZ
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from dataclasses import dataclass, field
 from typing import Iterable, Mapping
 
-from csp_check.errors import InvalidCSP
 from csp_check import constraint_ids
+from csp_check.errors import InvalidCSP
 from csp_check.families import registry
 from csp_check.families.primitives import DONTCARE, AllDifferent, AllEqual, AnyOf, KbCount, Member, covering_values
 from csp_check.models import CSP, ConstraintId, Value, VariableKind
@@ -183,7 +184,6 @@ class IntEncoding:
 
 
 def _index(strings: tuple[str, ...], value: str) -> int:
-    from bisect import bisect_left
 
     i = bisect_left(strings, value)
     if i == len(strings) or strings[i] != value:
