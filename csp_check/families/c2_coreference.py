@@ -8,7 +8,7 @@ import re
 from collections import defaultdict
 from typing import Mapping
 
-from csp_check.build.context import names_entity, referents
+from csp_check.build.context import referents
 from csp_check.language.cues import replaced_value
 from csp_check.families.primitives import AllEqual, Member
 from csp_check.families.registry import Family, register
@@ -143,8 +143,8 @@ def _corefers(ctx, v: Variable) -> bool:  # type: ignore[no-untyped-def]
     uses (:meth:`BuildContext.description`); a system wifi / parking mention ("it does not have
     parking": about the entity, C5); a name standing for several entities ("both hotels"); a
     value named as the one given up ("6 tickets rather than one")."""
-    if ctx.description(v) or (v.speaker == "system" and v.slot in ("internet", "parking")):
+    if ctx.description(v) or (v.speaker == "system" and v.slot in ctx.profile.amenities.values()):
         return False
-    if names_entity(v.slot) and refers_to_several(v.text or ""):
+    if ctx.profile.names_entity(v.slot) and refers_to_several(v.text or ""):
         return False
     return v.span is None or not replaced_value(ctx.dialogue.turns[v.turn].utterance, v.span)
