@@ -257,10 +257,10 @@ def test_a_plural_reference_annotated_as_a_name_is_no_coreference() -> None:
     kb = load_kb(DB)
     dialogue = next(d for d in load_corpus([VAL], kb=kb) if getattr(d, "id", "") == "PMUL2841")
     assert not [v for v in check_dialogue(dialogue, kb).violations if v.constraint.value == "C2"]
-    from csp_check.build.context import names_entity
+    from csp_check.corpora import MULTIWOZ
     from csp_check.language.normalize import refers_to_several
 
-    assert names_entity("name") and refers_to_several("the places") and refers_to_several("both restaurants")
+    assert MULTIWOZ.names_entity("name") and refers_to_several("the places") and refers_to_several("both restaurants")
     assert not refers_to_several("the place") and not refers_to_several("the cambridge punter")
 
 
@@ -980,11 +980,11 @@ def test_one_that_introduces_the_offered_entity_is_no_count() -> None:
 def test_words_of_a_count_of_other_entities(text: str, other: bool) -> None:
     """The words that make an amount a count of *other* entities, around the number; "more
     than 4" and "4 or more" are bounds, not "other"."""
-    from csp_check.families.c6_instance_count import _OTHERS_AFTER, _OTHERS_BEFORE
+    from csp_check.language.scope_words import OTHERS_AFTER, OTHERS_BEFORE
 
     m = re.search(r"\d+", text)
     assert m is not None
-    found = bool(_OTHERS_AFTER.match(text, m.end()) or _OTHERS_BEFORE.search(text[: m.start()]))
+    found = bool(OTHERS_AFTER.match(text, m.end()) or OTHERS_BEFORE.search(text[: m.start()]))
     assert found is other
 
 

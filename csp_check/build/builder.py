@@ -22,14 +22,14 @@ Reading rules
   belief state of d (other corpora) — each linked to the latest variable that mentions that
   value. Excluded: parameters the back end itself ignores (a call whose own results contradict
   it: SGD RentalCars ignores ``pickup_time``: :func:`ignored_parameters`) and entity names
-  (``name``, ``trainID``: :data:`NOT_FILTERS`). ``utterance``: the paper's reading, the other
+  (``name``, ``trainID``: the corpus profile's entity columns). ``utterance``: the paper's reading, the other
   slot variables of the same utterance and domain.
-- **Bounds**: MultiWOZ's ``leaveAt`` / ``arriveBy`` are bounds ("leave after 12:45": the
+- **Bounds** (the corpus profile's; MultiWOZ's ``leaveAt`` / ``arriveBy``) are bounds ("leave after 12:45": the
   entity's ``leaveAt ≥ 12:45``; ``arriveBy ≤``): a filter carries an operator
   (``Constraint.ops``: ``=``, ``>=``, ``<=``), the same in the checker, CP-SAT and the MiniZinc
   model (``F_OP``), so counts under bounds are checked and an offered train must satisfy them.
 - **"Hotel"** names any place to stay as well as one of the two hotel types
-  (:func:`~csp_check.build.context.is_generic`): as a type it filters nothing, except where a
+  (:meth:`~csp_check.corpora.profile.CorpusProfile.is_generic`): as a type it filters nothing, except where a
   family says otherwise (C4, C6).
 - **What a KB table is asked** (:meth:`~csp_check.build.context.BuildContext.kb_claim`): a
   value of a closed column the table never has (attraction type "church", price range
@@ -53,9 +53,9 @@ from collections import defaultdict
 
 from csp_check.delexicalize.assignment import Lexicon, read_assignment, share_of
 from csp_check.build.context import (  # noqa: F401  (re-exported: the builder's vocabulary)
-    BOUNDS, DETAIL_COLUMNS, DOMAIN_SEARCH, NOT_FILTERS, SEARCH_COLUMNS, SYSTEM_CLAIMS, BuildContext, BuildOptions,
-    KbScope, NormalizedResult, ignored_parameters, one_per_wording, referents,
+    SYSTEM_CLAIMS, BuildContext, BuildOptions, KbScope, NormalizedResult, ignored_parameters, one_per_wording, referents,
 )
+from csp_check.corpora import CorpusProfile, profile_for
 from csp_check.families import families
 from csp_check.models import CSP, ConstraintId, DelexicalizedDialogue, Dialogue, KnowledgeBase, Value, Variable, VariableKind
 from csp_check.language.normalize import parse_amount, clock_slot, clock_time, comparative, normalize, normalized_entities, refers, same_clock, well_formed_time
@@ -71,14 +71,15 @@ def build_csp(
     ``kb`` supplies tables (by domain) for turns without their own KB results.
     """
     options = options or BuildOptions()
+    profile = profile_for(dialogue)
     variables = with_text_roles(dialogue, delex.variables)  # "from A to B": the text gives the slot
     lexicon = Lexicon.of(dialogue).attach(kb)
     canonical_values(dialogue, variables, lexicon)
     assignment = read_assignment(variables, lexicon, dialogue)
     results = normalized_results(dialogue)
-    builder = BuildContext(dialogue, variables, kb, options, lexicon, results, assignment)
+    builder = BuildContext(dialogue, variables, kb, options, lexicon, results, assignment, profile)
     build_instances(builder)
-    domains = _domains(dialogue, variables, kb, results, assignment)
+    domains = _domains(dialogue, variables, kb, results, assignment, profile)
     amounts = [v for v in assignment.values() if isinstance(v, int)] + [
         v.value for v in variables if v.kind is VariableKind.AMOUNT and isinstance(v.value, int)
     ]
@@ -115,10 +116,6 @@ def build_instances(ctx: BuildContext) -> None:
                 ctx.add(constraint)
 
 
-#: Slots whose values are numbers: an annotated number word is its number ("four" stars = "4").
-NUMBER_SLOTS = frozenset({"stars", "book people", "book stay"})
-
-
 def canonical_values(dialogue: Dialogue, variables: list[Variable], lexicon: Lexicon) -> None:
     """Give each slot variable (in place) the canonical form of its annotated value
     (:meth:`Lexicon.canon`: the KB's spelling of a wording, "museums" → "museum"). An annotated
@@ -126,7 +123,10 @@ def canonical_values(dialogue: Dialogue, variables: list[Variable], lexicon: Lex
     state of its turn holds for the slot, when it holds one (spec §9). A comparative
     (:func:`~csp_check.language.normalize.comparative`: "the cheaper option") keeps its own words as value,
     which no KB column has, so it claims nothing in C5 / C2; a comparative act value where the text
-    names a value takes the text's."""
+    names a value takes the text's. Which slots name entities and take numbers is the dialogue's
+    profile's (:attr:`~csp_check.corpora.CorpusProfile.entity_text_columns`,
+    :attr:`~csp_check.corpora.CorpusProfile.number_slots`)."""
+    profile = profile_for(dialogue)
     for v in variables:
         if v.kind is not VariableKind.SLOT or not isinstance(v.value, str):
             continue
@@ -135,13 +135,13 @@ def canonical_values(dialogue: Dialogue, variables: list[Variable], lexicon: Lex
             if len(held) == 1:
                 v.value = lexicon.canon(v.slot_type, held[0])
                 continue
-        if v.text and v.slot not in ("name", "address") and (comparative(v.text) or comparative(v.value)):
+        if v.text and v.slot not in profile.entity_text_columns and (comparative(v.text) or comparative(v.value)):
             # "the cheaper option": an order, no value of the slot; a comparative annotated where
             # the text names a value ("expensive"): that value (spec §9, normalize.comparative)
             v.value = normalize(v.text) if comparative(v.text) else lexicon.canon(v.slot_type, v.text)
             continue
         v.value = lexicon.canon(v.slot_type, v.value)
-        if v.slot in NUMBER_SLOTS and not v.value.isdigit() and (number := parse_amount(v.value)) is not None:
+        if v.slot in profile.number_slots and not v.value.isdigit() and (number := parse_amount(v.value)) is not None:
             v.value = str(number)  # "three" annotated for a party size: the number 3, as the state writes it
         said = clock_time(normalize(v.text)) if v.text else None
         if said and said != v.value and same_clock(v.value, said):
@@ -163,20 +163,22 @@ def normalized_results(dialogue: Dialogue) -> list[NormalizedResult]:
 
 def _domains(
     dialogue: Dialogue, variables: list[Variable], kb: KnowledgeBase | None, results: list[NormalizedResult],
-    assignment: dict[str, Value] | None = None,
+    assignment: dict[str, Value] | None = None, profile: CorpusProfile | None = None,
 ) -> dict[str, list[str]]:
     """V(type) per slot type: the closed ontology set, else annotated ∪ KB values (see module
     doc). The KB here is every table the dialogue could use, whichever constraints are enabled.
     A clock slot's type (:func:`~csp_check.language.normalize.clock_slot`) has every well-formed time
     (:func:`~csp_check.language.normalize.well_formed_time`): a bound's time ("leave after 18:45") need
     not be a KB departure time. The domain lists those in play, so each time the text says at
-    a span of the type is in it; a malformed time ("25:70") or a word is not."""
+    a span of the type is in it; a malformed time ("25:70") or a word is not. A fare's type has
+    each price the text says per ticket (the profile's :attr:`~csp_check.corpora.CorpusProfile.fare_column`)."""
+    fare = (profile or profile_for(dialogue)).fare_column
     values: dict[str, set[str]] = defaultdict(set)
     for v in variables:
         if v.kind is VariableKind.SLOT and isinstance(v.value, str):
             values[v.slot_type].add(v.value)
             said = (assignment or {}).get(v.name)
-            if clock_slot(v.slot) and well_formed_time(said) or v.slot == "price" and share_of(said, v.value):
+            if clock_slot(v.slot) and well_formed_time(said) or v.slot == fare and share_of(said, v.value):
                 values[v.slot_type].add(said)  # a bound's time; a total's price per ticket (ticket_price)
     tables = [(r.domain, r.entities) for r in results]
     if kb is not None:

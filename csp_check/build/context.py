@@ -1,6 +1,7 @@
 """What a constraint family's builder reads: :class:`BuildContext` (a dialogue, its variables,
-lexicon and assignment, and the KB scopes of the domain constraints, :class:`KbScope`) and the
-builder's vocabulary (which slots are bounds, which columns a search filters by, …).
+lexicon and assignment, its corpus profile, and the KB scopes of the domain constraints,
+:class:`KbScope`). Which slots are bounds, which columns a search filters by and the other words
+of a corpus are its profile's (:class:`~csp_check.corpora.CorpusProfile`, ``ctx.profile``).
 
 The decisions these encode are in :mod:`csp_check.build.builder` (the builder, which runs each
 registered family over this context). This module is below the families
@@ -16,26 +17,40 @@ from typing import Iterator, Literal, NamedTuple
 
 from pydantic import BaseModel, Field
 
-from csp_check.delexicalize.assignment import ENTITY_TEXT_SLOTS, Lexicon, kb_index
+from csp_check.corpora import CorpusProfile, profile_for
+from csp_check.delexicalize.assignment import Lexicon, kb_index
+from csp_check.language.lexicon import HH_MM, LIST_SPLIT, LIST_WORDS, MINUTES, NON_WORDS, NOT_LISTED, POUNDS_KEY
+from csp_check.language.scope_words import RESTATED_BOUND, REVISION_AFTER, REVISION_BEFORE
 from csp_check.models import ActRole, Constraint, ConstraintId, Dialogue, KnowledgeBase, Turn, Value, Variable, VariableKind
 from csp_check.language.normalize import clock_of_day, clock_time, fold, name_words, normalize, wording_key
 
+#: The roles of a system act that claim something of the KB (an offer, an inform).
 SYSTEM_CLAIMS = frozenset({ActRole.OFFER, ActRole.INFORM})
-#: Belief-state slots that are no equality filter of a search: a name picks one entity, and
-#: MultiWOZ's leaveAt / arriveBy are bounds ("leave after 12:45"), not values to match.
-BOUNDS = frozenset({"leaveAt", "arriveBy"})
-NOT_FILTERS = frozenset({"name", "trainID"}) | BOUNDS
-#: Per MultiWOZ domain, the columns its searches use: a count's own words may name them even when
-#: the belief state does not yet ("three options: British").
-DOMAIN_SEARCH = {"attraction": {"area", "type"}, "restaurant": {"area", "food", "pricerange"},
-                 "hotel": {"area", "type", "pricerange", "stars", "internet", "parking"},
-                 "train": {"day", "departure", "destination"}}
-#: Columns that describe one entity rather than a search: given alone, they are about the entity
-#: under discussion ("its postcode is cb58sx").
-DETAIL_COLUMNS = frozenset({"address", "phone", "postcode", "entrance fee", "openhours", "price", "duration"})
-#: The columns a MultiWOZ search filters by (what a count or a no-result can be about).
-SEARCH_COLUMNS = frozenset({"area", "type", "food", "pricerange", "stars", "internet", "parking", "day", "departure",
-                            "destination"})
+#: The id of the table of every entity of a domain the dialogue's own results show:
+#: ``f"{DIALOGUE_TABLE}{domain}"`` (:func:`dialogue_table`).
+DIALOGUE_TABLE = "dialogue:"
+
+
+def dialogue_table(domain: str) -> str:
+    """The id of the table of every entity of ``domain`` the dialogue's results show (C5)."""
+    return f"{DIALOGUE_TABLE}{domain}"
+
+
+def turn_table(turn: int, domain: str) -> str:
+    """The id of the table of ``domain``'s results at ``turn`` (a call's answer)."""
+    return f"turn{turn}:{domain}"
+
+
+def is_dialogue_table(kb_id: str) -> bool:
+    """Whether ``kb_id`` is a :func:`dialogue_table` (the dialogue's own results, SGD: any column
+    may be a detail of one entity)."""
+    return kb_id.startswith(DIALOGUE_TABLE)
+
+
+def is_results_table(kb_id: str) -> bool:
+    """Whether ``kb_id`` holds results the dialogue shows (:func:`dialogue_table` or
+    :func:`turn_table`), not a ``--kb`` table."""
+    return kb_id.startswith((DIALOGUE_TABLE, "turn"))
 
 
 class BuildOptions(BaseModel):
@@ -48,10 +63,10 @@ class BuildOptions(BaseModel):
 class KbScope(NamedTuple):
     """Where domain constraints are built: a system turn and one of its domains, with the KB
     table in force (``kb_id``; ``params``: the call that produced it, ``None`` for a ``--kb``
-    table or a belief-state search), its ``columns``, the turn's variables of the domain
-    (``mine``), the search filters in force (``filters``, see :mod:`csp_check.build.builder`, C6)
-    and every entity of the domain the dialogue's results show (``seen``, ``None`` without
-    results)."""
+    table or a belief-state search, :attr:`state_search`), its ``columns``, the turn's variables
+    of the domain (``mine``), the search filters in force (``filters``, see
+    :mod:`csp_check.build.builder`, C6) and every entity of the domain the dialogue's results
+    show (``seen``, ``None`` without results)."""
 
     turn: Turn
     domain: str
@@ -62,17 +77,30 @@ class KbScope(NamedTuple):
     filters: list[Variable]
     seen: list[dict[str, str]] | None
 
+    @property
+    def state_search(self) -> bool:
+        """Whether the search in force is the belief state's over a whole table (a ``--kb``
+        table, or results that came without their call: ``params`` is ``None``; MultiWOZ),
+        rather than a service call whose own results are the table (SGD: its parameters are the
+        search, exactly). A count or a no-result under a state search is read as MultiWOZ's
+        wizards wrote them: with the utterance's own words, the parts it sets apart and the other
+        readings of the state (:mod:`csp_check.families.c6_scope`, C4)."""
+        return self.params is None
+
 
 class BuildContext:
     """What a family's :meth:`~csp_check.families.registry.Family.build` reads: the dialogue,
-    its variables (with canonical values), its lexicon and assignment, ``by_turn`` (turn →
-    variables) and the KB scopes of the domain constraints (:mod:`csp_check.build.builder`)."""
+    its variables (with canonical values), its lexicon and assignment, its corpus ``profile``
+    (:func:`~csp_check.corpora.profile_for`, unless given), ``by_turn`` (turn → variables) and
+    the KB scopes of the domain constraints (:mod:`csp_check.build.builder`)."""
 
     def __init__(
         self, dialogue: Dialogue, variables: list[Variable], kb: KnowledgeBase | None, options: BuildOptions,
         lexicon: Lexicon, results: list[NormalizedResult], assignment: dict[str, Value] | None = None,
+        profile: CorpusProfile | None = None,
     ):
         self.dialogue = dialogue
+        self.profile = profile or profile_for(dialogue)
         self.assignment = assignment or {}
         self.lexicon = lexicon
         self.results = results
@@ -108,7 +136,7 @@ class BuildContext:
             by_turn[r.turn].append(r)
         for turn in self.dialogue.turns:
             for r in by_turn.get(turn.index, []):
-                latest[r.domain] = (f"turn{turn.index}:{r.domain}", r.entities, r.parameters)
+                latest[r.domain] = (turn_table(turn.index, r.domain), r.entities, r.parameters)
             if turn.speaker != "system":
                 continue
             turn_vars = self.by_turn.get(turn.index, [])
@@ -122,7 +150,7 @@ class BuildContext:
                 mine = [v for v in turn_vars if v.domain == domain]
                 filters = self._filters(turn.index, domain, columns, mine, params)
                 if domain in seen:  # C5 looks at every entity of d the dialogue's results show
-                    self.kbs.setdefault(f"dialogue:{domain}", seen[domain])
+                    self.kbs.setdefault(dialogue_table(domain), seen[domain])
                 yield KbScope(turn, domain, kb_id, columns, params, mine, filters, seen.get(domain))
 
     def _dialogue_entities(self) -> dict[str, list[dict[str, str]]]:
@@ -148,7 +176,7 @@ class BuildContext:
         if self.kb is None or v.domain not in self.kb.tables or not isinstance(v.value, str) or v.value == "dontcare":
             return False
         vocab = self.vocab(v.domain, v.slot)
-        return bool(vocab) and v.value not in vocab and v.slot in SEARCH_COLUMNS
+        return bool(vocab) and v.value not in vocab and v.slot in self.profile.search_columns
 
     def kb_claim(self, kb_id: str, v: Variable) -> bool:
         """Whether ``v``'s annotated value can be compared with the ``--kb`` table ``kb_id``
@@ -159,61 +187,63 @@ class BuildContext:
         "cheaper"), a part of a name or address several entities share ("east road"), a list
         ("efes restaurant or anatolia"), a clock column whose value is no time ("every hour"), and a
         value that says the information is missing ("I do not have open times listed", :data:`_NOT_LISTED`).
-        Closed columns are the :data:`SEARCH_COLUMNS`; the others (phone, postcode, price…) are open."""
+        Closed columns are the profile's search columns; the others (phone, postcode, price…) are open."""
         if self.kb is None or kb_id not in self.kb.tables or not isinstance(v.value, str) or v.value == "dontcare":
             return True
-        if is_generic(v.domain, v.slot, v.value):
+        p = self.profile
+        if p.is_generic(v.domain, v.slot, v.value):
             return False  # "the Avalon is a moderately priced hotel": the word for any place to stay
-        if v.slot in _IDENTIFYING and self.whole_place(kb_id, v):
+        if v.slot in p.identifying_columns and self.whole_place(kb_id, v):
             return False  # "Addenbrookes Hospital, Telephone 01223245151": the table lists its departments only
         vocab = self.vocab(kb_id, v.slot)
         value = v.value
-        if v.slot == "address" and re.fullmatch(r"cb\s?\d{1,2}\s?\d?\s?[a-z]{2}", value):
+        if v.slot == p.address_column and re.fullmatch(p.postcode_pattern, value):
             return False  # a postcode annotated as a part of the address ("Back Lane, Cambourne, CB236BW")
-        if v.slot in ENTITY_TEXT_SLOTS and any(name_words(value) < w for w, _ in kb_index(self.kb.tables[kb_id], v.slot)[1]):
+        if v.slot in p.entity_text_columns and any(name_words(value) < w for w, _ in kb_index(self.kb.tables[kb_id], v.slot)[1]):
             return False  # maybe a part of another entity's name or address ("clifton way")
         if value in vocab:
             return True
-        if _NOT_LISTED.search(value):
+        if NOT_LISTED.search(value):
             return False  # "I do not have open times listed", "no currently listed": says no value
-        if (v.speaker == "system" and v.role in SYSTEM_CLAIMS and v.slot in SEARCH_COLUMNS and value.isdigit() and vocab
+        if (v.speaker == "system" and v.role in SYSTEM_CLAIMS and v.slot in p.search_columns and value.isdigit() and vocab
                 and all(x.isdigit() for x in vocab)):  # a number the system states of a numeric column ("5" stars
             return True  # where the DB's hotels have 0-4): refuted, no wording (a user's is a wish, not a claim)
-        if (names_entity(v.slot) or v.slot in _IDENTIFYING) and any(
+        if (p.names_entity(v.slot) or v.slot in p.identifying_columns) and any(
             other != kb_id and value in self.vocab(other, v.slot) for other in self.kb.tables
         ):
             return False  # the exact name (address, phone) of another domain's entity: the act's domain
             # label is wrong, not the text ("Pizza Express Fen Ditton" under Hotel-Inform; docs/multiwoz-flags.md)
-        if v.slot in ("entrance fee", "price"):  # a fee or fare that is no amount ("pounds", "not listed")
+        if v.slot in p.priced_columns:  # a fee or fare that is no amount ("pounds", "not listed")
             key = wording_key(v.slot, value)
-            if key != "free" and not re.fullmatch(r"\d+\.\d\dpounds", key):
+            if key != "free" and not POUNDS_KEY.fullmatch(key):
                 return False
-        if v.slot in BOUNDS or v.slot in ("duration",):
+        if v.slot in p.bounds or v.slot == p.duration_column:
             # a time, also a next-day arrival ("25:06"); a duration in minutes
-            return clock_time(clock_of_day(value)) is not None or v.slot == "duration" and bool(re.match(r"^\d+ minutes$", value))
-        if re.search(r"\b(?:or|and)\b|/", value) and all(
-            self.lexicon.resolve(v.slot_type, part) for part in re.split(r"\s*(?:\bor\b|\band\b|/|,)\s*", value) if part
+            return clock_time(clock_of_day(value)) is not None or v.slot == p.duration_column and bool(MINUTES.match(value))
+        if LIST_WORDS.search(value) and all(
+            self.lexicon.resolve(v.slot_type, part) for part in LIST_SPLIT.split(value) if part
         ):
             return False
-        if v.slot in ENTITY_TEXT_SLOTS:
+        if v.slot in p.entity_text_columns:
             mine = name_words(value)
-            if v.slot == "address" and any(
-                    mine and mine <= w for w, _ in kb_index(self.kb.tables[kb_id], "name")[1]):
+            if v.slot == p.address_column and any(
+                    mine and mine <= w for w, _ in kb_index(self.kb.tables[kb_id], p.name_column)[1]):
                 return False  # an entity's name annotated as its address ("The Cherry Hinton Village"
                 # for the Cherry Hinton Village Centre): the text names the entity, the slot is wrong
             return not any(mine < w for w, _ in kb_index(self.kb.tables[kb_id], v.slot)[1])
-        return v.slot not in SEARCH_COLUMNS  # an open column (phone, postcode, …): a value no entity has is refuted
+        return v.slot not in p.search_columns  # an open column (phone, postcode, …): a value no entity has is refuted
 
     def whole_place(self, kb_id: str, v: Variable) -> bool:
         """Whether ``v`` (a phone, address or postcode) is said of the place a table's entities
         are parts of: the table names its entities by ``department`` (MultiWOZ's hospital) and
         neither the turn nor the belief state names one, so the detail is the place's own,
         which the table does not list (no claim)."""
-        if not self.vocab(kb_id, "department") or self.vocab(kb_id, "name"):
+        part = self.profile.part_column
+        if not self.vocab(kb_id, part) or self.vocab(kb_id, self.profile.name_column):
             return False  # (the column vocabularies are computed once per table)
-        if any(w.slot == "department" and w.turn == v.turn for w in self.variables):
+        if any(w.slot == part and w.turn == v.turn for w in self.variables):
             return False
-        return not self.dialogue.turns[v.turn].state.get(v.domain, {}).get("department")
+        return not self.dialogue.turns[v.turn].state.get(v.domain, {}).get(part)
 
     def call_slots(self) -> dict[int, set[str]]:
         """Turn → the argument names of the service calls made at that turn (computed once per
@@ -237,7 +267,7 @@ class BuildContext:
         belief state holds by name (selected or booked), else the one the system offered last
         (the only name or train id of its turn), unless the user has moved away from it since
         (:meth:`moved_away`, with ``kb_id``'s table); as the variable that last mentions it."""
-        for slot in sorted(c for c in columns if names_entity(c)):
+        for slot in sorted(c for c in columns if self.profile.names_entity(c)):
             turns = self.dialogue.turns
             held = next((vals for k in range(min(turn, len(turns) - 1), -1, -1)
                          if (vals := turns[k].state.get(domain, {}).get(slot))), None)  # fmt: skip
@@ -268,9 +298,9 @@ class BuildContext:
         changed = {slot: value for slot, value in now.items() if before.get(slot) != value and value != "dontcare"}
         for slot, value in changed.items():
             canon = self.lexicon.canon(f"{offered.domain}.{slot}", value)
-            if is_generic(offered.domain, slot, canon) or (slot in BOUNDS and not re.fullmatch(r"\d\d:\d\d", canon)):
+            if self.profile.is_generic(offered.domain, slot, canon) or (slot in self.profile.bounds and not HH_MM.fullmatch(canon)):
                 continue
-            op = ">=" if slot == "leaveAt" else "<=" if slot == "arriveBy" else "="
+            op = self.profile.search_op(slot)
             if all(slot in e and not _holds(e[slot], op, canon) for e in entities):
                 return True
         return False
@@ -280,7 +310,7 @@ class BuildContext:
         for t in reversed(self.dialogue.turns[: turn + 1]):
             slots = t.state.get(domain)
             if slots:
-                return "name" in slots or "trainID" in slots
+                return any(column in slots for column in self.profile.entity_columns)
         return False
 
     def restated_bound(self, turn: int, v: Variable) -> bool:
@@ -288,15 +318,14 @@ class BuildContext:
         bounds to choose from (a ``Select`` naming no train): a bound, not an entity's time. The time compared with
         the state's is the one the text says (spec §9): "TR8373 leaves at 22:39" where the act and
         the state say 21:39 repeats no bound, it states the train's time."""
-        if v.slot not in BOUNDS or v.speaker != "system":
+        if v.slot not in self.profile.bounds or v.speaker != "system":
             return False
         held = self.dialogue.turns[turn].state.get(v.domain, {}).get(v.slot) or []
         before = self.dialogue.turns[turn].utterance[: v.span.start] if v.span else ""
         said = self.assignment.get(v.name, v.value)
         choices = self.select(turn, v.domain) and not any(  # "TR8373 leaves at 21:39. Will that work?"
-            names_entity(u.slot) and u.domain == v.domain for u in self.by_turn.get(turn, []))  # (a Select): its time
-        return (any(self.lexicon.canon(v.slot_type, h) == said for h in held) or choices
-                or bool(re.search(r"\b(?:after|before|by|until|later than|earlier than)\s*$", before, re.I)))
+            self.profile.names_entity(u.slot) and u.domain == v.domain for u in self.by_turn.get(turn, []))  # (a Select): its time
+        return any(self.lexicon.canon(v.slot_type, h) == said for h in held) or choices or bool(RESTATED_BOUND.search(before))
 
     def select(self, turn: int, domain: str) -> bool:
         """Whether ``turn`` asks to choose among values of ``domain`` (a MultiWOZ ``Select`` act)."""
@@ -318,23 +347,27 @@ class BuildContext:
     def _filters(
         self, turn: int, domain: str, columns: set[str], mine: list[Variable], params: dict[str, str] | None
     ) -> list[Variable]:
-        """The variables that filter the KB at ``turn`` (see :mod:`csp_check.build.builder`, C6)."""
+        """The variables that filter the KB at ``turn`` (see :mod:`csp_check.build.builder`, C6):
+        the call's ``params``, else (a state search, :attr:`KbScope.state_search`) the belief
+        state's filters less the generic kind and the bounds no KB time can be compared with."""
         if self.options.count_filter == "utterance":
             return [v for v in mine if v.kind is VariableKind.SLOT and v.slot in columns and v.role is not ActRole.NO_RESULT]
-        wanted = params if params is not None else self.state(turn, domain)
+        state_search = params is None
+        wanted = self.state(turn, domain) if state_search else params
         wanted = {k: v for k, v in wanted.items() if k not in self.ignored.get(domain, ())}
         filters = []
         for slot, value in wanted.items():
             if slot not in columns:
                 continue
-            if params is None and is_generic(domain, slot, self.lexicon.canon(f"{domain}.{slot}", value)):
+            if state_search and self.profile.is_generic(domain, slot, self.lexicon.canon(f"{domain}.{slot}", value)):
                 continue
-            if params is None and slot in BOUNDS and clock_time(normalize(value)) is None and not re.fullmatch(r"\d\d:\d\d", value):
+            if (state_search and slot in self.profile.bounds and clock_time(normalize(value)) is None
+                    and not HH_MM.fullmatch(value)):
                 continue  # "after lunch": no bound a KB time can be compared with
             var = self._latest_mention(turn, domain, slot, self.lexicon.canon(f"{domain}.{slot}", value))
             if var is not None:
                 filters.append(var)
-            elif params is None and value != "dontcare":
+            elif state_search and value != "dontcare":
                 self.unlinked.add((turn, domain))
         return filters
 
@@ -350,7 +383,7 @@ class BuildContext:
         now = self._state_slots(turn, domain)
         out: list[Variable] = []
         for slot, vals in now.items():
-            if (slot not in columns or vals != ["dontcare"] or slot in NOT_FILTERS - BOUNDS
+            if (slot not in columns or vals != ["dontcare"] or slot in self.profile.entity_columns
                     or self._latest_mention(turn, domain, slot, "dontcare") is not None):
                 continue
             for t in range(min(turn, len(self.dialogue.turns) - 1), -1, -1):
@@ -359,19 +392,19 @@ class BuildContext:
                     if len(held) == 1:
                         canon = self.lexicon.canon(f"{domain}.{slot}", held[0])
                         var = self._latest_mention(turn, domain, slot, canon)
-                        if var is not None and not is_generic(domain, slot, canon):
+                        if var is not None and not self.profile.is_generic(domain, slot, canon):
                             out.append(var)
                     break
         return out
 
     def _bounded(self, turn: int, domain: str) -> bool:
         slots = self._state_slots(turn, domain)
-        return any(s in BOUNDS and vals and vals[0] != "dontcare" for s, vals in slots.items())
+        return any(s in self.profile.bounds and vals and vals[0] != "dontcare" for s, vals in slots.items())
 
     def state(self, turn: int, domain: str) -> dict[str, str]:
         """The belief state's search filters for ``domain`` in force at ``turn``."""
         slots = self._state_slots(turn, domain)
-        return {s: vals[0] for s, vals in slots.items() if len(vals) == 1 and s not in NOT_FILTERS - BOUNDS}
+        return {s: vals[0] for s, vals in slots.items() if len(vals) == 1 and s not in self.profile.entity_columns}
 
     def _state_slots(self, turn: int, domain: str) -> dict[str, list[str]]:
         """The last non-empty ``state[domain]`` at or before ``turn`` (``{}``: none). Indexed once
@@ -414,36 +447,8 @@ def _holds(have: str, op: str, value: str) -> bool:
     return have == value if op == "=" else have >= value if op == ">=" else have <= value
 
 
-#: Open columns whose value identifies one entity: exactly another domain's value is that entity's.
-_IDENTIFYING = frozenset({"address", "phone", "postcode"})
-
-
-#: Words of an annotated value that say the information is missing, not what it is.
-_NOT_LISTED = re.compile(r"\b(?:not?|n't) (?:currently |yet )?(?:have (?:\w+ ){0,3})?(?:listed|available|known|on file)\b"
-                         r"|\b(?:unknown|unlisted|no information)\b")
-
-
-def names_entity(slot: str) -> bool:
-    """Whether a column names one entity: MultiWOZ ``name`` / ``trainID``, SGD ``*_name``
-    (``restaurant_name``, ``movie_name``; not ``*_airport_name`` / ``*_station_name``, which
-    name places a trip goes through)."""
-    return slot in ("name", "trainID") or (slot.endswith("_name") and not slot.endswith(("airport_name", "station_name")))
-
-
-def is_generic(domain: str, slot: str, value: object) -> bool:
-    """MultiWOZ's "hotel": the word for any place to stay and one of the two hotel types; the
-    data uses it both ways ("29 hotels" counting guesthouses), so as a type it filters nothing."""
-    return domain == "hotel" and slot == "type" and value == "hotel"
-
-
-def search_op(v: Variable) -> str:
-    """A search filter's comparison: MultiWOZ's ``leaveAt`` is a lower bound on the entity's
-    time ("leave after 17:00": entity >= 17:00), ``arriveBy`` an upper bound; others are ``=``."""
-    return ">=" if v.slot == "leaveAt" else "<=" if v.slot == "arriveBy" else "="
-
-
 def _words(text: str | None) -> str:
-    return re.sub(r"\W+", " ", fold(text or "")).strip()
+    return NON_WORDS.sub(" ", fold(text or "")).strip()
 
 
 def one_per_wording(same_type: list[Variable]) -> list[Variable]:
@@ -470,8 +475,10 @@ def referents(dialogue: Dialogue, variables: list[Variable], lexicon: Lexicon) -
     own annotated value; so does an offer next to a failure ("could not book 6:15; 6 pm?"). A
     system ``booked`` party size or length of stay (a number) in a turn that reports no failure
     refers to the state in force too: the booking made is the one the user asked for. So a mention whose act annotation was changed along with its text still
-    corefers with what the rest of the dialogue's annotations say it should.
+    corefers with what the rest of the dialogue's annotations say it should. Which slots are
+    bounds and booked numbers is the dialogue's profile's (:func:`~csp_check.corpora.profile_for`).
     """
+    profile = profile_for(dialogue)
     in_force: dict[str, dict[str, list[str]]] = {}
     after: dict[int, dict[str, dict[str, list[str]]]] = {}
     for turn in dialogue.turns:
@@ -492,11 +499,11 @@ def referents(dialogue: Dialogue, variables: list[Variable], lexicon: Lexicon) -
             state = after.get(v.turn, {})
             if revised(dialogue, v, state, after.get(v.turn - 1, {}), lexicon):
                 continue  # "how about a hotel instead?" while the state still says guesthouse: a new value
-        elif v.speaker == "system" and v.slot not in BOUNDS and (
+        elif v.speaker == "system" and v.slot not in profile.bounds and (
             v.role is ActRole.CONFIRM or (v.role is ActRole.OFFER and v.turn not in alternatives_offered)
         ):  # a time offered under a bound satisfies it (C5 checks that), it does not repeat it
             state = after.get(v.turn - 1, {})
-        elif (v.speaker == "system" and v.role is ActRole.BOOKED and v.slot in ("book people", "book stay")
+        elif (v.speaker == "system" and v.role is ActRole.BOOKED and v.slot in profile.booked_numbers
               and isinstance(v.value, str) and v.value.isdigit() and v.turn not in alternatives_offered):
             state = after.get(v.turn - 1, {})  # a booking made is the one asked for: "booked for 4" after
             # "for 3 people" (no failure in the turn)
@@ -520,13 +527,6 @@ def state_meaning(lexicon: Lexicon, slot_type: str, alternatives: list[str]) -> 
     return set().union(*(lexicon.lookup(slot_type, a) or {lexicon.canon(slot_type, a)} for a in alternatives))
 
 
-#: Words that ask for another value than the one in force: "how about a [hotel] instead",
-#: "are there [hotels] that meet that criteria?", "try [2] nights then?", "what about [Friday]".
-_REVISION_BEFORE = re.compile(r"\b(?:how about|what about|instead|are there|is there|try|switch|change|"
-                              r"let 's|let's|actually)\b[^.!?]*$", re.I)
-_REVISION_AFTER = re.compile(r"^[^.!?]*\b(?:instead|then)\b", re.I)
-
-
 def revised(dialogue: Dialogue, v: Variable, state: dict[str, dict[str, list[str]]],
             before: dict[str, dict[str, list[str]]], lexicon: Lexicon) -> bool:
     """Whether user mention ``v`` asks for a value other than the one the belief state after its
@@ -545,7 +545,7 @@ def revised(dialogue: Dialogue, v: Variable, state: dict[str, dict[str, list[str
     if v.value in meant or "dontcare" in meant:
         return False
     text = dialogue.turns[v.turn].utterance
-    return bool(_REVISION_BEFORE.search(text[: v.span.start]) or _REVISION_AFTER.search(text[v.span.end :]))
+    return bool(REVISION_BEFORE.search(text[: v.span.start]) or REVISION_AFTER.search(text[v.span.end :]))
 
 
 class NormalizedResult(NamedTuple):

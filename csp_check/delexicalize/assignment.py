@@ -4,7 +4,8 @@ The annotations give the structure; the *text* gives the assignment. A span's te
 to a canonical value through the dialogue's :class:`Lexicon`: every surface form the
 dialogue's own annotations pair with a canonical value (SGD ``values`` / ``canonical_values``,
 belief-state alternatives), plus KB and ontology values. Text the lexicon does not know is
-taken as written (normalised), so a relexicalized value is read as itself.
+taken as written (normalised), so a relexicalized value is read as itself. Which columns name
+entities, addresses and kinds is the dialogue's corpus profile's (:attr:`Lexicon.profile`).
 
 Reading rules
 
@@ -40,23 +41,23 @@ Reading rules
 
 from __future__ import annotations
 
-import re
 from collections import Counter, defaultdict
 from datetime import date, timedelta
 from functools import lru_cache
 
+from csp_check.corpora import DEFAULT, CorpusProfile, profile_for
+from csp_check.corpora.shared import ENTITY_TEXT_COLUMNS
 from csp_check.language.cues import AMENITIES, BOOLEAN, bound_number, read_boolean, sentence_of
-from csp_check.models import Dialogue, KbTable, KnowledgeBase, Value, Variable, VariableKind
+from csp_check.language.dates import resolve_dates
+from csp_check.language.lexicon import BARE_AMOUNT, EACH, EDGE_POSTCODE, ISO_DATE, TOTAL
 from csp_check.language.normalize import (
-    clock_time, comparative, contains_words, date_key, edit_distance, money, name_words, normalize, one_typo, parse_amount, refers,
+    comparative, contains_words, date_key, edit_distance, money, name_words, normalize, one_typo, parse_amount, refers,
     same_clock,
     vague_amount, wording_key,
 )
 from csp_check.language.roles import partners
+from csp_check.models import Dialogue, KbTable, KnowledgeBase, Value, Variable, VariableKind
 
-#: Slots whose values name one entity or its address: a part of the value names it too
-#: ("the Gonville" = "gonville hotel", "Jubilee House" = "jubilee house, chesterton road").
-ENTITY_TEXT_SLOTS = frozenset({"name", "address"})
 #: ``(id(table), column)`` → (table, wording key → KB values, [(name words, value)]).
 _KB_INDEX: dict[tuple[int, str], tuple[KbTable, dict[str, set[str]], list[tuple[frozenset[str], str]]]] = {}
 #: ``id(kb)`` → (kb, the wording keys of every name of every table): :func:`misspelt_name`'s "any other name".
@@ -65,7 +66,8 @@ _EVERY_NAME: dict[int, tuple[KnowledgeBase | None, set[str]]] = {}
 
 def kb_index(table: KbTable, column: str) -> tuple[dict[str, set[str]], list[tuple[frozenset[str], str]]]:
     """The values of one KB column by wording key (:func:`csp_check.language.normalize.wording_key`), and
-    for name / address columns each value's distinguishing words; built once per table."""
+    for name / address columns (any corpus's, :data:`~csp_check.corpora.shared.ENTITY_TEXT_COLUMNS`:
+    a table is indexed without its dialogue) each value's distinguishing words; built once per table."""
     cached = _KB_INDEX.get((id(table), column))
     if cached is not None and cached[0] is table:
         return cached[1], cached[2]
@@ -73,7 +75,7 @@ def kb_index(table: KbTable, column: str) -> tuple[dict[str, set[str]], list[tup
     words: list[tuple[frozenset[str], str]] = []
     for value in sorted({e[column] for e in table.normalized() if column in e}):
         keys[wording_key(column, value)].add(value)
-        if column in ENTITY_TEXT_SLOTS:
+        if column in ENTITY_TEXT_COLUMNS:
             words.append((name_words(value), value))
     _KB_INDEX[(id(table), column)] = (table, dict(keys), words)
     return dict(keys), words
@@ -120,19 +122,13 @@ def _near_word(word: str, other: str) -> bool:
             and edit_distance(word, other, 2) <= 2)
 
 
-#: A UK postcode at the start or end of an address span ("5 Jordans Yard Bridge Street City Centre
-#: cb21ug"; MultiWOZ writes one O for a zero, "cb3ojg"): no part of the address.
-_EDGE_POSTCODE = re.compile(r"^(?P<lead>[a-z]{1,2}\d[a-z\d]?\s?[\do][a-z]{2})\b[\s,.]*(?P<rest_l>.*)$"
-                            r"|^(?P<rest_t>.*?)[\s,.]*\b(?P<trail>[a-z]{1,2}\d[a-z\d]?\s?[\do][a-z]{2})[\s.]*$")
-
-
 def split_postcode(text: str) -> tuple[str, str | None]:
     """(the address words of ``text``, the UK postcode written before or after them, else
     ``None``): ``"5 jordans yard bridge street city center cb21ug"`` → (``"5 jordans yard
     bridge street city center"``, ``"cb21ug"``). Text that is a postcode alone is no address
     with one: (``text``, ``None``)."""
     t = normalize(text)
-    m = _EDGE_POSTCODE.match(t)
+    m = EDGE_POSTCODE.match(t)
     if not m:
         return t, None
     rest = (m["rest_l"] if m["lead"] else m["rest_t"]).strip(" ,.")
@@ -144,11 +140,15 @@ class Lexicon:
 
     With a KB attached (:meth:`attach`), canonical values are the KB's own spelling wherever a
     wording of them names one KB value (:meth:`resolve`), so the text, the annotation, the
-    belief state and the KB meet on one value (spec §9, MultiWOZ wording)."""
+    belief state and the KB meet on one value (spec §9, MultiWOZ wording). ``profile``: the
+    corpus profile whose columns name entities, addresses and kinds (the default profile
+    without one)."""
 
-    def __init__(self) -> None:
+    def __init__(self, profile: CorpusProfile | None = None) -> None:
         self.forms: dict[str, dict[str, set[str]]] = defaultdict(lambda: defaultdict(set))
         self.kb: KnowledgeBase | None = None
+        #: The corpus profile of the dialogue (:func:`~csp_check.corpora.profile_for`).
+        self.profile: CorpusProfile = profile or DEFAULT
         #: The dialogue's "today" (:func:`dialogue_today`), against which "tomorrow" / "this
         #: Friday" in its text are read; ``None``: unknown (such words then claim no day).
         self.today: date | None = None
@@ -178,12 +178,14 @@ class Lexicon:
         table = self.kb.tables.get(domain)
         if table is None:
             return None
-        if column == "address":  # "5 Jordans Yard Bridge Street City Centre cb21ug": the address, then its postcode
+        p = self.profile
+        if column == p.address_column:  # "5 Jordans Yard Bridge Street City Centre cb21ug": the address, then its postcode
             rest, code = split_postcode(surface)
             if code is not None:
                 found = self.resolve(slot_type, rest)
-                codes = {wording_key("postcode", e.get("postcode") or "") for e in table.normalized() if e.get("address") == found}
-                return found if found is not None and wording_key("postcode", code) in codes else None
+                codes = {wording_key(p.postcode_column, e.get(p.postcode_column) or "") for e in table.normalized()
+                         if e.get(p.address_column) == found}
+                return found if found is not None and wording_key(p.postcode_column, code) in codes else None
         keys, words = kb_index(table, column)
         key = wording_key(column, surface)
         found = keys.get(key)
@@ -195,7 +197,7 @@ class Lexicon:
                     for v in vs}
             if len(near) == 1:
                 return next(iter(near))
-        if column not in ENTITY_TEXT_SLOTS:
+        if column not in p.entity_text_columns:
             return "dontcare" if wording_key(column, surface) == "dontcare" else None
         mine = name_words(surface)
         if not mine:
@@ -207,11 +209,11 @@ class Lexicon:
                 return next(iter(hits))
             if hits:
                 return None
-        if column == "address" and not self._an_address_elsewhere(mine):  # "Hincibrook buisness park"
+        if column == p.address_column and not self._an_address_elsewhere(mine):  # "Hincibrook buisness park"
             hits = {value for w, value in words if _fuzzy_subset(mine, w, loose=True)}
             if len(hits) == 1:
                 return next(iter(hits))
-        if column == "name":  # a misspelt name ("the gardina"): the one DB name it is close to
+        if column == p.name_column:  # a misspelt name ("the gardina"): the one DB name it is close to
             return misspelt_name(key, keys, self._every_name()) or self._one_word_replaced(mine, words)
         return None
 
@@ -229,14 +231,14 @@ class Lexicon:
         if len(hits) != 1:
             return None
         near = sum(len(w & mine) >= len(mine) - 1 for table in (self.kb.tables.values() if self.kb else ())
-                   for w, _ in kb_index(table, "name")[1])
+                   for w, _ in kb_index(table, self.profile.name_column)[1])
         return next(iter(hits)) if near == 1 else None
 
     def _an_address_elsewhere(self, mine: frozenset[str]) -> bool:
         """Whether the address words ``mine`` are (a part of) the words of an address of any
         table of the attached KB: such text is that address, never a misspelling of another."""
         for table in self.kb.tables.values() if self.kb else ():
-            if any(mine <= w for w, _ in kb_index(table, "address")[1]):
+            if any(mine <= w for w, _ in kb_index(table, self.profile.address_column)[1]):
                 return True
         return False
 
@@ -247,7 +249,7 @@ class Lexicon:
         if cached is None or cached[0] is not kb:
             names: set[str] = set()
             for table in kb.tables.values() if kb else ():
-                names.update(kb_index(table, "name")[0])
+                names.update(kb_index(table, self.profile.name_column)[0])
             cached = _EVERY_NAME[id(kb)] = (kb, names)
         return cached[1]
 
@@ -267,9 +269,10 @@ class Lexicon:
         to a value ("same area", "that day"). Text that is another DB value of the column
         ("modern european" for "european") is that value, not a longer wording of this one."""
         domain, _, column = slot_type.partition(".")
+        p = self.profile
         if value == "dontcare":
             return wording_key(column, text) == "dontcare"
-        if column not in ENTITY_TEXT_SLOTS and comparative(text) and not comparative(value):
+        if column not in p.entity_text_columns and comparative(text) and not comparative(value):
             return False  # "cheaper" is an order, not a wording of "cheap" (normalize.comparative)
         if wording_key(column, text) == wording_key(column, value) or same_clock(text, value):
             return True
@@ -277,18 +280,18 @@ class Lexicon:
             return False  # the looser readings below are MultiWOZ's wording, against its DB (spec §9)
         if refers(text):
             return True
-        if column == "type" and wording_key(column, text) == "hotel" and value == "guesthouse":
-            return True
-        if column not in ENTITY_TEXT_SLOTS and self.resolve(slot_type, text) not in (None, value, "dontcare"):
+        if column == p.kind_column and p.hypernyms.get(wording_key(column, text)) == value:
+            return True  # "hotel" said of a guesthouse
+        if column not in p.entity_text_columns and self.resolve(slot_type, text) not in (None, value, "dontcare"):
             return False  # the text is another DB value: "modern european" is not "european"
-        if column == "address" and split_postcode(text)[1] is not None:
+        if column == p.address_column and split_postcode(text)[1] is not None:
             return self.resolve(slot_type, text) == value  # the postcode written with it must be the address's
         if contains_words(text, value):
             return True
         t, v = normalize(text), normalize(value)
         if len(v) >= 4 and t.startswith(v) and t[len(v):].isalpha() and len(t) - len(v) <= 4:
             return True  # a word glued on in tokenised text ("12:15on")
-        if column in ENTITY_TEXT_SLOTS:
+        if column in p.entity_text_columns:
             mine, theirs = name_words(text), name_words(value)
             return bool(mine) and bool(theirs) and (mine <= theirs or theirs <= mine)
         return False
@@ -299,8 +302,9 @@ class Lexicon:
 
     @classmethod
     def of(cls, dialogue: Dialogue) -> "Lexicon":
-        """The lexicon of one dialogue: its act values, belief-state alternatives and ontology."""
-        lex = cls()
+        """The lexicon of one dialogue: its act values, belief-state alternatives and ontology,
+        with the dialogue's corpus profile (:func:`~csp_check.corpora.profile_for`)."""
+        lex = cls(profile_for(dialogue))
         lex.today = dialogue_today(dialogue)
         for turn in dialogue.turns:
             for act in turn.acts:
@@ -338,9 +342,10 @@ def read_value(var: Variable, lexicon: Lexicon) -> Value:
     if var.slot in AMENITIES and var.speaker == "system" and var.value in ("yes", "no") and AMENITIES[var.slot].search(
             var.text.lower()):  # "free wifi" / "no parking" (cues.amenity_span): the text says yes or no
         return "no" if read_boolean(var.text) == "false" else var.value  # the words' negation, else as found
-    if var.slot == "area" and wording_key("area", var.text) == "dontcare":
-        return "dontcare"  # "in all of cambridge", "anywhere in town": no area filter (normalize._WHOLE_CITY)
-    if (isinstance(var.value, str) and (var.value.isdigit() or var.slot in ("stars", "book people", "book stay")
+    area = lexicon.profile.area_column
+    if var.slot == area and wording_key(area, var.text) == "dontcare":
+        return "dontcare"  # "in all of cambridge", "anywhere in town": no area filter (lexicon.WHOLE_CITY)
+    if (isinstance(var.value, str) and (var.value.isdigit() or var.slot in lexicon.profile.number_slots
                                         and parse_amount(var.value) is not None) and not normalize(var.text).isdigit()
             and (number := parse_amount(var.text)) is not None):
         return str(number)  # a numeric slot's value written as a word: "for four" = 4 (annotated "4" or "four")
@@ -357,11 +362,9 @@ def read_value(var: Variable, lexicon: Lexicon) -> Value:
         return var.value
     if candidates:
         return min(candidates)
-    if isinstance(var.value, str) and re.fullmatch(r"\d{4}-\d\d-\d\d", var.value):
+    if isinstance(var.value, str) and ISO_DATE.fullmatch(var.value):
         key = date_key(var.text, int(var.value[5:7]))  # "the 9th of March" for 2019-03-09; "next Tuesday" with no today known
         if key == "relative":  # "tomorrow", "this Friday": the day it names from the dialogue's today
-            from csp_check.language.dates import resolve_dates
-
             named = resolve_dates(var.text, lexicon.today) if lexicon.today is not None else []
             return named[0].isoformat() if len(named) == 1 else var.value  # no today known: no claim
         if key is not None:
@@ -372,8 +375,6 @@ def read_value(var: Variable, lexicon: Lexicon) -> Value:
 @lru_cache(maxsize=4096)
 def _said_on(words: str, day: date) -> frozenset[date]:
     """The days within two weeks before ``day`` on which ``words`` ("tomorrow") name ``day``."""
-    from csp_check.language.dates import resolve_dates
-
     return frozenset(day - timedelta(days=k) for k in range(14) if resolve_dates(words, day - timedelta(days=k)) == [day])
 
 
@@ -382,18 +383,16 @@ def dialogue_today(dialogue: Dialogue) -> date | None:
     value is a day said relatively ("tomorrow", "this Friday", "next Tuesday") and whose
     canonical value is an ISO date gives the days it could have been said on (within the two
     weeks before that date, :func:`csp_check.language.dates.resolve_dates`); the day most of them
-    allow, if one leads alone. A dialogue read from SGD without such an act (or where SGD's
-    today ties for the lead) takes SGD's today,
-    Friday 2019-03-01 (:data:`csp_check.language.dates.SGD_TODAY`: all 3,235 relative dates of
-    the shared dev + train read so). ``None`` when nothing anchors it (spec §9: a relative day
-    is then no claim)."""
-    from csp_check.language.dates import SGD_TODAY
-
+    allow, if one leads alone. A dialogue whose profile fixes a today
+    (:attr:`~csp_check.corpora.CorpusProfile.today`) without such an act (or where that today
+    ties for the lead) takes it: SGD's Friday 2019-03-01
+    (:data:`csp_check.language.dates.SGD_TODAY`: all 3,235 relative dates of the shared dev +
+    train read so). ``None`` when nothing anchors it (spec §9: a relative day is then no claim)."""
     votes: Counter[date] = Counter()
     for turn in dialogue.turns:
         for act in turn.acts:
             canonical = act.canonical or ""
-            if not act.value or not re.fullmatch(r"\d{4}-\d\d-\d\d", canonical) or date_key(act.value) != "relative":
+            if not act.value or not ISO_DATE.fullmatch(canonical) or date_key(act.value) != "relative":
                 continue
             try:
                 day = date.fromisoformat(canonical)
@@ -403,52 +402,46 @@ def dialogue_today(dialogue: Dialogue) -> date | None:
     ranked = votes.most_common(2)
     if ranked and (len(ranked) == 1 or ranked[0][1] > ranked[1][1]):
         return ranked[0][0]
-    if dialogue.format == "sgd" and (not ranked or votes[SGD_TODAY] == ranked[0][1]):
-        return SGD_TODAY  # none, or a tie SGD's today is in ("this Friday" alone allows a week)
+    today = profile_for(dialogue).today
+    if today is not None and (not ranked or votes[today] == ranked[0][1]):
+        return today  # none, or a tie the corpus's today is in ("this Friday" alone allows a week)
     return None
 
 
 def read_assignment(variables: list[Variable], lexicon: Lexicon, dialogue: Dialogue | None = None) -> dict[str, Value]:
     """Variable name → value read from the text, for every variable. With ``dialogue`` (the one
     the variables come from), a price its text gives as the party's total is read per ticket
-    (:func:`ticket_price`)."""
+    (:func:`ticket_price`; the fare column is the lexicon's profile's)."""
     out: dict[str, Value] = {}
+    fare = lexicon.profile.fare_column
     for v in variables:
         value = read_value(v, lexicon)
-        if dialogue is not None and v.slot == "price" and v.span is not None and isinstance(value, str):
+        if dialogue is not None and v.slot == fare and v.span is not None and isinstance(value, str):
             value = ticket_price(v, value, dialogue.turns[v.turn].utterance, party_size(v, dialogue, variables), lexicon)
         out[v.name] = value
     return out
 
 
-#: Words in a price's sentence that make it the party's total: "50.50 pounds total", "in total",
-#: "the total fee is", "altogether", "for all of you", "for 5 people", "for four tickets".
-_TOTAL = re.compile(
-    r"\b(?:total|in all|altogether|all together|combined|for (?:all|both|everyone|everybody|the (?:group|party|whole party))\b"
-    r"|for (?:all )?(?P<n>\d+|[a-z]+(?:-[a-z]+)?) (?:people|persons|tickets|passengers|adults|guests|travell?ers|seats"
-    r"|of (?:you|us|them))\b)", re.I)
-#: Words after a price that make it per ticket ("10.10 pounds each", "per person").
-_EACH = re.compile(r"\s*(?:each|apiece|per (?:passenger|person|ticket|adult|head|seat)|a (?:ticket|person|head|seat))\b", re.I)
-
-
 def party_size(var: Variable, dialogue: Dialogue, variables: list[Variable]) -> int | None:
     """How many people ``var``'s turn books or asks for in ``var``'s domain: "for 5 people" in
-    the sentence of its span (:data:`_TOTAL`), else a party size annotated in that turn ("for
-    four tickets": ``book people`` / ``people``), else the belief state's ``book people`` at that
-    turn or the turn before; ``None`` when none is known."""
+    the sentence of its span (:data:`~csp_check.language.lexicon.TOTAL`), else a party size
+    annotated in that turn ("for four tickets": ``book people`` / ``people``, the profile's
+    :attr:`~csp_check.corpora.CorpusProfile.party_slots`), else the belief state's ``book
+    people`` at that turn or the turn before; ``None`` when none is known."""
+    party = profile_for(dialogue).party_slots
     utterance = dialogue.turns[var.turn].utterance
     start, end = sentence_of(utterance, var.span) if var.span is not None else (0, len(utterance))
-    for m in _TOTAL.finditer(utterance[start:end]):
+    for m in TOTAL.finditer(utterance[start:end]):
         if m["n"] and (n := parse_amount(m["n"])):
             return n
     for v in variables:
-        if v.turn == var.turn and v.domain == var.domain and v.slot in ("book people", "people"):
+        if v.turn == var.turn and v.domain == var.domain and v.slot in party:
             if (n := parse_amount(str(v.value))):
                 return n
     for index in (var.turn, var.turn - 1):
         if 0 <= index < len(dialogue.turns):
             held = dialogue.turns[index].state.get(var.domain, {})
-            said = held.get("book people") or held.get("people") or []
+            said = next((held[slot] for slot in party if held.get(slot)), [])
             if len(said) == 1 and (n := parse_amount(said[0])):
                 return n
     return None
@@ -458,7 +451,7 @@ def ticket_price(var: Variable, said: str, utterance: str, party: int | None, le
     """The price per ticket that a price ``said`` at ``var``'s span stands for (spec §9, text is
     the truth; MultiWOZ's wizards often give the party's total, "The cost would be 50.50 pounds
     total for 5 people"): ``said`` / ``party`` when it is a total — its sentence says so
-    (:data:`_TOTAL`, not "each" / "per person" after it), or, with no such words, ``said`` is no
+    (:data:`~csp_check.language.lexicon.TOTAL`, not "each" / "per person" after it), or, with no such words, ``said`` is no
     price of the domain's KB table while ``said`` / ``party`` is. Else ``said`` itself, and
     always when the domain has no table in the ``--kb`` (MultiWOZ's wording, read against its
     DB). A total that does not split into ``party`` whole-penny tickets is read per ticket only
@@ -467,7 +460,7 @@ def ticket_price(var: Variable, said: str, utterance: str, party: int | None, le
     table = lexicon.kb.tables.get(var.domain) if lexicon.kb is not None else None
     pence = _pence(said)
     if (table is None or not party or party < 2 or pence is None or var.span is None
-            or _EACH.match(utterance, var.span.end)):
+            or EACH.match(utterance, var.span.end)):
         return said
     prices = kb_index(table, var.slot)[0]
     if pence % party:  # a share within a penny of the total, at a price some row has
@@ -480,7 +473,7 @@ def ticket_price(var: Variable, said: str, utterance: str, party: int | None, le
     else:
         each = f"{pence // party / 100:.2f} pounds"
     start, end = sentence_of(utterance, var.span)
-    if any(not m["n"] or parse_amount(m["n"]) for m in _TOTAL.finditer(utterance[start:end])):
+    if any(not m["n"] or parse_amount(m["n"]) for m in TOTAL.finditer(utterance[start:end])):
         return each
     return each if wording_key(var.slot, said) not in prices and wording_key(var.slot, each) in prices else said
 
@@ -498,5 +491,5 @@ def _pence(price: Value) -> int | None:
     """An amount of money ("50.50 pounds", "£50.5", a bare "50.50") in pence, else ``None``."""
     if not isinstance(price, str):
         return None
-    pounds = money(price) or (price if re.fullmatch(r"\d+(?:\.\d{1,2})?", price) else None)
+    pounds = money(price) or (price if BARE_AMOUNT.fullmatch(price) else None)
     return round(float(pounds.split()[0]) * 100) if pounds else None

@@ -47,14 +47,18 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from csp_check.corpora import CorpusProfile, profile_for
 from csp_check.language.cues import AMENITIES, BOOLEAN, amenity_span, answer_span, sentence_of, amount_op, bound_number, boolean_span, corrected, count_spans, measure_spans, unit_after, user_states
+from csp_check.language.lexicon import INFLECTIONS, PARTY_BEFORE
+from csp_check.language.normalize import NUMBER_WORDS, fold_aligned, normalize, parse_amount
 from csp_check.models import ActRole, DelexicalizedDialogue, Dialogue, DialogueAct, Span, Variable, VariableKind
-from csp_check.language.normalize import fold_aligned, normalize, parse_amount
 
+#: The roles of the acts whose values become variables (module docstring).
 VALUE_ROLES = frozenset(
     {ActRole.INFORM, ActRole.OFFER, ActRole.CONFIRM, ActRole.COUNT, ActRole.NO_RESULT, ActRole.BOOKED,
      ActRole.FAILED, ActRole.REQUEST}
 )
+#: Pseudo-slots whose act values are no domain values (an intent, MultiWOZ's "none").
 SKIPPED_SLOTS = frozenset({"", "intent", "none"})
 
 
@@ -66,11 +70,12 @@ def delexicalize(dialogue: Dialogue) -> DelexicalizedDialogue:
     """
     variables: list[Variable] = []
     implicit = located = 0
+    profile = profile_for(dialogue)
     for turn in dialogue.turns:
         taken: dict[tuple[int, int], Variable] = {}
         pending: list[tuple[Span | None, DialogueAct, bool]] = []
         acts = [a for a in turn.acts if a.role in VALUE_ROLES and a.value is not None and a.slot not in SKIPPED_SLOTS]
-        acts += _amenities(turn, acts)
+        acts += _amenities(profile, turn, acts)
         acts += _restated(dialogue, turn, acts)
         # annotated spans first, then values searched for, then the words found by their form
         for act in sorted(acts, key=lambda a: 0 if a.span is not None else 2 if _by_form(a) else 1):
@@ -127,15 +132,16 @@ def delexicalize(dialogue: Dialogue) -> DelexicalizedDialogue:
     )
 
 
-def _amenities(turn, acts: list[DialogueAct]) -> list[DialogueAct]:  # type: ignore[no-untyped-def]
+def _amenities(profile: CorpusProfile, turn, acts: list[DialogueAct]) -> list[DialogueAct]:  # type: ignore[no-untyped-def]
     """System acts on a yes/no amenity (MultiWOZ ``internet`` / ``parking``) that carry no value
     (``none``: "it has free wifi", "offers no parking"): their words are found by form
-    (:func:`csp_check.language.cues.amenity_span`) and the text says yes or no."""
+    (:func:`csp_check.language.cues.amenity_span`) and the text says yes or no, when the
+    sentence names an entity (the ``profile``'s name column)."""
     if turn.speaker != "system":
         return []
     have = {(a.domain, a.slot) for a in acts}
     taken = [a.span for a in acts if a.span is not None]
-    names = [a.span for a in acts if a.span is not None and a.slot == "name"]
+    names = [a.span for a in acts if a.span is not None and a.slot == profile.name_column]
     out = []
     for a in turn.acts:
         if (a.slot in AMENITIES and a.value is None and a.role in (ActRole.INFORM, ActRole.OFFER)
@@ -173,7 +179,7 @@ def _restated(dialogue: Dialogue, turn, acts: list[DialogueAct]) -> list[Dialogu
                     continue
                 spans = measure_spans(turn.utterance, slot, taken, dialogue.slot_descriptions.get(f"{domain}.{slot}", ""))
                 spans = [sp for sp in spans if unit_after(turn.utterance, sp)
-                         or re.search(r"\b(?:for|party of|group of)\s+$", turn.utterance[: sp.start].lower())]
+                         or PARTY_BEFORE.search(turn.utterance[: sp.start].lower())]
                 others = {normalize(a.canonical or a.value or "") for a in turn.acts if a.slot != slot}
                 if len(spans) != 1 or normalize(turn.utterance[spans[0].start : spans[0].end]) in others:
                     continue  # "the number of stops is 1": another act's number
@@ -261,7 +267,7 @@ def _variable(turn: int, speaker: str, act: DialogueAct, span: Span | None, utte
         elif wide == span and kind is VariableKind.SLOT and isinstance(value, str) and value[-1:].isalpha():
             said = normalize(utterance[span.start : span.end])  # the value cut where its span is whole:
             rest = said[len(value):]  # "coldhams business par" at "… park"; not an inflection ("church" at "churches")
-            if said.startswith(value) and rest.isalpha() and rest not in ("s", "es", "ing", "ed", "d", "er", "ers", "ly"):
+            if said.startswith(value) and rest.isalpha() and rest not in INFLECTIONS:
                 value = said
         span = wide
     return Variable(
@@ -334,8 +340,6 @@ def _pattern(form: str) -> re.Pattern[str]:
 
 
 def _number_words(amount: int) -> list[str]:
-    from csp_check.language.normalize import NUMBER_WORDS
-
     return [w for w, n in NUMBER_WORDS.items() if n == amount and " " not in w and w not in ("no", "none")]
 
 

@@ -32,13 +32,14 @@ import re
 from collections import defaultdict
 from typing import Mapping
 
-from csp_check.build.context import names_entity, referents
+from csp_check.build.context import referents
+from csp_check.delexicalize.assignment import read_value
 from csp_check.language.cues import replaced_value
 from csp_check.families.primitives import AllEqual, Member
 from csp_check.families.registry import Family, register
 from csp_check.models import CSP, Constraint, ConstraintId, Value, Variable, VariableKind
 from csp_check.families.words import where
-from csp_check.language.normalize import refers_to_several
+from csp_check.language.normalize import clock_slot, clock_time, normalize, parse_amount, refers_to_several
 
 
 @register
@@ -123,9 +124,6 @@ def offered_alternatives(ctx, v: Variable) -> list[str]:  # type: ignore[no-unty
     for a numeric one, a weekday for a weekday, else a form the dialogue's lexicon knows ("10:15 or so", "10:15 or
     later" offer nothing). ``[]`` for a system mention or where there is no such "or".
     Whichever alternative the system then takes keeps the coreference (spec §2, C2)."""
-    from csp_check.delexicalize.assignment import read_value
-    from csp_check.language.normalize import clock_slot, clock_time, normalize, parse_amount
-
     if v.speaker != "user" or v.span is None or v.kind is not VariableKind.SLOT or not isinstance(v.value, str):
         return []
     utterance = ctx.dialogue.turns[v.turn].utterance
@@ -167,8 +165,8 @@ def _corefers(ctx, v: Variable) -> bool:  # type: ignore[no-untyped-def]
     uses (:meth:`BuildContext.description`); a system wifi / parking mention ("it does not have
     parking": about the entity, C5); a name standing for several entities ("both hotels"); a
     value named as the one given up ("6 tickets rather than one")."""
-    if ctx.description(v) or (v.speaker == "system" and v.slot in ("internet", "parking")):
+    if ctx.description(v) or (v.speaker == "system" and v.slot in ctx.profile.amenities.values()):
         return False
-    if names_entity(v.slot) and refers_to_several(v.text or ""):
+    if ctx.profile.names_entity(v.slot) and refers_to_several(v.text or ""):
         return False
     return v.span is None or not replaced_value(ctx.dialogue.turns[v.turn].utterance, v.span)

@@ -52,16 +52,15 @@ from __future__ import annotations
 
 from typing import Mapping
 
-import re
-
-from csp_check.build.context import BOUNDS, NOT_FILTERS, SEARCH_COLUMNS, is_generic, names_entity, search_op
+from csp_check.corpora import CorpusProfile
 from csp_check.families import kb_common
 from csp_check.families.kb_common import KIND_MARK, kind_table
 from csp_check.families.primitives import DONTCARE, Bound, KbCount, count_matches
 from csp_check.families.registry import Family, register
-from csp_check.models import CSP, ActRole, Constraint, ConstraintId, Turn, Value, Variable, VariableKind
 from csp_check.language.cues import sentence_of, time_bound_op
-from csp_check.language.normalize import name_words, wording_key
+from csp_check.language.normalize import charged_fee, name_words, wording_key
+from csp_check.language.scope_words import ALTERNATIVE, RELATIVE, SENTENCE_BREAK, WORD_TOKEN
+from csp_check.models import CSP, ActRole, Constraint, ConstraintId, Turn, Value, Variable, VariableKind
 
 
 @register
@@ -76,10 +75,10 @@ class NoInstance(Family):
         """The instance of a system turn at ``at`` (:class:`~csp_check.build.context.KbScope`) that
         reports no result (:func:`no_results`), unless a search constraint in force is one no
         variable mentions (what found nothing is then not known)."""
-        if at.params is None and (at.turn.index, at.domain) in ctx.unlinked:
+        if at.state_search and (at.turn.index, at.domain) in ctx.unlinked:
             return []
         tight = (ctx.unsaid_relaxations(at.turn.index, at.domain, at.columns)
-                 if at.params is None and ctx.options.count_filter == "state" else [])
+                 if at.state_search and ctx.options.count_filter == "state" else [])
         return no_results(ctx, at.turn, at.domain, at.kb_id, at.columns, at.mine, at.filters, tight)
 
     def satisfied(self, constraint: Constraint, assignment: Mapping[str, Value], csp: CSP) -> bool:
@@ -110,7 +109,8 @@ def no_results(
         return []
     said = [v for v in mine if v.role is ActRole.NO_RESULT and v.kind is VariableKind.SLOT and v.slot in columns]
     asked_about = [v for v in ctx.by_turn.get(turn.index - 1, []) if v.domain == domain and v.speaker == "user"]
-    if not said and any(v.slot in NOT_FILTERS - BOUNDS for v in mine + asked_about):
+    profile = ctx.profile
+    if not said and any(v.slot in profile.entity_columns for v in mine + asked_about):
         return []  # "Does the Acorn fit?" "No, but the Tandoori Palace does": about the entity discussed
     if said and ctx.select(turn.index, domain) and any(
             v.slot == s.slot and ctx.assignment.get(v.name) == ctx.assignment.get(s.name)
@@ -129,15 +129,16 @@ def no_results(
         return []  # "any other trains closer to 10:00?" "No": none closer than the one offered
     kind = None
     where = {sentence_of(turn.utterance, v.span) for v in said if v.span is not None}
-    own = {v.value for v in mine if v.slot == "type" and v.kind is VariableKind.SLOT and v.span is not None
+    kind_column = profile.kind_column
+    own = {v.value for v in mine if v.slot == kind_column and v.kind is VariableKind.SLOT and v.span is not None
            and v.role is ActRole.INFORM and isinstance(v.value, str)
            and sentence_of(turn.utterance, v.span) in where}  # the no-result's own sentence names the kind
-    if entity is None and len(own) == 1 and not any(f.slot == "type" and f in said for f in filters):
-        filters = [f for f in filters if f.slot != "type"]  # "The only 4 star hotels are … nothing moderately priced"
-        kinds = {e.get("type") for e in ctx.kbs.get(kb_id) or []}
+    if entity is None and len(own) == 1 and not any(f.slot == kind_column and f in said for f in filters):
+        filters = [f for f in filters if f.slot != kind_column]  # "The only 4 star hotels are … nothing moderately priced"
+        kinds = {e.get(kind_column) for e in ctx.kbs.get(kb_id) or []}
         if next(iter(own)) in kinds:
             kb_id = kind_table(ctx, kb_id, next(iter(own)))
-    elif entity is None and not any(f.slot == "type" for f in filters):
+    elif entity is None and not any(f.slot == kind_column for f in filters):
         kind = (None if said else asked_kind(ctx, turn, domain, kb_id, mine)) or held_kind(ctx, turn.index, domain, kb_id)
     if kind is not None:  # "A cheap 4 star hotel …" "if you wanted a hotel, … There are guesthouses": no hotel
         kb_id = kind_table(ctx, kb_id, kind)
@@ -146,13 +147,15 @@ def no_results(
         out.append(charged_fees(ctx, Constraint(
             id=ConstraintId("C4"), variables=[f.name for f in filters], turn=turn.index, kb=kb_id,
             columns=[f.slot for f in filters],
-            ops=[_no_result_op(f, said, entity, turn.utterance) for f in filters],
+            ops=[_no_result_op(profile, f, said, entity, turn.utterance) for f in filters],
         ), said))
     return out
 
 
-#: The column a no-result compares a fee said without its amount on (:func:`charged_fees`).
-CHARGED_FEE = "entrance fee (charged)"
+def charged_column(fee_column: str) -> str:
+    """The column a no-result compares a fee said without its amount on (:func:`charged_fees`):
+    ``"entrance fee (charged)"`` for the profile's fee column ``"entrance fee"``."""
+    return f"{fee_column} (charged)"
 
 
 def charged_fees(ctx, constraint: Constraint, said: list[Variable]) -> Constraint:
@@ -162,35 +165,36 @@ def charged_fees(ctx, constraint: Constraint, said: list[Variable]) -> Constrain
     the no-result says no entity charges one. Such a value is no cell of the table, so compared
     as written it would match nothing and the C4 would hold whatever the KB says. The filter then
     reads the table's copy (registered under its own id, so the solvers read the same) with
-    column :data:`CHARGED_FEE`: that value for an entity whose known fee is not "free", "free"
+    column :func:`charged_column`: that value for an entity whose known fee is not "free", "free"
     for a free one (so a value "free" there still means free), none where the fee is unknown.
     Any other constraint is returned as is. Spec §9 (text is the truth: the words' meaning)."""
-    from csp_check.language.normalize import charged_fee
-
+    fee = ctx.profile.fee_column
+    charged = charged_column(fee)
     idx = [i for i, n in enumerate(constraint.variables)
-           if constraint.columns[i] == "entrance fee" and any(v.name == n for v in said)
+           if constraint.columns[i] == fee and any(v.name == n for v in said)
            and isinstance(ctx.assignment.get(n), str) and charged_fee(ctx.assignment[n])]
     if not idx:
         return constraint
     reading = ctx.assignment[constraint.variables[idx[0]]]
-    kb_id = f"{constraint.kb}|{CHARGED_FEE}={reading}"
+    kb_id = f"{constraint.kb}|{charged}={reading}"
     if kb_id not in ctx.kbs:
-        ctx.kbs[kb_id] = [{**e, CHARGED_FEE: "free" if e["entrance fee"] == "free" else reading}
-                          if e.get("entrance fee") else e for e in ctx.kbs.get(constraint.kb or "") or []]
-    columns = [CHARGED_FEE if i in idx else col for i, col in enumerate(constraint.columns)]
+        ctx.kbs[kb_id] = [{**e, charged: "free" if e[fee] == "free" else reading}
+                          if e.get(fee) else e for e in ctx.kbs.get(constraint.kb or "") or []]
+    columns = [charged if i in idx else col for i, col in enumerate(constraint.columns)]
     return constraint.model_copy(update={"kb": kb_id, "columns": columns})
 
 
-def _no_result_op(f: Variable, said: list[Variable], entity: Variable | None, utterance: str) -> str:
+def _no_result_op(profile: CorpusProfile, f: Variable, said: list[Variable], entity: Variable | None,
+                  utterance: str) -> str:
     """How a no-result filter compares: a value the turn names is what was not found ("=") unless
-    it is a time said as a bound ("no trains arrive by 12:00": ``<=``); a leaveAt / arriveBy the
-    no-result carries without words in the text is the search's bound (:func:`search_op`), as
-    the state's filters are."""
+    it is a time said as a bound ("no trains arrive by 12:00": ``<=``); a bound (leaveAt /
+    arriveBy) the no-result carries without words in the text is the search's bound
+    (:meth:`~csp_check.corpora.CorpusProfile.search_op`), as the state's filters are."""
     if f is entity:
         return "="
-    if f in said and f.slot in BOUNDS:
-        return search_op(f) if f.span is None else time_bound_op(utterance, f.span) or "="
-    return "=" if f in said else search_op(f)
+    if f in said and f.slot in profile.bounds:
+        return profile.search_op(f.slot) if f.span is None else time_bound_op(utterance, f.span) or "="
+    return "=" if f in said else profile.search_op(f.slot)
 
 
 def asked_entity(ctx, turn: Turn, domain: str, columns: set[str]) -> Variable | None:
@@ -204,7 +208,7 @@ def asked_entity(ctx, turn: Turn, domain: str, columns: set[str]) -> Variable | 
     said = name_words(users[-1].utterance)  # the user's words, as names' words are compared
     found: dict[str, Variable] = {}
     for v in ctx.variables:
-        if (v.turn < turn.index and v.domain == domain and names_entity(v.slot) and v.slot in columns
+        if (v.turn < turn.index and v.domain == domain and ctx.profile.names_entity(v.slot) and v.slot in columns
                 and v.kind is VariableKind.SLOT and isinstance(v.value, str)):  # fmt: skip
             words = name_words(v.value)
             if words and words <= said:
@@ -218,20 +222,23 @@ def asked_kind(ctx, turn: Turn, domain: str, kb_id: str, mine: list[Variable]) -
     parking" — "if you wanted a hotel, you'd need to stay in the west. There are guesthouses that
     meet your needs": nothing of *that kind* matches. Exactly one kind named, outside the spans
     of names ("the Gonville Hotel"). MultiWOZ's "hotel" may mean any place to stay
-    (:func:`~csp_check.build.context.is_generic`), so it scopes the no-result only when the
+    (:meth:`~csp_check.corpora.CorpusProfile.is_generic`), so it scopes the no-result only when the
     system turn names another kind (a type variable or word: "guesthouses"). ``None`` otherwise."""
+    profile = ctx.profile
+    column = profile.kind_column
     entities = ctx.kbs.get(kb_id) or []
-    kinds = {e["type"] for e in entities if e.get("type")}
+    kinds = {e[column] for e in entities if e.get(column)}
     users = [t for t in ctx.dialogue.turns[: turn.index] if t.speaker == "user"]
     if len(kinds) < 2 or not users:
         return None
-    named = [v.span for v in ctx.by_turn.get(users[-1].index, []) if names_entity(v.slot) and v.span is not None]
-    found = _kinds_said(users[-1].utterance, kinds, named)
+    named = [v.span for v in ctx.by_turn.get(users[-1].index, []) if profile.names_entity(v.slot) and v.span is not None]
+    found = _kinds_said(users[-1].utterance, column, kinds, named)
     if len(found) != 1:
         return None
     kind = next(iter(found))
-    if is_generic(domain, "type", kind):
-        system = {v.value for v in mine if v.slot == "type" and isinstance(v.value, str)} | _kinds_said(turn.utterance, kinds, [])
+    if profile.is_generic(domain, column, kind):
+        system = ({v.value for v in mine if v.slot == column and isinstance(v.value, str)}
+                  | _kinds_said(turn.utterance, column, kinds, []))
         if not system - {kind}:
             return None
     return kind
@@ -239,57 +246,51 @@ def asked_kind(ctx, turn: Turn, domain: str, kb_id: str, mine: list[Variable]) -
 
 def held_kind(ctx, turn: int, domain: str, kb_id: str) -> str | None:
     """The generic kind the belief state in force at ``turn`` records as the type (MultiWOZ's
-    "hotel", :func:`~csp_check.build.context.is_generic`), which the search filters leave out
-    because it may mean any place to stay. A no-result holds under one reading of it: no
+    "hotel", :meth:`~csp_check.corpora.CorpusProfile.is_generic`), which the search filters leave
+    out because it may mean any place to stay. A no-result holds under one reading of it: no
     entity of type hotel matches (the dialogue gets the benefit of the doubt, as with unknown
     cells), so its C4 counts that kind alone. ``None``: the state records no such type."""
-    held = ctx.state(turn, domain).get("type")
+    column = ctx.profile.kind_column
+    held = ctx.state(turn, domain).get(column)
     if held is None:
         return None
-    kind = ctx.lexicon.canon(f"{domain}.type", held)
-    kinds = {e.get("type") for e in ctx.kbs.get(kb_id) or []}
-    return kind if is_generic(domain, "type", kind) and kind in kinds and len(kinds) > 1 else None
+    kind = ctx.lexicon.canon(f"{domain}.{column}", held)
+    kinds = {e.get(column) for e in ctx.kbs.get(kb_id) or []}
+    return kind if ctx.profile.is_generic(domain, column, kind) and kind in kinds and len(kinds) > 1 else None
 
 
-def _kinds_said(utterance: str, kinds: set[str], avoid: list) -> set[str]:
-    """The values of ``kinds`` whose wording (one or two words: "guest house", "museums")
-    ``utterance`` has outside the spans ``avoid``."""
-    keys = {wording_key("type", k): k for k in kinds}
+def _kinds_said(utterance: str, column: str, kinds: set[str], avoid: list) -> set[str]:
+    """The values of ``kinds`` (of the kind ``column``) whose wording (one or two words: "guest
+    house", "museums") ``utterance`` has outside the spans ``avoid``."""
+    keys = {wording_key(column, k): k for k in kinds}
     found: set[str] = set()
-    words = [(m.start(), m.end(), m[0]) for m in re.finditer(r"[\w'-]+", utterance)
+    words = [(m.start(), m.end(), m[0]) for m in WORD_TOKEN.finditer(utterance)
              if not any(sp.start <= m.start() < sp.end for sp in avoid)]
     for i, (_, _, word) in enumerate(words):
         pair = f"{word} {words[i + 1][2]}" if i + 1 < len(words) else None
-        if pair is not None and wording_key("type", pair) in keys:
-            found.add(keys[wording_key("type", pair)])
-        elif wording_key("type", word) in keys:
-            found.add(keys[wording_key("type", word)])
+        if pair is not None and wording_key(column, pair) in keys:
+            found.add(keys[wording_key(column, pair)])
+        elif wording_key(column, word) in keys:
+            found.add(keys[wording_key(column, word)])
     return found
-
-
-#: A request for an alternative ("other", "another", "different", "anything else") ...
-_ALTERNATIVE = re.compile(r"\b(?:other|another|different|else)\b", re.I)
-#: ... compared with what was offered ("closer to 10:00", "earlier", "a bit cheaper", "nearer").
-_RELATIVE = re.compile(
-    r"\b(?:closer|nearer|earlier|later|sooner|cheaper|pricier|dearer|(?:more|less) (?:expensive|costly)"
-    r"|shorter|quicker|faster)\b", re.I)
 
 
 def relative_request(ctx, turn: Turn, domain: str) -> bool:
     """Whether the user's turn before the no-result at ``turn`` asks for an alternative relative
     to an entity of ``domain`` the system offered earlier: a word of an alternative
-    (:data:`_ALTERNATIVE`: "any other trains") and a comparative (:data:`_RELATIVE`: "closer to
-    10:00", "earlier", "cheaper") in one sentence, after a system turn named an entity
-    (:func:`~csp_check.build.context.names_entity`: "TR4094"). Its answer "No" says no
+    (:data:`~csp_check.language.scope_words.ALTERNATIVE`: "any other trains") and a comparative
+    (:data:`~csp_check.language.scope_words.RELATIVE`: "closer to 10:00", "earlier", "cheaper")
+    in one sentence, after a system turn named an entity
+    (:meth:`~csp_check.corpora.CorpusProfile.names_entity`: "TR4094"). Its answer "No" says no
     alternative beats the offer, which the KB count of the search cannot tell (spec §9,
     "which entity")."""
     users = [t for t in ctx.dialogue.turns[: turn.index] if t.speaker == "user"]
     if not users:
         return False
     offered = any(v.turn < users[-1].index and v.speaker == "system" and v.domain == domain
-                  and names_entity(v.slot) and v.kind is VariableKind.SLOT for v in ctx.variables)
-    sentences = re.split(r"(?<=[.?!])\s+", users[-1].utterance)
-    return offered and any(_ALTERNATIVE.search(s) and _RELATIVE.search(s) for s in sentences)
+                  and ctx.profile.names_entity(v.slot) and v.kind is VariableKind.SLOT for v in ctx.variables)
+    sentences = SENTENCE_BREAK.split(users[-1].utterance)
+    return offered and any(ALTERNATIVE.search(s) and RELATIVE.search(s) for s in sentences)
 
 
 def unrecorded_constraint(
@@ -309,7 +310,7 @@ def unrecorded_constraint(
     if not users:
         return None
     for v in ctx.by_turn.get(users[-1].index, []):
-        if (v.domain == domain and v.kind is VariableKind.SLOT and v.slot in columns and v.slot in SEARCH_COLUMNS
+        if (v.domain == domain and v.kind is VariableKind.SLOT and v.slot in columns and v.slot in ctx.profile.search_columns
                 and isinstance(v.value, str) and v.value != DONTCARE and v.slot not in slots
                 and v.value not in ctx.vocab(kb_id, v.slot)):  # fmt: skip
             return v

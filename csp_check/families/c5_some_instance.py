@@ -46,17 +46,18 @@ Reading rules
 
 from __future__ import annotations
 
-from typing import Mapping
-
 import re
 from collections import defaultdict
+from typing import Mapping
 
-from csp_check.build.context import BOUNDS, DETAIL_COLUMNS, NOT_FILTERS, SYSTEM_CLAIMS, names_entity, search_op
-from csp_check.language.cues import sentence_of, time_bound_op, whole_city_span
+from csp_check.build.context import SYSTEM_CLAIMS, dialogue_table, is_dialogue_table, is_results_table, turn_table
+from csp_check.corpora import CorpusProfile
 from csp_check.families import kb_common
 from csp_check.families.primitives import Bound, KbCount, count_matches, entity_match
 from csp_check.families.registry import Family, register
+from csp_check.language.cues import sentence_of, time_bound_op, whole_city_span
 from csp_check.language.normalize import clock_of_day, clock_time, fold
+from csp_check.language.scope_words import BOOKING_SLOT, DENIED, EITHER_OR, NEGATED_BEFORE, PROPOSED, TOTAL_SLOT
 from csp_check.models import CSP, ActRole, Constraint, ConstraintId, Value, Variable, VariableKind
 
 
@@ -74,7 +75,7 @@ class SomeInstance(Family):
         against every entity the dialogue's results show, else the table in force."""
         asked = at.filters if ctx.options.count_filter == "state" else []  # the paper: the utterance alone
         if at.seen is not None:  # C5 looks at every entity of d the dialogue's results show
-            kb_id = f"dialogue:{at.domain}"
+            kb_id = dialogue_table(at.domain)
             built = claims(ctx, at.turn.index, kb_id, set().union(*at.seen), at.mine, asked)
             return [_of_its_kind(ctx, c) for c in _named_in_text(ctx, at.turn, kb_id, built)]
         return claims(ctx, at.turn.index, at.kb_id, at.columns, at.mine, asked)
@@ -116,7 +117,7 @@ def _fits(ctx, kb_id: str, entity: Variable, asked: Variable) -> bool:
     filters it meets: a filter it misses is the offering turn's fault, flagged there (spec §2,
     C5: the instance an utterance implies), not again at each later detail."""
     rows = [e for e in ctx.kbs.get(kb_id) or ctx.kb.tables[kb_id].normalized() if e.get(entity.slot) == entity.value]
-    return not rows or any(entity_match(e, [asked.slot], [asked.value], [search_op(asked)])[1] for e in rows)
+    return not rows or any(entity_match(e, [asked.slot], [asked.value], [ctx.profile.search_op(asked.slot)])[1] for e in rows)
 
 
 def _named_in_text(ctx, turn, kb_id: str, constraints: list[Constraint]) -> list[Constraint]:
@@ -127,6 +128,7 @@ def _named_in_text(ctx, turn, kb_id: str, constraints: list[Constraint]) -> list
     (its own table, so the solvers read the same), without the earlier name mention that stood
     for the entity under discussion. A name inside another variable's span, or two names, change
     nothing."""
+    names_entity = ctx.profile.names_entity
     if not constraints or any(names_entity(v.slot) for v in ctx.by_turn.get(turn.index, [])):
         return constraints
     entities = ctx.kbs.get(kb_id) or []
@@ -182,46 +184,47 @@ def claims(ctx, turn: int, kb_id: str, columns: set[str], mine: list[Variable], 
         # values describe the booked entity
         return booking_details(ctx, turn, kb_id, columns, mine)
     utterance = ctx.dialogue.turns[turn].utterance
+    profile = ctx.profile
     claims = [
         v for v in mine
         if v.kind is VariableKind.SLOT and v.role in SYSTEM_CLAIMS and v.slot in columns and ctx.kb_claim(kb_id, v)
         and not ctx.restated_bound(turn, v) and not proposed(utterance, v)
     ]
-    claims, taken_back = withdrawn(turn, kb_id, utterance, claims)
+    claims, taken_back = withdrawn(profile, turn, kb_id, utterance, claims)
     said_bounds = [  # "TR1234 arrives by 10:30", "trains leaving after 17:00": the entity's time within
         v for v in mine  # the bound (cues.time_bound_op)
-        if v.slot in BOUNDS and v.span is not None and v.slot in columns and v.role in SYSTEM_CLAIMS
+        if v.slot in profile.bounds and v.span is not None and v.slot in columns and v.role in SYSTEM_CLAIMS
         and not ctx.select(turn, v.domain) and isinstance(v.value, str) and clock_time(v.value)
         and time_bound_op(ctx.dialogue.turns[turn].utterance, v.span)
     ]
-    named = {v.value for v in mine if v.slot in NOT_FILTERS - BOUNDS}
+    named = {v.value for v in mine if v.slot in profile.entity_columns}
     if len(named) > 1 or len({v.slot for v in said_bounds}) < len(said_bounds):
         said_bounds = []  # several trains, or several times: listed apart
     said_bounds = [v for v in said_bounds if not any(c.slot == v.slot for c in claims)]  # "one at 13:32;
     # all other trains arrive after 14:30": the bound is about other trains
     if not claims and not said_bounds:
         return taken_back
-    if any(ctx.select(turn, v.domain) for v in claims) and not any(v.slot in NOT_FILTERS - BOUNDS for v in claims):
+    if any(ctx.select(turn, v.domain) for v in claims) and not any(v.slot in profile.entity_columns for v in claims):
         return taken_back  # "cheap, moderate or expensive: which would you prefer?" names choices, not an entity
     if ctx.alternatives(turn, mine):
         asked = []  # after "no match" / "could not book" the system offers something else
     elif whole_city(ctx, turn, claims + said_bounds, mine):
-        asked = [v for v in asked if v.slot != "area"]  # "colleges in Cambridge would be a good bet": the
+        asked = [v for v in asked if v.slot != profile.area_column]  # "colleges in Cambridge would be a good bet": the
         # statement's own scope is the whole city, whatever area was asked for
-    elif (claims and all(v.slot in DETAIL_COLUMNS for v in claims) or claims and (
-        kb_id.startswith("dialogue:")  # the dialogue's own results (SGD): any column may be a detail
-        and all(v.role is ActRole.INFORM and not names_entity(v.slot) for v in claims)
-        and not any(names_entity(v.slot) or v.kind is VariableKind.AMOUNT for v in mine)
+    elif (claims and all(v.slot in profile.detail_columns for v in claims) or claims and (
+        is_dialogue_table(kb_id)  # the dialogue's own results (SGD): any column may be a detail
+        and all(v.role is ActRole.INFORM and not profile.names_entity(v.slot) for v in claims)
+        and not any(profile.names_entity(v.slot) or v.kind is VariableKind.AMOUNT for v in mine)
     )) and not counted(ctx.dialogue.turns[turn].utterance, claims, mine):  # details given alone ("Their
         # number is …", "It is not furnished"), no count: about one entity
         discussed = ctx.under_discussion(turn, claims[0].domain, columns, kb_id)
         if discussed is not None and discussed.value in ctx.vocab(kb_id, discussed.slot):  # "it's at 62 Gilbert Road": about the entity under discussion
             asked = [v for v in asked if v.slot != discussed.slot and _fits(ctx, kb_id, discussed, v)] + [discussed]
     asked = [v for v in asked if ctx.kb_claim(kb_id, v)  # "church" asked, All Saints offered: a wording
-             and not (v.slot in ("parking", "internet") and v.value == "no")]  # "no" = not needed, for an offer
+             and not (v.slot in profile.amenities.values() and v.value == "no")]  # "no" = not needed, for an offer
     said = {v.slot for v in claims}
     requested = {(v.slot, v.value) for v in asked}
-    bounds = [v for v in asked if v.slot in BOUNDS and v.slot in columns and v not in claims] + said_bounds  # kept even if said:
+    bounds = [v for v in asked if v.slot in profile.bounds and v.slot in columns and v not in claims] + said_bounds  # kept even if said:
     asked = [v for v in asked if v.slot not in said and v.slot in columns and v not in bounds]  # 17:11 >= 17:00
     claims += asked
     by_slot: dict[str, list[Variable]] = defaultdict(list)
@@ -233,7 +236,7 @@ def claims(ctx, turn: int, kb_id: str, columns: set[str], mine: list[Variable], 
     # Several values of one slot list several entities; the other stated values may describe
     # any of them, so each listed value is checked with the user's request alone. So are the
     # alternatives of an "or" ("the Vue cinema or maybe a museum"): two entities, not one.
-    alternatives = either_or(ctx.dialogue.turns[turn].utterance, [v for v in single if v.turn == turn])
+    alternatives = either_or(profile, ctx.dialogue.turns[turn].utterance, [v for v in single if v.turn == turn])
     listed += alternatives
     asked_only = [v for v in single if v in asked]
     restated = [v for v in single if v not in asked and v not in listed and (v.slot, v.value) in requested]
@@ -249,28 +252,20 @@ def claims(ctx, turn: int, kb_id: str, columns: set[str], mine: list[Variable], 
     return out + taken_back
 
 
-#: A negated copula right after a name: the sentence denies the entity something ("the lensfield
-#: hotel is not a guesthouse", "Queen 's College is n't in the centre of town"), MultiWOZ's
-#: tokenised "is n't" included; not a hedge that affirms ("is not only cheap", "is not far").
-_DENIED = re.compile(
-    r"\s*,?\s*(?:(?:actually|unfortunately|however|also)\s*,?\s*)?(?:is|are|was|were)\s*(?:not\b|n\s?'\s?t\b)"
-    r"(?!\s+(?:only|just|far|too|very|that|so|bad|merely)\b)", re.I
-)
-#: Words right before a value that negate it in its clause ("is n't in the [centre]", "not a [guesthouse]").
-_NEGATED_BEFORE = re.compile(r"(?:\bnot|n\s?'\s?t|\bnever|\bno)(?:\s+[\w']+){0,3}\s*$", re.I)
-
-
-def withdrawn(turn: int, kb_id: str, utterance: str, claims: list[Variable]) -> tuple[list[Variable], list[Constraint]]:
+def withdrawn(profile: CorpusProfile, turn: int, kb_id: str, utterance: str,
+              claims: list[Variable]) -> tuple[list[Variable], list[Constraint]]:
     """Split off the entities ``claims`` (one system utterance's) names only to deny them what
-    was asked: a name followed by a negated copula (:data:`_DENIED`: "I do apologize, the
+    was asked: a name (a column the ``profile`` says names an entity) followed by a negated
+    copula (:data:`~csp_check.language.scope_words.DENIED`: "I do apologize, the
     lensfield hotel is not a guesthouse. May I suggest Bridge Guest House?"). Such an entity is
     no offer, so it is not checked with the request (spec §2, C5: the instances an utterance
     implies); it is checked alone, with the values its sentence affirms of it after its name
-    and before any other name (not those it negates, :data:`_NEGATED_BEFORE`), as one C5
-    instance each. Returns the remaining claims
-    and those instances."""
+    and before any other name (not those it negates,
+    :data:`~csp_check.language.scope_words.NEGATED_BEFORE`), as one C5 instance each. Returns the
+    remaining claims and those instances."""
+    names_entity = profile.names_entity
     denied = [v for v in claims if names_entity(v.slot) and v.turn == turn and v.span is not None
-              and _DENIED.match(utterance, v.span.end)]
+              and DENIED.match(utterance, v.span.end)]
     if not denied:
         return claims, []
     out: list[Constraint] = []
@@ -282,15 +277,17 @@ def withdrawn(turn: int, kb_id: str, utterance: str, claims: list[Variable]) -> 
         said = [v for v in claims if not names_entity(v.slot) and v.span is not None
                 and name.span.end <= v.span.start < until]
         gone |= {name.name} | {v.name for v in said}
-        group = [name] + [v for v in said if not _NEGATED_BEFORE.search(utterance[where[0] : v.span.start])]
+        group = [name] + [v for v in said if not NEGATED_BEFORE.search(utterance[where[0] : v.span.start])]
         out.append(Constraint(id=ConstraintId("C5"), variables=[v.name for v in group], turn=turn, kb=kb_id,
                               columns=[v.slot for v in group], ops=["="] * len(group)))
     return [v for v in claims if v.name not in gone], out
 
 
-#: The column an "arrive by" bound of a C5 compares when a train arriving after midnight within
-#: its clock time fits the claim (:func:`clock_arrivals`): the arrival as the clock shows it.
-CLOCK_ARRIVAL = "arriveBy (clock)"
+def clock_column(arrival: str) -> str:
+    """The column an "arrive by" bound of a C5 compares when a train arriving after midnight
+    within its clock time fits the claim (:func:`clock_arrivals`): the arrival as the clock shows
+    it, ``"arriveBy (clock)"`` for the profile's arrival column ``"arriveBy"``."""
+    return f"{arrival} (clock)"
 
 
 def clock_arrivals(ctx, constraint: Constraint) -> Constraint:
@@ -298,66 +295,60 @@ def clock_arrivals(ctx, constraint: Constraint) -> Constraint:
     arrival, where a train matching its other filters arrives after midnight, on the next day
     ("01:44" for a train leaving 23:01, written "25:44":
     :func:`~csp_check.language.normalize.next_day_arrival`), at a clock time within the first such bound
-    (:func:`~csp_check.families.c6_instance_count.next_day_within`'s trains, with the values read
+    (:func:`~csp_check.families.c6_scope.next_day_within`'s trains, with the values read
     at build time). Such an arrival is too late on the day but in time on the clock, as
     MultiWOZ's wizards compared times; C6 lets a count hold under either reading
-    (:func:`~csp_check.families.c6_instance_count.count_bounds`), and so does C5: an offer of that
+    (:func:`~csp_check.families.c6_scope.count_bounds`), and so does C5: an offer of that
     train under the bound holds, whether or not a travel day is fixed (C6 does not ask either).
     The bounds then read the table's copy (registered under its own id, so the solvers read the
-    same) with column :data:`CLOCK_ARRIVAL`: the clock time of a next-day arrival (hour 25 on,
+    same) with column :func:`clock_column`: the clock time of a next-day arrival (hour 25 on,
     as C6's count; the DB's own "24:06" is compared as written), else the arrival itself. Any
     other constraint is returned as is. Spec §9 (time bounds)."""
+    arrival = ctx.profile.arrival_column
     filters = kb_common.filters(constraint)
-    bounded = [i for i, (_, col, op) in enumerate(filters) if col == "arriveBy" and op == "<="]
+    bounded = [i for i, (_, col, op) in enumerate(filters) if col == arrival and op == "<="]
     if not bounded:
         return constraint
     entities = ctx.kbs.get(constraint.kb or "") or []
     by_name = {v.name: v for v in ctx.variables}
     said = [(col, op, ctx.assignment.get(n, by_name[n].value)) for n, col, op in filters]
-    if not kb_common.after_midnight_within(entities, said, "25:00"):
+    if not kb_common.after_midnight_within(entities, said, "25:00", arrival):
         return constraint
-    kb_id = f"{constraint.kb}|{CLOCK_ARRIVAL}"
+    clock = clock_column(arrival)
+    kb_id = f"{constraint.kb}|{clock}"
     if kb_id not in ctx.kbs:
-        ctx.kbs[kb_id] = [{**e, CLOCK_ARRIVAL: clock_of_day(e["arriveBy"]) if e["arriveBy"] >= "25:00" else e["arriveBy"]}
-                          if e.get("arriveBy") else e for e in entities]
-    columns = [CLOCK_ARRIVAL if i in bounded else col for i, col in enumerate(constraint.columns)]
+        ctx.kbs[kb_id] = [{**e, clock: clock_of_day(e[arrival]) if e[arrival] >= "25:00" else e[arrival]}
+                          if e.get(arrival) else e for e in entities]
+    columns = [clock if i in bounded else col for i, col in enumerate(constraint.columns)]
     return constraint.model_copy(update={"kb": kb_id, "columns": columns})
 
 
-#: What joins two alternatives in one utterance: "or", maybe with a hedge and an article ("the
-#: Vue cinema *or maybe a* museum", "Cherry Hinton *or perhaps the* Botanic Gardens").
-_EITHER_OR = re.compile(r"\s*,?\s*or\s+(?:else\s+)?(?:maybe\s+|perhaps\s+|possibly\s+|even\s+)?(?:a\s+|an\s+|the\s+|some\s+)?", re.I)
-
-
-def either_or(utterance: str, stated: list[Variable]) -> list[Variable]:
+def either_or(profile: CorpusProfile, utterance: str, stated: list[Variable]) -> list[Variable]:
     """The values of ``stated`` (one utterance's claims, one per slot) that are alternatives
-    joined by "or" (:data:`_EITHER_OR`), an entity's name and a value of another slot: "Would
+    joined by "or" (:data:`~csp_check.language.scope_words.EITHER_OR`), an entity's name (a
+    column the ``profile`` says names an entity) and a value of another slot: "Would
     you like the information for the Vue cinema or maybe a museum?" offers a cinema and a
     museum, two entities, so they are not checked as one. Two values of one entity ("has no
     internet or parking") have no name between them."""
     spanned = sorted((v for v in stated if v.span is not None), key=lambda v: v.span.start)  # type: ignore[union-attr]
     out: list[Variable] = []
     for a, b in zip(spanned, spanned[1:]):
-        if (a.slot != b.slot and (names_entity(a.slot) or names_entity(b.slot))  # not "no internet or parking"
-                and _EITHER_OR.fullmatch(utterance[a.span.end : b.span.start])):  # type: ignore[union-attr]
+        if (a.slot != b.slot and (profile.names_entity(a.slot) or profile.names_entity(b.slot))  # not "no internet or parking"
+                and EITHER_OR.fullmatch(utterance[a.span.end : b.span.start])):  # type: ignore[union-attr]
             out += [v for v in (a, b) if v not in out]
     return out
 
 
-#: Words right before a value that make it what a question proposes to look for ("Would you like me
-#: to look elsewhere for *something* free?", "are you looking for *anything in the* centre?").
-_PROPOSED = re.compile(r"\b(?:something|anything|somewhere|someplace)(?:\s+(?:that(?:'s| is)|which is|in|on|with|at|a bit|more))*\s+$", re.I)
-
-
 def proposed(utterance: str, v: Variable) -> bool:
     """Whether ``v`` is a value a system question proposes to search for, not one it states:
-    its sentence ends with "?" and "something" / "anything" (:data:`_PROPOSED`) comes right
+    its sentence ends with "?" and "something" / "anything"
+    (:data:`~csp_check.language.scope_words.PROPOSED`) comes right
     before it ("There is an entrance fee of 4 pounds. Would you like me to look elsewhere for
     something free?")."""
     if v.span is None:
         return False
     start, end = sentence_of(utterance, v.span)
-    return utterance[start:end + 1].rstrip().endswith("?") and bool(_PROPOSED.search(utterance[start : v.span.start]))
+    return utterance[start:end + 1].rstrip().endswith("?") and bool(PROPOSED.search(utterance[start : v.span.start]))
 
 
 def counted(utterance: str, claims: list[Variable], mine: list[Variable]) -> bool:
@@ -374,7 +365,7 @@ def whole_city(ctx, turn: int, claims: list[Variable], mine: list[Variable]) -> 
     say architecture or colleges in Cambridge would be a good bet" after the user asked for the
     east; :func:`~csp_check.language.cues.whole_city_span`) and with no area of its own: the statement
     widens its own scope, so the requested area does not filter it."""
-    if any(v.slot == "area" for v in mine):
+    if any(v.slot == ctx.profile.area_column for v in mine):
         return False
     utterance = ctx.dialogue.turns[turn].utterance
     spans = [v.span for v in ctx.by_turn.get(turn, []) if v.span is not None]
@@ -390,16 +381,17 @@ def booking_details(ctx, turn: int, kb_id: str, columns: set[str], mine: list[Va
     yes/no feature…) belong to the booked entity, named in the turn or under discussion. Not
     details: the booking's own values (the booking call's arguments: date, time, party size),
     totals (price, fee, cost) and times that may be bounds."""
+    profile = ctx.profile
     params = ctx.call_slots().get(turn, set())
     totals = _booked_totals(ctx, turn, mine, params)
     details = [
         v for v in mine
         if v.kind is VariableKind.SLOT and v.role is ActRole.INFORM and v.slot in columns and v.span is not None
-        and not names_entity(v.slot) and v.slot not in params and v.slot not in BOUNDS
-        and not re.search(r"price|fee|cost|fare|total|date|time|day", v.slot) and ctx.kb_claim(kb_id, v)
-        and (kb_id.startswith(("dialogue:", "turn")) or v.value in ctx.vocab(kb_id, v.slot))  # a --kb value
+        and not profile.names_entity(v.slot) and v.slot not in params and v.slot not in profile.bounds
+        and not BOOKING_SLOT.search(v.slot) and ctx.kb_claim(kb_id, v)
+        and (is_results_table(kb_id) or v.value in ctx.vocab(kb_id, v.slot))  # a --kb value
     ]  # no entity of the domain has is more likely another domain's (MultiWOZ's acts mislabel domains)
-    named = [v for v in mine if v.kind is VariableKind.SLOT and names_entity(v.slot) and v.slot in columns]
+    named = [v for v in mine if v.kind is VariableKind.SLOT and profile.names_entity(v.slot) and v.slot in columns]
     trip = unknown_trip(ctx, turn, kb_id, named)
     if trip:
         group = details + [v for v in trip if v not in details]
@@ -411,7 +403,7 @@ def booking_details(ctx, turn: int, kb_id: str, columns: set[str], mine: list[Va
         entity = named[0] if len({v.value for v in named}) == 1 else None
     else:
         entity = ctx.under_discussion(turn, details[0].domain, columns, kb_id)
-    own = f"turn{turn}:{details[0].domain}"  # the booking's own result (SGD): its one entity
+    own = turn_table(turn, details[0].domain)  # the booking's own result (SGD): its one entity
     if entity is None and not named and len(ctx.kbs.get(own) or []) == 1:
         group, kb_id = details, own  # a bus, a flight: no name column
     elif entity is None or entity.value not in ctx.vocab(kb_id, entity.slot) or not ctx.kb_claim(kb_id, entity):
@@ -430,9 +422,9 @@ def _booked_totals(ctx, turn: int, mine: list[Variable], params: set[str]) -> li
     out = []
     for v in mine:
         if not (v.kind is VariableKind.SLOT and v.role is ActRole.INFORM and v.span is not None and v.slot not in params
-                and re.search(r"price|fee|cost|fare|total", v.slot)):
+                and TOTAL_SLOT.search(v.slot)):
             continue
-        own = f"turn{turn}:{v.domain}"
+        own = turn_table(turn, v.domain)
         booked = ctx.kbs.get(own) or []
         if len(booked) == 1 and v.slot in booked[0] and any(r.turn == turn and r.parameters is not None
                                                              for r in ctx.results if r.domain == v.domain):
@@ -444,18 +436,20 @@ def unknown_trip(ctx, turn: int, kb_id: str, named: list[Variable]) -> list[Vari
     """C5 in a booking confirmation that names one trip by an id of the KB's form that no entity
     has ("I booked TR1701" where the table has no tr1701): the id alone, a claim the KB refutes
     (an id is a KB value, not a wording). ``[]`` otherwise. Source: spec §2 (C5), the MultiWOZ
-    train table (one row per run, ids ``tr`` + 4 digits)."""
-    ids = [v for v in named if v.slot == "trainID" and v.span is not None and v.turn == turn]
-    if len({v.value for v in ids}) != 1 or not re.fullmatch(r"tr\d{4}", str(ids[0].value)):
+    train table (one row per run, ids ``tr`` + 4 digits: the profile's
+    :attr:`~csp_check.corpora.CorpusProfile.trip_id_pattern`)."""
+    column = ctx.profile.trip_id_column
+    ids = [v for v in named if v.slot == column and v.span is not None and v.turn == turn]
+    if len({v.value for v in ids}) != 1 or not re.fullmatch(ctx.profile.trip_id_pattern, str(ids[0].value)):
         return []
-    return [] if ids[0].value in ctx.vocab(kb_id, "trainID") or not ctx.kb_claim(kb_id, ids[0]) else ids[:1]
+    return [] if ids[0].value in ctx.vocab(kb_id, column) or not ctx.kb_claim(kb_id, ids[0]) else ids[:1]
 
 
 def bound_op(ctx, v: Variable) -> str:
     """A bound filter's comparison: a system time by its own words ("by 10:30": ``<=``), else
-    :func:`~csp_check.build.context.search_op`."""
+    the profile's :meth:`~csp_check.corpora.CorpusProfile.search_op`."""
     if v.speaker == "system" and v.span is not None:
         said = time_bound_op(ctx.dialogue.turns[v.turn].utterance, v.span)
         if said:
             return said
-    return search_op(v)
+    return ctx.profile.search_op(v.slot)

@@ -6,10 +6,11 @@ from __future__ import annotations
 
 from typing import Mapping
 
+from csp_check.corpora.shared import LABEL_COLUMNS
 from csp_check.families.primitives import entity_match
+from csp_check.families.words import where
 from csp_check.language.normalize import clock_of_day
 from csp_check.models import CSP, Constraint, Value, Variable
-from csp_check.families.words import where
 
 
 def filters(constraint: Constraint) -> tuple[tuple[str, str, str], ...]:
@@ -53,39 +54,42 @@ def sample(matches: list[Mapping[str, str]]) -> str:
 
 
 def entity_label(entity: Mapping[str, str]) -> str:
-    """An entity's name (the first naming column it has), else its first three cells."""
-    for key in ("name", "trainID", "department", "restaurant_name", "hotel_name", "title", "movie_name",
-                "event_name", "property_name", "song_name", "car_name", "airlines", "attraction_name"):
+    """An entity's name (the first naming column it has, :data:`~csp_check.corpora.shared.LABEL_COLUMNS`),
+    else its first three cells."""
+    for key in LABEL_COLUMNS:
         if key in entity:
             return entity[key]
     return ", ".join(f"{k}={v}" for k, v in list(entity.items())[:3])
 
 
 #: A KB table restricted to one kind of entity: ``f"{table}{KIND_MARK}{value}"`` is the entities of
-#: ``table`` whose ``type`` is ``value`` (:func:`kind_table`).
+#: ``table`` whose kind (the profile's :attr:`~csp_check.corpora.CorpusProfile.kind_column`) is
+#: ``value`` (:func:`kind_table`).
 KIND_MARK = "|type="
 
 
 def kind_table(ctx, kb_id: str, kind: str) -> str:
-    """The id of table ``kb_id`` restricted to entities of type ``kind`` (:data:`KIND_MARK`),
+    """The id of table ``kb_id`` restricted to entities of kind ``kind`` (:data:`KIND_MARK`),
     added to the CSP's tables once: the checker and the solvers count the same rows."""
     table = f"{kb_id}{KIND_MARK}{kind}"
     if table not in ctx.kbs:
-        ctx.kbs[table] = [e for e in ctx.kbs.get(kb_id) or [] if e.get("type") == kind]
+        column = ctx.profile.kind_column
+        ctx.kbs[table] = [e for e in ctx.kbs.get(kb_id) or [] if e.get(column) == kind]
     return table
 
 
-def after_midnight_within(entities, filters: list[tuple[str, str, Value]], from_hour: str) -> list:
+def after_midnight_within(entities, filters: list[tuple[str, str, Value]], from_hour: str, arrival: str) -> list:
     """The ``entities`` matching ``filters`` (``(column, op, value)``) but for the first "arrive
-    by" bound, whose arrival is written at ``from_hour`` or later (the next day's clock) and whose
-    clock time of day meets that bound. ``[]`` without a bound."""
-    first = next((i for i, (col, op, _) in enumerate(filters) if col == "arriveBy" and op == "<="), None)
+    by" bound (``arrival`` ``<=``: a corpus's :attr:`~csp_check.corpora.CorpusProfile.arrival_column`),
+    whose arrival is written at ``from_hour`` or later (the next day's clock) and whose clock time
+    of day meets that bound. ``[]`` without a bound."""
+    first = next((i for i, (col, op, _) in enumerate(filters) if col == arrival and op == "<="), None)
     if first is None or not isinstance(filters[first][2], str):
         return []
     bound = filters[first][2]
     rest = filters[:first] + filters[first + 1 :]
     return [
         e for e in entities
-        if e.get("arriveBy", "") >= from_hour and clock_of_day(e["arriveBy"]) <= bound  # type: ignore[operator]
+        if e.get(arrival, "") >= from_hour and clock_of_day(e[arrival]) <= bound  # type: ignore[operator]
         and entity_match(e, [c for c, _, _ in rest], [v for _, _, v in rest], [o for _, o, _ in rest])[1]
     ]

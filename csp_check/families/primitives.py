@@ -26,7 +26,7 @@ C4 counts only entities that surely match, C5 accepts an entity that may match, 
 ``sure ≤ amount ≤ possible``. ``dontcare`` as a filter matches every entity.
 
 **Qualified forms** (spec §9, "text is the truth"): in a column
-that names a kind of food (:data:`KIND_COLUMNS`), a cell whose final words are the stated
+that names a kind of food (:data:`~csp_check.corpora.shared.QUALIFIED_COLUMNS`), a cell whose final words are the stated
 value is a qualified form of it — MultiWOZ's ``modern european`` under "European",
 ``north american`` under "American", ``asian oriental`` under "Oriental" — and may or may not
 be meant by it ("8 European restaurants" counts 4 european and 4 modern european ones; "4
@@ -46,29 +46,27 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Mapping, Union
 
+from csp_check.corpora.shared import QUALIFIED_COLUMNS
 from csp_check.models import CSP, Value
 
 DONTCARE = "dontcare"
 #: Filter comparisons a :class:`KbCount` accepts (entity cell ``op`` variable value).
 FILTER_OPS = ("=", ">=", "<=")
-#: Columns whose values name kinds of food, where a value qualified by leading words is a kind
-#: of that value (module docstring, "Qualified forms"): MultiWOZ ``food``, SGD ``cuisine``.
-KIND_COLUMNS = frozenset({"food", "cuisine"})
 
 
 def qualified_form(column: str, have: str, value: Value) -> bool:
     """Whether KB cell ``have`` of ``column`` is a qualified form of the stated ``value``: a
-    :data:`KIND_COLUMNS` cell whose final words are ``value`` (``modern european`` for
+    :data:`~csp_check.corpora.shared.QUALIFIED_COLUMNS` cell whose final words are ``value`` (``modern european`` for
     ``european``). Values are compared normalised (lower case, single spaces), as the CSP stores them."""
-    return (column in KIND_COLUMNS and isinstance(value, str) and value != DONTCARE and bool(value)
+    return (column in QUALIFIED_COLUMNS and isinstance(value, str) and value != DONTCARE and bool(value)
             and have.endswith(" " + value))
 
 
 def covering_values(column: str, have: str) -> tuple[str, ...]:
     """The stated values KB cell ``have`` of ``column`` is a qualified form of (its final words,
     shorter than itself): ``("european",)`` for ``modern european``; ``()`` outside
-    :data:`KIND_COLUMNS`. The inverse of :func:`qualified_form`, which the solver encoding reads."""
-    if column not in KIND_COLUMNS:
+    :data:`~csp_check.corpora.shared.QUALIFIED_COLUMNS`. The inverse of :func:`qualified_form`, which the solver encoding reads."""
+    if column not in QUALIFIED_COLUMNS:
         return ()
     words = have.split(" ")
     return tuple(" ".join(words[k:]) for k in range(1, len(words)) if words[k])

@@ -2,7 +2,9 @@
 
 ``normalize("Centre")`` → ``"center"``; ``normalize("Guest House")`` → ``"guesthouse"``;
 unicode dashes and quotes become ASCII; case and surrounding punctuation are dropped.
-``parse_amount("three")`` → ``3``.
+``parse_amount("three")`` → ``3``. The words and patterns read here are data of their own
+(:mod:`csp_check.language.lexicon`); the trip columns of a KB table are every corpus's
+(:mod:`csp_check.corpora.shared`: a table is normalised without its dialogue).
 
 Reading rules
 
@@ -37,64 +39,39 @@ import unicodedata
 from functools import lru_cache
 from typing import Iterable, Mapping
 
-_DASHES = dict.fromkeys(map(ord, "\u2010\u2011\u2012\u2013\u2014\u2015\u2212"), "-")
-_QUOTES = {ord("\u2018"): "'", ord("\u2019"): "'", ord("\u201c"): '"', ord("\u201d"): '"', ord("`"): "'"}
-_SYNONYMS = {
-    "centre": "center",
-    "city centre": "center",
-    "city center": "center",
-    "guest house": "guesthouse",
-    "guest houses": "guesthouse",
-    "guesthouses": "guesthouse",
-    "bed and breakfast": "guesthouse",
-    "don't care": "dontcare",
-    "do n't care": "dontcare",
-    "dont care": "dontcare",
-    "any": "dontcare",
-    "moderately priced": "moderate",
-    "moderately": "moderate",
-}
-_EDGE_PUNCT = " \t\n.,;:!?\"'()[]{}"
-
-NUMBER_WORDS = {
-    "no": 0, "none": 0, "zero": 0, "one": 1, "a single": 1, "single": 1, "two": 2, "a couple": 2,
-    "couple": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
-    "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14, "fifteen": 15,
-    "sixteen": 16, "seventeen": 17, "eighteen": 18, "nineteen": 19, "twenty": 20, "thirty": 30,
-    "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90, "a dozen": 12, "dozen": 12, "half a dozen": 6, "two dozen": 24, "three dozen": 36,
-    "four dozen": 48,
-}
-#: Words for an amount that name no number ("several", "a few"): no exact count is claimed.
-VAGUE_AMOUNTS = frozenset({
-    "several", "many", "a few", "few", "a lot", "lots", "numerous", "multiple", "various", "plenty", "a number",
-    "some", "a handful", "a bunch", "loads", "quite a few", "a variety", "a wide variety", "a range", "a wide range",
-    "a couple", "couple",  # "a couple of options" where the DB has 5: used loosely, as "a few"
-})
+from csp_check.corpora.shared import TRIP_TIME_COLUMNS, TRIP_TIMES
+from csp_check.language.lexicon import (
+    ABBREVIATIONS, ADVERBS, AFTER_STREET, AMENITY_YES, AREA, AREAS, WHOLE_CITY, ARTICLES, CENTRE, CHARGED, CLOCK_CORE, CLOCK_HHMM,
+    COMPARATIVE, DASHES, DATE_FORMS, DAY_ONLY, DOLLARS, DONTCARE_WORDS, EARLY, EDGE_PUNCT, EXACTLY, FREE, GENERIC_NAME_WORDS,
+    HOUR_WORDS, KIND_NAME_WORDS, LATE, MONEY, MONTHS, NAMED_TIMES, NO_FEE, NUMBER_WORDS, ORDINAL_WORDS, PER_UNIT,
+    PERIOD_WORDS, QUOTES, RATED, REFERS, RELATIVE_DAY, SEVERAL, SYNONYMS, TIME_PREFIX, TIME_SLOT, TRAIN_ID, US_DATE,
+    VAGUE_AMOUNTS, VALUE_UNITS, WEEKDAY_BEFORE, WELL_FORMED_TIME,
+)
 
 
 def fold(text: str) -> str:
     """Unicode-fold and lower-case, keeping every character position-aligned where possible."""
-    text = unicodedata.normalize("NFKC", text).translate(_DASHES).translate(_QUOTES)
+    text = unicodedata.normalize("NFKC", text).translate(DASHES).translate(QUOTES)
     return text.lower()
 
 
 def fold_aligned(text: str) -> str:
     """Like :func:`fold` but guaranteed to keep length, so offsets into it are offsets into ``text``."""
-    out = text.translate(_DASHES).translate(_QUOTES).lower()
-    return out if len(out) == len(text) else text.translate(_DASHES).translate(_QUOTES)
+    out = text.translate(DASHES).translate(QUOTES).lower()
+    return out if len(out) == len(text) else text.translate(DASHES).translate(QUOTES)
 
 
 @lru_cache(maxsize=1 << 17)
 def normalize(value: str) -> str:
     """Canonical comparison key of a slot value: folded, trimmed, single-spaced, synonyms merged;
     a clock time in any common spelling becomes ``HH:MM`` ("six pm", "evening 6:30", "18:00")."""
-    text = fold(value).strip(_EDGE_PUNCT)
+    text = fold(value).strip(EDGE_PUNCT)
     text = re.sub(r"\s+", " ", text)
     text = re.sub(r"\s+([,.!?'])", r"\1", text)  # MultiWOZ tokenised text: "restaurant ,"
     if text.startswith("the ") and len(text) > 4:  # "the all saints church" = "all saints church"
         text = text[4:]
-    text = _SYNONYMS.get(text, text)
-    text = re.sub(r"\bcentre\b", "center", text)
+    text = SYNONYMS.get(text, text)
+    text = CENTRE.sub("center", text)
     return clock_time(text) or money(text) or text
 
 
@@ -107,15 +84,10 @@ def normalized_entities(entities: Iterable[Mapping[str, object]]) -> list[dict[s
             for e in entities]
 
 
-#: Departure / arrival columns of one trip (MultiWOZ's train table): an arrival is after the
-#: departure, so one written earlier on the clock is on the next day.
-TRIP_TIMES = (("leaveAt", "arriveBy"),)
-_HHMM = re.compile(r"\d\d:[0-5]\d")
-
-
 def next_day_arrival(entity: dict[str, str]) -> dict[str, str]:
     """``entity`` (normalised values, changed in place and returned) with an arrival
-    (:data:`TRIP_TIMES`) that is earlier on the clock than its departure written on the next
+    (:data:`~csp_check.corpora.shared.TRIP_TIMES`, every corpus's) that is earlier on the clock
+    than its departure written on the next
     day's clock, hours 24-47: TR6219 leaves at 23:21 and arrives at "01:06", which becomes
     "25:06"; the MultiWOZ DB writes other such arrivals "24:06" already. Bounds then compare
     on the right day ("arrive by 21:00" is not met by "25:06"; ``HH:MM`` strings compare as
@@ -123,7 +95,7 @@ def next_day_arrival(entity: dict[str, str]) -> dict[str, str]:
     saying "01:06" meets "25:06" through :func:`wording_key` (spec §9, bounds)."""
     for leave, arrive in TRIP_TIMES:
         dep, arr = entity.get(leave), entity.get(arrive)
-        if dep and arr and _HHMM.fullmatch(dep) and _HHMM.fullmatch(arr) and arr < dep and int(arr[:2]) < 24:
+        if dep and arr and CLOCK_HHMM.fullmatch(dep) and CLOCK_HHMM.fullmatch(arr) and arr < dep and int(arr[:2]) < 24:
             entity[arrive] = f"{int(arr[:2]) + 24:02d}{arr[2:]}"
     return entity
 
@@ -131,47 +103,33 @@ def next_day_arrival(entity: dict[str, str]) -> dict[str, str]:
 def clock_of_day(value: str) -> str:
     """A next-day time ``HH:MM`` with hours 24-47 as the clock shows it ("25:06" → "01:06",
     "24:08" → "00:08"); any other text unchanged."""
-    if _HHMM.fullmatch(value) and 24 <= int(value[:2]) < 48:
+    if CLOCK_HHMM.fullmatch(value) and 24 <= int(value[:2]) < 48:
         return f"{int(value[:2]) - 24:02d}{value[2:]}"
     return value
 
 
-#: A well-formed time as MultiWOZ and SGD write one: ``HH:MM``, hours 00-24 ("24:30" is half
-#: past midnight in MultiWOZ's taxi requests), minutes 00-59.
-_WELL_FORMED_TIME = re.compile(r"(?:[01]\d|2[0-4]):[0-5]\d")
-
-
 def clock_slot(slot: str) -> bool:
     """Whether ``slot`` (a slot or DB column name) takes clock times: MultiWOZ ``leaveAt`` /
-    ``arriveBy`` / ``book time``, SGD ``time`` / ``pickup_time`` / ``*_time``."""
-    return slot in ("leaveAt", "arriveBy") or bool(re.search(r"(?:^|[ _])time$", slot))
+    ``arriveBy`` / ``book time``, SGD ``time`` / ``pickup_time`` / ``*_time``: a trip's time
+    column of any corpus (:data:`~csp_check.corpora.shared.TRIP_TIME_COLUMNS`) or a slot named
+    as a time (:data:`~csp_check.language.lexicon.TIME_SLOT`)."""
+    return slot in TRIP_TIME_COLUMNS or bool(TIME_SLOT.search(slot))
 
 
 def well_formed_time(value: object) -> bool:
-    """Whether ``value`` is a well-formed clock time (:data:`_WELL_FORMED_TIME`): every one is a
+    """Whether ``value`` is a well-formed clock time (:data:`~csp_check.language.lexicon.WELL_FORMED_TIME`): every one is a
     value of a clock slot's type (C1), whether or not the KB has it ("leave after 18:45" where no
     train leaves at 18:45); "25:70" or "after lunch" is none."""
-    return isinstance(value, str) and bool(_WELL_FORMED_TIME.fullmatch(value))
-
-
-_MONEY = re.compile(r"^(?:£ ?)?(?P<n>\d+(?:\.\d{1,2})?) ?(?:gbp|pounds?|£)?$")
+    return isinstance(value, str) and bool(WELL_FORMED_TIME.fullmatch(value))
 
 
 def money(text: str) -> str | None:
     """``N.NN pounds`` for an amount of pounds in any common spelling ("35.2 gbp", "£35.20"),
     else ``None``. A bare number is not money."""
-    match = _MONEY.match(text)
+    match = MONEY.match(text)
     if not match or text.replace(".", "", 1).isdigit():
         return None
     return f"{float(match['n']):.2f} pounds"
-
-
-_HOUR_WORDS = {w: n for w, n in NUMBER_WORDS.items() if 1 <= n <= 12 and " " not in w and w != "single"}
-_LATE = ("pm", "p.m.", "p.m", "in the afternoon", "in the evening", "at night", "tonight", "afternoon", "evening", "night")
-_EARLY = ("am", "a.m.", "a.m", "in the morning", "morning")
-_NAMED_TIMES = {"noon": "12:00", "12 noon": "12:00", "twelve noon": "12:00", "midday": "12:00", "mid-day": "12:00",
-                "midnight": "00:00", "12 midnight": "00:00", "twelve midnight": "00:00"}
-_CORE = re.compile(r"^(?:(?:a )?(?P<q>half past|quarter past|quarter to) )?(?P<h>\d{1,2}|[a-z]+)(?::(?P<m>\d{2}))?(?: o'clock)?$")
 
 
 def clock_time(text: str) -> str | None:
@@ -180,23 +138,22 @@ def clock_time(text: str) -> str | None:
     >>> clock_time("half past 6 in the evening"), clock_time("twelve in the afternoon")
     ('18:30', '12:00')
     """
-    text = re.sub(r"^(?:starting at|leaving at|departing at|arriving at|at|around|about|after|before|by|until"
-                  r"|no later than|no earlier than|leave after|arrive by|leaving after|arriving by) ", "", text)
+    text = TIME_PREFIX.sub("", text)
     period = ""
-    for word in sorted(_LATE + _EARLY, key=len, reverse=True):
+    for word in sorted(LATE + EARLY, key=len, reverse=True):
         if text.endswith(" " + word) or (text.endswith(word) and word[0] in "ap" and text[: -len(word)][-1:].isdigit()):
             period, text = word, text[: -len(word)].strip()
             break
         if text.startswith(word + " "):
             period, text = word, text[len(word) + 1 :]
             break
-    if text in _NAMED_TIMES and period == "":  # "noon", "12 noon", "midnight"
-        return _NAMED_TIMES[text]
-    match = _CORE.match(text)
+    if text in NAMED_TIMES and period == "":  # "noon", "12 noon", "midnight"
+        return NAMED_TIMES[text]
+    match = CLOCK_CORE.match(text)
     if not match or (not period and match["m"] is None):
         return None  # "5" alone is not a time; "5:30" and "5 pm" are
     h = match["h"]
-    hour = int(h) if h.isdigit() else _HOUR_WORDS.get(h, -1)
+    hour = int(h) if h.isdigit() else HOUR_WORDS.get(h, -1)
     minute = int(match["m"] or 0)
     if not (0 <= hour <= 23 and 0 <= minute <= 59):
         return None
@@ -206,9 +163,9 @@ def clock_time(text: str) -> str | None:
         minute = 15
     elif match["q"] == "quarter to":  # on the 12-hour clock: "quarter to 1 pm" is 12:45 pm
         hour, minute = (hour - 1) or 12, 45
-    if period in _LATE and 1 <= hour < 12:
+    if period in LATE and 1 <= hour < 12:
         hour += 12
-    elif period in _EARLY and hour == 12:
+    elif period in EARLY and hour == 12:
         hour = 0
     return f"{hour:02d}:{minute:02d}"
 
@@ -220,18 +177,14 @@ def _amount_key(text: str) -> str:
 
 
 def vague_amount(text: str) -> bool:
-    """Whether ``text`` is a quantity word naming no number (:data:`VAGUE_AMOUNTS`)."""
+    """Whether ``text`` is a quantity word naming no number (:data:`~csp_check.language.lexicon.VAGUE_AMOUNTS`)."""
     return _amount_key(text) in VAGUE_AMOUNTS
-
-
-#: Words before a number that stress it is exact ("just one", "only two", "exactly three", "a total of 5").
-_EXACTLY = re.compile(r"^(?:(?:just|only|exactly|precisely|merely|a total of|in total|total of) )+(?=\S)")
 
 
 def parse_amount(text: str) -> int | None:
     """An amount written as digits or an English number word; ``None`` when it is neither, or a
-    quantity word naming no exact number (:data:`VAGUE_AMOUNTS`: "several", "a couple of")."""
-    key = _EXACTLY.sub("", _amount_key(text))  # "just one", "only two": the number itself
+    quantity word naming no exact number (:data:`~csp_check.language.lexicon.VAGUE_AMOUNTS`: "several", "a couple of")."""
+    key = EXACTLY.sub("", _amount_key(text))  # "just one", "only two": the number itself
     if key in VAGUE_AMOUNTS:  # "a couple of options" where there are 5: no exact amount
         return None
     if key.isdigit():
@@ -257,65 +210,12 @@ def parse_amount(text: str) -> int | None:
 # ``variant_of`` says whether a span's text is a wording of a given value (a short name, a part
 # of an address, a value inside a longer phrase, a word that refers back to it).
 
-_DONTCARE = re.compile(
-    r"^(?:i )?(?:(?:do|does|did) ?n'?t|(?:do|does|did) not|dont|doesnt|not|no) ?(?:really |particularly |actually )?"
-    r"(?:care|matter|mind|have a preference|preference|important|have any preference|need)\b"
-    r"|^(?:any|anything|anywhere|either|either one|whatever|whichever|any area|any type|any price|any kind"
-    r"|no preference|not particular|not really|no particular|no specific|doesn't matter|dont care|do nt care|none in particular)$"
-)
-_AREAS = {"north": "north", "south": "south", "east": "east", "west": "west", "center": "center",
-          "northern": "north", "southern": "south", "eastern": "east", "western": "west", "central": "center",
-          "centrally": "center", "downtown": "center", "middle": "center", "centre": "center"}
-_AREA = re.compile(
-    r"^(?:in |on |at )?(?:the )?(?:(?:city|town) )?(?P<a>north|south|east|west|center|centre|northern|southern|eastern"
-    r"|western|central|centrally|downtown|middle)(?: ?(?:part|side|end|area|region|section|located|part of town))?"
-    r"(?: (?:of|in) (?:the )?(?:town|city|cambridge|city center|town center))?$"
-    r"|^(?:the )?(?:town|city) (?P<b>center|centre)$"
-)
-#: An area that is the whole city: "cambridge", "all of cambridge", "anywhere in town", "any area",
-#: "various parts of the city", "all over town" (no area filter, like ``dontcare``).
-_WHOLE_CITY = re.compile(
-    r"^(?:(?:in|on|at|around|across|throughout|within) )?(?:(?:all|any|every|each) (?:of |over |parts? of |areas? of |where in )?"
-    r"|anywhere (?:in )?|everywhere (?:in )?|(?:various|different|all|any|many) (?:parts?|areas?|sides?) of |the whole (?:of )?"
-    r"|the entire |the )?(?:the )?(?:cambridge|town|city|the city|the town|cambridge area|city of cambridge)$"
-    r"|^(?:any ?where|every ?where|all areas|any area|all parts of town|around town|all over)$"
-)
-_UNITS = {"star": "", "stars": "", "night": "", "nights": "", "people": "", "person": "", "persons": "",
-          "guests": "", "guest": "", "adults": "", "adult": "", "day": "", "days": "", "tickets": "",
-          "ticket": "", "minute": " minutes", "minutes": " minutes", "mins": " minutes", "min": " minutes"}
-_FREE = re.compile(r"^(?:it is |it's |they are |is )?(?:free|free of charge|no charge|no entrance fee|no fee|"
-                   r"free (?:entrance|admission|entry|to enter|to get in|to visit)|(?:entrance|admission|entry) is free)$")
-_ABBREVIATIONS = {"st": "street", "rd": "road", "ave": "avenue", "ln": "lane", "sq": "square"}
-_ADVERBS = {"cheaply": "cheap", "inexpensive": "cheap", "low-cost": "cheap", "low cost": "cheap", "budget": "cheap",
-            "cheaply priced": "cheap", "expensively priced": "expensive",
-            "moderately priced": "moderate", "moderately - priced": "moderate", "moderately-priced": "moderate",
-            "mid-priced": "moderate", "mid priced": "moderate", "mid-range": "moderate", "mid range": "moderate",
-            "reasonably priced": "moderate", "reasonably - priced": "moderate", "reasonably-priced": "moderate",
-            "pricey": "expensive", "upscale": "expensive", "high-end": "expensive", "high end": "expensive",
-            "boating": "boat",
-            "punting": "boat"}
-#: No fee: a negated fee ("no entrance fee", "it has no fee") or a fee under a negated verb ("does n't
-#: have an entrance fee", "there is n't a charge"); not a fee said alone ("has an entrance fee":
-#: :data:`_CHARGED`).
-_NO_FEE = re.compile(r"^(?:(?:there is |it has |has )?(?:no|not an?)|(?:it )?(?:does n't|doesn't|does not) have (?:an?|any)"
-                     r"|there (?:is n't|isn't|is not) (?:an?|any)) ?(?:entrance |entry |admission )?(?:fee|charge)$")
-#: A fee said without its amount ("has an entrance fee", "there is a charge", "charges admission", "not
-#: free"): the entity charges some fee, whichever (:func:`charged_fee`).
-_CHARGED = re.compile(r"^(?:(?:there is |it has |has |they have |have |with |charges? )?(?:an?|some) (?:entrance |entry |admission )?"
-                      r"(?:fee|charge)|charges? (?:an? )?(?:entrance |entry )?(?:fee|admission)|(?:is |are )?not free"
-                      r"|(?:is |are )?n't free)$")
-_NUMBER = r"\d{1,3}(?:,\d{3})+(?:\.\d{1,2})?|\d+(?:\.\d{1,2})?"
-_DOLLARS = re.compile(
-    rf"^(?:us ?)?\$ ?(?P<a>{_NUMBER})(?: ?(?:usd|dollars?))?$|^(?:usd|us\$) ?(?P<b>{_NUMBER})$"
-    rf"|^(?P<c>{_NUMBER}|[a-z]+(?:[- ][a-z]+)?) (?:us )?(?:dollars?|bucks|usd)$"
-)
-
 
 def dollars(text: str) -> str | None:
     """The number of an amount of US dollars in any common spelling, as SGD's canonical values
     write it ("$3,150" / "3150 bucks" / "USD 3150" / "3,150 dollars" → "3150"; "forty-five
     dollars" → "45"; "$12.50" → "12.50"), else ``None``. ``text`` is normalised (lower case)."""
-    m = _DOLLARS.match(text)
+    m = DOLLARS.match(text)
     if not m:
         return None
     number = (m["a"] or m["b"] or m["c"]).replace(",", "")
@@ -330,22 +230,12 @@ def dollars(text: str) -> str | None:
     return number
 
 
-_RATED = re.compile(r"^(?:rated |a rating of |rating of )?(?P<n>\d+(?:\.\d)?)(?:[ -]stars?| out of (?:5|10|five|ten)(?: stars)?)$")
-
-
 def rated(text: str) -> str | None:
     """The number of a rating said with its scale ("4.5 stars", "4.5-star", "6.2 out of 10" →
     "4.5" / "6.2"), else ``None``; a whole number with "stars" is read by :func:`wording_key`
     already. ``text`` is normalised."""
-    m = _RATED.match(text)
+    m = RATED.match(text)
     return m["n"] if m and "." in m["n"] else None
-
-
-#: Words that name a kind of place, not one place: dropped when comparing entity names.
-GENERIC_NAME_WORDS = frozenset(
-    {"the", "restaurant", "hotel", "guesthouse", "guest", "house", "b&b", "b", "and", "bed", "breakfast", "cambridge",
-     "a", "of", "&", "on", "in", "at"}
-)
 
 
 def _singular(word: str) -> str:
@@ -362,10 +252,10 @@ def _singular(word: str) -> str:
 
 def charged_fee(text: str) -> bool:
     """Whether ``text`` says an entrance fee is charged without saying how much ("has an entrance
-    fee", "there is a charge", "not free"; :data:`_CHARGED`): a value no KB cell has, which
+    fee", "there is a charge", "not free"; :data:`~csp_check.language.lexicon.CHARGED`): a value no KB cell has, which
     denotes every known fee but "free". "no entrance fee" is ``False`` (it is "free",
     :func:`wording_key`)."""
-    return bool(_CHARGED.match(normalize(text)))
+    return bool(CHARGED.match(normalize(text)))
 
 
 @lru_cache(maxsize=1 << 16)
@@ -374,109 +264,84 @@ def wording_key(slot: str, text: str) -> str:
     wordings of one value (module comment above) get one key; other text keeps its own.
     Keys are compact (no spaces or punctuation) and singular."""
     t = clock_of_day(normalize(text))  # "25:06", a next-day arrival (next_day_arrival), is said "01:06"
-    if t == "dontcare" or _DONTCARE.search(t):
+    if t == "dontcare" or DONTCARE_WORDS.search(t):
         return "dontcare"
     if slot == "area":
-        if _WHOLE_CITY.match(t):  # "in all of cambridge", "anywhere in town": no area filter
+        if WHOLE_CITY.match(t):  # "in all of cambridge", "anywhere in town": no area filter
             return "dontcare"
-        m = _AREA.match(t)
+        m = AREA.match(t)
         if m:
-            return _AREAS[m["a"] or m["b"]]
+            return AREAS[m["a"] or m["b"]]
     t = dollars(t) or rated(t) or t  # "45 bucks" = "$45" = 45; "4.5 stars" = "4.5 out of 5" = 4.5
-    if slot == "entrance fee" and (_FREE.match(t) or _NO_FEE.match(t)):
+    if slot == "entrance fee" and (FREE.match(t) or NO_FEE.match(t)):
         return "free"
-    if slot == "entrance fee" and _CHARGED.match(t):  # "has an admission fee", "charges an entrance fee"
+    if slot == "entrance fee" and CHARGED.match(t):  # "has an admission fee", "charges an entrance fee"
         return "charged"
     if slot in ("entrance fee", "price"):  # "2.50", "7.84 gbp per passenger", "£5 each"
-        amount = re.sub(r"\s*(?:per (?:passenger|person|ticket|adult|head)|each|a ticket|a person)$", "", t)
+        amount = PER_UNIT.sub("", t)
         if re.fullmatch(r"\d+(?:\.\d{1,2})?", amount):
             return f"{float(amount):.2f}pounds"
         if money(amount):
             return (money(amount) or "").replace(" ", "")
     if slot == "phone" and re.fullmatch(r"[\d\s().+-]+", t):  # "01223 332 360": digits, leading zero kept
         return re.sub(r"\D", "", t)
-    if slot in ("parking", "internet") and t in ("free", "free parking", "free wifi", "free internet", "wifi", "included"):
+    if slot in ("parking", "internet") and t in AMENITY_YES:
         return "yes"
     if re.fullmatch(r"\d+\.\d*0", t):  # a decimal with trailing zeros: "4.30" = "4.3" (SGD's ratings)
         t = t.rstrip("0").rstrip(".")
     if slot not in ("name", "address") and comparative(t):  # "cheaper" is no price range (spec §9)
         return re.sub(r"[^0-9a-z&]", "", t)
-    t = _ADVERBS.get(t, t)
+    t = ADVERBS.get(t, t)
     words = t.replace("-", " ").split()
-    if words and words[0] in ("a", "an", "the") and len(words) > 1:
+    if words and words[0] in ARTICLES and len(words) > 1:
         words = words[1:]
     if slot == "trainID":  # "train 4708", "TR 4708", a bare "4708" (no amount)
-        m = re.fullmatch(r"(?:(?:train|tr) ?#? ?|(?:train )?id )?(\d{3,4})", " ".join(words))
+        m = TRAIN_ID.fullmatch(" ".join(words))
         if m:
             return f"tr{m[1]}"
-    if len(words) in (1, 2) and (len(words) == 1 or words[1] in _UNITS):
+    if len(words) in (1, 2) and (len(words) == 1 or words[1] in VALUE_UNITS):
         n = parse_amount(words[0])
         if n is not None:
-            unit = _UNITS.get(words[1], "") if len(words) == 2 else (" minutes" if slot == "duration" else "")
+            unit = VALUE_UNITS.get(words[1], "") if len(words) == 2 else (" minutes" if slot == "duration" else "")
             return f"{n}{unit}".replace(" ", "")
-    if slot == "duration" and len(words) == 2 and words[1] in _UNITS and words[0].isdigit():
+    if slot == "duration" and len(words) == 2 and words[1] in VALUE_UNITS and words[0].isdigit():
         return f"{words[0]}minutes"
     if words:  # a plural is the head noun, the last word ("swimming pools"; not "kings lynn")
         words[-1] = _singular(words[-1])
     return re.sub(r"[^0-9a-z&]", "", " ".join(words))
 
 
-#: Words that follow a street in an address ("Regent St City Centre"), not a saint's name.
-_AFTER_STREET = frozenset({"city", "centre", "center", "cambridge", "north", "south", "east", "west", "and"})
-
-
 def name_words(text: str) -> frozenset[str]:
     """The distinguishing words of an entity name: normalised, singular, without
-    :data:`GENERIC_NAME_WORDS` ("The Meze Bar Restaurant" → {meze, bar})."""
+    :data:`~csp_check.language.lexicon.GENERIC_NAME_WORDS` ("The Meze Bar Restaurant" → {meze, bar})."""
     words = re.sub(r"[^0-9a-z ]", " ", normalize(text).replace("'s", "s").replace("-", " ").replace("&", " and ")).split()
     words = [  # "St" before a name is Saint ("Great St Mary's Church"), elsewhere Street ("Regent St")
-        "saint" if w == "st" and i + 1 < len(words) and words[i + 1] not in _AFTER_STREET else _ABBREVIATIONS.get(w, w)
+        "saint" if w == "st" and i + 1 < len(words) and words[i + 1] not in AFTER_STREET else ABBREVIATIONS.get(w, w)
         for i, w in enumerate(words)
     ]
     kept = [w for w in words if w not in GENERIC_NAME_WORDS]
     if not kept:  # a name made of common words only ("a and b guest house"): keep them but the kind
-        kept = [w for w in words if w not in ("the", "guest", "house", "guesthouse", "hotel", "restaurant")]
+        kept = [w for w in words if w not in KIND_NAME_WORDS]
     return frozenset(_singular(w) for w in kept)
-
-
-_REFERS = re.compile(r"\b(?:same|that|this|there|those|these|it|its|then)\b|^(?:the )?(?:place|one)$")
-
-
-#: A plural common noun as the whole text ("the places", "both restaurants"): it refers to
-#: entities named before and names none itself (MultiWOZ annotates such spans as a name; "the
-#: place" alone is a nightclub's name).
-_SEVERAL = re.compile(
-    r"^\s*(?:the|both|these|those|all|all the|the two|both the)?\s*(?:two\s+)?"
-    r"(?:places|ones|restaurants|hotels|guesthouses|attractions|colleges|museums|trains|locations|venues)\s*$",
-    re.IGNORECASE,
-)
 
 
 def refers_to_several(text: str) -> bool:
     """Whether ``text`` is a plural reference that names no one entity ("a taxi between the
-    places"); see :data:`_SEVERAL`."""
-    return bool(_SEVERAL.match(text))
-
-
-#: A comparative or superlative of a quality: "cheaper", "the cheapest", "pricier", "nicer",
-#: "closer", "more expensive", "less pricey", "most moderately priced" (not "more than 2": a bound).
-_COMPARATIVE = re.compile(
-    r"\b(?:cheaper|cheapest|pricier|priciest|costlier|costliest|nicer|nicest|closer|closest|nearer|nearest|"
-    r"fancier|fanciest|better|best|further|farther|furthest|farthest|higher|highest|lower|lowest|"
-    r"(?:more|less|most|least) (?!than\b|of\b)[a-z])")  # not "most of which are free"
+    places"); see :data:`~csp_check.language.lexicon.SEVERAL`."""
+    return bool(SEVERAL.match(text))
 
 
 def comparative(text: str) -> bool:
     """Whether ``text`` compares ("the cheaper option", "more expensive", "the closest"): it
     states an order between entities, not a value of the slot, so it is read as no value
     (no ``cheap`` for "cheaper"; spec §9; docs/rules.md)."""
-    return bool(_COMPARATIVE.search(normalize(text)))
+    return bool(COMPARATIVE.search(normalize(text)))
 
 
 def refers(text: str) -> bool:
     """Whether ``text`` refers back to a value instead of naming it ("same area", "that day",
     "same price range as the Lovell Lodge", "at that time")."""
-    return bool(_REFERS.search(normalize(text)))
+    return bool(REFERS.search(normalize(text)))
 
 
 def contains_words(text: str, value: str) -> bool:
@@ -520,39 +385,9 @@ def same_clock(text: str, value: str) -> bool:
     """Whether ``text`` is the 12-hour reading of the ``HH:MM`` time ``value`` ("3:30" or "6:30"
     for 15:30 / 18:30, written without am / pm; spec §9 case 14)."""
     said = clock_time(normalize(text))
-    if said is None or not re.fullmatch(r"\d\d:\d\d", value) or re.search(r"[ap]\.?m\b|morning|evening|night|afternoon", fold(text)):
+    if said is None or not re.fullmatch(r"\d\d:\d\d", value) or PERIOD_WORDS.search(fold(text)):
         return False
     return said[3:] == value[3:] and (int(said[:2]) % 12) == (int(value[:2]) % 12)
-
-
-# -- dates said in other words ("the 9th of March" = "March 9th" = 2019-03-09) ------------------
-_MONTHS = {m: i for i, m in enumerate(
-    "january february march april may june july august september october november december".split(), 1)}
-_MONTHS.update({m[:3]: i for m, i in list(_MONTHS.items())})
-_MONTHS["sept"] = 9
-_ORDINAL_WORDS = {w: i for i, w in enumerate(
-    "first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth thirteenth fourteenth "
-    "fifteenth sixteenth seventeenth eighteenth nineteenth twentieth".split(), 1)}
-_ORDINAL_WORDS.update({"twenty-first": 21, "twenty-second": 22, "twenty-third": 23, "twenty-fourth": 24,
-                       "twenty-fifth": 25, "twenty-sixth": 26, "twenty-seventh": 27, "twenty-eighth": 28,
-                       "twenty-ninth": 29, "thirtieth": 30, "thirty-first": 31})
-_DAY = r"(\d{1,2})(?:st|nd|rd|th)?|(" + "|".join(sorted(map(re.escape, _ORDINAL_WORDS), key=len, reverse=True)) + ")"
-_MONTH = "(" + "|".join(sorted(_MONTHS, key=len, reverse=True)) + r")\.?"
-_DATE_FORMS = (
-    re.compile(rf"^(?:on )?(?:the )?(?:{_DAY}) (?:of )?{_MONTH}(?:,? \d{{4}})?$"),  # the 9th of march
-    re.compile(rf"^(?:on )?{_MONTH} (?:the )?(?:{_DAY})(?:,? \d{{4}})?$"),  # march 9th
-)
-#: Day words whose date depends on a "today" the dialogue does not give.
-_RELATIVE_DAY = re.compile(
-    r"^(?:on )?(?:(?:next|this|coming|the coming|following|the following|upcoming|later this) )?"
-    r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|week ?end|week)$"
-    r"|^(?:today|tonight|tomorrow|the day after tomorrow|day after tomorrow|this evening|tomorrow night)$"
-)
-
-
-_WEEKDAY_BEFORE = re.compile(r"^(?:on )?(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday),? (?=\S)")
-_US_DATE = re.compile(r"^(?:on )?(\d{1,2})/(\d{1,2})(?:/(?:\d{2}|\d{4}))?$")
-_DAY_ONLY = re.compile(rf"^(?:on )?the (?:{_DAY})$")
 
 
 def date_key(text: str, month: int | None = None) -> str | None:
@@ -562,24 +397,24 @@ def date_key(text: str, month: int | None = None) -> str | None:
     Tuesday", "this weekend", "tomorrow"), else ``None``. With ``month`` (the month of the
     date the text should name), a day said with a weekday and no month ("Tuesday the 12th")
     is read in that month."""
-    t = re.sub(r"\s+", " ", fold(text).strip(_EDGE_PUNCT))
-    bare = _WEEKDAY_BEFORE.sub("", t)
+    t = re.sub(r"\s+", " ", fold(text).strip(EDGE_PUNCT))
+    bare = WEEKDAY_BEFORE.sub("", t)
     if bare != t:
-        m = _DAY_ONLY.match(bare)
+        m = DAY_ONLY.match(bare)
         if m and month is not None:
-            day = int(m[1]) if m[1] else _ORDINAL_WORDS[m[2]]
+            day = int(m[1]) if m[1] else ORDINAL_WORDS[m[2]]
             return f"{month:02d}-{day:02d}" if 1 <= day <= 31 else None
         t = bare
-    m = _US_DATE.match(t)
+    m = US_DATE.match(t)
     if m:
         mo, day = int(m[1]), int(m[2])
         return f"{mo:02d}-{day:02d}" if 1 <= mo <= 12 and 1 <= day <= 31 else None
-    for pattern in _DATE_FORMS:
+    for pattern in DATE_FORMS:
         m = pattern.match(t)
         if m:
             groups = [g for g in m.groups() if g]
-            month = next(_MONTHS[g] for g in groups if g in _MONTHS)
-            day_word = next(g for g in groups if g not in _MONTHS)
-            day = int(day_word) if day_word.isdigit() else _ORDINAL_WORDS[day_word]
+            month = next(MONTHS[g] for g in groups if g in MONTHS)
+            day_word = next(g for g in groups if g not in MONTHS)
+            day = int(day_word) if day_word.isdigit() else ORDINAL_WORDS[day_word]
             return f"{month:02d}-{day:02d}" if 1 <= day <= 31 else None
-    return "relative" if _RELATIVE_DAY.match(t) else None
+    return "relative" if RELATIVE_DAY.match(t) else None

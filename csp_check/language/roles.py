@@ -14,50 +14,27 @@ Reading rules
   A return leg makes no claim.
 - Only the words right before the span decide, and only for slots of a known pair whose
   partner the dialogue uses in the same domain; a span with no role words keeps its annotated
-  slot.
+  slot. The pairs are every corpus's (:data:`~csp_check.corpora.shared.TRIP_ROLES`); the role
+  words are data of their own (:mod:`csp_check.language.cue_words`).
 """
 
 from __future__ import annotations
 
-import re
-
+from csp_check.corpora.shared import TRIP_ROLES
+from csp_check.language.cue_words import (
+    DESTINATION_BEFORE, FROM_NAME_AFTER, FROM_TO, NAME_GOES_ON, ORIGIN_BEFORE, RETURN_LEG, SENTENCE_END, TO_FROM,
+    TO_NAME_AFTER,
+)
 from csp_check.models import Dialogue, Variable, VariableKind
 
-#: (origin slot, destination slot) pairs of SGD and MultiWOZ.
-PAIRS: tuple[tuple[str, str], ...] = (
-    ("origin", "destination"),
-    ("origin_city", "destination_city"),
-    ("origin_airport", "destination_airport"),
-    ("origin_airport_name", "destination_airport_name"),
-    ("origin_station_name", "destination_station_name"),
-    ("from_location", "to_location"),
-    ("from_station", "to_station"),
-    ("departure", "destination"),
-    ("pickup_location", "dropoff_location"),
-)
+#: (origin slot, destination slot) pairs of SGD and MultiWOZ (:data:`~csp_check.corpora.shared.TRIP_ROLES`).
+PAIRS: tuple[tuple[str, str], ...] = TRIP_ROLES
 
 
 def partners(slot: str) -> list[str]:
     """The other slot of every pair holding ``slot`` (``origin_city`` → ``[destination_city]``):
     where a span moved by its role words finds the surface forms the dialogue gave its value."""
     return [b if a == slot else a for a, b in PAIRS if slot in (a, b)]
-
-
-# Only unambiguous role words: departure verbs ("leaving (from)", "departing from"), "from A to
-# B" / "to B from A", "going to". A bare "from X", "travelling from X" or "a flight to X" is
-# where SGD's paraphrasing crowd workers most often wrote the reverse of what the dialogue
-# meant ("I am going from Seattle" for the destination): no claim.
-_ORIGIN = re.compile(
-    r"\b(?:(?:leaving|leave|leaves|departing|departs|depart|starting|start) from|"
-    r"out of|leaving|departing|pick(?:ed)? (?:me |us )?up (?:at|from)|pickup (?:at|from))(?: the)?\s+$"
-)
-# "from A to B" / "to B from A": the other end must be a name (capitalised), not "to fly".
-_TO_FROM = re.compile(r"\b[Tt]o [A-Z][^,.;!?]{1,40}? from $")
-_FROM_TO = re.compile(r"\b[Ff]rom [A-Z][^,.;!?]{1,40}? to (?:the )?$")
-_DESTINATION = re.compile(
-    r"\b(?:(?:going|heading|headed|go|get|fly(?:ing)?|travel(?:l?ing)?) to|arriving (?:in|at)|arrive (?:in|at)|"
-    r"bound for|drop(?:ped)? (?:me |us )?off (?:at|in)|drop-?off (?:at|in))(?: the)?\s+$"
-)
 
 
 def text_role(utterance: str, start: int) -> str | None:
@@ -67,22 +44,18 @@ def text_role(utterance: str, start: int) -> str | None:
     trip, and users say both "return from <home>" and "return from <destination>": no claim."""
     left = " ".join(utterance[max(0, start - 40):start].lower().split()) + " "
     role = (
-        "origin" if _ORIGIN.search(left) or _followed_by_to(utterance, start)
-        else "destination" if _DESTINATION.search(left) or _FROM_TO.search(_cased_left(utterance, start))
+        "origin" if ORIGIN_BEFORE.search(left) or _followed_by_to(utterance, start)
+        else "destination" if DESTINATION_BEFORE.search(left) or FROM_TO.search(_cased_left(utterance, start))
         or _followed_by_from(utterance, start)
         else None
     )
     if role is None:
         return None
-    before = _SENTENCE.split(utterance[:start].lower())[-1]
-    after = _SENTENCE.split(utterance[start:].lower())[0]
-    if _RETURN.search(before) or _RETURN.search(after):
+    before = SENTENCE_END.split(utterance[:start].lower())[-1]
+    after = SENTENCE_END.split(utterance[start:].lower())[0]
+    if RETURN_LEG.search(before) or RETURN_LEG.search(after):
         return None
     return role
-
-
-_RETURN = re.compile(r"\b(?:return|returning|come back|coming back|back from|back to|be home)")
-_SENTENCE = re.compile(r"[.!?;]\s")
 
 
 def _followed_by_to(utterance: str, start: int) -> bool:
@@ -91,13 +64,13 @@ def _followed_by_to(utterance: str, start: int) -> bool:
     left = _cased_left(utterance, start)
     if not left.lower().endswith(" from "):
         return False
-    return bool(re.match(r"[^,.;!?]{2,40}? to (?:the )?[A-Z]", utterance[start:]) or _TO_FROM.search(left))
+    return bool(TO_NAME_AFTER.match(utterance[start:]) or TO_FROM.search(left))
 
 
 def _followed_by_from(utterance: str, start: int) -> bool:
     """"to |B from A": the span right after "to" with "from" after it in the same phrase."""
     left = _cased_left(utterance, start)
-    return left.lower().endswith(" to ") and bool(re.match(r"[^,.;!?]{2,40}? from [A-Z]", utterance[start:]))
+    return left.lower().endswith(" to ") and bool(FROM_NAME_AFTER.match(utterance[start:]))
 
 
 def _cased_left(utterance: str, start: int) -> str:
@@ -119,7 +92,7 @@ def with_text_roles(dialogue: Dialogue, variables: list[Variable]) -> list[Varia
         if pair is None:
             continue
         utterance = dialogue.turns[v.turn].utterance
-        if re.match(r" [A-Z][a-z]", utterance[v.span.end :]):
+        if NAME_GOES_ON.match(utterance[v.span.end :]):
             continue  # part of a longer name ("to the |Cambridge| Artworks"): the words are about that
         role = text_role(utterance, v.span.start)
         if role is None:
