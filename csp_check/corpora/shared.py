@@ -23,6 +23,10 @@ TRIP_TIME_COLUMNS: frozenset[str] = frozenset(column for pair in TRIP_TIMES for 
 #: after midnight.
 ARRIVAL_COLUMNS: tuple[str, ...] = _merged(p.arrival_column for p in PROFILES if p.arrival_column)
 
+#: The slots that are bounds in any corpus (:attr:`CorpusProfile.bounds`): "after 19:45" is kept by a
+#: state of 20:00 (S1 reads a bound's words without its dialogue's profile).
+BOUND_SLOTS: frozenset[str] = frozenset(slot for p in PROFILES for slot in p.bounds)
+
 #: Columns whose values name kinds of food, where a value qualified by leading words is a kind of
 #: that value (``modern european`` under "European"): MultiWOZ ``food``, SGD ``cuisine``.
 QUALIFIED_COLUMNS = frozenset({"food", "cuisine"})

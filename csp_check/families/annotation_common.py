@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 
+from csp_check.corpora.shared import BOUND_SLOTS
 from csp_check.delexicalize.assignment import Lexicon
 from csp_check.language.cues import introduced_as_correction
 from csp_check.language.dates import resolve_dates
@@ -48,7 +49,6 @@ def _day_named(text: str, today) -> set[str]:  # type: ignore[no-untyped-def]
 REFERRING = re.compile(r"\b(?:same|that|this|those|these|it|there|them|places?|one)\b")
 #: Bounds (MultiWOZ leaveAt / arriveBy): "after 19:45" is kept by a state of 20:00.
 _BOUND = re.compile(r"^(?P<op>after|later than|from|past|before|by|earlier than|no later than|until|prior to)\s+(?P<t>.+)$")
-BOUND_SLOTS = frozenset({"leaveAt", "arriveBy"})
 _FILLER = frozenset({"the", "a", "an", "of", "from", "restaurant", "hotel", "guesthouse", "college", "museum", "cafe"})
 
 

@@ -97,37 +97,34 @@ from bisect import bisect_right
 from collections import defaultdict
 from typing import Mapping
 
+from csp_check.corpora import profile_for
+from csp_check.corpora.shared import TRIP_ROLES
 from csp_check.delexicalize.assignment import Lexicon
 from csp_check.families.annotation_common import (
-    PERIOD, REFERRING, informs, names_both, recorded_forms, same_meaning, user_mentions,
+    PERIOD,
+    REFERRING,
+    informs,
+    names_both,
+    recorded_forms,
+    same_meaning,
+    user_mentions,
 )
 from csp_check.families.primitives import Member
 from csp_check.families.registry import Family, register
 from csp_check.language.normalize import date_key, normalize
-from csp_check.language.roles import PAIRS
 from csp_check.models import (
-    CSP, ActRole, ApiCall, Constraint, ConstraintId, Dialogue, Span, Value, Variable, VariableKind,
+    CSP,
+    ActRole,
+    ApiCall,
+    Constraint,
+    ConstraintId,
+    Dialogue,
+    Span,
+    Value,
+    Variable,
+    VariableKind,
 )
 
-
-#: Formats whose acts always carry the dataset's canonical values (SGD ``canonical_values``): a
-#: call argument of a dialogue read from them is comparable with the user's words.
-CANONICAL_FORMATS = frozenset({"sgd"})
-#: The belief-state slots of MultiWOZ 2.x (``metadata`` ``semi`` and ``book``, by DB column):
-#: fixed per domain. A user value for any other slot (an address, a phone) has no place in the
-#: state, so its absence there is no omission.
-MULTIWOZ_STATE_SLOTS: dict[str, frozenset[str]] = {
-    "taxi": frozenset({"leaveAt", "destination", "departure", "arriveBy"}),
-    "restaurant": frozenset({"food", "pricerange", "name", "area", "book people", "book day", "book time"}),
-    "hotel": frozenset({"name", "area", "parking", "pricerange", "stars", "internet", "type",
-                        "book people", "book day", "book stay"}),
-    "attraction": frozenset({"type", "name", "area"}),
-    "train": frozenset({"leaveAt", "destination", "day", "arriveBy", "departure", "book people"}),
-    "bus": frozenset({"leaveAt", "destination", "day", "arriveBy", "departure", "book people"}),
-    "hospital": frozenset({"department"}),
-    "police": frozenset(),
-}
-MULTIWOZ_FORMATS = frozenset({"multiwoz", "multiwoz22", "unified"})
 #: ``Constraint.record`` of an omission where the state after the turn has no slot of the domain
 #: (a later state tracks it): the user's only value of the domain was dropped.
 UNTRACKED = "belief state, which has no slot of the domain yet,"
@@ -194,7 +191,7 @@ def annotation_constraints(
         state_after[turn.index] = in_force
     # Whether the annotations link surface forms to canonical values (SGD canonical_values): then
     # the user's words are read as canonical values and any call argument is comparable.
-    canonical = dialogue.format in CANONICAL_FORMATS or any(
+    canonical = profile_for(dialogue).canonical_acts or any(
         a.canonical is not None and a.value is not None and normalize(a.canonical) != normalize(a.value)
         for t in dialogue.turns for a in t.acts
     )
@@ -327,11 +324,11 @@ def _relative_day(lexicon: Lexicon, v: Variable) -> bool:
 
 
 def state_slots(dialogue: Dialogue, domain: str) -> frozenset[str] | None:
-    """The slots the belief state of ``domain`` has (MultiWOZ: fixed, :data:`MULTIWOZ_STATE_SLOTS`),
-    or ``None`` when the format does not fix them (SGD, JSONL: any slot of the service)."""
-    if dialogue.format in MULTIWOZ_FORMATS and domain in MULTIWOZ_STATE_SLOTS:
-        return MULTIWOZ_STATE_SLOTS[domain]
-    return None
+    """The slots the belief state of ``domain`` has when the dialogue's corpus profile fixes them
+    (:attr:`~csp_check.corpora.profile.CorpusProfile.state_slots`: MultiWOZ 2.x, ConvLab-3 unified),
+    or ``None`` when it does not (SGD, JSONL: any slot of the service)."""
+    slots = profile_for(dialogue).state_slots
+    return None if slots is None else slots.get(domain)
 
 
 def _omission(
@@ -356,7 +353,7 @@ def _omission(
     def records(values: list[str]) -> bool:
         return any(normalize(x) in forms or any(same_meaning(f, normalize(x), v.slot) for f in forms) for x in values)
 
-    partner = {s for pair in PAIRS if v.slot in pair for s in pair} - {v.slot}
+    partner = {s for pair in TRIP_ROLES if v.slot in pair for s in pair} - {v.slot}
     partner |= {a.slot for a in dialogue.turns[v.turn].acts if a.span == v.span and a.domain == v.domain}  # one span, two slots
     if any(records(vals) for d, slots_ in state.items() for s, vals in slots_.items()
            if s in partner and d == v.domain or v.slot == "name" and s != "name" and d != v.domain):
