@@ -31,9 +31,9 @@ from pathlib import Path
 
 from csp_check.errors import InputError
 from csp_check.faults.annotation import ANNOTATION_KINDS, annotation_trial
-from csp_check.readers.kb import load_kb
 from csp_check.models import ConstraintId
 from csp_check.pipeline import check_dialogue, load_corpus
+from csp_check.readers.kb import load_kb
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
 SHARED = DATA / "sgd"

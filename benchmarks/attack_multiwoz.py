@@ -58,10 +58,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # this checkout's csp_check
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from csp_check.check.evaluate import count_matches  # noqa: E402
-from csp_check.readers.kb import load_kb  # noqa: E402
-from csp_check.models import ConstraintId, Dialogue, Status  # noqa: E402
-from csp_check.pipeline import check_dialogue, dialogue_csp, load_corpus  # noqa: E402
+from csp_check.check.evaluate import count_matches
+from csp_check.models import ConstraintId, Dialogue, Status
+from csp_check.pipeline import check_dialogue, dialogue_csp, load_corpus
+from csp_check.readers.kb import load_kb
 
 SHARED = Path(__file__).resolve().parents[2] / "shared" / "data" / "multiwoz"
 PAPER = ["C1", "C2", "C3", "C4", "C5", "C6"]

@@ -29,8 +29,8 @@ import re
 import sys
 import time
 from collections import Counter, defaultdict
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
 
 from csp_check.errors import InputError
 from csp_check.pipeline import check_dialogue, load_corpus
@@ -124,7 +124,7 @@ def system_actions(raw: dict):
 
 def count_places(raw: dict, ctx: dict) -> list[Place]:
     out = []
-    for ti, t, fi, frame, a in system_actions(raw):
+    for ti, t, _fi, frame, a in system_actions(raw):
         if a["act"] != "INFORM_COUNT" or not a.get("values"):
             continue
         n = int(a["values"][0])
@@ -330,7 +330,7 @@ BOOL_CUES = {
 def bool_places(raw: dict, ctx: dict) -> list[Place]:
     """A system INFORM of a yes/no feature whose sentence carries no span: that sentence rewritten."""
     out = []
-    for ti, t, fi, frame, a in system_actions(raw):
+    for ti, t, fi, _frame, a in system_actions(raw):
         if a["act"] != "INFORM" or a["slot"] not in BOOL_WORDS or a.get("values", [""])[0] not in ("True", "False"):
             continue
         others = [b for f in t["frames"] for b in f["actions"] if b is not a and b["slot"] in BOOL_WORDS]
@@ -596,7 +596,7 @@ def coreference_places(raw: dict, ctx: dict) -> list[Place]:
             for a in frame["actions"]:
                 if a["act"] == "OFFER" and NAME_SLOTS.search(a["slot"] or "") and len(a.get("values") or []) == 1:
                     names.append((frame["service"], a["slot"], a["values"][0]))
-        for fi, frame in enumerate(t["frames"]):
+        for _fi, frame in enumerate(t["frames"]):
             details = [a for a in frame["actions"] if a["act"] == "INFORM" and DETAIL_SLOT.search(a["slot"] or "")
                        and spans_of(t, frame, a["slot"])]
             if not details or names or any(NAME_SLOTS.search(s["slot"]) for s in frame.get("slots") or []):
@@ -627,7 +627,7 @@ def _coref_edit(start: int, end: int, current: str, other: str):
 
 
 KINDS: dict[str, Callable[[dict, dict], list[Place]]] = {
-    **{f"count_{s}": (lambda s: lambda raw, ctx: _bind(count_places(raw, {**ctx, "count_styles": (s,)})))(s) for s in COUNT_STYLES},
+    **{f"count_{s}": (lambda s: lambda raw, ctx: _bind(count_places(raw, {**ctx, "count_styles": (s,)})))(s) for s in COUNT_STYLES},  # noqa: B023 (s is bound by the outer lambda)
     "list_duplicate": lambda raw, ctx: _bind(list_places(raw, ctx)),
     "kb_swap_other_dialogue": lambda raw, ctx: _bind(kb_places(raw, ctx)),
     "boolean_words": lambda raw, ctx: _bind(bool_places(raw, ctx)),

@@ -23,14 +23,14 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
-from support import fuzzing as fz  # noqa: E402
+from support import fuzzing as fz
 
 
 class Hang(BaseException):
     """A case ran past ``--hang`` seconds."""
 
 
-def _alarm(signum, frame):  # noqa: ANN001
+def _alarm(signum, frame):
     raise Hang
 
 
@@ -46,7 +46,7 @@ def main() -> None:
     broken, exits, failures = Counter(), Counter(), []
     tracebacks = lost = hangs = 0
     start = time.perf_counter()
-    for n in range(args.cases):
+    for _n in range(args.cases):
         fmt, kind, target, seed = rng.choice(fz.FORMATS), rng.choice(fz.KINDS), rng.randrange(4), rng.randrange(2**32)
         case = fz.make_case(fmt, kind, target, seed)
         signal.setitimer(signal.ITIMER_REAL, args.hang)
@@ -57,7 +57,7 @@ def main() -> None:
             broken[kind] += 1
             failures.append((fmt, kind, target, seed, ["hang"]))
             continue
-        except Exception as err:  # noqa: BLE001 - the harness itself failed on this case: count it
+        except Exception as err:
             broken[kind] += 1
             failures.append((fmt, kind, target, seed, [f"harness: {type(err).__name__}: {err}"]))
             continue

@@ -15,15 +15,15 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # this checkout's csp_check, not an installed one
 
-from csp_check.check.evaluate import count_matches, entity_match  # noqa: E402
-from csp_check.families.primitives import qualified_form  # noqa: E402
-from csp_check.faults.counts import hedged_beyond  # noqa: E402
-from csp_check.faults.negation import negated_coordination  # noqa: E402
-from csp_check.faults.words import HEDGES  # noqa: E402
-from csp_check.readers.kb import load_kb  # noqa: E402
-from csp_check.models import ConstraintId, Dialogue, Span, Status  # noqa: E402
-from csp_check.language.normalize import refers  # noqa: E402
-from csp_check.pipeline import check_dialogue, dialogue_csp, load_corpus  # noqa: E402
+from csp_check.check.evaluate import count_matches, entity_match
+from csp_check.families.primitives import qualified_form
+from csp_check.faults.counts import hedged_beyond
+from csp_check.faults.negation import negated_coordination
+from csp_check.faults.words import HEDGES
+from csp_check.language.normalize import refers
+from csp_check.models import ConstraintId, Dialogue, Span, Status
+from csp_check.pipeline import check_dialogue, dialogue_csp, load_corpus
+from csp_check.readers.kb import load_kb
 
 ALL = ["C1", "C2", "C3", "C4", "C5", "C6"]
 FAULT_KINDS = ("count", "name", "attribute", "whole_city", "time_bound", "booking_detail", "amenity",

@@ -26,14 +26,14 @@ import tempfile
 import time
 import zipfile
 from collections import Counter
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Iterator
 
 from csp_check.errors import InputError
 from csp_check.faults.raw_text import RAW_KINDS, inject_raw_text
-from csp_check.readers.kb import load_kb
 from csp_check.models import Dialogue, DialogueReport, KnowledgeBase
 from csp_check.pipeline import check_dialogue
+from csp_check.readers.kb import load_kb
 from csp_check.readers.text import parse
 
 SHARED = Path(__file__).resolve().parents[2] / "shared" / "data" / "multiwoz"

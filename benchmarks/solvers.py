@@ -48,8 +48,8 @@ from csp_check.solvers import (  # noqa: E402
     CountResult,
     OptimumResult,
     SolutionGroup,
-    SolverUnavailable,
     SolveResult,
+    SolverUnavailable,
     SolveStatus,
     get_solver,
 )

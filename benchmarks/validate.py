@@ -21,8 +21,8 @@ import argparse
 import json
 import os
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 from csp_check import CorpusSummary, load_corpus, validate
 from csp_check.run.runner import SolverSettings
@@ -76,12 +76,11 @@ def main() -> None:
     rows = [("json.load", base, n)]
     rows.append(("read (readers only)", *best_of(args.repeat, lambda: read_only(args.path))))
     for jobs in (int(j) for j in args.jobs.split(",")):
-        rows.append((f"validate --jobs {jobs}", *best_of(args.repeat, lambda: validate_all(args.path, jobs))))
+        rows.append((f"validate --jobs {jobs}", *best_of(args.repeat, lambda jobs=jobs: validate_all(args.path, jobs))))
     if args.solver:
         solver = SolverSettings(name=args.solver, vca=True, count=True)
         for jobs in (int(j) for j in args.jobs.split(",")):
-            run = lambda: validate_all(args.path, jobs, solver)  # noqa: E731
-            rows.append((f"  + {args.solver} -j {jobs}", *best_of(args.repeat, run)))
+            rows.append((f"  + {args.solver} -j {jobs}", *best_of(args.repeat, lambda jobs=jobs: validate_all(args.path, jobs, solver))))
 
     print(f"{'stage':<22}{'seconds':>9}{'dialogues':>11}{'dialogues/s':>13}{'× json.load':>13}")
     for name, seconds, count in rows:

@@ -15,8 +15,7 @@ built-in family checks that its group is the one declared here.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Iterable
+from collections.abc import Iterable, Sequence
 
 from pydantic_core import core_schema
 
@@ -39,7 +38,7 @@ class _RegisteredIds(type):
     """Metaclass of :class:`ConstraintId`: ``ConstraintId.C1`` and ``iter(ConstraintId)`` read the
     declared ids."""
 
-    def __getattr__(cls, name: str) -> "ConstraintId":
+    def __getattr__(cls, name: str) -> ConstraintId:
         if name.startswith("_"):
             raise AttributeError(name)
         try:
@@ -61,7 +60,7 @@ class ConstraintId(str, metaclass=_RegisteredIds):
 
     _known: dict = {}
 
-    def __new__(cls, value: object) -> "ConstraintId":
+    def __new__(cls, value: object) -> ConstraintId:
         if isinstance(value, ConstraintId):
             return value
         known = cls._known
@@ -130,7 +129,7 @@ class RegisteredIds(Sequence):
     def __init__(self, groups: tuple[str, ...] | None = None, name: str = "") -> None:
         self.groups, self.name = groups, name
 
-    def _ids(self) -> tuple["ConstraintId", ...]:
+    def _ids(self) -> tuple[ConstraintId, ...]:
         return ids(self.groups)
 
     def __getitem__(self, i):

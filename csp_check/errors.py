@@ -7,7 +7,8 @@ their names where older code imported them from (``csp_check.solvers.SolverUnava
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Sequence
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # the reports the assertion helpers carry (no import at run time: no cycle)
     from csp_check.models import DialogueReport

@@ -14,16 +14,16 @@ Reading rules
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import Iterable, Iterator
 
-from csp_check.check.evaluate import violations
 from csp_check.build.builder import BuildOptions, build_csp
+from csp_check.check.evaluate import violations
 from csp_check.delexicalize.delexicalizer import delexicalize
 from csp_check.errors import InputError
-from csp_check.score.metrics import CoverageScope, constraint_coverage
 from csp_check.models import ALL_CONSTRAINTS, CSP, ConstraintId, Dialogue, DialogueReport, KnowledgeBase, Status
 from csp_check.readers import read_dialogues
+from csp_check.score.metrics import CoverageScope, constraint_coverage
 
 
 def load_corpus(

@@ -181,7 +181,7 @@ def verify(lines: list[dict]) -> list[str]:
 
 def main(argv: list[str]) -> int:
     if argv == ["--check"]:
-        lines = [json.loads(l) for l in OUT.read_text(encoding="utf-8").splitlines() if l.strip()]
+        lines = [json.loads(line) for line in OUT.read_text(encoding="utf-8").splitlines() if line.strip()]
         if lines != build():
             print(f"{OUT} differs from make_examples.py: rerun it")
             return 1

@@ -10,7 +10,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
 from support.data import CASES, MULTIWOZ, SGD, SHARED_DATA
 
 

@@ -7,17 +7,16 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from support.data import MULTIWOZ_VAL
 
 from csp_check.annotate import annotate
 from csp_check.annotate.annotator import Annotator
 from csp_check.annotate.wordings import spellings
 from csp_check.cli.main import main
-from csp_check.readers.kb import load_kb
 from csp_check.models import ActRole, Dialogue, Status, Turn
 from csp_check.pipeline import check_dialogue, dialogue_csp
 from csp_check.readers import READERS, read_dialogues, sniff_format
-
-from support.data import MULTIWOZ_VAL
+from csp_check.readers.kb import load_kb
 
 ROOT = Path(__file__).resolve().parents[1]
 RAW = ROOT / "examples" / "raw_dialogues.txt"

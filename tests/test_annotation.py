@@ -9,17 +9,24 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from support.data import CASES, MULTIWOZ_DB, MULTIWOZ_VAL, SHARED
 
 from csp_check.cli.main import main
 from csp_check.errors import InputError
 from csp_check.faults.annotation import ANNOTATION_KINDS, annotation_trial, drop_record, inject_annotation
+from csp_check.language.roles import text_role
 from csp_check.models import (
-    PAPER_CONSTRAINTS, ActRole, ApiCall, ConstraintId, Dialogue, DialogueAct, KbResult, Span, Turn,
+    PAPER_CONSTRAINTS,
+    ActRole,
+    ApiCall,
+    ConstraintId,
+    Dialogue,
+    DialogueAct,
+    KbResult,
+    Span,
+    Turn,
 )
 from csp_check.pipeline import check_dialogue, dialogue_csp, load_corpus
-from csp_check.language.roles import text_role
-
-from support.data import CASES, MULTIWOZ_DB, MULTIWOZ_VAL, SHARED
 
 needs_cases = pytest.mark.skipif(not CASES.exists(), reason="../shared/cases is not beside the repo")
 needs_sgd = pytest.mark.skipif(not (SHARED / "data" / "sgd").exists(), reason="../shared/data is not beside the repo")

@@ -6,12 +6,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from support.data import MULTIWOZ_DB as DB
+from support.data import MULTIWOZ_VAL as VAL
 
-from csp_check.readers.kb import load_kb
 from csp_check.models import Span
 from csp_check.pipeline import check_dialogue, load_corpus
-
-from support.data import MULTIWOZ_DB as DB, MULTIWOZ_VAL as VAL
+from csp_check.readers.kb import load_kb
 
 pytestmark = pytest.mark.skipif(not DB.is_dir() or not VAL.exists(), reason="../shared/data absent")
 BENCHMARKS = Path(__file__).resolve().parents[1] / "benchmarks"

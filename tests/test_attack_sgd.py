@@ -10,13 +10,12 @@ import sys
 from pathlib import Path
 
 import pytest
+from support.data import SGD_DEV, needs_sgd
 
 from csp_check.language.cues import boolean_span, count_spans, read_boolean
 from csp_check.language.normalize import clock_time, date_key, dollars, parse_amount, rated, wording_key
 from csp_check.pipeline import check_dialogue, load_corpus
 from csp_check.readers.sgd import from_raw
-
-from support.data import SGD_DEV, needs_sgd
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
 

@@ -11,13 +11,12 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from support.sgd import sgd_dialogue, write_sgd
 
 from csp_check import validate
 from csp_check.cli.main import main
 from csp_check.models import Dialogue, DialogueReport, Status
 from csp_check.run.runner import Settings, default_check
-
-from support.sgd import sgd_dialogue, write_sgd
 
 
 def run_cli(*args: str) -> subprocess.CompletedProcess:

@@ -10,14 +10,13 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from support.data import SGD_DEV
+from support.sgd import sgd_dialogue, write_sgd
 
 from csp_check import CorpusSummary, validate
 from csp_check.cli.main import main
 from csp_check.models import DialogueReport, Status
 from csp_check.score.corpus import solver_answers
-
-from support.sgd import sgd_dialogue, write_sgd
-from support.data import SGD_DEV
 
 
 def invoke(*args: str):

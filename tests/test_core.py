@@ -8,11 +8,13 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from support.data import MULTIWOZ_DB, SGD, SHARED
 
-from csp_check.check.evaluate import violations
 from csp_check.build.builder import BuildOptions
+from csp_check.check.evaluate import violations
 from csp_check.delexicalize.delexicalizer import delexicalize
 from csp_check.errors import InputError
+from csp_check.language.normalize import clock_time, normalize, parse_amount
 from csp_check.models import (
     ActRole,
     ConstraintId,
@@ -24,10 +26,7 @@ from csp_check.models import (
     Turn,
     VariableKind,
 )
-from csp_check.language.normalize import clock_time, normalize, parse_amount
 from csp_check.pipeline import check_dialogue, dialogue_csp, load_corpus
-
-from support.data import MULTIWOZ_DB, SGD, SHARED
 
 needs_sgd = pytest.mark.skipif(not SGD.exists(), reason="../shared/data/sgd is not beside the repo")
 
@@ -292,8 +291,8 @@ def test_convlab_unified_samples_validate_and_flag_only_real_data_errors():
 
 @pytest.mark.parametrize("backend", ["cp-sat", "minizinc:gecode"])
 def test_figure_1_minimal_repair_fixes_the_system_not_the_user(backend):
-    from csp_check.solvers.answers import solve_report
     from csp_check.solvers import available_solvers
+    from csp_check.solvers.answers import solve_report
 
     if backend not in available_solvers():
         pytest.skip(f"{backend} is not installed")

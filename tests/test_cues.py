@@ -156,8 +156,8 @@ def test_a_boolean_the_text_states_is_checked_not_the_annotated_one():
 
 def test_quantity_words_without_a_number_claim_no_exact_amount() -> None:
     from csp_check.delexicalize.assignment import Lexicon, read_value
-    from csp_check.models import ActRole, Span, Variable, VariableKind
     from csp_check.language.normalize import parse_amount
+    from csp_check.models import ActRole, Span, Variable, VariableKind
 
     assert parse_amount("a dozen") == 12 and parse_amount("twenty-one") == 21
     assert parse_amount("several") is None and parse_amount("a couple of") is None and parse_amount("a few") is None

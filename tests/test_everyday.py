@@ -8,11 +8,10 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from support.sgd import sgd_dialogue, write_sgd
 
 from csp_check.cli.main import main
 from csp_check.readers import READERS
-
-from support.sgd import sgd_dialogue, write_sgd
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = ROOT / "examples"

@@ -6,14 +6,13 @@ from __future__ import annotations
 import csv
 
 import pytest
+from support.data import MULTIWOZ, SGD
 
 from csp_check.experiment import ExperimentConfig, run_experiment, write_outputs
 from csp_check.experiment.kb import DomainPool, pertinent_instances, sample_kb, with_kb_only
 from csp_check.experiment.run import CONFIGS, DialogueResult, ExperimentResult, Score
 from csp_check.experiment.tables import all_tables, gca, vca
 from csp_check.models import ActRole, ApiCall, Dialogue, DialogueAct, KbResult, Turn
-
-from support.data import MULTIWOZ, SGD
 
 
 def restaurant(name: str, city: str = "San Jose", **extra: str) -> dict[str, str]:

@@ -16,11 +16,22 @@ from csp_check.experiment.tables import table2
 from csp_check.families import GROUPS, Family, UnknownFamily, families, get, register, unregister
 from csp_check.families.primitives import Member
 from csp_check.models import (
-    CSP, ActRole, Constraint, ConstraintId, Dialogue, DialogueAct, KbTable, KnowledgeBase, Span, Status, Turn,
-    Variable, VariableKind,
+    CSP,
+    ActRole,
+    Constraint,
+    ConstraintId,
+    Dialogue,
+    DialogueAct,
+    KbTable,
+    KnowledgeBase,
+    Span,
+    Status,
+    Turn,
+    Variable,
+    VariableKind,
 )
-from csp_check.pipeline import check_dialogue, dialogue_csp
 from csp_check.output.console import render_summary, summary_json
+from csp_check.pipeline import check_dialogue, dialogue_csp
 from csp_check.score.corpus import CorpusSummary
 from csp_check.solvers import SolveStatus, get_solver
 from csp_check.solvers.minizinc import MiniZincSolver

@@ -11,6 +11,7 @@ import json
 import random
 
 import pytest
+from support.data import SGD_DEV
 
 from csp_check.errors import InputError
 from csp_check.faults.dates import reworded_date_choices
@@ -20,8 +21,6 @@ from csp_check.faults.registry import EXPECTED, KINDS, REGISTRY, TEXT_ONLY
 from csp_check.faults.rewrite import rewrite_sgd
 from csp_check.faults.words import TRUE_BOUNDS
 from csp_check.pipeline import check_dialogue, load_corpus
-
-from support.data import SGD_DEV
 
 pytestmark = pytest.mark.skipif(not SGD_DEV.exists(), reason="../shared/data/sgd is not beside the repo")
 

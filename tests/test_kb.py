@@ -7,12 +7,11 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+from support.data import MULTIWOZ_DB as DB
 
 from csp_check.errors import InputError
-from csp_check.readers.kb import entity_strings, load_kb
 from csp_check.models import KnowledgeBase
-
-from support.data import MULTIWOZ_DB as DB
+from csp_check.readers.kb import entity_strings, load_kb
 
 ROOT = Path(__file__).resolve().parents[1]
 needs_shared = pytest.mark.skipif(not DB.is_dir(), reason=f"shared MultiWOZ DB not present at {DB}")

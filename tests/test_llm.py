@@ -16,11 +16,11 @@ import pytest
 
 pytest.importorskip("openai")
 
-from csp_check.check.evaluate import violations  # noqa: E402
-from csp_check.llm.align import UNALIGNED, align_answer, align_turns, fill_turn, parse_answer, to_value  # noqa: E402
-from csp_check.llm.client import ChatClient, LLMSettings, ResponseCache  # noqa: E402
-from csp_check.llm.prompt import MASK, build_prompt, masked_turns  # noqa: E402
-from csp_check.models import (  # noqa: E402
+from csp_check.check.evaluate import violations
+from csp_check.llm.align import UNALIGNED, align_answer, align_turns, fill_turn, parse_answer, to_value
+from csp_check.llm.client import ChatClient, LLMSettings, ResponseCache
+from csp_check.llm.prompt import MASK, build_prompt, masked_turns
+from csp_check.models import (
     CSP,
     ActRole,
     Constraint,
@@ -30,7 +30,7 @@ from csp_check.models import (  # noqa: E402
     Variable,
     VariableKind,
 )
-from csp_check.relexicalize import get_relexicalizer  # noqa: E402
+from csp_check.relexicalize import get_relexicalizer
 
 KB = [
     {"name": "napoli", "area": "center", "food": "italian"},
@@ -223,7 +223,7 @@ class FakeServer:
     def base_url(self) -> str:
         return f"http://127.0.0.1:{self.httpd.server_address[1]}/v1"
 
-    def __enter__(self) -> "FakeServer":
+    def __enter__(self) -> FakeServer:
         self.thread.start()
         self.watchdog.start()
         return self

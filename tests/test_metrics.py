@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from csp_check.score import metrics
-from csp_check.score.metrics import CoverageScope, constraint_coverage, scope_variables
 from csp_check.models import Dialogue
 from csp_check.pipeline import dialogue_csp, load_corpus, report_for
+from csp_check.score import metrics
 from csp_check.score.corpus import CorpusSummary
+from csp_check.score.metrics import CoverageScope, constraint_coverage, scope_variables
 
 
 def test_ratios_are_none_without_a_denominator() -> None:

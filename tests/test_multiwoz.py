@@ -9,15 +9,16 @@ import zipfile
 from pathlib import Path
 
 import pytest
+from support.data import CASES
+from support.data import MULTIWOZ_DB as DB
+from support.data import MULTIWOZ_VAL as VAL
 
 from csp_check.check.evaluate import count_matches
-from csp_check.readers.kb import load_kb
 from csp_check.delexicalize.assignment import Lexicon
-from csp_check.models import Status
 from csp_check.language.normalize import same_clock, wording_key
+from csp_check.models import Status
 from csp_check.pipeline import check_dialogue, load_corpus
-
-from support.data import CASES, MULTIWOZ_DB as DB, MULTIWOZ_VAL as VAL
+from csp_check.readers.kb import load_kb
 
 needs_shared = pytest.mark.skipif(not DB.is_dir(), reason="../shared/data absent")
 
@@ -316,10 +317,10 @@ def test_a_qualified_food_is_possibly_the_plain_one() -> None:
 def test_qualified_forms_in_the_solvers() -> None:
     """CP-SAT and MiniZinc read the same relation (the encoding's ``kb_wider``): a count of 2
     "european" holds, 3 does not, and 1 (the european one alone) holds."""
+    from support.solvers import HAVE_MINIZINC
+
     from csp_check.models import CSP, ActRole, Constraint, ConstraintId, Span, Variable, VariableKind
     from csp_check.solvers import SolveStatus, get_solver
-
-    from support.solvers import HAVE_MINIZINC
 
     kbs = {"kb": [{"food": "european"}, {"food": "modern european"}, {"food": "italian"}]}
     food = Variable(name="x1", turn=0, speaker="system", kind=VariableKind.SLOT, domain="r", slot="food",
@@ -713,9 +714,9 @@ def test_exact_spans_are_read_as_annotated(name: str) -> None:
     """SGD's character spans (read directly or through the unified format) are whole words:
     widening a cut word (delexicalize.word_bounded) leaves every one of them, and every variable's
     text, as annotated."""
-    from csp_check.delexicalize.delexicalizer import delexicalize, word_bounded
-
     from support.data import SHARED_DATA
+
+    from csp_check.delexicalize.delexicalizer import delexicalize, word_bounded
 
     path = SHARED_DATA / name
     if not path.exists():

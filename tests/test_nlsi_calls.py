@@ -8,7 +8,7 @@ import pytest
 
 from csp_check.nlsi.calls import CallSyntaxError, parse_call, parse_calls, split_calls
 from csp_check.nlsi.models import ApiCall, ReasoningType, split_turns
-from csp_check.nlsi.readers import ExampleError, json_schema, read_examples, SCHEMA_PATH
+from csp_check.nlsi.readers import SCHEMA_PATH, ExampleError, json_schema, read_examples
 
 
 def test_parse_call_quotes_escapes_and_order():

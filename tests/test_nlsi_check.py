@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from support.nlsi import example, schema
 
 from csp_check.nlsi.calls import parse_calls
 from csp_check.nlsi.check import Checker
@@ -12,8 +13,6 @@ from csp_check.nlsi.derive import solve_count
 from csp_check.nlsi.faults import KINDS, make
 from csp_check.nlsi.metrics import exact_match, f1, selection_scores, triples
 from csp_check.nlsi.models import ReasoningType as RT
-
-from support.nlsi import example, schema
 
 DISTRACT = ["Request Restaurants with Filipino cuisine as my preference.", "If I'm looking for a flight, my go-to airline is Alaska Airlines."]
 
@@ -149,9 +148,9 @@ def test_metrics_follow_the_paper():
 
 
 def test_assert_calls_consistent_helper(tmp_path):
-    from csp_check.plugin.calls import InconsistentCalls, assert_calls_consistent
-
     from support.nlsi import SCHEMA_FILE
+
+    from csp_check.plugin.calls import InconsistentCalls, assert_calls_consistent
 
     reports = assert_calls_consistent([CASES["plain"], CASES["conflict"]], SCHEMA_FILE)
     assert len(reports) == 2

@@ -6,13 +6,12 @@ from __future__ import annotations
 from datetime import date
 
 import pytest
+from support.nlsi import SGD_DEV, example
 
 from csp_check.language.dates import SGD_TODAY, reference_date, resolve_dates
 from csp_check.nlsi.ground import ground
 from csp_check.nlsi.instructions import InstructionParser
 from csp_check.nlsi.schema import load_schema, normalize
-
-from support.nlsi import SGD_DEV, example
 
 
 @pytest.mark.parametrize("text, iso", [
@@ -46,7 +45,7 @@ def parser():
 
 def test_every_date_alias_of_the_sgd_ontology_resolves_to_its_canonical_date(parser):
     checked = 0
-    for (domain, slot), table in parser.schema.aliases.items():
+    for (_domain, slot), table in parser.schema.aliases.items():
         if "date" not in slot:
             continue
         for alias, canon in table.items():

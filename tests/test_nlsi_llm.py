@@ -14,12 +14,12 @@ import pytest
 
 pytest.importorskip("openai")
 
-from support.nlsi import SCHEMA_FILE, example, schema  # noqa: E402
+from support.nlsi import SCHEMA_FILE, example, schema
 
-from csp_check.llm.client import LLMSettings  # noqa: E402
-from csp_check.nlsi.check import Checker  # noqa: E402
-from csp_check.nlsi.instructions import InstructionParser, Rule, Unparsed  # noqa: E402
-from csp_check.nlsi.llm_parse import LlmFallbackParser, validate_answer  # noqa: E402
+from csp_check.llm.client import LLMSettings
+from csp_check.nlsi.check import Checker
+from csp_check.nlsi.instructions import InstructionParser, Rule, Unparsed
+from csp_check.nlsi.llm_parse import LlmFallbackParser, validate_answer
 
 
 class FakeChat:

@@ -9,19 +9,18 @@ import random
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from support.nlsi import SGD_DEV, example, schema
 
 from csp_check.nlsi.build import build_examples
 from csp_check.nlsi.calls import parse_calls
 from csp_check.nlsi.check import Checker
 from csp_check.nlsi.derive import derive, derive_with, solve_count
-from csp_check.nlsi.faults import KINDS, make
 from csp_check.nlsi.families import violations
+from csp_check.nlsi.faults import KINDS, make
 from csp_check.nlsi.lower import ABSENT, Structure, lowered, lowered_holds, solver_check
 from csp_check.nlsi.models import ALL_FAMILIES, ApiCall
 from csp_check.nlsi.models import ReasoningType as RT
 from csp_check.solvers import available_solvers
-
-from support.nlsi import SGD_DEV, example, schema
 
 pytest.importorskip("ortools")
 HAS_MZN = any(s.startswith("minizinc") for s in available_solvers())

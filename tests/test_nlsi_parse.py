@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import pytest
+from support.nlsi import example, schema
 
 from csp_check.nlsi.ground import ground
 from csp_check.nlsi.instructions import InstructionParser, Rule, Unparsed
-
-from support.nlsi import example, schema
 
 
 @pytest.fixture(scope="module")

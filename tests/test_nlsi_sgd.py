@@ -8,6 +8,7 @@ from collections import Counter
 
 import pytest
 from click.testing import CliRunner
+from support.nlsi import SCHEMA_FILE, SGD_DEV, example
 
 from csp_check.cli.main import main
 from csp_check.nlsi.build import build_examples
@@ -17,8 +18,6 @@ from csp_check.nlsi.faults import KINDS, make
 from csp_check.nlsi.instructions import Rule
 from csp_check.nlsi.metrics import exact_match
 from csp_check.nlsi.models import ReasoningType
-
-from support.nlsi import SCHEMA_FILE, SGD_DEV, example
 
 needs_sgd = pytest.mark.skipif(not (SGD_DEV / "schema.json").exists(), reason="shared SGD dev split not present")
 

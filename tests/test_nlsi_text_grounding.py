@@ -4,14 +4,13 @@ gold flagged): each on real built examples, by their SGD dialogue id."""
 from __future__ import annotations
 
 import pytest
+from support.nlsi import SGD_DEV, example
 
 from csp_check.nlsi.build import build_examples
 from csp_check.nlsi.calls import parse_calls
 from csp_check.nlsi.check import Checker
 from csp_check.nlsi.families import violations
 from csp_check.nlsi.ground import ground
-
-from support.nlsi import SGD_DEV, example
 
 
 @pytest.fixture(scope="module")

@@ -8,8 +8,8 @@ import json
 
 import pytest
 
-from csp_check.plugin.dialogues import InconsistentDialogues, assert_consistent, check
 from csp_check.errors import UsageError
+from csp_check.plugin.dialogues import InconsistentDialogues, assert_consistent, check
 
 pytest_plugins = ["pytester"]
 

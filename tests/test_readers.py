@@ -7,14 +7,12 @@ import shutil
 from pathlib import Path
 
 import pytest
+from support.data import SGD_DEV, SHARED
 
 from csp_check.errors import InputError
-from csp_check.models import ActRole, Dialogue
 from csp_check.language.normalize import normalize
-from csp_check.readers import READERS, read_dialogues, sniff_format
-from csp_check.readers import jsonl, multiwoz, multiwoz22, unified
-
-from support.data import SGD_DEV, SHARED
+from csp_check.models import ActRole, Dialogue
+from csp_check.readers import READERS, jsonl, multiwoz, multiwoz22, read_dialogues, sniff_format, unified
 
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURES = ROOT / "tests" / "fixtures" / "multiwoz"

@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from support.data import SGD
 
 from csp_check.check.evaluate import violations
 from csp_check.models import CSP, ActRole, Constraint, ConstraintId, DelexicalizedDialogue, Span, Variable, VariableKind
@@ -17,8 +18,6 @@ from csp_check.relexicalize import (
     Relexicalizer,
     get_relexicalizer,
 )
-
-from support.data import SGD
 
 KB = [
     {"name": "napoli", "area": "center", "food": "italian"},

@@ -17,11 +17,10 @@ import pytest
 from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-
-from csp_check.run import runner
-from csp_check.cli.main import main
-
 from support import fuzzing as fz
+
+from csp_check.cli.main import main
+from csp_check.run import runner
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -128,7 +127,7 @@ def test_resume_finishes_a_cut_report_as_one_uninterrupted_run(tmp_path_factory,
     checked = []
     original = runner.check_one
 
-    def counting(dialogue, settings):  # noqa: ANN001
+    def counting(dialogue, settings):
         checked.append(dialogue.id)
         return original(dialogue, settings)
 
@@ -152,9 +151,9 @@ def test_resume_needs_a_report(tmp_path: Path) -> None:
 
 def test_cost_is_near_linear_in_turns(tmp_path: Path) -> None:
     sys.path.insert(0, str(ROOT / "benchmarks"))
-    from long_dialogues import measure
-
     import gc
+
+    from long_dialogues import measure
 
     gc.collect()
     gc.disable()  # the algorithm's cost, not the collector's (which grows with the live objects)
@@ -170,7 +169,7 @@ def test_cost_is_near_linear_in_turns(tmp_path: Path) -> None:
 _default_check = runner.default_check
 
 
-def _slow_check(dialogue, settings):  # noqa: ANN001
+def _slow_check(dialogue, settings):
     if dialogue.id.endswith("2"):
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:  # a check that would hang

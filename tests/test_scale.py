@@ -9,15 +9,13 @@ from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
-
-from csp_check.check.evaluate import violations
-from csp_check.models import CSP
-from csp_check.solvers.answers import solve_report
-from csp_check.solvers import get_solver, own_optimum
-
 from support.data import SGD_DEV, needs_sgd
 from support.solvers import SETTINGS, csps
 
+from csp_check.check.evaluate import violations
+from csp_check.models import CSP
+from csp_check.solvers import get_solver, own_optimum
+from csp_check.solvers.answers import solve_report
 
 # -- the most similar solution without a solver ------------------------------------------------
 
@@ -275,12 +273,10 @@ def test_cli_engine_ray_same_report_and_exit_code(mixed_corpus: list[Path], loca
 @needs_ray
 def test_calls_and_experiment_take_the_ray_engine(local_ray, tmp_path: Path) -> None:
     from click.testing import CliRunner
+    from support.nlsi import SCHEMA_FILE, example
 
     from csp_check.cli.main import main
-
     from csp_check.nlsi.models import ReasoningType
-
-    from support.nlsi import SCHEMA_FILE, example
 
     good = example("User: Find me a Gynecologist.", ["I'd like to get a Doctor in San Rafael if I can."],
                    ['GetDoctors(type="Gynecologist", location="San Rafael")'],

@@ -20,11 +20,6 @@ from typing import Any
 import pytest
 from hypothesis import find, given, settings
 from hypothesis import strategies as st
-
-from csp_check.check import evaluate as check
-from csp_check.models import CSP, VariableKind
-from csp_check.solvers import DEFAULT_CAP, SolveStatus, get_solver
-
 from support.solvers import (
     CAP,
     CP_EXAMPLES,
@@ -38,6 +33,10 @@ from support.solvers import (
     needs_minizinc,
     solutions,
 )
+
+from csp_check.check import evaluate as check
+from csp_check.models import CSP, VariableKind
+from csp_check.solvers import DEFAULT_CAP, SolveStatus, get_solver
 
 
 @settings(max_examples=CP_EXAMPLES, **SETTINGS)
@@ -65,7 +64,7 @@ def test_cpsat_checks_any_assignment_like_the_checker(csp: CSP, data: st.DataObj
 
 
 FEATURES: dict[str, Any] = {
-    **{cid: (lambda cid: lambda csp: any(c.id.value == cid for c in csp.constraints))(cid)
+    **{cid: (lambda cid: lambda csp: any(c.id.value == cid for c in csp.constraints))(cid)  # noqa: B023 (bound by the outer lambda)
        for cid in ("C1", "C2", "C3", "C4", "C5", "C6", "S1")},
     "S1 omission": lambda csp: any(c.id.value == "S1" and not c.values for c in csp.constraints),
     "S2 ruled out": lambda csp: any(c.id.value == "S2" for c in csp.constraints),

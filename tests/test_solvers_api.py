@@ -12,12 +12,12 @@ from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
+from support.data import SGD_DEV
+from support.solvers import SETTINGS, Reference, csps, needs_minizinc
 
 from csp_check.check import evaluate as check
 from csp_check.errors import UsageError
 from csp_check.models import CSP, ActRole, Constraint, ConstraintId, Dialogue, Span, Value, Variable, VariableKind
-from csp_check.solvers.answers import solve_report
-from csp_check.solvers.repair import edits, relexicalize, repair
 from csp_check.solvers import (
     SOLVER_NAMES,
     SolutionGroup,
@@ -33,16 +33,18 @@ from csp_check.solvers import (
     solver_names,
     unregister,
 )
+from csp_check.solvers.answers import solve_report
 from csp_check.solvers.cpsat import CpSatSolver
 from csp_check.solvers.minizinc import MiniZincSolver, quiet_count_warning
-
-from support.solvers import SETTINGS, Reference, csps, needs_minizinc
-from support.data import SGD_DEV
+from csp_check.solvers.repair import edits, relexicalize, repair
 
 BACKENDS = ["cp-sat", pytest.param("minizinc:gecode", marks=needs_minizinc)]
 
 
-def var(name: str, slot: str, value: Value, turn: int = 0, span: Span | None = Span(start=0, end=1)) -> Variable:
+SPAN = Span(start=0, end=1)
+
+
+def var(name: str, slot: str, value: Value, turn: int = 0, span: Span | None = SPAN) -> Variable:
     amount = isinstance(value, int) or slot == "count"
     return Variable(
         name=name, turn=turn, speaker="system", kind=VariableKind.AMOUNT if amount else VariableKind.SLOT,
@@ -211,8 +213,8 @@ def test_count_mzn_filter_lets_other_warnings_through() -> None:
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         with quiet_count_warning():
-            warnings.warn('included file "count.mzn" overrides a global constraint file from the standard library.')
-            warnings.warn("a real problem")
+            warnings.warn('included file "count.mzn" overrides a global constraint file from the standard library.', stacklevel=1)
+            warnings.warn("a real problem", stacklevel=1)
     assert [str(w.message) for w in caught] == ["a real problem"]
 
 

@@ -11,18 +11,17 @@ import sys
 from pathlib import Path
 
 import pytest
+from support.data import MULTIWOZ_DB, MULTIWOZ_VAL, SGD_DEV, needs_multiwoz_val, needs_sgd
 
-from csp_check.language.cues import amenity_span, amount_op, approx_tolerance, boolean_span, count_spans, read_boolean
 from csp_check.faults.booking import faithful_restatement
 from csp_check.faults.counts import approximate_restatement
 from csp_check.faults.inject import trial
 from csp_check.faults.negation import negated_coordination
 from csp_check.faults.rewrite import rewrite_sgd
-from csp_check.readers.kb import load_kb
+from csp_check.language.cues import amenity_span, amount_op, approx_tolerance, boolean_span, count_spans, read_boolean
 from csp_check.models import Span
 from csp_check.pipeline import check_dialogue, load_corpus
-
-from support.data import MULTIWOZ_DB, MULTIWOZ_VAL, SGD_DEV, needs_multiwoz_val, needs_sgd
+from csp_check.readers.kb import load_kb
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
 

@@ -58,10 +58,10 @@ from csp_check.check.evaluate import count_matches
 from csp_check.language.normalize import fold_aligned, normalize
 from csp_check.models import ActRole, DialogueAct, KnowledgeBase
 
-_CACHE: dict[tuple[int, tuple], tuple[KnowledgeBase, "Annotator"]] = {}
+_CACHE: dict[tuple[int, tuple], tuple[KnowledgeBase, Annotator]] = {}
 
 
-def annotator_for(kb: KnowledgeBase, ontology: dict[str, list[str]]) -> "Annotator":
+def annotator_for(kb: KnowledgeBase, ontology: dict[str, list[str]]) -> Annotator:
     """The (cached) annotator of one KB and ontology; the cache keeps the KB alive, so its id is stable."""
     key = (id(kb), tuple(sorted((k, tuple(v)) for k, v in ontology.items())))
     hit = _CACHE.get(key)
@@ -239,7 +239,7 @@ class Annotator:
             domain = context.pick(named or self.domains, guess=bool(named) or len(self.domains) == 1)
             if domain is not None:
                 acts.insert(0, DialogueAct(role=ActRole.NO_RESULT, act="nooffer", domain=domain))
-        spoken = [a.domain for a in acts if a.span is not None and not (a.role is ActRole.COUNT)]
+        spoken = [a.domain for a in acts if a.span is not None and a.role is not ActRole.COUNT]
         if len(mentioned) == 1 and (speaker == "user" or not spoken):
             memory.active = next(iter(mentioned))
         elif spoken:

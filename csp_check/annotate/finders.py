@@ -30,7 +30,7 @@ def flags(doc, speaker: str, columns: dict[str, set[str]]) -> list[Found]:  # ty
         domains = [d for d in columns if column in columns[d]]
         if len(domains) != 1:
             continue
-        for i, tok in enumerate(doc):
+        for i, _tok in enumerate(doc):
             width = next((len(w.split()) for w in words if doc[i : i + len(w.split())].text.lower() == w), 0)
             if not width:
                 continue

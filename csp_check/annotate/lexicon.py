@@ -152,10 +152,9 @@ NOT_FOODS = frozenset({"good", "great", "nice", "fine", "tasty", "delicious", "f
                         "their", "its", "lunch", "dinner", "breakfast", "meals", "drinks", "it", "them", "new",
                         "another", "one", "particular", "popular", "specific", "fancy", "nearby", "best", "star",
                         "expensively", "cheaply", "moderately", "reasonably", "upscale", "pricey", "centre", "center",
-                        "north", "south", "east", "west", "to", "eat", "dine", "at", "in", "for", "is", "be", "any",
-                        "quality", "affordable", "high", "end", "range", "priced", "budget", "inexpensive", "classy",
+                        "north", "south", "east", "west", "to", "eat", "dine", "at", "in", "for", "is", "be", "quality", "affordable", "high", "end", "range", "budget", "inexpensive", "classy",
                         "romantic", "special", "decent", "small", "big", "large", "little", "authentic",
-                        "my", "hotel", "what", "nice", "sit", "down", "family", "friendly", "local", "town"})  # fmt: skip
+                        "my", "hotel", "sit", "down", "family", "friendly", "town"})  # fmt: skip
 #: Words after a word that make it a cuisine asked for ("Hungarian food", "corsica restaurants").
 FOOD_WORDS = ("food", "cuisine", "restaurant", "restaurants", "place", "places")
 #: Words before a word that make it a cuisine asked for ("serves corsica food").
@@ -216,9 +215,9 @@ CONTRASTS = ("but", "however", "although")
 PLAIN_WORDS = frozenset({"matching", "other", "such", "any", "more", "available", "suitable", "good", "nice", "great",
                          "open", "similar", "particular", "specific", "kind", "type", "many", "few", "the", "a", "an",
                          "that", "those", "these", "some", "of", "in", "with", "for", "free", "all", "results",
-                         "options", "entries", "listings", "local", "your", "those", "criteria", "star", "stars",
+                         "options", "entries", "listings", "local", "your", "criteria", "star", "stars",
                          "rated", "priced", "currently", "really", "certain", "exact", "exactly", "to", "do", "see",
-                         "visit", "go", "eat", "stay", "that", "which", "who", "is", "are", "be", "at", "on", "by"})  # fmt: skip
+                         "visit", "go", "eat", "stay", "which", "who", "is", "are", "be", "at", "on", "by"})  # fmt: skip
 
 # --- sentences ----------------------------------------------------------------------------------
 

@@ -103,7 +103,7 @@ def not_choices(doc, found: list[Found]) -> list[Found]:  # type: ignore[no-unty
             n, question = sentence(f.start)
             groups[(n, f.domain, f.slot)].append(f)
     drop = set()
-    for (n, _, _), members in groups.items():
+    for members in groups.values():
         question = sentence(members[0].start)[1]
         if len({m.canonical for m in members}) >= (2 if question else 3):
             drop |= {id(m) for m in members}

@@ -51,15 +51,41 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-from csp_check.delexicalize.assignment import Lexicon, read_assignment, share_of
 from csp_check.build.context import (  # noqa: F401  (re-exported: the builder's vocabulary)
-    SYSTEM_CLAIMS, BuildContext, BuildOptions, KbScope, NormalizedResult, ignored_parameters, one_per_wording, referents,
+    SYSTEM_CLAIMS,
+    BuildContext,
+    BuildOptions,
+    KbScope,
+    NormalizedResult,
+    ignored_parameters,
+    one_per_wording,
+    referents,
 )
 from csp_check.corpora import CorpusProfile, profile_for
+from csp_check.delexicalize.assignment import Lexicon, read_assignment, share_of
 from csp_check.families import families
-from csp_check.models import CSP, ConstraintId, DelexicalizedDialogue, Dialogue, KnowledgeBase, Value, Variable, VariableKind
-from csp_check.language.normalize import parse_amount, clock_slot, clock_time, comparative, normalize, normalized_entities, refers, same_clock, well_formed_time
+from csp_check.language.normalize import (
+    clock_slot,
+    clock_time,
+    comparative,
+    normalize,
+    normalized_entities,
+    parse_amount,
+    refers,
+    same_clock,
+    well_formed_time,
+)
 from csp_check.language.roles import with_text_roles
+from csp_check.models import (
+    CSP,
+    ConstraintId,
+    DelexicalizedDialogue,
+    Dialogue,
+    KnowledgeBase,
+    Value,
+    Variable,
+    VariableKind,
+)
 
 
 def build_csp(

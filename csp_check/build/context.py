@@ -13,16 +13,27 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from collections import defaultdict
-from typing import Iterator, Literal, NamedTuple
+from collections.abc import Iterator
+from typing import Literal, NamedTuple
 
 from pydantic import BaseModel, Field
 
 from csp_check.corpora import CorpusProfile, profile_for
 from csp_check.delexicalize.assignment import Lexicon, kb_index
 from csp_check.language.lexicon import HH_MM, LIST_SPLIT, LIST_WORDS, MINUTES, NON_WORDS, NOT_LISTED, POUNDS_KEY
-from csp_check.language.scope_words import RESTATED_BOUND, REVISION_AFTER, REVISION_BEFORE
-from csp_check.models import ActRole, Constraint, ConstraintId, Dialogue, KnowledgeBase, Turn, Value, Variable, VariableKind
 from csp_check.language.normalize import clock_of_day, clock_time, fold, name_words, normalize, wording_key
+from csp_check.language.scope_words import RESTATED_BOUND, REVISION_AFTER, REVISION_BEFORE
+from csp_check.models import (
+    ActRole,
+    Constraint,
+    ConstraintId,
+    Dialogue,
+    KnowledgeBase,
+    Turn,
+    Value,
+    Variable,
+    VariableKind,
+)
 
 #: The roles of a system act that claim something of the KB (an offer, an inform).
 SYSTEM_CLAIMS = frozenset({ActRole.OFFER, ActRole.INFORM})

@@ -16,9 +16,9 @@ from __future__ import annotations
 
 import os
 from collections import Counter
+from collections.abc import Iterable
 from itertools import islice
 from pathlib import Path
-from typing import Iterable
 
 import click
 

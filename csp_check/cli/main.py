@@ -35,10 +35,10 @@ import os
 import signal
 import sys
 import time
+from collections.abc import Callable
 from contextlib import ExitStack
 from itertools import islice
 from pathlib import Path
-from typing import Callable
 
 import click
 
@@ -295,7 +295,7 @@ def _validate(
                 exit_now(EXIT_INTERRUPTED)
             except UsageError:
                 raise
-            except Exception as err:  # noqa: BLE001 - a reader bug: stop, but still summarise
+            except Exception as err:
                 if os.environ.get("CSP_CHECK_DEBUG"):
                     raise
                 crashed = True
@@ -310,7 +310,7 @@ def _validate(
     except KeyboardInterrupt:
         _discard(writer)
         raise
-    except Exception as err:  # noqa: BLE001 - never a traceback for the user
+    except Exception as err:
         _discard(writer)
         if os.environ.get("CSP_CHECK_DEBUG"):
             raise
@@ -411,7 +411,7 @@ def export_mzn(
         _fail(str(err))
     except OSError as err:
         _fail(f"{err.filename or out_dir}: cannot write: {err.strerror or err}")
-    except Exception as err:  # noqa: BLE001 - never a traceback for the user
+    except Exception as err:
         if os.environ.get("CSP_CHECK_DEBUG"):
             raise
         click.echo(_internal(err), err=True)

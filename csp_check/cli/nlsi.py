@@ -23,9 +23,9 @@ import multiprocessing as mp
 import sys
 import time
 from collections import Counter
+from collections.abc import Iterator
 from itertools import chain
 from pathlib import Path
-from typing import Iterator
 
 import click
 

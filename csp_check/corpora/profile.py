@@ -17,10 +17,10 @@ profiles too (:mod:`csp_check.corpora`).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import date
 from types import MappingProxyType
-from typing import Mapping
 
 _EMPTY: Mapping = MappingProxyType({})
 

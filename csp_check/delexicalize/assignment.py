@@ -51,9 +51,19 @@ from csp_check.language.cues import AMENITIES, BOOLEAN, bound_number, read_boole
 from csp_check.language.dates import resolve_dates
 from csp_check.language.lexicon import BARE_AMOUNT, EACH, EDGE_POSTCODE, ISO_DATE, TOTAL
 from csp_check.language.normalize import (
-    comparative, contains_words, date_key, edit_distance, money, name_words, normalize, one_typo, parse_amount, refers,
+    comparative,
+    contains_words,
+    date_key,
+    edit_distance,
+    money,
+    name_words,
+    normalize,
+    one_typo,
+    parse_amount,
+    refers,
     same_clock,
-    vague_amount, wording_key,
+    vague_amount,
+    wording_key,
 )
 from csp_check.language.roles import partners
 from csp_check.models import Dialogue, KbTable, KnowledgeBase, Value, Variable, VariableKind
@@ -153,7 +163,7 @@ class Lexicon:
         #: Friday" in its text are read; ``None``: unknown (such words then claim no day).
         self.today: date | None = None
 
-    def attach(self, kb: KnowledgeBase | None) -> "Lexicon":
+    def attach(self, kb: KnowledgeBase | None) -> Lexicon:
         """Resolve values against ``kb``'s tables (by domain) from now on; returns ``self``.
         Forms already added are re-canonicalised."""
         self.kb = kb
@@ -301,7 +311,7 @@ class Lexicon:
         return table.get(normalize(surface), set()) if table else set()
 
     @classmethod
-    def of(cls, dialogue: Dialogue) -> "Lexicon":
+    def of(cls, dialogue: Dialogue) -> Lexicon:
         """The lexicon of one dialogue: its act values, belief-state alternatives and ontology,
         with the dialogue's corpus profile (:func:`~csp_check.corpora.profile_for`)."""
         lex = cls(profile_for(dialogue))

@@ -48,7 +48,21 @@ import re
 from functools import lru_cache
 
 from csp_check.corpora import CorpusProfile, profile_for
-from csp_check.language.cues import AMENITIES, BOOLEAN, amenity_span, answer_span, sentence_of, amount_op, bound_number, boolean_span, corrected, count_spans, measure_spans, unit_after, user_states
+from csp_check.language.cues import (
+    AMENITIES,
+    BOOLEAN,
+    amenity_span,
+    amount_op,
+    answer_span,
+    boolean_span,
+    bound_number,
+    corrected,
+    count_spans,
+    measure_spans,
+    sentence_of,
+    unit_after,
+    user_states,
+)
 from csp_check.language.lexicon import INFLECTIONS, PARTY_BEFORE
 from csp_check.language.normalize import NUMBER_WORDS, fold_aligned, normalize, parse_amount
 from csp_check.models import ActRole, DelexicalizedDialogue, Dialogue, DialogueAct, Span, Variable, VariableKind

@@ -23,12 +23,12 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterable
 
-from csp_check.models import ActRole, Dialogue, KbTable, KnowledgeBase
 from csp_check.language.normalize import normalize
+from csp_check.models import ActRole, Dialogue, KbTable, KnowledgeBase
 
 QUERY_PREFIXES = ("find", "search", "get", "lookup", "check")
 NAMED = (ActRole.OFFER, ActRole.CONFIRM, ActRole.INFORM, ActRole.BOOKED)
@@ -71,7 +71,7 @@ class DomainPool:
     name_column: str | None = None
 
     @classmethod
-    def of(cls, dialogues: Iterable[Dialogue], domain: str, transactional: set[str] | None = None) -> "DomainPool":
+    def of(cls, dialogues: Iterable[Dialogue], domain: str, transactional: set[str] | None = None) -> DomainPool:
         """The pool of ``domain`` over ``dialogues`` (search results only)."""
         dialogues = list(dialogues)
         transactional = transactional_methods(dialogues) if transactional is None else transactional
@@ -93,7 +93,7 @@ class DomainPool:
         return pool
 
     @classmethod
-    def of_table(cls, table: KbTable, dialogues: Iterable[Dialogue]) -> "DomainPool":
+    def of_table(cls, table: KbTable, dialogues: Iterable[Dialogue]) -> DomainPool:
         """The pool of a DB table (MultiWOZ ``*_db.json``): its entities, restricted to the
         columns the acts of ``dialogues`` mention in ``table.domain`` and the ``name`` column."""
         mentioned = {a.slot for d in dialogues for t in d.turns for a in t.acts if a.domain == table.domain}

@@ -20,10 +20,11 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable, Sequence
+from typing import Any
 
 from pydantic import BaseModel, Field
 
@@ -304,7 +305,7 @@ class _silent:
     def __init__(self, *args: Any) -> None:
         pass
 
-    def __enter__(self) -> "_silent":
+    def __enter__(self) -> _silent:
         return self
 
     def __exit__(self, *exc: Any) -> None:

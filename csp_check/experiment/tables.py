@@ -16,12 +16,12 @@ Fractions are 0..1; ``–`` where there is nothing to measure.
 from __future__ import annotations
 
 import csv
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterable, Sequence
 
-from csp_check.score import metrics
 from csp_check.families import DIALOGUE_GROUPS, PAPER_GROUPS, families
+from csp_check.score import metrics
 
 from . import paper
 from .run import DialogueResult, ExperimentResult

@@ -37,16 +37,50 @@ Reading rules
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from functools import lru_cache
-from typing import Iterator
 
-from csp_check.language.cue_words import AMENITIES, BOOLEAN  # noqa: F401  (re-exported)
-from csp_check.language.cue_words import (
-    AFTER_PARTY, ANSWER, ATTRIBUTE, BOUND_AFTER, BOUND_BEFORE, BOUND_OPS, BOUND_PHRASES,
-    CLAUSE_END, CONJOINED, CORRECTION, CUE_SYNONYMS, DESCRIBING, EITHER, FINDING, FRAME_WORDS, HEDGES, HEDGE_AFTER,
-    HEDGE_AT_START, HEDGE_BEFORE, INDIFFERENT, NEGATORS, NOT_NOUNS, NUMBER, PEOPLE, PEOPLE_BEFORE, PEOPLE_SLOTS,
-    REJECTED, REJECTING, REPLACED, REQUEST, SLOT_FILLER, SPREAD, TIME_BOUND, UNITS, UNIT_SYNONYMS, UNIT_WORD,
-    WHOLE_CITY_WORDS, WORD,
+from csp_check.language.cue_words import (  # noqa: F401  (re-exported)
+    AFTER_PARTY,
+    AMENITIES,
+    ANSWER,
+    ATTRIBUTE,
+    BOOLEAN,
+    BOUND_AFTER,
+    BOUND_BEFORE,
+    BOUND_OPS,
+    BOUND_PHRASES,
+    CLAUSE_END,
+    CONJOINED,
+    CORRECTION,
+    CUE_SYNONYMS,
+    DESCRIBING,
+    EITHER,
+    FINDING,
+    FRAME_WORDS,
+    HEDGE_AFTER,
+    HEDGE_AT_START,
+    HEDGE_BEFORE,
+    HEDGES,
+    INDIFFERENT,
+    NEGATORS,
+    NOT_NOUNS,
+    NUMBER,
+    PEOPLE,
+    PEOPLE_BEFORE,
+    PEOPLE_SLOTS,
+    REJECTED,
+    REJECTING,
+    REPLACED,
+    REQUEST,
+    SLOT_FILLER,
+    SPREAD,
+    TIME_BOUND,
+    UNIT_SYNONYMS,
+    UNIT_WORD,
+    UNITS,
+    WHOLE_CITY_WORDS,
+    WORD,
 )
 from csp_check.language.normalize import fold_aligned
 from csp_check.models import Span

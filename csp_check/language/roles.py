@@ -22,7 +22,14 @@ from __future__ import annotations
 
 from csp_check.corpora.shared import TRIP_ROLES
 from csp_check.language.cue_words import (
-    DESTINATION_BEFORE, FROM_NAME_AFTER, FROM_TO, NAME_GOES_ON, ORIGIN_BEFORE, RETURN_LEG, SENTENCE_END, TO_FROM,
+    DESTINATION_BEFORE,
+    FROM_NAME_AFTER,
+    FROM_TO,
+    NAME_GOES_ON,
+    ORIGIN_BEFORE,
+    RETURN_LEG,
+    SENTENCE_END,
+    TO_FROM,
     TO_NAME_AFTER,
 )
 from csp_check.models import Dialogue, Variable, VariableKind

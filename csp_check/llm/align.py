@@ -19,14 +19,14 @@ Robust by design (spec §4: what cannot be aligned is a wrong value, reported, n
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from difflib import SequenceMatcher
 from itertools import combinations
-from typing import Callable
 
 from pydantic import BaseModel, Field
 
-from csp_check.models import CSP, Value, Variable, VariableKind
 from csp_check.language.normalize import fold, normalize, parse_amount
+from csp_check.models import CSP, Value, Variable, VariableKind
 
 from .prompt import MASK, MaskedTurn
 

@@ -63,7 +63,7 @@ def masked_turns(delex: DelexicalizedDialogue, csp: CSP | None = None) -> list[M
             name = m.group(1)
             if names is not None and name not in names and texts.get(name):
                 return texts[name] or ""
-            masks.append(name)
+            masks.append(name)  # noqa: B023 (repl runs within this iteration)
             return MASK
 
         template = PLACEHOLDER.sub(repl, " ".join(text.split()))

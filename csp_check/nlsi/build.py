@@ -24,8 +24,9 @@ from __future__ import annotations
 import hashlib
 import json
 import random
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 from csp_check.errors import UsageError
 from csp_check.nlsi.cues import DOMAIN_CUES, slot_phrases
@@ -274,7 +275,8 @@ class Builder:
         profile = applicable + extra + distractors
         rng.shuffle(profile)
         ids = {t: f"{dialogue['dialogue_id']}-{i}" for i, t in enumerate(dict.fromkeys(profile))}
-        instr = lambda t: StandingInstruction(nl_instruction=t, instruction_id=ids[t], instruction_src="sgd-build")
+        def instr(t):
+            return StandingInstruction(nl_instruction=t, instruction_id=ids[t], instruction_src="sgd-build")
         return Example(
             example_id=f"{dialogue['dialogue_id']}",
             user_utterance=text,

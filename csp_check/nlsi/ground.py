@@ -88,7 +88,7 @@ def ground(example: Example, parser: InstructionParser, use_annotation: bool = T
         mentions.append((words, ms))
     weak: list[str] = []
     named = {next(iter(m.options))[0] for _, ms in mentions for m in ms if m.kind == "domain"}
-    for words, ms in mentions:
+    for _words, ms in mentions:
         for m in ms:
             if m.kind == "domain":
                 d = next(iter(m.options))[0]
@@ -113,7 +113,7 @@ def ground(example: Example, parser: InstructionParser, use_annotation: bool = T
             g.alternatives[d] = [a for a in alts if a in schema.domains and a not in g.domains]
     if not g.domains:  # fall back to the domains whose values the user names most
         counts: dict[str, int] = {}
-        for words, ms in mentions:
+        for _words, ms in mentions:
             for m in ms:
                 if m.kind == "value":
                     for d in {o[0] for o in m.options}:

@@ -173,10 +173,12 @@ class InstructionParser:
         ms = _drop_slot_echoes(ms)
         values = [m for m in ms if m.kind == "value"]
         domains = [m for m in ms if m.kind == "domain"]
-        overlaps = lambda a, b: a.start < b.end and b.start < a.end
+        def overlaps(a, b):
+            return a.start < b.end and b.start < a.end
         # a phrase both a domain and a value ("Music", "House"): try reading each such phrase as
         # the domain first, then flip phrases to values, later ones first; the first rule wins
-        inside = lambda a, b: b.start <= a.start and a.end <= b.end and (a.start, a.end) != (b.start, b.end)
+        def inside(a, b):
+            return b.start <= a.start and a.end <= b.end and (a.start, a.end) != (b.start, b.end)
         # a domain word strictly inside a longer value ("SOMO Village Event Center") is the value
         ms = [m for m in ms if not (m.kind == "domain" and any(inside(m, v) for v in values))]
         domains = [m for m in ms if m.kind == "domain"]

@@ -30,9 +30,9 @@ choices of a derived call set.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from math import factorial, prod
-from typing import Iterable
 
 from csp_check.families import registry
 from csp_check.families.primitives import AllEqual, AnyOf, Member

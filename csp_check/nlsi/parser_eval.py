@@ -18,7 +18,8 @@ def matches(rule: object, meaning: dict) -> bool:
     """Does a parse result equal the meant rule? (see the module doc)"""
     if not isinstance(rule, Rule) or meaning["domain"] not in rule.domains:
         return False
-    norm = lambda pairs: sorted((s, normalize(v)) for s, v in pairs)
+    def norm(pairs):
+        return sorted((s, normalize(v)) for s, v in pairs)
     if norm(rule.condition) != norm(meaning.get("condition", [])):
         return False
     if "also" in meaning:

@@ -15,9 +15,10 @@ from __future__ import annotations
 import json
 import re
 import unicodedata
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
 SPECIAL_DOMAINS = {"Services_1": "Salons", "Services_2": "Dentists", "Services_3": "Doctors", "Hotels_2": "HouseStays"}
 #: Slots whose values change on every request (dates, times, counts, names of one-off items):

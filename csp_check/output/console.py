@@ -15,8 +15,8 @@ from __future__ import annotations
 import json
 import os
 import sys
+from collections.abc import Iterable
 from types import TracebackType
-from typing import Iterable
 
 import click
 from rich import box

@@ -23,8 +23,9 @@ import json
 import os
 import tempfile
 from collections import Counter
+from collections.abc import Iterable, Sequence
 from pathlib import Path
-from typing import IO, Iterable, Sequence
+from typing import IO
 
 from csp_check.errors import UsageError
 from csp_check.models import DialogueReport

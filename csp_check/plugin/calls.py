@@ -13,8 +13,8 @@ family, call, argument, instruction) and every input error.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Iterable
 
 import pytest
 

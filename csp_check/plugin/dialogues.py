@@ -20,9 +20,10 @@ The checker is the solver-free one of :func:`csp_check.pipeline.check_dialogue` 
 from __future__ import annotations
 
 import fnmatch
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable, Sequence
+from typing import Any
 
 import pytest
 

@@ -10,8 +10,8 @@ not grow with the number of files read.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Iterator
 
 from csp_check.errors import InputError, UsageError
 from csp_check.models import Dialogue
@@ -58,7 +58,7 @@ def _looks_like_kb(path: Path, max_bytes: int = 64 << 20) -> bool:
             return False
 
         kb = load_kb(path)
-    except Exception:  # noqa: BLE001 - not a KB either: the plain "unknown format" stands
+    except Exception:
         return False
     return bool(kb.tables) and (path.name.endswith("_db.json") or path.read_bytes().lstrip()[:1] == b"{")
 

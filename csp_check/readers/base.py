@@ -9,8 +9,9 @@ KB comes from ``--kb`` or from the corpus's own results and is used by the const
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Iterator, Protocol, runtime_checkable
+from typing import Protocol, runtime_checkable
 
 from csp_check.errors import InputError
 from csp_check.models import Dialogue

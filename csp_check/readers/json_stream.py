@@ -6,10 +6,11 @@ import codecs
 import json
 import os
 import re
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any
 
 from pydantic import ValidationError
 
@@ -338,12 +339,12 @@ def read_items(
                     return
                 fields[rest[0]] = rest[1]
             dialogue_id = str(fields.get("dialogue_id") or fields.get("id") or path.stem)
-            yield build(path, dialogue_id, lambda: convert(path, dialogue_id, fields))
+            yield build(path, dialogue_id, lambda: convert(path, dialogue_id, fields))  # noqa: B023 (called at once)
             return
         fallback = f"#{key}" if isinstance(key, int) else str(key)
         named = raw.get("dialogue_id") or raw.get("id") if isinstance(raw, dict) and isinstance(key, int) else None
         dialogue_id = str(named or fallback)
-        yield build(path, dialogue_id, lambda: convert(path, dialogue_id, raw))
+        yield build(path, dialogue_id, lambda: convert(path, dialogue_id, raw))  # noqa: B023 (called at once)
 
 
 def build(path: Path, dialogue_id: str, convert: Callable[[], Dialogue]) -> Dialogue | InputError:

@@ -20,8 +20,8 @@ offset of ``true`` or ``"3"`` is an error naming the field.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Iterator
 
 from pydantic import ValidationError
 

@@ -96,7 +96,7 @@ def load_kb_option(path: Path) -> KnowledgeBase:
     except CspCheckError as err:
         named = isinstance(err, InputError) and err.file.startswith(str(path))  # names the file: say it once
         raise UsageError(f"--kb {err}" if named else f"--kb {path}: {err}") from None
-    except Exception as err:  # noqa: BLE001 - any failure to load is a usage error, one line
+    except Exception as err:
         raise UsageError(f"--kb {path}: cannot load KB: {type(err).__name__}: {err}") from None
 
 

@@ -47,12 +47,13 @@ from __future__ import annotations
 
 import re
 import zipfile
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 from csp_check.errors import InputError
-from csp_check.models import ActRole, Dialogue, DialogueAct, Span, Turn
 from csp_check.language.normalize import normalize, parse_amount
+from csp_check.models import ActRole, Dialogue, DialogueAct, Span, Turn
 
 from .json_stream import at, head, is_index, read_items, turn_list
 

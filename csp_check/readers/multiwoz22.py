@@ -22,8 +22,9 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 from csp_check.errors import InputError
 from csp_check.models import Dialogue, DialogueAct, Span, Turn

@@ -22,12 +22,11 @@ non-blank line (after an optional ``### id`` line) starts with a speaker label.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Iterator
 
 from csp_check.errors import InputError
 from csp_check.models import Dialogue, Turn
-
 
 NAME = "text"
 SPEAKERS = {"user": "user", "system": "system", "assistant": "system", "bot": "system"}

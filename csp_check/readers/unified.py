@@ -22,12 +22,13 @@ alternatives; a system turn's state is the preceding user turn's. ``db_results``
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 from csp_check.errors import InputError
-from csp_check.readers.kb import entity_strings
 from csp_check.models import ApiCall, Dialogue, DialogueAct, KbResult, Span, Turn
+from csp_check.readers.kb import entity_strings
 
 from . import multiwoz as mw
 from .json_stream import at, check_span, head, read_items, turn_list

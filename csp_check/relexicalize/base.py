@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from typing import Iterable, Protocol, Sequence, runtime_checkable
+from collections.abc import Iterable, Sequence
+from typing import Protocol, runtime_checkable
 
 from csp_check.models import CSP, DelexicalizedDialogue, Value, Variable, VariableKind
 

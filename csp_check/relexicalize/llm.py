@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from typing import Sequence
+from collections.abc import Sequence
 
 from csp_check.llm.align import AlignmentReport, align_answer
 from csp_check.llm.client import ChatClient, Completion, LLMSettings

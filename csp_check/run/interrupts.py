@@ -23,9 +23,9 @@ import sys
 import threading
 import time
 import warnings
+from collections.abc import Iterator
 from contextlib import contextmanager
 from types import FrameType
-from typing import Iterator
 
 from csp_check.errors import DialogueTimeout
 

@@ -13,8 +13,9 @@ from __future__ import annotations
 
 import socket
 from collections import deque
+from collections.abc import Callable, Iterable, Iterator
 from itertools import islice
-from typing import Any, Callable, Iterable, Iterator
+from typing import Any
 
 from csp_check.errors import UsageError
 from csp_check.install import pip_extra
@@ -75,7 +76,7 @@ class RayShards(ShardBackend):
             for ref in list(self.refs):
                 try:
                     self.ray.cancel(ref, force=True)
-                except Exception:  # noqa: BLE001 - finished already
+                except Exception:
                     pass
         self.refs.clear()
         if self.started:
@@ -136,7 +137,7 @@ def ordered_map(
             for ref in pending:
                 try:
                     ray.cancel(ref, force=True)
-                except Exception:  # noqa: BLE001 - finished already
+                except Exception:
                     pass
         if started:
             ray.shutdown()
@@ -190,7 +191,7 @@ def _connect(jobs: int, address: str | None) -> tuple[Any, bool, int]:
                 ray.init(address=address, log_to_driver=False, logging_level="ERROR")
             else:  # workers inherit this process's environment (PYTHONPATH included)
                 ray.init(num_cpus=jobs, include_dashboard=False, log_to_driver=False, logging_level="ERROR")
-        except Exception as err:  # noqa: BLE001 - no cluster there, a bad address: one line
+        except Exception as err:
             raise UsageError(f"--engine ray: cannot start or reach Ray{f' at {address}' if address else ''}: "
                              f"{type(err).__name__}: {' '.join(str(err).split())}") from None  # fmt: skip
         started = True

@@ -33,12 +33,12 @@ from __future__ import annotations
 
 import multiprocessing
 from collections import Counter, deque
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from itertools import islice
 from pathlib import Path
-from typing import Callable, Iterable, Iterator
 
 from csp_check.build.builder import BuildOptions
 from csp_check.errors import DialogueTimeout, InputError, UsageError
@@ -135,7 +135,7 @@ def check_one(dialogue: Dialogue, settings: Settings) -> DialogueReport:
         report = error_report(err)
         report.dialogue_id = report.dialogue_id or dialogue.id
         return report
-    except Exception as err:  # noqa: BLE001 - a crash in one dialogue must not sink the run
+    except Exception as err:
         return internal_error_report(dialogue, f"internal error: {type(err).__name__}: {err}")
 
 
@@ -235,7 +235,7 @@ def check_shard(unit: Unit, settings: Settings) -> tuple[list[DialogueReport], B
     try:
         for item in _items(unit, settings.kb):
             reports.append(error_report(item) if isinstance(item, InputError) else check_one(item, settings))
-    except Exception as err:  # noqa: BLE001 - handed to the parent, which raises it in order
+    except Exception as err:
         return reports, err
     return reports, None
 
@@ -326,7 +326,7 @@ class _ProcessShards(ShardBackend):
                     self._restart(generation)
                     yield from self._isolated(_items(unit, self.settings.kb))
                     return
-            except Exception as error:  # noqa: BLE001 - e.g. a report that cannot be pickled
+            except Exception as error:
                 reason = f"internal error in worker: {type(error).__name__}: {error}"
                 reports, err = _unchecked(unit, self.settings, reason), None
         yield from reports
@@ -345,7 +345,7 @@ class _ProcessShards(ShardBackend):
                     continue
                 try:
                     payload = _payload(item)
-                except Exception as err:  # noqa: BLE001 - e.g. a lone surrogate: this dialogue's error
+                except Exception as err:
                     yield error_report(InputError(item.source, f"cannot be sent to a worker: {type(err).__name__}: {err}",
                                                   dialogue=item.id))  # fmt: skip
                     continue
@@ -363,7 +363,7 @@ class _ProcessShards(ShardBackend):
     def _workers_started(self, generation: int) -> bool:
         try:
             return bool(self.ready[generation].result(timeout=0))
-        except Exception:  # noqa: BLE001 - broken, cancelled or not done: never started
+        except Exception:
             return False
 
     def _restart(self, generation: int) -> None:
@@ -395,7 +395,7 @@ def _payloads(chunk: list[Dialogue | InputError]) -> list[_Payload]:
         if isinstance(item, Dialogue):
             try:
                 payloads.append(_payload(item))
-            except Exception as err:  # noqa: BLE001 - e.g. a lone surrogate: this dialogue's error
+            except Exception as err:
                 chunk[k] = InputError(item.source, f"cannot be sent to a worker: {type(err).__name__}: {err}",
                                       dialogue=item.id)  # fmt: skip
     return payloads
@@ -473,7 +473,7 @@ def _check_chunk(payloads: list[_Payload]) -> list[DialogueReport]:
     for dialogue_id, source, data in payloads:
         try:
             dialogue = Dialogue.model_validate_json(data)
-        except Exception as err:  # noqa: BLE001 - one dialogue's problem, not the chunk's
+        except Exception as err:
             stub = Dialogue.model_construct(id=dialogue_id, source=source, turns=[])
             reports.append(internal_error_report(stub, f"internal error in worker: {type(err).__name__}: {err}"))
             continue
@@ -558,7 +558,7 @@ class _Workers:
             self._restart(generation)
             reason = f"worker process died ({err}); dialogue not checked"
             reports = [internal_error_report(d, reason) for d in dialogues]
-        except Exception as err:  # noqa: BLE001 - e.g. a report that cannot be pickled
+        except Exception as err:
             reason = f"internal error in worker: {type(err).__name__}: {err}"
             reports = [internal_error_report(d, reason) for d in dialogues]
         return _interleave(chunk, reports)

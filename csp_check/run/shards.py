@@ -13,9 +13,10 @@ of a large file's item boundaries (:func:`csp_check.readers.json_stream.json_win
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterable, Iterator
+from typing import Any
 
 from csp_check.errors import InputError
 from csp_check.models import Dialogue, DialogueReport, KnowledgeBase

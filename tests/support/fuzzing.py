@@ -22,15 +22,14 @@ import json
 import os
 import random
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 from typing import Any
 
 from click.testing import CliRunner
 
 from csp_check.cli.main import main
-
-from support.sgd import sgd_dialogue  # noqa: F401  (one SGD dialogue for the fuzzer and the tests)
+from support.sgd import sgd_dialogue
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 FORMATS = ("sgd", "multiwoz", "unified", "jsonl")
@@ -112,7 +111,7 @@ class Corpus:
     args: tuple[str, ...] = ()
 
 
-@lru_cache(maxsize=None)
+@cache
 def corpora() -> dict[str, Corpus]:
     """The four base corpora (4 dialogues each, consistent and inconsistent ones)."""
     sgd = [(f"1_0000{i}", sgd_dialogue(f"1_0000{i}", 2 + (i % 2))) for i in range(1, 5)]
@@ -344,7 +343,7 @@ def _damaged_json(rng: random.Random, value: Any) -> bytes:
 # --- running and checking --------------------------------------------------------------------
 
 
-@lru_cache(maxsize=None)
+@cache
 def clean_verdicts(fmt: str, directory: str) -> dict[str, str]:
     """Dialogue id → status of the undamaged corpus ``fmt`` (written under ``directory``)."""
     corpus = corpora()[fmt]

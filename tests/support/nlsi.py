@@ -6,7 +6,6 @@ from pathlib import Path
 
 from csp_check.nlsi.models import Example, ReasoningType, StandingInstruction
 from csp_check.nlsi.schema import load_schema
-
 from support.data import SGD_DEV as SGD_DEV  # re-export: the NLSI tests build examples from it
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "nlsi"

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import itertools
 import os
-from typing import Iterator
+from collections.abc import Iterator
 
 import pytest
 from hypothesis import HealthCheck

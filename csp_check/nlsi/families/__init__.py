@@ -24,10 +24,15 @@ runs them all.
 from __future__ import annotations
 
 from csp_check.families.registry import families as registered
-from csp_check.nlsi.families.base import Context, ProfileFamily
 from csp_check.nlsi.families import (  # noqa: F401  (registration order is the listing order)
-    p1_schema, p2_grounded, p3_dialogue_kept, p4_instruction_honoured, p5_one_call_per_preference, p6_domain_chain,
+    p1_schema,
+    p2_grounded,
+    p3_dialogue_kept,
+    p4_instruction_honoured,
+    p5_one_call_per_preference,
+    p6_domain_chain,
 )
+from csp_check.nlsi.families.base import Context, ProfileFamily
 from csp_check.nlsi.models import ApiCall, CallViolation
 
 __all__ = ["Context", "ProfileFamily", "violations"]
