@@ -147,3 +147,51 @@ def test_the_layers_below_the_families() -> None:
     for name, edges in graph.items():
         if name.startswith("csp_check.families."):
             assert not {"csp_check.build.builder", "csp_check.check.evaluate"} & set(edges), name
+
+
+#: Imports that stay inside a function, each for a reason: optional extras (an ImportError there
+#: names the extra to install) and spaCy, which costs about a second to import and is needed only
+#: to annotate raw text.
+LAZY_ALLOWED = {"ortools", "minizinc", "openai", "matplotlib", "ray", "rank_bm25", "multiprocessing"}
+LAZY_ALLOWED_MODULES = {("csp_check.pipeline", "csp_check.annotate")}
+
+
+def test_no_import_inside_a_function_but_optional_extras() -> None:
+    offenders = []
+    for name, path in modules().items():
+        if path.name == "TEMPLATE.py":
+            continue
+        for fn in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                continue
+            for node in ast.walk(fn):
+                if isinstance(node, ast.ImportFrom):
+                    target = "." * node.level + (node.module or "")
+                elif isinstance(node, ast.Import):
+                    target = node.names[0].name
+                else:
+                    continue
+                if target.split(".")[0] in LAZY_ALLOWED or (name, target) in LAZY_ALLOWED_MODULES:
+                    continue
+                offenders.append(f"{path.relative_to(ROOT.parent)}:{node.lineno} imports {target} inside {fn.name}")
+    assert not offenders, "\n".join(offenders)
+
+
+def test_no_private_name_imported_across_modules() -> None:
+    offenders = []
+    for path in modules().values():
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and (node.level or (node.module or "").startswith("csp_check")):
+                parts = (node.module or "").split(".")
+                offenders += [f"{path.relative_to(ROOT.parent)}:{node.lineno} {node.module}.{a.name}"
+                              for a in node.names if a.name.startswith("_") or any(p.startswith("_") for p in parts)]
+    assert not offenders, "\n".join(offenders)
+
+
+def test_the_package_stays_walkable() -> None:
+    """At most 8 top-level modules; no module over 600 lines."""
+    top = sorted(p.name for p in ROOT.glob("*.py"))
+    assert len(top) <= 8, top
+    long = {str(p.relative_to(ROOT.parent)): n for p in ROOT.rglob("*.py")
+            if (n := len(p.read_text(encoding="utf-8").splitlines())) > 600}
+    assert not long, long

@@ -20,16 +20,7 @@ from csp_check.check.evaluate import violations
 from csp_check.llm.align import UNALIGNED, align_answer, align_turns, fill_turn, parse_answer, to_value
 from csp_check.llm.client import ChatClient, LLMSettings, ResponseCache
 from csp_check.llm.prompt import MASK, build_prompt, masked_turns
-from csp_check.models import (
-    CSP,
-    ActRole,
-    Constraint,
-    ConstraintId,
-    DelexicalizedDialogue,
-    Span,
-    Variable,
-    VariableKind,
-)
+from csp_check.models import CSP, ActRole, Constraint, ConstraintId, DelexicalizedDialogue, Span, Variable, VariableKind
 from csp_check.relexicalize import get_relexicalizer
 
 KB = [

@@ -31,29 +31,11 @@ from csp_check.annotate.lexicon import (
     USER_NEGATIONS,
 )
 from csp_check.annotate.memory import Memory
-from csp_check.annotate.mentions import (
-    Found,
-    alternative_to_noun,
-    first_mentions,
-    negated,
-    not_choices,
-    to_act,
-)
+from csp_check.annotate.mentions import Found, alternative_to_noun, first_mentions, negated, not_choices, to_act
 from csp_check.annotate.no_result import no_result_scope, note_unread_request
-from csp_check.annotate.resolve import (
-    DomainContext,
-    column_of,
-    in_context,
-    is_reference,
-)
+from csp_check.annotate.resolve import DomainContext, column_of, in_context, is_reference
 from csp_check.annotate.tokenizer import blank_nlp
-from csp_check.annotate.wordings import (
-    compact,
-    kb_values,
-    nouns_of,
-    spellings,
-    variants,
-)
+from csp_check.annotate.wordings import compact, kb_values, nouns_of, spellings, variants
 from csp_check.check.evaluate import count_matches
 from csp_check.language.normalize import fold_aligned, normalize
 from csp_check.models import ActRole, DialogueAct, KnowledgeBase

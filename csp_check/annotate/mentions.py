@@ -11,12 +11,7 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass
 
-from csp_check.annotate.lexicon import (
-    ALTERNATIVE_WORDS,
-    ENTITY_COLUMNS,
-    NEGATIONS,
-    SENTENCE_END,
-)
+from csp_check.annotate.lexicon import ALTERNATIVE_WORDS, ENTITY_COLUMNS, NEGATIONS, SENTENCE_END
 from csp_check.language.normalize import normalize
 from csp_check.models import ActRole, DialogueAct, Span
 

@@ -25,11 +25,7 @@ from csp_check.annotate.lexicon import (
 )
 from csp_check.annotate.memory import Memory, State
 from csp_check.annotate.mentions import implicit
-from csp_check.annotate.no_result import (
-    alternatives,
-    no_result_request,
-    unreadable_denials,
-)
+from csp_check.annotate.no_result import alternatives, no_result_request, unreadable_denials
 from csp_check.annotate.wordings import compact
 from csp_check.language.normalize import fold_aligned
 from csp_check.models import ActRole, DialogueAct, Turn

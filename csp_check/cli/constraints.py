@@ -23,7 +23,7 @@ from csp_check.families.registry import GROUPS, Family, families
 #: The line of a module docstring that starts its reading rules (they run to the docstring's end).
 RULES_HEADING = "Reading rules"
 #: The order of the shared modules in ``docs/rules.md``: the pipeline's (first folder or module).
-PIPELINE = ("readers", "language", "annotate", "delexicalize", "pipeline", "build", "families", "check",
+PIPELINE = ("readers", "corpora", "language", "annotate", "delexicalize", "pipeline", "build", "families", "check",
             "solvers", "score", "nlsi")
 PACKAGE = Path(csp_check.__file__).resolve().parent
 

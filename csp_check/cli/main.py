@@ -46,13 +46,7 @@ from csp_check.delexicalize.delexicalizer import delexicalize
 from csp_check.errors import CspCheckError, InputError, UsageError
 from csp_check.families import DIALOGUE_GROUPS, families, label
 from csp_check.models import ALL_CONSTRAINTS, ConstraintId, Dialogue, Status
-from csp_check.output.console import (
-    KbUse,
-    RunProgress,
-    kb_unused_warning,
-    render_summary,
-    summary_json,
-)
+from csp_check.output.console import KbUse, RunProgress, kb_unused_warning, render_summary, summary_json
 from csp_check.output.report_file import (
     ReportWriter,
     check_report_path,
@@ -70,13 +64,7 @@ from csp_check.run.interrupts import InterruptFlag, exit_now, kill_descendants
 from csp_check.run.runner import SolverSettings
 from csp_check.run.runner import validate as run_validate
 from csp_check.score.corpus import CorpusSummary
-from csp_check.solvers import (
-    DEFAULT_CAP,
-    DEFAULT_SOLVER,
-    DEFAULT_TIME_LIMIT,
-    SOLVER_NAMES,
-    get_solver,
-)
+from csp_check.solvers import DEFAULT_CAP, DEFAULT_SOLVER, DEFAULT_TIME_LIMIT, SOLVER_NAMES, get_solver
 from csp_check.solvers import export_mzn as write_mzn
 
 EXIT_OK, EXIT_INCONSISTENT, EXIT_ERROR, EXIT_INTERRUPTED = 0, 1, 2, 130

@@ -36,14 +36,7 @@ from csp_check.nlsi.build import build_examples, check_sgd_inputs
 from csp_check.nlsi.calls import parse_calls
 from csp_check.nlsi.check import Checker
 from csp_check.nlsi.experiment import run_calls_experiment, write_outputs
-from csp_check.nlsi.metrics import (
-    Scores,
-    exact_match,
-    f1,
-    render_table,
-    selection_scores,
-    triples,
-)
+from csp_check.nlsi.metrics import Scores, exact_match, f1, render_table, selection_scores, triples
 from csp_check.nlsi.readers import ExampleError, iter_paths, read_examples
 from csp_check.nlsi.schema import load_schema
 from csp_check.nlsi.selection import LlmIclSelector

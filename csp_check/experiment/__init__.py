@@ -11,13 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from .plots import write_plots
-from .run import (
-    CONFIGS,
-    DialogueResult,
-    ExperimentConfig,
-    ExperimentResult,
-    run_experiment,
-)
+from .run import CONFIGS, DialogueResult, ExperimentConfig, ExperimentResult, run_experiment
 from .tables import all_tables, write_tables
 
 

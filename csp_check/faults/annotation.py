@@ -14,15 +14,7 @@ from csp_check.families.annotation_common import informs, recorded_forms, same_m
 from csp_check.faults.model import Fault, Trial
 from csp_check.language.normalize import normalize
 from csp_check.language.roles import PAIRS, text_role
-from csp_check.models import (
-    ALL_CONSTRAINTS,
-    CSP,
-    ConstraintId,
-    Dialogue,
-    KnowledgeBase,
-    Span,
-    Variable,
-)
+from csp_check.models import ALL_CONSTRAINTS, CSP, ConstraintId, Dialogue, KnowledgeBase, Span, Variable
 from csp_check.pipeline import check_dialogue
 
 AnnotationFaultKind = Literal["state_value", "call_value", "role_swap", "state_omission", "only_slot_omission"]

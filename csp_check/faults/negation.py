@@ -7,13 +7,7 @@ from __future__ import annotations
 from csp_check.build.builder import SYSTEM_CLAIMS
 from csp_check.faults.common import breaks
 from csp_check.faults.model import Choice
-from csp_check.faults.words import (
-    FREE,
-    HAVING,
-    OTHER_AMENITY,
-    OTHER_THAN_PARKING,
-    PLURAL_HAVING,
-)
+from csp_check.faults.words import FREE, HAVING, OTHER_AMENITY, OTHER_THAN_PARKING, PLURAL_HAVING
 from csp_check.language.cues import read_boolean
 from csp_check.models import CSP, Dialogue, Span, VariableKind
 

@@ -23,14 +23,7 @@ from csp_check.faults.common import misfit, spanned_counts
 from csp_check.faults.wording import amount_text
 from csp_check.faults.words import CONTACT_COLUMNS
 from csp_check.language.normalize import normalize
-from csp_check.models import (
-    CSP,
-    Constraint,
-    ConstraintId,
-    Dialogue,
-    KnowledgeBase,
-    Variable,
-)
+from csp_check.models import CSP, Constraint, ConstraintId, Dialogue, KnowledgeBase, Variable
 
 RawKind = Literal["amount", "attribute", "name_swap", "duplicate"]
 RAW_KINDS: tuple[RawKind, ...] = ("amount", "attribute", "name_swap", "duplicate")

@@ -67,16 +67,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import get_args
 
-from csp_check.faults import (
-    booking,
-    categorical,
-    change_of_mind,
-    counts,
-    dates,
-    kb_swaps,
-    mentions,
-    negation,
-)
+from csp_check.faults import booking, categorical, change_of_mind, counts, dates, kb_swaps, mentions, negation
 from csp_check.faults.model import Chooser, FaultKind
 from csp_check.models import ConstraintId
 

@@ -3,13 +3,7 @@ flipped, a closed slot's value as its schema spells it, an amount as a digit or 
 
 from __future__ import annotations
 
-from csp_check.faults.words import (
-    CONTRACTED_NOT,
-    NEGATING_PREFIX,
-    NEGATOR,
-    NOT_COUNT_WORDS,
-    WITHOUT,
-)
+from csp_check.faults.words import CONTRACTED_NOT, NEGATING_PREFIX, NEGATOR, NOT_COUNT_WORDS, WITHOUT
 from csp_check.language.cues import BOOLEAN, boolean_span, read_boolean
 from csp_check.language.normalize import NUMBER_WORDS, normalize
 from csp_check.models import Dialogue, Variable

@@ -25,15 +25,7 @@ from csp_check.experiment.tables import Table
 from csp_check.nlsi.calls import parse_calls
 from csp_check.nlsi.check import Checker
 from csp_check.nlsi.derive import derive
-from csp_check.nlsi.metrics import (
-    PAPER,
-    PAPER_BY_TYPE,
-    Scores,
-    exact_match,
-    f1,
-    selection_scores,
-    triples,
-)
+from csp_check.nlsi.metrics import PAPER, PAPER_BY_TYPE, Scores, exact_match, f1, selection_scores, triples
 from csp_check.nlsi.models import Example
 from csp_check.nlsi.schema import normalize
 from csp_check.nlsi.selection import Bm25Selector

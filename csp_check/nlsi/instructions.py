@@ -20,6 +20,9 @@ import itertools
 from dataclasses import dataclass, field
 from functools import cached_property
 
+import spacy
+from spacy.matcher import PhraseMatcher
+
 from csp_check.nlsi.cues import (
     ALSO_WORDS,
     BOOL_FALSE,
@@ -89,14 +92,10 @@ class InstructionParser:
     @cached_property
     def nlp(self):
         """Blank English spaCy pipeline (tokenizer only; no model download)."""
-        import spacy
-
         return spacy.blank("en")
 
     @cached_property
     def _matchers(self):
-        from spacy.matcher import PhraseMatcher
-
         nlp = self.nlp
         matcher = PhraseMatcher(nlp.vocab, attr="LOWER")
         self._labels: dict[str, tuple[str, set[tuple[str, str]]]] = {}

@@ -35,13 +35,7 @@ from rich.text import Text
 
 from csp_check.families import PAPER_GROUPS, ids, label
 from csp_check.models import DialogueReport, Status, Violation
-from csp_check.score.corpus import (
-    CorpusSummary,
-    SolverTotals,
-    ViolationExample,
-    group_order_key,
-    is_annotation,
-)
+from csp_check.score.corpus import CorpusSummary, SolverTotals, ViolationExample, group_order_key, is_annotation
 
 
 def _progress_columns(unit: str, known: bool, extra: str = "") -> list:

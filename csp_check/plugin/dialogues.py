@@ -29,14 +29,7 @@ import pytest
 
 from csp_check.errors import InconsistentDialogues, InputError, UsageError
 from csp_check.families import DIALOGUE_GROUPS, GROUPS, families, label
-from csp_check.models import (
-    ALL_CONSTRAINTS,
-    ConstraintId,
-    Dialogue,
-    DialogueReport,
-    KnowledgeBase,
-    Violation,
-)
+from csp_check.models import ALL_CONSTRAINTS, ConstraintId, Dialogue, DialogueReport, KnowledgeBase, Violation
 from csp_check.pipeline import load_corpus
 from csp_check.readers.kb import kb_from_json
 from csp_check.readers.kb import load_kb as load_kb_file

@@ -21,15 +21,7 @@ from typing import Any
 
 from csp_check.errors import InputError
 from csp_check.language.normalize import normalize
-from csp_check.models import (
-    ActRole,
-    ApiCall,
-    Dialogue,
-    DialogueAct,
-    KbResult,
-    Span,
-    Turn,
-)
+from csp_check.models import ActRole, ApiCall, Dialogue, DialogueAct, KbResult, Span, Turn
 
 from .json_stream import (
     DECODER,

@@ -42,21 +42,8 @@ from pathlib import Path
 
 from csp_check.build.builder import BuildOptions
 from csp_check.errors import DialogueTimeout, InputError, UsageError
-from csp_check.models import (
-    ALL_CONSTRAINTS,
-    ConstraintId,
-    Dialogue,
-    DialogueReport,
-    KnowledgeBase,
-    Status,
-)
-from csp_check.pipeline import (
-    check_dialogue,
-    dialogue_csp,
-    error_report,
-    load_corpus,
-    report_for,
-)
+from csp_check.models import ALL_CONSTRAINTS, ConstraintId, Dialogue, DialogueReport, KnowledgeBase, Status
+from csp_check.pipeline import check_dialogue, dialogue_csp, error_report, load_corpus, report_for
 from csp_check.readers import FORMATS
 from csp_check.run.engines import ENGINES
 from csp_check.run.interrupts import dialogue_deadline, worker_ignores_sigint
