@@ -14,6 +14,7 @@ from csp_check.cli.main import main
 from csp_check.experiment.run import DialogueResult, ExperimentResult, configs
 from csp_check.experiment.tables import table2
 from csp_check.families import GROUPS, Family, UnknownFamily, families, get, register, unregister
+from csp_check.families.c6_instance_count import CountInstance
 from csp_check.families.primitives import Member
 from csp_check.models import (
     CSP, ActRole, Constraint, ConstraintId, Dialogue, DialogueAct, KbTable, KnowledgeBase, Span, Status, Turn,
@@ -191,8 +192,8 @@ def bounded_csp(op: str, amount: int) -> CSP:
     return CSP(
         dialogue_id="bounded", variables=variables, domains={"restaurant.food": ["lebanese", "spanish"]},
         kbs={"kb": [{"food": "spanish"}, {"food": "spanish"}, {"food": "lebanese"}]},
-        constraints=[Constraint(id=ConstraintId.C6, variables=["x1"], columns=["food"], kb="kb", turn=1,
-                                count_variable="x2")],
+        constraints=[CountInstance(id=ConstraintId.C6, variables=["x1"], columns=["food"], table="kb", turn=1,
+                                   count_variable="x2")],
         assignment={"x1": "spanish", "x2": amount}, max_amount=3,
     )  # fmt: skip
 

@@ -8,11 +8,12 @@ under the line ``Reading rules`` (``csp-check constraints --rules`` writes them 
 """
 
 from csp_check.families.registry import (
-    DIALOGUE_GROUPS, GROUPS, HOMES, PAPER_GROUPS, Family, UnknownFamily, families, get, ids, label, register, unregister,
+    DIALOGUE_GROUPS, GROUPS, HOMES, PAPER_GROUPS, Family, UnknownFamily, families, get, ids, instance, label, register,
+    unregister,
 )
 from csp_check.families import (  # noqa: F401  (registration order is the listing order)
     c1_value_type, c2_coreference, c3_distinct_mentions, c4_no_instance, c5_some_instance, c6_instance_count,
     s1_annotation_text, s2_ruled_out,
 )
 
-__all__ = ["DIALOGUE_GROUPS", "GROUPS", "HOMES", "PAPER_GROUPS", "Family", "UnknownFamily", "families", "get", "ids", "label", "register", "unregister"]
+__all__ = ["DIALOGUE_GROUPS", "GROUPS", "HOMES", "PAPER_GROUPS", "Family", "UnknownFamily", "families", "get", "ids", "instance", "label", "register", "unregister"]
