@@ -101,7 +101,7 @@ def same_meaning(said: str, recorded: str, slot: str = "", twelve_hour: bool = T
     if slot in BOUND_SLOTS:
         bound, value = _BOUND.match(said), clock_time(recorded) or recorded
         t = clock_time(bound["t"]) if bound else None
-        if t and re.fullmatch(r"\d\d:\d\d", value):
+        if t and bound and re.fullmatch(r"\d\d:\d\d", value):
             later = bound["op"] in ("after", "later than", "from", "past")
             return value >= t if later else value <= t
     return False

@@ -79,7 +79,7 @@ class Coreference(Family[CoreferenceInstance]):
         for members in groups.values():
             if len(members) < 2:
                 continue
-            offered = {m.name: alts for m in members if (alts := offered_alternatives(ctx, m))}
+            offered = {m.name: said for m in members if (said := offered_alternatives(ctx, m))}
             first = min((m.turn for m in members if m.name in offered), default=None)
             parts = [members] if first is None else [[m for m in members if m.turn < first],
                                                     [m for m in members if m.turn >= first]]
@@ -101,7 +101,8 @@ class Coreference(Family[CoreferenceInstance]):
     def lower(self, constraint: CoreferenceInstance, csp: CSP) -> list[Primitive]:
         alts = constraint.alternatives
         plain = tuple(n for n in constraint.variables if n not in alts)
-        return [AllEqual(plain)] * (len(plain) > 1) + [Member((name, *plain), frozenset(offered)) for name, offered in alts.items()]
+        out: list[Primitive] = [AllEqual(plain)] * (len(plain) > 1)
+        return out + [Member((name, *plain), frozenset(offered)) for name, offered in alts.items()]
 
     def explain(self, constraint: CoreferenceInstance, assignment: Mapping[str, Value], csp: CSP,
                 by_name: Mapping[str, Variable]) -> str:

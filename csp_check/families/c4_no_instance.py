@@ -95,7 +95,7 @@ class NoInstance(Family[KbFilterInstance]):
                 by_name: Mapping[str, Variable]) -> str:
         matches = kb_common.possible_matches(constraint, assignment, csp)
         kinds = constraint.table.of(KindOf)  # a no-result about one kind (asked_kind)
-        kind = kinds[0].kind if kinds else ""
+        kind = kinds[0].kind + constraint.table.marks_after(kinds[0]) if kinds else ""
         return (f"{kb_common.claim(constraint, by_name)} says there is no {kind or 'instance'} with "
                 f"{kb_common.said(constraint, assignment, by_name)}; the KB has {len(matches)}: {kb_common.sample(matches)}")
 

@@ -50,7 +50,7 @@ import re
 from collections import defaultdict
 from typing import Mapping
 
-from csp_check.build.context import SYSTEM_CLAIMS, dialogue_table, is_dialogue_table, is_results_table, turn_table
+from csp_check.build.context import SYSTEM_CLAIMS, dialogue_table, turn_table
 from csp_check.corpora import CorpusProfile
 from csp_check.families import kb_common
 from csp_check.families.kb_common import KbFilterInstance, Restriction, Rows, TableView, derived
@@ -237,7 +237,7 @@ def claims(ctx, turn: int, kb_id: str, columns: set[str], mine: list[Variable],
         asked = [v for v in asked if v.slot != profile.area_column]  # "colleges in Cambridge would be a good bet": the
         # statement's own scope is the whole city, whatever area was asked for
     elif (claims and all(v.slot in profile.detail_columns for v in claims) or claims and (
-        is_dialogue_table(kb_id)  # the dialogue's own results (SGD): any column may be a detail
+        kb_id in ctx.dialogue_tables  # the dialogue's own results (SGD): any column may be a detail
         and all(v.role is ActRole.INFORM and not profile.names_entity(v.slot) for v in claims)
         and not any(profile.names_entity(v.slot) or v.kind is VariableKind.AMOUNT for v in mine)
     )) and not counted(ctx.dialogue.turns[turn].utterance, claims, mine):  # details given alone ("Their
@@ -289,20 +289,20 @@ def withdrawn(profile: CorpusProfile, turn: int, kb_id: str, utterance: str,
     :data:`~csp_check.language.scope_words.NEGATED_BEFORE`), as one C5 instance each. Returns the
     remaining claims and those instances."""
     names_entity = profile.names_entity
-    denied = [v for v in claims if names_entity(v.slot) and v.turn == turn and v.span is not None
-              and DENIED.match(utterance, v.span.end)]
+    spanned = [(v, v.span) for v in claims if v.span is not None]
+    denied = [(v, span) for v, span in spanned if names_entity(v.slot) and v.turn == turn
+              and DENIED.match(utterance, span.end)]
     if not denied:
         return claims, []
     out: list[KbFilterInstance] = []
     gone: set[str] = set()
-    for name in denied:
-        where = sentence_of(utterance, name.span)  # its sentence up to the next name ("…, but Y is")
-        until = min([v.span.start for v in claims if names_entity(v.slot) and v.span is not None
-                     and name.span.end <= v.span.start < where[1]] + [where[1]])
-        said = [v for v in claims if not names_entity(v.slot) and v.span is not None
-                and name.span.end <= v.span.start < until]
-        gone |= {name.name} | {v.name for v in said}
-        group = [name] + [v for v in said if not NEGATED_BEFORE.search(utterance[where[0] : v.span.start])]
+    for name, at in denied:
+        where = sentence_of(utterance, at)  # its sentence up to the next name ("…, but Y is")
+        until = min([span.start for v, span in spanned if names_entity(v.slot)
+                     and at.end <= span.start < where[1]] + [where[1]])
+        said = [(v, span) for v, span in spanned if not names_entity(v.slot) and at.end <= span.start < until]
+        gone |= {name.name} | {v.name for v, _ in said}
+        group = [name] + [v for v, span in said if not NEGATED_BEFORE.search(utterance[where[0] : span.start])]
         out.append(KbFilterInstance(id=ConstraintId("C5"), variables=[v.name for v in group], turn=turn, table=TableView(base=kb_id),
                               columns=[v.slot for v in group], ops=["="] * len(group)))
     return [v for v in claims if v.name not in gone], out
@@ -395,8 +395,8 @@ def counted(utterance: str, claims: list[Variable], mine: list[Variable]) -> boo
     "we have four with free entrance" states the filter of a count, not a detail of the entity
     under discussion (the count's own C6 checks it)."""
     sentences = {sentence_of(utterance, v.span) for v in mine if v.kind is VariableKind.AMOUNT and v.span is not None}
-    spanned = [v for v in claims if v.span is not None]
-    return bool(sentences) and bool(spanned) and all(sentence_of(utterance, v.span) in sentences for v in spanned)
+    spanned = [v.span for v in claims if v.span is not None]
+    return bool(sentences) and bool(spanned) and all(sentence_of(utterance, span) in sentences for span in spanned)
 
 
 def whole_city(ctx, turn: int, claims: list[Variable], mine: list[Variable]) -> bool:
@@ -428,7 +428,7 @@ def booking_details(ctx, turn: int, kb_id: str, columns: set[str], mine: list[Va
         if v.kind is VariableKind.SLOT and v.role is ActRole.INFORM and v.slot in columns and v.span is not None
         and not profile.names_entity(v.slot) and v.slot not in params and v.slot not in profile.bounds
         and not BOOKING_SLOT.search(v.slot) and ctx.kb_claim(kb_id, v)
-        and (is_results_table(kb_id) or v.value in ctx.vocab(kb_id, v.slot))  # a --kb value
+        and (kb_id in ctx.results_tables or v.value in ctx.vocab(kb_id, v.slot))  # a --kb value
     ]  # no entity of the domain has is more likely another domain's (MultiWOZ's acts mislabel domains)
     named = [v for v in mine if v.kind is VariableKind.SLOT and profile.names_entity(v.slot) and v.slot in columns]
     trip = unknown_trip(ctx, turn, kb_id, named)

@@ -158,12 +158,17 @@ class InstanceCount(Family[CountInstance]):
         said = kb_common.said(constraint, assignment, by_name)
         table = constraint.table
         kinds, listed, named = table.of(KindOf), table.of(OneOf), table.of(NameHas)
+        # each names its step's value with the steps after it, as these words always have
+        # (TableView.marks_after): a kind up to the next list of values, a list's values with the rest
         if kinds:  # the count's own noun ("three hotels"): counted among that kind
-            said = ", ".join(x for x in (said, f"type={kinds[0].kind!r} (the counted noun)") if x)
+            kind = kinds[0].kind + table.marks_after(kinds[0], until=OneOf)
+            said = ", ".join(x for x in (said, f"type={kind!r} (the counted noun)") if x)
         if listed:  # "in the centre and north": any of the values listed
-            said = ", ".join(x for x in (said, f"{listed[0].column} one of {list(listed[0].values)} (listed)") if x)
+            values = ("|".join(listed[0].values) + table.marks_after(listed[0])).split("|")
+            said = ", ".join(x for x in (said, f"{listed[0].column} one of {values} (listed)") if x)
         if named:  # "four churches": counted among the entities so named
-            said = ", ".join(x for x in (said, f"a name with {named[0].word!r} (the counted noun)") if x)
+            word = named[0].word + table.marks_after(named[0])
+            said = ", ".join(x for x in (said, f"a name with {word!r} (the counted noun)") if x)
         if constraint.count_excluded:
             op = f"{op}{amount} other (up to {constraint.count_excluded} named before not counted), i.e. "
         msg = f"{kb_common.claim(constraint, by_name)} says {op}{amount} with {said or 'no filter'}; the KB has {have}"

@@ -277,7 +277,7 @@ def more_kinds(ctx, turn: int, end: int, domain: str) -> bool:
     """Whether the kind named before ``end`` is joined to another ("21 guesthouses *and hotels*",
     "hotels or guesthouses"): the noun phrase counts several kinds, so it narrows to none."""
     m = JOINED_KIND.match(ctx.dialogue.turns[turn].utterance[end:])
-    return bool(m) and any(ctx.lexicon.resolve(f"{domain}.{ctx.profile.kind_column}", p) for p in (m[1], m[1].split()[0]))
+    return m is not None and any(ctx.lexicon.resolve(f"{domain}.{ctx.profile.kind_column}", p) for p in (m[1], m[1].split()[0]))
 
 
 

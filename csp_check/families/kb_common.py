@@ -64,6 +64,19 @@ class TableView(BaseModel):
         """The restrictions of type ``kind``, in order."""
         return [r for r in self.restrictions if isinstance(r, kind)]
 
+    def marks_after(self, step: Restriction, until: type[Restriction] | None = None) -> str:
+        """The marks of the steps after ``step`` (as :attr:`name` writes them), up to the first
+        step of type ``until`` if given. An explanation that names a step's value (C4's kind,
+        C6's listed values) has always carried the steps after it in these words ("no
+        park|entrance fee (charged)=…"), and still does: its wording is behaviour, kept
+        byte-identical."""
+        marks = []
+        for r in self.restrictions[self.restrictions.index(step) + 1 :]:
+            if until is not None and isinstance(r, until):
+                break
+            marks.append(r.mark())
+        return "".join(marks)
+
     def restricted(self, restriction: Restriction) -> TableView:
         """This view narrowed by one more step (its rows not computed: :func:`derived` does)."""
         return TableView(base=self.base, restrictions=(*self.restrictions, restriction))

@@ -43,6 +43,7 @@ genuine sub-kind; the CP-SAT and MiniZinc models read the same relation (the enc
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Mapping, Union
 
@@ -84,7 +85,7 @@ def holds(have: str, op: str, value: Value) -> bool:
 
 
 def entity_match(
-    entity: Mapping[str, str], columns: list[str], values: list[Value], ops: list[str] | None = None
+    entity: Mapping[str, str], columns: Sequence[str], values: Sequence[Value], ops: Sequence[str] | None = None
 ) -> tuple[bool, bool]:
     """(surely matches, possibly matches) for one entity against ``columns[i] ops[i] values[i]``
     (``ops`` empty or ``None``: all ``=``): a contradicted column rules the entity out; a missing
@@ -107,7 +108,8 @@ def entity_match(
 
 
 def count_matches(
-    entities: list[Mapping[str, str]], columns: list[str], values: list[Value], ops: list[str] | None = None
+    entities: Sequence[Mapping[str, str]], columns: Sequence[str], values: Sequence[Value],
+    ops: Sequence[str] | None = None,
 ) -> tuple[int, int]:
     """(entities that surely match, entities that possibly match)."""
     sure = possible = 0

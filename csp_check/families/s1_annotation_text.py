@@ -311,7 +311,7 @@ def _instance(
     # the value read, and the words themselves ("after 19:45": normalising keeps only the time)
     wordings = {said, " ".join((v.text or "").lower().split())} if isinstance(said, str) else set()
     twelve_hour = not re.search(PERIOD, (v.text or "").lower())  # "in the morning": not 23:30
-    if any(same_meaning(w, f, v.slot, twelve_hour) for w in wordings if w for f in forms):
+    if isinstance(said, str) and any(same_meaning(w, f, v.slot, twelve_hour) for w in wordings if w for f in forms):
         forms.add(said)  # the user's wording is a form of the recorded value
     return RecordedValuesInstance(
         id=ConstraintId.S1, variables=[v.name], turn=turn, slot_type=v.slot_type, values=sorted(forms), record=record
