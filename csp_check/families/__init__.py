@@ -1,8 +1,10 @@
 """Constraint families: one module per family, named by its id, all in one registry (:mod:`.registry`).
 
 =====  ==============================  ==========  ==================================
-A new family is one module: subclass :class:`Family`, decorate it with :func:`register`, and
-import the module (here, for a built-in family). Its module docstring states its reading rules
+A new family is one module: define its instance type there (a subclass of
+:class:`~csp_check.models.Constraint` with the family's own fields, or ``Constraint`` itself if it
+needs none), subclass ``Family[ThatType]``, decorate it with :func:`register`, and import the
+module (here, for a built-in family). Its module docstring states its reading rules
 under the line ``Reading rules`` (``csp-check constraints --rules`` writes them to
 ``docs/rules.md``).
 """
