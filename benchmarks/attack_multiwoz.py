@@ -59,7 +59,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # this checkout's 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from csp_check.check.evaluate import count_matches
-from csp_check.models import ConstraintId, Dialogue, Status
+from csp_check.families.c6_instance_count import CountInstance
+from csp_check.models import Dialogue, Status
 from csp_check.pipeline import check_dialogue, dialogue_csp, load_corpus
 from csp_check.readers.kb import load_kb
 
@@ -261,13 +262,13 @@ def places(dialogue: Dialogue, kb, rng: random.Random) -> dict[str, list[Place]]
                                                 Edit(v.turn, 0, 0, "", f"{v.domain}|{v.slot}|{record[0].upper()}")))
     by_name = {v.name: v for v in csp.variables}
     for c in csp.constraints:
-        if c.id is not ConstraintId.C6:
+        if not isinstance(c, CountInstance):
             continue
-        amount = by_name.get(c.count_variable or "")
+        amount = by_name.get(c.count_variable)
         if amount is None or amount.span is None or amount.amount_op != "=" or amount.speaker != "system":
             continue
         surface = dialogue.turns[amount.turn].utterance[amount.span.start : amount.span.end]
-        sure, possible = count_matches(csp.kbs[c.kb or ""], c.columns, [said[n] for n in c.variables], c.ops)
+        sure, possible = count_matches(csp.kbs[c.kb], c.columns, [said[n] for n in c.variables], c.ops)
         n = said.get(amount.name)
         if not isinstance(n, int) or not sure <= n <= possible or not surface.isdigit():
             continue

@@ -15,6 +15,7 @@ from pathlib import Path
 
 from csp_check.check.evaluate import entity_match, violations
 from csp_check.errors import InputError
+from csp_check.families.kb_common import KbFilterInstance
 from csp_check.models import ConstraintId
 from csp_check.pipeline import dialogue_csp, load_corpus
 
@@ -26,7 +27,8 @@ def cause(csp, violation) -> str:
     if violation.constraint is not ConstraintId.C5:
         return violation.message
     names = [r.name for r in violation.variables]
-    constraint = next(c for c in csp.constraints if c.id is ConstraintId.C5 and c.variables == names)
+    constraint = next(c for c in csp.constraints
+                      if c.id is ConstraintId.C5 and isinstance(c, KbFilterInstance) and c.variables == names)
     by_name = {v.name: v for v in csp.variables}
     said = [(n, col) for n, col in zip(constraint.variables, constraint.columns) if by_name[n].turn == constraint.turn]
     entities = csp.kbs[constraint.kb]

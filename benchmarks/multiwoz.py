@@ -16,6 +16,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # this checkout's csp_check, not an installed one
 
 from csp_check.check.evaluate import count_matches, entity_match
+from csp_check.families.c6_instance_count import CountInstance
+from csp_check.families.kb_common import KbFilterInstance
 from csp_check.families.primitives import qualified_form
 from csp_check.faults.counts import hedged_beyond
 from csp_check.faults.negation import negated_coordination
@@ -75,17 +77,17 @@ def inject(dialogue: Dialogue, kb, kind: str, rng: random.Random) -> Dialogue | 
     said = csp.assignment
     options = []
     for c in csp.constraints:
-        if kind == "count" and c.id is ConstraintId.C6:
-            amount = by_name[c.count_variable or ""]
+        if kind == "count" and isinstance(c, CountInstance):
+            amount = by_name[c.count_variable]
             if amount.span is None:
                 continue
-            _, possible = count_matches(csp.kbs[c.kb or ""], c.columns, [said[n] for n in c.variables], c.ops)
+            _, possible = count_matches(csp.kbs[c.kb], c.columns, [said[n] for n in c.variables], c.ops)
             new = possible + c.count_next_day + 1 + rng.randrange(3)  # past the clock-time reading too
             if amount.amount_op == "~":  # "about 11": a range (cues.approx_tolerance); the fault leaves it
                 new = hedged_beyond(possible, possible + c.count_next_day) or new
             options.append((amount, str(new)))
-        elif kind in ("name", "attribute") and c.id is ConstraintId.C5:
-            entities = csp.kbs[c.kb or ""]
+        elif kind in ("name", "attribute") and c.id is ConstraintId.C5 and isinstance(c, KbFilterInstance):
+            entities = csp.kbs[c.kb]
             for i, n in enumerate(c.variables):
                 v = by_name[n]
                 if v.span is None or v.speaker != "system" or (v.slot in ("name", "trainID")) != (kind == "name"):
@@ -110,10 +112,10 @@ def inject(dialogue: Dialogue, kb, kind: str, rng: random.Random) -> Dialogue | 
                     bad = [x for x in bad if not refers(x)]  # without its article) reads as a reference
                 if bad:
                     options.append((v, rng.choice(bad)))
-        elif kind == "time_bound" and c.id is ConstraintId.C5:
-            options.extend(_time_bound(c, by_name, said, csp.kbs[c.kb or ""]))
-        elif kind == "whole_city" and c.id is ConstraintId.C4:
-            options.extend(_whole_city(c, by_name, said, csp.kbs[c.kb or ""], dialogue))
+        elif kind == "time_bound" and c.id is ConstraintId.C5 and isinstance(c, KbFilterInstance):
+            options.extend(_time_bound(c, by_name, said, csp.kbs[c.kb]))
+        elif kind == "whole_city" and c.id is ConstraintId.C4 and isinstance(c, KbFilterInstance):
+            options.extend(_whole_city(c, by_name, said, csp.kbs[c.kb], dialogue))
     if kind == "booking_detail":
         options = _booking_detail(dialogue, csp, kb)
     if kind == "amenity":
@@ -123,10 +125,12 @@ def inject(dialogue: Dialogue, kb, kind: str, rng: random.Random) -> Dialogue | 
                                                            for c in csp.constraints)]
     if kind == "hedged_count":
         for c in csp.constraints:
-            amount = by_name.get(c.count_variable or "")
-            if c.id is not ConstraintId.C6 or amount is None or amount.span is None or amount.amount_op != "=":
+            if not isinstance(c, CountInstance):
                 continue
-            sure, possible = count_matches(csp.kbs[c.kb or ""], c.columns, [said[n] for n in c.variables], c.ops)
+            amount = by_name.get(c.count_variable)
+            if amount is None or amount.span is None or amount.amount_op != "=":
+                continue
+            sure, possible = count_matches(csp.kbs[c.kb], c.columns, [said[n] for n in c.variables], c.ops)
             late = c.count_next_day  # trains arriving after midnight: the clock-time reading counts them too
             new = hedged_beyond(sure, possible + late) if said[amount.name] == amount.value else None
             if new is not None and sure <= amount.value <= possible + late:

@@ -11,16 +11,16 @@ Character offsets are Python string indices into ``Turn.utterance`` (end exclusi
 from __future__ import annotations
 
 from enum import Enum
-from typing import Literal, Union
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, model_validator
 
-from csp_check.constraint_ids import ConstraintId, RegisteredIds  # noqa: F401  (re-exported)
+from csp_check.constraint_ids import ConstraintId, RegisteredIds
 from csp_check.language.normalize import normalized_entities
 
 Speaker = Literal["user", "system"]
 #: A value a variable takes: a canonical slot value (str) or an amount of KB instances (int).
-Value = Union[int, str]
+Value = int | str
 
 
 class Span(BaseModel):
@@ -124,7 +124,7 @@ class Dialogue(BaseModel):
     )
 
     @model_validator(mode="after")
-    def _turns_in_order(self) -> "Dialogue":
+    def _turns_in_order(self) -> Dialogue:
         """Turn ``index`` is the turn's position: every stage looks turns up by it."""
         for position, turn in enumerate(self.turns):
             if turn.index != position:
@@ -210,54 +210,30 @@ ANNOTATION_CONSTRAINTS = RegisteredIds(("annotation",), "ANNOTATION_CONSTRAINTS"
 
 
 class Constraint(BaseModel):
-    """One constraint instance over a dialogue's variables (paper §3.2, spec §2).
-
-    - C1: ``variables=[x]``, ``slot_type``: x ∈ ``CSP.domains[slot_type]``.
-    - C2: all ``variables`` equal, but a member of ``alternatives`` (a user's "10:15 or 9:15"):
-      the others equal and that value one of its alternatives.   C3: ``variables`` pairwise different.
-    - C4 / C5: over KB table ``kb``, no / some entity has ``entity[columns[i]] == variables[i]``
-      for every i (``ops[i]`` ``>=`` / ``<=`` make filter i a bound: ``entity[columns[i]] >=
-      variables[i]``; strings compare in code-point order, so ``HH:MM`` times compare as times).
-    - C6: as C5 but ``|matching entities|`` compared with ``count_variable`` by that variable's
-      ``amount_op`` (``=``: equal; ``>``: more than, …; ``~``: about, within a quarter); a count
-      of "other" entities may exceed it by up to ``count_excluded``.
-    - S1: ``variables=[x]`` (what the user's text says), ``values``: the value the annotation
-      records for it (belief-state alternatives, or a service call's argument), ``record`` says
-      which; x ∈ ``values``. ``turn`` is the turn whose state / call records it.
+    """One constraint instance over a dialogue's variables (paper §3.2, spec §2): what every
+    instance has, whatever its family. Each family's instances are a subclass of it holding the
+    family's own fields, defined beside the family (C1
+    :class:`~csp_check.families.c1_value_type.ValueTypeInstance`, C2
+    :class:`~csp_check.families.c2_coreference.CoreferenceInstance`, C4 / C5
+    :class:`~csp_check.families.kb_common.KbFilterInstance`, C6
+    :class:`~csp_check.families.c6_instance_count.CountInstance`, S1 / S2
+    :class:`~csp_check.families.annotation_common.RecordedValuesInstance`); C3's is this type
+    itself (its variables are all it needs). ``turn`` is the turn the instance is about, if any
+    (the utterance that claims, the turn whose state records). A field no type of the instance
+    has is an error (``extra="forbid"``), not silently dropped.
     """
+
+    model_config = ConfigDict(extra="forbid")
 
     id: ConstraintId
     variables: list[str]
     turn: int | None = None
-    slot_type: str | None = None
-    kb: str | None = None
-    columns: list[str] = Field(default_factory=list)
-    ops: list[str] = Field(
-        default_factory=list,
-        description="per filter: '=' (entity[column] == value), '>=' (entity[column] >= value: a lower "
-        "bound, 'leave after 17:00') or '<=' (an upper bound, 'arrive by 18:00'); empty: all '='",
-    )
-    count_variable: str | None = None
-    count_excluded: int = Field(
-        0, description="C6: entities named earlier that a count of 'other' ones ('2 other cheap places') "
-        "leaves out and that match its filters; the KB count may exceed the amount by up to that many",
-    )
-    count_next_day: int = Field(
-        0, description="C6: matching trains that arrive after midnight, on the next day, though their clock "
-        "time is within an 'arrive by' bound; a count made by comparing clock times includes them, so the "
-        "KB count may fall short of the amount by up to that many",
-    )
-    values: list[str] = Field(default_factory=list, description="S1: the annotation's fixed values")
-    alternatives: dict[str, list[str]] = Field(
-        default_factory=dict, description="C2: a member whose utterance offers alternatives ('at 10:15 or 9:15') → "
-        "the values offered; the other members take one of them (and one value), the member itself one of them",
-    )
-    record: str | None = Field(None, description="S1: which annotation records them (state / call)")
 
     @property
     def scope(self) -> list[str]:
-        """Every variable the constraint reads."""
-        return self.variables + ([self.count_variable] if self.count_variable else [])
+        """Every variable the constraint reads (a family whose instances read more than
+        ``variables`` extends it)."""
+        return list(self.variables)
 
 
 class CSP(BaseModel):

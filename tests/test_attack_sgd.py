@@ -170,6 +170,7 @@ def test_an_offer_is_checked_against_entities_of_its_own_kind() -> None:
 def test_the_solvers_read_the_table_of_its_kind() -> None:
     from attack_sgd import edit
 
+    from csp_check.families.c5_some_instance import WithColumns
     from csp_check.pipeline import dialogue_csp
     from csp_check.solvers import SolveStatus, get_solver
 
@@ -180,7 +181,7 @@ def test_the_solvers_read_the_table_of_its_kind() -> None:
     edit(t, start, start + 7, "8:30 am")
     csp = dialogue_csp(from_raw(raw, gold.ontology, gold.source, gold.slot_descriptions))
     c5 = [c for c in csp.constraints if c.id.value == "C5" and c.turn == 1]
-    assert c5 and all("|" in (c.kb or "") and c.kb in csp.kbs for c in c5)
+    assert c5 and all(c.table.of(WithColumns) and c.kb in csp.kbs for c in c5)
     for name in ("cp-sat", "minizinc"):  # the checker's verdict, read by each backend from the same table
         assert get_solver(name).check_assignment(csp).status is SolveStatus.UNSATISFIABLE, name
 

@@ -8,12 +8,16 @@ import json
 
 import pytest
 from click.testing import CliRunner
+from pydantic import ValidationError
 
 from csp_check.check import evaluate as check
 from csp_check.cli.main import main
 from csp_check.experiment.run import DialogueResult, ExperimentResult, configs
 from csp_check.experiment.tables import table2
-from csp_check.families import GROUPS, Family, UnknownFamily, families, get, register, unregister
+from csp_check.families import GROUPS, Family, UnknownFamily, families, get, instance, register, unregister
+from csp_check.families.c6_instance_count import CountInstance
+from csp_check.families.c6_scope import OneOf
+from csp_check.families.kb_common import KindOf, TableView
 from csp_check.families.primitives import Member
 from csp_check.models import (
     CSP,
@@ -171,6 +175,20 @@ def test_a_family_in_one_place_reaches_every_stage(toy_family: Family) -> None:
     assert ["T1", 2] == table2(result).rows[6][:2]
 
 
+def test_instances_are_typed_per_family() -> None:
+    """Each family's instances are of its own type, with no field of another family's; a derived
+    KB table is typed steps, its id built from them (never parsed back)."""
+    csp = dialogue_csp(small_dialogue(), KB)
+    assert csp.constraints and all(isinstance(c, get(c.id).instance_type) for c in csp.constraints)
+    assert {type(c).__name__ for c in csp.constraints} >= {"ValueTypeInstance", "KbFilterInstance"}
+    with pytest.raises(ValidationError):
+        instance("C4", variables=["x1"], table="kb", count_variable="x2")  # a C6 field
+    view = TableView(base="hotel").restricted(KindOf(column="type", kind="guesthouse"))
+    view = view.restricted(OneOf(column="area", values=("centre", "north")))
+    assert view.name == "hotel|type=guesthouse|one of area=centre|north"
+    assert view.of(OneOf)[0].values == ("centre", "north") and view.of(KindOf)[0].kind == "guesthouse"
+
+
 @pytest.mark.parametrize("solver", ["cp-sat", pytest.param("minizinc:gecode", marks=needs_minizinc)])
 def test_a_family_in_one_place_reaches_the_solvers(toy_family: Family, solver: str) -> None:
     csp = dialogue_csp(small_dialogue(), KB)
@@ -202,8 +220,8 @@ def bounded_csp(op: str, amount: int) -> CSP:
     return CSP(
         dialogue_id="bounded", variables=variables, domains={"restaurant.food": ["lebanese", "spanish"]},
         kbs={"kb": [{"food": "spanish"}, {"food": "spanish"}, {"food": "lebanese"}]},
-        constraints=[Constraint(id=ConstraintId.C6, variables=["x1"], columns=["food"], kb="kb", turn=1,
-                                count_variable="x2")],
+        constraints=[CountInstance(id=ConstraintId.C6, variables=["x1"], columns=["food"], table="kb", turn=1,
+                                   count_variable="x2")],
         assignment={"x1": "spanish", "x2": amount}, max_amount=3,
     )  # fmt: skip
 

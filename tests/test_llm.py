@@ -17,10 +17,11 @@ import pytest
 pytest.importorskip("openai")
 
 from csp_check.check.evaluate import violations
+from csp_check.families import instance
 from csp_check.llm.align import UNALIGNED, align_answer, align_turns, fill_turn, parse_answer, to_value
 from csp_check.llm.client import ChatClient, LLMSettings, ResponseCache
 from csp_check.llm.prompt import MASK, build_prompt, masked_turns
-from csp_check.models import CSP, ActRole, Constraint, ConstraintId, DelexicalizedDialogue, Span, Variable, VariableKind
+from csp_check.models import CSP, ActRole, ConstraintId, DelexicalizedDialogue, Span, Variable, VariableKind
 from csp_check.relexicalize import get_relexicalizer
 
 KB = [
@@ -57,12 +58,12 @@ def make_dialogue(marker: str) -> tuple[CSP, DelexicalizedDialogue]:
         _var("x7", 3, "area", "center", role=ActRole.INFORM, span=False),  # implicit
     ]
     constraints = [
-        *(Constraint(id=ConstraintId.C1, variables=[v.name], slot_type=None if v.kind is VariableKind.AMOUNT else v.slot_type)
+        *(instance(ConstraintId.C1, variables=[v.name], slot_type=None if v.kind is VariableKind.AMOUNT else v.slot_type)
           for v in variables),
-        Constraint(id=ConstraintId.C2, variables=["x1", "x4"]),
-        Constraint(id=ConstraintId.C2, variables=["x5", "x6"]),
-        Constraint(id=ConstraintId.C5, variables=["x5", "x4"], kb="restaurant", columns=["name", "food"]),
-        Constraint(id=ConstraintId.C6, variables=["x4", "x2"], kb="restaurant", columns=["food", "area"], count_variable="x3"),
+        instance(ConstraintId.C2, variables=["x1", "x4"]),
+        instance(ConstraintId.C2, variables=["x5", "x6"]),
+        instance(ConstraintId.C5, variables=["x5", "x4"], table="restaurant", columns=["name", "food"]),
+        instance(ConstraintId.C6, variables=["x4", "x2"], table="restaurant", columns=["food", "area"], count_variable="x3"),
     ]  # fmt: skip
     domains = {
         "restaurant.food": ["italian", "lebanese"],

@@ -319,7 +319,8 @@ def test_qualified_forms_in_the_solvers() -> None:
     "european" holds, 3 does not, and 1 (the european one alone) holds."""
     from support.solvers import HAVE_MINIZINC
 
-    from csp_check.models import CSP, ActRole, Constraint, ConstraintId, Span, Variable, VariableKind
+    from csp_check.families.c6_instance_count import CountInstance
+    from csp_check.models import CSP, ActRole, ConstraintId, Span, Variable, VariableKind
     from csp_check.solvers import SolveStatus, get_solver
 
     kbs = {"kb": [{"food": "european"}, {"food": "modern european"}, {"food": "italian"}]}
@@ -329,8 +330,8 @@ def test_qualified_forms_in_the_solvers() -> None:
         count = Variable(name="x2", turn=0, speaker="system", kind=VariableKind.AMOUNT, domain="r", slot="count",
                          role=ActRole.COUNT, span=Span(start=2, end=3), text=str(said), value=said)
         csp = CSP(dialogue_id="q", variables=[food, count], domains={"r.food": ["european", "italian"]}, kbs=kbs,
-                  constraints=[Constraint(id=ConstraintId.C6, variables=["x1"], kb="kb", columns=["food"],
-                                          count_variable="x2", ops=["="])],
+                  constraints=[CountInstance(id=ConstraintId.C6, variables=["x1"], table="kb", columns=["food"],
+                                             count_variable="x2", ops=["="])],
                   assignment={"x1": "european", "x2": said}, max_amount=3)
         from csp_check.check.evaluate import violations
 

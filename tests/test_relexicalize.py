@@ -9,7 +9,8 @@ import pytest
 from support.data import SGD
 
 from csp_check.check.evaluate import violations
-from csp_check.models import CSP, ActRole, Constraint, ConstraintId, DelexicalizedDialogue, Span, Variable, VariableKind
+from csp_check.families import instance
+from csp_check.models import CSP, ActRole, ConstraintId, DelexicalizedDialogue, Span, Variable, VariableKind
 from csp_check.relexicalize import (
     NAMES,
     CspRelexicalizer,
@@ -48,12 +49,12 @@ def hand_csp(kb=KB, count=2) -> tuple[CSP, DelexicalizedDialogue]:
         var("x7", 2, "date", "friday", explicit=False),
     ]
     constraints = [
-        *(Constraint(id=ConstraintId.C1, variables=[v.name], slot_type=None if v.kind is VariableKind.AMOUNT else v.slot_type)
+        *(instance(ConstraintId.C1, variables=[v.name], slot_type=None if v.kind is VariableKind.AMOUNT else v.slot_type)
           for v in variables),
-        Constraint(id=ConstraintId.C2, variables=["x1", "x4"]),
-        Constraint(id=ConstraintId.C2, variables=["x5", "x6"]),
-        Constraint(id=ConstraintId.C5, variables=["x5", "x4"], kb="restaurant", columns=["name", "food"]),
-        Constraint(id=ConstraintId.C6, variables=["x4", "x2"], kb="restaurant", columns=["food", "area"], count_variable="x3"),
+        instance(ConstraintId.C2, variables=["x1", "x4"]),
+        instance(ConstraintId.C2, variables=["x5", "x6"]),
+        instance(ConstraintId.C5, variables=["x5", "x4"], table="restaurant", columns=["name", "food"]),
+        instance(ConstraintId.C6, variables=["x4", "x2"], table="restaurant", columns=["food", "area"], count_variable="x3"),
     ]  # fmt: skip
     domains = {
         "restaurant.food": sorted({e["food"] for e in KB}),

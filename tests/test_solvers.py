@@ -35,6 +35,9 @@ from support.solvers import (
 )
 
 from csp_check.check import evaluate as check
+from csp_check.families.annotation_common import RecordedValuesInstance
+from csp_check.families.c6_instance_count import CountInstance
+from csp_check.families.kb_common import KbFilterInstance
 from csp_check.models import CSP, VariableKind
 from csp_check.solvers import DEFAULT_CAP, SolveStatus, get_solver
 
@@ -66,15 +69,17 @@ def test_cpsat_checks_any_assignment_like_the_checker(csp: CSP, data: st.DataObj
 FEATURES: dict[str, Any] = {
     **{cid: (lambda cid: lambda csp: any(c.id.value == cid for c in csp.constraints))(cid)  # noqa: B023 (bound by the outer lambda)
        for cid in ("C1", "C2", "C3", "C4", "C5", "C6", "S1")},
-    "S1 omission": lambda csp: any(c.id.value == "S1" and not c.values for c in csp.constraints),
+    "S1 omission": lambda csp: any(isinstance(c, RecordedValuesInstance) and c.id.value == "S1" and not c.values
+                                   for c in csp.constraints),
     "S2 ruled out": lambda csp: any(c.id.value == "S2" for c in csp.constraints),
     "implicit": lambda csp: any(v.span is None for v in csp.variables),
-    "bound": lambda csp: any(op != "=" for c in csp.constraints for op in c.ops),
+    "bound": lambda csp: any(op != "=" for c in csp.constraints if isinstance(c, KbFilterInstance) for op in c.ops),
     "qualified form": lambda csp: any(  # a KB count whose "=" filter a cell matches only as a qualified form
         col == "food" and csp.assignment[n] == "spanish" and (op or "=") == "="
-        and any(e.get("food") == "modern spanish" for e in csp.kbs.get(c.kb or "", []))
-        for c in csp.constraints if c.kb for n, col, op in zip(c.variables, c.columns, c.ops or [""] * len(c.columns))),
-    "amount op": lambda csp: any(c.count_variable and by_name(csp.variables, c.count_variable).amount_op != "="
+        and any(e.get("food") == "modern spanish" for e in csp.kbs.get(c.kb, []))
+        for c in csp.constraints if isinstance(c, KbFilterInstance)
+        for n, col, op in zip(c.variables, c.columns, c.ops or [""] * len(c.columns))),
+    "amount op": lambda csp: any(isinstance(c, CountInstance) and by_name(csp.variables, c.count_variable).amount_op != "="
                                  for c in csp.constraints),
     "amount": lambda csp: any(v.kind is VariableKind.AMOUNT for v in csp.variables),
     "capped": lambda csp: sum(1 for _ in itertools.islice(solutions(csp), CAP)) >= CAP,

@@ -17,7 +17,8 @@ from support.solvers import SETTINGS, Reference, csps, needs_minizinc
 
 from csp_check.check import evaluate as check
 from csp_check.errors import UsageError
-from csp_check.models import CSP, ActRole, Constraint, ConstraintId, Dialogue, Span, Value, Variable, VariableKind
+from csp_check.families import instance
+from csp_check.models import CSP, ActRole, Constraint, Dialogue, Span, Value, Variable, VariableKind
 from csp_check.solvers import (
     SOLVER_NAMES,
     SolutionGroup,
@@ -62,7 +63,7 @@ def make_csp(variables: list[Variable], constraints: list[Constraint], kb: list[
 
 
 def c(cid: str, *names: str, **kw) -> Constraint:
-    return Constraint(id=ConstraintId(cid), variables=list(names), **kw)
+    return instance(cid, variables=list(names), **kw)
 
 
 # -- edge cases of the semantics (each solver, against the checker) --------------------------
@@ -71,27 +72,27 @@ FOOD_KB = [{"food": "spanish", "area": "north"}, {"food": "spanish"}, {"food": "
 
 EDGE_CASES = {
     # C4: an entity without the column does not refute "there is none"
-    "c4-missing-column": (make_csp([var("x1", "area", "center")], [c("C4", "x1", kb="kb", columns=["area"])], FOOD_KB), True),
-    "c4-sure-match": (make_csp([var("x1", "area", "north")], [c("C4", "x1", kb="kb", columns=["area"])], FOOD_KB), False),
+    "c4-missing-column": (make_csp([var("x1", "area", "center")], [c("C4", "x1", table="kb", columns=["area"])], FOOD_KB), True),
+    "c4-sure-match": (make_csp([var("x1", "area", "north")], [c("C4", "x1", table="kb", columns=["area"])], FOOD_KB), False),
     # C5: an entity without the column may match
-    "c5-possible": (make_csp([var("x1", "area", "center")], [c("C5", "x1", kb="kb", columns=["area"])], FOOD_KB), True),
-    "c5-empty-kb": (make_csp([var("x1", "area", "center")], [c("C5", "x1", kb="kb", columns=["area"])], []), False),
-    "c5-unknown-kb": (make_csp([var("x1", "area", "north")], [c("C5", "x1", kb="nope", columns=["area"])], FOOD_KB), False),
+    "c5-possible": (make_csp([var("x1", "area", "center")], [c("C5", "x1", table="kb", columns=["area"])], FOOD_KB), True),
+    "c5-empty-kb": (make_csp([var("x1", "area", "center")], [c("C5", "x1", table="kb", columns=["area"])], []), False),
+    "c5-unknown-kb": (make_csp([var("x1", "area", "north")], [c("C5", "x1", table="nope", columns=["area"])], FOOD_KB), False),
     # C6: sure <= x0 <= possible; x0 must be an int
     "c6-in-range": (make_csp([var("x1", "food", "spanish"), var("x2", "count", 2)],
-                             [c("C6", "x1", kb="kb", columns=["food"], count_variable="x2")], FOOD_KB), True),
+                             [c("C6", "x1", table="kb", columns=["food"], count_variable="x2")], FOOD_KB), True),
     "c6-out-of-range": (make_csp([var("x1", "food", "spanish"), var("x2", "count", 3)],
-                                 [c("C6", "x1", kb="kb", columns=["food"], count_variable="x2")], FOOD_KB), False),
+                                 [c("C6", "x1", table="kb", columns=["food"], count_variable="x2")], FOOD_KB), False),
     "c6-area-unknown": (make_csp([var("x1", "area", "north"), var("x2", "count", 3)],
-                                [c("C6", "x1", kb="kb", columns=["area"], count_variable="x2")], FOOD_KB), True),
-    "c6-no-filter": (make_csp([var("x2", "count", 3)], [c("C6", kb="kb", count_variable="x2")], FOOD_KB), True),
+                                [c("C6", "x1", table="kb", columns=["area"], count_variable="x2")], FOOD_KB), True),
+    "c6-no-filter": (make_csp([var("x2", "count", 3)], [c("C6", table="kb", count_variable="x2")], FOOD_KB), True),
     "c6-string-count": (make_csp([var("x1", "food", "spanish"), var("x2", "area", "center")],  # 0 <= code <= 9
-                                 [c("C6", "x1", kb="kb", columns=["food"], count_variable="x2")], [{"area": "north"}] * 9,
+                                 [c("C6", "x1", table="kb", columns=["food"], count_variable="x2")], [{"area": "north"}] * 9,
                                  max_amount=1), False),
     # dontcare as a filter matches every entity
-    "dontcare-c4": (make_csp([var("x1", "food", "dontcare")], [c("C4", "x1", kb="kb", columns=["food"])], FOOD_KB), False),
+    "dontcare-c4": (make_csp([var("x1", "food", "dontcare")], [c("C4", "x1", table="kb", columns=["food"])], FOOD_KB), False),
     "dontcare-c6": (make_csp([var("x1", "area", "dontcare"), var("x2", "count", 3)],
-                             [c("C6", "x1", kb="kb", columns=["area"], count_variable="x2")], FOOD_KB), True),
+                             [c("C6", "x1", table="kb", columns=["area"], count_variable="x2")], FOOD_KB), True),
     # C2 / C3: values compared as stored; 3 is not "3"; a variable twice in C3 fails
     "c2-int-vs-str": (make_csp([var("x1", "count", 3), var("x2", "food", "3")], [c("C2", "x1", "x2")]), False),
     "c3-duplicate": (make_csp([var("x1", "food", "spanish")], [c("C3", "x1", "x1")]), False),
@@ -277,8 +278,8 @@ def test_repair_edits_and_relexicalizes() -> None:
     kb = [{"food": "spanish", "area": "north"}, {"food": "spanish", "area": "center"}]
     csp = make_csp(
         [x1, x2, x3, x4, x5],
-        [c("C2", "x1", "x3", "x5"), c("C6", "x3", kb="kb", columns=["food"], count_variable="x2"),
-         c("C5", "x3", "x4", kb="kb", columns=["food", "area"])],
+        [c("C2", "x1", "x3", "x5"), c("C6", "x3", table="kb", columns=["food"], count_variable="x2"),
+         c("C5", "x3", "x4", table="kb", columns=["food", "area"])],
         kb, domains={"restaurant.food": ["spanish", "lebanese"], "restaurant.area": ["north", "center"]},
     )  # fmt: skip
     result = repair(csp, utterances=text)

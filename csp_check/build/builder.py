@@ -26,7 +26,7 @@ Reading rules
   slot variables of the same utterance and domain.
 - **Bounds** (the corpus profile's; MultiWOZ's ``leaveAt`` / ``arriveBy``) are bounds ("leave after 12:45": the
   entity's ``leaveAt ≥ 12:45``; ``arriveBy ≤``): a filter carries an operator
-  (``Constraint.ops``: ``=``, ``>=``, ``<=``), the same in the checker, CP-SAT and the MiniZinc
+  (``KbFilterInstance.ops``: ``=``, ``>=``, ``<=``), the same in the checker, CP-SAT and the MiniZinc
   model (``F_OP``), so counts under bounds are checked and an offered train must satisfy them.
 - **"Hotel"** names any place to stay as well as one of the two hotel types
   (:meth:`~csp_check.corpora.profile.CorpusProfile.is_generic`): as a type it filters nothing, except where a

@@ -52,18 +52,6 @@ def turn_table(turn: int, domain: str) -> str:
     return f"turn{turn}:{domain}"
 
 
-def is_dialogue_table(kb_id: str) -> bool:
-    """Whether ``kb_id`` is a :func:`dialogue_table` (the dialogue's own results, SGD: any column
-    may be a detail of one entity)."""
-    return kb_id.startswith(DIALOGUE_TABLE)
-
-
-def is_results_table(kb_id: str) -> bool:
-    """Whether ``kb_id`` holds results the dialogue shows (:func:`dialogue_table` or
-    :func:`turn_table`), not a ``--kb`` table."""
-    return kb_id.startswith((DIALOGUE_TABLE, "turn"))
-
-
 class BuildOptions(BaseModel):
     """What to build: the enabled constraint families and which variables filter a count."""
 
@@ -123,6 +111,11 @@ class BuildContext:
         self._vocabs: dict[tuple[str, str], set[str]] = {}
         self.unlinked: set[tuple[int, str]] = set()  # (turn, domain): a state filter no variable mentions
         self.kbs: dict[str, list[dict[str, str]]] = {}
+        #: The ids of :attr:`kbs` holding results the dialogue shows (a call's, :func:`turn_table`;
+        #: every entity of a domain, :func:`dialogue_table`), not a ``--kb`` table; and the
+        #: :func:`dialogue_table` ones. Recorded by :meth:`kb_scopes` as it registers them.
+        self.results_tables: set[str] = set()
+        self.dialogue_tables: set[str] = set()
         self._call_slots: dict[int, set[str]] | None = None
         self.by_turn: dict[int, list[Variable]] = defaultdict(list)
         for v in variables:
@@ -157,11 +150,15 @@ class BuildContext:
                     continue
                 kb_id, entities, params = scope
                 self.kbs.setdefault(kb_id, entities)
+                if domain in latest:
+                    self.results_tables.add(kb_id)
                 columns = set().union(*entities) if entities else set()
                 mine = [v for v in turn_vars if v.domain == domain]
                 filters = self._filters(turn.index, domain, columns, mine, params)
                 if domain in seen:  # C5 looks at every entity of d the dialogue's results show
                     self.kbs.setdefault(dialogue_table(domain), seen[domain])
+                    self.results_tables.add(dialogue_table(domain))
+                    self.dialogue_tables.add(dialogue_table(domain))
                 yield KbScope(turn, domain, kb_id, columns, params, mine, filters, seen.get(domain))
 
     def _dialogue_entities(self) -> dict[str, list[dict[str, str]]]:

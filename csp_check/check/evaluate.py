@@ -23,7 +23,7 @@ Reading rules
 
 from __future__ import annotations
 
-from typing import Mapping
+from collections.abc import Mapping
 
 from csp_check.families import registry
 from csp_check.families.primitives import DONTCARE, count_matches, entity_match, holds  # noqa: F401  (re-exported)

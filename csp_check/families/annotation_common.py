@@ -1,4 +1,5 @@
-"""What S1 and S2 share: the reading of a user's mention against the annotation's record.
+"""What S1 and S2 share: their instance type (:class:`RecordedValuesInstance`) and the reading
+of a user's mention against the annotation's record.
 
 S1 (:mod:`csp_check.families.s1_annotation_text`) and S2 (:mod:`csp_check.families.s2_ruled_out`)
 hold a spanned user ``inform`` (:func:`user_mentions`) to the values the belief state or a call
@@ -14,12 +15,25 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 
+from pydantic import Field
+
 from csp_check.corpora.shared import BOUND_SLOTS
 from csp_check.delexicalize.assignment import Lexicon
 from csp_check.language.cues import introduced_as_correction
 from csp_check.language.dates import resolve_dates
 from csp_check.language.normalize import NUMBER_WORDS, clock_time, normalize, parse_amount
-from csp_check.models import ActRole, Dialogue, Span, Value, Variable, VariableKind
+from csp_check.models import ActRole, Constraint, Dialogue, Span, Value, Variable, VariableKind
+
+
+class RecordedValuesInstance(Constraint):
+    """An S1 / S2 instance: ``variables=[x]`` (what the user's text says) against ``values``,
+    the forms of the value the annotation records for it (belief-state alternatives, or a service
+    call's argument); ``record`` says which annotation, ``turn`` the turn whose state / call
+    records it. S1: x ∈ ``values`` (an omission: ``values`` empty); S2: x ∉ ``values``."""
+
+    slot_type: str
+    values: list[str] = Field(default_factory=list, description="the annotation's fixed values")
+    record: str | None = Field(None, description="which annotation records them (belief state, a call, …)")
 
 
 def recorded_forms(lexicon: Lexicon, slot_type: str, alternatives: list[str]) -> set[str]:
@@ -87,7 +101,7 @@ def same_meaning(said: str, recorded: str, slot: str = "", twelve_hour: bool = T
     if slot in BOUND_SLOTS:
         bound, value = _BOUND.match(said), clock_time(recorded) or recorded
         t = clock_time(bound["t"]) if bound else None
-        if t and re.fullmatch(r"\d\d:\d\d", value):
+        if t and bound and re.fullmatch(r"\d\d:\d\d", value):
             later = bound["op"] in ("after", "later than", "from", "past")
             return value >= t if later else value <= t
     return False

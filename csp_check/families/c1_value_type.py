@@ -15,43 +15,51 @@ Reading rules
 
 from __future__ import annotations
 
-from typing import Mapping
+from collections.abc import Mapping
 
-from csp_check.families.primitives import Member
+from csp_check.families.primitives import Member, Primitive
 from csp_check.families.registry import Family, register
-from csp_check.models import CSP, Constraint, ConstraintId, Value, Variable, VariableKind
 from csp_check.families.words import where
+from csp_check.models import CSP, Constraint, ConstraintId, Value, Variable, VariableKind
+
+
+class ValueTypeInstance(Constraint):
+    """A C1 instance: each of ``variables`` takes a value of ``slot_type``
+    (``CSP.domains[slot_type]``); ``slot_type`` ``None``: an amount, an int in ``0..CSP.max_amount``."""
+
+    slot_type: str | None = None
 
 
 @register
-class ValueType(Family):
+class ValueType(Family[ValueTypeInstance]):
     id = "C1"
     name = "type"
     description = "a variable takes a value of its slot type; an amount is a non-negative integer"
     group = "linguistic"
     types_domains = True
+    instance_type = ValueTypeInstance
 
-    def build(self, ctx) -> list[Constraint]:
+    def build(self, ctx) -> list[ValueTypeInstance]:
         """One instance per variable; ``slot_type`` is ``None`` for an amount."""
         return [
-            Constraint(id=ConstraintId(self.id), variables=[v.name], turn=v.turn,
+            ValueTypeInstance(id=ConstraintId(self.id), variables=[v.name], turn=v.turn,
                        slot_type=None if v.kind is VariableKind.AMOUNT else v.slot_type)
             for v in ctx.variables
         ]
 
-    def satisfied(self, constraint: Constraint, assignment: Mapping[str, Value], csp: CSP) -> bool:
+    def satisfied(self, constraint: ValueTypeInstance, assignment: Mapping[str, Value], csp: CSP) -> bool:
         values = [assignment[name] for name in constraint.variables]
         if constraint.slot_type is None:  # an amount
             return all(isinstance(v, int) and 0 <= v <= csp.max_amount for v in values)
         allowed = csp.domains.get(constraint.slot_type, ())
         return all(v in allowed for v in values)
 
-    def lower(self, constraint: Constraint, csp: CSP) -> list:
+    def lower(self, constraint: ValueTypeInstance, csp: CSP) -> list[Primitive]:
         if constraint.slot_type is None:
             return [Member(tuple(constraint.variables), frozenset(range(0, csp.max_amount + 1)))]
         return [Member(tuple(constraint.variables), frozenset(csp.domains.get(constraint.slot_type, ())))]
 
-    def explain(self, constraint: Constraint, assignment: Mapping[str, Value], csp: CSP,
+    def explain(self, constraint: ValueTypeInstance, assignment: Mapping[str, Value], csp: CSP,
                 by_name: Mapping[str, Variable]) -> str:
         var = by_name[constraint.variables[0]]
         kind = "an amount" if constraint.slot_type is None else f"a {constraint.slot_type} value"

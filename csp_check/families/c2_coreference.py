@@ -30,32 +30,46 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
-from typing import Mapping
+from collections.abc import Mapping
+
+from pydantic import Field
 
 from csp_check.build.context import referents
 from csp_check.delexicalize.assignment import read_value
-from csp_check.language.cues import replaced_value
-from csp_check.families.primitives import AllEqual, Member
+from csp_check.families.primitives import AllEqual, Member, Primitive
 from csp_check.families.registry import Family, register
-from csp_check.models import CSP, Constraint, ConstraintId, Value, Variable, VariableKind
 from csp_check.families.words import where
+from csp_check.language.cues import replaced_value
 from csp_check.language.normalize import clock_slot, clock_time, normalize, parse_amount, refers_to_several
+from csp_check.models import CSP, Constraint, ConstraintId, Value, Variable, VariableKind
+
+
+class CoreferenceInstance(Constraint):
+    """A C2 instance: all ``variables`` take one value, but a member of ``alternatives`` (a
+    user's "10:15 or 9:15"): the others take one value and it is one of that member's
+    alternatives, which the member takes too."""
+
+    alternatives: dict[str, list[str]] = Field(
+        default_factory=dict, description="a member whose utterance offers alternatives ('at 10:15 or 9:15') → "
+        "the values offered; the other members take one of them (and one value), the member itself one of them",
+    )
 
 
 @register
-class Coreference(Family):
+class Coreference(Family[CoreferenceInstance]):
     id = "C2"
     name = "coreference"
     description = "mentions of one value across the dialogue take the same value"
     group = "dialogic"
+    instance_type = CoreferenceInstance
 
-    def build(self, ctx) -> list[Constraint]:
+    def build(self, ctx) -> list[CoreferenceInstance]:
         """One instance per group of ≥ 2 slot variables of one slot type with one referent. A
         mention named as the value given up ("6 tickets rather than one":
         :func:`~csp_check.language.cues.replaced_value`) is in no group. A user's mention offering
         alternatives ("at 10:15 or 9:15": :func:`offered_alternatives`) splits its group: the
         mentions before it are one instance, it and the later ones another, where the later ones
-        take one of the values offered (``Constraint.alternatives``)."""
+        take one of the values offered (``CoreferenceInstance.alternatives``)."""
         groups: dict[tuple[str, Value], list[Variable]] = defaultdict(list)
         keys = referents(ctx.dialogue, ctx.variables, ctx.lexicon)
         for v in ctx.variables:
@@ -65,31 +79,32 @@ class Coreference(Family):
         for members in groups.values():
             if len(members) < 2:
                 continue
-            offered = {m.name: alts for m in members if (alts := offered_alternatives(ctx, m))}
+            offered = {m.name: said for m in members if (said := offered_alternatives(ctx, m))}
             first = min((m.turn for m in members if m.name in offered), default=None)
             parts = [members] if first is None else [[m for m in members if m.turn < first],
                                                     [m for m in members if m.turn >= first]]
             for part in parts:  # the alternatives supersede what was asked before: from them on, a group
                 alts = {m.name: offered[m.name] for m in part if m.name in offered}
                 if len(part) - len(alts) >= (1 if alts else 2):  # not alternatives alone: a value said
-                    out.append(Constraint(id=ConstraintId(self.id), variables=[m.name for m in part],
+                    out.append(CoreferenceInstance(id=ConstraintId(self.id), variables=[m.name for m in part],
                                           turn=part[0].turn, alternatives=alts))
         return out
 
-    def satisfied(self, constraint: Constraint, assignment: Mapping[str, Value], csp: CSP) -> bool:
+    def satisfied(self, constraint: CoreferenceInstance, assignment: Mapping[str, Value], csp: CSP) -> bool:
         """One value across the members; a member offering alternatives ("at 10:15 or 9:15",
-        ``Constraint.alternatives``) takes one of them, and so does the value of the others."""
+        ``CoreferenceInstance.alternatives``) takes one of them, and so does the value of the others."""
         alts = constraint.alternatives
         plain = {assignment[name] for name in constraint.variables if name not in alts}
         return len(plain) <= 1 and all(
             assignment[name] in offered and plain <= set(offered) for name, offered in alts.items())
 
-    def lower(self, constraint: Constraint, csp: CSP) -> list:
+    def lower(self, constraint: CoreferenceInstance, csp: CSP) -> list[Primitive]:
         alts = constraint.alternatives
         plain = tuple(n for n in constraint.variables if n not in alts)
-        return [AllEqual(plain)] * (len(plain) > 1) + [Member((name, *plain), frozenset(offered)) for name, offered in alts.items()]
+        out: list[Primitive] = [AllEqual(plain)] * (len(plain) > 1)
+        return out + [Member((name, *plain), frozenset(offered)) for name, offered in alts.items()]
 
-    def explain(self, constraint: Constraint, assignment: Mapping[str, Value], csp: CSP,
+    def explain(self, constraint: CoreferenceInstance, assignment: Mapping[str, Value], csp: CSP,
                 by_name: Mapping[str, Variable]) -> str:
         refs = [by_name[n] for n in constraint.variables]
         alts = constraint.alternatives

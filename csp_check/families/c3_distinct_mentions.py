@@ -13,21 +13,22 @@ Reading rules
 from __future__ import annotations
 
 from collections import defaultdict
-from typing import Mapping
+from collections.abc import Mapping
 
 from csp_check.build.context import one_per_wording
-from csp_check.families.primitives import AllDifferent
+from csp_check.families.primitives import AllDifferent, Primitive
 from csp_check.families.registry import Family, register
-from csp_check.models import CSP, Constraint, ConstraintId, Value, Variable, VariableKind
 from csp_check.families.words import where
+from csp_check.models import CSP, Constraint, ConstraintId, Value, Variable, VariableKind
 
 
 @register
-class DistinctMentions(Family):
+class DistinctMentions(Family[Constraint]):
     id = "C3"
     name = "distinct in one utterance"
     description = "values of one slot type in one utterance are pairwise different"
     group = "dialogic"
+    instance_type = Constraint  # its variables are all an instance needs
 
     def build(self, ctx) -> list[Constraint]:
         """One instance per utterance and slot type with ≥ 2 explicit mentions."""
@@ -47,7 +48,7 @@ class DistinctMentions(Family):
         values = [assignment[name] for name in constraint.variables]
         return len(set(values)) == len(values)
 
-    def lower(self, constraint: Constraint, csp: CSP) -> list:
+    def lower(self, constraint: Constraint, csp: CSP) -> list[Primitive]:
         return [AllDifferent(tuple(constraint.variables))]
 
     def explain(self, constraint: Constraint, assignment: Mapping[str, Value], csp: CSP,

@@ -50,28 +50,29 @@ Reading rules
 
 from __future__ import annotations
 
-from typing import Mapping
+from collections.abc import Mapping, Sequence
 
 from csp_check.corpora import CorpusProfile
 from csp_check.families import kb_common
-from csp_check.families.kb_common import KIND_MARK, kind_table
-from csp_check.families.primitives import DONTCARE, Bound, KbCount, count_matches
+from csp_check.families.kb_common import KbFilterInstance, KindOf, Restriction, Rows, TableView, derived, kind_table
+from csp_check.families.primitives import DONTCARE, Bound, KbCount, Primitive, count_matches
 from csp_check.families.registry import Family, register
 from csp_check.language.cues import sentence_of, time_bound_op
 from csp_check.language.normalize import charged_fee, name_words, wording_key
 from csp_check.language.scope_words import ALTERNATIVE, RELATIVE, SENTENCE_BREAK, WORD_TOKEN
-from csp_check.models import CSP, ActRole, Constraint, ConstraintId, Turn, Value, Variable, VariableKind
+from csp_check.models import CSP, ActRole, ConstraintId, Turn, Value, Variable, VariableKind
 
 
 @register
-class NoInstance(Family):
+class NoInstance(Family[KbFilterInstance]):
     id = "C4"
     name = "no instance"
     description = "when the system finds nothing, no KB entity matches what was searched for"
     group = "domain"
     scope_step = 3  # last at a KB scope
+    instance_type = KbFilterInstance
 
-    def build_in_scope(self, ctx, at) -> list[Constraint]:
+    def build_in_scope(self, ctx, at) -> list[KbFilterInstance]:
         """The instance of a system turn at ``at`` (:class:`~csp_check.build.context.KbScope`) that
         reports no result (:func:`no_results`), unless a search constraint in force is one no
         variable mentions (what found nothing is then not known)."""
@@ -81,26 +82,27 @@ class NoInstance(Family):
                  if at.state_search and ctx.options.count_filter == "state" else [])
         return no_results(ctx, at.turn, at.domain, at.kb_id, at.columns, at.mine, at.filters, tight)
 
-    def satisfied(self, constraint: Constraint, assignment: Mapping[str, Value], csp: CSP) -> bool:
+    def satisfied(self, constraint: KbFilterInstance, assignment: Mapping[str, Value], csp: CSP) -> bool:
         sure, _ = count_matches(kb_common.entities(constraint, csp), constraint.columns,
                                 kb_common.values(constraint, assignment), constraint.ops)
         return sure == 0
 
-    def lower(self, constraint: Constraint, csp: CSP) -> list:
-        return [KbCount(constraint.kb or "", kb_common.filters(constraint), lo=Bound(None, 0), hi=Bound(None, 0))]
+    def lower(self, constraint: KbFilterInstance, csp: CSP) -> list[Primitive]:
+        return [KbCount(constraint.kb, kb_common.filters(constraint), lo=Bound(None, 0), hi=Bound(None, 0))]
 
-    def explain(self, constraint: Constraint, assignment: Mapping[str, Value], csp: CSP,
+    def explain(self, constraint: KbFilterInstance, assignment: Mapping[str, Value], csp: CSP,
                 by_name: Mapping[str, Variable]) -> str:
         matches = kb_common.possible_matches(constraint, assignment, csp)
-        kind = (constraint.kb or "").partition(KIND_MARK)[2]  # a no-result about one kind (asked_kind)
+        kinds = constraint.table.of(KindOf)  # a no-result about one kind (asked_kind)
+        kind = kinds[0].kind + constraint.table.marks_after(kinds[0]) if kinds else ""
         return (f"{kb_common.claim(constraint, by_name)} says there is no {kind or 'instance'} with "
                 f"{kb_common.said(constraint, assignment, by_name)}; the KB has {len(matches)}: {kb_common.sample(matches)}")
 
 
 def no_results(
     ctx, turn: Turn, domain: str, kb_id: str, columns: set[str], mine: list[Variable], filters: list[Variable],
-    tight: list[Variable] = (),
-) -> list[Constraint]:
+    tight: Sequence[Variable] = (),
+) -> list[KbFilterInstance]:
     """C4: no entity matches what the system says it found nothing for. ``tight``: values a
     ``dontcare`` of the state replaced without the user's words saying so
     (:meth:`~csp_check.build.context.BuildContext.unsaid_relaxations`); the no-result is read
@@ -118,8 +120,8 @@ def no_results(
         return []  # "there isn't a downtown area listed. Would you like north, …, or centre?": about the word
     said_slots = {v.slot for v in said}  # what it names, within the search in force
     filters = said + [f for f in filters if f.slot not in said_slots] if said else filters
-    tight = [v for v in tight if v.slot not in said_slots]  # "… any type will do": a dontcare nobody said
-    filters = [f for f in filters if f.slot not in {v.slot for v in tight}] + tight
+    unsaid = [v for v in tight if v.slot not in said_slots]  # "… any type will do": a dontcare nobody said
+    filters = [f for f in filters if f.slot not in {v.slot for v in unsaid}] + unsaid
     entity = None if said else asked_entity(ctx, turn, domain, columns)
     if entity is not None:  # "Does the Acorn fit that?" "Sorry, it doesn't": the Acorn does not match
         filters = [f for f in filters if f.slot != entity.slot] + [entity]
@@ -128,6 +130,7 @@ def no_results(
     if relative_request(ctx, turn, domain):
         return []  # "any other trains closer to 10:00?" "No": none closer than the one offered
     kind = None
+    table = TableView(base=kb_id)
     where = {sentence_of(turn.utterance, v.span) for v in said if v.span is not None}
     kind_column = profile.kind_column
     own = {v.value for v in mine if v.slot == kind_column and v.kind is VariableKind.SLOT and v.span is not None
@@ -137,15 +140,15 @@ def no_results(
         filters = [f for f in filters if f.slot != kind_column]  # "The only 4 star hotels are … nothing moderately priced"
         kinds = {e.get(kind_column) for e in ctx.kbs.get(kb_id) or []}
         if next(iter(own)) in kinds:
-            kb_id = kind_table(ctx, kb_id, next(iter(own)))
+            table = kind_table(ctx, table, next(iter(own)))
     elif entity is None and not any(f.slot == kind_column for f in filters):
         kind = (None if said else asked_kind(ctx, turn, domain, kb_id, mine)) or held_kind(ctx, turn.index, domain, kb_id)
     if kind is not None:  # "A cheap 4 star hotel …" "if you wanted a hotel, … There are guesthouses": no hotel
-        kb_id = kind_table(ctx, kb_id, kind)
-    out: list[Constraint] = []
+        table = kind_table(ctx, table, kind)
+    out: list[KbFilterInstance] = []
     if filters:
-        out.append(charged_fees(ctx, Constraint(
-            id=ConstraintId("C4"), variables=[f.name for f in filters], turn=turn.index, kb=kb_id,
+        out.append(charged_fees(ctx, KbFilterInstance(
+            id=ConstraintId("C4"), variables=[f.name for f in filters], turn=turn.index, table=table,
             columns=[f.slot for f in filters],
             ops=[_no_result_op(profile, f, said, entity, turn.utterance) for f in filters],
         ), said))
@@ -158,7 +161,24 @@ def charged_column(fee_column: str) -> str:
     return f"{fee_column} (charged)"
 
 
-def charged_fees(ctx, constraint: Constraint, said: list[Variable]) -> Constraint:
+class Charged(Restriction):
+    """A copy of the table with column ``charged`` (:func:`charged_column` of the fee column
+    ``fee``) added: ``reading`` (a fee said without its amount) for an entity whose known fee is
+    not "free", "free" for a free one, none where the fee is unknown (:func:`charged_fees`)."""
+
+    fee: str
+    charged: str
+    reading: str
+
+    def rows(self, entities: Rows) -> Rows:
+        return [{**e, self.charged: "free" if e[self.fee] == "free" else self.reading} if e.get(self.fee) else e
+                for e in entities]
+
+    def mark(self) -> str:
+        return f"|{self.charged}={self.reading}"
+
+
+def charged_fees(ctx, constraint: KbFilterInstance, said: list[Variable]) -> KbFilterInstance:
     """``constraint`` (a C4) with each entrance fee its turn names without an amount ("Neither
     park has an entrance fee", NoOffer Fee = "has an entrance fee":
     :func:`~csp_check.language.normalize.charged_fee`) compared as what it denotes, a fee of any amount:
@@ -176,12 +196,9 @@ def charged_fees(ctx, constraint: Constraint, said: list[Variable]) -> Constrain
     if not idx:
         return constraint
     reading = ctx.assignment[constraint.variables[idx[0]]]
-    kb_id = f"{constraint.kb}|{charged}={reading}"
-    if kb_id not in ctx.kbs:
-        ctx.kbs[kb_id] = [{**e, charged: "free" if e[fee] == "free" else reading}
-                          if e.get(fee) else e for e in ctx.kbs.get(constraint.kb or "") or []]
+    table = derived(ctx, constraint.table, Charged(fee=fee, charged=charged, reading=reading))
     columns = [charged if i in idx else col for i, col in enumerate(constraint.columns)]
-    return constraint.model_copy(update={"kb": kb_id, "columns": columns})
+    return constraint.model_copy(update={"table": table, "columns": columns})
 
 
 def _no_result_op(profile: CorpusProfile, f: Variable, said: list[Variable], entity: Variable | None,

@@ -48,28 +48,30 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
-from typing import Mapping
+from collections.abc import Mapping
 
-from csp_check.build.context import SYSTEM_CLAIMS, dialogue_table, is_dialogue_table, is_results_table, turn_table
+from csp_check.build.context import SYSTEM_CLAIMS, dialogue_table, turn_table
 from csp_check.corpora import CorpusProfile
 from csp_check.families import kb_common
-from csp_check.families.primitives import Bound, KbCount, count_matches, entity_match
+from csp_check.families.kb_common import KbFilterInstance, Restriction, Rows, TableView, derived
+from csp_check.families.primitives import Bound, KbCount, Primitive, count_matches, entity_match
 from csp_check.families.registry import Family, register
 from csp_check.language.cues import sentence_of, time_bound_op, whole_city_span
 from csp_check.language.normalize import clock_of_day, clock_time, fold
 from csp_check.language.scope_words import BOOKING_SLOT, DENIED, EITHER_OR, NEGATED_BEFORE, PROPOSED, TOTAL_SLOT
-from csp_check.models import CSP, ActRole, Constraint, ConstraintId, Value, Variable, VariableKind
+from csp_check.models import CSP, ActRole, ConstraintId, Value, Variable, VariableKind
 
 
 @register
-class SomeInstance(Family):
+class SomeInstance(Family[KbFilterInstance]):
     id = "C5"
     name = "some instance"
     description = "what the system offers, with what was asked for, describes a KB entity"
     group = "domain"
     scope_step = 1  # first at a KB scope: what the system offers
+    instance_type = KbFilterInstance
 
-    def build_in_scope(self, ctx, at) -> list[Constraint]:
+    def build_in_scope(self, ctx, at) -> list[KbFilterInstance]:
         """One instance per group of values the system offers or informs at ``at``
         (:class:`~csp_check.build.context.KbScope`), with the search in force (:func:`claims`),
         against every entity the dialogue's results show, else the table in force."""
@@ -80,15 +82,15 @@ class SomeInstance(Family):
             return [_of_its_kind(ctx, c) for c in _named_in_text(ctx, at.turn, kb_id, built)]
         return claims(ctx, at.turn.index, at.kb_id, at.columns, at.mine, asked)
 
-    def satisfied(self, constraint: Constraint, assignment: Mapping[str, Value], csp: CSP) -> bool:
+    def satisfied(self, constraint: KbFilterInstance, assignment: Mapping[str, Value], csp: CSP) -> bool:
         _, possible = count_matches(kb_common.entities(constraint, csp), constraint.columns,
                                     kb_common.values(constraint, assignment), constraint.ops)
         return possible > 0
 
-    def lower(self, constraint: Constraint, csp: CSP) -> list:
-        return [KbCount(constraint.kb or "", kb_common.filters(constraint), lo=Bound(None, 1), hi=None)]
+    def lower(self, constraint: KbFilterInstance, csp: CSP) -> list[Primitive]:
+        return [KbCount(constraint.kb, kb_common.filters(constraint), lo=Bound(None, 1), hi=None)]
 
-    def explain(self, constraint: Constraint, assignment: Mapping[str, Value], csp: CSP,
+    def explain(self, constraint: KbFilterInstance, assignment: Mapping[str, Value], csp: CSP,
                 by_name: Mapping[str, Variable]) -> str:
         """No entity has what the utterance states, or one has but not with the values the user
         asked for earlier (named one by one)."""
@@ -120,7 +122,20 @@ def _fits(ctx, kb_id: str, entity: Variable, asked: Variable) -> bool:
     return not rows or any(entity_match(e, [asked.slot], [asked.value], [ctx.profile.search_op(asked.slot)])[1] for e in rows)
 
 
-def _named_in_text(ctx, turn, kb_id: str, constraints: list[Constraint]) -> list[Constraint]:
+class Named(Restriction):
+    """The rows whose ``column`` is ``value`` (one entity a turn's words name: :func:`_named_in_text`)."""
+
+    column: str
+    value: str
+
+    def rows(self, entities: Rows) -> Rows:
+        return [e for e in entities if e.get(self.column) == self.value]
+
+    def mark(self) -> str:
+        return f"|{self.column}={self.value}"
+
+
+def _named_in_text(ctx, turn, kb_id: str, constraints: list[KbFilterInstance]) -> list[KbFilterInstance]:
     """Details a system turn gives with no name variable, where its words name one entity of the
     dialogue's results ("Emily Rosenbaum's address is …", written where the annotation has "Their
     address"): the details are that entity's, whatever entity was under discussion (spec §9: the
@@ -144,9 +159,7 @@ def _named_in_text(ctx, turn, kb_id: str, constraints: list[Constraint]) -> list
     if len({name for _, name in found}) != 1 or len(found) != 1:
         return constraints
     column, name = found.pop()
-    rows = [e for e in entities if e.get(column) == name]
-    named_id = f"{kb_id}|{column}={name}"
-    ctx.kbs.setdefault(named_id, rows)
+    named = derived(ctx, TableView(base=kb_id), Named(column=column, value=name))
     by_name = {v.name: v for v in ctx.variables}
     out = []
     for c in constraints:
@@ -155,28 +168,40 @@ def _named_in_text(ctx, turn, kb_id: str, constraints: list[Constraint]) -> list
             continue
         keep = [i for i, n in enumerate(c.variables) if not (names_entity(c.columns[i]) and by_name[n].turn != turn.index)]
         ops = [c.ops[i] if i < len(c.ops) else "=" for i in keep]
-        out.append(c.model_copy(update={"kb": named_id, "variables": [c.variables[i] for i in keep],
+        out.append(c.model_copy(update={"table": named, "variables": [c.variables[i] for i in keep],
                                         "columns": [c.columns[i] for i in keep], "ops": ops}))
     return out
 
 
-def _of_its_kind(ctx, constraint: Constraint) -> Constraint:
+class WithColumns(Restriction):
+    """The rows that have at least one of ``columns`` (entities of the kind a claim is about:
+    :func:`_of_its_kind`)."""
+
+    columns: tuple[str, ...]
+
+    def rows(self, entities: Rows) -> Rows:
+        return [e for e in entities if any(col in e for col in self.columns)]
+
+    def mark(self) -> str:
+        return f"|{','.join(self.columns)}"
+
+
+def _of_its_kind(ctx, constraint: KbFilterInstance) -> KbFilterInstance:
     """``constraint`` against the entities of the dialogue's results that have at least one of
     its columns: a service's calls of other methods return other kinds of entity (SGD Alarm_1's
     ``AddAlarm`` result has ``new_alarm_time``, no ``alarm_time``), which a missing column
     would otherwise let match anything (spec §6: a missing field is unknown only for an entity
     of the kind the claim is about). The table is registered under its own id, so the solvers
     read the same entities."""
-    entities = ctx.kbs.get(constraint.kb or "", [])
-    kept = [e for e in entities if any(col in e for col in constraint.columns)]
-    if len(kept) == len(entities) or not constraint.columns:
+    entities = ctx.kbs.get(constraint.kb, [])
+    kind = WithColumns(columns=tuple(sorted(set(constraint.columns))))
+    if len(kind.rows(entities)) == len(entities) or not constraint.columns:
         return constraint
-    kb_id = f"{constraint.kb}|{','.join(sorted(set(constraint.columns)))}"
-    ctx.kbs.setdefault(kb_id, kept)
-    return constraint.model_copy(update={"kb": kb_id})
+    return constraint.model_copy(update={"table": derived(ctx, constraint.table, kind)})
 
 
-def claims(ctx, turn: int, kb_id: str, columns: set[str], mine: list[Variable], asked: list[Variable]) -> list[Constraint]:
+def claims(ctx, turn: int, kb_id: str, columns: set[str], mine: list[Variable],
+           asked: list[Variable]) -> list[KbFilterInstance]:
     """C5: the offered / informed values of one utterance, with what the user asked for
     (``asked``: the search filters in force), describe an existing entity."""
     if any(v.role is ActRole.BOOKED for v in mine) or ctx.booked(turn, mine):
@@ -212,7 +237,7 @@ def claims(ctx, turn: int, kb_id: str, columns: set[str], mine: list[Variable], 
         asked = [v for v in asked if v.slot != profile.area_column]  # "colleges in Cambridge would be a good bet": the
         # statement's own scope is the whole city, whatever area was asked for
     elif (claims and all(v.slot in profile.detail_columns for v in claims) or claims and (
-        is_dialogue_table(kb_id)  # the dialogue's own results (SGD): any column may be a detail
+        kb_id in ctx.dialogue_tables  # the dialogue's own results (SGD): any column may be a detail
         and all(v.role is ActRole.INFORM and not profile.names_entity(v.slot) for v in claims)
         and not any(profile.names_entity(v.slot) or v.kind is VariableKind.AMOUNT for v in mine)
     )) and not counted(ctx.dialogue.turns[turn].utterance, claims, mine):  # details given alone ("Their
@@ -241,19 +266,19 @@ def claims(ctx, turn: int, kb_id: str, columns: set[str], mine: list[Variable], 
     asked_only = [v for v in single if v in asked]
     restated = [v for v in single if v not in asked and v not in listed and (v.slot, v.value) in requested]
     # (alternatives are offered for the request, which the turn may restate: "44 attractions in the centre")
-    out: list[Constraint] = []
+    out: list[KbFilterInstance] = []
     sets = [asked_only + (restated if v in alternatives else []) + [v] for v in listed] if listed else [single]
     for group in sets:
         group = group + bounds
-        out.append(clock_arrivals(ctx, Constraint(
-            id=ConstraintId("C5"), variables=[v.name for v in group], turn=turn, kb=kb_id,
+        out.append(clock_arrivals(ctx, KbFilterInstance(
+            id=ConstraintId("C5"), variables=[v.name for v in group], turn=turn, table=TableView(base=kb_id),
             columns=[v.slot for v in group], ops=[bound_op(ctx, v) if v in bounds else "=" for v in group],
         )))
     return out + taken_back
 
 
 def withdrawn(profile: CorpusProfile, turn: int, kb_id: str, utterance: str,
-              claims: list[Variable]) -> tuple[list[Variable], list[Constraint]]:
+              claims: list[Variable]) -> tuple[list[Variable], list[KbFilterInstance]]:
     """Split off the entities ``claims`` (one system utterance's) names only to deny them what
     was asked: a name (a column the ``profile`` says names an entity) followed by a negated
     copula (:data:`~csp_check.language.scope_words.DENIED`: "I do apologize, the
@@ -264,21 +289,21 @@ def withdrawn(profile: CorpusProfile, turn: int, kb_id: str, utterance: str,
     :data:`~csp_check.language.scope_words.NEGATED_BEFORE`), as one C5 instance each. Returns the
     remaining claims and those instances."""
     names_entity = profile.names_entity
-    denied = [v for v in claims if names_entity(v.slot) and v.turn == turn and v.span is not None
-              and DENIED.match(utterance, v.span.end)]
+    spanned = [(v, v.span) for v in claims if v.span is not None]
+    denied = [(v, span) for v, span in spanned if names_entity(v.slot) and v.turn == turn
+              and DENIED.match(utterance, span.end)]
     if not denied:
         return claims, []
-    out: list[Constraint] = []
+    out: list[KbFilterInstance] = []
     gone: set[str] = set()
-    for name in denied:
-        where = sentence_of(utterance, name.span)  # its sentence up to the next name ("…, but Y is")
-        until = min([v.span.start for v in claims if names_entity(v.slot) and v.span is not None
-                     and name.span.end <= v.span.start < where[1]] + [where[1]])
-        said = [v for v in claims if not names_entity(v.slot) and v.span is not None
-                and name.span.end <= v.span.start < until]
-        gone |= {name.name} | {v.name for v in said}
-        group = [name] + [v for v in said if not NEGATED_BEFORE.search(utterance[where[0] : v.span.start])]
-        out.append(Constraint(id=ConstraintId("C5"), variables=[v.name for v in group], turn=turn, kb=kb_id,
+    for name, at in denied:
+        where = sentence_of(utterance, at)  # its sentence up to the next name ("…, but Y is")
+        until = min([span.start for v, span in spanned if names_entity(v.slot)
+                     and at.end <= span.start < where[1]] + [where[1]])
+        said = [(v, span) for v, span in spanned if not names_entity(v.slot) and at.end <= span.start < until]
+        gone |= {name.name} | {v.name for v, _ in said}
+        group = [name] + [v for v, span in said if not NEGATED_BEFORE.search(utterance[where[0] : span.start])]
+        out.append(KbFilterInstance(id=ConstraintId("C5"), variables=[v.name for v in group], turn=turn, table=TableView(base=kb_id),
                               columns=[v.slot for v in group], ops=["="] * len(group)))
     return [v for v in claims if v.name not in gone], out
 
@@ -290,7 +315,24 @@ def clock_column(arrival: str) -> str:
     return f"{arrival} (clock)"
 
 
-def clock_arrivals(ctx, constraint: Constraint) -> Constraint:
+class ClockArrivals(Restriction):
+    """A copy of the table with column ``clock`` (:func:`clock_column` of the arrival column
+    ``arrival``) added: the clock time of a next-day arrival (hour 25 on), else the arrival
+    itself (:func:`clock_arrivals`)."""
+
+    arrival: str
+    clock: str
+
+    def rows(self, entities: Rows) -> Rows:
+        arrival, clock = self.arrival, self.clock
+        return [{**e, clock: clock_of_day(e[arrival]) if e[arrival] >= "25:00" else e[arrival]}
+                if e.get(arrival) else e for e in entities]
+
+    def mark(self) -> str:
+        return f"|{self.clock}"
+
+
+def clock_arrivals(ctx, constraint: KbFilterInstance) -> KbFilterInstance:
     """``constraint`` (a C5) with its "arrive by" bounds compared on the clock time of each
     arrival, where a train matching its other filters arrives after midnight, on the next day
     ("01:44" for a train leaving 23:01, written "25:44":
@@ -309,18 +351,15 @@ def clock_arrivals(ctx, constraint: Constraint) -> Constraint:
     bounded = [i for i, (_, col, op) in enumerate(filters) if col == arrival and op == "<="]
     if not bounded:
         return constraint
-    entities = ctx.kbs.get(constraint.kb or "") or []
+    entities = ctx.kbs.get(constraint.kb) or []
     by_name = {v.name: v for v in ctx.variables}
     said = [(col, op, ctx.assignment.get(n, by_name[n].value)) for n, col, op in filters]
     if not kb_common.after_midnight_within(entities, said, "25:00", arrival):
         return constraint
     clock = clock_column(arrival)
-    kb_id = f"{constraint.kb}|{clock}"
-    if kb_id not in ctx.kbs:
-        ctx.kbs[kb_id] = [{**e, clock: clock_of_day(e[arrival]) if e[arrival] >= "25:00" else e[arrival]}
-                          if e.get(arrival) else e for e in entities]
+    table = derived(ctx, constraint.table, ClockArrivals(arrival=arrival, clock=clock))
     columns = [clock if i in bounded else col for i, col in enumerate(constraint.columns)]
-    return constraint.model_copy(update={"kb": kb_id, "columns": columns})
+    return constraint.model_copy(update={"table": table, "columns": columns})
 
 
 def either_or(profile: CorpusProfile, utterance: str, stated: list[Variable]) -> list[Variable]:
@@ -356,8 +395,8 @@ def counted(utterance: str, claims: list[Variable], mine: list[Variable]) -> boo
     "we have four with free entrance" states the filter of a count, not a detail of the entity
     under discussion (the count's own C6 checks it)."""
     sentences = {sentence_of(utterance, v.span) for v in mine if v.kind is VariableKind.AMOUNT and v.span is not None}
-    spanned = [v for v in claims if v.span is not None]
-    return bool(sentences) and bool(spanned) and all(sentence_of(utterance, v.span) in sentences for v in spanned)
+    spanned = [v.span for v in claims if v.span is not None]
+    return bool(sentences) and bool(spanned) and all(sentence_of(utterance, span) in sentences for span in spanned)
 
 
 def whole_city(ctx, turn: int, claims: list[Variable], mine: list[Variable]) -> bool:
@@ -376,7 +415,7 @@ def whole_city(ctx, turn: int, claims: list[Variable], mine: list[Variable]) -> 
     return any(v.span is not None and sentence_of(utterance, v.span) == where for v in claims)
 
 
-def booking_details(ctx, turn: int, kb_id: str, columns: set[str], mine: list[Variable]) -> list[Constraint]:
+def booking_details(ctx, turn: int, kb_id: str, columns: set[str], mine: list[Variable]) -> list[KbFilterInstance]:
     """C5 in a booking confirmation: the entity details it informs (address, phone, rating, a
     yes/no feature…) belong to the booked entity, named in the turn or under discussion. Not
     details: the booking's own values (the booking call's arguments: date, time, party size),
@@ -389,13 +428,13 @@ def booking_details(ctx, turn: int, kb_id: str, columns: set[str], mine: list[Va
         if v.kind is VariableKind.SLOT and v.role is ActRole.INFORM and v.slot in columns and v.span is not None
         and not profile.names_entity(v.slot) and v.slot not in params and v.slot not in profile.bounds
         and not BOOKING_SLOT.search(v.slot) and ctx.kb_claim(kb_id, v)
-        and (is_results_table(kb_id) or v.value in ctx.vocab(kb_id, v.slot))  # a --kb value
+        and (kb_id in ctx.results_tables or v.value in ctx.vocab(kb_id, v.slot))  # a --kb value
     ]  # no entity of the domain has is more likely another domain's (MultiWOZ's acts mislabel domains)
     named = [v for v in mine if v.kind is VariableKind.SLOT and profile.names_entity(v.slot) and v.slot in columns]
     trip = unknown_trip(ctx, turn, kb_id, named)
     if trip:
         group = details + [v for v in trip if v not in details]
-        return totals + [Constraint(id=ConstraintId("C5"), variables=[v.name for v in group], turn=turn, kb=kb_id,
+        return totals + [KbFilterInstance(id=ConstraintId("C5"), variables=[v.name for v in group], turn=turn, table=TableView(base=kb_id),
                                     columns=[v.slot for v in group], ops=["="] * len(group))]
     if not details:
         return totals
@@ -410,11 +449,11 @@ def booking_details(ctx, turn: int, kb_id: str, columns: set[str], mine: list[Va
         return totals  # "Nandos" may be "nandos city centre": a part of another name names no one entity
     else:
         group = details + [entity]
-    return totals + [Constraint(id=ConstraintId("C5"), variables=[v.name for v in group], turn=turn, kb=kb_id,
+    return totals + [KbFilterInstance(id=ConstraintId("C5"), variables=[v.name for v in group], turn=turn, table=TableView(base=kb_id),
                                 columns=[v.slot for v in group], ops=["="] * len(group))]
 
 
-def _booked_totals(ctx, turn: int, mine: list[Variable], params: set[str]) -> list[Constraint]:
+def _booked_totals(ctx, turn: int, mine: list[Variable], params: set[str]) -> list[KbFilterInstance]:
     """C5 for a total (price, fee, cost, fare) a booking confirmation informs, where the booking
     call of that very turn returned one entity with that column (SGD ``ReserveCar`` →
     ``total_price``): the booking's own record says what it costs. One instance per total,
@@ -428,7 +467,7 @@ def _booked_totals(ctx, turn: int, mine: list[Variable], params: set[str]) -> li
         booked = ctx.kbs.get(own) or []
         if len(booked) == 1 and v.slot in booked[0] and any(r.turn == turn and r.parameters is not None
                                                              for r in ctx.results if r.domain == v.domain):
-            out.append(Constraint(id=ConstraintId("C5"), variables=[v.name], turn=turn, kb=own, columns=[v.slot], ops=["="]))
+            out.append(KbFilterInstance(id=ConstraintId("C5"), variables=[v.name], turn=turn, table=TableView(base=own), columns=[v.slot], ops=["="]))
     return out
 
 

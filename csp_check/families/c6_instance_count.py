@@ -49,44 +49,90 @@ Reading rules
 
 from __future__ import annotations
 
-from typing import Mapping
+from collections.abc import Mapping
+
+from pydantic import Field
 
 from csp_check.corpora.shared import ARRIVAL_COLUMNS
 from csp_check.families import kb_common
 from csp_check.families.c6_scope import (
-    LIST_MARK, NAME_WORD_MARK, broader_values, count_bounds, counted_noun, day_of_daily_count, generic_sense,
-    introduces_entity, listed_values, name_word_noun, name_word_table, named_values, next_day_within, noun_kind,
-    other_reading, others_excluded, parts, unknown_value, values_table, with_own_words, within, without_denied,
+    NameHas,
+    OneOf,
+    broader_values,
+    count_bounds,
+    counted_noun,
+    day_of_daily_count,
+    generic_sense,
+    introduces_entity,
+    listed_values,
+    name_word_noun,
+    name_word_table,
+    named_values,
+    next_day_within,
+    noun_kind,
+    other_reading,
+    others_excluded,
+    parts,
+    unknown_value,
+    values_table,
+    with_own_words,
+    within,
+    without_denied,
     without_requested,
 )
-from csp_check.families.kb_common import KIND_MARK, after_midnight_within, kind_table
-from csp_check.families.primitives import KbCount, count_matches
+from csp_check.families.kb_common import KbFilterInstance, KindOf, TableView, after_midnight_within, kind_table
+from csp_check.families.primitives import KbCount, Primitive, count_matches
 from csp_check.families.registry import Family, register
 from csp_check.language.normalize import clock_of_day
 from csp_check.language.scope_words import ONE_AFTER_ARTICLE, ONE_OF_THEM_AFTER
-from csp_check.models import CSP, ActRole, Constraint, ConstraintId, Value, Variable, VariableKind
+from csp_check.models import CSP, ActRole, ConstraintId, Value, Variable, VariableKind
 
 #: The words an explanation gives each comparison of an amount ("more than 70").
 OP_WORDS = {"=": "", ">": "more than ", ">=": "at least ", "<": "fewer than ", "<=": "at most ", "~": "about "}
 
 
-def amount_op(constraint: Constraint, csp: CSP) -> str:
+class CountInstance(KbFilterInstance):
+    """A C6 instance: as a C5 (:class:`~csp_check.families.kb_common.KbFilterInstance`), but
+    ``|matching entities|`` compared with the amount variable ``count_variable`` by that
+    variable's ``amount_op`` (``=``: equal; ``>``: more than, …; ``~``: about, within a
+    quarter); a count of "other" entities may exceed it by up to ``count_excluded``, and one
+    under an "arrive by" bound fall short of it by up to ``count_next_day``."""
+
+    count_variable: str
+    count_excluded: int = Field(
+        0, description="entities named earlier that a count of 'other' ones ('2 other cheap places') "
+        "leaves out and that match its filters; the KB count may exceed the amount by up to that many",
+    )
+    count_next_day: int = Field(
+        0, description="matching trains that arrive after midnight, on the next day, though their clock "
+        "time is within an 'arrive by' bound; a count made by comparing clock times includes them, so the "
+        "KB count may fall short of the amount by up to that many",
+    )
+
+    @property
+    def scope(self) -> list[str]:
+        """The filter variables, then the amount."""
+        return [*self.variables, self.count_variable]
+
+
+def amount_op(constraint: CountInstance, csp: CSP) -> str:
     """The comparison of the constraint's amount variable (``=`` when it states none)."""
     try:
-        return csp.variable(constraint.count_variable or "").amount_op
+        return csp.variable(constraint.count_variable).amount_op
     except KeyError:
         return "="
 
 
 @register
-class InstanceCount(Family):
+class InstanceCount(Family[CountInstance]):
     id = "C6"
     name = "instance count"
     description = "an amount the system states agrees with the number of matching KB entities"
     group = "domain"
     scope_step = 2  # after the offers: a count
+    instance_type = CountInstance
 
-    def build_in_scope(self, ctx, at) -> list[Constraint]:
+    def build_in_scope(self, ctx, at) -> list[CountInstance]:
         """One instance per amount the system states at ``at``
         (:class:`~csp_check.build.context.KbScope`) that counts the search in force (:func:`counts`);
         the filters are the search in force, with the values the utterance itself names
@@ -101,45 +147,46 @@ class InstanceCount(Family):
             filters = without_requested(ctx, at.turn, at.domain, at.kb_id, at.mine, filters)
             filters, table = named_values(ctx, at.turn.index, at.kb_id, at.mine, filters)
             return counts(ctx, at.turn.index, at.domain, table, at.mine, at.state_search, filters)
-        return counts(ctx, at.turn.index, at.domain, at.kb_id, at.mine, at.state_search, filters)
+        return counts(ctx, at.turn.index, at.domain, TableView(base=at.kb_id), at.mine, at.state_search, filters)
 
-    def satisfied(self, constraint: Constraint, assignment: Mapping[str, Value], csp: CSP) -> bool:
-        amount = assignment[constraint.count_variable or ""]
+    def satisfied(self, constraint: CountInstance, assignment: Mapping[str, Value], csp: CSP) -> bool:
+        amount = assignment[constraint.count_variable]
         if not isinstance(amount, int):
             return False
         sure, possible = count_matches(kb_common.entities(constraint, csp), constraint.columns,
                                        kb_common.values(constraint, assignment), constraint.ops)
-        lo, hi = count_bounds(amount_op(constraint, csp), constraint.count_variable or "",
-                              csp.assignment.get(constraint.count_variable or ""),  # tolerance: of the text's amount
+        lo, hi = count_bounds(amount_op(constraint, csp), constraint.count_variable,
+                              csp.assignment.get(constraint.count_variable),  # tolerance: of the text's amount
                               constraint.count_excluded, constraint.count_next_day)
         return within(sure, possible, lo, hi, assignment)
 
-    def lower(self, constraint: Constraint, csp: CSP) -> list:
-        if not constraint.count_variable:
-            raise ValueError(f"dialogue {csp.dialogue_id}: C6 without a count variable")
+    def lower(self, constraint: CountInstance, csp: CSP) -> list[Primitive]:
         lo, hi = count_bounds(amount_op(constraint, csp), constraint.count_variable,
                               csp.assignment.get(constraint.count_variable), constraint.count_excluded,
                               constraint.count_next_day)
-        return [KbCount(constraint.kb or "", kb_common.filters(constraint), lo=lo, hi=hi)]
+        return [KbCount(constraint.kb, kb_common.filters(constraint), lo=lo, hi=hi)]
 
-    def explain(self, constraint: Constraint, assignment: Mapping[str, Value], csp: CSP,
+    def explain(self, constraint: CountInstance, assignment: Mapping[str, Value], csp: CSP,
                 by_name: Mapping[str, Variable]) -> str:
-        amount = assignment[constraint.count_variable or ""]
+        amount = assignment[constraint.count_variable]
         matches = kb_common.possible_matches(constraint, assignment, csp)
         sure, possible = count_matches(kb_common.entities(constraint, csp), constraint.columns,
                                        kb_common.values(constraint, assignment), constraint.ops)
         have = str(sure) if sure == possible else f"{sure}-{possible}"
         op = OP_WORDS[amount_op(constraint, csp)]
         said = kb_common.said(constraint, assignment, by_name)
-        kind = (constraint.kb or "").partition(KIND_MARK)[2].partition(LIST_MARK)[0]
-        if kind:  # the count's own noun ("three hotels"): counted among that kind
+        table = constraint.table
+        kinds, listed, named = table.of(KindOf), table.of(OneOf), table.of(NameHas)
+        # each names its step's value with the steps after it, as these words always have
+        # (TableView.marks_after): a kind up to the next list of values, a list's values with the rest
+        if kinds:  # the count's own noun ("three hotels"): counted among that kind
+            kind = kinds[0].kind + table.marks_after(kinds[0], until=OneOf)
             said = ", ".join(x for x in (said, f"type={kind!r} (the counted noun)") if x)
-        listed = (constraint.kb or "").partition(LIST_MARK)[2]
         if listed:  # "in the centre and north": any of the values listed
-            column, _, values = listed.partition("=")
-            said = ", ".join(x for x in (said, f"{column} one of {values.split('|')} (listed)") if x)
-        word = (constraint.kb or "").partition(NAME_WORD_MARK)[2]
-        if word:  # "four churches": counted among the entities so named
+            values = ("|".join(listed[0].values) + table.marks_after(listed[0])).split("|")
+            said = ", ".join(x for x in (said, f"{listed[0].column} one of {values} (listed)") if x)
+        if named:  # "four churches": counted among the entities so named
+            word = named[0].word + table.marks_after(named[0])
             said = ", ".join(x for x in (said, f"a name with {word!r} (the counted noun)") if x)
         if constraint.count_excluded:
             op = f"{op}{amount} other (up to {constraint.count_excluded} named before not counted), i.e. "
@@ -153,7 +200,7 @@ class InstanceCount(Family):
         return msg
 
 
-def next_day_arrivals(constraint: Constraint, assignment: Mapping[str, Value],
+def next_day_arrivals(constraint: KbFilterInstance, assignment: Mapping[str, Value],
                       csp: CSP) -> tuple[str, list[Mapping[str, str]]]:
     """``(arrival column, entities)``: the entities a count under an "arrive by" bound leaves
     out only because they arrive after midnight, on the next day
@@ -170,12 +217,12 @@ def next_day_arrivals(constraint: Constraint, assignment: Mapping[str, Value],
 
 
 def counts(
-    ctx, turn: int, domain: str, kb_id: str, mine: list[Variable], state_search: bool,
+    ctx, turn: int, domain: str, base: TableView, mine: list[Variable], state_search: bool,
     filters: list[Variable],
-) -> list[Constraint]:
+) -> list[CountInstance]:
     """C6: an amount equals the number of entities matching the filters. Under a belief-state
     search (``state_search``, :attr:`~csp_check.build.context.KbScope.state_search`) the
-    readings of :mod:`csp_check.families.c6_scope` narrow or widen the filters and the table;
+    readings of :mod:`csp_check.families.c6_scope` narrow or widen the filters and the table ``base``;
     a service call's own results (SGD) are counted with its parameters as they are."""
     profile = ctx.profile
     amounts = [v for v in mine if v.kind is VariableKind.AMOUNT]
@@ -188,29 +235,29 @@ def counts(
         return []  # a breakdown ("2 in the centre, one in the north", "one at 17:23 and another"): each about a part
     if state_search:
         filters = without_denied(ctx, turn, domain, filters)
-    family = broader_values(ctx, kb_id, filters) if state_search else None
+    family = broader_values(ctx, base.name, filters) if state_search else None
     if family is not None:  # "eastern European": the DB's european and modern european
         unknown, values = family
         filters = [f for f in filters if f is not unknown]
-        kb_id = values_table(ctx, kb_id, unknown.slot, values)
-    out: list[Constraint] = []
+        base = values_table(ctx, base, unknown.slot, values)
+    out: list[CountInstance] = []
     for amount in amounts:
         noun = nouns.get(amount.name)
-        table = kb_id
-        word = name_word_noun(ctx, turn, kb_id, amount, mine) if noun is None and state_search else None
+        table = base
+        word = name_word_noun(ctx, turn, base.name, amount, mine) if noun is None and state_search else None
         kind_column = profile.kind_column
         if word is not None:  # "four churches": no type of the table, a word of its entities' names
-            types = {e.get(kind_column) for e in ctx.kbs.get(kb_id) or []}
+            types = {e.get(kind_column) for e in ctx.kbs.get(base.name) or []}
             filters = [f for f in filters if f.slot != kind_column or f.value in types or f.value == "dontcare"]
-            table = name_word_table(ctx, kb_id, word)
+            table = name_word_table(ctx, base, word)
         elif noun is not None:  # "2 swimming pools", "8 guesthouses": the count is about that kind
             filters = [f for f in filters if f.slot != noun.slot] + [noun]
         elif state_search:  # "Three hotels come up" with no span on "hotels": the words still say the kind
-            kind = noun_kind(ctx, turn, domain, kb_id, amount, filters)
+            kind = noun_kind(ctx, turn, domain, base.name, amount, filters)
             if kind is not None:
                 filters = [f for f in filters if f.slot != kind_column]
-                table = kind_table(ctx, kb_id, kind)
-        for slot, values in (listed_values(ctx, turn, kb_id, amount, mine, amounts) if state_search else {}).items():
+                table = kind_table(ctx, base, kind)
+        for slot, values in (listed_values(ctx, turn, base.name, amount, mine, amounts) if state_search else {}).items():
             filters = [f for f in filters if f.slot != slot]  # "4 Indian restaurants … in the centre and north"
             table = values_table(ctx, table, slot, values)
         if state_search:
@@ -219,9 +266,9 @@ def counts(
                 continue  # "3 trains a day" with no day known and days that differ: which day is not said
             if per_day is not None:  # "I have 3 trains a day that arrive by 10:30": one day's trains
                 table = values_table(ctx, table, profile.day_column, [per_day])
-        if (table == kb_id and state_search and domain in profile.generic_kinds
+        if (table.name == base.name and state_search and domain in profile.generic_kinds
                 and not any(f.slot == kind_column for f in filters)):
-            filters = generic_sense(ctx, turn, domain, kb_id, amount, filters)
+            filters = generic_sense(ctx, turn, domain, base.name, amount, filters)
         utterance = ctx.dialogue.turns[turn].utterance
         if amount.span is not None and state_search and amount.value == 1 and (
             ONE_OF_THEM_AFTER.match(utterance[amount.span.end :]) or ONE_AFTER_ARTICLE.search(utterance[: amount.span.start])
@@ -231,7 +278,7 @@ def counts(
             continue  # "I have one train leaving cambridge at 12:40 and arriving at 13:08": "a train"
         if state_search and not filters and ctx.state_names(turn, domain):
             continue  # "two restaurants: Pizza Express and Pizza Express Fen Ditton": a count of names
-        if state_search and amount.value == 0 and unknown_value(ctx, turn, domain, kb_id):
+        if state_search and amount.value == 0 and unknown_value(ctx, turn, domain, base.name):
             continue  # "zero findings for australasian food": no entity has a value the DB does not know
         if state_search and (turn, domain) in ctx.unlinked:
             continue  # a search constraint no variable mentions: the count's filter is not known
@@ -240,8 +287,8 @@ def counts(
         excluded = others_excluded(ctx, turn, domain, table, amount, filters) if state_search else 0
         next_day = next_day_within(ctx, table, filters) if state_search else 0
         out.append(
-            Constraint(
-                id=ConstraintId("C6"), variables=[f.name for f in filters], turn=turn, kb=table,
+            CountInstance(
+                id=ConstraintId("C6"), variables=[f.name for f in filters], turn=turn, table=table,
                 columns=[f.slot for f in filters], count_variable=amount.name,
                 ops=[profile.search_op(f.slot) for f in filters],
                 count_excluded=excluded,

@@ -14,16 +14,27 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
-from typing import Mapping
+from collections.abc import Mapping
 
 from csp_check.corpora import CorpusProfile
-from csp_check.families.kb_common import after_midnight_within
+from csp_check.families.kb_common import Restriction, Rows, TableView, after_midnight_within, derived
 from csp_check.families.primitives import Bound, count_matches, entity_match
 from csp_check.language.cues import approx_tolerance, sentence_of
 from csp_check.language.normalize import name_words, wording_key
 from csp_check.language.scope_words import (
-    ALL_BUT_AFTER, ALL_WORD, ANOTHER_NUMBER, CLAUSE_BREAK, COUNTED_ONE, JOINED_KIND, NOT_NEEDED, OTHERS_AFTER,
-    OTHERS_BEFORE, PART_BEFORE, PER_DAY, WORDS_AFTER, WORDS_ONLY,
+    ALL_BUT_AFTER,
+    ALL_WORD,
+    ANOTHER_NUMBER,
+    CLAUSE_BREAK,
+    COUNTED_ONE,
+    JOINED_KIND,
+    NOT_NEEDED,
+    OTHERS_AFTER,
+    OTHERS_BEFORE,
+    PART_BEFORE,
+    PER_DAY,
+    WORDS_AFTER,
+    WORDS_ONLY,
 )
 from csp_check.models import ActRole, Value, Variable, VariableKind
 
@@ -73,7 +84,7 @@ def within(sure: int, possible: int, lo: Bound, hi: Bound | None, assignment: Ma
     return max(sure, low) <= (possible if high is None else min(possible, high))
 
 
-def next_day_within(ctx, table: str, filters: list[Variable]) -> int:
+def next_day_within(ctx, table: TableView, filters: list[Variable]) -> int:
     """How many entities of ``table`` matching ``filters`` arrive after midnight, on the next day
     ("01:44" for a train leaving 23:01: :func:`~csp_check.language.normalize.next_day_arrival`), at a
     clock time within the filters' "arrive by" bound: those a count made by comparing clock
@@ -82,7 +93,7 @@ def next_day_within(ctx, table: str, filters: list[Variable]) -> int:
     which no clock bound meets. Spec §9 (time bounds); the values are read at build time, as
     :func:`others_excluded`'s."""
     said = [(f.slot, ctx.profile.search_op(f.slot), ctx.assignment.get(f.name, f.value)) for f in filters]
-    return len(after_midnight_within(ctx.kbs.get(table) or [], said, "25:00", ctx.profile.arrival_column))
+    return len(after_midnight_within(ctx.kbs.get(table.name) or [], said, "25:00", ctx.profile.arrival_column))
 
 
 def without_requested(ctx, turn, domain: str, kb_id: str, mine: list[Variable], filters: list[Variable]) -> list[Variable]:
@@ -135,21 +146,21 @@ def with_own_words(
     return kept + [v for slot, v in single.items()]
 
 
-def fits(ctx, table: str, filters: list[Variable], amount: Variable) -> bool:
+def fits(ctx, table: TableView, filters: list[Variable], amount: Variable) -> bool:
     """Whether the amount the text states (``amount``'s value, by its ``amount_op``) agrees with
     the count of ``table``'s entities matching ``filters`` (values as the text says them)."""
     said = ctx.assignment.get(amount.name, amount.value)
     if not isinstance(said, int) or isinstance(said, bool):
         return False
-    sure, possible = count_matches(ctx.kbs.get(table) or [], [f.slot for f in filters],
+    sure, possible = count_matches(ctx.kbs.get(table.name) or [], [f.slot for f in filters],
                                    [ctx.assignment.get(f.name, f.value) for f in filters],
                                    [ctx.profile.search_op(f.slot) for f in filters])  # fmt: skip
     lo, hi = count_bounds(amount.amount_op, amount.name, said)
     return within(sure, possible, lo, hi, {amount.name: said})
 
 
-def other_reading(ctx, turn: int, domain: str, table: str, amount: Variable,
-                  filters: list[Variable]) -> tuple[str, list[Variable]]:
+def other_reading(ctx, turn: int, domain: str, table: TableView, amount: Variable,
+                  filters: list[Variable]) -> tuple[TableView, list[Variable]]:
     """``(table, filters)`` of a count: as given, or — when the amount disagrees with them — the
     first other reasonable reading of the search under which it agrees (a count is not wrong if
     any reasonable reading of the constraints in force makes it true; spec §9). The readings:
@@ -163,7 +174,7 @@ def other_reading(ctx, turn: int, domain: str, table: str, amount: Variable,
     parking": 3 places, those without parking)."""
     if fits(ctx, table, filters, amount):
         return table, filters
-    readings: list[tuple[str, list[Variable]]] = []
+    readings: list[tuple[TableView, list[Variable]]] = []
     for f in filters:
         if f.speaker == "system" and f.turn < turn and f.role is ActRole.OFFER and not any(
                 v.speaker == "user" and v.domain == f.domain and v.slot == f.slot and v.turn <= turn
@@ -177,7 +188,7 @@ def other_reading(ctx, turn: int, domain: str, table: str, amount: Variable,
     for t in ctx.dialogue.turns[:turn]:
         for m in NOT_NEEDED.finditer(t.utterance) if t.speaker == "user" else ():
             column = ctx.profile.amenities[m[1].lower()]
-            if column not in columns and any(column in e for e in ctx.kbs.get(table) or []):
+            if column not in columns and any(column in e for e in ctx.kbs.get(table.name) or []):
                 readings.append((values_table(ctx, table, column, ["no"]), filters))
     for reading in readings:
         if fits(ctx, *reading, amount):
@@ -185,7 +196,7 @@ def other_reading(ctx, turn: int, domain: str, table: str, amount: Variable,
     return table, filters
 
 
-def day_of_daily_count(ctx, turn: int, table: str, amount: Variable, filters: list[Variable]) -> str | None:
+def day_of_daily_count(ctx, turn: int, table: TableView, amount: Variable, filters: list[Variable]) -> str | None:
     """The day whose entities a count said per day counts ("I have 3 trains a day that arrive by
     10:30", no day given yet): table ``table`` has a ``day`` column, no filter is on it, and the
     amount's words are followed within a few words by "a day" / "per day" / "each day" /
@@ -194,7 +205,7 @@ def day_of_daily_count(ctx, turn: int, table: str, amount: Variable, filters: li
     count; ``""``: a per-day count whose day is not known and matters (no C6). The day is the
     profile's :attr:`~csp_check.corpora.CorpusProfile.day_column`."""
     day = ctx.profile.day_column
-    entities = ctx.kbs.get(table) or []
+    entities = ctx.kbs.get(table.name) or []
     if amount.span is None or any(f.slot == day for f in filters) or not any(day in e for e in entities):
         return None
     utterance = ctx.dialogue.turns[turn].utterance
@@ -214,7 +225,7 @@ def day_of_daily_count(ctx, turn: int, table: str, amount: Variable, filters: li
 
 
 def named_values(ctx, turn: int, kb_id: str, mine: list[Variable],
-                 filters: list[Variable]) -> tuple[list[Variable], str]:
+                 filters: list[Variable]) -> tuple[list[Variable], TableView]:
     """``(filters, table)`` for a count whose turn names the counted entities and gives each its
     own value of a search column, none of them the value in force ("There are two restaurants.
     The Nirala which is moderate and the royal spice which is cheap" after "expensive"): the
@@ -225,8 +236,8 @@ def named_values(ctx, turn: int, kb_id: str, mine: list[Variable],
     names = {v.value for v in mine if profile.names_entity(v.slot) and v.kind is VariableKind.SLOT}
     amounts = [ctx.assignment.get(v.name, v.value) for v in mine if v.kind is VariableKind.AMOUNT]
     if len(amounts) != 1 or amounts[0] != len(names):
-        return filters, kb_id  # the entities named are not the ones counted
-    table = kb_id
+        return filters, TableView(base=kb_id)  # the entities named are not the ones counted
+    table = TableView(base=kb_id)
     for f in list(filters):
         if (f.slot not in profile.search_columns or profile.search_op(f.slot) != "=" or not isinstance(f.value, str)
                 or f.value == "dontcare"):
@@ -277,7 +288,7 @@ def more_kinds(ctx, turn: int, end: int, domain: str) -> bool:
     """Whether the kind named before ``end`` is joined to another ("21 guesthouses *and hotels*",
     "hotels or guesthouses"): the noun phrase counts several kinds, so it narrows to none."""
     m = JOINED_KIND.match(ctx.dialogue.turns[turn].utterance[end:])
-    return bool(m) and any(ctx.lexicon.resolve(f"{domain}.{ctx.profile.kind_column}", p) for p in (m[1], m[1].split()[0]))
+    return m is not None and any(ctx.lexicon.resolve(f"{domain}.{ctx.profile.kind_column}", p) for p in (m[1], m[1].split()[0]))
 
 
 
@@ -369,7 +380,7 @@ def introduces_entity(ctx, turn: int, amount: Variable, mine: list[Variable]) ->
     return False
 
 
-def others_excluded(ctx, turn: int, domain: str, table: str, amount: Variable, filters: list[Variable]) -> int:
+def others_excluded(ctx, turn: int, domain: str, table: TableView, amount: Variable, filters: list[Variable]) -> int:
     """For an amount that counts *other* entities ("There are 2 other cheap Chinese places",
     "another 3", "4 more", "2 … else"; :data:`~csp_check.language.scope_words.OTHERS_AFTER`,
     :data:`~csp_check.language.scope_words.OTHERS_BEFORE`): how many
@@ -390,7 +401,7 @@ def others_excluded(ctx, turn: int, domain: str, table: str, amount: Variable, f
              and _before(v, turn, amount) and _identifies(ctx.profile, v)}  # fmt: skip
     values = [ctx.assignment.get(f.name, f.value) for f in filters]
     count = 0
-    for entity in ctx.kbs.get(table) or []:
+    for entity in ctx.kbs.get(table.name) or []:
         if not any(entity.get(slot) == value for slot, value in named):
             continue
         _, possible = entity_match(entity, [f.slot for f in filters], values, [ctx.profile.search_op(f.slot) for f in filters])
@@ -455,9 +466,21 @@ def noun_kind(ctx, turn: int, domain: str, kb_id: str, amount: Variable, filters
     return None
 
 
-#: A KB table restricted to several values of one column: ``f"{table}{LIST_MARK}{column}={a}|{b}"``
-#: is the entities of ``table`` whose ``column`` is one of them (:func:`values_table`).
+#: What :class:`OneOf` appends to a table's id: ``f"{table}{LIST_MARK}{column}={a}|{b}"``.
 LIST_MARK = "|one of "
+
+
+class OneOf(Restriction):
+    """The entities whose ``column`` is one of ``values`` (:func:`values_table`)."""
+
+    column: str
+    values: tuple[str, ...]
+
+    def rows(self, entities: Rows) -> Rows:
+        return [e for e in entities if e.get(self.column) in self.values]
+
+    def mark(self) -> str:
+        return f"{LIST_MARK}{self.column}={'|'.join(self.values)}"
 
 
 def listed_values(ctx, turn: int, kb_id: str, amount: Variable, mine: list[Variable],
@@ -485,18 +508,28 @@ def listed_values(ctx, turn: int, kb_id: str, amount: Variable, mine: list[Varia
     return {slot: sorted(values) for slot, values in found.items() if len(values) > 1}
 
 
-def values_table(ctx, kb_id: str, column: str, values: list[str]) -> str:
-    """The id of table ``kb_id`` restricted to entities whose ``column`` is one of ``values``
-    (:data:`LIST_MARK`), added to the CSP's tables once: the checker and the solvers count the same rows."""
-    table = f"{kb_id}{LIST_MARK}{column}={'|'.join(values)}"
-    if table not in ctx.kbs:
-        ctx.kbs[table] = [e for e in ctx.kbs.get(kb_id) or [] if e.get(column) in values]
-    return table
+def values_table(ctx, table: TableView, column: str, values: list[str]) -> TableView:
+    """Table ``table`` restricted to entities whose ``column`` is one of ``values``
+    (:class:`OneOf`), added to the CSP's tables once: the checker and the solvers count the same rows."""
+    return derived(ctx, table, OneOf(column=column, values=tuple(values)))
 
 
-#: A KB table restricted to the entities whose name has one word: ``f"{table}{NAME_WORD_MARK}{word}"``
-#: (:func:`name_word_table`).
+#: What :class:`NameHas` appends to a table's id: ``f"{table}{NAME_WORD_MARK}{word}"``.
 NAME_WORD_MARK = "|name has "
+
+
+class NameHas(Restriction):
+    """The entities whose name (``column``: the profile's
+    :attr:`~csp_check.corpora.CorpusProfile.name_column`) has the word ``word`` (:func:`name_word_table`)."""
+
+    column: str
+    word: str
+
+    def rows(self, entities: Rows) -> Rows:
+        return [e for e in entities if self.word in name_words(e.get(self.column) or "")]
+
+    def mark(self) -> str:
+        return f"{NAME_WORD_MARK}{self.word}"
 
 
 def name_word_noun(ctx, turn: int, kb_id: str, amount: Variable, mine: list[Variable]) -> str | None:
@@ -523,11 +556,7 @@ def name_word_noun(ctx, turn: int, kb_id: str, amount: Variable, mine: list[Vari
     return None
 
 
-def name_word_table(ctx, kb_id: str, word: str) -> str:
-    """The id of table ``kb_id`` restricted to entities whose name has ``word``
-    (:data:`NAME_WORD_MARK`, :func:`name_word_noun`), added to the CSP's tables once."""
-    table = f"{kb_id}{NAME_WORD_MARK}{word}"
-    if table not in ctx.kbs:
-        name = ctx.profile.name_column
-        ctx.kbs[table] = [e for e in ctx.kbs.get(kb_id) or [] if word in name_words(e.get(name) or "")]
-    return table
+def name_word_table(ctx, table: TableView, word: str) -> TableView:
+    """Table ``table`` restricted to entities whose name has ``word`` (:class:`NameHas`,
+    :func:`name_word_noun`), added to the CSP's tables once."""
+    return derived(ctx, table, NameHas(column=ctx.profile.name_column, word=word))

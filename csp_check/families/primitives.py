@@ -43,8 +43,8 @@ genuine sub-kind; the CP-SAT and MiniZinc models read the same relation (the enc
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Mapping, Union
 
 from csp_check.corpora.shared import QUALIFIED_COLUMNS
 from csp_check.models import CSP, Value
@@ -84,7 +84,7 @@ def holds(have: str, op: str, value: Value) -> bool:
 
 
 def entity_match(
-    entity: Mapping[str, str], columns: list[str], values: list[Value], ops: list[str] | None = None
+    entity: Mapping[str, str], columns: Sequence[str], values: Sequence[Value], ops: Sequence[str] | None = None
 ) -> tuple[bool, bool]:
     """(surely matches, possibly matches) for one entity against ``columns[i] ops[i] values[i]``
     (``ops`` empty or ``None``: all ``=``): a contradicted column rules the entity out; a missing
@@ -107,7 +107,8 @@ def entity_match(
 
 
 def count_matches(
-    entities: list[Mapping[str, str]], columns: list[str], values: list[Value], ops: list[str] | None = None
+    entities: Sequence[Mapping[str, str]], columns: Sequence[str], values: Sequence[Value],
+    ops: Sequence[str] | None = None,
 ) -> tuple[int, int]:
     """(entities that surely match, entities that possibly match)."""
     sure = possible = 0
@@ -207,7 +208,7 @@ class AnyOf:
     """At least one of ``parts`` holds (a disjunction; no parts: never holds). Each part is a
     :class:`Member`, :class:`AllEqual` or :class:`AllDifferent` literal."""
 
-    parts: tuple[Union[Member, AllEqual, AllDifferent], ...]
+    parts: tuple[Member | AllEqual | AllDifferent, ...]
 
     def holds(self, assignment: Mapping[str, Value], csp: CSP) -> bool:
         """Whether ``assignment`` satisfies the primitive."""
@@ -219,7 +220,7 @@ class AnyOf:
         return tuple(dict.fromkeys(n for p in self.parts for n in p.variables))
 
 
-Primitive = Union[Member, AllEqual, AllDifferent, KbCount, AnyOf]
+Primitive = Member | AllEqual | AllDifferent | KbCount | AnyOf
 
 
 def _plain(value: Value) -> Value:

@@ -27,7 +27,8 @@ from __future__ import annotations
 
 import importlib
 import re
-from typing import ClassVar, Iterable, Mapping
+from collections.abc import Iterable, Mapping
+from typing import Any, ClassVar, Generic, TypeVar
 
 from csp_check import constraint_ids
 from csp_check.constraint_ids import DIALOGUE_GROUPS, GROUPS, PAPER_GROUPS  # noqa: F401  (re-exported)
@@ -39,10 +40,17 @@ class UnknownFamily(ValueError):
     """A constraint id no registered family has."""
 
 
-class Family:
-    """One constraint family. Subclass it, set the four class attributes, implement
-    :meth:`lower` (and, for a family of its own meaning, :meth:`satisfied` and :meth:`explain`),
-    and :func:`register` it."""
+#: The instance type of a family (:class:`Family` is generic in it).
+InstanceT = TypeVar("InstanceT", bound=Constraint)
+
+
+class Family(Generic[InstanceT]):
+    """One constraint family. Subclass it as ``Family[ItsInstance]``, where ``ItsInstance`` is
+    the :class:`~csp_check.models.Constraint` subclass holding the family's own fields (defined
+    in the family's module, or beside the families sharing its shape), set the four class
+    attributes, implement :meth:`lower` (and, for a family of its own meaning, :meth:`satisfied`
+    and :meth:`explain`), and :func:`register` it. The methods receive the family's own
+    instances (the builder only gives a family what it built)."""
 
     id: ClassVar[str]
     name: ClassVar[str]
@@ -51,8 +59,13 @@ class Family:
     #: Whether the family's instances give slot variables their typed domain V(type) (C1):
     #: solvers then search slot variables over V(type) instead of every known value.
     types_domains: ClassVar[bool] = False
+    #: The family's instance type (what :meth:`build` returns and the other methods receive):
+    #: a :class:`~csp_check.models.Constraint` subclass with the family's own fields, or
+    #: ``Constraint`` itself for a family that needs none. Code that makes an instance of a
+    #: family named by id (tests, generators) calls it.
+    instance_type: ClassVar[type[Constraint]] = Constraint
 
-    def build(self, ctx: object) -> list[Constraint]:
+    def build(self, ctx: object) -> list[InstanceT]:
         """The family's instances for one dialogue, from a
         :class:`~csp_check.build.context.BuildContext` (default: none)."""
         return []
@@ -60,7 +73,7 @@ class Family:
     #: The order the domain group's :meth:`build_in_scope` run in at one KB scope (lower first).
     scope_step: ClassVar[int] = 0
 
-    def build_in_scope(self, ctx: object, at: object) -> list[Constraint]:
+    def build_in_scope(self, ctx: object, at: object) -> list[InstanceT]:
         """The family's instances at one KB scope (a system turn and domain with its KB table:
         :class:`~csp_check.build.context.KbScope`), for families of the ``domain`` group, which
         the builder (:func:`csp_check.build.builder.build_instances`) calls during its one walk over
@@ -68,29 +81,29 @@ class Family:
         default: none)."""
         return []
 
-    def lower(self, constraint: Constraint, csp: CSP) -> list[Primitive]:
+    def lower(self, constraint: InstanceT, csp: CSP) -> list[Primitive]:
         """The primitives whose conjunction is ``constraint`` (its decomposition)."""
         raise NotImplementedError(f"{type(self).__name__} does not lower to primitives")
 
-    def satisfied(self, constraint: Constraint, assignment: Mapping[str, Value], csp: CSP) -> bool:
+    def satisfied(self, constraint: InstanceT, assignment: Mapping[str, Value], csp: CSP) -> bool:
         """Whether ``assignment`` (variable name → value) satisfies ``constraint``; by default,
         whether it satisfies every primitive of :meth:`lower`."""
         return all(p.holds(assignment, csp) for p in self.lower(constraint, csp))
 
     def explain(
-        self, constraint: Constraint, assignment: Mapping[str, Value], csp: CSP, by_name: Mapping[str, Variable]
+        self, constraint: InstanceT, assignment: Mapping[str, Value], csp: CSP, by_name: Mapping[str, Variable]
     ) -> str:
         """Why ``assignment`` breaks ``constraint``, in words (by default the family's name and
         the values its variables take)."""
         said = ", ".join(f"{by_name[n].slot_type}={assignment[n]!r} (turn {by_name[n].turn})" for n in constraint.scope)
         return f"{self.name}: {self.description.rstrip('.')}; the text says {said}"
 
-    def evidence_turns(self, constraint: Constraint) -> set[int]:
+    def evidence_turns(self, constraint: InstanceT) -> set[int]:
         """Turns a violation names besides its variables' (default none)."""
         return set()
 
 
-_FAMILIES: dict[str, Family] = {}
+_FAMILIES: dict[str, Family[Any]] = {}
 
 #: group → the module whose import registers the group's families, for the groups whose families
 #: do not live in :mod:`csp_check.families` (imported on first need: :func:`families` of the group,
@@ -105,7 +118,10 @@ def _load(groups: Iterable[str]) -> None:
             importlib.import_module(HOMES[group])
 
 
-def register(cls: type[Family]) -> type[Family]:
+FamilyT = TypeVar("FamilyT", bound=Family[Any])
+
+
+def register(cls: type[FamilyT]) -> type[FamilyT]:
     """Register a family class (usable as a decorator); its id becomes a valid
     :class:`~csp_check.models.ConstraintId` (:func:`csp_check.constraint_ids.declare`). Raises
     ``ValueError`` for a group not in :data:`GROUPS` (or not the one a built-in id is declared
@@ -126,7 +142,7 @@ def unregister(family_id: str) -> None:
     constraint_ids.forget(family_id)
 
 
-def get(family_id: str) -> Family:
+def get(family_id: str) -> Family[Any]:
     """The registered family of ``family_id`` (importing its group's home, :data:`HOMES`, the
     first time); :class:`UnknownFamily` if there is none."""
     fid = str(family_id)
@@ -139,7 +155,7 @@ def get(family_id: str) -> Family:
         raise UnknownFamily(f"unknown constraint {family_id!r}; registered: {known}") from None
 
 
-def families(groups: Iterable[str] | None = None) -> list[Family]:
+def families(groups: Iterable[str] | None = None) -> list[Family[Any]]:
     """Every registered family of ``groups``, in registration order; the groups named import
     their home first (:data:`HOMES`). ``groups`` ``None``: every family registered so far — the
     dialogue groups' always, the ``profile`` group's once it has been asked for; pass
@@ -148,6 +164,12 @@ def families(groups: Iterable[str] | None = None) -> list[Family]:
     if wanted is not None:
         _load(sorted(wanted))
     return [_FAMILIES[i] for i in constraint_ids.ids(wanted) if i in _FAMILIES]
+
+
+def instance(family_id: str, **fields: Any) -> Constraint:
+    """An instance of family ``family_id`` (its :attr:`Family.instance_type`) with ``fields``,
+    for code that names a family by its id (tests, generators of CSPs)."""
+    return get(family_id).instance_type(id=ConstraintId(str(family_id)), **fields)
 
 
 def ids(groups: Iterable[str] | None = None) -> tuple[ConstraintId, ...]:

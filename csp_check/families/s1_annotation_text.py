@@ -95,7 +95,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from collections import defaultdict
-from typing import Mapping
+from collections.abc import Mapping
 
 from csp_check.corpora import profile_for
 from csp_check.corpora.shared import TRIP_ROLES
@@ -103,55 +103,46 @@ from csp_check.delexicalize.assignment import Lexicon
 from csp_check.families.annotation_common import (
     PERIOD,
     REFERRING,
+    RecordedValuesInstance,
     informs,
     names_both,
     recorded_forms,
     same_meaning,
     user_mentions,
 )
-from csp_check.families.primitives import Member
+from csp_check.families.primitives import Member, Primitive
 from csp_check.families.registry import Family, register
 from csp_check.language.normalize import date_key, normalize
-from csp_check.models import (
-    CSP,
-    ActRole,
-    ApiCall,
-    Constraint,
-    ConstraintId,
-    Dialogue,
-    Span,
-    Value,
-    Variable,
-    VariableKind,
-)
+from csp_check.models import CSP, ActRole, ApiCall, ConstraintId, Dialogue, Span, Value, Variable, VariableKind
 
-#: ``Constraint.record`` of an omission where the state after the turn has no slot of the domain
+#: ``RecordedValuesInstance.record`` of an omission where the state after the turn has no slot of the domain
 #: (a later state tracks it): the user's only value of the domain was dropped.
 UNTRACKED = "belief state, which has no slot of the domain yet,"
 
 
 @register
-class AnnotationText(Family):
+class AnnotationText(Family[RecordedValuesInstance]):
     id = "S1"
     name = "annotation against text"
     description = "the belief state and service calls record what the user's text says"
     group = "annotation"
+    instance_type = RecordedValuesInstance
 
-    def build(self, ctx) -> list[Constraint]:
+    def build(self, ctx) -> list[RecordedValuesInstance]:
         """The instances :func:`annotation_constraints` reads off the dialogue."""
         return list(annotation_constraints(ctx.dialogue, ctx.variables, ctx.lexicon, ctx.assignment))
 
-    def satisfied(self, constraint: Constraint, assignment: Mapping[str, Value], csp: CSP) -> bool:
+    def satisfied(self, constraint: RecordedValuesInstance, assignment: Mapping[str, Value], csp: CSP) -> bool:
         return all(assignment[n] in constraint.values for n in constraint.variables)
 
-    def lower(self, constraint: Constraint, csp: CSP) -> list:
+    def lower(self, constraint: RecordedValuesInstance, csp: CSP) -> list[Primitive]:
         return [Member(tuple(constraint.variables), frozenset(constraint.values))]
 
-    def evidence_turns(self, constraint: Constraint) -> set[int]:
+    def evidence_turns(self, constraint: RecordedValuesInstance) -> set[int]:
         """The turn whose state / call records the value."""
         return {constraint.turn} if constraint.turn is not None else set()
 
-    def explain(self, constraint: Constraint, assignment: Mapping[str, Value], csp: CSP,
+    def explain(self, constraint: RecordedValuesInstance, assignment: Mapping[str, Value], csp: CSP,
                 by_name: Mapping[str, Variable]) -> str:
         var = by_name[constraint.variables[0]]
         value, slot = assignment[var.name], var.slot_type
@@ -171,7 +162,7 @@ class AnnotationText(Family):
 
 def annotation_constraints(
     dialogue: Dialogue, variables: list[Variable], lexicon: Lexicon, assignment: dict[str, Value]
-) -> list[Constraint]:
+) -> list[RecordedValuesInstance]:
     """The S1 instances of ``dialogue`` (module docstring), in turn order.
 
     ``assignment`` is what the text says (:func:`csp_check.delexicalize.assignment.read_assignment`): a turn
@@ -182,7 +173,7 @@ def annotation_constraints(
     for var in variables:
         if var.span is not None:
             spans[var.turn].append(var.span)
-    out: list[Constraint] = []
+    out: list[RecordedValuesInstance] = []
     state_after: dict[int, dict[str, dict[str, list[str]]]] = {}
     in_force: dict[str, dict[str, list[str]]] = {}
     for turn in dialogue.turns:
@@ -237,7 +228,7 @@ def annotation_constraints(
 
 def confirmed_call_constraints(
     dialogue: Dialogue, variables: list[Variable], lexicon: Lexicon, assignment: dict[str, Value], canonical: bool = True
-) -> list[Constraint]:
+) -> list[RecordedValuesInstance]:
     """S1 for what a system turn asks the user to confirm and the state does not hold (a value
     the system fills in: SGD's party size of 2, "a table for 2"): the service call of that
     domain that the confirmation leads to records it. ``x ∈`` the forms of the call's argument,
@@ -261,7 +252,7 @@ def confirmed_call_constraints(
     per_turn: dict[tuple[int, str], int] = defaultdict(int)
     for v in confirms:
         per_turn[(v.turn, v.slot_type)] += 1
-    out: list[Constraint] = []
+    out: list[RecordedValuesInstance] = []
     for v in confirms:
         if per_turn[(v.turn, v.slot_type)] != 1 or in_force_at[v.turn].get(v.domain, {}).get(v.slot):
             continue
@@ -293,7 +284,7 @@ def confirmed_call_constraints(
         if isinstance(said, str) and any(same_meaning(w, f, v.slot) for w in {said} if w for f in forms):
             forms.add(said)
         record = "next confirmation" if argument.method == "confirmation" else f"{argument.method} call"
-        out.append(Constraint(id=ConstraintId.S1, variables=[v.name], turn=at, slot_type=v.slot_type,
+        out.append(RecordedValuesInstance(id=ConstraintId.S1, variables=[v.name], turn=at, slot_type=v.slot_type,
                               values=sorted(forms), record=record))
     return out
 
@@ -301,7 +292,7 @@ def confirmed_call_constraints(
 def _instance(
     lexicon: Lexicon, v: Variable, alternatives: list[str] | None, turn: int, record: str, said: Value,
     utterance: str, spans: list[Span],
-) -> Constraint | None:
+) -> RecordedValuesInstance | None:
     if not alternatives or (REFERRING.search(normalize(v.text or "")) and not _relative_day(lexicon, v)):
         return None
     forms = recorded_forms(lexicon, v.slot_type, alternatives)
@@ -310,9 +301,9 @@ def _instance(
     # the value read, and the words themselves ("after 19:45": normalising keeps only the time)
     wordings = {said, " ".join((v.text or "").lower().split())} if isinstance(said, str) else set()
     twelve_hour = not re.search(PERIOD, (v.text or "").lower())  # "in the morning": not 23:30
-    if any(same_meaning(w, f, v.slot, twelve_hour) for w in wordings if w for f in forms):
+    if isinstance(said, str) and any(same_meaning(w, f, v.slot, twelve_hour) for w in wordings if w for f in forms):
         forms.add(said)  # the user's wording is a form of the recorded value
-    return Constraint(
+    return RecordedValuesInstance(
         id=ConstraintId.S1, variables=[v.name], turn=turn, slot_type=v.slot_type, values=sorted(forms), record=record
     )
 
@@ -334,7 +325,7 @@ def state_slots(dialogue: Dialogue, domain: str) -> frozenset[str] | None:
 def _omission(
     dialogue: Dialogue, v: Variable, lexicon: Lexicon, assignment: dict[str, Value], mentions: list[Variable],
     spans: list[Span],
-) -> Constraint | None:
+) -> RecordedValuesInstance | None:
     """The S1 instance of an *omission* (module docstring): the user gives a value of d.s, the
     belief state after the turn tracks domain d but has no value for s, and no later state
     records it before the user mentions d.s again. ``x ∈ ∅`` (the state records nothing)."""
@@ -367,7 +358,7 @@ def _omission(
     for turn in dialogue.turns[v.turn + 1 : until + untracked]:
         if turn.speaker == "user" and records(turn.state.get(v.domain, {}).get(v.slot, [])):
             return None  # recorded a turn late: a delay, not an omission
-    return Constraint(id=ConstraintId.S1, variables=[v.name], turn=v.turn, slot_type=v.slot_type, values=[],
+    return RecordedValuesInstance(id=ConstraintId.S1, variables=[v.name], turn=v.turn, slot_type=v.slot_type, values=[],
                       record=UNTRACKED if untracked else "belief state")
 
 

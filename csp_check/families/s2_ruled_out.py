@@ -18,15 +18,20 @@ Reading rules
 from __future__ import annotations
 
 import re
-from typing import Mapping
+from collections.abc import Mapping
 
 from csp_check.delexicalize.assignment import Lexicon
-from csp_check.families.annotation_common import REFERRING, SENTENCE, recorded_forms, user_mentions
-from csp_check.families.primitives import Member
+from csp_check.families.annotation_common import (
+    REFERRING,
+    SENTENCE,
+    RecordedValuesInstance,
+    recorded_forms,
+    user_mentions,
+)
+from csp_check.families.primitives import Member, Primitive
 from csp_check.families.registry import Family, register
 from csp_check.language.normalize import normalize
-from csp_check.models import CSP, Constraint, ConstraintId, Dialogue, Value, Variable
-
+from csp_check.models import CSP, ConstraintId, Dialogue, Value, Variable
 
 #: Words right before a span that rule its value out: "anything but", "other than", "except",
 #: "rather than", "instead of", "not (in the)", "don't want". Not the looser cues of
@@ -43,27 +48,28 @@ _YES_NO = frozenset({"true", "false", "yes", "no"})
 
 
 @register
-class RuledOut(Family):
+class RuledOut(Family[RecordedValuesInstance]):
     id = "S2"
     name = "ruled-out value recorded"
     description = "the belief state does not record a value the user ruled out ('anything but Country')"
     group = "annotation"
+    instance_type = RecordedValuesInstance
 
-    def build(self, ctx) -> list[Constraint]:
+    def build(self, ctx) -> list[RecordedValuesInstance]:
         """The instances :func:`ruled_out_constraints` reads off the dialogue."""
         return ruled_out_constraints(ctx.dialogue, ctx.variables, ctx.lexicon, ctx.assignment)
 
-    def satisfied(self, constraint: Constraint, assignment: Mapping[str, Value], csp: CSP) -> bool:
+    def satisfied(self, constraint: RecordedValuesInstance, assignment: Mapping[str, Value], csp: CSP) -> bool:
         return all(assignment[n] not in constraint.values for n in constraint.variables)
 
-    def lower(self, constraint: Constraint, csp: CSP) -> list:
+    def lower(self, constraint: RecordedValuesInstance, csp: CSP) -> list[Primitive]:
         return [Member(tuple(constraint.variables), frozenset(constraint.values), excluded=True)]
 
-    def evidence_turns(self, constraint: Constraint) -> set[int]:
+    def evidence_turns(self, constraint: RecordedValuesInstance) -> set[int]:
         """The turn whose state records the value."""
         return {constraint.turn} if constraint.turn is not None else set()
 
-    def explain(self, constraint: Constraint, assignment: Mapping[str, Value], csp: CSP,
+    def explain(self, constraint: RecordedValuesInstance, assignment: Mapping[str, Value], csp: CSP,
                 by_name: Mapping[str, Variable]) -> str:
         var = by_name[constraint.variables[0]]
         span = f" [{var.span.start}:{var.span.end}] {var.text!r}" if var.span else ""
@@ -74,14 +80,14 @@ class RuledOut(Family):
 
 def ruled_out_constraints(
     dialogue: Dialogue, variables: list[Variable], lexicon: Lexicon, assignment: dict[str, Value]
-) -> list[Constraint]:
+) -> list[RecordedValuesInstance]:
     """The S2 instances of ``dialogue``: an explicit user ``inform`` x whose words rule its value
     out ("anything but Country", "not in the north", "I don't want Italian": :data:`_RULED_OUT`
     right before the span, in its sentence), while the belief state after that turn records the
     value: ``x ∉`` the recorded forms. Not for yes / no values (the negation is the value), a
     span that refers instead of naming, or ``dontcare``. Spec §9: the annotation must record what
     the user said, and a user who rules a value out did not ask for it."""
-    out: list[Constraint] = []
+    out: list[RecordedValuesInstance] = []
     for v in user_mentions(variables, assignment):
         said = assignment[v.name]
         if not isinstance(said, str) or normalize(said) in _YES_NO | {"dontcare"} or v.span is None:
@@ -98,6 +104,6 @@ def ruled_out_constraints(
         forms = recorded_forms(lexicon, v.slot_type, alternatives)
         if "dontcare" in forms or said not in forms:
             continue
-        out.append(Constraint(id=ConstraintId("S2"), variables=[v.name], turn=v.turn, slot_type=v.slot_type,
+        out.append(RecordedValuesInstance(id=ConstraintId("S2"), variables=[v.name], turn=v.turn, slot_type=v.slot_type,
                               values=sorted(forms), record="belief state"))
     return out

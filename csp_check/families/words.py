@@ -2,10 +2,18 @@
 
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
+from typing import Protocol
 
 
-def where(items: Iterable[object]) -> str:
+class HasTurn(Protocol):
+    """Anything said at a turn (a variable)."""
+
+    @property
+    def turn(self) -> int: ...
+
+
+def where(items: Iterable[HasTurn]) -> str:
     """``turn 3`` / ``turns 3, 5``: the turns of variables (anything with a ``turn``)."""
-    turns = sorted({getattr(r, "turn") for r in items})
+    turns = sorted({r.turn for r in items})
     return ("turn " if len(turns) == 1 else "turns ") + ", ".join(map(str, turns))

@@ -10,7 +10,7 @@ from typing import Literal
 from csp_check.build.builder import build_csp
 from csp_check.delexicalize.assignment import Lexicon
 from csp_check.delexicalize.delexicalizer import delexicalize
-from csp_check.families.annotation_common import informs, recorded_forms, same_meaning
+from csp_check.families.annotation_common import RecordedValuesInstance, informs, recorded_forms, same_meaning
 from csp_check.faults.model import Fault, Trial
 from csp_check.language.normalize import normalize
 from csp_check.language.roles import PAIRS, text_role
@@ -78,7 +78,7 @@ def _omitted(
             turn_spans.setdefault(v.turn, []).append(v.span)
     places: list[Variable] = []
     for c in csp.constraints:
-        if c.id is not ConstraintId.S1:
+        if c.id is not ConstraintId.S1 or not isinstance(c, RecordedValuesInstance):
             continue
         var = by_name[c.variables[0]]
         tracked = len(dialogue.turns[var.turn].state.get(var.domain, {}))
@@ -111,7 +111,8 @@ def _changed_value(
     made with it) or in one call alone."""
     lexicon = Lexicon.of(dialogue)
     state = kind == "state_value"
-    s1 = [c for c in csp.constraints if c.id is ConstraintId.S1 and (c.record or "").startswith("belief state") == state]
+    s1 = [c for c in csp.constraints if c.id is ConstraintId.S1 and isinstance(c, RecordedValuesInstance)
+          and (c.record or "").startswith("belief state") == state]
     by_name = {v.name: v for v in csp.variables}
     choices = []
     for c in s1:

@@ -8,7 +8,9 @@ from typing import Any
 
 from csp_check.build.builder import SYSTEM_CLAIMS
 from csp_check.check.evaluate import count_matches, entity_match, satisfied
-from csp_check.models import CSP, Constraint, ConstraintId, Variable, VariableKind
+from csp_check.families.c6_instance_count import CountInstance
+from csp_check.families.kb_common import KbFilterInstance
+from csp_check.models import CSP, ConstraintId, Variable, VariableKind
 
 
 def spanned_counts(csp: CSP, with_ops: bool = True) -> Iterator[tuple[Variable, int, int]]:
@@ -17,20 +19,20 @@ def spanned_counts(csp: CSP, with_ops: bool = True) -> Iterator[tuple[Variable, 
     ``with_ops``)."""
     by_name = {v.name: v for v in csp.variables}
     for c in csp.constraints:
-        if c.id is not ConstraintId.C6 or c.count_variable is None:
+        if c.id is not ConstraintId.C6 or not isinstance(c, CountInstance):
             continue
         var = by_name[c.count_variable]
         if var.span is None or not isinstance(var.value, int):
             continue
         values = [csp.assignment[n] for n in c.variables]
-        yield (var, *count_matches(csp.kbs[c.kb or ""], c.columns, values, *((c.ops,) if with_ops else ())))
+        yield (var, *count_matches(csp.kbs[c.kb], c.columns, values, *((c.ops,) if with_ops else ())))
 
 
-def claims(csp: CSP) -> Iterator[tuple[Variable, Constraint, int]]:
+def claims(csp: CSP) -> Iterator[tuple[Variable, KbFilterInstance, int]]:
     """(variable, C5 constraint, its index there) for every explicit system claim of a C5."""
     by_name = {v.name: v for v in csp.variables}
     for c in csp.constraints:
-        if c.id is not ConstraintId.C5:
+        if c.id is not ConstraintId.C5 or not isinstance(c, KbFilterInstance):
             continue
         for i, name in enumerate(c.variables):
             var = by_name[name]
@@ -48,11 +50,11 @@ def listed(csp: CSP) -> list[Variable]:
     return [v for vs in groups.values() if len(vs) > 1 for v in vs]
 
 
-def misfit(csp: CSP, constraint: Constraint, i: int, candidates: Iterable[str], render: Callable[[str], Any]) -> Any:
+def misfit(csp: CSP, constraint: KbFilterInstance, i: int, candidates: Iterable[str], render: Callable[[str], Any]) -> Any:
     """``render(value)`` of the first of ``candidates`` that, put at position ``i`` of a KB claim
     (C5 ``constraint``), makes it match no entity; ``None`` when none does (or none renders).
     Shared by the KB-swap, listed-misfit and raw-text fault generators."""
-    entities = csp.kbs[constraint.kb or ""]
+    entities = csp.kbs[constraint.kb]
     values = [csp.assignment[n] for n in constraint.variables]
     for value in candidates:
         values[i] = value

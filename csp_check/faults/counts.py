@@ -9,6 +9,7 @@ from typing import Any
 from csp_check.build.builder import build_csp
 from csp_check.check.evaluate import count_matches
 from csp_check.delexicalize.delexicalizer import delexicalize
+from csp_check.families.c6_instance_count import CountInstance
 from csp_check.faults.common import spanned_counts
 from csp_check.faults.model import Choice
 from csp_check.faults.rewrite import rewritten
@@ -84,11 +85,12 @@ def approximate_restatement(
     csp = build_csp(dialogue, delex, kb)
     by_name = {v.name: v for v in csp.variables}
     for c in csp.constraints:
-        var = by_name.get(c.count_variable or "")
-        if (c.id is not ConstraintId.C6 or var is None or var.span is None or not isinstance(var.value, int)
-                or var.amount_op != "="):
+        if c.id is not ConstraintId.C6 or not isinstance(c, CountInstance):
             continue
-        sure, possible = count_matches(csp.kbs[c.kb or ""], c.columns, [csp.assignment[n] for n in c.variables], c.ops)
+        var = by_name.get(c.count_variable)
+        if var is None or var.span is None or not isinstance(var.value, int) or var.amount_op != "=":
+            continue
+        sure, possible = count_matches(csp.kbs[c.kb], c.columns, [csp.assignment[n] for n in c.variables], c.ops)
         new = var.value + 1
         if not sure <= var.value <= possible or new - approx_tolerance(new) > var.value:
             continue

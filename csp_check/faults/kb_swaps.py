@@ -52,7 +52,7 @@ def listed_misfit_choices(csp: CSP, allowed: set[str] | None, dialogue: Dialogue
     for var, constraint, i in claims(csp):
         if var.name not in names or len(constraint.variables) < 2:
             continue  # a listed value checked without the user's request cannot misfit it
-        entities = csp.kbs[constraint.kb or ""]
+        entities = csp.kbs[constraint.kb]
         column = constraint.columns[i]
         in_kb = sorted({e[column] for e in entities if column in e})
         same_turn = {csp.assignment[v.name] for v in csp.variables if v.turn == var.turn and v.slot_type == var.slot_type}

@@ -4,6 +4,7 @@ variable of its utterance, "A, B or C" → "A, A or C" (``duplicate``: C3)."""
 
 from __future__ import annotations
 
+from csp_check.families.c2_coreference import CoreferenceInstance
 from csp_check.faults.common import other_values
 from csp_check.faults.model import Choice
 from csp_check.faults.wording import render
@@ -16,7 +17,7 @@ def coreference_choices(csp: CSP, allowed: set[str] | None, dialogue: Dialogue) 
     by_name = {v.name: v for v in csp.variables}
     out = []
     for c in csp.constraints:
-        if c.id is not ConstraintId.C2:
+        if c.id is not ConstraintId.C2 or not isinstance(c, CoreferenceInstance):
             continue
         for name in c.variables:
             var = by_name[name]

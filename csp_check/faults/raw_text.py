@@ -19,11 +19,12 @@ from csp_check.annotate.annotator import annotator_for
 from csp_check.annotate.lexicon import ENTITY_COLUMNS, FLAG_VALUES, FLAG_WORDS
 from csp_check.build.builder import SYSTEM_CLAIMS, build_csp
 from csp_check.delexicalize.delexicalizer import delexicalize
+from csp_check.families.kb_common import KbFilterInstance
 from csp_check.faults.common import misfit, spanned_counts
 from csp_check.faults.wording import amount_text
 from csp_check.faults.words import CONTACT_COLUMNS
 from csp_check.language.normalize import normalize
-from csp_check.models import CSP, Constraint, ConstraintId, Dialogue, KnowledgeBase, Variable
+from csp_check.models import CSP, ConstraintId, Dialogue, KnowledgeBase, Variable
 
 RawKind = Literal["amount", "attribute", "name_swap", "duplicate"]
 RAW_KINDS: tuple[RawKind, ...] = ("amount", "attribute", "name_swap", "duplicate")
@@ -96,12 +97,12 @@ def _amount(csp: CSP, kb: KnowledgeBase) -> list[tuple[Variable, str]]:
     return out
 
 
-def _claims(csp: CSP, columns: set[str] | None, exclude: set[str]) -> list[tuple[Constraint, int, Variable]]:
+def _claims(csp: CSP, columns: set[str] | None, exclude: set[str]) -> list[tuple[KbFilterInstance, int, Variable]]:
     """(C5 constraint, position, variable) of the system's explicit stated values."""
     by_name = {v.name: v for v in csp.variables}
     out = []
     for c in csp.constraints:
-        if c.id is not ConstraintId.C5:
+        if c.id is not ConstraintId.C5 or not isinstance(c, KbFilterInstance):
             continue
         for i, name in enumerate(c.variables):
             var = by_name[name]
@@ -121,7 +122,7 @@ def _name_swap(csp: CSP, kb: KnowledgeBase) -> list[tuple[Variable, str]]:
 
 
 def _misfits(
-    csp: CSP, kb: KnowledgeBase, claims: list[tuple[Constraint, int, Variable]]
+    csp: CSP, kb: KnowledgeBase, claims: list[tuple[KbFilterInstance, int, Variable]]
 ) -> list[tuple[Variable, str]]:
     """For each claimed variable (``(constraint, position, variable)``), the first KB value of its
     slot that makes its claim match no entity: the fault's new value."""

@@ -36,7 +36,8 @@ from math import factorial, prod
 
 from csp_check.families import registry
 from csp_check.families.primitives import AllEqual, AnyOf, Member
-from csp_check.models import CSP, ActRole, Constraint, ConstraintId, Span, Variable
+from csp_check.models import CSP, ActRole, ConstraintId, Span, Variable
+from csp_check.nlsi.families.base import LoweredConstraint
 from csp_check.nlsi.instructions import Rule
 from csp_check.nlsi.models import ALL_FAMILIES, ApiCall
 from csp_check.nlsi.schema import LOCATION_SLOTS, normalize
@@ -187,13 +188,6 @@ class Structure:
     def is_value(self, var: str, value: str, excluded: bool = False) -> Member:
         """``[var = value]`` (one value of its domain) or its negation."""
         return Member((var,), frozenset({value}), excluded)
-
-
-class LoweredConstraint(Constraint):
-    """A profile-family instance carrying its primitives (the family's lowering)."""
-
-    primitives: tuple = ()
-    label: str = ""
 
 
 def lowered(ctx, st: Structure, families: Iterable[str] = ALL_FAMILIES) -> list[LoweredConstraint]:

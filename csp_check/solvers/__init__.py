@@ -31,8 +31,8 @@ from __future__ import annotations
 import re
 import shutil
 import time
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Mapping
 
 from pydantic import BaseModel
 

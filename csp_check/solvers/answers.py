@@ -9,11 +9,11 @@ so neither imports the other's user.
 from __future__ import annotations
 
 import time
-from typing import Sequence
+from collections.abc import Sequence
 
 from csp_check.models import CSP
-from csp_check.solvers.repair import edits, relexicalize
 from csp_check.solvers import DEFAULT_CAP, DEFAULT_SOLVER, DEFAULT_TIME_LIMIT, get_solver, own_optimum
+from csp_check.solvers.repair import edits, relexicalize
 from csp_check.solvers.results import SolverAnswers, SolveStatus
 
 

@@ -17,22 +17,17 @@ from __future__ import annotations
 
 import time
 from abc import ABC, abstractmethod
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import ClassVar, Mapping
+from typing import ClassVar
 
 from csp_check.errors import SolverUnavailable
 from csp_check.install import pip_extra
 from csp_check.models import CSP, Value
 from csp_check.solvers.defaults import DEFAULT_CAP, DEFAULT_TIME_LIMIT
 from csp_check.solvers.encoding import IntEncoding, encode
-from csp_check.solvers.results import (
-    CountResult,
-    OptimumResult,
-    SolveResult,
-    SolveStatus,
-    solution_group,
-)
+from csp_check.solvers.results import CountResult, OptimumResult, SolveResult, SolveStatus, solution_group
 
 
 class Task(str, Enum):

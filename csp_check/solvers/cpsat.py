@@ -25,7 +25,8 @@ worker, and the set-up meant for big models switched off (the CSPs have tens of 
 from __future__ import annotations
 
 import functools
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 from csp_check.solvers.base import Outcome, Solver, Task
 from csp_check.solvers.encoding import LIT_EQUAL, LIT_MEMBER, OP_EQ, OP_GE, IntEncoding

@@ -8,8 +8,8 @@ Python API see the same instance.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from pathlib import Path
-from typing import Iterable, Sequence
 
 from csp_check.solvers.encoding import IntEncoding
 

@@ -37,8 +37,8 @@ Variables keep the order of ``csp.variables``; Python indices are 0-based (MiniZ
 from __future__ import annotations
 
 from bisect import bisect_left
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Iterable, Mapping
 
 from csp_check import constraint_ids
 from csp_check.errors import InvalidCSP
@@ -115,7 +115,7 @@ class ClauseInstance:
     family: int
 
 
-#: Filter comparisons (``Constraint.ops``): ``=``, a lower bound (the KB cell ``>=`` the
+#: Filter comparisons (``KbFilterInstance.ops``, ``KbCount.filters``): ``=``, a lower bound (the KB cell ``>=`` the
 #: variable's value) and an upper bound (``<=``). String codes are in sorted order of the
 #: strings, so comparing codes compares strings (``HH:MM`` times as times), as the checker does.
 OP_EQ, OP_GE, OP_LE = 0, 1, 2

@@ -9,8 +9,8 @@ A name is ``family`` or ``family:subsolver``: ``cp-sat`` (OR-Tools CP-SAT, in-pr
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 from csp_check.errors import SolverUnavailable, UsageError
 from csp_check.solvers.base import Solver

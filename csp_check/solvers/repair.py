@@ -12,7 +12,7 @@ to the text gives one consistent *relexicalization* (the paper's CSP re-lexicali
 
 from __future__ import annotations
 
-from typing import Mapping, Sequence
+from collections.abc import Mapping, Sequence
 
 from pydantic import BaseModel, Field
 

@@ -10,13 +10,12 @@ value).
 from __future__ import annotations
 
 from enum import Enum
-
 from typing import Any
 
 from pydantic import BaseModel, Field, SerializerFunctionWrapHandler, model_serializer
 
-from csp_check.score.metrics import vca
 from csp_check.models import Span, Value
+from csp_check.score.metrics import vca
 from csp_check.solvers.defaults import DEFAULT_CAP as DEFAULT_CAP  # re-export (defined once in defaults)
 
 

@@ -14,6 +14,7 @@ from hypothesis import HealthCheck
 from hypothesis import strategies as st
 
 from csp_check.check import evaluate as check
+from csp_check.families import instance
 from csp_check.models import CSP, ActRole, Constraint, ConstraintId, Span, Value, Variable, VariableKind
 from csp_check.solvers import SolveStatus, get_solver
 from csp_check.solvers.minizinc import MiniZincSolver
@@ -94,7 +95,7 @@ def csps(draw: st.DrawFn) -> CSP:
     for v in variables:
         if c1_mode == "all" or (c1_mode == "some" and draw(st.booleans())):
             slot_type = None if v.kind is VariableKind.AMOUNT else v.slot_type
-            constraints.append(Constraint(id=ConstraintId.C1, variables=[v.name], slot_type=slot_type))
+            constraints.append(instance(ConstraintId.C1, variables=[v.name], slot_type=slot_type))
     for cid in (ConstraintId.C2, ConstraintId.C3):
         for _ in range(draw(FEW)):
             unique = draw(st.integers(0, 19)) > 0  # now and then a variable listed twice
@@ -103,7 +104,7 @@ def csps(draw: st.DrawFn) -> CSP:
                 slot = draw(st.sampled_from([v.slot for v in variables]))
                 pool = [v.name for v in variables if v.slot == slot]
             group = draw(st.lists(st.sampled_from(pool), min_size=min(2, len(pool)), max_size=3, unique=unique))
-            constraints.append(Constraint(id=cid, variables=group))
+            constraints.append(instance(cid, variables=group))
 
     for cid in (ConstraintId.C4, ConstraintId.C5, ConstraintId.C6):
         for _ in range(draw(FEW)):
@@ -116,20 +117,22 @@ def csps(draw: st.DrawFn) -> CSP:
             ]  # fmt: skip
             kb = draw(st.sampled_from(["kb1", "kb2"] * 4 + ["missing"]))
             amounts = [v.name for v in variables if v.kind is VariableKind.AMOUNT]
-            count = None
+            count = {}
             if cid is ConstraintId.C6:  # mostly an amount variable; else a (type-violating) slot one
-                count = draw(st.sampled_from(amounts if amounts and draw(st.integers(0, 4)) else names))
+                count["count_variable"] = draw(st.sampled_from(amounts if amounts and draw(st.integers(0, 4)) else names))
             ops = [draw(st.sampled_from(["=", "=", ">=", "<="])) for _ in filt]  # bounds ("leave after 17:00")
-            constraints.append(Constraint(id=cid, variables=filt, kb=kb, columns=columns, count_variable=count, ops=ops))
+            constraints.append(instance(cid, variables=filt, table=kb, columns=columns, ops=ops, **count))
     for _ in range(draw(FEW)):  # S1: a variable takes one of the values the annotation records
         x = draw(st.sampled_from(names))  # mostly a slot variable, as the builder makes them
         # none recorded: an omission (the state has no value for what the user said), x ∈ ∅
         recorded = draw(st.lists(st.sampled_from(every_value + ["lebanese"]), min_size=0, max_size=2, unique=True))
-        constraints.append(Constraint(id=ConstraintId.S1, variables=[x], values=sorted(recorded), record="state"))
+        constraints.append(instance(ConstraintId.S1, variables=[x], slot_type=by_name(variables, x).slot_type,
+                                    values=sorted(recorded), record="state"))
     for _ in range(draw(FEW)):  # S2: a variable takes none of the values the annotation records
         x = draw(st.sampled_from(names))
         recorded = draw(st.lists(st.sampled_from(every_value + ["lebanese"]), min_size=1, max_size=2, unique=True))
-        constraints.append(Constraint(id=ConstraintId("S2"), variables=[x], values=sorted(recorded), record="state"))
+        constraints.append(instance(ConstraintId("S2"), variables=[x], slot_type=by_name(variables, x).slot_type,
+                                    values=sorted(recorded), record="state"))
     return CSP(
         dialogue_id="gen", variables=variables, domains=domains, kbs=kbs,
         constraints=draw(st.permutations(constraints)), assignment=assignment, max_amount=max_amount,

@@ -18,7 +18,7 @@ the primitives of :mod:`csp_check.families.primitives` over variables ``c<i>.<sl
 normalised value or absent) and ``c<i>.<method>`` (the method, or the call not made), with
 finite domains from the schema, the dialogue and the profile: ``Member`` (and its complement)
 and ``AnyOf`` clauses of member / equal literals. An instance is a
-:class:`csp_check.nlsi.lower.LoweredConstraint` carrying them; :meth:`ProfileFamily.lower`
+:class:`LoweredConstraint` carrying them; :meth:`ProfileFamily.lower`
 returns them, so :func:`csp_check.solvers.encoding.encode`, CP-SAT and ``csp_check/solvers/consistency.mzn``
 solve P1–P6 as they solve C1–C6. The solutions are the consistent call sets: the checker's
 verdict on a call set equals "its assignment is a solution" (tests/test_nlsi_lower.py), and
@@ -33,6 +33,7 @@ from dataclasses import dataclass, field
 
 from csp_check.families.primitives import Primitive
 from csp_check.families.registry import Family
+from csp_check.models import CSP, Constraint
 from csp_check.nlsi.ground import Grounding
 from csp_check.nlsi.instructions import Rule, Unparsed
 from csp_check.nlsi.models import ApiCall, CallViolation, Example
@@ -79,15 +80,24 @@ class Context:
         return all(self.same(domain, s, args.get(s), v) for s, v in rule.condition)
 
 
-class ProfileFamily(Family):
+class LoweredConstraint(Constraint):
+    """A profile-family instance carrying its primitives (the family's lowering, built by
+    :func:`csp_check.nlsi.lower.lowered` from :meth:`ProfileFamily.lower_calls`) and a label."""
+
+    primitives: tuple[Primitive, ...] = ()
+    label: str = ""
+
+
+class ProfileFamily(Family[LoweredConstraint]):
     """A family over API calls (group ``profile``). Subclass it in a module of
     :mod:`csp_check.nlsi.families`, set ``id``, ``name`` and ``description``, implement the four
     methods below and :func:`~csp_check.families.registry.register` it.
 
-    A registry instance of the family is a :class:`csp_check.nlsi.lower.LoweredConstraint`: it
-    carries the primitives :meth:`lower_calls` built over a call structure (:meth:`lower`)."""
+    A registry instance of the family is a :class:`LoweredConstraint`: it carries the
+    primitives :meth:`lower_calls` built over a call structure (:meth:`lower`)."""
 
     group = "profile"
+    instance_type = LoweredConstraint
 
     def instances(self, ctx: Context, calls: list[ApiCall]) -> list:
         """The family's instances for one example (``ctx``) and call set."""
@@ -107,9 +117,6 @@ class ProfileFamily(Family):
         (:class:`csp_check.nlsi.lower.Structure`, which this package does not import)."""
         raise NotImplementedError(f"{type(self).__name__} does not lower over a call structure")
 
-    def lower(self, constraint, csp) -> list:  # type: ignore[no-untyped-def]
+    def lower(self, constraint: LoweredConstraint, csp: CSP) -> list[Primitive]:
         """The primitives the instance carries (built by :meth:`lower_calls`)."""
-        prims = getattr(constraint, "primitives", None)
-        if prims is None:
-            raise ValueError(f"{self.id} instance without primitives: build it with csp_check.nlsi.lower.lowered")
-        return list(prims)
+        return list(constraint.primitives)
