@@ -42,6 +42,7 @@ from pathlib import Path
 
 import click
 
+from csp_check.cli.lazy import LazyGroup
 from csp_check.delexicalize.delexicalizer import delexicalize
 from csp_check.errors import CspCheckError, InputError, UsageError
 from csp_check.families import DIALOGUE_GROUPS, families, label
@@ -129,7 +130,12 @@ def reading_options(f: Callable) -> Callable:
                         help="Input format; auto sniffs each path.")(f)  # fmt: skip
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]}, lazy_subcommands={
+    "experiment": "csp_check.cli.experiment:experiment",  # the paper's relexicalization experiment
+    "calls": "csp_check.cli.nlsi:calls_command",  # API calls against standing instructions (docs/nlsi.md)
+    "nlsi": "csp_check.cli.nlsi:nlsi_group",
+    "constraints": "csp_check.cli.constraints:constraints_command",  # the registry's listing
+})
 @click.version_option(package_name="csp-check")
 def main() -> None:
     """Check task-oriented dialogue data for consistency (the paper's C1-C6 and the annotation
@@ -454,20 +460,6 @@ def delexicalize_command(paths: tuple[Path, ...], out_path: Path | None, fmt: st
         click.echo(f"csp-check: error: no dialogues found in {' '.join(map(str, paths))}", err=True)
         sys.exit(EXIT_ERROR)
     sys.exit(EXIT_ERROR if failed else EXIT_OK)
-
-
-from csp_check.cli.experiment import experiment  # noqa: E402  (the command lives with the experiment package)
-
-main.add_command(experiment)
-
-from csp_check.cli.nlsi import calls_command, nlsi_group  # noqa: E402  (NLSI API-call checking, docs/nlsi.md)
-
-main.add_command(calls_command)
-main.add_command(nlsi_group)
-
-from csp_check.cli.constraints import constraints_command  # noqa: E402  (the listing lives with the registry)
-
-main.add_command(constraints_command)
 
 
 if __name__ == "__main__":  # python -m csp_check.cli.main
