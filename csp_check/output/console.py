@@ -33,6 +33,7 @@ from rich.progress import (
 from rich.table import Table
 from rich.text import Text
 
+from csp_check.corpora import CONVLAB, JSONL, SGD
 from csp_check.families import PAPER_GROUPS, ids, label
 from csp_check.models import DialogueReport, Status, Violation
 from csp_check.score.corpus import CorpusSummary, SolverTotals, ViolationExample, group_order_key, is_annotation
@@ -158,8 +159,10 @@ class RunProgress:
             click.echo(line, err=True)
 
 
-#: Formats whose dialogues can carry their own KB (the results the system saw), and where.
-OWN_KB = {"sgd": "service_results", "unified": "db_results", "jsonl": "turns[].kb_results"}
+#: Formats whose dialogues can carry their own KB (the results the system saw), and where: the
+#: corpus profiles' :attr:`~csp_check.corpora.profile.CorpusProfile.own_results`, in the order the
+#: warning names them.
+OWN_KB = {fmt: p.own_results for p in (SGD, CONVLAB, JSONL) if p.own_results for fmt in sorted(p.formats)}
 
 
 class KbUse:
