@@ -228,6 +228,15 @@ class Constraint(BaseModel):
     id: ConstraintId
     variables: list[str]
     turn: int | None = None
+    uncertain: str | None = Field(
+        None, description="why the reading this instance rests on cannot be settled from the text (a question, "
+        "a conditional, a vague amount, …: csp_check.build.certainty); None: the reading is certain. A broken "
+        "uncertain instance is reported for review, not counted as an inconsistency",
+    )
+    reading: list[str] = Field(
+        default_factory=list, description="the reading rules the instance was built under, in words "
+        "('filters: food from the user, turn 2'; 'a count of other entities')",
+    )
 
     @property
     def scope(self) -> list[str]:
@@ -274,17 +283,26 @@ class VariableRef(BaseModel):
 
 
 class Violation(BaseModel):
-    """One constraint the dialogue's assignment breaks, with the evidence."""
+    """One constraint the dialogue's assignment breaks, with the evidence.
+
+    ``certain`` is false when the reading the constraint rests on cannot be settled from the text
+    (``uncertain_reason`` says why: :mod:`csp_check.build.certainty`): the violation is reported
+    for review and does not make the dialogue inconsistent (unless ``--strict``). ``reading``
+    says where each value and filter came from and which reading rules applied."""
 
     constraint: ConstraintId
     turns: list[int]
     variables: list[VariableRef]
     message: str
+    certain: bool = True
+    uncertain_reason: str | None = None
+    reading: list[str] = Field(default_factory=list)
 
 
 class Status(str, Enum):
     CONSISTENT = "consistent"
-    INCONSISTENT = "inconsistent"
+    INCONSISTENT = "inconsistent"  # a certain violation
+    UNCERTAIN = "uncertain"  # violations, all uncertain: for review, not counted as inconsistent
     UNKNOWN = "unknown"  # a solver timed out
     ERROR = "error"  # the dialogue could not be read / processed
 

@@ -21,7 +21,16 @@ from csp_check.build.builder import BuildOptions, build_csp
 from csp_check.check.evaluate import violations
 from csp_check.delexicalize.delexicalizer import delexicalize
 from csp_check.errors import InputError
-from csp_check.models import ALL_CONSTRAINTS, CSP, ConstraintId, Dialogue, DialogueReport, KnowledgeBase, Status
+from csp_check.models import (
+    ALL_CONSTRAINTS,
+    CSP,
+    ConstraintId,
+    Dialogue,
+    DialogueReport,
+    KnowledgeBase,
+    Status,
+    Violation,
+)
 from csp_check.readers import read_dialogues
 from csp_check.score.metrics import CoverageScope, constraint_coverage
 
@@ -79,13 +88,21 @@ def report_for(csp: CSP, dialogue: Dialogue) -> DialogueReport:
     return DialogueReport(
         dialogue_id=dialogue.id,
         source=dialogue.source,
-        status=Status.INCONSISTENT if found else Status.CONSISTENT,
+        status=verdict(found),
         variables=len(csp.variables),
         implicit=sum(1 for v in csp.variables if v.span is None),
         coverage=constraint_coverage(csp, CoverageScope.ALL),
         violations=found,
         defects=list(dialogue.defects),
     )
+
+
+def verdict(found: list[Violation]) -> Status:
+    """A dialogue's status from its violations: ``inconsistent`` with any certain one,
+    ``uncertain`` when every one is uncertain (for review), else ``consistent``."""
+    if any(v.certain for v in found):
+        return Status.INCONSISTENT
+    return Status.UNCERTAIN if found else Status.CONSISTENT
 
 
 def error_report(err: InputError) -> DialogueReport:

@@ -54,7 +54,20 @@ def explain(
     refs = [_ref(by_name[n], assignment[n]) for n in constraint.scope]
     turns = sorted({r.turn for r in refs} | family.evidence_turns(constraint))
     msg = family.explain(constraint, assignment, csp, by_name)
-    return Violation(constraint=constraint.id, turns=turns, variables=refs, message=msg)
+    return Violation(
+        constraint=constraint.id, turns=turns, variables=refs, message=msg,
+        certain=constraint.uncertain is None, uncertain_reason=constraint.uncertain,
+        reading=[*(said_by(by_name[n], assignment[n]) for n in constraint.scope), *constraint.reading],
+    )  # fmt: skip
+
+
+def said_by(var: Variable, value: Value) -> str:
+    """Where a variable's value came from, in words: ``"x3: 'spanish' said by the user at turn 2
+    → restaurant.food = 'spanish'"``; a variable without a span is the annotation's (an implicit
+    value, or a filter the belief state holds that the text never says)."""
+    source = f"{var.text!r} said by the {var.speaker} at turn {var.turn}" if var.span is not None else (
+        f"annotated for the {var.speaker} at turn {var.turn}, not in the text")
+    return f"{var.name}: {source} → {var.slot_type} = {value!r}"
 
 
 def _ref(var: Variable, value: Value) -> VariableRef:

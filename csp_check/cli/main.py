@@ -172,6 +172,9 @@ def main() -> None:
 @click.option("--split", type=click.Choice(["train", "val", "test"]), default=None,
               help="MultiWOZ release folder / data.json: only this split (valListFile.txt, testListFile.txt; "
                    "train = the rest).")  # fmt: skip
+@click.option("--strict", is_flag=True,
+              help="Count violations whose reading is uncertain (reported 'for review') as inconsistencies too: "
+                   "in GCA and the exit code.")
 @engine_options
 def validate(
     paths: tuple[Path, ...],
@@ -192,19 +195,22 @@ def validate(
     resume: bool,
     dialogue_time_limit: float | None,
     split: str | None,
+    strict: bool = False,
     engine: str = "local",
     ray_address: str | None = None,
 ) -> None:
     """Check every dialogue of PATH... (files or directories) and summarise the corpus.
 
-    Exit 0 if all dialogues are consistent, 1 if any is inconsistent, 2 on a usage error or if
-    any input could not be read or checked (2 takes precedence over 1).
+    Exit 0 if all dialogues are consistent (or only uncertain: violations for review), 1 if any
+    is inconsistent (with --strict: or uncertain), 2 on a usage error or if any input could not
+    be read or checked (2 takes precedence over 1).
     """
     check_engine(engine, ray_address)
     with InterruptFlag() as flag:
         try:
             _validate(paths, fmt, kb_path, constraints, report_path, jobs, show, quiet, as_json, solver_name, vca,
-                      count, cap, repair, time_limit, resume, dialogue_time_limit, flag, split, engine, ray_address)  # fmt: skip
+                      count, cap, repair, time_limit, resume, dialogue_time_limit, flag, split, engine, ray_address,
+                      strict)  # fmt: skip
         except KeyboardInterrupt:  # before the run or after it (while summarising)
             kill_descendants(grace=0, keep=flag.before)
             click.echo("csp-check: interrupted", err=True)
@@ -234,7 +240,7 @@ def _validate(
     report_path: Path | None, jobs: int, show: int, quiet: bool, as_json: bool, solver_name: str | None,
     vca: bool, count: bool, cap: int, repair: bool, time_limit: float, resume: bool,
     dialogue_time_limit: float | None, flag: InterruptFlag, split: str | None = None, engine: str = "local",
-    ray_address: str | None = None,
+    ray_address: str | None = None, strict: bool = False,
 ) -> None:  # fmt: skip
     crashed = False
     writer: ReportWriter | None = None
@@ -246,7 +252,7 @@ def _validate(
             check_report_path(report_path, [*paths, *([kb_path] if kb_path else [])], resume=resume)
         kb = load_kb_option(kb_path) if kb_path is not None else None
         solver = solver_option(solver_name, vca, count, cap, repair, time_limit)
-        summary = CorpusSummary(constraints=[c.value for c in constraints], keep=max(show, 10))
+        summary = CorpusSummary(constraints=[c.value for c in constraints], keep=max(show, 10), strict=strict)
         kb_use = KbUse()
         before = previous_reports(report_path) if resume and report_path is not None else []
         if before:

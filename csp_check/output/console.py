@@ -295,6 +295,9 @@ def _headline(s: CorpusSummary) -> Text:
     text.append(f"{_n(s.consistent)} consistent", style="green")
     text.append(", ")
     text.append(f"{_n(s.inconsistent)} inconsistent", style="yellow" if s.inconsistent else "")
+    if s.uncertain:
+        counted = "counted inconsistent: --strict" if s.strict else "not counted inconsistent"
+        text.append(f", {_n(s.uncertain)} uncertain (for review, {counted})")
     if s.unknown:
         text.append(f", {_n(s.unknown)} unknown (dialogue time limit)")
     text.append(", ")
@@ -314,7 +317,8 @@ def _variables_line(s: CorpusSummary) -> Text:
 
 def _gca_line(s: CorpusSummary) -> Text:
     gca = s.gca if s.gca is not None else 0.0
-    return Text.assemble(("GCA: ", "bold"), f"{gca:.4f}", f" ({_n(s.consistent)} / {_n(s.checked)} checked dialogues)")
+    consistent = s.consistent + (0 if s.strict else s.uncertain)
+    return Text.assemble(("GCA: ", "bold"), f"{gca:.4f}", f" ({_n(consistent)} / {_n(s.checked)} checked dialogues)")
 
 
 def _family_line(s: CorpusSummary) -> Text:
@@ -416,7 +420,11 @@ def _violation_table(s: CorpusSummary) -> Table | None:
     table.add_column("Constraint")
     table.add_column("violations", justify="right")
     table.add_column("dialogues", justify="right")
-    _add_rows(table, rows, lambda row: (row.constraint, _n(row.violations), _n(row.dialogues)))
+    if any(row.uncertain for row in rows):
+        table.add_column("of which for review", justify="right")
+        _add_rows(table, rows, lambda row: (row.constraint, _n(row.violations), _n(row.dialogues), _n(row.uncertain)))
+    else:
+        _add_rows(table, rows, lambda row: (row.constraint, _n(row.violations), _n(row.dialogues)))
     return table
 
 
@@ -429,7 +437,11 @@ def _example(i: int, example: ViolationExample) -> Text:
     text.append(f" turn{'s' if len(v.turns) != 1 else ''} {turns}")
     if example.source:
         text.append(f"  {example.source}", style="dim")
+    if not v.certain:
+        text.append("  for review", style="bold magenta")
     text.append(f"\n   {v.message}")
+    if not v.certain:
+        text.append(f"\n   uncertain: {v.uncertain_reason}", style="magenta")
     for ref in v.variables:
         span = f"[{ref.span.start}:{ref.span.end}]" if ref.span else "(implicit)"
         said = repr(ref.text) if ref.text is not None else "-"

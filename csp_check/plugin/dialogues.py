@@ -6,7 +6,9 @@ It gives (see ``docs/pytest-plugin.md`` for a complete example):
 - :func:`assert_consistent` — a plain helper (usable without pytest too) that checks dialogues,
   a file or a directory against C1–C6 and raises :class:`InconsistentDialogues` (an
   ``AssertionError``) whose message lists every violation: dialogue, turn, span text, rule id
-  and evidence.
+  and evidence. A dialogue whose violations are all uncertain (status ``uncertain``: for review)
+  passes with a :class:`ViolationsForReview` warning listing them (pytest shows it in its
+  warnings summary); with ``strict=True`` (ini ``csp_check_strict = true``) it fails too.
 - the ``csp_check`` fixture — the same helper with the suite's defaults (``--csp-check-kb`` /
   ini ``csp_check_kb``, ini ``csp_check_constraints``, and a ``@pytest.mark.csp_check(kb=…,
   constraints=…)`` marker on the test).
@@ -20,6 +22,7 @@ The checker is the solver-free one of :func:`csp_check.pipeline.check_dialogue` 
 from __future__ import annotations
 
 import fnmatch
+import warnings
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -36,6 +39,11 @@ from csp_check.readers.kb import load_kb as load_kb_file
 from csp_check.run.runner import Settings, check_items
 
 KbLike = KnowledgeBase | dict | str | Path | None
+
+
+class ViolationsForReview(UserWarning):
+    """Dialogues whose violations are all uncertain (for review, not inconsistent): the message
+    lists them as :class:`InconsistentDialogues` does."""
 DialoguesLike = Dialogue | str | Path | Iterable[Dialogue]
 
 
@@ -120,28 +128,37 @@ def assert_consistent(
     constraints: Iterable[ConstraintId | str] = ALL_CONSTRAINTS,
     fmt: str = "auto",
     allow_empty: bool = False,
+    strict: bool = False,
 ) -> list[DialogueReport]:
     """Check ``dialogues`` (see :func:`check`) and raise unless every one is consistent.
 
     Returns the reports when all pass. Raises :class:`InconsistentDialogues` (an
     ``AssertionError``) listing each violation as
     ``dialogue ID (file): [C6] turn 3 'three' (x4 = 3): evidence``; unreadable dialogues are
-    failures too, and so is an empty input unless ``allow_empty``.
+    failures too, and so is an empty input unless ``allow_empty``. Dialogues with uncertain
+    violations only (status ``uncertain``) warn (:class:`ViolationsForReview`) unless ``strict``,
+    when they fail too.
     """
     __tracebackhide__ = True  # pytest shows the user's line, not ours
     reports = check(dialogues, kb, constraints, fmt)
-    bad = [r for r in reports if r.status.value in ("inconsistent", "error")]
+    failing = ("inconsistent", "error", "uncertain") if strict else ("inconsistent", "error")
+    bad = [r for r in reports if r.status.value in failing]
     if not reports and not allow_empty:
         raise InconsistentDialogues(f"no dialogues found in {dialogues!r}", [])
     if bad:
         raise InconsistentDialogues(format_failures(bad, len(reports)), bad)
+    review = [r for r in reports if r.status.value == "uncertain"]
+    if review:
+        warnings.warn(ViolationsForReview(format_failures(review, len(reports), "with violations for review only")),
+                      stacklevel=2)
     return reports
 
 
-def format_failures(reports: Sequence[DialogueReport], total: int | None = None) -> str:
-    """The readable failure message: one block per dialogue, one line per violation."""
+def format_failures(reports: Sequence[DialogueReport], total: int | None = None, what: str = "not consistent") -> str:
+    """The readable failure message: one block per dialogue, one line per violation (an uncertain
+    one marked ``(for review: reason)``)."""
     total = len(reports) if total is None else total
-    lines = [f"{len(reports)} of {total} dialogue(s) not consistent:"]
+    lines = [f"{len(reports)} of {total} dialogue(s) {what}:"]
     for report in reports:
         where = f" ({report.source})" if report.source else ""
         if report.error:
@@ -159,7 +176,8 @@ def format_violation(violation: Violation) -> str:
         f"{v.text!r} ({v.name} = {v.value!r})" if v.text is not None else f"(implicit {v.name} = {v.value!r})"
         for v in violation.variables
     )
-    return f"[{violation.constraint.value}] {turns}: {spans}: {violation.message}"
+    review = "" if violation.certain else f" (for review: {violation.uncertain_reason})"
+    return f"[{violation.constraint.value}] {turns}: {spans}: {violation.message}{review}"
 
 
 # --------------------------------------------------------------------------- pytest hooks
@@ -179,6 +197,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         default=[],
     )
     parser.addini("csp_check_format", "reader of collected files (default auto)", default="auto")
+    parser.addini("csp_check_strict", "fail on dialogues whose violations are all uncertain (for review) too",
+                  type="bool", default=False)
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -194,6 +214,7 @@ class CspCheck:
     kb: KbLike = None
     constraints: tuple[str, ...] = tuple(c.value for c in ALL_CONSTRAINTS)
     fmt: str = "auto"
+    strict: bool = False
     reports: list[DialogueReport] = field(default_factory=list)
 
     def check(self, dialogues: DialoguesLike, kb: KbLike = None, constraints: Iterable[str] | None = None) -> list[DialogueReport]:
@@ -206,7 +227,8 @@ class CspCheck:
     ) -> list[DialogueReport]:
         __tracebackhide__ = True
         out = assert_consistent(
-            dialogues, kb if kb is not None else self.kb, constraints or self.constraints, self.fmt, allow_empty
+            dialogues, kb if kb is not None else self.kb, constraints or self.constraints, self.fmt, allow_empty,
+            self.strict,
         )
         self.reports.extend(out)
         return out
@@ -217,7 +239,8 @@ def _defaults(config: pytest.Config) -> dict[str, Any]:
     if kb and not Path(kb).is_absolute() and (config.rootpath / kb).exists():
         kb = str(config.rootpath / kb)
     constraints = tuple(config.getini("csp_check_constraints")) or tuple(c.value for c in ALL_CONSTRAINTS)
-    return {"kb": kb, "constraints": constraints, "fmt": config.getini("csp_check_format") or "auto"}
+    return {"kb": kb, "constraints": constraints, "fmt": config.getini("csp_check_format") or "auto",
+            "strict": bool(config.getini("csp_check_strict"))}
 
 
 @pytest.fixture
@@ -268,7 +291,8 @@ class DialogueItem(pytest.Item):
         __tracebackhide__ = True
         if isinstance(self.dialogue, InputError):
             raise InconsistentDialogues(f"unreadable: {self.dialogue}", [])
-        assert_consistent(self.dialogue, self.options["kb"], self.options["constraints"], self.options["fmt"])
+        assert_consistent(self.dialogue, self.options["kb"], self.options["constraints"], self.options["fmt"],
+                          strict=self.options["strict"])
 
     def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> str:
         if isinstance(excinfo.value, InconsistentDialogues):

@@ -53,6 +53,7 @@ class ConstraintViolations(BaseModel):
     constraint: str
     violations: int
     dialogues: int
+    uncertain: int = Field(0, description="of the violations, those uncertain (for review)")
 
 
 class GroupTotals(BaseModel):
@@ -204,6 +205,9 @@ class CorpusSummary(BaseModel):
     dialogues: int = 0
     consistent: int = 0
     inconsistent: int = 0
+    uncertain: int = Field(0, description="dialogues whose violations are all uncertain (for review): consistent "
+                           "in GCA and the exit code unless strict")
+    strict: bool = Field(False, description="count uncertain dialogues as inconsistent (--strict)")
     unknown: int = 0
     errors: int = 0
     unreadable: int = Field(0, description="inputs or lines read as no dialogue at all (a missing file, an unknown "
@@ -213,6 +217,10 @@ class CorpusSummary(BaseModel):
     coverage: dict[str, int] = Field(default_factory=dict, description="constraint → variables under it")
     violations: dict[str, int] = Field(default_factory=dict, description="constraint → violations")
     violating_dialogues: dict[str, int] = Field(default_factory=dict, description="constraint → dialogues")
+    uncertain_violations: dict[str, int] = Field(
+        default_factory=dict, description="constraint → violations of it that are uncertain (for review; "
+        "included in violations)",
+    )
     flagged: dict[str, int] = Field(
         default_factory=lambda: {"paper": 0, "annotation": 0},
         description="'paper' (C1–C6) / 'annotation' (S1) → dialogues with a violation of it (both keys always)",
@@ -242,6 +250,8 @@ class CorpusSummary(BaseModel):
             self.consistent += 1
         elif report.status is Status.INCONSISTENT:
             self.inconsistent += 1
+        elif report.status is Status.UNCERTAIN:
+            self.uncertain += 1
         else:
             self.unknown += 1
         self.variables += report.variables
@@ -262,6 +272,8 @@ class CorpusSummary(BaseModel):
         for violation in report.violations:
             cid = violation.constraint.value
             self.violations[cid] = self.violations.get(cid, 0) + 1
+            if not violation.certain:
+                self.uncertain_violations[cid] = self.uncertain_violations.get(cid, 0) + 1
             if cid not in seen:
                 seen.add(cid)
                 self.violating_dialogues[cid] = self.violating_dialogues.get(cid, 0) + 1
@@ -277,17 +289,18 @@ class CorpusSummary(BaseModel):
 
     @property
     def gca(self) -> float | None:
-        """Global consistency accuracy: consistent / checked; ``None`` if nothing was checked."""
-        return metrics.gca(self.consistent, self.checked)
+        """Global consistency accuracy: consistent / checked, where a dialogue with uncertain
+        violations only counts as consistent unless :attr:`strict`; ``None`` if nothing was checked."""
+        return metrics.gca(self.consistent + (0 if self.strict else self.uncertain), self.checked)
 
     @property
     def exit_code(self) -> int:
         """The CLI's exit code for this run: 2 if any error (or unreadable input), else 1 if any dialogue is not
-        consistent (inconsistent or unknown), else 0. Errors take precedence over
-        inconsistencies: an exit code of 1 promises every dialogue was checked."""
+        consistent (inconsistent, unknown, or — when :attr:`strict` — uncertain), else 0. Errors take
+        precedence over inconsistencies: an exit code of 1 promises every dialogue was checked."""
         if self.errors or self.unreadable:
             return 2
-        return 1 if self.inconsistent or self.unknown else 0
+        return 1 if self.inconsistent or self.unknown or (self.strict and self.uncertain) else 0
 
     def coverage_table(self) -> list[CoverageRow]:
         """The paper's Table 2: for each enabled (or covered) constraint, # variables and share."""
@@ -306,7 +319,8 @@ class CorpusSummary(BaseModel):
         ids = [c for c in self.constraints if c in self.violations]
         ids += sorted(set(self.violations) - set(ids))
         return [
-            ConstraintViolations(constraint=c, violations=self.violations[c], dialogues=self.violating_dialogues[c])
+            ConstraintViolations(constraint=c, violations=self.violations[c], dialogues=self.violating_dialogues[c],
+                                 uncertain=self.uncertain_violations.get(c, 0))
             for c in ids
         ]
 
