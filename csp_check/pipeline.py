@@ -18,12 +18,14 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from csp_check.build.builder import BuildOptions, build_csp
+from csp_check.check.certainty import Reading, assess
 from csp_check.check.evaluate import violations
 from csp_check.delexicalize.delexicalizer import delexicalize
 from csp_check.errors import InputError
 from csp_check.models import (
     ALL_CONSTRAINTS,
     CSP,
+    Constraint,
     ConstraintId,
     Dialogue,
     DialogueReport,
@@ -84,7 +86,13 @@ def check_dialogue(
 
 def report_for(csp: CSP, dialogue: Dialogue) -> DialogueReport:
     """The :class:`DialogueReport` of a CSP's own assignment."""
-    found = violations(csp)
+    readings: list[Reading] = []  # made at the first broken instance: most dialogues have none
+
+    def certainty(constraint: Constraint) -> str | None:
+        readings[:] = readings or [Reading.of(dialogue, csp)]
+        return assess(readings[0], constraint)
+
+    found = violations(csp, certainty=certainty)
     return DialogueReport(
         dialogue_id=dialogue.id,
         source=dialogue.source,

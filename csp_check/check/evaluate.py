@@ -23,7 +23,7 @@ Reading rules
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 from csp_check.families import registry
 from csp_check.families.primitives import DONTCARE, count_matches, entity_match, holds  # noqa: F401  (re-exported)
@@ -36,27 +36,35 @@ def satisfied(constraint: Constraint, assignment: Mapping[str, Value], csp: CSP)
     return registry.get(constraint.id).satisfied(constraint, assignment, csp)
 
 
-def violations(csp: CSP, assignment: Mapping[str, Value] | None = None) -> list[Violation]:
-    """Every constraint of ``csp`` that ``assignment`` (default: the dialogue's own) breaks."""
+def violations(
+    csp: CSP, assignment: Mapping[str, Value] | None = None,
+    certainty: Callable[[Constraint], str | None] | None = None,
+) -> list[Violation]:
+    """Every constraint of ``csp`` that ``assignment`` (default: the dialogue's own) breaks;
+    ``certainty`` gives the reason a broken one's reading is uncertain (default: the
+    instance's own ``uncertain``; :func:`csp_check.check.certainty.assess`)."""
     assignment = csp.assignment if assignment is None else assignment
     by_name = {v.name: v for v in csp.variables}
     return [
-        explain(c, assignment, csp, by_name) for c in csp.constraints if not satisfied(c, assignment, csp)
+        explain(c, assignment, csp, by_name, certainty(c) if certainty else c.uncertain)
+        for c in csp.constraints if not satisfied(c, assignment, csp)
     ]
 
 
 def explain(
-    constraint: Constraint, assignment: Mapping[str, Value], csp: CSP, by_name: Mapping[str, Variable]
+    constraint: Constraint, assignment: Mapping[str, Value], csp: CSP, by_name: Mapping[str, Variable],
+    uncertain: str | None = None,
 ) -> Violation:
     """A :class:`Violation` for a constraint ``assignment`` breaks, with its evidence in words
-    (the family's :meth:`~csp_check.families.registry.Family.explain`)."""
+    (the family's :meth:`~csp_check.families.registry.Family.explain`); ``uncertain``: why its
+    reading is not settled (``None``: certain)."""
     family = registry.get(constraint.id)
     refs = [_ref(by_name[n], assignment[n]) for n in constraint.scope]
     turns = sorted({r.turn for r in refs} | family.evidence_turns(constraint))
     msg = family.explain(constraint, assignment, csp, by_name)
     return Violation(
         constraint=constraint.id, turns=turns, variables=refs, message=msg,
-        certain=constraint.uncertain is None, uncertain_reason=constraint.uncertain,
+        certain=uncertain is None, uncertain_reason=uncertain,
         reading=[*(said_by(by_name[n], assignment[n]) for n in constraint.scope), *constraint.reading],
     )  # fmt: skip
 

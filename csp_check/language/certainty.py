@@ -1,0 +1,209 @@
+"""Rules of English that leave a reading unsettled: whether a sentence states, asks, supposes or
+denies what a span of it says, and whether an amount is exact.
+
+Each function looks at one utterance and a character span in it and returns a short reason (the
+words that make the reading uncertain) or ``None``. :mod:`csp_check.build.certainty` applies them
+to the variables a constraint rests on. They are rules of the language, not of a corpus: a
+question mark, a conditional, a negator, a vague quantifier.
+
+Reading rules
+
+- **Sentence and clause.** A sentence ends at ``.``, ``!`` or ``?`` followed by a space (or at the
+  end of the utterance); a clause ends at ``,``, ``;``, ``:`` or a dash as well.
+- **Asked, not stated** (:func:`asked`): the span's sentence ends in ``?`` and the span is at or
+  after the sentence's interrogative opener ("would you like", "shall I", "do you", "how about",
+  "is there", a wh-word, …), or the sentence has no opener but ends in ``?`` (a bare "5 stars?").
+  "There are 5 hotels, would you like one in the north?": the 5 is stated, the north asked.
+- **Asked of an entity** (:func:`asked_of_entity`): asked, in a yes/no question whose subject is
+  an entity ("is it", "does that", "are they"): the value is asked of the entity, not requested.
+- **Supposed** (:func:`supposed`): the span's sentence has "if", "unless", "in case",
+  "otherwise" or "assuming" before the span, or its clause starts with "if".
+- **Denied existence** (:func:`denied`): the span's clause (not after a "but") says nothing exists ("there are no",
+  "no … in", "not any", "none", "nothing", "could not find", "unable to find", "do not have",
+  "do n't have") before the span.
+- **Vague amount** (:func:`vague_amount`): "several", "a few", "many", "lots", "numerous",
+  "plenty", "a number of", "various", "some", "a couple", "a handful", "multiple", "dozens",
+  "hundreds".
+- **An increment or a rating, no total** (:func:`not_a_total`): "N more", "N additional",
+  "another N", "N extra"; "N out of M", "N/M", "N stars" after a number.
+- **Coordinated kinds** (:func:`coordinated`): the amount counts a coordination of nouns ("5
+  hotels and guesthouses", "3 museums or galleries").
+- **Relaxed** (:func:`relaxed`): an utterance that lifts a constraint ("anywhere is fine", "no
+  preference", "does n't matter", "do n't care", "either is fine", "any area", "whatever").
+- **Approximate** (:func:`approximate`): "around", "about", "roughly", "approximately", "close to",
+  "closer to", "-ish" right before the span.
+"""
+
+from __future__ import annotations
+
+import re
+
+from csp_check.models import Span
+
+SENTENCE_END = re.compile(r"[.!?]+(?=\s|$)")
+CLAUSE_END = re.compile(r"[.!?,;:]+(?=\s|$)|\s[-–]\s")
+OPENERS = re.compile(
+    r"\b(would you|will you|do you|did you|does it|does that|do they|are you|have you|can you|could you|"
+    r"shall i|shall we|should i|can i|could i|may i|would it|would that|is there|are there|is that|is it|"
+    r"how about|what about|what|which|when|where|who|how many|how much|how|any (?:particular|preference|"
+    r"specific|other)|or (?:would|do|did|should|shall|is|are)|want me to|like me to)\b",
+    re.I,
+)
+CONDITIONAL = re.compile(r"\b(if|unless|in case|otherwise|assuming|provided that|as long as)\b", re.I)
+DENIAL = re.compile(
+    r"\b(there (?:are|is|were|was) no|there (?:are|is) n[o']t any|(?:are|is) n'?t any|no\b|not any|none|nothing|"
+    r"could ?n[o']t find|can ?n[o']t find|cannot find|unable to find|did ?n[o']t find|do ?n[o']t (?:have|see)|"
+    r"does ?n[o']t have|not (?:have|find|see))",
+    re.I,
+)
+VAGUE = re.compile(
+    r"\b(several|a few|few|many|lots?|numerous|plenty|a number of|various|some|a couple|couple|a handful|"
+    r"multiple|dozens|hundreds|a bunch|tons)\b",
+    re.I,
+)
+INCREMENT_AFTER = re.compile(r"^\s*(more|additional|extra|further|else)\b", re.I)
+INCREMENT_BEFORE = re.compile(r"\b(another|an additional|a further)\s*$", re.I)
+RATING_AFTER = re.compile(r"^\s*(out of\s+\d+|/\s*\d+|stars?\b|star rating|-star)", re.I)
+COORDINATION_AFTER = re.compile(r"^\s*(?:[a-z'-]+\s+){0,2}?[a-z'-]+s\s+(and|or|and/or)\s+(?:[a-z'-]+\s+)?[a-z'-]+s\b", re.I)
+RELAXED = re.compile(
+    r"\b(anywhere|any (?:area|part|price|price range|type|kind|day|time|location)|no preference|"
+    r"(?:does|do|did) ?n[o']t (?:matter|care|mind)|not (?:matter|care|important)|either (?:is|one|will|would)|"
+    r"whatever|i do n't care|dontcare|flexible|open to|not picky|any will do|anything (?:is|will))\b",
+    re.I,
+)
+ABOUT_ENTITY = re.compile(r"\b(is|does|are|do|has|have|was|were|will|would)\s+(it|that|this|they|these|those|either|any of them)\b", re.I)
+APPROXIMATE = re.compile(r"\b(around|about|roughly|approximately|close to|closer to|near|nearly|or so)\s*$", re.I)
+
+
+def _unit(utterance: str, span: Span, ends: re.Pattern[str]) -> tuple[int, int]:
+    """``(start, end)`` of the unit (sentence or clause, by ``ends``) holding ``span``."""
+    start, end = 0, len(utterance)
+    for m in ends.finditer(utterance):
+        if m.end() <= span.start:
+            start = m.end()
+        elif m.start() >= span.end:
+            end = m.end()
+            break
+    return start, end
+
+
+def sentence(utterance: str, span: Span) -> tuple[int, int]:
+    """``(start, end)`` of the sentence of ``utterance`` holding ``span`` (its final mark included)."""
+    return _unit(utterance, span, SENTENCE_END)
+
+
+def clause(utterance: str, span: Span) -> tuple[int, int]:
+    """``(start, end)`` of the clause of ``utterance`` holding ``span``."""
+    return _unit(utterance, span, CLAUSE_END)
+
+
+def asked(utterance: str, span: Span) -> str | None:
+    """Why the span is asked rather than stated, or ``None`` (module doc, "Asked, not stated")."""
+    start, end = sentence(utterance, span)
+    text = utterance[start:end].rstrip()
+    if not text.endswith("?"):
+        return None
+    openers = [m for m in OPENERS.finditer(utterance, start, end)]
+    if not openers:
+        return f"asked: {text.strip()!r}"
+    first = openers[0]
+    before = utterance[start : first.start()]
+    if first.start() <= span.start or not CLAUSE_END.search(before + " ") and before.strip() == "":
+        return f"asked: {utterance[first.start():end].strip()!r}"
+    # an opener after the span: the span is stated when a clause boundary parts them
+    between = utterance[span.end : first.start()]
+    if CLAUSE_END.search(between) or re.search(r"\b(and|but|so)\b", between, re.I):
+        return None
+    return f"asked: {text.strip()!r}"
+
+
+def asked_of_entity(utterance: str, span: Span) -> str | None:
+    """Why the span is a value the speaker asks an entity has ("Is it in the cheap price range?",
+    "Does it have free parking?"), or ``None``. A request phrased as a question ("Can you find a
+    place in the north?", "Are there any guesthouses …?") sets the value: ``None``."""
+    if words := asked(utterance, span):
+        start, end = sentence(utterance, span)
+        if ABOUT_ENTITY.search(utterance, start, end):
+            return words
+    return None
+
+
+def supposed(utterance: str, span: Span) -> str | None:
+    """Why the span is only supposed (a conditional), or ``None``."""
+    start, _ = sentence(utterance, span)
+    m = CONDITIONAL.search(utterance, start, span.start)
+    return f"a conditional: {utterance[m.start():span.end].strip()!r}" if m else None
+
+
+def denied(utterance: str, span: Span) -> str | None:
+    """Why the span's clause denies that what it names exists, or ``None``."""
+    start, _ = clause(utterance, span)
+    m = DENIAL.search(utterance, start, span.start)
+    if m and re.search(r"\b(but|however|though|although)\b", utterance[m.end() : span.start], re.I):
+        return None  # "no X, but Y": Y is not denied
+    return f"said not to exist: {utterance[m.start():span.end].strip()!r}" if m else None
+
+
+def vague_amount(text: str | None) -> str | None:
+    """Why an amount's words are vague ("several", "a few"), or ``None``."""
+    m = VAGUE.search(text or "")
+    return f"a vague amount: {m.group(0)!r}" if m else None
+
+
+def not_a_total(utterance: str, span: Span) -> str | None:
+    """Why a number is an increment or a rating rather than a count of entities, or ``None``."""
+    after, before = utterance[span.end :], utterance[: span.start]
+    if m := INCREMENT_AFTER.match(after):
+        return f"an increment, not a total: {utterance[span.start:span.end + m.end()].strip()!r}"
+    if m := INCREMENT_BEFORE.search(before):
+        return f"an increment, not a total: {m.group(0).strip()} {utterance[span.start:span.end]}"
+    if m := RATING_AFTER.match(after):
+        return f"a rating, not a count: {utterance[span.start:span.end + m.end()].strip()!r}"
+    return None
+
+
+def coordinated(utterance: str, span: Span) -> str | None:
+    """Why an amount counts a coordination of kinds ("5 hotels and guesthouses"), or ``None``."""
+    m = COORDINATION_AFTER.match(utterance[span.end :])
+    return f"a count of coordinated kinds: {utterance[span.start:span.end + m.end()].strip()!r}" if m else None
+
+
+def relaxed(utterance: str) -> tuple[str, str] | None:
+    """``(reason, clause)``: why an utterance lifts a constraint ("no preference") and the clause
+    that says so; ``None`` if it lifts none."""
+    m = RELAXED.search(utterance)
+    if not m:
+        return None
+    start, end = clause(utterance, Span(start=m.start(), end=m.end()))
+    return f"relaxed: {m.group(0)!r}", utterance[start:end]
+
+
+def approximate(utterance: str, span: Span) -> str | None:
+    """Why the span's value is only approximate ("around 20:45"), or ``None``."""
+    m = APPROXIMATE.search(utterance[: span.start])
+    return f"approximate: {utterance[m.start():span.end].strip()!r}" if m else None
+
+
+#: Words that name a slot of a search, by the column they name (MultiWOZ's and SGD's columns share
+#: these English words): a relaxation ("no preference") lifts the slots its clause, or the question
+#: it answers, names.
+SLOT_WORDS: dict[str, tuple[str, ...]] = {
+    "area": ("area", "part of town", "side of town", "location", "where", "anywhere", "side", "part"),
+    "pricerange": ("price", "cost", "cheap", "expensive", "moderate", "budget", "range"),
+    "type": ("type", "kind", "sort"),
+    "stars": ("star", "rating"),
+    "food": ("food", "cuisine"),
+    "internet": ("wifi", "internet"),
+    "parking": ("parking", "park"),
+    "day": ("day", "date", "when"),
+    "leaveAt": ("time", "leave", "depart", "when"),
+    "arriveBy": ("time", "arrive", "when"),
+    "departure": ("from", "depart", "where"),
+    "destination": ("to", "going", "where"),
+}
+
+
+def slots_named(utterance: str) -> set[str]:
+    """The columns whose words (:data:`SLOT_WORDS`) ``utterance`` says."""
+    text = f" {utterance.lower()} "
+    return {slot for slot, names in SLOT_WORDS.items() if any(re.search(rf"\b{re.escape(n)}", text) for n in names)}
