@@ -16,13 +16,15 @@ Reading rules
   find …" denies, it does not offer.
 - **The amount is not exact** (C6): a vague amount ("several"), an increment ("3 more"), a rating
   ("4 out of 5"), a count of coordinated kinds ("hotels and guesthouses"), an amount with a name
-  ("one guesthouse called X"), a count with no filter at all, and a count whose sentence names a
-  value of the table that is no filter ("four with free entrance" where entrance fee is no
-  filter): which entities are counted is not settled.
+  ("one guesthouse called X"), and a count whose sentence names a value of the table that is no
+  filter ("four with free entrance" where entrance fee is no filter; a value inside an entity's
+  name does not count): which entities are counted is not settled. A count supposed ("If you're
+  going to Cambridge, I have 5 trains") is uncertain; an offer so supposed ("If not, I recommend
+  X") still claims X.
 - **A filter's source is unsure.** A filter the user only asked about ("Is it cheap?"), supposed
   ("if not, then …"), said approximately ("around 20:45"), or lifted later ("anywhere is fine",
-  "no preference") in a user turn before the claim; a filter only the system introduced (the
-  user never said its value).
+  "no preference") in a user turn before the claim; a search filter only the system introduced
+  (the user never said its value; an entity's name the system gave is no search filter).
 - **Surface variants** (C5): a name, phone, postcode, address or id one edit away from the value
   of an entity that has the rest of the claim ("cv11ln" for cb11ln, "265" for "365 milton
   road", "tr588" for tr5588), or equal to it but for spaces: a typo, not another entity.
@@ -41,6 +43,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from csp_check.corpora import CorpusProfile, profile_for
+from csp_check.families import registry
 from csp_check.language import certainty as words
 from csp_check.language.normalize import normalize
 from csp_check.models import CSP, Constraint, Dialogue, Variable, VariableKind
@@ -52,6 +55,10 @@ WRITTEN_COLUMNS = frozenset({"name", "phone", "postcode", "address", "trainID", 
 CALLED = re.compile(r"^\s*(?:[a-z'-]+\s+){0,3}?(called|named)\b", re.I)
 BOUND_WORDS = re.compile(r"\b(after|by|before|until|no later than|not later than)\s*$", re.I)
 CLOCK = re.compile(r"^\d{1,2}:\d{2}$")
+#: Values that say nothing of an entity's kind or place (an amenity's yes / no, a missing cell).
+NO_VALUE = frozenset({"yes", "no", "dontcare", "none", "?"})
+#: Words before a value that make it the spread of a set, not a filter ("ranging from free to …").
+RANGE_WORDS = re.compile(r"\b(from|between|ranging|range|to)\s+$")
 
 
 @dataclass
@@ -120,8 +127,8 @@ def claim_unsettled(ctx, constraint: Constraint, family: str, scope: list[Variab
         text = _utterance(ctx, v)
         if not names and (reason := words.asked(text, v.span)):
             return reason
-        if reason := words.supposed(text, v.span):
-            return reason
+        if family != "C5" and (reason := words.supposed(text, v.span)):
+            return reason  # "If you're going to Cambridge, I have 5 trains": the count's search is supposed
         if family == "C5" and v.kind is VariableKind.SLOT and (reason := words.denied(text, v.span)):
             return reason
     return None
@@ -142,29 +149,42 @@ def amount_unsettled(ctx, constraint: Constraint, family: str, scope: list[Varia
             return reason
     if m := CALLED.match(text[amount.span.end :]):
         return f"a count with a name: {text[amount.span.start:amount.span.end + m.end()].strip()!r}"
-    if not constraint.variables and not getattr(constraint.table, "restrictions", ()):
-        return "a count of no search: what is counted is not said"
     return _unfiltered_value(ctx, constraint, amount, text)
 
 
 def _unfiltered_value(ctx, constraint: Constraint, amount: Variable, text: str) -> str | None:
-    """A value of a search column of the count's table said in the count's sentence but no filter."""
+    """A value of a search column of the count's table, said in the count's sentence but no filter,
+    under which the count holds (:func:`holds_with`): the count may be of those entities."""
     start, end = words.sentence(text, amount.span)
-    said = f" {normalize(text[start:end])} "
+    sentence = list(text[start:end])
+    for v in ctx.by_turn.get(amount.turn, []):  # a value inside a name ("Arbury Lodge Guesthouse") is the name's
+        if v.span is not None and v.slot in ctx.profile.entity_columns and start <= v.span.start < end:
+            sentence[v.span.start - start : v.span.end - start] = " " * (v.span.end - v.span.start)
+    said = f" {normalize(''.join(sentence))} "
     filtered = set(getattr(constraint, "columns", []))
+    for step in getattr(constraint.table, "restrictions", ()):  # a kind, a list of values: filters too
+        filtered.add(getattr(step, "column", None) or ctx.profile.kind_column)
     filter_values = {str(ctx.assignment.get(n)) for n in constraint.variables}
-    kb_id = getattr(constraint, "kb", None)
-    rows = ctx.kbs.get(getattr(constraint.table, "base", kb_id)) or []
+    rows = ctx.kbs.get(getattr(constraint, "kb", "")) or []
     if not rows:
         return None
     columns = set(ctx.profile.search_columns) or set(rows[0])
     for column in sorted(columns - filtered):
-        values = {e.get(column) for e in rows}
-        for value in sorted(x for x in values - filter_values
-                            if x and len(x) >= 4 and not x.isdigit() and x not in {"yes", "no", "dontcare", "none", "?"}):
-            if f" {value} " in said:
-                return f"the count's sentence says {column}={value!r}, which is no filter"
+        values = {e.get(column) for e in rows} - filter_values
+        for value in sorted(x for x in values if x and len(x) >= 4 and not x.isdigit() and x not in NO_VALUE):
+            at = said.find(f" {value} ")
+            if at < 0 or RANGE_WORDS.search(said[:at]):
+                continue  # not said, or said as the spread of the set ("fees ranging from free to 2 pounds")
+            if holds_with(ctx, constraint, [e for e in rows if e.get(column) in (None, value)]):
+                return f"the count's sentence says {column}={value!r}, which is no filter; with it the count holds"
     return None
+
+
+def holds_with(ctx, constraint: Constraint, rows: list[dict[str, str]]) -> bool:
+    """Whether ``constraint`` holds when its table has only ``rows`` (another reading of what it counts)."""
+    kb = getattr(constraint, "kb", "")
+    variant = ctx.csp.model_copy(update={"kbs": {**ctx.kbs, kb: rows}})
+    return registry.get(constraint.id).satisfied(constraint, ctx.assignment, variant)
 
 
 def filter_unsettled(ctx, constraint: Constraint, family: str, scope: list[Variable]) -> str | None:
@@ -183,7 +203,7 @@ def filter_unsettled(ctx, constraint: Constraint, family: str, scope: list[Varia
                 return f"filter {v.slot_type} {reason}"
     claim_turn = constraint.turn if constraint.turn is not None else len(ctx.dialogue.turns)
     first = min((v.turn for v in _filters(constraint, scope)), default=claim_turn)
-    slots = {v.slot for v in _filters(constraint, scope)}
+    slots = {v.slot for v in _filters(constraint, scope) if ctx.assignment.get(v.name) != "dontcare"}  # a dontcare: relaxed already
     for turn in ctx.dialogue.turns[first:claim_turn]:
         if turn.speaker == "user" and (relaxation := words.relaxed(turn.utterance)):
             reason, said = relaxation
@@ -191,7 +211,8 @@ def filter_unsettled(ctx, constraint: Constraint, family: str, scope: list[Varia
             if slots & named:
                 return f"the user {reason} at turn {turn.index}"
     for v in _filters(constraint, scope):
-        if v.speaker == "system" and v.kind is VariableKind.SLOT and not _user_said(ctx, v, claim_turn):
+        if (v.speaker == "system" and v.kind is VariableKind.SLOT and v.slot not in ctx.profile.entity_columns
+                and not _user_said(ctx, v, claim_turn)):
             return f"filter {v.slot_type}={v.value!r} only the system introduced (turn {v.turn})"
     return None
 
@@ -280,7 +301,8 @@ def coreference_unsettled(ctx, constraint: Constraint, family: str, scope: list[
         if v.span is None:
             continue
         text = _utterance(ctx, v)
-        for reason in (words.asked(text, v.span), words.approximate(text, v.span), words.supposed(text, v.span)):
+        ask = words.asked_of_entity if v.speaker == "user" else words.asked  # "Could you book X?" requests X
+        for reason in (ask(text, v.span), words.approximate(text, v.span), words.supposed(text, v.span)):
             if reason:
                 return f"turn {v.turn} {reason}"
     return None

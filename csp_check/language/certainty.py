@@ -11,13 +11,16 @@ Reading rules
 - **Sentence and clause.** A sentence ends at ``.``, ``!`` or ``?`` followed by a space (or at the
   end of the utterance); a clause ends at ``,``, ``;``, ``:`` or a dash as well.
 - **Asked, not stated** (:func:`asked`): the span's sentence ends in ``?`` and the span is at or
-  after the sentence's interrogative opener ("would you like", "shall I", "do you", "how about",
-  "is there", a wh-word, …), or the sentence has no opener but ends in ``?`` (a bare "5 stars?").
-  "There are 5 hotels, would you like one in the north?": the 5 is stated, the north asked.
+  after the sentence's first interrogative opener ("would you like", "shall I", "do you", "how
+  about", "is there", a wh-word, …), or, in a sentence with no opener that ends in ``?``, the span is in its last clause (a bare
+  "5 stars?"; not the 5 of "there are 5 places, might I suggest X?"). "There are 5 hotels, would you like one in the north?": the 5 is stated (it comes
+  before the question starts, with or without a comma), the north asked.
 - **Asked of an entity** (:func:`asked_of_entity`): asked, in a yes/no question whose subject is
   an entity ("is it", "does that", "are they"): the value is asked of the entity, not requested.
 - **Supposed** (:func:`supposed`): the span's sentence has "if", "unless", "in case",
-  "otherwise" or "assuming" before the span, or its clause starts with "if".
+  "otherwise" or "assuming" before the span — not a conditional on the hearer's wishes or the
+  speaker's manners ("if you'd like", "if I may", "if you have no preference", "if not", "if
+  possible"), which supposes nothing of the claim.
 - **Denied existence** (:func:`denied`): the span's clause (not after a "but") says nothing exists ("there are no",
   "no … in", "not any", "none", "nothing", "could not find", "unable to find", "do not have",
   "do n't have") before the span.
@@ -44,12 +47,19 @@ SENTENCE_END = re.compile(r"[.!?]+(?=\s|$)")
 CLAUSE_END = re.compile(r"[.!?,;:]+(?=\s|$)|\s[-–]\s")
 OPENERS = re.compile(
     r"\b(would you|will you|do you|did you|does it|does that|do they|are you|have you|can you|could you|"
-    r"shall i|shall we|should i|can i|could i|may i|would it|would that|is there|are there|is that|is it|"
-    r"how about|what about|what|which|when|where|who|how many|how much|how|any (?:particular|preference|"
+    r"shall i|shall we|should i|can i|could i|may i|might i|would it|would that|is there|are there|is that|is it|"
+    r"how about|what about|what|which|when|where|who|how many|how much|how|any (?:particular|preferences?|"
     r"specific|other)|or (?:would|do|did|should|shall|is|are)|want me to|like me to)\b",
     re.I,
 )
-CONDITIONAL = re.compile(r"\b(if|unless|in case|otherwise|assuming|provided that|as long as)\b", re.I)
+CONDITIONAL = re.compile(r"\b(if|unless|in case|otherwise|assuming)\b", re.I)
+#: Conditionals on the hearer's wishes or the speaker's manners ("if you'd like", "if I may",
+#: "if you have no preference"): they suppose nothing of what the sentence says.
+POLITE = re.compile(
+    r"^(if|in case)\s+(?:(?:you|u)\b[^,.?!]{0,30}?\b(like|want|wish|prefer|interested|need|care|have no|do n[o']t have|"
+    r"please)\b|i may\b|so\b|that (works|helps|is ok|suits)|possible\b|not\b)",
+    re.I,
+)
 DENIAL = re.compile(
     r"\b(there (?:are|is|were|was) no|there (?:are|is) n[o']t any|(?:are|is) n'?t any|no\b|not any|none|nothing|"
     r"could ?n[o']t find|can ?n[o']t find|cannot find|unable to find|did ?n[o']t find|do ?n[o']t (?:have|see)|"
@@ -72,7 +82,7 @@ RELAXED = re.compile(
     re.I,
 )
 ABOUT_ENTITY = re.compile(r"\b(is|does|are|do|has|have|was|were|will|would)\s+(it|that|this|they|these|those|either|any of them)\b", re.I)
-APPROXIMATE = re.compile(r"\b(around|about|roughly|approximately|close to|closer to|near|nearly|or so)\s*$", re.I)
+APPROXIMATE = re.compile(r"\b(around|(?<!how )(?<!what )about|roughly|approximately|close to|closer to|near|nearly|or so)\s*$", re.I)
 
 
 def _unit(utterance: str, span: Span, ends: re.Pattern[str]) -> tuple[int, int]:
@@ -103,18 +113,13 @@ def asked(utterance: str, span: Span) -> str | None:
     text = utterance[start:end].rstrip()
     if not text.endswith("?"):
         return None
-    openers = [m for m in OPENERS.finditer(utterance, start, end)]
-    if not openers:
-        return f"asked: {text.strip()!r}"
-    first = openers[0]
-    before = utterance[start : first.start()]
-    if first.start() <= span.start or not CLAUSE_END.search(before + " ") and before.strip() == "":
+    first = OPENERS.search(utterance, start, end)
+    if first is None:  # "…, might I suggest X?", "5 stars?": the clause before the mark is the question
+        clause_start, _ = clause(utterance, Span(start=max(start, end - 2), end=max(start, end - 1)))
+        return f"asked: {utterance[clause_start:end].strip()!r}" if clause_start <= span.start else None
+    if first.start() <= span.start:
         return f"asked: {utterance[first.start():end].strip()!r}"
-    # an opener after the span: the span is stated when a clause boundary parts them
-    between = utterance[span.end : first.start()]
-    if CLAUSE_END.search(between) or re.search(r"\b(and|but|so)\b", between, re.I):
-        return None
-    return f"asked: {text.strip()!r}"
+    return None  # "There are 46 places to choose from do you want …?": the question starts after the span
 
 
 def asked_of_entity(utterance: str, span: Span) -> str | None:
@@ -131,8 +136,10 @@ def asked_of_entity(utterance: str, span: Span) -> str | None:
 def supposed(utterance: str, span: Span) -> str | None:
     """Why the span is only supposed (a conditional), or ``None``."""
     start, _ = sentence(utterance, span)
-    m = CONDITIONAL.search(utterance, start, span.start)
-    return f"a conditional: {utterance[m.start():span.end].strip()!r}" if m else None
+    for m in CONDITIONAL.finditer(utterance, start, span.start):
+        if not POLITE.match(utterance[m.start() :]):
+            return f"a conditional: {utterance[m.start():span.end].strip()!r}"
+    return None
 
 
 def denied(utterance: str, span: Span) -> str | None:
