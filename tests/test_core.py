@@ -231,7 +231,7 @@ def test_delexicalize_command_writes_one_line_per_dialogue(tmp_path):
     result = CliRunner().invoke(main, ["delexicalize", str(examples), "--out", str(out)])
     assert result.exit_code == 0, result.output
     lines = [json.loads(line) for line in out.read_text().splitlines()]
-    assert len(lines) == 6
+    assert len(lines) == 7
     amount = next(d for d in lines if d["dialogue_id"] == "inconsistent-amount")
     assert amount["turns"][1].startswith("There are [x2] [x3] restaurants")
     assert {"name": "x2", "text": "three", "value": 3}.items() <= next(

@@ -164,14 +164,14 @@ def test_repair_prints_each_edit_in_the_terminal() -> None:
     result = invoke("validate", str(EXAMPLES / "dialogues.jsonl"), "--kb", str(KB), "--repair")
     assert result.exit_code == 1, result.output
     out = result.stdout
-    assert "Repairs (minimal edits that make the dialogue consistent), 3 of 3 dialogue(s):" in out
+    assert "Repairs (minimal edits that make the dialogue consistent), 4 of 4 dialogue(s):" in out
     section = out.split("Repairs (")[1]
     assert "inconsistent-amount" in section and "turn 1  restaurant.choice  [10:15] 'three': 3 → 2" in section
     assert "turn 1  restaurant.food  [34:42] 'lebanese': 'lebanese' → 'spanish'" in section
-    assert section.count(" → ") == 4  # every edit of the summary's count ("4 edits in 3 dialogues")
-    assert "repair: 4 edits in 3 dialogues" in out
+    assert section.count(" → ") == 5  # every edit of the summary's count ("5 edits in 4 dialogues"; one for review)
+    assert "repair: 5 edits in 4 dialogues" in out
     fewer = invoke("validate", str(EXAMPLES / "dialogues.jsonl"), "--kb", str(KB), "--repair", "--show", "1")
-    assert "1 of 3 dialogue(s)" in fewer.stdout and "… 2 more" in fewer.stdout
+    assert "1 of 4 dialogue(s)" in fewer.stdout and "… 3 more" in fewer.stdout
 
 
 # --- progress bars ------------------------------------------------------------------------------
@@ -224,7 +224,7 @@ def test_validate_shows_a_bar_with_totals_and_eta_on_a_terminal(tmp_path: Path) 
     assert code == 1 and "3 dialogues: 3 checked" in out
     assert "checking" in terminal and "/2 files" in terminal and "ETA" in terminal, terminal
     code, _, terminal = run_on_a_terminal("validate", str(EXAMPLES / "dialogues.jsonl"), "--kb", str(KB))
-    assert "/6 dialogues" in terminal and "ETA" in terminal, terminal  # JSONL: the dialogues are counted first
+    assert "/7 dialogues" in terminal and "ETA" in terminal, terminal  # JSONL: the dialogues are counted first
 
 
 def test_no_bar_when_quiet_or_piped(tmp_path: Path) -> None:
@@ -491,7 +491,7 @@ def test_experiment_names_the_input_domains_for_a_missing_domain(tmp_path: Path)
     result = invoke("experiment", str(source), "--domain", "Restaurant_1", "--no-plots", "--out", str(tmp_path / "out"))
     assert result.exit_code == 2 and "the input's domains (services): Restaurants_1 (2)" in result.output, result.output
     result = invoke("experiment", str(EXAMPLES / "dialogues.jsonl"), "--no-plots", "--out", str(tmp_path / "out2"))
-    assert result.exit_code == 2 and "no Restaurants_1 dialogues" in result.output and "restaurant (6)" in result.output
+    assert result.exit_code == 2 and "no Restaurants_1 dialogues" in result.output and "restaurant (7)" in result.output
 
 
 def test_nlsi_build_says_it_needs_sgd(tmp_path: Path) -> None:

@@ -205,8 +205,8 @@ SLOT_WORDS: dict[str, tuple[str, ...]] = {
     "day": ("day", "date", "when"),
     "leaveAt": ("time", "leave", "depart", "when"),
     "arriveBy": ("time", "arrive", "when"),
-    "departure": ("from", "depart", "where"),
-    "destination": ("to", "going", "where"),
+    "departure": ("leaving from", "departing from", "departure", "depart", "where from"),
+    "destination": ("going to", "destination", "heading", "where to", "travel to"),
 }
 
 
