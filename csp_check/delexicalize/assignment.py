@@ -34,6 +34,9 @@ Reading rules
   10.10); a total that does not split into whole-penny tickets is read per ticket only at a DB
   price within a penny of it (75.59 for 2 at 37.80, the booking tool's float arithmetic; 75.80
   stays as said) (:func:`ticket_price`).
+- **A clock's period after its span**: a time whose span stops before its "pm" / "a.m." / "in the
+  evening" ("after [3:45] PM") is read with it (15:45): the period is part of the time the text says
+  (:func:`with_period`).
 - **Today**: a relative day ("tomorrow", "this Monday") is read from the dialogue's today: its
   own relative date acts, else SGD's Friday 2019-03-01 (:func:`dialogue_today`); "next Tuesday"
   with no known today claims nothing.
@@ -41,6 +44,7 @@ Reading rules
 
 from __future__ import annotations
 
+import re
 from collections import Counter, defaultdict
 from datetime import date, timedelta
 from functools import lru_cache
@@ -51,6 +55,7 @@ from csp_check.language.cues import AMENITIES, BOOLEAN, bound_number, read_boole
 from csp_check.language.dates import resolve_dates
 from csp_check.language.lexicon import BARE_AMOUNT, EACH, EDGE_POSTCODE, ISO_DATE, TOTAL
 from csp_check.language.normalize import (
+    clock_slot,
     comparative,
     contains_words,
     date_key,
@@ -425,11 +430,26 @@ def read_assignment(variables: list[Variable], lexicon: Lexicon, dialogue: Dialo
     out: dict[str, Value] = {}
     fare = lexicon.profile.fare_column
     for v in variables:
-        value = read_value(v, lexicon)
+        value = read_value(with_period(v, dialogue), lexicon)
         if dialogue is not None and v.slot == fare and v.span is not None and isinstance(value, str):
             value = ticket_price(v, value, dialogue.turns[v.turn].utterance, party_size(v, dialogue, variables), lexicon)
         out[v.name] = value
     return out
+
+
+#: A clock's period word right after a span that stops before it ("3:45| PM").
+PERIOD_AFTER = re.compile(r"^\s*(a\.\s?m\.|p\.\s?m\.|am|pm|in the (?:morning|afternoon|evening))\b", re.I)
+
+
+def with_period(var: Variable, dialogue: Dialogue | None) -> Variable:
+    """``var``, or — when its span is a clock time without its period and the text goes on with it
+    ("after [3:45] PM") — a copy whose text includes the period (module doc)."""
+    if dialogue is None or var.span is None or not var.text or not clock_slot(var.slot):
+        return var
+    if re.search(r"\b(am|pm|a\.m\.|p\.m\.|morning|afternoon|evening|night)\s*$", var.text, re.I):
+        return var
+    m = PERIOD_AFTER.match(dialogue.turns[var.turn].utterance[var.span.end :])
+    return var.model_copy(update={"text": var.text + m.group(0)}) if m else var
 
 
 def party_size(var: Variable, dialogue: Dialogue, variables: list[Variable]) -> int | None:
