@@ -314,7 +314,7 @@ def test_unified_broken(tmp_path: Path) -> None:
 # --- JSONL ---------------------------------------------------------------------------------------
 def test_jsonl_examples_load_with_exact_spans() -> None:
     dialogues, errors = load(EXAMPLES)
-    assert errors == [] and len(dialogues) == 6
+    assert errors == [] and len(dialogues) == 7
     assert all(d.format == "jsonl" and d.source == str(EXAMPLES) for d in dialogues)
     total, share = span_share(dialogues)
     assert total >= 20

@@ -446,8 +446,8 @@ def with_period(var: Variable, dialogue: Dialogue | None) -> Variable:
     ("after [3:45] PM") — a copy whose text includes the period (module doc)."""
     if dialogue is None or var.span is None or not var.text or not clock_slot(var.slot):
         return var
-    if re.search(r"\b(am|pm|a\.m\.|p\.m\.|morning|afternoon|evening|night)\s*$", var.text, re.I):
-        return var
+    if re.search(r"\b(am|pm|a\.m\.|p\.m\.|morning|afternoon|evening|night|noon|midnight)\b", var.text, re.I):
+        return var  # "evening 5:45": the span has its period already
     m = PERIOD_AFTER.match(dialogue.turns[var.turn].utterance[var.span.end :])
     return var.model_copy(update={"text": var.text + m.group(0)}) if m else var
 
