@@ -52,7 +52,7 @@ def system_acts(
     acts = booked_entity(acts, utterance, memory, turns)
     acts = unreadable_denials(acts, memory.unread)
     acts += no_result_request(acts, memory.state, annotator.columns)
-    new_state = unasked(count_search(acts, bounds, memory.state, numbers(utterance)), utterance, acts)
+    acts, new_state = unasked(count_search(acts, bounds, memory.state, numbers(utterance)), utterance, acts)
     maybe = dict(memory.maybe)
     for domain, (column, value) in annotator.own_values.items():  # "1 hotel": the count's own noun
         if any(a.role is ActRole.COUNT and a.domain == domain and a.span is not None
@@ -83,19 +83,20 @@ def restated_bounds(acts: list[DialogueAct], utterance: str, state: State) -> li
                                     and sentence(a) not in trips)]  # fmt: skip
 
 
-def unasked(search: State, utterance: str, acts: list[DialogueAct]) -> State:
+def unasked(search: State, utterance: str, acts: list[DialogueAct]) -> tuple[list[DialogueAct], State]:
     """A count's turn that asks for a column ("There are 42 trains. What day will you be
     travelling?", "I have 9 italian restaurants. Do you have a preference on price range?") does
     not know it: that column of the request is not in the search its count is about (a value the
-    turn itself writes stays)."""
+    turn itself writes stays); a count left with no search at all is left out."""
     questions = re.findall(r"[^.!?]*\?", fold_aligned(utterance).lower())
     asked = {ASKED_SLOT[" ".join(m.group(1).split())] for q in questions for m in ASKED_COLUMN.finditer(q)}
     counted = {a.domain for a in acts if a.role is ActRole.COUNT}
     if not search or not asked & {slot for d in counted for slot in search.get(d, {})}:
-        return search
+        return acts, search
     said = {(a.domain, a.slot) for a in acts if a.span is not None and a.role is not ActRole.COUNT}
-    return {d: {k: v for k, v in slots.items() if not (d in counted and k in asked and (d, k) not in said)}
-            for d, slots in search.items()}  # fmt: skip
+    search = {d: {k: v for k, v in slots.items() if not (d in counted and k in asked and (d, k) not in said)}
+              for d, slots in search.items()}  # fmt: skip
+    return [a for a in acts if not (a.role is ActRole.COUNT and not search.get(a.domain))], search
 
 
 def offers(acts: list[DialogueAct]) -> list[DialogueAct]:
