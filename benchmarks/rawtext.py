@@ -31,6 +31,7 @@ from pathlib import Path
 
 from csp_check.errors import InputError
 from csp_check.faults.raw_text import RAW_KINDS, inject_raw_text
+from csp_check.faults.raw_twins import PAIR_KINDS, raw_pair
 from csp_check.models import Dialogue, DialogueReport, KnowledgeBase
 from csp_check.pipeline import check_dialogue
 from csp_check.readers.kb import load_kb
@@ -83,6 +84,7 @@ def main() -> None:
     parser.add_argument("--show", type=int, default=30, help="flags to print (seeded sample)")
     parser.add_argument("--no-faults", action="store_true", help="skip the fault injection")
     parser.add_argument("--verbose", action="store_true", help="print the sampled dialogues' text")
+    parser.add_argument("--no-pairs", action="store_true", help="skip the fault / true-twin pairs")
     args = parser.parse_args()
     if not Path(args.data).exists():
         sys.exit(f"no data at {args.data}")
@@ -145,6 +147,31 @@ def main() -> None:
     print(f"{'all':<12} {all_in:>8} {all_fl:>8} {all_fl / max(all_in, 1):>7.1%}")
     for kind, dialogue_id, what in rng.sample(missed, min(10, len(missed))):
         print(f"  missed {kind} {dialogue_id} {what}")
+    if not args.no_pairs:
+        pairs(accepted, kb, args.seed)
+
+
+def certain(dialogue: Dialogue, kb: KnowledgeBase) -> bool:
+    """Whether the checker flags ``dialogue`` with a certain violation."""
+    return any(v.certain for v in check(dialogue, kb).violations)
+
+
+def pairs(accepted: list[Dialogue], kb: KnowledgeBase, seed: int) -> None:
+    """Per reading class (:mod:`csp_check.faults.raw_twins`): faults flagged certain (should be
+    all) and true twins flagged certain (should be none), on the accepted dialogues."""
+    rng = random.Random(seed)
+    print(f"\nfault / true-twin pairs on the {len(accepted)} accepted dialogues (flagged certain):")
+    print(f"{'class':<14} {'pairs':>6} {'faults':>7} {'twins':>6}")
+    for kind in PAIR_KINDS:
+        n = faults = twins = 0
+        for dialogue in accepted:
+            pair = raw_pair(dialogue, kind, rng, kb)
+            if pair is None:
+                continue
+            n += 1
+            faults += certain(pair[0], kb)
+            twins += certain(pair[1], kb)
+        print(f"{kind:<14} {n:>6} {faults / max(n, 1):>7.1%} {twins / max(n, 1):>6.1%}")
 
 
 if __name__ == "__main__":

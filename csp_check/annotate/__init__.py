@@ -49,10 +49,17 @@ entity; a booking's one name is a ``confirm`` of the entity under discussion; ne
 domain noun that agrees in number gives a ``count`` act; one after a bound or hedge ("over 30",
 "more than 10", "about 70") is a count with that comparison (:func:`csp_check.language.cues.amount_op`).
 Not a count: an amount after other :data:`APPROXIMATE` words ("some 20", "maybe 3"), a rating ("4 star hotels"), "two other guesthouses", a denial ("no cheap 4
-star hotels"), "one" without an existential ("One place I'd recommend"), a count right after the
+star hotels"), a frequency ("two trains an hour"), an amount a superlative earlier in its sentence
+picks ("the closest arrival time I show is 1 train"), "one" without an existential ("One place I'd recommend"), a count right after the
 user named an entity, and several counts of one domain in a turn (a breakdown one search cannot
 express). A turn that counts carries the search its count is about as its ``state``: the user's
-request plus the values of the count's sentence before any entity or other number. The user's
+request plus the values of the count's sentence before any entity or other number. A column the
+count's turn asks ("What day will you be travelling?", "a preference on price range?") is not in
+that search (a count left with no search is left out). A request with a price word no value reads
+("affordable", "on the cheaper side") or a place given by what it is near ("near All Saints"; the
+value after "near" is a reference point) leaves that column unread: counts and no-results of its
+domain are left out until the user gives a value of the column. A trip time repeating the
+request's bound in a sentence naming no trip is no claim. The user's
 "hotel" may be the domain or the type: a count (or no-result) true only under the type gets the
 type as an implicit value (the reading under which the text holds, as with missing DB fields).
 
@@ -60,7 +67,8 @@ type as an implicit value (the reading under which the text holds, as with missi
 "any" / "find" / "have") followed by a domain noun or a value, or ending its clause, makes its
 sentence (up to "but" / "however") a no-result statement: a value-less ``no_result`` act and its
 values re-labelled ``no_result``; the user's request values it does not repeat join as implicit
-no-result values ("no matching restaurants in the north"). "No other options" is none; a denial in a
+no-result values ("no matching restaurants in the north"). "No other options" is none, and so is the denial of a thing of the booking or the price ("there is
+no fee for X", "no tables available at X": :data:`DENIED_THINGS`); a denial in a
 domain whose request is unread ("Hungarian food"), or naming a word no value has, is left out.
 A system turn reporting no result that offers an entity offers an alternative: its state is what
 it offers.

@@ -16,9 +16,12 @@ from csp_check.annotate.lexicon import (
     BOUNDED_AMOUNT,
     ENTITY_COLUMNS,
     EXISTENTIALS,
+    FREQUENCY,
     GAP_STOPS,
     MAX_GAP,
     REST_WORDS,
+    SENTENCE_END,
+    SUPERLATIVES,
 )
 from csp_check.annotate.memory import State
 from csp_check.annotate.tokenizer import blank_nlp
@@ -52,12 +55,23 @@ def amounts(doc, nouns: dict[int, tuple[str, bool]]) -> list[tuple[int, int, int
             if after[:1] in (["star"], ["stars"], ["-"]) or any(w in REST_WORDS for w in after):
                 continue  # "4 star hotels" is a rating; "two other guesthouses" counts the rest
             noun = _noun_after(doc, i + width, nouns, couple=words[-1].lower_ == "couple")
-            if noun is not None and noun[1] == (amount != 1):
+            if noun is not None and noun[1] == (amount != 1) and not _picks(doc, i, noun[2]):
                 out.append((i, i + width, amount, noun[0]))
                 i += width - 1
                 break
         i += 1
     return out
+
+
+def _picks(doc, i: int, noun_end: int) -> bool:  # type: ignore[no-untyped-def]
+    """Whether the amount at token ``i`` (its noun ending at ``noun_end``) is no count of the
+    results: a frequency ("two trains an hour") or one a superlative earlier in its sentence picks
+    ("the closest arrival time I show is 1 train")."""
+    after = doc[noun_end : noun_end + 2].text.lower()
+    if FREQUENCY.match(after):
+        return True
+    first = max([0] + [k + 1 for k in range(i) if doc[k].text in SENTENCE_END])
+    return any(t.lower_ in SUPERLATIVES for t in doc[first:i])
 
 
 def _bounded(doc, i: int) -> bool:  # type: ignore[no-untyped-def]
@@ -68,10 +82,11 @@ def _bounded(doc, i: int) -> bool:  # type: ignore[no-untyped-def]
     return bool(BOUNDED_AMOUNT.search(before))
 
 
-def _noun_after(doc, j: int, nouns: dict[int, tuple[str, bool]], couple: bool) -> tuple[str, bool] | None:  # type: ignore[no-untyped-def]
+def _noun_after(doc, j: int, nouns: dict[int, tuple[str, bool]], couple: bool) -> tuple[str, bool, int] | None:  # type: ignore[no-untyped-def]
+    """(domain, plural, the token after the noun) of the domain noun within the gap after ``j``."""
     for k in range(j, min(j + MAX_GAP + 1, len(doc))):
         if k in nouns:
-            return nouns[k]
+            return (*nouns[k], k + 1)
         if couple and k == j and doc[k].lower_ == "of":
             continue
         if not gap_word(doc[k]):

@@ -11,7 +11,7 @@ import re
 from collections import defaultdict
 
 from csp_check.annotate.annotator import Annotator
-from csp_check.annotate.lexicon import ENTITY_COLUMNS, SAME, SAME_SLOT
+from csp_check.annotate.lexicon import ENTITY_COLUMNS, NEAR_PLACE, SAME, SAME_SLOT, VAGUE_PRICES
 from csp_check.annotate.memory import Memory, State
 from csp_check.annotate.mentions import implicit
 from csp_check.annotate.wordings import nouns_of
@@ -24,6 +24,7 @@ def user_acts(annotator: Annotator, utterance: str, acts: list[DialogueAct], mem
     informs) and the belief state after it, which ``memory`` keeps; ``memory.named`` becomes the
     domains whose entity the turn names."""
     acts += same_as_before(annotator, utterance, acts, memory)
+    acts = vague_words(annotator, utterance, acts, memory)
     memory.state = updated(memory.state, acts, annotator)
     memory.named = {a.domain for a in acts if a.slot in ENTITY_COLUMNS and a.span is not None}
     return acts, memory.state
@@ -48,6 +49,30 @@ def updated(state: State, acts: list[DialogueAct], annotator: Annotator | None =
     for (domain, slot), values in said.items():
         new.setdefault(domain, {})[slot] = values
     return new
+
+
+def vague_words(annotator: Annotator, utterance: str, acts: list[DialogueAct], memory: Memory) -> list[DialogueAct]:
+    """Request words no value reads: a price word ("affordable", "on the cheaper side") with no
+    price range of the turn, or a place given by what it is near ("near All Saints", "near the
+    centre of the location"), leaves that column of the domain the utterance is about unread
+    (``memory.vague``; a count in that domain is then left out: what it counts cannot be read). A
+    value right after "near" is a reference point, not a request value. A later value of the column
+    clears it."""
+    text = fold_aligned(utterance).lower()
+    near = [m.end() for m in NEAR_PLACE.finditer(text)]
+    kept = [a for a in acts if not (a.span is not None and a.slot == "area"
+                                    and any(0 <= a.span.start - end <= 16 for end in near))]  # fmt: skip
+    for a in kept:
+        if a.span is not None and a.role is ActRole.INFORM:
+            memory.vague.get(a.domain, set()).discard(a.slot)
+    for column, pattern in (("pricerange", VAGUE_PRICES), ("area", NEAR_PLACE)):
+        match = pattern.search(text)
+        if match is None:
+            continue
+        domain = _about(annotator, text[: match.start()], kept, memory, column)
+        if domain is not None and not any(a.domain == domain and a.slot == column and a.span is not None for a in kept):
+            memory.vague.setdefault(domain, set()).add(column)
+    return kept
 
 
 def same_as_before(annotator: Annotator, utterance: str, acts: list[DialogueAct], memory: Memory) -> list[DialogueAct]:

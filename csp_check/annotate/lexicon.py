@@ -143,6 +143,22 @@ SAME = re.compile(r"\bsame (area|part of town|side of town|location|neighbou?rho
 SAME_SLOT = {"area": "area", "part of town": "area", "side of town": "area", "location": "area", "neighborhood": "area",
              "neighbourhood": "area", "pricerange": "pricerange", "price range": "pricerange", "price": "pricerange",
              "day": "day", "night": "day", "date": "day"}  # fmt: skip
+#: A system question naming a column ("What day will you be travelling?", "Do you have a preference
+#: on price range?"): the column it asks is not in the search of that turn's count.
+ASKED_COLUMN = re.compile(r"\b(?:what|which|any|a|your|preferred|preference (?:on|for|of)|have in mind for (?:the)?)\s+"
+                          r"(?:particular |specific |preferred )?(day|date|price ?range|price|area|part of town|"
+                          r"side of town|location|type of food|food type|cuisine|kind of food|star rating|stars)\b")
+#: The column each wording of :data:`ASKED_COLUMN` asks.
+ASKED_SLOT = {**SAME_SLOT, "type of food": "food", "food type": "food", "cuisine": "food", "kind of food": "food",
+              "star rating": "stars", "stars": "stars"}  # fmt: skip
+#: Price words no value matches ("affordable", "on the cheaper side"): a request that says one is
+#: unread, and a count in its domain is left out (what the count is about cannot be read).
+VAGUE_PRICES = re.compile(r"\b(?:affordable|inexpensive|reasonabl[ey]|budget|pricey|upscale|high[ -]end|luxur\w*|"
+                          r"fancy|cheaper|pricier|less expensive|more expensive|economical|not too expensive|"
+                          r"low[ -]cost|splurge)\b")
+#: A place given by what it is near ("near All Saints", "close to the hotel"): the area the request
+#: means cannot be read.
+NEAR_PLACE = re.compile(r"\b(?:near|nearby|close to|closer to|next to|walking distance|around the corner)\b")
 #: Words after "or" / "and" that make a value one alternative among others ("a guesthouse or something else").
 ALTERNATIVE_WORDS = ("other", "anything", "not", "whatever", "something")
 #: Words before "food" / after "serves" that name no cuisine.
@@ -190,6 +206,12 @@ MAX_GAP = 4
 GAP_STOPS = frozenset({"in", "at", "on", "for", "to", "from", "with", "and", "or", "but", "than", "by", "near", "of"})
 #: Words after an amount that make it count the rest, not the search ("two other guesthouses").
 REST_WORDS = ("other", "others", "more", "additional")
+#: Words after a counted noun that make the amount a frequency, not a count ("two trains an hour").
+FREQUENCY = re.compile(r"^(?:an|a|per|every|each) (?:hour|day|week|night|minute)s?\b")
+#: Superlatives before an amount in its sentence: it picks from the results, it does not count them
+#: ("the closest arrival time I show is 1 train").
+SUPERLATIVES = frozenset({"closest", "nearest", "earliest", "latest", "last", "first", "cheapest", "soonest",
+                          "best", "next"})  # fmt: skip
 
 # --- no result ----------------------------------------------------------------------------------
 
@@ -209,6 +231,12 @@ ANY_WORDS = ("any", "anything", "anywhere")
 OTHER_WORDS = ("other", "else", "more", "additional", "further")
 #: Words allowed between a phrase cue and its noun ("there are no options *in* the north").
 CUE_LINKS = ("in", "at", "near", "with", "for", "of", "on")
+#: Nouns right after a negative cue that deny a thing of the booking or the price, not entities
+#: ("there is no fee for X", "no tables available at X", "no rooms left"): no no-result statement.
+DENIED_THINGS = frozenset({"fee", "fees", "charge", "charges", "cost", "entrance", "admission", "table", "tables",
+                           "room", "rooms", "ticket", "tickets", "seat", "seats", "availability", "vacancy",
+                           "vacancies", "booking", "bookings", "reservation", "reservations", "space", "need",
+                           "problem", "record", "information", "info"})  # fmt: skip
 #: Words that end a no-result sentence ("no cheap ones, but …").
 CONTRASTS = ("but", "however", "although")
 #: Describing words a no-result sentence may use beside its domain noun without naming a value.

@@ -23,6 +23,7 @@ class Memory:
     recent: list[str] = field(default_factory=list)  # domains, least recent first
     last_day: str | None = None
     unread: set[str] = field(default_factory=set)  # domains whose request names a value no KB has
+    vague: dict[str, set[str]] = field(default_factory=dict)  # domain → columns its request words no value reads
     maybe: dict[str, tuple[str, str]] = field(default_factory=dict)  # domain → (column, value) its noun may mean
     named: set[str] = field(default_factory=set)  # domains whose entity the last user turn named
     entity_turn: dict[str, int] = field(default_factory=dict)  # domain → turn its entity was last named

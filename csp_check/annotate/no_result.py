@@ -14,6 +14,7 @@ from csp_check.annotate.lexicon import (
     BARE_NEGATIVES,
     CONTRASTS,
     CUE_LINKS,
+    DENIED_THINGS,
     ENTITY_COLUMNS,
     FINDING_VERBS,
     FLAG_WORDS,
@@ -54,6 +55,8 @@ def no_result_scope(cues, doc, nouns: dict[int, tuple[str, bool]], found: list[F
         bare_no = doc[start:end].text.lower() in BARE_NEGATIVES or doc[start].lower_ in FINDING_VERBS
         if any(t.lower_ in OTHER_WORDS for t in doc[end : end + 3]):
             continue  # "no other options": none besides the one offered, not none at all
+        if any(t.lower_ in DENIED_THINGS for t in doc[end : end + 2]):
+            continue  # "no fee for X", "no tables available at X": denies a thing of the booking or price
         for tok in doc[end : end + MAX_GAP + 1]:  # "no [cheap] restaurants", not "no need to call X"
             if tok.i in starts:
                 hit = True

@@ -17,6 +17,8 @@ from csp_check.annotate.amounts import count_search, numbers
 from csp_check.annotate.annotator import Annotator
 from csp_check.annotate.lexicon import (
     ANAPHORS,
+    ASKED_COLUMN,
+    ASKED_SLOT,
     BOOKING_WORDS,
     BOUND_COLUMNS,
     ENTITY_COLUMNS,
@@ -41,6 +43,8 @@ def system_acts(
     counts = Counter(a.domain for a in acts if a.role is ActRole.COUNT)  # "6 guesthouses and 1 hotel":
     acts = [a for a in acts if not (a.role is ActRole.COUNT and counts[a.domain] > 1)]  # no one search
     acts = [a for a in acts if not (a.role is ActRole.COUNT and a.domain in memory.named)]  # "two called that"
+    acts = [a for a in acts if not (a.role in (ActRole.COUNT, ActRole.NO_RESULT) and memory.vague.get(a.domain))]
+    acts = restated_bounds(acts, utterance, memory.state)
     acts = offers(acts)
     acts += under_discussion(annotator, utterance, acts, memory)
     acts = [about_entity(annotator, a, acts, memory) for a in acts]
@@ -48,7 +52,7 @@ def system_acts(
     acts = booked_entity(acts, utterance, memory, turns)
     acts = unreadable_denials(acts, memory.unread)
     acts += no_result_request(acts, memory.state, annotator.columns)
-    new_state = count_search(acts, bounds, memory.state, numbers(utterance))
+    acts, new_state = unasked(count_search(acts, bounds, memory.state, numbers(utterance)), utterance, acts)
     maybe = dict(memory.maybe)
     for domain, (column, value) in annotator.own_values.items():  # "1 hotel": the count's own noun
         if any(a.role is ActRole.COUNT and a.domain == domain and a.span is not None
@@ -62,6 +66,37 @@ def system_acts(
             new_state = new_state or {d: dict(slots) for d, slots in memory.state.items()}
             new_state.setdefault(a.domain, {})[a.slot] = [a.canonical or ""]
     return acts, new_state
+
+
+def restated_bounds(acts: list[DialogueAct], utterance: str, state: State) -> list[DialogueAct]:
+    """A trip time the system repeats from the request in a sentence that names no trip ("The
+    closest arrival time I show to 10:45 is …") restates the user's bound: it is no claim."""
+    def sentence(a: DialogueAct) -> str:
+        assert a.span is not None
+        start = max(utterance.rfind(c, 0, a.span.start) for c in ".!?") + 1
+        ends = [i for i in (utterance.find(c, a.span.end) for c in ".!?") if i >= 0]
+        return utterance[start : min(ends, default=len(utterance))]
+
+    trips = [sentence(a) for a in acts if a.span is not None and a.slot in ENTITY_COLUMNS]
+    return [a for a in acts if not (a.span is not None and a.slot in BOUND_COLUMNS and a.canonical is not None
+                                    and state.get(a.domain, {}).get(a.slot) == [a.canonical]
+                                    and sentence(a) not in trips)]  # fmt: skip
+
+
+def unasked(search: State, utterance: str, acts: list[DialogueAct]) -> tuple[list[DialogueAct], State]:
+    """A count's turn that asks for a column ("There are 42 trains. What day will you be
+    travelling?", "I have 9 italian restaurants. Do you have a preference on price range?") does
+    not know it: that column of the request is not in the search its count is about (a value the
+    turn itself writes stays); a count left with no search at all is left out."""
+    questions = re.findall(r"[^.!?]*\?", fold_aligned(utterance).lower())
+    asked = {ASKED_SLOT[" ".join(m.group(1).split())] for q in questions for m in ASKED_COLUMN.finditer(q)}
+    counted = {a.domain for a in acts if a.role is ActRole.COUNT}
+    if not search or not asked & {slot for d in counted for slot in search.get(d, {})}:
+        return acts, search
+    said = {(a.domain, a.slot) for a in acts if a.span is not None and a.role is not ActRole.COUNT}
+    search = {d: {k: v for k, v in slots.items() if not (d in counted and k in asked and (d, k) not in said)}
+              for d, slots in search.items()}  # fmt: skip
+    return [a for a in acts if not (a.role is ActRole.COUNT and not search.get(a.domain))], search
 
 
 def offers(acts: list[DialogueAct]) -> list[DialogueAct]:

@@ -1,0 +1,134 @@
+"""Fault and true twin for each raw-text reading class the annotator settles: the same words once
+false of the DB (must be flagged certain) and once in the wording the class reads as no claim (must
+not be flagged certain).
+
+Reading rules (what each pair writes into a copy of a raw-text dialogue the checker accepts):
+
+- ``denied_thing`` — after a system turn offering an entity: the twin adds "I 'm sorry , there are
+  no tables available at X at that time ." (rooms for a hotel; "there is no entrance fee for X" for
+  a free attraction): a denial of a booking or price thing, no no-result; the fault adds "Sorry ,
+  there are no <domain nouns> in the <X's area> .", false of the DB since X is there (C4).
+- ``frequency`` — a train count ("There are 5 trains …") becomes a number the KB contradicts: the
+  fault is that count (C6); the twin adds "an hour" after the noun ("7 trains an hour"), a
+  frequency, no count.
+- ``asked_column`` — a count whose search holds a column of the request the count's sentence does
+  not write: the number becomes the KB's count without that column; the twin asks that column in
+  the same turn ("What day would you like ?": the count is of the search without it), the fault
+  does not (C6 against the full search).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Literal
+
+from csp_check.annotate import annotate
+from csp_check.annotate.annotator import annotator_for
+from csp_check.annotate.lexicon import BOUND_COLUMNS, ENTITY_COLUMNS
+from csp_check.faults.wording import amount_text
+from csp_check.models import ActRole, Dialogue, KnowledgeBase
+
+PairKind = Literal["denied_thing", "frequency", "asked_column"]
+PAIR_KINDS: tuple[PairKind, ...] = ("denied_thing", "frequency", "asked_column")
+#: The plural noun a fault's no-result names, per domain.
+PLURALS = {"restaurant": "restaurants", "hotel": "hotels", "attraction": "attractions"}
+#: How the twin of ``asked_column`` asks each column.
+QUESTIONS = {"day": "What day would you like ?", "pricerange": "Do you have a preference on price range ?",
+             "area": "Which area would you like ?", "food": "Any particular food type in mind ?",
+             "stars": "What star rating would you like ?"}  # fmt: skip
+
+
+def raw_pair(dialogue: Dialogue, kind: PairKind, rng: random.Random, kb: KnowledgeBase) -> tuple[Dialogue, Dialogue] | None:
+    """(fault, twin): copies of the raw-text ``dialogue`` with the class ``kind``'s false and true
+    wording (module doc), or ``None`` when the dialogue has no place for it."""
+    annotated = annotate(dialogue, kb)
+    places = _CHOOSERS[kind](annotated, kb)
+    if not places:
+        return None
+    turn, fault_text, twin_text = rng.choice(places)
+    return _with(dialogue, turn, fault_text), _with(dialogue, turn, twin_text)
+
+
+def _with(dialogue: Dialogue, turn: int, utterance: str) -> Dialogue:
+    out = dialogue.model_copy(deep=True)
+    out.turns[turn].utterance = utterance
+    return out
+
+
+def _denied_thing(annotated: Dialogue, kb: KnowledgeBase) -> list[tuple[int, str, str]]:
+    annotator = annotator_for(kb, {})
+    out = []
+    for k, turn in enumerate(annotated.turns):
+        names = {(a.domain, a.canonical) for a in turn.acts if a.role is ActRole.OFFER and a.slot == "name" and a.canonical}
+        if turn.speaker != "system" or len(names) != 1:
+            continue
+        domain, name = next(iter(names))
+        row = annotator.row(domain, name)
+        if domain not in PLURALS or row is None or not row.get("area"):
+            continue
+        if domain == "restaurant":
+            twin = f"I 'm sorry , there are no tables available at {name} at that time ."
+        elif domain == "hotel":
+            twin = f"I 'm sorry , there are no rooms available at {name} for those nights ."
+        elif row.get("entrance fee") == "free":
+            twin = f"There is no entrance fee for {name} ."
+        else:
+            continue
+        area = {"centre": "centre of town"}.get(row["area"], f"{row['area']} of town")
+        fault = f"Sorry , there are no {PLURALS[domain]} in the {area} ."
+        out.append((k, f"{turn.utterance} {fault}", f"{turn.utterance} {twin}"))
+    return out
+
+
+def _counts(annotated: Dialogue) -> list[tuple[int, object]]:
+    return [(k, a) for k, t in enumerate(annotated.turns) for a in t.acts
+            if a.role is ActRole.COUNT and a.span is not None and t.speaker == "system"]  # fmt: skip
+
+
+def _frequency(annotated: Dialogue, kb: KnowledgeBase) -> list[tuple[int, str, str]]:
+    annotator = annotator_for(kb, {})
+    out = []
+    for k, a in _counts(annotated):
+        text = annotated.turns[k].utterance
+        rest = text[a.span.end :]  # type: ignore[attr-defined]
+        if a.domain != "train" or not rest.lower().startswith(" trains"):  # type: ignore[attr-defined]
+            continue
+        filters = {s: v[0] for s, v in annotated.turns[k].state.get("train", {}).items() if len(v) == 1
+                   and s not in BOUND_COLUMNS and s not in ENTITY_COLUMNS}  # fmt: skip
+        sure, possible = annotator.count("train", filters)
+        new = next((n for n in (int(a.canonical) + d for d in (3, 5, 7)) if not sure <= n <= possible), None)  # type: ignore[attr-defined]
+        if new is None:
+            continue
+        head = text[: a.span.start] + amount_text(new, text[a.span.start : a.span.end])  # type: ignore[attr-defined]
+        out.append((k, head + rest, head + " trains an hour" + rest[len(" trains") :]))
+    return out
+
+
+def _asked_column(annotated: Dialogue, kb: KnowledgeBase) -> list[tuple[int, str, str]]:
+    annotator = annotator_for(kb, {})
+    out = []
+    for k, a in _counts(annotated):
+        turn = annotated.turns[k]
+        said = {b.slot for b in turn.acts if b.span is not None and b.role is not ActRole.COUNT}
+        state = turn.state.get(a.domain, {})  # type: ignore[attr-defined]
+        if set(state) & set(BOUND_COLUMNS) or any(len(v) != 1 for v in state.values()):
+            continue  # a count under a bound or an either-or: the twin's number is not one filter count
+        filters = {s: v[0] for s, v in state.items() if s not in ENTITY_COLUMNS}
+        for column in sorted(set(filters) - said):
+            if column not in QUESTIONS:
+                continue
+            without = {s: v for s, v in filters.items() if s != column}
+            if not without:
+                continue  # a count left with no search is left out
+            sure, possible = annotator.count(a.domain, without)  # type: ignore[attr-defined]
+            full = annotator.count(a.domain, filters)  # type: ignore[attr-defined]
+            if sure != possible or sure < 2 or full[0] <= sure <= full[1]:
+                continue
+            text = turn.utterance
+            counted = text[: a.span.start] + amount_text(sure, text[a.span.start : a.span.end]) + text[a.span.end :]  # type: ignore[attr-defined]
+            out.append((k, counted, f"{counted} {QUESTIONS[column]}"))
+            break
+    return out
+
+
+_CHOOSERS = {"denied_thing": _denied_thing, "frequency": _frequency, "asked_column": _asked_column}

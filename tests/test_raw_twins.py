@@ -1,0 +1,77 @@
+"""Raw-text reading classes the annotator settles, on MultiWOZ 2.1 val's text read as raw text
+(work half): denials of a booking or price thing, frequencies and picked amounts, a count's turn
+asking a column, vague price words / "near X"; and each class's fault (flagged certain) and true
+twin (not flagged certain) from :mod:`csp_check.faults.raw_twins`."""
+
+from __future__ import annotations
+
+import random
+import sys
+from pathlib import Path
+
+import pytest
+from support.data import MULTIWOZ_DB, MULTIWOZ_VAL, needs_multiwoz_val
+
+from csp_check.faults import raw_twins
+from csp_check.faults.raw_twins import PAIR_KINDS, raw_pair
+from csp_check.readers.kb import load_kb
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+
+from rawtext import certain, check, raw_dialogues, read_zip
+
+
+@pytest.fixture(scope="module")
+def raw():  # type: ignore[no-untyped-def]
+    kb = load_kb(MULTIWOZ_DB)
+    data = read_zip(MULTIWOZ_VAL)
+
+    def get(dialogue_id: str):  # type: ignore[no-untyped-def]
+        return next(raw_dialogues(data, [dialogue_id]))
+
+    return get, kb
+
+
+@needs_multiwoz_val
+@pytest.mark.parametrize("dialogue_id, turn", [
+    ("PMUL2780", 7),  # "there is no fee for castle galleries"
+    ("MUL0326", 11),  # "there are no tables available at Kohinoor at that time"
+    ("SNG0271", 3),  # "two trains an hour leaving peterborough"
+    ("MUL1426", 3),  # "The closest arrival time I show to 10:45 is 1 train"
+    ("MUL2097", 7),  # "42 trains … What day will you be travelling ?"
+    ("MUL1590", 11),  # "9 different italian restaurants . Do you have a preference on price range ?"
+    ("SNG0896", 3),  # the request said "on the cheaper side"
+    ("MUL2487", 7),  # the request said "near All Saints"
+])  # fmt: skip
+def test_misreadings_of_a_class_are_no_certain_flag(raw, dialogue_id: str, turn: int) -> None:  # type: ignore[no-untyped-def]
+    get, kb = raw
+    flagged = [v for v in check(get(dialogue_id), kb).violations if v.certain and turn in v.turns]
+    assert not flagged, [v.message for v in flagged]
+
+
+@needs_multiwoz_val
+def test_real_errors_stay_certain(raw) -> None:  # type: ignore[no-untyped-def]
+    """PMUL3002: "aylesbray lodge guest house is a cheap guesthouse" (the DB: moderate);
+    PMUL3498: "There are no nightclubs in this area" (the centre has five)."""
+    get, kb = raw
+    for dialogue_id in ("PMUL3002", "PMUL3498"):
+        assert any(v.certain for v in check(get(dialogue_id), kb).violations), dialogue_id
+
+
+@needs_multiwoz_val
+@pytest.mark.parametrize("kind, dialogue_id", [
+    ("denied_thing", "MUL0036"), ("frequency", "MUL0219"), ("asked_column", "MUL0046"),
+])  # fmt: skip
+def test_fault_is_flagged_certain_and_twin_is_not(raw, kind: str, dialogue_id: str) -> None:  # type: ignore[no-untyped-def]
+    get, kb = raw
+    dialogue = get(dialogue_id)
+    assert not certain(dialogue, kb)
+    pair = raw_pair(dialogue, kind, random.Random(0), kb)  # type: ignore[arg-type]
+    assert pair is not None
+    fault, twin = pair
+    assert certain(fault, kb)
+    assert not certain(twin, kb)
+
+
+def test_every_kind_has_a_chooser() -> None:
+    assert set(PAIR_KINDS) == set(raw_twins._CHOOSERS)
