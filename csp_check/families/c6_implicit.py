@@ -14,7 +14,8 @@ Reading rules
   of those readings is wrong whichever the search was.
 - Not read as a filter, and the count uncertain if it breaks: an implicit bound (a time the text
   never says: which way it bounds is not said), a value the KB's column never has, a column some
-  entity of the table lacks (its cell is unknown).
+  entity of the table lacks (its cell is unknown). A column the count's own words already fix
+  ("8 guesthouses": its kind) takes no implicit filter.
 """
 
 from __future__ import annotations
@@ -47,7 +48,7 @@ def implicit_filters(ctx, turn: int, domain: str, table: TableView, filters: lis
     (:class:`StateValue`), the reading lines saying so, and the reason the count is uncertain
     (module doc), ``None`` when it is not."""
     state = ctx.unlinked_values.get((turn, domain), {})
-    said = {f.slot for f in filters}
+    said = {f.slot for f in filters} | {getattr(r, "column", None) for r in table.restrictions}  # "8 guesthouses"
     plain = table
     reading: list[str] = []
     reason: str | None = None
