@@ -14,7 +14,8 @@ Reading rules
   of those readings is wrong whichever the search was.
 - Not read as a filter, and the count uncertain if it breaks: an implicit bound (a time the text
   never says: which way it bounds is not said), a value the KB's column never has, a column some
-  entity of the table lacks (its cell is unknown). A column the count's own words already fix
+  entity of the table lacks (its cell is unknown). An amenity the state sets to "no" ("The
+  internet is not needed") is "not needed", as for an offer: no filter. A column the count's own words already fix
   ("8 guesthouses": its kind) takes no implicit filter.
 """
 
@@ -57,6 +58,9 @@ def implicit_filters(ctx, turn: int, domain: str, table: TableView, filters: lis
         if slot in said:
             continue
         rows = ctx.kbs.get(table.name) or []
+        if slot in ctx.profile.amenities.values() and value == "no":
+            reading.append(f"{slot}='no' of the belief state, which the text never says, read as 'not needed': no filter")
+            continue
         if slot in ctx.profile.bounds:
             reason = reason or f"the belief state's {slot}={value!r} is a bound the text never says"
             continue
@@ -72,11 +76,11 @@ def implicit_filters(ctx, turn: int, domain: str, table: TableView, filters: lis
                and v.kind is VariableKind.SLOT and v.turn <= turn and isinstance(v.value, str)]
         if own and own[-1].value != value and own[-1].value in ctx.vocab(table.base, slot):
             others.append((slot, str(own[-1].value)))
-    if reading and not fits(ctx, table, filters, amount):
+    if table is not plain and not fits(ctx, table, filters, amount):
         if not filters:
             reason = reason or "every filter is the belief state's: the text says nothing of what is counted"
         if fits(ctx, plain, filters, amount):
-            reason = reason or "holds without the belief state's " + ", ".join(r.split(" from")[0][7:] for r in reading) \
+            reason = reason or "holds without the belief state's " + ", ".join(f"{x.column}={x.value!r}" for x in table.of(StateValue)) \
                 + ", which the text never says"
         for slot, value in others:
             if fits(ctx, values_table(ctx, plain, slot, [value]), filters, amount):
