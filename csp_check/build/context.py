@@ -110,6 +110,8 @@ class BuildContext:
         self.constraints: list[Constraint] = []
         self._vocabs: dict[tuple[str, str], set[str]] = {}
         self.unlinked: set[tuple[int, str]] = set()  # (turn, domain): a state filter no variable mentions
+        #: (turn, domain) → slot → the canonical value of each such filter (C6 reads it as an implicit filter)
+        self.unlinked_values: dict[tuple[int, str], dict[str, str]] = defaultdict(dict)
         self.kbs: dict[str, list[dict[str, str]]] = {}
         #: The ids of :attr:`kbs` holding results the dialogue shows (a call's, :func:`turn_table`;
         #: every entity of a domain, :func:`dialogue_table`), not a ``--kb`` table; and the
@@ -372,11 +374,13 @@ class BuildContext:
             if (state_search and slot in self.profile.bounds and clock_time(normalize(value)) is None
                     and not HH_MM.fullmatch(value)):
                 continue  # "after lunch": no bound a KB time can be compared with
-            var = self._latest_mention(turn, domain, slot, self.lexicon.canon(f"{domain}.{slot}", value))
+            canon = self.lexicon.canon(f"{domain}.{slot}", value)
+            var = self._latest_mention(turn, domain, slot, canon)
             if var is not None:
                 filters.append(var)
             elif state_search and value != "dontcare":
                 self.unlinked.add((turn, domain))
+                self.unlinked_values[(turn, domain)][slot] = canon
         return filters
 
     def unsaid_relaxations(self, turn: int, domain: str, columns: set[str]) -> list[Variable]:

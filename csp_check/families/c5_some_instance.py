@@ -19,7 +19,8 @@ Reading rules
   entity; the entity details it informs (address, phone, rating, a yes/no feature) are checked
   against the booked entity (:func:`booking_details`), a total against the booking call's own
   result where it returned one, and a trip id of the KB's form that no entity has is refuted
-  alone (:func:`unknown_trip`).
+  alone (:func:`unknown_trip`). The booked entity itself, where the dialogue names it first at
+  the booking, is checked with the search in force, like an offer (:func:`booked_entity`).
 - A detail given alone (address, phone, postcode, fee, price, duration) is checked against the
   entity under discussion (the state's name / train, else the system's last offer), not any
   entity, with the filters it meets. Details a turn gives about an entity its words name with no
@@ -207,7 +208,7 @@ def claims(ctx, turn: int, kb_id: str, columns: set[str], mine: list[Variable],
     if any(v.role is ActRole.BOOKED for v in mine) or ctx.booked(turn, mine):
         # a booking confirmation's values describe the booking ("the total fee is …"); its other
         # values describe the booked entity
-        return booking_details(ctx, turn, kb_id, columns, mine)
+        return booking_details(ctx, turn, kb_id, columns, mine) + booked_entity(ctx, turn, kb_id, columns, mine, asked)
     utterance = ctx.dialogue.turns[turn].utterance
     profile = ctx.profile
     claims = [
@@ -451,6 +452,34 @@ def booking_details(ctx, turn: int, kb_id: str, columns: set[str], mine: list[Va
         group = details + [entity]
     return totals + [KbFilterInstance(id=ConstraintId("C5"), variables=[v.name for v in group], turn=turn, table=TableView(base=kb_id),
                                 columns=[v.slot for v in group], ops=["="] * len(group))]
+
+
+def booked_entity(ctx, turn: int, kb_id: str, columns: set[str], mine: list[Variable],
+                  asked: list[Variable]) -> list[KbFilterInstance]:
+    """C5 for the entity a booking confirmation names ("I have booked the Gonville Hotel"), where
+    the dialogue names it there first (no variable of either speaker names it before): it is
+    checked with the search in force, like an offer. One the dialogue named earlier was checked
+    where it was offered (or the user asked for it by name); after a failure the booking is of
+    something else (no request check); several names, none."""
+    profile = ctx.profile
+    named = [v for v in mine if v.kind is VariableKind.SLOT and profile.names_entity(v.slot) and v.slot in columns
+             and v.span is not None and v.turn == turn and v.speaker == "system"]
+    if len({v.value for v in named}) != 1 or ctx.alternatives(turn, mine):
+        return []
+    entity = named[0]
+    if (entity.value not in ctx.vocab(kb_id, entity.slot) or not ctx.kb_claim(kb_id, entity)
+            or any(v.turn < turn and v.slot == entity.slot and v.value == entity.value for v in ctx.variables)):
+        return []
+    filters = [v for v in asked if v.slot in columns and v.slot != entity.slot and ctx.kb_claim(kb_id, v)
+               and not (v.slot in profile.amenities.values() and v.value == "no")]
+    if not filters:
+        return []
+    group = [entity, *filters]
+    return [clock_arrivals(ctx, KbFilterInstance(
+        id=ConstraintId("C5"), variables=[v.name for v in group], turn=turn, table=TableView(base=kb_id),
+        columns=[v.slot for v in group], ops=["="] + [bound_op(ctx, v) if v.slot in profile.bounds else "=" for v in filters],
+        reading=[f"the booked {entity.slot} {entity.value!r}, first named at the booking, with the search in force"],
+    ))]
 
 
 def _booked_totals(ctx, turn: int, mine: list[Variable], params: set[str]) -> list[KbFilterInstance]:

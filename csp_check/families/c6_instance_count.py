@@ -10,7 +10,8 @@ Reading rules
 
 - An amount equals the number of KB entities (the latest result of its domain) matching the
   search filters in force (:mod:`csp_check.build.builder`; MultiWOZ ``leaveAt`` ≥ / ``arriveBy`` ≤
-  as bounds). A count whose search has a constraint no variable mentions is not checked.
+  as bounds). A search value of the state no variable mentions is an implicit filter
+  (:mod:`csp_check.families.c6_implicit`).
 - Said as a bound ("over 70", "at least 3", "up to 5") it bounds the count; hedged ("about 70",
   "roughly a dozen", "40 or so") it is a range: the count within a quarter of the amount,
   rounded up, at least 1.
@@ -55,6 +56,7 @@ from pydantic import Field
 
 from csp_check.corpora.shared import ARRIVAL_COLUMNS
 from csp_check.families import kb_common
+from csp_check.families.c6_implicit import StateValue, implicit_filters
 from csp_check.families.c6_scope import (
     NameHas,
     OneOf,
@@ -188,6 +190,8 @@ class InstanceCount(Family[CountInstance]):
         if named:  # "four churches": counted among the entities so named
             word = named[0].word + table.marks_after(named[0])
             said = ", ".join(x for x in (said, f"a name with {word!r} (the counted noun)") if x)
+        for step in table.of(StateValue):  # a belief-state value the text never says
+            said = ", ".join(x for x in (said, f"{step.column}={step.value!r} (the belief state's)") if x)
         if constraint.count_excluded:
             op = f"{op}{amount} other (up to {constraint.count_excluded} named before not counted), i.e. "
         msg = f"{kb_common.claim(constraint, by_name)} says {op}{amount} with {said or 'no filter'}; the KB has {have}"
@@ -280,8 +284,9 @@ def counts(
             continue  # "two restaurants: Pizza Express and Pizza Express Fen Ditton": a count of names
         if state_search and amount.value == 0 and unknown_value(ctx, turn, domain, base.name):
             continue  # "zero findings for australasian food": no entity has a value the DB does not know
-        if state_search and (turn, domain) in ctx.unlinked:
-            continue  # a search constraint no variable mentions: the count's filter is not known
+        reading, uncertain = [], None
+        if state_search and (turn, domain) in ctx.unlinked:  # a search value no variable mentions: the
+            table, reading, uncertain = implicit_filters(ctx, turn, domain, table, filters, amount)  # state's
         if state_search:
             table, filters = other_reading(ctx, turn, domain, table, amount, filters)
         excluded = others_excluded(ctx, turn, domain, table, amount, filters) if state_search else 0
@@ -292,7 +297,7 @@ def counts(
                 columns=[f.slot for f in filters], count_variable=amount.name,
                 ops=[profile.search_op(f.slot) for f in filters],
                 count_excluded=excluded,
-                count_next_day=next_day,
+                count_next_day=next_day, reading=reading, uncertain=uncertain,
             )
         )
     return out

@@ -1,0 +1,140 @@
+"""Faults in the places issue 18 found unchecked, each with its no-fault twin: text-only edits of a
+MultiWOZ dialogue (the acts and the state keep what they said).
+
+=================  ==============================================================  ==========
+kind               what changes                                                    expected
+=================  ==============================================================  ==========
+implicit_count     a count whose search holds a belief-state value the text never   C6
+                   says (:mod:`csp_check.families.c6_implicit`) becomes a number no
+                   reading of the search allows: with the state's value, without
+                   it, or with the user's own value
+booked_misfit      the entity a booking confirmation names first ("I have booked    C5
+                   the Gonville Hotel") becomes another entity of the KB that does
+                   not fit the search in force
+=================  ==============================================================  ==========
+
+Twins (no fault, must not be flagged certain): ``implicit_count`` → the count written as the KB
+count under the implicit filter, in the other wording (digits ↔ a number word);
+``booked_misfit`` → the booked name becomes another entity that fits the search in force and
+the turn's other claims about it, one the dialogue names nowhere else.
+"""
+
+from __future__ import annotations
+
+from csp_check.check.certainty import Reading, assess
+from csp_check.check.evaluate import count_matches, entity_match
+from csp_check.families.c6_implicit import StateValue
+from csp_check.families.c6_instance_count import CountInstance
+from csp_check.families.kb_common import KbFilterInstance
+from csp_check.faults.rewrite import rewrite
+from csp_check.language.normalize import NUMBER_WORDS, refers
+from csp_check.models import CSP, ConstraintId, Dialogue, KnowledgeBase, Variable
+from csp_check.pipeline import dialogue_csp
+
+PAPER = ("C1", "C2", "C3", "C4", "C5", "C6")
+
+
+def _rows(csp: CSP, c: CountInstance, keep_state: bool) -> list:
+    """The count's table, with or without its :class:`StateValue` steps."""
+    rows = csp.kbs.get(c.table.base) or []
+    for step in c.table.restrictions:
+        if keep_state or not isinstance(step, StateValue):
+            rows = step.rows(rows)
+    return rows
+
+
+def _range(csp: CSP, rows: list, c: CountInstance) -> tuple[int, int]:
+    sure, possible = count_matches(rows, c.columns, [csp.assignment[n] for n in c.variables], c.ops)
+    return sure - c.count_excluded - c.count_next_day, possible + c.count_excluded + c.count_next_day
+
+
+def _other_wording(n: int, old: str) -> str:
+    """``n`` in the other wording of ``old``: a word for digits, digits for a word."""
+    if old.strip().isdigit():
+        words = [w for w, k in NUMBER_WORDS.items() if k == n and " " not in w and w not in ("a", "an", "single")]
+        return words[0] if words else str(n)
+    return str(n)
+
+
+def settled(dialogue: Dialogue, csp: CSP, c) -> bool:
+    """Whether the reading ``c`` rests on is settled (:func:`~csp_check.check.certainty.assess`):
+    a fault is put only where a broken instance would be a claim, not one for review."""
+    return assess(Reading.of(dialogue, csp), c) is None
+
+
+def implicit_counts(csp: CSP, dialogue: Dialogue | None = None) -> list[tuple[Variable, CountInstance]]:
+    """Each C6 count with an implicit filter and an exact, spanned amount (its reading settled,
+    given the ``dialogue``)."""
+    by_name = {v.name: v for v in csp.variables}
+    out = []
+    for c in csp.constraints:
+        if not isinstance(c, CountInstance) or c.uncertain is not None or not c.table.of(StateValue):
+            continue
+        if dialogue is not None and not settled(dialogue, csp, c):
+            continue
+        amount = by_name[c.count_variable]
+        if amount.span is not None and isinstance(amount.value, int) and amount.amount_op == "=" \
+                and csp.assignment.get(amount.name) == amount.value:
+            out.append((amount, c))
+    return out
+
+
+def implicit_count(dialogue: Dialogue, kb: KnowledgeBase, twin: bool = False) -> Dialogue | None:
+    """The first implicit-filter count of ``dialogue`` made wrong under every reading (a fault),
+    or (``twin``) written as the KB count in the other wording; ``None``: no such count."""
+    csp = dialogue_csp(dialogue, kb, PAPER)
+    for amount, c in implicit_counts(csp, dialogue):
+        with_state = _range(csp, _rows(csp, c, True), c)
+        plain = _range(csp, _rows(csp, c, False), c)
+        if twin:
+            sure, possible = count_matches(_rows(csp, c, True), c.columns, [csp.assignment[n] for n in c.variables], c.ops)
+            if sure == possible and c.count_excluded == c.count_next_day == 0:
+                return rewrite(dialogue, amount, _other_wording(sure, amount.text or ""), str(sure), None)
+            continue
+        for d in (2, 1, -1, -2, 3, -3, 4, 5, 6):
+            new = amount.value + d
+            if new >= 0 and not any(lo <= new <= hi for lo, hi in (with_state, plain)):
+                text = str(new) if (amount.text or "").strip().isdigit() else _other_wording(new, "0")
+                return rewrite(dialogue, amount, text, str(new), None)
+    return None
+
+
+def booked_entities(csp: CSP, dialogue: Dialogue | None = None) -> list[tuple[Variable, KbFilterInstance]]:
+    """Each C5 built for a booked entity (:func:`~csp_check.families.c5_some_instance.booked_entity`):
+    its name variable and the instance."""
+    by_name = {v.name: v for v in csp.variables}
+    return [(by_name[c.variables[0]], c) for c in csp.constraints
+            if isinstance(c, KbFilterInstance) and c.id is ConstraintId.C5 and any("the booked" in r for r in c.reading)
+            and (dialogue is None or settled(dialogue, csp, c))]
+
+
+def booked_misfit(dialogue: Dialogue, kb: KnowledgeBase, twin: bool = False) -> Dialogue | None:
+    """The first name a booking confirmation names first, replaced by a KB entity that does not
+    fit the search in force (a fault) or (``twin``) that fits it and every other C5 of the name;
+    ``None``: no such place."""
+    csp = dialogue_csp(dialogue, kb, PAPER)
+    text = " ".join(t.utterance.lower() for t in dialogue.turns)
+    for name, c in booked_entities(csp, dialogue):
+        if not any(a.span == name.span for a in dialogue.turns[name.turn].acts):
+            continue  # found by text matching, not annotated there
+        rows = csp.kbs.get(c.kb) or []
+        values = [csp.assignment[n] for n in c.variables]
+        others = [x for x in csp.constraints if x.id is ConstraintId.C5 and name.name in x.variables
+                  and isinstance(x, KbFilterInstance) and x is not c]
+        for e in sorted(rows, key=lambda e: e.get(name.slot, "")):
+            new = e.get(name.slot)
+            if not new or new == name.value or refers(new) or new in text or len(new) < 4:
+                continue
+            fits = entity_match(e, c.columns[1:], values[1:], c.ops[1:])[1]
+            if twin:
+                rest_fit = all(entity_match(e, x.columns, [new if n == name.name else csp.assignment[n] for n in x.variables],
+                                            x.ops)[1] for x in others)
+                if fits and rest_fit:
+                    return rewrite(dialogue, name, new, new, None)
+            elif not entity_match(e, c.columns[1:], values[1:], c.ops[1:])[0] and not fits:
+                return rewrite(dialogue, name, new, new, None)
+    return None
+
+
+#: kind → the generator (``(dialogue, kb, twin)`` → the edited dialogue or ``None``).
+GENERATORS = {"implicit_count": implicit_count, "booked_misfit": booked_misfit}

@@ -1,0 +1,65 @@
+"""Issue 18's misses on real MultiWOZ 2.1 val dialogues (work half): a count under a belief-state
+value the text never says is checked with it as an implicit filter (families.c6_implicit), and the
+entity a booking names first is checked with the search in force (c5_some_instance.booked_entity);
+each fault of faults.misses is flagged certain, each twin is not."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import pytest
+from support.data import MULTIWOZ_DB, MULTIWOZ_VAL
+
+from csp_check.families.c6_implicit import StateValue
+from csp_check.faults.misses import GENERATORS, PAPER, booked_entities, implicit_counts
+from csp_check.models import Dialogue, Status
+from csp_check.pipeline import check_dialogue, dialogue_csp, load_corpus
+from csp_check.readers.kb import load_kb
+from csp_check.score.split import half_of
+
+needs_shared = pytest.mark.skipif(not MULTIWOZ_DB.is_dir(), reason="../shared/data absent")
+#: work-half dialogues with a place for each kind (benchmarks/misses.py --half work)
+PLACES = {"implicit_count": ["SNG0896", "PMUL0555", "MUL2487"], "booked_misfit": ["MUL0602", "MUL2020", "SNG0381"]}
+
+
+@lru_cache(maxsize=1)
+def corpus() -> tuple[dict[str, Dialogue], object]:
+    kb = load_kb(MULTIWOZ_DB)
+    wanted = {i for ids in PLACES.values() for i in ids}
+    items = {d.id: d for d in load_corpus([MULTIWOZ_VAL], kb=kb) if isinstance(d, Dialogue) and d.id in wanted}
+    return items, kb
+
+
+@needs_shared
+def test_implicit_filter_recorded() -> None:
+    """SNG0896 counts under a state value no variable mentions: the count is checked with it, said so."""
+    items, kb = corpus()
+    csp = dialogue_csp(items["SNG0896"], kb, PAPER)
+    found = implicit_counts(csp)
+    assert found
+    _, c = found[0]
+    assert c.table.of(StateValue)
+    assert any("from the belief state (no mention in the text)" in r for r in c.reading)
+
+
+@needs_shared
+def test_booked_entity_checked_with_search() -> None:
+    items, kb = corpus()
+    csp = dialogue_csp(items["MUL0602"], kb, PAPER)
+    found = booked_entities(csp)
+    assert found
+    name, c = found[0]
+    assert len(c.variables) > 1 and any(csp.variable(n).turn < name.turn for n in c.variables[1:])
+
+
+@needs_shared
+@pytest.mark.parametrize("kind,dialogue_id", [(k, i) for k, ids in PLACES.items() for i in ids])
+def test_fault_certain_twin_not(kind: str, dialogue_id: str) -> None:
+    items, kb = corpus()
+    d = items[dialogue_id]
+    assert half_of(d.id) == "work"
+    assert check_dialogue(d, kb, PAPER).status is Status.CONSISTENT
+    fault, twin = GENERATORS[kind](d, kb), GENERATORS[kind](d, kb, True)
+    assert fault is not None and twin is not None
+    assert check_dialogue(fault, kb, PAPER).status is Status.INCONSISTENT
+    assert not any(v.certain for v in check_dialogue(twin, kb, PAPER).violations)
