@@ -129,6 +129,17 @@ DIALOGUES = {
             {"pricerange": ["cheap"]},
         ),
     ],
+    "review-asked-count": [
+        ("user", "I'm looking for a spanish restaurant.", [act("inform", "inform", "food", "spanish", surface="spanish")], {"food": ["spanish"]}),
+        (
+            "system",
+            # The count is asked, not stated: a reading no rule settles (for review, not inconsistent).
+            "Would you like one of the three spanish restaurants in the centre?",
+            [act("count", "inform_count", "choice", "three", "3", "three"), act("inform", "inform", "food", "spanish", surface="spanish"),
+             act("inform", "inform", "area", "centre", surface="centre")],
+            {"food": ["spanish"]},
+        ),
+    ],
 }
 
 
@@ -174,6 +185,7 @@ def verify(lines: list[dict]) -> list[str]:
         "no lebanese in the north, cedar garden in the centre": count(food="lebanese", area="north") == 0 and count(name="cedar garden", area="centre") == 1,
         "one cheap italian: trattoria bellini": count(food="italian", pricerange="cheap") == 1 and count(name="trattoria bellini", pricerange="cheap") == 1,
         "cedar garden is not spanish": count(name="cedar garden", food="spanish") == 0,
+        "one spanish place in the centre": count(food="spanish", area="centre") == 1,
     }
     problems += [f"KB fact fails: {k}" for k, ok in facts.items() if not ok]
     return problems
