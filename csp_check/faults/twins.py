@@ -423,7 +423,7 @@ def requested(dialogue: Dialogue, kb: KnowledgeBase, rng: random.Random) -> Pair
     csp = dialogue_csp(dialogue, kb)
     by_name = {v.name: v for v in csp.variables}
     options = []
-    for c, i, v in _c5_claims(csp, dialogue, ("leaveAt",)):
+    for c, _, v in _c5_claims(csp, dialogue, ("leaveAt",)):
         ids = [by_name[n] for j, n in enumerate(c.variables) if c.columns[j] == "trainID" and by_name[n].turn == v.turn
                and by_name[n].span is not None]
         bounds = [by_name[n] for j, n in enumerate(c.variables) if c.columns[j] == "leaveAt"
