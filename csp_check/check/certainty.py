@@ -42,8 +42,10 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
+from csp_check.check.evaluate import satisfied
 from csp_check.corpora import CorpusProfile, profile_for
 from csp_check.families import registry
+from csp_check.families.primitives import DONTCARE, count_matches
 from csp_check.language import certainty as words
 from csp_check.language.normalize import normalize
 from csp_check.models import CSP, Constraint, Dialogue, Variable, VariableKind
@@ -122,9 +124,10 @@ def claim_unsettled(ctx, constraint: Constraint, family: str, scope: list[Variab
     if family not in KB_FAMILIES:
         return None
     claim = _claim(constraint, scope)
-    names = any(v.slot in ctx.profile.entity_columns for v in claim)
     for v in claim:
         text = _utterance(ctx, v)
+        names = any(w.slot in ctx.profile.entity_columns and words.sentence(text, w.span) == words.sentence(text, v.span)
+                    for w in claim)
         if not names and (reason := words.asked(text, v.span)):
             return reason
         if family != "C5" and (reason := words.supposed(text, v.span)):
@@ -145,10 +148,12 @@ def amount_unsettled(ctx, constraint: Constraint, family: str, scope: list[Varia
     text = _utterance(ctx, amount)
     for reason in (words.vague_amount(amount.text), words.not_a_total(text, amount.span),
                    words.coordinated(text, amount.span), words.asked(text, amount.span)):
-        if reason:
+        if reason and not _no_reading(ctx, constraint, amount, text, reason):
             return reason
     if m := CALLED.match(text[amount.span.end :]):
-        return f"a count with a name: {text[amount.span.start:amount.span.end + m.end()].strip()!r}"
+        name = _name_after(ctx, constraint, text[amount.span.end + m.end() :])
+        if name is None or _count_fits(ctx, constraint, amount, {"name": name}):
+            return f"a count with a name: {text[amount.span.start:amount.span.end + m.end()].strip()!r}"
     return _unfiltered_value(ctx, constraint, amount, text)
 
 
@@ -199,7 +204,7 @@ def filter_unsettled(ctx, constraint: Constraint, family: str, scope: list[Varia
         text = _utterance(ctx, v)
         for reason in (words.asked_of_entity(text, v.span), words.supposed(text, v.span),
                        words.approximate(text, v.span)):
-            if reason:
+            if reason and _excused(ctx, constraint, [v.name]):
                 return f"filter {v.slot_type} {reason}"
     claim_turn = constraint.turn if constraint.turn is not None else len(ctx.dialogue.turns)
     first = min((v.turn for v in _filters(constraint, scope)), default=claim_turn)
@@ -208,11 +213,12 @@ def filter_unsettled(ctx, constraint: Constraint, family: str, scope: list[Varia
         if turn.speaker == "user" and (relaxation := words.relaxed(turn.utterance)):
             reason, said = relaxation
             named = words.slots_named(said) or words.slots_named(ctx.dialogue.turns[turn.index - 1].utterance if turn.index else "")
-            if slots & named:
+            lifted = [v.name for v in _filters(constraint, scope) if v.slot in named]
+            if slots & named and _excused(ctx, constraint, lifted):
                 return f"the user {reason} at turn {turn.index}"
     for v in _filters(constraint, scope):
         if (v.speaker == "system" and v.kind is VariableKind.SLOT and v.slot not in ctx.profile.entity_columns
-                and not _user_said(ctx, v, claim_turn)):
+                and not _user_said(ctx, v, claim_turn) and _excused(ctx, constraint, [v.name])):
             return f"filter {v.slot_type}={v.value!r} only the system introduced (turn {v.turn})"
     return None
 
@@ -276,8 +282,15 @@ def binding_unsettled(ctx, constraint: Constraint, family: str, scope: list[Vari
     sentences = {words.sentence(text, v.span) for v in claim}
     if len(sentences) < 2:
         return None
-    named = {str(v.value) for v in ctx.by_turn.get(constraint.turn, []) if v.slot in ctx.profile.entity_columns}
-    return "attributes said in other sentences of a turn naming several entities" if len(named) > 1 else None
+    named = {str(ctx.assignment.get(v.name, v.value)) for v in ctx.by_turn.get(constraint.turn, [])
+             if v.slot in ctx.profile.entity_columns}
+    if len(named) < 2:
+        return None
+    for v in [w for w in claim if w.slot in ctx.profile.entity_columns]:
+        for other in named - {str(ctx.assignment.get(v.name))}:
+            if _excused(ctx, constraint, [], {v.name: other}):
+                return f"attributes said in other sentences of a turn naming several entities (they fit {other!r})"
+    return None
 
 
 def requested_time(ctx, constraint: Constraint, family: str, scope: list[Variable]) -> str | None:
@@ -288,7 +301,8 @@ def requested_time(ctx, constraint: Constraint, family: str, scope: list[Variabl
         value = str(ctx.assignment.get(v.name, v.value))
         if not CLOCK.match(value) or not BOUND_WORDS.search(_utterance(ctx, v)[: v.span.start]):
             continue
-        if any(u.speaker == "user" and str(ctx.assignment.get(u.name, u.value)) == value for u in ctx.variables if u.turn < v.turn):
+        if any(u.speaker == "user" and str(ctx.assignment.get(u.name, u.value)) == value for u in ctx.variables
+               if u.turn < v.turn) and _excused(ctx, constraint, [v.name]):
             return f"the time {value} repeats the user's bound"
     return None
 
@@ -308,7 +322,110 @@ def coreference_unsettled(ctx, constraint: Constraint, family: str, scope: list[
     return None
 
 
+def _excused(ctx, constraint: Constraint, lifted: list[str], put: dict[str, str] | None = None) -> bool:
+    """Whether a C5 / C6 instance holds with the filters ``lifted`` unsaid (and the values
+    ``put`` in place): an unsure reading excuses only what breaks by it. Other families: always."""
+    if str(constraint.id) not in ("C5", "C6"):
+        return True
+    assignment = dict(ctx.assignment)
+    assignment.update(dict.fromkeys(lifted, DONTCARE))
+    assignment.update(put or {})
+    return satisfied(constraint, assignment, ctx.csp)
+
+
+def _count_fits(ctx, constraint: Constraint, amount: Variable, put: dict[str, str]) -> bool:
+    """Whether a count's amount fits the KB count with the filters ``put`` (column → value) set:
+    what another reading of its scope counts. An amount that is not exact always fits."""
+    value = ctx.assignment.get(amount.name)
+    rows = ctx.kbs.get(getattr(constraint, "kb", "")) or []
+    if amount.amount_op != "=" or not isinstance(value, int) or not rows:
+        return True
+    cols, ops = list(constraint.columns), list(constraint.ops or ["="] * len(constraint.columns))
+    vals = [ctx.assignment.get(n) for n in constraint.variables]
+    for column, x in put.items():
+        if column in cols:
+            vals[cols.index(column)], ops[cols.index(column)] = x, "="
+        else:
+            cols, vals, ops = [*cols, column], [*vals, x], [*ops, "="]
+    sure, possible = count_matches(rows, cols, vals, ops)
+    return sure - constraint.count_excluded <= value <= possible + constraint.count_next_day
+
+
+def _no_reading(ctx, constraint: Constraint, amount: Variable, text: str, reason: str) -> bool:
+    """Whether an increment or a count of coordinated kinds fits no reading: "N more" with N past
+    every entity that matches; "N hotels and guesthouses" with N neither kind's count nor their
+    sum (the kinds values of one column of the table). Other reasons: ``False``."""
+    value = ctx.assignment.get(amount.name)
+    if not isinstance(value, int) or amount.amount_op != "=":
+        return False
+    if reason.startswith("an increment"):
+        return not _count_fits(ctx, constraint, amount, {}) and value > count_matches(
+            ctx.kbs.get(constraint.kb) or [], constraint.columns,
+            [ctx.assignment.get(n) for n in constraint.variables], constraint.ops)[1] + constraint.count_next_day
+    kinds = words.coordinated_kinds(text, amount.span) if reason.startswith("a count of coordinated") else None
+    rows = ctx.kbs.get(getattr(constraint, "kb", "")) or []
+    if not kinds or not rows:
+        return False
+    for column in sorted({c for e in rows for c in e}):
+        values = {e.get(column) for e in rows}
+        found = [next((x for x in words.singulars(k) if x in values), None) for k in kinds]
+        if None in found:
+            continue
+        ranges = []
+        for kind in found:
+            cols, vals, ops = list(constraint.columns), [ctx.assignment.get(n) for n in constraint.variables], list(
+                constraint.ops or ["="] * len(constraint.columns))
+            if column in cols:
+                vals[cols.index(column)] = kind
+            else:
+                cols, vals, ops = [*cols, column], [*vals, kind], [*ops, "="]
+            ranges.append(count_matches(rows, cols, vals, ops))
+        total = (sum(r[0] for r in ranges), sum(r[1] for r in ranges))
+        return not any(lo - constraint.count_excluded <= value <= hi + constraint.count_next_day
+                       for lo, hi in [*ranges, total])
+    return False
+
+
+def _name_after(ctx, constraint: Constraint, rest: str) -> str | None:
+    """The name of an entity of the count's table that ``rest`` (the words after "called") starts with."""
+    said = f"{normalize(rest)} "
+    names = sorted({e.get("name") for e in ctx.kbs.get(getattr(constraint, "kb", ""), []) if e.get("name")}, key=len)
+    return next((n for n in reversed(names) if said.startswith(f"{n} ")), None)
+
+
+def value_variant(ctx, constraint: Constraint, family: str, scope: list[Variable]) -> str | None:
+    """C1: a written value one edit from a value of its column in the KB: a typo, not a wrong type."""
+    if family != "C1":
+        return None
+    for v in scope:
+        if v.slot in WRITTEN_COLUMNS and v.span is not None:
+            mine = str(ctx.assignment.get(v.name, v.value))
+            for e in ctx.kbs.get(v.domain) or []:
+                if e.get(v.slot) and _near(mine, e[v.slot]):
+                    return f"{v.slot} {mine!r} is a surface variant of {e[v.slot]!r}"
+    return None
+
+
+def kind_unsettled(ctx, constraint: Constraint, family: str, scope: list[Variable]) -> str | None:
+    """C1, C2, C5: a kind said by a generic word ("place", "attraction"), or by a hypernym of a
+    kind the claim fits ("entertainment" for a cinema, "hotel" for a guesthouse): no kind is said."""
+    if family not in ("C1", "C2", "C5"):
+        return None
+    for v in scope:
+        if v.slot != "type" or v.span is None or (family == "C5" and v.turn != constraint.turn):
+            continue
+        said = (v.text or "").strip().lower()
+        value = str(ctx.assignment.get(v.name, v.value))
+        if reason := words.generic_kind(said):
+            if family != "C5" or _excused(ctx, constraint, [v.name]):
+                return reason
+        for kind in words.HYPERNYMS.get(value, ()) if value == said or said.rstrip("s") == value else ():
+            if family != "C5" or _excused(ctx, constraint, [], {v.name: kind}):
+                return f"a hypernym: {said!r} names {kind!r} too"
+    return None
+
+
 Rule = Callable[..., str | None]
 #: The rules :func:`assess` applies, in order; the first reason found is the instance's.
 RULES: Iterable[Rule] = (claim_unsettled, amount_unsettled, filter_unsettled, surface_variant, binding_unsettled,
-                         requested_time, coreference_unsettled)
+                         requested_time, coreference_unsettled, value_variant, kind_unsettled)

@@ -23,7 +23,7 @@ Reading rules
   possible"), which supposes nothing of the claim.
 - **Denied existence** (:func:`denied`): the span's clause (not after a "but") says nothing exists ("there are no",
   "no … in", "not any", "none", "nothing", "could not find", "unable to find", "do not have",
-  "do n't have") before the span.
+  "do n't have", "there is not") before the span.
 - **Vague amount** (:func:`vague_amount`): "several", "a few", "many", "lots", "numerous",
   "plenty", "a number of", "various", "some", "a couple", "a handful", "multiple", "dozens",
   "hundreds".
@@ -31,6 +31,9 @@ Reading rules
   "another N", "N extra"; "N out of M", "N/M", "N stars" after a number.
 - **Coordinated kinds** (:func:`coordinated`): the amount counts a coordination of nouns ("5
   hotels and guesthouses", "3 museums or galleries").
+- **Generic kinds** (:func:`generic_kind`, :data:`HYPERNYMS`): "place", "attraction", "venue",
+  "option", … name a place of any kind; a hypernym ("entertainment", "hotel") names several kinds
+  ("a cinema" is entertainment, "a guesthouse" a hotel).
 - **Relaxed** (:func:`relaxed`): an utterance that lifts a constraint ("anywhere is fine", "no
   preference", "does n't matter", "do n't care", "either is fine", "any area", "whatever").
 - **Approximate** (:func:`approximate`): "around", "about", "roughly", "approximately", "close to",
@@ -61,7 +64,7 @@ POLITE = re.compile(
     re.I,
 )
 DENIAL = re.compile(
-    r"\b(there (?:are|is|were|was) no|there (?:are|is) n[o']t any|(?:are|is) n'?t any|no\b|not any|none|nothing|"
+    r"\b(there (?:are|is|were|was) no|there (?:are|is|were|was) not|there (?:are|is) n[o']t any|(?:are|is) n'?t any|no\b|not any|none|nothing|"
     r"could ?n[o']t find|can ?n[o']t find|cannot find|unable to find|did ?n[o']t find|do ?n[o']t (?:have|see)|"
     r"does ?n[o']t have|not (?:have|find|see))",
     re.I,
@@ -74,7 +77,12 @@ VAGUE = re.compile(
 INCREMENT_AFTER = re.compile(r"^\s*(more|additional|extra|further|else)\b", re.I)
 INCREMENT_BEFORE = re.compile(r"\b(another|an additional|a further)\s*$", re.I)
 RATING_AFTER = re.compile(r"^\s*(out of\s+\d+|/\s*\d+|stars?\b|star rating|-star)", re.I)
-COORDINATION_AFTER = re.compile(r"^\s*(?:[a-z'-]+\s+){0,2}?[a-z'-]+s\s+(and|or|and/or)\s+(?:[a-z'-]+\s+)?[a-z'-]+s\b", re.I)
+COORDINATION_AFTER = re.compile(r"^\s*(?:[a-z'-]+\s+){0,2}?([a-z'-]+s)\s+(and|or|and/or)\s+(?:[a-z'-]+\s+)?([a-z'-]+s)\b", re.I)
+#: Nouns that name a place of any kind, and the kinds a hypernym names ("a cinema" is "entertainment").
+GENERIC_KINDS = frozenset({"place", "places", "attraction", "attractions", "venue", "venues", "spot", "spots",
+                           "establishment", "option", "options", "location", "place to stay", "somewhere"})
+HYPERNYMS: dict[str, frozenset[str]] = {"entertainment": frozenset({"cinema", "theatre", "nightclub", "concerthall"}),
+                                        "hotel": frozenset({"guesthouse"})}
 RELAXED = re.compile(
     r"\b(anywhere|any (?:area|part|price|price range|type|kind|day|time|location)|no preference|"
     r"(?:does|do|did) ?n[o']t (?:matter|care|mind)|not (?:matter|care|important)|either (?:is|one|will|would)|"
@@ -173,6 +181,22 @@ def coordinated(utterance: str, span: Span) -> str | None:
     """Why an amount counts a coordination of kinds ("5 hotels and guesthouses"), or ``None``."""
     m = COORDINATION_AFTER.match(utterance[span.end :])
     return f"a count of coordinated kinds: {utterance[span.start:span.end + m.end()].strip()!r}" if m else None
+
+
+def coordinated_kinds(utterance: str, span: Span) -> tuple[str, str] | None:
+    """The two plural nouns a coordinated count counts ("hotels", "guesthouses"), or ``None``."""
+    m = COORDINATION_AFTER.match(utterance[span.end :])
+    return (m.group(1).lower(), m.group(3).lower()) if m else None
+
+
+def singulars(noun: str) -> tuple[str, ...]:
+    """The singular forms a plural noun may have ("guesthouses" → "guesthouse", "churches" → "church")."""
+    return tuple(dict.fromkeys(x for x in (noun[:-2] if noun.endswith("es") else "", noun[:-1] if noun.endswith("s") else noun) if x))
+
+
+def generic_kind(text: str | None) -> str | None:
+    """Why a kind's words name no kind in particular ("place", "attraction", "venue"), or ``None``."""
+    return f"a generic word for a kind: {text!r}" if (text or "").strip().lower() in GENERIC_KINDS else None
 
 
 def relaxed(utterance: str) -> tuple[str, str] | None:
