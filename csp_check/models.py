@@ -65,6 +65,10 @@ class DialogueAct(BaseModel):
     value: str | None = None
     canonical: str | None = None
     span: Span | None = None
+    doubt: str | None = Field(
+        None, description="why the reader or annotator is unsure of this act (the raw-text annotator's guess of a "
+        "slot, a value read from vague words); a violation resting on it is for review",
+    )
 
 
 class ApiCall(BaseModel):
@@ -177,6 +181,7 @@ class Variable(BaseModel):
     text: str | None = None
     value: Value
     amount_op: Literal["=", ">", ">=", "<", "<=", "~"] = "="
+    doubt: str | None = Field(None, description="why the act it comes from is unsure (DialogueAct.doubt)")
 
     @property
     def slot_type(self) -> str:

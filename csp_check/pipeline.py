@@ -80,6 +80,7 @@ def check_dialogue(
     options: BuildOptions | None = None,
 ) -> DialogueReport:
     """Check one dialogue's own assignment (what its text says) against C1–C6 and S1, solver-free."""
+    dialogue = with_annotations(dialogue, kb)  # once: the report's certainty reads the acts the CSP was built from
     csp = dialogue_csp(dialogue, kb, constraints, options)
     return report_for(csp, dialogue)
 

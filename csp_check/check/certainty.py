@@ -32,6 +32,8 @@ Reading rules
   more than one entity: which entity an attribute is said of is not settled.
 - **A requested time** (C5): a system time equal to a time the user asked for, said after
   "after", "by" or "before": the bound repeated, not the entity's time.
+- **The reader was unsure** (any family): a variable whose act carries a doubt
+  (``DialogueAct.doubt``: the raw-text annotator's guess).
 - **Coreference across a question or an approximation** (C2): one side asked or approximate.
 """
 
@@ -425,7 +427,12 @@ def kind_unsettled(ctx, constraint: Constraint, family: str, scope: list[Variabl
     return None
 
 
+def doubtful_variable(ctx, constraint: Constraint, family: str, scope: list[Variable]) -> str | None:
+    """A variable whose act its reader or annotator was unsure of (``Variable.doubt``)."""
+    return next((f"{v.name} {v.doubt}" for v in scope if v.doubt), None)
+
+
 Rule = Callable[..., str | None]
 #: The rules :func:`assess` applies, in order; the first reason found is the instance's.
-RULES: Iterable[Rule] = (claim_unsettled, amount_unsettled, filter_unsettled, surface_variant, binding_unsettled,
+RULES: Iterable[Rule] = (doubtful_variable, claim_unsettled, amount_unsettled, filter_unsettled, surface_variant, binding_unsettled,
                          requested_time, coreference_unsettled, value_variant, kind_unsettled)

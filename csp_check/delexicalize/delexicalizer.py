@@ -296,6 +296,7 @@ def _variable(turn: int, speaker: str, act: DialogueAct, span: Span | None, utte
         text=utterance[span.start : span.end] if span is not None else None,
         value=value,
         amount_op=amount_op(utterance, span) if kind is VariableKind.AMOUNT and span is not None else "=",
+        doubt=act.doubt,
     )
 
 

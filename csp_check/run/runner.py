@@ -43,7 +43,7 @@ from pathlib import Path
 from csp_check.build.builder import BuildOptions
 from csp_check.errors import DialogueTimeout, InputError, UsageError
 from csp_check.models import ALL_CONSTRAINTS, ConstraintId, Dialogue, DialogueReport, KnowledgeBase, Status
-from csp_check.pipeline import check_dialogue, dialogue_csp, error_report, load_corpus, report_for
+from csp_check.pipeline import check_dialogue, dialogue_csp, error_report, load_corpus, report_for, with_annotations
 from csp_check.readers import FORMATS
 from csp_check.run.engines import ENGINES
 from csp_check.run.interrupts import dialogue_deadline, worker_ignores_sigint
@@ -92,6 +92,7 @@ def default_check(dialogue: Dialogue, settings: Settings) -> DialogueReport:
     if settings.solver is None:
         return check_dialogue(dialogue, settings.kb, settings.constraints, settings.options)
 
+    dialogue = with_annotations(dialogue, settings.kb)
     csp = dialogue_csp(dialogue, settings.kb, settings.constraints, settings.options)
     report = report_for(csp, dialogue)
     s = settings.solver
