@@ -94,7 +94,9 @@ def main() -> None:
         if out:
             out.write(json.dumps({"n": i, "dialogue": d.id, "constraint": v.constraint.value, "certain": certain,
                                   "uncertain_reason": v.uncertain_reason, "message": v.message,
-                                  "turns": context(d, v.turns)}) + "\n")
+                                  "turns": context(d, v.turns),
+                                  "dialogue_text": [f"{t.index} {t.speaker}: {t.utterance}"
+                                                    for t in d.turns[: max(v.turns, default=0) + 2]]}) + "\n")
     if out:
         out.close()
 
