@@ -30,6 +30,10 @@ Reading rules
   more than one entity: which entity an attribute is said of is not settled.
 - **A requested time** (C5): a system time equal to a time the user asked for, said after
   "after", "by" or "before": the bound repeated, not the entity's time.
+- **A full result** (C6): a count above what the KB result holds, where the result is as full
+  as the corpus's results get (SGD: 10, ``CorpusProfile.results_cap``): the entities left out
+  may make it up ("I found 12" beside 10 results; "10" there claims "10 or more"). A count below
+  what the result holds is refuted all the same.
 - **Coreference across a question or an approximation** (C2): one side asked or approximate.
 """
 
@@ -41,7 +45,9 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from csp_check.corpora import CorpusProfile, profile_for
+from csp_check.families.primitives import count_matches
 from csp_check.language import certainty as words
+from csp_check.language.cues import approx_tolerance
 from csp_check.language.normalize import normalize
 from csp_check.models import CSP, Constraint, Dialogue, Variable, VariableKind
 
@@ -145,6 +151,26 @@ def amount_unsettled(ctx, constraint: Constraint, family: str, scope: list[Varia
     if not constraint.variables and not getattr(constraint.table, "restrictions", ()):
         return "a count of no search: what is counted is not said"
     return _unfiltered_value(ctx, constraint, amount, text)
+
+
+def full_result(ctx, constraint: Constraint, family: str, scope: list[Variable]) -> str | None:
+    """C6: a count above what a full result (``CorpusProfile.results_cap``) holds."""
+    cap = ctx.profile.results_cap
+    if family != "C6" or cap is None:
+        return None
+    rows = ctx.kbs.get(getattr(constraint, "kb", "")) or []
+    amount = ctx.assignment.get(getattr(constraint, "count_variable", ""))
+    if len(rows) < cap or not isinstance(amount, int):
+        return None
+    op = ctx.csp.variable(constraint.count_variable).amount_op
+    if op in ("<", "<="):
+        return None
+    lowest = amount + 1 if op == ">" else amount - approx_tolerance(amount) if op == "~" else amount
+    values = [ctx.assignment.get(n) for n in constraint.variables]
+    _, possible = count_matches(rows, getattr(constraint, "columns", []), values, getattr(constraint, "ops", None))
+    if lowest > possible:
+        return f"the result is full ({len(rows)} entities, as many as a result holds): a count of {amount} is not refuted"
+    return None
 
 
 def _unfiltered_value(ctx, constraint: Constraint, amount: Variable, text: str) -> str | None:
@@ -288,5 +314,5 @@ def coreference_unsettled(ctx, constraint: Constraint, family: str, scope: list[
 
 Rule = Callable[..., str | None]
 #: The rules :func:`assess` applies, in order; the first reason found is the instance's.
-RULES: Iterable[Rule] = (claim_unsettled, amount_unsettled, filter_unsettled, surface_variant, binding_unsettled,
+RULES: Iterable[Rule] = (claim_unsettled, amount_unsettled, full_result, filter_unsettled, surface_variant, binding_unsettled,
                          requested_time, coreference_unsettled)
