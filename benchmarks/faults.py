@@ -28,6 +28,7 @@ from csp_check.errors import InputError
 from csp_check.faults.booking import faithful_restatement
 from csp_check.faults.count_wordings import count_wording_twins
 from csp_check.faults.counts import approximate_restatement, capped_restatement
+from csp_check.faults.failure import proposed_alternative_twin
 from csp_check.faults.inject import trial
 from csp_check.faults.model import MODES, Fault
 from csp_check.faults.registry import KINDS, TEXT_ONLY
@@ -91,6 +92,11 @@ def run(
             if name in kinds:
                 counts[(name, "twin")] += 1
                 counts[(name, "twin_certain")] += any(v.certain for v in check_dialogue(twin).violations)
+        if "failed_inform" in kinds:  # the no-fault twin: the alternative a failure turn proposes changed
+            twin = proposed_alternative_twin(dialogue, raw)
+            if twin is not None:
+                counts[("failed_inform", "twin")] += 1
+                counts[("failed_inform", "twin_certain")] += any(v.certain for v in check_dialogue(twin).violations)
         if "restated_detail" in kinds:  # the no-fault twin: the party size restated as booked
             restated = faithful_restatement(dialogue, raw)
             if restated is not None:
@@ -130,9 +136,9 @@ def main() -> None:
     if counts["capped_true"]:
         print(f"no fault, a count above a full result ('10' -> '12' beside 10 results): flagged certain "
               f"{counts['capped_true_certain']}/{counts['capped_true']}")
-    for name in ("reworded_count", "rated_count"):
+    for name in ("reworded_count", "rated_count", "failed_inform"):
         if counts[(name, "twin")]:
-            print(f"no fault, {name} with the true count: flagged certain "
+            print(f"no fault, {name}'s true twin: flagged certain "
                   f"{counts[(name, 'twin_certain')]}/{counts[(name, 'twin')]}")
     if counts["restated_true"]:
         print(f"no fault, the party size restated as booked (' That is for 2 people.'): flagged "

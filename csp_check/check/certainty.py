@@ -13,7 +13,9 @@ Reading rules
 - **The claim is asked, supposed or denied.** A claim variable in a question is asked, not
   stated, unless the question proposes an entity by name ("How about Idian?" still says Idian
   exists); one under "if" is supposed; an offer (C5) inside "there are no …" / "could not
-  find …" denies, it does not offer.
+  find …" denies, it does not offer. A C5 claim whose stated part alone (the instance without
+  the asked, supposed or denied variables and their columns) no entity has stays certain:
+  "Their address is 1991 Santa Rita Road. Shall I try for 2 at 12 pm?" states the address.
 - **The amount is not exact** (C6): a vague amount ("several"), an increment ("3 more"), a rating
   ("4 out of 5"), a count of coordinated kinds ("hotels and guesthouses"), an amount with a name
   ("one guesthouse called X"), a count with no filter at all, and a count whose sentence names a
@@ -26,6 +28,11 @@ Reading rules
 - **Surface variants** (C5): a name, phone, postcode, address or id one edit away from the value
   of an entity that has the rest of the claim ("cv11ln" for cb11ln, "265" for "365 milton
   road", "tr588" for tr5588), or equal to it but for spaces: a typo, not another entity.
+- **A proposed alternative** (C5): after a failed transaction (SGD ``NOTIFY_FAILURE``), a value
+  the system offers for a slot of the failed call ("I could not book it. How about 6 pm
+  instead?") proposes a new try, it does not say an entity has it: with the rest of the claim
+  true of some entity, the instance is uncertain. What the turn informs ("Their address is …")
+  is still a claim.
 - **Binding** (C5): a claim whose variables lie in different sentences of a turn that names
   more than one entity: which entity an attribute is said of is not settled.
 - **A requested time** (C5): a system time equal to a time the user asked for, said after
@@ -49,7 +56,7 @@ from csp_check.families.primitives import count_matches
 from csp_check.language import certainty as words
 from csp_check.language.cues import approx_tolerance
 from csp_check.language.normalize import normalize
-from csp_check.models import CSP, Constraint, Dialogue, Variable, VariableKind
+from csp_check.models import CSP, ActRole, Constraint, Dialogue, Variable, VariableKind
 
 #: The id of the KB families and of coreference, by which the rules below pick what applies.
 KB_FAMILIES = frozenset({"C4", "C5", "C6"})
@@ -122,15 +129,30 @@ def claim_unsettled(ctx, constraint: Constraint, family: str, scope: list[Variab
         return None
     claim = _claim(constraint, scope)
     names = any(v.slot in ctx.profile.entity_columns for v in claim)
+    unsettled: dict[str, str] = {}
     for v in claim:
         text = _utterance(ctx, v)
         if not names and (reason := words.asked(text, v.span)):
-            return reason
-        if reason := words.supposed(text, v.span):
-            return reason
-        if family == "C5" and v.kind is VariableKind.SLOT and (reason := words.denied(text, v.span)):
-            return reason
-    return None
+            unsettled[v.name] = reason
+        elif reason := words.supposed(text, v.span):
+            unsettled[v.name] = reason
+        elif family == "C5" and v.kind is VariableKind.SLOT and (reason := words.denied(text, v.span)):
+            unsettled[v.name] = reason
+    if not unsettled:
+        return None
+    if family == "C5" and not _rest_holds(ctx, constraint, set(unsettled)):
+        return None  # what the turn states, without what it asks, supposes or denies, is false already
+    return next(iter(unsettled.values()))
+
+
+def _rest_holds(ctx, constraint: Constraint, left_out: set[str]) -> bool:
+    """Whether some entity of the instance's table has every value of the instance but those of
+    the variables ``left_out`` (and of the columns they fill: what was asked of them goes too)."""
+    pairs = list(zip(getattr(constraint, "columns", []), constraint.variables))
+    columns = {c for c, n in pairs if n in left_out}
+    rest = [(c, n) for c, n in pairs if c not in columns]
+    rows = ctx.kbs.get(getattr(constraint, "kb", "")) or []
+    return count_matches(rows, [c for c, _ in rest], [ctx.assignment.get(n) for _, n in rest])[1] > 0
 
 
 def amount_unsettled(ctx, constraint: Constraint, family: str, scope: list[Variable]) -> str | None:
@@ -270,6 +292,24 @@ def _near(a: str, b: str) -> bool:
     return any(long[:i] + long[i + 1 :] == short for i in range(len(long)))
 
 
+def proposed_alternative(ctx, constraint: Constraint, family: str, scope: list[Variable]) -> str | None:
+    """C5: values offered for the failed call's slots after a failed transaction, the rest true."""
+    if family != "C5" or constraint.turn is None:
+        return None
+    turn = ctx.dialogue.turns[constraint.turn]
+    if not any(a.role is ActRole.FAILED for a in turn.acts):
+        return None
+    calls = turn.kb_results or next((t.kb_results for t in reversed(ctx.dialogue.turns[: turn.index]) if t.kb_results), [])
+    slots = {p for r in calls for p in r.call.parameters}
+    proposed = [v for v in _claim(constraint, scope) if v.role is ActRole.OFFER and v.slot in slots]
+    if not proposed:
+        return None
+    if _rest_holds(ctx, constraint, {v.name for v in proposed}):
+        said = ", ".join(f"{v.slot}={v.text!r}" for v in proposed)
+        return f"a proposed alternative after a failed transaction (turn {turn.index}): {said}"
+    return None
+
+
 def binding_unsettled(ctx, constraint: Constraint, family: str, scope: list[Variable]) -> str | None:
     """C5: the claim spans sentences of a turn that names more than one entity."""
     if family != "C5":
@@ -314,5 +354,6 @@ def coreference_unsettled(ctx, constraint: Constraint, family: str, scope: list[
 
 Rule = Callable[..., str | None]
 #: The rules :func:`assess` applies, in order; the first reason found is the instance's.
-RULES: Iterable[Rule] = (claim_unsettled, amount_unsettled, full_result, filter_unsettled, surface_variant, binding_unsettled,
+RULES: Iterable[Rule] = (claim_unsettled, amount_unsettled, full_result, filter_unsettled, surface_variant,
+                         proposed_alternative, binding_unsettled,
                          requested_time, coreference_unsettled)

@@ -64,6 +64,11 @@ rated_count           a rating on a scale put before a count's turn ("It   C6   
                       is rated 87 out of 100. I found 12"): the count
                       changes, the rating's numbers are no count (the
                       true count: the no-fault twin)
+failed_inform         in a turn reporting a failed transaction, a value    C5                 :mod:`.failure`
+                      it informs of the entity ("Their address is …")
+                      becomes one no entity has (the alternative it
+                      proposes changed: the no-fault twin,
+                      :func:`~.failure.proposed_alternative_twin`)
 ====================  ===================================================  =================  =======================
 
 :func:`csp_check.faults.inject.inject` puts one of these into a dialogue. Raw-text faults
@@ -82,6 +87,7 @@ from csp_check.faults import (
     count_wordings,
     counts,
     dates,
+    failure,
     kb_swaps,
     mentions,
     negation,
@@ -123,6 +129,7 @@ REGISTRY: dict[str, Kind] = {kind.name: kind for kind in (
     Kind("restated_detail", booking.restated_detail_choices, frozenset({C2, C5, S1}), text_only=True),
     Kind("reworded_count", count_wordings.reworded_count_choices, frozenset({C6})),
     Kind("rated_count", count_wordings.rated_count_choices, frozenset({C6})),
+    Kind("failed_inform", failure.failed_inform_choices, frozenset({C5})),
 )}
 
 KINDS: tuple[FaultKind, ...] = get_args(FaultKind)
