@@ -5,10 +5,13 @@ Usage: python benchmarks/faults.py [PATH ...] [--seed N] [--limit N] [--kinds a,
 
 For every gold dialogue the checker accepts, one fault of each kind is injected in each mode
 (see csp_check.faults.registry) into its SGD JSON, which the reader reads again; the faulty dialogue is
-checked and counted as *flagged* when any constraint fails and *right* ("expected id") when one
-of the fault kind's expected constraints fails. Prints one row per kind x mode; with
+checked and counted as *flagged* when any constraint fails, *certain* when a violation with a
+certain reading does (``Violation.certain``: a claim, not a reading for review), and *right*
+("expected id") when one of the fault kind's expected constraints fails. Prints one row per kind x mode; with
 ``hedged_amount``, also how many true counts said approximately (no fault) are flagged; with
-``restated_detail``, how many party sizes restated as booked (no fault) are flagged.
+``restated_detail``, how many party sizes restated as booked (no fault) are flagged; with
+``amount``, how many counts said above a full result (no fault: SGD's results stop at 10) are
+flagged certain.
 """
 
 from __future__ import annotations
@@ -23,7 +26,9 @@ from pathlib import Path
 
 from csp_check.errors import InputError
 from csp_check.faults.booking import faithful_restatement
-from csp_check.faults.counts import approximate_restatement
+from csp_check.faults.count_wordings import count_wording_twins
+from csp_check.faults.counts import approximate_restatement, capped_restatement
+from csp_check.faults.failure import proposed_alternative_twin
 from csp_check.faults.inject import trial
 from csp_check.faults.model import MODES, Fault
 from csp_check.faults.registry import KINDS, TEXT_ONLY
@@ -67,18 +72,38 @@ def run(
                 counts[(kind, mode, "injected")] += 1
                 counts[(kind, mode, "flagged")] += t.flagged
                 counts[(kind, mode, "right")] += t.right
+                counts[(kind, mode, "certain")] += t.flagged_certain
                 if not t.right:
                     misses.append((t.fault, sorted(c.value for c in t.found)))
         if "hedged_amount" in kinds:  # the no-fault twin: a true count said approximately
             restated = approximate_restatement(dialogue, raw)
             if restated is not None:
                 counts["approx_true"] += 1
-                counts["approx_true_flagged"] += bool(check_dialogue(restated).violations)
+                found = check_dialogue(restated).violations
+                counts["approx_true_flagged"] += bool(found)
+                counts["approx_true_certain"] += any(v.certain for v in found)
+        if "amount" in kinds:  # the no-fault twin: a count above a full result ("10" -> "12" beside 10 results)
+            restated = capped_restatement(dialogue, raw)
+            if restated is not None:
+                found = check_dialogue(restated).violations
+                counts["capped_true"] += 1
+                counts["capped_true_certain"] += any(v.certain for v in found)
+        for name, twin in count_wording_twins(dialogue, raw).items():  # no fault: the true count reworded / rated
+            if name in kinds:
+                counts[(name, "twin")] += 1
+                counts[(name, "twin_certain")] += any(v.certain for v in check_dialogue(twin).violations)
+        if "failed_inform" in kinds:  # the no-fault twin: the alternative a failure turn proposes changed
+            twin = proposed_alternative_twin(dialogue, raw)
+            if twin is not None:
+                counts[("failed_inform", "twin")] += 1
+                counts[("failed_inform", "twin_certain")] += any(v.certain for v in check_dialogue(twin).violations)
         if "restated_detail" in kinds:  # the no-fault twin: the party size restated as booked
             restated = faithful_restatement(dialogue, raw)
             if restated is not None:
                 counts["restated_true"] += 1
-                counts["restated_true_flagged"] += bool(check_dialogue(restated).violations)
+                found = check_dialogue(restated).violations
+                counts["restated_true_flagged"] += bool(found)
+                counts["restated_true_certain"] += any(v.certain for v in found)
     return counts, misses
 
 
@@ -93,24 +118,31 @@ def main() -> None:
     kinds = tuple(k for k in KINDS if k in args.kinds.split(","))
     start = time.perf_counter()
     counts, misses = run(args.paths, args.seed, args.limit, kinds)
-    print(f"{'kind':<15} {'mode':<10} {'faults':>7} {'flagged':>8} {'expected id':>12}")
+    print(f"{'kind':<15} {'mode':<10} {'faults':>7} {'flagged':>8} {'certain':>8} {'expected id':>12}")
     total: Counter = Counter()
     for kind in kinds:
         for mode in MODES:
             if mode != "text" and kind in TEXT_ONLY:
                 continue
             n = counts[(kind, mode, "injected")]
-            f, r = counts[(kind, mode, "flagged")], counts[(kind, mode, "right")]
-            total.update(injected=n, flagged=f, right=r)
-            print(f"{kind:<15} {mode:<10} {n:>7} {_pct(f, n):>8} {_pct(r, n):>12}")
+            f, r, c = counts[(kind, mode, "flagged")], counts[(kind, mode, "right")], counts[(kind, mode, "certain")]
+            total.update(injected=n, flagged=f, right=r, certain=c)
+            print(f"{kind:<15} {mode:<10} {n:>7} {_pct(f, n):>8} {_pct(c, n):>8} {_pct(r, n):>12}")
     n = total["injected"]
-    print(f"{'all':<26} {n:>7} {_pct(total['flagged'], n):>8} {_pct(total['right'], n):>12}")
+    print(f"{'all':<26} {n:>7} {_pct(total['flagged'], n):>8} {_pct(total['certain'], n):>8} {_pct(total['right'], n):>12}")
     if counts["approx_true"]:
         print(f"no fault, a true count said approximately ('10' -> 'about 11'): flagged "
-              f"{counts['approx_true_flagged']}/{counts['approx_true']}")
+              f"{counts['approx_true_flagged']}/{counts['approx_true']}, certain {counts['approx_true_certain']}")
+    if counts["capped_true"]:
+        print(f"no fault, a count above a full result ('10' -> '12' beside 10 results): flagged certain "
+              f"{counts['capped_true_certain']}/{counts['capped_true']}")
+    for name in ("reworded_count", "rated_count", "failed_inform"):
+        if counts[(name, "twin")]:
+            print(f"no fault, {name}'s true twin: flagged certain "
+                  f"{counts[(name, 'twin_certain')]}/{counts[(name, 'twin')]}")
     if counts["restated_true"]:
         print(f"no fault, the party size restated as booked (' That is for 2 people.'): flagged "
-              f"{counts['restated_true_flagged']}/{counts['restated_true']}")
+              f"{counts['restated_true_flagged']}/{counts['restated_true']}, certain {counts['restated_true_certain']}")
     print(f"({time.perf_counter() - start:.1f} s)")
     for fault, found in misses[: args.show]:
         print(f"missed: {fault.kind}/{fault.mode} {fault.dialogue_id} turn {fault.turn} "

@@ -13,7 +13,9 @@ Reading rules
 - **The claim is asked, supposed or denied.** A claim variable in a question is asked, not
   stated, unless the question proposes an entity by name ("How about Idian?" still says Idian
   exists); one under "if" is supposed; an offer (C5) inside "there are no …" / "could not
-  find …" denies, it does not offer.
+  find …" denies, it does not offer. A C5 claim whose stated part alone (the instance without
+  the asked, supposed or denied variables and their columns) no entity has stays certain:
+  "Their address is 1991 Santa Rita Road. Shall I try for 2 at 12 pm?" states the address.
 - **The amount is not exact** (C6): a vague amount ("several"), an increment ("3 more"), a rating
   ("4 out of 5"), a count of coordinated kinds ("hotels and guesthouses"), an amount with a name
   ("one guesthouse called X"), and a count whose sentence names a value of the table that is no
@@ -28,12 +30,21 @@ Reading rules
 - **Surface variants** (C5): a name, phone, postcode, address or id one edit away from the value
   of an entity that has the rest of the claim ("cv11ln" for cb11ln, "265" for "365 milton
   road", "tr588" for tr5588), or equal to it but for spaces: a typo, not another entity.
+- **A proposed alternative** (C5): after a failed transaction (SGD ``NOTIFY_FAILURE``), a value
+  the system offers for a slot of the failed call ("I could not book it. How about 6 pm
+  instead?") proposes a new try, it does not say an entity has it: with the rest of the claim
+  true of some entity, the instance is uncertain. What the turn informs ("Their address is …")
+  is still a claim.
 - **Binding** (C5): a claim whose variables lie in different sentences of a turn that names
   more than one entity: which entity an attribute is said of is not settled.
 - **A requested time** (C5): a system time equal to a time the user asked for, said after
   "after", "by" or "before": the bound repeated, not the entity's time.
 - **The reader was unsure** (any family): a variable whose act carries a doubt
   (``DialogueAct.doubt``: the raw-text annotator's guess).
+- **A full result** (C6): a count above what the KB result holds, where the result is as full
+  as the corpus's results get (SGD: 10, ``CorpusProfile.results_cap``): the entities left out
+  may make it up ("I found 12" beside 10 results; "10" there claims "10 or more"). A count below
+  what the result holds is refuted all the same.
 - **Coreference across a question or an approximation** (C2): one side asked or approximate.
 """
 
@@ -49,13 +60,16 @@ from csp_check.corpora import CorpusProfile, profile_for
 from csp_check.families import registry
 from csp_check.families.primitives import DONTCARE, count_matches
 from csp_check.language import certainty as words
+from csp_check.language.cues import approx_tolerance
 from csp_check.language.normalize import normalize
-from csp_check.models import CSP, Constraint, Dialogue, Variable, VariableKind
+from csp_check.models import CSP, ActRole, Constraint, Dialogue, Variable, VariableKind
 
 #: The id of the KB families and of coreference, by which the rules below pick what applies.
 KB_FAMILIES = frozenset({"C4", "C5", "C6"})
 #: Columns whose values are written, not chosen: a one-edit difference is a typo (surface variant).
 WRITTEN_COLUMNS = frozenset({"name", "phone", "postcode", "address", "trainID", "trainid", "id"})
+#: Words of a column's name that make it written (SGD's ``phone_number``, ``street_address``).
+WRITTEN_WORDS = re.compile(r"phone|address|postcode|zip")
 CALLED = re.compile(r"^\s*(?:[a-z'-]+\s+){0,3}?(called|named)\b", re.I)
 BOUND_WORDS = re.compile(r"\b(after|by|before|until|no later than|not later than)\s*$", re.I)
 CLOCK = re.compile(r"^\d{1,2}:\d{2}$")
@@ -126,17 +140,32 @@ def claim_unsettled(ctx, constraint: Constraint, family: str, scope: list[Variab
     if family not in KB_FAMILIES:
         return None
     claim = _claim(constraint, scope)
+    unsettled: dict[str, str] = {}
     for v in claim:
         text = _utterance(ctx, v)
-        names = any(w.slot in ctx.profile.entity_columns and words.sentence(text, w.span) == words.sentence(text, v.span)
+        names = any(ctx.profile.names_entity(w.slot) and words.sentence(text, w.span) == words.sentence(text, v.span)
                     for w in claim)
         if not names and (reason := words.asked(text, v.span)):
-            return reason
-        if family != "C5" and (reason := words.supposed(text, v.span)):
-            return reason  # "If you're going to Cambridge, I have 5 trains": the count's search is supposed
-        if family == "C5" and v.kind is VariableKind.SLOT and (reason := words.denied(text, v.span)):
-            return reason
-    return None
+            unsettled[v.name] = reason
+        elif family != "C5" and (reason := words.supposed(text, v.span)):
+            unsettled[v.name] = reason  # "If you're going to Cambridge, I have 5 trains": the count's search is supposed
+        elif family == "C5" and v.kind is VariableKind.SLOT and (reason := words.denied(text, v.span)):
+            unsettled[v.name] = reason
+    if not unsettled:
+        return None
+    if family == "C5" and not _rest_holds(ctx, constraint, set(unsettled)):
+        return None  # what the turn states, without what it asks, supposes or denies, is false already
+    return next(iter(unsettled.values()))
+
+
+def _rest_holds(ctx, constraint: Constraint, left_out: set[str]) -> bool:
+    """Whether some entity of the instance's table has every value of the instance but those of
+    the variables ``left_out`` (and of the columns they fill: what was asked of them goes too)."""
+    pairs = list(zip(getattr(constraint, "columns", []), constraint.variables))
+    columns = {c for c, n in pairs if n in left_out}
+    rest = [(c, n) for c, n in pairs if c not in columns]
+    rows = ctx.kbs.get(getattr(constraint, "kb", "")) or []
+    return count_matches(rows, [c for c, _ in rest], [ctx.assignment.get(n) for _, n in rest])[1] > 0
 
 
 def amount_unsettled(ctx, constraint: Constraint, family: str, scope: list[Variable]) -> str | None:
@@ -159,13 +188,33 @@ def amount_unsettled(ctx, constraint: Constraint, family: str, scope: list[Varia
     return _unfiltered_value(ctx, constraint, amount, text)
 
 
+def full_result(ctx, constraint: Constraint, family: str, scope: list[Variable]) -> str | None:
+    """C6: a count above what a full result (``CorpusProfile.results_cap``) holds."""
+    cap = ctx.profile.results_cap
+    if family != "C6" or cap is None:
+        return None
+    rows = ctx.kbs.get(getattr(constraint, "kb", "")) or []
+    amount = ctx.assignment.get(getattr(constraint, "count_variable", ""))
+    if len(rows) < cap or not isinstance(amount, int):
+        return None
+    op = ctx.csp.variable(constraint.count_variable).amount_op
+    if op in ("<", "<="):
+        return None
+    lowest = amount + 1 if op == ">" else amount - approx_tolerance(amount) if op == "~" else amount
+    values = [ctx.assignment.get(n) for n in constraint.variables]
+    _, possible = count_matches(rows, getattr(constraint, "columns", []), values, getattr(constraint, "ops", None))
+    if lowest > possible:
+        return f"the result is full ({len(rows)} entities, as many as a result holds): a count of {amount} is not refuted"
+    return None
+
+
 def _unfiltered_value(ctx, constraint: Constraint, amount: Variable, text: str) -> str | None:
     """A value of a search column of the count's table, said in the count's sentence but no filter,
     under which the count holds (:func:`holds_with`): the count may be of those entities."""
     start, end = words.sentence(text, amount.span)
     sentence = list(text[start:end])
     for v in ctx.by_turn.get(amount.turn, []):  # a value inside a name ("Arbury Lodge Guesthouse") is the name's
-        if v.span is not None and v.slot in ctx.profile.entity_columns and start <= v.span.start < end:
+        if v.span is not None and ctx.profile.names_entity(v.slot) and start <= v.span.start < end:
             sentence[v.span.start - start : v.span.end - start] = " " * (v.span.end - v.span.start)
     said = f" {normalize(''.join(sentence))} "
     filtered = set(getattr(constraint, "columns", []))
@@ -219,7 +268,7 @@ def filter_unsettled(ctx, constraint: Constraint, family: str, scope: list[Varia
             if slots & named and _excused(ctx, constraint, lifted):
                 return f"the user {reason} at turn {turn.index}"
     for v in _filters(constraint, scope):
-        if (v.speaker == "system" and v.kind is VariableKind.SLOT and v.slot not in ctx.profile.entity_columns
+        if (v.speaker == "system" and v.kind is VariableKind.SLOT and not ctx.profile.names_entity(v.slot)
                 and not _user_said(ctx, v, claim_turn) and _excused(ctx, constraint, [v.name])):
             return f"filter {v.slot_type}={v.value!r} only the system introduced (turn {v.turn})"
     return None
@@ -245,10 +294,10 @@ def surface_variant(ctx, constraint: Constraint, family: str, scope: list[Variab
     columns, names = getattr(constraint, "columns", []), constraint.variables
     rows = ctx.kbs.get(getattr(constraint, "kb", "")) or []
     said = {col: str(ctx.assignment.get(n, "")) for col, n in zip(columns, names)}
-    for column in [c for c in columns if c in WRITTEN_COLUMNS]:
+    for column in [c for c in columns if c in WRITTEN_COLUMNS or ctx.profile.names_entity(c) or WRITTEN_WORDS.search(c)]:
         mine = said[column]
         rest = {c: x for c, x in said.items() if c != column}
-        if not rest and column in ctx.profile.entity_columns and len(mine) < 7:
+        if not rest and ctx.profile.names_entity(column) and len(mine) < 7:
             continue  # a short id alone ("tr8912"): its one-edit neighbours are other entities
         for e in rows:
             if all(e.get(c) in (None, x) for c, x in rest.items()) and _near(mine, e.get(column) or ""):
@@ -273,6 +322,24 @@ def _near(a: str, b: str) -> bool:
     return any(long[:i] + long[i + 1 :] == short for i in range(len(long)))
 
 
+def proposed_alternative(ctx, constraint: Constraint, family: str, scope: list[Variable]) -> str | None:
+    """C5: values offered for the failed call's slots after a failed transaction, the rest true."""
+    if family != "C5" or constraint.turn is None:
+        return None
+    turn = ctx.dialogue.turns[constraint.turn]
+    if not any(a.role is ActRole.FAILED for a in turn.acts):
+        return None
+    calls = turn.kb_results or next((t.kb_results for t in reversed(ctx.dialogue.turns[: turn.index]) if t.kb_results), [])
+    slots = {p for r in calls for p in r.call.parameters}
+    proposed = [v for v in _claim(constraint, scope) if v.role is ActRole.OFFER and v.slot in slots]
+    if not proposed:
+        return None
+    if _rest_holds(ctx, constraint, {v.name for v in proposed}):
+        said = ", ".join(f"{v.slot}={v.text!r}" for v in proposed)
+        return f"a proposed alternative after a failed transaction (turn {turn.index}): {said}"
+    return None
+
+
 def binding_unsettled(ctx, constraint: Constraint, family: str, scope: list[Variable]) -> str | None:
     """C5: the claim spans sentences of a turn that names more than one entity."""
     if family != "C5":
@@ -285,10 +352,10 @@ def binding_unsettled(ctx, constraint: Constraint, family: str, scope: list[Vari
     if len(sentences) < 2:
         return None
     named = {str(ctx.assignment.get(v.name, v.value)) for v in ctx.by_turn.get(constraint.turn, [])
-             if v.slot in ctx.profile.entity_columns}
+             if ctx.profile.names_entity(v.slot)}
     if len(named) < 2:
         return None
-    for v in [w for w in claim if w.slot in ctx.profile.entity_columns]:
+    for v in [w for w in claim if ctx.profile.names_entity(w.slot)]:
         for other in named - {str(ctx.assignment.get(v.name))}:
             if _excused(ctx, constraint, [], {v.name: other}):
                 return f"attributes said in other sentences of a turn naming several entities (they fit {other!r})"
@@ -434,5 +501,6 @@ def doubtful_variable(ctx, constraint: Constraint, family: str, scope: list[Vari
 
 Rule = Callable[..., str | None]
 #: The rules :func:`assess` applies, in order; the first reason found is the instance's.
-RULES: Iterable[Rule] = (doubtful_variable, claim_unsettled, amount_unsettled, filter_unsettled, surface_variant, binding_unsettled,
-                         requested_time, coreference_unsettled, value_variant, kind_unsettled)
+RULES: Iterable[Rule] = (doubtful_variable, claim_unsettled, amount_unsettled, full_result, filter_unsettled,
+                         surface_variant, proposed_alternative, binding_unsettled, requested_time, coreference_unsettled,
+                         value_variant, kind_unsettled)

@@ -52,6 +52,9 @@ class CorpusProfile:
     own_results: str | None = None
     """Where the format carries the KB results the system saw (``service_results``,
     ``db_results``, ``turns[].kb_results``); ``None``: the format has none (``--kb`` needed)."""
+    results_cap: int | None = None
+    """How many entities a result holds at most (SGD's ``service_results``: 10): a result that
+    full may have left entities out, so a count above it ("I found 12") is not refuted by it."""
 
     # -- the column vocabulary -----------------------------------------------------------------
     lower_bounds: frozenset[str] = frozenset()

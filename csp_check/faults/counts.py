@@ -1,6 +1,7 @@
 """Faults in a count of KB instances (C6): another number (``amount``), a bound the KB count
 breaks (``amount_bound``), an approximation that misses it (``hedged_amount``); and the no-fault
-twin of the last, an approximation that holds (:func:`approximate_restatement`)."""
+twins: an approximation that holds (:func:`approximate_restatement`), a count above a full result
+(:func:`capped_restatement`)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from typing import Any
 
 from csp_check.build.builder import build_csp
 from csp_check.check.evaluate import count_matches
+from csp_check.corpora import profile_for
 from csp_check.delexicalize.delexicalizer import delexicalize
 from csp_check.families.c6_instance_count import CountInstance
 from csp_check.faults.common import spanned_counts
@@ -16,15 +18,28 @@ from csp_check.faults.rewrite import rewritten
 from csp_check.faults.wording import amount_text
 from csp_check.faults.words import FALSE_BOUNDS, HEDGES
 from csp_check.language.cues import approx_tolerance
-from csp_check.models import CSP, ConstraintId, Dialogue, KnowledgeBase
+from csp_check.models import CSP, ConstraintId, Dialogue, KnowledgeBase, Variable
+
+
+def full_result(csp: CSP, var: Variable, dialogue: Dialogue) -> bool:
+    """Whether the KB result ``var`` counts is as full as its corpus's results get
+    (``CorpusProfile.results_cap``, SGD's 10): entities may have been left out of it."""
+    cap = profile_for(dialogue).results_cap
+    return cap is not None and any(
+        isinstance(c, CountInstance) and c.count_variable == var.name and len(csp.kbs.get(c.kb) or []) >= cap
+        for c in csp.constraints
+    )
 
 
 def amount_choices(csp: CSP, allowed: set[str] | None, dialogue: Dialogue) -> list[Choice]:
-    """A count ("I found 10") becomes the nearest other number the KB contradicts ("12")."""
+    """A count ("I found 10") becomes the nearest other number the KB contradicts ("12"); beside
+    a full result (:func:`full_result`) only a smaller one ("9"): the entities left out could
+    make up a larger one."""
     out = []
     for var, sure, possible in spanned_counts(csp, with_ops=False):
+        full = full_result(csp, var, dialogue)
         for new in (var.value + d for d in (2, 1, -1, -2, 3)):
-            if new >= 0 and not sure <= new <= possible:
+            if new >= 0 and not sure <= new <= possible and not (full and new > possible):
                 out.append((var, amount_text(new, var.text or ""), str(new)))
                 break
     return out
@@ -73,6 +88,20 @@ def hedged_amount_choices(csp: CSP, allowed: set[str] | None, dialogue: Dialogue
             hedge = HEDGES[(var.turn + var.value) % len(HEDGES)]
             out.append((var, f"{hedge} {amount_text(new, var.text or '')}", str(new)))
     return out
+
+
+def capped_restatement(
+    dialogue: Dialogue, raw: dict[str, Any] | None = None, kb: KnowledgeBase | None = None
+) -> Dialogue | None:
+    """No fault: the first exact count the KB confirms beside a full result (:func:`full_result`:
+    SGD's 10 results) said as more ("I found 10" → "I found 12"), text only: the entities the
+    result left out may make it up, so it is no certain fault. ``None`` when there is none."""
+    csp = build_csp(dialogue, delexicalize(dialogue), kb)
+    for var, sure, possible in spanned_counts(csp, with_ops=False):
+        if var.amount_op == "=" and sure <= var.value <= possible and full_result(csp, var, dialogue):
+            text = amount_text(possible + 2, var.text or "")
+            return rewritten(dialogue, var, text, text, None, raw)
+    return None
 
 
 def approximate_restatement(

@@ -75,7 +75,9 @@ def trial(
     if injected is None:
         return None
     faulty, fault = injected
-    return Trial(fault=fault, found=frozenset(v.constraint for v in check_dialogue(faulty, kb).violations))
+    found = check_dialogue(faulty, kb).violations
+    return Trial(fault=fault, found=frozenset(v.constraint for v in found),
+                 certain=frozenset(v.constraint for v in found if v.certain))
 
 
 def role_ambiguous(dialogue: Dialogue, var: Variable) -> bool:

@@ -17,7 +17,8 @@ from csp_check.models import CSP, ConstraintId, Dialogue, Variable
 FaultKind = Literal[
     "amount", "kb_swap", "coreference", "duplicate", "listed_unknown", "listed_misfit", "categorical", "amount_bound",
     "booking_detail", "boolean_answer", "reworded_date", "coordinated_negation", "hedged_amount", "relative_date",
-    "change_of_mind", "restated_detail",
+    "change_of_mind", "restated_detail", "reworded_count", "rated_count",
+    "failed_inform",
 ]
 #: ``text``: the utterance alone changes; ``annotated``: the act's value changes with it.
 Mode = Literal["text", "annotated"]
@@ -49,6 +50,8 @@ class Trial(BaseModel):
 
     fault: Fault
     found: frozenset[ConstraintId]
+    #: the constraints found broken with a certain reading (``Violation.certain``)
+    certain: frozenset[ConstraintId] = frozenset()
 
     @property
     def flagged(self) -> bool:
@@ -58,3 +61,8 @@ class Trial(BaseModel):
     def right(self) -> bool:
         """Flagged by one of the constraints this kind of fault must break."""
         return bool(self.found & self.fault.expected)
+
+    @property
+    def flagged_certain(self) -> bool:
+        """Flagged by a certain violation: a claim, not a reading for review."""
+        return bool(self.certain)

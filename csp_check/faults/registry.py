@@ -56,6 +56,19 @@ restated_detail       a booking turn restates the party size in words no   C2 (C
                       booking for 2; text only;
                       :func:`~.booking.faithful_restatement`: the no-fault
                       twin)
+reworded_count        a count after a verb of finding ("I found 10") said  C6                 :mod:`.count_wordings`
+                      in another wording with a number the KB
+                      contradicts ("I came up with 12"; the true number:
+                      :func:`~.count_wordings.count_wording_twins`)
+rated_count           a rating on a scale put before a count's turn ("It   C6                 :mod:`.count_wordings`
+                      is rated 87 out of 100. I found 12"): the count
+                      changes, the rating's numbers are no count (the
+                      true count: the no-fault twin)
+failed_inform         in a turn reporting a failed transaction, a value    C5                 :mod:`.failure`
+                      it informs of the entity ("Their address is …")
+                      becomes one no entity has (the alternative it
+                      proposes changed: the no-fault twin,
+                      :func:`~.failure.proposed_alternative_twin`)
 ====================  ===================================================  =================  =======================
 
 :func:`csp_check.faults.inject.inject` puts one of these into a dialogue. Raw-text faults
@@ -67,7 +80,18 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import get_args
 
-from csp_check.faults import booking, categorical, change_of_mind, counts, dates, kb_swaps, mentions, negation
+from csp_check.faults import (
+    booking,
+    categorical,
+    change_of_mind,
+    count_wordings,
+    counts,
+    dates,
+    failure,
+    kb_swaps,
+    mentions,
+    negation,
+)
 from csp_check.faults.model import Chooser, FaultKind
 from csp_check.models import ConstraintId
 
@@ -103,6 +127,9 @@ REGISTRY: dict[str, Kind] = {kind.name: kind for kind in (
     Kind("relative_date", dates.relative_date_choices, frozenset({C1, C2, C5, S1})),
     Kind("change_of_mind", change_of_mind.change_of_mind_choices, frozenset({S1})),
     Kind("restated_detail", booking.restated_detail_choices, frozenset({C2, C5, S1}), text_only=True),
+    Kind("reworded_count", count_wordings.reworded_count_choices, frozenset({C6})),
+    Kind("rated_count", count_wordings.rated_count_choices, frozenset({C6})),
+    Kind("failed_inform", failure.failed_inform_choices, frozenset({C5})),
 )}
 
 KINDS: tuple[FaultKind, ...] = get_args(FaultKind)

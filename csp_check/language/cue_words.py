@@ -30,11 +30,17 @@ NOT_NOUNS = frozenset(
 #: Words right before a number that make it a count even with no noun after it ("I found 3.").
 FINDING = re.compile(
     r"(?:found|find|have|(?:i|we)'ve|got|see|saw|revealed|returned|shows?|showing|located|there\s+(?:are|is|were|was)|"
-    r"here\s+(?:are|is)|there's|here's|there're|you've\s+got|i've\s+got|out\s+of)"
+    r"here\s+(?:are|is)|there's|here's|there're|you've\s+got|i've\s+got|out\s+of|"
+    r"c(?:a|o)me\s+up\s+with|coming\s+up\s+with|among(?:\s+(?:the|these|those|my|all))?|"
+    r"(?:first|one|best|top|last|each|any|all|cheapest|closest)\s+of(?:\s+(?:the|these|those|my|all))?|total\s+of)"
     r"(?:\s+(?:over|about|around|nearly|almost|approximately|roughly|exactly|only|just|some|a\s+total\s+of|"
     r"(?:no\s+|not\s+)?(?:more|fewer|less)\s+than|at\s+(?:least|most)|up\s+to|under|above|below|upwards\s+of|"
     r"in\s+excess\s+of|a\s+(?:minimum|maximum)\s+of))?\s+$"
 )
+#: A number of a scale: "87 out of 100", "4/5" ("out of M" right after a number; M is the scale,
+#: no count, unless an entity noun follows: "3 out of 10 hotels").
+SCALE_BEFORE = re.compile(r"\d(?:[.,]\d+)?\s+out\s+of\s+$")
+SCALE_AFTER = re.compile(r"\s*(?:out\s+of\s+\d|/\s*\d)")
 #: Words right before a number that make it an attribute, not a count ("rated 4", "party of 3").
 ATTRIBUTE = re.compile(r"(?:rating|rated|size|party|group|floor|number|table)(?:\s+(?:of|for|is|was))?\s+$")
 #: Number words that may count entities (not "no", "none", "zero", or the loose "a couple").

@@ -13,8 +13,11 @@ Reading rules
 - :func:`count_spans`: numbers that count entities: digits or number words followed by a noun
   that is not a unit ("12 hotels", "five options", "1 flight"), or after a verb of finding
   ("I found 3", "there are 10", "I have 4 for you"), with an optional qualifier in front
-  ("over 70", read as 70; "1,200 hotels" as 1200). Not counts: clock times, prices, decimals, ordinals, years,
-  and numbers of units ("2 people", "4 stars", "0 layovers", "3 days", "2 bed rooms").
+  ("over 70", read as 70; "1,200 hotels" as 1200), also "came up with 3", "among the 4", "the
+  first of 6", "a total of 5". Not counts: clock times, prices, decimals, ordinals, years,
+  numbers of units ("2 people", "4 stars", "0 layovers", "3 days", "2 bed rooms"), and the numbers
+  of a rating on a scale ("87 out of 100", "4/5": both numbers; "3 out of 10 hotels" still counts
+  its 10).
 - :func:`boolean_cue` / :func:`boolean_span` / :func:`read_boolean`: for a True/False slot, its
   cue words derived from the slot name (``free_entry`` → "free", ``has_live_music`` → "live
   music", ``pets_allowed`` → "pet") and the negation around them ("not free", "no live music",
@@ -73,6 +76,8 @@ from csp_check.language.cue_words import (  # noqa: F401  (re-exported)
     REJECTING,
     REPLACED,
     REQUEST,
+    SCALE_AFTER,
+    SCALE_BEFORE,
     SLOT_FILLER,
     SPREAD,
     TIME_BOUND,
@@ -115,6 +120,8 @@ def count_spans(utterance: str, avoid: list[Span] = ()) -> list[Span]:  # type: 
         if noun in UNITS or (noun.endswith("'s") and noun[:-2] in UNITS):
             continue
         counted = bool(noun) and noun not in NOT_NOUNS and not ATTRIBUTE.search(before)
+        if SCALE_AFTER.match(folded, span.end) or SCALE_BEFORE.search(before) and not (counted and noun.endswith("s")):
+            continue  # "87 out of 100", "4/5": a rating on a scale, no count
         if word in ("one", "single", "a single") and not (counted and FINDING.search(before)):
             continue  # "one of them", "one moment", "the one": only "I found one hotel" counts
         if counted or FINDING.search(before):

@@ -1,0 +1,56 @@
+"""After a failed transaction (SGD NOTIFY_FAILURE): what the turn informs of the entity is a
+claim (a fault there is flagged certain), the alternative it proposes is a new try (changed, it
+is never flagged certain). Real SGD dialogues (restaurants: train dialogues_001, dialogues_003),
+read in place."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+from support.data import SGD
+
+from csp_check.errors import InputError
+from csp_check.faults.failure import failed_call_slots, proposed_alternative_twin
+from csp_check.faults.inject import trial
+from csp_check.models import ConstraintId
+from csp_check.pipeline import check_dialogue, load_corpus
+
+PATHS = [SGD / "train" / "dialogues_001.json", SGD / "train" / "dialogues_003.json"]
+pytestmark = pytest.mark.skipif(not all(p.exists() for p in PATHS), reason="../shared/data/sgd/train is not beside the repo")
+
+
+@pytest.fixture(scope="module")
+def failures():
+    """(dialogue, SGD JSON) of the accepted dialogues of the file with a failed transaction."""
+    out = []
+    for path in PATHS:
+        raws = {d["dialogue_id"]: d for d in json.loads(path.read_text(encoding="utf-8"))}
+        for d in load_corpus([path]):
+            if isinstance(d, InputError) or not any(failed_call_slots(d, t.index) is not None for t in d.turns):
+                continue
+            if not check_dialogue(d).violations:
+                out.append((d, raws[d.id]))
+    return out
+
+
+def test_a_false_inform_after_a_failure_is_certain(failures):
+    rng = random.Random(0)
+    trials = [t for d, raw in failures if (t := trial(d, "failed_inform", "text", rng, raw=raw)) is not None]
+    assert len(trials) >= 5
+    assert all(ConstraintId.C5 in t.found for t in trials)
+    # "Their address is … . Shall I try for 2 at 12 pm?": the stated address is false on its own
+    assert sum(t.flagged_certain for t in trials) / len(trials) >= 0.5
+
+
+def test_a_changed_proposal_after_a_failure_is_never_certain(failures):
+    twins = 0
+    for d, raw in failures:
+        twin = proposed_alternative_twin(d, raw)
+        if twin is None:
+            continue
+        twins += 1
+        found = check_dialogue(twin).violations
+        assert not any(v.certain for v in found), (d.id, [v.message for v in found if v.certain])
+    assert twins >= 3
