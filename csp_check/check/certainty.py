@@ -11,8 +11,9 @@ more sets ``Constraint.uncertain`` itself; the first reason found is kept.
 Reading rules
 
 - **The claim is asked, supposed or denied.** A claim variable in a question is asked, not
-  stated, unless the question proposes an entity by name ("How about Idian?" still says Idian
-  exists); one under "if" is supposed; an offer (C5) inside "there are no …" / "could not
+  stated, unless the question proposes an entity by name in its sentence ("How about Idian?"
+  still says Idian exists), its act confirms ("So you want X, right?"), or the corpus's system
+  acts commit to their values (SGD: ``CorpusProfile.system_values_stated``); one under "if" is supposed; an offer (C5) inside "there are no …" / "could not
   find …" denies, it does not offer. A C5 claim whose stated part alone (the instance without
   the asked, supposed or denied variables and their columns) no entity has stays certain:
   "Their address is 1991 Santa Rita Road. Shall I try for 2 at 12 pm?" states the address.
@@ -145,7 +146,7 @@ def claim_unsettled(ctx, constraint: Constraint, family: str, scope: list[Variab
         text = _utterance(ctx, v)
         names = any(ctx.profile.names_entity(w.slot) and words.sentence(text, w.span) == words.sentence(text, v.span)
                     for w in claim)
-        if not names and (reason := words.asked(text, v.span)):
+        if not names and not _stated_anyway(ctx, v) and (reason := words.asked(text, v.span)):
             unsettled[v.name] = reason
         elif family != "C5" and (reason := words.supposed(text, v.span)):
             unsettled[v.name] = reason  # "If you're going to Cambridge, I have 5 trains": the count's search is supposed
@@ -156,6 +157,13 @@ def claim_unsettled(ctx, constraint: Constraint, family: str, scope: list[Variab
     if family == "C5" and not _rest_holds(ctx, constraint, set(unsettled)):
         return None  # what the turn states, without what it asks, supposes or denies, is false already
     return next(iter(unsettled.values()))
+
+
+def _stated_anyway(ctx, v: Variable) -> bool:
+    """Whether ``v``'s act states its value even in a question: a confirmation restates what was
+    agreed ("So you want an expensive restaurant, right?"), and a system act of a corpus whose
+    system acts commit to their values (``CorpusProfile.system_values_stated``: SGD)."""
+    return v.role is ActRole.CONFIRM or (v.speaker == "system" and ctx.profile.system_values_stated)
 
 
 def _rest_holds(ctx, constraint: Constraint, left_out: set[str]) -> bool:
@@ -385,7 +393,8 @@ def coreference_unsettled(ctx, constraint: Constraint, family: str, scope: list[
             continue
         text = _utterance(ctx, v)
         ask = words.asked_of_entity if v.speaker == "user" else words.asked  # "Could you book X?" requests X
-        for reason in (ask(text, v.span), words.approximate(text, v.span), words.supposed(text, v.span)):
+        asked = None if v.speaker == "system" and _stated_anyway(ctx, v) else ask(text, v.span)
+        for reason in (asked, words.approximate(text, v.span), words.supposed(text, v.span)):
             if reason:
                 return f"turn {v.turn} {reason}"
     return None

@@ -55,6 +55,11 @@ class CorpusProfile:
     results_cap: int | None = None
     """How many entities a result holds at most (SGD's ``service_results``: 10): a result that
     full may have left entities out, so a count above it ("I found 12") is not refuted by it."""
+    system_values_stated: bool = False
+    """Whether a value a system act gives is stated even when its sentence asks ("How about United
+    Airlines?", "Would you like to fly with United?"): SGD's OFFER and CONFIRM acts commit the system
+    to a result's values whatever the wording (the schema-guided annotation). MultiWOZ's wizards ask
+    about values they have not checked ("would you like one in the north?"), so not there."""
 
     # -- the column vocabulary -----------------------------------------------------------------
     lower_bounds: frozenset[str] = frozenset()

@@ -27,5 +27,6 @@ SGD = replace(
     canonical_acts=True,
     state_slots=None,  # any slot of the service
     own_results="service_results",
+    system_values_stated=True,
     results_cap=10,  # SGD's service_results and INFORM_COUNT stop at 10 (train + dev: no count above 10)
 )

@@ -9,7 +9,8 @@ question mark, a conditional, a negator, a vague quantifier.
 Reading rules
 
 - **Sentence and clause.** A sentence ends at ``.``, ``!`` or ``?`` followed by a space (or at the
-  end of the utterance); a clause ends at ``,``, ``;``, ``:`` or a dash as well.
+  end of the utterance), or before a capitalised auxiliary or wh-word that follows a word with no
+  mark between ("… match your criteria Is American Airlines alright for you?": a run-on question); a clause ends at ``,``, ``;``, ``:`` or a dash as well.
 - **Asked, not stated** (:func:`asked`): the span's sentence ends in ``?`` and the span is at or
   after the sentence's first interrogative opener ("would you like", "shall I", "do you", "how
   about", "is there", a wh-word, …), or, in a sentence with no opener that ends in ``?``, the span is in its last clause (a bare
@@ -46,7 +47,12 @@ import re
 
 from csp_check.models import Span
 
-SENTENCE_END = re.compile(r"[.!?]+(?=\s|$)")
+SENTENCE_END = re.compile(
+    r"[.!?]+(?=\s|$)"
+    # a run-on question: "… match your criteria Is American Airlines alright?" (a capitalised auxiliary or
+    # wh-word after a word of the sentence, with no mark between: a new sentence starts)
+    r"|(?<=[a-z0-9])(?=\s+(?:Is|Are|Do|Does|Did|Would|Will|Can|Could|Shall|Should|May|How|What|Which|When|Where|Who)\b)"
+)
 CLAUSE_END = re.compile(r"[.!?,;:]+(?=\s|$)|\s[-–]\s")
 OPENERS = re.compile(
     r"\b(would you|will you|do you|did you|does it|does that|do they|are you|have you|can you|could you|"
@@ -77,7 +83,10 @@ VAGUE = re.compile(
 INCREMENT_AFTER = re.compile(r"^\s*(more|additional|extra|further|else)\b", re.I)
 INCREMENT_BEFORE = re.compile(r"\b(another|an additional|a further)\s*$", re.I)
 RATING_AFTER = re.compile(r"^\s*(out of\s+\d+|/\s*\d+|stars?\b|star rating|-star)", re.I)
-COORDINATION_AFTER = re.compile(r"^\s*(?:[a-z'-]+\s+){0,2}?([a-z'-]+s)\s+(and|or|and/or)\s+(?:[a-z'-]+\s+)?([a-z'-]+s)\b", re.I)
+COORDINATION_AFTER = re.compile(
+    r"^\s*(?:[a-z'-]+\s+){0,2}?([a-z'-]+s)\s+(and|or|and/or)\s+(?!(?:a|an|one|the|this|that)\s)(?:[a-z'-]+\s+)?([a-z'-]+s)\b",
+    re.I,
+)  # "5 hotels and guesthouses"; not "9 buses and a bus" (a singular after its article)
 #: Nouns that name a place of any kind, and the kinds a hypernym names ("a cinema" is "entertainment").
 GENERIC_KINDS = frozenset({"place", "places", "attraction", "attractions", "venue", "venues", "spot", "spots",
                            "establishment", "option", "options", "location", "place to stay", "somewhere"})
