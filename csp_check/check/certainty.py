@@ -46,6 +46,10 @@ Reading rules
   as the corpus's results get (SGD: 10, ``CorpusProfile.results_cap``): the entities left out
   may make it up ("I found 12" beside 10 results; "10" there claims "10 or more"). A count below
   what the result holds is refuted all the same.
+- **Two values in one turn** (C2): one speaker gives the slot two values in one turn: a
+  correction or alternatives.
+- **A 12-hour time** (C2): two times the same on a 12-hour clock, one said without am / pm
+  ("01:15" for 13:15).
 - **Coreference across a question or an approximation** (C2): one side asked or approximate.
 """
 
@@ -148,6 +152,8 @@ def claim_unsettled(ctx, constraint: Constraint, family: str, scope: list[Variab
                     for w in claim)
         if not names and not _stated_anyway(ctx, v) and (reason := words.asked(text, v.span)):
             unsettled[v.name] = reason
+        elif v.speaker == "system" and (reason := words.wanted(text, v.span)):
+            unsettled[v.name] = reason  # "I would like a guesthouse with free parking": a request, no claim
         elif family != "C5" and (reason := words.supposed(text, v.span)):
             unsettled[v.name] = reason  # "If you're going to Cambridge, I have 5 trains": the count's search is supposed
         elif family == "C5" and v.kind is VariableKind.SLOT and (reason := words.denied(text, v.span)):
@@ -384,6 +390,31 @@ def requested_time(ctx, constraint: Constraint, family: str, scope: list[Variabl
     return None
 
 
+def one_turn_two_values(ctx, constraint: Constraint, family: str, scope: list[Variable]) -> str | None:
+    """C2: one speaker gives two different values of the slot in one turn ("I go to London, UK. i
+    travelling to SF"): a correction or alternatives, not a contradiction the text settles."""
+    if family != "C2":
+        return None
+    seen: dict[tuple[int, str], set[str]] = defaultdict(set)
+    for v in scope:
+        seen[(v.turn, v.speaker)].add(str(ctx.assignment.get(v.name)))
+    turn = next((t for (t, _), values in seen.items() if len(values) > 1), None)
+    return f"two values of the slot in one turn ({turn}): a correction or alternatives" if turn is not None else None
+
+
+def twelve_hour(ctx, constraint: Constraint, family: str, scope: list[Variable]) -> str | None:
+    """C2: two times that are one on a 12-hour clock, one said without its period ("01:15" for 13:15)."""
+    if family != "C2":
+        return None
+    said = [(v, str(ctx.assignment.get(v.name))) for v in scope]
+    clocks = [(v, x) for v, x in said if CLOCK.match(x)]
+    if len(clocks) < 2 or len(clocks) != len(said):
+        return None
+    minutes = {int(x[:-3]) % 12 * 60 + int(x[-2:]) for _, x in clocks}
+    bare = [v for v, _ in clocks if v.text and not re.search(r"(?i)\b(am|pm|a\.m|p\.m|morning|afternoon|evening|night)", v.text)]
+    return f"a 12-hour time: {bare[0].text!r} (turn {bare[0].turn})" if len(minutes) == 1 and bare else None
+
+
 def coreference_unsettled(ctx, constraint: Constraint, family: str, scope: list[Variable]) -> str | None:
     """C2: a side of the coreference asked or approximate."""
     if family != "C2":
@@ -512,4 +543,4 @@ Rule = Callable[..., str | None]
 #: The rules :func:`assess` applies, in order; the first reason found is the instance's.
 RULES: Iterable[Rule] = (doubtful_variable, claim_unsettled, amount_unsettled, full_result, filter_unsettled,
                          surface_variant, proposed_alternative, binding_unsettled, requested_time, coreference_unsettled,
-                         value_variant, kind_unsettled)
+                         value_variant, kind_unsettled, twelve_hour, one_turn_two_values)

@@ -47,13 +47,17 @@ def amount_choices(csp: CSP, allowed: set[str] | None, dialogue: Dialogue) -> li
 
 def amount_bound_choices(csp: CSP, allowed: set[str] | None, dialogue: Dialogue) -> list[Choice]:
     """A count the KB confirms said as a bound the KB count breaks: "10" → "more than 10" where
-    at most 10 match, "fewer than 10" where at least 10 surely match."""
+    at most 10 match, "fewer than 10" where at least 10 surely match. Beside a full result
+    (:func:`full_result`) only a bound below ("fewer than 10"): the entities left out could make
+    "more than 10" true."""
     out = []
     for var, sure, possible in spanned_counts(csp):
         if var.amount_op != "=" or var.value < 1:
             continue
         n = var.value
-        bounds = [w for w, side in FALSE_BOUNDS if not (possible > n if side == ">" else sure < n)]
+        full = full_result(csp, var, dialogue)
+        bounds = [w for w, side in FALSE_BOUNDS
+                  if not (possible > n if side == ">" else sure < n) and not (full and side == ">")]
         if bounds:
             words = bounds[(var.turn + len(var.text or "")) % len(bounds)]
             new = f"{words} {var.text}"
@@ -76,7 +80,8 @@ def hedged_beyond(sure: int, possible: int) -> int | None:
 def hedged_amount_choices(csp: CSP, allowed: set[str] | None, dialogue: Dialogue) -> list[Choice]:
     """A count the KB confirms ("I found 10 hotels") said as an approximation of an amount
     outside its tolerance ("I found about 14 hotels" where 10 match: 14 ± 4 misses 10;
-    :func:`hedged_beyond`), so C6 must fail even with the count read as a range."""
+    :func:`hedged_beyond`), so C6 must fail even with the count read as a range; beside a full
+    result (:func:`full_result`) only an amount below it."""
     out = []
     for var, sure, possible in spanned_counts(csp):
         if var.amount_op != "=":
@@ -84,6 +89,9 @@ def hedged_amount_choices(csp: CSP, allowed: set[str] | None, dialogue: Dialogue
         if not sure <= var.value <= possible:
             continue
         new = hedged_beyond(sure, possible)
+        if new is not None and new > possible and full_result(csp, var, dialogue):
+            below = next((k for k in range(sure - 1, 0, -1) if k + approx_tolerance(k) < sure), None)
+            new = below  # beside a full result only an amount below refutes ("about 14" may be true)
         if new is not None:
             hedge = HEDGES[(var.turn + var.value) % len(HEDGES)]
             out.append((var, f"{hedge} {amount_text(new, var.text or '')}", str(new)))

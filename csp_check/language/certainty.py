@@ -18,6 +18,8 @@ Reading rules
   before the question starts, with or without a comma), the north asked.
 - **Asked of an entity** (:func:`asked_of_entity`): asked, in a yes/no question whose subject is
   an entity ("is it", "does that", "are they"): the value is asked of the entity, not requested.
+- **Wanted** (:func:`wanted`): "I would like", "I want", "I need", "I'm looking for" before the
+  span in its sentence: the speaker wants it; a system that says so states nothing of the KB.
 - **Supposed** (:func:`supposed`): the span's sentence has "if", "unless", "in case",
   "otherwise" or "assuming" before the span — not a conditional on the hearer's wishes or the
   speaker's manners ("if you'd like", "if I may", "if you have no preference", "if not", "if
@@ -148,6 +150,18 @@ def asked_of_entity(utterance: str, span: Span) -> str | None:
         if ABOUT_ENTITY.search(utterance, start, end):
             return words
     return None
+
+
+WANTED = re.compile(r"\bi\s*(?:would like|'d like|want|need|am looking for|'m looking for|am interested in|prefer)\b", re.I)
+
+
+def wanted(utterance: str, span: Span) -> str | None:
+    """Why the span is something its speaker wants, not states ("I would like a guesthouse with
+    free parking"), or ``None``: the span's sentence has "I would like", "I want", "I need", "I'm
+    looking for", … before it."""
+    start, _ = sentence(utterance, span)
+    m = WANTED.search(utterance, start, span.start)
+    return f"wanted, not stated: {utterance[m.start():span.end].strip()!r}" if m else None
 
 
 def supposed(utterance: str, span: Span) -> str | None:
