@@ -14,7 +14,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # this checkout's csp_check, not an installed one
 
-from csp_check.faults.misses import GENERATORS, PAPER, booked_entities, implicit_counts
+from csp_check.faults.misses import GENERATORS, PAPER, booked_entities, breakdown_counts, implicit_counts
 from csp_check.models import Dialogue, Status
 from csp_check.pipeline import check_dialogue, dialogue_csp, load_corpus
 from csp_check.readers.kb import load_kb
@@ -29,6 +29,7 @@ def main() -> None:
     parser.add_argument("--kb", default=str(SHARED / "db"))
     parser.add_argument("--half", default="all", choices=["all", "work", "check"])
     parser.add_argument("--show", action="store_true", help="print each missed fault / certain twin (work half only)")
+    parser.add_argument("--kinds", nargs="*", default=None, help="only these kinds (default: all)")
     args = parser.parse_args()
     kb = load_kb(args.kb)
     items = [d for d in load_corpus([args.data], kb=kb) if isinstance(d, Dialogue)
@@ -39,11 +40,14 @@ def main() -> None:
         csp = dialogue_csp(d, kb, PAPER)
         built["implicit_count"] += len(implicit_counts(csp))
         built["booked_misfit"] += len(booked_entities(csp))
+        built["breakdown_count"] += len(breakdown_counts(csp))
         if check_dialogue(d, kb, PAPER).status is Status.CONSISTENT:
             accepted.append(d)
     print(f"{len(items)} dialogues ({args.half}), {len(accepted)} accepted; instances the new rules build: {dict(built)}")
     print("| kind | faults injected | flagged certain | twins | twins flagged certain |\n| --- | --- | --- | --- | --- |")
     for kind, generate in GENERATORS.items():
+        if args.kinds and kind not in args.kinds:
+            continue
         n = hit = tn = thit = 0
         for d in accepted:
             for twin in (False, True):

@@ -11,7 +11,7 @@ import pytest
 from support.data import MULTIWOZ_DB, MULTIWOZ_VAL
 
 from csp_check.families.c6_implicit import StateValue
-from csp_check.faults.misses import GENERATORS, PAPER, booked_entities, implicit_counts
+from csp_check.faults.misses import GENERATORS, PAPER, booked_entities, breakdown_counts, implicit_counts
 from csp_check.models import Dialogue, Status
 from csp_check.pipeline import check_dialogue, dialogue_csp, load_corpus
 from csp_check.readers.kb import load_kb
@@ -19,13 +19,15 @@ from csp_check.score.split import half_of
 
 needs_shared = pytest.mark.skipif(not MULTIWOZ_DB.is_dir(), reason="../shared/data absent")
 #: work-half dialogues with a place for each kind (benchmarks/misses.py --half work)
-PLACES = {"implicit_count": ["SNG0896", "PMUL0555", "MUL2487"], "booked_misfit": ["MUL0602", "MUL2020", "SNG0381"]}
+PLACES = {"implicit_count": ["SNG0896", "PMUL0555", "MUL2487"], "booked_misfit": ["MUL0602", "MUL2020", "SNG0381"],
+          "breakdown_count": ["SNG0783", "MUL0651", "MUL0229"]}
 
 
 @lru_cache(maxsize=1)
 def corpus() -> tuple[dict[str, Dialogue], object]:
     kb = load_kb(MULTIWOZ_DB)
     wanted = {i for ids in PLACES.values() for i in ids}
+    wanted |= {"PMUL2421", "MUL0219"}
     items = {d.id: d for d in load_corpus([MULTIWOZ_VAL], kb=kb) if isinstance(d, Dialogue) and d.id in wanted}
     return items, kb
 
@@ -63,3 +65,31 @@ def test_fault_certain_twin_not(kind: str, dialogue_id: str) -> None:
     assert fault is not None and twin is not None
     assert check_dialogue(fault, kb, PAPER).status is Status.INCONSISTENT
     assert not any(v.certain for v in check_dialogue(twin, kb, PAPER).violations)
+
+
+@needs_shared
+def test_breakdown_total_and_parts() -> None:
+    """MUL0229 "3 mediterranean restaurants in the centre. One falls in a cheap price range, and the
+    other 2 are expensive": the 3 under the search with no price of its parts, the One as cheap;
+    "the other 2" (no whole number) is not checked."""
+    items, kb = corpus()
+    csp = dialogue_csp(items["MUL0229"], kb, PAPER)
+    found = {csp.variable(c.count_variable).text: c for _, c in breakdown_counts(csp)}
+    assert set(found) == {"3", "One"}
+    assert "pricerange" not in found["3"].columns
+    assert [csp.assignment[n] for n, col in zip(found["One"].variables, found["One"].columns) if col == "pricerange"] == ["cheap"]
+
+
+@needs_shared
+def test_breakdown_parts_sharing_a_slot_are_all_parts() -> None:
+    """PMUL2421 "three cheap chinese restaurants in the centre and one in the south": two parts,
+    the second under the search (cheap chinese) in the south; MUL0219's parts, both annotated on
+    the first "2", cannot be told apart: only the total 4 is checked, without their prices."""
+    items, kb = corpus()
+    csp = dialogue_csp(items["PMUL2421"], kb, PAPER)
+    south = [c for _, c in breakdown_counts(csp) if csp.variable(c.count_variable).value == 1]
+    assert south and {"food", "pricerange", "area"} <= set(south[0].columns)
+    assert check_dialogue(items["PMUL2421"], kb, PAPER).status is Status.CONSISTENT
+    csp = dialogue_csp(items["MUL0219"], kb, PAPER)
+    found = breakdown_counts(csp)
+    assert [a.value for a, _ in found] == [4] and "pricerange" not in found[0][1].columns

@@ -22,7 +22,8 @@ Reading rules
   options" leave out the entities named (for trains, offered by time) earlier in their own turn.
 - "One" right before an entity's own details ("I have one train leaving cambridge at 12:40")
   introduces that entity, no count; "there is one", "only one", "just one" stay counts
-  (:func:`~csp_check.families.c6_scope.introduces_entity`). Breakdowns ("two in the centre, one in the north") are no count.
+  (:func:`~csp_check.families.c6_scope.introduces_entity`). A breakdown ("there are 10, 4 in the north and 6
+  in the centre") is read as a total and its parts (:mod:`csp_check.families.c6_breakdown`).
 - Under an "arrive by" bound a train arriving after midnight within the bound's clock time
   counts under either reading (the next day, too late; or its clock time, as MultiWOZ's wizards
   compared): the KB count may fall short by that many (:func:`~csp_check.families.c6_scope.next_day_within`).
@@ -56,6 +57,7 @@ from pydantic import Field
 
 from csp_check.corpora.shared import ARRIVAL_COLUMNS
 from csp_check.families import kb_common
+from csp_check.families.c6_breakdown import breakdown, part_filters, part_values
 from csp_check.families.c6_implicit import StateValue, implicit_filters
 from csp_check.families.c6_scope import (
     NameHas,
@@ -144,8 +146,11 @@ class InstanceCount(Family[CountInstance]):
         filters = at.filters
         if at.state_search and ctx.options.count_filter == "state":
             part = parts(ctx, at.turn.index, at.mine)  # "nine of which are guesthouses": no filter
-            filters = with_own_words(ctx, at.turn.index, at.kb_id, at.columns,
-                                     [v for v in at.mine if v.name not in part], [f for f in filters if f.name not in part])
+            of_parts = part | part_values(ctx, at.turn.index, at.kb_id, at.columns, [v for v in at.mine if v.kind is VariableKind.AMOUNT],
+                                          at.mine, [a for a in at.turn.acts if a.role is ActRole.COUNT and a.domain == at.domain])
+            filters = with_own_words(ctx, at.turn.index, at.kb_id, at.columns,  # "10, 4 in the north": north
+                                     [v for v in at.mine if v.name not in of_parts],  # is no word of the 10
+                                     [f for f in filters if f.name not in part])
             filters = without_requested(ctx, at.turn, at.domain, at.kb_id, at.mine, filters)
             filters, table = named_values(ctx, at.turn.index, at.kb_id, at.mine, filters)
             return counts(ctx, at.turn.index, at.domain, table, at.mine, at.state_search, filters)
@@ -222,21 +227,24 @@ def next_day_arrivals(constraint: KbFilterInstance, assignment: Mapping[str, Val
 
 def counts(
     ctx, turn: int, domain: str, base: TableView, mine: list[Variable], state_search: bool,
-    filters: list[Variable],
+    filters: list[Variable], only: Variable | None = None,
 ) -> list[CountInstance]:
     """C6: an amount equals the number of entities matching the filters. Under a belief-state
     search (``state_search``, :attr:`~csp_check.build.context.KbScope.state_search`) the
     readings of :mod:`csp_check.families.c6_scope` narrow or widen the filters and the table ``base``;
-    a service call's own results (SGD) are counted with its parameters as they are."""
+    a service call's own results (SGD) are counted with its parameters as they are. Several counts
+    not told apart by their nouns are read as a total and its parts (:func:`split_counts`);
+    ``only``: that amount alone (one of a breakdown's)."""
     profile = ctx.profile
-    amounts = [v for v in mine if v.kind is VariableKind.AMOUNT]
+    amounts = [v for v in mine if v.kind is VariableKind.AMOUNT] if only is None else [only]
     counts = [a for a in ctx.dialogue.turns[turn].acts if a.role is ActRole.COUNT and a.domain == domain]
     nouns = {a.name: counted_noun(ctx, turn, a, mine) for a in amounts} if state_search else {}
     kinds = {(n.slot, n.value) for n in nouns.values() if n is not None}
     told_apart = len(counts) == len(amounts) and all(nouns.values()) and len(kinds) == len(amounts) \
         and len({slot for slot, _ in kinds}) == 1  # "2 hotels and 8 guesthouses"
-    if state_search and len(counts) > 1 and not told_apart:
-        return []  # a breakdown ("2 in the centre, one in the north", "one at 17:23 and another"): each about a part
+    if state_search and len(counts) > 1 and not told_apart and only is None:
+        return split_counts(ctx, turn, domain, base, mine, filters, amounts, counts)  # "10, 4 in the north and 6 in
+        # the centre": the total, and each part under its own words
     if state_search:
         filters = without_denied(ctx, turn, domain, filters)
     family = broader_values(ctx, base.name, filters) if state_search else None
@@ -300,4 +308,39 @@ def counts(
                 count_next_day=next_day, reading=reading, uncertain=uncertain,
             )
         )
+    return out
+
+
+def split_counts(ctx, turn: int, domain: str, base: TableView, mine: list[Variable], filters: list[Variable],
+                 amounts: list[Variable], counted: list) -> list[CountInstance]:
+    """A breakdown's counts (:func:`~csp_check.families.c6_breakdown.breakdown`): the total under
+    the search in force, with no value of its parts; each part whose own words give it a filter
+    under the search with those values, said so in its reading and uncertain where its value is
+    far from its amount. None when the turn's amounts are no total and parts."""
+    columns = {f.slot for f in filters} | {v.slot for v in mine}
+    split = breakdown(ctx, turn, base.base, columns, amounts, mine, counted)
+    if split is None:
+        return []
+    others = {p.amount.name for p in split.parts} | split.values
+    out: list[CountInstance] = []
+    if split.total is not None:
+        total = split.total
+        searched = set(ctx.state(turn, domain))
+        dropped = [f for f in filters if f.name in split.values and f.slot in searched]
+        doubt = (f"the search's {dropped[0].slot}={dropped[0].value!r} is said of a part: whether the total "
+                 "is within it is not said") if dropped else None
+        out += [c.model_copy(update={"reading": [*c.reading, f"the total of a breakdown: {total.text!r}"],
+                                     "uncertain": c.uncertain or doubt})
+                for c in counts(ctx, turn, domain, base, [v for v in mine if v.name not in others],
+                                True, [f for f in filters if f.name not in split.values], total)]
+    for part in split.parts:
+        if not part.values:
+            continue  # "2 charge an entrance fee", "the other 2": which filter is not said
+        own = {v.name for v in part.values}
+        kept = [v for v in mine if v.name not in others or v.name in own or v is part.amount]
+        said = ", ".join(f"{v.slot}={v.value!r}" for v in part.values)
+        for c in counts(ctx, turn, domain, base, kept, True, part_filters(filters, part), part.amount):
+            out.append(c.model_copy(update={"reading": [*c.reading, f"a part of a breakdown: {part.amount.text!r} "
+                                                        f"with its own words' {said}"],
+                                            "uncertain": c.uncertain or part.uncertain}))
     return out

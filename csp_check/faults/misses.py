@@ -11,12 +11,16 @@ implicit_count     a count whose search holds a belief-state value the text neve
 booked_misfit      the entity a booking confirmation names first ("I have booked    C5
                    the Gonville Hotel") becomes another entity of the KB that does
                    not fit the search in force
+breakdown_count    a total or a part of a breakdown ("there are 10, 4 in the north  C6
+                   and 6 in the centre": :mod:`csp_check.families.c6_breakdown`)
+                   becomes a number its filters' KB count does not allow
 =================  ==============================================================  ==========
 
 Twins (no fault, must not be flagged certain): ``implicit_count`` → the count written as the KB
 count under the implicit filter, in the other wording (digits ↔ a number word);
 ``booked_misfit`` → the booked name becomes another entity that fits the search in force and
-the turn's other claims about it, one the dialogue names nowhere else.
+the turn's other claims about it, one the dialogue names nowhere else; ``breakdown_count`` → the
+total or part written as its KB count in the other wording.
 """
 
 from __future__ import annotations
@@ -79,11 +83,29 @@ def implicit_counts(csp: CSP, dialogue: Dialogue | None = None) -> list[tuple[Va
     return out
 
 
-def implicit_count(dialogue: Dialogue, kb: KnowledgeBase, twin: bool = False) -> Dialogue | None:
-    """The first implicit-filter count of ``dialogue`` made wrong under every reading (a fault),
-    or (``twin``) written as the KB count in the other wording; ``None``: no such count."""
+def breakdown_counts(csp: CSP, dialogue: Dialogue | None = None) -> list[tuple[Variable, CountInstance]]:
+    """Each C6 count of a breakdown's total or part (:mod:`csp_check.families.c6_breakdown`) with
+    an exact, spanned amount (its reading settled, given the ``dialogue``)."""
+    by_name = {v.name: v for v in csp.variables}
+    out = []
+    for c in csp.constraints:
+        if not isinstance(c, CountInstance) or c.uncertain is not None or not any("of a breakdown" in r for r in c.reading):
+            continue
+        if dialogue is not None and not settled(dialogue, csp, c):
+            continue
+        amount = by_name[c.count_variable]
+        if amount.span is not None and isinstance(amount.value, int) and amount.amount_op == "=" \
+                and csp.assignment.get(amount.name) == amount.value:
+            out.append((amount, c))
+    return out
+
+
+def implicit_count(dialogue: Dialogue, kb: KnowledgeBase, twin: bool = False, found=implicit_counts) -> Dialogue | None:
+    """The first implicit-filter count of ``dialogue`` (``found``: the counts to choose from) made
+    wrong under every reading (a fault), or (``twin``) written as the KB count in the other
+    wording; ``None``: no such count."""
     csp = dialogue_csp(dialogue, kb, PAPER)
-    for amount, c in implicit_counts(csp, dialogue):
+    for amount, c in found(csp, dialogue):
         with_state = _range(csp, _rows(csp, c, True), c)
         plain = _range(csp, _rows(csp, c, False), c)
         if twin:
@@ -91,9 +113,15 @@ def implicit_count(dialogue: Dialogue, kb: KnowledgeBase, twin: bool = False) ->
             if sure == possible and c.count_excluded == c.count_next_day == 0:
                 return rewrite(dialogue, amount, _other_wording(sure, amount.text or ""), str(sure), None)
             continue
+        readings = [with_state, plain]
+        if found is breakdown_counts:  # a breakdown's count: also wrong without any one of its filters
+            for i in range(len(c.variables)):
+                rest = c.model_copy(update={"variables": c.variables[:i] + c.variables[i + 1:],
+                                            "columns": c.columns[:i] + c.columns[i + 1:], "ops": (c.ops[:i] + c.ops[i + 1:])})
+                readings.append(_range(csp, _rows(csp, rest, True), rest))
         for d in (2, 1, -1, -2, 3, -3, 4, 5, 6):
             new = amount.value + d
-            if new >= 0 and not any(lo <= new <= hi for lo, hi in (with_state, plain)):
+            if new >= 0 and not any(lo <= new <= hi for lo, hi in readings):
                 text = str(new) if (amount.text or "").strip().isdigit() else _other_wording(new, "0")
                 return rewrite(dialogue, amount, text, str(new), None)
     return None
@@ -136,5 +164,11 @@ def booked_misfit(dialogue: Dialogue, kb: KnowledgeBase, twin: bool = False) -> 
     return None
 
 
+def breakdown_count(dialogue: Dialogue, kb: KnowledgeBase, twin: bool = False) -> Dialogue | None:
+    """The first count of a breakdown made wrong under its filters (a fault), or (``twin``)
+    written as its KB count in the other wording; ``None``: no such count."""
+    return implicit_count(dialogue, kb, twin, breakdown_counts)
+
+
 #: kind → the generator (``(dialogue, kb, twin)`` → the edited dialogue or ``None``).
-GENERATORS = {"implicit_count": implicit_count, "booked_misfit": booked_misfit}
+GENERATORS = {"implicit_count": implicit_count, "booked_misfit": booked_misfit, "breakdown_count": breakdown_count}
