@@ -31,7 +31,15 @@ from csp_check.annotate.lexicon import (
     USER_NEGATIONS,
 )
 from csp_check.annotate.memory import Memory
-from csp_check.annotate.mentions import Found, alternative_to_noun, first_mentions, negated, not_choices, to_act
+from csp_check.annotate.mentions import (
+    Found,
+    alternative_to_noun,
+    doubted,
+    first_mentions,
+    negated,
+    not_choices,
+    to_act,
+)
 from csp_check.annotate.no_result import no_result_scope, note_unread_request
 from csp_check.annotate.resolve import DomainContext, column_of, in_context, is_reference
 from csp_check.annotate.tokenizer import blank_nlp
@@ -214,6 +222,7 @@ class Annotator:
             found = [f for f in found if f.amount or (scope is not None and scope[0] <= f.start < scope[1])
                      or f.slot in FLAG_WORDS or not negated(doc, f.start, 4)]  # fmt: skip
             found = not_choices(doc, found)
+        found = doubted(doc, found, speaker, scope)
         acts = [to_act(f, doc, utterance, speaker, scope is not None and scope[0] <= f.start < scope[1]) for f in found]
         if scope is not None:
             inside = [f for f in found if scope[0] <= f.start < scope[1] and not f.amount]

@@ -159,6 +159,9 @@ VAGUE_PRICES = re.compile(r"\b(?:affordable|inexpensive|reasonabl[ey]|budget|pri
 #: A place given by what it is near ("near All Saints", "close to the hotel"): the area the request
 #: means cannot be read.
 NEAR_PLACE = re.compile(r"\b(?:near|nearby|close to|closer to|next to|walking distance|around the corner)\b")
+#: Words a value is read from that may mean something else: (why, only in a user turn).
+LOOSE_WORDS = {"downtown": ("read as the centre (the KB has no downtown)", False),
+               "entertainment": ("read as the kind entertainment (a generic word for things to do)", True)}  # fmt: skip
 #: Words after "or" / "and" that make a value one alternative among others ("a guesthouse or something else").
 ALTERNATIVE_WORDS = ("other", "anything", "not", "whatever", "something")
 #: Words before "food" / after "serves" that name no cuisine.
