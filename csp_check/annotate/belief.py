@@ -18,6 +18,9 @@ from csp_check.annotate.wordings import nouns_of
 from csp_check.language.normalize import fold_aligned
 from csp_check.models import ActRole, DialogueAct
 
+#: A trip bound and the other one.
+OTHER_BOUND = {"leaveAt": "arriveBy", "arriveBy": "leaveAt"}
+
 
 def user_acts(annotator: Annotator, utterance: str, acts: list[DialogueAct], memory: Memory) -> tuple[list[DialogueAct], State]:
     """The acts of a user turn (``acts`` from ``acts_in_context`` plus the implicit "same …"
@@ -34,7 +37,9 @@ def updated(state: State, acts: list[DialogueAct], annotator: Annotator | None =
     """The belief state after a user turn: its informs replace their slots' values. Entity names
     are no search constraint (asking about one entity, then for another, is no contradiction);
     naming one makes the domain's request that entity's values for the slots asked so far
-    (what follows is about it, even where it differs from the earlier search)."""
+    (what follows is about it, even where it differs from the earlier search). A trip bound
+    whose time the other bound already has ("depart … at 10:45", later "arrive by 10:45")
+    replaces it: the user corrects which end of the trip the time is."""
     said: dict[tuple[str, str], list[str]] = defaultdict(list)
     for act in acts:
         if act.role is ActRole.INFORM and act.canonical is not None and act.slot not in ENTITY_COLUMNS:
@@ -48,6 +53,9 @@ def updated(state: State, acts: list[DialogueAct], annotator: Annotator | None =
                 new[a.domain] = {k: [row[k]] for k in new.get(a.domain, {}) if row.get(k)}
     for (domain, slot), values in said.items():
         new.setdefault(domain, {})[slot] = values
+        other = OTHER_BOUND.get(slot)
+        if other is not None and (domain, other) not in said and new[domain].get(other) == values:
+            del new[domain][other]  # "at 10:45" then "arrive by 10:45": the later bound says which end it is
     return new
 
 

@@ -73,7 +73,7 @@ SPELLINGS = (
 #: Yes / no columns found by a keyword ("free parking", "wifi"): column → its keywords.
 FLAG_WORDS = {"parking": ("parking",), "internet": ("wifi", "wi-fi", "wi - fi", "internet", "wireless")}
 #: Trailing words a short form of an entity name may drop ("the lensfield hotel" → "lensfield").
-NAME_SUFFIXES = ("restaurant", "hotel", "guest house", "guesthouse", "bed and breakfast", "b and b")
+NAME_SUFFIXES = ("restaurant", "hotel", "guest house", "guesthouse", "bed and breakfast", "b and b", "airport")
 #: Phrases that name the service, not a value ("Cambridge TownInfo centre"): nothing in them is matched.
 MASKED_PHRASES = ("cambridge towninfo centre", "cambridge towninfo center", "towninfo centre", "towninfo center",
                   "cambridge towninfo", "town info centre", "cambridge town info centre")
