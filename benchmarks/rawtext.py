@@ -13,7 +13,8 @@ from the zip at run time and never written into the repository.
 
 It prints the dialogues read, the share flagged, flags by constraint, a seeded sample of flags to
 read by hand, and then — on the dialogues the checker accepts — the share of text-only faults
-flagged per kind (:func:`csp_check.faults.raw_text.inject_raw_text`).
+flagged per kind (:func:`csp_check.faults.raw_text.inject_raw_text`): ``rate`` counts any flag
+(certain or for review), ``certain`` only certain ones.
 """
 
 from __future__ import annotations
@@ -133,18 +134,21 @@ def main() -> None:
                 continue
             faulty, fault = injected
             counts[(kind, "injected")] += 1
-            if check(faulty, kb).violations:
+            found = check(faulty, kb).violations
+            if found:
                 counts[(kind, "flagged")] += 1
+            if any(v.certain for v in found):
+                counts[(kind, "certain")] += 1
             else:
                 missed.append((kind, dialogue.id, f"turn {fault.turn}: {fault.old_text!r} -> {fault.new_text!r}"))
     print(f"\ntext-only faults on the {len(accepted)} accepted dialogues:")
-    print(f"{'kind':<12} {'injected':>8} {'flagged':>8} {'rate':>7}")
-    all_in = all_fl = 0
+    print(f"{'kind':<12} {'injected':>8} {'flagged':>8} {'rate':>7} {'certain':>8}")
+    all_in = all_fl = all_ce = 0
     for kind in RAW_KINDS:
-        n, f = counts[(kind, "injected")], counts[(kind, "flagged")]
-        all_in, all_fl = all_in + n, all_fl + f
-        print(f"{kind:<12} {n:>8} {f:>8} {f / max(n, 1):>7.1%}")
-    print(f"{'all':<12} {all_in:>8} {all_fl:>8} {all_fl / max(all_in, 1):>7.1%}")
+        n, f, c = counts[(kind, "injected")], counts[(kind, "flagged")], counts[(kind, "certain")]
+        all_in, all_fl, all_ce = all_in + n, all_fl + f, all_ce + c
+        print(f"{kind:<12} {n:>8} {f:>8} {f / max(n, 1):>7.1%} {c / max(n, 1):>8.1%}")
+    print(f"{'all':<12} {all_in:>8} {all_fl:>8} {all_fl / max(all_in, 1):>7.1%} {all_ce / max(all_in, 1):>8.1%}")
     for kind, dialogue_id, what in rng.sample(missed, min(10, len(missed))):
         print(f"  missed {kind} {dialogue_id} {what}")
     if not args.no_pairs:

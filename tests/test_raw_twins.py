@@ -42,6 +42,13 @@ def raw():  # type: ignore[no-untyped-def]
     ("MUL1590", 11),  # "9 different italian restaurants . Do you have a preference on price range ?"
     ("SNG0896", 3),  # the request said "on the cheaper side"
     ("MUL2487", 7),  # the request said "near All Saints"
+    ("MUL1003", 29),  # "no hotels on the east side that are not expensive": a negated value
+    ("PMUL3966", 11),  # "Any park or historical building": one of alternatives not all read
+    ("MUL1034", 3),  # "there is n't a downtown area listed": a loose word
+    ("PMUL2144", 1),  # the user's "entertainment": a generic word
+    ("MUL0602", 15),  # "at 10:45", later "arrive … by 10:45": the later bound replaces
+    ("MUL1995", 7),  # "a train from Stansted": stansted airport
+    ("PMUL2385", 15),  # "the same area as the restaurant": the restaurants asked and named differ
 ])  # fmt: skip
 def test_misreadings_of_a_class_are_no_certain_flag(raw, dialogue_id: str, turn: int) -> None:  # type: ignore[no-untyped-def]
     get, kb = raw
@@ -61,6 +68,7 @@ def test_real_errors_stay_certain(raw) -> None:  # type: ignore[no-untyped-def]
 @needs_multiwoz_val
 @pytest.mark.parametrize("kind, dialogue_id", [
     ("denied_thing", "MUL0036"), ("frequency", "MUL0219"), ("asked_column", "MUL0046"),
+    ("negated_value", "MUL0036"),
 ])  # fmt: skip
 def test_fault_is_flagged_certain_and_twin_is_not(raw, kind: str, dialogue_id: str) -> None:  # type: ignore[no-untyped-def]
     get, kb = raw

@@ -45,6 +45,13 @@ east") are ``confirm``; values about "it" / "their address" without a name get a
 entity; a booking's one name is a ``confirm`` of the entity under discussion; negated values
 ("neither is a guesthouse") and values offered as choices ("north, south or centre?") are no claims.
 
+**Guesses** (``DialogueAct.doubt``: a violation resting on one is for review, not certain): a
+value right after a negation ("not expensive", "no international food"), a user's value among
+alternatives not all read ("any park or historical building"), a loose word ("downtown", the
+user's "entertainment"), "the same area as the restaurant" when the restaurants named or asked
+differ there (:func:`~csp_check.annotate.mentions.doubted`, :func:`~csp_check.annotate.belief.same_as_before`).
+A later trip bound with the other bound's time replaces it ("at 10:45", then "arrive by 10:45").
+
 **Amounts** (system turns): a number or number word followed within :data:`MAX_GAP` words by a
 domain noun that agrees in number gives a ``count`` act; one after a bound or hedge ("over 30",
 "more than 10", "about 70") is a count with that comparison (:func:`csp_check.language.cues.amount_op`).

@@ -31,7 +31,15 @@ from csp_check.annotate.lexicon import (
     USER_NEGATIONS,
 )
 from csp_check.annotate.memory import Memory
-from csp_check.annotate.mentions import Found, alternative_to_noun, first_mentions, negated, not_choices, to_act
+from csp_check.annotate.mentions import (
+    Found,
+    alternative_to_noun,
+    doubted,
+    first_mentions,
+    negated,
+    not_choices,
+    to_act,
+)
 from csp_check.annotate.no_result import no_result_scope, note_unread_request
 from csp_check.annotate.resolve import DomainContext, column_of, in_context, is_reference
 from csp_check.annotate.tokenizer import blank_nlp
@@ -120,20 +128,25 @@ class Annotator:
         key = normalize(name)
         return next((e for e in table.entities if normalize(e.get(column, "")) == key), None)
 
-    def value_elsewhere(self, target: str, slot: str, memory: Memory) -> str | None:
-        """The value of ``slot`` another domain set most recently: its entity under discussion's
-        (the KB row), else its request's."""
+    def value_elsewhere(self, target: str, slot: str, memory: Memory) -> tuple[str, str] | None:
+        """(value, domain) of ``slot`` another domain set most recently: its entity under
+        discussion's (the KB row), else its request's."""
         for domain in reversed(memory.recent):
             if domain == target:
                 continue
             name = memory.entity.get(domain)
             row = self.row(domain, name) if name else None
             if row is not None and row.get(slot):
-                return row[slot]
+                return row[slot], domain
             values = memory.state.get(domain, {}).get(slot)
             if values and len(values) == 1:
-                return values[0]
+                return values[0], domain
         return None
+
+    def values_named(self, domain: str, slot: str, memory: Memory) -> set[str]:
+        """The values of ``slot`` of every entity of ``domain`` the dialogue named so far."""
+        rows = (self.row(domain, name) for name in memory.names.get(domain, ()))
+        return {normalize(r[slot]) for r in rows if r is not None and r.get(slot)}
 
     def turn_acts(self, utterance: str, speaker: str, active: str | None = None) -> list[DialogueAct]:
         """The acts of one utterance, ordered by span (see the package docstring); ``active`` is
@@ -214,6 +227,7 @@ class Annotator:
             found = [f for f in found if f.amount or (scope is not None and scope[0] <= f.start < scope[1])
                      or f.slot in FLAG_WORDS or not negated(doc, f.start, 4)]  # fmt: skip
             found = not_choices(doc, found)
+        found = doubted(doc, found, speaker, scope)
         acts = [to_act(f, doc, utterance, speaker, scope is not None and scope[0] <= f.start < scope[1]) for f in found]
         if scope is not None:
             inside = [f for f in found if scope[0] <= f.start < scope[1] and not f.amount]

@@ -15,8 +15,11 @@ from csp_check.annotate.lexicon import ENTITY_COLUMNS, NEAR_PLACE, SAME, SAME_SL
 from csp_check.annotate.memory import Memory, State
 from csp_check.annotate.mentions import implicit
 from csp_check.annotate.wordings import nouns_of
-from csp_check.language.normalize import fold_aligned
+from csp_check.language.normalize import fold_aligned, normalize
 from csp_check.models import ActRole, DialogueAct
+
+#: A trip bound and the other one.
+OTHER_BOUND = {"leaveAt": "arriveBy", "arriveBy": "leaveAt"}
 
 
 def user_acts(annotator: Annotator, utterance: str, acts: list[DialogueAct], memory: Memory) -> tuple[list[DialogueAct], State]:
@@ -34,7 +37,9 @@ def updated(state: State, acts: list[DialogueAct], annotator: Annotator | None =
     """The belief state after a user turn: its informs replace their slots' values. Entity names
     are no search constraint (asking about one entity, then for another, is no contradiction);
     naming one makes the domain's request that entity's values for the slots asked so far
-    (what follows is about it, even where it differs from the earlier search)."""
+    (what follows is about it, even where it differs from the earlier search). A trip bound
+    whose time the other bound already has ("depart … at 10:45", later "arrive by 10:45")
+    replaces it: the user corrects which end of the trip the time is."""
     said: dict[tuple[str, str], list[str]] = defaultdict(list)
     for act in acts:
         if act.role is ActRole.INFORM and act.canonical is not None and act.slot not in ENTITY_COLUMNS:
@@ -48,6 +53,9 @@ def updated(state: State, acts: list[DialogueAct], annotator: Annotator | None =
                 new[a.domain] = {k: [row[k]] for k in new.get(a.domain, {}) if row.get(k)}
     for (domain, slot), values in said.items():
         new.setdefault(domain, {})[slot] = values
+        other = OTHER_BOUND.get(slot)
+        if other is not None and (domain, other) not in said and new[domain].get(other) == values:
+            del new[domain][other]  # "at 10:45" then "arrive by 10:45": the later bound says which end it is
     return new
 
 
@@ -78,7 +86,10 @@ def vague_words(annotator: Annotator, utterance: str, acts: list[DialogueAct], m
 def same_as_before(annotator: Annotator, utterance: str, acts: list[DialogueAct], memory: Memory) -> list[DialogueAct]:
     """"In the same area as the hotel", "on the same day": the value the dialogue set before for
     that slot (in another domain: its entity under discussion, else its request; a day: the last
-    day named), as an implicit inform of the domain the utterance is about."""
+    day named), as an implicit inform of the domain the utterance is about. When the entities of
+    that domain named so far differ in that slot, the antecedent is not single: the inform is a
+    guess (``doubt``); so too when that domain's request has another value there (the restaurant
+    the user asked for in the centre, the one named last in the south)."""
     out = []
     text = fold_aligned(utterance).lower()
     for match in SAME.finditer(text):
@@ -86,9 +97,17 @@ def same_as_before(annotator: Annotator, utterance: str, acts: list[DialogueAct]
         target = _about(annotator, text[: match.start()], acts, memory, slot)
         if target is None or any(a.domain == target and a.slot == slot for a in acts):
             continue
-        value = memory.last_day if slot == "day" else annotator.value_elsewhere(target, slot, memory)
-        if value is not None:
-            out.append(implicit(ActRole.INFORM, "inform", target, slot, value))
+        source = (memory.last_day, "") if slot == "day" and memory.last_day else annotator.value_elsewhere(target, slot, memory)
+        if source is None:
+            continue
+        value, domain = source
+        act = implicit(ActRole.INFORM, "inform", target, slot, value)
+        others = annotator.values_named(domain, slot, memory) if domain else set()
+        others |= {normalize(v) for v in memory.state.get(domain, {}).get(slot, [])} if domain else set()
+        others -= {normalize(value)}
+        if others:  # "the same area as the restaurant" after two restaurants in different areas
+            act.doubt = f"'{match.group(0)}' read as {value!r}; the {domain} named or asked also has {', '.join(sorted(others))}"
+        out.append(act)
     return out
 
 

@@ -73,7 +73,7 @@ SPELLINGS = (
 #: Yes / no columns found by a keyword ("free parking", "wifi"): column → its keywords.
 FLAG_WORDS = {"parking": ("parking",), "internet": ("wifi", "wi-fi", "wi - fi", "internet", "wireless")}
 #: Trailing words a short form of an entity name may drop ("the lensfield hotel" → "lensfield").
-NAME_SUFFIXES = ("restaurant", "hotel", "guest house", "guesthouse", "bed and breakfast", "b and b")
+NAME_SUFFIXES = ("restaurant", "hotel", "guest house", "guesthouse", "bed and breakfast", "b and b", "airport")
 #: Phrases that name the service, not a value ("Cambridge TownInfo centre"): nothing in them is matched.
 MASKED_PHRASES = ("cambridge towninfo centre", "cambridge towninfo center", "towninfo centre", "towninfo center",
                   "cambridge towninfo", "town info centre", "cambridge town info centre")
@@ -159,6 +159,9 @@ VAGUE_PRICES = re.compile(r"\b(?:affordable|inexpensive|reasonabl[ey]|budget|pri
 #: A place given by what it is near ("near All Saints", "close to the hotel"): the area the request
 #: means cannot be read.
 NEAR_PLACE = re.compile(r"\b(?:near|nearby|close to|closer to|next to|walking distance|around the corner)\b")
+#: Words a value is read from that may mean something else: (why, only in a user turn).
+LOOSE_WORDS = {"downtown": ("read as the centre (the KB has no downtown)", False),
+               "entertainment": ("read as the kind entertainment (a generic word for things to do)", True)}  # fmt: skip
 #: Words after "or" / "and" that make a value one alternative among others ("a guesthouse or something else").
 ALTERNATIVE_WORDS = ("other", "anything", "not", "whatever", "something")
 #: Words before "food" / after "serves" that name no cuisine.

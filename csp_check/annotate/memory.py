@@ -28,6 +28,7 @@ class Memory:
     named: set[str] = field(default_factory=set)  # domains whose entity the last user turn named
     entity_turn: dict[str, int] = field(default_factory=dict)  # domain → turn its entity was last named
     turn: int = 0
+    names: dict[str, set[str]] = field(default_factory=dict)  # domain → every entity named so far
 
     def touch(self, domain: str) -> None:
         """Make ``domain`` the most recently mentioned."""
@@ -48,4 +49,5 @@ def remember(acts: list[DialogueAct], memory: Memory, speaker: str) -> None:
     for domain, names in named.items():
         memory.entity[domain] = next(iter(names)) if len(names) == 1 else None
         memory.entity_turn[domain] = memory.turn
+        memory.names.setdefault(domain, set()).update(names)
     memory.turn += 1

@@ -9,9 +9,9 @@ the domain noun ("a hotel or guesthouse"), one of several choices a system sente
 from __future__ import annotations
 
 from collections import defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
-from csp_check.annotate.lexicon import ALTERNATIVE_WORDS, ENTITY_COLUMNS, NEGATIONS, SENTENCE_END
+from csp_check.annotate.lexicon import ALTERNATIVE_WORDS, ENTITY_COLUMNS, LOOSE_WORDS, NEGATIONS, SENTENCE_END
 from csp_check.language.normalize import normalize
 from csp_check.models import ActRole, DialogueAct, Span
 
@@ -26,6 +26,7 @@ class Found:
     slot: str
     canonical: str
     amount: bool = False
+    doubt: str | None = None  # why the reading is a guess (DialogueAct.doubt)
 
 
 def to_act(f: Found, doc, utterance: str, speaker: str, negative: bool) -> DialogueAct:  # type: ignore[no-untyped-def]
@@ -43,7 +44,7 @@ def to_act(f: Found, doc, utterance: str, speaker: str, negative: bool) -> Dialo
         role, act = ActRole.INFORM, "inform"
     return DialogueAct(
         role=role, act=act, domain=f.domain, slot=f.slot, value=surface, canonical=f.canonical,
-        span=Span(start=span.start_char, end=span.end_char),
+        span=Span(start=span.start_char, end=span.end_char), doubt=f.doubt,
     )  # fmt: skip
 
 
@@ -114,3 +115,38 @@ def alternative_to_noun(doc, start: int, end: int, nouns: dict[int, tuple[str, b
             return True
     k = start - 1 - (start > 0 and doc[start - 1].lower_ in ("a", "an"))
     return k >= 1 and doc[k].lower_ in ("or", "and") and bool(nouns.get(k - 1, ("", False))[0])
+
+
+def doubted(doc, found: list[Found], speaker: str, scope: tuple[int, int] | None) -> list[Found]:  # type: ignore[no-untyped-def]
+    """Mark the guesses among the kept values (``Found.doubt``: a violation resting on one is for
+    review, not certain):
+
+    - a value right after a negation ("not expensive", "no international food", "are n't
+      expensive"; in a system no-result statement only "not" / "n't": its "no" is the denial
+      itself) — it may be the value denied;
+    - a user's value that is one of alternatives the rest of which is not read ("any park or
+      historical building", "a museum or something fun"): the request may be the other one;
+    - a value read from a loose word (:data:`LOOSE_WORDS`: "downtown" for the centre, the user's
+      "entertainment" for the kind of attraction of that name).
+    """
+    starts = {(f.start, f.slot) for f in found}
+    ends = {(f.end, f.slot) for f in found}
+    out = []
+    for f in found:
+        doubt = None
+        words = {"not", "n't"} if scope is not None and scope[0] <= f.start < scope[1] else {"not", "n't", "no"}
+        before = [t.lower_ for t in doc[max(0, f.start - 2) : f.start]]
+        if not f.amount and (before[-1:] and before[-1] in words or before[:1] and before[0] in words
+                             and before[-1] in ("any", "a", "an", "so", "too", "very")):
+            doubt = f"read under a negation: '{doc[max(0, f.start - 2) : f.end].text}'"
+        elif speaker == "user" and not f.amount and f.slot not in ENTITY_COLUMNS:
+            after = f.end < len(doc) - 1 and doc[f.end].lower_ == "or" and (f.end + 1, f.slot) not in starts \
+                and (f.end + 2, f.slot) not in starts
+            ahead = f.start > 1 and doc[f.start - 1].lower_ == "or" and (f.start - 1, f.slot) not in ends
+            if after or ahead:
+                doubt = f"one of alternatives not all read: '{doc[max(0, f.start - 2) : f.end + 3].text}'"
+        loose = LOOSE_WORDS.get(doc[f.start : f.end].text.lower())
+        if doubt is None and loose is not None and (speaker == "user" or not loose[1]):
+            doubt = f"'{doc[f.start : f.end].text}' {loose[0]}"
+        out.append(replace(f, doubt=doubt) if doubt else f)
+    return out

@@ -15,6 +15,10 @@ Reading rules (what each pair writes into a copy of a raw-text dialogue the chec
   not write: the number becomes the KB's count without that column; the twin asks that column in
   the same turn ("What day would you like ?": the count is of the search without it), the fault
   does not (C6 against the full search).
+- ``negated_value`` — after a system turn offering one entity with an area: the fault adds "It is
+  in the <another area> ." (false of the entity: C5); the twin adds "It is not in the <another
+  area> ." — a value right after a negation may be the value denied: read with a doubt, never
+  flagged certain.
 """
 
 from __future__ import annotations
@@ -28,8 +32,10 @@ from csp_check.annotate.lexicon import BOUND_COLUMNS, ENTITY_COLUMNS
 from csp_check.faults.wording import amount_text
 from csp_check.models import ActRole, Dialogue, KnowledgeBase
 
-PairKind = Literal["denied_thing", "frequency", "asked_column"]
-PAIR_KINDS: tuple[PairKind, ...] = ("denied_thing", "frequency", "asked_column")
+PairKind = Literal["denied_thing", "frequency", "asked_column", "negated_value"]
+PAIR_KINDS: tuple[PairKind, ...] = ("denied_thing", "frequency", "asked_column", "negated_value")
+#: The areas a fault of ``negated_value`` may move an entity to.
+AREAS = ("north", "south", "east", "west", "centre")
 #: The plural noun a fault's no-result names, per domain.
 PLURALS = {"restaurant": "restaurants", "hotel": "hotels", "attraction": "attractions"}
 #: How the twin of ``asked_column`` asks each column.
@@ -131,4 +137,21 @@ def _asked_column(annotated: Dialogue, kb: KnowledgeBase) -> list[tuple[int, str
     return out
 
 
-_CHOOSERS = {"denied_thing": _denied_thing, "frequency": _frequency, "asked_column": _asked_column}
+def _negated_value(annotated: Dialogue, kb: KnowledgeBase) -> list[tuple[int, str, str]]:
+    annotator = annotator_for(kb, {})
+    out = []
+    for k, turn in enumerate(annotated.turns):
+        names = {(a.domain, a.canonical) for a in turn.acts if a.role is ActRole.OFFER and a.slot == "name" and a.canonical}
+        if turn.speaker != "system" or len(names) != 1:
+            continue
+        domain, name = next(iter(names))
+        row = annotator.row(domain, name)
+        if domain not in PLURALS or row is None or row.get("area") not in AREAS:
+            continue
+        other = AREAS[(AREAS.index(row["area"]) + 1) % len(AREAS)]
+        out.append((k, f"{turn.utterance} It is in the {other} .", f"{turn.utterance} It is not in the {other} ."))
+    return out
+
+
+_CHOOSERS = {"denied_thing": _denied_thing, "frequency": _frequency, "asked_column": _asked_column,
+             "negated_value": _negated_value}  # fmt: skip
