@@ -46,6 +46,9 @@ Reading rules
   as the corpus's results get (SGD: 10, ``CorpusProfile.results_cap``): the entities left out
   may make it up ("I found 12" beside 10 results; "10" there claims "10 or more"). A count below
   what the result holds is refuted all the same.
+- **An alternative after a no-result** (C5, C6): an offer or a count in a system turn that says,
+  or follows a system turn that said, that nothing matches (or that a booking failed), which holds
+  with one of what was asked lifted: the system proposes alternatives.
 - **Two values in one turn** (C2): one speaker gives the slot two values in one turn: a
   correction or alternatives.
 - **A 12-hour time** (C2): two times the same on a 12-hour clock, one said without am / pm
@@ -390,6 +393,23 @@ def requested_time(ctx, constraint: Constraint, family: str, scope: list[Variabl
     return None
 
 
+def alternative_after_no_result(ctx, constraint: Constraint, family: str, scope: list[Variable]) -> str | None:
+    """C5 / C6: an offer or a count in a system turn that says, or follows a turn that said, that
+    nothing matches: it proposes alternatives, under a search with one of the filters lifted."""
+    if family not in ("C5", "C6") or constraint.turn is None or not scope:
+        return None
+    domain = scope[0].domain
+    turns = [t for t in (constraint.turn, constraint.turn - 2) if 0 <= t < len(ctx.dialogue.turns)]
+    refused = next((t for t in turns if any(a.role in (ActRole.NO_RESULT, ActRole.FAILED) and a.domain == domain
+                                            for a in ctx.dialogue.turns[t].acts)), None)
+    if refused is None:
+        return None
+    for v in _filters(constraint, scope):
+        if _excused(ctx, constraint, [v.name]):
+            return f"an alternative after the no-result of turn {refused}: it holds without {v.slot_type}={v.value!r}"
+    return None
+
+
 def one_turn_two_values(ctx, constraint: Constraint, family: str, scope: list[Variable]) -> str | None:
     """C2: one speaker gives two different values of the slot in one turn ("I go to London, UK. i
     travelling to SF"): a correction or alternatives, not a contradiction the text settles."""
@@ -543,4 +563,4 @@ Rule = Callable[..., str | None]
 #: The rules :func:`assess` applies, in order; the first reason found is the instance's.
 RULES: Iterable[Rule] = (doubtful_variable, claim_unsettled, amount_unsettled, full_result, filter_unsettled,
                          surface_variant, proposed_alternative, binding_unsettled, requested_time, coreference_unsettled,
-                         value_variant, kind_unsettled, twelve_hour, one_turn_two_values)
+                         value_variant, kind_unsettled, twelve_hour, one_turn_two_values, alternative_after_no_result)
