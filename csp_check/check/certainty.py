@@ -51,6 +51,8 @@ Reading rules
   with one of what was asked lifted: the system proposes alternatives.
 - **Two values in one turn** (C2): one speaker gives the slot two values in one turn: a
   correction or alternatives.
+- **A short form** (C2): one value's words all words of the other ("nandos" and "nandos city
+  center", "european" and "modern european").
 - **A 12-hour time** (C2): two times the same on a 12-hour clock, one said without am / pm
   ("01:15" for 13:15).
 - **Coreference across a question or an approximation** (C2): one side asked or approximate.
@@ -422,6 +424,19 @@ def one_turn_two_values(ctx, constraint: Constraint, family: str, scope: list[Va
     return f"two values of the slot in one turn ({turn}): a correction or alternatives" if turn is not None else None
 
 
+def contained_value(ctx, constraint: Constraint, family: str, scope: list[Variable]) -> str | None:
+    """C2: one value's words are all words of the other ("nandos" / "nandos city center", "european"
+    / "modern european"): a short form or a broader word, which may name the same."""
+    if family != "C2":
+        return None
+    values = {str(ctx.assignment.get(v.name)) for v in scope}
+    for a in values:
+        for b in values:
+            if a != b and a and set(a.split()) < set(b.split()):
+                return f"{a!r} may be a short form of {b!r}"
+    return None
+
+
 def twelve_hour(ctx, constraint: Constraint, family: str, scope: list[Variable]) -> str | None:
     """C2: two times that are one on a 12-hour clock, one said without its period ("01:15" for 13:15)."""
     if family != "C2":
@@ -563,4 +578,5 @@ Rule = Callable[..., str | None]
 #: The rules :func:`assess` applies, in order; the first reason found is the instance's.
 RULES: Iterable[Rule] = (doubtful_variable, claim_unsettled, amount_unsettled, full_result, filter_unsettled,
                          surface_variant, proposed_alternative, binding_unsettled, requested_time, coreference_unsettled,
-                         value_variant, kind_unsettled, twelve_hour, one_turn_two_values, alternative_after_no_result)
+                         value_variant, kind_unsettled, twelve_hour, one_turn_two_values, alternative_after_no_result,
+                         contained_value)
