@@ -51,6 +51,12 @@ Reading rules
   with one of what was asked lifted: the system proposes alternatives.
 - **Two values in one turn** (C2): one speaker gives the slot two values in one turn: a
   correction or alternatives.
+- **A paraphrase of a closed value** (C1): a categorical slot's text that is none of its values
+  ("an amusement park" for Theme Park); another value of the slot stays certain.
+- **Negation or choice of unclear scope** (any family): a true / false value read in a sentence
+  with "without", "not both", "neither", "nor" or "either".
+- **Negotiation** (C2): the domain's booking or search failed between the mentions: the later
+  value may be a new try ("for fewer nights, then").
 - **A short form** (C2): one value's words all words of the other ("nandos" and "nandos city
   center", "european" and "modern european").
 - **A 12-hour time** (C2): two times the same on a 12-hour clock, one said without am / pm
@@ -550,6 +556,50 @@ def value_variant(ctx, constraint: Constraint, family: str, scope: list[Variable
     return None
 
 
+def categorical_paraphrase(ctx, constraint: Constraint, family: str, scope: list[Variable]) -> str | None:
+    """C1: a closed (categorical) slot's text that is none of its values: a paraphrase ("an
+    amusement park" for Theme Park) cannot be told from an error; another value of the slot can."""
+    if family != "C1":
+        return None
+    for v in scope:
+        closed = ctx.dialogue.ontology.get(v.slot_type)
+        said = ctx.assignment.get(v.name)
+        if closed and v.span is not None and isinstance(said, str) and said not in {normalize(x) for x in closed}:
+            return f"{v.text!r} is no value of the closed slot {v.slot_type}: a paraphrase of one of them?"
+    return None
+
+
+BOOLEAN_SCOPE = re.compile(r"\b(without|not both|neither|nor|either)\b", re.I)
+
+
+def boolean_scope(ctx, constraint: Constraint, family: str, scope: list[Variable]) -> str | None:
+    """A true / false value read in a sentence with "without", "not both", "neither", "nor" or
+    "either": which feature the negation or the choice governs is not settled."""
+    for v in scope:
+        if v.span is None or str(ctx.assignment.get(v.name)) not in ("true", "false", "yes", "no"):
+            continue
+        text = _utterance(ctx, v)
+        start, end = words.sentence(text, v.span)
+        if m := BOOLEAN_SCOPE.search(text, start, end):
+            return f"a negation or choice of unclear scope: {text[start:end].strip()!r} ({m.group(0)!r})"
+    return None
+
+
+def negotiated(ctx, constraint: Constraint, family: str, scope: list[Variable]) -> str | None:
+    """C2: a value the user changed after a booking or search failed between the mentions ("for
+    fewer nights, then"): a negotiation, not a contradiction."""
+    if family != "C2":
+        return None
+    turns = sorted({v.turn for v in scope})
+    if len(turns) < 2:
+        return None
+    domain = scope[0].domain
+    for t in range(turns[0], turns[-1]):
+        if any(a.role in (ActRole.FAILED, ActRole.NO_RESULT) and a.domain == domain for a in ctx.dialogue.turns[t].acts):
+            return f"the {domain} booking or search failed at turn {t}: the values after it may be a new try"
+    return None
+
+
 def kind_unsettled(ctx, constraint: Constraint, family: str, scope: list[Variable]) -> str | None:
     """C1, C2, C5: a kind said by a generic word ("place", "attraction"), or by a hypernym of a
     kind the claim fits ("entertainment" for a cinema, "hotel" for a guesthouse): no kind is said."""
@@ -579,4 +629,4 @@ Rule = Callable[..., str | None]
 RULES: Iterable[Rule] = (doubtful_variable, claim_unsettled, amount_unsettled, full_result, filter_unsettled,
                          surface_variant, proposed_alternative, binding_unsettled, requested_time, coreference_unsettled,
                          value_variant, kind_unsettled, twelve_hour, one_turn_two_values, alternative_after_no_result,
-                         contained_value)
+                         contained_value, categorical_paraphrase, boolean_scope, negotiated)
