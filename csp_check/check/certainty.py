@@ -409,22 +409,39 @@ def value_variant(ctx, constraint: Constraint, family: str, scope: list[Variable
 
 
 def kind_unsettled(ctx, constraint: Constraint, family: str, scope: list[Variable]) -> str | None:
-    """C1, C2, C5: a kind said by a generic word ("place", "attraction"), or by a hypernym of a
-    kind the claim fits ("entertainment" for a cinema, "hotel" for a guesthouse): no kind is said."""
-    if family not in ("C1", "C2", "C5"):
+    """C1, C2, C5, C6: a kind said by a generic word ("place", "attraction", "venue"), or by a
+    hypernym of a kind ("entertainment" for a cinema, "hotel" for a guesthouse): no kind in
+    particular is said. A generic word refers back to the kind under discussion (the last kind
+    said of its domain before it); a hypernym names each kind under it, or that kind. An offer or
+    a count resting on such a word (its claim, or a filter it set) is excused only if it holds
+    with one of those kinds (or with no kind, for a generic word): what breaks by every reading
+    is still an error."""
+    if family not in ("C1", "C2", "C5", "C6"):
         return None
     for v in scope:
-        if v.slot != "type" or v.span is None or (family == "C5" and v.turn != constraint.turn):
+        if v.slot != ctx.profile.kind_column or v.span is None:
             continue
         said = (v.text or "").strip().lower()
         value = str(ctx.assignment.get(v.name, v.value))
+        before = _kind_before(ctx, v)
         if reason := words.generic_kind(said):
-            if family != "C5" or _excused(ctx, constraint, [v.name]):
+            if _excused(ctx, constraint, [v.name]) or any(_excused(ctx, constraint, [], {v.name: k}) for k in before):
                 return reason
-        for kind in words.HYPERNYMS.get(value, ()) if value == said or said.rstrip("s") == value else ():
-            if family != "C5" or _excused(ctx, constraint, [], {v.name: kind}):
+        if value != said and said.rstrip("s") != value:
+            continue
+        for kind in sorted(words.HYPERNYMS.get(value, frozenset()) | set(before)) if value in words.HYPERNYMS else ():
+            if _excused(ctx, constraint, [], {v.name: kind}):
                 return f"a hypernym: {said!r} names {kind!r} too"
     return None
+
+
+def _kind_before(ctx, v: Variable) -> list[str]:
+    """The kind under discussion when ``v`` is said: the last kind of its domain said before its
+    turn in words that are no generic word (empty if none)."""
+    earlier = [u for u in ctx.variables if u.slot_type == v.slot_type and u.turn < v.turn and u.span is not None
+               and not words.generic_kind(u.text) and str(ctx.assignment.get(u.name, u.value)) not in NO_VALUE]
+    last = max(earlier, key=lambda u: (u.turn, u.span.start), default=None)
+    return [str(ctx.assignment.get(last.name, last.value))] if last else []
 
 
 def doubtful_variable(ctx, constraint: Constraint, family: str, scope: list[Variable]) -> str | None:

@@ -139,6 +139,18 @@ def _filters(csp, c, turn: int, drop: set[str] = frozenset()) -> tuple[list, lis
             [c.ops[i] if c.ops else "=" for i in keep])
 
 
+def _inside_name(dialogue: Dialogue, v: Variable) -> bool:
+    """Whether ``v``'s words lie inside an entity name annotated in its turn (the name's words)."""
+    return any(a.slot == "name" and a.span is not None and a.span.start <= v.span.start and v.span.end <= a.span.end
+               for a in dialogue.turns[v.turn].acts)
+
+
+def _question(dialogue: Dialogue, v: Variable) -> bool:
+    """Whether ``v``'s sentence is a question (it asks; it states nothing)."""
+    text = dialogue.turns[v.turn].utterance
+    return text[sentence(text, v.span)[0] : sentence(text, v.span)[1]].rstrip().endswith("?")
+
+
 def _surface(value: str) -> str:
     return {"center": "centre"}.get(value, value)
 
@@ -304,8 +316,8 @@ def generic(dialogue: Dialogue, kb: KnowledgeBase, rng: random.Random) -> Pair |
     csp = dialogue_csp(dialogue, kb)
     options = []
     for c, i, v in _c5_claims(csp, dialogue, ("type",)):
-        if v.domain not in GENERIC:
-            continue
+        if v.domain not in GENERIC or _inside_name(dialogue, v) or _question(dialogue, v):
+            continue  # "Christ 's college": the kind word is the name's; "Perhaps visit a museum ?" asks
         value = csp.assignment[v.name]
         true = [w for w, of in GENERIC[v.domain].items() if of is None or value in of]
         rows = csp.kbs[c.kb]
