@@ -167,7 +167,7 @@ def _unfiltered_value(ctx, constraint: Constraint, amount: Variable, text: str) 
     for v in ctx.by_turn.get(amount.turn, []):  # a value inside a name ("Arbury Lodge Guesthouse") is the name's
         if v.span is not None and v.slot in ctx.profile.entity_columns and start <= v.span.start < end:
             sentence[v.span.start - start : v.span.end - start] = " " * (v.span.end - v.span.start)
-    said = f" {normalize(''.join(sentence))} "
+    said = f" {_words(''.join(sentence))} "
     filtered = set(getattr(constraint, "columns", []))
     for step in getattr(constraint.table, "restrictions", ()):  # a kind, a list of values: filters too
         filtered.add(getattr(step, "column", None) or ctx.profile.kind_column)
@@ -390,9 +390,15 @@ def _no_reading(ctx, constraint: Constraint, amount: Variable, text: str, reason
 
 def _name_after(ctx, constraint: Constraint, rest: str) -> str | None:
     """The name of an entity of the count's table that ``rest`` (the words after "called") starts with."""
-    said = f"{normalize(rest)} "
+    said = f"{_words(rest)} "
     names = sorted({e.get("name") for e in ctx.kbs.get(getattr(constraint, "kb", ""), []) if e.get("name")}, key=len)
-    return next((n for n in reversed(names) if said.startswith(f"{n} ")), None)
+    return next((n for n in reversed(names) if said.startswith(f"{_words(n)} ")), None)
+
+
+def _words(text: str) -> str:
+    """``text`` normalised, its words apart from the punctuation after them ("west, do" → "west do"):
+    a value or name is found in a sentence word by word."""
+    return " ".join(re.findall(r"[\w'&]+", normalize(text)))
 
 
 def value_variant(ctx, constraint: Constraint, family: str, scope: list[Variable]) -> str | None:

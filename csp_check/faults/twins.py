@@ -209,10 +209,15 @@ def _count(rows, cols, vals, ops) -> int | None:
     return sure if sure == possible else None
 
 
-def _recount(dialogue: Dialogue, amount: Variable, m: re.Match, number: str, noun: str, after: str = "") -> Dialogue:
-    """The amount's words become ``number``, its counted noun ``noun`` followed by ``after``."""
+def _recount(dialogue: Dialogue, amount: Variable, m: re.Match, number: str, noun: str, after: str = "",
+             more: bool = False) -> Dialogue:
+    """The amount's words become ``number``, its counted noun ``noun`` followed by ``after``
+    (with ``more``: "more" right after the amount, "2 more indian restaurants")."""
     base = amount.span.end
-    out = edit(dialogue, amount.turn, Span(start=base + m.start(2), end=base + m.end(2)), noun + after)
+    if more:
+        out = edit(dialogue, amount.turn, Span(start=base, end=base + m.end(2)), " more" + m.group(1) + noun + after)
+    else:
+        out = edit(dialogue, amount.turn, Span(start=base + m.start(2), end=base + m.end(2)), noun + after)
     return edit(out, amount.turn, amount.span, number)
 
 
@@ -267,8 +272,8 @@ def scope(dialogue: Dialogue, kb: KnowledgeBase, rng: random.Random) -> Pair | N
             one = noun[:-1] if noun.endswith("s") else noun
             options.append(("name", amount, m, ("one", one, f" called {rng.choice(misfits)}"),
                             ("one", one, f" called {rng.choice(fitting)}")))
-        options.append(("increment", amount, m, (str(total + 1 + rng.randrange(2)), "more " + noun, ""),
-                        (str(rng.randrange(1, total)), "more " + noun, "")))
+        options.append(("increment", amount, m, (str(total + 1 + rng.randrange(2)), noun, "", True),
+                        (str(rng.randrange(1, total)), noun, "", True)))
     if not options:
         return None
     _, amount, m, fault, twin = rng.choice(options)
