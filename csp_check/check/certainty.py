@@ -122,7 +122,8 @@ def _filters(constraint: Constraint, scope: list[Variable]) -> list[Variable]:
 
 
 def claim_unsettled(ctx, constraint: Constraint, family: str, scope: list[Variable]) -> str | None:
-    """The claim is asked (without naming an entity), supposed, or — for an offer — denied."""
+    """The claim is asked (without naming an entity), supposed, or — for an offer — denied; a
+    count's filter denied in another sentence of its turn, when the count holds without it."""
     if family not in KB_FAMILIES:
         return None
     claim = _claim(constraint, scope)
@@ -136,6 +137,14 @@ def claim_unsettled(ctx, constraint: Constraint, family: str, scope: list[Variab
             return reason  # "If you're going to Cambridge, I have 5 trains": the count's search is supposed
         if family == "C5" and v.kind is VariableKind.SLOT and (reason := words.denied(text, v.span)):
             return reason
+    if family == "C6":  # "two hotels fit. Sorry, there is not one with 2 stars": the count is not of 2 stars
+        amount = next((v for v in claim if v.name == getattr(constraint, "count_variable", None)), None)
+        for v in claim:
+            text = _utterance(ctx, v)
+            if (amount is not None and v is not amount and v.kind is VariableKind.SLOT
+                    and words.sentence(text, v.span) != words.sentence(text, amount.span)
+                    and (reason := words.denied(text, v.span)) and _excused(ctx, constraint, [v.name])):
+                return f"a filter of another sentence {reason}"
     return None
 
 
@@ -310,7 +319,7 @@ def requested_time(ctx, constraint: Constraint, family: str, scope: list[Variabl
 
 
 def coreference_unsettled(ctx, constraint: Constraint, family: str, scope: list[Variable]) -> str | None:
-    """C2: a side of the coreference asked or approximate."""
+    """C2: a side of the coreference asked, approximate, supposed, or (the system's) denied."""
     if family != "C2":
         return None
     for v in scope:
@@ -318,7 +327,8 @@ def coreference_unsettled(ctx, constraint: Constraint, family: str, scope: list[
             continue
         text = _utterance(ctx, v)
         ask = words.asked_of_entity if v.speaker == "user" else words.asked  # "Could you book X?" requests X
-        for reason in (ask(text, v.span), words.approximate(text, v.span), words.supposed(text, v.span)):
+        denied = words.denied(text, v.span) if v.speaker == "system" else None  # "I do not have one in the east"
+        for reason in (ask(text, v.span), words.approximate(text, v.span), words.supposed(text, v.span), denied):
             if reason:
                 return f"turn {v.turn} {reason}"
     return None

@@ -41,7 +41,9 @@ from collections.abc import Callable
 from csp_check.families.c6_instance_count import CountInstance
 from csp_check.families.kb_common import KbFilterInstance
 from csp_check.families.primitives import count_matches, entity_match
-from csp_check.language.certainty import sentence
+from csp_check.language.certainty import HYPERNYMS as HYPERNYM_KINDS
+from csp_check.language.certainty import relaxed as lifts
+from csp_check.language.certainty import sentence, slots_named
 from csp_check.models import ActRole, ConstraintId, Dialogue, DialogueAct, KnowledgeBase, Span, Variable
 from csp_check.pipeline import dialogue_csp
 
@@ -151,20 +153,38 @@ def _question(dialogue: Dialogue, v: Variable) -> bool:
     return text[sentence(text, v.span)[0] : sentence(text, v.span)[1]].rstrip().endswith("?")
 
 
+def _lifted(dialogue: Dialogue, csp, c, turn: int) -> set[str]:
+    """The columns of ``c``'s filters a user turn before ``turn`` lifts ("I do n't care about the price")."""
+    first = min((v.turn for v in csp.variables if v.name in c.variables), default=turn)
+    out: set[str] = set()
+    for t in dialogue.turns[first:turn]:
+        if t.speaker == "user" and (found := lifts(t.utterance)):
+            out |= slots_named(found[1]) | (slots_named(dialogue.turns[t.index - 1].utterance) if t.index else set())
+    return out
+
+
 def _surface(value: str) -> str:
     return {"center": "centre"}.get(value, value)
 
 
 def asked(dialogue: Dialogue, kb: KnowledgeBase, rng: random.Random) -> Pair | None:
     """Class 1: the sentence of a system attribute claim rewritten as "one <value>" no entity
-    with the user's filters has: asked or denied (twin), or stated "I have one …" (fault)."""
+    with the user's filters has (nor with any one of them lifted: the user may have relaxed it):
+    asked or denied (twin), or stated "I have one …" (fault)."""
     csp = dialogue_csp(dialogue, kb)
     options = []
     for c, i, v in _c5_claims(csp, dialogue, PHRASES):
         cols, vals, ops = _filters(csp, c, v.turn)
         rows = _rows(csp, c)
-        bad = sorted({e[c.columns[i]] for e in rows if c.columns[i] in e}
-                     - {e.get(c.columns[i]) for e in _fit(rows, cols, vals, ops)})
+        lifted = _lifted(dialogue, csp, c, v.turn)
+        keep = [k for k in range(len(cols)) if cols[k] not in lifted]
+        readings = [(cols, vals, ops), tuple([x[k] for k in keep] for x in (cols, vals, ops))]
+        bad = sorted({e[c.columns[i]] for e in rows if c.columns[i] in e}  # none fits, nor with a lifted filter unsaid
+                     - {e.get(c.columns[i]) for r in readings for e in _fit(rows, *r)})
+        if any(x in HYPERNYM_KINDS for x in vals):
+            continue  # "entertainment" asked: a cinema is one too, which kinds the claim must fit is not settled
+        if any(isinstance(k, CountInstance) and v.name in k.variables for k in csp.constraints):
+            continue  # a count of the turn rests on the claim: rewriting its sentence changes what it counts
         if bad and cols:
             options.append((v, rng.choice(bad)))
     if not options:
