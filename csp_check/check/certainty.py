@@ -152,7 +152,8 @@ def _filters(constraint: Constraint, scope: list[Variable]) -> list[Variable]:
 
 
 def claim_unsettled(ctx, constraint: Constraint, family: str, scope: list[Variable]) -> str | None:
-    """The claim is asked (without naming an entity), supposed, or — for an offer — denied."""
+    """The claim is asked (without naming an entity), supposed, or — for an offer — denied; a
+    count's filter denied in another sentence of its turn, when the count holds without it."""
     if family not in KB_FAMILIES:
         return None
     claim = _claim(constraint, scope)
@@ -169,6 +170,14 @@ def claim_unsettled(ctx, constraint: Constraint, family: str, scope: list[Variab
             unsettled[v.name] = reason  # "If you're going to Cambridge, I have 5 trains": the count's search is supposed
         elif family == "C5" and v.kind is VariableKind.SLOT and (reason := words.denied(text, v.span)):
             unsettled[v.name] = reason
+    if family == "C6" and not unsettled:  # "two hotels fit. Sorry, there is not one with 2 stars": not of 2 stars
+        amount = next((v for v in claim if v.name == getattr(constraint, "count_variable", None)), None)
+        for v in claim:
+            text = _utterance(ctx, v)
+            if (amount is not None and v is not amount and v.kind is VariableKind.SLOT
+                    and words.sentence(text, v.span) != words.sentence(text, amount.span)
+                    and (reason := words.denied(text, v.span)) and _excused(ctx, constraint, [v.name])):
+                return f"a filter of another sentence {reason}"
     if not unsettled:
         return None
     if family == "C5" and not _rest_holds(ctx, constraint, set(unsettled)):
@@ -241,7 +250,7 @@ def _unfiltered_value(ctx, constraint: Constraint, amount: Variable, text: str) 
     for v in ctx.by_turn.get(amount.turn, []):  # a value inside a name ("Arbury Lodge Guesthouse") is the name's
         if v.span is not None and ctx.profile.names_entity(v.slot) and start <= v.span.start < end:
             sentence[v.span.start - start : v.span.end - start] = " " * (v.span.end - v.span.start)
-    said = f" {normalize(''.join(sentence))} "
+    said = f" {_words(''.join(sentence))} "
     filtered = set(getattr(constraint, "columns", []))
     for step in getattr(constraint.table, "restrictions", ()):  # a kind, a list of values: filters too
         filtered.add(getattr(step, "column", None) or ctx.profile.kind_column)
@@ -457,7 +466,7 @@ def twelve_hour(ctx, constraint: Constraint, family: str, scope: list[Variable])
 
 
 def coreference_unsettled(ctx, constraint: Constraint, family: str, scope: list[Variable]) -> str | None:
-    """C2: a side of the coreference asked or approximate."""
+    """C2: a side of the coreference asked, approximate, supposed, or (the system's) denied."""
     if family != "C2":
         return None
     for v in scope:
@@ -466,7 +475,8 @@ def coreference_unsettled(ctx, constraint: Constraint, family: str, scope: list[
         text = _utterance(ctx, v)
         ask = words.asked_of_entity if v.speaker == "user" else words.asked  # "Could you book X?" requests X
         asked = None if v.speaker == "system" and _stated_anyway(ctx, v) else ask(text, v.span)
-        for reason in (asked, words.approximate(text, v.span), words.supposed(text, v.span)):
+        denied = words.denied(text, v.span) if v.speaker == "system" else None  # "I do not have one in the east"
+        for reason in (asked, words.approximate(text, v.span), words.supposed(text, v.span), denied):
             if reason:
                 return f"turn {v.turn} {reason}"
     return None
@@ -538,9 +548,15 @@ def _no_reading(ctx, constraint: Constraint, amount: Variable, text: str, reason
 
 def _name_after(ctx, constraint: Constraint, rest: str) -> str | None:
     """The name of an entity of the count's table that ``rest`` (the words after "called") starts with."""
-    said = f"{normalize(rest)} "
+    said = f"{_words(rest)} "
     names = sorted({e.get("name") for e in ctx.kbs.get(getattr(constraint, "kb", ""), []) if e.get("name")}, key=len)
-    return next((n for n in reversed(names) if said.startswith(f"{n} ")), None)
+    return next((n for n in reversed(names) if said.startswith(f"{_words(n)} ")), None)
+
+
+def _words(text: str) -> str:
+    """``text`` normalised, its words apart from the punctuation after them ("west, do" → "west do"):
+    a value or name is found in a sentence word by word."""
+    return " ".join(re.findall(r"[\w'&]+", normalize(text)))
 
 
 def value_variant(ctx, constraint: Constraint, family: str, scope: list[Variable]) -> str | None:
@@ -601,22 +617,39 @@ def negotiated(ctx, constraint: Constraint, family: str, scope: list[Variable]) 
 
 
 def kind_unsettled(ctx, constraint: Constraint, family: str, scope: list[Variable]) -> str | None:
-    """C1, C2, C5: a kind said by a generic word ("place", "attraction"), or by a hypernym of a
-    kind the claim fits ("entertainment" for a cinema, "hotel" for a guesthouse): no kind is said."""
-    if family not in ("C1", "C2", "C5"):
+    """C1, C2, C5, C6: a kind said by a generic word ("place", "attraction", "venue"), or by a
+    hypernym of a kind ("entertainment" for a cinema, "hotel" for a guesthouse): no kind in
+    particular is said. A generic word refers back to the kind under discussion (the last kind
+    said of its domain before it); a hypernym names each kind under it, or that kind. An offer or
+    a count resting on such a word (its claim, or a filter it set) is excused only if it holds
+    with one of those kinds (or with no kind, for a generic word): what breaks by every reading
+    is still an error."""
+    if family not in ("C1", "C2", "C5", "C6"):
         return None
     for v in scope:
-        if v.slot != "type" or v.span is None or (family == "C5" and v.turn != constraint.turn):
+        if v.slot != ctx.profile.kind_column or v.span is None:
             continue
         said = (v.text or "").strip().lower()
         value = str(ctx.assignment.get(v.name, v.value))
+        before = _kind_before(ctx, v)
         if reason := words.generic_kind(said):
-            if family != "C5" or _excused(ctx, constraint, [v.name]):
+            if _excused(ctx, constraint, [v.name]) or any(_excused(ctx, constraint, [], {v.name: k}) for k in before):
                 return reason
-        for kind in words.HYPERNYMS.get(value, ()) if value == said or said.rstrip("s") == value else ():
-            if family != "C5" or _excused(ctx, constraint, [], {v.name: kind}):
+        if value != said and said.rstrip("s") != value:
+            continue
+        for kind in sorted(words.HYPERNYMS.get(value, frozenset()) | set(before)) if value in words.HYPERNYMS else ():
+            if _excused(ctx, constraint, [], {v.name: kind}):
                 return f"a hypernym: {said!r} names {kind!r} too"
     return None
+
+
+def _kind_before(ctx, v: Variable) -> list[str]:
+    """The kind under discussion when ``v`` is said: the last kind of its domain said before its
+    turn in words that are no generic word (empty if none)."""
+    earlier = [u for u in ctx.variables if u.slot_type == v.slot_type and u.turn < v.turn and u.span is not None
+               and not words.generic_kind(u.text) and str(ctx.assignment.get(u.name, u.value)) not in NO_VALUE]
+    last = max(earlier, key=lambda u: (u.turn, u.span.start), default=None)
+    return [str(ctx.assignment.get(last.name, last.value))] if last else []
 
 
 def doubtful_variable(ctx, constraint: Constraint, family: str, scope: list[Variable]) -> str | None:

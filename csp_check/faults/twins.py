@@ -41,7 +41,9 @@ from collections.abc import Callable
 from csp_check.families.c6_instance_count import CountInstance
 from csp_check.families.kb_common import KbFilterInstance
 from csp_check.families.primitives import count_matches, entity_match
-from csp_check.language.certainty import sentence
+from csp_check.language.certainty import HYPERNYMS as HYPERNYM_KINDS
+from csp_check.language.certainty import relaxed as lifts
+from csp_check.language.certainty import sentence, slots_named
 from csp_check.models import ActRole, ConstraintId, Dialogue, DialogueAct, KnowledgeBase, Span, Variable
 from csp_check.pipeline import dialogue_csp
 
@@ -139,20 +141,50 @@ def _filters(csp, c, turn: int, drop: set[str] = frozenset()) -> tuple[list, lis
             [c.ops[i] if c.ops else "=" for i in keep])
 
 
+def _inside_name(dialogue: Dialogue, v: Variable) -> bool:
+    """Whether ``v``'s words lie inside an entity name annotated in its turn (the name's words)."""
+    return any(a.slot == "name" and a.span is not None and a.span.start <= v.span.start and v.span.end <= a.span.end
+               for a in dialogue.turns[v.turn].acts)
+
+
+def _question(dialogue: Dialogue, v: Variable) -> bool:
+    """Whether ``v``'s sentence is a question (it asks; it states nothing)."""
+    text = dialogue.turns[v.turn].utterance
+    return text[sentence(text, v.span)[0] : sentence(text, v.span)[1]].rstrip().endswith("?")
+
+
+def _lifted(dialogue: Dialogue, csp, c, turn: int) -> set[str]:
+    """The columns of ``c``'s filters a user turn before ``turn`` lifts ("I do n't care about the price")."""
+    first = min((v.turn for v in csp.variables if v.name in c.variables), default=turn)
+    out: set[str] = set()
+    for t in dialogue.turns[first:turn]:
+        if t.speaker == "user" and (found := lifts(t.utterance)):
+            out |= slots_named(found[1]) | (slots_named(dialogue.turns[t.index - 1].utterance) if t.index else set())
+    return out
+
+
 def _surface(value: str) -> str:
     return {"center": "centre"}.get(value, value)
 
 
 def asked(dialogue: Dialogue, kb: KnowledgeBase, rng: random.Random) -> Pair | None:
     """Class 1: the sentence of a system attribute claim rewritten as "one <value>" no entity
-    with the user's filters has: asked or denied (twin), or stated "I have one …" (fault)."""
+    with the user's filters has (nor with any one of them lifted: the user may have relaxed it):
+    asked or denied (twin), or stated "I have one …" (fault)."""
     csp = dialogue_csp(dialogue, kb)
     options = []
     for c, i, v in _c5_claims(csp, dialogue, PHRASES):
         cols, vals, ops = _filters(csp, c, v.turn)
         rows = _rows(csp, c)
-        bad = sorted({e[c.columns[i]] for e in rows if c.columns[i] in e}
-                     - {e.get(c.columns[i]) for e in _fit(rows, cols, vals, ops)})
+        lifted = _lifted(dialogue, csp, c, v.turn)
+        keep = [k for k in range(len(cols)) if cols[k] not in lifted]
+        readings = [(cols, vals, ops), tuple([x[k] for k in keep] for x in (cols, vals, ops))]
+        bad = sorted({e[c.columns[i]] for e in rows if c.columns[i] in e}  # none fits, nor with a lifted filter unsaid
+                     - {e.get(c.columns[i]) for r in readings for e in _fit(rows, *r)})
+        if any(x in HYPERNYM_KINDS for x in vals):
+            continue  # "entertainment" asked: a cinema is one too, which kinds the claim must fit is not settled
+        if any(isinstance(k, CountInstance) and v.name in k.variables for k in csp.constraints):
+            continue  # a count of the turn rests on the claim: rewriting its sentence changes what it counts
         if bad and cols:
             options.append((v, rng.choice(bad)))
     if not options:
@@ -197,10 +229,15 @@ def _count(rows, cols, vals, ops) -> int | None:
     return sure if sure == possible else None
 
 
-def _recount(dialogue: Dialogue, amount: Variable, m: re.Match, number: str, noun: str, after: str = "") -> Dialogue:
-    """The amount's words become ``number``, its counted noun ``noun`` followed by ``after``."""
+def _recount(dialogue: Dialogue, amount: Variable, m: re.Match, number: str, noun: str, after: str = "",
+             more: bool = False) -> Dialogue:
+    """The amount's words become ``number``, its counted noun ``noun`` followed by ``after``
+    (with ``more``: "more" right after the amount, "2 more indian restaurants")."""
     base = amount.span.end
-    out = edit(dialogue, amount.turn, Span(start=base + m.start(2), end=base + m.end(2)), noun + after)
+    if more:
+        out = edit(dialogue, amount.turn, Span(start=base, end=base + m.end(2)), " more" + m.group(1) + noun + after)
+    else:
+        out = edit(dialogue, amount.turn, Span(start=base + m.start(2), end=base + m.end(2)), noun + after)
     return edit(out, amount.turn, amount.span, number)
 
 
@@ -255,8 +292,8 @@ def scope(dialogue: Dialogue, kb: KnowledgeBase, rng: random.Random) -> Pair | N
             one = noun[:-1] if noun.endswith("s") else noun
             options.append(("name", amount, m, ("one", one, f" called {rng.choice(misfits)}"),
                             ("one", one, f" called {rng.choice(fitting)}")))
-        options.append(("increment", amount, m, (str(total + 1 + rng.randrange(2)), "more " + noun, ""),
-                        (str(rng.randrange(1, total)), "more " + noun, "")))
+        options.append(("increment", amount, m, (str(total + 1 + rng.randrange(2)), noun, "", True),
+                        (str(rng.randrange(1, total)), noun, "", True)))
     if not options:
         return None
     _, amount, m, fault, twin = rng.choice(options)
@@ -304,8 +341,8 @@ def generic(dialogue: Dialogue, kb: KnowledgeBase, rng: random.Random) -> Pair |
     csp = dialogue_csp(dialogue, kb)
     options = []
     for c, i, v in _c5_claims(csp, dialogue, ("type",)):
-        if v.domain not in GENERIC:
-            continue
+        if v.domain not in GENERIC or _inside_name(dialogue, v) or _question(dialogue, v):
+            continue  # "Christ 's college": the kind word is the name's; "Perhaps visit a museum ?" asks
         value = csp.assignment[v.name]
         true = [w for w, of in GENERIC[v.domain].items() if of is None or value in of]
         rows = csp.kbs[c.kb]
