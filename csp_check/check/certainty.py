@@ -67,61 +67,42 @@ Reading rules
 from __future__ import annotations
 
 import re
-from collections import defaultdict
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
 
 from csp_check.check.evaluate import satisfied
-from csp_check.corpora import CorpusProfile, profile_for
+from csp_check.check.reading import (
+    CLOCK,
+    KB_FAMILIES,
+    WRITTEN_COLUMNS,
+    WRITTEN_WORDS,
+    Reading,
+    near,
+    stated_anyway,
+    utterance,
+)
+from csp_check.check.value_doubts import (
+    boolean_scope,
+    categorical_paraphrase,
+    contained_value,
+    coreference_unsettled,
+    negotiated,
+    one_turn_two_values,
+    twelve_hour,
+    value_variant,
+)
 from csp_check.families import registry
 from csp_check.families.primitives import DONTCARE, count_matches
 from csp_check.language import certainty as words
 from csp_check.language.cues import approx_tolerance
 from csp_check.language.normalize import normalize
-from csp_check.models import CSP, ActRole, Constraint, Dialogue, Variable, VariableKind
+from csp_check.models import ActRole, Constraint, Variable, VariableKind
 
-#: The id of the KB families and of coreference, by which the rules below pick what applies.
-KB_FAMILIES = frozenset({"C4", "C5", "C6"})
-#: Columns whose values are written, not chosen: a one-edit difference is a typo (surface variant).
-WRITTEN_COLUMNS = frozenset({"name", "phone", "postcode", "address", "trainID", "trainid", "id"})
-#: Words of a column's name that make it written (SGD's ``phone_number``, ``street_address``).
-WRITTEN_WORDS = re.compile(r"phone|address|postcode|zip")
 CALLED = re.compile(r"^\s*(?:[a-z'-]+\s+){0,3}?(called|named)\b", re.I)
 BOUND_WORDS = re.compile(r"\b(after|by|before|until|no later than|not later than)\s*$", re.I)
-CLOCK = re.compile(r"^\d{1,2}:\d{2}$")
 #: Values that say nothing of an entity's kind or place (an amenity's yes / no, a missing cell).
 NO_VALUE = frozenset({"yes", "no", "dontcare", "none", "?"})
 #: Words before a value that make it the spread of a set, not a filter ("ranging from free to …").
 RANGE_WORDS = re.compile(r"\b(from|between|ranging|range|to)\s+$")
-
-
-@dataclass
-class Reading:
-    """What the rules read: a dialogue, its CSP's variables, tables and assignment, its profile."""
-
-    dialogue: Dialogue
-    csp: CSP
-    profile: CorpusProfile
-    by_turn: dict[int, list[Variable]] = field(default_factory=lambda: defaultdict(list))
-
-    @classmethod
-    def of(cls, dialogue: Dialogue, csp: CSP) -> Reading:
-        reading = cls(dialogue, csp, profile_for(dialogue))
-        for v in csp.variables:
-            reading.by_turn[v.turn].append(v)
-        return reading
-
-    @property
-    def variables(self) -> list[Variable]:
-        return self.csp.variables
-
-    @property
-    def kbs(self) -> dict[str, list[dict[str, str]]]:
-        return self.csp.kbs
-
-    @property
-    def assignment(self) -> dict:
-        return self.csp.assignment
 
 
 def assess(ctx: Reading, constraint: Constraint) -> str | None:
@@ -139,8 +120,6 @@ def assess(ctx: Reading, constraint: Constraint) -> str | None:
     return None
 
 
-def _utterance(ctx, v: Variable) -> str:
-    return ctx.dialogue.turns[v.turn].utterance
 
 
 def _claim(constraint: Constraint, scope: list[Variable]) -> list[Variable]:
@@ -159,10 +138,10 @@ def claim_unsettled(ctx, constraint: Constraint, family: str, scope: list[Variab
     claim = _claim(constraint, scope)
     unsettled: dict[str, str] = {}
     for v in claim:
-        text = _utterance(ctx, v)
+        text = utterance(ctx, v)
         names = any(ctx.profile.names_entity(w.slot) and words.sentence(text, w.span) == words.sentence(text, v.span)
                     for w in claim)
-        if not names and not _stated_anyway(ctx, v) and (reason := words.asked(text, v.span)):
+        if not names and not stated_anyway(ctx, v) and (reason := words.asked(text, v.span)):
             unsettled[v.name] = reason
         elif v.speaker == "system" and (reason := words.wanted(text, v.span)):
             unsettled[v.name] = reason  # "I would like a guesthouse with free parking": a request, no claim
@@ -173,7 +152,7 @@ def claim_unsettled(ctx, constraint: Constraint, family: str, scope: list[Variab
     if family == "C6" and not unsettled:  # "two hotels fit. Sorry, there is not one with 2 stars": not of 2 stars
         amount = next((v for v in claim if v.name == getattr(constraint, "count_variable", None)), None)
         for v in claim:
-            text = _utterance(ctx, v)
+            text = utterance(ctx, v)
             if (amount is not None and v is not amount and v.kind is VariableKind.SLOT
                     and words.sentence(text, v.span) != words.sentence(text, amount.span)
                     and (reason := words.denied(text, v.span)) and _excused(ctx, constraint, [v.name])):
@@ -185,11 +164,6 @@ def claim_unsettled(ctx, constraint: Constraint, family: str, scope: list[Variab
     return next(iter(unsettled.values()))
 
 
-def _stated_anyway(ctx, v: Variable) -> bool:
-    """Whether ``v``'s act states its value even in a question: a confirmation restates what was
-    agreed ("So you want an expensive restaurant, right?"), and a system act of a corpus whose
-    system acts commit to their values (``CorpusProfile.system_values_stated``: SGD)."""
-    return v.role is ActRole.CONFIRM or (v.speaker == "system" and ctx.profile.system_values_stated)
 
 
 def _rest_holds(ctx, constraint: Constraint, left_out: set[str]) -> bool:
@@ -210,7 +184,7 @@ def amount_unsettled(ctx, constraint: Constraint, family: str, scope: list[Varia
     amount = next((v for v in scope if v.name == getattr(constraint, "count_variable", None)), None)
     if amount is None or amount.span is None:
         return None
-    text = _utterance(ctx, amount)
+    text = utterance(ctx, amount)
     for reason in (words.vague_amount(amount.text), words.not_a_total(text, amount.span),
                    words.coordinated(text, amount.span), words.asked(text, amount.span)):
         if reason and not _no_reading(ctx, constraint, amount, text, reason):
@@ -286,7 +260,7 @@ def filter_unsettled(ctx, constraint: Constraint, family: str, scope: list[Varia
     for v in _filters(constraint, scope):
         if v.span is None or v.speaker != "user":
             continue
-        text = _utterance(ctx, v)
+        text = utterance(ctx, v)
         for reason in (words.asked_of_entity(text, v.span), words.supposed(text, v.span),
                        words.approximate(text, v.span)):
             if reason and _excused(ctx, constraint, [v.name]):
@@ -334,26 +308,11 @@ def surface_variant(ctx, constraint: Constraint, family: str, scope: list[Variab
         if not rest and ctx.profile.names_entity(column) and len(mine) < 7:
             continue  # a short id alone ("tr8912"): its one-edit neighbours are other entities
         for e in rows:
-            if all(e.get(c) in (None, x) for c, x in rest.items()) and _near(mine, e.get(column) or ""):
+            if all(e.get(c) in (None, x) for c, x in rest.items()) and near(mine, e.get(column) or ""):
                 return f"{column} {mine!r} is a surface variant of {e.get(column)!r}"
     return None
 
 
-def _near(a: str, b: str) -> bool:
-    """Equal but for spaces and punctuation, or one edit apart (a substitution, insertion,
-    deletion or swap of neighbours), for values of at least 4 characters."""
-    a, b = (re.sub(r"[\s.,'-]", "", s.lower()) for s in (a, b))
-    if a == b:
-        return bool(a)
-    if min(len(a), len(b)) < 4:
-        return False
-    if abs(len(a) - len(b)) > 1:
-        return False
-    if len(a) == len(b):
-        diff = [i for i in range(len(a)) if a[i] != b[i]]
-        return len(diff) == 1 or (len(diff) == 2 and diff[1] == diff[0] + 1 and a[diff[0]] == b[diff[1]] and a[diff[1]] == b[diff[0]])
-    short, long = (a, b) if len(a) < len(b) else (b, a)
-    return any(long[:i] + long[i + 1 :] == short for i in range(len(long)))
 
 
 def proposed_alternative(ctx, constraint: Constraint, family: str, scope: list[Variable]) -> str | None:
@@ -381,7 +340,7 @@ def binding_unsettled(ctx, constraint: Constraint, family: str, scope: list[Vari
     claim = _claim(constraint, scope)
     if len(claim) < 2:
         return None
-    text = _utterance(ctx, claim[0])
+    text = utterance(ctx, claim[0])
     sentences = {words.sentence(text, v.span) for v in claim}
     if len(sentences) < 2:
         return None
@@ -402,7 +361,7 @@ def requested_time(ctx, constraint: Constraint, family: str, scope: list[Variabl
         return None
     for v in _claim(constraint, scope):
         value = str(ctx.assignment.get(v.name, v.value))
-        if not CLOCK.match(value) or not BOUND_WORDS.search(_utterance(ctx, v)[: v.span.start]):
+        if not CLOCK.match(value) or not BOUND_WORDS.search(utterance(ctx, v)[: v.span.start]):
             continue
         if any(u.speaker == "user" and str(ctx.assignment.get(u.name, u.value)) == value for u in ctx.variables
                if u.turn < v.turn) and _excused(ctx, constraint, [v.name]):
@@ -427,59 +386,12 @@ def alternative_after_no_result(ctx, constraint: Constraint, family: str, scope:
     return None
 
 
-def one_turn_two_values(ctx, constraint: Constraint, family: str, scope: list[Variable]) -> str | None:
-    """C2: one speaker gives two different values of the slot in one turn ("I go to London, UK. i
-    travelling to SF"): a correction or alternatives, not a contradiction the text settles."""
-    if family != "C2":
-        return None
-    seen: dict[tuple[int, str], set[str]] = defaultdict(set)
-    for v in scope:
-        seen[(v.turn, v.speaker)].add(str(ctx.assignment.get(v.name)))
-    turn = next((t for (t, _), values in seen.items() if len(values) > 1), None)
-    return f"two values of the slot in one turn ({turn}): a correction or alternatives" if turn is not None else None
 
 
-def contained_value(ctx, constraint: Constraint, family: str, scope: list[Variable]) -> str | None:
-    """C2: one value's words are all words of the other ("nandos" / "nandos city center", "european"
-    / "modern european"): a short form or a broader word, which may name the same."""
-    if family != "C2":
-        return None
-    values = {str(ctx.assignment.get(v.name)) for v in scope}
-    for a in values:
-        for b in values:
-            if a != b and a and set(a.split()) < set(b.split()):
-                return f"{a!r} may be a short form of {b!r}"
-    return None
 
 
-def twelve_hour(ctx, constraint: Constraint, family: str, scope: list[Variable]) -> str | None:
-    """C2: two times that are one on a 12-hour clock, one said without its period ("01:15" for 13:15)."""
-    if family != "C2":
-        return None
-    said = [(v, str(ctx.assignment.get(v.name))) for v in scope]
-    clocks = [(v, x) for v, x in said if CLOCK.match(x)]
-    if len(clocks) < 2 or len(clocks) != len(said):
-        return None
-    minutes = {int(x[:-3]) % 12 * 60 + int(x[-2:]) for _, x in clocks}
-    bare = [v for v, _ in clocks if v.text and not re.search(r"(?i)\b(am|pm|a\.m|p\.m|morning|afternoon|evening|night)", v.text)]
-    return f"a 12-hour time: {bare[0].text!r} (turn {bare[0].turn})" if len(minutes) == 1 and bare else None
 
 
-def coreference_unsettled(ctx, constraint: Constraint, family: str, scope: list[Variable]) -> str | None:
-    """C2: a side of the coreference asked, approximate, supposed, or (the system's) denied."""
-    if family != "C2":
-        return None
-    for v in scope:
-        if v.span is None:
-            continue
-        text = _utterance(ctx, v)
-        ask = words.asked_of_entity if v.speaker == "user" else words.asked  # "Could you book X?" requests X
-        asked = None if v.speaker == "system" and _stated_anyway(ctx, v) else ask(text, v.span)
-        denied = words.denied(text, v.span) if v.speaker == "system" else None  # "I do not have one in the east"
-        for reason in (asked, words.approximate(text, v.span), words.supposed(text, v.span), denied):
-            if reason:
-                return f"turn {v.turn} {reason}"
-    return None
 
 
 def _excused(ctx, constraint: Constraint, lifted: list[str], put: dict[str, str] | None = None) -> bool:
@@ -559,61 +471,14 @@ def _words(text: str) -> str:
     return " ".join(re.findall(r"[\w'&]+", normalize(text)))
 
 
-def value_variant(ctx, constraint: Constraint, family: str, scope: list[Variable]) -> str | None:
-    """C1: a written value one edit from a value of its column in the KB: a typo, not a wrong type."""
-    if family != "C1":
-        return None
-    for v in scope:
-        if v.slot in WRITTEN_COLUMNS and v.span is not None:
-            mine = str(ctx.assignment.get(v.name, v.value))
-            for e in ctx.kbs.get(v.domain) or []:
-                if e.get(v.slot) and _near(mine, e[v.slot]):
-                    return f"{v.slot} {mine!r} is a surface variant of {e[v.slot]!r}"
-    return None
 
 
-def categorical_paraphrase(ctx, constraint: Constraint, family: str, scope: list[Variable]) -> str | None:
-    """C1: a closed (categorical) slot's text that is none of its values: a paraphrase ("an
-    amusement park" for Theme Park) cannot be told from an error; another value of the slot can."""
-    if family != "C1":
-        return None
-    for v in scope:
-        closed = ctx.dialogue.ontology.get(v.slot_type)
-        said = ctx.assignment.get(v.name)
-        if closed and v.span is not None and isinstance(said, str) and said not in {normalize(x) for x in closed}:
-            return f"{v.text!r} is no value of the closed slot {v.slot_type}: a paraphrase of one of them?"
-    return None
 
 
-BOOLEAN_SCOPE = re.compile(r"\b(without|not both|neither|nor|either)\b", re.I)
 
 
-def boolean_scope(ctx, constraint: Constraint, family: str, scope: list[Variable]) -> str | None:
-    """A true / false value read in a sentence with "without", "not both", "neither", "nor" or
-    "either": which feature the negation or the choice governs is not settled."""
-    for v in scope:
-        if v.span is None or str(ctx.assignment.get(v.name)) not in ("true", "false", "yes", "no"):
-            continue
-        text = _utterance(ctx, v)
-        start, end = words.sentence(text, v.span)
-        if m := BOOLEAN_SCOPE.search(text, start, end):
-            return f"a negation or choice of unclear scope: {text[start:end].strip()!r} ({m.group(0)!r})"
-    return None
 
 
-def negotiated(ctx, constraint: Constraint, family: str, scope: list[Variable]) -> str | None:
-    """C2: a value the user changed after a booking or search failed between the mentions ("for
-    fewer nights, then"): a negotiation, not a contradiction."""
-    if family != "C2":
-        return None
-    turns = sorted({v.turn for v in scope})
-    if len(turns) < 2:
-        return None
-    domain = scope[0].domain
-    for t in range(turns[0], turns[-1]):
-        if any(a.role in (ActRole.FAILED, ActRole.NO_RESULT) and a.domain == domain for a in ctx.dialogue.turns[t].acts):
-            return f"the {domain} booking or search failed at turn {t}: the values after it may be a new try"
-    return None
 
 
 def kind_unsettled(ctx, constraint: Constraint, family: str, scope: list[Variable]) -> str | None:

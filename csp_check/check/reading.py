@@ -1,0 +1,80 @@
+"""What the certainty rules read (:mod:`csp_check.check.certainty`, :mod:`csp_check.check.value_doubts`):
+a dialogue with its CSP and corpus profile (:class:`Reading`), and what several rules share — the
+utterance of a variable, whether two written values are one typo apart, whether an act states its
+value even in a question."""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from dataclasses import dataclass, field
+
+from csp_check.corpora import CorpusProfile, profile_for
+from csp_check.models import CSP, ActRole, Dialogue, Variable
+
+#: The id of the KB families and of coreference, by which the rules below pick what applies.
+KB_FAMILIES = frozenset({"C4", "C5", "C6"})
+#: Columns whose values are written, not chosen: a one-edit difference is a typo (surface variant).
+WRITTEN_COLUMNS = frozenset({"name", "phone", "postcode", "address", "trainID", "trainid", "id"})
+#: Words of a column's name that make it written (SGD's ``phone_number``, ``street_address``).
+WRITTEN_WORDS = re.compile(r"phone|address|postcode|zip")
+#: A clock time as the assignment writes it.
+CLOCK = re.compile(r"^\d{1,2}:\d{2}$")
+
+
+@dataclass
+class Reading:
+    """What the rules read: a dialogue, its CSP's variables, tables and assignment, its profile."""
+
+    dialogue: Dialogue
+    csp: CSP
+    profile: CorpusProfile
+    by_turn: dict[int, list[Variable]] = field(default_factory=lambda: defaultdict(list))
+
+    @classmethod
+    def of(cls, dialogue: Dialogue, csp: CSP) -> Reading:
+        reading = cls(dialogue, csp, profile_for(dialogue))
+        for v in csp.variables:
+            reading.by_turn[v.turn].append(v)
+        return reading
+
+    @property
+    def variables(self) -> list[Variable]:
+        return self.csp.variables
+
+    @property
+    def kbs(self) -> dict[str, list[dict[str, str]]]:
+        return self.csp.kbs
+
+    @property
+    def assignment(self) -> dict:
+        return self.csp.assignment
+
+
+def utterance(ctx, v: Variable) -> str:
+    """The utterance of ``v``'s turn."""
+    return ctx.dialogue.turns[v.turn].utterance
+
+
+def near(a: str, b: str) -> bool:
+    """Equal but for spaces and punctuation, or one edit apart (a substitution, insertion,
+    deletion or swap of neighbours), for values of at least 4 characters."""
+    a, b = (re.sub(r"[\s.,'-]", "", s.lower()) for s in (a, b))
+    if a == b:
+        return bool(a)
+    if min(len(a), len(b)) < 4:
+        return False
+    if abs(len(a) - len(b)) > 1:
+        return False
+    if len(a) == len(b):
+        diff = [i for i in range(len(a)) if a[i] != b[i]]
+        return len(diff) == 1 or (len(diff) == 2 and diff[1] == diff[0] + 1 and a[diff[0]] == b[diff[1]] and a[diff[1]] == b[diff[0]])
+    short, long = (a, b) if len(a) < len(b) else (b, a)
+    return any(long[:i] + long[i + 1 :] == short for i in range(len(long)))
+
+
+def stated_anyway(ctx, v: Variable) -> bool:
+    """Whether ``v``'s act states its value even in a question: a confirmation restates what was
+    agreed ("So you want an expensive restaurant, right?"), and a system act of a corpus whose
+    system acts commit to their values (``CorpusProfile.system_values_stated``: SGD)."""
+    return v.role is ActRole.CONFIRM or (v.speaker == "system" and ctx.profile.system_values_stated)

@@ -1,0 +1,125 @@
+"""Doubts about values (C1, C2 and true / false readings): part of the certainty rules of
+:mod:`csp_check.check.certainty`, whose module docstring states them ("Reading rules"). Each rule
+is ``rule(ctx, constraint, family, scope) -> reason | None``."""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+
+from csp_check.check.reading import CLOCK, WRITTEN_COLUMNS, near, stated_anyway, utterance
+from csp_check.language import certainty as words
+from csp_check.language.normalize import normalize
+from csp_check.models import ActRole, Constraint, Variable
+
+
+def one_turn_two_values(ctx, constraint: Constraint, family: str, scope: list[Variable]) -> str | None:
+    """C2: one speaker gives two different values of the slot in one turn ("I go to London, UK. i
+    travelling to SF"): a correction or alternatives, not a contradiction the text settles."""
+    if family != "C2":
+        return None
+    seen: dict[tuple[int, str], set[str]] = defaultdict(set)
+    for v in scope:
+        seen[(v.turn, v.speaker)].add(str(ctx.assignment.get(v.name)))
+    turn = next((t for (t, _), values in seen.items() if len(values) > 1), None)
+    return f"two values of the slot in one turn ({turn}): a correction or alternatives" if turn is not None else None
+
+
+def contained_value(ctx, constraint: Constraint, family: str, scope: list[Variable]) -> str | None:
+    """C2: one value's words are all words of the other ("nandos" / "nandos city center", "european"
+    / "modern european"): a short form or a broader word, which may name the same."""
+    if family != "C2":
+        return None
+    values = {str(ctx.assignment.get(v.name)) for v in scope}
+    for a in values:
+        for b in values:
+            if a != b and a and set(a.split()) < set(b.split()):
+                return f"{a!r} may be a short form of {b!r}"
+    return None
+
+
+def twelve_hour(ctx, constraint: Constraint, family: str, scope: list[Variable]) -> str | None:
+    """C2: two times that are one on a 12-hour clock, one said without its period ("01:15" for 13:15)."""
+    if family != "C2":
+        return None
+    said = [(v, str(ctx.assignment.get(v.name))) for v in scope]
+    clocks = [(v, x) for v, x in said if CLOCK.match(x)]
+    if len(clocks) < 2 or len(clocks) != len(said):
+        return None
+    minutes = {int(x[:-3]) % 12 * 60 + int(x[-2:]) for _, x in clocks}
+    bare = [v for v, _ in clocks if v.text and not re.search(r"(?i)\b(am|pm|a\.m|p\.m|morning|afternoon|evening|night)", v.text)]
+    return f"a 12-hour time: {bare[0].text!r} (turn {bare[0].turn})" if len(minutes) == 1 and bare else None
+
+
+def coreference_unsettled(ctx, constraint: Constraint, family: str, scope: list[Variable]) -> str | None:
+    """C2: a side of the coreference asked, approximate, supposed, or (the system's) denied."""
+    if family != "C2":
+        return None
+    for v in scope:
+        if v.span is None:
+            continue
+        text = utterance(ctx, v)
+        ask = words.asked_of_entity if v.speaker == "user" else words.asked  # "Could you book X?" requests X
+        asked = None if v.speaker == "system" and stated_anyway(ctx, v) else ask(text, v.span)
+        denied = words.denied(text, v.span) if v.speaker == "system" else None  # "I do not have one in the east"
+        for reason in (asked, words.approximate(text, v.span), words.supposed(text, v.span), denied):
+            if reason:
+                return f"turn {v.turn} {reason}"
+    return None
+
+
+def value_variant(ctx, constraint: Constraint, family: str, scope: list[Variable]) -> str | None:
+    """C1: a written value one edit from a value of its column in the KB: a typo, not a wrong type."""
+    if family != "C1":
+        return None
+    for v in scope:
+        if v.slot in WRITTEN_COLUMNS and v.span is not None:
+            mine = str(ctx.assignment.get(v.name, v.value))
+            for e in ctx.kbs.get(v.domain) or []:
+                if e.get(v.slot) and near(mine, e[v.slot]):
+                    return f"{v.slot} {mine!r} is a surface variant of {e[v.slot]!r}"
+    return None
+
+
+def categorical_paraphrase(ctx, constraint: Constraint, family: str, scope: list[Variable]) -> str | None:
+    """C1: a closed (categorical) slot's text that is none of its values: a paraphrase ("an
+    amusement park" for Theme Park) cannot be told from an error; another value of the slot can."""
+    if family != "C1":
+        return None
+    for v in scope:
+        closed = ctx.dialogue.ontology.get(v.slot_type)
+        said = ctx.assignment.get(v.name)
+        if closed and v.span is not None and isinstance(said, str) and said not in {normalize(x) for x in closed}:
+            return f"{v.text!r} is no value of the closed slot {v.slot_type}: a paraphrase of one of them?"
+    return None
+
+
+BOOLEAN_SCOPE = re.compile(r"\b(without|not both|neither|nor|either)\b", re.I)
+
+
+def boolean_scope(ctx, constraint: Constraint, family: str, scope: list[Variable]) -> str | None:
+    """A true / false value read in a sentence with "without", "not both", "neither", "nor" or
+    "either": which feature the negation or the choice governs is not settled."""
+    for v in scope:
+        if v.span is None or str(ctx.assignment.get(v.name)) not in ("true", "false", "yes", "no"):
+            continue
+        text = utterance(ctx, v)
+        start, end = words.sentence(text, v.span)
+        if m := BOOLEAN_SCOPE.search(text, start, end):
+            return f"a negation or choice of unclear scope: {text[start:end].strip()!r} ({m.group(0)!r})"
+    return None
+
+
+def negotiated(ctx, constraint: Constraint, family: str, scope: list[Variable]) -> str | None:
+    """C2: a value the user changed after a booking or search failed between the mentions ("for
+    fewer nights, then"): a negotiation, not a contradiction."""
+    if family != "C2":
+        return None
+    turns = sorted({v.turn for v in scope})
+    if len(turns) < 2:
+        return None
+    domain = scope[0].domain
+    for t in range(turns[0], turns[-1]):
+        if any(a.role in (ActRole.FAILED, ActRole.NO_RESULT) and a.domain == domain for a in ctx.dialogue.turns[t].acts):
+            return f"the {domain} booking or search failed at turn {t}: the values after it may be a new try"
+    return None
