@@ -40,6 +40,8 @@ Reading rules
   more than one entity: which entity an attribute is said of is not settled.
 - **A requested time** (C5): a system time equal to a time the user asked for, said after
   "after", "by" or "before": the bound repeated, not the entity's time.
+- **Another domain's kind** (C4–C6): the claim's sentence names a kind of another domain and
+  none of its own ("there are no night clubs on the west" read as hotels).
 - **The reader was unsure** (any family): a variable whose act carries a doubt
   (``DialogueAct.doubt``: the raw-text annotator's guess).
 - **A full result** (C6): a count above what the KB result holds, where the result is as full
@@ -517,6 +519,42 @@ def _kind_before(ctx, v: Variable) -> list[str]:
     return [str(ctx.assignment.get(last.name, last.value))] if last else []
 
 
+def other_domain_kind(ctx, constraint: Constraint, family: str, scope: list[Variable]) -> str | None:
+    """C4 / C5 / C6: the claim's sentence names a kind of another domain and none of its own
+    ("there are no night clubs on the west" read as hotels): which domain the values are of is not
+    settled."""
+    if family not in KB_FAMILIES:
+        return None
+    claim = _claim(constraint, scope)
+    if not claim:
+        return None
+    domain = claim[0].domain
+    text = utterance(ctx, claim[0])
+    start, end = words.sentence(text, claim[0].span)
+    said = " " + " ".join(normalize(text[start:end]).split()) + " "
+    squashed = said.replace(" ", "")
+    kinds = _kinds(ctx)
+    mine = any(_names(k, said, squashed) for k in kinds.get(domain, set()) | {domain})
+    other = next((d for d, ks in kinds.items() if d != domain and any(_names(k, said, squashed) for k in ks | {d})), None)
+    return f"the sentence names a {other} kind, not a {domain} one" if other and not mine else None
+
+
+def _kinds(ctx) -> dict[str, set[str]]:
+    """domain → its kinds: the values V(domain.kind column) of the dialogue's CSP (the profile's kind column)."""
+    column = ctx.profile.kind_column
+    out: dict[str, set[str]] = {}
+    for slot_type, values in ctx.csp.domains.items():
+        domain, _, slot = slot_type.partition(".")
+        if column and slot == column:
+            out[domain] = {v for v in values if v and v != "dontcare"}
+    return out
+
+
+def _names(kind: str, said: str, squashed: str) -> bool:
+    """Whether a sentence (normalised, and with its spaces removed) names ``kind`` or its plural."""
+    return any(f" {k} " in said for k in (kind, kind + "s", kind + "es")) or (len(kind) > 5 and kind in squashed)
+
+
 def doubtful_variable(ctx, constraint: Constraint, family: str, scope: list[Variable]) -> str | None:
     """A variable whose act its reader or annotator was unsure of (``Variable.doubt``)."""
     return next((f"{v.name} {v.doubt}" for v in scope if v.doubt), None)
@@ -524,7 +562,7 @@ def doubtful_variable(ctx, constraint: Constraint, family: str, scope: list[Vari
 
 Rule = Callable[..., str | None]
 #: The rules :func:`assess` applies, in order; the first reason found is the instance's.
-RULES: Iterable[Rule] = (doubtful_variable, claim_unsettled, amount_unsettled, full_result, filter_unsettled,
+RULES: Iterable[Rule] = (doubtful_variable, other_domain_kind, claim_unsettled, amount_unsettled, full_result, filter_unsettled,
                          surface_variant, proposed_alternative, binding_unsettled, requested_time, coreference_unsettled,
                          value_variant, kind_unsettled, twelve_hour, one_turn_two_values, alternative_after_no_result,
                          contained_value, categorical_paraphrase, boolean_scope, negotiated)
