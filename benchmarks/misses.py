@@ -14,7 +14,14 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # this checkout's csp_check, not an installed one
 
-from csp_check.faults.misses import GENERATORS, PAPER, booked_entities, breakdown_counts, implicit_counts
+from csp_check.faults.misses import (
+    GENERATORS,
+    PAPER,
+    address_claims,
+    booked_entities,
+    breakdown_counts,
+    implicit_counts,
+)
 from csp_check.models import Dialogue, Status
 from csp_check.pipeline import check_dialogue, dialogue_csp, load_corpus
 from csp_check.readers.kb import load_kb
@@ -41,6 +48,7 @@ def main() -> None:
         built["implicit_count"] += len(implicit_counts(csp))
         built["booked_misfit"] += len(booked_entities(csp))
         built["breakdown_count"] += len(breakdown_counts(csp))
+        built["address_part"] += len(address_claims(csp))
         if check_dialogue(d, kb, PAPER).status is Status.CONSISTENT:
             accepted.append(d)
     print(f"{len(items)} dialogues ({args.half}), {len(accepted)} accepted; instances the new rules build: {dict(built)}")

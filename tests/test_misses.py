@@ -11,7 +11,14 @@ import pytest
 from support.data import MULTIWOZ_DB, MULTIWOZ_VAL
 
 from csp_check.families.c6_implicit import StateValue
-from csp_check.faults.misses import GENERATORS, PAPER, booked_entities, breakdown_counts, implicit_counts
+from csp_check.faults.misses import (
+    GENERATORS,
+    PAPER,
+    address_claims,
+    booked_entities,
+    breakdown_counts,
+    implicit_counts,
+)
 from csp_check.models import Dialogue, Status
 from csp_check.pipeline import check_dialogue, dialogue_csp, load_corpus
 from csp_check.readers.kb import load_kb
@@ -20,14 +27,15 @@ from csp_check.score.split import half_of
 needs_shared = pytest.mark.skipif(not MULTIWOZ_DB.is_dir(), reason="../shared/data absent")
 #: work-half dialogues with a place for each kind (benchmarks/misses.py --half work)
 PLACES = {"implicit_count": ["SNG0896", "PMUL0555", "MUL2487"], "booked_misfit": ["MUL0602", "MUL2020", "SNG0381"],
-          "breakdown_count": ["SNG0783", "MUL0651", "MUL0229"]}
+          "breakdown_count": ["SNG0783", "MUL0651", "MUL0229"],
+          "address_part": ["PMUL3363", "MUL1044", "PMUL3979"]}
 
 
 @lru_cache(maxsize=1)
 def corpus() -> tuple[dict[str, Dialogue], object]:
     kb = load_kb(MULTIWOZ_DB)
     wanted = {i for ids in PLACES.values() for i in ids}
-    wanted |= {"PMUL2421", "MUL0219"}
+    wanted |= {"PMUL2421", "MUL0219", "MUL2448"}
     items = {d.id: d for d in load_corpus([MULTIWOZ_VAL], kb=kb) if isinstance(d, Dialogue) and d.id in wanted}
     return items, kb
 
@@ -93,3 +101,15 @@ def test_breakdown_parts_sharing_a_slot_are_all_parts() -> None:
     csp = dialogue_csp(items["MUL0219"], kb, PAPER)
     found = breakdown_counts(csp)
     assert [a.value for a, _ in found] == [4] and "pricerange" not in found[0][1].columns
+
+
+@needs_shared
+def test_address_over_several_acts_keeps_the_name() -> None:
+    """PMUL3979 "It is located at 15 - 17 norman way , coldhams business park" (two acts) about
+    the express by holiday inn: one C5 with the name and both parts; MUL2448's two addresses in two
+    sentences ("Golden Wok is at … The nirala is at …") are two entities, no such C5."""
+    items, kb = corpus()
+    csp = dialogue_csp(items["PMUL3979"], kb, PAPER)
+    (parts, c), = address_claims(csp)
+    assert len(parts) == 2 and "name" in c.columns and c.columns[-2:] == ["address part 1", "address part 2"]
+    assert not [c for c in address_claims(dialogue_csp(items["MUL2448"], kb, PAPER))[0:] if c[1].turn == 7]

@@ -54,6 +54,7 @@ from collections.abc import Mapping
 from csp_check.build.context import SYSTEM_CLAIMS, dialogue_table, turn_table
 from csp_check.corpora import CorpusProfile
 from csp_check.families import kb_common
+from csp_check.families.c5_address import AddressParts, address_parts, part_column
 from csp_check.families.kb_common import KbFilterInstance, Restriction, Rows, TableView, derived
 from csp_check.families.primitives import Bound, KbCount, Primitive, count_matches, entity_match
 from csp_check.families.registry import Family, register
@@ -268,6 +269,9 @@ def claims(ctx, turn: int, kb_id: str, columns: set[str], mine: list[Variable],
     restated = [v for v in single if v not in asked and v not in listed and (v.slot, v.value) in requested]
     # (alternatives are offered for the request, which the turn may restate: "44 attractions in the centre")
     out: list[KbFilterInstance] = []
+    parts = address_parts(utterance, profile.address_column, turn, claims) if len(named) <= 1 else []
+    if parts and {v.name for v in listed} == {v.name for v in parts}:  # one address over several acts: one entity (c5_address)
+        return [_address_claim(ctx, kb_id, single, parts, bounds)] + taken_back
     sets = [asked_only + (restated if v in alternatives else []) + [v] for v in listed] if listed else [single]
     for group in sets:
         group = group + bounds
@@ -276,6 +280,24 @@ def claims(ctx, turn: int, kb_id: str, columns: set[str], mine: list[Variable],
             columns=[v.slot for v in group], ops=[bound_op(ctx, v) if v in bounds else "=" for v in group],
         )))
     return out + taken_back
+
+
+def _address_claim(ctx, kb_id: str, single: list[Variable], parts: list[Variable],
+                   bounds: list[Variable]) -> KbFilterInstance:
+    """The C5 of a turn that gives one address over several acts (:mod:`c5_address`): its other
+    values (``single``, the name among them) and each part, compared with the part's column of
+    the table's :class:`~csp_check.families.c5_address.AddressParts` copy (the parts as read
+    at build time), with the ``bounds`` in force."""
+    address, by_name = ctx.profile.address_column, {v.name: v for v in ctx.variables}
+    read = tuple(str(ctx.assignment.get(v.name, by_name.get(v.name, v).value)) for v in parts)
+    table = derived(ctx, TableView(base=kb_id), AddressParts(address=address, postcode=ctx.profile.postcode_column, parts=read))
+    group = [v for v in single if v not in parts] + parts + bounds
+    columns = [v.slot for v in single if v not in parts] + [part_column(address, k) for k in range(1, len(parts) + 1)]
+    return clock_arrivals(ctx, KbFilterInstance(
+        id=ConstraintId("C5"), variables=[v.name for v in group], turn=parts[0].turn, table=table,
+        columns=columns + [v.slot for v in bounds], ops=["="] * len(columns) + [bound_op(ctx, v) for v in bounds],
+        reading=[f"one {address} over {len(parts)} acts, each part a piece of the entity's {address}"],
+    ))
 
 
 def withdrawn(profile: CorpusProfile, turn: int, kb_id: str, utterance: str,

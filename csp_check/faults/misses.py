@@ -14,19 +14,25 @@ booked_misfit      the entity a booking confirmation names first ("I have booked
 breakdown_count    a total or a part of a breakdown ("there are 10, 4 in the north  C6
                    and 6 in the centre": :mod:`csp_check.families.c6_breakdown`)
                    becomes a number its filters' KB count does not allow
+address_part       a part of an address given over several acts ("kingfisher way ,    C5
+                   hinchinbrook business park , huntingdon":
+                   :mod:`csp_check.families.c5_address`) becomes a piece of another
+                   entity's address that no entity fitting the turn's other values has
 =================  ==============================================================  ==========
 
 Twins (no fault, must not be flagged certain): ``implicit_count`` → the count written as the KB
 count under the implicit filter, in the other wording (digits ↔ a number word);
 ``booked_misfit`` → the booked name becomes another entity that fits the search in force and
 the turn's other claims about it, one the dialogue names nowhere else; ``breakdown_count`` → the
-total or part written as its KB count in the other wording.
+total or part written as its KB count in the other wording; ``address_part`` → two of the
+address's parts swapped (the address re-ordered).
 """
 
 from __future__ import annotations
 
 from csp_check.check.certainty import Reading, assess
 from csp_check.check.evaluate import count_matches, entity_match
+from csp_check.families.c5_address import AddressParts, pieces
 from csp_check.families.c6_implicit import StateValue
 from csp_check.families.c6_instance_count import CountInstance
 from csp_check.families.kb_common import KbFilterInstance
@@ -170,5 +176,59 @@ def breakdown_count(dialogue: Dialogue, kb: KnowledgeBase, twin: bool = False) -
     return implicit_count(dialogue, kb, twin, breakdown_counts)
 
 
+def _settled_as_said(dialogue: Dialogue, csp: CSP, c) -> bool:
+    """:func:`settled`, but a value "a surface variant" of the very value an entity has (the
+    reading of an instance that holds) does not unsettle it: the fault's new words are no typo."""
+    reason = assess(Reading.of(dialogue, csp), c)
+    if reason is None:
+        return True
+    said, _, kb = reason.partition(" is a surface variant of ")
+    return bool(kb) and said.endswith(kb)
+
+
+def address_claims(csp: CSP, dialogue: Dialogue | None = None) -> list[tuple[list[Variable], KbFilterInstance]]:
+    """Each C5 of an address given over several acts (:mod:`csp_check.families.c5_address`):
+    its part variables, in text order, and the instance (its reading settled, given the
+    ``dialogue``)."""
+    by_name = {v.name: v for v in csp.variables}
+    out = []
+    for c in csp.constraints:
+        if not isinstance(c, KbFilterInstance) or c.id is not ConstraintId.C5 or not c.table.of(AddressParts):
+            continue
+        if dialogue is not None and not _settled_as_said(dialogue, csp, c):
+            continue
+        step = c.table.of(AddressParts)[0]
+        parts = [by_name[n] for n, col in zip(c.variables, c.columns) if col.startswith(f"{step.address} part ")]
+        out.append((parts, c))
+    return out
+
+
+def address_part(dialogue: Dialogue, kb: KnowledgeBase, twin: bool = False) -> Dialogue | None:
+    """The first address given over several acts with one part replaced by a comma-separated
+    piece of another entity's address that no entity fitting the instance's other values has
+    among its pieces (a fault), or (``twin``) its first two parts of different words swapped;
+    ``None``: no such address."""
+    csp = dialogue_csp(dialogue, kb, PAPER)
+    for parts, c in address_claims(csp, dialogue):
+        if twin:
+            later = next((p for p in parts[1:] if (p.text or "").lower() != (parts[0].text or "").lower()), None)
+            if later is None or parts[0].text is None or later.text is None:
+                continue
+            swapped = rewrite(dialogue, later, parts[0].text, parts[0].text, None)
+            return rewrite(swapped, parts[0], later.text, later.text, None)
+        step = c.table.of(AddressParts)[0]
+        rows = csp.kbs.get(c.table.base) or []
+        rest = [(n, col) for n, col in zip(c.variables, c.columns) if not col.startswith(f"{step.address} part ")]
+        fitting = [e for e in rows if entity_match(e, [col for _, col in rest], [csp.assignment[n] for n, _ in rest])[1]]
+        taken = set().union(*(pieces(e, step.address, step.postcode) for e in fitting)) if fitting else set()
+        text = " ".join(t.utterance.lower() for t in dialogue.turns)
+        for e in sorted(rows, key=lambda e: e.get(step.address, "")):
+            for piece in (p.strip() for p in (e.get(step.address) or "").split(",")[1:]):
+                if len(piece) >= 6 and piece not in taken and piece not in text and not refers(piece):
+                    return rewrite(dialogue, parts[len(parts) // 2], piece, piece, None)
+    return None
+
+
 #: kind → the generator (``(dialogue, kb, twin)`` → the edited dialogue or ``None``).
-GENERATORS = {"implicit_count": implicit_count, "booked_misfit": booked_misfit, "breakdown_count": breakdown_count}
+GENERATORS = {"implicit_count": implicit_count, "booked_misfit": booked_misfit, "breakdown_count": breakdown_count,
+              "address_part": address_part}
