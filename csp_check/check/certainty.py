@@ -40,6 +40,11 @@ Reading rules
   more than one entity: which entity an attribute is said of is not settled.
 - **A requested time** (C5): a system time equal to a time the user asked for, said after
   "after", "by" or "before": the bound repeated, not the entity's time.
+- **What ties the values** (C5, C6): a count's filter said in another sentence of its turn
+  ("There are 13 attractions in the west. There are several museums."), values of a claim naming
+  no entity said in different sentences, a turn's values that fit another entity than the one
+  named in an earlier turn, a value that begins a street's name ("east road"): uncertain where
+  another reading holds.
 - **Another domain's kind** (C4–C6): the claim's sentence names a kind of another domain and
   none of its own ("there are no night clubs on the west" read as hotels).
 - **The reader was unsure** (any family): a variable whose act carries a doubt
@@ -382,9 +387,47 @@ def alternative_after_no_result(ctx, constraint: Constraint, family: str, scope:
                                             for a in ctx.dialogue.turns[t].acts)), None)
     if refused is None:
         return None
-    for v in _filters(constraint, scope):
-        if _excused(ctx, constraint, [v.name]):
-            return f"an alternative after the no-result of turn {refused}: it holds without {v.slot_type}={v.value!r}"
+    lifts = [[v] for v in _filters(constraint, scope)]
+    lifts += [[a, b] for i, a in enumerate(_filters(constraint, scope)) for b in _filters(constraint, scope)[i + 1 :]]
+    for lift in lifts:  # "Do you want to broaden your search?": one or two of what was asked lifted
+        if _excused(ctx, constraint, [v.name for v in lift]):
+            lifted = ", ".join(f"{v.slot_type}={v.value!r}" for v in lift)
+            return f"an alternative after the no-result of turn {refused}: it holds without {lifted}"
+    return None
+
+
+STREET_AFTER = re.compile(r"^\s*(road|street|lane|way|avenue|close|drive|park|court|square|rd|st)\b", re.I)
+
+
+def bound_in_the_turn(ctx, constraint: Constraint, family: str, scope: list[Variable]) -> str | None:
+    """C5 / C6: what ties the claim's values is not settled — a count's filter said in another
+    sentence of its turn, values of a claim naming no entity said in different sentences, a claim
+    whose own values fit another entity than the one named in an earlier turn, a value that is
+    the first word of a street's name ("east road")."""
+    if family not in ("C5", "C6"):
+        return None
+    claim = _claim(constraint, scope)
+    for v in claim:
+        text = utterance(ctx, v)
+        if v.kind is VariableKind.SLOT and STREET_AFTER.match(text[v.span.end :]) and _excused(ctx, constraint, [v.name]):
+            return f"{v.text!r} is part of a street's name: {text[v.span.start:v.span.end + 8].strip()!r}"
+    if family == "C6":
+        amount = next((v for v in claim if v.name == getattr(constraint, "count_variable", None)), None)
+        if amount is None:
+            return None
+        text = utterance(ctx, amount)
+        apart = [v.name for v in claim if v is not amount and words.sentence(text, v.span) != words.sentence(text, amount.span)]
+        if apart and _excused(ctx, constraint, apart):
+            return "a filter said in another sentence of the count's turn; without it the count holds"
+        return None
+    named = [v for v in scope if ctx.profile.names_entity(v.slot)]
+    if not named and len({words.sentence(utterance(ctx, v), v.span) for v in claim}) > 1:
+        return "values said in different sentences of a turn that names no entity: what ties them is not said"
+    earlier = [v for v in named if v.turn != constraint.turn]
+    if earlier and not [v for v in named if v.turn == constraint.turn]:
+        own = [v for v in claim if not ctx.profile.names_entity(v.slot)]
+        if own and _rest_holds(ctx, constraint, {v.name for v in earlier}):
+            return f"the turn's values fit another entity than {earlier[0].text or earlier[0].value!r} (named at turn {earlier[0].turn})"
     return None
 
 
@@ -562,7 +605,7 @@ def doubtful_variable(ctx, constraint: Constraint, family: str, scope: list[Vari
 
 Rule = Callable[..., str | None]
 #: The rules :func:`assess` applies, in order; the first reason found is the instance's.
-RULES: Iterable[Rule] = (doubtful_variable, other_domain_kind, claim_unsettled, amount_unsettled, full_result, filter_unsettled,
+RULES: Iterable[Rule] = (doubtful_variable, other_domain_kind, bound_in_the_turn, claim_unsettled, amount_unsettled, full_result, filter_unsettled,
                          surface_variant, proposed_alternative, binding_unsettled, requested_time, coreference_unsettled,
                          value_variant, kind_unsettled, twelve_hour, one_turn_two_values, alternative_after_no_result,
                          contained_value, categorical_paraphrase, boolean_scope, negotiated)

@@ -58,7 +58,10 @@ def utterance(ctx, v: Variable) -> str:
 
 def near(a: str, b: str) -> bool:
     """Equal but for spaces and punctuation, or one edit apart (a substitution, insertion,
-    deletion or swap of neighbours), for values of at least 4 characters."""
+    deletion or swap of neighbours), for values of at least 4 characters; a value is no variant
+    of itself."""
+    if a == b:
+        return False
     a, b = (re.sub(r"[\s.,'-]", "", s.lower()) for s in (a, b))
     if a == b:
         return bool(a)
