@@ -41,9 +41,9 @@ Reading rules
 - **A requested time** (C5): a system time equal to a time the user asked for, said after
   "after", "by" or "before": the bound repeated, not the entity's time.
 - **What ties the values** (C5, C6): a count's filter said in another sentence of its turn
-  ("There are 13 attractions in the west. There are several museums."), values of a claim naming
-  no entity said in different sentences, a turn's values that fit another entity than the one
-  named in an earlier turn, a value that begins a street's name ("east road"): uncertain where
+  ("There are 13 attractions in the west. There are several museums."), a turn's values that fit
+  another entity than the one named in an earlier turn when the user searched anew since ("How
+  about a nightclub?"), a value that begins a street's name ("east road"): uncertain where
   another reading holds.
 - **Another domain's kind** (C4–C6): the claim's sentence names a kind of another domain and
   none of its own ("there are no night clubs on the west" read as hotels).
@@ -55,7 +55,8 @@ Reading rules
   what the result holds is refuted all the same.
 - **An alternative after a no-result** (C5, C6): an offer or a count in a system turn that says,
   or follows a system turn that said, that nothing matches (or that a booking failed), which holds
-  with one of what was asked lifted: the system proposes alternatives.
+  with one or two of what was asked lifted, among them a slot the failed turn named: the system
+  proposes alternatives.
 - **Two values in one turn** (C2): one speaker gives the slot two values in one turn: a
   correction or alternatives.
 - **A paraphrase of a closed value** (C1): a categorical slot's text that is none of its values
@@ -387,10 +388,11 @@ def alternative_after_no_result(ctx, constraint: Constraint, family: str, scope:
                                             for a in ctx.dialogue.turns[t].acts)), None)
     if refused is None:
         return None
-    lifts = [[v] for v in _filters(constraint, scope)]
-    lifts += [[a, b] for i, a in enumerate(_filters(constraint, scope)) for b in _filters(constraint, scope)[i + 1 :]]
-    for lift in lifts:  # "Do you want to broaden your search?": one or two of what was asked lifted
-        if _excused(ctx, constraint, [v.name for v in lift]):
+    failed = {a.slot for a in ctx.dialogue.turns[refused].acts if a.domain == domain and a.slot}
+    asked = _filters(constraint, scope)
+    lifts = [[v] for v in asked] + [[a, b] for i, a in enumerate(asked) for b in asked[i + 1 :]]
+    for lift in lifts:  # "Do you want to broaden your search?": one or two of what failed lifted
+        if failed & {v.slot for v in lift} and _excused(ctx, constraint, [v.name for v in lift]):
             lifted = ", ".join(f"{v.slot_type}={v.value!r}" for v in lift)
             return f"an alternative after the no-result of turn {refused}: it holds without {lifted}"
     return None
@@ -401,9 +403,9 @@ STREET_AFTER = re.compile(r"^\s*(road|street|lane|way|avenue|close|drive|park|co
 
 def bound_in_the_turn(ctx, constraint: Constraint, family: str, scope: list[Variable]) -> str | None:
     """C5 / C6: what ties the claim's values is not settled — a count's filter said in another
-    sentence of its turn, values of a claim naming no entity said in different sentences, a claim
-    whose own values fit another entity than the one named in an earlier turn, a value that is
-    the first word of a street's name ("east road")."""
+    sentence of its turn, a claim whose own values fit another entity than the one named in an
+    earlier turn when the user searched anew since, a value that is the first word of a street's
+    name ("east road")."""
     if family not in ("C5", "C6"):
         return None
     claim = _claim(constraint, scope)
@@ -421,12 +423,12 @@ def bound_in_the_turn(ctx, constraint: Constraint, family: str, scope: list[Vari
             return "a filter said in another sentence of the count's turn; without it the count holds"
         return None
     named = [v for v in scope if ctx.profile.names_entity(v.slot)]
-    if not named and len({words.sentence(utterance(ctx, v), v.span) for v in claim}) > 1:
-        return "values said in different sentences of a turn that names no entity: what ties them is not said"
     earlier = [v for v in named if v.turn != constraint.turn]
     if earlier and not [v for v in named if v.turn == constraint.turn]:
         own = [v for v in claim if not ctx.profile.names_entity(v.slot)]
-        if own and _rest_holds(ctx, constraint, {v.name for v in earlier}):
+        searched = any(u.speaker == "user" and u.domain == earlier[0].domain and earlier[0].turn < u.turn < constraint.turn
+                       and u.slot in ctx.profile.search_columns for u in ctx.variables)  # "How about a nightclub …?"
+        if own and searched and _rest_holds(ctx, constraint, {v.name for v in earlier}):
             return f"the turn's values fit another entity than {earlier[0].text or earlier[0].value!r} (named at turn {earlier[0].turn})"
     return None
 
