@@ -55,6 +55,19 @@ def context(dialogue: Dialogue, turns: list[int]) -> list[str]:
     return [f"{t} {dialogue.turns[t].speaker}: {dialogue.turns[t].utterance}" for t in shown]
 
 
+def transcript(dialogue: Dialogue, upto: int) -> list[str]:
+    """The turns before ``upto`` as ``"3 system: text"``, each with the KB results the system saw
+    at it (SGD's service results: the call and its entities), for a reader who checks the claim."""
+    out = []
+    for t in dialogue.turns[:upto]:
+        out.append(f"{t.index} {t.speaker}: {t.utterance}")
+        for r in t.kb_results:
+            call = f"{r.call.method}({json.dumps(r.call.parameters)})" if r.call else r.domain
+            out.append(f"    [results of {call}: {len(r.entities)} entities]")
+            out += [f"      {json.dumps(e)}" for e in r.entities]
+    return out
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("corpus", choices=["multiwoz", "rawtext", "sgd"])
@@ -95,8 +108,7 @@ def main() -> None:
             out.write(json.dumps({"n": i, "dialogue": d.id, "constraint": v.constraint.value, "certain": certain,
                                   "uncertain_reason": v.uncertain_reason, "message": v.message,
                                   "turns": context(d, v.turns),
-                                  "dialogue_text": [f"{t.index} {t.speaker}: {t.utterance}"
-                                                    for t in d.turns[: max(v.turns, default=0) + 2]]}) + "\n")
+                                  "dialogue_text": transcript(d, max(v.turns, default=0) + 2)}) + "\n")
     if out:
         out.close()
 
