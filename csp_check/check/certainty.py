@@ -77,14 +77,23 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable
 
-from csp_check.check.evaluate import satisfied
+from csp_check.check.binding_doubts import (
+    alternative_after_no_result,
+    binding_unsettled,
+    bound_in_the_turn,
+    other_domain_kind,
+)
 from csp_check.check.reading import (
     CLOCK,
     KB_FAMILIES,
     WRITTEN_COLUMNS,
     WRITTEN_WORDS,
     Reading,
+    claim_of,
+    excused,
+    filters_of,
     near,
+    rest_holds,
     stated_anyway,
     utterance,
 )
@@ -99,7 +108,7 @@ from csp_check.check.value_doubts import (
     value_variant,
 )
 from csp_check.families import registry
-from csp_check.families.primitives import DONTCARE, count_matches
+from csp_check.families.primitives import count_matches
 from csp_check.language import certainty as words
 from csp_check.language.cues import approx_tolerance
 from csp_check.language.normalize import normalize
@@ -130,12 +139,8 @@ def assess(ctx: Reading, constraint: Constraint) -> str | None:
 
 
 
-def _claim(constraint: Constraint, scope: list[Variable]) -> list[Variable]:
-    return [v for v in scope if v.turn == constraint.turn and v.span is not None]
 
 
-def _filters(constraint: Constraint, scope: list[Variable]) -> list[Variable]:
-    return [v for v in scope if v.turn != constraint.turn]
 
 
 def claim_unsettled(ctx, constraint: Constraint, family: str, scope: list[Variable]) -> str | None:
@@ -143,7 +148,7 @@ def claim_unsettled(ctx, constraint: Constraint, family: str, scope: list[Variab
     count's filter denied in another sentence of its turn, when the count holds without it."""
     if family not in KB_FAMILIES:
         return None
-    claim = _claim(constraint, scope)
+    claim = claim_of(constraint, scope)
     unsettled: dict[str, str] = {}
     for v in claim:
         text = utterance(ctx, v)
@@ -163,25 +168,17 @@ def claim_unsettled(ctx, constraint: Constraint, family: str, scope: list[Variab
             text = utterance(ctx, v)
             if (amount is not None and v is not amount and v.kind is VariableKind.SLOT
                     and words.sentence(text, v.span) != words.sentence(text, amount.span)
-                    and (reason := words.denied(text, v.span)) and _excused(ctx, constraint, [v.name])):
+                    and (reason := words.denied(text, v.span)) and excused(ctx, constraint, [v.name])):
                 return f"a filter of another sentence {reason}"
     if not unsettled:
         return None
-    if family == "C5" and not _rest_holds(ctx, constraint, set(unsettled)):
+    if family == "C5" and not rest_holds(ctx, constraint, set(unsettled)):
         return None  # what the turn states, without what it asks, supposes or denies, is false already
     return next(iter(unsettled.values()))
 
 
 
 
-def _rest_holds(ctx, constraint: Constraint, left_out: set[str]) -> bool:
-    """Whether some entity of the instance's table has every value of the instance but those of
-    the variables ``left_out`` (and of the columns they fill: what was asked of them goes too)."""
-    pairs = list(zip(getattr(constraint, "columns", []), constraint.variables))
-    columns = {c for c, n in pairs if n in left_out}
-    rest = [(c, n) for c, n in pairs if c not in columns]
-    rows = ctx.kbs.get(getattr(constraint, "kb", "")) or []
-    return count_matches(rows, [c for c, _ in rest], [ctx.assignment.get(n) for _, n in rest])[1] > 0
 
 
 def amount_unsettled(ctx, constraint: Constraint, family: str, scope: list[Variable]) -> str | None:
@@ -265,27 +262,27 @@ def filter_unsettled(ctx, constraint: Constraint, family: str, scope: list[Varia
         return None
     if family == "C5" and not _claim_exists(ctx, constraint):
         return None  # what the claim says alone no entity has: what was asked does not matter
-    for v in _filters(constraint, scope):
+    for v in filters_of(constraint, scope):
         if v.span is None or v.speaker != "user":
             continue
         text = utterance(ctx, v)
         for reason in (words.asked_of_entity(text, v.span), words.supposed(text, v.span),
                        words.approximate(text, v.span)):
-            if reason and _excused(ctx, constraint, [v.name]):
+            if reason and excused(ctx, constraint, [v.name]):
                 return f"filter {v.slot_type} {reason}"
     claim_turn = constraint.turn if constraint.turn is not None else len(ctx.dialogue.turns)
-    first = min((v.turn for v in _filters(constraint, scope)), default=claim_turn)
-    slots = {v.slot for v in _filters(constraint, scope) if ctx.assignment.get(v.name) != "dontcare"}  # a dontcare: relaxed already
+    first = min((v.turn for v in filters_of(constraint, scope)), default=claim_turn)
+    slots = {v.slot for v in filters_of(constraint, scope) if ctx.assignment.get(v.name) != "dontcare"}  # a dontcare: relaxed already
     for turn in ctx.dialogue.turns[first:claim_turn]:
         if turn.speaker == "user" and (relaxation := words.relaxed(turn.utterance)):
             reason, said = relaxation
             named = words.slots_named(said) or words.slots_named(ctx.dialogue.turns[turn.index - 1].utterance if turn.index else "")
-            lifted = [v.name for v in _filters(constraint, scope) if v.slot in named]
-            if slots & named and _excused(ctx, constraint, lifted):
+            lifted = [v.name for v in filters_of(constraint, scope) if v.slot in named]
+            if slots & named and excused(ctx, constraint, lifted):
                 return f"the user {reason} at turn {turn.index}"
-    for v in _filters(constraint, scope):
+    for v in filters_of(constraint, scope):
         if (v.speaker == "system" and v.kind is VariableKind.SLOT and not ctx.profile.names_entity(v.slot)
-                and not _user_said(ctx, v, claim_turn) and _excused(ctx, constraint, [v.name])):
+                and not _user_said(ctx, v, claim_turn) and excused(ctx, constraint, [v.name])):
             return f"filter {v.slot_type}={v.value!r} only the system introduced (turn {v.turn})"
     return None
 
@@ -332,105 +329,31 @@ def proposed_alternative(ctx, constraint: Constraint, family: str, scope: list[V
         return None
     calls = turn.kb_results or next((t.kb_results for t in reversed(ctx.dialogue.turns[: turn.index]) if t.kb_results), [])
     slots = {p for r in calls for p in r.call.parameters}
-    proposed = [v for v in _claim(constraint, scope) if v.role is ActRole.OFFER and v.slot in slots]
+    proposed = [v for v in claim_of(constraint, scope) if v.role is ActRole.OFFER and v.slot in slots]
     if not proposed:
         return None
-    if _rest_holds(ctx, constraint, {v.name for v in proposed}):
+    if rest_holds(ctx, constraint, {v.name for v in proposed}):
         said = ", ".join(f"{v.slot}={v.text!r}" for v in proposed)
         return f"a proposed alternative after a failed transaction (turn {turn.index}): {said}"
     return None
 
 
-def binding_unsettled(ctx, constraint: Constraint, family: str, scope: list[Variable]) -> str | None:
-    """C5: the claim spans sentences of a turn that names more than one entity."""
-    if family != "C5":
-        return None
-    claim = _claim(constraint, scope)
-    if len(claim) < 2:
-        return None
-    text = utterance(ctx, claim[0])
-    sentences = {words.sentence(text, v.span) for v in claim}
-    if len(sentences) < 2:
-        return None
-    named = {str(ctx.assignment.get(v.name, v.value)) for v in ctx.by_turn.get(constraint.turn, [])
-             if ctx.profile.names_entity(v.slot)}
-    if len(named) < 2:
-        return None
-    for v in [w for w in claim if ctx.profile.names_entity(w.slot)]:
-        for other in named - {str(ctx.assignment.get(v.name))}:
-            if _excused(ctx, constraint, [], {v.name: other}):
-                return f"attributes said in other sentences of a turn naming several entities (they fit {other!r})"
-    return None
 
 
 def requested_time(ctx, constraint: Constraint, family: str, scope: list[Variable]) -> str | None:
     """C5: a system time that repeats the user's bound ("the first train after 17:45")."""
     if family != "C5":
         return None
-    for v in _claim(constraint, scope):
+    for v in claim_of(constraint, scope):
         value = str(ctx.assignment.get(v.name, v.value))
         if not CLOCK.match(value) or not BOUND_WORDS.search(utterance(ctx, v)[: v.span.start]):
             continue
         if any(u.speaker == "user" and str(ctx.assignment.get(u.name, u.value)) == value for u in ctx.variables
-               if u.turn < v.turn) and _excused(ctx, constraint, [v.name]):
+               if u.turn < v.turn) and excused(ctx, constraint, [v.name]):
             return f"the time {value} repeats the user's bound"
     return None
 
 
-def alternative_after_no_result(ctx, constraint: Constraint, family: str, scope: list[Variable]) -> str | None:
-    """C5 / C6: an offer or a count in a system turn that says, or follows a turn that said, that
-    nothing matches: it proposes alternatives, under a search with one of the filters lifted."""
-    if family not in ("C5", "C6") or constraint.turn is None or not scope:
-        return None
-    domain = scope[0].domain
-    turns = [t for t in (constraint.turn, constraint.turn - 2) if 0 <= t < len(ctx.dialogue.turns)]
-    refused = next((t for t in turns if any(a.role in (ActRole.NO_RESULT, ActRole.FAILED) and a.domain == domain
-                                            for a in ctx.dialogue.turns[t].acts)), None)
-    if refused is None:
-        return None
-    failed = {a.slot for a in ctx.dialogue.turns[refused].acts if a.domain == domain and a.slot}
-    asked = _filters(constraint, scope)
-    lifts = [[v] for v in asked] + [[a, b] for i, a in enumerate(asked) for b in asked[i + 1 :]]
-    for lift in lifts:  # "Do you want to broaden your search?": one or two of what failed lifted
-        if failed & {v.slot for v in lift} and _excused(ctx, constraint, [v.name for v in lift]):
-            lifted = ", ".join(f"{v.slot_type}={v.value!r}" for v in lift)
-            return f"an alternative after the no-result of turn {refused}: it holds without {lifted}"
-    return None
-
-
-STREET_AFTER = re.compile(r"^\s*(road|street|lane|way|avenue|close|drive|park|court|square|rd|st)\b", re.I)
-
-
-def bound_in_the_turn(ctx, constraint: Constraint, family: str, scope: list[Variable]) -> str | None:
-    """C5 / C6: what ties the claim's values is not settled — a count's filter said in another
-    sentence of its turn, a claim whose own values fit another entity than the one named in an
-    earlier turn when the user searched anew since, a value that is the first word of a street's
-    name ("east road")."""
-    if family not in ("C5", "C6"):
-        return None
-    claim = _claim(constraint, scope)
-    for v in claim:
-        text = utterance(ctx, v)
-        if v.kind is VariableKind.SLOT and STREET_AFTER.match(text[v.span.end :]) and _excused(ctx, constraint, [v.name]):
-            return f"{v.text!r} is part of a street's name: {text[v.span.start:v.span.end + 8].strip()!r}"
-    if family == "C6":
-        amount = next((v for v in claim if v.name == getattr(constraint, "count_variable", None)), None)
-        if amount is None:
-            return None
-        text = utterance(ctx, amount)
-        apart = [v.name for v in claim if v is not amount and words.sentence(text, v.span) != words.sentence(text, amount.span)]
-        if apart and _excused(ctx, constraint, apart):
-            return "a filter said in another sentence of the count's turn; without it the count holds"
-        return None
-    named = [v for v in scope if ctx.profile.names_entity(v.slot)]
-    earlier = [v for v in named if v.turn != constraint.turn]
-    if earlier and not [v for v in named if v.turn == constraint.turn]:
-        own = [v for v in claim if not ctx.profile.names_entity(v.slot)]
-        searched = any(u.speaker == "user" and u.domain == earlier[0].domain and earlier[0].turn < u.turn < constraint.turn
-                       and u.slot in ctx.profile.search_columns for u in ctx.variables)  # "How about a nightclub …?"
-        if own and searched and _rest_holds(ctx, constraint, {v.name for v in earlier}):
-            return f"the turn's values fit another entity than {earlier[0].text or earlier[0].value!r} (named at turn {earlier[0].turn})"
-    return None
 
 
 
@@ -441,15 +364,10 @@ def bound_in_the_turn(ctx, constraint: Constraint, family: str, scope: list[Vari
 
 
 
-def _excused(ctx, constraint: Constraint, lifted: list[str], put: dict[str, str] | None = None) -> bool:
-    """Whether a C5 / C6 instance holds with the filters ``lifted`` unsaid (and the values
-    ``put`` in place): an unsure reading excuses only what breaks by it. Other families: always."""
-    if str(constraint.id) not in ("C5", "C6"):
-        return True
-    assignment = dict(ctx.assignment)
-    assignment.update(dict.fromkeys(lifted, DONTCARE))
-    assignment.update(put or {})
-    return satisfied(constraint, assignment, ctx.csp)
+
+
+
+
 
 
 def _count_fits(ctx, constraint: Constraint, amount: Variable, put: dict[str, str]) -> bool:
@@ -545,12 +463,12 @@ def kind_unsettled(ctx, constraint: Constraint, family: str, scope: list[Variabl
         value = str(ctx.assignment.get(v.name, v.value))
         before = _kind_before(ctx, v)
         if reason := words.generic_kind(said):
-            if _excused(ctx, constraint, [v.name]) or any(_excused(ctx, constraint, [], {v.name: k}) for k in before):
+            if excused(ctx, constraint, [v.name]) or any(excused(ctx, constraint, [], {v.name: k}) for k in before):
                 return reason
         if value != said and said.rstrip("s") != value:
             continue
         for kind in sorted(words.HYPERNYMS.get(value, frozenset()) | set(before)) if value in words.HYPERNYMS else ():
-            if _excused(ctx, constraint, [], {v.name: kind}):
+            if excused(ctx, constraint, [], {v.name: kind}):
                 return f"a hypernym: {said!r} names {kind!r} too"
     return None
 
@@ -564,40 +482,10 @@ def _kind_before(ctx, v: Variable) -> list[str]:
     return [str(ctx.assignment.get(last.name, last.value))] if last else []
 
 
-def other_domain_kind(ctx, constraint: Constraint, family: str, scope: list[Variable]) -> str | None:
-    """C4 / C5 / C6: the claim's sentence names a kind of another domain and none of its own
-    ("there are no night clubs on the west" read as hotels): which domain the values are of is not
-    settled."""
-    if family not in KB_FAMILIES:
-        return None
-    claim = _claim(constraint, scope)
-    if not claim:
-        return None
-    domain = claim[0].domain
-    text = utterance(ctx, claim[0])
-    start, end = words.sentence(text, claim[0].span)
-    said = " " + " ".join(normalize(text[start:end]).split()) + " "
-    squashed = said.replace(" ", "")
-    kinds = _kinds(ctx)
-    mine = any(_names(k, said, squashed) for k in kinds.get(domain, set()) | {domain})
-    other = next((d for d, ks in kinds.items() if d != domain and any(_names(k, said, squashed) for k in ks | {d})), None)
-    return f"the sentence names a {other} kind, not a {domain} one" if other and not mine else None
 
 
-def _kinds(ctx) -> dict[str, set[str]]:
-    """domain → its kinds: the values V(domain.kind column) of the dialogue's CSP (the profile's kind column)."""
-    column = ctx.profile.kind_column
-    out: dict[str, set[str]] = {}
-    for slot_type, values in ctx.csp.domains.items():
-        domain, _, slot = slot_type.partition(".")
-        if column and slot == column:
-            out[domain] = {v for v in values if v and v != "dontcare"}
-    return out
 
 
-def _names(kind: str, said: str, squashed: str) -> bool:
-    """Whether a sentence (normalised, and with its spaces removed) names ``kind`` or its plural."""
-    return any(f" {k} " in said for k in (kind, kind + "s", kind + "es")) or (len(kind) > 5 and kind in squashed)
 
 
 def doubtful_variable(ctx, constraint: Constraint, family: str, scope: list[Variable]) -> str | None:

@@ -9,8 +9,10 @@ import re
 from collections import defaultdict
 from dataclasses import dataclass, field
 
+from csp_check.check.evaluate import satisfied
 from csp_check.corpora import CorpusProfile, profile_for
-from csp_check.models import CSP, ActRole, Dialogue, Variable
+from csp_check.families.primitives import DONTCARE, count_matches
+from csp_check.models import CSP, ActRole, Constraint, Dialogue, Variable
 
 #: The id of the KB families and of coreference, by which the rules below pick what applies.
 KB_FAMILIES = frozenset({"C4", "C5", "C6"})
@@ -81,3 +83,34 @@ def stated_anyway(ctx, v: Variable) -> bool:
     agreed ("So you want an expensive restaurant, right?"), and a system act of a corpus whose
     system acts commit to their values (``CorpusProfile.system_values_stated``: SGD)."""
     return v.role is ActRole.CONFIRM or (v.speaker == "system" and ctx.profile.system_values_stated)
+
+
+def claim_of(constraint: Constraint, scope: list[Variable]) -> list[Variable]:
+    """The variables of ``scope`` that the instance's own turn says (with a span): its claim."""
+    return [v for v in scope if v.turn == constraint.turn and v.span is not None]
+
+
+def filters_of(constraint: Constraint, scope: list[Variable]) -> list[Variable]:
+    """The variables of ``scope`` of other turns than the instance's: what was asked."""
+    return [v for v in scope if v.turn != constraint.turn]
+
+
+def rest_holds(ctx, constraint: Constraint, left_out: set[str]) -> bool:
+    """Whether some entity of the instance's table has every value of the instance but those of
+    the variables ``left_out`` (and of the columns they fill: what was asked of them goes too)."""
+    pairs = list(zip(getattr(constraint, "columns", []), constraint.variables))
+    columns = {c for c, n in pairs if n in left_out}
+    rest = [(c, n) for c, n in pairs if c not in columns]
+    rows = ctx.kbs.get(getattr(constraint, "kb", "")) or []
+    return count_matches(rows, [c for c, _ in rest], [ctx.assignment.get(n) for _, n in rest])[1] > 0
+
+
+def excused(ctx, constraint: Constraint, lifted: list[str], put: dict[str, str] | None = None) -> bool:
+    """Whether a C5 / C6 instance holds with the filters ``lifted`` unsaid (and the values
+    ``put`` in place): an unsure reading excuses only what breaks by it. Other families: always."""
+    if str(constraint.id) not in ("C5", "C6"):
+        return True
+    assignment = dict(ctx.assignment)
+    assignment.update(dict.fromkeys(lifted, DONTCARE))
+    assignment.update(put or {})
+    return satisfied(constraint, assignment, ctx.csp)

@@ -1,0 +1,127 @@
+"""Doubts about what ties a claim's values (C4–C6): which entity, which sentence, which domain,
+and proposals after a no-result. Part of the certainty rules of :mod:`csp_check.check.certainty`,
+whose module docstring states them ("Reading rules"). Each rule is
+``rule(ctx, constraint, family, scope) -> reason | None``."""
+
+from __future__ import annotations
+
+import re
+
+from csp_check.check.reading import KB_FAMILIES, claim_of, excused, filters_of, rest_holds, utterance
+from csp_check.language import certainty as words
+from csp_check.language.normalize import normalize
+from csp_check.models import ActRole, Constraint, Variable, VariableKind
+
+
+def binding_unsettled(ctx, constraint: Constraint, family: str, scope: list[Variable]) -> str | None:
+    """C5: the claim spans sentences of a turn that names more than one entity."""
+    if family != "C5":
+        return None
+    claim = claim_of(constraint, scope)
+    if len(claim) < 2:
+        return None
+    text = utterance(ctx, claim[0])
+    sentences = {words.sentence(text, v.span) for v in claim}
+    if len(sentences) < 2:
+        return None
+    named = {str(ctx.assignment.get(v.name, v.value)) for v in ctx.by_turn.get(constraint.turn, [])
+             if ctx.profile.names_entity(v.slot)}
+    if len(named) < 2:
+        return None
+    for v in [w for w in claim if ctx.profile.names_entity(w.slot)]:
+        for other in named - {str(ctx.assignment.get(v.name))}:
+            if excused(ctx, constraint, [], {v.name: other}):
+                return f"attributes said in other sentences of a turn naming several entities (they fit {other!r})"
+    return None
+
+
+def alternative_after_no_result(ctx, constraint: Constraint, family: str, scope: list[Variable]) -> str | None:
+    """C5 / C6: an offer or a count in a system turn that says, or follows a turn that said, that
+    nothing matches: it proposes alternatives, under a search with one of the filters lifted."""
+    if family not in ("C5", "C6") or constraint.turn is None or not scope:
+        return None
+    domain = scope[0].domain
+    turns = [t for t in (constraint.turn, constraint.turn - 2) if 0 <= t < len(ctx.dialogue.turns)]
+    refused = next((t for t in turns if any(a.role in (ActRole.NO_RESULT, ActRole.FAILED) and a.domain == domain
+                                            for a in ctx.dialogue.turns[t].acts)), None)
+    if refused is None:
+        return None
+    failed = {a.slot for a in ctx.dialogue.turns[refused].acts if a.domain == domain and a.slot}
+    asked = filters_of(constraint, scope)
+    lifts = [[v] for v in asked] + [[a, b] for i, a in enumerate(asked) for b in asked[i + 1 :]]
+    for lift in lifts:  # "Do you want to broaden your search?": one or two of what failed lifted
+        if failed & {v.slot for v in lift} and excused(ctx, constraint, [v.name for v in lift]):
+            lifted = ", ".join(f"{v.slot_type}={v.value!r}" for v in lift)
+            return f"an alternative after the no-result of turn {refused}: it holds without {lifted}"
+    return None
+
+
+STREET_AFTER = re.compile(r"^\s*(road|street|lane|way|avenue|close|drive|park|court|square|rd|st)\b", re.I)
+
+
+def bound_in_the_turn(ctx, constraint: Constraint, family: str, scope: list[Variable]) -> str | None:
+    """C5 / C6: what ties the claim's values is not settled — a count's filter said in another
+    sentence of its turn, a claim whose own values fit another entity than the one named in an
+    earlier turn when the user searched anew since, a value that is the first word of a street's
+    name ("east road")."""
+    if family not in ("C5", "C6"):
+        return None
+    claim = claim_of(constraint, scope)
+    for v in claim:
+        text = utterance(ctx, v)
+        if v.kind is VariableKind.SLOT and STREET_AFTER.match(text[v.span.end :]) and excused(ctx, constraint, [v.name]):
+            return f"{v.text!r} is part of a street's name: {text[v.span.start:v.span.end + 8].strip()!r}"
+    if family == "C6":
+        amount = next((v for v in claim if v.name == getattr(constraint, "count_variable", None)), None)
+        if amount is None:
+            return None
+        text = utterance(ctx, amount)
+        apart = [v.name for v in claim if v is not amount and words.sentence(text, v.span) != words.sentence(text, amount.span)]
+        if apart and excused(ctx, constraint, apart):
+            return "a filter said in another sentence of the count's turn; without it the count holds"
+        return None
+    named = [v for v in scope if ctx.profile.names_entity(v.slot)]
+    earlier = [v for v in named if v.turn != constraint.turn]
+    if earlier and not [v for v in named if v.turn == constraint.turn]:
+        own = [v for v in claim if not ctx.profile.names_entity(v.slot)]
+        searched = any(u.speaker == "user" and u.domain == earlier[0].domain and earlier[0].turn < u.turn < constraint.turn
+                       and u.slot in ctx.profile.search_columns for u in ctx.variables)  # "How about a nightclub …?"
+        if own and searched and rest_holds(ctx, constraint, {v.name for v in earlier}):
+            return f"the turn's values fit another entity than {earlier[0].text or earlier[0].value!r} (named at turn {earlier[0].turn})"
+    return None
+
+
+def other_domain_kind(ctx, constraint: Constraint, family: str, scope: list[Variable]) -> str | None:
+    """C4 / C5 / C6: the claim's sentence names a kind of another domain and none of its own
+    ("there are no night clubs on the west" read as hotels): which domain the values are of is not
+    settled."""
+    if family not in KB_FAMILIES:
+        return None
+    claim = claim_of(constraint, scope)
+    if not claim:
+        return None
+    domain = claim[0].domain
+    text = utterance(ctx, claim[0])
+    start, end = words.sentence(text, claim[0].span)
+    said = " " + " ".join(normalize(text[start:end]).split()) + " "
+    squashed = said.replace(" ", "")
+    kinds = _kinds(ctx)
+    mine = any(_names(k, said, squashed) for k in kinds.get(domain, set()) | {domain})
+    other = next((d for d, ks in kinds.items() if d != domain and any(_names(k, said, squashed) for k in ks | {d})), None)
+    return f"the sentence names a {other} kind, not a {domain} one" if other and not mine else None
+
+
+def _kinds(ctx) -> dict[str, set[str]]:
+    """domain → its kinds: the values V(domain.kind column) of the dialogue's CSP (the profile's kind column)."""
+    column = ctx.profile.kind_column
+    out: dict[str, set[str]] = {}
+    for slot_type, values in ctx.csp.domains.items():
+        domain, _, slot = slot_type.partition(".")
+        if column and slot == column:
+            out[domain] = {v for v in values if v and v != "dontcare"}
+    return out
+
+
+def _names(kind: str, said: str, squashed: str) -> bool:
+    """Whether a sentence (normalised, and with its spaces removed) names ``kind`` or its plural."""
+    return any(f" {k} " in said for k in (kind, kind + "s", kind + "es")) or (len(kind) > 5 and kind in squashed)
