@@ -62,7 +62,8 @@ Reading rules
 - **A paraphrase of a closed value** (C1): a categorical slot's text that is none of its values
   ("an amusement park" for Theme Park); another value of the slot stays certain.
 - **Negation or choice of unclear scope** (any family): a true / false value read in a sentence
-  with "without", "not both", "neither", "nor" or "either".
+  with "not both" or "either", or before a "without" of its sentence; a negation over a
+  coordination is settled ("without X and Y", "neither X nor Y": both).
 - **Negotiation** (C2): the domain's booking or search failed between the mentions: the later
   value may be a new try ("for fewer nights, then").
 - **A short form** (C2): one value's words all words of the other ("nandos" and "nandos city

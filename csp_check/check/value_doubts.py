@@ -94,19 +94,23 @@ def categorical_paraphrase(ctx, constraint: Constraint, family: str, scope: list
     return None
 
 
-BOOLEAN_SCOPE = re.compile(r"\b(without|not both|neither|nor|either)\b", re.I)
+BOOLEAN_SCOPE = re.compile(r"\b(not both|either|without)\b", re.I)
 
 
 def boolean_scope(ctx, constraint: Constraint, family: str, scope: list[Variable]) -> str | None:
-    """A true / false value read in a sentence with "without", "not both", "neither", "nor" or
-    "either": which feature the negation or the choice governs is not settled."""
+    """A true / false value read where a negation's or a choice's scope is not settled: in a
+    sentence with "not both" (one of them is missing, not which) or "either" (a choice), or
+    before a "without" of its sentence ("with wifi but without parking": the "without" may not
+    reach it). A negation over a coordination is settled ("without X and Y", "neither X nor Y":
+    both)."""
     for v in scope:
         if v.span is None or str(ctx.assignment.get(v.name)) not in ("true", "false", "yes", "no"):
             continue
         text = utterance(ctx, v)
         start, end = words.sentence(text, v.span)
-        if m := BOOLEAN_SCOPE.search(text, start, end):
-            return f"a negation or choice of unclear scope: {text[start:end].strip()!r} ({m.group(0)!r})"
+        for m in BOOLEAN_SCOPE.finditer(text, start, end):
+            if m.group(1).lower() != "without" or m.start() >= v.span.end:
+                return f"a negation or choice of unclear scope: {text[start:end].strip()!r} ({m.group(0)!r})"
     return None
 
 
