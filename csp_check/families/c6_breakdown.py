@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 
 from csp_check.language.cues import sentence_of
 from csp_check.language.normalize import NUMBER_WORDS
-from csp_check.models import DialogueAct, Variable, VariableKind
+from csp_check.models import DialogueAct, Span, Variable, VariableKind
 
 #: Words between a part's amount and its value past which the value may be about something else.
 NEAR_WORDS = 3
@@ -60,6 +60,12 @@ def plain_number(text: str | None) -> bool:
     return words.isdigit() or words in NUMBER_WORDS and words not in ("a", "an", "single")
 
 
+def _span(v: Variable) -> Span:
+    """The span of a variable known to have one (the amounts and values read here all do)."""
+    assert v.span is not None
+    return v.span
+
+
 def _clause_values(ctx, turn: int, amount: Variable, end: int, columns: set[str], mine: list[Variable]) -> list[Variable]:
     """The system's search values of ``columns`` spanned in the clause from ``amount`` to ``end``."""
     assert amount.span is not None
@@ -67,7 +73,7 @@ def _clause_values(ctx, turn: int, amount: Variable, end: int, columns: set[str]
     return sorted((v for v in mine
                    if v.kind is VariableKind.SLOT and v.span is not None and v.turn == turn and v.speaker == "system"
                    and v.slot in columns and v.slot in profile.search_columns and v.slot not in profile.entity_columns
-                   and amount.span.end <= v.span.start and v.span.end <= end), key=lambda v: v.span.start)
+                   and _span(amount).end <= v.span.start and v.span.end <= end), key=lambda v: _span(v).start)
 
 
 def breakdown(ctx, turn: int, kb_id: str, columns: set[str], amounts: list[Variable], mine: list[Variable],
@@ -78,19 +84,19 @@ def breakdown(ctx, turn: int, kb_id: str, columns: set[str], amounts: list[Varia
     if len(amounts) < 2 or any(a.span is None or not isinstance(a.value, int) for a in amounts):
         return None
     utterance = ctx.dialogue.turns[turn].utterance
-    ordered = sorted(amounts, key=lambda a: a.span.start)
+    ordered = sorted(amounts, key=lambda a: _span(a).start)
     clauses: list[list[Variable]] = []
     for a in ordered:
-        end = min([sentence_of(utterance, a.span)[1]]
-                  + [x.span.start for x in counted if x.span is not None and x.span.start > a.span.start])
+        end = min([sentence_of(utterance, _span(a))[1]]
+                  + [x.span.start for x in counted if x.span is not None and x.span.start > _span(a).start])
         clauses.append(_clause_values(ctx, turn, a, end, columns, mine))
     later_slots = {v.slot for vs in clauses[1:] for v in vs}
     first = ordered[0]
-    total = first if all(first.value >= a.value for a in ordered[1:]) and not any(
+    total = first if all(int(first.value) >= int(a.value) for a in ordered[1:]) and not any(
         v.slot in later_slots for v in clauses[0]) else None
     parts: list[Part] = []
     said = {v.name for a, vs in zip(ordered, clauses) if a is not total for v in vs}
-    after = total.span.end if total is not None else -1
+    after = _span(total).end if total is not None else -1
     for x in counted:  # "the other 2 are expensive": a count act with no whole number has its clause too
         if x.span is not None and x.span.start >= after and not any(a.span == x.span for a in ordered):
             end = min([sentence_of(utterance, x.span)[1]] + [y.span.start for y in counted
@@ -107,7 +113,7 @@ def breakdown(ctx, turn: int, kb_id: str, columns: set[str], amounts: list[Varia
         if not values or not plain_number(a.text):
             parts.append(Part(a))  # its filter cannot be told: not checked
             continue
-        gap = len(utterance[a.span.end : values[0].span.start].split())
+        gap = len(utterance[_span(a).end : _span(values[0]).start].split())
         reason = (f"the part's value {values[0].slot}={values[0].value!r} is {gap} words after its amount {a.text!r}: "
                   "it may be about something else") if gap > NEAR_WORDS else None
         parts.append(Part(a, values, reason))

@@ -292,7 +292,8 @@ def counts(
             continue  # "two restaurants: Pizza Express and Pizza Express Fen Ditton": a count of names
         if state_search and amount.value == 0 and unknown_value(ctx, turn, domain, base.name):
             continue  # "zero findings for australasian food": no entity has a value the DB does not know
-        reading, uncertain = [], None
+        reading: list[str] = []
+        uncertain: str | None = None
         if state_search and (turn, domain) in ctx.unlinked:  # a search value no variable mentions: the
             table, reading, uncertain = implicit_filters(ctx, turn, domain, table, filters, amount)  # state's
         if state_search:
