@@ -176,6 +176,8 @@ def calls_command(paths, schema, field, report_path, derive, jobs, no_annotation
         sys.exit(EXIT_ERROR)
     read_errors: list[str] = []
     counts = {"consistent": 0, "inconsistent": 0, "error": 0}
+    aliases: Counter[str] = Counter()
+    markers = 0
     scores = Scores()
     start = time.perf_counter()
     bar = _bar(paths, quiet)
@@ -200,6 +202,8 @@ def calls_command(paths, schema, field, report_path, derive, jobs, no_annotation
         for rep, ex in results:
             bar.advance()
             counts[rep["status"]] += 1
+            aliases.update(rep.get("method_aliases") or [])
+            markers += rep.get("request_markers") or 0
             for err in rep["errors"]:
                 bar.echo(f"csp-check: {rep['source']}: example {rep['example_id']}: {err}")
             if out:
@@ -226,6 +230,10 @@ def calls_command(paths, schema, field, report_path, derive, jobs, no_annotation
     if not quiet:
         click.echo(f"{total} examples: {counts['consistent']} consistent, {counts['inconsistent']} inconsistent, "
                    f"{counts['error']} errors, {len(read_errors)} unreadable lines ({total / seconds if seconds else 0:.1f} examples/s)")
+        if aliases or markers:
+            named = ", ".join(f"{m} {n}" for m, n in sorted(aliases.items()))
+            click.echo(f"release conventions read: method spellings in {sum(aliases.values())} examples ({named or 'none'}); "
+                       f"{markers} request markers slot=\"?\" left out of the check")  # fmt: skip
         fb = getattr(_WORKER, "fallback", None)
         if fb is not None and pool is None:
             click.echo(f"--llm-parse: {fb.accepted} instructions read by the model, {fb.rejected} rejected or failed "

@@ -9,7 +9,7 @@ else ``consistent``.
 
 from __future__ import annotations
 
-from csp_check.nlsi.calls import parse_calls
+from csp_check.nlsi.calls import is_request, parse_calls, without_requests
 from csp_check.nlsi.derive import INTERPRETER, derive_with, solve_count
 from csp_check.nlsi.families import Context, violations
 from csp_check.nlsi.ground import ground
@@ -65,7 +65,10 @@ class Checker:
         else:
             calls, bad = parse_calls(list(raw))
             errors += [f"{self.field}: {e}" for e in bad]
+        markers = sum(is_request(v) for c in calls for _, v in c.arguments)
+        calls = [without_requests(c) for c in calls]
         report = self._report(example, ctx, calls, errors, source)
+        report.request_markers = markers
         if derive_calls:
             dcalls, fired = derive_with(ctx, self.solver)
             report.derived_api_calls = [c.render() for c in dcalls]
@@ -90,6 +93,7 @@ class Checker:
             violations=viols,
             errors=errors,
             unparsed_instructions=[f"{u.instruction} ({u.reason})" for u in ctx.unparsed],
+            method_aliases=sorted({c.method for c in calls if self.schema.method_alias(c.method)}),
             llm_parsed_instructions=None if self.fallback is None else [
                 f"{r.instruction} ({r.describe()})" for r in ctx.rules if r.parsed_by == "llm"],
         )  # fmt: skip
