@@ -9,11 +9,13 @@ else ``consistent``.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from csp_check.nlsi.calls import is_request, parse_calls, without_requests
 from csp_check.nlsi.derive import INTERPRETER, derive_with, solve_count
 from csp_check.nlsi.families import Context, violations
 from csp_check.nlsi.ground import ground
-from csp_check.nlsi.instructions import InstructionParser, Rule, Unparsed
+from csp_check.nlsi.instructions import InstructionParser, Rule, Unparsed, split_actions
 from csp_check.nlsi.llm_parse import LlmFallbackParser
 from csp_check.nlsi.models import ApiCall, CallReport, CallStatus, Example
 from csp_check.nlsi.schema import NlsiSchema
@@ -42,8 +44,14 @@ class Checker:
         """Parse the profile and ground the dialogue: the families' view of the example."""
         rules: list[Rule] = []
         unparsed: list[Unparsed] = []
+        parser = self.fallback or self.parser
         for ins in example.all_standing_instructions:
-            out = (self.fallback or self.parser).parse(ins.nl_instruction, ins.instruction_id)
+            pieces = split_actions(ins.nl_instruction)
+            outs = [parser.parse(p, ins.instruction_id) for p in pieces]
+            if len(pieces) > 1 and all(isinstance(o, Rule) for o in outs):  # one rule per action, named by the whole text
+                rules += [replace(o, instruction=ins.nl_instruction) for o in outs if isinstance(o, Rule)]
+                continue
+            out = outs[0] if len(pieces) == 1 else parser.parse(ins.nl_instruction, ins.instruction_id)
             (rules if isinstance(out, Rule) else unparsed).append(out)
         return Context(example, self.schema, rules, unparsed, ground(example, self.parser, self.use_annotation))
 
