@@ -36,7 +36,7 @@ from csp_check.nlsi.build import build_examples, check_sgd_inputs
 from csp_check.nlsi.calls import parse_calls
 from csp_check.nlsi.check import Checker
 from csp_check.nlsi.experiment import run_calls_experiment, write_outputs
-from csp_check.nlsi.metrics import Scores, exact_match, f1, render_table, selection_scores, triples
+from csp_check.nlsi.metrics import Scores, exact_match, f1, release_scores, render_table, selection_scores, triples
 from csp_check.nlsi.readers import ExampleError, iter_paths, read_examples
 from csp_check.nlsi.schema import load_schema
 from csp_check.nlsi.selection import LlmIclSelector
@@ -176,6 +176,8 @@ def calls_command(paths, schema, field, report_path, derive, jobs, no_annotation
         sys.exit(EXIT_ERROR)
     read_errors: list[str] = []
     counts = {"consistent": 0, "inconsistent": 0, "error": 0}
+    aliases: Counter[str] = Counter()
+    markers = 0
     scores = Scores()
     start = time.perf_counter()
     bar = _bar(paths, quiet)
@@ -200,6 +202,8 @@ def calls_command(paths, schema, field, report_path, derive, jobs, no_annotation
         for rep, ex in results:
             bar.advance()
             counts[rep["status"]] += 1
+            aliases.update(rep.get("method_aliases") or [])
+            markers += rep.get("request_markers") or 0
             for err in rep["errors"]:
                 bar.echo(f"csp-check: {rep['source']}: example {rep['example_id']}: {err}")
             if out:
@@ -207,7 +211,8 @@ def calls_command(paths, schema, field, report_path, derive, jobs, no_annotation
             if derive and ex.get("api_calls") is not None:
                 gold, _ = parse_calls(ex["api_calls"])
                 pred = rep["derived_api_calls"]
-                values = {"em": exact_match(pred, gold), "slot_f1": f1(triples(pred), triples(gold))}
+                rel_em, rel_f1 = release_scores(pred, ex["api_calls"])
+                values = {"rel_em": rel_em, "rel_f1": rel_f1, "em": exact_match(pred, gold), "slot_f1": f1(triples(pred), triples(gold))}
                 if ex.get("applicable_standing_instructions") is not None:
                     profile = [i["nl_instruction"] for i in ex["all_standing_instructions"]]
                     gold_i = [i["nl_instruction"] for i in ex["applicable_standing_instructions"]]
@@ -226,13 +231,20 @@ def calls_command(paths, schema, field, report_path, derive, jobs, no_annotation
     if not quiet:
         click.echo(f"{total} examples: {counts['consistent']} consistent, {counts['inconsistent']} inconsistent, "
                    f"{counts['error']} errors, {len(read_errors)} unreadable lines ({total / seconds if seconds else 0:.1f} examples/s)")
+        if aliases or markers:
+            named = ", ".join(f"{m} {n}" for m, n in sorted(aliases.items()))
+            click.echo(f"release conventions read: method spellings in {sum(aliases.values())} examples ({named or 'none'}); "
+                       f"{markers} request markers slot=\"?\" left out of the check")  # fmt: skip
         fb = getattr(_WORKER, "fallback", None)
         if fb is not None and pool is None:
             click.echo(f"--llm-parse: {fb.accepted} instructions read by the model, {fb.rejected} rejected or failed "
                        f"(reasons in the report's unparsed_instructions)")  # fmt: skip
         if derive and scores.n:
-            click.echo("derived calls vs gold (%), paper's GPT-4 figures beside:")
-            click.echo(render_table(scores.table()))
+            table = scores.table()
+            click.echo(f"derived calls vs gold: exact match {table['all']['rel_em']} % under the release's metric "
+                       f"(lower-cased domain_slot=value sets, calls without arguments ignored), {table['all']['em']} % under ours")
+            click.echo("by reasoning type (%; rel_ = the release's metric), paper's GPT-4 figures beside:")
+            click.echo(render_table(table))
     if total == 0 and not read_errors:
         click.echo(f"csp-check: error: no examples found in {' '.join(map(str, paths))}", err=True)
         sys.exit(EXIT_ERROR)

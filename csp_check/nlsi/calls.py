@@ -3,7 +3,10 @@
 Grammar: ``METHOD "(" [ARG ("," ARG)* [","]] ")"`` with ``ARG = NAME "=" VALUE``; ``VALUE`` is a
 single- or double-quoted string (backslash escapes ``\\" \\' \\\\ \\n \\t``; curly quotes are
 accepted as double quotes) or a bare token up to ``,``/``)`` (numbers, ``True``). ``GetX()`` is a
-call without arguments. Anything else raises :class:`CallSyntaxError` naming the call.
+call without arguments. A quote closes a string only when ``,``, ``)`` or the end follows it
+(blanks aside): a quote inside a value is kept, so the release's unbalanced gold calls
+(``pickup_time="11 o"clock in the morning"``) parse. A request marker ``slot="?"`` is an argument
+with the value ``?`` (:func:`is_request` tells it apart). Anything else raises :class:`CallSyntaxError` naming the call.
 """
 
 from __future__ import annotations
@@ -75,7 +78,7 @@ def _value(text: str, s: str, i: int) -> tuple[str, int]:
                 out.append(_ESCAPES.get(s[j + 1], "\\" + s[j + 1]))
                 j += 2
                 continue
-            if c == close or (close == '"' and c == "\u201d"):
+            if (c == close or (close == '"' and c == "\u201d")) and _closes(s, j + 1):
                 return "".join(out), j + 1
             out.append(c)
             j += 1
@@ -89,6 +92,23 @@ def _value(text: str, s: str, i: int) -> tuple[str, int]:
     if not value:
         raise CallSyntaxError(text, i, "missing value")
     return value, j
+
+
+def _closes(s: str, j: int) -> bool:
+    """Does a quote before ``s[j]`` close its string (``,`` / ``)`` / the end follows)?"""
+    j = _skip(s, j)
+    return j >= len(s) or s[j] in ",)"
+
+
+def is_request(value: str) -> bool:
+    """Is an argument value the release's request marker ``?`` (the slot is asked, not set)?"""
+    return value.strip() == "?"
+
+
+def without_requests(call: ApiCall) -> ApiCall:
+    """``call`` without its request markers (``slot="?"``): what the call constrains."""
+    kept = tuple((k, v) for k, v in call.arguments if not is_request(v))
+    return call if len(kept) == len(call.arguments) else ApiCall(method=call.method, arguments=kept, text=call.text)
 
 
 def parse_calls(texts: list[str]) -> tuple[list[ApiCall], list[CallSyntaxError]]:
@@ -124,7 +144,7 @@ def split_calls(text: str) -> list[str]:
             if c == "\\":
                 i += 2
                 continue
-            if c == quote or (quote == '"' and c == "\u201d"):
+            if (c == quote or (quote == '"' and c == "\u201d")) and _closes(text, i + 1):
                 quote = None
         elif c in _OPEN and depth:
             quote = _OPEN[c]

@@ -9,11 +9,13 @@ else ``consistent``.
 
 from __future__ import annotations
 
-from csp_check.nlsi.calls import parse_calls
+from dataclasses import replace
+
+from csp_check.nlsi.calls import is_request, parse_calls, without_requests
 from csp_check.nlsi.derive import INTERPRETER, derive_with, solve_count
 from csp_check.nlsi.families import Context, violations
 from csp_check.nlsi.ground import ground
-from csp_check.nlsi.instructions import InstructionParser, Rule, Unparsed
+from csp_check.nlsi.instructions import InstructionParser, Rule, Unparsed, split_actions
 from csp_check.nlsi.llm_parse import LlmFallbackParser
 from csp_check.nlsi.models import ApiCall, CallReport, CallStatus, Example
 from csp_check.nlsi.schema import NlsiSchema
@@ -42,8 +44,14 @@ class Checker:
         """Parse the profile and ground the dialogue: the families' view of the example."""
         rules: list[Rule] = []
         unparsed: list[Unparsed] = []
+        parser = self.fallback or self.parser
         for ins in example.all_standing_instructions:
-            out = (self.fallback or self.parser).parse(ins.nl_instruction, ins.instruction_id)
+            pieces = split_actions(ins.nl_instruction)
+            outs = [parser.parse(p, ins.instruction_id) for p in pieces]
+            if len(pieces) > 1 and all(isinstance(o, Rule) for o in outs):  # one rule per action, named by the whole text
+                rules += [replace(o, instruction=ins.nl_instruction) for o in outs if isinstance(o, Rule)]
+                continue
+            out = outs[0] if len(pieces) == 1 else parser.parse(ins.nl_instruction, ins.instruction_id)
             (rules if isinstance(out, Rule) else unparsed).append(out)
         return Context(example, self.schema, rules, unparsed, ground(example, self.parser, self.use_annotation))
 
@@ -65,7 +73,10 @@ class Checker:
         else:
             calls, bad = parse_calls(list(raw))
             errors += [f"{self.field}: {e}" for e in bad]
+        markers = sum(is_request(v) for c in calls for _, v in c.arguments)
+        calls = [without_requests(c) for c in calls]
         report = self._report(example, ctx, calls, errors, source)
+        report.request_markers = markers
         if derive_calls:
             dcalls, fired = derive_with(ctx, self.solver)
             report.derived_api_calls = [c.render() for c in dcalls]
@@ -90,6 +101,7 @@ class Checker:
             violations=viols,
             errors=errors,
             unparsed_instructions=[f"{u.instruction} ({u.reason})" for u in ctx.unparsed],
+            method_aliases=sorted({c.method for c in calls if self.schema.method_alias(c.method)}),
             llm_parsed_instructions=None if self.fallback is None else [
                 f"{r.instruction} ({r.describe()})" for r in ctx.rules if r.parsed_by == "llm"],
         )  # fmt: skip

@@ -12,11 +12,18 @@ Values are assigned to (domain, slot) by scoring (mentioned domain, mentioned sl
 holding both slots of a chain); the condition is the part governed by a condition word (if,
 when, whenever, …). An instruction with no grounded value and no two domains with "also" is
 returned as :class:`Unparsed` with the reason: never guessed silently.
+
+Several actions in one rule (the release's "… then look for number of beds as 2, number of
+baths as 1", "… then look for pets allowed, number of beds as 2") are split by
+:func:`split_actions` into one instruction per action under the same condition, each parsed
+alone; a piece without " as " after the first joins the one before ("location as London, UK"
+is one action).
 """
 
 from __future__ import annotations
 
 import itertools
+import re
 from dataclasses import dataclass, field
 from functools import cached_property
 
@@ -67,6 +74,24 @@ class Unparsed:
     instruction: str
     reason: str
     instruction_id: str | int | None = None
+
+
+_LOOK_FOR = re.compile(r"^(?P<head>.*?\bthen\s+look\s+for\s+)(?P<tail>.+)$", re.IGNORECASE)
+
+
+def split_actions(text: str) -> list[str]:
+    """One instruction per action of ``text``'s "… then look for A as 1, B as 2" (the
+    condition repeated); ``[text]`` when it has one action."""
+    m = _LOOK_FOR.match(text.strip())
+    if not m:
+        return [text]
+    pieces: list[str] = []
+    for piece in (p.strip() for p in m.group("tail").split(",")):
+        if pieces and " as " not in f" {piece.lower()} " and " as " in f" {pieces[-1].lower()} ":
+            pieces[-1] += ", " + piece  # a value with a comma ("London, UK")
+        elif piece:
+            pieces.append(piece)
+    return [m.group("head") + p for p in pieces] if len(pieces) > 1 else [text]
 
 
 @dataclass

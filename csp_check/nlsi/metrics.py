@@ -5,7 +5,14 @@ normalisation (lower case, punctuation removed, arguments compared as sets) and 
 calls are equal; *slot F1* — F1 of the ``(method, slot, value)`` triple sets per example,
 averaged. Selection: exact match and F1 of the predicted instruction set (lower-cased), counting
 only predicted instructions present in the profile; *hallucination* — the share of predicted
-instructions not in the profile. Paper figures (test set, GPT-4, Table 2) are in :data:`PAPER`.
+instructions not in the profile.
+
+*The release's metric* (the NLSI release's own scorer), the headline of ``calls --derive``:
+each call set is lower-cased and flattened to a set of ``domain_slot=value`` items, calls
+without arguments are ignored; exact match is set equality (``rel_em``), and ``rel_f1`` the F1 of
+the item sets. Request markers ``slot="?"`` stay items, as in the scorer. In both metrics a
+release method spelling (``GetDenists``, :data:`~csp_check.nlsi.schema.METHOD_ALIASES`) is read
+as its domain, so a call spelled either way is the same call. Paper figures (test set, GPT-4, Table 2) are in :data:`PAPER`.
 """
 
 from __future__ import annotations
@@ -14,7 +21,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 
 from csp_check.nlsi.calls import parse_calls
-from csp_check.nlsi.schema import normalize
+from csp_check.nlsi.schema import METHOD_ALIASES, normalize
 
 #: Paper Table 2, GPT-4 (interpretation EM / slot F1; selection EM / instruction F1).
 PAPER = {
@@ -43,7 +50,36 @@ def call_key(text_or_call) -> tuple[str, frozenset[tuple[str, str]]]:
         if not calls:
             return (normalize(call), frozenset())
         call = calls[0]
-    return (normalize(call.method), frozenset((normalize(s), normalize(v)) for s, v in call.arguments))
+    return (normalize(_method(call.method)), frozenset((normalize(s), normalize(v)) for s, v in call.arguments))
+
+
+def _method(method: str) -> str:
+    """The method with a release spelling read as its domain's (``GetDenists`` → ``GetDentists``)."""
+    return f"Get{METHOD_ALIASES[method]}" if method in METHOD_ALIASES else method
+
+
+def _parsed(calls: list) -> list:
+    out = []
+    for c in calls:
+        out += parse_calls([c])[0] if isinstance(c, str) else [c]
+    return out
+
+
+def release_items(calls: list) -> set[str]:
+    """The release scorer's view of a call set: lower-cased ``domain_slot=value`` items; calls
+    without arguments add nothing."""
+    items = set()
+    for c in _parsed(calls):
+        method = _method(c.method)
+        domain = method[3:] if method.startswith("Get") else method
+        items |= {f"{domain}_{s}={v}".lower() for s, v in c.arguments}
+    return items
+
+
+def release_scores(pred: list, gold: list) -> tuple[bool, float]:
+    """(exact match, F1) of two call sets under the release's metric (:func:`release_items`)."""
+    p, g = release_items(pred), release_items(gold)
+    return p == g, f1(p, g)
 
 
 def _keys(calls: list) -> list:
@@ -97,7 +133,7 @@ class Scores:
     sums: dict[str, dict[str, float]] = field(default_factory=lambda: defaultdict(lambda: defaultdict(float)))
 
     def add(self, rtype: str, **values: float) -> None:
-        """Add one example's values (``em``, ``slot_f1``, ``sel_em``, ``sel_f1``, ``halluc``)."""
+        """Add one example's values (``rel_em``, ``rel_f1``, ``em``, ``slot_f1``, ``sel_em``, ``sel_f1``, ``halluc``)."""
         for key in (rtype, "all"):
             self.n[key] += 1
             for k, v in values.items():
@@ -110,7 +146,7 @@ class Scores:
 
 def render_table(table: dict[str, dict[str, float]]) -> str:
     """A plain-text table by reasoning type with the paper's Table 5 figures beside ours."""
-    cols = ["n", "em", "slot_f1", "sel_em", "sel_f1", "halluc"]
+    cols = ["n", "rel_em", "rel_f1", "em", "slot_f1", "sel_em", "sel_f1", "halluc"]
     lines = [f"{'type':16} " + " ".join(f"{c:>7}" for c in cols) + "   paper EM (GPT-4 Oracle / ICL)"]
     order = [t for t in PAPER_BY_TYPE if t in table] + [t for t in table if t not in PAPER_BY_TYPE and t != "all"] + ["all"]
     for t in order:

@@ -153,6 +153,8 @@ class CallReport(BaseModel):
     violations: list[CallViolation] = Field(default_factory=list)
     errors: list[str] = Field(default_factory=list)
     unparsed_instructions: list[str] = Field(default_factory=list)
+    method_aliases: list[str] = Field(default_factory=list)  # release spellings read as a domain's method (GetDenists)
+    request_markers: int = 0  # arguments slot="?" (asked, not set), left out of the check
     llm_parsed_instructions: list[str] | None = None  # with --llm-parse: read by the LLM fallback
     derived_api_calls: list[str] | None = None
     derived_instructions: list[str] | None = None

@@ -1,6 +1,11 @@
-"""Readers of NLSI examples (spec §2): the released JSONL layout and our own JSONL.
+"""Readers of NLSI examples (spec §2): the released JSONL layout, our own JSONL, and the
+release's raw example files.
 
-Both are one JSON object per line. The instruction lists may be JSON lists or a Python-literal
+JSONL files hold one JSON object per line. A file whose text starts with ``[`` (the release's
+``old_instructions_dataset.json``) is one JSON list of examples in the release's raw format:
+``utterance``, ``user_profile`` (all instructions), ``standing_instructions`` (the applicable
+ones), ``example_type`` (:data:`EXAMPLE_TYPES` → reasoning type), ``api_calls``, ``frames``;
+errors name the item's position (``FILE:ITEM``). The instruction lists may be JSON lists or a Python-literal
 *string* of a list (released files do both); strings are parsed with :func:`ast.literal_eval`,
 never ``eval``. ``api_calls`` may likewise be a list or a literal string. A line that is not JSON,
 or whose fields do not fit :class:`~csp_check.nlsi.models.Example`, becomes an
@@ -27,6 +32,17 @@ _LIST_FIELDS = (
     "api_calls",
     "pred_api_calls",
 )
+#: The release's raw fields → ours.
+RAW_FIELDS = {"user_profile": "all_standing_instructions", "standing_instructions": "applicable_standing_instructions"}
+#: The release's ``example_type`` → reasoning type (paper Table 1).
+EXAMPLE_TYPES = {
+    "simple": ReasoningType.PLAIN,
+    "chains_simple": ReasoningType.MULTI_HOP,
+    "chains_domains": ReasoningType.MULTI_DOMAIN,
+    "override": ReasoningType.CONFLICT,
+    "multiple_instructions": ReasoningType.MULTI_PREFERENCE,
+    "no_instructions": ReasoningType.NONE_APPLICABLE,
+}
 SCHEMA_PATH = Path(__file__).resolve().parent.parent / "schema" / "nlsi_example.schema.json"
 
 
@@ -78,6 +94,9 @@ def example_from_obj(obj: dict[str, Any]) -> Example:
     if not isinstance(obj, dict):
         raise ValueError(f"expected a JSON object, got {type(obj).__name__}")
     data = dict(obj)
+    for raw, ours in RAW_FIELDS.items():
+        if raw in data and ours not in data:
+            data[ours] = data.pop(raw)
     for field in _LIST_FIELDS:
         if field in data and data[field] is not None:
             data[field] = _literal_list(data[field], field)
@@ -92,6 +111,10 @@ def example_from_obj(obj: dict[str, Any]) -> Example:
     meta = data.get("metadata") or {}
     if isinstance(meta, str):
         meta = {"label": meta}
+    if isinstance(data.get("example_type"), str):
+        meta = {**meta, "example_type": data["example_type"]}
+        if data["example_type"] in EXAMPLE_TYPES and "reasoning_type" not in data:
+            data["reasoning_type"] = EXAMPLE_TYPES[data["example_type"]]
     data["metadata"] = meta
     if "reasoning_type" not in data:
         data["reasoning_type"] = _reasoning_type(meta)
@@ -123,12 +146,19 @@ def iter_paths(paths: list[Path]) -> Iterator[Path]:
 def read_examples(path: Path) -> Iterator[Example | ExampleError]:
     """Stream one JSONL file: an :class:`Example` or an :class:`ExampleError` per non-empty line.
 
-    A missing/unreadable file yields one :class:`ExampleError` (line 0).
+    A missing/unreadable file yields one :class:`ExampleError` (line 0). A file starting with
+    ``[`` is read as one JSON list (the release's raw examples; "line" is the item number).
     """
     try:
         handle = path.open(encoding="utf-8")
-    except OSError as err:
-        yield ExampleError(str(path), 0, None, f"cannot read: {err.strerror or err}")
+        head = handle.read(4096).lstrip()[:1]
+        handle.seek(0)
+    except (OSError, UnicodeDecodeError) as err:
+        yield ExampleError(str(path), 0, None, f"cannot read: {getattr(err, 'strerror', None) or err}")
+        return
+    if head == "[":
+        with handle:
+            yield from _read_list(path, handle.read())
         return
     with handle:
         for number, line in enumerate(handle, 1):
@@ -139,15 +169,32 @@ def read_examples(path: Path) -> Iterator[Example | ExampleError]:
             except json.JSONDecodeError as err:
                 yield ExampleError(str(path), number, None, f"not JSON: {err.msg} (column {err.colno})")
                 continue
-            eid = obj.get("example_id") if isinstance(obj, dict) else None
-            try:
-                yield example_from_obj(obj)
-            except ValidationError as err:
-                first = err.errors()[0]
-                loc = ".".join(str(x) for x in first["loc"])
-                yield ExampleError(str(path), number, None if eid is None else str(eid), f"{loc}: {first['msg']}")
-            except ValueError as err:
-                yield ExampleError(str(path), number, None if eid is None else str(eid), str(err))
+            yield _example_or_error(path, number, obj)
+
+
+def _read_list(path: Path, text: str) -> Iterator[Example | ExampleError]:
+    try:
+        items = json.loads(text)
+    except json.JSONDecodeError as err:
+        yield ExampleError(str(path), err.lineno, None, f"not JSON: {err.msg} (column {err.colno})")
+        return
+    if not isinstance(items, list):
+        yield ExampleError(str(path), 0, None, "expected a JSON list of examples")
+        return
+    for number, obj in enumerate(items, 1):
+        yield _example_or_error(path, number, obj)
+
+
+def _example_or_error(path: Path, number: int, obj: Any) -> Example | ExampleError:
+    eid = obj.get("example_id") if isinstance(obj, dict) else None
+    try:
+        return example_from_obj(obj)
+    except ValidationError as err:
+        first = err.errors()[0]
+        loc = ".".join(str(x) for x in first["loc"])
+        return ExampleError(str(path), number, None if eid is None else str(eid), f"{loc}: {first['msg']}")
+    except ValueError as err:
+        return ExampleError(str(path), number, None if eid is None else str(eid), str(err))
 
 
 def json_schema() -> dict[str, Any]:

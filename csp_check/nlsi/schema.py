@@ -35,6 +35,13 @@ NUMBER_WORDS = {
     "seven": "7", "eight": "8", "nine": "9", "ten": "10", "single": "1", "no": "0",
 }
 #: Slots whose values a second-domain call may share with the first (paper §3.1 MultiDomain).
+#: The NLSI release's own method spellings (``old_instructions_dataset.json``: ``GetDenists``
+#: for Dentists, ``GetRentalcars``, ``GetHouses`` for HouseStays): accepted as aliases of the
+#: domain's method and reported apart (:meth:`NlsiSchema.method_alias`).
+METHOD_ALIASES = {"GetDenists": "Dentists", "GetRentalcars": "RentalCars", "GetHouses": "HouseStays"}
+#: The release's schema and ontology file names (a release folder holds them instead of SGD's
+#: ``schema.json``).
+RELEASE_SCHEMA, RELEASE_ONTOLOGY = "schema_updated_v5.json", "slot_value_dict.json"
 LOCATION_SLOTS = frozenset({
     "city", "location", "where_to", "area", "city_of_event", "destination", "destination_city",
     "to_city", "to_location", "dest",
@@ -88,10 +95,16 @@ class NlsiSchema:
 
     # -- lookups -----------------------------------------------------------------------------
     def method_domain(self, method: str) -> str | None:
-        """The domain of ``GetX`` when ``X`` is a domain of the schema (exact), else None."""
+        """The domain of ``GetX`` when ``X`` is a domain of the schema (exact), or of a release
+        spelling (:data:`METHOD_ALIASES`), else None."""
         if method.startswith("Get") and method[3:] in self.domains:
             return method[3:]
-        return None
+        alias = METHOD_ALIASES.get(method)
+        return alias if alias in self.domains else None
+
+    def method_alias(self, method: str) -> bool:
+        """Is ``method`` a release spelling (``GetDenists``) rather than ``Get`` + a domain?"""
+        return not (method.startswith("Get") and method[3:] in self.domains) and self.method_domain(method) is not None
 
     def slot(self, domain: str, slot: str) -> SlotInfo | None:
         """The slot ``slot`` of ``domain``, or None."""
@@ -180,6 +193,20 @@ class NlsiSchema:
                         for slot, v in call.get("parameters", {}).items():
                             self.add_value(domain, slot, v)
 
+    def add_release_ontology(self, table: dict[str, Any]) -> None:
+        """Add the release's ``slot_value_dict.json`` (``{domain: {slot: [values]}}``): a release
+        domain is the NLSI domain of every SGD service named ``DOMAIN_N`` (Services → Salons,
+        Dentists, Doctors); values go only to slots the domain has."""
+        for key, slots in table.items():
+            if not isinstance(slots, dict):
+                continue
+            targets = {d for svc, d in self.services.items() if re.sub(r"_\d+$", "", svc) == key} or {key}
+            for domain in sorted(targets):
+                for slot, values in slots.items():
+                    for v in values if isinstance(values, list) else []:
+                        if isinstance(v, str) and v.strip():
+                            self.add_value(domain, slot, v)
+
     def to_json(self) -> list[dict[str, Any]]:
         """SGD-style schema (one service per domain) with ``values_seen`` and ``aliases`` per slot."""
         out = []
@@ -207,15 +234,21 @@ def load_schema(paths: Iterable[Path]) -> NlsiSchema:
     """Load a schema from ``schema.json`` files and/or SGD split directories.
 
     A directory contributes its ``schema.json`` and the ontology of its ``dialogues_*.json``;
+    a directory of the NLSI release (``schema_updated_v5.json``, no ``schema.json``) contributes
+    that schema and the ontology ``slot_value_dict.json``;
     a file is an SGD-style service list (ours adds ``values_seen`` / ``aliases``). Raises
     ``FileNotFoundError`` for a missing path and ``ValueError`` for a file that is not a list of
     services.
     """
     schema = NlsiSchema()
-    dirs = []
+    dirs, ontologies = [], []
     for path in paths:
         path = Path(path)
-        if path.is_dir():
+        if path.is_dir() and not (path / "schema.json").exists() and (path / RELEASE_SCHEMA).exists():
+            files = [path / RELEASE_SCHEMA]
+            if (path / RELEASE_ONTOLOGY).exists():
+                ontologies.append(path / RELEASE_ONTOLOGY)
+        elif path.is_dir():
             files = [path / "schema.json"]
             dirs.append(path)
         else:
@@ -226,6 +259,11 @@ def load_schema(paths: Iterable[Path]) -> NlsiSchema:
                 raise ValueError(f"{f}: not an SGD-style schema (a list of services)")
             for service in data:
                 schema.add_service(service)
+    for f in ontologies:
+        table = json.loads(f.read_text(encoding="utf-8"))
+        if not isinstance(table, dict):
+            raise ValueError(f"{f}: not the release's ontology (a JSON object of domains)")
+        schema.add_release_ontology(table)
     for d in dirs:
         for f in sorted(d.glob("dialogues_*.json")):
             try:

@@ -1,0 +1,83 @@
+"""The NLSI release's own files (../shared/data/nlsi; skipped when absent): the raw example
+format, the release folder as --schema, release conventions, the release's metric."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from csp_check.cli.main import main
+from csp_check.nlsi.calls import parse_calls, without_requests
+from csp_check.nlsi.check import Checker
+from csp_check.nlsi.instructions import split_actions
+from csp_check.nlsi.metrics import release_items, release_scores
+from csp_check.nlsi.models import ReasoningType
+from csp_check.nlsi.readers import read_examples
+from csp_check.nlsi.schema import load_schema
+
+RELEASE = Path(__file__).resolve().parents[2] / "shared" / "data" / "nlsi"
+RAW = RELEASE / "old_instructions_dataset.json"
+needs_release = pytest.mark.skipif(not RAW.exists(), reason="shared NLSI release files not present")
+
+
+def test_unbalanced_quote_and_request_marker():
+    calls, errors = parse_calls(['GetBuses(leaving_time="8 o"clock in the morning", to_location="San Diego")',
+                                 'GetMusic(song_name="Only Love", year="?")'])
+    assert not errors
+    assert calls[0].args()["leaving_time"] == '8 o"clock in the morning'
+    assert without_requests(calls[1]).args() == {"song_name": "Only Love"}
+
+
+def test_release_metric_ignores_empty_calls_and_case():
+    assert release_items(['GetHotels(location="London")', "GetTravel()"]) == {"hotels_location=london"}
+    assert release_scores(['GetDentists(city="SF")'], ['GetDenists(city="sf")']) == (True, 1.0)
+
+
+def test_split_actions():
+    text = "If I ask for Homes and area is fremont then look for number of beds as 2, number of baths as 1"
+    assert len(split_actions(text)) == 2
+    assert split_actions("If city is Paris then look for location as London, UK") == [
+        "If city is Paris then look for location as London, UK"]
+
+
+@needs_release
+def test_raw_release_file_reads_every_example():
+    items = list(read_examples(RAW))
+    assert len(items) == 175 and all(not hasattr(i, "message") for i in items)
+    types = {i.reasoning_type for i in items}
+    assert ReasoningType.MULTI_DOMAIN in types and ReasoningType.UNKNOWN not in types
+    assert all(i.all_standing_instructions for i in items)
+
+
+@needs_release
+def test_release_folder_schema_and_method_spellings():
+    schema = load_schema([RELEASE])
+    for method, domain in (("GetDenists", "Dentists"), ("GetRentalcars", "RentalCars"), ("GetHouses", "HouseStays")):
+        assert schema.method_domain(method) == domain and schema.method_alias(method)
+    assert not schema.method_alias("GetHotels")
+    assert "San Fran" in schema.domains["Restaurants"]["city"].values  # the release's ontology
+
+
+@needs_release
+def test_calls_cli_on_release_never_exit_2(tmp_path):
+    report = tmp_path / "r.jsonl"
+    res = CliRunner().invoke(main, ["calls", str(RAW), "--schema", str(RELEASE), "--report", str(report)])
+    assert res.exit_code in (0, 1), res.output
+    lines = [json.loads(x) for x in report.read_text().splitlines()]
+    assert len(lines) == 175 and not any(r["errors"] for r in lines)
+    consistent = sum(r["status"] == "consistent" for r in lines)
+    assert consistent >= 150  # 154 / 175 measured
+    assert "method spellings in 32 examples" in res.output
+
+
+@needs_release
+def test_multi_action_rule_on_release():
+    schema = load_schema([RELEASE])
+    checker = Checker(schema, use_annotation=False)
+    ex = next(i for i in read_examples(RAW) if str(i.example_id) == "1065")
+    rep = checker.check(ex, derive_calls=True)
+    assert rep.status.value == "consistent"
+    assert release_scores(rep.derived_api_calls, ex.api_calls)[0]
