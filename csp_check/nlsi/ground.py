@@ -6,6 +6,16 @@ ontology matching on the user's turns with the instruction parser's ``PhraseMatc
 mention is assigned to the slot of a requested domain it belongs to (ambiguous ones are kept only
 as "mentioned"), later mentions override earlier ones, and a negated mention ("actually, not
 Italian") removes the value it names.
+
+Agent offers (text grounding; SGD's state rule: a value the system offers and the user accepts
+is in the state): an agent turn is *answered* by the user turn after it. Unless that turn
+rejects it (:data:`~csp_check.nlsi.cues.REJECT_STARTS`, or another option asked for without
+accepting first: :data:`~csp_check.nlsi.cues.REJECT_WORDS`), the agent's words count as said
+("10:55 am" of an offered flight the user goes on to book); when it begins by accepting
+(:data:`~csp_check.nlsi.cues.ACCEPT_CUES`: "yes", "that works", "sounds good") the categorical
+values the ontology finds in the offer ("Tourist Attraction") are also stated, in dialogue order
+(a later user statement wins). Names in an offer ("Heartbeat by Enrique Iglesias") are said, not
+stated: which of them the user accepts, the song or its artist, the words do not tell.
 """
 
 from __future__ import annotations
@@ -14,6 +24,7 @@ from dataclasses import dataclass, field
 
 from csp_check.language.dates import reference_date, resolve_dates, resolve_years
 from csp_check.nlsi.cues import (
+    ACCEPT_CUES,
     BOOL_FALSE,
     DOMAIN_ALTERNATIVES,
     DOMAIN_DECIDERS,
@@ -21,6 +32,8 @@ from csp_check.nlsi.cues import (
     NEGATIONS,
     NOT_VALUE_AFTER,
     NOT_VALUE_BEFORE,
+    REJECT_STARTS,
+    REJECT_WORDS,
     REQUEST_CUES,
     ROLE_CUES,
     WEAK_DOMAIN_WORDS,
@@ -28,7 +41,7 @@ from csp_check.nlsi.cues import (
     value_cues,
 )
 from csp_check.nlsi.instructions import InstructionParser
-from csp_check.nlsi.models import Example
+from csp_check.nlsi.models import Example, split_turns
 from csp_check.nlsi.schema import LOCATION_SLOTS, normalize
 
 
@@ -46,6 +59,8 @@ class Grounding:
     #: requested domain → other domains the same words name (text only: "a movie" is Movies or
     #: Media, :data:`~csp_check.nlsi.cues.DOMAIN_ALTERNATIVES`); calling one of them answers it.
     alternatives: dict[str, list[str]] = field(default_factory=dict)
+    #: normalised agent offers the user did not reject (their words count as said; module doc)
+    offered: list[str] = field(default_factory=list)
 
     def grounded_domains(self) -> list[str]:
         """The requested domains, then their alternatives (values are grounded for each)."""
@@ -56,10 +71,11 @@ class Grounding:
         return self.values.get(domain, {}).get(slot)
 
     def said(self, value: str) -> bool:
-        """Does the normalised value occur in the user's text (whole words), or does a paraphrase
-        of it (:data:`~csp_check.nlsi.cues.VALUE_CUES`) occur there?"""
+        """Does the normalised value occur in the user's text (whole words) or in an agent offer
+        the user did not reject (:attr:`offered`), or does a paraphrase of it
+        (:data:`~csp_check.nlsi.cues.VALUE_CUES`) occur there?"""
         n = normalize(value)
-        return bool(n) and (f" {n} " in f" {self.text} " or n in self.implied)
+        return bool(n) and (any(f" {n} " in f" {t} " for t in [self.text, *self.offered]) or n in self.implied)
 
 
 def ground(example: Example, parser: InstructionParser, use_annotation: bool = True) -> Grounding:
@@ -122,8 +138,17 @@ def ground(example: Example, parser: InstructionParser, use_annotation: bool = T
         best = [d for d, c in counts.items() if c == top]
         if len(best) == 1:
             g.domains = best
+    said = mentions
+    for k, (turn, accepted) in _answered_offers(example).items():  # accepted offers, in dialogue order
+        g.offered.append(normalize(turn))
+        if accepted:
+            doc, ms = parser.mentions(turn)
+            words = [t.lower_ for t in doc]
+            ms = [m for m in ms if m.kind == "value" and all(
+                (i := schema.slot(d, o.split("\x00")[0])) is not None and i.is_categorical for d, o in m.options)]
+            said = said[:k] + [(words, ms)] + said[k:]
     for group in [g.domains] + [[a] for a in g.grounded_domains() if a not in g.domains]:
-        _stated_values(g, schema, mentions, group)
+        _stated_values(g, schema, said, group)
     _paraphrased_values(g, schema)
     _dates(g, example, user_text)
     _locations(g, parser, docs)
@@ -167,6 +192,28 @@ def _stated_values(g: Grounding, schema, mentions: list, group: list[str]) -> No
                     del g.values[d][slot]
             else:
                 g.values.setdefault(d, {})[slot] = canon
+
+
+def _answered_offers(example: Example) -> dict[int, tuple[str, bool]]:
+    """Agent turns the next user turn does not reject (module doc): ``{number of user turns
+    before it: (agent text, accepted)}``; ``accepted`` when the answer begins with an
+    acceptance cue. The user's own words are no offer of theirs, so these only add."""
+    turns = split_turns(example.user_utterance)
+    out: dict[int, tuple[str, bool]] = {}
+    before = 0
+    for k, (speaker, text) in enumerate(turns):
+        if speaker == "user":
+            before += 1
+            continue
+        if k + 1 >= len(turns) or turns[k + 1][0] != "user":
+            continue
+        answer = f" {normalize(turns[k + 1][1])} "
+        accepts = any(answer.startswith(f" {c} ") for c in ACCEPT_CUES)
+        rejects = any(answer.startswith(f" {c} ") for c in REJECT_STARTS) or (
+            not accepts and bool(set(answer.split()) & REJECT_WORDS))
+        if not rejects:
+            out[before] = (text, accepts)
+    return out
 
 
 def _dates(g: Grounding, example: Example, user_text: str) -> None:
