@@ -7,6 +7,13 @@ mention is assigned to the slot of a requested domain it belongs to (ambiguous o
 as "mentioned"), later mentions override earlier ones, and a negated mention ("actually, not
 Italian") removes the value it names.
 
+Requested domains (text grounding): a domain word with a negation among the three words before
+it asks for nothing ("there's no place like home"); a request cue that a domain word qualifies
+asks for that domain, not the cue's ("a house rental" is HouseStays, not RentalCars); a domain
+first named in the last user turn, after another was requested and the agent answered it (the
+agent turn asks nothing), is a *follow-up* ("I would like to find a hotel room there" after a
+weather answer): its values are grounded, it is not requested (a chain rule may still call it).
+
 Agent offers (text grounding; SGD's state rule: a value the system offers and the user accepts
 is in the state): an agent turn is *answered* by the user turn after it. Unless that turn
 rejects it (:data:`~csp_check.nlsi.cues.REJECT_STARTS`, or another option asked for without
@@ -61,10 +68,15 @@ class Grounding:
     alternatives: dict[str, list[str]] = field(default_factory=dict)
     #: normalised agent offers the user did not reject (their words count as said; module doc)
     offered: list[str] = field(default_factory=list)
+    #: domains first named in the last user turn after the agent answered the request (module
+    #: doc): their values are grounded, but they are not requested (a chain may still call them)
+    followups: list[str] = field(default_factory=list)
 
     def grounded_domains(self) -> list[str]:
-        """The requested domains, then their alternatives (values are grounded for each)."""
-        return list(dict.fromkeys(self.domains + [a for d in self.domains for a in self.alternatives.get(d, [])]))
+        """The requested domains, then their alternatives and the follow-up domains (values are
+        grounded for each)."""
+        alts = [a for d in self.domains for a in self.alternatives.get(d, [])]
+        return list(dict.fromkeys(self.domains + alts + self.followups))
 
     def stated(self, domain: str, slot: str) -> str | None:
         """The value the user stated for ``domain.slot``, or None."""
@@ -104,20 +116,28 @@ def ground(example: Example, parser: InstructionParser, use_annotation: bool = T
         mentions.append((words, ms))
     weak: list[str] = []
     named = {next(iter(m.options))[0] for _, ms in mentions for m in ms if m.kind == "domain"}
-    for _words, ms in mentions:
+    answered = _answered_last(example)
+    for k, (words, ms) in enumerate(mentions):
         for m in ms:
             if m.kind == "domain":
                 d = next(iter(m.options))[0]
                 if any(v.kind == "value" and v.start < m.end and m.start < v.end
                        and any(o[0] != d and o[0] in named for o in v.options) for v in ms):
                     continue  # "House songs", "Music events": a value of another named domain
+                if set(words[max(0, m.start - 3) : m.start]) & NEGATIONS:
+                    continue  # "there's no place like home", "no hotel": not asked for
                 target = weak if m.text.lower() in WEAK_DOMAIN_WORDS else g.domains
+                if answered and k == len(mentions) - 1 and g.domains and d not in g.domains and target is g.domains:
+                    target = g.followups  # "… I would like to find a hotel room there" after a weather answer
                 if d not in target:
                     target.append(d)
     if not g.domains:  # no domain named: words that ask for one ("I'm hungry", "call me a cab"),
         text = f" {g.text} "  # before a generic domain word ("travel by plane" asks for a flight)
-        hits = [(text.find(f" {normalize(p)} "), d) for d, ps in REQUEST_CUES.items() if d in schema.domains for p in ps]
-        g.domains = list(dict.fromkeys(d for at, d in sorted(h for h in hits if h[0] >= 0)))[:1]
+        domain_words = {normalize(m.text) for _, ms in mentions for m in ms if m.kind == "domain"}
+        hits = [(at, d) for d, ps in REQUEST_CUES.items() if d in schema.domains for p in ps
+                if (at := text.find(f" {normalize(p)} ")) >= 0
+                and not any(text[:at + 1].endswith(f" {w} ") for w in domain_words)]  # "house rental"
+        g.domains = list(dict.fromkeys(d for at, d in sorted(hits)))[:1]
     if not g.domains:
         g.domains = weak
     for (src, dst), words_ in DOMAIN_QUALIFIERS.items():  # "a movie to stream online" is Media
@@ -192,6 +212,17 @@ def _stated_values(g: Grounding, schema, mentions: list, group: list[str]) -> No
                     del g.values[d][slot]
             else:
                 g.values.setdefault(d, {})[slot] = canon
+
+
+def _answered_last(example: Example) -> bool:
+    """Is the user's last turn an answer to an agent turn that answered (it asks nothing: no
+    "?")? A domain first named there, after another was requested, is a follow-up beyond the
+    example's request (the release's calls stop at the answered request)."""
+    turns = split_turns(example.user_utterance)
+    users = [k for k, (speaker, _) in enumerate(turns) if speaker == "user"]
+    if len(users) < 2 or users[-1] == 0 or turns[users[-1] - 1][0] != "agent":
+        return False
+    return "?" not in turns[users[-1] - 1][1]
 
 
 def _answered_offers(example: Example) -> dict[int, tuple[str, bool]]:
