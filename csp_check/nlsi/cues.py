@@ -105,6 +105,15 @@ ROLE_CUES = {
     "from": ("origin", "from_", "departure", "pickup", "leaving"), "out": ("origin", "from_", "departure"),
 }
 CONDITION_WORDS = {"if", "when", "whenever", "once", "anytime", "while"}
+#: How a user turn that answers an agent's offer begins when it accepts it (SGD: a value the
+#: system offers and the user accepts enters the dialogue state): "yes", "that works", ….
+ACCEPT_CUES = ("yes", "yeah", "yep", "sure", "ok", "okay", "perfect", "great", "fine", "that works", "sounds good",
+               "sounds great", "that sounds", "that one", "that is fine", "that s fine", "i like that", "i love that",
+               "that would be", "i d like that", "alright", "all right")
+#: How a user turn rejects the agent's offer: it begins with one of the first words, or, not
+#: beginning with an acceptance cue, asks for another option anywhere.
+REJECT_STARTS = ("no", "nope", "not", "none", "neither", "nah")
+REJECT_WORDS = {"another", "other", "else", "different", "instead", "others"}
 
 
 def slot_phrases(domain: str, slot: str) -> list[str]:

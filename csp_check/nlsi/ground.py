@@ -6,6 +6,23 @@ ontology matching on the user's turns with the instruction parser's ``PhraseMatc
 mention is assigned to the slot of a requested domain it belongs to (ambiguous ones are kept only
 as "mentioned"), later mentions override earlier ones, and a negated mention ("actually, not
 Italian") removes the value it names.
+
+Requested domains (text grounding): a domain word with a negation among the three words before
+it asks for nothing ("there's no place like home"); a request cue that a domain word qualifies
+asks for that domain, not the cue's ("a house rental" is HouseStays, not RentalCars); a domain
+first named in the last user turn, after another was requested and the agent answered it (the
+agent turn asks nothing), is a *follow-up* ("I would like to find a hotel room there" after a
+weather answer): its values are grounded, it is not requested (a chain rule may still call it).
+
+Agent offers (text grounding; SGD's state rule: a value the system offers and the user accepts
+is in the state): an agent turn is *answered* by the user turn after it. Unless that turn
+rejects it (:data:`~csp_check.nlsi.cues.REJECT_STARTS`, or another option asked for without
+accepting first: :data:`~csp_check.nlsi.cues.REJECT_WORDS`), the agent's words count as said
+("10:55 am" of an offered flight the user goes on to book); when it begins by accepting
+(:data:`~csp_check.nlsi.cues.ACCEPT_CUES`: "yes", "that works", "sounds good") the categorical
+values the ontology finds in the offer ("Tourist Attraction") are also stated, in dialogue order
+(a later user statement wins). Names in an offer ("Heartbeat by Enrique Iglesias") are said, not
+stated: which of them the user accepts, the song or its artist, the words do not tell.
 """
 
 from __future__ import annotations
@@ -14,6 +31,7 @@ from dataclasses import dataclass, field
 
 from csp_check.language.dates import reference_date, resolve_dates, resolve_years
 from csp_check.nlsi.cues import (
+    ACCEPT_CUES,
     BOOL_FALSE,
     DOMAIN_ALTERNATIVES,
     DOMAIN_DECIDERS,
@@ -21,6 +39,8 @@ from csp_check.nlsi.cues import (
     NEGATIONS,
     NOT_VALUE_AFTER,
     NOT_VALUE_BEFORE,
+    REJECT_STARTS,
+    REJECT_WORDS,
     REQUEST_CUES,
     ROLE_CUES,
     WEAK_DOMAIN_WORDS,
@@ -28,7 +48,7 @@ from csp_check.nlsi.cues import (
     value_cues,
 )
 from csp_check.nlsi.instructions import InstructionParser
-from csp_check.nlsi.models import Example
+from csp_check.nlsi.models import Example, split_turns
 from csp_check.nlsi.schema import LOCATION_SLOTS, normalize
 
 
@@ -46,20 +66,28 @@ class Grounding:
     #: requested domain → other domains the same words name (text only: "a movie" is Movies or
     #: Media, :data:`~csp_check.nlsi.cues.DOMAIN_ALTERNATIVES`); calling one of them answers it.
     alternatives: dict[str, list[str]] = field(default_factory=dict)
+    #: normalised agent offers the user did not reject (their words count as said; module doc)
+    offered: list[str] = field(default_factory=list)
+    #: domains first named in the last user turn after the agent answered the request (module
+    #: doc): their values are grounded, but they are not requested (a chain may still call them)
+    followups: list[str] = field(default_factory=list)
 
     def grounded_domains(self) -> list[str]:
-        """The requested domains, then their alternatives (values are grounded for each)."""
-        return list(dict.fromkeys(self.domains + [a for d in self.domains for a in self.alternatives.get(d, [])]))
+        """The requested domains, then their alternatives and the follow-up domains (values are
+        grounded for each)."""
+        alts = [a for d in self.domains for a in self.alternatives.get(d, [])]
+        return list(dict.fromkeys(self.domains + alts + self.followups))
 
     def stated(self, domain: str, slot: str) -> str | None:
         """The value the user stated for ``domain.slot``, or None."""
         return self.values.get(domain, {}).get(slot)
 
     def said(self, value: str) -> bool:
-        """Does the normalised value occur in the user's text (whole words), or does a paraphrase
-        of it (:data:`~csp_check.nlsi.cues.VALUE_CUES`) occur there?"""
+        """Does the normalised value occur in the user's text (whole words) or in an agent offer
+        the user did not reject (:attr:`offered`), or does a paraphrase of it
+        (:data:`~csp_check.nlsi.cues.VALUE_CUES`) occur there?"""
         n = normalize(value)
-        return bool(n) and (f" {n} " in f" {self.text} " or n in self.implied)
+        return bool(n) and (any(f" {n} " in f" {t} " for t in [self.text, *self.offered]) or n in self.implied)
 
 
 def ground(example: Example, parser: InstructionParser, use_annotation: bool = True) -> Grounding:
@@ -88,20 +116,28 @@ def ground(example: Example, parser: InstructionParser, use_annotation: bool = T
         mentions.append((words, ms))
     weak: list[str] = []
     named = {next(iter(m.options))[0] for _, ms in mentions for m in ms if m.kind == "domain"}
-    for _words, ms in mentions:
+    answered = _answered_last(example)
+    for k, (words, ms) in enumerate(mentions):
         for m in ms:
             if m.kind == "domain":
                 d = next(iter(m.options))[0]
                 if any(v.kind == "value" and v.start < m.end and m.start < v.end
                        and any(o[0] != d and o[0] in named for o in v.options) for v in ms):
                     continue  # "House songs", "Music events": a value of another named domain
+                if set(words[max(0, m.start - 3) : m.start]) & NEGATIONS:
+                    continue  # "there's no place like home", "no hotel": not asked for
                 target = weak if m.text.lower() in WEAK_DOMAIN_WORDS else g.domains
+                if answered and k == len(mentions) - 1 and g.domains and d not in g.domains and target is g.domains:
+                    target = g.followups  # "… I would like to find a hotel room there" after a weather answer
                 if d not in target:
                     target.append(d)
     if not g.domains:  # no domain named: words that ask for one ("I'm hungry", "call me a cab"),
         text = f" {g.text} "  # before a generic domain word ("travel by plane" asks for a flight)
-        hits = [(text.find(f" {normalize(p)} "), d) for d, ps in REQUEST_CUES.items() if d in schema.domains for p in ps]
-        g.domains = list(dict.fromkeys(d for at, d in sorted(h for h in hits if h[0] >= 0)))[:1]
+        domain_words = {normalize(m.text) for _, ms in mentions for m in ms if m.kind == "domain"}
+        hits = [(at, d) for d, ps in REQUEST_CUES.items() if d in schema.domains for p in ps
+                if (at := text.find(f" {normalize(p)} ")) >= 0
+                and not any(text[:at + 1].endswith(f" {w} ") for w in domain_words)]  # "house rental"
+        g.domains = list(dict.fromkeys(d for at, d in sorted(hits)))[:1]
     if not g.domains:
         g.domains = weak
     for (src, dst), words_ in DOMAIN_QUALIFIERS.items():  # "a movie to stream online" is Media
@@ -122,8 +158,17 @@ def ground(example: Example, parser: InstructionParser, use_annotation: bool = T
         best = [d for d, c in counts.items() if c == top]
         if len(best) == 1:
             g.domains = best
+    said = mentions
+    for k, (turn, accepted) in _answered_offers(example).items():  # accepted offers, in dialogue order
+        g.offered.append(normalize(turn))
+        if accepted:
+            doc, ms = parser.mentions(turn)
+            words = [t.lower_ for t in doc]
+            ms = [m for m in ms if m.kind == "value" and all(
+                (i := schema.slot(d, o.split("\x00")[0])) is not None and i.is_categorical for d, o in m.options)]
+            said = said[:k] + [(words, ms)] + said[k:]
     for group in [g.domains] + [[a] for a in g.grounded_domains() if a not in g.domains]:
-        _stated_values(g, schema, mentions, group)
+        _stated_values(g, schema, said, group)
     _paraphrased_values(g, schema)
     _dates(g, example, user_text)
     _locations(g, parser, docs)
@@ -167,6 +212,39 @@ def _stated_values(g: Grounding, schema, mentions: list, group: list[str]) -> No
                     del g.values[d][slot]
             else:
                 g.values.setdefault(d, {})[slot] = canon
+
+
+def _answered_last(example: Example) -> bool:
+    """Is the user's last turn an answer to an agent turn that answered (it asks nothing: no
+    "?")? A domain first named there, after another was requested, is a follow-up beyond the
+    example's request (the release's calls stop at the answered request)."""
+    turns = split_turns(example.user_utterance)
+    users = [k for k, (speaker, _) in enumerate(turns) if speaker == "user"]
+    if len(users) < 2 or users[-1] == 0 or turns[users[-1] - 1][0] != "agent":
+        return False
+    return "?" not in turns[users[-1] - 1][1]
+
+
+def _answered_offers(example: Example) -> dict[int, tuple[str, bool]]:
+    """Agent turns the next user turn does not reject (module doc): ``{number of user turns
+    before it: (agent text, accepted)}``; ``accepted`` when the answer begins with an
+    acceptance cue. The user's own words are no offer of theirs, so these only add."""
+    turns = split_turns(example.user_utterance)
+    out: dict[int, tuple[str, bool]] = {}
+    before = 0
+    for k, (speaker, text) in enumerate(turns):
+        if speaker == "user":
+            before += 1
+            continue
+        if k + 1 >= len(turns) or turns[k + 1][0] != "user":
+            continue
+        answer = f" {normalize(turns[k + 1][1])} "
+        accepts = any(answer.startswith(f" {c} ") for c in ACCEPT_CUES)
+        rejects = any(answer.startswith(f" {c} ") for c in REJECT_STARTS) or (
+            not accepts and bool(set(answer.split()) & REJECT_WORDS))
+        if not rejects:
+            out[before] = (text, accepts)
+    return out
 
 
 def _dates(g: Grounding, example: Example, user_text: str) -> None:
