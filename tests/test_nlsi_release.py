@@ -12,7 +12,7 @@ from click.testing import CliRunner
 from csp_check.cli.main import main
 from csp_check.nlsi.calls import parse_calls, without_requests
 from csp_check.nlsi.check import Checker
-from csp_check.nlsi.instructions import split_actions
+from csp_check.nlsi.instructions import InstructionParser, repair_template, split_actions
 from csp_check.nlsi.metrics import release_items, release_scores
 from csp_check.nlsi.models import ReasoningType
 from csp_check.nlsi.readers import read_examples
@@ -134,3 +134,20 @@ def test_last_turn_follow_up_is_no_request(release):
         assert g.domains == ["Weather"] and g.followups == ["Hotels"]
         rep = checker.check(examples[eid], derive_calls=True)
         assert rep.status.value == "consistent" and not any("Hotels" in c for c in rep.derived_api_calls)
+
+
+def test_repair_template_typos():
+    assert repair_template("If I ask for Travel and category is Park then look forfree entry").endswith("look for free entry")
+    assert repair_template("my preferance is that it has wifi") == "my preference is that it has wifi"
+    assert repair_template("then look forward to it") == "then look forward to it"
+
+
+@needs_release
+def test_release_template_typos_read_as_the_template():
+    parser = InstructionParser(load_schema([RELEASE]))
+    text = "If I ask for Travel and category is Park then look forfree entry"
+    rule = parser.parse(text)
+    assert rule.condition == (("category", "Park"),) and rule.action == ("free_entry", "True")
+    assert rule.instruction == text
+    pieces = split_actions("If I ask for Homes and area is Fremont then look fornumber of beds as 1, number of baths as 1")
+    assert [parser.parse(p).action for p in pieces] == [("number_of_beds", "1"), ("number_of_baths", "1")]

@@ -18,6 +18,10 @@ baths as 1", "… then look for pets allowed, number of beds as 2") are split by
 :func:`split_actions` into one instruction per action under the same condition, each parsed
 alone; a piece without " as " after the first joins the one before ("location as London, UK"
 is one action).
+
+The release's own template typos are read as the template (:func:`repair_template`): a
+missing space after "look for" ("look forfree entry", "look fornumber of beds as 1") and
+"preferance" for "preference"; the rule keeps the instruction's original text.
 """
 
 from __future__ import annotations
@@ -76,13 +80,26 @@ class Unparsed:
     instruction_id: str | int | None = None
 
 
+_TEMPLATE_TYPOS = (
+    (re.compile(r"\b(look\s+for)(?=[^\W\d_])(?!ward)", re.IGNORECASE), r"\1 "),  # "look forfree entry"
+    (re.compile(r"\bpreferance\b", re.IGNORECASE), "preference"),
+)
+
+
+def repair_template(text: str) -> str:
+    """``text`` with the release's template typos mended (see the module doc)."""
+    for pattern, repl in _TEMPLATE_TYPOS:
+        text = pattern.sub(repl, text)
+    return text
+
+
 _LOOK_FOR = re.compile(r"^(?P<head>.*?\bthen\s+look\s+for\s+)(?P<tail>.+)$", re.IGNORECASE)
 
 
 def split_actions(text: str) -> list[str]:
     """One instruction per action of ``text``'s "… then look for A as 1, B as 2" (the
     condition repeated); ``[text]`` when it has one action."""
-    m = _LOOK_FOR.match(text.strip())
+    m = _LOOK_FOR.match(repair_template(text).strip())
     if not m:
         return [text]
     pieces: list[str] = []
@@ -160,7 +177,8 @@ class InstructionParser:
     def parse(self, text: str, instruction_id: str | int | None = None) -> Rule | Unparsed:
         """Parse one instruction text (see the module doc); cached on the text."""
         if text not in self._cache:
-            self._cache[text] = self._parse(text)
+            out = self._parse(repair_template(text))
+            self._cache[text] = type(out)(**{**out.__dict__, "instruction": text})
         out = self._cache[text]
         if instruction_id is not None:
             out = type(out)(**{**out.__dict__, "instruction_id": instruction_id})
