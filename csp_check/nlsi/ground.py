@@ -23,6 +23,13 @@ accepting first: :data:`~csp_check.nlsi.cues.REJECT_WORDS`), the agent's words c
 values the ontology finds in the offer ("Tourist Attraction") are also stated, in dialogue order
 (a later user statement wins). Names in an offer ("Heartbeat by Enrique Iglesias") are said, not
 stated: which of them the user accepts, the song or its artist, the words do not tell.
+
+"Don't care" (:func:`_dontcares`): "any kind / type / sort of <domain word>" states
+``dontcare`` for the domain's one ``*_type`` slot ("any kind of movie" → ``show_type``, as
+SGD annotates it; the "kind of" cue of ``genre`` does not apply inside it), and
+"any <slot phrase> is fine / works / will do" for that slot ("any genre is fine"), each only if
+an intent of the schema takes the slot as optional with ``dontcare`` and the user stated no
+other value for it.
 """
 
 from __future__ import annotations
@@ -169,6 +176,7 @@ def ground(example: Example, parser: InstructionParser, use_annotation: bool = T
             said = said[:k] + [(words, ms)] + said[k:]
     for group in [g.domains] + [[a] for a in g.grounded_domains() if a not in g.domains]:
         _stated_values(g, schema, said, group)
+    _dontcares(g, schema, mentions)
     _paraphrased_values(g, schema)
     _dates(g, example, user_text)
     _locations(g, parser, docs)
@@ -212,6 +220,30 @@ def _stated_values(g: Grounding, schema, mentions: list, group: list[str]) -> No
                     del g.values[d][slot]
             else:
                 g.values.setdefault(d, {})[slot] = canon
+
+
+_ANY_KIND = {"kind", "type", "sort", "kinds", "types", "sorts"}
+_IS_FINE = {"fine", "ok", "okay", "works", "work", "do", "good"}
+
+
+def _dontcares(g: Grounding, schema, mentions: list) -> None:
+    """``dontcare`` for the slots the user leaves open (module doc, "Don't care")."""
+    grounded = set(g.grounded_domains())
+    for words, ms in mentions:
+        kinds = {m.start - 3: m for m in ms if m.kind == "domain" and m.start >= 3 and words[m.start - 3] == "any"
+                 and words[m.start - 2] in _ANY_KIND and words[m.start - 1] == "of"}
+        for m in ms:
+            targets: list[tuple[str, str]] = []
+            if m in kinds.values():
+                d = next(iter(m.options))[0]
+                types = [s for s, i in schema.domains.get(d, {}).items() if i.dontcare and s.endswith("_type")]
+                targets = [(d, types[0])] if len(types) == 1 else []
+            elif m.kind == "slot" and m.start >= 1 and words[m.start - 1] == "any" and m.start - 1 not in kinds \
+                    and set(words[m.end : m.end + 3]) & _IS_FINE:
+                targets = [(d, s) for d, s in m.options if (i := schema.slot(d, s)) is not None and i.dontcare]
+            for d, s in targets:
+                if d in grounded and s not in g.values.get(d, {}):
+                    g.values.setdefault(d, {})[s] = "dontcare"
 
 
 def _answered_last(example: Example) -> bool:

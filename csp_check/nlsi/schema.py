@@ -71,6 +71,7 @@ class SlotInfo:
     possible_values: list[str] = field(default_factory=list)
     values: set[str] = field(default_factory=set)  # canonical values (possible + seen)
     description: str = ""
+    dontcare: bool = False  # an intent of the schema takes the slot as optional with "dontcare"
 
     @property
     def is_boolean(self) -> bool:
@@ -159,9 +160,14 @@ class NlsiSchema:
                 info.is_categorical = info.is_categorical and cat
                 info.possible_values = sorted(set(info.possible_values) | set(pv)) if info.is_categorical else []
             info.values.update(pv)
+            info.dontcare = info.dontcare or bool(s.get("dontcare"))
             info.values.update(str(v) for v in s.get("values_seen", []))
             for alias, canon in (s.get("aliases") or {}).items():
                 self.add_value(domain, s["name"], canon, alias)
+        for intent in service.get("intents", []):
+            for slot, default in (intent.get("optional_slots") or {}).items():
+                if normalize(str(default)) == "dontcare" and slot in slots:
+                    slots[slot].dontcare = True
 
     def add_value(self, domain: str, slot: str, canonical: str, surface: str | None = None) -> None:
         """Record a value of a slot seen in data, and ``surface`` as an alias of it."""
@@ -220,6 +226,7 @@ class NlsiSchema:
                         "description": s.description,
                         "is_categorical": s.is_categorical,
                         "possible_values": s.possible_values,
+                        "dontcare": s.dontcare,
                         "values_seen": sorted(s.values),
                         "aliases": {a: c for a, c in sorted(self.aliases.get((domain, s.name), {}).items()) if a != normalize(c)},
                     }
