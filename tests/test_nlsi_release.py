@@ -69,7 +69,7 @@ def test_calls_cli_on_release_never_exit_2(tmp_path):
     lines = [json.loads(x) for x in report.read_text().splitlines()]
     assert len(lines) == 175 and not any(r["errors"] for r in lines)
     consistent = sum(r["status"] == "consistent" for r in lines)
-    assert consistent >= 162  # 164 / 175 measured
+    assert consistent >= 163  # 165 / 175 measured
     assert "method spellings in 32 examples" in res.output
 
 
@@ -187,3 +187,12 @@ def test_any_slot_is_fine_is_dontcare(release):
     ex2 = type(ex)(**{**ex.__dict__, "user_utterance": "User: I want to watch a movie in Martinez. Any genre is fine."})
     g = checker.context(ex2).grounding
     assert g.stated("Movies", "genre") == "dontcare"
+
+
+@needs_release
+def test_number_before_a_unit_word_states_that_slot(release):
+    """"book 1 room … stay there for 2 days" (1920): rooms 1, days 2 (not 2 rooms)."""
+    checker, examples = release
+    g = checker.context(examples["1920"]).grounding
+    assert g.stated("Hotels", "number_of_rooms") == "1" and g.stated("Hotels", "number_of_days") == "2"
+    assert checker.check(examples["1920"]).status.value == "consistent"

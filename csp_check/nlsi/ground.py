@@ -7,6 +7,9 @@ mention is assigned to the slot of a requested domain it belongs to (ambiguous o
 as "mentioned"), later mentions override earlier ones, and a negated mention ("actually, not
 Italian") removes the value it names.
 
+A number right before a unit word states the ``number_of_<unit>`` slot of a requested domain
+("for 2 days" is ``number_of_days``, not the 2 rooms the ontology also knows).
+
 Requested domains (text grounding): a domain word with a negation among the three words before
 it asks for nothing ("there's no place like home"); a request cue that a domain word qualifies
 asks for that domain, not the cue's ("a house rental" is HouseStays, not RentalCars); a domain
@@ -199,6 +202,9 @@ def _stated_values(g: Grounding, schema, mentions: list, group: list[str]) -> No
             if m.kind != "value":
                 continue
             opts = [(d, s.split("\x00")) for d, s in m.options if d in group]
+            unit = _unit_slots(schema, group, m, words)
+            if unit:  # "for 2 days" is number_of_days, whatever else "2" may be
+                opts = [o for o in opts if (o[0], o[1][0]) in unit] or [(d, [s, m.text]) for d, s in unit]
             if not opts:
                 continue
             near = [x for x in slot_list if -1 <= x.start - m.end <= 2 or -2 <= m.start - x.end <= 0]
@@ -244,6 +250,16 @@ def _dontcares(g: Grounding, schema, mentions: list) -> None:
             for d, s in targets:
                 if d in grounded and s not in g.values.get(d, {}):
                     g.values.setdefault(d, {})[s] = "dontcare"
+
+
+def _unit_slots(schema, group: list[str], m, words: list[str]) -> list[tuple[str, str]]:
+    """The ``number_of_<unit>`` slots of ``group`` a number names by the unit word right after
+    it ("2 days" → ``number_of_days``, "1 room" → ``number_of_rooms``); [] otherwise."""
+    if not m.text.isdigit() or m.end >= len(words):
+        return []
+    unit = words[m.end].rstrip("s")
+    return [(d, s) for d in group for s in schema.domains.get(d, {})
+            if s.startswith("number_of_") and s[len("number_of_"):].rstrip("s") == unit]
 
 
 def _answered_last(example: Example) -> bool:
