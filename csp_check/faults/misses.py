@@ -75,29 +75,25 @@ def settled(dialogue: Dialogue, csp: CSP, c) -> bool:
 def implicit_counts(csp: CSP, dialogue: Dialogue | None = None) -> list[tuple[Variable, CountInstance]]:
     """Each C6 count with an implicit filter and an exact, spanned amount (its reading settled,
     given the ``dialogue``)."""
-    by_name = {v.name: v for v in csp.variables}
-    out = []
-    for c in csp.constraints:
-        if not isinstance(c, CountInstance) or c.uncertain is not None or not c.table.of(StateValue):
-            continue
-        if dialogue is not None and not settled(dialogue, csp, c):
-            continue
-        amount = by_name[c.count_variable]
-        if amount.span is not None and isinstance(amount.value, int) and amount.amount_op == "=" \
-                and csp.assignment.get(amount.name) == amount.value:
-            out.append((amount, c))
-    return out
+    return _settled_counts(csp, dialogue, lambda c: bool(c.table.of(StateValue)))
 
 
 def breakdown_counts(csp: CSP, dialogue: Dialogue | None = None) -> list[tuple[Variable, CountInstance]]:
     """Each C6 count of a breakdown's total or part (:mod:`csp_check.families.c6_breakdown`) with
     an exact, spanned amount (its reading settled, given the ``dialogue``)."""
+    return _settled_counts(csp, dialogue, lambda c: any("of a breakdown" in r for r in c.reading))
+
+
+def _settled_counts(csp: CSP, dialogue: Dialogue | None, keep) -> list[tuple[Variable, CountInstance]]:
+    """Each certain-built C6 count ``keep`` picks whose reading is settled (given the ``dialogue``)
+    and whose amount is exact, spanned and read as annotated."""
     by_name = {v.name: v for v in csp.variables}
+    reading = Reading.of(dialogue, csp) if dialogue is not None else None  # once per dialogue, not per count
     out = []
     for c in csp.constraints:
-        if not isinstance(c, CountInstance) or c.uncertain is not None or not any("of a breakdown" in r for r in c.reading):
+        if not isinstance(c, CountInstance) or c.uncertain is not None or not keep(c):
             continue
-        if dialogue is not None and not settled(dialogue, csp, c):
+        if reading is not None and assess(reading, c) is not None:
             continue
         amount = by_name[c.count_variable]
         if amount.span is not None and isinstance(amount.value, int) and amount.amount_op == "=" \

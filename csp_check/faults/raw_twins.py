@@ -61,16 +61,22 @@ def _with(dialogue: Dialogue, turn: int, utterance: str) -> Dialogue:
     return out
 
 
+def _offered_row(annotator, turn) -> tuple[str, str, dict[str, str] | None]:
+    """``(domain, name, KB row)`` of the one entity a system turn offers by name, in a domain
+    with a plural kind word; ``("", "", None)`` otherwise."""
+    names = {(a.domain, a.canonical) for a in turn.acts if a.role is ActRole.OFFER and a.slot == "name" and a.canonical}
+    if turn.speaker != "system" or len(names) != 1:
+        return "", "", None
+    domain, name = next(iter(names))
+    return (domain, name, annotator.row(domain, name)) if domain in PLURALS else ("", "", None)
+
+
 def _denied_thing(annotated: Dialogue, kb: KnowledgeBase) -> list[tuple[int, str, str]]:
     annotator = annotator_for(kb, {})
     out = []
     for k, turn in enumerate(annotated.turns):
-        names = {(a.domain, a.canonical) for a in turn.acts if a.role is ActRole.OFFER and a.slot == "name" and a.canonical}
-        if turn.speaker != "system" or len(names) != 1:
-            continue
-        domain, name = next(iter(names))
-        row = annotator.row(domain, name)
-        if domain not in PLURALS or row is None or not row.get("area"):
+        domain, name, row = _offered_row(annotator, turn)
+        if row is None or not row.get("area"):
             continue
         if domain == "restaurant":
             twin = f"I 'm sorry , there are no tables available at {name} at that time ."
@@ -141,12 +147,8 @@ def _negated_value(annotated: Dialogue, kb: KnowledgeBase) -> list[tuple[int, st
     annotator = annotator_for(kb, {})
     out = []
     for k, turn in enumerate(annotated.turns):
-        names = {(a.domain, a.canonical) for a in turn.acts if a.role is ActRole.OFFER and a.slot == "name" and a.canonical}
-        if turn.speaker != "system" or len(names) != 1:
-            continue
-        domain, name = next(iter(names))
-        row = annotator.row(domain, name)
-        if domain not in PLURALS or row is None or row.get("area") not in AREAS:
+        domain, name, row = _offered_row(annotator, turn)
+        if row is None or row.get("area") not in AREAS:
             continue
         other = AREAS[(AREAS.index(row["area"]) + 1) % len(AREAS)]
         out.append((k, f"{turn.utterance} It is in the {other} .", f"{turn.utterance} It is not in the {other} ."))
