@@ -184,5 +184,6 @@ def test_a_missing_file_is_an_unreadable_input_not_a_dialogue(tmp_path: Path) ->
     assert proc.returncode == 2
     summary = json.loads(proc.stdout)
     assert (summary["dialogues"], summary["errors"], summary["unreadable"]) == (1, 0, 1)
-    text = run_cli("validate", str(missing))
-    assert "0 dialogues" in text.stdout and "1 unreadable input or line" in text.stdout and text.returncode == 2
+    text = run_cli("validate", str(missing))  # alone: one line, no empty summary (issue 21)
+    assert text.stdout == "" and text.returncode == 2
+    assert text.stderr.splitlines() == [f"csp-check: error: {missing}: no such file or directory"]

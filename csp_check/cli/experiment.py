@@ -22,6 +22,7 @@ from pathlib import Path
 
 import click
 
+from csp_check.cli.paths import existing_paths
 from csp_check.errors import CspCheckError
 from csp_check.experiment import ExperimentConfig, run_experiment, write_outputs
 from csp_check.experiment.tables import table3
@@ -37,10 +38,10 @@ from csp_check.solvers.defaults import DEFAULT_SOLVER, DEFAULT_TIME_LIMIT
 
 
 @click.command("experiment")
-@click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True, path_type=Path))
+@click.argument("paths", nargs=-1, required=True, callback=existing_paths, type=click.Path(path_type=Path))
 @click.option("--domain", default="Restaurants_1", show_default=True,
               help="Domain to select: an SGD service, or a DB table name with --kb (restaurant).")  # fmt: skip
-@click.option("--kb", "kb_path", type=click.Path(exists=True, path_type=Path), default=None,
+@click.option("--kb", "kb_path", callback=existing_paths, type=click.Path(path_type=Path), default=None,
               help="KB whose DOMAIN table is the instance pool (MultiWOZ: the *_db.json directory).")
 @click.option("--limit", type=click.IntRange(min=1), default=None, help="At most N dialogues (by id).")
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of KB sampling and Random.")

@@ -43,6 +43,7 @@ from pathlib import Path
 import click
 
 from csp_check.cli.lazy import LazyGroup
+from csp_check.cli.paths import fail_if_none_exist
 from csp_check.delexicalize.delexicalizer import delexicalize
 from csp_check.errors import CspCheckError, InputError, UsageError
 from csp_check.families import DIALOGUE_GROUPS, families, label
@@ -205,6 +206,7 @@ def validate(
     is inconsistent (with --strict: or uncertain), 2 on a usage error or if any input could not
     be read or checked (2 takes precedence over 1).
     """
+    fail_if_none_exist(paths)
     check_engine(engine, ray_address)
     with InterruptFlag() as flag:
         try:
@@ -435,6 +437,7 @@ def delexicalize_command(paths: tuple[Path, ...], out_path: Path | None, fmt: st
     the other dialogues are still written), if the inputs hold no dialogue, or on a usage error.
     """
 
+    fail_if_none_exist(paths)
     failed = False
     written = 0
     try:

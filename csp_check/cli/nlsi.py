@@ -29,6 +29,7 @@ from pathlib import Path
 
 import click
 
+from csp_check.cli.paths import existing_paths
 from csp_check.errors import SolverUnavailable, UsageError
 from csp_check.install import pip_extra
 from csp_check.llm.client import LLMSettings
@@ -115,7 +116,7 @@ def _items(paths: tuple[Path, ...], derive: bool, errors: list[str], echo=None) 
 
 @click.command("calls")
 @click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
-@click.option("--schema", "schema", multiple=True, type=click.Path(exists=True, path_type=Path),
+@click.option("--schema", "schema", multiple=True, callback=existing_paths, type=click.Path(path_type=Path),
               help="SGD-style schema.json or an SGD split directory (repeatable).")
 @click.option("--field", "field", type=click.Choice(["api_calls", "pred_api_calls"]), default="api_calls", show_default=True)
 @click.option("--report", "report_path", type=click.Path(dir_okay=False, path_type=Path), help="Write one JSON report per example.")
@@ -145,7 +146,7 @@ def calls_command(paths, schema, field, report_path, derive, jobs, no_annotation
     missing = [p for p in paths if not Path(p).is_file()]
     if missing:
         for p in missing:
-            click.echo(f"csp-check: error: {p}: {'a directory, not an NLSI JSONL file' if Path(p).is_dir() else 'no such file'}", err=True)
+            click.echo(f"csp-check: error: {p}: {'a directory, not an NLSI JSONL file' if Path(p).is_dir() else 'no such file or directory'}", err=True)
         sys.exit(EXIT_ERROR)
     try:
         schema_paths = _schema_paths(paths, schema)
@@ -281,7 +282,7 @@ def nlsi_group():
 
 
 @nlsi_group.command("build")
-@click.argument("sgd_paths", nargs=-1, required=True, type=click.Path(exists=True, path_type=Path))
+@click.argument("sgd_paths", nargs=-1, required=True, callback=existing_paths, type=click.Path(path_type=Path))
 @click.option("--out", "out_path", required=True, type=click.Path(dir_okay=False, path_type=Path))
 @click.option("--seed", type=int, default=0, show_default=True)
 @click.option("--paraphrase", type=click.FloatRange(0, 1), default=0.5, show_default=True,
@@ -330,15 +331,15 @@ def _is_nlsi_schema(path: Path) -> bool:
 
 
 @nlsi_group.command("experiment")
-@click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True, path_type=Path))
+@click.argument("paths", nargs=-1, required=True, callback=existing_paths, type=click.Path(path_type=Path))
 @click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path), default=Path("nlsi-experiment"),
               show_default=True, help="Directory for nlsi_tables.md, the CSVs and the plot.")  # fmt: skip
-@click.option("--schema", "schema", multiple=True, type=click.Path(exists=True, path_type=Path),
+@click.option("--schema", "schema", multiple=True, callback=existing_paths, type=click.Path(path_type=Path),
               help="SGD-style schema.json or an SGD split directory (default: the one `nlsi build` wrote).")
 @click.option("--no-annotation", is_flag=True, help="Ground the dialogues on their text only.")
 @click.option("--bm25-top", type=click.IntRange(min=0), default=4, show_default=True, help="BM25 selects N (0: no BM25 row).")
 @click.option("--icl", is_flag=True, help="Add the LLM in-context-learning selector (needs --base-url).")
-@click.option("--demos", "demos_path", type=click.Path(exists=True, dir_okay=False, path_type=Path),
+@click.option("--demos", "demos_path", callback=existing_paths, type=click.Path(dir_okay=False, path_type=Path),
               help="Examples to draw the ICL demonstrations from (default: the input; those drawn are then not scored).")
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the ICL demonstration draw.")
 @llm_options

@@ -1,0 +1,49 @@
+"""Input paths of the commands: a path that does not exist is one line on stderr and exit 2.
+
+A mistyped path must not cost a whole empty summary, nor click's four-line usage block:
+``csp-check: error: PATH: no such file or directory``, once per missing path, then exit 2 before
+any work (no KB loaded, no report opened).
+
+- :func:`existing_paths` is a click callback for arguments and options whose every path must
+  exist (``experiment``, ``nlsi build``, ``nlsi experiment``, ``calls``, ``--kb``, ``--schema``);
+- :func:`fail_if_none_exist` is for ``validate`` and ``delexicalize``, where a missing path among
+  readable ones stays one error line in a run that checks the rest (docs/cli.md, "Bad input").
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterable
+from pathlib import Path
+
+import click
+
+EXIT_ERROR = 2
+
+
+def _say_missing(missing: Iterable[Path]) -> None:
+    for path in missing:
+        click.echo(f"csp-check: error: {path}: no such file or directory", err=True)
+    sys.exit(EXIT_ERROR)
+
+
+def fail_if_none_exist(paths: Iterable[Path]) -> None:
+    """Exit 2 with one line per path when none of ``paths`` exists; return otherwise.
+
+    Raises ``SystemExit(2)``.
+    """
+    paths = list(paths)
+    if paths and not any(Path(p).exists() for p in paths):
+        _say_missing(paths)
+
+
+def existing_paths(ctx: click.Context, param: click.Parameter, value: object) -> object:
+    """Click callback: ``value`` (a path, a tuple of paths or ``None``) unchanged when every path
+    exists; else one line per missing path on stderr and exit 2 (``SystemExit(2)``)."""
+    if value is None or ctx.resilient_parsing:
+        return value
+    paths = list(value) if isinstance(value, (tuple, list)) else [value]
+    missing = [Path(p) for p in paths if not Path(p).exists()]  # type: ignore[arg-type]
+    if missing:
+        _say_missing(missing)
+    return value
