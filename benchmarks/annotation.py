@@ -23,11 +23,14 @@ from __future__ import annotations
 
 import argparse
 import random
+import sys
 import tempfile
 import time
 import zipfile
 from collections import Counter
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # this checkout's csp_check, not an installed one
 
 from csp_check.errors import InputError
 from csp_check.faults.annotation import ANNOTATION_KINDS, annotation_trial

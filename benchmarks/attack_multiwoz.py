@@ -1,6 +1,6 @@
 """An adversary's faults on MultiWOZ 2.1 val: edits an LLM relexicaliser or an annotator makes.
 
-    PYTHONPATH=$PWD python benchmarks/attack_multiwoz.py [--seed 11] [--limit 400] [--raw-limit 150] [--show 3]
+    python benchmarks/attack_multiwoz.py [--seed 11] [--limit 400] [--raw-limit 150] [--show 3]
 
 (about 4 minutes with the defaults on one core)
 

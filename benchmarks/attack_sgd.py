@@ -1,6 +1,6 @@
 """Adversarial fault run on SGD, with injectors of its own (not csp_check.faults).
 
-Usage: PYTHONPATH=$PWD python benchmarks/attack_sgd.py [PATH] [--sample N] [--all] [--seed S]
+Usage: python benchmarks/attack_sgd.py [PATH] [--sample N] [--all] [--seed S]
        [--kinds a,b] [--misses K]
 (default path: ../shared/data/sgd/dev, a seeded sample of 250 accepted dialogues; --all: every one)
 
@@ -31,6 +31,8 @@ import time
 from collections import Counter, defaultdict
 from collections.abc import Callable
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # this checkout's csp_check, not an installed one
 
 from csp_check.errors import InputError
 from csp_check.pipeline import check_dialogue, load_corpus

@@ -24,6 +24,8 @@ import time
 from collections import Counter
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # this checkout's csp_check, not an installed one
+
 from csp_check.errors import InputError
 from csp_check.faults.booking import faithful_restatement
 from csp_check.faults.count_wordings import count_wording_twins

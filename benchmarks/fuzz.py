@@ -21,6 +21,7 @@ import time
 from collections import Counter
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # this checkout's csp_check, not an installed one
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
 from support import fuzzing as fz

@@ -17,6 +17,8 @@ import time
 from collections import Counter
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # this checkout's csp_check, not an installed one
+
 from csp_check.check.evaluate import entity_match
 from csp_check.errors import InputError
 from csp_check.families.kb_common import KbFilterInstance

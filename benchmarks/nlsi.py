@@ -20,9 +20,12 @@ from __future__ import annotations
 
 import argparse
 import random
+import sys
 import time
 from collections import Counter
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # this checkout's csp_check, not an installed one
 
 from csp_check.nlsi.build import build_examples
 from csp_check.nlsi.calls import parse_calls

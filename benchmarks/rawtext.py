@@ -30,6 +30,8 @@ from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # this checkout's csp_check, not an installed one
+
 from csp_check.errors import InputError
 from csp_check.faults.raw_text import RAW_KINDS, inject_raw_text
 from csp_check.faults.raw_twins import PAIR_KINDS, raw_pair

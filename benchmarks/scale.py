@@ -1,6 +1,6 @@
 """Scale: ``validate`` serial, with ``--jobs 2`` and on Ray, in one run, with identical reports.
 
-    PYTHONPATH=$PWD python benchmarks/scale.py [PATH...] [--jobs 2] [--big-mb 120] [--no-ray] [--repeat 2]
+    python benchmarks/scale.py [PATH...] [--jobs 2] [--big-mb 120] [--no-ray] [--repeat 2]
 
 PATHs default to the shared SGD train and dev splits (``../shared/data/sgd/{train,dev}`` seen
 from the project root). Each run is ``csp-check validate PATH... --report FILE --quiet`` in a
@@ -34,6 +34,7 @@ from pathlib import Path
 SHARED = Path(__file__).resolve().parents[2] / "shared" / "data" / "sgd"
 DEFAULT = [SHARED / "train", SHARED / "dev"]
 TMP = Path("/tmp/csp-check-scale")
+ROOT = Path(__file__).resolve().parents[1]  # the children run this checkout's csp_check, not an installed one
 
 _CHILD = """
 import resource, sys, time
@@ -79,7 +80,7 @@ def run(name: str, paths: list[Path], extra: list[str]) -> dict:
     report.unlink(missing_ok=True)
     args = ["validate", *map(str, paths), "--report", str(report), "--quiet", *extra]
     proc = subprocess.Popen([sys.executable, "-c", _CHILD, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True, env=os.environ)  # fmt: skip
+                            text=True, env={**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))})  # fmt: skip
     seen: dict[int, float] = {}
     while proc.poll() is None:
         seen.update(_tree_cpu(proc.pid))  # a process's CPU only grows: keep its last reading

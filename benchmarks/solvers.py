@@ -37,6 +37,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # this checkout's csp_check, not an installed one
+
 from csp_check.check import evaluate as check  # noqa: E402
 from csp_check.faults.inject import inject  # noqa: E402
 from csp_check.faults.registry import KINDS  # noqa: E402

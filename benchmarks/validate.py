@@ -20,9 +20,12 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # this checkout's csp_check, not an installed one
 
 from csp_check import CorpusSummary, load_corpus, validate
 from csp_check.run.runner import SolverSettings

@@ -4,6 +4,10 @@ solver names and the wording of built instructions."""
 
 from __future__ import annotations
 
+import os
+import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -40,3 +44,31 @@ def test_a_mistyped_input_path_is_one_line_and_exit_2(command: list[str], tmp_pa
     assert result.exit_code == 2
     assert result.stdout == ""
     assert result.stderr.splitlines() == [f"csp-check: error: {missing}: no such file or directory"], result.stderr
+
+
+# --- 13: every benchmark runs as `python benchmarks/NAME.py`, this checkout first ---------------
+
+BENCHMARKS = sorted((ROOT / "benchmarks").glob("*.py"))
+OWN_PATH = "sys.path.insert(0, str(Path(__file__).resolve().parents[1]))"
+
+
+@pytest.mark.parametrize("script", [p.name for p in BENCHMARKS])
+def test_every_benchmark_puts_its_checkout_first_before_importing_csp_check(script: str) -> None:
+    text = (ROOT / "benchmarks" / script).read_text(encoding="utf-8")
+    first = re.search(r"^(?:from|import) (?:csp_check|support)\b", text, re.MULTILINE)
+    if first is None:  # imports nothing of the project (blind.py), or runs it as a command (readme_figures.py)
+        return
+    children = '"PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT)'  # scale.py: csp_check runs in its children
+    assert OWN_PATH in text[: first.start()] or children in text, f"{script} imports csp_check without putting {ROOT} first"
+    assert "PYTHONPATH=$PWD" not in text, f"{script}'s usage still asks for PYTHONPATH"
+
+
+def test_a_benchmark_runs_from_the_root_without_pythonpath(tmp_path: Path) -> None:
+    """Run as the README says: its checkout's csp_check is the one imported (not an installed one)."""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    probe = ROOT / "benchmarks" / "fuzz.py"
+    code = (f"import runpy; runpy.run_path({str(probe)!r}, run_name='x'); "
+            "import csp_check; print(csp_check.__file__)")  # fmt: skip
+    proc = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip().splitlines()[-1] == str(ROOT / "csp_check" / "__init__.py")
