@@ -5,9 +5,10 @@
 #   experiments/run_multiwoz_restaurants.sh [OUT_DIR] [extra csp-check experiment options]
 #
 # Data: ../shared/data/multiwoz/{val.json.zip,db} (override with MULTIWOZ=/path/to/multiwoz).
+# Serial by default: on this 2-core machine --jobs 4 was slower than serial; pass --jobs N with N free cores.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 mwz="${MULTIWOZ:-$here/../../shared/data/multiwoz}"
 out="${1:-$here/out/multiwoz_restaurants}"
 shift || true
-exec csp-check experiment "$mwz/val.json.zip" --kb "$mwz/db" --domain restaurant --seed 0 --jobs 2 --out "$out" "$@"
+exec csp-check experiment "$mwz/val.json.zip" --kb "$mwz/db" --domain restaurant --seed 0 --out "$out" "$@"

@@ -6,9 +6,10 @@
 # Data: ../shared/data/sgd/{train,dev} (override with SGD=/path/to/sgd). Add the LLM
 # relexicalizer with e.g. `--base-url http://127.0.0.1:8000/v1 --model my-model` (answers are
 # cached under ~/.cache/csp-check, so a rerun is free and identical).
+# Serial by default: on this 2-core machine --jobs 4 was slower than serial; pass --jobs N with N free cores.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 sgd="${SGD:-$here/../../shared/data/sgd}"
 out="${1:-$here/out/sgd_restaurants}"
 shift || true
-exec csp-check experiment "$sgd/train" "$sgd/dev" --domain Restaurants_1 --seed 0 --jobs 4 --out "$out" "$@"
+exec csp-check experiment "$sgd/train" "$sgd/dev" --domain Restaurants_1 --seed 0 --out "$out" "$@"
