@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from support.nlsi import SCHEMA_FILE, example
 
 from csp_check.cli.main import main
 
@@ -72,3 +73,38 @@ def test_a_benchmark_runs_from_the_root_without_pythonpath(tmp_path: Path) -> No
     proc = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.strip().splitlines()[-1] == str(ROOT / "csp_check" / "__init__.py")
+
+
+# --- 8: `calls` shows its violations as `validate` does --------------------------------------------
+
+def _calls_input(tmp_path: Path) -> Path:
+    good = example("User: Find me a Gynecologist.", ["I'd like to get a Doctor in San Rafael if I can."],
+                   ['GetDoctors(type="Gynecologist", location="San Rafael")'], eid="good")
+    no_location = good.model_copy(update={"example_id": "bad", "api_calls": ['GetDoctors(type="Gynecologist")']})
+    dentist = good.model_copy(update={"example_id": "bad2", "api_calls": ['GetDoctors(type="Dentist", location="San Rafael")']})
+    path = tmp_path / "calls.jsonl"
+    path.write_text("".join(e.model_dump_json() + "\n" for e in (good, no_location, dentist)), encoding="utf-8")
+    return path
+
+
+def test_calls_shows_the_violations_in_full(tmp_path: Path) -> None:
+    path = _calls_input(tmp_path)
+    result = invoke("calls", path, "--schema", SCHEMA_FILE)
+    assert result.exit_code == 1
+    lines = result.stdout.splitlines()
+    assert "violations by family: P1 1, P2 1, P3 1, P4 1 (in 2 examples)" in lines
+    first = lines.index("First 4 violation(s) in full:")
+    assert lines[first + 1] == f"1. bad P4  {path}"
+    assert "but the call has no location, not 'San Rafael'" in lines[first + 2]
+    assert lines[first + 3] == '     call GetDoctors(type="Gynecologist")  argument location'
+    assert lines[first + 4] == "     instruction: I'd like to get a Doctor in San Rafael if I can."
+    assert lines[first + 5] == f"2. bad2 P1  {path}"
+
+
+def test_calls_show_n_bounds_what_is_shown_and_quiet_shows_nothing(tmp_path: Path) -> None:
+    path = _calls_input(tmp_path)
+    one = invoke("calls", path, "--schema", SCHEMA_FILE, "--show", "1").stdout
+    assert "First 1 of 4 violations in full (--show N for more):" in one and "2. bad2" not in one
+    none = invoke("calls", path, "--schema", SCHEMA_FILE, "--show", "0").stdout
+    assert "violations by family: P1 1" in none and "in full" not in none
+    assert invoke("calls", path, "--schema", SCHEMA_FILE, "--quiet").stdout == ""

@@ -1,7 +1,7 @@
 """Command line of the NLSI part: ``csp-check calls`` and ``csp-check nlsi build``.
 
 ``csp-check calls PATH... [--schema FILE_OR_SGD_DIR]... [--field api_calls|pred_api_calls]
-[--report FILE.jsonl] [--derive [--solver interpreter|cp-sat|minizinc]] [--jobs N] [--no-annotation] [--llm-parse --base-url URL --model M]
+[--report FILE.jsonl] [--derive [--solver interpreter|cp-sat|minizinc]] [--jobs N] [--show N] [--no-annotation] [--llm-parse --base-url URL --model M]
 [--engine local|ray [--ray-address A]]``: one report line per example
 (``example_id``, ``status``, ``violations``, …). Exit 0 all consistent, 1 any inconsistent, 2
 any unreadable input or example error (2 wins); bad input is one line on stderr and every other
@@ -41,6 +41,7 @@ from csp_check.nlsi.metrics import Scores, exact_match, f1, release_scores, rend
 from csp_check.nlsi.readers import ExampleError, iter_paths, read_examples
 from csp_check.nlsi.schema import load_schema
 from csp_check.nlsi.selection import LlmIclSelector
+from csp_check.output.calls_console import CallViolations
 from csp_check.output.console import Bar
 from csp_check.output.report_file import check_output_path, refuse_inputs
 from csp_check.readers import count_lines
@@ -130,9 +131,11 @@ def _items(paths: tuple[Path, ...], derive: bool, errors: list[str], echo=None) 
               help="Read instructions the rule parser cannot through a chat model (validated against the schema; off by default).")
 @llm_options
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar and no summary; errors still go to stderr.")
+@click.option("--show", type=click.IntRange(min=0), default=5, show_default=True,
+              help="Violations shown in full after the summary (as validate's --show).")
 @engine_options
 def calls_command(paths, schema, field, report_path, derive, jobs, no_annotation, llm_parse, base_url, model, cache_dir,
-                  temperature, quiet, engine="local", ray_address=None, solver="interpreter"):  # fmt: skip
+                  temperature, quiet, engine="local", ray_address=None, solver="interpreter", show=5):  # fmt: skip
     """Check the API calls of NLSI examples against profile, dialogue and schema (P1-P6)."""
     check_engine(engine, ray_address)
     if solver != "interpreter":
@@ -179,6 +182,7 @@ def calls_command(paths, schema, field, report_path, derive, jobs, no_annotation
     counts = {"consistent": 0, "inconsistent": 0, "error": 0}
     aliases: Counter[str] = Counter()
     markers = 0
+    shown = CallViolations(show)
     scores = Scores()
     start = time.perf_counter()
     bar = _bar(paths, quiet)
@@ -203,6 +207,7 @@ def calls_command(paths, schema, field, report_path, derive, jobs, no_annotation
         for rep, ex in results:
             bar.advance()
             counts[rep["status"]] += 1
+            shown.add(rep)
             aliases.update(rep.get("method_aliases") or [])
             markers += rep.get("request_markers") or 0
             for err in rep["errors"]:
@@ -236,6 +241,8 @@ def calls_command(paths, schema, field, report_path, derive, jobs, no_annotation
             named = ", ".join(f"{m} {n}" for m, n in sorted(aliases.items()))
             click.echo(f"release conventions read: method spellings in {sum(aliases.values())} examples ({named or 'none'}); "
                        f"{markers} request markers slot=\"?\" left out of the check")  # fmt: skip
+        for line in shown.lines():
+            click.echo(line)
         fb = getattr(_WORKER, "fallback", None)
         if fb is not None and pool is None:
             click.echo(f"--llm-parse: {fb.accepted} instructions read by the model, {fb.rejected} rejected or failed "
