@@ -4,10 +4,12 @@ solver names and the wording of built instructions."""
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import subprocess
 import sys
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -15,6 +17,7 @@ from click.testing import CliRunner
 from support.nlsi import SCHEMA_FILE, example
 
 from csp_check.cli.main import main
+from csp_check.output.kb_coverage import kb_coverage_warning
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = ROOT / "examples"
@@ -108,3 +111,40 @@ def test_calls_show_n_bounds_what_is_shown_and_quiet_shows_nothing(tmp_path: Pat
     none = invoke("calls", path, "--schema", SCHEMA_FILE, "--show", "0").stdout
     assert "violations by family: P1 1" in none and "in full" not in none
     assert invoke("calls", path, "--schema", SCHEMA_FILE, "--quiet").stdout == ""
+
+
+# --- 10: a KB covering the corpus badly warns per domain, and says what a KB feeds ---------------
+
+MWOZ_FIXTURE = ROOT / "tests" / "fixtures" / "multiwoz" / "data.json"
+
+
+def test_a_toy_kb_of_the_right_domain_is_warned_about_with_counts() -> None:
+    """kb/restaurants.json (12 invented restaurants) on MultiWOZ restaurant dialogues: every one is
+    flagged against it; before, no warning at all (some dialogue got a KB constraint)."""
+    result = invoke("validate", MWOZ_FIXTURE, "--kb", KB)
+    [warning] = [line for line in result.stderr.splitlines() if line.startswith("warning: --kb")]
+    assert "restaurant (4 dialogues, 12 KB entities; C4-C6 flag 4)" in warning, warning
+    assert "is it the corpus's own KB?" in warning
+    assert "C1's value sets" in warning and "C4-C6" in warning  # what a KB feeds, C1 included
+    as_json = invoke("validate", MWOZ_FIXTURE, "--kb", KB, "--json")
+    assert json.loads(as_json.stdout)["warnings"] == [warning]
+
+
+def test_the_corpus_own_kb_gets_no_warning() -> None:
+    db = ROOT.parent / "shared" / "data" / "multiwoz" / "db"
+    if not db.is_dir():
+        pytest.skip("needs ../shared/data")
+    assert "warning" not in invoke("validate", MWOZ_FIXTURE, "--kb", db).stderr
+
+
+def test_a_kb_covering_some_domains_names_each_missing_one_with_its_dialogues() -> None:
+    warning = kb_coverage_warning("db.json", {"restaurant": 110}, {"restaurant": 452, "hotel": 426, "taxi": 211},
+                                  Counter({"restaurant": 20}))  # fmt: skip
+    assert warning is not None
+    assert "covers 1 of the dialogues' 3 domains: restaurant (452 dialogues, 110 KB entities; C4-C6 flag 20)" in warning
+    assert "no table for hotel (426), taxi (211): no C4-C6 was built for those" in warning
+    assert "corpus's own KB" not in warning  # 20 of 452 flagged: not suspect
+    assert kb_coverage_warning("db.json", {"restaurant": 110, "hotel": 33}, {"restaurant": 452, "hotel": 426},
+                               Counter({"restaurant": 20})) is None  # fmt: skip
+    counted = kb_coverage_warning("db.json", {}, {"hotel": 5}, Counter(), scanned=2000)
+    assert counted is not None and "domains counted on the first 2,000 dialogues" in counted

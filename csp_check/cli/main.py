@@ -35,6 +35,7 @@ import os
 import signal
 import sys
 import time
+from collections import Counter
 from collections.abc import Callable
 from contextlib import ExitStack
 from itertools import islice
@@ -48,7 +49,8 @@ from csp_check.delexicalize.delexicalizer import delexicalize
 from csp_check.errors import CspCheckError, InputError, UsageError
 from csp_check.families import DIALOGUE_GROUPS, families, label
 from csp_check.models import ALL_CONSTRAINTS, ConstraintId, Dialogue, Status
-from csp_check.output.console import KbUse, RunProgress, kb_unused_warning, render_summary, summary_json
+from csp_check.output.console import KbUse, RunProgress, render_summary, summary_json
+from csp_check.output.kb_coverage import kb_coverage_warning
 from csp_check.output.report_file import (
     ReportWriter,
     check_report_path,
@@ -223,18 +225,23 @@ def validate(
             raise
 
 
-def _kb_unused(kb_use: KbUse, kb, kb_path, paths, fmt: str, split: str | None, constraints) -> str | None:
-    """:func:`csp_check.output.console.kb_unused_warning`, the dialogues' domains read from the first
-    dialogues of the inputs (at most 2000: enough to name them, cheap to re-read)."""
+def _kb_unused(kb_use: KbUse, kb, kb_path, paths, fmt: str, split: str | None, constraints, scan: int = 2000) -> str | None:
+    """:func:`csp_check.output.kb_coverage.kb_coverage_warning` (``None``: no dialogue had
+    variables, or none of C4-C6 is enabled), the dialogues' domains counted on the first ``scan``
+    dialogues of the inputs (enough to name them, cheap to re-read)."""
 
-    enabled = tuple(c.value for c in constraints)
-    if kb_unused_warning(kb_use, kb_path, [], [], enabled) is None:
+    if not kb_use.files or not {c.value for c in constraints} & set(KbUse.KB_CONSTRAINTS):
         return None
-    domains: set[str] = set()
-    for item in islice(load_corpus(paths, fmt, kb, split=split), 2000):
+    dialogues: Counter[str] = Counter()
+    flagged: Counter[str] = Counter()
+    read = 0
+    for item in islice(load_corpus(paths, fmt, kb, split=split), scan):
         if isinstance(item, Dialogue):
-            domains.update(item.domains)
-    return kb_unused_warning(kb_use, kb_path, kb.tables, domains, enabled)
+            read += 1
+            dialogues.update(set(item.domains))
+            flagged.update(kb_use.flagged.get((item.source, item.id), ()))
+    sizes = {domain: len(table.normalized()) for domain, table in kb.tables.items()}
+    return kb_coverage_warning(kb_path, sizes, dialogues, flagged, scanned=scan if read >= scan else None)
 
 
 def _validate(

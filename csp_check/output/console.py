@@ -15,7 +15,6 @@ from __future__ import annotations
 import json
 import os
 import sys
-from collections.abc import Iterable
 from types import TracebackType
 
 import click
@@ -179,11 +178,17 @@ class KbUse:
 
     def __init__(self) -> None:
         self.files: dict[str, list[int]] = {}  # source → [dialogues with variables, with C4–C6]
+        #: (source, dialogue id) → the domains a certain C4–C6 violation of that dialogue is about
+        self.flagged: dict[tuple[str, str], set[str]] = {}
 
     def add(self, report: DialogueReport) -> None:
         """Count one checked dialogue (errors and empty dialogues are not counted)."""
         if report.status is Status.ERROR or not report.variables:
             return
+        domains = {ref.slot.split(".")[0] for v in report.violations if v.certain and v.constraint.value in self.KB_CONSTRAINTS
+                   for ref in v.variables if "." in ref.slot}  # fmt: skip
+        if domains:
+            self.flagged[(report.source, report.dialogue_id)] = domains
         counts = self.files.setdefault(report.source, [0, 0])
         counts[0] += 1
         counts[1] += any(report.coverage.get(c, 0) for c in self.KB_CONSTRAINTS)
@@ -204,25 +209,8 @@ class KbUse:
             where = f"{where} (every input)"
         own = ", ".join(f"{fmt} ({field})" for fmt, field in OWN_KB.items())
         return (f"warning: no --kb, and none of the {_n(dialogues)} dialogue(s) of {where} got a KB constraint: "
-                f"C4-C6 (no-result, offers, amounts) were not built. KB results come inside {own} data; for the rest give --kb FILE_OR_DIR "
-                f"(MultiWOZ: its db/ folder)")
-
-
-def kb_unused_warning(kb_use: KbUse, kb_path: object, kb_domains: Iterable[str], dialogue_domains: Iterable[str],
-                      enabled: tuple[str, ...] = KbUse.KB_CONSTRAINTS) -> str | None:
-    """One line for stderr when ``--kb`` was given but no dialogue of any input got a C4–C6
-    instance from it (spec §6): the KB most likely covers none of the dialogues' domains.
-    Names the KB's domains and the dialogues' (``dialogue_domains``: those of the dialogues
-    read, in any order). ``None`` when some dialogue got one, when no dialogue had variables,
-    or when none of C4–C6 is enabled."""
-    if not kb_use.files or len(kb_use.without_kb()) < len(kb_use.files):
-        return None
-    if not set(enabled) & set(KbUse.KB_CONSTRAINTS):
-        return None
-    dialogues = sum(n for n, _ in kb_use.files.values())
-    theirs = sorted(set(dialogue_domains)) or ["(none annotated)"]
-    return (f"warning: --kb {kb_path} gave none of the {_n(dialogues)} dialogue(s) a KB constraint (C4-C6 not built): "
-            f"the KB's domains are {', '.join(sorted(kb_domains)) or '(none)'}; the dialogues' domains are {', '.join(theirs)}")
+                f"C4-C6 (no-result, offers, amounts) were not built, and C1's value sets and the reading of values had no KB "
+                f"values. KB results come inside {own} data; for the rest give --kb FILE_OR_DIR (MultiWOZ: its db/ folder)")
 
 
 def summary_json(summary: CorpusSummary, warnings: list[str] | None = None) -> str:
