@@ -4,20 +4,25 @@ solver names and the wording of built instructions."""
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import re
 import subprocess
 import sys
+import zipfile
 from collections import Counter
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from rich.console import Console
 from support.nlsi import SCHEMA_FILE, example
 
 from csp_check.cli.main import main
+from csp_check.output.console import RunProgress
 from csp_check.output.kb_coverage import kb_coverage_warning
+from csp_check.output.totals import count_dialogues, count_in_background
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = ROOT / "examples"
@@ -148,3 +153,48 @@ def test_a_kb_covering_some_domains_names_each_missing_one_with_its_dialogues() 
                                Counter({"restaurant": 20})) is None  # fmt: skip
     counted = kb_coverage_warning("db.json", {}, {"hotel": 5}, Counter(), scanned=2000)
     assert counted is not None and "domains counted on the first 2,000 dialogues" in counted
+
+
+# --- 11: progress bars keep their times at 80 columns; a single JSON file or zip gets a total -----
+
+def _bar_line(progress: RunProgress, steps: int, total: int | None = None) -> str:
+    buf = io.StringIO()
+    progress.console = Console(file=buf, width=80, force_terminal=True, color_system=None)
+    with progress:
+        for i in range(steps):
+            progress.step("a.json", inconsistent=i % 3 == 0)
+        if total is not None:
+            progress.set_total(total)
+    drawn = [part for part in re.split(r"[\r\n]|\x1b\[[0-9;?]*[A-Za-z]", buf.getvalue()) if "checking" in part]
+    return drawn[-1]
+
+
+def test_the_bar_keeps_elapsed_time_and_eta_at_80_columns() -> None:
+    line = _bar_line(RunProgress(enabled=True, total=16142), 1234)
+    assert len(line) <= 80 and "1234/16142 dialogues" in line, line
+    assert re.search(r" \d+:\d\d:\d\d ETA [-\d]+:[-\d]{2}:[-\d]{2} ", line), line  # both times whole
+    files = RunProgress(enabled=True, files=40)
+    buf = io.StringIO()
+    files.console = Console(file=buf, width=80, force_terminal=True, color_system=None)
+    with files:
+        for i in range(300):
+            files.step(f"f{i // 10}.json")
+    drawn = [p for p in re.split(r"[\r\n]|\x1b\[[0-9;?]*[A-Za-z]", buf.getvalue()) if "checking" in p][-1]
+    assert "/40 files" in drawn and re.search(r" \d+:\d\d:\d\d ETA [-\d]+:[-\d]{2}:[-\d]{2} ", drawn), drawn
+
+
+def test_a_single_file_gets_its_total_while_the_run_goes(tmp_path: Path) -> None:
+    line = _bar_line(RunProgress(enabled=True), 3, total=4)
+    assert "3/4 dialogues" in line, line
+    assert "/?" in _bar_line(RunProgress(enabled=True), 3)  # before the count arrives: M/?
+    archive = tmp_path / "val.json.zip"
+    with zipfile.ZipFile(archive, "w") as z:
+        z.write(MWOZ_FIXTURE, "val.json")
+    assert count_dialogues(MWOZ_FIXTURE) == 4 and count_dialogues(archive) == 4
+    assert count_dialogues(EXAMPLES / "dialogues.jsonl") is None  # JSONL: counted by lines already
+    broken = tmp_path / "broken.json"
+    broken.write_text(MWOZ_FIXTURE.read_text(encoding="utf-8")[:500], encoding="utf-8")
+    assert count_dialogues(broken, "multiwoz") is None
+    got: list[int] = []
+    count_in_background(archive, "auto", got.append).join(timeout=30)
+    assert got == [4]

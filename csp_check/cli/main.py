@@ -59,6 +59,7 @@ from csp_check.output.report_file import (
     previous_reports,
     refuse_inputs,
 )
+from csp_check.output.totals import count_in_background
 from csp_check.pipeline import dialogue_csp, load_corpus, with_annotations
 from csp_check.readers import FORMATS, input_files, jsonl_total
 from csp_check.readers.kb import load_kb_option
@@ -276,7 +277,7 @@ def _validate(
                                    dialogue_time_limit=dialogue_time_limit, skip=done_counts(before), split=split,
                                    engine=engine, ray_address=ray_address)  # fmt: skip
             stack.callback(getattr(reports, "close", lambda: None))
-            progress = stack.enter_context(_run_progress(paths, fmt, quiet, skipped=len(before)))
+            progress = stack.enter_context(_run_progress(paths, fmt, quiet, skipped=len(before), split=split))
             start = time.perf_counter()
             try:
                 for report in reports:
@@ -344,16 +345,19 @@ def _validate(
 
 
 def _run_progress(
-    paths: tuple[Path, ...], fmt: str, quiet: bool, skipped: int = 0, verb: str = "checking"
+    paths: tuple[Path, ...], fmt: str, quiet: bool, skipped: int = 0, verb: str = "checking", split: str | None = None
 ) -> RunProgress:
     """The progress bar of a run over ``paths``: off with ``--quiet`` or when stderr is not a
-    terminal; out of the number of dialogues when it is known (JSONL), else of files."""
+    terminal; out of the number of dialogues when it is known (JSONL; a single JSON file or zip,
+    counted while the run goes: :mod:`csp_check.output.totals`), else of files."""
     progress = RunProgress(enabled=False if quiet else None, verb=verb)
     if progress.enabled:
         files = input_files(list(paths), fmt)
         total = jsonl_total(files)
         progress = RunProgress(enabled=True, total=None if total is None else max(total - skipped, 0),
                                files=len(files), verb=verb)  # fmt: skip
+        if total is None and len(files) == 1 and split is None:  # one JSON file or zip: counted meanwhile
+            count_in_background(files[0], fmt, lambda n: progress.set_total(max(n - skipped, 0)))
     return progress
 
 

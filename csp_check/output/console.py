@@ -29,7 +29,7 @@ from rich.progress import (
     TimeElapsedColumn,
     TimeRemainingColumn,
 )
-from rich.table import Table
+from rich.table import Column, Table
 from rich.text import Text
 
 from csp_check.corpora import CONVLAB, JSONL, SGD
@@ -38,15 +38,23 @@ from csp_check.models import DialogueReport, Status, Violation
 from csp_check.score.corpus import CorpusSummary, SolverTotals, ViolationExample, group_order_key, is_annotation
 
 
-def _progress_columns(unit: str, known: bool, extra: str = "") -> list:
-    columns = [SpinnerColumn(), TextColumn("{task.description}"), BarColumn()]
+def _progress_columns(unit: str, known: bool, extra: str = "", width: int = 80, description: str = "",
+                      total: int | None = None) -> list:  # fmt: skip
+    """The columns of a bar ``width`` characters wide: spinner, ``description``, bar, count (M/N
+    when ``known``), ``unit``, elapsed time, ETA (when ``known``), then ``extra``. The bar shrinks
+    (5 to 40) and ``extra`` is cut with an ellipsis so that the times are never cut (80 columns)."""
+    digits = len(str(total)) if total else 7
+    fixed = 1 + len(description) + (2 * digits + 1 if known else digits) + len(unit) + 7 + (3 + 7 if known else 0)
+    room = width - fixed - (6 + 2 * known + bool(extra)) - 1  # the spaces between the columns, and one spare
+    bar = max(5, min(40, room - (45 if extra else 0)))
+    columns = [SpinnerColumn(), TextColumn("{task.description}"), BarColumn(bar_width=bar)]
     columns.append(MofNCompleteColumn() if known else TextColumn("{task.completed:,.0f}"))
     columns.append(TextColumn(unit))
-    if extra:
-        columns.append(TextColumn(extra))
     columns.append(TimeElapsedColumn())
     if known:
         columns += [TextColumn("ETA"), TimeRemainingColumn()]
+    if extra:
+        columns.append(TextColumn(extra, table_column=Column(no_wrap=True, overflow="ellipsis", max_width=max(1, room - bar - 1))))
     return columns
 
 
@@ -66,7 +74,9 @@ class Bar:
     def __enter__(self) -> Bar:
         if self.enabled:
             known = self.total is not None
-            self._progress = Progress(*_progress_columns(self.unit, known), console=self.console, transient=True)
+            columns = _progress_columns(self.unit, known, width=self.console.width, description=self.description,
+                                        total=self.total)  # fmt: skip
+            self._progress = Progress(*columns, console=self.console, transient=True)
             self._progress.start()
             self._task = self._progress.add_task(self.description, total=self.total)
         return self
@@ -117,11 +127,13 @@ class RunProgress:
 
     def __enter__(self) -> RunProgress:
         if self.enabled:
+            width = self.console.width
             if self.files:
-                columns = _progress_columns("files", True, "{task.fields[dialogues]} dialogues, {task.fields[status]}")
+                columns = _progress_columns("files", True, "{task.fields[dialogues]} dialogues, {task.fields[status]}",
+                                            width, self.verb, self.files)  # fmt: skip
                 total = self.files
-            else:
-                columns = _progress_columns("dialogues", self.total is not None, "{task.fields[status]}")
+            else:  # M/N and an ETA even before the total is known (N "?" until set_total)
+                columns = _progress_columns("dialogues", True, "{task.fields[status]}", width, self.verb, self.total)
                 total = self.total
             self._progress = Progress(*columns, console=self.console, transient=True)
             self._progress.start()
@@ -131,6 +143,12 @@ class RunProgress:
     def __exit__(self, *exc: type[BaseException] | BaseException | TracebackType | None) -> None:
         if self._progress is not None:
             self._progress.stop()
+
+    def set_total(self, total: int) -> None:
+        """The number of dialogues, once known (counted while the run goes: a single JSON or zip file)."""
+        self.total = total
+        if self._progress is not None and not self.files:
+            self._progress.update(self._task, total=total)
 
     def advance(self, report: DialogueReport) -> None:
         """Count one finished dialogue."""
