@@ -18,6 +18,7 @@ import pytest
 from click.testing import CliRunner
 from rich.console import Console
 from support.nlsi import SCHEMA_FILE, example
+from support.openai_server import FakeOpenAI, Status
 
 from csp_check.cli.main import main
 from csp_check.output.console import RunProgress
@@ -198,3 +199,56 @@ def test_a_single_file_gets_its_total_while_the_run_goes(tmp_path: Path) -> None
     got: list[int] = []
     count_in_background(archive, "auto", got.append).join(timeout=30)
     assert got == [4]
+
+
+# --- 12: a failing LLM server: no row that looks measured, and exit 2 ------------------------------
+
+def _refusing_server():
+    return FakeOpenAI(lambda messages, body: Status(401, "invalid api key"))
+
+
+def _llm_examples(tmp_path: Path) -> Path:
+    rule = "For restaurants I want Burmese food."
+    first = example("User: Find me a restaurant in San Jose.", [rule], ['GetRestaurants(city="San Jose", cuisine="Burmese")'],
+                    applicable=[rule], eid="a")  # fmt: skip
+    path = tmp_path / "llm.jsonl"
+    path.write_text(first.model_dump_json() + "\n" + first.model_copy(update={"example_id": "b"}).model_dump_json() + "\n")
+    return path
+
+
+def test_calls_llm_parse_with_a_failing_server_exits_2(tmp_path: Path) -> None:
+    pytest.importorskip("openai")
+    data = _llm_examples(tmp_path)
+    with _refusing_server() as server:
+        result = invoke("calls", data, "--schema", SCHEMA_FILE, "--llm-parse", "--base-url", server.base_url,
+                        "--cache-dir", tmp_path / "c")  # fmt: skip
+    assert result.exit_code == 2, result.output
+    assert "--llm-parse: every one of the 1 LLM requests failed" in result.stderr
+
+
+def test_nlsi_experiment_leaves_out_the_icl_row_of_a_failing_server_and_exits_2(tmp_path: Path) -> None:
+    pytest.importorskip("openai")
+    data = _llm_examples(tmp_path)
+    with _refusing_server() as server:
+        result = invoke("nlsi", "experiment", data, "--schema", SCHEMA_FILE, "--icl", "--base-url", server.base_url,
+                        "--cache-dir", tmp_path / "c", "--no-plots", "--bm25-top", "0", "--out", tmp_path / "out")  # fmt: skip
+    assert result.exit_code == 2, result.output
+    assert "every ICL request failed: the llm-icl row is left out" in result.stderr
+    tables = (tmp_path / "out" / "nlsi_tables.md").read_text(encoding="utf-8")
+    assert "| llm-icl |" not in tables and "| derive |" in tables
+    assert "no llm-icl row: every one of the 1 ICL requests failed" in tables
+
+
+def test_experiment_leaves_out_the_llm_row_of_a_failing_server_and_exits_2(tmp_path: Path) -> None:
+    pytest.importorskip("openai")
+    out = tmp_path / "out"
+    with _refusing_server() as server:
+        result = invoke("experiment", EXAMPLES / "dialogues.jsonl", "--kb", KB, "--domain", "restaurant", "--no-plots",
+                        "--out", out, "--base-url", server.base_url, "--cache-dir", tmp_path / "c")  # fmt: skip
+    assert result.exit_code == 2, result.output
+    assert "every LLM request failed (7 dialogues): the LLM row is left out" in result.stderr
+    assert "| CSP (solver) |" in result.stdout and "| LLM |" not in result.stdout
+    assert "LLM relexicalization" not in result.stdout  # no progress bar in the command's output
+    tables = (out / "tables.md").read_text(encoding="utf-8")
+    assert "| LLM |" not in tables and "LLM GCA" not in tables.replace("paper LLM GCA", "")
+    assert "No LLM row: every one of the 7 LLM requests failed" in tables and "401" in tables

@@ -209,7 +209,7 @@ def test_cli_experiment_on_multiwoz_restaurants_with_its_db(tmp_path):
 
 
 @pytest.mark.skipif(not SGD.exists(), reason="needs ../shared/data/sgd")
-def test_unreachable_llm_server_says_why_and_exits_1(tmp_path, monkeypatch):
+def test_unreachable_llm_server_says_why_and_exits_2(tmp_path, monkeypatch):
     pytest.importorskip("openai")
     from click.testing import CliRunner
 
@@ -219,7 +219,7 @@ def test_unreachable_llm_server_says_why_and_exits_1(tmp_path, monkeypatch):
     args = ["experiment", str(SGD / "train" / "dialogues_001.json"), "--limit", "2", "--no-plots", "--out",
             str(tmp_path), "--base-url", "http://127.0.0.1:9/v1", "--retries", "0", "--cache-dir", str(tmp_path / "c")]  # fmt: skip
     result = CliRunner().invoke(main, args)
-    assert result.exit_code == 1, result.output
+    assert result.exit_code == 2, result.output  # an environment error (issue 21)
     assert "OPENAI_API_KEY is not set" in result.output
-    assert "2 of 2 dialogues got no answer" in result.output and "every LLM request failed" in result.output
-    assert (tmp_path / "tables.md").exists()
+    assert "every one of the 2 LLM requests failed" in result.output and "every LLM request failed" in result.output
+    assert "No LLM row" in (tmp_path / "tables.md").read_text()

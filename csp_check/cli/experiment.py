@@ -6,8 +6,8 @@
 [--engine local|ray [--ray-address ADDRESS]]``
 
 Writes ``DIR/results.jsonl``, ``DIR/tables.md``, ``DIR/table1..5.csv`` and PNG plots, and prints
-Table 3. Exit 1 when every LLM request failed (the server is unreachable or refuses: the
-console says why; the tables are still written). The LLM relexicalizer runs only with ``--base-url`` (any OpenAI-compatible server; key
+Table 3. Exit 2 when every LLM request failed (the server is unreachable or refuses: the
+console says why; the tables are still written, without an LLM row, and say why). The LLM relexicalizer runs only with ``--base-url`` (any OpenAI-compatible server; key
 from ``$OPENAI_API_KEY``, a dummy for local servers). Exit 0 on success, 2 on a usage error
 (unknown solver, nothing selected, missing ``openai`` / ``matplotlib`` package).
 """
@@ -116,9 +116,9 @@ def experiment(
     click.echo(f"\nwrote {len(written)} files to {out_dir}/ (tables.md, table1-5.csv, results.jsonl"
                + ("" if no_plots else ", *.png") + f") in {result.seconds:.0f} s")  # fmt: skip
     if result.llm_failures and result.llm_failures == result.llm_requests:
-        click.echo(f"error: every LLM request failed ({result.llm_failures} dialogues): the LLM row is not a "
-                   f"measurement; check --base-url {base_url} and the server", err=True)  # fmt: skip
-        raise SystemExit(1)
+        click.echo(f"csp-check: error: every LLM request failed ({result.llm_failures} dialogues): the LLM row is left "
+                   f"out of the tables (not measured); check --base-url {base_url} and the server", err=True)  # fmt: skip
+        raise SystemExit(2)  # an environment error, as a usage error
 
 
 def _stage_bar(description: str, total: int, unit: str):

@@ -256,6 +256,11 @@ def calls_command(paths, schema, field, report_path, derive, jobs, no_annotation
     if total == 0 and not read_errors:
         click.echo(f"csp-check: error: no examples found in {' '.join(map(str, paths))}", err=True)
         sys.exit(EXIT_ERROR)
+    fallback = getattr(_WORKER, "fallback", None)
+    if fallback is not None and pool is None and fallback.failed and fallback.failed == fallback.accepted + fallback.rejected:
+        click.echo(f"csp-check: error: --llm-parse: every one of the {fallback.failed} LLM requests failed; check --base-url "
+                   f"{base_url} and the server (the instructions stay unparsed)", err=True)  # fmt: skip
+        sys.exit(EXIT_ERROR)
     if read_errors or counts["error"]:
         sys.exit(EXIT_ERROR)
     sys.exit(EXIT_INCONSISTENT if counts["inconsistent"] else EXIT_OK)
@@ -389,5 +394,6 @@ def experiment_command(paths, out_dir, schema, no_annotation, bm25_top, icl, dem
     click.echo((out_dir / "nlsi_tables.md").read_text(encoding="utf-8"))
     click.echo(f"wrote {len(written)} files to {out_dir}/ in {res.seconds:.1f} s")
     if selector is not None and selector.failures and selector.failures == res.n_examples:
-        click.echo(f"error: every ICL request failed: the llm-icl row is not a measurement; check --base-url {base_url}", err=True)
-        sys.exit(1)
+        click.echo(f"csp-check: error: every ICL request failed: the llm-icl row is left out (not measured); check --base-url "
+                   f"{base_url} and the server", err=True)  # fmt: skip
+        sys.exit(EXIT_ERROR)

@@ -107,6 +107,7 @@ class ExperimentResult(BaseModel):
     seconds: float = 0.0
     llm_requests: int = Field(0, description="dialogues sent to the LLM (with at least one mask)")
     llm_failures: int = Field(0, description="of those, the ones whose request failed for good")
+    llm_left_out: str | None = Field(None, description="why the LLM has no row (every request failed), or None")
     dialogues: list[DialogueResult] = Field(default_factory=list)
 
 
@@ -273,7 +274,14 @@ def run_experiment(config: ExperimentConfig, log: Any = print) -> ExperimentResu
         failed = [r for r in llm.reports.values() if r.error]
         result.llm_failures = len(failed)
         result.llm_requests = sum(1 for r in llm.reports.values() if r.masks or r.error)
-        if failed:
+        if failed and len(failed) == result.llm_requests:  # nothing measured: no row, and say why
+            result.llm_left_out = (f"every one of the {len(failed)} LLM requests failed ({failed[0].dialogue_id}: "
+                                   f"{failed[0].error}): the LLM was not measured")  # fmt: skip
+            result.relexicalizers = [n for n in result.relexicalizers if n != "llm"]
+            for row in rows:
+                row.assignments.pop("llm", None)
+            log(f"LLM: {result.llm_left_out}; its row is left out of the tables")
+        elif failed:
             log(f"LLM: {len(failed)} of {result.llm_requests} dialogues got no answer "
                 f"({failed[0].dialogue_id}: {failed[0].error}); their masks count as wrong")  # fmt: skip
     tasks = [

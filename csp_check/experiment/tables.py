@@ -121,6 +121,8 @@ def table3(result: ExperimentResult) -> Table:
         p_gca, p_vca = paper.TABLE3.get(name, (None, None))
         out.append([PAPER_NAMES.get(name, name), gca(rows, name), vca(rows, name), p_gca, p_vca])
     note = "Paper: MultiWOZ 2.3 restaurants, GPT-3.5 as LLM; it has no CSP row (a solver solution is consistent by construction)."
+    if result.llm_left_out:
+        note += f" No LLM row: {result.llm_left_out}."
     return Table("table3", "Table 3: GCA / VCA per relexicalizer (all constraints: the paper's C1–C6)",
                  ["relexicalizer", "GCA", "VCA", "paper GCA", "paper VCA"], out, note)  # fmt: skip
 

@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from csp_check.errors import MalformedResponse
@@ -225,10 +226,12 @@ class _progress:
         self.bar: Any = None
 
     def __enter__(self):
-        if not self.enabled:
+        console = Console(stderr=True)  # stdout is the command's output; only on a terminal
+        if not self.enabled or not console.is_terminal:
             return lambda: None
 
-        self.bar = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), transient=False)
+        self.bar = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                            console=console, transient=True)  # fmt: skip
         self.bar.start()
         task = self.bar.add_task(self.description, total=self.total)
         return lambda: self.bar.advance(task)

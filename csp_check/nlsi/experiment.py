@@ -81,7 +81,10 @@ def run_calls_experiment(
         if log:
             log(f"ICL selection: {len(todo)} prompts")
         selections["llm-icl"] = icl.select_many(todo, progress=log is not None)
-        if icl.failures:
+        if icl.failures and icl.failures == len(todo):  # nothing measured: no row, and say why
+            del selections["llm-icl"]
+            res.notes.append(f"no llm-icl row: every one of the {len(todo)} ICL requests failed (the LLM was not measured)")
+        elif icl.failures:
             res.notes.append(f"llm-icl: {icl.failures} of {len(todo)} requests failed (selected nothing)")
     res.scores["derive"] = Scores()
     for e, ctx in zip(todo, contexts):

@@ -149,14 +149,15 @@ def validate_answer(schema: NlsiSchema, instruction: str, answer: Any, instructi
 class LlmFallbackParser:
     """The rule parser, and for what it cannot parse, a chat model whose answer is validated.
 
-    ``settings``: :class:`csp_check.llm.client.LLMSettings`. ``requests`` / ``accepted`` /
-    ``rejected`` count what the fallback did (the client's own cache counts are on ``client``).
+    ``settings``: :class:`csp_check.llm.client.LLMSettings`. ``accepted`` / ``rejected`` (of
+    which ``failed``: no answer at all) count what the fallback did (the client's own cache counts are on ``client``).
     """
 
     parser: InstructionParser
     settings: Any
     accepted: int = 0
     rejected: int = 0
+    failed: int = 0  # of the rejected, those whose request failed (no answer: the server is down or refuses)
     _cache: dict[str, Rule | Unparsed] = field(default_factory=dict, repr=False)
     _client: Any = field(default=None, repr=False)
     _listing: str | None = field(default=None, repr=False)
@@ -190,6 +191,7 @@ class LlmFallbackParser:
         answer = self.client.complete(self.prompt(unparsed.instruction))
         if isinstance(answer, CompletionError):
             self.rejected += 1
+            self.failed += 1
             return Unparsed(unparsed.instruction, f"{unparsed.reason}; llm: request failed: {answer.error}")
         try:
             decoded = _json_object(answer.text)
