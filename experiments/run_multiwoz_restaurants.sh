@@ -5,7 +5,8 @@
 #   experiments/run_multiwoz_restaurants.sh [OUT_DIR] [extra csp-check experiment options]
 #
 # Data: ../shared/data/multiwoz/{val.json.zip,db} (override with MULTIWOZ=/path/to/multiwoz).
-# Serial by default: on this 2-core machine --jobs 4 was slower than serial; pass --jobs N with N free cores.
+# Serial by default: on this 2-core machine --jobs 2 or 4 gained nothing (SGD: 95 s either way, 99 s serial,
+# under a load of 6-7); pass --jobs N when N cores are free.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 mwz="${MULTIWOZ:-$here/../../shared/data/multiwoz}"

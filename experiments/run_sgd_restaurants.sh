@@ -6,7 +6,8 @@
 # Data: ../shared/data/sgd/{train,dev} (override with SGD=/path/to/sgd). Add the LLM
 # relexicalizer with e.g. `--base-url http://127.0.0.1:8000/v1 --model my-model` (answers are
 # cached under ~/.cache/csp-check, so a rerun is free and identical).
-# Serial by default: on this 2-core machine --jobs 4 was slower than serial; pass --jobs N with N free cores.
+# Serial by default: on this 2-core machine --jobs 2 or 4 gained nothing (SGD: 95 s either way, 99 s serial,
+# under a load of 6-7); pass --jobs N when N cores are free.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 sgd="${SGD:-$here/../../shared/data/sgd}"
