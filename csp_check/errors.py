@@ -15,6 +15,14 @@ if TYPE_CHECKING:  # the reports the assertion helpers carry (no import at run t
     from csp_check.nlsi.models import CallReport
 
 
+def json_error_text(msg: str) -> str:
+    """``json.JSONDecodeError.msg`` as a whole sentence after the place it is given at: Python's
+    messages ending in "at" (``Unterminated string starting at``, ``Invalid control character
+    '\\n' at``) read cut off once the position is stated apart; they end in "here" instead
+    (``invalid JSON at line 4, column 10: Unterminated string starting here``)."""
+    return msg[: -len(" at")] + " here" if msg.endswith(" at") else msg
+
+
 class CspCheckError(Exception):
     """Base class of csp-check's own errors."""
 

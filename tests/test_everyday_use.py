@@ -252,3 +252,23 @@ def test_experiment_leaves_out_the_llm_row_of_a_failing_server_and_exits_2(tmp_p
     tables = (out / "tables.md").read_text(encoding="utf-8")
     assert "| LLM |" not in tables and "LLM GCA" not in tables.replace("paper LLM GCA", "")
     assert "No LLM row: every one of the 7 LLM requests failed" in tables and "401" in tables
+
+
+# --- 13: a JSON error message is never cut off ---------------------------------------------------
+
+def test_a_json_error_message_is_whole(tmp_path: Path) -> None:
+    kb = tmp_path / "kb.json"
+    kb.write_text(KB.read_text(encoding="utf-8")[:200], encoding="utf-8")  # cut inside a string
+    result = invoke("validate", EXAMPLES / "dialogues.jsonl", "--kb", kb)
+    assert result.exit_code == 2
+    assert re.fullmatch(rf"csp-check: error: --kb {re.escape(str(kb))}: invalid JSON at line 4, column \d+: "
+                        r"Unterminated string starting here\n", result.stderr), result.stderr  # fmt: skip
+    schema = tmp_path / "schema.json"
+    schema.write_text(SCHEMA_FILE.read_text(encoding="utf-8")[:100], encoding="utf-8")
+    result = invoke("calls", _llm_examples(tmp_path), "--schema", schema)
+    assert result.exit_code == 2 and "Unterminated string starting here (is it an SGD schema.json?)" in result.stderr
+    line = tmp_path / "cut.jsonl"
+    line.write_text('{"id": "x", "turns": [{"speaker": "user", "utterance": "abc\n', encoding="utf-8")
+    result = invoke("validate", line, "--kb", KB)
+    assert f"{line}:1: invalid JSON at column 56: Unterminated string starting here" in result.stderr.splitlines()
+    assert not any(message.rstrip().endswith(" at") for message in result.stderr.splitlines())

@@ -30,7 +30,7 @@ from pathlib import Path
 import click
 
 from csp_check.cli.paths import existing_paths
-from csp_check.errors import SolverUnavailable, UsageError
+from csp_check.errors import SolverUnavailable, UsageError, json_error_text
 from csp_check.install import pip_extra
 from csp_check.llm.client import LLMSettings
 from csp_check.nlsi.build import build_examples, check_sgd_inputs
@@ -159,7 +159,7 @@ def calls_command(paths, schema, field, report_path, derive, jobs, no_annotation
     except (OSError, ValueError) as err:
         where = " ".join(map(str, schema_paths))
         if isinstance(err, json.JSONDecodeError):
-            why = f"invalid JSON at line {err.lineno}, column {err.colno}: {err.msg} (is it an SGD schema.json?)"
+            why = f"invalid JSON at line {err.lineno}, column {err.colno}: {json_error_text(err.msg)} (is it an SGD schema.json?)"
         else:
             why = err.strerror if isinstance(err, OSError) and err.strerror else str(err)
         named = any(why.startswith(str(path)) for path in schema_paths)  # names its file: say it once

@@ -28,7 +28,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from csp_check.errors import UsageError
+from csp_check.errors import UsageError, json_error_text
 from csp_check.nlsi.cues import DOMAIN_CUES, slot_phrases
 from csp_check.nlsi.models import ApiCall, Example, ReasoningType, StandingInstruction
 from csp_check.nlsi.schema import NlsiSchema, load_schema, normalize, service_domain
@@ -407,7 +407,7 @@ def iter_sgd(paths: list[Path], errors: list[str] | None = None) -> Iterator[tup
         try:
             data = json.loads(f.read_text(encoding="utf-8"))
         except json.JSONDecodeError as err:
-            problem = f"{f}: invalid JSON at line {err.lineno}, column {err.colno}: {err.msg}"
+            problem = f"{f}: invalid JSON at line {err.lineno}, column {err.colno}: {json_error_text(err.msg)}"
         except (OSError, UnicodeDecodeError) as err:
             problem = f"{f}: cannot read: {getattr(err, 'strerror', None) or err}"
         else:

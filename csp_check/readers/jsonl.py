@@ -25,7 +25,7 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
-from csp_check.errors import InputError
+from csp_check.errors import InputError, json_error_text
 from csp_check.models import Dialogue
 
 from .json_stream import lone_surrogate, safe, validation_message
@@ -115,7 +115,7 @@ def parse_line(path: Path, lineno: int, line: str) -> Dialogue | InputError:
         raw = json.loads(text)
     except json.JSONDecodeError as err:
         end = " (the end of the line: is it cut short?)" if err.pos >= len(text.rstrip()) else ""
-        return InputError(where, f"invalid JSON at column {err.pos + 1}{end}: {err.msg}")
+        return InputError(where, f"invalid JSON at column {err.pos + 1}{end}: {json_error_text(err.msg)}")
     except RecursionError:
         return InputError(where, "invalid JSON: nested too deeply")
     except ValueError as err:  # an integer of more than 4,300 digits

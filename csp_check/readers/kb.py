@@ -31,7 +31,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from csp_check.errors import CspCheckError, InputError, UsageError
+from csp_check.errors import CspCheckError, InputError, UsageError, json_error_text
 from csp_check.models import KbTable, KnowledgeBase
 from csp_check.readers.surrogates import lone_surrogate
 
@@ -164,4 +164,4 @@ def _load_json(path: Path) -> Any:
     except (OSError, UnicodeDecodeError) as err:
         raise InputError(str(path), f"cannot read: {err}") from err
     except json.JSONDecodeError as err:
-        raise InputError(str(path), f"invalid JSON (line {err.lineno}): {err.msg}") from err
+        raise InputError(str(path), f"invalid JSON at line {err.lineno}, column {err.colno}: {json_error_text(err.msg)}") from err
