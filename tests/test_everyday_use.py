@@ -21,6 +21,7 @@ from support.nlsi import SCHEMA_FILE, example
 from support.openai_server import FakeOpenAI, Status
 
 from csp_check.cli.main import main
+from csp_check.models import ALL_CONSTRAINTS
 from csp_check.output.console import RunProgress
 from csp_check.output.kb_coverage import kb_coverage_warning
 from csp_check.output.totals import count_dialogues, count_in_background
@@ -272,3 +273,14 @@ def test_a_json_error_message_is_whole(tmp_path: Path) -> None:
     result = invoke("validate", line, "--kb", KB)
     assert f"{line}:1: invalid JSON at column 56: Unterminated string starting here" in result.stderr.splitlines()
     assert not any(message.rstrip().endswith(" at") for message in result.stderr.splitlines())
+
+
+# --- 13: docs/cli.md states the default constraints as the command has them ---------------------
+
+def test_the_documented_default_constraints_are_the_defaults() -> None:
+    text = (ROOT / "docs" / "cli.md").read_text(encoding="utf-8")
+    stated = re.search(r"The default enables every registered dialogue constraint: `([A-Z0-9,]+)`", text)
+    assert stated is not None, "docs/cli.md no longer states the default --constraints"
+    result = invoke("validate", EXAMPLES / "dialogues.jsonl", "--kb", KB, "--json")
+    assert stated.group(1) == ",".join(json.loads(result.stdout)["constraints"])
+    assert stated.group(1) == ",".join(c.value for c in ALL_CONSTRAINTS)
