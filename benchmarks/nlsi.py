@@ -27,11 +27,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # this checkout's csp_check, not an installed one
 
+from csp_check.errors import CspCheckError
 from csp_check.nlsi.build import build_examples
 from csp_check.nlsi.calls import parse_calls
 from csp_check.nlsi.check import Checker
 from csp_check.nlsi.faults import KINDS, make
 from csp_check.nlsi.metrics import Scores, exact_match, f1, render_table, selection_scores, triples
+from csp_check.solvers import get_solver
 
 SHARED = Path(__file__).resolve().parents[2] / "shared" / "data" / "sgd"
 
@@ -45,6 +47,11 @@ def main() -> None:
     ap.add_argument("--solver", default=None, help="also derive through this backend (cp-sat, minizinc)")
     ap.add_argument("--solver-every", type=int, default=1, help="with --solver: every K-th example only")
     args = ap.parse_args()
+    if args.solver:  # a wrong name is an error now, not after the work
+        try:
+            get_solver(args.solver)
+        except CspCheckError as err:
+            ap.error(f"--solver {args.solver}: {err}")
     schema, examples = build_examples([Path(p) for p in args.paths], seed=args.seed, limit=args.limit)
     import spacy  # noqa: F401  (imported before timing, so both timed runs pay the same costs)
 

@@ -28,7 +28,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # this checkout's csp_check, not an installed one
 
 from csp_check import CorpusSummary, load_corpus, validate
+from csp_check.errors import CspCheckError
 from csp_check.run.runner import SolverSettings
+from csp_check.solvers import get_solver
 
 DEFAULT = Path(__file__).resolve().parents[2] / "shared" / "data" / "sgd" / "train"
 
@@ -69,6 +71,11 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=1)
     parser.add_argument("--solver", help="also time validate with this solver (VCA + solution counts)")
     args = parser.parse_args()
+    if args.solver:  # a wrong name is an error now, not after the work
+        try:
+            get_solver(args.solver)
+        except CspCheckError as err:
+            parser.error(f"--solver {args.solver}: {err}")
     files = sorted(args.path.glob("dialogues_*.json"))
     if not files:
         raise SystemExit(f"{args.path}: no dialogues_*.json files")

@@ -284,3 +284,34 @@ def test_the_documented_default_constraints_are_the_defaults() -> None:
     result = invoke("validate", EXAMPLES / "dialogues.jsonl", "--kb", KB, "--json")
     assert stated.group(1) == ",".join(json.loads(result.stdout)["constraints"])
     assert stated.group(1) == ",".join(c.value for c in ALL_CONSTRAINTS)
+
+
+# --- 13: a solver name is checked where it is given, and a wrong one lists the valid names --------
+
+VALID = "choose one of cp-sat (or ortools, cpsat), minizinc:gecode, minizinc:chuffed (or minizinc:<solver>)"
+
+
+@pytest.mark.parametrize("command", [
+    ["validate", str(EXAMPLES / "dialogues.jsonl"), "--kb", str(KB), "--solver", "cp_sat"],
+    ["experiment", str(EXAMPLES / "dialogues.jsonl"), "--kb", str(KB), "--domain", "restaurant", "--no-plots",
+     "--solver", "cp_sat"],
+])
+def test_a_wrong_solver_name_is_one_line_listing_the_valid_ones(command: list[str]) -> None:
+    result = invoke(*command)
+    assert result.exit_code == 2
+    assert result.stderr.splitlines() == [f"csp-check: error: --solver cp_sat: unknown solver 'cp_sat'; {VALID}"]
+
+
+def test_calls_solver_needs_derive_and_lists_the_interpreter(tmp_path: Path) -> None:
+    data = _llm_examples(tmp_path)
+    alone = invoke("calls", data, "--schema", SCHEMA_FILE, "--solver", "cpsat")  # was accepted, and did nothing
+    assert alone.exit_code == 2 and alone.stderr.splitlines() == [
+        "csp-check: error: --solver cpsat applies to --derive (what derives the calls); add --derive"]
+    wrong = invoke("calls", data, "--schema", SCHEMA_FILE, "--derive", "--solver", "cp_sat")
+    assert wrong.exit_code == 2 and wrong.stderr.strip().endswith(f"{VALID}; or interpreter (the default)")
+
+
+def test_a_benchmark_refuses_a_wrong_solver_name_before_its_work() -> None:
+    proc = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "validate.py"), "--solver", "cp_sat"], cwd=ROOT,
+                          capture_output=True, text=True, timeout=60)  # fmt: skip
+    assert proc.returncode == 2 and f"--solver cp_sat: unknown solver 'cp_sat'; {VALID}" in proc.stderr

@@ -75,8 +75,9 @@ def experiment(
     check_engine(engine, ray_address)
     try:
         get_solver(solver_name)
-    except CspCheckError as err:
-        raise click.UsageError(str(err)) from None
+    except CspCheckError as err:  # one line, as validate says it
+        click.echo(f"csp-check: error: --solver {solver_name}: {err}", err=True)
+        raise SystemExit(2) from None
     llm = None
     if base_url:
         try:

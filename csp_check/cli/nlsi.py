@@ -138,11 +138,16 @@ def calls_command(paths, schema, field, report_path, derive, jobs, no_annotation
                   temperature, quiet, engine="local", ray_address=None, solver="interpreter", show=5):  # fmt: skip
     """Check the API calls of NLSI examples against profile, dialogue and schema (P1-P6)."""
     check_engine(engine, ray_address)
+    ctx = click.get_current_context(silent=True)
+    if ctx is not None and ctx.get_parameter_source("solver") is click.core.ParameterSource.COMMANDLINE and not derive:
+        click.echo(f"csp-check: error: --solver {solver} applies to --derive (what derives the calls); add --derive", err=True)
+        sys.exit(EXIT_ERROR)
     if solver != "interpreter":
         try:
             get_solver(solver).ensure_available()
         except (SolverUnavailable, UsageError) as err:
-            click.echo(f"csp-check: error: --solver {solver}: {err}", err=True)
+            named = "; or interpreter (the default)" if isinstance(err, UsageError) else ""
+            click.echo(f"csp-check: error: --solver {solver}: {err}{named}", err=True)
             sys.exit(EXIT_ERROR)
 
     llm = llm_settings(base_url, model, cache_dir, temperature, "--llm-parse") if llm_parse else None

@@ -88,7 +88,7 @@ def canonical_name(name: str) -> str:
     family_name = _ALIASES.get(family_name, family_name)
     family = _FAMILIES.get(family_name)
     if family is None:
-        raise UsageError(f"unknown solver {name!r}; choose one of {', '.join(solver_names())} (or minizinc:<solver>)")
+        raise UsageError(f"unknown solver {name!r}; choose one of {listing()}")
     if family.default_subsolver is None:
         if sep:
             raise UsageError(f"solver {family.name!r} has no subsolvers (got {name!r})")
@@ -120,6 +120,20 @@ def solver_names() -> tuple[str, ...]:
     """Every listed full name (``cp-sat``, ``minizinc:gecode``, ``minizinc:chuffed``, then any
     registered family's), installed or not."""
     return tuple(n for family in _FAMILIES.values() for n in family.names)
+
+
+def listing() -> str:
+    """The valid ``--solver`` names as an error message lists them, aliases beside their family:
+    ``cp-sat (or ortools, cpsat), minizinc:gecode, minizinc:chuffed (or minizinc:<solver>)``."""
+    parts = []
+    for family in _FAMILIES.values():
+        aliases = [alias for alias, target in _ALIASES.items() if target == family.name]
+        names = list(family.names)
+        if aliases:
+            names[0] += f" (or {', '.join(aliases)})"
+        parts += names
+    subsolvers = [f"{family.name}:<solver>" for family in _FAMILIES.values() if family.default_subsolver is not None]
+    return ", ".join(parts) + (f" (or {', '.join(subsolvers)})" if subsolvers else "")
 
 
 def available_solvers() -> list[str]:
