@@ -7,6 +7,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import random
 import re
 import subprocess
 import sys
@@ -17,11 +18,13 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 from rich.console import Console
-from support.nlsi import SCHEMA_FILE, example
+from support.nlsi import SCHEMA_FILE, example, schema
 from support.openai_server import FakeOpenAI, Status
 
 from csp_check.cli.main import main
 from csp_check.models import ALL_CONSTRAINTS
+from csp_check.nlsi.build import ALSO_PARAPHRASES, BOOL_PARAPHRASES, DOMAIN_PARAPHRASES, WORDING_CUES, Wording
+from csp_check.nlsi.cues import DOMAIN_CUES
 from csp_check.output.console import RunProgress
 from csp_check.output.kb_coverage import kb_coverage_warning
 from csp_check.output.totals import count_dialogues, count_in_background
@@ -315,3 +318,24 @@ def test_a_benchmark_refuses_a_wrong_solver_name_before_its_work() -> None:
     proc = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "validate.py"), "--solver", "cp_sat"], cwd=ROOT,
                           capture_output=True, text=True, timeout=60)  # fmt: skip
     assert proc.returncode == 2 and f"--solver cp_sat: unknown solver 'cp_sat'; {VALID}" in proc.stderr
+
+
+# --- 13: nlsi build words every domain as a noun phrase --------------------------------------------
+
+BARE = re.compile(r"\b(?:For|for|about|want|looking for|looking into|check out|look at|search for|comes to) "
+                  r"(?:to eat|eat out|dining out|flying|renting a car|banking|concert|property visit|restaurant|hotel)\b")
+
+
+def test_built_paraphrases_name_their_domain_as_a_noun_phrase() -> None:
+    templates = [*DOMAIN_PARAPHRASES, *ALSO_PARAPHRASES, *(t for ts in BOOL_PARAPHRASES.values() for t in ts)]
+    for domain, wordings in WORDING_CUES.items():
+        for wording in wordings:  # the parser reads it: it holds one of the domain's cues
+            assert any(re.search(rf"\b{re.escape(cue)}\b", wording) for cue in DOMAIN_CUES[domain]), (domain, wording)
+            for template in templates:
+                text = template.format(cue=wording, cue1=wording, cue2=wording, s="area", v="Berkeley", b="free")
+                assert not BARE.search(text), text
+    rng = random.Random(0)
+    wording = Wording(rng, paraphrase=1.0, schema=schema())
+    said = [wording.domain_pref("Restaurants", "city", "San Jose") for _ in range(200)]
+    assert not [t for t in said if BARE.search(t) or "For to eat" in t], said
+    assert any("somewhere to eat" in t or "a place to eat" in t for t in said)

@@ -62,6 +62,37 @@ ALSO_PARAPHRASES = [
     "Whenever I ask about {cue1}, look at {cue2} too.",
     "When I want {cue1}, also search for {cue2}.",
 ]
+#: How a paraphrase names a domain after "for", "about", "want", "looking into": noun phrases only
+#: (never "For to eat," "whenever I want concert", "looking for renting a car"). Each holds one of
+#: the domain's :data:`~csp_check.nlsi.cues.DOMAIN_CUES`, so the parser reads it as it reads the
+#: plain template.
+WORDING_CUES: dict[str, list[str]] = {
+    "Alarm": ["alarms", "a wake-up alarm"],
+    "Banks": ["a bank account", "a money transfer"],
+    "Buses": ["buses", "a bus ticket", "a coach"],
+    "Calendar": ["my calendar", "my schedule", "an appointment on my calendar"],
+    "Events": ["events", "something to do", "a show", "a concert", "a game to watch"],
+    "Flights": ["flights", "a plane ticket", "airfare"],
+    "Homes": ["homes", "an apartment", "a place to rent", "a property visit"],
+    "Hotels": ["hotels", "a hotel room", "accommodation"],
+    "HouseStays": ["house stays", "a house to stay in", "a holiday rental", "a stay in a house"],
+    "Media": ["a movie at home", "something to stream", "online movies", "a film to watch at home"],
+    "Movies": ["movies", "the cinema", "a film at the theater", "movie tickets"],
+    "Music": ["music", "songs", "a song", "something to listen to"],
+    "RentalCars": ["rental cars", "a car to rent", "a car rental"],
+    "Restaurants": ["restaurants", "somewhere to eat", "a place to eat", "a bite", "dinner", "lunch", "breakfast",
+                    "brunch"],
+    "RideSharing": ["a ride", "a cab", "a taxi"],
+    "Salons": ["salons", "a haircut", "a hairdresser", "a stylist"],
+    "Dentists": ["dentists", "dental care", "a dental appointment"],
+    "Doctors": ["doctors", "a physician", "medical care"],
+    "Services": ["a therapist", "therapy"],
+    "Travel": ["places to visit", "tourist attractions", "attractions"],
+    "Weather": ["the weather", "the forecast"],
+    "Trains": ["trains", "a train ticket"],
+    "Messaging": ["a message"],
+    "Payment": ["payments", "a money transfer app"],
+}
 #: Second domains for MultiDomain when the SGD dialogue has no second service (paper Table 1:
 #: Travel → Hotels); location-like values are shared with the first call.
 PARTNERS = {
@@ -93,8 +124,8 @@ class Wording:
         return text
 
     def _cue(self, domain: str) -> str:
-        cues = DOMAIN_CUES.get(domain, [domain.lower()])
-        return self.rng.choice(cues[1:] or cues)
+        """A noun phrase naming ``domain`` (:data:`WORDING_CUES`; else its first cue, plural)."""
+        return self.rng.choice(WORDING_CUES.get(domain) or DOMAIN_CUES.get(domain, [domain.lower()])[:1])
 
     def domain_pref(self, domain: str, slot: str, value: str) -> str:
         """"If I ask for D, my preferred s is v" or a paraphrase (booleans: a slot cue)."""
