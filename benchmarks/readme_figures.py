@@ -1,4 +1,5 @@
-"""Every figure the README prints, beside what its command prints now: match or mismatch.
+"""Every figure the README prints (and the solver groups of docs/solvers.md), beside what its
+command prints now: match or mismatch.
 
     python benchmarks/readme_figures.py                 # the cheap figures (seconds)
     python benchmarks/readme_figures.py --all           # every figure (an hour or more on 2 busy cores)
@@ -58,6 +59,7 @@ class Figure:
     read: Reader
     cheap: bool = False
     update_command: tuple[str, ...] | None = None  # with --update (the experiment writes its results here)
+    page: str = "README.md"  # the page holding it (relative to the repository root): the README or a docs page
 
 
 @dataclass(frozen=True)
@@ -67,6 +69,7 @@ class Block:
     name: str
     command: tuple[str, ...]
     cheap: bool = True
+    page: str = "README.md"
 
 
 @dataclass
@@ -128,6 +131,14 @@ def _nlsi(out: str) -> dict[str, str]:
             "text_only": _search(r"^gold consistent: (?P<p>[\d.]+)%", second)["p"]}  # fmt: skip
 
 
+def _groups(out: str) -> dict[str, str]:
+    got = {}
+    for label, key in (("1", "one"), ("2-10", "few"), ("11-100", "many"), ("101+", "most")):
+        row = _search(rf"^  {re.escape(label)}\s+(?P<d>\d+)\s+(?P<v>\d+)\s+(?P<g>[\d.]+)\s+[\d.]+$", out)
+        got.update({f"{key}_dialogues": row["d"], f"{key}_variables": row["v"], f"{key}_gca": row["g"]})
+    return got
+
+
 def _fuzz(out: str) -> dict[str, str]:
     return {**_search(r"^cases breaking the contract: (?P<broken>\d+)", out), **_search(r"^cases: (?P<cases>\d+)", out)}
 
@@ -168,6 +179,12 @@ FIGURES: tuple[Figure, ...] = (
            r"(?P<faults>[\d,]+) \((?P<certain>[\d.]+) %\)", _rawtext),  # fmt: skip
     Figure("solvers", (PY, "benchmarks/solvers.py"),
            ROW.format(what="gold SGD dev: exact VCA") + r"\*\*(?P<vca>[\d.]+)\*\*; (?P<agree>\d+) / (?P<sample>\d+)", _solvers),
+    Figure("solver-groups", (PY, "benchmarks/solvers.py"),
+           r"^- \*\*Solution groups\*\* \(cap 101\): 1 solution (?P<one_dialogues>[\d,]+) dialogues \((?P<one_variables>[\d,]+) "
+           r"variables\), 2–10 (?P<few_dialogues>[\d,]+) \((?P<few_variables>[\d,]+)\),\s+11–100 (?P<many_dialogues>[\d,]+) "
+           r"\((?P<many_variables>[\d,]+)\), 101\+ (?P<most_dialogues>[\d,]+) \((?P<most_variables>[\d,]+)\); GCA by group "
+           r"(?P<one_gca>[\d.]+), (?P<few_gca>[\d.]+), (?P<many_gca>[\d.]+), (?P<most_gca>[\d.]+)\.", _groups,
+           page="docs/solvers.md"),  # fmt: skip
     Figure("experiment", ("experiments/run_sgd_restaurants.sh", "{out}"),
            ROW.format(what="experiment, SGD Restaurants_1") + r"(?P<random>[\d.]+) / (?P<frequent>[\d.]+) / "
            r"\*\*(?P<csp>[\d.]+)\*\*", _experiment,  # fmt: skip
@@ -217,7 +234,7 @@ def check_figure(fig: Figure, text: str, output: str) -> tuple[list[str], list[t
     new text) that would make the README match). Raises ``LookupError`` when either side lacks it."""
     found = re.search(fig.readme, text, re.MULTILINE)
     if found is None:
-        raise LookupError(f"not in the README: /{fig.readme}/")
+        raise LookupError(f"not in {fig.page}: /{fig.readme}/")
     printed = fig.read(output)
     mismatches, edits = [], []
     for group, readme_value in found.groupdict().items():
@@ -286,25 +303,28 @@ def main(argv: list[str] | None = None) -> int:
     every = [*BLOCKS, *FIGURES]
     if args.list:
         for item in every:
-            print(f"{item.name:<17} {'cheap' if item.cheap else 'heavy'}  {' '.join(map(_shown, item.command))}")
+            print(f"{item.name:<17} {'cheap' if item.cheap else 'heavy'}  {item.page:<16} {' '.join(map(_shown, item.command))}")
         return 0
     names = {item.name for item in every}
     if args.only and set(args.only) - names:
         parser.error(f"unknown figure(s) {', '.join(sorted(set(args.only) - names))}; choose from {', '.join(sorted(names))}")
     chosen = [item for item in every if (item.name in args.only if args.only else args.all or item.cheap)]
-    text = args.readme.read_text(encoding="utf-8")
-    outcomes = []
+    paths = {item.page: args.readme if item.page == "README.md" else ROOT / item.page for item in chosen}
+    texts = {page: path.read_text(encoding="utf-8") for page, path in paths.items()}
+    outcomes, runs = [], {}  # runs: one run per command (solvers.py prints two figures)
     with tempfile.TemporaryDirectory(prefix="readme-figures-") as scratch:
         for item in chosen:
-            outcome, text = _one(item, text, args.update, scratch, args.timeout)
+            outcome, texts[item.page] = _one(item, texts[item.page], args.update, scratch, args.timeout, runs)
             outcomes.append(outcome)
             print(f"{item.name:<17} {outcome.status:<9} {outcome.seconds:7.1f} s  {' '.join(map(_shown, item.command))}")
             for line in outcome.details:
                 print(f"    {line}")
             sys.stdout.flush()
-    if args.update and any(o.status == "updated" for o in outcomes):
-        args.readme.write_text(text, encoding="utf-8")
-        print(f"rewrote {args.readme}")
+    for item, outcome in zip(chosen, outcomes):
+        if args.update and outcome.status == "updated":
+            paths[item.page].write_text(texts[item.page], encoding="utf-8")
+    for page in {item.page for item, o in zip(chosen, outcomes) if args.update and o.status == "updated"}:
+        print(f"rewrote {paths[page]}")
     statuses = {o.status for o in outcomes}
     return 2 if statuses & {"FAILED", "NOT FOUND"} else 1 if "MISMATCH" in statuses else 0
 
@@ -313,12 +333,16 @@ def _shown(arg: str) -> str:
     return "python" if arg == PY else "OUT" if arg == "{out}" else arg
 
 
-def _one(item: Figure | Block, text: str, update: bool, scratch: str, timeout: float | None) -> tuple[Outcome, str]:
-    """Run one figure or block, compare, and (``update``) return the README text rewritten."""
+def _one(item: Figure | Block, text: str, update: bool, scratch: str, timeout: float | None,
+         runs: dict[tuple[str, ...], tuple[int, str, str, float]]) -> tuple[Outcome, str]:  # fmt: skip
+    """Run one figure or block (a command already run in ``runs`` is not run again), compare,
+    and (``update``) return its page's text rewritten."""
     command = item.update_command if update and isinstance(item, Figure) and item.update_command else item.command
     command = tuple(arg.replace("{out}", str(Path(scratch) / item.name)) for arg in command)
     try:
-        code, out, err, seconds = run(command, timeout)
+        if command not in runs:
+            runs[command] = run(command, timeout)
+        code, out, err, seconds = runs[command]
     except (OSError, subprocess.TimeoutExpired) as exc:
         return Outcome(item.name, "FAILED", details=[str(exc)]), text
     if code != 0:
