@@ -100,6 +100,7 @@ def report_for(csp: CSP, dialogue: Dialogue) -> DialogueReport:
         status=verdict(found),
         variables=len(csp.variables),
         implicit=sum(1 for v in csp.variables if v.span is None),
+        turns=len(dialogue.turns),
         coverage=constraint_coverage(csp, CoverageScope.ALL),
         violations=found,
         defects=list(dialogue.defects),
