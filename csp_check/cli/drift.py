@@ -6,8 +6,11 @@
   [--limit K] [--seed S]``: the paper's self-chat protocol against an OpenAI-compatible server
   (:mod:`csp_check.drift.selfchat`), every probe answer scored by its measure;
 - ``--corpus PATH [--corpus PATH …] [--kb KB] [--format F]``: consistency by depth of a corpus
-  already generated (:mod:`csp_check.drift.depth`), one curve per ``--corpus``; without
-  ``--base-url`` the self-chat curves of an earlier ``DIR/drift.json`` are kept beside them;
+  already generated (:mod:`csp_check.drift.depth`), one curve per ``--corpus``; a ``csp-check
+  experiment`` output folder (or its ``results.jsonl``) stands for its ``--relexicalizer``'s
+  (default ``llm``) relexicalized text (:mod:`csp_check.drift.relexicalized`, written to
+  ``DIR/relexicalized-NAME-FOLDER.txt``, read against ``--kb``); without ``--base-url`` the
+  self-chat curves of an earlier ``DIR/drift.json`` are kept beside them;
 - ``--hf-model PATH [--split-exponent K]``: π(t) and split-softmax on a local Hugging Face causal
   LM (:mod:`csp_check.drift.attention`; extra ``hf``).
 
@@ -30,6 +33,7 @@ import click
 
 from csp_check.drift import attention, depth
 from csp_check.drift.plot import plot_drift
+from csp_check.drift.relexicalized import experiment_results, write_relexicalized
 from csp_check.drift.results import DriftResult, score_prompt, summarise, write_csv, write_json
 from csp_check.drift.selfchat import ConversationStore, DriftRequestError, DriftSettings, check_reachable, run_suite
 from csp_check.drift.suite import BUNDLED_SUITE, load_suite
@@ -73,6 +77,8 @@ def _fail(message: str) -> None:
               help="A generated corpus (file or folder): its consistency by depth joins the plot. Repeatable.")
 @click.option("--kb", "kb_path", type=click.Path(path_type=Path), help="KB of --corpus (file or directory).")
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="auto", show_default=True, help="Format of --corpus.")
+@click.option("--relexicalizer", default="llm", show_default=True,
+              help="With --corpus of an experiment's output folder: whose relexicalization to read.")
 @click.option("--jobs", "-j", type=click.IntRange(min=1), default=1, show_default=True, help="Processes checking --corpus.")
 @click.option("--hf-model", type=click.Path(exists=True, file_okay=False, path_type=Path), default=None,
               help="Local Hugging Face causal LM folder: attention share on the system prompt (extra hf).")
@@ -86,7 +92,7 @@ def drift(
     out_dir: Path, base_url: str | None, model: str | None, user_model: str | None, rounds: int, runs: int,
     suite_path: Path | None, limit: int | None, seed: int, temperature: float, max_tokens: int, concurrency: int,
     cache_dir: Path, request_timeout: float, retries: int, corpora: tuple[Path, ...], kb_path: Path | None,
-    fmt: str, jobs: int, hf_model: Path | None, split_exponent: float, hf_tokens: int, no_plot: bool, quiet: bool,
+    fmt: str, relexicalizer: str, jobs: int, hf_model: Path | None, split_exponent: float, hf_tokens: int, no_plot: bool, quiet: bool,
 ) -> None:  # fmt: skip
     """Instruction drift: self-chats probed every round (--base-url), consistency by depth of
     generated corpora (--corpus), attention on the system prompt (--hf-model)."""
@@ -121,13 +127,21 @@ def drift(
             kb = load_kb_option(kb_path) if kb_path is not None else None
             curves = []
             for path in corpora:
+                source, source_fmt, label = path, fmt, path.name
+                results = experiment_results(path)
+                if results is not None:  # an experiment's output: its relexicalized text, read against --kb
+                    if kb is None:
+                        raise UsageError(f"--corpus {path}: an experiment's relexicalized text is read against a KB; give --kb")
+                    source, source_fmt = out_dir / f"relexicalized-{relexicalizer}-{path.name}.txt", "text"
+                    write_relexicalized(results, source, relexicalizer)
+                    label = f"{path.name} ({relexicalizer})"
                 with Bar(f"checking {path.name}", unit="dialogues", enabled=False if quiet else None) as bar:
-                    summary = depth.corpus_summary([path], fmt, kb, jobs=jobs, limit=None if base_url else limit,
+                    summary = depth.corpus_summary([source], source_fmt, kb, jobs=jobs, limit=None if base_url else limit,
                                                    advance=bar.advance)  # fmt: skip
                 if not summary.checked:
                     raise UsageError(f"--corpus {path}: no dialogue could be checked"
                                      + (f" ({summary.error_messages[0]})" if summary.error_messages else ""))  # fmt: skip
-                curves.append(depth.depth_curve(summary, f"{path.name} ({summary.checked} dialogues)",
+                curves.append(depth.depth_curve(summary, f"{label} ({summary.checked} dialogues)",
                                                 max_rounds=max(rounds, 1) if base_url else None))  # fmt: skip
             kept = [c for c in result.corpus if c.label not in {k.label for k in curves}]
             result.corpus = kept + curves

@@ -9,6 +9,8 @@ agent's and the user LM's chat turns) gets a chat line naming its round.
 
 from __future__ import annotations
 
+import re
+
 from csp_check.drift.suite import SuitePrompt
 
 
@@ -30,3 +32,14 @@ class ObeyThenDrift:
             return f"chat line {len(messages)}"
         self.probes.append(messages)
         return prompt.examples["pass"] if round_ <= self.k else prompt.examples["fail"]
+
+
+def fill_masks(messages: list[dict], body: dict) -> str:
+    """A fake LLM relexicalizer (``csp-check experiment --base-url``): the prompt's dialogue with
+    each ``[MASK]`` filled by the values of the first KB entity listed, in turn."""
+    prompt = messages[-1]["content"]
+    first = prompt.split("### Knowledge base:")[1].split("### Dialogue:")[0].strip().splitlines()[0]
+    values = [kv.split(": ", 1)[1] for kv in first.split(" - ", 1)[1].split(", ") if ": " in kv]
+    dialogue = prompt.split("### Dialogue:")[1].split("### Response:")[0].strip()
+    count = iter(range(1 << 30))
+    return re.sub(r"\[MASK\]", lambda m: values[next(count) % len(values)], dialogue)
