@@ -14,7 +14,10 @@ from support.openai_server import FakeOpenAI
 
 from csp_check.cli.main import main
 from csp_check.drift.depth import depth_curve
+from csp_check.experiment import CONFIGS, ExperimentConfig, run_experiment, write_outputs
+from csp_check.llm.client import LLMSettings
 from csp_check.models import ConstraintId, DialogueReport, Status, Violation
+from csp_check.readers.kb import load_kb
 from csp_check.score.corpus import CorpusSummary
 
 REPO = Path(__file__).resolve().parents[1]
@@ -96,12 +99,12 @@ def test_corpus_depth_on_multiwoz_val_with_its_db_and_beside_earlier_self_chats(
 def test_corpus_depth_on_an_llm_relexicalized_experiment(tmp_path: Path) -> None:
     pytest.importorskip("openai")
     experiment = tmp_path / "experiment"
-    with FakeOpenAI(fill_masks) as server:
-        result = CliRunner().invoke(main, [
-            "experiment", str(MULTIWOZ_VAL), "--kb", str(MULTIWOZ_DB), "--domain", "restaurant", "--limit", "3",
-            "--no-plots", "--out", str(experiment), "--base-url", server.base_url, "--model", "fake",
-            "--cache-dir", str(tmp_path / "cache")])  # fmt: skip
-    assert result.exit_code == 0, result.output
+    kb = load_kb(MULTIWOZ_DB)
+    with FakeOpenAI(fill_masks) as server:  # what `csp-check experiment --base-url` runs, the LLM row and GCA only
+        llm = LLMSettings(base_url=server.base_url, model="fake", cache_dir=tmp_path / "cache")
+        config = ExperimentConfig(paths=[MULTIWOZ_VAL], domain="restaurant", kb=kb, limit=3, relexicalizers=(), llm=llm,
+                                  llm_progress=False, configs={"all": CONFIGS["all"]})  # fmt: skip
+        write_outputs(run_experiment(config), experiment, plots=False)
     data = corpus_run(tmp_path, "--corpus", str(experiment), "--kb", str(MULTIWOZ_DB), "--no-plot")
     (curve,) = data["corpus"]
     assert curve["label"] == "experiment (llm) (3 dialogues)"
