@@ -146,7 +146,9 @@ def drift(
             kept = [c for c in result.corpus if c.label not in {k.label for k in curves}]
             result.corpus = kept + curves
             result.config = {**result.config, "corpus": [str(p) for p in corpora], "kb": str(kb_path) if kb_path else None}
-        written = [write_json(result, out_dir / "drift.json"), write_csv(result, out_dir / "drift.csv")]
+        written = []
+        if base_url or corpora:
+            written += [write_json(result, out_dir / "drift.json"), write_csv(result, out_dir / "drift.csv")]
         if not no_plot and (result.categories or result.corpus):
             written.append(plot_drift(result, out_dir / "drift.png"))
         if hf_model is not None:
