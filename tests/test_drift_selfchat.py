@@ -71,11 +71,13 @@ def test_the_probe_of_round_i_follows_i_minus_one_exchanges_and_the_user_sees_th
     assert [len(m) for m in probes] == [2, 4, 6, 8]  # system, 2(i - 1) turns, the probe
     assert all(m[0] == {"role": "system", "content": PROMPTS[0]["system_prompt"]} for m in probes)
     assert [m["role"] for m in probes[-1]] == ["system", "user", "assistant", "user", "assistant", "user", "assistant", "user"]
-    users = [m for m in agent.chats if m[0]["content"] == USER_PROMPT]
-    assert len(users) == 3 and all(m[1]["role"] == "assistant" and m[-1]["role"] == "user" for m in users)
-    assert {b["model"] for b in bodies if b["messages"][0]["content"] == USER_PROMPT} == {"user-m"}
-    assert {b["model"] for b in bodies if b["messages"][0]["content"] != USER_PROMPT} == {"agent-m"}
     starter = probes[1][1]["content"]
+    users = [m for m in agent.chats if m[0]["content"].startswith(USER_PROMPT)]
+    assert [len(m) for m in users] == [2, 4, 6]  # s_A, then b_1, a_2, b_2, …: alternating from a user turn
+    assert all(m[0]["content"].endswith(starter) for m in users)
+    assert all([x["role"] for x in m[1:]] == ["user", "assistant"] * (len(m) // 2 - 1) + ["user"] for m in users)
+    assert {b["model"] for b in bodies if b["messages"][0]["content"].startswith(USER_PROMPT)} == {"user-m"}
+    assert {b["model"] for b in bodies if not b["messages"][0]["content"].startswith(USER_PROMPT)} == {"agent-m"}
     assert starter in bundled_suite()[0].starters  # the default starters, drawn by the seed
     assert len({b["seed"] for b in bodies}) == 1  # one run, one seed
     chat = json.loads((tmp_path / "out" / "conversations" / "pirate.json").read_text())

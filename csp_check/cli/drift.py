@@ -36,7 +36,7 @@ from csp_check.drift.plot import plot_drift
 from csp_check.drift.relexicalized import experiment_results, write_relexicalized
 from csp_check.drift.results import DriftResult, score_prompt, summarise, write_csv, write_json
 from csp_check.drift.selfchat import ConversationStore, DriftRequestError, DriftSettings, check_reachable, run_suite
-from csp_check.drift.suite import BUNDLED_SUITE, load_suite
+from csp_check.drift.suite import BUNDLED_SUITE, SuitePrompt, load_suite
 from csp_check.drift.task_measures import ALL_MEASURES
 from csp_check.errors import CspCheckError, UsageError
 from csp_check.llm.client import LLMSettings
@@ -173,7 +173,7 @@ def _previous(path: Path) -> DriftResult:
         raise UsageError(f"{path}: not a drift.json of csp-check: {str(err).splitlines()[0]}") from None
 
 
-def _attention(model_dir: Path, prompts: list, rounds: int, tokens: int, exponent: float, out_dir: Path) -> list[Path]:
+def _attention(model_dir: Path, prompts: list[SuitePrompt], rounds: int, tokens: int, exponent: float, out_dir: Path) -> list[Path]:
     """π(t) for the suite's first prompt, plain softmax and split-softmax at ``exponent``."""
     model, tokenizer = attention.load_model(model_dir)
     prompt = prompts[0]

@@ -8,8 +8,8 @@ One **run** of a suite prompt, with N rounds (:meth:`SelfChat.run`):
 2. for i = 1 … N: the history is cut after round i − 1 (``s_B, a_1, b_1, …, a_{i−1}, b_{i−1}``),
    the user's turn a_i is replaced by the probe p_B, and the agent's answer b'_i is kept (round
    i's probe answer); then, for i < N, the agent answers a_i (b_i) and the user LM — which sees
-   the chat from its side: s_A, its own turns as ``assistant``, the agent's as ``user`` — writes
-   a_{i+1};
+   the chat from its side (:func:`user_view`: s_A with its opening a_1, the agent's turns as
+   ``user``, its own as ``assistant``) — writes a_{i+1};
 3. each answer b'_i is scored by the prompt's measure f_B (:func:`~csp_check.drift.task_measures.score`):
    instruction stability at round i.
 
@@ -139,10 +139,19 @@ class SelfChat:
             if i == self.settings.rounds:
                 break
             said.append(self._ask(self.agent, [system, *history, {"role": "user", "content": said[-1]}], seed))
-            mirrored = [{"role": "assistant" if k % 2 == 0 else "user", "content": t} for k, t in enumerate(said)]
-            said.append(self._ask(self.user, [{"role": "system", "content": prompt.user_prompt}, *mirrored], seed))
+            said.append(self._ask(self.user, user_view(prompt.user_prompt, said), seed))
         record.chat = [{"role": "user" if k % 2 == 0 else "assistant", "content": t} for k, t in enumerate(said)]
         return record
+
+
+def user_view(user_prompt: str, said: list[str]) -> list[Message]:
+    """The chat as the user LM sees it after ``said`` = a_1, b_1, …, a_i, b_i: its system prompt
+    s_A with its opening line a_1 appended, then the agent's turns as ``user`` and its own as
+    ``assistant`` — so the roles alternate from a ``user`` turn, as strict chat templates
+    (Llama 2's) require."""
+    opening = f"{user_prompt}\n\nYou opened the conversation by saying: {said[0]}"
+    turns = [{"role": "user" if k % 2 == 0 else "assistant", "content": t} for k, t in enumerate(said[1:])]
+    return [{"role": "system", "content": opening}, *turns]
 
 
 def _safe_name(prompt_id: str) -> str:
