@@ -9,6 +9,7 @@ instructions over a long self-chat?
 - :mod:`~csp_check.drift.selfchat`: the protocol (§3, Figure 2) against an OpenAI-compatible server;
 - :mod:`~csp_check.drift.results`: ``drift.json`` / ``drift.csv``;
 - :mod:`~csp_check.drift.depth`: consistency by depth of a generated corpus;
+  :mod:`~csp_check.drift.relexicalized`: an experiment's LLM-relexicalized text as such a corpus;
 - :mod:`~csp_check.drift.plot`: Figure 3 (stability per round by category, confidence bands);
 - :mod:`~csp_check.drift.attention`: π(t) and split-softmax on a Hugging Face causal LM (§3.2, §6.2).
 """
