@@ -9,13 +9,19 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from support.data import SHARED_DATA
 from support.drift_agent import ObeyThenDrift
 from support.openai_server import FakeOpenAI, Status, unused_url
 
 from csp_check.cli.main import main
+from csp_check.drift.nlsi_suite import nlsi_prompts
 from csp_check.drift.suite import USER_PROMPT, bundled_suite, load_suite
+from csp_check.drift.task_measures import score
 
 pytest.importorskip("openai")
+
+NLSI_RELEASE = SHARED_DATA / "nlsi" / "old_instructions_dataset.json"
+needs_nlsi_release = pytest.mark.skipif(not NLSI_RELEASE.exists(), reason="../shared/data/nlsi is not beside the repo")
 
 PROMPTS = [
     {"id": "pirate", "category": "character", "system_prompt": "You are a pirate; say arr.", "probe": "Who are you?",
@@ -154,3 +160,20 @@ def test_the_bundled_suite_end_to_end_with_its_plot(tmp_path: Path) -> None:
     assert (tmp_path / "out" / "drift.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert result.stdout.splitlines()[0].split() == ["round", "1", "2", "3", "4"]
     assert "profile " in result.stdout and "kb " in result.stdout
+
+
+@needs_nlsi_release
+def test_profile_prompts_from_the_nlsi_release_drift_as_the_agent_does(tmp_path: Path) -> None:
+    prompts = nlsi_prompts(NLSI_RELEASE, NLSI_RELEASE.parent, limit=6)
+    assert len(prompts) == 6 and all(p.kind == "profile" and p.examples["pass"] for p in prompts)
+    passing = [p.id for p in prompts if score(p.kind, p.examples["pass"], p.params(), p.probe) == 1.0]
+    assert len(passing) >= 5  # the gold calls honour their profile (the checker flags 10 of the 175)
+    agent = ObeyThenDrift(prompts, 1)  # the gold calls, then chatter without calls
+    with FakeOpenAI(agent) as server:
+        result = drift("--base-url", server.base_url, "--model", "m", "--rounds", "3", "--nlsi", str(NLSI_RELEASE),
+                       "--limit", "6", "--out", str(tmp_path / "out"), "--cache-dir", str(tmp_path / "c"), "--no-plot")  # fmt: skip
+    assert result.exit_code == 0, result.output
+    data = json.loads((tmp_path / "out" / "drift.json").read_text())
+    stability = {p["id"]: p["stability"] for p in data["prompts"]}
+    assert set(stability) == {p.id for p in prompts}
+    assert all(stability[i] == [1.0, 0.0, 0.0] for i in passing)

@@ -3,7 +3,7 @@
 ``csp-check drift --out DIR`` with any of:
 
 - ``--base-url URL --model NAME [--user-model NAME] [--rounds N] [--runs R] [--suite FILE]
-  [--limit K] [--seed S]``: the paper's self-chat protocol against an OpenAI-compatible server
+  [--nlsi FILE [--nlsi-schema PATH]] [--limit K] [--seed S]``: the paper's self-chat protocol against an OpenAI-compatible server
   (:mod:`csp_check.drift.selfchat`), every probe answer scored by its measure;
 - ``--corpus PATH [--corpus PATH …] [--kb KB] [--format F]``: consistency by depth of a corpus
   already generated (:mod:`csp_check.drift.depth`), one curve per ``--corpus``; a ``csp-check
@@ -32,6 +32,7 @@ from pathlib import Path
 import click
 
 from csp_check.drift import attention, depth
+from csp_check.drift.nlsi_suite import nlsi_prompts
 from csp_check.drift.plot import plot_drift
 from csp_check.drift.relexicalized import experiment_results, write_relexicalized
 from csp_check.drift.results import DriftResult, score_prompt, summarise, write_csv, write_json
@@ -62,6 +63,11 @@ def _fail(message: str) -> None:
 @click.option("--runs", type=click.IntRange(min=1), default=1, show_default=True, help="Self-chats R per prompt.")
 @click.option("--suite", "suite_path", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Suite JSONL (default: the bundled suite).")
+@click.option("--nlsi", "nlsi_path", type=click.Path(exists=True, dir_okay=False, path_type=Path), default=None,
+              help="NLSI examples (the release's file or `nlsi build` output): one profile prompt each, P1-P6 as measure "
+                   "(instead of the bundled suite, or beside --suite).")
+@click.option("--nlsi-schema", type=click.Path(exists=True, path_type=Path), default=None,
+              help="Schema of --nlsi: an NLSI release folder, SGD split folder or schema.json (default: its folder).")
 @click.option("--limit", type=click.IntRange(min=1), default=None,
               help="Only the first K prompts of the suite; with --corpus only, at most K dialogues per corpus.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the starters and of the requests.")
@@ -90,9 +96,10 @@ def _fail(message: str) -> None:
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar and no table.")
 def drift(
     out_dir: Path, base_url: str | None, model: str | None, user_model: str | None, rounds: int, runs: int,
-    suite_path: Path | None, limit: int | None, seed: int, temperature: float, max_tokens: int, concurrency: int,
-    cache_dir: Path, request_timeout: float, retries: int, corpora: tuple[Path, ...], kb_path: Path | None,
-    fmt: str, relexicalizer: str, jobs: int, hf_model: Path | None, split_exponent: float, hf_tokens: int, no_plot: bool, quiet: bool,
+    suite_path: Path | None, nlsi_path: Path | None, nlsi_schema: Path | None, limit: int | None, seed: int,
+    temperature: float, max_tokens: int, concurrency: int, cache_dir: Path, request_timeout: float, retries: int, corpora: tuple[Path, ...], kb_path: Path | None,
+    fmt: str, relexicalizer: str, jobs: int, hf_model: Path | None, split_exponent: float, hf_tokens: int,
+    no_plot: bool, quiet: bool,
 ) -> None:  # fmt: skip
     """Instruction drift: self-chats probed every round (--base-url), consistency by depth of
     generated corpora (--corpus), attention on the system prompt (--hf-model)."""
@@ -101,9 +108,12 @@ def drift(
             raise UsageError("give --base-url (self-chats), --corpus (a generated corpus) and / or --hf-model")
         if base_url and not model:
             raise UsageError("--base-url needs --model NAME")
-        prompts = load_suite(suite_path or BUNDLED_SUITE, frozenset(ALL_MEASURES))[:limit]
+        prompts = [] if nlsi_path and not suite_path else load_suite(suite_path or BUNDLED_SUITE, frozenset(ALL_MEASURES))
+        if nlsi_path is not None:
+            prompts += nlsi_prompts(nlsi_path, nlsi_schema or nlsi_path.parent, limit)
+        prompts = prompts[:limit]
         out_dir.mkdir(parents=True, exist_ok=True)
-        config = {"suite": str(suite_path or "bundled"), "prompts": len(prompts), "rounds": rounds, "runs": runs,
+        config = {"suite": str(suite_path or ("" if nlsi_path else "bundled")), "nlsi": str(nlsi_path) if nlsi_path else None, "prompts": len(prompts), "rounds": rounds, "runs": runs,
                   "seed": seed}  # fmt: skip
         result = DriftResult()
         if base_url:

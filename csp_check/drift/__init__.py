@@ -3,6 +3,7 @@ Language Model Dialogs*): does an agent keep its system prompt, its KB and the u
 instructions over a long self-chat?
 
 - :mod:`~csp_check.drift.suite`: the suite of system prompts (JSONL), the bundled one;
+  :mod:`~csp_check.drift.nlsi_suite`: profile prompts built from NLSI examples;
 - :mod:`~csp_check.drift.measures`: the deterministic stability measures f_B (language, contains,
   regex, answer_in, case, length, json); :mod:`~csp_check.drift.task_measures`: csp-check's own
   (``profile``: P1–P6, ``kb``: C4–C6);

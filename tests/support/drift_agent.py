@@ -3,7 +3,7 @@ server it keeps its instruction for the first ``k`` rounds of a self-chat and dr
 
 A request whose system prompt and last user message are a suite prompt's system prompt and
 probe is a probe; its round is 1 + the agent turns before it. The answer is the prompt's
-``examples["pass"]`` up to round ``k`` and ``examples["fail"]`` after. Any other request (the
+``examples["pass"]`` up to round ``k`` and ``examples["fail"]`` (or :data:`DRIFTED`) after. Any other request (the
 agent's and the user LM's chat turns) gets a chat line naming its round.
 """
 
@@ -12,6 +12,9 @@ from __future__ import annotations
 import re
 
 from csp_check.drift.suite import SuitePrompt
+
+#: The drifted answer of a prompt without a ``fail`` example.
+DRIFTED = "Sure, happy to help with that!"
 
 
 class ObeyThenDrift:
@@ -31,7 +34,7 @@ class ObeyThenDrift:
             self.chats.append(messages)
             return f"chat line {len(messages)}"
         self.probes.append(messages)
-        return prompt.examples["pass"] if round_ <= self.k else prompt.examples["fail"]
+        return prompt.examples["pass"] if round_ <= self.k else prompt.examples.get("fail", DRIFTED)
 
 
 def fill_masks(messages: list[dict], body: dict) -> str:
