@@ -1,0 +1,254 @@
+"""The CI-ToD labels of a dialogue's last system response, from the constraint families.
+
+CI-ToD (Qin et al., EMNLP 2021, §2) asks of the last system response three questions: does it
+contradict the user's last query (**QI**), the dialogue history (**HI**), the dialogue's own KB
+(**KBI**)? Each label is set by the certain violations (docs/certainty.md) of the families below;
+a violation whose reading no rule settles is for review and sets no label.
+
+Reading rules (``r`` is the last system turn, read by :mod:`csp_check.score.citod_read`)
+
+- **KBI, C5 (at least one entity)**: a value ``r`` states (an entity, or an attribute bound to
+  one) describes an entity of the KB: a value of no KB row in its column ("directions to
+  the_westin", the KB has no westin) breaks it, certain; an attribute bound to an entity whose row
+  has another value ("hotel_keen is 5_miles away", the KB's is 3_miles) breaks it — bound to an
+  entity ``r`` names, certain; to the entity in focus in the history (none named in ``r``),
+  certain when the history's system turns named one entity; else for review. Weather: the city and
+  the weekday said (in ``r``, else the history's) pick the row; a temperature is one of its two;
+  a weather word ("rain") fits the row's attribute by its stem.
+- **KBI, C4 (none)**: ``r`` denies ("i do not get any grocery_store nearby") a kind or an entity
+  the KB has: certain.
+- **HI, C2 (coreference across turns)**: the entity ``r`` is about is the one the history
+  settled. ``r`` names an entity the history never named, of the kind the user asked for, while
+  the history's system turns named another one and the user's last turn names none (the user
+  goes on about the settled one): certain. ``r`` gives an attribute of an entity the history
+  gave another value of the same attribute: certain. Weather: a city other than the one the user
+  named.
+- **QI, C2 (request to answer)**: the answer corefers with the request. ``r`` names an entity
+  of the KB other than the one the user's last turn names (and none the user named): certain;
+  the user's last turn asks for columns (its request words) and ``r`` states values of other
+  columns of the domain only: certain when it states none of the asked ones; ``r`` repeats an
+  earlier turn word for word (no new answer): certain.
+
+Each violation's ``reading`` holds ``label: qi`` (``hi``, ``kbi``): the label it makes.
+Source: CI-ToD (arXiv 2109.11292) §2 for the labels; the paper's C2, C4, C5 (Labruna & Magnini
+2024 §3.2) for the families.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from csp_check.constraint_ids import ConstraintId
+from csp_check.corpora.citod import ATTRIBUTE_COLUMNS, WEEKDAYS
+from csp_check.models import Dialogue, VariableRef, Violation
+from csp_check.score.citod_read import Lexicon, Mention, TurnReading
+
+LABELS = ("qi", "hi", "kbi")
+
+
+@dataclass(frozen=True)
+class Labels:
+    """The three CI-ToD labels of one dialogue (``True``: inconsistent)."""
+
+    qi: bool
+    hi: bool
+    kbi: bool
+
+    def triple(self) -> tuple[bool, bool, bool]:
+        """``(qi, hi, kbi)``."""
+        return (self.qi, self.hi, self.kbi)
+
+    def as_dict(self) -> dict[str, bool]:
+        """``{"qi": …, "hi": …, "kbi": …}``, as the report line writes them."""
+        return {"qi": self.qi, "hi": self.hi, "kbi": self.kbi}
+
+
+def labels_of(found: Sequence[Violation]) -> Labels:
+    """The labels the certain violations among ``found`` make (their ``label:`` reading)."""
+    made = {line.split(": ", 1)[1] for v in found if v.certain for line in v.reading if line.startswith("label: ")}
+    return Labels(*(label in made for label in LABELS))
+
+
+class _Check:
+    """The violations of one dialogue's last system response."""
+
+    def __init__(self, dialogue: Dialogue):
+        self.dialogue = dialogue
+        self.lex = Lexicon(dialogue)
+        self.turns = [self.lex.read(t.index, t.speaker, t.utterance) for t in dialogue.turns]
+        self.found: list[Violation] = []
+        last = max((t.index for t in self.turns if t.speaker == "system"), default=None)
+        self.last = self.turns[last] if last is not None else None
+        self.history = self.turns[:last] if last is not None else []
+        self.user = next((t for t in reversed(self.history) if t.speaker == "user"), None)
+
+    def flag(self, label: str, constraint: str, mentions: Sequence[Mention], message: str,
+             doubt: str | None = None) -> None:
+        refs = [VariableRef(name=f"x{i + 1}", turn=m.turn, slot=f"{self.lex.domain}.{m.column}",
+                            span=None, text=m.value, value=m.value) for i, m in enumerate(mentions)]
+        turns = sorted({m.turn for m in mentions} | ({self.last.index} if self.last else set()))
+        self.found.append(Violation(constraint=ConstraintId(constraint), turns=turns, variables=refs, message=message,
+                                    certain=doubt is None, uncertain_reason=doubt, reading=[f"label: {label}"]))
+
+    # -- the history ----------------------------------------------------------------------------
+    def named_entities(self, turns: Sequence[TurnReading], speaker: str | None = None) -> list[Mention]:
+        column = self.lex.entity_column
+        return [m for t in turns if speaker is None or t.speaker == speaker for m in t.mentions if m.column == column]
+
+    def focus(self) -> list[str]:
+        """The entities the history's system turns named, latest last, without repeats."""
+        return list(dict.fromkeys(m.value for m in self.named_entities(self.history, "system")))
+
+    def run(self) -> list[Violation]:
+        if self.last is None or not self.lex.domain:
+            return self.found
+        if self.lex.domain == "weather":
+            self.weather()
+        else:
+            self.kb_values()
+            self.no_result()
+        self.history_entity()
+        self.answer()
+        return self.found
+
+    # -- KBI ------------------------------------------------------------------------------------
+    def kb_values(self) -> None:
+        """C5: every value ``r`` states is the KB's, and every attribute its entity's."""
+        r = self.last
+        assert r is not None
+        if not self.lex.rows:
+            return
+        said_before = {m.value for t in self.history for m in t.mentions}
+        for m in r.mentions:
+            if not m.in_kb and m.how == "value" and m.value not in said_before:
+                self.flag("kbi", "C5", [m], f"turn {r.index} says {m.column}={m.value!r}; no KB row has it")
+        entity_column = self.lex.entity_column
+        for i, m in enumerate(r.mentions):
+            if m.column not in ATTRIBUTE_COLUMNS.get(self.lex.domain, ()) or not m.in_kb or m.column == "poi_type" and r.negated:
+                continue
+            before = [e for e in r.mentions[:i] if e.column == entity_column and e.in_kb]
+            after = [e for e in r.mentions[i + 1:] if e.column == entity_column and e.in_kb]
+            named = before[-1:] or after[:1]
+            if named:
+                entity, doubt = named[0].value, None
+                if len({e.value for e in before + after}) > 1:
+                    doubt = "the turn names several entities: the attribute may be another's"
+                anchor = [named[0]]
+            else:
+                focus = self.focus()
+                if not focus:
+                    continue
+                entity, anchor = focus[-1], []
+                doubt = None if len(focus) == 1 else "the entity is the history's latest of several"
+            rows = self.lex.rows_of(entity_column, entity)
+            if rows and not any(row.get(m.column) == m.value for row in rows):
+                kb = sorted({row.get(m.column, "") for row in rows})
+                self.flag("kbi", "C5", [*anchor, m], f"turn {r.index} says {m.column}={m.value!r} of {entity!r}; "
+                          f"the KB has {', '.join(kb)}", doubt)
+
+    def no_result(self) -> None:
+        """C4: a denial in ``r`` of a kind or entity the KB has."""
+        r = self.last
+        assert r is not None
+        if not r.negated or r.question:
+            return
+        for m in r.mentions:
+            if m.column in ("poi_type", self.lex.entity_column) and m.in_kb and m.how != "own word":
+                self.flag("kbi", "C4", [m], f"turn {r.index} denies {m.column}={m.value!r}; the KB has it")
+                return
+
+    def weather(self) -> None:
+        """C5 on the weather row of the city and day said; C2 on the city."""
+        r = self.last
+        assert r is not None
+        said_before = {m.value for t in self.history for m in t.mentions}
+        for m in r.mentions:
+            if m.column == "location" and not m.in_kb and m.value not in said_before:
+                self.flag("kbi", "C5", [m], f"turn {r.index} names the city {m.value!r}; the KB has no row of it")
+        cities = r.values("location") or [v for t in reversed(self.history) for v in t.values("location")][:1]
+        if not cities:
+            return
+        city = cities[0]
+        days = [w for w in r.words if w in WEEKDAYS]
+        for m in r.mentions:
+            if m.column not in ("weather_attribute", "high_temperature", "low_temperature"):
+                continue
+            before = [w for w in r.words[:m.start] if w in WEEKDAYS]
+            after = [w for w in r.words[m.end:] if w in WEEKDAYS]
+            day = (after[:1] or before[-1:] or [None])[0] if len(days) != 1 else days[0]
+            if day is None:
+                continue
+            rows = self.lex.weekday_rows(city, day)
+            if not rows:
+                continue
+            row = rows[0]
+            if m.column == "weather_attribute":
+                ok = _stem(row.get("weather_attribute", "")) == _stem(m.value)
+                kb = row.get("weather_attribute", "")
+            else:
+                ok = m.value in (row.get("high_temperature"), row.get("low_temperature"))
+                kb = f"{row.get('low_temperature')}-{row.get('high_temperature')}"
+            if not ok:
+                doubt = None if len(days) <= 1 else "several days in the turn: the value may be another day's"
+                self.flag("kbi", "C5", [m], f"turn {r.index} says {m.value!r} for {city} on {day}; the KB has {kb}",
+                          doubt)
+
+    # -- HI -------------------------------------------------------------------------------------
+    def history_entity(self) -> None:
+        """C2 across turns: ``r`` is about the entity (city) the history settled."""
+        r, u = self.last, self.user
+        assert r is not None
+        column = self.lex.entity_column
+        named = [m for m in r.mentions if m.column == column]
+        earlier = self.named_entities(self.history)
+        if not named or not earlier:
+            return
+        user_named = {m.value for m in u.mentions if m.column == column} if u else set()
+        if column == "location":
+            asked = [m.value for m in self.named_entities(self.history, "user")]
+            if asked and all(m.value != asked[-1] for m in named):
+                self.flag("hi", "C2", [named[0]], f"turn {r.index} is about {named[0].value!r}; "
+                          f"the user asked about {asked[-1]!r}")
+            return
+        values = {m.value for m in earlier}
+        new = [m for m in named if m.value not in values]
+        if new and not user_named and len(set(m.value for m in named)) == 1:
+            self.flag("hi", "C2", new[:1], f"turn {r.index} is about {new[0].value!r}; the history settled on "
+                      f"{', '.join(sorted(values))}")
+
+    # -- QI -------------------------------------------------------------------------------------
+    def answer(self) -> None:
+        """C2 from request to answer: ``r`` answers the user's last turn."""
+        r, u = self.last, self.user
+        assert r is not None
+        if u is None:
+            return
+        for t in self.history:
+            if t.words and t.words == r.words and len(r.words) > 2:
+                self.flag("qi", "C2", [], f"turn {r.index} repeats turn {t.index} word for word")
+                return
+        column = self.lex.entity_column
+        asked = {m.value for m in u.mentions if m.column == column}
+        named = {m.value for m in r.mentions if m.column == column}
+        if asked and named and not asked & named:
+            ms = [m for m in r.mentions if m.column == column]
+            self.flag("qi", "C2", ms[:1], f"turn {r.index} is about {', '.join(sorted(named))}; the user asked about "
+                      f"{', '.join(sorted(asked))}")
+
+
+def _stem(word: str) -> str:
+    """A weather word's stem ("raining", "rain" → "rain"; "snowy" → "snow")."""
+    for ending in ("ing", "y", "s"):
+        if word.endswith(ending) and len(word) > len(ending) + 2:
+            return word[: -len(ending)]
+    return word
+
+
+def violations(dialogue: Dialogue) -> list[Violation]:
+    """The violations of ``dialogue``'s last system response (module docstring), each with the
+    label it makes in its ``reading``; ``[]`` for a dialogue without a system turn or domain."""
+    return _Check(dialogue).run()
+
+
+__all__ = ["LABELS", "Labels", "labels_of", "violations"]

@@ -1,0 +1,188 @@
+"""What a CI-ToD (KVRET) turn says: the KB values and request words in its text.
+
+KVRET writes a multi-word value as one ``_``-joined token (``hotel_keen``, ``5_miles``) and
+lower-cases everything; speakers also write a value's words apart ("hotel keen") or a time without
+its ``_`` ("7pm" for ``7_pm``). Reading rules:
+
+- a **value** is any value of the dialogue's own KB or of the corpus ontology
+  (``Dialogue.ontology``, CI-ToD's ``entities.json``) of the dialogue's domain, found as its
+  whole words (``_`` read as a space, a time's ``_`` dropped), the longest first; a word once read
+  as one value is read as no other;
+- an **entity's own word**: a place or event named by one of its words that no other value of the
+  KB or ontology has ("keen" for ``hotel_keen``; "yoga" for ``yoga_activity``; "jack s house"
+  for ``jacks_house``), read as the entity when no whole value is there;
+- a **kind word** names a ``poi_type`` ("gas" → ``gas_station``, "hotel" → ``rest_stop``,
+  "coffee" → ``coffee_or_tea_place``): :data:`KIND_WORDS`;
+- a **request word** names the column a question asks for ("address", "where" → ``address``;
+  "how far" → ``distance``; "traffic" → ``traffic_info``; "when" / "what time" → ``time``,
+  ``date``; "who" → ``party``; "temperature" → a temperature; "rain", "snow", … → the weather
+  attribute): :data:`REQUEST_WORDS`.
+
+Source: the CI-ToD paper (Qin et al., EMNLP 2021, §2: the KB of each dialogue, the three labels)
+and KVRET (Eric et al., SIGDIAL 2017: the in-car scenarios, the KB columns).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from csp_check.corpora.citod import ATTRIBUTE_COLUMNS, ENTITY_COLUMN, NO_VALUE, WEEKDAYS
+from csp_check.models import Dialogue
+from csp_check.readers.citod import kb_rows
+
+#: A word for a kind of place → the ``poi_type`` it names (KVRET's navigation requests).
+KIND_WORDS = {
+    "gas": "gas_station", "hotel": "rest_stop", "hotels": "rest_stop", "rest": "rest_stop",
+    "coffee": "coffee_or_tea_place", "tea": "coffee_or_tea_place", "cafe": "coffee_or_tea_place",
+    "parking": "parking_garage", "garage": "parking_garage", "hospital": "hospital", "hospitals": "hospital",
+    "grocery": "grocery_store", "groceries": "grocery_store", "mall": "shopping_center",
+    "shopping": "shopping_center", "chinese": "chinese_restaurant", "pizza": "pizza_restaurant",
+    "friend": "friends_house", "friends": "friends_house", "home": "home",
+}
+#: A request word → the columns the question asks for.
+REQUEST_WORDS = {
+    "address": ("address",), "where": ("address",), "located": ("address",),
+    "far": ("distance",), "distance": ("distance",), "miles": ("distance",), "closest": ("distance",),
+    "nearest": ("distance",),
+    "traffic": ("traffic_info",), "route": ("traffic_info",), "quickest": ("traffic_info",),
+    "fastest": ("traffic_info",),
+    "time": ("time",), "when": ("date", "time"), "date": ("date",), "day": ("date",),
+    "who": ("party",), "attending": ("party",), "with": ("party",),
+    "room": ("room",), "agenda": ("agenda",), "purpose": ("agenda",),
+    "temperature": ("high_temperature", "low_temperature"), "hot": ("high_temperature",),
+    "cold": ("low_temperature",), "warm": ("high_temperature",), "highest": ("high_temperature",),
+    "lowest": ("low_temperature",), "high": ("high_temperature",), "low": ("low_temperature",),
+    "weather": ("weather_attribute",), "forecast": ("weather_attribute",), "rain": ("weather_attribute",),
+    "snow": ("weather_attribute",), "sunny": ("weather_attribute",), "cloudy": ("weather_attribute",),
+}
+#: Words that make a sentence a denial of what it names ("i don't have a garage nearby").
+NEGATIONS = frozenset({"no", "not", "don", "dont", "doesn", "isn", "cannot", "can", "sorry", "unable", "nothing",
+                       "none", "never", "couldn", "t"})
+_WORD = re.compile(r"[a-z0-9.']+|[^\sa-z0-9]")
+
+
+@dataclass(frozen=True)
+class Mention:
+    """A KB or ontology value written in one turn: its column, the value (as the KB writes it),
+    its word positions ``[start, end)`` in the turn's words, whether this dialogue's KB holds it,
+    and how it was found (``value``, ``own word``, ``kind word``)."""
+
+    turn: int
+    column: str
+    value: str
+    start: int
+    end: int
+    in_kb: bool
+    how: str = "value"
+
+
+@dataclass
+class TurnReading:
+    """What one turn says: its words, the values found in it (in text order), the columns its
+    request words ask for, and whether it asks (a question) or denies."""
+
+    index: int
+    speaker: str
+    words: list[str]
+    mentions: list[Mention] = field(default_factory=list)
+    requests: set[str] = field(default_factory=set)
+    question: bool = False
+    negated: bool = False
+
+    def values(self, column: str) -> list[str]:
+        """The values of ``column`` the turn names, in text order."""
+        return [m.value for m in self.mentions if m.column == column]
+
+
+def words_of(text: str) -> list[str]:
+    """The words of a KVRET utterance, ``_`` read as a space (``hotel_keen`` → hotel, keen)."""
+    return _WORD.findall(text.lower().replace("_", " "))
+
+
+def value_words(value: str) -> tuple[str, ...]:
+    """The words a KB value is written with (``7_pm`` and ``7pm`` → ``7pm``)."""
+    v = value.lower()
+    if re.fullmatch(r"\d+_?(am|pm)", v):
+        v = v.replace("_", "")
+    return tuple(words_of(v))
+
+
+class Lexicon:
+    """The values a dialogue's turns may name: its KB's and its ontology's, of its domain, by
+    their words, with the own words of its entities (module docstring)."""
+
+    def __init__(self, dialogue: Dialogue):
+        self.domain = dialogue.domains[0] if dialogue.domains else ""
+        self.rows = kb_rows(dialogue)
+        self.entity_column = ENTITY_COLUMN.get(self.domain, "")
+        columns = (self.entity_column, *ATTRIBUTE_COLUMNS.get(self.domain, ()))
+        kb_values: dict[str, set[str]] = {c: {r[c] for r in self.rows if r.get(c) and r[c] != NO_VALUE} for c in columns}
+        self.kb_values = kb_values
+        known: dict[tuple[str, ...], tuple[str, str, bool]] = {}
+        for key, values in dialogue.ontology.items():
+            domain, _, column = key.partition(".")
+            if domain != self.domain or column not in columns:
+                continue
+            for value in values:
+                if value and value != NO_VALUE:
+                    known.setdefault(value_words(value), (column, value, value in kb_values.get(column, ())))
+        for column, values in kb_values.items():
+            for value in values:
+                known[value_words(value)] = (column, value, True)
+        self.known = known
+        self.longest = max((len(k) for k in known), default=1)
+        counts: dict[str, int] = {}
+        for k in known:
+            for w in set(k):
+                counts[w] = counts.get(w, 0) + 1
+        self.own_words: dict[str, tuple[str, str, bool]] = {}
+        for k, (column, value, in_kb) in known.items():
+            if column != self.entity_column or len(k) < 2:
+                continue
+            for w in k:
+                if counts.get(w) == 1 and len(w) > 3 and w not in KIND_WORDS and w not in REQUEST_WORDS and not w.isdigit():
+                    self.own_words[w] = (column, value, in_kb)
+
+    def read(self, index: int, speaker: str, text: str) -> TurnReading:
+        """The :class:`TurnReading` of one turn's text."""
+        words = words_of(text)
+        reading = TurnReading(index, speaker, words)
+        taken = [False] * len(words)
+        for n in range(min(self.longest, len(words)), 0, -1):
+            for i in range(len(words) - n + 1):
+                if any(taken[i:i + n]):
+                    continue
+                hit = self.known.get(tuple(words[i:i + n]))
+                if hit is not None:
+                    reading.mentions.append(Mention(index, hit[0], hit[1], i, i + n, hit[2]))
+                    taken[i:i + n] = [True] * n
+        for i, w in enumerate(words):
+            if taken[i]:
+                continue
+            if w in self.own_words:
+                column, value, in_kb = self.own_words[w]
+                reading.mentions.append(Mention(index, column, value, i, i + 1, in_kb, "own word"))
+            elif self.domain == "navigate" and w in KIND_WORDS:
+                reading.mentions.append(Mention(index, "poi_type", KIND_WORDS[w], i, i + 1,
+                                                KIND_WORDS[w] in self.kb_values.get("poi_type", ()), "kind word"))
+            if w in REQUEST_WORDS:
+                reading.requests.update(REQUEST_WORDS[w])
+        reading.mentions.sort(key=lambda m: m.start)
+        reading.question = bool(words) and (words[0] in _QUESTION_OPENERS or "?" in text)
+        reading.negated = any(w in NEGATIONS for w in words)
+        return reading
+
+    def rows_of(self, column: str, value: str) -> list[dict[str, str]]:
+        """The KB rows whose ``column`` is ``value``."""
+        return [r for r in self.rows if r.get(column) == value]
+
+    def weekday_rows(self, location: str, day: str) -> list[dict[str, str]]:
+        """The weather rows of ``location`` on ``day`` (a weekday)."""
+        return [r for r in self.rows if r.get("location") == location and r.get("date") == day]
+
+
+_QUESTION_OPENERS = frozenset({"what", "which", "where", "when", "who", "how", "is", "are", "do", "does", "can",
+                               "could", "would", "will", "should", "shall", "did", "any", "whats"})
+
+__all__ = ["KIND_WORDS", "Lexicon", "Mention", "REQUEST_WORDS", "TurnReading", "WEEKDAYS", "value_words", "words_of"]
