@@ -154,7 +154,7 @@ class _Check:
         if not r.negated or r.question:
             return
         for m in r.mentions:
-            if m.column in ("poi_type", self.lex.entity_column) and m.in_kb and m.how != "own word":
+            if m.column in ("poi_type", self.lex.entity_column) and m.in_kb and m.how != "own word" and r.denied(m):
                 self.flag("kbi", "C4", [m], f"turn {r.index} denies {m.column}={m.value!r}; the KB has it")
                 return
 
@@ -196,26 +196,41 @@ class _Check:
 
     # -- HI -------------------------------------------------------------------------------------
     def history_entity(self) -> None:
-        """C2 across turns: ``r`` is about the entity (city) the history settled."""
+        """C2 across turns: ``r`` is about the entity (city) the history settled; a switch is
+        also an answer about another entity than the one the user's request is about (QI)."""
         r, u = self.last, self.user
         assert r is not None
         column = self.lex.entity_column
         named = [m for m in r.mentions if m.column == column]
         earlier = self.named_entities(self.history)
-        if not named or not earlier:
-            return
-        user_named = {m.value for m in u.mentions if m.column == column} if u else set()
         if column == "location":
             asked = [m.value for m in self.named_entities(self.history, "user")]
-            if asked and all(m.value != asked[-1] for m in named):
-                self.flag("hi", "C2", [named[0]], f"turn {r.index} is about {named[0].value!r}; "
+            if named and asked and all(m.value != asked[-1] for m in named):
+                self.flag("qi", "C2", [named[0]], f"turn {r.index} is about {named[0].value!r}; "
                           f"the user asked about {asked[-1]!r}")
             return
+        if not earlier:
+            return
+        user_named = {m.value for m in u.mentions if m.column == column} if u else set()
         values = {m.value for m in earlier}
+        denied = {m.value for t in self.history if t.speaker == "system" for m in t.mentions
+                  if m.column == column and t.denied(m)}
+        settled = values - denied
         new = [m for m in named if m.value not in values]
-        if new and not user_named and len(set(m.value for m in named)) == 1:
-            self.flag("hi", "C2", new[:1], f"turn {r.index} is about {new[0].value!r}; the history settled on "
-                      f"{', '.join(sorted(values))}")
+        if (named and new and settled and not user_named and len(set(m.value for m in named)) == 1
+                and not (u and u.other)):
+            for label in ("hi", "qi"):
+                self.flag(label, "C2", new[:1], f"turn {r.index} is about {new[0].value!r}; the history settled on "
+                          f"{', '.join(sorted(values))}")
+        offered = self.named_entities(self.history, "system")
+        if r.negated and not r.question and offered:
+            kinds = {row.get("poi_type") for m in offered for row in self.lex.rows_of(column, m.value)}
+            denied = [m for m in r.mentions if r.denied(m) and ((m.column == "poi_type" and m.value in kinds)
+                      or (m.column == column and m.value in values))]
+            if denied:
+                for label in ("hi", "qi"):
+                    self.flag(label, "C2", denied[:1], f"turn {r.index} denies {denied[0].value!r}; turn "
+                              f"{offered[-1].turn} offered {offered[-1].value!r}")
 
     # -- QI -------------------------------------------------------------------------------------
     def answer(self) -> None:
@@ -235,6 +250,43 @@ class _Check:
             ms = [m for m in r.mentions if m.column == column]
             self.flag("qi", "C2", ms[:1], f"turn {r.index} is about {', '.join(sorted(named))}; the user asked about "
                       f"{', '.join(sorted(asked))}")
+        if self.lex.domain == "navigate":
+            self.kind_answer()
+        self.asked_columns()
+
+    def kind_answer(self) -> None:
+        """QI: the kind of place ``r`` gives is the kind the user's last turn asked for."""
+        r, u = self.last, self.user
+        assert r is not None and u is not None
+        kinds = {m.value for m in u.mentions if m.column == "poi_type"}
+        if not kinds or u.negated:
+            return
+        for m in r.mentions:
+            if m.column == "poi_type" and m.how != "kind word":
+                given = {m.value}
+            elif m.column == "poi" and m.in_kb:
+                given = {row.get("poi_type", "") for row in self.lex.rows_of("poi", m.value)}
+            else:
+                continue
+            if not given & kinds:
+                self.flag("qi", "C2", [m], f"turn {r.index} gives {m.value!r} ({', '.join(sorted(given))}); "
+                          f"the user asked for {', '.join(sorted(kinds))}")
+                return
+
+    def asked_columns(self) -> None:
+        """QI: ``r`` states a value of a column the user's last turn asked for, when it states
+        attributes at all (the system's offer "do you want its address?" answered yes asks too)."""
+        r, u = self.last, self.user
+        assert r is not None and u is not None
+        asked = set(u.requests)
+        attributes = set(ATTRIBUTE_COLUMNS.get(self.lex.domain, ()))
+        stated = {m.column for m in r.mentions if m.column in attributes}
+        asked &= attributes
+        if not asked or not stated or asked & stated or u.negated:
+            return
+        ms = [m for m in r.mentions if m.column in stated]
+        self.flag("qi", "C2", ms[:1], f"turn {r.index} states {', '.join(sorted(stated))}; the user asked for "
+                  f"{', '.join(sorted(asked))}")
 
 
 def _stem(word: str) -> str:

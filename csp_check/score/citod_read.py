@@ -43,10 +43,8 @@ KIND_WORDS = {
 #: A request word → the columns the question asks for.
 REQUEST_WORDS = {
     "address": ("address",), "where": ("address",), "located": ("address",),
-    "far": ("distance",), "distance": ("distance",), "miles": ("distance",), "closest": ("distance",),
-    "nearest": ("distance",),
-    "traffic": ("traffic_info",), "route": ("traffic_info",), "quickest": ("traffic_info",),
-    "fastest": ("traffic_info",),
+    "far": ("distance",), "distance": ("distance",),
+    "traffic": ("traffic_info",),
     "time": ("time",), "when": ("date", "time"), "date": ("date",), "day": ("date",),
     "who": ("party",), "attending": ("party",), "with": ("party",),
     "room": ("room",), "agenda": ("agenda",), "purpose": ("agenda",),
@@ -59,6 +57,8 @@ REQUEST_WORDS = {
 #: Words that make a sentence a denial of what it names ("i don't have a garage nearby").
 NEGATIONS = frozenset({"no", "not", "don", "dont", "doesn", "isn", "cannot", "can", "sorry", "unable", "nothing",
                        "none", "never", "couldn", "t"})
+#: Words by which a user asks for another entity than the one offered ("any other hospital").
+OTHER_WORDS = frozenset({"other", "another", "else", "alternative", "different", "instead"})
 _WORD = re.compile(r"[a-z0-9.']+|[^\sa-z0-9]")
 
 
@@ -75,6 +75,9 @@ class Mention:
     end: int
     in_kb: bool
     how: str = "value"
+    raw_start: int = 0
+    """The position of its first word among the turn's whitespace-separated tokens (a
+    ``_``-joined value is one token)."""
 
 
 @dataclass
@@ -89,6 +92,13 @@ class TurnReading:
     requests: set[str] = field(default_factory=set)
     question: bool = False
     negated: bool = False
+    denials: list[int] = field(default_factory=list)
+    other: bool = False
+
+    def denied(self, mention: Mention) -> bool:
+        """Whether a negation word ("no", "don't", "sorry") is among the four words before
+        ``mention`` (its word positions count ``_``-joined values as one word each)."""
+        return any(0 <= mention.raw_start - i <= 4 for i in self.denials)
 
     def values(self, column: str) -> list[str]:
         """The values of ``column`` the turn names, in text order."""
@@ -146,7 +156,12 @@ class Lexicon:
 
     def read(self, index: int, speaker: str, text: str) -> TurnReading:
         """The :class:`TurnReading` of one turn's text."""
-        words = words_of(text)
+        raw = text.lower().split()
+        words, token_of = [], []
+        for t, token in enumerate(raw):
+            for w in words_of(token):
+                words.append(w)
+                token_of.append(t)
         reading = TurnReading(index, speaker, words)
         taken = [False] * len(words)
         for n in range(min(self.longest, len(words)), 0, -1):
@@ -155,22 +170,25 @@ class Lexicon:
                     continue
                 hit = self.known.get(tuple(words[i:i + n]))
                 if hit is not None:
-                    reading.mentions.append(Mention(index, hit[0], hit[1], i, i + n, hit[2]))
+                    reading.mentions.append(Mention(index, hit[0], hit[1], i, i + n, hit[2], raw_start=token_of[i]))
                     taken[i:i + n] = [True] * n
         for i, w in enumerate(words):
             if taken[i]:
                 continue
             if w in self.own_words:
                 column, value, in_kb = self.own_words[w]
-                reading.mentions.append(Mention(index, column, value, i, i + 1, in_kb, "own word"))
+                reading.mentions.append(Mention(index, column, value, i, i + 1, in_kb, "own word", token_of[i]))
             elif self.domain == "navigate" and w in KIND_WORDS:
                 reading.mentions.append(Mention(index, "poi_type", KIND_WORDS[w], i, i + 1,
-                                                KIND_WORDS[w] in self.kb_values.get("poi_type", ()), "kind word"))
+                                                KIND_WORDS[w] in self.kb_values.get("poi_type", ()), "kind word",
+                                                token_of[i]))
             if w in REQUEST_WORDS:
                 reading.requests.update(REQUEST_WORDS[w])
         reading.mentions.sort(key=lambda m: m.start)
         reading.question = bool(words) and (words[0] in _QUESTION_OPENERS or "?" in text)
-        reading.negated = any(w in NEGATIONS for w in words)
+        reading.denials = [i for i, w in enumerate(raw) if w in NEGATIONS]
+        reading.negated = bool(reading.denials)
+        reading.other = any(w in OTHER_WORDS for w in raw)
         return reading
 
     def rows_of(self, column: str, value: str) -> list[dict[str, str]]:
