@@ -96,9 +96,21 @@ class _Check:
         column = self.lex.entity_column
         return [m for t in turns if speaker is None or t.speaker == speaker for m in t.mentions if m.column == column]
 
-    def focus(self) -> list[str]:
-        """The entities the history's system turns named, latest last, without repeats."""
-        return list(dict.fromkeys(m.value for m in self.named_entities(self.history, "system")))
+    def focus(self, before: int | None = None) -> list[str]:
+        """The entities the system turns before turn ``before`` (default: the last system turn)
+        named or gave the address of, latest last, without repeats."""
+        turns = self.history if before is None else self.turns[:before]
+        named: list[str] = []
+        for t in turns:
+            if t.speaker != "system":
+                continue
+            for m in t.mentions:
+                if m.column == self.lex.entity_column and not t.denied(m):
+                    named.append(m.value)
+                elif m.column == "address" and m.in_kb:
+                    named += [row["poi"] for row in self.lex.rows_of("address", m.value) if row.get("poi")][:1]
+        named.reverse()
+        return list(dict.fromkeys(named))[::-1]
 
     def run(self) -> list[Violation]:
         if self.last is None or not self.lex.domain:
@@ -109,6 +121,7 @@ class _Check:
             self.kb_values()
             self.no_result()
         self.history_entity()
+        self.attribute_history()
         self.answer()
         return self.found
 
@@ -123,29 +136,58 @@ class _Check:
         for m in r.mentions:
             if not m.in_kb and m.how == "value" and m.value not in said_before:
                 self.flag("kbi", "C5", [m], f"turn {r.index} says {m.column}={m.value!r}; no KB row has it")
-        entity_column = self.lex.entity_column
         for i, m in enumerate(r.mentions):
             if m.column not in ATTRIBUTE_COLUMNS.get(self.lex.domain, ()) or not m.in_kb or m.column == "poi_type" and r.negated:
                 continue
-            before = [e for e in r.mentions[:i] if e.column == entity_column and e.in_kb]
-            after = [e for e in r.mentions[i + 1:] if e.column == entity_column and e.in_kb]
-            named = before[-1:] or after[:1]
-            if named:
-                entity, doubt = named[0].value, None
-                if len({e.value for e in before + after}) > 1:
-                    doubt = "the turn names several entities: the attribute may be another's"
-                anchor = [named[0]]
-            else:
-                focus = self.focus()
-                if not focus:
-                    continue
-                entity, anchor = focus[-1], []
-                doubt = None if len(focus) == 1 else "the entity is the history's latest of several"
-            rows = self.lex.rows_of(entity_column, entity)
+            entity, anchor, doubt = self.bind(r, i)
+            if entity is None:
+                continue
+            rows = self.lex.rows_of(self.lex.entity_column, entity)
             if rows and not any(row.get(m.column) == m.value for row in rows):
                 kb = sorted({row.get(m.column, "") for row in rows})
                 self.flag("kbi", "C5", [*anchor, m], f"turn {r.index} says {m.column}={m.value!r} of {entity!r}; "
                           f"the KB has {', '.join(kb)}", doubt)
+
+    def bind(self, t: TurnReading, i: int) -> tuple[str | None, list[Mention], str | None]:
+        """The entity the attribute ``t.mentions[i]`` is said of, the mention naming it (if ``t``
+        names it) and the doubt of the binding: the entity ``t`` names nearest before it (else
+        after it), else the history's latest entity in focus before ``t``."""
+        column = self.lex.entity_column
+        before = [e for e in t.mentions[:i] if e.column == column and e.in_kb]
+        after = [e for e in t.mentions[i + 1:] if e.column == column and e.in_kb]
+        named = before[-1:] or after[:1]
+        if named:
+            doubt = "the turn names several entities: the attribute may be another's" \
+                if len({e.value for e in before + after}) > 1 else None
+            return named[0].value, [named[0]], doubt
+        focus = self.focus(t.index)
+        if not focus:
+            return None, [], None
+        return focus[-1], [], None if len(focus) == 1 else "the entity is the history's latest of several"
+
+    def attribute_history(self) -> None:
+        """HI, C2 across turns: an attribute ``r`` gives an entity is the one an earlier system
+        turn gave the same entity (both bound by :meth:`bind`)."""
+        r = self.last
+        assert r is not None
+        columns = set(ATTRIBUTE_COLUMNS.get(self.lex.domain, ())) - {"poi_type"}
+        for i, m in enumerate(r.mentions):
+            if m.column not in columns or r.denied(m) or r.question:
+                continue
+            entity, anchor, doubt = self.bind(r, i)
+            if entity is None:
+                continue
+            for t in self.history:
+                if t.speaker != "system" or t.question:
+                    continue
+                for j, h in enumerate(t.mentions):
+                    if h.column != m.column or h.value == m.value or t.denied(h):
+                        continue
+                    said_of, _, doubt_then = self.bind(t, j)
+                    if said_of == entity:
+                        self.flag("hi", "C2", [h, *anchor, m], f"turn {r.index} says {m.column}={m.value!r} of "
+                                  f"{entity!r}; turn {t.index} said {h.value!r}", doubt or doubt_then)
+                        return
 
     def no_result(self) -> None:
         """C4: a denial in ``r`` of a kind or entity the KB has."""
