@@ -185,6 +185,8 @@ class _Check:
                         continue
                     said_of, _, doubt_then = self.bind(t, j)
                     if said_of == entity:
+                        if len(self.lex.rows_of(self.lex.entity_column, entity)) > 1:
+                            doubt = f"the KB has several {entity}: the turns may be about different ones"
                         self.flag("hi", "C2", [h, *anchor, m], f"turn {r.index} says {m.column}={m.value!r} of "
                                   f"{entity!r}; turn {t.index} said {h.value!r}", doubt or doubt_then)
                         return
@@ -244,7 +246,8 @@ class _Check:
         assert r is not None
         column = self.lex.entity_column
         named = [m for m in r.mentions if m.column == column]
-        earlier = self.named_entities(self.history)
+        before_query = [t for t in self.history if u is None or t.index < u.index]
+        earlier = self.named_entities(before_query)
         if column == "location":
             asked = [m.value for m in self.named_entities(self.history, "user")]
             if named and asked and all(m.value != asked[-1] for m in named):
@@ -255,12 +258,12 @@ class _Check:
             return
         user_named = {m.value for m in u.mentions if m.column == column} if u else set()
         values = {m.value for m in earlier}
-        denied = {m.value for t in self.history if t.speaker == "system" for m in t.mentions
+        denied = {m.value for t in before_query if t.speaker == "system" for m in t.mentions
                   if m.column == column and t.denied(m)}
         settled = values - denied
         new = [m for m in named if m.value not in values]
-        if (named and new and settled and not user_named and len(set(m.value for m in named)) == 1
-                and not (u and u.other)):
+        if (named and new and settled and not user_named & {m.value for m in named}
+                and len(set(m.value for m in named)) == 1 and not (u and u.other)):
             for label in ("hi", "qi"):
                 self.flag(label, "C2", new[:1], f"turn {r.index} is about {new[0].value!r}; the history settled on "
                           f"{', '.join(sorted(values))}")
