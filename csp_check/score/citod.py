@@ -45,6 +45,10 @@ from csp_check.models import Dialogue, VariableRef, Violation
 from csp_check.score.citod_read import Lexicon, Mention, TurnReading
 
 LABELS = ("qi", "hi", "kbi")
+#: Words by which a user thanks (a "you are welcome" answers them, and nothing else).
+THANKS = frozenset({"thank", "thanks", "thx", "appreciate", "great", "perfect", "bye", "goodbye"})
+#: Words that say the entity named is the only one ("it is the only one", "still").
+ONLY_WORDS = frozenset({"only", "still", "same", "sorry", "just"})
 
 
 @dataclass(frozen=True)
@@ -189,6 +193,10 @@ class _Check:
                             doubt = f"the KB has several {entity}: the turns may be about different ones"
                         self.flag("hi", "C2", [h, *anchor, m], f"turn {r.index} says {m.column}={m.value!r} of "
                                   f"{entity!r}; turn {t.index} said {h.value!r}", doubt or doubt_then)
+                        if self.user is not None and m.column not in self.user.requests:
+                            self.flag("qi", "C2", [h, *anchor, m], f"turn {r.index} gives {entity!r}'s {m.column} "
+                                      f"again, which turn {t.index} gave and the user's query does not ask for",
+                                      "what the query asks is not said: a restated attribute may still answer it")
                         return
 
     def no_result(self) -> None:
@@ -288,9 +296,16 @@ class _Check:
             if t.words and t.words == r.words and len(r.words) > 2:
                 self.flag("qi", "C2", [], f"turn {r.index} repeats turn {t.index} word for word")
                 return
+        if r.words[:3] in (["you", "are", "welcome"], ["you", "re", "welcome"]) and not set(u.words) & THANKS:
+            self.flag("qi", "C2", [], f"turn {r.index} answers a thanks; the user's turn {u.index} thanks for nothing")
         column = self.lex.entity_column
         asked = {m.value for m in u.mentions if m.column == column}
         named = {m.value for m in r.mentions if m.column == column}
+        focus = self.focus(u.index)
+        if (u.other and u.question and focus and named == {focus[-1]} and not asked and not r.negated
+                and not set(r.words) & ONLY_WORDS):
+            ms = [m for m in r.mentions if m.column == column]
+            self.flag("qi", "C2", ms[:1], f"turn {r.index} names {focus[-1]!r} again; the user asked for another one")
         if asked and named and not asked & named:
             ms = [m for m in r.mentions if m.column == column]
             self.flag("qi", "C2", ms[:1], f"turn {r.index} is about {', '.join(sorted(named))}; the user asked about "
