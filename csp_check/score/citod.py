@@ -5,7 +5,9 @@ contradict the user's last query (**QI**), the dialogue history (**HI**), the di
 (**KBI**)? Each label is set by the certain violations (docs/certainty.md) of the families below;
 a violation whose reading no rule settles is for review and sets no label.
 
-Reading rules (``r`` is the last system turn, read by :mod:`csp_check.score.citod_read`)
+``r`` below is the last system turn, read by :mod:`csp_check.score.citod_read`.
+
+Reading rules
 
 - **KBI, C5 (at least one entity)**: a value ``r`` states (an entity, or an attribute bound to
   one) describes an entity of the KB: a value of no KB row in its column ("directions to
@@ -360,7 +362,23 @@ def _stem(word: str) -> str:
 def violations(dialogue: Dialogue) -> list[Violation]:
     """The violations of ``dialogue``'s last system response (module docstring), each with the
     label it makes in its ``reading``; ``[]`` for a dialogue without a system turn or domain."""
-    return _Check(dialogue).run()
+    return check(dialogue)[0]
 
 
-__all__ = ["LABELS", "Labels", "labels_of", "violations"]
+def check(dialogue: Dialogue) -> tuple[list[Violation], dict[str, int]]:
+    """:func:`violations` and the coverage of the families on the last system response: the
+    values it states that C2 (against the history and the query) and C5 (against the KB: when the
+    dialogue has KB rows) read, and C4 when it denies something of a dialogue with KB rows."""
+    run = _Check(dialogue)
+    found = run.run()
+    r = run.last
+    stated = len(r.mentions) if r is not None and run.lex.domain else 0
+    coverage = {"C2": stated}
+    if run.lex.rows:
+        coverage["C5"] = stated
+        if r is not None and r.negated:
+            coverage["C4"] = 1
+    return found, {k: v for k, v in coverage.items() if v}
+
+
+__all__ = ["LABELS", "Labels", "check", "labels_of", "violations"]

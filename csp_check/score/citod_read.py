@@ -2,7 +2,9 @@
 
 KVRET writes a multi-word value as one ``_``-joined token (``hotel_keen``, ``5_miles``) and
 lower-cases everything; speakers also write a value's words apart ("hotel keen") or a time without
-its ``_`` ("7pm" for ``7_pm``). Reading rules:
+its ``_`` ("7pm" for ``7_pm``).
+
+Reading rules
 
 - a **value** is any value of the dialogue's own KB or of the corpus ontology
   (``Dialogue.ontology``, CI-ToD's ``entities.json``) of the dialogue's domain, found as its
