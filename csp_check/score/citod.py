@@ -263,6 +263,10 @@ class _Check:
             if named and asked and all(m.value != asked[-1] for m in named):
                 self.flag("qi", "C2", [named[0]], f"turn {r.index} is about {named[0].value!r}; "
                           f"the user asked about {asked[-1]!r}")
+                settled = [m.value for m in self.named_entities(before_query, "user")]
+                if settled and settled[-1] == asked[-1]:
+                    self.flag("hi", "C2", [named[0]], f"turn {r.index} is about {named[0].value!r}; turn "
+                              f"{self.named_entities(before_query, 'user')[-1].turn} settled on {asked[-1]!r}")
             return
         if not earlier:
             return

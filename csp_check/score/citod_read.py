@@ -44,7 +44,7 @@ KIND_WORDS = {
 }
 #: A request word → the columns the question asks for.
 REQUEST_WORDS = {
-    "address": ("address",), "where": ("address",), "located": ("address",),
+    "address": ("address",), "where": ("address",), "located": ("address",),  # "where": see TurnReading.requests
     "far": ("distance",), "distance": ("distance",),
     "traffic": ("traffic_info",),
     "time": ("time",), "when": ("date", "time"), "date": ("date",), "day": ("date",),
@@ -59,6 +59,11 @@ REQUEST_WORDS = {
 #: Words that make a sentence a denial of what it names ("i don't have a garage nearby").
 NEGATIONS = frozenset({"no", "not", "don", "dont", "doesn", "isn", "cannot", "can", "sorry", "unable", "nothing",
                        "none", "never", "couldn", "t"})
+#: Words of entity names that are words for any place or event ("city" of ``redwood_city``, "house"):
+#: never an entity's own word.
+GENERIC_WORDS = frozenset({"city", "house", "center", "centre", "park", "garage", "street", "place", "market",
+                           "inn", "lodge", "mall", "beach", "foods", "appointment", "activity", "room", "team",
+                           "medicine", "taking", "farmers", "express", "health", "care", "coffee", "country"})
 #: Words by which a user asks for another entity than the one offered ("any other hospital").
 OTHER_WORDS = frozenset({"other", "another", "else", "alternative", "different", "instead"})
 _WORD = re.compile(r"[a-z0-9.']+|[^\sa-z0-9]")
@@ -85,7 +90,8 @@ class Mention:
 @dataclass
 class TurnReading:
     """What one turn says: its words, the values found in it (in text order), the columns its
-    request words ask for, and whether it asks (a question) or denies."""
+    request words ask for, and whether it asks (a question) or denies. "where" asks for an
+    address only of an entity: "where is a hotel" (a kind, no entity named) asks for a place."""
 
     index: int
     speaker: str
@@ -153,7 +159,8 @@ class Lexicon:
             if column != self.entity_column or len(k) < 2:
                 continue
             for w in k:
-                if counts.get(w) == 1 and len(w) > 3 and w not in KIND_WORDS and w not in REQUEST_WORDS and not w.isdigit():
+                if (counts.get(w) == 1 and len(w) > 3 and w not in KIND_WORDS and w not in REQUEST_WORDS
+                        and w not in GENERIC_WORDS and not w.isdigit()):
                     self.own_words[w] = (column, value, in_kb)
 
     def read(self, index: int, speaker: str, text: str) -> TurnReading:
@@ -187,6 +194,9 @@ class Lexicon:
             if w in REQUEST_WORDS:
                 reading.requests.update(REQUEST_WORDS[w])
         reading.mentions.sort(key=lambda m: m.start)
+        kinds = any(m.column == "poi_type" for m in reading.mentions)
+        if kinds and "address" not in words and not any(m.column == self.entity_column for m in reading.mentions):
+            reading.requests.discard("address")  # "where is a hotel" asks for a place, not an address
         reading.question = bool(words) and (words[0] in _QUESTION_OPENERS or "?" in text)
         reading.denials = [i for i, w in enumerate(raw) if w in NEGATIONS]
         reading.negated = bool(reading.denials)
