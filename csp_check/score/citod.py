@@ -171,6 +171,25 @@ class _Check:
             return None, [], None
         return focus[-1], [], None if len(focus) == 1 else "the entity is the history's latest of several"
 
+    def kind_history(self, before_query: Sequence[TurnReading], settled: set[str]) -> None:
+        """HI and QI, C2 across turns: the kind of place ``r`` names ("the nearest parking_garage")
+        is the kind the history is about (the kinds the user asked for, the settled entities'),
+        when the user's query names no kind of its own."""
+        r, u = self.last, self.user
+        assert r is not None
+        if self.lex.domain != "navigate" or u is None or any(m.column == "poi_type" for m in u.mentions) or u.other:
+            return
+        kinds = {m.value for t in before_query if t.speaker == "user" for m in t.mentions if m.column == "poi_type"}
+        kinds |= {row.get("poi_type", "") for e in settled for row in self.lex.rows_of("poi", e)}
+        if not kinds:
+            return
+        for m in r.mentions:
+            if m.column == "poi_type" and m.how == "value" and m.value not in kinds and not r.denied(m):
+                for label in ("hi", "qi"):
+                    self.flag(label, "C2", [m], f"turn {r.index} is about a {m.value}; the history is about "
+                              f"{', '.join(sorted(kinds))}")
+                return
+
     def attribute_history(self) -> None:
         """HI, C2 across turns: an attribute ``r`` gives an entity is the one an earlier system
         turn gave the same entity (both bound by :meth:`bind`)."""
@@ -275,12 +294,15 @@ class _Check:
         denied = {m.value for t in before_query if t.speaker == "system" for m in t.mentions
                   if m.column == column and t.denied(m)}
         settled = values - denied
-        new = [m for m in named if m.value not in values]
+        latest = next(({m.value for m in t.mentions if m.column == column and not t.denied(m)}
+                       for t in reversed(before_query) if any(m.column == column for m in t.mentions)), set())
+        new = [m for m in named if m.value not in (latest or values)]
         if (named and new and settled and not user_named & {m.value for m in named}
                 and len(set(m.value for m in named)) == 1 and not (u and u.other)):
             for label in ("hi", "qi"):
                 self.flag(label, "C2", new[:1], f"turn {r.index} is about {new[0].value!r}; the history settled on "
                           f"{', '.join(sorted(values))}")
+        self.kind_history(before_query, latest or settled)
         offered = self.named_entities(self.history, "system")
         if r.negated and not r.question and offered:
             kinds = {row.get("poi_type") for m in offered for row in self.lex.rows_of(column, m.value)}

@@ -59,6 +59,14 @@ REQUEST_WORDS = {
 #: Words that make a sentence a denial of what it names ("i don't have a garage nearby").
 NEGATIONS = frozenset({"no", "not", "don", "dont", "doesn", "isn", "cannot", "can", "sorry", "unable", "nothing",
                        "none", "never", "couldn", "t"})
+#: The words a denial may put between its negation and what it denies ("no listing for", "not have
+#: any info about", "don t get the direction of").
+DENIAL_FILLERS = frozenset({
+    "any", "a", "an", "the", "have", "has", "had", "get", "got", "find", "found", "see", "know", "listed", "listing",
+    "listings", "info", "information", "record", "records", "data", "direction", "directions", "route", "for", "of",
+    "about", "on", "to", "in", "my", "your", "memory", "there", "is", "are", "t", "do", "does", "not", "no", "nearby",
+    "near", "local", "close", "such", "other", "more", "longer", "one", "ones",
+})
 #: Words of entity names that are words for any place or event ("city" of ``redwood_city``, "house"):
 #: never an entity's own word.
 GENERIC_WORDS = frozenset({"city", "house", "center", "centre", "park", "garage", "street", "place", "market",
@@ -102,11 +110,15 @@ class TurnReading:
     negated: bool = False
     denials: list[int] = field(default_factory=list)
     other: bool = False
+    tokens: list[str] = field(default_factory=list)
 
     def denied(self, mention: Mention) -> bool:
-        """Whether a negation word ("no", "don't", "sorry") is among the four words before
-        ``mention`` (its word positions count ``_``-joined values as one word each)."""
-        return any(0 <= mention.raw_start - i <= 4 for i in self.denials)
+        """Whether a negation ("no", "don't", "not") denies ``mention``: it is among the five
+        tokens before it (a ``_``-joined value is one token) with only the words of a denial
+        between (:data:`DENIAL_FILLERS`: "i do not have any info about chevron"; not "there isn't
+        any traffic to pizza_my_heart", which denies the traffic)."""
+        return any(0 < mention.raw_start - i <= 5 and all(w in DENIAL_FILLERS for w in self.tokens[i + 1:mention.raw_start])
+                   for i in self.denials)
 
     def values(self, column: str) -> list[str]:
         """The values of ``column`` the turn names, in text order."""
@@ -145,8 +157,8 @@ class Lexicon:
             for value in values:
                 if value and value != NO_VALUE:
                     known.setdefault(value_words(value), (column, value, value in kb_values.get(column, ())))
-        for column, values in kb_values.items():
-            for value in values:
+        for column in reversed(columns):  # the entity column last: a value it shares ("home") names the entity
+            for value in kb_values.get(column, ()):
                 known[value_words(value)] = (column, value, True)
         self.known = known
         self.longest = max((len(k) for k in known), default=1)
@@ -171,7 +183,7 @@ class Lexicon:
             for w in words_of(token):
                 words.append(w)
                 token_of.append(t)
-        reading = TurnReading(index, speaker, words)
+        reading = TurnReading(index, speaker, words, tokens=raw)
         taken = [False] * len(words)
         for n in range(min(self.longest, len(words)), 0, -1):
             for i in range(len(words) - n + 1):
