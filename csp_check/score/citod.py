@@ -303,6 +303,10 @@ class _Check:
                 self.flag(label, "C2", new[:1], f"turn {r.index} is about {new[0].value!r}; the history settled on "
                           f"{', '.join(sorted(values))}")
         self.kind_history(before_query, latest or settled)
+        affirmed = [m for m in named if m.value in denied and not r.denied(m) and not r.question]
+        if affirmed:
+            self.flag("hi", "C2", affirmed[:1], f"turn {r.index} offers {affirmed[0].value!r}, which an earlier "
+                      "system turn said it does not have")
         offered = self.named_entities(self.history, "system")
         if r.negated and not r.question and offered:
             kinds = {row.get("poi_type") for m in offered for row in self.lex.rows_of(column, m.value)}
@@ -334,6 +338,9 @@ class _Check:
                 and not set(r.words) & ONLY_WORDS):
             ms = [m for m in r.mentions if m.column == column]
             self.flag("qi", "C2", ms[:1], f"turn {r.index} names {focus[-1]!r} again; the user asked for another one")
+        if not named and asked:  # an address names its entity
+            named = {row["poi"] for m in r.mentions if m.column == "address" and m.in_kb
+                     for row in self.lex.rows_of("address", m.value) if row.get("poi")}
         if asked and named and not asked & named:
             ms = [m for m in r.mentions if m.column == column]
             self.flag("qi", "C2", ms[:1], f"turn {r.index} is about {', '.join(sorted(named))}; the user asked about "
@@ -346,8 +353,12 @@ class _Check:
         """QI: the kind of place ``r`` gives is the kind the user's last turn asked for."""
         r, u = self.last, self.user
         assert r is not None and u is not None
-        kinds = {m.value for m in u.mentions if m.column == "poi_type"}
-        if not kinds or u.negated:
+        kinds = {m.value for m in u.mentions if m.column == "poi_type" and not u.denied(m)}
+        if not kinds and not u.other:  # the kinds the user asked for before, still in force
+            kinds = {m.value for t in self.history if t.speaker == "user" for m in t.mentions
+                     if m.column == "poi_type" and not t.denied(m)}
+            kinds = kinds if len(kinds) == 1 else set()
+        if not kinds:
             return
         for m in r.mentions:
             if m.column == "poi_type" and m.how != "kind word":

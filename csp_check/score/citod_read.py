@@ -156,7 +156,9 @@ class Lexicon:
                 continue
             for value in values:
                 if value and value != NO_VALUE:
-                    known.setdefault(value_words(value), (column, value, value in kb_values.get(column, ())))
+                    key_words = value_words(value)
+                    if column == self.entity_column or key_words not in known:  # the entity column names a shared value
+                        known[key_words] = (column, value, value in kb_values.get(column, ()))
         for column in reversed(columns):  # the entity column last: a value it shares ("home") names the entity
             for value in kb_values.get(column, ()):
                 known[value_words(value)] = (column, value, True)
