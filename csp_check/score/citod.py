@@ -297,8 +297,9 @@ class _Check:
         latest = next(({m.value for m in t.mentions if m.column == column and not t.denied(m)}
                        for t in reversed(before_query) if any(m.column == column for m in t.mentions)), set())
         new = [m for m in named if m.value not in (latest or values)]
+        offered_other = any(t.other for t in before_query[-1:] if t.speaker == "system")
         if (named and new and settled and not user_named & {m.value for m in named}
-                and len(set(m.value for m in named)) == 1 and not (u and u.other)):
+                and len(set(m.value for m in named)) == 1 and not (u and u.other) and not offered_other):
             for label in ("hi", "qi"):
                 self.flag(label, "C2", new[:1], f"turn {r.index} is about {new[0].value!r}; the history settled on "
                           f"{', '.join(sorted(values))}")
@@ -307,7 +308,8 @@ class _Check:
         if affirmed:
             self.flag("hi", "C2", affirmed[:1], f"turn {r.index} offers {affirmed[0].value!r}, which an earlier "
                       "system turn said it does not have")
-        offered = self.named_entities(self.history, "system")
+        offered = [m for t in self.history if t.speaker == "system" for m in t.mentions
+                   if m.column == column and not t.denied(m)]
         if r.negated and not r.question and offered:
             kinds = {row.get("poi_type") for m in offered for row in self.lex.rows_of(column, m.value)}
             denied = [m for m in r.mentions if r.denied(m) and ((m.column == "poi_type" and m.value in kinds)

@@ -72,8 +72,10 @@ DENIAL_FILLERS = frozenset({
 GENERIC_WORDS = frozenset({"city", "house", "center", "centre", "park", "garage", "street", "place", "market",
                            "inn", "lodge", "mall", "beach", "foods", "appointment", "activity", "room", "team",
                            "medicine", "taking", "farmers", "express", "health", "care", "coffee", "country"})
-#: Words by which a user asks for another entity than the one offered ("any other hospital").
-OTHER_WORDS = frozenset({"other", "another", "else", "alternative", "different", "instead"})
+#: Words by which a user asks for another entity than the one offered ("any other hospital", "any
+#: closer options"), or the system offers one ("i have another one").
+OTHER_WORDS = frozenset({"other", "another", "else", "alternative", "alternate", "different", "instead", "closer",
+                         "nearer", "options"})
 _WORD = re.compile(r"[a-z0-9.']+|[^\sa-z0-9]")
 
 
@@ -117,6 +119,8 @@ class TurnReading:
         tokens before it (a ``_``-joined value is one token) with only the words of a denial
         between (:data:`DENIAL_FILLERS`: "i do not have any info about chevron"; not "there isn't
         any traffic to pizza_my_heart", which denies the traffic)."""
+        if "only" in self.tokens[mention.raw_start + 1:mention.raw_start + 4]:
+            return False  # "no, panda_express is the only one" affirms it
         return any(0 < mention.raw_start - i <= 5 and all(w in DENIAL_FILLERS for w in self.tokens[i + 1:mention.raw_start])
                    for i in self.denials)
 
@@ -214,7 +218,8 @@ class Lexicon:
         reading.question = bool(words) and (words[0] in _QUESTION_OPENERS or "?" in text)
         reading.denials = [i for i, w in enumerate(raw) if w in NEGATIONS]
         reading.negated = bool(reading.denials)
-        reading.other = any(w in OTHER_WORDS for w in raw)
+        reading.other = any(w in OTHER_WORDS and not (w == "else" and raw[i - 1:i] == ["anything"])
+                            for i, w in enumerate(raw))  # "anything else?" closes, asks for no other
         return reading
 
     def rows_of(self, column: str, value: str) -> list[dict[str, str]]:
