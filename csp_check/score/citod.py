@@ -44,7 +44,7 @@ from dataclasses import dataclass
 from csp_check.constraint_ids import ConstraintId
 from csp_check.corpora.citod import ATTRIBUTE_COLUMNS, WEEKDAYS
 from csp_check.models import Dialogue, VariableRef, Violation
-from csp_check.score.citod_read import Lexicon, Mention, TurnReading
+from csp_check.score.citod_read import Lexicon, Mention, TurnReading, value_words
 
 LABELS = ("qi", "hi", "kbi")
 #: Words by which a user thanks (a "you are welcome" answers them, and nothing else).
@@ -349,7 +349,30 @@ class _Check:
                       f"{', '.join(sorted(asked))}")
         if self.lex.domain == "navigate":
             self.kind_answer()
+        if self.lex.domain == "calendar":
+            self.stated_values()
         self.asked_columns()
+
+    def stated_values(self) -> None:
+        """C2 from the user's words to the system's (calendar): a time, date, party, room or
+        agenda the user stated once (not asked: no question) is the one the system's statement
+        gives for that column. From the query: QI; from an earlier user turn the query does not
+        change: HI. Values compare by their words ("5pm" = ``5_pm``)."""
+        r, u = self.last, self.user
+        assert r is not None and u is not None
+        if r.question:
+            return
+        columns = ("time", "date", "party", "room", "agenda")
+        for label, turns in (("qi", [u]), ("hi", [t for t in self.history if t.speaker == "user" and t.index < u.index])):
+            for column in columns:
+                if any(m.column == column for m in u.mentions) and label == "hi":
+                    continue  # the query restates or changes it
+                said = {value_words(m.value) for t in turns if not t.question for m in t.mentions if m.column == column}
+                given = [m for m in r.mentions if m.column == column]
+                if len(said) == 1 and given and not any(value_words(m.value) in said for m in given):
+                    user = next(m for t in turns for m in t.mentions if m.column == column)
+                    self.flag(label, "C2", [user, given[0]], f"turn {r.index} gives {column}={given[0].value!r}; "
+                              f"the user said {user.value!r} in turn {user.turn}")
 
     def kind_answer(self) -> None:
         """QI: the kind of place ``r`` gives is the kind the user's last turn asked for."""
