@@ -239,33 +239,42 @@ class _Check:
         for m in r.mentions:
             if m.column == "location" and not m.in_kb and m.value not in said_before:
                 self.flag("kbi", "C5", [m], f"turn {r.index} names the city {m.value!r}; the KB has no row of it")
-        cities = r.values("location") or [v for t in reversed(self.history) for v in t.values("location")][:1]
-        if not cities:
-            return
-        city = cities[0]
+        history_city = [v for t in reversed(self.history) for v in t.values("location")][:1]
         days = [w for w in r.words if w in WEEKDAYS]
-        for m in r.mentions:
+        asked_days = [w for w in self.user.words if w in WEEKDAYS] if self.user else []
+        for i, m in enumerate(r.mentions):
             if m.column not in ("weather_attribute", "high_temperature", "low_temperature"):
                 continue
-            before = [w for w in r.words[:m.start] if w in WEEKDAYS]
-            after = [w for w in r.words[m.end:] if w in WEEKDAYS]
-            day = (after[:1] or before[-1:] or [None])[0] if len(days) != 1 else days[0]
-            if day is None:
+            before = [c.value for c in r.mentions[:i] if c.column == "location"]
+            after = [c.value for c in r.mentions[i + 1:] if c.column == "location"]
+            cities = before[-1:] or after[:1] or history_city
+            if not cities:
                 continue
-            rows = self.lex.weekday_rows(city, day)
+            city = cities[0]
+            day_before = [w for w in r.words[:m.start] if w in WEEKDAYS]
+            day_after = [w for w in r.words[m.end:] if w in WEEKDAYS]
+            if days:
+                day = days[0] if len(days) == 1 else (day_after[:1] or day_before[-1:])[0]
+                rows = self.lex.weekday_rows(city, day)
+                where = f"on {day}"
+            elif len(set(asked_days)) == 1:
+                day = asked_days[0]
+                rows = self.lex.weekday_rows(city, day)
+                where = f"on {day} (the day the user asked about)"
+            else:  # today, tomorrow, this week: the day is not known; some day of the city must fit
+                rows = self.lex.rows_of("location", city)
+                where = "on any day of the KB's week"
             if not rows:
                 continue
-            row = rows[0]
-            if m.column == "weather_attribute":
-                ok = _stem(row.get("weather_attribute", "")) == _stem(m.value)
-                kb = row.get("weather_attribute", "")
-            else:
-                ok = m.value in (row.get("high_temperature"), row.get("low_temperature"))
-                kb = f"{row.get('low_temperature')}-{row.get('high_temperature')}"
-            if not ok:
+            denied = r.denied(m)
+            fits = [row for row in rows if _fits(row, m) != denied]
+            if denied and len(rows) > 1:
+                continue  # "no hail this week" is refuted by one day only when its day is said
+            if not fits:
+                kb = "; ".join(sorted({_weather(row) for row in rows}))
                 doubt = None if len(days) <= 1 else "several days in the turn: the value may be another day's"
-                self.flag("kbi", "C5", [m], f"turn {r.index} says {m.value!r} for {city} on {day}; the KB has {kb}",
-                          doubt)
+                self.flag("kbi", "C5", [m], f"turn {r.index} says {'no ' if denied else ''}{m.value!r} for {city} "
+                          f"{where}; the KB has {kb}", doubt)
 
     # -- HI -------------------------------------------------------------------------------------
     def history_entity(self) -> None:
@@ -411,6 +420,19 @@ class _Check:
         ms = [m for m in r.mentions if m.column in stated]
         self.flag("qi", "C2", ms[:1], f"turn {r.index} states {', '.join(sorted(stated))}; the user asked for "
                   f"{', '.join(sorted(asked))}")
+
+
+def _fits(row: dict[str, str], m: Mention) -> bool:
+    """Whether the weather row has the value ``m`` states: its attribute by stem, a
+    temperature as its low or its high."""
+    if m.column == "weather_attribute":
+        return _stem(row.get("weather_attribute", "")) == _stem(m.value)
+    return m.value in (row.get("high_temperature"), row.get("low_temperature"))
+
+
+def _weather(row: dict[str, str]) -> str:
+    """A weather row in a message: ``monday overcast 40f-60f``."""
+    return f"{row.get('date')} {row.get('weather_attribute')} {row.get('low_temperature')}-{row.get('high_temperature')}"
 
 
 def _stem(word: str) -> str:

@@ -58,14 +58,15 @@ REQUEST_WORDS = {
 }
 #: Words that make a sentence a denial of what it names ("i don't have a garage nearby").
 NEGATIONS = frozenset({"no", "not", "don", "dont", "doesn", "isn", "cannot", "can", "sorry", "unable", "nothing",
-                       "none", "never", "couldn", "t"})
+                       "none", "never", "couldn", "t", "shouldn", "wouldn", "won", "aren", "wasn", "weren", "without"})
 #: The words a denial may put between its negation and what it denies ("no listing for", "not have
 #: any info about", "don t get the direction of").
 DENIAL_FILLERS = frozenset({
     "any", "a", "an", "the", "have", "has", "had", "get", "got", "find", "found", "see", "know", "listed", "listing",
     "listings", "info", "information", "record", "records", "data", "direction", "directions", "route", "for", "of",
     "about", "on", "to", "in", "my", "your", "memory", "there", "is", "are", "t", "do", "does", "not", "no", "nearby",
-    "near", "local", "close", "such", "other", "more", "longer", "one", "ones",
+    "near", "local", "close", "such", "other", "more", "longer", "one", "ones", "be", "will", "going", "gonna",
+    "expected", "predicted",
 })
 #: Words of entity names that are words for any place or event ("city" of ``redwood_city``, "house"):
 #: never an entity's own word.
