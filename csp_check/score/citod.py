@@ -159,9 +159,11 @@ class _Check:
         names it) and the doubt of the binding: the entity ``t`` names nearest before it (else
         after it), else the history's latest entity in focus before ``t``."""
         column = self.lex.entity_column
-        before = [e for e in t.mentions[:i] if e.column == column and e.in_kb]
-        after = [e for e in t.mentions[i + 1:] if e.column == column and e.in_kb]
+        before = [e for e in t.mentions[:i] if e.column == column]
+        after = [e for e in t.mentions[i + 1:] if e.column == column]
         named = before[-1:] or after[:1]
+        if named and not named[0].in_kb:
+            return None, [], None  # said of an entity the KB does not have (C5 on the entity itself)
         if named:
             doubt = "the turn names several entities: the attribute may be another's" \
                 if len({e.value for e in before + after}) > 1 else None
