@@ -38,6 +38,7 @@ Source: CI-ToD (arXiv 2109.11292) §2 for the labels; the paper's C2, C4, C5 (La
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -48,7 +49,7 @@ from csp_check.score.citod_read import Lexicon, Mention, TurnReading, value_word
 
 LABELS = ("qi", "hi", "kbi")
 #: Words by which a user thanks (a "you are welcome" answers them, and nothing else).
-THANKS = frozenset({"thank", "thanks", "thx", "appreciate", "great", "perfect", "bye", "goodbye"})
+THANKS = frozenset({"thank", "thanks", "thx", "appreciate", "great", "perfect", "bye", "goodbye", "end"})
 #: Words that say the entity named is the only one ("it is the only one", "still").
 ONLY_WORDS = frozenset({"only", "still", "same", "sorry", "just"})
 
@@ -341,7 +342,8 @@ class _Check:
             if t.words and t.words == r.words and len(r.words) > 2:
                 self.flag("qi", "C2", [], f"turn {r.index} repeats turn {t.index} word for word")
                 return
-        if r.words[:3] in (["you", "are", "welcome"], ["you", "re", "welcome"]) and not set(u.words) & THANKS:
+        thanked = bool(set(u.words) & THANKS) or any(re.fullmatch(r".hanks?|.hank|thx", w) for w in u.words)
+        if r.words[:3] in (["you", "are", "welcome"], ["you", "re", "welcome"]) and not thanked:
             self.flag("qi", "C2", [], f"turn {r.index} answers a thanks; the user's turn {u.index} thanks for nothing")
         column = self.lex.entity_column
         asked = {m.value for m in u.mentions if m.column == column}
@@ -390,7 +392,7 @@ class _Check:
         r, u = self.last, self.user
         assert r is not None and u is not None
         kinds = {m.value for m in u.mentions if m.column == "poi_type" and not u.denied(m)}
-        if not kinds and not u.other:  # the kinds the user asked for before, still in force
+        if not kinds and not u.other and not any(m.column == "poi" for m in u.mentions):  # asked before, in force
             kinds = {m.value for t in self.history if t.speaker == "user" for m in t.mentions
                      if m.column == "poi_type" and not t.denied(m)}
             kinds = kinds if len(kinds) == 1 else set()

@@ -56,6 +56,8 @@ REQUEST_WORDS = {
     "weather": ("weather_attribute",), "forecast": ("weather_attribute",), "rain": ("weather_attribute",),
     "snow": ("weather_attribute",), "sunny": ("weather_attribute",), "cloudy": ("weather_attribute",),
 }
+#: Words that make the request word after them a preference ("pick the shortest distance").
+PREFERENCE_WORDS = frozenset({"shortest", "least", "quickest", "fastest", "minimum", "less", "avoid", "no"})
 #: Words that make a sentence a denial of what it names ("i don't have a garage nearby").
 NEGATIONS = frozenset({"no", "not", "don", "dont", "doesn", "isn", "cannot", "can", "sorry", "unable", "nothing",
                        "none", "never", "couldn", "t", "shouldn", "wouldn", "won", "aren", "wasn", "weren", "without"})
@@ -75,8 +77,7 @@ GENERIC_WORDS = frozenset({"city", "house", "center", "centre", "park", "garage"
                            "medicine", "taking", "farmers", "express", "health", "care", "coffee", "country"})
 #: Words by which a user asks for another entity than the one offered ("any other hospital", "any
 #: closer options"), or the system offers one ("i have another one").
-OTHER_WORDS = frozenset({"other", "another", "else", "alternative", "alternate", "different", "instead", "closer",
-                         "nearer", "options"})
+OTHER_WORDS = frozenset({"other", "another", "else", "alternative", "alternate", "different", "instead", "options"})
 _WORD = re.compile(r"[a-z0-9.']+|[^\sa-z0-9]")
 
 
@@ -210,8 +211,8 @@ class Lexicon:
                 reading.mentions.append(Mention(index, "poi_type", KIND_WORDS[w], i, i + 1,
                                                 KIND_WORDS[w] in self.kb_values.get("poi_type", ()), "kind word",
                                                 token_of[i]))
-            if w in REQUEST_WORDS:
-                reading.requests.update(REQUEST_WORDS[w])
+            if w in REQUEST_WORDS and not (i and words[i - 1] in PREFERENCE_WORDS):
+                reading.requests.update(REQUEST_WORDS[w])  # "the shortest distance" prefers a route, asks nothing
         reading.mentions.sort(key=lambda m: m.start)
         kinds = any(m.column == "poi_type" for m in reading.mentions)
         if kinds and "address" not in words and not any(m.column == self.entity_column for m in reading.mentions):
