@@ -165,9 +165,9 @@ class _Check:
         named = before[-1:] or after[:1]
         if named and not named[0].in_kb:
             return None, [], None  # said of an entity the KB does not have (C5 on the entity itself)
-        if named:
+        if named:  # "mandarin_roots 5_miles away and jing_jing 6_miles away": each after its entity
             doubt = "the turn names several entities: the attribute may be another's" \
-                if len({e.value for e in before + after}) > 1 else None
+                if not before and len({e.value for e in after}) > 1 else None
             return named[0].value, [named[0]], doubt
         focus = self.focus(t.index)
         if not focus:
@@ -186,12 +186,18 @@ class _Check:
         kinds |= {row.get("poi_type", "") for e in settled for row in self.lex.rows_of("poi", e)}
         if not kinds:
             return
+        entities = [m for m in r.mentions if m.column == "poi" and m.in_kb and not r.denied(m)]
+        entity_kinds = {row.get("poi_type", "") for m in entities for row in self.lex.rows_of("poi", m.value)}
         for m in r.mentions:
             if m.column == "poi_type" and m.how == "value" and m.value not in kinds and not r.denied(m):
                 for label in ("hi", "qi"):
                     self.flag(label, "C2", [m], f"turn {r.index} is about a {m.value}; the history is about "
                               f"{', '.join(sorted(kinds))}")
                 return
+        if entities and not entity_kinds & kinds:
+            for label in ("hi", "qi"):
+                self.flag(label, "C2", entities[:1], f"turn {r.index} is about {entities[0].value!r} "
+                          f"({', '.join(sorted(entity_kinds))}); the history is about {', '.join(sorted(kinds))}")
 
     def attribute_history(self) -> None:
         """HI, C2 across turns: an attribute ``r`` gives an entity is the one an earlier system
