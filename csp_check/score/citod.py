@@ -126,6 +126,7 @@ class _Check:
             self.weather()
         else:
             self.kb_values()
+            self.one_entity()
             self.no_result()
         self.history_entity()
         self.attribute_history()
@@ -154,6 +155,21 @@ class _Check:
                 kb = sorted({row.get(m.column, "") for row in rows})
                 self.flag("kbi", "C5", [*anchor, m], f"turn {r.index} says {m.column}={m.value!r} of {entity!r}; "
                           f"the KB has {', '.join(kb)}", doubt)
+
+    def one_entity(self) -> None:
+        """C5 on a description: the attributes ``r`` states of no named entity, one value per
+        column ("the nearest grocery_store is located at 269_alger_dr"), fit one KB row together."""
+        r = self.last
+        assert r is not None
+        if self.lex.domain != "navigate" or any(m.column == self.lex.entity_column for m in r.mentions):
+            return
+        stated = [m for m in r.mentions if m.column in ATTRIBUTE_COLUMNS["navigate"] and m.in_kb and not r.denied(m)]
+        columns = [m.column for m in stated]
+        if len(stated) < 2 or len(set(columns)) < len(columns) or "address" not in columns or r.question:
+            return
+        if not any(all(row.get(m.column) == m.value for m in stated) for row in self.lex.rows):
+            said = ", ".join(f"{m.column}={m.value!r}" for m in stated)
+            self.flag("kbi", "C5", stated, f"turn {r.index} describes one place by {said}; no KB row has them all")
 
     def bind(self, t: TurnReading, i: int) -> tuple[str | None, list[Mention], str | None]:
         """The entity the attribute ``t.mentions[i]`` is said of, the mention naming it (if ``t``

@@ -68,7 +68,7 @@ DENIAL_FILLERS = frozenset({
     "listings", "info", "information", "record", "records", "data", "direction", "directions", "route", "for", "of",
     "about", "on", "to", "in", "my", "your", "memory", "there", "is", "are", "t", "do", "does", "not", "no", "nearby",
     "near", "local", "close", "such", "other", "more", "longer", "one", "ones", "be", "will", "going", "gonna",
-    "expected", "predicted",
+    "expected", "predicted", "address", "location", "position", "place", "places", "spot", "shop", "shops",
 })
 #: Words of entity names that are words for any place or event ("city" of ``redwood_city``, "house"):
 #: never an entity's own word.
