@@ -11,7 +11,9 @@ ms per dialogue, beside the published BART / BERT / human test figures):
   weather_new_dev (csp_check/score/split.py ``half_of``: weather has no train file, its work half
   was read while tuning, its check half never);
 - weather_new_dev, work half (what weather was tuned on);
-- train: calendar_train + navigate_train (what calendar and navigate were tuned on).
+- train: calendar_train + navigate_train (what calendar and navigate were tuned on);
+- the fault generators of csp_check/faults/citod.py on the consistent dialogues: the share of
+  faults whose label is set and of true twins with any label set.
 
 ``--disagreements FILE`` writes N (default 30) dev dialogues whose labels differ from the gold
 ones, sampled by a fixed hash, for a blind reader (docs/citod.md).
@@ -22,7 +24,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from csp_check.score.citod_bench import disagreements, disagreements_markdown, run, table
+from csp_check.score.citod_bench import Benchmark, disagreements, disagreements_markdown, fault_rates, run, table
 
 
 def main() -> None:
@@ -58,6 +60,14 @@ def main() -> None:
     both.seconds += untouched[1].seconds
     print("== dev, untouched together: calendar + navigate dev and the weather check half")
     print(table(both))
+    print()
+    consistent = Benchmark()
+    for paths in (dev, [d / "calendar_train.json", d / "navigate_train.json"]):
+        consistent.scored += run(paths).scored
+    print("== faults and true twins (csp_check/faults/citod.py) on the dev + train dialogues labelled consistent "
+          "by gold and by csp-check: fault caught (its label set) / twin flagged (any label set)")
+    for kind, (pairs, caught, twins) in fault_rates(consistent).items():
+        print(f"{kind:12} {pairs:5} pairs   caught {caught / max(pairs, 1):6.1%}   twins flagged {twins / max(pairs, 1):6.1%}")
 
 
 if __name__ == "__main__":

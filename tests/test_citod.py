@@ -15,7 +15,7 @@ from csp_check.errors import InputError
 from csp_check.models import Dialogue
 from csp_check.readers import citod, read_dialogues, sniff_format
 from csp_check.score.citod import labels_of, violations
-from csp_check.score.citod_bench import disagreements, disagreements_markdown, run
+from csp_check.score.citod_bench import disagreements, disagreements_markdown, fault_rates, run
 
 CITOD = SHARED_DATA / "citod"
 needs_citod = pytest.mark.skipif(not (CITOD / "navigate_dev.json").is_file(), reason="../shared/data/citod is absent")
@@ -138,3 +138,13 @@ def test_dev_sample_labels_match_the_gold_ones() -> None:
     assert chosen and all(not s.right for s in chosen)
     text = disagreements_markdown(chosen)
     assert text.count("## ") == len(chosen) and "| KBI |" in text
+
+
+@needs_citod
+def test_faults_are_caught_and_their_true_twins_are_not() -> None:
+    """The fault generators (csp_check/faults/citod.py) on the calendar + navigate dialogues labelled
+    consistent (dev, and navigate train for enough settled entities to switch)."""
+    rates = fault_rates(run([CITOD / "calendar_dev.json", CITOD / "navigate_dev.json", CITOD / "navigate_train.json"]))
+    for kind, (pairs, caught, twins) in rates.items():
+        assert pairs >= 5, kind
+        assert caught >= 0.9 * pairs and twins <= 0.02 * pairs, (kind, pairs, caught, twins)

@@ -126,6 +126,7 @@ class _Check:
             self.weather()
         else:
             self.kb_values()
+            self.joint_values()
             self.one_entity()
             self.no_result()
         self.history_entity()
@@ -155,6 +156,31 @@ class _Check:
                 kb = sorted({row.get(m.column, "") for row in rows})
                 self.flag("kbi", "C5", [*anchor, m], f"turn {r.index} says {m.column}={m.value!r} of {entity!r}; "
                           f"the KB has {', '.join(kb)}", doubt)
+
+    def joint_values(self) -> None:
+        """C5 on a whole statement: the attributes ``r`` binds to its one named entity fit one of
+        its KB rows together ("your lab_appointment is at 6pm with sister": a lab_appointment at
+        6pm and one with sister are not one), each fitting some row alone."""
+        r = self.last
+        assert r is not None
+        column = self.lex.entity_column
+        named = {m.value for m in r.mentions if m.column == column}
+        if len(named) != 1 or r.question:
+            return
+        entity = named.pop()
+        rows = self.lex.rows_of(column, entity)
+        stated = [m for m in r.mentions if m.column in ATTRIBUTE_COLUMNS.get(self.lex.domain, ()) and m.in_kb
+                  and not r.denied(m) and m.column != "poi_type"]
+        by_column: dict[str, set[str]] = {}
+        for m in stated:
+            by_column.setdefault(m.column, set()).add(m.value)
+        if len(rows) < 2 or len(by_column) < 2 or any(len(v) > 1 for v in by_column.values()):
+            return
+        if not all(any(row.get(m.column) == m.value for row in rows) for m in stated):
+            return  # a value no row of the entity has is its own violation
+        if not any(all(row.get(m.column) == m.value for m in stated) for row in rows):
+            said = ", ".join(f"{m.column}={m.value!r}" for m in stated)
+            self.flag("kbi", "C5", stated, f"turn {r.index} says {said} of {entity!r}; no one KB row of it has them all")
 
     def one_entity(self) -> None:
         """C5 on a description: the attributes ``r`` states of no named entity, one value per

@@ -15,12 +15,14 @@ given (docs/citod.md).
 from __future__ import annotations
 
 import hashlib
+import random
 import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from csp_check.errors import InputError
+from csp_check.faults.citod import EXPECTED, PAIR_KINDS, citod_pair
 from csp_check.models import Dialogue, Violation
 from csp_check.readers import citod
 from csp_check.score.citod import LABELS, Labels, labels_of, violations
@@ -125,6 +127,27 @@ def run(paths: Iterable[str | Path], half: Half | None = None) -> Benchmark:
     return bench
 
 
+def fault_rates(bench: Benchmark, seed: int = 0) -> dict[str, tuple[int, int, int]]:
+    """Per fault kind (:mod:`csp_check.faults.citod`), over the dialogues whose gold and
+    predicted labels are all consistent: ``(pairs, faults whose expected label is set, twins
+    with any label set)``."""
+    rng = random.Random(seed)
+    out: dict[str, tuple[int, int, int]] = {}
+    for kind in PAIR_KINDS:
+        pairs = caught = twins = 0
+        for s in bench.scored:
+            if any(s.gold.triple()) or any(s.labels.triple()):
+                continue
+            pair = citod_pair(s.dialogue, kind, rng)
+            if pair is None:
+                continue
+            pairs += 1
+            caught += getattr(labels_of(violations(pair.fault)), EXPECTED[kind])
+            twins += any(labels_of(violations(pair.twin)).triple())
+        out[kind] = (pairs, caught, twins)
+    return out
+
+
 def table(bench: Benchmark, title: str = "csp-check") -> str:
     """The figures as a text table: P / R / F1 per label and overall accuracy, with the
     published BART / BERT / human F1 and accuracy beside them (those are on the test split)."""
@@ -185,4 +208,5 @@ def disagreements_markdown(chosen: Sequence[Scored]) -> str:
     return "\n".join(out) + "\n"
 
 
-__all__ = ["PUBLISHED", "Benchmark", "Scored", "disagreements", "disagreements_markdown", "run", "sample_key", "table"]
+__all__ = ["PUBLISHED", "Benchmark", "Scored", "disagreements", "disagreements_markdown", "fault_rates", "run",
+           "sample_key", "table"]
