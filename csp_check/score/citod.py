@@ -9,27 +9,39 @@ a violation whose reading no rule settles is for review and sets no label.
 
 Reading rules
 
-- **KBI, C5 (at least one entity)**: a value ``r`` states (an entity, or an attribute bound to
-  one) describes an entity of the KB: a value of no KB row in its column ("directions to
-  the_westin", the KB has no westin) breaks it, certain; an attribute bound to an entity whose row
-  has another value ("hotel_keen is 5_miles away", the KB's is 3_miles) breaks it — bound to an
-  entity ``r`` names, certain; to the entity in focus in the history (none named in ``r``),
-  certain when the history's system turns named one entity; else for review. Weather: the city and
-  the weekday said (in ``r``, else the history's) pick the row; a temperature is one of its two;
-  a weather word ("rain") fits the row's attribute by its stem.
+- **KBI, C5 (at least one entity)**: what ``r`` states describes an entity of the KB. A value no
+  KB row has in its column, not said before ("directions to the_westin"): certain. An attribute
+  bound to an entity (the one ``r`` names nearest before it, else after it; else the latest in
+  focus in the history's system turns, an address naming its entity) whose rows have another
+  value ("hotel_keen is 5_miles away", the KB's 3_miles): certain, for review when it is bound to
+  a following entity of several or to the latest of several in focus. The attributes bound to one
+  named entity fit one of its rows together (a calendar event the KB has several of); the
+  attributes said of no entity, one per column with an address, fit one row. Weather: the city
+  nearest the value, the weekday said (else the one the user asked, else some day of the city's
+  week must fit: "today" is not known); a temperature is the row's low or high, a weather word
+  fits by its stem; a denied value ("no hail this sunday") is refuted only on its day.
 - **KBI, C4 (none)**: ``r`` denies ("i do not get any grocery_store nearby") a kind or an entity
   the KB has: certain.
-- **HI, C2 (coreference across turns)**: the entity ``r`` is about is the one the history
-  settled. ``r`` names an entity the history never named, of the kind the user asked for, while
-  the history's system turns named another one and the user's last turn names none (the user
-  goes on about the settled one): certain. ``r`` gives an attribute of an entity the history
-  gave another value of the same attribute: certain. Weather: a city other than the one the user
-  named.
-- **QI, C2 (request to answer)**: the answer corefers with the request. ``r`` names an entity
-  of the KB other than the one the user's last turn names (and none the user named): certain;
-  the user's last turn asks for columns (its request words) and ``r`` states values of other
-  columns of the domain only: certain when it states none of the asked ones; ``r`` repeats an
-  earlier turn word for word (no new answer): certain.
+- **HI, C2 (coreference across turns)**: ``r`` agrees with what the turns before the user's
+  query settled. It names one entity (not the query's) other than the latest turn's naming
+  entities, while the history named some not denied and neither the user ("any other", "closer
+  options") nor the system ("i have another one") asked for another: HI and QI, certain. It names
+  an explicit kind of place, or an entity of a kind, other than the history's kinds (the user's
+  and the settled entities'), for a query naming no kind: HI and QI. It gives an attribute of an
+  entity another value than an earlier system turn gave it (both bound as for KBI; for review
+  when the KB has several of the entity); it offers what an earlier system turn said it does not
+  have; it denies a kind or entity an earlier system turn offered (HI and QI). Calendar: a value
+  the user stated in an earlier turn (not asked), given otherwise, when the query states none of
+  that column. Weather: another city than the one asked, when an earlier user turn named it too.
+- **QI, C2 (request to answer)**: the answer corefers with the request. ``r`` names entities none
+  of which the query names, while the query names one (an address names its entity); a kind of
+  place other than the query's (or, for a query naming no place, the one kind the user asked
+  before); only attributes of other columns than the query's request words ask ("where" asks an
+  address only of an entity; "the shortest distance" is a preference); "you are welcome" to a
+  query that thanks for nothing; an earlier turn word for word; the settled entity again for a
+  user who asked for another (unless ``r`` says it is the only one). Calendar: a value the query
+  stated (not asked), given otherwise. Weather: another city than the one asked. An attribute an
+  earlier system turn gave, restated otherwise, which the query does not ask for: for review.
 
 Each violation's ``reading`` holds ``label: qi`` (``hi``, ``kbi``): the label it makes.
 Source: CI-ToD (arXiv 2109.11292) §2 for the labels; the paper's C2, C4, C5 (Labruna & Magnini
@@ -459,8 +471,8 @@ class _Check:
                 return
 
     def asked_columns(self) -> None:
-        """QI: ``r`` states a value of a column the user's last turn asked for, when it states
-        attributes at all (the system's offer "do you want its address?" answered yes asks too)."""
+        """QI: ``r`` states a value of a column the user's last turn asked for (its request words),
+        when it states attributes at all."""
         r, u = self.last, self.user
         assert r is not None and u is not None
         asked = set(u.requests)
