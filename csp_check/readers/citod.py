@@ -119,9 +119,9 @@ def _dialogue(path: Path, index: int, raw: object, fallback: str, ontology: dict
         if not isinstance(t.get("utterance"), str):
             raise _Bad(f"dialogue[{i}].utterance: expected a string")
         turns.append(Turn(index=i, speaker=SPEAKERS[t["turn"]], utterance=t["utterance"].strip()))  # type: ignore[arg-type]
-    scenario = raw.get("scenario") if isinstance(raw.get("scenario"), dict) else {}
-    kb = scenario.get("kb") if isinstance(scenario.get("kb"), dict) else {}
-    rows = kb.get("items") or []
+    scenario = raw.get("scenario")
+    kb = scenario.get("kb") if isinstance(scenario, dict) else None
+    rows = (kb.get("items") if isinstance(kb, dict) else None) or []
     if not isinstance(rows, list) or not all(isinstance(r, dict) for r in rows):
         raise _Bad("scenario.kb.items: expected a list of objects")
     entities = [{str(k): "" if v is None else str(v) for k, v in r.items()} for r in rows]
@@ -175,5 +175,5 @@ def _gold(raw: dict) -> Gold | None:
     if not isinstance(scenario, dict) or any(str(scenario.get(k)) not in ("0", "1") for k in LABELS):
         return None
     position = raw.get("HIPosition") or []
-    return Gold(*(str(scenario[k]) == "1" for k in LABELS),
-                hi_position=tuple(p for p in position if isinstance(p, int)))  # type: ignore[arg-type]
+    qi, hi, kbi = (str(scenario[k]) == "1" for k in LABELS)
+    return Gold(qi, hi, kbi, hi_position=tuple(p for p in position if isinstance(p, int)))

@@ -62,6 +62,8 @@ from csp_check.score.citod_read import Lexicon, Mention, TurnReading, value_word
 LABELS = ("qi", "hi", "kbi")
 #: Words by which a user thanks (a "you are welcome" answers them, and nothing else).
 THANKS = frozenset({"thank", "thanks", "thx", "appreciate", "great", "perfect", "bye", "goodbye", "end"})
+#: Words by which the system calls an entity the nearest of its kind.
+NEAREST = frozenset({"nearest", "closest", "closer", "nearer"})
 #: Words that say the entity named is the only one ("it is the only one", "still").
 ONLY_WORDS = frozenset({"only", "still", "same", "sorry", "just"})
 
@@ -128,6 +130,9 @@ class _Check:
                     named.append(m.value)
                 elif m.column == "address" and m.in_kb:
                     named += [row["poi"] for row in self.lex.rows_of("address", m.value) if row.get("poi")][:1]
+            described = self.lex.described(t)
+            if described:
+                named.append(described)
         named.reverse()
         return list(dict.fromkeys(named))[::-1]
 
@@ -139,6 +144,7 @@ class _Check:
         else:
             self.kb_values()
             self.joint_values()
+            self.nearest()
             self.one_entity()
             self.no_result()
         self.history_entity()
@@ -193,6 +199,25 @@ class _Check:
         if not any(all(row.get(m.column) == m.value for m in stated) for row in rows):
             said = ", ".join(f"{m.column}={m.value!r}" for m in stated)
             self.flag("kbi", "C5", stated, f"turn {r.index} says {said} of {entity!r}; no one KB row of it has them all")
+
+    def nearest(self) -> None:
+        """C5 with an order (navigate): the entity ``r`` calls the nearest or closest ("X is the
+        closest coffee_or_tea_place") has the least distance among the KB's entities of its kind."""
+        r = self.last
+        assert r is not None
+        if self.lex.domain != "navigate" or r.question or not set(r.words) & NEAREST:
+            return
+        named = [m for m in r.mentions if m.column == "poi" and m.in_kb and not r.denied(m)]
+        if len({m.value for m in named}) != 1:
+            return
+        rows = self.lex.rows_of("poi", named[0].value)
+        kind = rows[0].get("poi_type", "") if rows else ""
+        miles = [_miles(row.get("distance", "")) for row in self.lex.rows if row.get("poi_type") == kind]
+        own = _miles(rows[0].get("distance", "")) if rows else None
+        known = [m for m in miles if m is not None]
+        if own is not None and len(known) == len(miles) and min(known) < own:
+            self.flag("kbi", "C5", named[:1], f"turn {r.index} calls {named[0].value!r} ({own} miles) the nearest "
+                      f"{kind}; the KB has one at {min(known)} miles")
 
     def one_entity(self) -> None:
         """C5 on a description: the attributes ``r`` states of no named entity, one value per
@@ -354,8 +379,8 @@ class _Check:
             if named and asked and all(m.value != asked[-1] for m in named):
                 self.flag("qi", "C2", [named[0]], f"turn {r.index} is about {named[0].value!r}; "
                           f"the user asked about {asked[-1]!r}")
-                settled = [m.value for m in self.named_entities(before_query, "user")]
-                if settled and settled[-1] == asked[-1]:
+                cities = [m.value for m in self.named_entities(before_query, "user")]
+                if cities and cities[-1] == asked[-1]:
                     self.flag("hi", "C2", [named[0]], f"turn {r.index} is about {named[0].value!r}; turn "
                               f"{self.named_entities(before_query, 'user')[-1].turn} settled on {asked[-1]!r}")
             return
@@ -384,11 +409,11 @@ class _Check:
                    if m.column == column and not t.denied(m)]
         if r.negated and not r.question and offered:
             kinds = {row.get("poi_type") for m in offered for row in self.lex.rows_of(column, m.value)}
-            denied = [m for m in r.mentions if r.denied(m) and ((m.column == "poi_type" and m.value in kinds)
-                      or (m.column == column and m.value in values))]
-            if denied:
+            refused = [m for m in r.mentions if r.denied(m) and ((m.column == "poi_type" and m.value in kinds)
+                       or (m.column == column and m.value in values))]
+            if refused:
                 for label in ("hi", "qi"):
-                    self.flag(label, "C2", denied[:1], f"turn {r.index} denies {denied[0].value!r}; turn "
+                    self.flag(label, "C2", refused[:1], f"turn {r.index} denies {refused[0].value!r}; turn "
                               f"{offered[-1].turn} offered {offered[-1].value!r}")
 
     # -- QI -------------------------------------------------------------------------------------
@@ -484,6 +509,12 @@ class _Check:
         ms = [m for m in r.mentions if m.column in stated]
         self.flag("qi", "C2", ms[:1], f"turn {r.index} states {', '.join(sorted(stated))}; the user asked for "
                   f"{', '.join(sorted(asked))}")
+
+
+def _miles(distance: str) -> int | None:
+    """The miles of a KVRET distance (``3_miles`` → 3), ``None`` for another form."""
+    head = distance.split("_", 1)[0]
+    return int(head) if head.isdigit() else None
 
 
 def _fits(row: dict[str, str], m: Mention) -> bool:

@@ -224,6 +224,20 @@ class Lexicon:
                             for i, w in enumerate(raw))  # "anything else?" closes, asks for no other
         return reading
 
+    def described(self, t: TurnReading) -> str | None:
+        """The one entity a turn that names none describes: its kind and attributes (not denied),
+        one value per column, fit exactly one KB row ("the nearest rest_stop is 3_miles away");
+        ``None`` otherwise. A definite description names its entity."""
+        if self.domain != "navigate" or any(m.column == self.entity_column for m in t.mentions) or t.question:
+            return None
+        stated = [m for m in t.mentions if m.column in ("poi_type", "distance", "traffic_info", "address")
+                  and m.in_kb and not t.denied(m)]
+        columns = [m.column for m in stated]
+        if len(stated) < 2 or len(set(columns)) < len(columns):
+            return None
+        rows = [row for row in self.rows if all(row.get(m.column) == m.value for m in stated)]
+        return rows[0].get(self.entity_column) if len(rows) == 1 else None
+
     def rows_of(self, column: str, value: str) -> list[dict[str, str]]:
         """The KB rows whose ``column`` is ``value``."""
         return [r for r in self.rows if r.get(column) == value]
