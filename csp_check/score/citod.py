@@ -61,7 +61,11 @@ from csp_check.score.citod_read import Lexicon, Mention, TurnReading, value_word
 
 LABELS = ("qi", "hi", "kbi")
 #: Words by which a user thanks (a "you are welcome" answers them, and nothing else).
-THANKS = frozenset({"thank", "thanks", "thx", "appreciate", "great", "perfect", "bye", "goodbye", "end"})
+THANKS = frozenset({"thank", "thanks", "thx", "appreciate", "great", "perfect", "bye", "goodbye", "end", "awesome",
+                    "nope", "cool"})
+#: Words by which a user's turn that is no question asks for something ("give me the address").
+ASKING = frozenset({"give", "tell", "find", "show", "send", "check", "know", "need", "want", "get", "what", "where",
+                    "which", "when", "who", "how", "confirm", "look", "search", "locate", "list"})
 #: Words by which the system calls an entity the nearest of its kind.
 NEAREST = frozenset({"nearest", "closest", "closer", "nearer"})
 #: Words that say the entity named is the only one ("it is the only one", "still").
@@ -500,6 +504,8 @@ class _Check:
         when it states attributes at all."""
         r, u = self.last, self.user
         assert r is not None and u is not None
+        if not (u.question or set(u.words) & ASKING):
+            return  # "schedule a meeting in the conference room" states its room, asks for none
         asked = set(u.requests)
         attributes = set(ATTRIBUTE_COLUMNS.get(self.lex.domain, ()))
         stated = {m.column for m in r.mentions if m.column in attributes}

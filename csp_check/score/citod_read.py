@@ -48,7 +48,7 @@ REQUEST_WORDS = {
     "far": ("distance",), "distance": ("distance",),
     "traffic": ("traffic_info",),
     "time": ("time",), "when": ("date", "time"), "date": ("date",), "day": ("date",),
-    "who": ("party",), "attending": ("party",), "with": ("party",),
+    "who": ("party",), "attending": ("party",),
     "room": ("room",), "agenda": ("agenda",), "purpose": ("agenda",),
     "temperature": ("high_temperature", "low_temperature"), "hot": ("high_temperature",),
     "cold": ("low_temperature",), "warm": ("high_temperature",), "highest": ("high_temperature",),
@@ -165,6 +165,7 @@ class Lexicon:
                     key_words = value_words(value)
                     if column == self.entity_column or key_words not in known:  # the entity column names a shared value
                         known[key_words] = (column, value, value in kb_values.get(column, ()))
+        self._canonical_entities(known)
         for column in reversed(columns):  # the entity column last: a value it shares ("home") names the entity
             for value in kb_values.get(column, ()):
                 known[value_words(value)] = (column, value, True)
@@ -182,6 +183,19 @@ class Lexicon:
                 if (counts.get(w) == 1 and len(w) > 3 and w not in KIND_WORDS and w not in REQUEST_WORDS
                         and w not in GENERIC_WORDS and not w.isdigit()):
                     self.own_words[w] = (column, value, in_kb)
+
+    def _canonical_entities(self, known: dict[tuple[str, ...], tuple[str, str, bool]]) -> None:
+        """An entity value of the ontology whose words are all in exactly one KB entity's value
+        names that entity ("medicine" → ``taking_medicine``, "dentist" → ``dentist_appointment``):
+        a shorter wording of it, not another entity."""
+        column = self.entity_column
+        kb_entities = self.kb_values.get(column, set())
+        for key, (col, value, in_kb) in list(known.items()):
+            if col != column or in_kb:
+                continue
+            longer = [e for e in kb_entities if set(key) < set(value_words(e))]
+            if len(longer) == 1:
+                known[key] = (column, longer[0], True)
 
     def read(self, index: int, speaker: str, text: str) -> TurnReading:
         """The :class:`TurnReading` of one turn's text."""
