@@ -190,7 +190,7 @@ class Lexicon:
         a shorter wording of it, not another entity."""
         column = self.entity_column
         kb_entities = self.kb_values.get(column, set())
-        for key, (col, value, in_kb) in list(known.items()):
+        for key, (col, _value, in_kb) in list(known.items()):
             if col != column or in_kb:
                 continue
             longer = [e for e in kb_entities if set(key) < set(value_words(e))]
