@@ -66,6 +66,8 @@ THANKS = frozenset({"thank", "thanks", "thx", "appreciate", "great", "perfect", 
 #: Words by which a user's turn that is no question asks for something ("give me the address").
 ASKING = frozenset({"give", "tell", "find", "show", "send", "check", "know", "need", "want", "get", "what", "where",
                     "which", "when", "who", "how", "confirm", "look", "search", "locate", "list"})
+#: Words by which a query compares the entities offered ("which one is the closest").
+COMPARING = frozenset({"which", "closest", "nearest", "closer", "quickest", "fastest", "both", "two", "either"})
 #: Words by which the system calls an entity the nearest of its kind.
 NEAREST = frozenset({"nearest", "closest", "closer", "nearer"})
 #: Words that say the entity named is the only one ("it is the only one", "still").
@@ -397,7 +399,8 @@ class _Check:
         settled = values - denied
         latest = next(({m.value for m in t.mentions if m.column == column and not t.denied(m)}
                        for t in reversed(before_query) if any(m.column == column for m in t.mentions)), set())
-        new = [m for m in named if m.value not in (latest or values)]
+        compared = u is not None and bool(set(u.words) & COMPARING)  # "which of the two is closest"
+        new = [m for m in named if m.value not in (values if compared else latest or values)]
         offered_other = any(t.other for t in before_query[-1:] if t.speaker == "system")
         if (named and new and settled and not user_named & {m.value for m in named}
                 and len(set(m.value for m in named)) == 1 and not (u and u.other) and not offered_other):

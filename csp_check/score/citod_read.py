@@ -56,10 +56,13 @@ REQUEST_WORDS = {
     "weather": ("weather_attribute",), "forecast": ("weather_attribute",), "rain": ("weather_attribute",),
     "snow": ("weather_attribute",), "sunny": ("weather_attribute",), "cloudy": ("weather_attribute",),
 }
+#: Words after which a value that is both an address and a place's name (KVRET's
+#: ``certain_address`` places) is the address: "the address is 5677_southwest_4th_street".
+ADDRESS_LEADS = frozenset({"at", "is", "address", "located"})
 #: Words that make the request word after them a preference ("pick the shortest distance").
 PREFERENCE_WORDS = frozenset({"shortest", "least", "quickest", "fastest", "minimum", "less", "avoid", "no"})
 #: Words that make a sentence a denial of what it names ("i don't have a garage nearby").
-NEGATIONS = frozenset({"no", "not", "don", "dont", "doesn", "isn", "cannot", "can", "sorry", "unable", "nothing",
+NEGATIONS = frozenset({"no", "not", "don", "dont", "doesn", "isn", "cannot", "sorry", "unable", "nothing",
                        "none", "never", "couldn", "t", "shouldn", "wouldn", "won", "aren", "wasn", "weren", "without"})
 #: The words a denial may put between its negation and what it denies ("no listing for", "not have
 #: any info about", "don t get the direction of").
@@ -166,6 +169,8 @@ class Lexicon:
                     if column == self.entity_column or key_words not in known:  # the entity column names a shared value
                         known[key_words] = (column, value, value in kb_values.get(column, ()))
         self._canonical_entities(known)
+        self.addresses = {v for k, vs in dialogue.ontology.items() if k.endswith(".address") for v in vs}
+        self.addresses |= kb_values.get("address", set())
         for column in reversed(columns):  # the entity column last: a value it shares ("home") names the entity
             for value in kb_values.get(column, ()):
                 known[value_words(value)] = (column, value, True)
@@ -213,6 +218,8 @@ class Lexicon:
                     continue
                 hit = self.known.get(tuple(words[i:i + n]))
                 if hit is not None:
+                    if hit[0] == self.entity_column and hit[1] in self.addresses and i and words[i - 1] in ADDRESS_LEADS:
+                        hit = ("address", hit[1], hit[1] in self.kb_values.get("address", ()))  # "the address is X"
                     reading.mentions.append(Mention(index, hit[0], hit[1], i, i + n, hit[2], raw_start=token_of[i]))
                     taken[i:i + n] = [True] * n
         for i, w in enumerate(words):
