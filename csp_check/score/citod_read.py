@@ -8,17 +8,28 @@ Reading rules
 
 - a **value** is any value of the dialogue's own KB or of the corpus ontology
   (``Dialogue.ontology``, CI-ToD's ``entities.json``) of the dialogue's domain, found as its
-  whole words (``_`` read as a space, a time's ``_`` dropped), the longest first; a word once read
-  as one value is read as no other;
+  whole words (``_`` read as a space, a time's ``_`` dropped; an entity's possessive split, "jack
+  s house" for ``jacks_house``), the longest first; a word once read as one value is read as no
+  other; a value both columns have ("home") names the entity, except a place named by its address
+  after "at" / "is" / "address" / "located" (KVRET's ``certain_address`` places), which is the
+  address; an ontology entity whose words are all in exactly one KB entity's is that entity
+  ("medicine" → ``taking_medicine``);
 - an **entity's own word**: a place or event named by one of its words that no other value of the
-  KB or ontology has ("keen" for ``hotel_keen``; "yoga" for ``yoga_activity``; "jack s house"
-  for ``jacks_house``), read as the entity when no whole value is there;
+  KB or ontology has and that is no word for any place ("keen" for ``hotel_keen``; "yoga" for
+  ``yoga_activity``; not "city" of ``redwood_city``), read as the entity when no whole value is there;
 - a **kind word** names a ``poi_type`` ("gas" → ``gas_station``, "hotel" → ``rest_stop``,
   "coffee" → ``coffee_or_tea_place``): :data:`KIND_WORDS`;
 - a **request word** names the column a question asks for ("address", "where" → ``address``;
   "how far" → ``distance``; "traffic" → ``traffic_info``; "when" / "what time" → ``time``,
   ``date``; "who" → ``party``; "temperature" → a temperature; "rain", "snow", … → the weather
-  attribute): :data:`REQUEST_WORDS`.
+  attribute): :data:`REQUEST_WORDS`; after "shortest", "least", "avoid", "no" it is a preference
+  ("the shortest distance"), and "where" asks for an address only of a named entity ("where is a
+  hotel" asks for a place);
+- a **denial** denies what follows its negation through denial words only ("i do not have any
+  info about chevron"; not "there isn't any traffic to pizza_my_heart"; "X is the only one"
+  affirms X); a **description** (a kind and attributes, one per column, that fit one KB row) names
+  its entity; "another", "any other", "alternate", "options" ask for another entity ("anything
+  else" does not).
 
 Source: the CI-ToD paper (Qin et al., EMNLP 2021, §2: the KB of each dialogue, the three labels)
 and KVRET (Eric et al., SIGDIAL 2017: the in-car scenarios, the KB columns).
@@ -174,6 +185,11 @@ class Lexicon:
         for column in reversed(columns):  # the entity column last: a value it shares ("home") names the entity
             for value in kb_values.get(column, ()):
                 known[value_words(value)] = (column, value, True)
+        for key, hit in list(known.items()):  # "jack s house" for jacks_house, "trader joe s" for trader_joes
+            if hit[0] == self.entity_column:
+                for j, w in enumerate(key):
+                    if len(w) > 3 and w.endswith("s") and not w.endswith("ss"):
+                        known.setdefault((*key[:j], w[:-1], "s", *key[j + 1:]), hit)
         self.known = known
         self.longest = max((len(k) for k in known), default=1)
         counts: dict[str, int] = {}
