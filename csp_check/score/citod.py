@@ -16,7 +16,8 @@ Reading rules
   value ("hotel_keen is 5_miles away", the KB's 3_miles): certain, for review when it is bound to
   a following entity of several or to the latest of several in focus. The attributes bound to one
   named entity fit one of its rows together (a calendar event the KB has several of); the
-  attributes said of no entity, one per column with an address, fit one row. Weather: the city
+  attributes said of no entity, one per column with an address, fit one row; the place ``r``
+  calls the nearest or closest has the least distance of the KB's places of its kind. Weather: the city
   nearest the value, the weekday said (else the one the user asked, else some day of the city's
   week must fit: "today" is not known); a temperature is the row's low or high, a weather word
   fits by its stem; a denied value ("no hail this sunday") is refuted only on its day.
@@ -24,7 +25,8 @@ Reading rules
   the KB has: certain.
 - **HI, C2 (coreference across turns)**: ``r`` agrees with what the turns before the user's
   query settled. It names one entity (not the query's) other than the latest turn's naming
-  entities, while the history named some not denied and neither the user ("any other", "closer
+  entities (any the history named, for a query comparing them: "which of the two is closest"),
+  while the history named some not denied and neither the user ("any other", "any closer
   options") nor the system ("i have another one") asked for another: HI and QI, certain. It names
   an explicit kind of place, or an entity of a kind, other than the history's kinds (the user's
   and the settled entities'), for a query naming no kind: HI and QI. It gives an attribute of an
@@ -36,8 +38,9 @@ Reading rules
 - **QI, C2 (request to answer)**: the answer corefers with the request. ``r`` names entities none
   of which the query names, while the query names one (an address names its entity); a kind of
   place other than the query's (or, for a query naming no place, the one kind the user asked
-  before); only attributes of other columns than the query's request words ask ("where" asks an
-  address only of an entity; "the shortest distance" is a preference); "you are welcome" to a
+  before); only attributes of other columns than the query's request words ask, when the query
+  asks at all (a question, or "give", "tell", "find", …: "schedule it in the conference room"
+  asks for no room); "you are welcome" to a
   query that thanks for nothing; an earlier turn word for word; the settled entity again for a
   user who asked for another (unless ``r`` says it is the only one). Calendar: a value the query
   stated (not asked), given otherwise. Weather: another city than the one asked. An attribute an
