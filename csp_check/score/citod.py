@@ -61,20 +61,21 @@ from csp_check.constraint_ids import ConstraintId
 from csp_check.corpora.citod import ATTRIBUTE_COLUMNS, WEEKDAYS
 from csp_check.models import Dialogue, VariableRef, Violation
 from csp_check.score.citod_read import Lexicon, Mention, TurnReading, value_words
+from csp_check.score.citod_words import (
+    ASKED_INFO,
+    ASKING,
+    COMMANDS,
+    COMPARING,
+    NEAREST,
+    ONLY_WORDS,
+    ROUTE_STEMS,
+    THANKS,
+    fits,
+    miles,
+    weather_text,
+)
 
 LABELS = ("qi", "hi", "kbi")
-#: Words by which a user thanks (a "you are welcome" answers them, and nothing else).
-THANKS = frozenset({"thank", "thanks", "thx", "appreciate", "great", "perfect", "bye", "goodbye", "end", "awesome",
-                    "nope", "cool"})
-#: Words by which a user's turn that is no question asks for something ("give me the address").
-ASKING = frozenset({"give", "tell", "find", "show", "send", "check", "know", "need", "want", "get", "what", "where",
-                    "which", "when", "who", "how", "confirm", "look", "search", "locate", "list"})
-#: Words by which a query compares the entities offered ("which one is the closest").
-COMPARING = frozenset({"which", "closest", "nearest", "closer", "quickest", "fastest", "both", "two", "either"})
-#: Words by which the system calls an entity the nearest of its kind.
-NEAREST = frozenset({"nearest", "closest", "closer", "nearer"})
-#: Words that say the entity named is the only one ("it is the only one", "still").
-ONLY_WORDS = frozenset({"only", "still", "same", "sorry", "just"})
 
 
 @dataclass(frozen=True)
@@ -221,10 +222,10 @@ class _Check:
             return
         rows = self.lex.rows_of("poi", named[0].value)
         kind = rows[0].get("poi_type", "") if rows else ""
-        miles = [_miles(row.get("distance", "")) for row in self.lex.rows if row.get("poi_type") == kind]
-        own = _miles(rows[0].get("distance", "")) if rows else None
-        known = [m for m in miles if m is not None]
-        if own is not None and len(known) == len(miles) and min(known) < own:
+        distances = [miles(row.get("distance", "")) for row in self.lex.rows if row.get("poi_type") == kind]
+        own = miles(rows[0].get("distance", "")) if rows else None
+        known = [m for m in distances if m is not None]
+        if own is not None and len(known) == len(distances) and min(known) < own:
             self.flag("kbi", "C5", named[:1], f"turn {r.index} calls {named[0].value!r} ({own} miles) the nearest "
                       f"{kind}; the KB has one at {min(known)} miles")
 
@@ -364,11 +365,11 @@ class _Check:
             if not rows:
                 continue
             denied = r.denied(m)
-            fits = [row for row in rows if _fits(row, m) != denied]
+            fits = [row for row in rows if fits(row, m) != denied]
             if denied and len(rows) > 1:
                 continue  # "no hail this week" is refuted by one day only when its day is said
             if not fits:
-                kb = "; ".join(sorted({_weather(row) for row in rows}))
+                kb = "; ".join(sorted({weather_text(row) for row in rows}))
                 doubt = None if len(days) <= 1 else "several days in the turn: the value may be another day's"
                 self.flag("kbi", "C5", [m], f"turn {r.index} says {'no ' if denied else ''}{m.value!r} for {city} "
                           f"{where}; the KB has {kb}", doubt)
@@ -457,6 +458,7 @@ class _Check:
                       f"{', '.join(sorted(asked))}")
         if self.lex.domain == "navigate":
             self.kind_answer()
+            self.command_answer()
         if self.lex.domain == "calendar":
             self.stated_values()
         self.asked_columns()
@@ -481,6 +483,21 @@ class _Check:
                     user = next(m for t in turns for m in t.mentions if m.column == column)
                     self.flag(label, "C2", [user, given[0]], f"turn {r.index} gives {column}={given[0].value!r}; "
                               f"the user said {user.value!r} in turn {user.turn}")
+
+    def command_answer(self) -> None:
+        """QI: a navigation command ("set the gps", "let s go there", "direct me") is answered by
+        doing it or refusing it; ``r`` that does neither (no word of the route, no denial) and
+        says nothing the history did not say answers something else."""
+        r, u = self.last, self.user
+        assert r is not None and u is not None
+        if not set(u.words) & COMMANDS or u.question or set(u.words) & ASKED_INFO or r.question or r.negated:
+            return
+        if any(w.startswith(ROUTE_STEMS) for w in r.words) or not r.mentions:
+            return
+        said = {m.value for t in self.history for m in t.mentions}
+        if all(m.value in said for m in r.mentions):
+            self.flag("qi", "C2", r.mentions[:1], f"turn {r.index} restates what the history said; the user's "
+                      f"turn {u.index} asks to be taken there")
 
     def kind_answer(self) -> None:
         """QI: the kind of place ``r`` gives is the kind the user's last turn asked for."""
@@ -521,33 +538,6 @@ class _Check:
         ms = [m for m in r.mentions if m.column in stated]
         self.flag("qi", "C2", ms[:1], f"turn {r.index} states {', '.join(sorted(stated))}; the user asked for "
                   f"{', '.join(sorted(asked))}")
-
-
-def _miles(distance: str) -> int | None:
-    """The miles of a KVRET distance (``3_miles`` → 3), ``None`` for another form."""
-    head = distance.split("_", 1)[0]
-    return int(head) if head.isdigit() else None
-
-
-def _fits(row: dict[str, str], m: Mention) -> bool:
-    """Whether the weather row has the value ``m`` states: its attribute by stem, a
-    temperature as its low or its high."""
-    if m.column == "weather_attribute":
-        return _stem(row.get("weather_attribute", "")) == _stem(m.value)
-    return m.value in (row.get("high_temperature"), row.get("low_temperature"))
-
-
-def _weather(row: dict[str, str]) -> str:
-    """A weather row in a message: ``monday overcast 40f-60f``."""
-    return f"{row.get('date')} {row.get('weather_attribute')} {row.get('low_temperature')}-{row.get('high_temperature')}"
-
-
-def _stem(word: str) -> str:
-    """A weather word's stem ("raining", "rain" → "rain"; "snowy" → "snow")."""
-    for ending in ("ing", "y", "s"):
-        if word.endswith(ending) and len(word) > len(ending) + 2:
-            return word[: -len(ending)]
-    return word
 
 
 def violations(dialogue: Dialogue) -> list[Violation]:

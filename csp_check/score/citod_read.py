@@ -185,11 +185,11 @@ class Lexicon:
         for column in reversed(columns):  # the entity column last: a value it shares ("home") names the entity
             for value in kb_values.get(column, ()):
                 known[value_words(value)] = (column, value, True)
-        for key, hit in list(known.items()):  # "jack s house" for jacks_house, "trader joe s" for trader_joes
+        for spelled, hit in list(known.items()):  # "jack s house" for jacks_house, "trader joe s" for trader_joes
             if hit[0] == self.entity_column:
-                for j, w in enumerate(key):
+                for j, w in enumerate(spelled):
                     if len(w) > 3 and w.endswith("s") and not w.endswith("ss"):
-                        known.setdefault((*key[:j], w[:-1], "s", *key[j + 1:]), hit)
+                        known.setdefault((*spelled[:j], w[:-1], "s", *spelled[j + 1:]), hit)
         self.known = known
         self.longest = max((len(k) for k in known), default=1)
         counts: dict[str, int] = {}
