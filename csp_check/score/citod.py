@@ -41,7 +41,9 @@ Reading rules
   before); only attributes of other columns than the query's request words ask, when the query
   asks at all (a question, or "give", "tell", "find", …: "schedule it in the conference room"
   asks for no room); "you are welcome" to a
-  query that thanks for nothing; an earlier turn word for word; the settled entity again for a
+  query that thanks for nothing; to a navigation command ("set the gps", "let s go there"), only
+  what the history said, neither doing it (no word of the route) nor refusing; an earlier turn
+  word for word; the settled entity again for a
   user who asked for another (unless ``r`` says it is the only one). Calendar: a value the query
   stated (not asked), given otherwise. Weather: another city than the one asked. An attribute an
   earlier system turn gave, restated otherwise, which the query does not ask for: for review.
