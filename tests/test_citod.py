@@ -148,3 +148,29 @@ def test_faults_are_caught_and_their_true_twins_are_not() -> None:
     for kind, (pairs, caught, twins) in rates.items():
         assert pairs >= 5, kind
         assert caught >= 0.9 * pairs and twins <= 0.02 * pairs, (kind, pairs, caught, twins)
+
+
+WEATHER_KB = [{"date": day, "low_temperature": "40f", "weather_attribute": attr, "high_temperature": "60f",
+               "location": city} for city in ("alameda", "boston")
+              for day, attr in (("monday", "rain"), ("tuesday", "snow"), ("wednesday", "dry"))]
+
+
+def test_weather_kbi_by_the_city_and_day_said_and_its_twins(tmp_path: Path) -> None:
+    (tmp_path / "entities.json").write_text(json.dumps({"location": ["alameda", "boston", "oakland"],
+                                                       "weather_attribute": ["rain", "snow", "dry"],
+                                                       "high_temperature": ["60f", "90f"],
+                                                       "low_temperature": ["40f"]}))
+
+    def weather(turns: list[str]) -> tuple[bool, bool, bool]:
+        path = tmp_path / "weather_new_dev.json"
+        path.write_text(json.dumps([item(turns, kb=WEATHER_KB)]))
+        [(dialogue, _)] = list(citod.items(path))
+        assert isinstance(dialogue, Dialogue) and dialogue.domains == ["weather"]
+        return labels_of(violations(dialogue)).triple()
+
+    assert weather(["will it snow in alameda", "it will snow on monday in alameda"])[2]
+    assert not weather(["will it snow in alameda", "it will snow on tuesday in alameda"])[2]
+    assert weather(["is it hot in boston", "it will be 90f in boston today"])[2]  # no day of boston's week
+    assert not weather(["is it hot in boston", "it will be 60f in boston today"])[2]
+    assert not weather(["will it snow in alameda", "there will be no snow on monday in alameda"])[2]
+    assert weather(["what is the weather in alameda", "it will be dry on wednesday in oakland"])[0]

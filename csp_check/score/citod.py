@@ -367,10 +367,10 @@ class _Check:
             if not rows:
                 continue
             denied = r.denied(m)
-            fits = [row for row in rows if fits(row, m) != denied]
+            fitting = [row for row in rows if fits(row, m) != denied]
             if denied and len(rows) > 1:
                 continue  # "no hail this week" is refuted by one day only when its day is said
-            if not fits:
+            if not fitting:
                 kb = "; ".join(sorted({weather_text(row) for row in rows}))
                 doubt = None if len(days) <= 1 else "several days in the turn: the value may be another day's"
                 self.flag("kbi", "C5", [m], f"turn {r.index} says {'no ' if denied else ''}{m.value!r} for {city} "
