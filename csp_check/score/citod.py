@@ -34,7 +34,8 @@ Reading rules
   when the KB has several of the entity); it offers what an earlier system turn said it does not
   have; it denies a kind or entity an earlier system turn offered (HI and QI). Calendar: a value
   the user stated in an earlier turn (not asked), given otherwise, when the query states none of
-  that column. Weather: another city than the one asked, when an earlier user turn named it too.
+  that column; a value the query picked among those an earlier system turn offered ("the one on
+  the_2nd"), given otherwise (HI and QI). Weather: another city than the one asked, when an earlier user turn named it too.
 - **QI, C2 (request to answer)**: the answer corefers with the request. ``r`` names entities none
   of which the query names, while the query names one (an address names its entity); a kind of
   place other than the query's (or, for a query naming no place, the one kind the user asked
@@ -485,6 +486,11 @@ class _Check:
                     user = next(m for t in turns for m in t.mentions if m.column == column)
                     self.flag(label, "C2", [user, given[0]], f"turn {r.index} gives {column}={given[0].value!r}; "
                               f"the user said {user.value!r} in turn {user.turn}")
+                    offered = any(value_words(m.value) in said for t in self.history[:u.index]
+                                  if t.speaker == "system" for m in t.mentions if m.column == column)
+                    if label == "qi" and offered:  # the query picked it among what the system offered
+                        self.flag("hi", "C2", [user, given[0]], f"turn {r.index} gives {column}={given[0].value!r}; "
+                                  f"the user picked {user.value!r}, which an earlier system turn offered")
 
     def command_answer(self) -> None:
         """QI: a navigation command ("set the gps", "let s go there", "direct me") is answered by
