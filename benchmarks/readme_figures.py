@@ -139,6 +139,18 @@ def _groups(out: str) -> dict[str, str]:
     return got
 
 
+def _citod(out: str) -> dict[str, str]:
+    got = {}
+    for prefix, header in (("", "== dev, overall"), ("u_", "== dev, untouched together")):
+        section = out.partition(header)[2]
+        row = re.search(r"^csp-check\s+(.*)$", section, re.MULTILINE)
+        if not section or row is None:
+            raise LookupError(f"no {header!r} table printed")
+        cells = row.group(1).split()  # P R F1 for QI, HI, KBI, then the overall accuracy
+        got.update({f"{prefix}qi": cells[2], f"{prefix}hi": cells[5], f"{prefix}kbi": cells[8], f"{prefix}acc": cells[9]})
+    return got
+
+
 def _fuzz(out: str) -> dict[str, str]:
     return {**_search(r"^cases breaking the contract: (?P<broken>\d+)", out), **_search(r"^cases: (?P<cases>\d+)", out)}
 
@@ -191,6 +203,9 @@ FIGURES: tuple[Figure, ...] = (
            update_command=("experiments/run_sgd_restaurants.sh", "experiments/results/sgd_restaurants_1")),
     Figure("nlsi", (PY, "benchmarks/nlsi.py", "&&", PY, "benchmarks/nlsi.py", "--no-annotation"),
            ROW.format(what="NLSI gold calls consistent") + r"\*\*(?P<annotated>[\d.]+) %\*\* \((?P<text_only>[\d.]+) %\)", _nlsi),
+    Figure("citod", (PY, "benchmarks/citod.py"),
+           ROW.format(what="CI-ToD dev, zero-shot") + r"\*\*(?P<qi>[\d.]+) / (?P<hi>[\d.]+) / (?P<kbi>[\d.]+), (?P<acc>[\d.]+)\*\*; "
+           r"untouched parts (?P<u_qi>[\d.]+) / (?P<u_hi>[\d.]+) / (?P<u_kbi>[\d.]+), (?P<u_acc>[\d.]+)", _citod),  # fmt: skip
     Figure("fuzz", (PY, "benchmarks/fuzz.py", "--cases", "5000"),
            ROW.format(what="damaged inputs breaking") + r"\*\*(?P<broken>[\d,]+) of (?P<cases>[\d,]+)\*\*", _fuzz),
 )

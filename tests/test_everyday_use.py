@@ -50,6 +50,8 @@ def invoke(*args: object):
     ["nlsi", "experiment", "{missing}", "--no-plots"],
     ["calls", "{missing}"],
     ["export-mzn", "{missing}", "--dialogue", "x"],
+    ["benchmark", "citod", "{missing}"],
+    ["drift", "--out", "{out}", "--corpus", "{missing}"],
 ])
 def test_a_mistyped_input_path_is_one_line_and_exit_2(command: list[str], tmp_path: Path) -> None:
     missing = tmp_path / "dialogs.jsonl"
@@ -73,7 +75,9 @@ def test_every_benchmark_puts_its_checkout_first_before_importing_csp_check(scri
     if first is None:  # imports nothing of the project (blind.py), or runs it as a command (readme_figures.py)
         return
     children = '"PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT)'  # scale.py: csp_check runs in its children
-    assert OWN_PATH in text[: first.start()] or children in text, f"{script} imports csp_check without putting {ROOT} first"
+    named = "ROOT = Path(__file__).resolve().parents[1]" in text and "sys.path.insert(0, str(ROOT))" in text[: first.start()]
+    own = OWN_PATH in text[: first.start()] or named or children in text
+    assert own, f"{script} imports csp_check without putting {ROOT} first"
     assert "PYTHONPATH=$PWD" not in text, f"{script}'s usage still asks for PYTHONPATH"
 
 
