@@ -53,7 +53,7 @@ class Checker:
                 continue
             out = outs[0] if len(pieces) == 1 else parser.parse(ins.nl_instruction, ins.instruction_id)
             (rules if isinstance(out, Rule) else unparsed).append(out)
-        return Context(example, self.schema, rules, unparsed, ground(example, self.parser, self.use_annotation))
+        return Context(example, self.schema, rules, unparsed, ground(example, self.parser, self.use_annotation, rules))
 
     def check_calls(self, example: Example, calls: list[ApiCall], ctx: Context | None = None) -> CallReport:
         """Report for an explicit call set (used by the fault benchmark)."""

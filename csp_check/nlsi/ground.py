@@ -57,9 +57,11 @@ from csp_check.nlsi.cues import (
     slot_phrases,
     value_cues,
 )
-from csp_check.nlsi.instructions import InstructionParser
+from csp_check.nlsi.instructions import InstructionParser, Rule
 from csp_check.nlsi.models import Example, split_turns
 from csp_check.nlsi.schema import LOCATION_SLOTS, normalize
+from csp_check.nlsi.spans import date_time_values, role_places
+from csp_check.nlsi.variants import service_slots, settle
 
 
 @dataclass
@@ -100,8 +102,12 @@ class Grounding:
         return bool(n) and (any(f" {n} " in f" {t} " for t in [self.text, *self.offered]) or n in self.implied)
 
 
-def ground(example: Example, parser: InstructionParser, use_annotation: bool = True) -> Grounding:
-    """Ground one example's dialogue (see the module doc). Never raises on odd text."""
+def ground(example: Example, parser: InstructionParser, use_annotation: bool = True,
+           rules: list[Rule] | None = None) -> Grounding:
+    """Ground one example's dialogue (see the module doc). ``rules``: the profile's parsed
+    rules, which say which service of a domain the call speaks for
+    (:mod:`csp_check.nlsi.variants`). Never raises on odd text."""
+    rules = list(rules or [])
     user_text = " ".join(example.user_turns())
     g = Grounding(text=normalize(user_text))
     meta = example.metadata or {}
@@ -182,8 +188,39 @@ def ground(example: Example, parser: InstructionParser, use_annotation: bool = T
     _dontcares(g, schema, mentions)
     _paraphrased_values(g, schema)
     _dates(g, example, user_text)
-    _locations(g, parser, docs)
+    _locations(g, parser, docs, rules)
+    _free_values(g, schema, example, rules)
     return g
+
+
+def _free_values(g: Grounding, schema, example: Example, rules: list[Rule]) -> None:
+    """Places after a role word, then dates and times, in the user's words
+    (:mod:`csp_check.nlsi.spans`), for the requested domains; stated values moved to the chosen
+    service's slots (:func:`csp_check.nlsi.variants.settle`)."""
+    turns = example.user_turns()
+    for d in g.domains:
+        slots = service_slots(schema, d, rules, g.values.get(d, {}))
+        roles = {r: [s for s in slots if any(k in s for k in keys) and not any(x in s for x in ("station", "airport"))]
+                 for r, keys in (("origin", ("origin", "from_")), ("destination", ("dest", "to_")))}
+        if not (roles["origin"] and roles["destination"]):
+            continue
+        vals = g.values.setdefault(d, {})
+        for turn in turns:
+            for role, place in role_places(turn):
+                other = roles["destination" if role == "origin" else "origin"]
+                for s in other:
+                    if normalize(vals.get(s, "")) == normalize(place):
+                        del vals[s]
+                for s in roles[role]:
+                    vals.pop(s, None)
+                vals[roles[role][0]] = place
+    settle(schema, g.values, rules)
+    seen = False
+    for d in g.domains:
+        found = date_time_values(turns, service_slots(schema, d, rules, g.values.get(d, {})))
+        if found and not seen:
+            seen = True
+            g.values.setdefault(d, {}).update(found)
 
 
 def _stated_values(g: Grounding, schema, mentions: list, group: list[str]) -> None:
@@ -216,6 +253,9 @@ def _stated_values(g: Grounding, schema, mentions: list, group: list[str]) -> No
             if len(pick) > 1 and before in ROLE_CUES:
                 role = [o for o in pick if any(k in o[1][0] for k in ROLE_CUES[before])]
                 pick = role or pick
+            if len({d for d, _ in pick}) == 1 and len(pick) > 1:  # "my savings account": not the recipient's
+                plain = [o for o in pick if not o[1][0].startswith(_ROLE_PREFIXES)]
+                pick = plain if len(plain) == 1 else pick
             if len({(d, s) for d, (s, _) in pick}) != 1:
                 continue
             d, (slot, canon) = pick[0]
@@ -228,6 +268,10 @@ def _stated_values(g: Grounding, schema, mentions: list, group: list[str]) -> No
                 g.values.setdefault(d, {})[slot] = canon
 
 
+#: Slot-name prefixes of a second party or a second leg (``recipient_account_type``,
+#: ``return_date``): a value that fits such a slot and a plain one of the same domain, with no
+#: role word before it, is the plain slot's.
+_ROLE_PREFIXES = ("recipient_", "return_", "inbound_", "dropoff_")
 _ANY_KIND = {"kind", "type", "sort", "kinds", "types", "sorts"}
 _IS_FINE = {"fine", "ok", "okay", "works", "work", "do", "good"}
 
@@ -371,7 +415,7 @@ def _location_pool(parser) -> dict[str, str]:
     return pool
 
 
-def _locations(g: Grounding, parser, docs: list) -> None:
+def _locations(g: Grounding, parser, docs: list, rules: list[Rule]) -> None:
     """A requested domain with no stated place gets a capitalised place name the user says that
     is a place value of any domain (:func:`_location_pool`): the slot is the domain's only place
     slot, or the one a preposition points to ("to SD" → destination, :data:`ROLE_CUES`), or the
@@ -380,7 +424,7 @@ def _locations(g: Grounding, parser, docs: list) -> None:
     schema = parser.schema
     todo = {}
     for d in g.grounded_domains():
-        slots = [s for s in schema.domains.get(d, {}) if s in LOCATION_SLOTS or s.endswith("_city")]
+        slots = [s for s in service_slots(schema, d, rules, g.values.get(d, {})) if s in LOCATION_SLOTS or s.endswith("_city")]
         if slots and not any(g.values.get(d, {}).get(s) for s in slots):
             todo[d] = slots
     if not todo:

@@ -1,0 +1,97 @@
+"""Free values in the user's words (dates, times, places by role), the service a call speaks for,
+and the domain the user's values settle — on the NLSI release's own examples (work half of
+``csp_check.score.split``; skipped when ../shared/data/nlsi is absent)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from csp_check.nlsi.check import Checker
+from csp_check.nlsi.derive import derive
+from csp_check.nlsi.metrics import release_scores
+from csp_check.nlsi.readers import read_examples
+from csp_check.nlsi.schema import load_schema
+from csp_check.nlsi.spans import date_spans, date_time_values, role_places, time_spans
+from csp_check.nlsi.variants import chosen_service
+
+RELEASE = Path(__file__).resolve().parents[2] / "shared" / "data" / "nlsi"
+RAW = RELEASE / "old_instructions_dataset.json"
+needs_release = pytest.mark.skipif(not RAW.exists(), reason="shared NLSI release files not present")
+
+
+def test_date_and_time_spans_keep_the_users_words():
+    assert [w for _, w in date_spans("on the 13th of March, or next Friday, or the day after tomorrow")] == [
+        "13th of March", "next Friday", "day after tomorrow"]
+    assert [w for _, w in date_spans("from March 1st until the 5th, Wednesday next week")] == [
+        "March 1st", "the 5th", "Wednesday next week"]
+    assert [w for _, w in date_spans("I'm free today and have 2 rooms")] == []
+    assert [w for _, w in time_spans("at morning 9:15, or 12:30 in the afternoon, or 3 pm; 2 rooms")] == [
+        "morning 9:15", "12:30 in the afternoon", "3 pm"]
+
+
+def test_dates_fill_start_and_end_slots():
+    slots = ["pickup_date", "pickup_time", "dropoff_date", "pickup_city"]
+    assert date_time_values(["I need it from March 9th until March 11th and pick it up at 3 pm."], slots) == {
+        "pickup_date": "March 9th", "dropoff_date": "March 11th", "pickup_time": "3 pm"}
+    assert date_time_values(["I'd like 2 rooms"], slots) == {}
+    assert date_time_values(["next Friday"], ["area", "number_of_beds"]) == {}
+
+
+def test_role_places():
+    assert role_places("I'm going from Vancouver to Seattle.") == [("origin", "Vancouver"), ("destination", "Seattle")]
+    assert role_places("I'm leaving out of Long Beach the day after tomorrow") == [("origin", "Long Beach")]
+    assert role_places("I want to fly from Washington. I'd like to go on the 1st") == [("origin", "Washington")]
+    assert role_places("I want to listen to music") == []
+
+
+@pytest.fixture(scope="module")
+def release():
+    """(checker, {example id: example}) over the release files, text grounding."""
+    checker = Checker(load_schema([RELEASE]), use_annotation=False)
+    return checker, {str(i.example_id): i for i in read_examples(RAW)}
+
+
+def _em(checker, example) -> bool:
+    calls, _ = derive(checker.context(example))
+    return release_scores(calls, example.api_calls)[0]
+
+
+@needs_release
+def test_release_dates_times_and_places_derive_the_gold(release):
+    """Dates, times and places in the user's words (a bus "to Sacramento … out of Long Beach the
+    day after tomorrow at 10:45", a rental "from March 9th until March 11th … at 3 pm", the
+    weather "on the 13th of March") give the gold calls exactly; before, none was stated."""
+    checker, examples = release
+    g = checker.context(examples["2671"]).grounding
+    assert g.values["Buses"] == {"from_location": "Long Beach", "to_location": "Sacramento", "travelers": "1",
+                                 "leaving_date": "day after tomorrow", "leaving_time": "10:45"}
+    for eid in ("2671", "3111", "3136", "1624", "1636", "1959", "3902"):
+        assert _em(checker, examples[eid]), eid
+        assert checker.check(examples[eid]).status.value == "consistent", eid
+
+
+@needs_release
+def test_release_service_follows_the_profile(release):
+    """"If destination is Las Vegas then look for airlines as …" names Flights_2's slots, so the
+    user's origin is ``origin``, not Flights_1's ``origin_city`` (common-domain-slots.tsv)."""
+    checker, examples = release
+    schema = checker.schema
+    assert ("origin_city", "origin") in schema.same_slots["Flights"]
+    ctx = checker.context(examples["1938"])
+    assert chosen_service(schema, "Flights", ctx.rules, ()) == "Flights_2"
+    assert ctx.grounding.stated("Flights", "origin") == "SFO" and ctx.grounding.stated("Flights", "origin_city") is None
+    assert _em(checker, examples["1938"])
+
+
+@needs_release
+def test_release_values_settle_the_alternative_domain(release):
+    """"a movie … directed by Dean DeBlois" is Media (only it has ``directed_by``), though the
+    profile has a Movies rule; "my savings account" is ``account_type``, not the recipient's."""
+    checker, examples = release
+    ctx = checker.context(examples["1483"])
+    assert ctx.requested() == ["Media"]
+    assert checker.context(examples["1195"]).grounding.stated("Banks", "account_type") == "savings"
+    for eid in ("1483", "725", "1195", "1164"):
+        assert _em(checker, examples[eid]), eid
