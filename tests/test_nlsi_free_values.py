@@ -1,6 +1,7 @@
 """Free values in the user's words (dates, times, places by role), the service a call speaks for,
-and the domain the user's values settle — on the NLSI release's own examples (work half of
-``csp_check.score.split``; skipped when ../shared/data/nlsi is absent)."""
+the domain the user's values settle, and the release's MultiDomain carry-over — on the NLSI
+release's own examples (work half of ``csp_check.score.split``; skipped when
+../shared/data/nlsi is absent)."""
 
 from __future__ import annotations
 
@@ -9,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from csp_check.nlsi.check import Checker
-from csp_check.nlsi.derive import derive
-from csp_check.nlsi.metrics import release_scores
+from csp_check.nlsi.derive import derive, derive_with
+from csp_check.nlsi.metrics import release_items, release_scores
 from csp_check.nlsi.readers import read_examples
 from csp_check.nlsi.schema import load_schema
 from csp_check.nlsi.spans import date_spans, date_time_values, role_places, time_spans
@@ -95,3 +96,29 @@ def test_release_values_settle_the_alternative_domain(release):
     assert checker.context(examples["1195"]).grounding.stated("Banks", "account_type") == "savings"
     for eid in ("1483", "725", "1195", "1164"):
         assert _em(checker, examples[eid]), eid
+
+
+@needs_release
+def test_release_multidomain_carry_over(release):
+    """The release's generator gives the second call the first call's values by slot *name*
+    (its merged SGD frame), and one place: Events ``city`` → Hotels ``destination`` (2756),
+    but Events ``date`` is no RentalCars ``pickup_date`` (1959); the solver derives the same."""
+    checker, examples = release
+    assert checker.schema.carry_same_names
+    for eid in ("2756", "1959", "2528"):
+        calls, _ = derive(checker.context(examples[eid]))
+        assert release_scores(calls, examples[eid].api_calls)[0], eid
+    calls, _ = derive(checker.context(examples["1959"]))
+    rental = next(c for c in calls if c.method == "GetRentalCars")
+    assert "pickup_date" not in rental.args() and "date" in next(c for c in calls if c.method == "GetEvents").args()
+
+
+@needs_release
+def test_release_carry_over_solver_agrees(release):
+    """CP-SAT over the lowered P1–P6 with the release's carry preferences derives the calls the
+    interpreter does (normalised), on the MultiDomain examples of the work half."""
+    pytest.importorskip("ortools")
+    checker, examples = release
+    for eid in ("2756", "1959", "2528", "1923"):
+        ctx = checker.context(examples[eid])
+        assert release_items(derive_with(ctx, "cp-sat")[0]) == release_items(derive(ctx)[0]), eid

@@ -99,6 +99,11 @@ class NlsiSchema:
     #: domain → pairs of its slots that mean the same in two of its services (the release's
     #: ``common-domain-slots.tsv`` rows marked "y"); empty without the table
     same_slots: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
+    #: MultiDomain carry-over as the release's generator does it (a release folder schema): a
+    #: call reached through an also-rule gets every value of its source call whose slot *name*
+    #: its service has too (the merged SGD frame's values go to every service declaring the
+    #: slot); False (an SGD folder, our builder): it shares the source's location only
+    carry_same_names: bool = False
     _canon: dict[tuple[str, str], dict[str, str]] = field(default_factory=dict, repr=False)
     _reverse: dict[tuple[str, str], tuple[int, dict[str, list[str]]]] = field(default_factory=dict, repr=False)
 
@@ -273,6 +278,7 @@ def load_schema(paths: Iterable[Path]) -> NlsiSchema:
             files = [path / RELEASE_SCHEMA]
             if (path / RELEASE_ONTOLOGY).exists():
                 ontologies.append(path / RELEASE_ONTOLOGY)
+            schema.carry_same_names = True
             if (path / RELEASE_DOMAIN_SLOTS).exists():
                 schema.add_domain_slots((path / RELEASE_DOMAIN_SLOTS).read_text(encoding="utf-8"))
         elif path.is_dir():
