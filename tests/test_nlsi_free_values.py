@@ -14,7 +14,7 @@ from csp_check.nlsi.derive import derive, derive_with
 from csp_check.nlsi.metrics import release_items, release_scores
 from csp_check.nlsi.readers import read_examples
 from csp_check.nlsi.schema import load_schema
-from csp_check.nlsi.spans import date_spans, date_time_values, role_places, time_spans
+from csp_check.nlsi.spans import answered_name, date_spans, date_time_values, offered_name, role_places, time_spans
 from csp_check.nlsi.variants import chosen_service
 
 RELEASE = Path(__file__).resolve().parents[2] / "shared" / "data" / "nlsi"
@@ -122,3 +122,37 @@ def test_release_carry_over_solver_agrees(release):
     for eid in ("2756", "1959", "2528", "1923"):
         ctx = checker.context(examples[eid])
         assert release_items(derive_with(ctx, "cp-sat")[0]) == release_items(derive(ctx)[0]), eid
+
+
+@needs_release
+def test_release_counts_by_their_unit_words(release):
+    """"tickets for 3 people" (2782) and "1 Economy class ticket" (1937) state the travellers /
+    passengers, "a 1 star hotel" (1451) the star rating, not the number of rooms."""
+    checker, examples = release
+    assert checker.context(examples["2782"]).grounding.stated("Buses", "travelers") == "3"
+    assert checker.context(examples["1937"]).grounding.stated("Flights", "passengers") == "1"
+    g = checker.context(examples["1451"]).grounding
+    assert g.stated("Hotels", "star_rating") == "1" and g.stated("Hotels", "number_of_rooms") is None
+    for eid in ("2782", "1937", "1451"):
+        assert _em(checker, examples[eid]), eid
+
+
+def test_names_answered_and_offered():
+    assert answered_name("Nobody Can Save Me.") == "Nobody Can Save Me"
+    assert answered_name("Play Business Dinners") == "Business Dinners"
+    assert answered_name("That one is good.") is None
+    assert offered_name("Would you like to listen to Heartbeat by Enrique Iglesias on the Euphoria album?") == "Heartbeat"
+    assert offered_name("how many tickets do you need?") is None
+
+
+@needs_release
+def test_release_names_the_agent_asks_for_or_offers(release):
+    """"Agent: What song? User: Nobody Can Save Me." (1860) and an accepted offer of "Heartbeat
+    by Enrique Iglesias" (1797) state the song, not its artist or album."""
+    checker, examples = release
+    assert checker.context(examples["1860"]).grounding.stated("Music", "song_name") == "Nobody Can Save Me"
+    g = checker.context(examples["1797"]).grounding
+    assert g.stated("Music", "song_name") == "Heartbeat" and g.stated("Music", "artist") is None
+    for eid in ("1860", "1797"):
+        assert _em(checker, examples[eid]), eid
+        assert checker.check(examples[eid]).status.value == "consistent", eid

@@ -100,6 +100,17 @@ BOOL_FALSE = {"false", "no"}
 NEGATIONS = {"not", "no", "n't", "never", "without", "nothing", "don't", "dont", "avoid"}
 ALSO_WORDS = {"also", "too", "additionally", "plus"}
 #: Prepositions before a value that point to the slot's role (``to SFO`` → a destination slot).
+#: Unit words a count is said with ("tickets for 3 people", "1 Economy class ticket", "a 1 star
+#: hotel") → the count slots they name, in order of preference (the first one the domain has
+#: wins; :func:`csp_check.nlsi.variants.settle` then moves it to the chosen service's twin).
+COUNT_UNITS: dict[str, tuple[str, ...]] = {
+    "ticket": ("passengers", "travelers", "group_size", "number_of_tickets", "number_of_seats"),
+    "seat": ("number_of_seats", "number_of_tickets", "passengers", "travelers", "group_size"),
+    **{w: ("passengers", "travelers", "group_size", "party_size", "number_of_adults", "number_of_riders",
+           "number_of_seats", "number_of_tickets")
+       for w in ("person", "people", "adult", "passenger", "traveler", "traveller", "rider", "guest")},
+    "star": ("star_rating", "average_rating"),
+}
 ROLE_CUES = {
     "to": ("dest", "to_", "where_to"), "into": ("dest", "to_"), "towards": ("dest", "to_"),
     "from": ("origin", "from_", "departure", "pickup", "leaving"), "out": ("origin", "from_", "departure"),

@@ -8,7 +8,9 @@ as "mentioned"), later mentions override earlier ones, and a negated mention ("a
 Italian") removes the value it names.
 
 A number right before a unit word states the ``number_of_<unit>`` slot of a requested domain
-("for 2 days" is ``number_of_days``, not the 2 rooms the ontology also knows).
+("for 2 days" is ``number_of_days``, not the 2 rooms the ontology also knows), and one a few
+words before a count word (:data:`~csp_check.nlsi.cues.COUNT_UNITS`) that word's count slot
+("tickets for 3 people", "1 Economy class ticket", "a 1 star hotel").
 
 Requested domains (text grounding): a domain word with a negation among the three words before
 it asks for nothing ("there's no place like home"); a request cue that a domain word qualifies
@@ -43,6 +45,7 @@ from csp_check.language.dates import reference_date, resolve_dates, resolve_year
 from csp_check.nlsi.cues import (
     ACCEPT_CUES,
     BOOL_FALSE,
+    COUNT_UNITS,
     DOMAIN_ALTERNATIVES,
     DOMAIN_DECIDERS,
     DOMAIN_QUALIFIERS,
@@ -60,7 +63,7 @@ from csp_check.nlsi.cues import (
 from csp_check.nlsi.instructions import InstructionParser, Rule
 from csp_check.nlsi.models import Example, split_turns
 from csp_check.nlsi.schema import LOCATION_SLOTS, normalize
-from csp_check.nlsi.spans import date_time_values, role_places
+from csp_check.nlsi.spans import answered_name, date_time_values, offered_name, role_places
 from csp_check.nlsi.variants import service_slots, settle
 
 
@@ -189,15 +192,19 @@ def ground(example: Example, parser: InstructionParser, use_annotation: bool = T
     _paraphrased_values(g, schema)
     _dates(g, example, user_text)
     _locations(g, parser, docs, rules)
-    _free_values(g, schema, example, rules)
+    if schema.user_words:
+        _free_values(g, parser, example, rules)
     return g
 
 
-def _free_values(g: Grounding, schema, example: Example, rules: list[Rule]) -> None:
-    """Places after a role word, then dates and times, in the user's words
+def _free_values(g: Grounding, parser: InstructionParser, example: Example, rules: list[Rule]) -> None:
+    """Names the agent asks for or offers, places after a role word, then dates and times, in the user's words
     (:mod:`csp_check.nlsi.spans`), for the requested domains; stated values moved to the chosen
-    service's slots (:func:`csp_check.nlsi.variants.settle`)."""
+    service's slots (:func:`csp_check.nlsi.variants.settle`). The release's convention only
+    (``NlsiSchema.user_words``): SGD-built calls hold SGD's canonical values."""
+    schema = parser.schema
     turns = example.user_turns()
+    _names(g, parser, example, rules)
     for d in g.domains:
         slots = service_slots(schema, d, rules, g.values.get(d, {}))
         roles = {r: [s for s in slots if any(k in s for k in keys) and not any(x in s for x in ("station", "airport"))]
@@ -296,14 +303,59 @@ def _dontcares(g: Grounding, schema, mentions: list) -> None:
                     g.values.setdefault(d, {})[s] = "dontcare"
 
 
+_NOT_ENTITY = ("recipient_account_name", "origin_station_name", "destination_station_name")
+
+
+def _names(g: Grounding, parser: InstructionParser, example: Example, rules: list[Rule]) -> None:
+    """Names in the user's words (:func:`~csp_check.nlsi.spans.answered_name`,
+    :func:`~csp_check.nlsi.spans.offered_name`) for the requested domains' free slots not
+    stated yet: the slot an agent question names, answered by a user turn that is only a name;
+    the entity-name slot (the first ``*_name`` / ``title`` slot of the chosen service) of an
+    offer the user accepts, when one domain is requested (whose offer it is, several do not
+    tell)."""
+    schema = parser.schema
+    turns = split_turns(example.user_utterance)
+    for d in g.domains:
+        slots = service_slots(schema, d, rules, g.values.get(d, {}))
+        free = [s for s in slots if (i := schema.slot(d, s)) is not None and not i.is_categorical]
+        entity = next((s for s in free if (s.endswith("_name") or s == "title") and s not in _NOT_ENTITY), None)
+        vals = g.values.setdefault(d, {})
+        for k in range(len(turns) - 1):
+            (who, text), (nxt, answer) = turns[k], turns[k + 1]
+            if who != "agent" or nxt != "user":
+                continue
+            asked = {s for m in parser.mentions(text)[1] if m.kind == "slot" for dd, s in m.options if dd == d and s in free}
+            words = set(normalize(text).split())
+            asked |= {s for s in free if s.split("_")[0] in words and s.endswith(("_name", "title"))}  # "What song?"
+            name = answered_name(answer)
+            if "?" in text and len(asked) == 1 and name is not None and not vals.get(next(iter(asked))):
+                vals[next(iter(asked))] = name
+            accepts = len(g.domains) == 1 and any(f" {normalize(answer)} ".startswith(f" {c} ") for c in ACCEPT_CUES)
+            offered = offered_name(text) if accepts and entity is not None else None
+            if offered is not None and not vals.get(entity or ""):
+                vals[entity or ""] = offered
+
+
 def _unit_slots(schema, group: list[str], m, words: list[str]) -> list[tuple[str, str]]:
-    """The ``number_of_<unit>`` slots of ``group`` a number names by the unit word right after
-    it ("2 days" → ``number_of_days``, "1 room" → ``number_of_rooms``); [] otherwise."""
+    """The count slots of ``group`` a number names by a unit word: right after it, the
+    ``number_of_<unit>`` slot ("2 days" → ``number_of_days``, "1 room" → ``number_of_rooms``);
+    within three words after it, the first slot of :data:`~csp_check.nlsi.cues.COUNT_UNITS`
+    each domain has ("tickets for 3 people" → ``travelers``, "1 Economy class ticket" →
+    ``passengers``, "a 1 star hotel" → ``star_rating``); [] otherwise."""
     if not m.text.isdigit() or m.end >= len(words):
         return []
     unit = words[m.end].rstrip("s")
-    return [(d, s) for d in group for s in schema.domains.get(d, {})
-            if s.startswith("number_of_") and s[len("number_of_"):].rstrip("s") == unit]
+    out = [(d, s) for d in group for s in schema.domains.get(d, {})
+           if s.startswith("number_of_") and s[len("number_of_"):].rstrip("s") == unit]
+    if out:
+        return out
+    for w in words[m.end : m.end + 3]:
+        if w.isdigit() or not w.isalpha():
+            break
+        slots = COUNT_UNITS.get(w if w in COUNT_UNITS else w.rstrip("s"), ())
+        if slots:
+            return [(d, s) for d in group for s in [next((x for x in slots if x in schema.domains.get(d, {})), None)] if s]
+    return []
 
 
 def _answered_last(example: Example) -> bool:
@@ -420,11 +472,13 @@ def _locations(g: Grounding, parser, docs: list, rules: list[Rule]) -> None:
     is a place value of any domain (:func:`_location_pool`): the slot is the domain's only place
     slot, or the one a preposition points to ("to SD" → destination, :data:`ROLE_CUES`), or the
     one whose ontology holds the value; otherwise none. A place already stated for another slot
-    of the domain (the origin) is not taken again."""
+    of the domain (the origin) is not taken again. With a release schema the slots are those of
+    the domain's chosen service (:func:`csp_check.nlsi.variants.service_slots`)."""
     schema = parser.schema
     todo = {}
     for d in g.grounded_domains():
-        slots = [s for s in service_slots(schema, d, rules, g.values.get(d, {})) if s in LOCATION_SLOTS or s.endswith("_city")]
+        own = service_slots(schema, d, rules, g.values.get(d, {})) if schema.user_words else list(schema.domains.get(d, {}))
+        slots = [s for s in own if s in LOCATION_SLOTS or s.endswith("_city")]
         if slots and not any(g.values.get(d, {}).get(s) for s in slots):
             todo[d] = slots
     if not todo:

@@ -104,6 +104,11 @@ class NlsiSchema:
     #: its service has too (the merged SGD frame's values go to every service declaring the
     #: slot); False (an SGD folder, our builder): it shares the source's location only
     carry_same_names: bool = False
+    #: The release's value convention (a release folder schema): its calls keep the user's own
+    #: words for free slots (dates, times, places: SGD's state spans), so the text grounding
+    #: reads them by their shape (:mod:`csp_check.nlsi.spans`); False (an SGD folder, our
+    #: builder): SGD's canonical values (ISO dates), matched through the ontology only
+    user_words: bool = False
     _canon: dict[tuple[str, str], dict[str, str]] = field(default_factory=dict, repr=False)
     _reverse: dict[tuple[str, str], tuple[int, dict[str, list[str]]]] = field(default_factory=dict, repr=False)
 
@@ -278,7 +283,7 @@ def load_schema(paths: Iterable[Path]) -> NlsiSchema:
             files = [path / RELEASE_SCHEMA]
             if (path / RELEASE_ONTOLOGY).exists():
                 ontologies.append(path / RELEASE_ONTOLOGY)
-            schema.carry_same_names = True
+            schema.carry_same_names = schema.user_words = True
             if (path / RELEASE_DOMAIN_SLOTS).exists():
                 schema.add_domain_slots((path / RELEASE_DOMAIN_SLOTS).read_text(encoding="utf-8"))
         elif path.is_dir():

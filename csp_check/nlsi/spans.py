@@ -22,6 +22,11 @@ the user's turns by their shape, not looked up; the schema only says which slot 
   (``dropoff_date``, ``check_out_date``, ``return_date``); a time to the domain's one
   departure / pickup / show / appointment time slot (arrival, inbound and availability times
   never). A later mention for a slot wins.
+- **Names** the agent asks for or offers: a user turn that is only a title-cased name answers
+  the slot the agent's question before it names ("What song?" → ``song_name``;
+  :func:`answered_name`); an offer the user accepts states the offered entity, the first
+  title-cased span after an offer word ("Would you like to listen to Heartbeat by …" →
+  ``Heartbeat``; :func:`offered_name`), for the domain's entity-name slot.
 - **Places** (:func:`role_places`): a capitalised span (1–4 words, "I" never) right after
   "from", "out of", "leaving", "depart"/"departing" (origin) or "to" (destination), stopped at the
   first word not capitalised; kept as typed ("SFO", "Long Beach").
@@ -141,3 +146,50 @@ def role_places(turn: str) -> list[tuple[str, str]]:
         if span:
             out.append((role, " ".join(span).rstrip(".")))
     return out
+
+
+_SMALL = {"of", "the", "a", "an", "and", "&"}
+_OFFER_CUES = {"to", "is", "about", "called", "named", "found", "try", "at"}
+
+
+def _title_span(tokens: list[str]) -> list[str]:
+    """The leading run of title-cased words (small words inside allowed, "I" never)."""
+    span: list[str] = []
+    for t in tokens:
+        if t[:1].isupper() and t != "I" and not t.startswith("I'"):
+            span.append(t)
+        elif t.lower() in _SMALL and span:
+            span.append(t)
+        else:
+            break
+    while span and span[-1].lower() in _SMALL:
+        span.pop()
+    return span
+
+
+#: Request verbs that open an imperative answer ("Play Business Dinners"): not part of a name.
+REQUEST_VERBS = {"play", "find", "book", "get", "search", "show", "reserve", "try", "put", "look"}
+
+
+def answered_name(answer: str) -> str | None:
+    """The user's answer as a name, when the whole turn is one ("Nobody Can Save Me."): 1–8
+    title-cased words (small words inside allowed), a leading request verb dropped ("Play
+    Business Dinners" → ``Business Dinners``); else None."""
+    toks = _TOKEN.findall(answer.strip().rstrip(".!"))
+    if len(toks) > 1 and toks[0].lower() in REQUEST_VERBS:
+        toks = toks[1:]
+    span = _title_span(toks)
+    return " ".join(span) if span and len(span) == len(toks) and len(span) <= 8 else None
+
+
+def offered_name(offer: str) -> str | None:
+    """The entity an agent offers: the first title-cased span right after an offer word ("…
+    listen to Heartbeat by Enrique Iglesias" → ``Heartbeat``, "… is Sushi Boat in San Jose" →
+    ``Sushi Boat``); None when there is none."""
+    toks = _TOKEN.findall(offer)
+    for i, t in enumerate(toks[:-1]):
+        if t.lower() in _OFFER_CUES:
+            span = _title_span(toks[i + 1 : i + 9])
+            if span:
+                return " ".join(span)
+    return None
