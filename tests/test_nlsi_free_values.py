@@ -156,3 +156,13 @@ def test_release_names_the_agent_asks_for_or_offers(release):
     for eid in ("1860", "1797"):
         assert _em(checker, examples[eid]), eid
         assert checker.check(examples[eid]).status.value == "consistent", eid
+
+
+@needs_release
+def test_release_everyday_phrasing_is_no_value(release):
+    """"I want to go out and do something" (267): "to go" is no cuisine "to-go" (so no
+    Restaurants request), "do something" asks for Events; the gold is then derived."""
+    checker, examples = release
+    g = checker.context(examples["267"]).grounding
+    assert "Restaurants" not in g.values and g.domains == ["Events"]
+    assert _em(checker, examples["267"])

@@ -176,6 +176,11 @@ NOT_VALUE_BEFORE: dict[str, set[str]] = {
     "business": {"trip", "meeting", "tour", "travel", "conference", "dinner", "lunch"},
 }
 
+#: Words of everyday phrasing: a dialogue value mention made only of them ("to go" for the
+#: cuisine "to-go" in "I want to go out") is the phrasing, no value.
+FUNCTION_WORDS = {"to", "go", "out", "in", "on", "at", "up", "the", "a", "an", "do", "get", "me", "my", "it", "for",
+                  "of", "and", "or", "with", "all", "so", "be", "is", "are", "i", "you", "we", "just", "going"}
+
 #: A value word after one of these words is a pronoun, no value ("find me one", "a good one",
 #: "the best one" say no count): ``{value word: previous words}``.
 NOT_VALUE_AFTER: dict[str, set[str]] = {
@@ -190,6 +195,7 @@ REQUEST_CUES: dict[str, list[str]] = {
                     "meal", "place to eat"],
     "Music": ["song", "listen to", "play a"],
     "Events": ["activities", "activity", "happening", "something interesting", "things to do", "something fun",
+               "do something",
                "concert", "concerts", "match", "matches", "sports game", "games", "going on", "entertainment", "gig"],
     "Movies": ["film", "films", "theatre", "theater", "cinema"],
     "Flights": ["plane ticket", "oneway ticket", "one way ticket", "plane", "airline", "airlines", "fly"],

@@ -49,6 +49,7 @@ from csp_check.nlsi.cues import (
     DOMAIN_ALTERNATIVES,
     DOMAIN_DECIDERS,
     DOMAIN_QUALIFIERS,
+    FUNCTION_WORDS,
     NEGATIONS,
     NOT_VALUE_AFTER,
     NOT_VALUE_BEFORE,
@@ -131,7 +132,8 @@ def ground(example: Example, parser: InstructionParser, use_annotation: bool = T
         ms = [m for m in ms if m.kind != "value" or (any(
             _name_cased(schema, d, *o.split("\x00"), m, words) for d, o in m.options)  # "help me" is not the song "Help"
             and not (m.end < len(words) and words[m.end] in NOT_VALUE_BEFORE.get(m.text.lower(), ()))  # "one way"
-            and not (m.start > 0 and words[m.start - 1] in NOT_VALUE_AFTER.get(m.text.lower(), ())))]  # "find me one"
+            and not (m.start > 0 and words[m.start - 1] in NOT_VALUE_AFTER.get(m.text.lower(), ()))  # "find me one"
+            and not set(words[m.start : m.end]) <= FUNCTION_WORDS)]  # "I want to go out": no cuisine "to-go"
         mentions.append((words, ms))
     weak: list[str] = []
     named = {next(iter(m.options))[0] for _, ms in mentions for m in ms if m.kind == "domain"}
