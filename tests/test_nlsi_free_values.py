@@ -15,6 +15,7 @@ from csp_check.nlsi.metrics import release_items, release_scores
 from csp_check.nlsi.readers import read_examples
 from csp_check.nlsi.schema import load_schema
 from csp_check.nlsi.spans import answered_name, date_spans, date_time_values, offered_name, role_places, time_spans
+from csp_check.nlsi.templates import parse_template
 from csp_check.nlsi.variants import chosen_service
 
 RELEASE = Path(__file__).resolve().parents[2] / "shared" / "data" / "nlsi"
@@ -166,3 +167,19 @@ def test_release_everyday_phrasing_is_no_value(release):
     g = checker.context(examples["267"]).grounding
     assert "Restaurants" not in g.values and g.domains == ["Events"]
     assert _em(checker, examples["267"])
+
+
+@needs_release
+def test_release_template_shapes_with_free_values(release):
+    """Chains whose values no ontology lists ("… restaurant name as Sushi Ichimoto") are read by
+    the template's shape; a categorical value outside the schema is still refused."""
+    checker, _ = release
+    rule = parse_template(checker.schema, "If cuisine is Japanese then look for restaurant name as Sushi Ichimoto")
+    assert rule is not None and rule.domains == ("Restaurants",)
+    assert rule.condition == (("cuisine", "Japanese"),) and rule.action == ("restaurant_name", "Sushi Ichimoto")
+    pref = parse_template(checker.schema, "If I ask for Dentist, my preferred dentist name is A-1 Dental Care")
+    assert pref is not None and pref.domains == ("Dentists",) and pref.action == ("dentist_name", "A-1 Dental Care")
+    assert parse_template(checker.schema, "If I ask for Banks, my preferred account type is golden") is None
+    assert parse_template(checker.schema, "I like trains") is None
+    for ex in read_examples(RAW):
+        assert not checker.context(ex).unparsed, ex.example_id

@@ -15,10 +15,11 @@ from csp_check.nlsi.calls import is_request, parse_calls, without_requests
 from csp_check.nlsi.derive import INTERPRETER, derive_with, solve_count
 from csp_check.nlsi.families import Context, violations
 from csp_check.nlsi.ground import ground
-from csp_check.nlsi.instructions import InstructionParser, Rule, Unparsed, split_actions
+from csp_check.nlsi.instructions import InstructionParser, Rule, Unparsed, repair_template, split_actions
 from csp_check.nlsi.llm_parse import LlmFallbackParser
 from csp_check.nlsi.models import ApiCall, CallReport, CallStatus, Example
 from csp_check.nlsi.schema import NlsiSchema
+from csp_check.nlsi.templates import parse_template
 
 
 class Checker:
@@ -52,6 +53,10 @@ class Checker:
                 rules += [replace(o, instruction=ins.nl_instruction) for o in outs if isinstance(o, Rule)]
                 continue
             out = outs[0] if len(pieces) == 1 else parser.parse(ins.nl_instruction, ins.instruction_id)
+            if isinstance(out, Unparsed):  # the release's template shapes, values from the text
+                shaped = parse_template(self.schema, repair_template(ins.nl_instruction))
+                if shaped is not None:
+                    out = replace(shaped, instruction=ins.nl_instruction, instruction_id=ins.instruction_id)
             (rules if isinstance(out, Rule) else unparsed).append(out)
         return Context(example, self.schema, rules, unparsed, ground(example, self.parser, self.use_annotation, rules))
 
