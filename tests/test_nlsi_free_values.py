@@ -183,3 +183,14 @@ def test_release_template_shapes_with_free_values(release):
     assert parse_template(checker.schema, "I like trains") is None
     for ex in read_examples(RAW):
         assert not checker.context(ex).unparsed, ex.example_id
+
+
+@needs_release
+def test_release_one_service_drops_a_second_reading(release):
+    """"Courtyard By Marriott Portland Airport hotel in Portland, OR" (1923): the profile names
+    Hotels_1's ``destination``, so Hotels_3's ``location`` "Portland" (read inside the hotel
+    name) is dropped, and the gold set is consistent."""
+    checker, examples = release
+    g = checker.context(examples["1923"]).grounding
+    assert g.stated("Hotels", "destination") == "Portland, OR" and g.stated("Hotels", "location") is None
+    assert checker.check(examples["1923"]).status.value == "consistent"

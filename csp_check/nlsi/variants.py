@@ -13,8 +13,10 @@ the release), else none (all the domain's slots stay open).
 
 :func:`settle` then moves each stated value of a slot outside the chosen service to the slot of
 that service the release's ``common-domain-slots.tsv`` pairs it with
-(:attr:`~csp_check.nlsi.schema.NlsiSchema.same_slots`: ``origin_city`` ↔ ``origin``), unless that
-slot is stated already. Without the table (an SGD schema folder) nothing moves.
+(:attr:`~csp_check.nlsi.schema.NlsiSchema.same_slots`: ``origin_city`` ↔ ``origin``); when
+that slot is stated already, the value outside the service is dropped (a call speaks for one
+service: Hotels_3's ``location`` "Portland", read from inside a hotel name, beside Hotels_1's
+``destination`` "Portland, OR"). Without the table (an SGD schema folder) nothing moves.
 """
 
 from __future__ import annotations
@@ -69,3 +71,5 @@ def settle(schema: NlsiSchema, values: dict[str, dict[str, str]], rules: list[Ru
             twin = next((b if a == slot else a for a, b in pairs if slot in (a, b) and (b if a == slot else a) in own), None)
             if twin is not None and twin not in slots:
                 slots[twin] = slots.pop(slot)
+            elif twin is not None:
+                del slots[slot]  # one thing read twice ("Portland" of a hotel name beside "Portland, OR")
