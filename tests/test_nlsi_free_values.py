@@ -194,3 +194,8 @@ def test_release_one_service_drops_a_second_reading(release):
     g = checker.context(examples["1923"]).grounding
     assert g.stated("Hotels", "destination") == "Portland, OR" and g.stated("Hotels", "location") is None
     assert checker.check(examples["1923"]).status.value == "consistent"
+
+
+def test_more_date_and_time_shapes():
+    assert [w for _, w in date_spans("this coming Friday or the 8th March")] == ["this coming Friday", "8th March"]
+    assert [w for _, w in time_spans("at 6 in the evening or 8 o'clock")] == ["6 in the evening", "8 o'clock"]

@@ -8,13 +8,14 @@ the user's turns by their shape, not looked up; the schema only says which slot 
 (a slot of the requested domain's chosen service, :func:`csp_check.nlsi.variants.service_slots`).
 
 - **Dates** (:func:`date_spans`): ``(next|this|coming) <weekday>``, ``<weekday> (next|this)
-  week``, ``(the) day after tomorrow``, ``tomorrow``, ``<Nth> of (this|next) month``,
-  ``<Nth> of <month>``, ``<month> <N>``, ``the <Nth>`` (kept with "the", as the release keeps
+  week`` ("this coming Friday" too), ``(the) day after tomorrow``, ``tomorrow``, ``<Nth> of (this|next) month``,
+  ``<Nth> (of) <month>``, ``<month> <N>``, ``the <Nth>`` (kept with "the", as the release keeps
   it), ``on <weekday>``. A leading "the" of the others is dropped ("on the 13th of March" →
   ``13th of March``). "Today" is no date stated: it is the reference day, the schema's default
   date (intents' ``date`` default ``2019-03-01``), and is said in passing ("I'm free today").
 - **Times** (:func:`time_spans`): ``H(:MM) am|pm`` and ``H:MM``, with a day-part word before
-  ("morning 9:15") or after ("12:30 in the afternoon") kept.
+  ("morning 9:15") or after ("12:30 in the afternoon") kept; ``H in the <day part>``, ``H
+  o'clock``.
 - **Slots** (:func:`date_time_values`): a date goes to the domain's first date slot
   (``pickup_date``, ``check_in_date``, ``departure_date``, ``leaving_date``, ``show_date``,
   ``date``, …) unless an end word precedes it ("until", "till", "through", "return", "back",
@@ -43,11 +44,11 @@ _MON = "(?:" + "|".join(MONTHS + [m[:3] for m in MONTHS if m != "may"]) + r")\.?
 _ORDN = r"\d{1,2}(?:st|nd|rd|th)"
 _DATE = re.compile(
     r"\b(?:"
-    rf"(?P<rel>(?:next|this|coming)\s+{_WD})"
+    rf"(?P<rel>(?:this\s+coming|next|this|coming)\s+{_WD})"
     rf"|(?P<wk>{_WD}\s+(?:next|this)\s+week)"
     r"|(?:the\s+)?(?P<dat>day\s+after\s+tomorrow)"
     rf"|(?:the\s+)?(?P<ofm>{_ORDN}\s+of\s+(?:this|next)\s+month)"
-    rf"|(?:the\s+)?(?P<om>{_ORDN}\s+of\s+{_MON})"
+    rf"|(?:the\s+)?(?P<om>{_ORDN}\s+(?:of\s+)?{_MON})"
     rf"|(?P<md>{_MON}\s+\d{{1,2}}(?:st|nd|rd|th)?)(?![\d:])"
     rf"|(?P<the>the\s+{_ORDN})"
     r"|(?P<tt>tomorrow)"
@@ -61,6 +62,7 @@ _TIME = re.compile(
     rf"(?:{_PART}\s+)?\d{{1,2}}(?::\d{{2}})?\s*(?:am|pm|a\.m\.|p\.m\.)"
     rf"(?:\s+in\s+the\s+{_PART})?"
     rf"|(?:{_PART}\s+)?\d{{1,2}}:\d{{2}}(?:\s+in\s+the\s+{_PART})?"
+    rf"|\d{{1,2}}\s+in\s+the\s+{_PART}|\d{{1,2}}\s+o'clock(?:\s+in\s+the\s+{_PART})?"
     r")(?![\w:])",
     re.IGNORECASE,
 )
