@@ -199,3 +199,13 @@ def test_release_one_service_drops_a_second_reading(release):
 def test_more_date_and_time_shapes():
     assert [w for _, w in date_spans("this coming Friday or the 8th March")] == ["this coming Friday", "8th March"]
     assert [w for _, w in time_spans("at 6 in the evening or 8 o'clock")] == ["6 in the evening", "8 o'clock"]
+
+
+@needs_release
+def test_release_boolean_piece_of_several_actions(release):
+    """"… then look for number of beds as 3, number of baths as 1, furnished" (a profile rule
+    of 1164): three rules, the last the True boolean ``furnished``."""
+    checker, examples = release
+    homes = [r for r in checker.context(examples["1164"]).rules if r.domains == ("Homes",) and r.condition]
+    assert sorted(r.action for r in homes if r.action) == [
+        ("furnished", "True"), ("number_of_baths", "1"), ("number_of_beds", "3")]

@@ -37,6 +37,7 @@ class Checker:
         self.parser = InstructionParser(schema)
         self.field = field
         self.use_annotation = use_annotation
+        self._slot_names = frozenset(s for slots in schema.domains.values() for s in slots)
         self.fallback = None
         if llm_parse is not None:
             self.fallback = LlmFallbackParser(self.parser, llm_parse)
@@ -47,7 +48,7 @@ class Checker:
         unparsed: list[Unparsed] = []
         parser = self.fallback or self.parser
         for ins in example.all_standing_instructions:
-            pieces = split_actions(ins.nl_instruction)
+            pieces = split_actions(ins.nl_instruction, self._slot_names)
             outs = [parser.parse(p, ins.instruction_id) for p in pieces]
             if len(pieces) > 1 and all(isinstance(o, Rule) for o in outs):  # one rule per action, named by the whole text
                 rules += [replace(o, instruction=ins.nl_instruction) for o in outs if isinstance(o, Rule)]
