@@ -209,3 +209,11 @@ def test_release_boolean_piece_of_several_actions(release):
     homes = [r for r in checker.context(examples["1164"]).rules if r.domains == ("Homes",) and r.condition]
     assert sorted(r.action for r in homes if r.action) == [
         ("furnished", "True"), ("number_of_baths", "1"), ("number_of_beds", "3")]
+
+
+@needs_release
+def test_release_boolean_said_in_other_words(release):
+    """"a dentist that has cosmetic options" (837) states ``offers_cosmetic_services``."""
+    checker, examples = release
+    assert checker.context(examples["837"]).grounding.stated("Dentists", "offers_cosmetic_services") == "True"
+    assert checker.check(examples["837"]).status.value == "consistent" and _em(checker, examples["837"])

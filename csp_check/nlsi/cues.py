@@ -55,7 +55,7 @@ SLOT_CUES: dict[tuple[str, str], list[str]] = {
     ("*", "smoking_allowed"): ["smoking allowed", "smoking"],
     ("*", "in_unit_laundry"): ["in-unit laundry", "in unit laundry"],
     ("*", "furnished"): ["furnished"],
-    ("*", "offers_cosmetic_services"): ["cosmetic services"],
+    ("*", "offers_cosmetic_services"): ["cosmetic services", "cosmetic", "cosmetic options", "cosmetic dentistry"],
     ("*", "is_unisex"): ["unisex"],
     ("*", "refundable"): ["refundable"],
     ("*", "add_insurance"): ["insurance"],
