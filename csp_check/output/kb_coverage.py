@@ -9,7 +9,7 @@ KB of other domains changes C1 verdicts too, not only C4–C6.
 
 :func:`kb_coverage_warning` is one line for stderr (or ``--json``'s ``warnings``) when
 
-- a domain of the dialogues has no table in the KB: its dialogues got no C4–C6 from it (each such
+- a domain of the dialogues has no table in the KB: the KB gives its dialogues no C4–C6 (each such
   domain named with its number of dialogues; the KB's domains too when it covers none), or
 - a domain it covers has more than :data:`SUSPECT_SHARE` of its dialogues flagged (certain) by
   C4–C6 against the KB: most likely a toy or foreign KB (12 invented restaurants on MultiWOZ),
@@ -61,7 +61,7 @@ def kb_coverage_warning(
         missing = {}
     if missing:
         listed = ", ".join(f"{d} ({_n(n)})" for d, n in sorted(missing.items(), key=lambda kv: (-kv[1], kv[0])))
-        parts.append(f"no table for {listed}: no C4-C6 was built for those")
+        parts.append(f"no table for {listed}: the KB builds no C4-C6 for those (only results inside the data can)")
     if suspect:
         parts.append(f"more than a third of the {', '.join(sorted(suspect))} dialogues flagged by C4-C6 against it: "
                      "is it the corpus's own KB?")  # fmt: skip
