@@ -111,7 +111,8 @@ def _annotation(out: str) -> dict[str, str]:
 
 def _rawtext(out: str) -> dict[str, str]:
     flagged = _search(r"^flagged: \d+ \((?P<flagged>[\d.]+)%\) with C1-C6", out)
-    faults = _search(r"^text-only faults on.*\n.*\nall\s+(?P<faults>\d+)\s+\d+\s+(?P<rate>[\d.]+)%\s+(?P<certain>[\d.]+)%$", out)
+    table = out.partition("\ntext-only faults on")[2]  # its kind rows, then the all row
+    faults = _search(r"^all\s+(?P<faults>\d+)\s+\d+\s+(?P<rate>[\d.]+)%\s+(?P<certain>[\d.]+)%$", table)
     return {**flagged, **faults}
 
 
