@@ -99,6 +99,19 @@ def check_output_path(
         raise UsageError(f"{option} {path}: cannot write: no such directory {path.parent}")
 
 
+def check_writable_dir(path: Path, option: str = "--out") -> None:
+    """Raise :class:`UsageError` (one line) unless files can be written into the directory
+    ``path`` (made if missing): checked before a command's work starts, so that a read-only
+    or full target fails at once and not after all the work. A probe file is made and removed."""
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+        fd, probe = tempfile.mkstemp(prefix=".csp-check-probe.", dir=path)
+        os.close(fd)
+        os.unlink(probe)
+    except OSError as err:
+        raise UsageError(f"{option} {path}: cannot write: {err.strerror or err}") from None
+
+
 def check_report_path(path: Path, inputs: Iterable[str | Path], resume: bool = False) -> None:
     """Raise :class:`UsageError` (one line) when writing ``path`` could destroy data (module docstring)."""
     check_output_path(path, inputs, "--report", ("dialogue_id", "status"), kind="a csp-check report")
