@@ -16,9 +16,12 @@ import zipfile
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 from support import attacks
 
+from csp_check.cli.main import main
 from csp_check.nlsi.readers import read_examples
+from csp_check.run import runner
 
 ROOT = Path(__file__).resolve().parents[1]
 MWOZ = (ROOT / "tests" / "fixtures" / "multiwoz" / "data.json").read_bytes()
@@ -149,3 +152,84 @@ def test_sigterm_ends_the_workers_like_ctrl_c(tmp_path: Path) -> None:
     assert proc.returncode == 143, err
     assert err.strip().startswith("csp-check: interrupted after"), err
     assert report.is_file() and report.read_text().count("\n") > 0
+
+
+# --- 2. --resume knows its inputs by identity ----------------------------------------------------
+
+
+def _resume_setup(tmp_path: Path, n: int = 30) -> tuple[Path, Path, list[str]]:
+    """A corpus in ``tmp/one/corpus``, its whole report (run from ``tmp/one``), the report's lines."""
+    attacks.sgd_folder(tmp_path / "one" / "corpus", n)
+    whole = tmp_path / "whole.jsonl"
+    assert run("validate", "corpus", "--report", str(whole), "--quiet", cwd=tmp_path / "one").returncode in (0, 1)
+    return tmp_path / "one" / "corpus", whole, whole.read_text().splitlines(keepends=True)
+
+
+def _verdicts(report: Path) -> list[tuple[str, str]]:
+    return [(r["dialogue_id"], r["status"]) for r in map(json.loads, report.read_text().splitlines())]
+
+
+def test_resume_from_another_working_directory_duplicates_nothing(tmp_path: Path) -> None:
+    corpus, whole, lines = _resume_setup(tmp_path)
+    cut = tmp_path / "cut.jsonl"
+    cut.write_text("".join(lines[:10]))
+    (tmp_path / "elsewhere").mkdir()
+    result = run("validate", "../one/corpus", "--report", str(cut), "--resume", "--quiet", cwd=tmp_path / "elsewhere")
+    assert result.returncode in (0, 1), result.stderr
+    assert _verdicts(cut) == _verdicts(whole)  # 30 lines, none twice
+
+
+def test_resume_refuses_the_report_of_another_folder_of_the_same_name(tmp_path: Path) -> None:
+    _, _, lines = _resume_setup(tmp_path)
+    attacks.sgd_folder(tmp_path / "two" / "corpus", 30)
+    cut = tmp_path / "cut.jsonl"
+    cut.write_text("".join(lines[:10]))
+    result = run("validate", "corpus", "--report", str(cut), "--resume", "--quiet", cwd=tmp_path / "two")
+    assert result.returncode == 2
+    assert result.stderr.startswith(f"csp-check: error: --resume --report {cut}: it holds dialogues of "
+                                    f"{tmp_path / 'one' / 'corpus' / 'dialogues_001.json'}")  # fmt: skip
+    assert cut.read_text() == "".join(lines[:10])
+
+
+def test_resume_refuses_a_report_of_a_file_changed_since(tmp_path: Path) -> None:
+    corpus, _, lines = _resume_setup(tmp_path)
+    cut = tmp_path / "cut.jsonl"
+    cut.write_text("".join(lines[:10]))
+    attacks.sgd_folder(corpus, 31)  # the same name, other content
+    result = run("validate", str(corpus), "--report", str(cut), "--resume", "--quiet")
+    assert result.returncode == 2 and "changed since the report was written" in result.stderr
+
+
+def test_resume_checks_transient_errors_again(tmp_path: Path) -> None:
+    corpus, whole, lines = _resume_setup(tmp_path)
+    died = []
+    for k, line in enumerate(lines[:12]):
+        report = json.loads(line)
+        if k in (3, 7):  # a worker died on these
+            report.update(status="error", error=f"{report['source']}: dialogue {report['dialogue_id']}: worker process died")
+            report["extra"]["error_kind"] = "internal"
+            died.append(report["dialogue_id"])
+        lines[k] = json.dumps(report) + "\n"
+    cut = tmp_path / "cut.jsonl"
+    cut.write_text("".join(lines[:12]))
+    result = run("validate", str(corpus), "--report", str(cut), "--resume", "--quiet")
+    assert result.returncode in (0, 1), result.stderr
+    got = dict(_verdicts(cut))
+    assert len(_verdicts(cut)) == 30 and got == dict(_verdicts(whole))
+    assert all(got[d] != "error" for d in died)
+
+
+def test_resume_picks_up_the_part_a_killed_run_left(tmp_path: Path, monkeypatch) -> None:
+    corpus, whole, lines = _resume_setup(tmp_path)
+    report = tmp_path / "r.jsonl"
+    report.write_text("".join(lines[:5]))
+    part = tmp_path / ".r.jsonl.k1ll3d.part"  # what SIGKILL leaves: the old lines, then more, the last one cut
+    part.write_text("".join(lines[:20]) + lines[20][:30])
+    checked: list[str] = []
+    original = runner.check_one
+    monkeypatch.setattr(runner, "check_one", lambda d, s: (checked.append(d.id), original(d, s))[1])
+    result = CliRunner().invoke(main, ["validate", str(corpus), "--report", str(report), "--resume", "--quiet"])
+    assert result.exit_code in (0, 1), result.output
+    assert _verdicts(report) == _verdicts(whole)
+    assert len(checked) == 10  # the 20 whole lines of the .part are not checked again
+    assert not list(tmp_path.glob("*.part"))

@@ -29,10 +29,10 @@ class LazyGroup(click.Group):
         else:
             try:
                 os.fstat(sys.stdout.fileno())
+            except (ValueError, AttributeError):  # no file descriptor (a test runner's buffer; io.UnsupportedOperation)
+                pass
             except OSError:  # fd 1 closed: the same
                 _drop_stdout(reopen=True)
-            except (ValueError, AttributeError):  # no file descriptor (a test runner's buffer)
-                pass
         try:
             return super().main(*args, **kwargs)
         except OSError as err:

@@ -55,6 +55,7 @@ from csp_check.output.report_file import (
     done_counts,
     previous_reports,
     refuse_inputs,
+    remove_leftover_parts,
 )
 from csp_check.pipeline import dialogue_csp, load_corpus, with_annotations
 from csp_check.readers import FORMATS, input_files, jsonl_total
@@ -314,6 +315,8 @@ def _validate(
         if writer is not None:
             writer, closing = None, writer
             _close_report(closing, report_path)
+            if resume and report_path is not None:  # its lines are in the report now
+                remove_leftover_parts(report_path)
     except UsageError as err:
         _discard(writer)
         _fail(str(err))
