@@ -60,7 +60,7 @@ from csp_check.solvers.defaults import DEFAULT_SOLVER, DEFAULT_TIME_LIMIT
 @click.option("--cache-dir", type=click.Path(file_okay=False, path_type=Path), default=Path("~/.cache/csp-check"),
               show_default=True, help="LLM answer cache.")  # fmt: skip
 @click.option("--request-timeout", type=click.FloatRange(min=0, min_open=True), default=120.0, show_default=True,
-              help="Seconds per LLM request.")  # fmt: skip
+              help="Total seconds per LLM request, the whole answer included.")  # fmt: skip
 @click.option("--retries", type=click.IntRange(min=0), default=4, show_default=True, help="LLM retries per request.")
 @engine_options
 def experiment(

@@ -251,7 +251,7 @@ def check_resumed_inputs(path: Path, reports: Sequence[DialogueReport], inputs: 
     foreign = sorted({report_key(r)[0] for r in reports if not report_belongs(r, inputs)})
     if foreign:
         shown = ", ".join(foreign[:3]) + (f" and {len(foreign) - 3} more" if len(foreign) > 3 else "")
-        raise UsageError(f"--resume --report {path}: it holds dialogues of {shown}, not among the given inputs "
+        raise UsageError(f"--resume --report {path}: it holds dialogues of {shown}, none of the given inputs "
                          f"({', '.join(map(str, inputs))}); resume with the same inputs, or give a new --report file")
     for report in reports:
         identity = report.extra.get("input")

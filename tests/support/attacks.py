@@ -141,3 +141,78 @@ def process_group(pgid: int) -> list[int]:
             if fields[0] not in "ZX" and int(fields[2]) == pgid:
                 out.append(int(entry))
     return out
+
+
+# --- hostile servers ---------------------------------------------------------------------------
+
+
+class HostileServer:
+    """An OpenAI-compatible ``/v1/chat/completions`` on 127.0.0.1 that misbehaves one way:
+
+    - ``drip``: a valid answer whose body comes one byte every ``delay`` seconds;
+    - ``huge``: a valid answer of ``size`` bytes (the text is that long);
+    - ``echo``: HTTP 401 whose error message repeats the request's ``Authorization`` header.
+
+    ``hits`` counts requests. Stops itself after ``lifetime`` seconds."""
+
+    def __init__(self, mode: str, delay: float = 0.2, size: int = 8 << 20, lifetime: float = 120.0):
+        import threading
+        from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+        self.hits = 0
+        server = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def log_message(self, *args: object) -> None:
+                pass
+
+            def do_POST(self) -> None:
+                self.rfile.read(int(self.headers.get("Content-Length") or 0))
+                server.hits += 1
+                try:
+                    if mode == "echo":
+                        body = json.dumps({"error": {"message": f"invalid key; you sent Authorization: "
+                                                                f"{self.headers.get('Authorization')}"}}).encode()  # fmt: skip
+                        self._head(401, len(body))
+                        self.wfile.write(body)
+                        return
+                    text = "x" * size if mode == "huge" else '{"domain": "Restaurants_1"}'
+                    body = json.dumps({"id": "c", "object": "chat.completion", "created": 0, "model": "m",
+                                       "choices": [{"index": 0, "finish_reason": "stop",
+                                                    "message": {"role": "assistant", "content": text}}]}).encode()  # fmt: skip
+                    self._head(200, len(body))
+                    if mode == "drip":
+                        for k in range(len(body)):
+                            self.wfile.write(body[k : k + 1])
+                            self.wfile.flush()
+                            time.sleep(delay)
+                    else:
+                        self.wfile.write(body)
+                except (BrokenPipeError, ConnectionResetError):
+                    pass
+
+            def _head(self, status: int, length: int) -> None:
+                self.send_response(status)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(length))
+                self.end_headers()
+
+        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.httpd.daemon_threads = True
+        self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
+        self.watchdog = threading.Timer(lifetime, self.httpd.shutdown)
+
+    @property
+    def base_url(self) -> str:
+        """``http://127.0.0.1:PORT/v1``."""
+        return f"http://127.0.0.1:{self.httpd.server_address[1]}/v1"
+
+    def __enter__(self) -> HostileServer:
+        self.thread.start()
+        self.watchdog.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.watchdog.cancel()
+        self.httpd.shutdown()
+        self.httpd.server_close()
