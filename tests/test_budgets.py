@@ -11,9 +11,11 @@ import json
 import time
 from pathlib import Path
 
+from click.testing import CliRunner
 from support import attacks
 from support.openai_server import FakeOpenAI
 
+from csp_check.cli.main import main
 from csp_check.llm.client import ChatClient, CompletionError, LLMSettings, redact
 from csp_check.nlsi.instructions import InstructionParser
 from csp_check.nlsi.schema import load_schema
@@ -47,12 +49,13 @@ def test_a_call_of_thousands_of_arguments_is_reported_in_linear_space(tmp_path: 
     args = ", ".join(f'a{i}="x"' for i in range(n))
     path = tmp_path / "calls.jsonl"
     path.write_text(json.dumps({"example_id": "big", "utterance": "find me a restaurant in San Jose",
-                                "all_standing_instructions": "[]", "api_calls": [f"GetRestaurants({args})"]}) + "\n")  # fmt: skip
+                                "all_standing_instructions": ["If I ask for restaurants, look for Italian ones."],
+                                "api_calls": [f"GetRestaurants({args})"]}) + "\n")  # fmt: skip
     report = tmp_path / "r.jsonl"
     start = time.perf_counter()
-    result = attacks.run_cli(["calls", str(path), "--schema", str(SCHEMA), "--quiet", "--report", str(report)], timeout=120)
-    assert time.perf_counter() - start < 40, result.stderr
-    assert "Traceback" not in result.stderr
+    result = CliRunner().invoke(main, ["calls", str(path), "--schema", str(SCHEMA), "--quiet", "--report", str(report)])
+    assert time.perf_counter() - start < 20, result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
     line = json.loads(report.read_text())
     assert len(line["violations"]) >= n  # one per unknown argument
     assert max(len(v["call"] or "") for v in line["violations"]) < 400
@@ -69,8 +72,7 @@ def test_a_long_instruction_is_parsed_in_near_linear_time() -> None:
         start = time.perf_counter()
         parser.parse(text)
         timings.append(time.perf_counter() - start)
-    assert timings[1] < 2.0, timings  # quadratic: 6.7 s for 4,000
-    assert timings[1] < 10 * timings[0] + 0.2, timings
+    assert timings[1] < 8 * timings[0] + 0.3, timings  # quadratic: 0.24 s for 1,000, 6.7 s for 4,000
 
 
 # --- the LLM client --------------------------------------------------------------------------
@@ -100,39 +102,42 @@ def test_request_timeout_is_a_total_deadline_a_drip_does_not_reset() -> None:
     assert took < 2 * 1.5 + 4, took  # two attempts of at most the deadline each (+ start-up, backoff)
 
 
-def test_calls_llm_parse_has_a_timeout_and_retries(tmp_path: Path) -> None:
-    path = tmp_path / "ex.jsonl"
-    instruction = "Whenever it is my birthday I want somewhere festive"  # no slot value: the rule parser gives up
+def _unparsable_example(path: Path) -> Path:
+    """One example whose instruction the rule parser cannot read (no slot value)."""
     path.write_text(json.dumps({"example_id": "e", "utterance": "find me a restaurant",
-                                "all_standing_instructions": [instruction], "api_calls": ["GetRestaurants()"]}) + "\n")  # fmt: skip
+                                "all_standing_instructions": ["Whenever it is my birthday I want somewhere festive"],
+                                "api_calls": ["GetRestaurants()"]}) + "\n")  # fmt: skip
+    return path
+
+
+def test_calls_llm_parse_has_a_timeout_and_retries(tmp_path: Path) -> None:
+    path = _unparsable_example(tmp_path / "ex.jsonl")
     with attacks.HostileServer("drip", delay=0.3) as server:
         start = time.perf_counter()
-        result = attacks.run_cli(["calls", str(path), "--schema", str(SCHEMA), "--llm-parse", "--base-url", server.base_url,
-                                  "--request-timeout", "1", "--retries", "1", "--cache-dir", str(tmp_path / "c")],
-                                 timeout=120)  # fmt: skip
+        result = CliRunner().invoke(main, ["calls", str(path), "--schema", str(SCHEMA), "--llm-parse", "--base-url",
+                                           server.base_url, "--request-timeout", "1", "--retries", "1",
+                                           "--cache-dir", str(tmp_path / "c"), "--report", str(tmp_path / "r.jsonl")])  # fmt: skip
         took = time.perf_counter() - start
         hits = server.hits
-    assert "Traceback" not in result.stderr
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
     assert hits == 2  # one retry
-    assert took < 30, took
+    assert took < 15, took  # each attempt ended at its 1 s deadline (the drip takes 75 s)
+    assert "no whole answer within 1 s" in (tmp_path / "r.jsonl").read_text()
 
 
-def test_an_echoed_key_is_redacted_from_errors_and_reports(tmp_path: Path) -> None:
+def test_an_echoed_key_is_redacted_from_errors_and_reports(tmp_path: Path, monkeypatch) -> None:
     with attacks.HostileServer("echo") as server:
         answer = _client(server.base_url).complete("hi")
     assert isinstance(answer, CompletionError)
     assert KEY not in answer.error and "Authorization: [redacted]" in answer.error
-    path = tmp_path / "ex.jsonl"
-    path.write_text(json.dumps({"example_id": "e", "utterance": "find me a restaurant",
-                                "all_standing_instructions": ["Whenever it is my birthday I want somewhere festive"],
-                                "api_calls": ["GetRestaurants()"]}) + "\n")  # fmt: skip
+    path = _unparsable_example(tmp_path / "ex.jsonl")
     report = tmp_path / "r.jsonl"
+    monkeypatch.setenv("OPENAI_API_KEY", KEY)
     with attacks.HostileServer("echo") as server:
-        result = attacks.run_cli(["calls", str(path), "--schema", str(SCHEMA), "--llm-parse", "--base-url", server.base_url,
-                                  "--report", str(report), "--cache-dir", str(tmp_path / "c")],
-                                 env={"OPENAI_API_KEY": KEY}, timeout=120)  # fmt: skip
+        result = CliRunner().invoke(main, ["calls", str(path), "--schema", str(SCHEMA), "--llm-parse", "--base-url",
+                                           server.base_url, "--report", str(report), "--cache-dir", str(tmp_path / "c")])  # fmt: skip
         assert server.hits >= 1
-    assert KEY not in result.stderr + result.stdout + report.read_text()
+    assert KEY not in result.output + report.read_text()
     assert "[redacted]" in report.read_text()
 
 

@@ -155,10 +155,25 @@ def is_large(path: Path) -> bool:
         return False
 
 
+#: How much of a file (characters) :func:`head` reads at most to find its head.
+HEAD_BUDGET = 64 << 20
+_WHITE_RUN = re.compile(r"[ \t\r\n]{2,}")
+
+
 def head(path: Path, size: int = 4096) -> str:
-    """The first ``size`` characters of a file, for sniffing (a UTF-8 BOM is skipped)."""
+    """The first ``size`` characters of a file, for sniffing (a UTF-8 BOM is skipped), runs of
+    white space collapsed to one blank (a file padded with megabytes of white space still shows
+    its keys), reading at most :data:`HEAD_BUDGET` characters."""
+    out = ""
+    read = 0
     with open(path, encoding="utf-8-sig", errors="replace") as f:
-        return f.read(size)
+        while len(out) < size and read < HEAD_BUDGET:
+            block = f.read(max(size, 1 << 20))
+            if not block:
+                break
+            read += len(block)
+            out = _WHITE_RUN.sub(" ", out + block)
+    return out[:size]
 
 
 def read_text(path: Path) -> str:
