@@ -32,15 +32,27 @@ def run(*args: str, cwd: Path | None = None, stdout=subprocess.PIPE, timeout: fl
     return attacks.run_cli(list(args), cwd=cwd, stdout=stdout, timeout=timeout, env=env)
 
 
+class _Result:
+    def __init__(self, result) -> None:
+        self.returncode, self.stderr, self.stdout = result.exit_code, result.stderr, result.stdout
+
+
+def cli(monkeypatch, *args: str, cwd: Path) -> _Result:
+    """``csp-check ARGS`` in this process (faster than a child), run from ``cwd``."""
+    with monkeypatch.context() as m:
+        m.chdir(cwd)
+        return _Result(CliRunner().invoke(main, list(args)))
+
+
 # --- 1. every failure of a zip archive costs that archive only -------------------------------------
 
 
 @pytest.mark.parametrize("kind", ["encrypted", "lzma_broken", "deflate_damaged", "not_a_zip"])
-def test_a_bad_zip_is_one_line_and_the_next_input_is_still_read(tmp_path: Path, kind: str) -> None:
+def test_a_bad_zip_is_one_line_and_the_next_input_is_still_read(tmp_path: Path, kind: str, monkeypatch) -> None:
     bad = attacks.bad_zip(tmp_path / f"{kind}.zip", kind, MWOZ)
     good = tmp_path / "good.json"
     good.write_bytes(MWOZ)
-    result = run("validate", str(bad), str(good), "--json", "--quiet")
+    result = cli(monkeypatch, "validate", str(bad), str(good), "--json", "--quiet", cwd=tmp_path)
     assert result.returncode == 2, result.stderr
     assert "Traceback" not in result.stderr and "internal error" not in result.stderr
     lines = [line for line in result.stderr.splitlines() if line.strip() and not line.startswith("warning")]
@@ -49,7 +61,7 @@ def test_a_bad_zip_is_one_line_and_the_next_input_is_still_read(tmp_path: Path, 
     assert summary["dialogues"] == 4  # the good file after it: every dialogue checked
 
 
-def test_a_bad_byte_inside_a_zipped_member_costs_one_dialogue(tmp_path: Path) -> None:
+def test_a_bad_byte_inside_a_zipped_member_costs_one_dialogue(tmp_path: Path, monkeypatch) -> None:
     damaged = MWOZ.replace(b'"text": "', b'"text": "\xff', 1)
     plain = tmp_path / "plain" / "data.json"
     plain.parent.mkdir()
@@ -57,8 +69,8 @@ def test_a_bad_byte_inside_a_zipped_member_costs_one_dialogue(tmp_path: Path) ->
     zipped = tmp_path / "data.zip"
     with zipfile.ZipFile(zipped, "w") as archive:
         archive.writestr("data.json", damaged)
-    as_plain = json.loads(run("validate", str(plain), "--json", "--quiet").stdout)
-    as_zip = json.loads(run("validate", str(zipped), "--json", "--quiet").stdout)
+    as_plain = json.loads(cli(monkeypatch, "validate", str(plain), "--json", "--quiet", cwd=tmp_path).stdout)
+    as_zip = json.loads(cli(monkeypatch, "validate", str(zipped), "--json", "--quiet", cwd=tmp_path).stdout)
     assert as_zip["dialogues"] == as_plain["dialogues"] == 4
     assert as_zip["errors"] == as_plain["errors"] == 1
 
@@ -126,7 +138,7 @@ def test_experiment_out_that_cannot_be_written_fails_before_the_work(tmp_path: P
 
 def test_a_folder_walk_goes_round_no_link_cycle(tmp_path: Path) -> None:
     folder = attacks.link_cycle(tmp_path / "walk", MWOZ)
-    result = run("validate", str(folder), "--json", "--quiet", timeout=30)
+    result = run("validate", str(folder), "--json", "--quiet", timeout=30)  # a child: a cycle would hang, not fail
     summary = json.loads(result.stdout)
     assert summary["dialogues"] == 4, summary  # the one file, read once
     assert summary["unreadable"] == 0
@@ -157,11 +169,11 @@ def test_sigterm_ends_the_workers_like_ctrl_c(tmp_path: Path) -> None:
 # --- 2. --resume knows its inputs by identity ----------------------------------------------------
 
 
-def _resume_setup(tmp_path: Path, n: int = 30) -> tuple[Path, Path, list[str]]:
+def _resume_setup(tmp_path: Path, monkeypatch, n: int = 30) -> tuple[Path, Path, list[str]]:
     """A corpus in ``tmp/one/corpus``, its whole report (run from ``tmp/one``), the report's lines."""
     attacks.sgd_folder(tmp_path / "one" / "corpus", n)
     whole = tmp_path / "whole.jsonl"
-    assert run("validate", "corpus", "--report", str(whole), "--quiet", cwd=tmp_path / "one").returncode in (0, 1)
+    assert cli(monkeypatch, "validate", "corpus", "--report", str(whole), "--quiet", cwd=tmp_path / "one").returncode in (0, 1)
     return tmp_path / "one" / "corpus", whole, whole.read_text().splitlines(keepends=True)
 
 
@@ -169,39 +181,39 @@ def _verdicts(report: Path) -> list[tuple[str, str]]:
     return [(r["dialogue_id"], r["status"]) for r in map(json.loads, report.read_text().splitlines())]
 
 
-def test_resume_from_another_working_directory_duplicates_nothing(tmp_path: Path) -> None:
-    corpus, whole, lines = _resume_setup(tmp_path)
+def test_resume_from_another_working_directory_duplicates_nothing(tmp_path: Path, monkeypatch) -> None:
+    corpus, whole, lines = _resume_setup(tmp_path, monkeypatch)
     cut = tmp_path / "cut.jsonl"
     cut.write_text("".join(lines[:10]))
     (tmp_path / "elsewhere").mkdir()
-    result = run("validate", "../one/corpus", "--report", str(cut), "--resume", "--quiet", cwd=tmp_path / "elsewhere")
+    result = cli(monkeypatch, "validate", "../one/corpus", "--report", str(cut), "--resume", "--quiet", cwd=tmp_path / "elsewhere")
     assert result.returncode in (0, 1), result.stderr
     assert _verdicts(cut) == _verdicts(whole)  # 30 lines, none twice
 
 
-def test_resume_refuses_the_report_of_another_folder_of_the_same_name(tmp_path: Path) -> None:
-    _, _, lines = _resume_setup(tmp_path)
+def test_resume_refuses_the_report_of_another_folder_of_the_same_name(tmp_path: Path, monkeypatch) -> None:
+    _, _, lines = _resume_setup(tmp_path, monkeypatch)
     attacks.sgd_folder(tmp_path / "two" / "corpus", 30)
     cut = tmp_path / "cut.jsonl"
     cut.write_text("".join(lines[:10]))
-    result = run("validate", "corpus", "--report", str(cut), "--resume", "--quiet", cwd=tmp_path / "two")
+    result = cli(monkeypatch, "validate", "corpus", "--report", str(cut), "--resume", "--quiet", cwd=tmp_path / "two")
     assert result.returncode == 2
     assert result.stderr.startswith(f"csp-check: error: --resume --report {cut}: it holds dialogues of "
                                     f"{tmp_path / 'one' / 'corpus' / 'dialogues_001.json'}")  # fmt: skip
     assert cut.read_text() == "".join(lines[:10])
 
 
-def test_resume_refuses_a_report_of_a_file_changed_since(tmp_path: Path) -> None:
-    corpus, _, lines = _resume_setup(tmp_path)
+def test_resume_refuses_a_report_of_a_file_changed_since(tmp_path: Path, monkeypatch) -> None:
+    corpus, _, lines = _resume_setup(tmp_path, monkeypatch)
     cut = tmp_path / "cut.jsonl"
     cut.write_text("".join(lines[:10]))
     attacks.sgd_folder(corpus, 31)  # the same name, other content
-    result = run("validate", str(corpus), "--report", str(cut), "--resume", "--quiet")
+    result = cli(monkeypatch, "validate", str(corpus), "--report", str(cut), "--resume", "--quiet", cwd=tmp_path)
     assert result.returncode == 2 and "changed since the report was written" in result.stderr
 
 
-def test_resume_checks_transient_errors_again(tmp_path: Path) -> None:
-    corpus, whole, lines = _resume_setup(tmp_path)
+def test_resume_checks_transient_errors_again(tmp_path: Path, monkeypatch) -> None:
+    corpus, whole, lines = _resume_setup(tmp_path, monkeypatch)
     died = []
     for k, line in enumerate(lines[:12]):
         report = json.loads(line)
@@ -212,7 +224,7 @@ def test_resume_checks_transient_errors_again(tmp_path: Path) -> None:
         lines[k] = json.dumps(report) + "\n"
     cut = tmp_path / "cut.jsonl"
     cut.write_text("".join(lines[:12]))
-    result = run("validate", str(corpus), "--report", str(cut), "--resume", "--quiet")
+    result = cli(monkeypatch, "validate", str(corpus), "--report", str(cut), "--resume", "--quiet", cwd=tmp_path)
     assert result.returncode in (0, 1), result.stderr
     got = dict(_verdicts(cut))
     assert len(_verdicts(cut)) == 30 and got == dict(_verdicts(whole))
@@ -220,7 +232,7 @@ def test_resume_checks_transient_errors_again(tmp_path: Path) -> None:
 
 
 def test_resume_picks_up_the_part_a_killed_run_left(tmp_path: Path, monkeypatch) -> None:
-    corpus, whole, lines = _resume_setup(tmp_path)
+    corpus, whole, lines = _resume_setup(tmp_path, monkeypatch)
     report = tmp_path / "r.jsonl"
     report.write_text("".join(lines[:5]))
     part = tmp_path / ".r.jsonl.k1ll3d.part"  # what SIGKILL leaves: the old lines, then more, the last one cut
