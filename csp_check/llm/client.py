@@ -273,7 +273,7 @@ class ChatClient:
                     try:
                         results[i] = future.result()
                     except Exception as err:  # a bug or a missing package: report, do not crash
-                        results[i] = CompletionError(error=f"{type(err).__name__}: {err}")
+                        results[i] = CompletionError(error=redact(f"{type(err).__name__}: {err}", self.api_key()))
                     advance()
         return [r if r is not None else CompletionError(error="not run") for r in results]
 

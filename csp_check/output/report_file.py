@@ -253,11 +253,14 @@ def check_resumed_inputs(path: Path, reports: Sequence[DialogueReport], inputs: 
         shown = ", ".join(foreign[:3]) + (f" and {len(foreign) - 3} more" if len(foreign) > 3 else "")
         raise UsageError(f"--resume --report {path}: it holds dialogues of {shown}, none of the given inputs "
                          f"({', '.join(map(str, inputs))}); resume with the same inputs, or give a new --report file")
+    now: dict[str, str | None] = {}  # each file hashed once
     for report in reports:
         identity = report.extra.get("input")
         if isinstance(identity, dict) and identity.get("sha256"):
-            now = fingerprint(Path(str(identity.get("path"))))
-            if now != identity["sha256"]:
+            where = str(identity.get("path"))
+            if where not in now:
+                now[where] = fingerprint(Path(where))
+            if now[where] != identity["sha256"]:
                 raise UsageError(f"--resume --report {path}: {identity.get('path')} changed since the report was "
                                  "written (its content fingerprint differs); give a new --report file")
 
