@@ -135,6 +135,7 @@ def reading_options(f: Callable) -> Callable:
     "calls": "csp_check.cli.nlsi:calls_command",  # API calls against standing instructions (docs/nlsi.md)
     "nlsi": "csp_check.cli.nlsi:nlsi_group",
     "constraints": "csp_check.cli.constraints:constraints_command",  # the registry's listing
+    "iur": "csp_check.cli.iur:iur_group",  # indirect user requests (docs/iur.md)
 })
 @click.version_option(package_name="csp-check")
 def main() -> None:
