@@ -17,6 +17,7 @@ on stderr naming the URL).
 
 from __future__ import annotations
 
+import hashlib
 import json
 import sys
 from collections import Counter
@@ -25,8 +26,12 @@ from pathlib import Path
 import click
 
 from csp_check.iur.criteria import check_record
+from csp_check.iur.detect import Candidate, candidates
 from csp_check.iur.records import RecordError, read_records
 from csp_check.iur.schema import Service, load_services
+from csp_check.models import Dialogue
+from csp_check.readers import FORMATS, read_dialogues
+from csp_check.score.split import HALVES, half_of
 
 EXIT_OK, EXIT_ERROR = 0, 2
 
@@ -82,3 +87,58 @@ def check_command(file: Path, schemas: tuple[Path, ...], report: Path) -> None:
                f"inappropriate {sum(r.appropriate is False for r in results)}")
     if labelled:
         click.echo(f"unambiguity label accuracy (N+1 classes): {agree}/{len(labelled)} = {agree / len(labelled):.3f}")
+
+
+def sample_key(c: Candidate) -> str:
+    """The fixed hash a sample is drawn by: SHA-256 of ``dialogue_id:turn:domain.slot``."""
+    return hashlib.sha256(f"{c.dialogue_id}:{c.turn}:{c.slot_type}".encode()).hexdigest()
+
+
+def candidates_markdown(rows: list[Candidate], per_kind: int) -> str:
+    """A readable sample for a blind reader: ``per_kind`` candidates of each kind, first by
+    :func:`sample_key`, each with its utterance, the two turns before, slot, value, kind and why."""
+    lines = ["# Indirect-request candidates for reading", "",
+             "Each item: a user turn whose belief state gains a value that no words of the dialogue so far name.",
+             "Kind `implied`: the turn's words point to the value (an indirect request); `unsaid`: nothing does",
+             "(an annotation error, unless a wording says it). Judge for each: is the kind right?", ""]
+    for kind in ("implied", "unsaid"):
+        chosen = sorted((c for c in rows if c.kind == kind), key=sample_key)[:per_kind]
+        lines += [f"## {kind} ({len(chosen)} of {sum(c.kind == kind for c in rows)})", ""]
+        for n, c in enumerate(chosen, 1):
+            lines += [f"### {kind} {n}. {c.dialogue_id} turn {c.turn}", ""]
+            lines += [f"- before: {p[:200]}" for p in c.previous]
+            lines += [f"- **user**: {c.utterance}", f"- slot `{c.slot_type}`, value `{c.value}`", f"- kind **{c.kind}**: {c.reason}", ""]
+    return "\n".join(lines)
+
+
+@iur_group.command("detect")
+@click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.option("--report", type=click.Path(path_type=Path), required=True, help="JSON lines, one per candidate.")
+@click.option("--format", "fmt", type=click.Choice(FORMATS), default="auto", show_default=True)
+@click.option("--sample-md", type=click.Path(path_type=Path), help="Write a readable sample of candidates here.")
+@click.option("--sample-half", type=click.Choice(HALVES), default="check", show_default=True)
+@click.option("--per-kind", type=int, default=30, show_default=True, help="Candidates of each kind in the sample.")
+def detect_command(paths: tuple[Path, ...], report: Path, fmt: str, sample_md: Path | None, sample_half: str,
+                   per_kind: int) -> None:
+    """Implied and unsaid state values of the corpus's user turns, by half (work / check)."""
+    rows: list[Candidate] = []
+    users: Counter[str] = Counter()
+    errors = 0
+    for item in read_dialogues(list(paths), fmt):
+        if not isinstance(item, Dialogue):
+            click.echo(f"error: {item}", err=True)
+            errors += 1
+            continue
+        users[half_of(item.id)] += sum(t.speaker == "user" for t in item.turns)
+        rows += candidates(item)
+    write_lines([c.model_dump(mode="json") for c in rows], report)
+    for half in HALVES:
+        mine = [c for c in rows if c.half == half]
+        turns = {kind: len({(c.dialogue_id, c.turn) for c in mine if c.kind == kind}) for kind in ("implied", "unsaid")}
+        values = Counter(c.kind for c in mine)
+        click.echo(f"{half}: {users[half]} user turns; implied {values['implied']} values in {turns['implied']} turns, "
+                   f"unsaid {values['unsaid']} values in {turns['unsaid']} turns")
+    if sample_md is not None:
+        sample_md.write_text(candidates_markdown([c for c in rows if c.half == sample_half], per_kind), encoding="utf-8")
+    if errors:
+        sys.exit(EXIT_ERROR)

@@ -4,8 +4,8 @@ or has content words that *point to* it (the paper's indirection strategies, §6
 Its output is :class:`Evidence`: a phrase of the utterance and the candidate values it allows
 (a unary constraint ``x ∈ values`` of the unambiguity CSP, :mod:`csp_check.iur.criteria`).
 
-- **Named** (:func:`names`): the value's normalised text or a spelling of it
-  (:func:`csp_check.annotate.wordings.spellings`), a word form of a one-word value ("southern"
+- **Named** (:func:`names`): the value's normalised text (the normaliser merges spellings:
+  "center" / "centre", "guest house" / guesthouse), a word form of a one-word value ("southern"
   for south), a number in digits or words, a clock time in any notation ("6 pm" for 18:00, on
   the 12-hour clock when no period is said), and for a true / false slot the slot's own cue with
   its negation (:func:`csp_check.language.cues.boolean_span`: "no live music", "pets are not
@@ -25,14 +25,35 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from csp_check.annotate.wordings import spellings
-from csp_check.iur.words import ALONE, AVERSION, GROUP_WORDS, HYPONYMS, PEOPLE_WORDS, SPEAKER, STOP_WORDS, STRATEGY_CUES
+from csp_check.iur.words import (
+    ALONE,
+    AVERSION,
+    GENERIC_NAME_WORDS,
+    GROUP_WORDS,
+    HYPONYMS,
+    PEOPLE_WORDS,
+    PERMITS,
+    SHORT_YEAR,
+    SPEAKER,
+    STOP_WORDS,
+    STRATEGY_CUES,
+    YEARS_BACK,
+)
 from csp_check.language.cue_words import NEGATORS
 from csp_check.language.cues import amenity_span, boolean_span, read_boolean
-from csp_check.language.normalize import NUMBER_WORDS, clock_time, fold_aligned, normalize, parse_amount
+from csp_check.language.lexicon import ADVERBS
+from csp_check.language.normalize import (
+    NUMBER_WORDS,
+    clock_time,
+    edit_distance,
+    fold_aligned,
+    normalize,
+    one_typo,
+    parse_amount,
+)
 
 BOOLEAN_VALUES = frozenset({"true", "false", "yes", "no"})
-_TIME = re.compile(r"\b\d{1,2}(?::\d\d)?\s*(?:a\.?m\.?|p\.?m\.?|o'?clock)?|\b(?:noon|midnight)\b", re.I)
+_TIME = re.compile(r"\b\d{3,4}(?=\s*hrs?\b)|\b\d{1,2}(?::\d\d)?\s*(?:a\.?m\.?|p\.?m\.?|o'?clock)?|\b(?:noon|midnight)\b", re.I)
 _NUMBER = re.compile(r"\b(?:\d+|" + "|".join(sorted(NUMBER_WORDS, key=len, reverse=True)) + r")\b")
 _FRAME = frozenset("has is are allowed allow offers offer serves serve good for with accepts accept the of".split())
 
@@ -97,7 +118,8 @@ def names(text: str, value: str, slot: str = "") -> str | None:
         return None
     if re.fullmatch(r"\d{1,2}:\d\d", key):
         for m in _TIME.finditer(low):
-            said = clock_time(m.group(0).strip())
+            raw = m.group(0).strip()
+            said = f"{int(raw[:-2]):02d}:{raw[-2:]}" if raw.isdigit() and len(raw) >= 3 else clock_time(raw)  # "1215hrs"
             if said is None:
                 continue
             h, mm = said.split(":")
@@ -105,10 +127,9 @@ def names(text: str, value: str, slot: str = "") -> str | None:
             if said == key or (half and int(h) < 12 and f"{int(h) + 12:02d}:{mm}" == key):
                 return m.group(0).strip()
         return None
-    text_key = normalize(text)
-    for form in {key, *(normalize(s) for s in spellings(value))}:
-        if form and re.search(rf"(?<![\w]){re.escape(form)}(?![\w])", text_key):
-            return form
+    text_key = normalize(text)  # the normaliser merges spellings ("center" / "centre", "guest house")
+    if re.search(rf"(?<![\w]){re.escape(key)}(?![\w])", text_key):
+        return key
     if " " not in key:
         for word in re.findall(r"[a-z0-9]+", text_key):
             if _word_form(word, key):
@@ -125,17 +146,51 @@ def _polarity(low: str, start: int) -> str:
     """``"false"`` when a negator among the four words before ``start`` in its clause, or an
     aversion anywhere before it in the clause, turns the phrase; else ``"true"``."""
     before = _clause_before(low, start)
+    if PERMITS.search(before):
+        return "true"  # "no restriction for smoking"
     near = " ".join(before.split()[-4:])
     return "false" if NEGATORS.search(near) or AVERSION.search(before) else "true"
+
+
+def stem(word: str) -> str:
+    """A crude English stem for comparing word forms ("sharing" / "shared" / "share" → "shar")."""
+    for suffix in ("ing", "ed", "es", "s", "e"):
+        if word.endswith(suffix) and len(word) - len(suffix) >= 4:
+            return word[: -len(suffix)]
+    return word
+
+
+def distinguishing(value: str, candidates: list[str]) -> list[str]:
+    """The words of a multi-word ``value`` that no other candidate has ("bedroom" of "Bedroom
+    speaker" beside "Kitchen speaker"), its head noun aside ("class" of "First Class" is no
+    modifier): naming them swaps the head for another word ("my bedroom device")."""
+    own = [w for w in normalize(value).split() if w not in STOP_WORDS]
+    others = {w for c in candidates if c != value for w in normalize(c).split()}
+    return [w for w in own[:-1] if w not in others] if len(own) > 1 else []  # modifiers: the head is what is swapped
+
+
+def year_said(text: str, year: int | None) -> tuple[str, str] | None:
+    """(words, year) of a two-digit year ("'15" → 2015) or a year counted back from ``year``
+    ("six years back" → year − 6), or ``None``."""
+    low = fold_aligned(text)
+    m = SHORT_YEAR.search(low)
+    if m:
+        return m.group(0), f"20{m.group(1)}"
+    m = YEARS_BACK.search(low)
+    if m and year is not None:
+        back = 1 if m.group(0) == "last year" or m.group(1) == "a" else parse_amount(m.group(1))
+        return (m.group(0), str(year - back)) if back is not None else None
+    return None
 
 
 def party_size(text: str) -> tuple[str, int] | None:
     """(the words, the number of people) an elaboration of a party counts ("me and my wife" →
     2, "just me" → 1), or ``None`` when the text names no people."""
     low = fold_aligned(text)
-    if ALONE.search(low):
-        return ALONE.search(low).group(0), 1  # type: ignore[union-attr]
-    count, words = 0, []
+    alone = ALONE.search(low)
+    if alone:
+        return alone.group(0), 1
+    count, words = 0, list[str]()
     for phrase, n in GROUP_WORDS.items():
         for m in re.finditer(rf"\b{re.escape(phrase)}\b", low):
             count, words = count + n, [*words, m.group(0)]
@@ -148,18 +203,26 @@ def party_size(text: str) -> tuple[str, int] | None:
     return ", ".join(words), count
 
 
-def evidence(text: str, slot: str, candidates: list[str], description: str = "") -> list[Evidence]:
+def evidence(text: str, slot: str, candidates: list[str], description: str = "", year: int | None = None) -> list[Evidence]:
     """The phrases of ``text`` that name or point to some of ``candidates`` (values of
     ``slot``), each with the candidates it allows (module docstring). Phrases that point to
-    several candidates (a word in the lists of two values) allow all of them."""
+    several candidates (a word in the lists of two values) allow all of them; a phrase under a
+    negation allows the others ("not very costly": not pricey). ``year``: the dialogue's year,
+    for a year counted back."""
     low = fold_aligned(text)
     out: list[Evidence] = []
+    boolean = is_boolean(candidates)
     for v in candidates:
         said = names(text, v, slot)
         if said is not None:
-            out.append(Evidence(said, frozenset({v}), "direct"))
+            at = low.find(said)
+            if not boolean and at >= 0 and _polarity(low, at) == "false":
+                out.append(Evidence(said, frozenset(candidates) - {v}, "direct, negated"))
+            else:
+                out.append(Evidence(said, frozenset({v}), "direct"))
     by_phrase: dict[tuple[int, int], set[str]] = {}
-    if is_boolean(candidates):
+    negated: set[tuple[int, int]] = set()
+    if boolean:
         truth = {_truth(v): v for v in candidates}
         for word in cue_words(slot.rpartition(".")[2], description):
             pattern = HYPONYMS.get(word)
@@ -167,12 +230,25 @@ def evidence(text: str, slot: str, candidates: list[str], description: str = "")
                 polarity = _polarity(low, m.start())
                 if polarity in truth:
                     by_phrase.setdefault((m.start(), m.end()), set()).add(truth[polarity])
+        cues = {stem(w) for c in cue_words(slot.rpartition(".")[2], description) for w in c.split()}
+        for m in re.finditer(r"[a-z]+", low):  # the cue in another word form ("sharing is fine" for shared)
+            polarity = _polarity(low, m.start())
+            if stem(m.group(0)) in cues and polarity in truth:
+                by_phrase.setdefault((m.start(), m.end()), set()).add(truth[polarity])
     else:
         for v in candidates:
             for word in {normalize(v), *(_stem(w) for w in normalize(v).split() if w not in STOP_WORDS)}:
                 pattern = HYPONYMS.get(word)
                 for m in re.finditer(rf"(?<![\w-])(?:{pattern})(?![\w-])", low) if pattern else ():
                     by_phrase.setdefault((m.start(), m.end()), set()).add(v)
+                    if _polarity(low, m.start()) == "false":
+                        negated.add((m.start(), m.end()))
+            for word in distinguishing(v, candidates):
+                for m in re.finditer(rf"(?<![\w-]){re.escape(word)}(?![\w-])", low):
+                    by_phrase.setdefault((m.start(), m.end()), set()).add(v)
+        said_year = year_said(text, year)
+        if said_year is not None and said_year[1] in candidates:
+            out.append(Evidence(said_year[0], frozenset({said_year[1]}), "elaboration"))
         if candidates and all(normalize(v).isdigit() for v in candidates):
             party = party_size(text)
             if party is not None and str(party[1]) in {normalize(v) for v in candidates}:
@@ -182,7 +258,10 @@ def evidence(text: str, slot: str, candidates: list[str], description: str = "")
     for (start, end), values in sorted(by_phrase.items()):
         words = low[start:end]
         if not any(words in d or d in words for d in direct):
-            out.append(Evidence(words, frozenset(values), "hyponym/synonym swap"))
+            if (start, end) in negated:
+                out.append(Evidence(words, frozenset(candidates) - values, "hyponym/synonym swap, negated"))
+            else:
+                out.append(Evidence(words, frozenset(values), "hyponym/synonym swap"))
     return out
 
 
@@ -195,3 +274,38 @@ def strategies(text: str) -> list[str]:
 def content_words(text: str) -> set[str]:
     """The lower-case words of ``text`` that are not stop words (the appropriateness test's words)."""
     return {_stem(w) for w in re.findall(r"[a-z]+", normalize(text)) if w not in STOP_WORDS and len(w) > 2}
+
+
+def names_loosely(text: str, value: str, slot: str = "") -> str | None:
+    """:func:`names`, or a wording the corpora use beside the value's own (the words detection
+    accepts as naming, so that a value is a candidate only when no wording of it is written):
+    a paraphrase the normaliser knows (:data:`csp_check.language.lexicon.ADVERBS`: "upscale"
+    for expensive), a name's distinctive words without its generic ones
+    ("acorn" for acorn guest house, all of them in the text), or one word one typo away from a
+    one-word value of five letters or more ("expensiv")."""
+    said = names(text, value, slot)
+    if said is not None:
+        return said
+    key, text_key = normalize(value), normalize(text)
+    for surface, meant in ADVERBS.items():
+        if meant == key and re.search(rf"(?<![\w]){re.escape(normalize(surface))}(?![\w])", text_key):
+            return surface
+    words = set(re.findall(r"[a-z0-9']+", text_key))
+    own = [w for w in key.split() if w not in GENERIC_NAME_WORDS and w not in STOP_WORDS]
+    if len(key.split()) > 1 and own and all(w in words or any(_word_form(w, t) for t in words) for w in own):
+        return " ".join(own)
+    if " " not in key and len(key) >= 5 and not key.isdigit():
+        typo = next((w for w in words if len(w) >= 5 and one_typo(w, key)), None)
+        if typo is not None:
+            return typo
+    squeezed, value_squeezed = re.sub(r"[\W_]+", "", text_key), re.sub(r"[\W_]+", "", key)
+    if len(value_squeezed) >= 6 and value_squeezed in squeezed:
+        return key  # "queen 's college", "night club", "tocambridge": the value's letters, spacing aside
+    tokens = text_key.split()
+    n = len(key.split())
+    if n > 1 and len(value_squeezed) >= 8:
+        for i in range(len(tokens) - n + 1):  # "cambrige artworks", "stasted airport": two edits over the name
+            window = "".join(tokens[i : i + n])
+            if edit_distance(window, value_squeezed, 2) <= 2:
+                return " ".join(tokens[i : i + n])
+    return None

@@ -27,14 +27,23 @@ HYPONYMS: dict[str, str] = {
     "theater": r"plays?|playwright|broadway|stage|actors?|drama|shakespeare|opera|ballet|musicals?|stand[- ]?up"
                r"|comed(?:y|ian)",
     # prices
-    "cheap": r"budget|affordable|bargain|low[- ]?cost|economical|thrifty|broke|tight on money|save money"
-             r"|saving money|not (?:too |very )?expensive|won't break the bank|wallet|frugal",
-    "inexpensive": r"budget|affordable|bargain|low[- ]?cost|economical|thrifty|broke|frugal",
-    "moderate": r"reasonabl[ey](?: priced)?|mid[- ]?range|average price|not too (?:expensive|cheap|pricey|fancy)"
+    # "affordable", "economical": below the top of the scale, so cheap or moderate (both lists)
+    "cheap": r"budget|affordable|bargain|low[- ]?cost|economical(?: pric\w+)?|thrifty|broke|tight on money|save money"
+             r"|saving money|won't break the bank|wallet|frugal",
+    "inexpensive": r"budget|affordable|bargain|low[- ]?cost|economical(?: pric\w+)?|thrifty|broke|frugal",
+    "moderate": r"reasonabl[ey](?: priced)?|mid[- ]?range|average[- ]?pric\w*|intermediate(?:[- ]pric\w+)?"
+                r"|not too (?:expensive|cheap|pricey|fancy)|affordable|economical(?: pric\w+)?"
                 r"|decent price|middle of the road|without burning",
-    "expensive": r"fancy|luxur(?:y|ious)|upscale|high[- ]?end|splurge|treat myself|michelin|fine dining|exclusive"
+    "expensive": r"above average|costly|fancy|luxur(?:y|ious)|upscale|high[- ]?end|splurge|treat myself|michelin|fine dining|exclusive"
                  r"|classy|lavish|no expense|money is no",
-    "pricey": r"fancy|luxur(?:y|ious)|upscale|high[- ]?end|splurge|treat myself|michelin|fine dining|lavish",
+    "pricey": r"costly|fancy|luxur(?:y|ious)|upscale|high[- ]?end|splurge|treat myself|michelin|fine dining|lavish",
+    "free": r"no (?:entry |entrance |admission )?(?:fees?|charge|cost)|without (?:an? )?(?:entry |entrance |admission )?"
+            r"(?:fees?|charge|paying)|costs? nothing|doesn't cost|not (?:have to )?pay",
+    # sizes (SGD RentalCars type)
+    "compact": r"small|little|tiny|mini|smallest|easy to park",
+    "standard": r"intermediate|medium(?:[- ]sized?)?|mid[- ]?size[d]?|regular|average[- ]sized?|normal[- ]sized?|ordinary",
+    "full-size": r"spacious|large|big|roomy|biggest|lots of (?:space|room)|plenty of (?:space|room)",
+    "suv": r"off[- ]road|four[- ]wheel|4x4|rugged",
     # pets, children, access
     "pet": r"dogs?|cats?|pupp(?:y|ies)|kittens?|puppers?|hamsters?|parrots?|rabbits?|bunn(?:y|ies)|furry"
            r"|four[- ]legged|canine|feline|my (?:lab|poodle|terrier|retriever)",
@@ -45,6 +54,7 @@ HYPONYMS: dict[str, str] = {
     "alcohol": r"beer|wine|cocktails?|drinks|bar|whiskey|vodka|champagne",
     "vegetarian": r"vegans?|meat[- ]?free|plant[- ]based|don't eat meat|no meat|meatless",
     "smoking": r"cigarettes?|cigars?|vap(?:e|ing)|puff",
+    "subtitle": r"captions?|closed[- ]captions?|cc",
     "refundable": r"money back|cancel(?:lation)?|change of plans?|plans? (?:change|might change)",
     "live music": r"live (?:band|bands|concerts?|performances?|musicians?|jazz)|band playing",
     # travel classes and fares
@@ -75,15 +85,25 @@ GROUP_WORDS = {"twins": 2, "triplets": 3, "parents": 2, "grandparents": 2, "coup
 #: The speaker counts: "me", "I", "myself" (with another person: ``1 +``).
 SPEAKER = re.compile(r"\b(?:i|me|myself|i'm|i'll)\b")
 #: Words that say the speaker is alone (a party of 1).
-ALONE = re.compile(r"\b(?:alone|by myself|just me|only me|solo|on my own|just for me|only for me|party of one)\b")
+ALONE = re.compile(r"\b(?:alone|by myself|just me|just myself|only me|only myself|solo|on my own|just for me|only for me|party of one)\b")
 #: Predicates that turn the polarity of what follows ("I'm allergic to dogs": pets false).
 AVERSION = re.compile(r"\b(?:allergic|allergy|allergies|hate|can't stand|cannot stand|afraid of|scared of|avoid"
                       r"|away from|bothers? me|dislike|intolerant|sensitive to)\b")
+#: Words before a cue that permit it ("no restriction for smoking": smoking allowed).
+PERMITS = re.compile(r"\bno (?:restrictions?|ban|bans|rules?|problem|issue) (?:on|for|against|about|with)\s+(?:\w+\s+)?$")
+#: A two-digit year ("from '15") and a year counted back ("six years back").
+SHORT_YEAR = re.compile(r"(?<![\w'])'(\d\d)\b")
+YEARS_BACK = re.compile(r"\b(\d+|" + "|".join("one two three four five six seven eight nine ten eleven twelve".split())
+                        + r"|a) years? (?:ago|back|before|earlier)\b|\blast year\b")
 #: Cues of the strategies that do not decide a value: a reason given, chat beside the request.
 STRATEGY_CUES = {
     "justification": re.compile(r"\b(?:because|since|so that|so i|as i|in case|that way|otherwise|'cause|cause)\b"),
     "small talk": re.compile(r"\b(?:so cute|love|adore|lovely|excited|can't wait|by the way|you know|honestly)\b|!"),
 }
+#: Words of a name that say its kind, not which one ("acorn guest house" is named by "acorn").
+GENERIC_NAME_WORDS = frozenset({"restaurant", "hotel", "guest", "house", "guesthouse", "bed", "breakfast", "airport",
+                                "college", "museum", "church", "centre", "center", "city", "theatre", "gallery", "park",
+                                "pool", "cafe", "bar", "pub", "the", "a", "an", "of", "and"})
 #: Words with no content (the judge's content words are the others).
 STOP_WORDS = frozenset(
     "a an the and or but if of to in on at for with from by about as into like through over after before"
