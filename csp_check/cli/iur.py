@@ -25,10 +25,14 @@ from pathlib import Path
 
 import click
 
+from csp_check.iur.augment import augment_files, swaps_path
 from csp_check.iur.criteria import check_record
 from csp_check.iur.detect import Candidate, candidates
-from csp_check.iur.records import RecordError, read_records
+from csp_check.iur.generate import GenerateError, generate
+from csp_check.iur.judge import JudgeError, judge, score
+from csp_check.iur.records import RecordError, read_records, write_records
 from csp_check.iur.schema import Service, load_services
+from csp_check.llm.client import DEFAULT_CACHE_DIR, ChatClient, LLMSettings
 from csp_check.models import Dialogue
 from csp_check.readers import FORMATS, read_dialogues
 from csp_check.score.split import HALVES, half_of
@@ -142,3 +146,87 @@ def detect_command(paths: tuple[Path, ...], report: Path, fmt: str, sample_md: P
         sample_md.write_text(candidates_markdown([c for c in rows if c.half == sample_half], per_kind), encoding="utf-8")
     if errors:
         sys.exit(EXIT_ERROR)
+
+
+def llm_options(f):  # type: ignore[no-untyped-def]
+    """--base-url, --model and the client's settings (csp_check.llm.client.LLMSettings)."""
+    f = click.option("--max-retries", type=int, default=2, show_default=True, help="Retries of a failed request.")(f)
+    f = click.option("--timeout", type=float, default=60.0, show_default=True, help="Seconds per request.")(f)
+    f = click.option("--concurrency", type=int, default=4, show_default=True)(f)
+    f = click.option("--no-cache", is_flag=True, help="Do not read or write the answer cache.")(f)
+    f = click.option("--cache-dir", type=click.Path(path_type=Path), default=DEFAULT_CACHE_DIR, show_default=True)(f)
+    f = click.option("--temperature", type=float, default=None, help="Sampling temperature (judge 0, generate 0.9).")(f)
+    f = click.option("--model", required=True, help="Model name the server knows.")(f)
+    return click.option("--base-url", required=True, help="OpenAI-compatible base URL, e.g. http://127.0.0.1:8000/v1.")(f)
+
+
+def client_of(base_url: str, model: str, temperature: float, max_retries: int, timeout: float, concurrency: int,
+              no_cache: bool, cache_dir: Path) -> ChatClient:
+    return ChatClient(LLMSettings(base_url=base_url, model=model, temperature=temperature, max_retries=max_retries,
+                                  timeout=timeout, concurrency=concurrency, cache_dir=None if no_cache else cache_dir,
+                                  backoff=0.5))
+
+
+def pct(x: float | None) -> str:
+    return "n/a" if x is None else f"{x:.3f}"
+
+
+@iur_group.command("judge")
+@click.argument("file", type=click.Path(path_type=Path))
+@click.option("--report", type=click.Path(path_type=Path), required=True, help="JSON lines, one per record.")
+@llm_options
+def judge_command(file: Path, report: Path, base_url: str, model: str, temperature: float | None, cache_dir: Path,
+                  no_cache: bool, concurrency: int, timeout: float, max_retries: int) -> None:
+    """The paper's LLM proxies (N+1-way unambiguity, world understanding 1-10), scored as Table 3."""
+    records = records_of(file)
+    client = client_of(base_url, model, 0.0 if temperature is None else temperature, max_retries, timeout, concurrency,
+                       no_cache, cache_dir)
+    try:
+        judgements = judge(records, client)
+    except JudgeError as err:
+        fail(str(err))
+    write_lines([j.model_dump(mode="json") for j in judgements], report)
+    scores = score(judgements)
+    click.echo(f"{scores.records} records judged by {model}")
+    click.echo(f"unambiguity accuracy (N+1 classes): {pct(scores.accuracy)} over {scores.labelled} labelled")
+    click.echo(f"world understanding Pearson r: {pct(scores.pearson)} over {scores.rated} rated")
+
+
+@iur_group.command("generate")
+@click.option("--schema", "schemas", multiple=True, required=True, type=click.Path(path_type=Path),
+              help="SGD schema.json (or split folder); repeatable.")
+@click.option("--service", required=True, help="SGD service, e.g. Homes_1.")
+@click.option("--slot", required=True, help="A categorical slot of the service.")
+@click.option("--value", default=None, help="One target value (default: every possible value).")
+@click.option("--n", "n", type=int, default=5, show_default=True, help="Candidate IURs per target value.")
+@click.option("--out", type=click.Path(path_type=Path), required=True, help="IndirectRequests records kept (JSON lines).")
+@click.option("--augment", "augment", type=click.Path(path_type=Path), help="SGD split folder (or file) to augment.")
+@click.option("--augmented-out", type=click.Path(path_type=Path), help="Folder for the augmented split (default OUT.augmented).")
+@llm_options
+def generate_command(schemas: tuple[Path, ...], service: str, slot: str, value: str | None, n: int, out: Path,
+                     augment: Path | None, augmented_out: Path | None, base_url: str, model: str,
+                     temperature: float | None, cache_dir: Path, no_cache: bool, concurrency: int, timeout: float,
+                     max_retries: int) -> None:
+    """The generation pipeline (situation, facts, candidate IURs, criteria filter); --augment swaps them into SGD."""
+    services = services_of(schemas)
+    if service not in services:
+        fail(f"no service {service!r} in the schema")
+    client = client_of(base_url, model, 0.9 if temperature is None else temperature, max_retries, timeout, concurrency,
+                       no_cache, cache_dir)
+    try:
+        result = generate(services[service], slot, client, n, value)
+    except GenerateError as err:
+        fail(str(err))
+    except JudgeError as err:
+        fail(str(err))
+    write_records(result.kept, out)
+    click.echo(f"{len(result.kept)} IURs kept, {len(result.dropped)} dropped")
+    for drop in result.dropped:
+        click.echo(f"  dropped ({drop.target}): {drop.why}: {drop.utterance[:100]!r}")
+    if augment is not None:
+        target = augmented_out or out.with_name(out.stem + ".augmented")
+        try:
+            swaps = augment_files(augment, target, result.kept, slot)
+        except (OSError, ValueError) as err:
+            fail(f"cannot augment {augment}: {err}")
+        click.echo(f"{len(swaps)} direct requests swapped for IURs in {target} (listed in {swaps_path(target)})")

@@ -53,3 +53,14 @@ def write_homes(directory: Path, dialogues: list[dict]) -> Path:
     (directory / "schema.json").write_text(json.dumps(SCHEMA), encoding="utf-8")
     (directory / "dialogues_001.json").write_text(json.dumps(dialogues, indent=1), encoding="utf-8")
     return directory
+
+
+def direct_pets_dialogue(dialogue_id: str, value: str = "True") -> dict:
+    """:func:`homes_dialogue` whose turn 2 asks outright for pets_allowed = ``value`` and nothing else."""
+    text = "I need a place that allows pets." if value == "True" else "Pets are not allowed, please."
+    dialogue = homes_dialogue(dialogue_id, text)
+    frame = dialogue["turns"][2]["frames"][0]
+    frame["actions"] = [_act("INFORM", "pets_allowed", value)]
+    frame["state"]["slot_values"].pop("furnished")
+    frame["state"]["slot_values"]["pets_allowed"] = [value]
+    return dialogue
