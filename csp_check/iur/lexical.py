@@ -28,9 +28,11 @@ from dataclasses import dataclass
 from csp_check.iur.words import (
     ALONE,
     AVERSION,
+    FOR_ME,
     GENERIC_NAME_WORDS,
     GROUP_WORDS,
     HYPONYMS,
+    OTHERS,
     PEOPLE_WORDS,
     PERMITS,
     SHORT_YEAR,
@@ -53,7 +55,7 @@ from csp_check.language.normalize import (
 )
 
 BOOLEAN_VALUES = frozenset({"true", "false", "yes", "no"})
-_TIME = re.compile(r"\b\d{3,4}(?=\s*hrs?\b)|\b\d{1,2}(?::\d\d)?\s*(?:a\.?m\.?|p\.?m\.?|o'?clock)?|\b(?:noon|midnight)\b", re.I)
+_TIME = re.compile(r"\b\d{3,4}(?=\s*(?:hrs?|[ap]\.?m)\b)|\b\d{1,2}(?::\d\d)?\s*(?:a\.?m\.?|p\.?m\.?|o'?clock)?|\b(?:noon|midnight)\b", re.I)
 _NUMBER = re.compile(r"\b(?:\d+|" + "|".join(sorted(NUMBER_WORDS, key=len, reverse=True)) + r")\b")
 _FRAME = frozenset("has is are allowed allow offers offer serves serve good for with accepts accept the of".split())
 
@@ -66,6 +68,11 @@ class Evidence:
     words: str
     values: frozenset[str]
     strategy: str
+
+
+def joined(text: str) -> str:
+    """``text`` with tokenised hyphens joined ("high - end", "Wi - Fi": MultiWOZ's spacing)."""
+    return re.sub(r"(?<=\w) - (?=\w)", "-", text)
 
 
 def is_boolean(values: list[str] | set[str] | frozenset[str]) -> bool:
@@ -97,7 +104,15 @@ def cue_words(slot: str, description: str = "") -> list[str]:
 
 def names(text: str, value: str, slot: str = "") -> str | None:
     """The words of ``text`` that name ``value`` of ``slot`` outright in a known wording (module
-    docstring), or ``None``. ``text`` is raw; a true / false value is named by the slot's cue."""
+    docstring), or ``None``. ``text`` is raw; a true / false value is named by the slot's cue.
+    The text is read as it is, then with tokenised hyphens joined (:func:`joined`)."""
+    said = _names(text, value, slot)
+    if said is None and joined(text) != text:
+        said = _names(joined(text), value, slot)
+    return said
+
+
+def _names(text: str, value: str, slot: str) -> str | None:
     key = normalize(value)
     if not key:
         return None
@@ -190,6 +205,10 @@ def party_size(text: str) -> tuple[str, int] | None:
     alone = ALONE.search(low)
     if alone:
         return alone.group(0), 1
+    others = OTHERS.search(low)
+    if others:
+        n = parse_amount(others.group(1))
+        return (others.group(0), n + 1) if n is not None else None  # "four of my friends": with the speaker, 5
     count, words = 0, list[str]()
     for phrase, n in GROUP_WORDS.items():
         for m in re.finditer(rf"\b{re.escape(phrase)}\b", low):
@@ -197,7 +216,8 @@ def party_size(text: str) -> tuple[str, int] | None:
     for m in PEOPLE_WORDS.finditer(low):
         count, words = count + 1, [*words, m.group(0)]
     if not words:
-        return None
+        me = FOR_ME.search(low)
+        return (me.group(0), 1) if me else None
     if SPEAKER.search(low) and not re.search(r"\bof us\b", " ".join(words)):
         count += 1
     return ", ".join(words), count
@@ -208,7 +228,15 @@ def evidence(text: str, slot: str, candidates: list[str], description: str = "",
     ``slot``), each with the candidates it allows (module docstring). Phrases that point to
     several candidates (a word in the lists of two values) allow all of them; a phrase under a
     negation allows the others ("not very costly": not pricey). ``year``: the dialogue's year,
-    for a year counted back."""
+    for a year counted back. The text is read as it is, then (when that finds nothing) with
+    tokenised hyphens joined."""
+    found = _evidence(text, slot, candidates, description, year)
+    if not found and joined(text) != text:
+        found = _evidence(joined(text), slot, candidates, description, year)
+    return found
+
+
+def _evidence(text: str, slot: str, candidates: list[str], description: str, year: int | None) -> list[Evidence]:
     low = fold_aligned(text)
     out: list[Evidence] = []
     boolean = is_boolean(candidates)
@@ -237,7 +265,7 @@ def evidence(text: str, slot: str, candidates: list[str], description: str = "",
                 by_phrase.setdefault((m.start(), m.end()), set()).add(truth[polarity])
     else:
         for v in candidates:
-            for word in {normalize(v), *(_stem(w) for w in normalize(v).split() if w not in STOP_WORDS)}:
+            for word in {normalize(v), v.lower(), *(_stem(w) for w in normalize(v).split() if w not in STOP_WORDS)}:
                 pattern = HYPONYMS.get(word)
                 for m in re.finditer(rf"(?<![\w-])(?:{pattern})(?![\w-])", low) if pattern else ():
                     by_phrase.setdefault((m.start(), m.end()), set()).add(v)
@@ -286,6 +314,10 @@ def names_loosely(text: str, value: str, slot: str = "") -> str | None:
     said = names(text, value, slot)
     if said is not None:
         return said
+    return _loosely(text, value) or (_loosely(joined(text), value) if joined(text) != text else None)
+
+
+def _loosely(text: str, value: str) -> str | None:
     key, text_key = normalize(value), normalize(text)
     for surface, meant in ADVERBS.items():
         if meant == key and re.search(rf"(?<![\w]){re.escape(normalize(surface))}(?![\w])", text_key):

@@ -39,6 +39,8 @@ HYPONYMS: dict[str, str] = {
     "pricey": r"costly|fancy|luxur(?:y|ious)|upscale|high[- ]?end|splurge|treat myself|michelin|fine dining|lavish",
     "free": r"no (?:entry |entrance |admission )?(?:fees?|charge|cost)|without (?:an? )?(?:entry |entrance |admission )?"
             r"(?:fees?|charge|paying)|costs? nothing|doesn't cost|not (?:have to )?pay",
+    # places (MultiWOZ area)
+    "centre": r"central(?:ly)?(?: located)?|downtown|middle of (?:town|the city|cambridge)|heart of (?:town|the city)",
     # sizes (SGD RentalCars type)
     "compact": r"small|little|tiny|mini|smallest|easy to park",
     "standard": r"intermediate|medium(?:[- ]sized?)?|mid[- ]?size[d]?|regular|average[- ]sized?|normal[- ]sized?|ordinary",
@@ -82,6 +84,13 @@ PEOPLE_WORDS = re.compile(
 #: Nouns that count several people: word → how many.
 GROUP_WORDS = {"twins": 2, "triplets": 3, "parents": 2, "grandparents": 2, "couple": 2, "pair": 2, "both of us": 2,
                "the two of us": 2, "the three of us": 3, "the four of us": 4, "the five of us": 5}
+#: A number of people beside the speaker ("four of my friends", "3 colleagues"): group 1 is the number.
+OTHERS = re.compile(r"\b(\d+|two|three|four|five|six|seven|eight|nine|ten) (?:of my |of our |more |other )?"
+                    r"(?:friends|colleagues|coworkers|co-workers|kids|children|sons|daughters|guests|relatives|cousins"
+                    r"|buddies|family members|people with me|others)\b")
+#: The speaker alone as the one the booking is for ("please book me", "a ticket for me", "one ticket").
+FOR_ME = re.compile(r"\bbook (?:it |that |one )?(?:for )?me\b|\b(?:a|one|1) (?:ticket|seat|spot|place|booking) for me\b"
+                    r"|\bfor me\b(?! and)")
 #: The speaker counts: "me", "I", "myself" (with another person: ``1 +``).
 SPEAKER = re.compile(r"\b(?:i|me|myself|i'm|i'll)\b")
 #: Words that say the speaker is alone (a party of 1).
