@@ -109,7 +109,8 @@ def candidates_markdown(rows: list[Candidate], per_kind: int) -> str:
         chosen = sorted((c for c in rows if c.kind == kind), key=sample_key)[:per_kind]
         lines += [f"## {kind} ({len(chosen)} of {sum(c.kind == kind for c in rows)})", ""]
         for n, c in enumerate(chosen, 1):
-            lines += [f"### {kind} {n}. {c.dialogue_id} turn {c.turn}", ""]
+            where = "/".join(Path(c.source).parts[-2:]) if c.source else ""
+            lines += [f"### {kind} {n}. {c.dialogue_id} turn {c.turn} ({where})", ""]
             lines += [f"- before: {p[:200]}" for p in c.previous]
             lines += [f"- **user**: {c.utterance}", f"- slot `{c.slot_type}`, value `{c.value}`", f"- kind **{c.kind}**: {c.reason}", ""]
     return "\n".join(lines)

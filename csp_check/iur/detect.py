@@ -40,6 +40,7 @@ class Candidate(BaseModel):
     """A gained state value no words name (module docstring)."""
 
     dialogue_id: str
+    source: str = Field("", description="the file the dialogue was read from")
     half: str = Field(description="work / check half of the dialogue id (csp_check.score.split)")
     turn: int
     domain: str
@@ -115,7 +116,7 @@ def candidates(dialogue: Dialogue) -> list[Candidate]:
             reason = f"no words of turns 0-{index} name {alternatives[0]!r} and none of turn {index} point to it"
         previous = [f"{t.speaker}: {t.utterance}" for t in dialogue.turns[max(0, index - 2) : index]]
         out.append(Candidate(
-            dialogue_id=dialogue.id, half=half, turn=index, domain=domain, slot=slot, value=alternatives[0], kind=kind,
+            dialogue_id=dialogue.id, source=dialogue.source, half=half, turn=index, domain=domain, slot=slot, value=alternatives[0], kind=kind,
             utterance=turn.utterance, previous=previous,
             evidence=[{"words": e.words, "values": sorted(e.values), "strategy": e.strategy} for e in pointing],
             strategies=strategies(turn.utterance) if pointing else [], reason=reason,
