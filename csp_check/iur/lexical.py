@@ -9,7 +9,9 @@ Its output is :class:`Evidence`: a phrase of the utterance and the candidate val
   for south), a number in digits or words, a clock time in any notation ("6 pm" for 18:00, on
   the 12-hour clock when no period is said), and for a true / false slot the slot's own cue with
   its negation (:func:`csp_check.language.cues.boolean_span`: "no live music", "pets are not
-  allowed"; MultiWOZ's amenities by :func:`~csp_check.language.cues.amenity_span`).
+  allowed"; MultiWOZ's amenities by :func:`~csp_check.language.cues.amenity_span`);
+  :func:`names_loosely` adds the normaliser's paraphrases, a name's distinctive words and typos
+  (detection's and the check's "any known wording").
 - **Pointed to** (:func:`evidence`): a hyponym or synonym of a value word or of a true / false
   slot's cue (:data:`csp_check.iur.words.HYPONYMS`: "my dog" → pets, "a jazz gig" → music,
   "budget" → cheap), with the polarity of its clause for a true / false slot (a negation or an
@@ -96,10 +98,13 @@ def _word_form(a: str, b: str) -> bool:
 
 def cue_words(slot: str, description: str = "") -> list[str]:
     """The words of a slot that :data:`HYPONYMS` may be keyed by: the slot name's words less its
-    frame words (``pets_allowed`` → pet; ``has_live_music`` → live music, music), singular."""
+    frame words (``pets_allowed`` → pet; ``has_live_music`` → live music, music), singular, then
+    the content words of its schema ``description`` ("Boolean flag indicating if pets are
+    allowed" → pet, flag, …; only keys of :data:`HYPONYMS` ever match)."""
     words = [_stem(w) for w in re.split(r"[_\s]+", slot.lower()) if w and w not in _FRAME]
     out = [" ".join(words)] if len(words) > 1 else []
-    return out + words
+    described = [_stem(w) for w in re.findall(r"[a-z]+", description.lower()) if w not in STOP_WORDS and w not in _FRAME]
+    return list(dict.fromkeys(out + words + described))
 
 
 def names(text: str, value: str, slot: str = "") -> str | None:
@@ -241,7 +246,7 @@ def _evidence(text: str, slot: str, candidates: list[str], description: str, yea
     out: list[Evidence] = []
     boolean = is_boolean(candidates)
     for v in candidates:
-        said = names(text, v, slot)
+        said = names_loosely(text, v, slot)  # any known wording (the check's "direct")
         if said is not None:
             at = low.find(said)
             if not boolean and at >= 0 and _polarity(low, at) == "false":
@@ -258,7 +263,7 @@ def _evidence(text: str, slot: str, candidates: list[str], description: str, yea
                 polarity = _polarity(low, m.start())
                 if polarity in truth:
                     by_phrase.setdefault((m.start(), m.end()), set()).add(truth[polarity])
-        cues = {stem(w) for c in cue_words(slot.rpartition(".")[2], description) for w in c.split()}
+        cues = {stem(w) for c in cue_words(slot.rpartition(".")[2]) for w in c.split()}  # the name's own words only
         for m in re.finditer(r"[a-z]+", low):  # the cue in another word form ("sharing is fine" for shared)
             polarity = _polarity(low, m.start())
             if stem(m.group(0)) in cues and polarity in truth:
