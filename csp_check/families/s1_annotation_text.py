@@ -247,13 +247,14 @@ def indirect_constraints(dialogue: Dialogue, variables: list[Variable]) -> list[
     (:func:`csp_check.iur.detect.implied_values`): one ``x ∈ ∅`` per implicit user ``inform``
     variable of such a value (the first of its turn and slot), for review with the class and
     the reason of the detection: ``implied`` (an indirect request) or ``unsaid``."""
-    found = implied_values(dialogue)
+    implicit = [v for v in variables
+                if v.speaker == "user" and v.role is ActRole.INFORM and v.kind is VariableKind.SLOT and v.span is None]
+    found = implied_values(dialogue, {(v.turn, v.slot_type) for v in implicit})
     out: list[RecordedValuesInstance] = []
     seen: set[tuple[int, str]] = set()
-    for v in variables:
+    for v in implicit:
         key = (v.turn, v.slot_type)
-        if (v.speaker != "user" or v.role is not ActRole.INFORM or v.kind is not VariableKind.SLOT or v.span is not None
-                or key not in found or key in seen):
+        if key not in found or key in seen:
             continue
         seen.add(key)
         c = found[key]

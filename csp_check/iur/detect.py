@@ -92,12 +92,15 @@ def named_before(dialogue: Dialogue, turn: int, domain: str, slot: str, alternat
     return None
 
 
-def candidates(dialogue: Dialogue) -> list[Candidate]:
-    """The dialogue's candidates (module docstring), in turn order."""
+def candidates(dialogue: Dialogue, only: set[tuple[int, str]] | None = None) -> list[Candidate]:
+    """The dialogue's candidates (module docstring), in turn order; ``only``: just those of these
+    (turn, slot type) pairs (S1 asks for its implicit variables' only)."""
     out: list[Candidate] = []
     half = half_of(dialogue.id)
     today = profile_for(dialogue).today
     for index, domain, slot, alternatives in gained(dialogue):
+        if only is not None and (index, f"{domain}.{slot}") not in only:
+            continue
         if named_before(dialogue, index, domain, slot, alternatives) is not None:
             continue
         turn = dialogue.turns[index]
@@ -124,7 +127,9 @@ def candidates(dialogue: Dialogue) -> list[Candidate]:
     return out
 
 
-def implied_values(dialogue: Dialogue) -> dict[tuple[int, str], Candidate]:
-    """(turn, slot type) → candidate of the dialogue, for S1: implied ones are reported for
-    review with their reason, unsaid ones as values no text gives."""
-    return {(c.turn, c.slot_type): c for c in candidates(dialogue)}
+def implied_values(dialogue: Dialogue, only: set[tuple[int, str]] | None = None) -> dict[tuple[int, str], Candidate]:
+    """(turn, slot type) → candidate of the dialogue (of the pairs ``only``, when given), for S1:
+    implied ones are reported for review with their reason, unsaid ones as values no text gives."""
+    if only is not None and not only:
+        return {}
+    return {(c.turn, c.slot_type): c for c in candidates(dialogue, only)}
