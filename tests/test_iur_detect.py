@@ -70,3 +70,16 @@ def test_detect_on_shared_sgd_dev() -> None:
     users = sum(t.speaker == "user" for d in dialogues for t in d.turns)
     assert found and len({(c.dialogue_id, c.turn) for c in found}) < users * 0.05  # a few in a hundred turns at most
     assert all(c.kind in ("implied", "unsaid") and c.reason for c in found)
+
+
+def test_a_call_argument_the_state_lacks_is_a_candidate_of_the_user_turn_before(tmp_path: Path) -> None:
+    dialogue = homes_dialogue("1_00004")
+    dialogue["turns"][2]["frames"][0]["state"]["slot_values"].pop("pets_allowed")
+    dialogue["turns"].append({"speaker": "SYSTEM", "utterance": "I found 3 apartments.", "frames": [{
+        "service": "Homes_1", "slots": [], "actions": [],
+        "service_call": {"method": "FindApartment", "parameters": {"area": "San Jose", "number_of_beds": "2",
+                                                                   "pets_allowed": "True"}},
+        "service_results": []}]})  # fmt: skip
+    found = {c.slot: c for c in candidates(read_one(write_homes(tmp_path / "f", [dialogue])))}
+    assert found["pets_allowed"].turn == 2 and found["pets_allowed"].kind == "implied"
+    assert "area" not in found  # the state holds it

@@ -3,7 +3,8 @@ corpus's candidates for indirect user requests (the paper's "around 500 out of o
 utterances in the SGD dataset do not contain an explicit mention of the target slot value", §1).
 
 For each user turn t and each value its state (after t) holds that the state in force before t
-did not (a *gained* value; ``dontcare`` aside, which says no value), the value is a
+did not (a *gained* value; ``dontcare`` aside, which says no value; and a service call's argument
+whose slot the state in force lacks, charged to the user turn before the call), the value is a
 **candidate** when no utterance of turns 0…t names any of its alternatives in any known wording
 (:func:`csp_check.iur.lexical.names_loosely`: the value, its spellings, word forms, numbers,
 clock times, a true / false slot's cue in either polarity, the annotator's paraphrases, a name's
@@ -59,11 +60,23 @@ class Candidate(BaseModel):
 
 
 def gained(dialogue: Dialogue) -> Iterator[tuple[int, str, str, list[str]]]:
-    """(turn, domain, slot, alternatives) of each value a user turn's state gains (module docstring)."""
+    """(turn, domain, slot, alternatives) of each value a user turn's state gains (module
+    docstring), and of each service-call argument whose slot the state in force lacks (a call
+    made at a system turn, charged to the user turn before it: what the system read from it)."""
     in_force: dict[str, dict[str, list[str]]] = {}
+    last_user: int | None = None
     for turn in dialogue.turns:
         if turn.speaker != "user":
+            for result in turn.kb_results:
+                call = result.call
+                if call is None or last_user is None:
+                    continue
+                for slot, value in call.parameters.items():
+                    if not in_force.get(call.domain, {}).get(slot) and normalize(str(value)) not in NO_VALUE:
+                        yield last_user, call.domain, slot, [str(value)]
+                        in_force = {**in_force, call.domain: {**in_force.get(call.domain, {}), slot: [str(value)]}}
             continue
+        last_user = turn.index
         for domain, slots in turn.state.items():
             for slot, values in slots.items():
                 before = {normalize(v) for v in in_force.get(domain, {}).get(slot, [])}
