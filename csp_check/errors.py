@@ -89,3 +89,12 @@ class InconsistentCalls(AssertionError):
     def __init__(self, message: str, reports: Sequence[CallReport]):
         super().__init__(message)
         self.reports = list(reports)
+
+
+class MeasureError(CspCheckError):
+    """A drift suite's measure that cannot be computed: an unknown kind, a missing or wrong
+    parameter (``str()`` names the kind and the parameter; :mod:`csp_check.drift.measures`)."""
+
+
+class ServerUnreachable(CspCheckError):
+    """The OpenAI-compatible server of a drift run does not answer (``str()`` names its URL)."""

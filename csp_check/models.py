@@ -320,6 +320,8 @@ class DialogueReport(BaseModel):
     status: Status
     variables: int = 0
     implicit: int = 0
+    turns: int = Field(0, description="turns of the dialogue (0: unknown, as in an error report): the depth of "
+                       "violations by turn index")
     coverage: dict[str, int] = Field(
         default_factory=dict, description="constraint id → number of variables it constrains"
     )

@@ -33,7 +33,8 @@ from csp_check.models import (
     Status,
     Violation,
 )
-from csp_check.readers import read_dialogues
+from csp_check.readers import citod, read_dialogues
+from csp_check.score import citod as citod_labels
 from csp_check.score.metrics import CoverageScope, constraint_coverage
 
 
@@ -79,7 +80,10 @@ def check_dialogue(
     constraints: Iterable[ConstraintId | str] = ALL_CONSTRAINTS,
     options: BuildOptions | None = None,
 ) -> DialogueReport:
-    """Check one dialogue's own assignment (what its text says) against C1–C6 and S1, solver-free."""
+    """Check one dialogue's own assignment (what its text says) against C1–C6 and S1, solver-free.
+    A CI-ToD dialogue (its own KB, no acts) is checked by :func:`citod_report`."""
+    if dialogue.format == citod.NAME:
+        return citod_report(dialogue)
     dialogue = with_annotations(dialogue, kb)  # once: the report's certainty reads the acts the CSP was built from
     csp = dialogue_csp(dialogue, kb, constraints, options)
     return report_for(csp, dialogue)
@@ -100,10 +104,23 @@ def report_for(csp: CSP, dialogue: Dialogue) -> DialogueReport:
         status=verdict(found),
         variables=len(csp.variables),
         implicit=sum(1 for v in csp.variables if v.span is None),
+        turns=len(dialogue.turns),
         coverage=constraint_coverage(csp, CoverageScope.ALL),
         violations=found,
         defects=list(dialogue.defects),
     )
+
+
+def citod_report(dialogue: Dialogue) -> DialogueReport:
+    """The report of a CI-ToD dialogue: the violations of its last system response
+    (:func:`csp_check.score.citod.violations`) and its labels in ``extra["labels"]``
+    (``{"qi": bool, "hi": bool, "kbi": bool}``, set by the certain violations only)."""
+    found, coverage = citod_labels.check(dialogue)
+    report = DialogueReport(dialogue_id=dialogue.id, source=dialogue.source, status=verdict(found),
+                            variables=coverage.get("C2", 0), coverage=coverage, violations=found,
+                            defects=list(dialogue.defects))
+    report.extra["labels"] = citod_labels.labels_of(found).as_dict()
+    return report
 
 
 def verdict(found: list[Violation]) -> Status:

@@ -152,8 +152,10 @@ def test_the_layers_below_the_families() -> None:
 
 #: Imports that stay inside a function, each for a reason: optional extras (an ImportError there
 #: names the extra to install) and spaCy, which costs about a second to import and is needed only
-#: to annotate raw text.
-LAZY_ALLOWED = {"ortools", "minizinc", "openai", "matplotlib", "ray", "rank_bm25", "multiprocessing"}
+#: to annotate raw text. langdetect (extra ``drift``) loads its language profiles on first use; torch
+#: and transformers (extra ``hf``, several hundred MB) are needed only by ``drift --hf-model``.
+LAZY_ALLOWED = {"ortools", "minizinc", "openai", "matplotlib", "ray", "rank_bm25", "multiprocessing", "langdetect",
+                "torch", "transformers"}
 LAZY_ALLOWED_MODULES = {("csp_check.pipeline", "csp_check.annotate")}
 
 

@@ -41,6 +41,10 @@ def test_split_actions():
     assert len(split_actions(text)) == 2
     assert split_actions("If city is Paris then look for location as London, UK") == [
         "If city is Paris then look for location as London, UK"]
+    named = frozenset({"furnished", "number_of_beds"})
+    assert split_actions("If I ask for Homes and area is San Jose then look for number of beds as 3, furnished", named) == [
+        "If I ask for Homes and area is San Jose then look for number of beds as 3",
+        "If I ask for Homes and area is San Jose then look for furnished"]
 
 
 @needs_release

@@ -135,6 +135,8 @@ def reading_options(f: Callable) -> Callable:
     "calls": "csp_check.cli.nlsi:calls_command",  # API calls against standing instructions (docs/nlsi.md)
     "nlsi": "csp_check.cli.nlsi:nlsi_group",
     "constraints": "csp_check.cli.constraints:constraints_command",  # the registry's listing
+    "drift": "csp_check.cli.drift:drift",  # instruction drift: self-chats, depth of corpora, attention (docs/drift.md)
+    "benchmark": "csp_check.cli.benchmark:benchmark_group",  # a labelled benchmark of the field (docs/citod.md)
     "iur": "csp_check.cli.iur:iur_group",  # indirect user requests (docs/iur.md)
 })
 @click.version_option(package_name="csp-check")

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from typing import Protocol
 
+from csp_check.corpora.citod import CITOD
 from csp_check.corpora.convlab import CONVLAB
 from csp_check.corpora.jsonl import JSONL
 from csp_check.corpora.multiwoz import MULTIWOZ
@@ -22,7 +23,7 @@ from csp_check.corpora.sgd import SGD
 from csp_check.corpora.text import TEXT
 
 #: Every profile, in the order their words are merged where no dialogue is known.
-PROFILES: tuple[CorpusProfile, ...] = (MULTIWOZ, CONVLAB, SGD, JSONL, TEXT)
+PROFILES: tuple[CorpusProfile, ...] = (MULTIWOZ, CONVLAB, SGD, JSONL, TEXT, CITOD)
 #: The profile of a dialogue whose format no profile names (a dialogue built in code): ours.
 DEFAULT = JSONL
 
@@ -41,4 +42,4 @@ def profile_for(dialogue: Formatted) -> CorpusProfile:
     return _BY_FORMAT.get(dialogue.format, DEFAULT)
 
 
-__all__ = ["CONVLAB", "DEFAULT", "JSONL", "MULTIWOZ", "PROFILES", "SGD", "TEXT", "CorpusProfile", "profile_for"]
+__all__ = ["CITOD", "CONVLAB", "DEFAULT", "JSONL", "MULTIWOZ", "PROFILES", "SGD", "TEXT", "CorpusProfile", "profile_for"]

@@ -1,11 +1,14 @@
 """Chat completions from any OpenAI-compatible server: disk cache, retries, bounded concurrency.
 
 The ``openai`` package is imported lazily (extra ``csp-check[llm]``). One prompt is one user
-message; the answer is the first choice's message text.
+message (:meth:`ChatClient.complete`), or a whole chat is a list of ``{"role", "content"}``
+messages (:meth:`ChatClient.chat`: the drift self-chats); the answer is the first choice's
+message text.
 
 - **Cache.** Every answer is stored under ``cache_dir`` (default ``~/.cache/csp-check``) in a
-  file named by the SHA-256 of (prompt, model, temperature, base URL, seed): a rerun with the
-  same settings makes no HTTP request and gets the same text (reproducible even at T = 0.9).
+  file named by the SHA-256 of (prompt, model, temperature, base URL, seed) — for a chat, of its
+  messages — : a rerun with the same settings makes no HTTP request and gets the same text
+  (reproducible even at T = 0.9).
 - **Retries.** Connection errors, timeouts, HTTP 429 / 5xx and malformed answers (invalid JSON,
   no choices, no text) are retried with exponential backoff (``backoff · 2^k`` seconds,
   ``max_retries`` times); other HTTP errors (401, 400, …) are not. A request that still fails
@@ -87,6 +90,16 @@ class ResponseCache:
         )
         return hashlib.sha256(payload.encode("utf-8")).hexdigest()
 
+    @staticmethod
+    def chat_key(messages: Sequence[dict[str, str]], settings: LLMSettings, seed: int | None) -> str:
+        """The key of a whole chat: as :meth:`key`, over the messages (role and content, in order)."""
+        payload = json.dumps(
+            ["chat", [[m["role"], m["content"]] for m in messages], settings.model, settings.temperature,
+             settings.base_url.rstrip("/"), seed, settings.max_tokens],
+            ensure_ascii=False,
+        )  # fmt: skip
+        return hashlib.sha256(payload.encode("utf-8")).hexdigest()
+
     def _path(self, key: str) -> Path:
         return self.directory / key[:2] / f"{key}.json"
 
@@ -135,6 +148,14 @@ class ChatClient:
     def complete(self, prompt: str, seed: int | None = None) -> Completion | CompletionError:
         """The answer to one prompt (cached, retried). Never raises for server-side failures."""
         key = ResponseCache.key(prompt, self.settings, seed)
+        return self._ask([{"role": "user", "content": prompt}], seed, key)
+
+    def chat(self, messages: Sequence[dict[str, str]], seed: int | None = None) -> Completion | CompletionError:
+        """The next assistant message after ``messages`` (``{"role": "system" | "user" |
+        "assistant", "content": str}``, in order), cached and retried as :meth:`complete`."""
+        return self._ask(list(messages), seed, ResponseCache.chat_key(messages, self.settings, seed))
+
+    def _ask(self, messages: list[dict[str, str]], seed: int | None, key: str) -> Completion | CompletionError:
         if self.cache is not None:
             text = self.cache.get(key)
             if text is not None:
@@ -151,7 +172,7 @@ class ChatClient:
             with self._lock:
                 self.requests += 1
             try:
-                text = self._request(client, prompt, seed)
+                text = self._request(client, messages, seed)
             except Exception as err:  # classified below: retry or give up
                 last = f"{type(err).__name__}: {err}"
                 if not _retryable(err):
@@ -162,10 +183,10 @@ class ChatClient:
             return Completion(text=text, attempts=attempts)
         return CompletionError(error=f"gave up after {attempts} attempts: {last}", attempts=attempts)
 
-    def _request(self, client: Any, prompt: str, seed: int | None) -> str:
+    def _request(self, client: Any, messages: list[dict[str, str]], seed: int | None) -> str:
         kwargs: dict[str, Any] = {
             "model": self.settings.model,
-            "messages": [{"role": "user", "content": prompt}],
+            "messages": messages,
             "temperature": self.settings.temperature,
         }
         if seed is not None:

@@ -15,10 +15,11 @@ from csp_check.nlsi.calls import is_request, parse_calls, without_requests
 from csp_check.nlsi.derive import INTERPRETER, derive_with, solve_count
 from csp_check.nlsi.families import Context, violations
 from csp_check.nlsi.ground import ground
-from csp_check.nlsi.instructions import InstructionParser, Rule, Unparsed, split_actions
+from csp_check.nlsi.instructions import InstructionParser, Rule, Unparsed, repair_template, split_actions
 from csp_check.nlsi.llm_parse import LlmFallbackParser
 from csp_check.nlsi.models import ApiCall, CallReport, CallStatus, Example
 from csp_check.nlsi.schema import NlsiSchema
+from csp_check.nlsi.templates import parse_template
 
 
 class Checker:
@@ -36,6 +37,7 @@ class Checker:
         self.parser = InstructionParser(schema)
         self.field = field
         self.use_annotation = use_annotation
+        self._slot_names = frozenset(s for slots in schema.domains.values() for s in slots)
         self.fallback = None
         if llm_parse is not None:
             self.fallback = LlmFallbackParser(self.parser, llm_parse)
@@ -46,14 +48,18 @@ class Checker:
         unparsed: list[Unparsed] = []
         parser = self.fallback or self.parser
         for ins in example.all_standing_instructions:
-            pieces = split_actions(ins.nl_instruction)
+            pieces = split_actions(ins.nl_instruction, self._slot_names)
             outs = [parser.parse(p, ins.instruction_id) for p in pieces]
             if len(pieces) > 1 and all(isinstance(o, Rule) for o in outs):  # one rule per action, named by the whole text
                 rules += [replace(o, instruction=ins.nl_instruction) for o in outs if isinstance(o, Rule)]
                 continue
             out = outs[0] if len(pieces) == 1 else parser.parse(ins.nl_instruction, ins.instruction_id)
+            if isinstance(out, Unparsed):  # the release's template shapes, values from the text
+                shaped = parse_template(self.schema, repair_template(ins.nl_instruction))
+                if shaped is not None:
+                    out = replace(shaped, instruction=ins.nl_instruction, instruction_id=ins.instruction_id)
             (rules if isinstance(out, Rule) else unparsed).append(out)
-        return Context(example, self.schema, rules, unparsed, ground(example, self.parser, self.use_annotation))
+        return Context(example, self.schema, rules, unparsed, ground(example, self.parser, self.use_annotation, rules))
 
     def check_calls(self, example: Example, calls: list[ApiCall], ctx: Context | None = None) -> CallReport:
         """Report for an explicit call set (used by the fault benchmark)."""

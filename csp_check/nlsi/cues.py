@@ -55,7 +55,7 @@ SLOT_CUES: dict[tuple[str, str], list[str]] = {
     ("*", "smoking_allowed"): ["smoking allowed", "smoking"],
     ("*", "in_unit_laundry"): ["in-unit laundry", "in unit laundry"],
     ("*", "furnished"): ["furnished"],
-    ("*", "offers_cosmetic_services"): ["cosmetic services"],
+    ("*", "offers_cosmetic_services"): ["cosmetic services", "cosmetic", "cosmetic options", "cosmetic dentistry"],
     ("*", "is_unisex"): ["unisex"],
     ("*", "refundable"): ["refundable"],
     ("*", "add_insurance"): ["insurance"],
@@ -100,6 +100,17 @@ BOOL_FALSE = {"false", "no"}
 NEGATIONS = {"not", "no", "n't", "never", "without", "nothing", "don't", "dont", "avoid"}
 ALSO_WORDS = {"also", "too", "additionally", "plus"}
 #: Prepositions before a value that point to the slot's role (``to SFO`` → a destination slot).
+#: Unit words a count is said with ("tickets for 3 people", "1 Economy class ticket", "a 1 star
+#: hotel") → the count slots they name, in order of preference (the first one the domain has
+#: wins; :func:`csp_check.nlsi.variants.settle` then moves it to the chosen service's twin).
+COUNT_UNITS: dict[str, tuple[str, ...]] = {
+    "ticket": ("passengers", "travelers", "group_size", "number_of_tickets", "number_of_seats"),
+    "seat": ("number_of_seats", "number_of_tickets", "passengers", "travelers", "group_size"),
+    **{w: ("passengers", "travelers", "group_size", "party_size", "number_of_adults", "number_of_riders",
+           "number_of_seats", "number_of_tickets")
+       for w in ("person", "people", "adult", "passenger", "traveler", "traveller", "rider", "guest")},
+    "star": ("star_rating", "average_rating"),
+}
 ROLE_CUES = {
     "to": ("dest", "to_", "where_to"), "into": ("dest", "to_"), "towards": ("dest", "to_"),
     "from": ("origin", "from_", "departure", "pickup", "leaving"), "out": ("origin", "from_", "departure"),
@@ -165,6 +176,11 @@ NOT_VALUE_BEFORE: dict[str, set[str]] = {
     "business": {"trip", "meeting", "tour", "travel", "conference", "dinner", "lunch"},
 }
 
+#: Words of everyday phrasing: a dialogue value mention made only of them ("to go" for the
+#: cuisine "to-go" in "I want to go out") is the phrasing, no value.
+FUNCTION_WORDS = {"to", "go", "out", "in", "on", "at", "up", "the", "a", "an", "do", "get", "me", "my", "it", "for",
+                  "of", "and", "or", "with", "all", "so", "be", "is", "are", "i", "you", "we", "just", "going"}
+
 #: A value word after one of these words is a pronoun, no value ("find me one", "a good one",
 #: "the best one" say no count): ``{value word: previous words}``.
 NOT_VALUE_AFTER: dict[str, set[str]] = {
@@ -179,6 +195,7 @@ REQUEST_CUES: dict[str, list[str]] = {
                     "meal", "place to eat"],
     "Music": ["song", "listen to", "play a"],
     "Events": ["activities", "activity", "happening", "something interesting", "things to do", "something fun",
+               "do something",
                "concert", "concerts", "match", "matches", "sports game", "games", "going on", "entertainment", "gig"],
     "Movies": ["film", "films", "theatre", "theater", "cinema"],
     "Flights": ["plane ticket", "oneway ticket", "one way ticket", "plane", "airline", "airlines", "fly"],

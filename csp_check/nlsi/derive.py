@@ -6,7 +6,11 @@ builds the least one directly, as a forward-chaining interpreter of the rules:
 1. called domains = the requested ones (:meth:`Context.requested`), closed under also-rules (P6);
 2. per called domain, the stated values (P3); a second domain reached through an also-rule
    shares the first call's location value on its location-like slot, unless an instruction of
-   its own fills that slot (P4);
+   its own fills that slot (P4); with a release schema (``NlsiSchema.carry_same_names``) it
+   first gets every value of the first call whose slot its service has by the same name, as
+   the release's generator distributes a merged frame (``date`` of Events → ``date`` of
+   Restaurants, not ``pickup_date`` of RentalCars), and the location only when it has no
+   place yet, on a location slot of its chosen service;
 3. domain-level rules fill unstated slots (P4); a slot with several preferred values gives one
    call per value (P5); chained rules then fire to a fixpoint inside each call (P4, MultiHop).
 
@@ -27,6 +31,7 @@ from csp_check.nlsi.instructions import Rule
 from csp_check.nlsi.lower import count_choices, solve_derive
 from csp_check.nlsi.models import ApiCall
 from csp_check.nlsi.schema import LOCATION_SLOTS, normalize
+from csp_check.nlsi.variants import service_slots
 
 MAX_CALLS_PER_DOMAIN = 8
 #: ``--solver`` value of the forward-chaining interpreter (:func:`derive`).
@@ -49,10 +54,15 @@ def derive(ctx: Context) -> tuple[list[ApiCall], list[Rule]]:
         seen.add(d)
         base = dict(g.values.get(d, {}))
         if source is not None:
+            release = ctx.schema.carry_same_names
+            if release:
+                _carry_same_names(ctx, source, d, calls, base)
+            pool = service_slots(ctx.schema, d, ctx.rules, g.values.get(d, {})) if release else ctx.schema.domains[d]
             src_loc = next((v for c in calls if ctx.domain_of(c) == source for s, v in sorted(c.arguments) if s in LOCATION_SLOTS), None)
-            loc_slot = next((s for s in sorted(ctx.schema.domains[d]) if s in LOCATION_SLOTS), None)
+            loc_slot = next((s for s in sorted(pool) if s in LOCATION_SLOTS), None)
             ruled = any(r.action and r.action[0] == loc_slot and not r.condition and d in r.domains for r in ctx.rules)
-            if src_loc is not None and loc_slot is not None and loc_slot not in base and not ruled:  # P4 wins
+            placed = release and any(s in LOCATION_SLOTS for s in base)  # the release: one place, carried or stated
+            if src_loc is not None and loc_slot is not None and loc_slot not in base and not ruled and not placed:  # P4 wins
                 base[loc_slot] = src_loc
         mine = _expand(ctx, d, base, fired)
         calls += mine
@@ -63,6 +73,21 @@ def derive(ctx: Context) -> tuple[list[ApiCall], list[Rule]]:
     profile_order = {id(r): k for k, r in enumerate(ctx.rules)}
     fired = sorted({id(r): r for r in fired}.values(), key=lambda r: profile_order.get(id(r), 0))
     return calls, fired
+
+
+def _carry_same_names(ctx: Context, source: str, d: str, calls: list[ApiCall], base: dict[str, str]) -> None:
+    """The release's carry-over (``NlsiSchema.carry_same_names``): fill ``base`` (the call of
+    ``d`` reached from ``source``) with the first source call's values of the slots the chosen
+    service of ``d`` also has by name (:func:`csp_check.nlsi.variants.service_slots`), except
+    slots ``d`` states or an unconditioned instruction of ``d`` fills (P3, P4 win)."""
+    src = next((c for c in calls if ctx.domain_of(c) == source), None)
+    if src is None:
+        return
+    own = set(service_slots(ctx.schema, d, ctx.rules, base))
+    for s, v in src.arguments:
+        ruled = any(r.action and r.action[0] == s and not r.condition and d in r.domains for r in ctx.rules)
+        if s in own and s not in base and not ruled:
+            base[s] = v
 
 
 def _expand(ctx: Context, d: str, base: dict[str, str], fired: list[Rule]) -> list[ApiCall]:

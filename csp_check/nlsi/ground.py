@@ -8,7 +8,9 @@ as "mentioned"), later mentions override earlier ones, and a negated mention ("a
 Italian") removes the value it names.
 
 A number right before a unit word states the ``number_of_<unit>`` slot of a requested domain
-("for 2 days" is ``number_of_days``, not the 2 rooms the ontology also knows).
+("for 2 days" is ``number_of_days``, not the 2 rooms the ontology also knows), and one a few
+words before a count word (:data:`~csp_check.nlsi.cues.COUNT_UNITS`) that word's count slot
+("tickets for 3 people", "1 Economy class ticket", "a 1 star hotel").
 
 Requested domains (text grounding): a domain word with a negation among the three words before
 it asks for nothing ("there's no place like home"); a request cue that a domain word qualifies
@@ -43,9 +45,11 @@ from csp_check.language.dates import reference_date, resolve_dates, resolve_year
 from csp_check.nlsi.cues import (
     ACCEPT_CUES,
     BOOL_FALSE,
+    COUNT_UNITS,
     DOMAIN_ALTERNATIVES,
     DOMAIN_DECIDERS,
     DOMAIN_QUALIFIERS,
+    FUNCTION_WORDS,
     NEGATIONS,
     NOT_VALUE_AFTER,
     NOT_VALUE_BEFORE,
@@ -57,9 +61,11 @@ from csp_check.nlsi.cues import (
     slot_phrases,
     value_cues,
 )
-from csp_check.nlsi.instructions import InstructionParser
+from csp_check.nlsi.instructions import InstructionParser, Rule
 from csp_check.nlsi.models import Example, split_turns
 from csp_check.nlsi.schema import LOCATION_SLOTS, normalize
+from csp_check.nlsi.spans import answered_name, date_time_values, offered_name, role_places
+from csp_check.nlsi.variants import service_slots, settle
 
 
 @dataclass
@@ -100,8 +106,12 @@ class Grounding:
         return bool(n) and (any(f" {n} " in f" {t} " for t in [self.text, *self.offered]) or n in self.implied)
 
 
-def ground(example: Example, parser: InstructionParser, use_annotation: bool = True) -> Grounding:
-    """Ground one example's dialogue (see the module doc). Never raises on odd text."""
+def ground(example: Example, parser: InstructionParser, use_annotation: bool = True,
+           rules: list[Rule] | None = None) -> Grounding:
+    """Ground one example's dialogue (see the module doc). ``rules``: the profile's parsed
+    rules, which say which service of a domain the call speaks for
+    (:mod:`csp_check.nlsi.variants`). Never raises on odd text."""
+    rules = list(rules or [])
     user_text = " ".join(example.user_turns())
     g = Grounding(text=normalize(user_text))
     meta = example.metadata or {}
@@ -122,7 +132,8 @@ def ground(example: Example, parser: InstructionParser, use_annotation: bool = T
         ms = [m for m in ms if m.kind != "value" or (any(
             _name_cased(schema, d, *o.split("\x00"), m, words) for d, o in m.options)  # "help me" is not the song "Help"
             and not (m.end < len(words) and words[m.end] in NOT_VALUE_BEFORE.get(m.text.lower(), ()))  # "one way"
-            and not (m.start > 0 and words[m.start - 1] in NOT_VALUE_AFTER.get(m.text.lower(), ())))]  # "find me one"
+            and not (m.start > 0 and words[m.start - 1] in NOT_VALUE_AFTER.get(m.text.lower(), ()))  # "find me one"
+            and not set(words[m.start : m.end]) <= FUNCTION_WORDS)]  # "I want to go out": no cuisine "to-go"
         mentions.append((words, ms))
     weak: list[str] = []
     named = {next(iter(m.options))[0] for _, ms in mentions for m in ms if m.kind == "domain"}
@@ -182,8 +193,43 @@ def ground(example: Example, parser: InstructionParser, use_annotation: bool = T
     _dontcares(g, schema, mentions)
     _paraphrased_values(g, schema)
     _dates(g, example, user_text)
-    _locations(g, parser, docs)
+    _locations(g, parser, docs, rules)
+    if schema.user_words:
+        _free_values(g, parser, example, rules)
     return g
+
+
+def _free_values(g: Grounding, parser: InstructionParser, example: Example, rules: list[Rule]) -> None:
+    """Names the agent asks for or offers, places after a role word, then dates and times, in the user's words
+    (:mod:`csp_check.nlsi.spans`), for the requested domains; stated values moved to the chosen
+    service's slots (:func:`csp_check.nlsi.variants.settle`). The release's convention only
+    (``NlsiSchema.user_words``): SGD-built calls hold SGD's canonical values."""
+    schema = parser.schema
+    turns = example.user_turns()
+    _names(g, parser, example, rules)
+    for d in g.domains:
+        slots = service_slots(schema, d, rules, g.values.get(d, {}))
+        roles = {r: [s for s in slots if any(k in s for k in keys) and not any(x in s for x in ("station", "airport"))]
+                 for r, keys in (("origin", ("origin", "from_")), ("destination", ("dest", "to_")))}
+        if not (roles["origin"] and roles["destination"]):
+            continue
+        vals = g.values.setdefault(d, {})
+        for turn in turns:
+            for role, place in role_places(turn):
+                other = roles["destination" if role == "origin" else "origin"]
+                for s in other:
+                    if normalize(vals.get(s, "")) == normalize(place):
+                        del vals[s]
+                for s in roles[role]:
+                    vals.pop(s, None)
+                vals[roles[role][0]] = place
+    settle(schema, g.values, rules)
+    seen = False
+    for d in g.domains:
+        found = date_time_values(turns, service_slots(schema, d, rules, g.values.get(d, {})))
+        if found and not seen:
+            seen = True
+            g.values.setdefault(d, {}).update(found)
 
 
 def _stated_values(g: Grounding, schema, mentions: list, group: list[str]) -> None:
@@ -216,6 +262,9 @@ def _stated_values(g: Grounding, schema, mentions: list, group: list[str]) -> No
             if len(pick) > 1 and before in ROLE_CUES:
                 role = [o for o in pick if any(k in o[1][0] for k in ROLE_CUES[before])]
                 pick = role or pick
+            if len({d for d, _ in pick}) == 1 and len(pick) > 1:  # "my savings account": not the recipient's
+                plain = [o for o in pick if not o[1][0].startswith(_ROLE_PREFIXES)]
+                pick = plain if len(plain) == 1 else pick
             if len({(d, s) for d, (s, _) in pick}) != 1:
                 continue
             d, (slot, canon) = pick[0]
@@ -228,6 +277,10 @@ def _stated_values(g: Grounding, schema, mentions: list, group: list[str]) -> No
                 g.values.setdefault(d, {})[slot] = canon
 
 
+#: Slot-name prefixes of a second party or a second leg (``recipient_account_type``,
+#: ``return_date``): a value that fits such a slot and a plain one of the same domain, with no
+#: role word before it, is the plain slot's.
+_ROLE_PREFIXES = ("recipient_", "return_", "inbound_", "dropoff_")
 _ANY_KIND = {"kind", "type", "sort", "kinds", "types", "sorts"}
 _IS_FINE = {"fine", "ok", "okay", "works", "work", "do", "good"}
 
@@ -252,14 +305,59 @@ def _dontcares(g: Grounding, schema, mentions: list) -> None:
                     g.values.setdefault(d, {})[s] = "dontcare"
 
 
+_NOT_ENTITY = ("recipient_account_name", "origin_station_name", "destination_station_name")
+
+
+def _names(g: Grounding, parser: InstructionParser, example: Example, rules: list[Rule]) -> None:
+    """Names in the user's words (:func:`~csp_check.nlsi.spans.answered_name`,
+    :func:`~csp_check.nlsi.spans.offered_name`) for the requested domains' free slots not
+    stated yet: the slot an agent question names, answered by a user turn that is only a name;
+    the entity-name slot (the first ``*_name`` / ``title`` slot of the chosen service) of an
+    offer the user accepts, when one domain is requested (whose offer it is, several do not
+    tell)."""
+    schema = parser.schema
+    turns = split_turns(example.user_utterance)
+    for d in g.domains:
+        slots = service_slots(schema, d, rules, g.values.get(d, {}))
+        free = [s for s in slots if (i := schema.slot(d, s)) is not None and not i.is_categorical]
+        entity = next((s for s in free if (s.endswith("_name") or s == "title") and s not in _NOT_ENTITY), None)
+        vals = g.values.setdefault(d, {})
+        for k in range(len(turns) - 1):
+            (who, text), (nxt, answer) = turns[k], turns[k + 1]
+            if who != "agent" or nxt != "user":
+                continue
+            asked = {s for m in parser.mentions(text)[1] if m.kind == "slot" for dd, s in m.options if dd == d and s in free}
+            words = set(normalize(text).split())
+            asked |= {s for s in free if s.split("_")[0] in words and s.endswith(("_name", "title"))}  # "What song?"
+            name = answered_name(answer)
+            if "?" in text and len(asked) == 1 and name is not None and not vals.get(next(iter(asked))):
+                vals[next(iter(asked))] = name
+            accepts = len(g.domains) == 1 and any(f" {normalize(answer)} ".startswith(f" {c} ") for c in ACCEPT_CUES)
+            offered = offered_name(text) if accepts and entity is not None else None
+            if offered is not None and not vals.get(entity or ""):
+                vals[entity or ""] = offered
+
+
 def _unit_slots(schema, group: list[str], m, words: list[str]) -> list[tuple[str, str]]:
-    """The ``number_of_<unit>`` slots of ``group`` a number names by the unit word right after
-    it ("2 days" → ``number_of_days``, "1 room" → ``number_of_rooms``); [] otherwise."""
+    """The count slots of ``group`` a number names by a unit word: right after it, the
+    ``number_of_<unit>`` slot ("2 days" → ``number_of_days``, "1 room" → ``number_of_rooms``);
+    within three words after it, the first slot of :data:`~csp_check.nlsi.cues.COUNT_UNITS`
+    each domain has ("tickets for 3 people" → ``travelers``, "1 Economy class ticket" →
+    ``passengers``, "a 1 star hotel" → ``star_rating``); [] otherwise."""
     if not m.text.isdigit() or m.end >= len(words):
         return []
     unit = words[m.end].rstrip("s")
-    return [(d, s) for d in group for s in schema.domains.get(d, {})
-            if s.startswith("number_of_") and s[len("number_of_"):].rstrip("s") == unit]
+    out = [(d, s) for d in group for s in schema.domains.get(d, {})
+           if s.startswith("number_of_") and s[len("number_of_"):].rstrip("s") == unit]
+    if out:
+        return out
+    for w in words[m.end : m.end + 3]:
+        if w.isdigit() or not w.isalpha():
+            break
+        slots = COUNT_UNITS.get(w if w in COUNT_UNITS else w.rstrip("s"), ())
+        if slots:
+            return [(d, s) for d in group for s in [next((x for x in slots if x in schema.domains.get(d, {})), None)] if s]
+    return []
 
 
 def _answered_last(example: Example) -> bool:
@@ -371,16 +469,18 @@ def _location_pool(parser) -> dict[str, str]:
     return pool
 
 
-def _locations(g: Grounding, parser, docs: list) -> None:
+def _locations(g: Grounding, parser, docs: list, rules: list[Rule]) -> None:
     """A requested domain with no stated place gets a capitalised place name the user says that
     is a place value of any domain (:func:`_location_pool`): the slot is the domain's only place
     slot, or the one a preposition points to ("to SD" → destination, :data:`ROLE_CUES`), or the
     one whose ontology holds the value; otherwise none. A place already stated for another slot
-    of the domain (the origin) is not taken again."""
+    of the domain (the origin) is not taken again. With a release schema the slots are those of
+    the domain's chosen service (:func:`csp_check.nlsi.variants.service_slots`)."""
     schema = parser.schema
     todo = {}
     for d in g.grounded_domains():
-        slots = [s for s in schema.domains.get(d, {}) if s in LOCATION_SLOTS or s.endswith("_city")]
+        own = service_slots(schema, d, rules, g.values.get(d, {})) if schema.user_words else list(schema.domains.get(d, {}))
+        slots = [s for s in own if s in LOCATION_SLOTS or s.endswith("_city")]
         if slots and not any(g.values.get(d, {}).get(s) for s in slots):
             todo[d] = slots
     if not todo:

@@ -17,7 +17,7 @@ Several actions in one rule (the release's "… then look for number of beds as 
 baths as 1", "… then look for pets allowed, number of beds as 2") are split by
 :func:`split_actions` into one instruction per action under the same condition, each parsed
 alone; a piece without " as " after the first joins the one before ("location as London, UK"
-is one action).
+is one action) unless it names a slot ("…, number of baths as 1, furnished": a True boolean).
 
 The release's own template typos are read as the template (:func:`repair_template`): a
 missing space after "look for" ("look forfree entry", "look fornumber of beds as 1") and
@@ -96,15 +96,18 @@ def repair_template(text: str) -> str:
 _LOOK_FOR = re.compile(r"^(?P<head>.*?\bthen\s+look\s+for\s+)(?P<tail>.+)$", re.IGNORECASE)
 
 
-def split_actions(text: str) -> list[str]:
+def split_actions(text: str, slot_names: frozenset[str] = frozenset()) -> list[str]:
     """One instruction per action of ``text``'s "… then look for A as 1, B as 2" (the
-    condition repeated); ``[text]`` when it has one action."""
+    condition repeated); ``[text]`` when it has one action. A piece that is a slot name with
+    spaces (``slot_names``: "furnished", "has laundry service") is its own action: the
+    release's generator writes a True boolean so."""
     m = _LOOK_FOR.match(repair_template(text).strip())
     if not m:
         return [text]
     pieces: list[str] = []
     for piece in (p.strip() for p in m.group("tail").split(",")):
-        if pieces and " as " not in f" {piece.lower()} " and " as " in f" {pieces[-1].lower()} ":
+        named = piece.lower().replace(" ", "_") in slot_names
+        if pieces and not named and " as " not in f" {piece.lower()} " and " as " in f" {pieces[-1].lower()} ":
             pieces[-1] += ", " + piece  # a value with a comma ("London, UK")
         elif piece:
             pieces.append(piece)

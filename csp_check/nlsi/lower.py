@@ -41,6 +41,7 @@ from csp_check.nlsi.families.base import LoweredConstraint
 from csp_check.nlsi.instructions import Rule
 from csp_check.nlsi.models import ALL_FAMILIES, ApiCall
 from csp_check.nlsi.schema import LOCATION_SLOTS, normalize
+from csp_check.nlsi.variants import service_slots
 from csp_check.solvers import check_assignment, count_solutions, most_similar
 
 #: Value of a slot variable when the call has no such argument (``normalize`` never yields ``<``).
@@ -130,7 +131,9 @@ class Structure:
     def candidates(self, d: str, s: str) -> set[str]:
         """Normalised candidate values of ``d.s``: stated, given by an instruction (action or
         chain condition), categorical values said; for a location-like slot, also the location
-        candidates of the structure's other domains (a second domain shares the first's)."""
+        candidates of the structure's other domains (a second domain shares the first's); with
+        the release's carry-over (``NlsiSchema.carry_same_names``), the candidates of the same
+        slot name in the other domains."""
         out = self._own(d, s)
         if s in LOCATION_SLOTS:
             for cv in self.calls:
@@ -138,6 +141,10 @@ class Structure:
                     for s2 in cv.slots:
                         if s2 in LOCATION_SLOTS:
                             out |= self._own(cv.domain, s2)
+        if self.ctx.schema.carry_same_names:  # the release's carry-over: the same slot name elsewhere
+            for cv in self.calls:
+                if cv.domain and cv.domain != d and s in cv.slots:
+                    out |= self._own(cv.domain, s)
         return out
 
     def _own(self, d: str, s: str) -> set[str]:
@@ -277,10 +284,16 @@ def _share_preferences(ctx, st: Structure) -> tuple[list[LoweredConstraint], dic
         if source is None:
             continue
         src = st.of_domain(source)[0]
+        release = ctx.schema.carry_same_names
+        pool = set(service_slots(ctx.schema, target, ctx.rules, ctx.grounding.values.get(target, {}))) if release else None
+        carried = _carry_preferences(ctx, st, source, target, src, cons, preferred) if release else set()
         for tgt in st.of_domain(target):
-            s2 = next((s for s in sorted(tgt.slots) if s in LOCATION_SLOTS), None)
+            s2 = next((s for s in sorted(tgt.slots) if s in LOCATION_SLOTS and (pool is None or s in pool)), None)
             if s2 is None or ctx.grounding.stated(target, s2) is not None:
                 continue
+            if release and (carried & LOCATION_SLOTS or any(ctx.grounding.stated(target, s) is not None for s in LOCATION_SLOTS)
+                            or any(r.action and r.action[0] == s2 and not r.condition and target in r.domains for r in ctx.rules)):
+                continue  # the release: one place, carried or stated (derive._carry_same_names)
             forced = [s for s in sorted(src.slots) if s in LOCATION_SLOTS and (ctx.grounding.stated(source, s) is not None or any(
                 r.action and r.action[0] == s and not r.condition and source in r.domains for r in ctx.rules))]
             for s1 in forced[:1]:  # the source's own location (stated or preferred), never one added to share
@@ -293,6 +306,36 @@ def _share_preferences(ctx, st: Structure) -> tuple[list[LoweredConstraint], dic
                     cons.append(LoweredConstraint(id=ConstraintId("P2"), variables=[z, src.slots[s1], tgt.slots[s2]],
                                                   primitives=prims, label=f"prefer: {tgt.method} shares {src.method}'s {s1}"))
     return cons, preferred
+
+
+def _carry_preferences(ctx, st: Structure, source: str, target: str, src: CallVars,
+                       cons: list[LoweredConstraint], preferred: dict[str, str]) -> set[str]:
+    """The release's carry-over as a derive preference (the interpreter's
+    ``derive._carry_same_names``): per slot of the target's chosen service
+    (:func:`csp_check.nlsi.variants.service_slots`) that the source states or an instruction of
+    the source fills, and that the target neither states nor fills by an unconditioned
+    instruction, two indicators preferring "the target's slot equals the source's, present".
+    Returns the slots so carried."""
+    own = set(service_slots(ctx.schema, target, ctx.rules, ctx.grounding.values.get(target, {})))
+    carried: set[str] = set()
+    for tgt in st.of_domain(target):
+        for s in sorted(set(src.slots) & set(tgt.slots) & own):
+            if ctx.grounding.stated(target, s) is not None or any(
+                    r.action and r.action[0] == s and not r.condition and target in r.domains for r in ctx.rules):
+                continue
+            if ctx.grounding.stated(source, s) is None and not any(
+                    r.action and r.action[0] == s and source in r.domains for r in ctx.rules):
+                continue  # the source's own value (stated or instructed), never one added to share
+            carried.add(s)
+            for k in range(2):
+                z = f"carry{src.index}_{tgt.index}_{s}.{k}"
+                st.domain[z] = {"yes", "no"}
+                preferred[z] = "yes"
+                prims = (AnyOf((st.is_value(z, "no"), AllEqual((src.slots[s], tgt.slots[s])))),
+                         AnyOf((st.is_value(z, "no"), st.is_value(src.slots[s], ABSENT, excluded=True))))
+                cons.append(LoweredConstraint(id=ConstraintId("P2"), variables=[z, src.slots[s], tgt.slots[s]],
+                                              primitives=prims, label=f"prefer: {tgt.method} carries {src.method}'s {s}"))
+    return carried
 
 
 @dataclass

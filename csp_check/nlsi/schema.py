@@ -42,6 +42,9 @@ METHOD_ALIASES = {"GetDenists": "Dentists", "GetRentalcars": "RentalCars", "GetH
 #: The release's schema and ontology file names (a release folder holds them instead of SGD's
 #: ``schema.json``).
 RELEASE_SCHEMA, RELEASE_ONTOLOGY = "schema_updated_v5.json", "slot_value_dict.json"
+#: The release's table of same-meaning slots of one domain's services (``domain``, ``slot_1``,
+#: ``slot_2``, ``value`` "y"/"n"; ``origin_city`` of Flights_1 is ``origin`` of Flights_2).
+RELEASE_DOMAIN_SLOTS = "common-domain-slots.tsv"
 LOCATION_SLOTS = frozenset({
     "city", "location", "where_to", "area", "city_of_event", "destination", "destination_city",
     "to_city", "to_location", "dest",
@@ -91,6 +94,21 @@ class NlsiSchema:
     domains: dict[str, dict[str, SlotInfo]] = field(default_factory=dict)
     aliases: dict[tuple[str, str], dict[str, str]] = field(default_factory=dict)
     services: dict[str, str] = field(default_factory=dict)  # SGD service → domain
+    #: SGD service → its slot names, in schema order (a domain merges its services' slots)
+    service_slots: dict[str, list[str]] = field(default_factory=dict)
+    #: domain → pairs of its slots that mean the same in two of its services (the release's
+    #: ``common-domain-slots.tsv`` rows marked "y"); empty without the table
+    same_slots: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
+    #: MultiDomain carry-over as the release's generator does it (a release folder schema): a
+    #: call reached through an also-rule gets every value of its source call whose slot *name*
+    #: its service has too (the merged SGD frame's values go to every service declaring the
+    #: slot); False (an SGD folder, our builder): it shares the source's location only
+    carry_same_names: bool = False
+    #: The release's value convention (a release folder schema): its calls keep the user's own
+    #: words for free slots (dates, times, places: SGD's state spans), so the text grounding
+    #: reads them by their shape (:mod:`csp_check.nlsi.spans`); False (an SGD folder, our
+    #: builder): SGD's canonical values (ISO dates), matched through the ontology only
+    user_words: bool = False
     _canon: dict[tuple[str, str], dict[str, str]] = field(default_factory=dict, repr=False)
     _reverse: dict[tuple[str, str], tuple[int, dict[str, list[str]]]] = field(default_factory=dict, repr=False)
 
@@ -149,6 +167,7 @@ class NlsiSchema:
         name = service["service_name"]
         domain = service.get("nlsi_domain") or service_domain(name)
         self.services[name] = domain
+        self.service_slots[name] = [str(s["name"]) for s in service.get("slots", [])]
         slots = self.domains.setdefault(domain, {})
         for s in service.get("slots", []):
             cat = bool(s.get("is_categorical"))
@@ -213,6 +232,14 @@ class NlsiSchema:
                         if isinstance(v, str) and v.strip():
                             self.add_value(domain, slot, v)
 
+    def add_domain_slots(self, text: str) -> None:
+        """Read the release's ``common-domain-slots.tsv`` (tab-separated, a header row; CRLF
+        lines): the rows marked "y" pair two slots of one domain (:attr:`same_slots`)."""
+        for line in text.splitlines()[1:]:
+            cells = [c.strip().strip('"') for c in line.split("\t")]
+            if len(cells) == 4 and cells[3].lower() == "y" and (cells[1], cells[2]) not in self.same_slots.get(cells[0], []):
+                self.same_slots.setdefault(cells[0], []).append((cells[1], cells[2]))
+
     def to_json(self) -> list[dict[str, Any]]:
         """SGD-style schema (one service per domain) with ``values_seen`` and ``aliases`` per slot."""
         out = []
@@ -242,7 +269,8 @@ def load_schema(paths: Iterable[Path]) -> NlsiSchema:
 
     A directory contributes its ``schema.json`` and the ontology of its ``dialogues_*.json``;
     a directory of the NLSI release (``schema_updated_v5.json``, no ``schema.json``) contributes
-    that schema and the ontology ``slot_value_dict.json``;
+    that schema, the ontology ``slot_value_dict.json`` and the same-meaning slot pairs of
+    ``common-domain-slots.tsv`` (:attr:`NlsiSchema.same_slots`);
     a file is an SGD-style service list (ours adds ``values_seen`` / ``aliases``). Raises
     ``FileNotFoundError`` for a missing path and ``ValueError`` for a file that is not a list of
     services.
@@ -255,6 +283,9 @@ def load_schema(paths: Iterable[Path]) -> NlsiSchema:
             files = [path / RELEASE_SCHEMA]
             if (path / RELEASE_ONTOLOGY).exists():
                 ontologies.append(path / RELEASE_ONTOLOGY)
+            schema.carry_same_names = schema.user_words = True
+            if (path / RELEASE_DOMAIN_SLOTS).exists():
+                schema.add_domain_slots((path / RELEASE_DOMAIN_SLOTS).read_text(encoding="utf-8"))
         elif path.is_dir():
             files = [path / "schema.json"]
             dirs.append(path)

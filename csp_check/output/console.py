@@ -265,6 +265,10 @@ def render_summary(summary: CorpusSummary, console: Console | None = None, show:
     if table is not None:
         console.print()
         console.print(table)
+    depth = _turn_table(summary)
+    if depth is not None:
+        console.print()
+        console.print(depth)
     examples = summary.examples[:show]
     if examples:
         console.print()
@@ -425,6 +429,25 @@ def _violation_table(s: CorpusSummary) -> Table | None:
         _add_rows(table, rows, lambda row: (row.constraint, _n(row.violations), _n(row.dialogues), _n(row.uncertain)))
     else:
         _add_rows(table, rows, lambda row: (row.constraint, _n(row.violations), _n(row.dialogues)))
+    return table
+
+
+#: Turn indices shown in the summary's violations-by-turn table (all of them are in ``--json``).
+TURNS_SHOWN = 30
+
+
+def _turn_table(s: CorpusSummary) -> Table | None:
+    """Certain violations by the turn where they surface (shown when there is any)."""
+    rows = s.by_turn()
+    if not any(row.violated for row in rows):
+        return None
+    more = f"; turns {TURNS_SHOWN}-{len(rows) - 1} in --json" if len(rows) > TURNS_SHOWN else ""
+    table = Table(title=f"Certain violations by turn (where they surface{more})", box=box.SIMPLE_HEAD,
+                  show_edge=False, title_justify="left")  # fmt: skip
+    for name in ("Turn", "dialogues", "violated", "share"):
+        table.add_column(name, justify="left" if name == "Turn" else "right")
+    for row in rows[:TURNS_SHOWN]:
+        table.add_row(str(row.turn), _n(row.dialogues), _n(row.violated), f"{row.share:.1%}")
     return table
 
 

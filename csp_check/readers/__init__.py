@@ -17,10 +17,10 @@ from csp_check.errors import InputError, UsageError
 from csp_check.models import Dialogue
 from csp_check.readers.kb import load_kb
 
-from . import jsonl, multiwoz, multiwoz22, sgd, text, unified
+from . import citod, jsonl, multiwoz, multiwoz22, sgd, text, unified
 from .base import Reader, SplitReader
 
-READERS: dict[str, Reader] = {m.NAME: m for m in (sgd, multiwoz22, unified, multiwoz, jsonl, text)}  # sniffed in this order
+READERS: dict[str, Reader] = {m.NAME: m for m in (sgd, multiwoz22, unified, multiwoz, citod, jsonl, text)}  # sniffed in this order
 FORMATS = ("auto", *READERS)
 
 

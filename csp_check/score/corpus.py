@@ -17,6 +17,12 @@ Definitions (spec §3, paper Table 2):
   summed over dialogues (:func:`csp_check.score.metrics.coverage` over every variable, implicit ones
   too: :attr:`~csp_check.score.metrics.CoverageScope.ALL`; docs/metrics.md).
 - **violations by constraint**: number of violations, and number of dialogues with at least one.
+- **violations by turn** (:meth:`CorpusSummary.by_turn`): for each turn index t, the checked
+  dialogues that have a turn t, and those of them with a *certain* violation surfacing at turn t
+  (the last turn the violation names: where the dialogue stops being consistent); their ratio is
+  the share of turns at depth t with a certain violation (issue 23: consistency by depth, the
+  corpus side of ``csp-check drift``). Reports without a turn count (``turns`` 0: an error, a
+  report file of an older release) add nothing here.
 """
 
 from __future__ import annotations
@@ -54,6 +60,16 @@ class ConstraintViolations(BaseModel):
     violations: int
     dialogues: int
     uncertain: int = Field(0, description="of the violations, those uncertain (for review)")
+
+
+class TurnViolations(BaseModel):
+    """One turn index of :meth:`CorpusSummary.by_turn`: dialogues reaching it, those with a
+    certain violation surfacing there, and their ratio (0..1)."""
+
+    turn: int
+    dialogues: int
+    violated: int
+    share: float
 
 
 class GroupTotals(BaseModel):
@@ -229,6 +245,9 @@ class CorpusSummary(BaseModel):
     error_messages: list[str] = Field(default_factory=list, description="the first `keep` errors")
     defects: int = Field(0, description="annotation defects reported (DialogueReport.defects)")
     defect_messages: list[str] = Field(default_factory=list, description="the first few, 'DIALOGUE: FIELD: what'")
+    turns_checked: list[int] = Field(default_factory=list, description="[t]: checked dialogues with a turn t")
+    turns_violated: list[int] = Field(default_factory=list, description="[t]: of them, those with a certain "
+                                      "violation surfacing at turn t (the last turn it names)")
     seconds: float | None = Field(None, description="wall time of the run, if the caller measured it")
     solver: SolverTotals | None = Field(None, description="totals of the solver's answers, if one ran")
 
@@ -266,6 +285,7 @@ class CorpusSummary(BaseModel):
             self.solver.add(report, solved)
         for cid, n in report.coverage.items():
             self.coverage[cid] = self.coverage.get(cid, 0) + n
+        self._add_depth(report)
         for family in sorted({_family(v.constraint.value) for v in report.violations}):
             self.flagged[family] = self.flagged.get(family, 0) + 1
         seen: set[str] = set()
@@ -281,6 +301,24 @@ class CorpusSummary(BaseModel):
                 self.examples.append(
                     ViolationExample(dialogue_id=report.dialogue_id, source=report.source, violation=violation)
                 )
+
+    def _add_depth(self, report: DialogueReport) -> None:
+        """Count the report's turns and the turns where a certain violation surfaces."""
+        if report.turns <= 0:
+            return
+        for counts in (self.turns_checked, self.turns_violated):
+            counts.extend([0] * (report.turns - len(counts)))
+        for t in range(report.turns):
+            self.turns_checked[t] += 1
+        for t in {max(v.turns) for v in report.violations if v.certain and v.turns}:
+            if 0 <= t < report.turns:
+                self.turns_violated[t] += 1
+
+    def by_turn(self) -> list[TurnViolations]:
+        """Violations by turn index, every index some checked dialogue reaches (module docstring)."""
+        return [TurnViolations(turn=t, dialogues=n, violated=self.turns_violated[t],
+                               share=self.turns_violated[t] / n if n else 0.0)
+                for t, n in enumerate(self.turns_checked)]  # fmt: skip
 
     @property
     def checked(self) -> int:
@@ -333,6 +371,7 @@ class CorpusSummary(BaseModel):
             exit_code=self.exit_code,
             coverage_table=[r.model_dump() for r in self.coverage_table()],
             violation_table=[r.model_dump() for r in self.violation_table()],
+            violations_by_turn=[r.model_dump() for r in self.by_turn()],
         )
         if self.solver is not None:
             data["solver"]["vca"] = self.solver.vca

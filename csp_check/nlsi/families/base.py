@@ -62,13 +62,20 @@ class Context:
 
     def requested(self) -> list[str]:
         """The domains to call for the request (derive): each requested domain, or, when its
-        words also name other domains (``Grounding.alternatives``), the one of them the
-        profile has instructions for if exactly one has; otherwise the named one."""
+        words also name other domains (``Grounding.alternatives``), the one of them for which
+        the user states the most values if one does ("a movie directed by Dean DeBlois" is
+        Media: only its slots hold a director), else the one the profile has instructions for
+        if exactly one has; otherwise the named one."""
         out = []
         for d in self.grounding.domains:
             options = [d] + self.grounding.alternatives.get(d, [])
+            said = {x: len(self.grounding.values.get(x, {})) for x in options}
+            most = [x for x in options if said[x] == max(said.values())]
             ruled = [x for x in options if any(x in r.domains for r in self.rules)]
-            out.append(ruled[0] if len(options) > 1 and len(ruled) == 1 else d)
+            if len(options) > 1 and len(most) == 1 and said[most[0]] > 0:
+                out.append(most[0])  # "a movie directed by X": the domain whose slots hold what the user says
+            else:
+                out.append(ruled[0] if len(options) > 1 and len(ruled) == 1 else d)
         return list(dict.fromkeys(out))
 
     def condition_holds(self, rule: Rule, call: ApiCall) -> bool:

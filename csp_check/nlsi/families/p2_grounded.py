@@ -13,7 +13,8 @@ Reading rules
   ontology aliases occurs in the user's turns, or a parsed instruction of the call's domain gives
   that slot that value (as action or as a chain condition), or, for a location-like slot,
   another call carries the same value (a second domain shares the first one's location:
-  MultiDomain).
+  MultiDomain), or, with the release's carry-over (a release schema folder), another call
+  carries the same value under the same slot name.
 - *Applicable* is decided by the rules and the calls, never read from the gold
   ``applicable_standing_instructions`` (those are only scored).
 - Relative and partial dates ("next Friday", "the 3rd") and years count as said once resolved
@@ -55,6 +56,12 @@ def grounded_alone(ctx, d: str, slot: str, value: str) -> bool:
     return False
 
 
+def _shares(ctx, slot: str, other: str) -> bool:
+    """May a value of ``other`` in another call ground ``slot``: both location-like, or (the
+    release's carry-over, ``NlsiSchema.carry_same_names``) the same slot name."""
+    return (slot in LOCATION_SLOTS and other in LOCATION_SLOTS) or (ctx.schema.carry_same_names and slot == other)
+
+
 @register
 class Grounded(ProfileFamily):
     """P2, grounded: the family this module's docstring states."""
@@ -71,9 +78,9 @@ class Grounded(ProfileFamily):
         d = ctx.domain_of(call)
         if grounded_alone(ctx, d, inst.slot, inst.value):
             return True
-        if inst.slot in LOCATION_SLOTS:
+        if inst.slot in LOCATION_SLOTS or ctx.schema.carry_same_names:
             for j, other in enumerate(calls):
-                if j != inst.call and any(s in LOCATION_SLOTS and ctx.same(d, inst.slot, v, inst.value)
+                if j != inst.call and any(_shares(ctx, inst.slot, s) and ctx.same(d, inst.slot, v, inst.value)
                                           for s, v in other.arguments):
                     return True
         return False
@@ -96,10 +103,10 @@ class Grounded(ProfileFamily):
                 if ctx.schema.slot(d, s) is None:
                     continue
                 ok = frozenset(u for u in st.domain[var] if u == ABSENT or grounded_alone(ctx, d, s, u))
-                if s not in LOCATION_SLOTS:
+                others = [(w, s2) for o in st.calls if o is not cv for w, s2 in o.all_vars() if _shares(ctx, s, s2)]
+                if s not in LOCATION_SLOTS and not others:
                     out.append((f"{cv.method}: {s} grounded", [Member((var,), ok)]))
                     continue
-                others = [(w, s2) for o in st.calls if o is not cv for w, s2 in o.all_vars() if s2 in LOCATION_SLOTS]
                 prims = [AnyOf((st.is_value(var, u, excluded=True),
                                 *(Member((w,), frozenset(x for x in st.domain[w]
                                                          if x != ABSENT and ctx.same(d, s, x, u)))

@@ -1,0 +1,107 @@
+"""Faults and true twins for the CI-ToD label classes: a copy of a dialogue whose last system
+response csp-check labels consistent, once made inconsistent (its label must be set) and once
+rewritten the way that keeps it consistent (no label may be set).
+
+Reading rules (what each pair writes into the copy's last system turn ``r``)
+
+- ``kbi_value`` — ``r`` names one KB entity and writes an attribute of it as a KB value: the
+  fault writes another value of that column the KB has (none the dialogue said: C5, KBI); the twin
+  writes the entity's own value.
+- ``hi_switch`` — ``r`` names the entity the history settled: the fault names another KB entity
+  of the same kind no turn named ("navigating you to X": C2 across turns, HI and QI); the twin
+  names the settled one in the same words.
+- ``qi_welcome`` — the user's query thanks for nothing: the fault answers "you are welcome" (QI);
+  the twin adds "thanks" to the query.
+
+Source: the classes of CI-ToD's construction (Qin et al., EMNLP 2021, §2.2) as the labels read
+them (:mod:`csp_check.score.citod`).
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Literal
+
+from csp_check.corpora.citod import ATTRIBUTE_COLUMNS
+from csp_check.models import Dialogue
+from csp_check.score.citod_read import Lexicon, TurnReading
+
+PairKind = Literal["kbi_value", "hi_switch", "qi_welcome"]
+PAIR_KINDS: tuple[PairKind, ...] = ("kbi_value", "hi_switch", "qi_welcome")
+#: The label each kind's fault must set (its twin must set none).
+EXPECTED: dict[PairKind, str] = {"kbi_value": "kbi", "hi_switch": "hi", "qi_welcome": "qi"}
+
+
+@dataclass(frozen=True)
+class Pair:
+    """A fault and its true twin of one kind, from one dialogue."""
+
+    kind: PairKind
+    fault: Dialogue
+    twin: Dialogue
+
+
+def citod_pair(dialogue: Dialogue, kind: PairKind, rng: random.Random) -> Pair | None:
+    """The ``kind`` pair of ``dialogue`` (module docstring), or ``None`` when the dialogue has
+    no place for it (no last system turn, no entity named, a query that thanks)."""
+    lex = Lexicon(dialogue)
+    turns = [lex.read(t.index, t.speaker, t.utterance) for t in dialogue.turns]
+    if not turns or turns[-1].speaker != "system" or len(turns) < 2:
+        return None
+    r, u = turns[-1], turns[-2]
+    if kind == "qi_welcome":
+        if u.speaker != "user" or any(w.startswith(("thank", "thx")) for w in u.words):
+            return None
+        fault = _with(dialogue, {r.index: "you are welcome"})
+        return Pair(kind, fault, _with(dialogue, {r.index: "you are welcome", u.index: f"{u_text(dialogue, u)} thanks"}))
+    column = lex.entity_column
+    named = [m for m in r.mentions if m.column == column and m.in_kb and m.how == "value"]
+    if len({m.value for m in named}) != 1 or lex.domain == "weather":
+        return None
+    entity = named[0].value
+    if kind == "kbi_value":
+        attributes = [m for m in r.mentions if m.column in ATTRIBUTE_COLUMNS[lex.domain] and m.how == "value"
+                      and m.column != "poi_type" and m.value in r.tokens]
+        if not attributes:
+            return None
+        m = rng.choice(attributes)
+        said = {x.value for t in turns for x in t.mentions}
+        others = sorted(lex.kb_values.get(m.column, set()) - said)
+        if not others:
+            return None
+        text = dialogue.turns[r.index].utterance
+        return Pair(kind, _with(dialogue, {r.index: _replace(text, m.value, rng.choice(others))}), dialogue)
+    said = {x.value for t in turns for x in t.mentions}
+    kinds = {row.get("poi_type") for row in lex.rows_of(column, entity)} if column == "poi" else {None}
+    candidates = sorted({row[column] for row in lex.rows if row.get(column) and row[column] not in said
+                         and (column != "poi" or row.get("poi_type") in kinds)})
+    settled = any(x.value == entity for t in turns[:u.index] if t.speaker == "system" for x in t.mentions)
+    if not candidates or not settled or any(x.column == column for x in u.mentions) or u.other:
+        return None
+    lead = "navigating you to" if lex.domain == "navigate" else "your reminder is about"
+    return Pair(kind, _with(dialogue, {r.index: f"{lead} {rng.choice(candidates)}"}),
+                _with(dialogue, {r.index: f"{lead} {entity}"}))
+
+
+def u_text(dialogue: Dialogue, u: TurnReading) -> str:
+    """The text of turn ``u`` of ``dialogue``."""
+    return dialogue.turns[u.index].utterance
+
+
+def _replace(text: str, old: str, new: str) -> str:
+    """``text`` with the first whole token ``old`` replaced by ``new``."""
+    tokens = text.split()
+    tokens[tokens.index(old)] = new
+    return " ".join(tokens)
+
+
+def _with(dialogue: Dialogue, texts: dict[int, str]) -> Dialogue:
+    """A copy of ``dialogue`` whose turns ``texts`` names have the given utterances."""
+    copy = dialogue.model_copy(deep=True)
+    for index, text in texts.items():
+        copy.turns[index].utterance = text
+    return copy
+
+
+__all__ = ["EXPECTED", "PAIR_KINDS", "Pair", "PairKind", "citod_pair", "u_text"]

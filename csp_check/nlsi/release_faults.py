@@ -1,0 +1,152 @@
+"""Fault generators and true twins for the classes read on the NLSI release (issue 19).
+
+Each kind takes a :class:`~csp_check.nlsi.families.Context`, consistent gold calls and a random
+stream and returns a :class:`~csp_check.nlsi.faults.CallFault` (the faulty calls and the family
+that must flag them) or None when the example has nothing of the class; its *twin*
+(:func:`twin`) is a call set that looks changed in the same place but is still consistent, and
+must not be flagged:
+
+- ``free_value_moved`` (P3): a date, time or place the user stated in their own words is
+  replaced by another of the same shape nobody said ("March 8th" → "March 9th", "10:45" →
+  "11:45"). Twin: the same words re-cased ("march 8th").
+- ``count_changed`` (P2: the new count is said by nobody; P3 as well unless another slot holds
+  the stated one): a count the user stated ("tickets for 3 people") is replaced by another
+  number nobody said (a possible value of a categorical count). Twin: the count as its number
+  word ("three"), where the schema's aliases make it the same count and the slot allows it.
+- ``carried_changed`` (P2): a value the second call of a MultiDomain chain carries from the
+  first (same slot name, or the place) is replaced by a value nobody said or instructed.
+  Twin: the carried value re-cased.
+
+The family named is the one the checker must report (flagged right in
+``benchmarks/nlsi_release.py``); a twin flagged by any family is a false alarm. On the 175
+shared examples no count has a number-word twin the schema allows (counts are categorical
+digits there), so ``count_changed`` twins are none.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+
+from csp_check.nlsi.families import Context
+from csp_check.nlsi.faults import CallFault
+from csp_check.nlsi.models import ApiCall
+from csp_check.nlsi.schema import NUMBER_WORDS, normalize
+
+RELEASE_KINDS = ("free_value_moved", "count_changed", "carried_changed")
+_COUNT_SLOTS = re.compile(r"passengers|travelers|group_size|number_of|party_size|seats|tickets|riders|adults")
+_DIGIT_WORDS = {d: w for w, d in NUMBER_WORDS.items() if w not in ("no", "single")}
+
+
+def _shifted(value: str, ctx: Context) -> str | None:
+    """``value`` with its first number moved by one (a date, time or count of the same
+    shape), not said in the dialogue; None when it has no number."""
+    m = re.search(r"\d+", value)
+    if m is None:
+        return None
+    for step in (1, 2, -1):
+        n = int(m.group()) + step
+        if n <= 0:
+            continue
+        out = value[: m.start()] + str(n) + value[m.end() :]
+        if not ctx.grounding.said(out):
+            return out
+    return None
+
+
+def _free_stated(ctx: Context, call: ApiCall) -> list[str]:
+    """Arguments of ``call`` the user stated for a free (non-categorical) slot, in their words,
+    or for a count slot (categorical or not)."""
+    d = ctx.domain_of(call)
+    out: list[str] = []
+    if d is None:
+        return out
+    for s, v in call.arguments:
+        info = ctx.schema.slot(d, s)
+        if info is not None and (not info.is_categorical or _COUNT_SLOTS.search(s)) \
+                and ctx.same(d, s, ctx.grounding.stated(d, s), v):
+            out.append(s)
+    return out
+
+
+def _carried(ctx: Context, calls: list[ApiCall]) -> list[tuple[int, str]]:
+    """(call index, slot) of values a later call shares with the first call of another domain
+    (same slot name, or a location the first call holds) that the user did not state for it
+    and no instruction of its domain gives."""
+    out = []
+    first = ctx.domain_of(calls[0]) if calls else None
+    src = {normalize(v) for _, v in calls[0].arguments} if calls else set()
+    for i, c in enumerate(calls[1:], 1):
+        d = ctx.domain_of(c)
+        if d is None or d == first:
+            continue
+        for s, v in c.arguments:
+            instructed = any(d in r.domains and r.action and r.action[0] == s for r in ctx.rules)
+            if normalize(v) in src and ctx.grounding.stated(d, s) is None and not instructed:
+                out.append((i, s))
+    return out
+
+
+def _with(calls: list[ApiCall], i: int, slot: str, value: str) -> list[ApiCall]:
+    out = list(calls)
+    out[i] = ApiCall(method=calls[i].method, arguments=tuple((s, value if s == slot else v) for s, v in calls[i].arguments))
+    return out
+
+
+def _site(kind: str, ctx: Context, calls: list[ApiCall], rng: random.Random) -> tuple[int, str] | None:
+    """Where ``kind`` applies: a (call index, slot) drawn with ``rng``, or None."""
+    sites: list[tuple[int, str]] = []
+    if kind == "carried_changed":
+        sites = _carried(ctx, calls)
+    else:
+        for i, c in enumerate(calls):
+            for s in _free_stated(ctx, c):
+                count = bool(_COUNT_SLOTS.search(s)) and c.args()[s].isdigit()
+                if (kind == "count_changed") == count and re.search(r"\d", c.args()[s]):
+                    sites.append((i, s))
+    return rng.choice(sites) if sites else None
+
+
+def make_release(kind: str, ctx: Context, calls: list[ApiCall], rng: random.Random) -> CallFault | None:
+    """One fault of ``kind`` (module table) on consistent ``calls``, or None when not applicable."""
+    site = _site(kind, ctx, calls, rng)
+    if site is None:
+        return None
+    i, slot = site
+    old = calls[i].args()[slot]
+    d = ctx.domain_of(calls[i])
+    if d is None:
+        return None
+    if kind == "carried_changed":
+        info = ctx.schema.slot(d, slot)
+        pool = sorted(v for v in (info.values if info is not None else ())
+                      if not ctx.grounding.said(v) and normalize(v) != normalize(old)
+                      and not any(ctx.same(d, slot, v, w) for c in calls for _, w in c.arguments)
+                      and not any(r.action and ctx.same(d, slot, r.action[1], v) for r in ctx.rules))
+        new = rng.choice(pool) if pool else None
+        family = "P2"
+    else:
+        new = _shifted(old, ctx)
+        info = ctx.schema.slot(d, slot)
+        if new is not None and info is not None and not ctx.schema.value_ok(d, slot, new):
+            new = next((v for v in sorted(info.possible_values) if normalize(v) != normalize(old) and not ctx.grounding.said(v)), None)
+        family = "P2" if kind == "count_changed" else "P3"
+    if new is None:
+        return None
+    return CallFault(kind, _with(calls, i, slot, new), family, f"{calls[i].method}: {slot} {old!r} -> {new!r}")
+
+
+def twin(kind: str, ctx: Context, calls: list[ApiCall], rng: random.Random) -> list[ApiCall] | None:
+    """The consistent twin of ``kind`` (module table) on ``calls``, or None when not applicable."""
+    site = _site(kind, ctx, calls, rng)
+    if site is None:
+        return None
+    i, slot = site
+    old = calls[i].args()[slot]
+    if kind == "count_changed":  # the number word, where the schema's aliases make it the same count
+        word = _DIGIT_WORDS.get(old)
+        d = ctx.domain_of(calls[i])
+        ok = word and d and ctx.same(d, slot, word, old) and ctx.schema.value_ok(d, slot, word)
+        return _with(calls, i, slot, word) if ok and word else None
+    flipped = old.lower() if old != old.lower() else old.upper()
+    return _with(calls, i, slot, flipped)

@@ -1,0 +1,197 @@
+"""Free values of the dialogue by their spans, in the user's words (text grounding; issue 19).
+
+The NLSI release's calls keep the user's own words for slots no ontology can list: dates
+("March 8th", "the 10th of this month" → ``10th of this month``, "next Friday", "the 5th"),
+times ("1:30 pm", "morning 9:15", "12:30 in the afternoon"), and places the user names after a
+role word ("from Vancouver to Seattle", "leaving out of Long Beach"). These are read here from
+the user's turns by their shape, not looked up; the schema only says which slot may hold them
+(a slot of the requested domain's chosen service, :func:`csp_check.nlsi.variants.service_slots`).
+
+- **Dates** (:func:`date_spans`): ``(next|this|coming) <weekday>``, ``<weekday> (next|this)
+  week`` ("this coming Friday" too), ``(the) day after tomorrow``, ``tomorrow``, ``<Nth> of (this|next) month``,
+  ``<Nth> (of) <month>``, ``<month> <N>``, ``the <Nth>`` (kept with "the", as the release keeps
+  it), ``on <weekday>``. A leading "the" of the others is dropped ("on the 13th of March" →
+  ``13th of March``). "Today" is no date stated: it is the reference day, the schema's default
+  date (intents' ``date`` default ``2019-03-01``), and is said in passing ("I'm free today").
+- **Times** (:func:`time_spans`): ``H(:MM) am|pm`` and ``H:MM``, with a day-part word before
+  ("morning 9:15") or after ("12:30 in the afternoon") kept; ``H in the <day part>``, ``H
+  o'clock``.
+- **Slots** (:func:`date_time_values`): a date goes to the domain's first date slot
+  (``pickup_date``, ``check_in_date``, ``departure_date``, ``leaving_date``, ``show_date``,
+  ``date``, …) unless an end word precedes it ("until", "till", "through", "return", "back",
+  "drop off", "check out"; or it is the second of "from A to B"), then to the end slot
+  (``dropoff_date``, ``check_out_date``, ``return_date``); a time to the domain's one
+  departure / pickup / show / appointment time slot (arrival, inbound and availability times
+  never). A later mention for a slot wins.
+- **Names** the agent asks for or offers: a user turn that is only a title-cased name answers
+  the slot the agent's question before it names ("What song?" → ``song_name``;
+  :func:`answered_name`); an offer the user accepts states the offered entity, the first
+  title-cased span after an offer word ("Would you like to listen to Heartbeat by …" →
+  ``Heartbeat``; :func:`offered_name`), for the domain's entity-name slot.
+- **Places** (:func:`role_places`): a capitalised span (1–4 words, "I" never) right after
+  "from", "out of", "leaving", "depart"/"departing" (origin) or "to" (destination), stopped at the
+  first word not capitalised; kept as typed ("SFO", "Long Beach").
+"""
+
+from __future__ import annotations
+
+import re
+
+from csp_check.language.dates import MONTHS, WEEKDAYS
+
+_WD = "(?:" + "|".join(WEEKDAYS) + ")"
+_MON = "(?:" + "|".join(MONTHS + [m[:3] for m in MONTHS if m != "may"]) + r")\.?"
+_ORDN = r"\d{1,2}(?:st|nd|rd|th)"
+_DATE = re.compile(
+    r"\b(?:"
+    rf"(?P<rel>(?:this\s+coming|next|this|coming)\s+{_WD})"
+    rf"|(?P<wk>{_WD}\s+(?:next|this)\s+week)"
+    r"|(?:the\s+)?(?P<dat>day\s+after\s+tomorrow)"
+    rf"|(?:the\s+)?(?P<ofm>{_ORDN}\s+of\s+(?:this|next)\s+month)"
+    rf"|(?:the\s+)?(?P<om>{_ORDN}\s+(?:of\s+)?{_MON})"
+    rf"|(?P<md>{_MON}\s+\d{{1,2}}(?:st|nd|rd|th)?)(?![\d:])"
+    rf"|(?P<the>the\s+{_ORDN})"
+    r"|(?P<tt>tomorrow)"
+    rf"|on\s+(?P<wd>{_WD})"
+    r")\b",
+    re.IGNORECASE,
+)
+_PART = r"(?:morning|afternoon|evening|night)"
+_TIME = re.compile(
+    r"\b(?P<t>"
+    rf"(?:{_PART}\s+)?\d{{1,2}}(?::\d{{2}})?\s*(?:am|pm|a\.m\.|p\.m\.)"
+    rf"(?:\s+in\s+the\s+{_PART})?"
+    rf"|(?:{_PART}\s+)?\d{{1,2}}:\d{{2}}(?:\s+in\s+the\s+{_PART})?"
+    rf"|\d{{1,2}}\s+in\s+the\s+{_PART}|\d{{1,2}}\s+o'clock(?:\s+in\s+the\s+{_PART})?"
+    r")(?![\w:])",
+    re.IGNORECASE,
+)
+#: Words before a date (within three words) that make it the end of a stay or rental.
+END_WORDS = {"until", "till", "til", "through", "thru", "return", "returning", "back", "drop", "dropoff", "out"}
+#: First slots of a date pair, by the words their names contain (checked in this order).
+_START_KEYS = ("pickup", "check_in", "departure", "leaving", "show", "appointment", "event", "visit")
+_END_KEYS = ("dropoff", "check_out", "return")
+_NO_TIME = ("arrival", "inbound", "available", "end", "wait", "duration")
+
+
+def date_spans(text: str) -> list[tuple[int, str]]:
+    """``(start offset, words)`` of every date expression of ``text`` (module doc), in order."""
+    out = []
+    for m in _DATE.finditer(text):
+        name = next(k for k, v in m.groupdict().items() if v)
+        out.append((m.start(name), m.group(name)))
+    return out
+
+
+def time_spans(text: str) -> list[tuple[int, str]]:
+    """``(start offset, words)`` of every clock time of ``text`` (module doc), in order."""
+    return [(m.start("t"), m.group("t")) for m in _TIME.finditer(text)]
+
+
+def _date_slots(slots: list[str]) -> tuple[str | None, str | None]:
+    dates = [s for s in slots if s.endswith("date")]
+    end = next((s for k in _END_KEYS for s in dates if k in s), None)
+    start = next((s for k in _START_KEYS for s in dates if k in s), None)
+    if start is None:
+        start = next((s for s in dates if s == "date" or s != end), None)
+    return start, end
+
+
+def _time_slot(slots: list[str]) -> str | None:
+    times = [s for s in slots if s.endswith("time") and not any(k in s for k in _NO_TIME)]
+    return next((s for k in _START_KEYS for s in times if k in s), times[0] if times else None)
+
+
+def date_time_values(turns: list[str], slots: list[str]) -> dict[str, str]:
+    """``{slot: words}`` for the dates and times the user's ``turns`` state, over the slots of
+    one domain (``slots``, its chosen service's). Empty when the domain has no such slot."""
+    start, end = _date_slots(slots)
+    tslot = _time_slot(slots)
+    out: dict[str, str] = {}
+    for turn in turns:
+        dates = date_spans(turn)
+        for k, (at, words) in enumerate(dates):
+            before = re.findall(r"[a-z]+", turn[max(0, at - 25) : at].lower())[-3:]
+            ending = bool(set(before) & END_WORDS) or (k > 0 and "to" in before and "from" in
+                                                      re.findall(r"[a-z]+", turn[: dates[k - 1][0]].lower())[-2:])
+            slot = end if ending and end else start
+            if slot is not None:
+                out[slot] = words
+        if tslot is not None:
+            for _, words in time_spans(turn):
+                out[tslot] = words
+    return out
+
+
+_ORIGIN_WORDS = {"from", "leaving", "depart", "departing"}
+_TOKEN = re.compile(r"[A-Za-z][\w.'&-]*|[,!?;]")
+
+
+def role_places(turn: str) -> list[tuple[str, str]]:
+    """``(role, place)`` of the capitalised spans after a role word of one user turn (module
+    doc): role ``origin`` or ``destination``, in order of appearance."""
+    toks = _TOKEN.findall(turn)
+    out = []
+    for i, tok in enumerate(toks):
+        low = tok.lower()
+        role = "origin" if low in _ORIGIN_WORDS or (low == "of" and i and toks[i - 1].lower() == "out") else \
+            "destination" if low == "to" else None
+        if role is None:
+            continue
+        span = []
+        for t in toks[i + 1 : i + 5]:
+            if not t[:1].isupper() or t == "I" or t.startswith("I'") or t.lower().rstrip(".") in MONTHS + WEEKDAYS:
+                break
+            span.append(t.rstrip(".") if len(t) > 4 else t)
+            if t.endswith(".") and len(t) > 4:
+                break  # "Washington. I'd": the sentence ends
+        if span:
+            out.append((role, " ".join(span).rstrip(".")))
+    return out
+
+
+_SMALL = {"of", "the", "a", "an", "and", "&"}
+_OFFER_CUES = {"to", "is", "about", "called", "named", "found", "try", "at"}
+
+
+def _title_span(tokens: list[str]) -> list[str]:
+    """The leading run of title-cased words (small words inside allowed, "I" never)."""
+    span: list[str] = []
+    for t in tokens:
+        if t[:1].isupper() and t != "I" and not t.startswith("I'"):
+            span.append(t)
+        elif t.lower() in _SMALL and span:
+            span.append(t)
+        else:
+            break
+    while span and span[-1].lower() in _SMALL:
+        span.pop()
+    return span
+
+
+#: Request verbs that open an imperative answer ("Play Business Dinners"): not part of a name.
+REQUEST_VERBS = {"play", "find", "book", "get", "search", "show", "reserve", "try", "put", "look"}
+
+
+def answered_name(answer: str) -> str | None:
+    """The user's answer as a name, when the whole turn is one ("Nobody Can Save Me."): 1–8
+    title-cased words (small words inside allowed), a leading request verb dropped ("Play
+    Business Dinners" → ``Business Dinners``); else None."""
+    toks = _TOKEN.findall(answer.strip().rstrip(".!"))
+    if len(toks) > 1 and toks[0].lower() in REQUEST_VERBS:
+        toks = toks[1:]
+    span = _title_span(toks)
+    return " ".join(span) if span and len(span) == len(toks) and len(span) <= 8 else None
+
+
+def offered_name(offer: str) -> str | None:
+    """The entity an agent offers: the first title-cased span right after an offer word ("…
+    listen to Heartbeat by Enrique Iglesias" → ``Heartbeat``, "… is Sushi Boat in San Jose" →
+    ``Sushi Boat``); None when there is none."""
+    toks = _TOKEN.findall(offer)
+    for i, t in enumerate(toks[:-1]):
+        if t.lower() in _OFFER_CUES:
+            span = _title_span(toks[i + 1 : i + 9])
+            if span:
+                return " ".join(span)
+    return None

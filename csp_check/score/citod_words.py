@@ -1,0 +1,62 @@
+"""The words and small readings the CI-ToD labels (:mod:`csp_check.score.citod`) rest on: which
+words thank, ask, command, compare, call a place the nearest; a KVRET distance's miles; whether a
+weather row has a value.
+
+Source: KVRET's in-car dialogues (Eric et al., SIGDIAL 2017) as CI-ToD keeps them (Qin et al.,
+EMNLP 2021).
+"""
+
+from __future__ import annotations
+
+from csp_check.score.citod_read import Mention
+
+#: Words by which a user thanks (a "you are welcome" answers them, and nothing else).
+THANKS = frozenset({"thank", "thanks", "thx", "appreciate", "great", "perfect", "bye", "goodbye", "end", "awesome",
+                    "nope", "cool"})
+#: Words by which a user's turn that is no question asks for something ("give me the address").
+ASKING = frozenset({"give", "tell", "find", "show", "send", "check", "know", "need", "want", "get", "what", "where",
+                    "which", "when", "who", "how", "confirm", "look", "search", "locate", "list"})
+#: Words of a navigation command ("set the gps", "direct me there", "let s go").
+COMMANDS = frozenset({"set", "direct", "navigate", "take", "go", "gps", "drive", "bring", "plot", "highlight"})
+#: Words by which a command also asks for information (then an attribute may answer it).
+ASKED_INFO = frozenset({"address", "where", "far", "distance", "traffic", "details", "info", "information"})
+#: Stems of the words of an answer that performs a navigation command ("navigating", "directing
+#: you", "going to", "sent on your screen").
+ROUTE_STEMS = ("navigat", "direct", "going", "goin", "taking", "head", "set", "sent", "send", "plot", "map", "rout",
+               "gps", "guid", "program", "driv", "way", "screen", "okay", "ok", "sure", "alright", "let")
+#: Words by which a query compares the entities offered ("which one is the closest").
+COMPARING = frozenset({"which", "closest", "nearest", "closer", "quickest", "fastest", "both", "two", "either"})
+#: Words by which the system calls an entity the nearest of its kind.
+NEAREST = frozenset({"nearest", "closest", "closer", "nearer"})
+#: Words that say the entity named is the only one ("it is the only one", "still").
+ONLY_WORDS = frozenset({"only", "still", "same", "sorry", "just"})
+
+
+def miles(distance: str) -> int | None:
+    """The miles of a KVRET distance (``3_miles`` → 3), ``None`` for another form."""
+    head = distance.split("_", 1)[0]
+    return int(head) if head.isdigit() else None
+
+
+def fits(row: dict[str, str], m: Mention) -> bool:
+    """Whether the weather row has the value ``m`` states: its attribute by stem, a
+    temperature as its low or its high."""
+    if m.column == "weather_attribute":
+        return stem(row.get("weather_attribute", "")) == stem(m.value)
+    return m.value in (row.get("high_temperature"), row.get("low_temperature"))
+
+
+def weather_text(row: dict[str, str]) -> str:
+    """A weather row in a message: ``monday overcast 40f-60f``."""
+    return f"{row.get('date')} {row.get('weather_attribute')} {row.get('low_temperature')}-{row.get('high_temperature')}"
+
+
+def stem(word: str) -> str:
+    """A weather word's stem ("raining", "rain" → "rain"; "snowy" → "snow")."""
+    for ending in ("ing", "y", "s"):
+        if word.endswith(ending) and len(word) > len(ending) + 2:
+            return word[: -len(ending)]
+    return word
+
+
+__all__ = ["ASKED_INFO", "ASKING", "COMMANDS", "COMPARING", "NEAREST", "ONLY_WORDS", "ROUTE_STEMS", "THANKS", "fits", "miles", "stem", "weather_text"]

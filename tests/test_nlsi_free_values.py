@@ -1,0 +1,219 @@
+"""Free values in the user's words (dates, times, places by role), the service a call speaks for,
+the domain the user's values settle, and the release's MultiDomain carry-over — on the NLSI
+release's own examples (work half of ``csp_check.score.split``; skipped when
+../shared/data/nlsi is absent)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from csp_check.nlsi.check import Checker
+from csp_check.nlsi.derive import derive, derive_with
+from csp_check.nlsi.metrics import release_items, release_scores
+from csp_check.nlsi.readers import read_examples
+from csp_check.nlsi.schema import load_schema
+from csp_check.nlsi.spans import answered_name, date_spans, date_time_values, offered_name, role_places, time_spans
+from csp_check.nlsi.templates import parse_template
+from csp_check.nlsi.variants import chosen_service
+
+RELEASE = Path(__file__).resolve().parents[2] / "shared" / "data" / "nlsi"
+RAW = RELEASE / "old_instructions_dataset.json"
+needs_release = pytest.mark.skipif(not RAW.exists(), reason="shared NLSI release files not present")
+
+
+def test_date_and_time_spans_keep_the_users_words():
+    assert [w for _, w in date_spans("on the 13th of March, or next Friday, or the day after tomorrow")] == [
+        "13th of March", "next Friday", "day after tomorrow"]
+    assert [w for _, w in date_spans("from March 1st until the 5th, Wednesday next week")] == [
+        "March 1st", "the 5th", "Wednesday next week"]
+    assert [w for _, w in date_spans("I'm free today and have 2 rooms")] == []
+    assert [w for _, w in time_spans("at morning 9:15, or 12:30 in the afternoon, or 3 pm; 2 rooms")] == [
+        "morning 9:15", "12:30 in the afternoon", "3 pm"]
+
+
+def test_dates_fill_start_and_end_slots():
+    slots = ["pickup_date", "pickup_time", "dropoff_date", "pickup_city"]
+    assert date_time_values(["I need it from March 9th until March 11th and pick it up at 3 pm."], slots) == {
+        "pickup_date": "March 9th", "dropoff_date": "March 11th", "pickup_time": "3 pm"}
+    assert date_time_values(["I'd like 2 rooms"], slots) == {}
+    assert date_time_values(["next Friday"], ["area", "number_of_beds"]) == {}
+
+
+def test_role_places():
+    assert role_places("I'm going from Vancouver to Seattle.") == [("origin", "Vancouver"), ("destination", "Seattle")]
+    assert role_places("I'm leaving out of Long Beach the day after tomorrow") == [("origin", "Long Beach")]
+    assert role_places("I want to fly from Washington. I'd like to go on the 1st") == [("origin", "Washington")]
+    assert role_places("I want to listen to music") == []
+
+
+@pytest.fixture(scope="module")
+def release():
+    """(checker, {example id: example}) over the release files, text grounding."""
+    checker = Checker(load_schema([RELEASE]), use_annotation=False)
+    return checker, {str(i.example_id): i for i in read_examples(RAW)}
+
+
+def _em(checker, example) -> bool:
+    calls, _ = derive(checker.context(example))
+    return release_scores(calls, example.api_calls)[0]
+
+
+@needs_release
+def test_release_dates_times_and_places_derive_the_gold(release):
+    """Dates, times and places in the user's words (a bus "to Sacramento … out of Long Beach the
+    day after tomorrow at 10:45", a rental "from March 9th until March 11th … at 3 pm", the
+    weather "on the 13th of March") give the gold calls exactly; before, none was stated."""
+    checker, examples = release
+    g = checker.context(examples["2671"]).grounding
+    assert g.values["Buses"] == {"from_location": "Long Beach", "to_location": "Sacramento", "travelers": "1",
+                                 "leaving_date": "day after tomorrow", "leaving_time": "10:45"}
+    for eid in ("2671", "3111", "3136", "1624", "1636", "1959", "3902"):
+        assert _em(checker, examples[eid]), eid
+        assert checker.check(examples[eid]).status.value == "consistent", eid
+
+
+@needs_release
+def test_release_service_follows_the_profile(release):
+    """"If destination is Las Vegas then look for airlines as …" names Flights_2's slots, so the
+    user's origin is ``origin``, not Flights_1's ``origin_city`` (common-domain-slots.tsv)."""
+    checker, examples = release
+    schema = checker.schema
+    assert ("origin_city", "origin") in schema.same_slots["Flights"]
+    ctx = checker.context(examples["1938"])
+    assert chosen_service(schema, "Flights", ctx.rules, ()) == "Flights_2"
+    assert ctx.grounding.stated("Flights", "origin") == "SFO" and ctx.grounding.stated("Flights", "origin_city") is None
+    assert _em(checker, examples["1938"])
+
+
+@needs_release
+def test_release_values_settle_the_alternative_domain(release):
+    """"a movie … directed by Dean DeBlois" is Media (only it has ``directed_by``), though the
+    profile has a Movies rule; "my savings account" is ``account_type``, not the recipient's."""
+    checker, examples = release
+    ctx = checker.context(examples["1483"])
+    assert ctx.requested() == ["Media"]
+    assert checker.context(examples["1195"]).grounding.stated("Banks", "account_type") == "savings"
+    for eid in ("1483", "725", "1195", "1164"):
+        assert _em(checker, examples[eid]), eid
+
+
+@needs_release
+def test_release_multidomain_carry_over(release):
+    """The release's generator gives the second call the first call's values by slot *name*
+    (its merged SGD frame), and one place: Events ``city`` → Hotels ``destination`` (2756),
+    but Events ``date`` is no RentalCars ``pickup_date`` (1959); the solver derives the same."""
+    checker, examples = release
+    assert checker.schema.carry_same_names
+    for eid in ("2756", "1959", "2528"):
+        calls, _ = derive(checker.context(examples[eid]))
+        assert release_scores(calls, examples[eid].api_calls)[0], eid
+    calls, _ = derive(checker.context(examples["1959"]))
+    rental = next(c for c in calls if c.method == "GetRentalCars")
+    assert "pickup_date" not in rental.args() and "date" in next(c for c in calls if c.method == "GetEvents").args()
+
+
+@needs_release
+def test_release_carry_over_solver_agrees(release):
+    """CP-SAT over the lowered P1–P6 with the release's carry preferences derives the calls the
+    interpreter does (normalised), on the MultiDomain examples of the work half."""
+    pytest.importorskip("ortools")
+    checker, examples = release
+    for eid in ("2756", "1959", "2528", "1923"):
+        ctx = checker.context(examples[eid])
+        assert release_items(derive_with(ctx, "cp-sat")[0]) == release_items(derive(ctx)[0]), eid
+
+
+@needs_release
+def test_release_counts_by_their_unit_words(release):
+    """"tickets for 3 people" (2782) and "1 Economy class ticket" (1937) state the travellers /
+    passengers, "a 1 star hotel" (1451) the star rating, not the number of rooms."""
+    checker, examples = release
+    assert checker.context(examples["2782"]).grounding.stated("Buses", "travelers") == "3"
+    assert checker.context(examples["1937"]).grounding.stated("Flights", "passengers") == "1"
+    g = checker.context(examples["1451"]).grounding
+    assert g.stated("Hotels", "star_rating") == "1" and g.stated("Hotels", "number_of_rooms") is None
+    for eid in ("2782", "1937", "1451"):
+        assert _em(checker, examples[eid]), eid
+
+
+def test_names_answered_and_offered():
+    assert answered_name("Nobody Can Save Me.") == "Nobody Can Save Me"
+    assert answered_name("Play Business Dinners") == "Business Dinners"
+    assert answered_name("That one is good.") is None
+    assert offered_name("Would you like to listen to Heartbeat by Enrique Iglesias on the Euphoria album?") == "Heartbeat"
+    assert offered_name("how many tickets do you need?") is None
+
+
+@needs_release
+def test_release_names_the_agent_asks_for_or_offers(release):
+    """"Agent: What song? User: Nobody Can Save Me." (1860) and an accepted offer of "Heartbeat
+    by Enrique Iglesias" (1797) state the song, not its artist or album."""
+    checker, examples = release
+    assert checker.context(examples["1860"]).grounding.stated("Music", "song_name") == "Nobody Can Save Me"
+    g = checker.context(examples["1797"]).grounding
+    assert g.stated("Music", "song_name") == "Heartbeat" and g.stated("Music", "artist") is None
+    for eid in ("1860", "1797"):
+        assert _em(checker, examples[eid]), eid
+        assert checker.check(examples[eid]).status.value == "consistent", eid
+
+
+@needs_release
+def test_release_everyday_phrasing_is_no_value(release):
+    """"I want to go out and do something" (267): "to go" is no cuisine "to-go" (so no
+    Restaurants request), "do something" asks for Events; the gold is then derived."""
+    checker, examples = release
+    g = checker.context(examples["267"]).grounding
+    assert "Restaurants" not in g.values and g.domains == ["Events"]
+    assert _em(checker, examples["267"])
+
+
+@needs_release
+def test_release_template_shapes_with_free_values(release):
+    """Chains whose values no ontology lists ("… restaurant name as Sushi Ichimoto") are read by
+    the template's shape; a categorical value outside the schema is still refused."""
+    checker, _ = release
+    rule = parse_template(checker.schema, "If cuisine is Japanese then look for restaurant name as Sushi Ichimoto")
+    assert rule is not None and rule.domains == ("Restaurants",)
+    assert rule.condition == (("cuisine", "Japanese"),) and rule.action == ("restaurant_name", "Sushi Ichimoto")
+    pref = parse_template(checker.schema, "If I ask for Dentist, my preferred dentist name is A-1 Dental Care")
+    assert pref is not None and pref.domains == ("Dentists",) and pref.action == ("dentist_name", "A-1 Dental Care")
+    assert parse_template(checker.schema, "If I ask for Banks, my preferred account type is golden") is None
+    assert parse_template(checker.schema, "I like trains") is None
+    for ex in read_examples(RAW):
+        assert not checker.context(ex).unparsed, ex.example_id
+
+
+@needs_release
+def test_release_one_service_drops_a_second_reading(release):
+    """"Courtyard By Marriott Portland Airport hotel in Portland, OR" (1923): the profile names
+    Hotels_1's ``destination``, so Hotels_3's ``location`` "Portland" (read inside the hotel
+    name) is dropped, and the gold set is consistent."""
+    checker, examples = release
+    g = checker.context(examples["1923"]).grounding
+    assert g.stated("Hotels", "destination") == "Portland, OR" and g.stated("Hotels", "location") is None
+    assert checker.check(examples["1923"]).status.value == "consistent"
+
+
+def test_more_date_and_time_shapes():
+    assert [w for _, w in date_spans("this coming Friday or the 8th March")] == ["this coming Friday", "8th March"]
+    assert [w for _, w in time_spans("at 6 in the evening or 8 o'clock")] == ["6 in the evening", "8 o'clock"]
+
+
+@needs_release
+def test_release_boolean_piece_of_several_actions(release):
+    """"… then look for number of beds as 3, number of baths as 1, furnished" (a profile rule
+    of 1164): three rules, the last the True boolean ``furnished``."""
+    checker, examples = release
+    homes = [r for r in checker.context(examples["1164"]).rules if r.domains == ("Homes",) and r.condition]
+    assert sorted(r.action for r in homes if r.action) == [
+        ("furnished", "True"), ("number_of_baths", "1"), ("number_of_beds", "3")]
+
+
+@needs_release
+def test_release_boolean_said_in_other_words(release):
+    """"a dentist that has cosmetic options" (837) states ``offers_cosmetic_services``."""
+    checker, examples = release
+    assert checker.context(examples["837"]).grounding.stated("Dentists", "offers_cosmetic_services") == "True"
+    assert checker.check(examples["837"]).status.value == "consistent" and _em(checker, examples["837"])
