@@ -148,6 +148,7 @@ def reading_options(f: Callable) -> Callable:
     "constraints": "csp_check.cli.constraints:constraints_command",  # the registry's listing
     "drift": "csp_check.cli.drift:drift",  # instruction drift: self-chats, depth of corpora, attention (docs/drift.md)
     "benchmark": "csp_check.cli.benchmark:benchmark_group",  # a labelled benchmark of the field (docs/citod.md)
+    "iur": "csp_check.cli.iur:iur_group",  # indirect user requests (docs/iur.md)
 })
 @click.version_option(package_name="csp-check")
 def main() -> None:

@@ -88,6 +88,13 @@ Reading rules
 - A **system confirmation** of a value the state lacks (SGD's default "a table for 2") meets the
   argument of the service call it leads to, or its next confirmation, unless the user names the
   slot in between.
+- **A value no words name** (:func:`indirect_constraints`): an implicit user ``inform`` (no span)
+  of a value the state gains at its turn that no utterance of the dialogue so far names in any
+  known wording (:mod:`csp_check.iur.detect`) is ``x ∈ ∅``, always *for review*, in one of two
+  classes its reason names: **implied** (the turn's words point to the value: an indirect user
+  request, "my dog comes along" for pets_allowed = True; never an inconsistency) or **unsaid**
+  (no words point to it: an annotation error unless a wording the judge lacks says it; the
+  judge's lexicon is not complete, so the claim stays for review).
 """
 
 from __future__ import annotations
@@ -112,6 +119,7 @@ from csp_check.families.annotation_common import (
 )
 from csp_check.families.primitives import Member, Primitive
 from csp_check.families.registry import Family, register
+from csp_check.iur.detect import implied_values
 from csp_check.language.normalize import date_key, normalize
 from csp_check.models import CSP, ActRole, ApiCall, ConstraintId, Dialogue, Span, Value, Variable, VariableKind
 
@@ -148,6 +156,9 @@ class AnnotationText(Family[RecordedValuesInstance]):
         value, slot = assignment[var.name], var.slot_type
         span = f" [{var.span.start}:{var.span.end}] {var.text!r}" if var.span else ""
         record = constraint.record or "annotation"
+        if not constraint.values and var.span is None:  # a value no words name (indirect_constraints)
+            return (f"turn {var.turn}: the {record} records {slot}={value!r}, which no words of the dialogue "
+                    f"so far name ({constraint.uncertain})")
         if not constraint.values:  # an omission: x ∈ ∅
             tracks = "" if record.endswith("yet,") else f"tracks {slot.split('.')[0]} but "
             return (f"turn {var.turn} the user says{span} ({slot}={value!r}); the {record} "
@@ -223,6 +234,36 @@ def annotation_constraints(
                 if instance is not None:
                     out.append(instance)
     out += confirmed_call_constraints(dialogue, variables, lexicon, assignment, canonical)
+    out += indirect_constraints(dialogue, variables)
+    return out
+
+
+#: ``RecordedValuesInstance.record`` of a value no words name (:func:`indirect_constraints`).
+UNNAMED = "belief state"
+
+
+def indirect_constraints(dialogue: Dialogue, variables: list[Variable]) -> list[RecordedValuesInstance]:
+    """S1 for the values a user turn's state gains that no words of the dialogue so far name
+    (:func:`csp_check.iur.detect.implied_values`): one ``x ∈ ∅`` per implicit user ``inform``
+    variable of such a value (the first of its turn and slot), for review with the class and
+    the reason of the detection: ``implied`` (an indirect request) or ``unsaid``."""
+    implicit = [v for v in variables
+                if v.speaker == "user" and v.role is ActRole.INFORM and v.kind is VariableKind.SLOT and v.span is None]
+    found = implied_values(dialogue, {(v.turn, v.slot_type) for v in implicit})
+    out: list[RecordedValuesInstance] = []
+    seen: set[tuple[int, str]] = set()
+    for v in implicit:
+        key = (v.turn, v.slot_type)
+        if key not in found or key in seen:
+            continue
+        seen.add(key)
+        c = found[key]
+        if c.kind == "implied":
+            reason = f"implied: an indirect request (docs/iur.md); {c.reason}"
+        else:
+            reason = f"unsaid: {c.reason} (the lexical judge may lack its wording)"
+        out.append(RecordedValuesInstance(id=ConstraintId.S1, variables=[v.name], turn=v.turn, slot_type=v.slot_type,
+                                          values=[], record=UNNAMED, uncertain=reason))
     return out
 
 
