@@ -2,9 +2,9 @@
 
 Usage: python benchmarks/iur_s1.py REPORT.jsonl [REPORT.jsonl ...]
 
-Classes: ``certain`` (an inconsistency), ``implied`` and ``unsaid`` (for review: a value no words
-name, whose turn's words point to it or not; :mod:`csp_check.iur.detect`), ``review`` (for review
-for another reason). Dialogues are keyed by (source, id): SGD dev and train share ids. Halves by
+Classes: ``certain`` (an inconsistency), ``unsaid`` (for review: a value no words name and none
+point to; :mod:`csp_check.iur.detect`), ``review`` (for review for another reason), and
+``implied`` (indirect user requests: the report's ``implied`` list, never violations). Dialogues are keyed by (source, id): SGD dev and train share ids. Halves by
 :func:`csp_check.score.split.half_of`.
 """
 
@@ -21,7 +21,7 @@ def klass(violation: dict) -> str:
     if violation.get("certain", True):
         return "certain"
     reason = violation.get("uncertain_reason") or ""
-    return reason.split(":", 1)[0] if reason.startswith(("implied:", "unsaid:")) else "review"
+    return "unsaid" if reason.startswith("unsaid:") else "review"
 
 
 def main(paths: list[str]) -> None:
@@ -33,6 +33,7 @@ def main(paths: list[str]) -> None:
                 report = json.loads(line)
                 half = half_of(report["dialogue_id"])
                 dialogues[half] += 1
+                flags[(half, "implied")] += len(report.get("implied", []))
                 for v in report.get("violations", []):
                     if v.get("constraint") == "S1":
                         flags[(half, klass(v))] += 1

@@ -37,16 +37,19 @@ def test_detect_kinds(tmp_path: Path) -> None:
     assert found["pets_allowed"].kind == "implied" and found["pets_allowed"].value == "False"
 
 
-def test_s1_reports_implied_and_unsaid_for_review(tmp_path: Path) -> None:
+def test_s1_reports_implied_apart_and_unsaid_for_review(tmp_path: Path) -> None:
     folder = write_homes(tmp_path / "d", [homes_dialogue("1_00001"), homes_dialogue("1_00002", "It must allow pets and be furnished.")])
     reports = {r.dialogue_id: r for r in validate([folder], constraints=["S1"])}
     flags = reports["1_00001"].violations
-    assert {v.variables[0].slot for v in flags} == {"Homes_1.pets_allowed", "Homes_1.furnished"}
-    assert all(not v.certain for v in flags) and reports["1_00001"].status.value == "uncertain"
-    reasons = {v.variables[0].slot: v.uncertain_reason or "" for v in flags}
-    assert reasons["Homes_1.pets_allowed"].startswith("implied: an indirect request")
-    assert reasons["Homes_1.furnished"].startswith("unsaid:")
-    assert reports["1_00002"].violations == []
+    assert [v.variables[0].slot for v in flags] == ["Homes_1.furnished"]  # unsaid: for review
+    assert not flags[0].certain and (flags[0].uncertain_reason or "").startswith("unsaid:")
+    assert reports["1_00001"].status.value == "uncertain"
+    # the indirect request is no violation: reported apart, also under --strict
+    assert [(i.slot, i.value) for i in reports["1_00001"].implied] == [("Homes_1.pets_allowed", "True")]
+    assert reports["1_00002"].violations == [] and reports["1_00002"].implied == []
+    only_implied = write_homes(tmp_path / "f", [homes_dialogue("1_00003", "My dog comes along everywhere, and it must be furnished.")])
+    (report,) = validate([only_implied], constraints=["S1"])
+    assert report.status.value == "consistent" and report.violations == [] and len(report.implied) == 1
 
 
 def test_detect_command_and_sample(tmp_path: Path) -> None:

@@ -118,6 +118,7 @@ def build_csp(
         constraints=builder.constraints,
         assignment=assignment,
         max_amount=max_amount,
+        implied=builder.implied,
     )
 
 
