@@ -28,7 +28,11 @@ such literals: :class:`~csp_check.families.primitives.AnyOf`); the encoding hold
   :attr:`~csp_check.families.registry.Family.types_domains`) is among ``families`` and has an
   instance in ``csp.constraints``, otherwise over the union of every value in ``csp.domains``
   and every slot variable's assigned value;
-- ``fixed`` pins further variables (e.g. the whole assignment, to check it with a solver).
+- ``fixed`` pins further variables (e.g. the whole assignment, to check it with a solver);
+- an excluded member (``x ∉ S``) is stored as its complement among the codes of every domain.
+
+No size depends on a value: an int outside ``0..max_amount`` (a phone number an LLM gave as a
+count) is one code, in its pinned domain only (docs/robustness.md, "Counts").
 
 Variables keep the order of ``csp.variables``; Python indices are 0-based (MiniZinc's are
 1-based: :mod:`~csp_check.solvers.dzn` adds 1).
@@ -321,7 +325,10 @@ def encode(
         )
         for p, k in counts_raw
     )
-    every_code = frozenset(range(base + len(strings)))  # the universe: "not in a set" is "in its complement"
+    # "not in a set" is "in its complement" among the codes a variable can take: every domain's
+    # (not ``range(base + …)``: ``base`` follows the largest int in play, a phone number read as
+    # a count would make that set a billion codes; docs/robustness.md "Counts")
+    every_code = frozenset().union(*typed_domains, *open_domains)
     members = tuple(
         MemberInstance(i, every_code - {code(x) for x in allowed} if excluded else frozenset(code(x) for x in allowed), k)
         for i, allowed, k, excluded in members_raw

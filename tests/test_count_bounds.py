@@ -1,0 +1,90 @@
+"""A count's value sizes nothing (issue 21, item 3; docs/robustness.md "Counts").
+
+The relexicalization experiment on MultiWOZ val (restaurant, ``--limit 40``, a fake LLM) was
+killed at 22.6 GB while scoring: the LLM filled the count of SNG0457 ("there are [MASK]") with a
+phone number, the alignment read it as the count 1223364917, and the solver encoding built a set
+of every code below it. These run the same code path on that real dialogue, under a memory guard
+(a test that fails must not eat the machine).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import resource
+import time
+import tracemalloc
+import zipfile
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+from support.data import MULTIWOZ_DB, MULTIWOZ_VAL, needs_multiwoz, needs_multiwoz_val
+
+from csp_check.experiment.kb import DomainPool
+from csp_check.experiment.run import CONFIGS, get_solver, prepare, restrict, score, select_dialogues
+from csp_check.readers.kb import load_kb_option
+
+pytestmark = [needs_multiwoz, needs_multiwoz_val]
+
+PHONE = 1223364917  # "01223364917" read as digits: what the alignment accepted as SNG0457's count
+DIALOGUE = "SNG0457"
+BUDGET = 200 * 2**20  # bytes of Python allocations one dialogue's scoring may peak at
+
+
+@contextmanager
+def address_space(extra: int):
+    """At most ``extra`` more bytes of address space inside the block (a ``MemoryError`` past it),
+    so that a regression fails instead of taking the machine's memory."""
+    status = Path("/proc/self/status")
+    if not status.exists():
+        pytest.skip("needs /proc/self/status (Linux) to bound the test's memory")
+    used = int(re.search(r"VmSize:\s+(\d+) kB", status.read_text()).group(1)) * 1024
+    soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+    limit = used + extra if hard == resource.RLIM_INFINITY else min(hard, used + extra)
+    resource.setrlimit(resource.RLIMIT_AS, (limit, hard))
+    try:
+        yield
+    finally:
+        resource.setrlimit(resource.RLIMIT_AS, (soft, hard))
+
+
+@pytest.fixture(scope="module")
+def sng0457(tmp_path_factory):
+    """``(dialogue, pool)`` of SNG0457 as the experiment reads it (one-dialogue copy in a temp dir)."""
+    with zipfile.ZipFile(MULTIWOZ_VAL) as z:
+        data = json.loads(z.read("val.json"))
+    path = tmp_path_factory.mktemp("val") / "val.json"
+    path.write_text(json.dumps({DIALOGUE: data[DIALOGUE]}))
+    selected, everyone, errors = select_dialogues([path], "restaurant")
+    assert not errors and [d.id for d in selected] == ["SNG0457"]
+    pool = DomainPool.of_table(load_kb_option(MULTIWOZ_DB).tables["restaurant"], everyone)
+    return selected[0], pool
+
+
+def count_variable(csp):
+    (amount,) = [v for v in csp.variables if v.kind.value == "amount" and v.span is not None]
+    return amount
+
+
+def test_a_phone_number_as_a_count_is_scored_in_bounded_memory_and_is_inconsistent(sng0457):
+    pytest.importorskip("ortools")
+    dialogue, pool = sng0457
+    csp, _delex, _row = prepare(dialogue, pool, 0, 8)
+    amount = count_variable(csp)
+    assignment = {**csp.assignment, amount.name: PHONE}
+    solver = get_solver("cp-sat")
+    start = time.perf_counter()
+    tracemalloc.start()
+    try:
+        with address_space(2**29):  # before the fix: a frozenset of 1.2 billion codes
+            scores = {cfg: score(restrict(csp, enabled), assignment, solver, 10.0) for cfg, enabled in CONFIGS.items()}
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < BUDGET, f"scoring peaked at {peak / 2**20:.0f} MB"
+    assert time.perf_counter() - start < 10
+    assert not scores["all"].consistent and "C1" in scores["all"].violated  # a wrong count
+    assert "C6" in scores["all"].violated  # the KB has not a billion restaurants
+    assert scores["all except C1"].exact
+
