@@ -23,6 +23,9 @@ from support.data import MULTIWOZ_DB, MULTIWOZ_VAL, needs_multiwoz, needs_multiw
 
 from csp_check.experiment.kb import DomainPool
 from csp_check.experiment.run import CONFIGS, get_solver, prepare, restrict, score, select_dialogues
+from csp_check.language.normalize import parse_count, phone_like
+from csp_check.llm.align import UNALIGNED, align_answer
+from csp_check.llm.prompt import MASK, masked_turns
 from csp_check.readers.kb import load_kb_option
 
 pytestmark = [needs_multiwoz, needs_multiwoz_val]
@@ -88,3 +91,37 @@ def test_a_phone_number_as_a_count_is_scored_in_bounded_memory_and_is_inconsiste
     assert "C6" in scores["all"].violated  # the KB has not a billion restaurants
     assert scores["all except C1"].exact
 
+
+def test_the_llm_alignment_reads_no_phone_number_as_a_count(sng0457):
+    """The answer that filled SNG0457's count with a phone number: the count is unaligned (a
+    wrong value, reported), as the annotator never reads a phone number as a count."""
+    dialogue, pool = sng0457
+    csp, delex, _row = prepare(dialogue, pool, 0, 8)
+    turns = masked_turns(delex, csp)
+    amount = count_variable(csp)
+
+    def answer(count: str) -> str:
+        lines = []
+        for t in turns:
+            text = t.template
+            for name in t.masks:
+                text = text.replace(MASK, count if name == amount.name else csp.variable(name).text or "", 1)
+            lines.append(f"{t.speaker.capitalize()}: {text}")
+        return "\n".join(lines)
+
+    for phone in ("01223364917", "01223 364917", "(01223) 364 917"):
+        values, report = align_answer(turns, answer(phone), csp)
+        assert values[amount.name] == UNALIGNED, phone
+        assert any(i.variable == amount.name for i in report.issues)
+    values, report = align_answer(turns, answer("2"), csp)
+    assert values[amount.name] == 2 and report.aligned == report.masks
+
+
+@pytest.mark.parametrize(
+    ("text", "count"),
+    [("01223364917", None), ("01223 332 360", None), ("50210", None), ("just 12345", None),
+     ("2", 2), ("two", 2), ("4708", 4708), ("1,200", 1200), ("twenty-one", 21), ("just 3", 3)],
+)  # fmt: skip
+def test_parse_count_is_parse_amount_without_phone_numbers_and_ids(text, count):
+    assert parse_count(text) == count
+    assert phone_like(text) == (count is None)
