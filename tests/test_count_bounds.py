@@ -23,9 +23,10 @@ from support.data import MULTIWOZ_DB, MULTIWOZ_VAL, needs_multiwoz, needs_multiw
 
 from csp_check.experiment.kb import DomainPool
 from csp_check.experiment.run import CONFIGS, get_solver, prepare, restrict, score, select_dialogues
-from csp_check.language.normalize import parse_count, phone_like
+from csp_check.language.normalize import MAX_COUNT, parse_count, phone_like
 from csp_check.llm.align import UNALIGNED, align_answer
 from csp_check.llm.prompt import MASK, masked_turns
+from csp_check.models import Span
 from csp_check.readers.kb import load_kb_option
 
 pytestmark = [needs_multiwoz, needs_multiwoz_val]
@@ -90,6 +91,40 @@ def test_a_phone_number_as_a_count_is_scored_in_bounded_memory_and_is_inconsiste
     assert not scores["all"].consistent and "C1" in scores["all"].violated  # a wrong count
     assert "C6" in scores["all"].violated  # the KB has not a billion restaurants
     assert scores["all except C1"].exact
+
+
+def test_an_own_count_written_as_a_phone_number_sizes_no_domain(sng0457):
+    """The dialogue's own annotation says the count is 1223364917: the CSP's amount domain stays
+    the KB's size (the count lies outside it: C1), and counting its solutions stays small."""
+    pytest.importorskip("ortools")
+    dialogue, pool = sng0457
+    turn = dialogue.turns[3]
+    k = next(i for i, a in enumerate(turn.acts) if a.role.value == "count")
+    act, said = turn.acts[k], str(PHONE)
+    shift = len(said) - (act.span.end - act.span.start)
+
+    def moved(a):
+        if a.span is None or a.span.start < act.span.end:
+            return a
+        return a.model_copy(update={"span": Span(start=a.span.start + shift, end=a.span.end + shift)})
+
+    acts = [a.model_copy(update={"value": said, "canonical": said, "span": Span(start=a.span.start, end=a.span.start + len(said))})
+            if i == k else moved(a) for i, a in enumerate(turn.acts)]  # fmt: skip
+    utterance = turn.utterance[: act.span.start] + said + turn.utterance[act.span.end :]
+    turns = [*dialogue.turns[:3], turn.model_copy(update={"utterance": utterance, "acts": acts}), *dialogue.turns[4:]]
+    csp, _delex, _row = prepare(dialogue.model_copy(update={"turns": turns}), pool, 0, 8)
+    assert csp.assignment[count_variable(csp).name] == PHONE
+    assert csp.max_amount <= max(MAX_COUNT, *(len(t) for t in csp.kbs.values()))
+    tracemalloc.start()
+    try:
+        with address_space(2**29):
+            count = get_solver("cp-sat").count_solutions(csp, cap=101, time_limit=10.0)
+            verdict = score(csp, csp.assignment, get_solver("cp-sat"), 10.0)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < BUDGET and count.status.value != "unknown"
+    assert not verdict.consistent and "C1" in verdict.violated
 
 
 def test_the_llm_alignment_reads_no_phone_number_as_a_count(sng0457):
