@@ -12,8 +12,8 @@ Reading rules
   (:func:`csp_check.delexicalize.assignment.ticket_price`), and that reading is in V(type).
 - Amounts are non-negative integers, at most ``CSP.max_amount``: the largest KB table's size, or
   the dialogue's own largest amount up to 9,999 (:func:`csp_check.build.builder.amount_bound`).
-  A larger amount is a wrong count, and so is a number written like a phone number or an id
-  ("01223364917": :func:`csp_check.language.normalize.parse_count`), which is read as no count.
+  A larger amount is a wrong count. A number above 9,999 or written like a phone number or an id
+  ("01223364917": :func:`csp_check.language.normalize.parse_count`) is read as no count.
 """
 
 from __future__ import annotations
