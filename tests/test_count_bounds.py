@@ -28,10 +28,12 @@ from csp_check.llm.align import UNALIGNED, align_answer
 from csp_check.llm.prompt import MASK, masked_turns
 from csp_check.models import Span
 from csp_check.readers.kb import load_kb_option
+from csp_check.solvers.encoding import encode
 
 pytestmark = [needs_multiwoz, needs_multiwoz_val]
 
 PHONE = 1223364917  # "01223364917" read as digits: what the alignment accepted as SNG0457's count
+HUGE = 10**21  # beyond a solver's 64-bit integers: CP-SAT raised a TypeError on its codes
 DIALOGUE = "SNG0457"
 BUDGET = 200 * 2**20  # bytes of Python allocations one dialogue's scoring may peak at
 
@@ -71,12 +73,13 @@ def count_variable(csp):
     return amount
 
 
-def test_a_phone_number_as_a_count_is_scored_in_bounded_memory_and_is_inconsistent(sng0457):
+@pytest.mark.parametrize("value", [PHONE, HUGE])
+def test_a_phone_number_as_a_count_is_scored_in_bounded_memory_and_is_inconsistent(sng0457, value):
     pytest.importorskip("ortools")
     dialogue, pool = sng0457
     csp, _delex, _row = prepare(dialogue, pool, 0, 8)
     amount = count_variable(csp)
-    assignment = {**csp.assignment, amount.name: PHONE}
+    assignment = {**csp.assignment, amount.name: value}
     solver = get_solver("cp-sat")
     start = time.perf_counter()
     tracemalloc.start()
@@ -93,14 +96,15 @@ def test_a_phone_number_as_a_count_is_scored_in_bounded_memory_and_is_inconsiste
     assert scores["all except C1"].exact
 
 
-def test_an_own_count_written_as_a_phone_number_sizes_no_domain(sng0457):
+@pytest.mark.parametrize("value", [PHONE, HUGE])
+def test_an_own_count_written_as_a_phone_number_sizes_no_domain(sng0457, value):
     """The dialogue's own annotation says the count is 1223364917: the CSP's amount domain stays
     the KB's size (the count lies outside it: C1), and counting its solutions stays small."""
     pytest.importorskip("ortools")
     dialogue, pool = sng0457
     turn = dialogue.turns[3]
     k = next(i for i, a in enumerate(turn.acts) if a.role.value == "count")
-    act, said = turn.acts[k], str(PHONE)
+    act, said = turn.acts[k], str(value)
     shift = len(said) - (act.span.end - act.span.start)
 
     def moved(a):
@@ -113,17 +117,21 @@ def test_an_own_count_written_as_a_phone_number_sizes_no_domain(sng0457):
     utterance = turn.utterance[: act.span.start] + said + turn.utterance[act.span.end :]
     turns = [*dialogue.turns[:3], turn.model_copy(update={"utterance": utterance, "acts": acts}), *dialogue.turns[4:]]
     csp, _delex, _row = prepare(dialogue.model_copy(update={"turns": turns}), pool, 0, 8)
-    assert csp.assignment[count_variable(csp).name] == PHONE
+    assert csp.assignment[count_variable(csp).name] == value
     assert csp.max_amount <= max(MAX_COUNT, *(len(t) for t in csp.kbs.values()))
     tracemalloc.start()
     try:
         with address_space(2**29):
             count = get_solver("cp-sat").count_solutions(csp, cap=101, time_limit=10.0)
             verdict = score(csp, csp.assignment, get_solver("cp-sat"), 10.0)
+            checked = get_solver("cp-sat").check_assignment(csp, time_limit=10.0)
         peak = tracemalloc.get_traced_memory()[1]
     finally:
         tracemalloc.stop()
     assert peak < BUDGET and count.status.value != "unknown"
+    assert checked.status.value == "unsatisfiable"  # the solver agrees with the checker
+    enc = encode(csp)  # the count has a small code of its own, and decodes back to itself
+    assert enc.base <= csp.max_amount + 2 and enc.decode(enc.code(value)) == value
     assert not verdict.consistent and "C1" in verdict.violated
 
 
