@@ -250,6 +250,18 @@ class Constraint(BaseModel):
         return list(self.variables)
 
 
+class ImpliedValue(BaseModel):
+    """A value a user turn's state gains that the turn's words imply without naming it: an
+    indirect user request (IUR paper, §3; "my dog comes along" for pets_allowed = True). Not a
+    constraint and not a violation: reported apart (``DialogueReport.implied``), found by S1's
+    reading (:mod:`csp_check.iur.detect`)."""
+
+    turn: int
+    slot: str = Field(description="domain.slot")
+    value: str
+    reason: str = Field("", description="the words of the turn that point to the value")
+
+
 class CSP(BaseModel):
     """A dialogue's constraint satisfaction problem: the input of every solver backend.
 
@@ -264,6 +276,8 @@ class CSP(BaseModel):
     constraints: list[Constraint]
     assignment: dict[str, Value]
     max_amount: int = Field(description="upper bound of amount variables' domain")
+    implied: list[ImpliedValue] = Field(default_factory=list, description="indirect user requests the build "
+                                        "found (S1's reading): reported, never checked")
     _by_name: tuple[list, int, dict] | None = PrivateAttr(default=None)
 
     def variable(self, name: str) -> Variable:
@@ -326,6 +340,8 @@ class DialogueReport(BaseModel):
         default_factory=dict, description="constraint id → number of variables it constrains"
     )
     violations: list[Violation] = Field(default_factory=list)
+    implied: list[ImpliedValue] = Field(default_factory=list, description="indirect user requests: values the "
+                                        "state gains that the user implied without naming them; never violations")
     error: str | None = None
     defects: list[str] = Field(
         default_factory=list, description="annotation defects of the dialogue (Dialogue.defects), reported, not checked"

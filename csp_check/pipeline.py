@@ -107,6 +107,7 @@ def report_for(csp: CSP, dialogue: Dialogue) -> DialogueReport:
         turns=len(dialogue.turns),
         coverage=constraint_coverage(csp, CoverageScope.ALL),
         violations=found,
+        implied=csp.implied,
         defects=list(dialogue.defects),
     )
 

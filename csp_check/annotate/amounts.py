@@ -25,7 +25,7 @@ from csp_check.annotate.lexicon import (
 )
 from csp_check.annotate.memory import State
 from csp_check.annotate.tokenizer import blank_nlp
-from csp_check.language.normalize import NUMBER_WORDS, fold_aligned, parse_amount
+from csp_check.language.normalize import NUMBER_WORDS, fold_aligned, parse_count
 from csp_check.models import ActRole, DialogueAct
 
 
@@ -42,8 +42,8 @@ def amounts(doc, nouns: dict[int, tuple[str, bool]]) -> list[tuple[int, int, int
                 continue
             if width == 1 and not (words[0].like_num or words[0].lower_ in NUMBER_WORDS):
                 continue
-            amount = parse_amount(words.text)
-            if amount is None or (words.text.isdigit() and len(words.text) > 4):
+            amount = parse_count(words.text)  # "01223 364917", "50210": a phone number, an id
+            if amount is None:
                 continue
             if i > 0 and doc[i - 1].lower_ in APPROXIMATE and not _bounded(doc, i):
                 continue

@@ -65,6 +65,7 @@ from csp_check.corpora import CorpusProfile, profile_for
 from csp_check.delexicalize.assignment import Lexicon, read_assignment, share_of
 from csp_check.families import families
 from csp_check.language.normalize import (
+    MAX_COUNT,
     clock_slot,
     clock_time,
     comparative,
@@ -109,7 +110,7 @@ def build_csp(
     amounts = [v for v in assignment.values() if isinstance(v, int)] + [
         v.value for v in variables if v.kind is VariableKind.AMOUNT and isinstance(v.value, int)
     ]
-    max_amount = max([1, *amounts, *(len(t) for t in builder.kbs.values())])
+    max_amount = amount_bound(amounts, builder.kbs)
     return CSP(
         dialogue_id=dialogue.id,
         variables=variables,
@@ -118,7 +119,17 @@ def build_csp(
         constraints=builder.constraints,
         assignment=assignment,
         max_amount=max_amount,
+        implied=builder.implied,
     )
+
+
+def amount_bound(amounts: list[int], kbs: dict[str, list[dict[str, str]]]) -> int:
+    """``CSP.max_amount``: the largest amount a count can be, so amount domains are
+    ``0..max_amount`` — the size of the largest KB table, or an amount of the dialogue's own up to
+    :data:`~csp_check.language.normalize.MAX_COUNT` (at least 1). A larger amount sizes nothing:
+    it lies outside every amount domain, a wrong count (C1, and C6 where it counts a KB), and
+    checking it costs O(KB), not O(its value) (docs/robustness.md, "Counts")."""
+    return max([1, *(a for a in amounts if a <= MAX_COUNT), *(len(t) for t in kbs.values())])
 
 
 def build_instances(ctx: BuildContext) -> None:

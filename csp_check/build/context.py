@@ -28,6 +28,7 @@ from csp_check.models import (
     Constraint,
     ConstraintId,
     Dialogue,
+    ImpliedValue,
     KnowledgeBase,
     Turn,
     Value,
@@ -108,6 +109,7 @@ class BuildContext:
         self.kb = kb
         self.options = options
         self.constraints: list[Constraint] = []
+        self.implied: list[ImpliedValue] = []  # indirect user requests a family's reading found (S1)
         self._vocabs: dict[tuple[str, str], set[str]] = {}
         self.unlinked: set[tuple[int, str]] = set()  # (turn, domain): a state filter no variable mentions
         #: (turn, domain) → slot → the canonical value of each such filter (C6 reads it as an implicit filter)

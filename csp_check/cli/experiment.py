@@ -30,6 +30,7 @@ from csp_check.install import pip_extra
 from csp_check.llm.client import LLMSettings
 from csp_check.models import Dialogue
 from csp_check.output.console import Bar
+from csp_check.output.report_file import check_writable_dir
 from csp_check.pipeline import load_corpus
 from csp_check.readers.kb import load_kb_option
 from csp_check.run.engines import check_engine, engine_options
@@ -60,7 +61,7 @@ from csp_check.solvers.defaults import DEFAULT_SOLVER, DEFAULT_TIME_LIMIT
 @click.option("--cache-dir", type=click.Path(file_okay=False, path_type=Path), default=Path("~/.cache/csp-check"),
               show_default=True, help="LLM answer cache.")  # fmt: skip
 @click.option("--request-timeout", type=click.FloatRange(min=0, min_open=True), default=120.0, show_default=True,
-              help="Seconds per LLM request.")  # fmt: skip
+              help="Total seconds per LLM request, the whole answer included.")  # fmt: skip
 @click.option("--retries", type=click.IntRange(min=0), default=4, show_default=True, help="LLM retries per request.")
 @engine_options
 def experiment(
@@ -73,6 +74,10 @@ def experiment(
     paper's Tables 1-5 and plots."""
 
     check_engine(engine, ray_address)
+    try:
+        check_writable_dir(out_dir, "--out")  # before the work, not after it
+    except CspCheckError as err:
+        raise click.UsageError(str(err)) from None
     try:
         get_solver(solver_name)
     except CspCheckError as err:  # one line, as validate says it
@@ -113,6 +118,8 @@ def experiment(
         written = write_outputs(result, out_dir, plots=not no_plots)
     except RuntimeError as err:  # matplotlib missing
         raise click.UsageError(f"{err} (or use --no-plots)") from None
+    except OSError as err:  # the disk filled up meanwhile
+        raise click.UsageError(f"--out {out_dir}: cannot write {err.filename or ''}: {err.strerror or err}") from None
     click.echo(table3(result).markdown())
     click.echo(f"\nwrote {len(written)} files to {out_dir}/ (tables.md, table1-5.csv, results.jsonl"
                + ("" if no_plots else ", *.png") + f") in {result.seconds:.0f} s")  # fmt: skip

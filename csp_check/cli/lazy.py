@@ -4,7 +4,11 @@ whose modules (and spaCy, which the NLSI instruction parser loads) cost memory a
 
 from __future__ import annotations
 
+import errno
 import importlib
+import os
+import sys
+from typing import Any
 
 import click
 
@@ -17,6 +21,31 @@ class LazyGroup(click.Group):
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]
         self.lazy_subcommands = lazy_subcommands or {}
 
+    def main(self, *args: Any, **kwargs: Any) -> Any:
+        """Run the command; output that cannot be written (stdout closed, a full device) is one
+        line on stderr and exit 2, never a traceback (a closed pipe, ``| head``, stays quiet)."""
+        if sys.stdout is None:  # started with stdout closed: what would be printed is dropped
+            sys.stdout = open(os.devnull, "w", encoding="utf-8")
+        else:
+            try:
+                os.fstat(sys.stdout.fileno())
+            except (ValueError, AttributeError):  # no file descriptor (a test runner's buffer; io.UnsupportedOperation)
+                pass
+            except OSError:  # fd 1 closed: the same
+                _drop_stdout(reopen=True)
+        try:
+            return super().main(*args, **kwargs)
+        except OSError as err:
+            _drop_stdout()
+            if err.errno == errno.EPIPE:
+                sys.exit(0)
+            where = err.filename or "stdout"
+            try:
+                print(f"csp-check: error: {where}: cannot write: {err.strerror or err}", file=sys.stderr)
+            except (OSError, ValueError, AttributeError):
+                pass
+            sys.exit(2)
+
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted({*super().list_commands(ctx), *self.lazy_subcommands})
 
@@ -28,3 +57,17 @@ class LazyGroup(click.Group):
                 raise TypeError(f"{self.lazy_subcommands[cmd_name]} is not a click command")
             return command
         return super().get_command(ctx, cmd_name)
+
+
+def _drop_stdout(reopen: bool = False) -> None:
+    """Point stdout at /dev/null so that the flush at exit cannot fail again (``reopen``: fd 1
+    was closed; /dev/null is opened onto it)."""
+    try:
+        null = os.open(os.devnull, os.O_WRONLY)
+        if null != 1:
+            os.dup2(null, 1)
+            os.close(null)
+        if reopen:
+            sys.stdout = open(1, "w", encoding="utf-8", closefd=False)
+    except (OSError, ValueError, AttributeError):
+        pass

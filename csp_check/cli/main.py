@@ -58,11 +58,13 @@ from csp_check.output.report_file import (
     done_counts,
     previous_reports,
     refuse_inputs,
+    remove_leftover_parts,
 )
 from csp_check.output.totals import count_in_background
 from csp_check.pipeline import dialogue_csp, load_corpus, with_annotations
 from csp_check.readers import FORMATS, input_files, jsonl_total
 from csp_check.readers.kb import load_kb_option
+from csp_check.readers.zipped import BUDGET_ENV, DEFAULT_MAX_UNZIPPED
 from csp_check.run import interrupts
 from csp_check.run.engines import check_engine, engine_options
 from csp_check.run.interrupts import InterruptFlag, exit_now, kill_descendants
@@ -127,8 +129,17 @@ def corpus_options(f: Callable) -> Callable:
     return reading_options(f)
 
 
+def _set_unzip_budget(ctx: click.Context, param: click.Parameter, value: float | None) -> None:
+    if value is not None:  # the readers (and worker processes) read it from the environment
+        os.environ[BUDGET_ENV] = repr(value)
+
+
 def reading_options(f: Callable) -> Callable:
-    """``--format`` and ``--kb``: how to read a corpus."""
+    """``--format``, ``--kb`` and ``--max-unzipped-mb``: how to read a corpus."""
+    f = click.option("--max-unzipped-mb", type=click.FloatRange(min=0, min_open=True), default=None, expose_value=False,
+                     callback=_set_unzip_budget, metavar="MB",
+                     help=f"Budget of one zip member expanded; a larger one is refused unread "
+                          f"[default: {DEFAULT_MAX_UNZIPPED >> 20}].")(f)  # fmt: skip
     f = click.option("--kb", "kb_path", type=click.Path(path_type=Path), help="Domain KB (file or directory).")(f)
     return click.option("--format", "fmt", type=click.Choice(FORMATS), default="auto", show_default=True,
                         help="Input format; auto sniffs each path.")(f)  # fmt: skip
@@ -141,6 +152,7 @@ def reading_options(f: Callable) -> Callable:
     "constraints": "csp_check.cli.constraints:constraints_command",  # the registry's listing
     "drift": "csp_check.cli.drift:drift",  # instruction drift: self-chats, depth of corpora, attention (docs/drift.md)
     "benchmark": "csp_check.cli.benchmark:benchmark_group",  # a labelled benchmark of the field (docs/citod.md)
+    "iur": "csp_check.cli.iur:iur_group",  # indirect user requests (docs/iur.md)
 })
 @click.version_option(package_name="csp-check")
 def main() -> None:
@@ -221,7 +233,7 @@ def validate(
         except KeyboardInterrupt:  # before the run or after it (while summarising)
             kill_descendants(grace=0, keep=flag.before)
             click.echo("csp-check: interrupted", err=True)
-            exit_now(EXIT_INTERRUPTED)
+            exit_now(flag.exit_code)
         except SystemExit:
             if interrupts.AS_COMMAND:  # the verdict is final: a Ctrl-C while Python shuts down changes nothing
                 signal.signal(signal.SIGINT, signal.SIG_IGN)
@@ -304,7 +316,7 @@ def _validate(
                 click.echo(f"csp-check: interrupted after {summary.dialogues} dialogues"
                            + (f"; continue with --resume --report {report_path}" if report_path else ""), err=True)  # fmt: skip
                 kill_descendants(grace=0, keep=flag.before)
-                exit_now(EXIT_INTERRUPTED)
+                exit_now(flag.exit_code)
             except UsageError:
                 raise
             except Exception as err:
@@ -316,6 +328,8 @@ def _validate(
         if writer is not None:
             writer, closing = None, writer
             _close_report(closing, report_path)
+            if resume and report_path is not None:  # its lines are in the report now
+                remove_leftover_parts(report_path)
     except UsageError as err:
         _discard(writer)
         _fail(str(err))

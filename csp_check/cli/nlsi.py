@@ -85,11 +85,26 @@ def llm_settings(base_url: str | None, model: str, cache_dir: Path, temperature:
     except ImportError:
         raise click.UsageError(f"{option} needs the openai package: {pip_extra('llm')}") from None
 
-    return LLMSettings(base_url=base_url, model=model, temperature=temperature, cache_dir=cache_dir)
+    meta = click.get_current_context().meta if click.get_current_context(silent=True) else {}
+    return LLMSettings(base_url=base_url, model=model, temperature=temperature, cache_dir=cache_dir,
+                       timeout=meta.get("llm_timeout", 60.0), max_retries=meta.get("llm_retries", 4))  # fmt: skip
+
+
+def _to_meta(name: str):
+    def store(ctx: click.Context, param: click.Parameter, value):
+        ctx.meta[name] = value
+        return value
+    return store
 
 
 def llm_options(f):
-    """The shared ``--base-url / --model / --cache-dir / --temperature`` options."""
+    """The shared ``--base-url / --model / --cache-dir / --temperature / --request-timeout /
+    --retries`` options (the last two reach :func:`llm_settings` through the click context)."""
+    f = click.option("--retries", type=click.IntRange(min=0), default=4, show_default=True, expose_value=False,
+                     callback=_to_meta("llm_retries"), help="LLM retries per request.")(f)  # fmt: skip
+    f = click.option("--request-timeout", type=click.FloatRange(min=0, min_open=True), default=60.0, show_default=True,
+                     expose_value=False, callback=_to_meta("llm_timeout"), metavar="SEC",
+                     help="Total seconds per LLM request, the whole answer included.")(f)  # fmt: skip
     f = click.option("--temperature", type=float, default=0.0, show_default=True, help="LLM sampling temperature.")(f)
     f = click.option("--cache-dir", type=click.Path(file_okay=False, path_type=Path), default=Path("~/.cache/csp-check"),
                      show_default=True, help="LLM answer cache.")(f)  # fmt: skip

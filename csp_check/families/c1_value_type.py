@@ -10,7 +10,10 @@ Reading rules
   well-formed time: a bound's "after 18:45" need not be a KB time; "25:70" is none. A price a
   sentence gives as the party's total is also read per ticket
   (:func:`csp_check.delexicalize.assignment.ticket_price`), and that reading is in V(type).
-- Amounts are non-negative integers.
+- Amounts are non-negative integers, at most ``CSP.max_amount``: the largest KB table's size, or
+  the dialogue's own largest amount up to 9,999 (:func:`csp_check.build.builder.amount_bound`).
+  A larger amount is a wrong count. A number above 9,999 or written like a phone number or an id
+  ("01223364917": :func:`csp_check.language.normalize.parse_count`) is read as no count.
 """
 
 from __future__ import annotations

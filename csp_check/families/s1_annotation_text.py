@@ -88,6 +88,14 @@ Reading rules
 - A **system confirmation** of a value the state lacks (SGD's default "a table for 2") meets the
   argument of the service call it leads to, or its next confirmation, unless the user names the
   slot in between.
+- **A value no words name** (:func:`indirect_constraints`): an implicit user ``inform`` (no span)
+  of a value the state gains at its turn that no utterance of the dialogue so far names in any
+  known wording (:mod:`csp_check.iur.detect`) is one of two classes: **implied** (the turn's
+  words point to the value: an indirect user request, "my dog comes along" for pets_allowed =
+  True) is no constraint and no violation: the report lists it apart (``implied``), never as an
+  inconsistency, also under ``--strict``; **unsaid** (no words point to it) is ``x ∈ ∅``, *for
+  review*: an annotation error unless a wording the judge lacks says it (the judge's lexicon is
+  not complete).
 """
 
 from __future__ import annotations
@@ -112,8 +120,20 @@ from csp_check.families.annotation_common import (
 )
 from csp_check.families.primitives import Member, Primitive
 from csp_check.families.registry import Family, register
+from csp_check.iur.detect import Candidate, implied_values
 from csp_check.language.normalize import date_key, normalize
-from csp_check.models import CSP, ActRole, ApiCall, ConstraintId, Dialogue, Span, Value, Variable, VariableKind
+from csp_check.models import (
+    CSP,
+    ActRole,
+    ApiCall,
+    ConstraintId,
+    Dialogue,
+    ImpliedValue,
+    Span,
+    Value,
+    Variable,
+    VariableKind,
+)
 
 #: ``RecordedValuesInstance.record`` of an omission where the state after the turn has no slot of the domain
 #: (a later state tracks it): the user's only value of the domain was dropped.
@@ -130,7 +150,9 @@ class AnnotationText(Family[RecordedValuesInstance]):
 
     def build(self, ctx) -> list[RecordedValuesInstance]:
         """The instances :func:`annotation_constraints` reads off the dialogue."""
-        return list(annotation_constraints(ctx.dialogue, ctx.variables, ctx.lexicon, ctx.assignment))
+        instances = list(annotation_constraints(ctx.dialogue, ctx.variables, ctx.lexicon, ctx.assignment))
+        ctx.implied += implied_requests(ctx.dialogue, ctx.variables)
+        return instances
 
     def satisfied(self, constraint: RecordedValuesInstance, assignment: Mapping[str, Value], csp: CSP) -> bool:
         return all(assignment[n] in constraint.values for n in constraint.variables)
@@ -148,6 +170,9 @@ class AnnotationText(Family[RecordedValuesInstance]):
         value, slot = assignment[var.name], var.slot_type
         span = f" [{var.span.start}:{var.span.end}] {var.text!r}" if var.span else ""
         record = constraint.record or "annotation"
+        if not constraint.values and var.span is None:  # a value no words name (indirect_constraints)
+            return (f"turn {var.turn}: the {record} records {slot}={value!r}, which no words of the dialogue "
+                    f"so far name ({constraint.uncertain})")
         if not constraint.values:  # an omission: x ∈ ∅
             tracks = "" if record.endswith("yet,") else f"tracks {slot.split('.')[0]} but "
             return (f"turn {var.turn} the user says{span} ({slot}={value!r}); the {record} "
@@ -223,7 +248,57 @@ def annotation_constraints(
                 if instance is not None:
                     out.append(instance)
     out += confirmed_call_constraints(dialogue, variables, lexicon, assignment, canonical)
+    out += indirect_constraints(dialogue, variables)
     return out
+
+
+#: ``RecordedValuesInstance.record`` of a value no words name (:func:`indirect_constraints`).
+UNNAMED = "belief state"
+
+
+def unnamed_values(dialogue: Dialogue, variables: list[Variable]) -> list[tuple[Variable, Candidate]]:
+    """The implicit user ``inform`` variables (the first of each turn and slot) of values the
+    turn's state gains that no words of the dialogue so far name, with their detection
+    (:func:`csp_check.iur.detect.implied_values`); memoised per dialogue and variable list, as
+    :func:`indirect_constraints` and :func:`implied_requests` both read it."""
+    key = (id(dialogue), id(variables), len(variables))
+    if key in _UNNAMED_LAST:
+        return _UNNAMED_LAST[key]
+    implicit = [v for v in variables
+                if v.speaker == "user" and v.role is ActRole.INFORM and v.kind is VariableKind.SLOT and v.span is None]
+    found = implied_values(dialogue, {(v.turn, v.slot_type) for v in implicit})
+    out: list[tuple[Variable, Candidate]] = []
+    seen: set[tuple[int, str]] = set()
+    for v in implicit:
+        pair = (v.turn, v.slot_type)
+        if pair in found and pair not in seen:
+            seen.add(pair)
+            out.append((v, found[pair]))
+    _UNNAMED_LAST.clear()  # one dialogue at a time: the build reads it twice, then moves on
+    _UNNAMED_LAST[key] = out
+    return out
+
+
+#: :func:`unnamed_values`' last answer (key: the dialogue and variable list it was computed for).
+_UNNAMED_LAST: dict[tuple[int, int, int], list[tuple[Variable, Candidate]]] = {}
+
+
+def indirect_constraints(dialogue: Dialogue, variables: list[Variable]) -> list[RecordedValuesInstance]:
+    """S1 for the *unsaid* values (:func:`unnamed_values` whose turn has no words pointing to
+    them): one ``x ∈ ∅`` each, for review (the lexical judge may lack the wording). Implied
+    values (indirect requests) are no instance: :func:`implied_requests` reports them."""
+    return [RecordedValuesInstance(id=ConstraintId.S1, variables=[v.name], turn=v.turn, slot_type=v.slot_type,
+                                   values=[], record=UNNAMED,
+                                   uncertain=f"unsaid: {c.reason} (the lexical judge may lack its wording)")
+            for v, c in unnamed_values(dialogue, variables) if c.kind != "implied"]
+
+
+def implied_requests(dialogue: Dialogue, variables: list[Variable]) -> list[ImpliedValue]:
+    """The *implied* values (:func:`unnamed_values` whose turn's words point to them: indirect
+    user requests, IUR paper §3), reported apart from the violations (``DialogueReport.implied``),
+    never a constraint."""
+    return [ImpliedValue(turn=v.turn, slot=v.slot_type, value=c.value, reason=c.reason)
+            for v, c in unnamed_values(dialogue, variables) if c.kind == "implied"]
 
 
 def confirmed_call_constraints(

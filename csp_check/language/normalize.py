@@ -244,6 +244,35 @@ def parse_amount(text: str) -> int | None:
     return None
 
 
+#: A number written in digits has at most this many when it counts entities: five or more
+#: ("01223 364917", "50210") are a phone number, a postcode or an id
+#: (:func:`parse_count`; the annotator's reading of a count, :mod:`csp_check.annotate.amounts`).
+COUNT_DIGITS = 4
+#: The largest count a digit string can write (:data:`COUNT_DIGITS`): a larger number is no count
+#: (:func:`parse_count`), and the bound on an amount beyond the KB's own sizes
+#: (:func:`csp_check.build.builder.amount_bound`).
+MAX_COUNT = 10**COUNT_DIGITS - 1
+#: The characters a phone number is written with: digits, spaces, ``( ) . + -`` ("01223 332 360").
+PHONE_SHAPE = re.compile(r"[\d\s().+-]+")
+
+
+def parse_count(text: str) -> int | None:
+    """An amount that can count entities: :func:`parse_amount`, but ``None`` for a number
+    written like a phone number, a postcode or an id — only digits and the marks of
+    :data:`PHONE_SHAPE`, more than :data:`COUNT_DIGITS` digits ("01223364917", "01223 332 360",
+    "50210") — and for one above :data:`MAX_COUNT` ("10,000,000"). "1,200" (thousands grouped)
+    and "twenty-one" stay counts."""
+    amount = None if phone_like(text) else parse_amount(text)
+    return None if amount is None or amount > MAX_COUNT else amount
+
+
+def phone_like(text: str) -> bool:
+    """Whether ``text`` is written like a phone number, a postcode or an id, not a count: only
+    digits and the marks of :data:`PHONE_SHAPE`, more than :data:`COUNT_DIGITS` digits."""
+    key = EXACTLY.sub("", _amount_key(text))
+    return bool(PHONE_SHAPE.fullmatch(key)) and sum(ch.isdigit() for ch in key) > COUNT_DIGITS
+
+
 # -- MultiWOZ wording (spec §9): how people word one value ------------------------------------
 #
 # ``wording_key(slot, text)`` is a comparison key under which the wordings of one value meet:
@@ -326,7 +355,7 @@ def wording_key(slot: str, text: str) -> str:
             return f"{float(amount):.2f}pounds"
         if money(amount):
             return (money(amount) or "").replace(" ", "")
-    if slot == "phone" and re.fullmatch(r"[\d\s().+-]+", t):  # "01223 332 360": digits, leading zero kept
+    if slot == "phone" and PHONE_SHAPE.fullmatch(t):  # "01223 332 360": digits, leading zero kept
         return re.sub(r"\D", "", t)
     if slot in ("parking", "internet") and t in AMENITY_YES:
         return "yes"

@@ -11,7 +11,9 @@ Robust by design (spec §4: what cannot be aligned is a wrong value, reported, n
    in the answer turn as an anchor — in a folded form (case, whitespace and punctuation
    ignored), exactly first, then with a small edit distance. The text between two anchors is the
    filler of the mask between them.
-3. **Values.** A filler becomes a value: an amount word or number → ``int``; a slot filler is
+3. **Values.** A filler becomes a value: an amount word or number → ``int`` (a number written
+   like a phone number or an id is none: the annotator's reading of a count,
+   :func:`~csp_check.language.normalize.parse_count`); a slot filler is
    normalised and mapped onto the V(type) / KB value it names. A filler that cannot be read is
    :data:`~csp_check.relexicalize.base.UNALIGNED`.
 """
@@ -25,7 +27,7 @@ from itertools import combinations
 
 from pydantic import BaseModel, Field
 
-from csp_check.language.normalize import fold, normalize, parse_amount
+from csp_check.language.normalize import fold, normalize, parse_amount, parse_count, phone_like
 from csp_check.models import CSP, Value, Variable, VariableKind
 
 from .prompt import MASK, MaskedTurn
@@ -33,7 +35,8 @@ from .prompt import MASK, MaskedTurn
 UNALIGNED = "<unaligned>"  # same sentinel as csp_check.relexicalize.base.UNALIGNED
 
 _LABEL = re.compile(r"^\s*(?:[-*>#]+\s*|\d+[.)]\s*)*\**\s*(user|system)\s*\**\s*[:：]\s*\**\s*(.*)$", re.IGNORECASE)
-_NUMBER_TOKEN = re.compile(r"[a-z]+(?:-[a-z]+)?|\d+", re.IGNORECASE)
+_NUMBER_TOKEN = re.compile(r"[a-z]+(?:-[a-z]+)?|\d{1,3}(?:,\d{3})+(?!\d)|\d+", re.IGNORECASE)
+_DIGIT_RUN = re.compile(r"[\d(+][\d\s().+-]*\d")  # digits with a phone number's marks (normalize.PHONE_SHAPE)
 _TURN_MATCH_MIN = 0.5
 _JOIN = (-1, -1)  # bound of a space-only segment between two masks
 Splitter = Callable[[str, list[int]], list[str | None]]  # share of a prompt turn's fixed text an answer turn must contain
@@ -290,16 +293,17 @@ def to_value(
     number in the filler), else the V(type) / KB value whose normalised form equals (or, longest
     first, occurs as whole words in) the normalised filler; else the normalised filler itself
     (a value outside the domain: wrong, but what the model said). :data:`UNALIGNED` when an
-    amount has no number. ``forms``: surface form → value pairs the dialogue itself uses for
+    amount has no number, or its first is no count: written like a phone number, a postcode or
+    an id ("01223364917"), or above :data:`~csp_check.language.normalize.MAX_COUNT` — the
+    annotator's reading of a count, :func:`~csp_check.language.normalize.parse_count`. ``forms``: surface form → value pairs the dialogue itself uses for
     this slot type (``"11:30 am"`` → ``"11:30"``, ``"today"`` → ``"2019-03-01"``)."""
     if var.kind is VariableKind.AMOUNT:
-        amount = parse_amount(filler)
-        if amount is not None:
-            return amount
-        for token in _NUMBER_TOKEN.findall(filler):
+        # "01223 364917", "call 01223 332 360": a phone number is no count, nor are its digit groups
+        words = _DIGIT_RUN.sub(lambda m: " " if phone_like(m.group(0)) else m.group(0), filler)
+        for token in (words, *_NUMBER_TOKEN.findall(words)):  # the filler, else its first number
             amount = parse_amount(token)
-            if amount is not None:
-                return amount
+            if amount is not None:  # a number above MAX_COUNT is none: unaligned, not a smaller one of it
+                return UNALIGNED if parse_count(token) is None else amount
         return UNALIGNED
     key = normalize(filler)
     candidates = _candidates(var, csp, kb_values, forms)
@@ -375,7 +379,7 @@ def align_answer(
 
         def known(piece: str, var: Variable) -> bool:
             if var.kind is VariableKind.AMOUNT:
-                return parse_amount(piece) is not None
+                return parse_count(piece) is not None
             return normalize(piece) in _candidates(var, csp, (kb_values or {}).get(var.slot), forms.get(var.slot_type))
 
         fills = fill_turn(turn.template, parsed[j][1], _value_splitter(turn_vars, known))

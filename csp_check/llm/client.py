@@ -15,6 +15,12 @@ message text.
   yields a :class:`CompletionError`, never an exception out of :meth:`ChatClient.complete_many`.
 - **Concurrency.** ``complete_many`` runs at most ``concurrency`` requests at a time in a thread
   pool, with a rich progress bar.
+- **Budgets.** ``timeout`` is a total deadline per HTTP request (connection, headers and the
+  whole body), not reset by every byte a slow server drips; an answer larger than
+  ``max_response_bytes`` (default 4 MiB) is refused unread past the cap, not retried and never
+  cached (:class:`ResponseTooLarge`).
+- **Secrets.** An error a server sends back is shown with ``Authorization`` values, bearer
+  tokens, ``sk-…`` keys and the configured key itself redacted (:func:`redact`).
 """
 
 from __future__ import annotations
@@ -22,6 +28,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import tempfile
 import threading
 import time
@@ -38,14 +45,18 @@ from csp_check.errors import MalformedResponse
 from csp_check.install import pip_extra
 
 DEFAULT_CACHE_DIR = Path("~/.cache/csp-check")
+#: The largest answer body accepted, in bytes (``LLMSettings.max_response_bytes``).
+MAX_RESPONSE_BYTES = 4 << 20
 DUMMY_KEY = "sk-no-key-needed"  # local servers (vLLM, llama.cpp, Ollama) accept any key
 
 
 @dataclass(frozen=True)
 class LLMSettings:
-    """Where and how to ask. ``temperature`` 0.9 as in the paper (§4.5); ``timeout`` in seconds
-    per HTTP request; ``seed`` is sent to the server (servers may ignore it) and is part of the
-    cache key; ``api_key`` defaults to ``$OPENAI_API_KEY``, else a dummy key."""
+    """Where and how to ask. ``temperature`` 0.9 as in the paper (§4.5); ``timeout``: the total
+    deadline of one HTTP request in seconds (the whole answer, however slowly it comes);
+    ``max_response_bytes``: the largest answer body accepted; ``seed`` is sent to the server
+    (servers may ignore it) and is part of the cache key; ``api_key`` defaults to
+    ``$OPENAI_API_KEY``, else a dummy key."""
 
     base_url: str
     model: str
@@ -57,6 +68,33 @@ class LLMSettings:
     concurrency: int = 4
     cache_dir: Path | str | None = DEFAULT_CACHE_DIR
     max_tokens: int | None = None
+    max_response_bytes: int = MAX_RESPONSE_BYTES
+
+
+class ResponseTooLarge(MalformedResponse):
+    """An answer body over ``max_response_bytes``: not retried (it would come again), not cached."""
+
+
+class DeadlineExceeded(TimeoutError):
+    """A request ran past its total deadline (``LLMSettings.timeout``) while the body dripped in."""
+
+
+_SECRETS = [
+    re.compile(r"(?i)(authorization[\"']?\s*[:=]\s*[\"']?)(?:bearer\s+)?[^\s\"',}]+"),
+    re.compile(r"(?i)(bearer\s+)[A-Za-z0-9._~+/=-]+"),
+    re.compile(r"()\bsk-[A-Za-z0-9_-]{8,}"),
+]
+
+
+def redact(text: str, key: str | None = None) -> str:
+    """``text`` (an error a server sent back) without secrets: ``Authorization`` values, bearer
+    tokens, ``sk-…`` keys, and ``key`` (the configured API key, when it is 6 characters or more)
+    wherever it appears, each as ``[redacted]``."""
+    if key and len(key) >= 6:
+        text = text.replace(key, "[redacted]")
+    for pattern in _SECRETS:
+        text = pattern.sub(lambda m: m.group(1) + "[redacted]", text)
+    return text
 
 
 @dataclass
@@ -134,13 +172,17 @@ class ChatClient:
     def __post_init__(self) -> None:
         self.cache = ResponseCache(self.settings.cache_dir) if self.settings.cache_dir else None
 
+    def api_key(self) -> str:
+        """The key sent: ``settings.api_key``, else ``$OPENAI_API_KEY``, else a dummy key."""
+        return self.settings.api_key or os.environ.get("OPENAI_API_KEY") or DUMMY_KEY
+
     def _openai(self) -> Any:
         if self._client is None:
             try:
                 import openai
             except ImportError as err:  # pragma: no cover - depends on the environment
                 raise RuntimeError(f"the LLM relexicalizer needs the openai package: {pip_extra('llm')}") from err
-            key = self.settings.api_key or os.environ.get("OPENAI_API_KEY") or DUMMY_KEY
+            key = self.api_key()
             self._client = openai.OpenAI(
                 base_url=self.settings.base_url, api_key=key, timeout=self.settings.timeout, max_retries=0
             )
@@ -175,7 +217,7 @@ class ChatClient:
             try:
                 text = self._request(client, messages, seed)
             except Exception as err:  # classified below: retry or give up
-                last = f"{type(err).__name__}: {err}"
+                last = redact(" ".join(f"{type(err).__name__}: {err}".split())[:2000], self.api_key())
                 if not _retryable(err):
                     return CompletionError(error=last, attempts=attempts)
                 continue
@@ -194,17 +236,50 @@ class ChatClient:
             kwargs["seed"] = seed
         if self.settings.max_tokens:
             kwargs["max_tokens"] = self.settings.max_tokens
+        text_body = self._read_body(client, kwargs)
         try:
-            response = client.chat.completions.create(**kwargs)
-        except ValueError as err:  # json.JSONDecodeError: a 2xx body that is not JSON
+            response = json.loads(text_body)
+        except ValueError as err:  # a 2xx body that is not JSON
             raise MalformedResponse(f"invalid JSON: {err}") from err
         try:
-            text = response.choices[0].message.content
+            text = response["choices"][0]["message"]["content"]
         except (AttributeError, IndexError, KeyError, TypeError) as err:
-            raise MalformedResponse(f"no choices / message in {str(response)[:200]!r}") from err
+            raise MalformedResponse(f"no choices / message in {text_body[:200]!r}") from err
         if not isinstance(text, str):
             raise MalformedResponse(f"message content is {type(text).__name__}, not text")
         return text
+
+    def _read_body(self, client: Any, kwargs: dict[str, Any]) -> str:
+        """The answer body, read chunk by chunk within the total deadline and the size cap.
+        Raises :class:`DeadlineExceeded`, :class:`ResponseTooLarge` or the client's errors."""
+        deadline = time.monotonic() + self.settings.timeout
+        cap = self.settings.max_response_bytes
+        chunks: list[bytes] = []
+        size = 0
+        late = DeadlineExceeded(f"no whole answer within {self.settings.timeout:g} s (--request-timeout)")
+        with client.chat.completions.with_streaming_response.create(**kwargs, timeout=self.settings.timeout) as response:
+            watchdog = threading.Timer(max(0.0, deadline - time.monotonic()), response.close)  # a stalled drip
+            watchdog.daemon = True
+            watchdog.start()
+            try:
+                for chunk in response.iter_bytes():
+                    size += len(chunk)
+                    if size > cap:
+                        raise ResponseTooLarge(f"the answer is larger than {cap:,} bytes (max_response_bytes)")
+                    chunks.append(chunk)
+                    if time.monotonic() > deadline:
+                        raise late
+            except (ResponseTooLarge, DeadlineExceeded):
+                raise
+            except Exception:
+                if time.monotonic() >= deadline:  # closed by the watchdog
+                    raise late from None
+                raise
+            finally:
+                watchdog.cancel()
+            if time.monotonic() > deadline:
+                raise late
+        return b"".join(chunks).decode("utf-8", "replace")
 
     def complete_many(
         self, prompts: Sequence[tuple[str, int | None]], progress: bool = True, description: str = "LLM"
@@ -220,13 +295,15 @@ class ChatClient:
                     try:
                         results[i] = future.result()
                     except Exception as err:  # a bug or a missing package: report, do not crash
-                        results[i] = CompletionError(error=f"{type(err).__name__}: {err}")
+                        results[i] = CompletionError(error=redact(f"{type(err).__name__}: {err}", self.api_key()))
                     advance()
         return [r if r is not None else CompletionError(error="not run") for r in results]
 
 
 def _retryable(err: Exception) -> bool:
-    if isinstance(err, MalformedResponse):
+    if isinstance(err, ResponseTooLarge):
+        return False
+    if isinstance(err, (MalformedResponse, DeadlineExceeded)):
         return True
     try:
         import openai

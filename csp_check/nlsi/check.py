@@ -97,7 +97,7 @@ class Checker:
         viols = violations(ctx, calls)
         for c in calls:
             if ctx.domain_of(c) is None:
-                errors.append(f"{self.field}: unknown method {c.method} in {c.render()}")
+                errors.append(f"{self.field}: unknown method {c.method} in {c.shown()}")
         status = CallStatus.ERROR if errors else CallStatus.INCONSISTENT if viols else CallStatus.CONSISTENT
         return CallReport(
             example_id=example.example_id,

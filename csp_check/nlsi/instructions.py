@@ -26,6 +26,7 @@ missing space after "look for" ("look forfree entry", "look fornumber of beds as
 
 from __future__ import annotations
 
+import bisect
 import itertools
 import re
 from dataclasses import dataclass, field
@@ -257,7 +258,9 @@ class InstructionParser:
         cond_lo, cond_hi = _condition_clause(words)
         values = [m for m in ms if m.kind == "value"]
         slots = [m for m in ms if m.kind == "slot"]
-        doms_clean = [m for m in ms if m.kind == "domain" and not any(s.start <= m.start and m.end <= s.end for s in slots)]
+        slot_index, value_index = _Spans(slots), _Spans(values)
+        doms_clean = [m for m in ms if m.kind == "domain"
+                      and not any(s.start <= m.start and m.end <= s.end for s in slot_index.overlapping(m.start, m.end))]
         mentioned = [next(iter(m.options))[0] for m in doms_clean]
         also = bool(set(words) & ALSO_WORDS) or "as well" in " ".join(words)
         distinct = list(dict.fromkeys(mentioned))
@@ -270,7 +273,7 @@ class InstructionParser:
         # boolean slots: a slot phrase of a boolean slot, True unless negated / "false"
         bools = []
         for m in slots:
-            if any(v.start < m.end and m.start < v.end for v in values):
+            if any(value_index.overlapping(m.start, m.end)):
                 continue  # "Live Music" inside a venue name is not the has_live_music slot
             bool_opts = {(d, s) for d, s in m.options if (info := self.schema.slot(d, s)) is not None and info.is_boolean}
             if bool_opts:
@@ -347,13 +350,13 @@ _VALUE_POSITION = {"is", "as", "be", "with", "a", "an", "are", "="}
 
 def _drop_slot_echoes(ms: list[_Mention]) -> list[_Mention]:
     """Drop value mentions that only repeat a slot name ("the city" as a value of ``city``)."""
-    slots = [m for m in ms if m.kind == "slot"]
+    slots = _Spans([m for m in ms if m.kind == "slot"])
     out = []
     for m in ms:
         if m.kind == "value":
             core = " ".join(w for w in normalize(m.text).split() if w not in _DETERMINERS)
-            for s in slots:
-                if s.start < m.end and m.start < s.end and (
+            for s in slots.overlapping(m.start, m.end):
+                if (
                     set(core.split()) <= set(normalize(s.text).split()) or (s.start <= m.start and m.end <= s.end)
                 ):
                     break
@@ -362,6 +365,22 @@ def _drop_slot_echoes(ms: list[_Mention]) -> list[_Mention]:
             continue
         out.append(m)
     return out
+
+
+class _Spans:
+    """Mentions indexed by start, for overlap queries in ``O(log n + k)`` (an instruction of
+    thousands of mentions stays near-linear, not quadratic)."""
+
+    def __init__(self, mentions: list[_Mention]) -> None:
+        self.mentions = sorted(mentions, key=lambda m: m.start)
+        self.starts = [m.start for m in self.mentions]
+        self.longest = max((m.end - m.start for m in self.mentions), default=0)
+
+    def overlapping(self, start: int, end: int) -> list[_Mention]:
+        """The mentions ``s`` with ``s.start < end`` and ``start < s.end``, in start order."""
+        hi = bisect.bisect_left(self.starts, end)
+        lo = bisect.bisect_left(self.starts, start - self.longest, 0, hi)
+        return [m for m in self.mentions[lo:hi] if start < m.end]
 
 
 def _best(options: set[tuple[str, str]], score) -> list[tuple[str, str]]:

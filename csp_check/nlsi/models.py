@@ -45,6 +45,10 @@ class StandingInstruction(BaseModel):
     instruction_src: str | None = None
 
 
+#: About how many characters of a call a violation shows (:meth:`ApiCall.shown`).
+SHOWN_CHARS = 300
+
+
 class ApiCall(BaseModel):
     """One API call ``GetDomain(slot="value", ...)``: ``method`` and ordered ``arguments``.
 
@@ -70,6 +74,22 @@ class ApiCall(BaseModel):
         """``GetDomain(slot="value", ...)`` with ``"`` and ``\\`` escaped; arguments in order."""
         inner = ", ".join(f'{s}="{_escape(v)}"' for s, v in self.arguments)
         return f"{self.method}({inner})"
+
+    def shown(self, limit: int = SHOWN_CHARS) -> str:
+        """The call as a violation or an error shows it: :meth:`render` when it is at most about
+        ``limit`` characters, else its first arguments and ``… (N arguments)``. Costs
+        ``O(limit)`` whatever the number of arguments (a call of 20,000 arguments with a
+        violation per argument stays linear)."""
+        parts: list[str] = []
+        length = len(self.method) + 2
+        for slot, value in self.arguments:
+            piece = f'{slot}="{_escape(value[:limit])}"'
+            if length + len(piece) > limit:
+                shown = ", ".join(parts)
+                return f"{self.method}({shown}{', ' if shown else ''}… ({len(self.arguments):,} arguments))"
+            parts.append(piece)
+            length += len(piece) + 2
+        return f"{self.method}({', '.join(parts)})"
 
 
 def _escape(value: str) -> str:

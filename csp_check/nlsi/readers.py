@@ -69,7 +69,7 @@ def _literal_list(value: Any, field: str) -> Any:
             return []
         try:
             value = ast.literal_eval(text)
-        except (ValueError, SyntaxError, MemoryError, RecursionError) as err:
+        except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError, OverflowError) as err:
             if field.endswith("api_calls"):
                 return [value]  # one call string; the call parser reports it if malformed
             raise ValueError(f"{field}: not a list literal ({type(err).__name__})") from None

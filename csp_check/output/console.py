@@ -322,7 +322,11 @@ def _headline(s: CorpusSummary) -> Text:
 
 def _variables_line(s: CorpusSummary) -> Text:
     share = f" ({s.implicit / s.variables:.1%})" if s.variables else ""
-    return Text(f"variables: {_n(s.variables)}, implicit (no span): {_n(s.implicit)}{share}")
+    line = Text(f"variables: {_n(s.variables)}, implicit (no span): {_n(s.implicit)}{share}")
+    if s.implied:
+        line.append(f"; {_n(s.implied)} indirect user request{'' if s.implied == 1 else 's'} "
+                    "(values implied, not named: never violations, docs/iur.md)")
+    return line
 
 
 def _gca_line(s: CorpusSummary) -> Text:

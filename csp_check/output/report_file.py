@@ -14,11 +14,20 @@ Contract (docs/cli.md "Report file" and "Resuming a run"):
   with SIGKILL leaves the ``.part`` file (a valid prefix) and the old report untouched.
   A non-regular path (``/dev/stdout``, a FIFO, ``/dev/full``) is written directly.
 - **Resume** (:func:`previous_reports`): the lines of an existing report, each a
-  :class:`DialogueReport`; a damaged line (the last one of a killed run) is dropped.
+  :class:`DialogueReport`; a damaged line (the last one of a killed run) is dropped. A
+  ``.part`` left by a run killed with SIGKILL that holds more than the report (it starts with
+  the report's lines) is taken instead (:func:`leftover_parts`). Each line names its input by
+  identity (``extra["input"]``: the resolved path and a content fingerprint, :class:`InputIdentity`),
+  so that a run resumed from another working directory skips the same dialogues, and a report
+  of another file (another folder of the same name, a file changed since) is refused. An
+  ``error`` report of a transient failure (a worker that died, an internal error:
+  ``extra["error_kind"] == "internal"``) is checked again.
 """
 
 from __future__ import annotations
 
+import functools
+import hashlib
 import json
 import os
 import tempfile
@@ -32,8 +41,60 @@ from csp_check.models import DialogueReport
 
 
 def report_key(report: DialogueReport) -> tuple[str, str]:
-    """What identifies a dialogue across runs: ``(source, dialogue_id)`` as the report gives them."""
+    """What identifies a dialogue across runs: ``(input path, dialogue_id)``, the path resolved
+    as the report line records it (``extra["input"]``), else ``source`` as the report gives it."""
+    identity = report.extra.get("input")
+    if isinstance(identity, dict) and isinstance(identity.get("path"), str):
+        return identity["path"], report.dialogue_id
     return report.source, report.dialogue_id
+
+
+@functools.lru_cache(maxsize=4096)
+def canonical_source(source: str) -> str:
+    """A report's ``source`` as ``--resume`` compares it: the path resolved (``""`` stays ``""``),
+    so that a run from another working directory names the same file the same way."""
+    if not source:
+        return source
+    try:
+        return os.path.realpath(source)
+    except (OSError, ValueError):
+        return source
+
+
+#: Bytes of a file's head and of its tail that its fingerprint covers (with its size).
+FINGERPRINT_BYTES = 1 << 20
+
+
+def fingerprint(path: Path) -> str | None:
+    """A content fingerprint of a file: SHA-256 of its size, its first and its last
+    :data:`FINGERPRINT_BYTES` bytes (16 hex digits; a few ms on any size). ``None`` if unreadable."""
+    try:
+        digest = hashlib.sha256()
+        with open(path, "rb") as f:
+            size = os.fstat(f.fileno()).st_size
+            digest.update(str(size).encode())
+            digest.update(f.read(FINGERPRINT_BYTES))
+            if size > 2 * FINGERPRINT_BYTES:
+                f.seek(size - FINGERPRINT_BYTES)
+                digest.update(f.read(FINGERPRINT_BYTES))
+            else:
+                digest.update(f.read())
+    except OSError:
+        return None
+    return digest.hexdigest()[:16]
+
+
+class InputIdentity:
+    """``source`` → ``{"path": resolved path, "sha256": fingerprint}`` (each file hashed once)."""
+
+    def __init__(self) -> None:
+        self._known: dict[str, dict[str, str | None]] = {}
+
+    def __call__(self, source: str) -> dict[str, str | None]:
+        if source not in self._known:
+            path = _resolved(Path(source))
+            self._known[source] = {"path": str(path), "sha256": fingerprint(path)}
+        return self._known[source]
 
 
 def _resolved(path: Path) -> Path:
@@ -99,6 +160,19 @@ def check_output_path(
         raise UsageError(f"{option} {path}: cannot write: no such directory {path.parent}")
 
 
+def check_writable_dir(path: Path, option: str = "--out") -> None:
+    """Raise :class:`UsageError` (one line) unless files can be written into the directory
+    ``path`` (made if missing): checked before a command's work starts, so that a read-only
+    or full target fails at once and not after all the work. A probe file is made and removed."""
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+        fd, probe = tempfile.mkstemp(prefix=".csp-check-probe.", dir=path)
+        os.close(fd)
+        os.unlink(probe)
+    except OSError as err:
+        raise UsageError(f"{option} {path}: cannot write: {err.strerror or err}") from None
+
+
 def check_report_path(path: Path, inputs: Iterable[str | Path], resume: bool = False) -> None:
     """Raise :class:`UsageError` (one line) when writing ``path`` could destroy data (module docstring)."""
     check_output_path(path, inputs, "--report", ("dialogue_id", "status"), kind="a csp-check report")
@@ -110,71 +184,105 @@ def previous_reports(path: Path) -> list[DialogueReport]:
     """The reports already in ``path`` (for ``--resume``); ``[]`` when it does not exist.
 
     A line that is not a valid :class:`DialogueReport` (a line cut by a killed run) is dropped,
-    so its dialogue is checked again.
+    so its dialogue is checked again; so is an ``error`` report of a transient failure
+    (``extra["error_kind"] == "internal"``: a worker that died, an internal error). When a
+    ``.part`` of this report left by a killed run holds more lines (:func:`leftover_parts`),
+    its lines are taken instead.
     """
-    if not path.is_file():
-        return []
+    lines = _report_lines(path) if path.is_file() else []
+    for part in leftover_parts(path):
+        more = _report_lines(part)
+        if len(more) > len(lines):
+            lines = more
+    return [r for r in lines if r.extra.get("error_kind") != "internal"]
+
+
+def _report_lines(path: Path) -> list[DialogueReport]:
     out = []
-    with open(path, "rb") as f:
-        for line in f:
-            try:
-                out.append(DialogueReport.model_validate_json(line))
-            except ValueError:
-                continue
+    try:
+        with open(path, "rb") as f:
+            for line in f:
+                try:
+                    out.append(DialogueReport.model_validate_json(line))
+                except ValueError:
+                    continue
+    except OSError:
+        return out
     return out
 
 
-def report_belongs(source: str, inputs: Iterable[str | Path]) -> bool:
-    """Whether a report line's ``source`` (the file its dialogue was read from) is one of the
-    ``inputs`` or lies under one (a directory input). Compared resolved, and also by the
-    input's name among the source's path parts (a run started from another directory)."""
+def leftover_parts(path: Path) -> list[Path]:
+    """The temporary files (``.NAME.XXXX.part``) a run writing ``path`` left behind when killed
+    with SIGKILL, newest first."""
+    try:
+        parts = [p for p in path.parent.glob(f".{path.name}.*.part") if p.is_file()]
+        return sorted(parts, key=lambda p: p.stat().st_mtime, reverse=True)
+    except OSError:
+        return []
+
+
+def remove_leftover_parts(path: Path) -> None:
+    """Remove the ``.part`` files of ``path`` left by killed runs (once a resumed run is done)."""
+    for part in leftover_parts(path):
+        part.unlink(missing_ok=True)
+
+
+def report_belongs(report: DialogueReport | str, inputs: Iterable[str | Path]) -> bool:
+    """Whether a report line's input (the file its dialogue was read from) is one of the
+    ``inputs`` or lies under one (a directory input), compared resolved: by the resolved path
+    the line records (``extra["input"]``), else by ``source`` resolved from here."""
+    source = report if isinstance(report, str) else report_key(report)[0]
     if not source:
         return True
-    where = Path(source)
-    try:
-        resolved = where.resolve()
-    except OSError:
-        resolved = where
+    resolved = _resolved(Path(source))
     for given in inputs:
-        path = Path(given)
-        try:
-            root = path.resolve()
-        except OSError:
-            root = path
-        if resolved == root or root in resolved.parents or str(source).startswith(str(given)):
-            return True
-        if path.name and path.name in where.parts:
+        root = _resolved(Path(given))
+        if resolved == root or root in resolved.parents:
             return True
     return False
 
 
 def check_resumed_inputs(path: Path, reports: Sequence[DialogueReport], inputs: Iterable[str | Path]) -> None:
-    """Raise :class:`UsageError` when ``--resume`` would continue a report of another input:
-    ``reports`` (the lines already in ``path``) name sources, none of which is one of
-    ``inputs`` or under one (:func:`report_belongs`)."""
+    """Raise :class:`UsageError` when ``--resume`` would continue a report of other input: a
+    line whose input is none of ``inputs`` nor under one (:func:`report_belongs`: another
+    folder of the same name), or whose input file changed since (its content fingerprint
+    differs from the one the line records)."""
     inputs = list(inputs)
-    sources = sorted({r.source for r in reports if r.source})
-    if sources and not any(report_belongs(source, inputs) for source in sources):
-        shown = ", ".join(sources[:3]) + (f" and {len(sources) - 3} more" if len(sources) > 3 else "")
-        raise UsageError(f"--resume --report {path}: its dialogues come from {shown}, none of the given inputs "
+    foreign = sorted({report_key(r)[0] for r in reports if not report_belongs(r, inputs)})
+    if foreign:
+        shown = ", ".join(foreign[:3]) + (f" and {len(foreign) - 3} more" if len(foreign) > 3 else "")
+        raise UsageError(f"--resume --report {path}: it holds dialogues of {shown}, none of the given inputs "
                          f"({', '.join(map(str, inputs))}); resume with the same inputs, or give a new --report file")
+    now: dict[str, str | None] = {}  # each file hashed once
+    for report in reports:
+        identity = report.extra.get("input")
+        if isinstance(identity, dict) and identity.get("sha256"):
+            where = str(identity.get("path"))
+            if where not in now:
+                now[where] = fingerprint(Path(where))
+            if now[where] != identity["sha256"]:
+                raise UsageError(f"--resume --report {path}: {identity.get('path')} changed since the report was "
+                                 "written (its content fingerprint differs); give a new --report file")
 
 
 def done_counts(reports: Iterable[DialogueReport]) -> Counter[tuple[str, str]]:
-    """How many reports each ``(source, dialogue_id)`` has: the dialogues ``--resume`` skips."""
+    """How many reports each ``(input path, dialogue_id)`` has (:func:`report_key`): the
+    dialogues ``--resume`` skips."""
     return Counter(report_key(r) for r in reports)
 
 
 class ReportWriter:
     """Writes report lines to ``path`` as described in the module docstring.
 
-    ``keep``: reports to write first (the previous report's lines, on ``--resume``). Raises
+    ``keep``: reports to write first (the previous report's lines, on ``--resume``). Each line
+    written gets ``extra["input"]``, its input's identity (:class:`InputIdentity`). Raises
     :class:`UsageError` if the file cannot be opened; :meth:`write` raises ``OSError`` (the
     caller turns it into one line, exit 2).
     """
 
     def __init__(self, path: Path, keep: Iterable[DialogueReport] = ()) -> None:
         self.path = path
+        self.identity = InputIdentity()
         self.temp: Path | None = None
         try:
             if path.exists() and not path.is_file():  # a device or a FIFO: write as is
@@ -191,6 +299,8 @@ class ReportWriter:
 
     def write(self, report: DialogueReport) -> None:
         """Append one report line and flush it (to the temporary file while the run goes on)."""
+        if report.source and "input" not in report.extra:
+            report = report.model_copy(update={"extra": {**report.extra, "input": self.identity(report.source)}})
         self.file.write(_line(report))
         self.file.flush()
 

@@ -118,10 +118,13 @@ def _read(reader: Reader | SplitReader, path: Path, has_kb: bool, split: str | N
     if getattr(reader, "NEEDS_KB", False) and not has_kb:
         yield InputError(str(path), getattr(reader, "NEEDS_KB_MESSAGE", f"{reader.NAME} needs --kb"))
         return
-    if split is not None:  # a SplitReader (MultiWOZ): checked by the caller
-        yield from reader.read(path, split=split)  # type: ignore[call-arg]
-    else:
-        yield from reader.read(path)
+    try:
+        if split is not None:  # a SplitReader (MultiWOZ): checked by the caller
+            yield from reader.read(path, split=split)  # type: ignore[call-arg]
+        else:
+            yield from reader.read(path)
+    except Exception as err:  # a failure no reader foresaw costs this file only, never the run
+        yield InputError(str(path), f"cannot read: {type(err).__name__}: {err}")
 
 
 def format_mismatch(path: Path, fmt: str) -> InputError | None:
@@ -234,15 +237,37 @@ def _read_folder(path: Path, fmt: str, has_kb: bool) -> Iterator[Dialogue | Inpu
 _SUFFIXES = (".json", ".jsonl", ".txt", ".zip")
 
 
-def _sources(path: Path) -> Iterator[tuple[Path, str]]:
+def _sources(path: Path, seen: set[tuple[int, int]] | None = None, root: Path | None = None) -> Iterator[tuple[Path, str]]:
     """(path, reader name) of everything in the directory ``path`` that a reader recognises:
     sub-directories a reader takes whole (an SGD split), else their contents, and dialogue
-    files; other files (a LICENSE, a README, a KB) are skipped."""
+    files; other files (a LICENSE, a README, a KB) are skipped. Symbolic links are followed,
+    but a directory is walked once (``seen``: its device and inode) and a link to the folder
+    walked or one of its parents (a cycle: ``link -> ..``) is not followed."""
+    if seen is None:
+        seen, root = set(), _real(path)
+    try:
+        info = path.stat()
+    except OSError:
+        return
+    if (info.st_dev, info.st_ino) in seen:
+        return
+    seen.add((info.st_dev, info.st_ino))
     for entry in sorted(path.iterdir()):
         if entry.is_file() and entry.suffix not in _SUFFIXES:
             continue
+        if entry.is_symlink() and entry.is_dir() and root is not None:
+            target = _real(entry)
+            if target == root or target in root.parents:
+                continue  # a link back up: walking it would never end
         try:
             yield entry, sniff_format(entry)
         except InputError:
             if entry.is_dir():
-                yield from _sources(entry)
+                yield from _sources(entry, seen, root)
+
+
+def _real(path: Path) -> Path:
+    try:
+        return path.resolve()
+    except (OSError, RuntimeError):  # a loop of links
+        return path.absolute()

@@ -46,14 +46,25 @@ def sniff(path: Path) -> bool:
     if path.suffix == ".jsonl":
         return True
     with open(path, encoding="utf-8-sig", errors="replace") as f:
-        for line in f:
+        read = 0
+        while read < SNIFF_CHARS:  # a head only: never a whole huge first line
+            line = f.readline(SNIFF_CHARS - read)
+            if not line:
+                return False
+            read += len(line)
             if line.strip():
+                if not line.endswith("\n") and read >= SNIFF_CHARS:
+                    return False  # a first line longer than the sniffing budget is not one dialogue of JSONL
                 try:
                     first = json.loads(line)
-                except ValueError:
+                except (ValueError, RecursionError):
                     return False
                 return isinstance(first, dict) and "id" in first and "turns" in first
     return False
+
+
+#: How much of a file (characters) :func:`sniff` reads to find its first line.
+SNIFF_CHARS = 1 << 20
 
 
 #: Lines of invalid JSON, before any dialogue, after which a file is declared not JSONL at all.

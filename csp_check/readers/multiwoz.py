@@ -46,7 +46,6 @@ Reading rules
 from __future__ import annotations
 
 import re
-import zipfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -56,6 +55,7 @@ from csp_check.language.normalize import normalize, parse_amount
 from csp_check.models import ActRole, Dialogue, DialogueAct, Span, Turn
 
 from .json_stream import at, head, is_index, read_items, turn_list
+from .zipped import ZIP_ERRORS, OverBudget, json_members, member_head, read_member, read_small, zip_problem
 
 NAME = "multiwoz"
 
@@ -193,8 +193,16 @@ def sniff(path: Path) -> bool:
     if path.is_dir():
         return (path / "data.json").is_file() and (path / _LIST_FILES["val"]).is_file()
     if path.is_file() and path.suffix == ".zip":
-        member = _zip_member(path)
-        return member is not None and bool(_LOG.search(member[1][: 1 << 16]))
+        try:
+            member = _zip_member(path)
+        except ZIP_ERRORS:  # no zip archive at all
+            return False
+        if member is None:
+            return False
+        try:  # the head of the member only: never the whole of it
+            return bool(_LOG.search(member_head(path, member)))
+        except ZIP_ERRORS:  # encrypted, damaged: the reader says why, for this archive only
+            return True
     return path.is_file() and path.suffix == ".json" and bool(_LOG.search(head(path, 1 << 20)))
 
 
@@ -211,12 +219,19 @@ def read(path: Path, split: str | None = None) -> Iterator[Dialogue | InputError
         folder = path.parent
     archive = None
     if path.suffix == ".zip":
-        member = _zip_member(path)
-        if member is None:
-            yield InputError(str(path), "no MultiWOZ .json file in this zip archive")
+        try:
+            member = _zip_member(path)
+            if member is None:
+                yield InputError(str(path), "no MultiWOZ .json file in this zip archive")
+                return
+            text = read_member(path, member)
+        except OverBudget as err:
+            yield InputError(str(path), str(err))
             return
-        text = member[1]
-        archive = (path, member[0])
+        except ZIP_ERRORS as err:  # encrypted, an unknown compression, damaged data: this archive only
+            yield InputError(str(path), f"cannot read this zip archive: {zip_problem(err)}")
+            return
+        archive = (path, member)
     keep = None
     if split is not None:
         try:
@@ -263,30 +278,18 @@ def split_filter(folder: Path, split: str, data: str = "data.json", archive: tup
 def _list_in_zip(archive: tuple[Path, str], file: str) -> str | None:
     """The text of the list ``file`` inside the zip, in the folder of the dialogue member; ``None`` if absent."""
     path, member = archive
-    name = f"{member.rsplit('/', 1)[0]}/{file}" if "/" in member else file
-    try:
-        with zipfile.ZipFile(path) as zipped:
-            return zipped.read(name).decode("utf-8") if name in zipped.namelist() else None
-    except (OSError, zipfile.BadZipFile, UnicodeDecodeError):
-        return None
+    return read_small(path, f"{member.rsplit('/', 1)[0]}/{file}" if "/" in member else file)
 
 
 def _stem(dialogue_id: str) -> str:
     return dialogue_id[:-5] if dialogue_id.endswith(".json") else dialogue_id
 
 
-def _zip_member(path: Path) -> tuple[str, str] | None:
-    """(name, text) of the archive's ``data.json``, else its only ``.json`` member; ``None`` when
-    the archive is unreadable or holds no single JSON file."""
-    try:
-        with zipfile.ZipFile(path) as archive:
-            names = [n for n in archive.namelist() if n.endswith(".json") and not n.startswith("__MACOSX")]
-            name = next((n for n in names if n.rsplit("/", 1)[-1] == "data.json"), names[0] if len(names) == 1 else None)
-            if name is None:
-                return None
-            return name, archive.read(name).decode("utf-8")
-    except (OSError, zipfile.BadZipFile, UnicodeDecodeError):
-        return None
+def _zip_member(path: Path) -> str | None:
+    """The name of the archive's ``data.json``, else of its only ``.json`` member; ``None`` when
+    it holds no single JSON file. Raises one of :data:`~csp_check.readers.zipped.ZIP_ERRORS`."""
+    names = json_members(path)
+    return next((n for n in names if n.rsplit("/", 1)[-1] == "data.json"), names[0] if len(names) == 1 else None)
 
 
 def convert(path: Path, dialogue_id: str, raw: Any) -> Dialogue:

@@ -39,7 +39,12 @@ def sniff(path: Path) -> bool:
     if not path.is_file() or path.suffix.lower() != ".txt":
         return False
     with open(path, encoding="utf-8", errors="replace") as f:
-        for line in f:
+        read = 0
+        while read < 1 << 20:  # a head only: never a whole huge first line
+            line = f.readline((1 << 20) - read)
+            if not line:
+                return False
+            read += len(line)
             if line.strip() and not _HEADER.match(line):
                 return bool(_LABEL.match(line))
     return False

@@ -35,21 +35,34 @@ from csp_check.errors import DialogueTimeout
 AS_COMMAND = False
 
 
+#: The signals an :class:`InterruptFlag` turns into an interrupt: Ctrl-C, and SIGTERM (``kill``,
+#: a job scheduler, ``timeout``) so that the workers are ended just as promptly.
+SIGNALS = (signal.SIGINT, signal.SIGTERM)
+
+
 class InterruptFlag:
-    """Context manager: SIGINT → ``self.hit = True`` and ``KeyboardInterrupt`` (main thread only)."""
+    """Context manager: SIGINT or SIGTERM → ``self.hit = True`` and ``KeyboardInterrupt`` (main
+    thread only); ``signum`` is the signal received, :attr:`exit_code` the code to exit with."""
 
     def __init__(self) -> None:
         self.hit = False
+        self.signum = signal.SIGINT
         #: processes descended from this one before the run (not the run's to end)
         self.before: frozenset[int] = frozenset()
-        self._old: object = None
+        self._old: dict[int, object] = {}
         self._active = False
         self._shielded = False
         self._reraised = 0
         self._old_hook = sys.unraisablehook
 
+    @property
+    def exit_code(self) -> int:
+        """128 + the signal number: 130 after Ctrl-C, 143 after SIGTERM (the shell's convention)."""
+        return 128 + int(self.signum)
+
     def _handler(self, signum: int, frame: FrameType | None) -> None:
         self.hit = True
+        self.signum = signal.Signals(signum)
         if not self._shielded:
             raise KeyboardInterrupt
 
@@ -82,7 +95,7 @@ class InterruptFlag:
         except OSError:
             self.before = frozenset()
         if threading.current_thread() is threading.main_thread():
-            self._old = signal.signal(signal.SIGINT, self._handler)
+            self._old = {signum: signal.signal(signum, self._handler) for signum in SIGNALS}
             self._old_hook = sys.unraisablehook
             sys.unraisablehook = self._unraisable
             self._active = True
@@ -90,7 +103,9 @@ class InterruptFlag:
 
     def __exit__(self, *exc: object) -> None:
         if self._active:
-            signal.signal(signal.SIGINT, self._old if self._old is not None else signal.default_int_handler)  # type: ignore[arg-type]
+            for signum, old in self._old.items():
+                default = signal.default_int_handler if signum == signal.SIGINT else signal.SIG_DFL
+                signal.signal(signum, old if old is not None else default)  # type: ignore[arg-type]
             sys.unraisablehook = self._old_hook
             self._active = False
 

@@ -43,6 +43,7 @@ from pathlib import Path
 from csp_check.build.builder import BuildOptions
 from csp_check.errors import DialogueTimeout, InputError, UsageError
 from csp_check.models import ALL_CONSTRAINTS, ConstraintId, Dialogue, DialogueReport, KnowledgeBase, Status
+from csp_check.output.report_file import canonical_source
 from csp_check.pipeline import check_dialogue, dialogue_csp, error_report, load_corpus, report_for, with_annotations
 from csp_check.readers import FORMATS
 from csp_check.run.engines import ENGINES
@@ -192,6 +193,7 @@ def validate(
     settings = Settings(kb=kb, constraints=enabled, options=options, solver=solver, check=check,
                         dialogue_time_limit=dialogue_time_limit)  # fmt: skip
     paths = list(paths)
+    skip = Counter((canonical_source(source), key) for (source, key), n in (skip or {}).items() for _ in range(n)) or skip
     if engine == "ray":
         backend: ShardBackend = RayShards(settings, jobs, ray_address, check_shard, _unchecked)  # raises UsageError
         reports = _sharded(plan(paths, fmt, split, max_items=chunk_size), backend, chunk_size)
@@ -409,7 +411,8 @@ def item_key(item: Dialogue | InputError) -> tuple[str, str]:
 
 def _skipping(items: Iterator[Dialogue | InputError], skip: Counter[tuple[str, str]]) -> Iterator[Dialogue | InputError]:
     for item in items:
-        key = item_key(item)
+        source, dialogue_id = item_key(item)
+        key = canonical_source(source), dialogue_id
         if skip[key] > 0:
             skip[key] -= 1
             continue
@@ -420,7 +423,7 @@ def _skipping_reports(reports: Iterator[DialogueReport], skip: Counter[tuple[str
     """``reports`` without those ``skip`` counts (by ``(source, dialogue_id)``, as
     :func:`item_key` names the item a report is of): the shards were checked whole."""
     for report in reports:
-        key = (report.source, report.dialogue_id)
+        key = (canonical_source(report.source), report.dialogue_id)
         if skip[key] > 0:
             skip[key] -= 1
             continue

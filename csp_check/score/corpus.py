@@ -243,6 +243,8 @@ class CorpusSummary(BaseModel):
     )
     examples: list[ViolationExample] = Field(default_factory=list, description="the first `keep` violations")
     error_messages: list[str] = Field(default_factory=list, description="the first `keep` errors")
+    implied: int = Field(0, description="indirect user requests reported (DialogueReport.implied): values the "
+                         "user implied without naming them, never violations")
     defects: int = Field(0, description="annotation defects reported (DialogueReport.defects)")
     defect_messages: list[str] = Field(default_factory=list, description="the first few, 'DIALOGUE: FIELD: what'")
     turns_checked: list[int] = Field(default_factory=list, description="[t]: checked dialogues with a turn t")
@@ -276,6 +278,7 @@ class CorpusSummary(BaseModel):
         self.variables += report.variables
         self.implicit += report.implicit
         self.defects += len(report.defects)
+        self.implied += len(report.implied)
         for defect in report.defects:
             if len(self.defect_messages) < self.keep:
                 self.defect_messages.append(f"{report.dialogue_id}: {defect}")

@@ -10,7 +10,9 @@ such literals: :class:`~csp_check.families.primitives.AnyOf`); the encoding hold
 **Value codes.** Every value becomes an ``int`` code so that equality of codes is equality of
 :class:`~csp_check.models.Value` s (``3`` and ``"3"`` stay different, as in the checker):
 
-- an ``int`` value (an amount) is its own code;
+- an ``int`` value (an amount) is its own code, but one above ``csp.max_amount`` (in no amount
+  domain: a wrong count, "x5 = 1223364917") gets the next code after ``max_amount``, in order
+  (:attr:`IntEncoding.big_ints`), so no code grows with a value;
 - a ``str`` value gets a code ``>= base``, where ``base`` is larger than every int in play,
   in sorted order of the strings; ``"dontcare"`` always has a code (:attr:`IntEncoding.dontcare`);
 - ``0`` in a KB cell means *missing column* (unknown; a KB cell is always a string, so it can
@@ -28,7 +30,14 @@ such literals: :class:`~csp_check.families.primitives.AnyOf`); the encoding hold
   :attr:`~csp_check.families.registry.Family.types_domains`) is among ``families`` and has an
   instance in ``csp.constraints``, otherwise over the union of every value in ``csp.domains``
   and every slot variable's assigned value;
-- ``fixed`` pins further variables (e.g. the whole assignment, to check it with a solver).
+- ``fixed`` pins further variables (e.g. the whole assignment, to check it with a solver);
+- an excluded member (``x ∉ S``) is stored as its complement among the codes of every domain.
+
+No size depends on a value: an int outside ``0..max_amount`` (a phone number an LLM gave as a
+count) is one small code, in its pinned domain only; a count bound of a pinned variable is the
+constant it gives, and every bound is clamped to just past the counts it can meet (``-1`` /
+the largest KB + 1, a variable's bound within ``max_amount`` more), which keeps every
+comparison and keeps the numbers within a solver's integers (docs/robustness.md, "Counts").
 
 Variables keep the order of ``csp.variables``; Python indices are 0-based (MiniZinc's are
 1-based: :mod:`~csp_check.solvers.dzn` adds 1).
@@ -151,6 +160,7 @@ class IntEncoding:
     kb_wider: tuple[tuple[tuple[frozenset[int], ...], ...], ...] = ()
     meta: dict[str, object] = field(default_factory=dict, compare=False)
     clauses: tuple[ClauseInstance, ...] = ()  # AnyOf instances (none in the dialogue families)
+    big_ints: tuple[int, ...] = ()  # the ints above max_amount in play, sorted: codes max_amount + 1, …
 
     @property
     def dontcare(self) -> int:
@@ -169,6 +179,8 @@ class IntEncoding:
     def code(self, value: Value) -> int:
         """The code of ``value``; ``KeyError`` if the value is not in the encoding's universe."""
         if isinstance(value, int):
+            if value > self.max_amount and self.big_ints:
+                return self.max_amount + 1 + _index(self.big_ints, value)
             if value >= self.base:
                 raise KeyError(value)
             return value
@@ -176,14 +188,16 @@ class IntEncoding:
 
     def decode(self, code: int) -> Value:
         """The value a code stands for."""
-        return code if code < self.base else self.strings[code - self.base]
+        if code < self.base:
+            return self.big_ints[code - self.max_amount - 1] if code > self.max_amount and self.big_ints else code
+        return self.strings[code - self.base]
 
     def assignment(self, codes: Iterable[int]) -> dict[str, Value]:
         """Variable name → value of a solution given as codes in variable order."""
         return {name: self.decode(c) for name, c in zip(self.names, codes)}
 
 
-def _index(strings: tuple[str, ...], value: str) -> int:
+def _index(strings: tuple, value: Value) -> int:
 
     i = bisect_left(strings, value)
     if i == len(strings) or strings[i] != value:
@@ -274,12 +288,13 @@ def encode(
     universe.update(x for p, _, _ in clauses_raw for part in p.parts if isinstance(part, Member) for x in part.allowed)
     universe.update(e[col] for kb in kb_names for e in csp.kbs.get(kb, []) for col in columns if e.get(col))
     strings = tuple(sorted(x for x in universe if isinstance(x, str)))
-    ints = [x for x in universe if isinstance(x, int)]
-    base = max([csp.max_amount, *ints]) + 1
+    big_ints = tuple(sorted(x for x in universe if isinstance(x, int) and x > csp.max_amount))
+    big_codes = {x: csp.max_amount + 1 + i for i, x in enumerate(big_ints)}
+    base = csp.max_amount + 1 + len(big_ints)
     enc_strings = {s: base + i for i, s in enumerate(strings)}
 
     def code(value: Value) -> int:
-        return value if isinstance(value, int) else enc_strings[value]
+        return big_codes.get(value, value) if isinstance(value, int) else enc_strings[value]
 
     amounts = tuple(range(0, csp.max_amount + 1))
     open_slot = tuple(sorted({code(x) for x in [*all_domain_values, *slot_said]}))
@@ -308,8 +323,16 @@ def encode(
         for kb in kb_names
     )
 
+    rows = max([0, *(len(r) for r in kb_rows)])
+
     def lower_bound(b) -> tuple[int | None, int]:
-        return (None if b.variable is None else var(b.variable, "a count bound"), b.offset)
+        """A bound (module docstring): a pinned int variable's is a constant; clamped."""
+        i = None if b.variable is None else var(b.variable, "a count bound")
+        value = pinned.get(i) if i is not None else 0
+        if i is None or isinstance(value, int) and not isinstance(value, bool):
+            return None, min(max(b.offset + (value or 0), -1), rows + 1)
+        reach = csp.max_amount + rows + 1
+        return i, min(max(b.offset, -reach), reach)
 
     def bound(b) -> tuple[int | None, int] | None:
         return None if b is None else lower_bound(b)
@@ -321,7 +344,10 @@ def encode(
         )
         for p, k in counts_raw
     )
-    every_code = frozenset(range(base + len(strings)))  # the universe: "not in a set" is "in its complement"
+    # "not in a set" is "in its complement" among the codes a variable can take: every domain's
+    # (not ``range(base + …)``: ``base`` follows the largest int in play, a phone number read as
+    # a count would make that set a billion codes; docs/robustness.md "Counts")
+    every_code = frozenset().union(*typed_domains, *open_domains)
     members = tuple(
         MemberInstance(i, every_code - {code(x) for x in allowed} if excluded else frozenset(code(x) for x in allowed), k)
         for i, allowed, k, excluded in members_raw
@@ -358,4 +384,5 @@ def encode(
         columns=tuple(columns),
         kb_wider=kb_wider,
         clauses=clauses,
+        big_ints=big_ints,
     )

@@ -62,14 +62,14 @@ class Schema(ProfileFamily):
         call = calls[inst.call]
         domain = ctx.domain_of(call)
         if inst.slot is None:
-            return CallViolation(family=self.id, call=call.render(),
+            return CallViolation(family=self.id, call=call.shown(),
                                  message=f"unknown method {call.method} (not Get + a schema domain)")
         if ctx.schema.slot(domain, inst.slot) is None:
-            return CallViolation(family=self.id, call=call.render(), argument=inst.slot,
+            return CallViolation(family=self.id, call=call.shown(), argument=inst.slot,
                                  message=f"{inst.slot} is not a slot of {domain}")
         value = call.args().get(inst.slot)
         allowed = ", ".join(ctx.schema.slot(domain, inst.slot).possible_values)
-        return CallViolation(family=self.id, call=call.render(), argument=inst.slot,
+        return CallViolation(family=self.id, call=call.shown(), argument=inst.slot,
                              message=f"{inst.slot}={value!r} is not a value of {domain}.{inst.slot} ({allowed})")
 
     def lower_calls(self, ctx, st) -> list:

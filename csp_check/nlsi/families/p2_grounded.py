@@ -86,7 +86,7 @@ class Grounded(ProfileFamily):
         return False
 
     def violation(self, ctx, inst: Instance, calls: list[ApiCall]) -> CallViolation:
-        return CallViolation(family=self.id, call=calls[inst.call].render(), argument=inst.slot,
+        return CallViolation(family=self.id, call=calls[inst.call].shown(), argument=inst.slot,
                              message=f"{inst.slot}={inst.value!r} is neither said in the dialogue nor given by an "
                                      "instruction (hallucinated)")
 

@@ -92,7 +92,7 @@ class DialogueKept(ProfileFamily):
                 msg = f"the user states {inst.slot}={inst.value!r}; the call has {what}"
                 if over:
                     msg += " (a profile value overrides the dialogue)"
-                return CallViolation(family=self.id, call=c.render(), argument=inst.slot, instruction=over, message=msg)
+                return CallViolation(family=self.id, call=c.shown(), argument=inst.slot, instruction=over, message=msg)
         return CallViolation(family=self.id, argument=inst.slot, message=f"the user states {inst.slot}={inst.value!r}")
 
     def lower_calls(self, ctx, st) -> list:

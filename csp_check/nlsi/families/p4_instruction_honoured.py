@@ -67,7 +67,7 @@ class InstructionHonoured(ProfileFamily):
         slot, value = inst.rule.action
         got = c.args().get(slot)
         what = "has no " + slot if got is None else f"has {slot}={got!r}"
-        return CallViolation(family=self.id, call=c.render(), argument=slot, instruction=inst.rule.instruction,
+        return CallViolation(family=self.id, call=c.shown(), argument=slot, instruction=inst.rule.instruction,
                              message=f"the instruction applies ({inst.rule.describe()}) but the call {what}, "
                                      f"not {value!r}")
 

@@ -44,7 +44,7 @@ class DomainChain(ProfileFamily):
 
     def violation(self, ctx, inst: Instance, calls: list[ApiCall]) -> CallViolation:
         src = next(c for c in calls if ctx.domain_of(c) in inst.rule.domains)
-        return CallViolation(family=self.id, call=src.render(), instruction=inst.rule.instruction,
+        return CallViolation(family=self.id, call=src.shown(), instruction=inst.rule.instruction,
                              message=f"{'/'.join(inst.rule.domains)} is called, so {inst.rule.also_domain} must be "
                                      "called too; it is not")
 
