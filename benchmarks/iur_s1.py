@@ -13,6 +13,9 @@ from __future__ import annotations
 import json
 import sys
 from collections import Counter
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # this checkout's csp_check, not an installed one
 
 from csp_check.score.split import HALVES, half_of
 

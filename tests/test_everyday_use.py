@@ -52,6 +52,8 @@ def invoke(*args: object):
     ["export-mzn", "{missing}", "--dialogue", "x"],
     ["benchmark", "citod", "{missing}"],
     ["drift", "--out", "{out}", "--corpus", "{missing}"],
+    ["iur", "check", "{missing}", "--report", "{out}"],
+    ["iur", "detect", "{missing}", "--report", "{out}"],
 ])
 def test_a_mistyped_input_path_is_one_line_and_exit_2(command: list[str], tmp_path: Path) -> None:
     missing = tmp_path / "dialogs.jsonl"

@@ -25,6 +25,7 @@ from pathlib import Path
 
 import click
 
+from csp_check.cli.paths import existing_paths
 from csp_check.iur.augment import augment_files, swaps_path
 from csp_check.iur.criteria import check_record
 from csp_check.iur.detect import Candidate, candidates
@@ -74,8 +75,8 @@ def iur_group() -> None:
 
 
 @iur_group.command("check")
-@click.argument("file", type=click.Path(path_type=Path))
-@click.option("--schema", "schemas", multiple=True, type=click.Path(path_type=Path),
+@click.argument("file", callback=existing_paths, type=click.Path(path_type=Path))
+@click.option("--schema", "schemas", multiple=True, callback=existing_paths, type=click.Path(path_type=Path),
               help="SGD schema.json (or split folder) for the appropriateness of slot to service; repeatable.")
 @click.option("--report", type=click.Path(path_type=Path), required=True, help="JSON lines, one per record.")
 def check_command(file: Path, schemas: tuple[Path, ...], report: Path) -> None:
@@ -117,7 +118,7 @@ def candidates_markdown(rows: list[Candidate], per_kind: int) -> str:
 
 
 @iur_group.command("detect")
-@click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.argument("paths", nargs=-1, required=True, callback=existing_paths, type=click.Path(path_type=Path))
 @click.option("--report", type=click.Path(path_type=Path), required=True, help="JSON lines, one per candidate.")
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="auto", show_default=True)
 @click.option("--sample-md", type=click.Path(path_type=Path), help="Write a readable sample of candidates here.")
@@ -173,7 +174,7 @@ def pct(x: float | None) -> str:
 
 
 @iur_group.command("judge")
-@click.argument("file", type=click.Path(path_type=Path))
+@click.argument("file", callback=existing_paths, type=click.Path(path_type=Path))
 @click.option("--report", type=click.Path(path_type=Path), required=True, help="JSON lines, one per record.")
 @llm_options
 def judge_command(file: Path, report: Path, base_url: str, model: str, temperature: float | None, cache_dir: Path,
@@ -194,7 +195,7 @@ def judge_command(file: Path, report: Path, base_url: str, model: str, temperatu
 
 
 @iur_group.command("generate")
-@click.option("--schema", "schemas", multiple=True, required=True, type=click.Path(path_type=Path),
+@click.option("--schema", "schemas", multiple=True, required=True, callback=existing_paths, type=click.Path(path_type=Path),
               help="SGD schema.json (or split folder); repeatable.")
 @click.option("--service", required=True, help="SGD service, e.g. Homes_1.")
 @click.option("--slot", required=True, help="A categorical slot of the service.")
