@@ -37,6 +37,11 @@ def _folder_of(fmt: str, tmp_path: Path) -> Path:
         shutil.copy(EXAMPLES / "dialogues.jsonl", folder / "a.jsonl")
     elif fmt == "text":
         shutil.copy(EXAMPLES / "raw_dialogues.txt", folder / "a.txt")
+    elif fmt == "citod":
+        citod = ROOT.parent / "shared" / "data" / "citod" / "calendar_dev.json"
+        if not citod.is_file():
+            pytest.skip("needs ../shared/data")
+        shutil.copy(citod, folder / "calendar_dev.json")
     elif fmt == "unified":
         unified = ROOT.parent / "shared" / "data" / "convlab_unified" / "sgd_sample.json"
         if not unified.is_file():
