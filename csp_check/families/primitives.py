@@ -47,7 +47,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from csp_check.corpora.shared import QUALIFIED_COLUMNS
-from csp_check.models import CSP, Value
+from csp_check.models import CSP, IndexedRows, Value
 
 DONTCARE = "dontcare"
 #: Filter comparisons a :class:`KbCount` accepts (entity cell ``op`` variable value).
@@ -110,13 +110,40 @@ def count_matches(
     entities: Sequence[Mapping[str, str]], columns: Sequence[str], values: Sequence[Value],
     ops: Sequence[str] | None = None,
 ) -> tuple[int, int]:
-    """(entities that surely match, entities that possibly match)."""
+    """(entities that surely match, entities that possibly match). On a ``--kb`` table's rows
+    (:class:`~csp_check.models.IndexedRows`) a look-up: the rows of each filter are found once per
+    table (:func:`filter_masks`) and the count is the intersection's size; elsewhere a scan."""
+    if isinstance(entities, IndexedRows):
+        sure = possible = (1 << len(entities)) - 1
+        for i, (column, value) in enumerate(zip(columns, values)):
+            op = ops[i] if ops and i < len(ops) else "="
+            s, p = filter_masks(entities, column, op, value)
+            sure &= s
+            possible &= p
+        return sure.bit_count(), possible.bit_count()
     sure = possible = 0
     for entity in entities:
         s, p = entity_match(entity, columns, values, ops)
         sure += s
         possible += p
     return sure, possible
+
+
+def filter_masks(rows: IndexedRows, column: str, op: str, value: Value) -> tuple[int, int]:
+    """(sure, possible) bit masks of ``rows`` (row ``i`` is bit ``i``) for the one filter
+    ``column op value`` (:func:`entity_match` of each row), computed once per table and filter.
+    An entity matches several filters when it matches each (a contradicted filter rules it
+    out, an unsure one leaves it possible), so a conjunction's masks are these masks ANDed."""
+    key = (column, op, value)
+    masks = rows.matches.get(key)
+    if masks is None:
+        sure = possible = 0
+        for i, entity in enumerate(rows):
+            s, p = entity_match(entity, (column,), (value,), (op,))
+            sure |= s << i
+            possible |= p << i
+        masks = rows.matches[key] = (sure, possible)
+    return masks
 
 
 @dataclass(frozen=True)
