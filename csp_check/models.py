@@ -148,6 +148,24 @@ class IndexedRows(list[dict[str, str]]):
         super().__init__(rows)
         self.matches: dict[tuple[str, str, Value], tuple[int, int]] = {}
         self.columns: dict[str, frozenset[str]] = {}
+        self._cells: dict[str, tuple[dict[str, int], int]] = {}
+
+    def cells(self, column: str) -> tuple[dict[str, int], int]:
+        """``(value → bit mask of the rows holding it in column, mask of the rows without it)``:
+        row ``i`` is bit ``i``; a row lacks the column when it has no cell there or an empty
+        one (an unknown cell). Computed once per column."""
+        found = self._cells.get(column)
+        if found is None:
+            by_value: dict[str, int] = {}
+            missing = 0
+            for i, entity in enumerate(self):
+                have = entity.get(column)
+                if have is None or have == "":
+                    missing |= 1 << i
+                else:
+                    by_value[have] = by_value.get(have, 0) | 1 << i
+            found = self._cells[column] = (by_value, missing)
+        return found
 
     def column_values(self, column: str) -> frozenset[str]:
         """The values the rows have in ``column`` (computed once per column)."""

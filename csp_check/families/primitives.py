@@ -137,12 +137,17 @@ def filter_masks(rows: IndexedRows, column: str, op: str, value: Value) -> tuple
     key = (column, op, value)
     masks = rows.matches.get(key)
     if masks is None:
-        sure = possible = 0
-        for i, entity in enumerate(rows):
-            s, p = entity_match(entity, (column,), (value,), (op,))
-            sure |= s << i
-            possible |= p << i
-        masks = rows.matches[key] = (sure, possible)
+        by_value, missing = rows.cells(column)
+        if value == DONTCARE:
+            masks = ((1 << len(rows)) - 1,) * 2
+        else:  # each distinct cell read once, as entity_match reads it
+            sure, possible = 0, missing
+            for have, mask in by_value.items():
+                s, p = entity_match({column: have}, (column,), (value,), (op,))
+                sure |= mask if s else 0
+                possible |= mask if p else 0
+            masks = (sure, possible)
+        rows.matches[key] = masks
     return masks
 
 

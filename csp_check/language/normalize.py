@@ -98,6 +98,7 @@ def fold(text: str) -> str:
     return text.lower()
 
 
+@lru_cache(maxsize=1 << 12)
 def fold_aligned(text: str) -> str:
     """Like :func:`fold` but guaranteed to keep length, so offsets into it are offsets into ``text``."""
     out = text.translate(DASHES).translate(QUOTES).lower()
@@ -175,6 +176,7 @@ def money(text: str) -> str | None:
     return f"{float(match['n']):.2f} pounds"
 
 
+@lru_cache(maxsize=1 << 16)
 def clock_time(text: str) -> str | None:
     """``HH:MM`` for a string that is wholly a clock time, else ``None``.
 
@@ -224,6 +226,7 @@ def vague_amount(text: str) -> bool:
     return _amount_key(text) in VAGUE_AMOUNTS
 
 
+@lru_cache(maxsize=1 << 16)
 def parse_amount(text: str) -> int | None:
     """An amount written as digits or an English number word; ``None`` when it is neither, or a
     quantity word naming no exact number (:data:`~csp_check.language.lexicon.VAGUE_AMOUNTS`: "several", "a couple of")."""
@@ -281,6 +284,7 @@ def rated(text: str) -> str | None:
     return m["n"] if m and "." in m["n"] else None
 
 
+@lru_cache(maxsize=1 << 16)
 def _singular(word: str) -> str:
     if len(word) <= 3 or word.endswith("ss") or word.endswith("us"):
         return word
@@ -354,6 +358,7 @@ def wording_key(slot: str, text: str) -> str:
     return re.sub(r"[^0-9a-z&]", "", " ".join(words))
 
 
+@lru_cache(maxsize=1 << 16)
 def name_words(text: str) -> frozenset[str]:
     """The distinguishing words of an entity name: normalised, singular, without
     :data:`~csp_check.language.lexicon.GENERIC_NAME_WORDS` ("The Meze Bar Restaurant" → {meze, bar})."""
