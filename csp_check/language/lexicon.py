@@ -11,6 +11,16 @@ for; patterns are compiled once, here.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
+
+
+@lru_cache(maxsize=1 << 14)
+def literal(text: str, edge: str = r"\w") -> re.Pattern[str]:
+    r"""``text`` matched literally (regex metacharacters escaped) where no character of the class
+    ``edge`` touches it on either side (``r"\w"``: a whole word or phrase; ``r"\w:"``: nor a part
+    of a clock time). Compiled once per value: the values of a corpus or KB are many more than
+    ``re``'s own cache holds."""
+    return re.compile(rf"(?<![{edge}]){re.escape(text)}(?![{edge}])")
 
 # -- normalising text (csp_check.language.normalize) ---------------------------------------
 #: Unicode dashes written as an ASCII hyphen.
