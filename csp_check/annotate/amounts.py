@@ -25,7 +25,7 @@ from csp_check.annotate.lexicon import (
 )
 from csp_check.annotate.memory import State
 from csp_check.annotate.tokenizer import blank_nlp
-from csp_check.language.normalize import NUMBER_WORDS, fold_aligned, parse_amount
+from csp_check.language.normalize import NUMBER_WORDS, fold, fold_aligned, parse_amount
 from csp_check.models import ActRole, DialogueAct
 
 
@@ -40,7 +40,7 @@ def amounts(doc, nouns: dict[int, tuple[str, bool]]) -> list[tuple[int, int, int
             words = doc[i : i + width]
             if len(words) < width or words[0].lower_ in ("no", "none") or any(t.is_punct for t in words):
                 continue
-            if width == 1 and not (words[0].like_num or words[0].lower_ in NUMBER_WORDS):
+            if width == 1 and not (words[0].like_num or fold(words[0].lower_) in NUMBER_WORDS):  # "t\u200bwo" too
                 continue
             amount = parse_amount(words.text)
             if amount is None or (words.text.isdigit() and len(words.text) > 4):

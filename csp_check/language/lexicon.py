@@ -25,6 +25,10 @@ def literal(text: str, edge: str = r"\w") -> re.Pattern[str]:
 # -- normalising text (csp_check.language.normalize) ---------------------------------------
 #: Unicode dashes written as an ASCII hyphen.
 DASHES = dict.fromkeys(map(ord, "\u2010\u2011\u2012\u2013\u2014\u2015\u2212"), "-")
+#: Invisible characters dropped from every value and word compared (zero-width space, non-joiner
+#: and joiner, word joiner, byte-order mark, soft hyphen, left-to-right and right-to-left marks):
+#: "t\u200bwo" is "two" wherever it is read.
+INVISIBLE = dict.fromkeys(map(ord, "\u200b\u200c\u200d\u2060\ufeff\u00ad\u200e\u200f"))
 #: Unicode quotes (and the backtick) written as ASCII quotes.
 QUOTES = {ord("\u2018"): "'", ord("\u2019"): "'", ord("\u201c"): '"', ord("\u201d"): '"', ord("`"): "'"}
 #: Whole values that are another's wording: "centre" is area center, a "bed and breakfast" a

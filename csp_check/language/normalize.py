@@ -64,6 +64,7 @@ from csp_check.language.lexicon import (
     FREE,
     GENERIC_NAME_WORDS,
     HOUR_WORDS,
+    INVISIBLE,
     KIND_NAME_WORDS,
     LATE,
     MONEY,
@@ -93,8 +94,10 @@ from csp_check.language.lexicon import (
 
 
 def fold(text: str) -> str:
-    """Unicode-fold and lower-case, keeping every character position-aligned where possible."""
-    text = unicodedata.normalize("NFKC", text).translate(DASHES).translate(QUOTES)
+    r"""Unicode-fold and lower-case, keeping every character position-aligned where possible;
+    invisible characters (:data:`~csp_check.language.lexicon.INVISIBLE`: "t\u200bwo") are dropped,
+    so a value, an amount and a word of the text read alike."""
+    text = unicodedata.normalize("NFKC", text).translate(INVISIBLE).translate(DASHES).translate(QUOTES)
     return text.lower()
 
 
