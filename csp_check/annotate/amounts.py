@@ -34,16 +34,18 @@ def amounts(doc, nouns: dict[int, tuple[str, bool]]) -> list[tuple[int, int, int
     ("over 30 hotels" and "more than 10" are amounts whose comparison the checker reads from the
     words before them, :func:`csp_check.language.cues.amount_op`)."""
     out = []
+    tokens = list(doc)  # the tokens made once; a span's text is read only for a candidate
     i = 0
-    while i < len(doc):
+    while i < len(tokens):
         for width in (2, 1):
-            words = doc[i : i + width]
+            words = tokens[i : i + width]
             if len(words) < width or words[0].lower_ in ("no", "none") or any(t.is_punct for t in words):
                 continue
             if width == 1 and not (words[0].like_num or fold(words[0].lower_) in NUMBER_WORDS):  # "t\u200bwo" too
                 continue
-            amount = parse_amount(words.text)
-            if amount is None or (words.text.isdigit() and len(words.text) > 4):
+            text = doc[i : i + width].text
+            amount = parse_amount(text)
+            if amount is None or (text.isdigit() and len(text) > 4):
                 continue
             if i > 0 and doc[i - 1].lower_ in APPROXIMATE and not _bounded(doc, i):
                 continue

@@ -56,17 +56,18 @@ def stars(doc, columns: dict[str, set[str]]) -> list[Found]:  # type: ignore[no-
     if len(domains) != 1:
         return []
     out = []
-    for i, tok in enumerate(doc[:-1]):
-        j = i + 1 + (doc[i + 1].text == "-" and i + 2 < len(doc))
-        if doc[j].lower_ not in ("star", "stars"):
+    tokens = list(doc)
+    for i, tok in enumerate(tokens[:-1]):
+        j = i + 1 + (tokens[i + 1].text == "-" and i + 2 < len(tokens))
+        if tokens[j].lower_ not in ("star", "stars"):
             continue
         amount = parse_amount(tok.text)
         if amount is not None and amount <= 5:
             out.append(Found(i, i + 1, domains[0], "stars", str(amount)))
-    for i, tok in enumerate(doc[:-2]):  # "a star rating of 4", "a star of 4"
-        j = i + 1 + (doc[i + 1].lower_ == "rating")
-        if tok.lower_ in ("star", "stars") and j + 1 < len(doc) and doc[j].lower_ == "of":
-            amount = parse_amount(doc[j + 1].text)
+    for i, tok in enumerate(tokens[:-2]):  # "a star rating of 4", "a star of 4"
+        j = i + 1 + (tokens[i + 1].lower_ == "rating")
+        if tok.lower_ in ("star", "stars") and j + 1 < len(tokens) and tokens[j].lower_ == "of":
+            amount = parse_amount(tokens[j + 1].text)
             if amount is not None and amount <= 5:
                 out.append(Found(j + 1, j + 2, domains[0], "stars", str(amount)))
     return out
