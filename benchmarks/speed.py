@@ -19,7 +19,8 @@ with ``json.load`` (for ``raw`` the JSON the text was written from: the zip's me
 is ``csp-check validate INPUT [--kb DB] --report FILE --quiet``. The two alternate, ``--repeat``
 times each, and the best of each counts, so a burst of other work on the machine hits both
 alike. Printed per input: the best seconds of each, their ratio (``check / parse``), dialogues
-per second, and the check's peak memory (the process's max RSS, MB); with ``--jobs N`` also
+per second, the check's peak memory (the process's peak RSS, ``VmHWM``, MB), and the best CPU
+seconds (user + system) of each with their ratio, which a loaded machine disturbs less; with ``--jobs N`` also
 ``validate --jobs N`` on ``sgd`` and its speed-up over serial (best of ``--repeat``, alternated
 with the serial run). Then, unless ``--no-profile``, a cProfile of one in-process ``validate``
 of each input: the ``--top`` functions by own time (profiles are robust to load; absolute
@@ -33,6 +34,7 @@ import cProfile
 import io
 import os
 import pstats
+import resource
 import subprocess
 import sys
 import time
@@ -90,29 +92,35 @@ def inputs() -> dict[str, tuple[list[str], list[str]]]:
     }
 
 
-def timed(argv: list[str]) -> tuple[float, str, str]:
-    """(wall seconds, stdout, stderr) of one process ``argv``; exits on a failed run."""
+def timed(argv: list[str]) -> tuple[float, float, str]:
+    """(wall seconds, CPU seconds, stderr) of one process ``argv`` (CPU: user + system of it and
+    the processes it waited for, which other work on the machine disturbs far less than the
+    wall time); exits on a failed run."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     done = subprocess.run(argv, capture_output=True, text=True, env=os.environ)
     seconds = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if done.returncode not in (0, 1):
         raise SystemExit(f"{argv[:4]}… failed ({done.returncode}):\n{done.stderr[-2000:]}")
-    return seconds, done.stdout, done.stderr
+    cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+    return seconds, cpu, done.stderr
 
 
-def parse_run(files: list[str]) -> float:
-    """Seconds of a fresh process that ``json.load``-s ``files``."""
-    return timed([sys.executable, "-c", _PARSE, *files])[0]
+def parse_run(files: list[str]) -> tuple[float, float]:
+    """(wall, CPU) seconds of a fresh process that ``json.load``-s ``files``."""
+    return timed([sys.executable, "-c", _PARSE, *files])[:2]
 
 
-def check_run(name: str, args: list[str], extra: list[str] = ()) -> tuple[float, int, float]:
-    """(seconds, dialogues reported, peak RSS in MB: ``VmHWM``) of a fresh ``csp-check validate`` process."""
+def check_run(name: str, args: list[str], extra: list[str] = ()) -> tuple[float, float, int, float]:
+    """(wall seconds, CPU seconds, dialogues reported, peak RSS in MB: ``VmHWM``) of a fresh
+    ``csp-check validate`` process."""
     report = TMP / f"{name}.jsonl"
-    seconds, _, stderr = timed([sys.executable, "-c", _CHECK, "validate", *args, "--report", str(report), "--quiet", *extra])
+    seconds, cpu, stderr = timed([sys.executable, "-c", _CHECK, "validate", *args, "--report", str(report), "--quiet", *extra])
     line = next(x for x in stderr.splitlines() if x.startswith("BENCH "))
     with open(report, encoding="utf-8") as f:
         dialogues = sum(1 for _ in f)
-    return seconds, dialogues, int(line.split()[1]) / 1024
+    return seconds, cpu, dialogues, int(line.split()[1]) / 1024
 
 
 def profile(args: list[str], top: int) -> str:
@@ -145,16 +153,20 @@ def main() -> None:
     print(f"{os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.2f} at the start", flush=True)
     table = inputs()
     chosen = args.only.split(",")
-    print(f"{'input':<10}{'parse s':>9}{'check s':>9}{'ratio':>8}{'dialogues':>11}{'dialogues/s':>13}{'peak MB':>9}")
+    print(f"{'input':<10}{'parse s':>9}{'check s':>9}{'ratio':>8}{'dialogues':>11}{'dialogues/s':>13}{'peak MB':>9}"
+          f"{'parse cpu':>11}{'check cpu':>11}{'cpu ratio':>11}")  # fmt: skip
     for name in chosen:
         validate_args, files = table[name]
-        parse, check, rss, dialogues = float("inf"), float("inf"), 0.0, 0
+        parse = check = parse_cpu = check_cpu = float("inf")
+        rss, dialogues = 0.0, 0
         for _ in range(args.repeat):  # alternated: load hits both alike
-            parse = min(parse, parse_run(files))
-            seconds, dialogues, peak = check_run(name, validate_args)
-            check, rss = min(check, seconds), max(rss, peak)
+            wall, cpu = parse_run(files)
+            parse, parse_cpu = min(parse, wall), min(parse_cpu, cpu)
+            wall, cpu, dialogues, peak = check_run(name, validate_args)
+            check, check_cpu, rss = min(check, wall), min(check_cpu, cpu), max(rss, peak)
         print(f"{name:<10}{parse:>9.2f}{check:>9.2f}{check / parse:>7.1f}x{dialogues:>11,}"
-              f"{dialogues / check:>13,.0f}{rss:>9.0f}", flush=True)  # fmt: skip
+              f"{dialogues / check:>13,.0f}{rss:>9.0f}{parse_cpu:>11.2f}{check_cpu:>11.2f}{check_cpu / parse_cpu:>10.1f}x",
+              flush=True)  # fmt: skip
     if args.jobs > 1 and "sgd" in chosen:
         serial = parallel = float("inf")
         for _ in range(args.repeat):
