@@ -142,12 +142,15 @@ class IndexedRows(list[dict[str, str]]):
     ``matches`` maps one filter ``(column, op, value)`` to the bit masks (entity ``i`` is bit
     ``i``) of the rows that surely and possibly match it
     (:func:`csp_check.families.primitives.count_matches` fills and reads it), ``columns`` maps a
-    column to the set of values the rows have there (:meth:`column_values`)."""
+    column to the set of values the rows have there (:meth:`column_values`), ``derived`` maps a
+    restriction step (its type and fields) to the table it derives from these rows
+    (:func:`csp_check.families.kb_common.derived`)."""
 
     def __init__(self, rows: list[dict[str, str]]):
         super().__init__(rows)
         self.matches: dict[tuple[str, str, Value], tuple[int, int]] = {}
         self.columns: dict[str, frozenset[str]] = {}
+        self.derived: dict[tuple[str, str], IndexedRows] = {}
         self._cells: dict[str, tuple[dict[str, int], int]] = {}
 
     def cells(self, column: str) -> tuple[dict[str, int], int]:
