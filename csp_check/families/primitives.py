@@ -140,7 +140,15 @@ def filter_masks(rows: IndexedRows, column: str, op: str, value: Value) -> tuple
         by_value, missing = rows.cells(column)
         if value == DONTCARE:
             masks = ((1 << len(rows)) - 1,) * 2
-        else:  # each distinct cell read once, as entity_match reads it
+        elif op in ("=", ""):  # equality: the value's own rows, and those of its qualified forms unsure
+            sure = by_value.get(value, 0) if isinstance(value, str) else 0
+            possible = sure | missing
+            if column in QUALIFIED_COLUMNS:
+                for have, mask in by_value.items():
+                    if qualified_form(column, have, value):
+                        possible |= mask
+            masks = (sure, possible)
+        else:  # a bound: each distinct cell read once, as entity_match reads it
             sure, possible = 0, missing
             for have, mask in by_value.items():
                 s, p = entity_match({column: have}, (column,), (value,), (op,))
