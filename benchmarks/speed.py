@@ -109,14 +109,15 @@ def timed(argv: list[str]) -> tuple[float, float, str]:
 
 def parse_run(files: list[str]) -> tuple[float, float]:
     """(wall, CPU) seconds of a fresh process that ``json.load``-s ``files``."""
-    return timed([sys.executable, "-c", _PARSE, *files])[:2]
+    return timed([sys.executable, "-P", "-c", _PARSE, *files])[:2]
 
 
 def check_run(name: str, args: list[str], extra: list[str] = ()) -> tuple[float, float, int, float]:
     """(wall seconds, CPU seconds, dialogues reported, peak RSS in MB: ``VmHWM``) of a fresh
     ``csp-check validate`` process."""
     report = TMP / f"{name}.jsonl"
-    seconds, cpu, stderr = timed([sys.executable, "-c", _CHECK, "validate", *args, "--report", str(report), "--quiet", *extra])
+    # -P: csp_check from PYTHONPATH (the tree measured), not from the working directory
+    seconds, cpu, stderr = timed([sys.executable, "-P", "-c", _CHECK, "validate", *args, "--report", str(report), "--quiet", *extra])
     line = next(x for x in stderr.splitlines() if x.startswith("BENCH "))
     with open(report, encoding="utf-8") as f:
         dialogues = sum(1 for _ in f)
