@@ -8,8 +8,9 @@ unicode dashes and quotes become ASCII; case and surrounding punctuation are dro
 
 Reading rules
 
-- **Normalisation**: case, unicode dashes and quotes, edge punctuation, tokenised spacing, a
-  leading "the"; ``centre`` / ``center``, ``guest house`` / ``guesthouse`` / ``bed and
+- **Normalisation**: case, unicode dashes and quotes, invisible characters (a zero-width space
+  inside "t\\u200bwo": dropped on every path, values, amounts and raw text alike), edge
+  punctuation, tokenised spacing, a leading "the"; ``centre`` / ``center``, ``guest house`` / ``guesthouse`` / ``bed and
   breakfast``, ``don't care`` / ``dontcare`` / ``any``; clock times in any common spelling →
   ``HH:MM`` ("six pm", "half past 11 in the morning", "evening 6:30", "noon", "a quarter to
   eight"); money → ``N.NN pounds`` ("35.2 GBP", "£35.20"); amounts from digits or number words
