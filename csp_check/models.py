@@ -152,6 +152,7 @@ class IndexedRows(list[dict[str, str]]):
         self.columns: dict[str, frozenset[str]] = {}
         self.derived: dict[tuple[str, str], IndexedRows] = {}
         self._cells: dict[str, tuple[dict[str, int], int]] = {}
+        self._ordered: dict[str, tuple[list[str], list[int], list[int]]] = {}
 
     def cells(self, column: str) -> tuple[dict[str, int], int]:
         """``(value → bit mask of the rows holding it in column, mask of the rows without it)``:
@@ -168,6 +169,25 @@ class IndexedRows(list[dict[str, str]]):
                 else:
                     by_value[have] = by_value.get(have, 0) | 1 << i
             found = self._cells[column] = (by_value, missing)
+        return found
+
+    def ordered(self, column: str) -> tuple[list[str], list[int], list[int]]:
+        """``(values, at_most, at_least)`` of ``column``: its distinct values in code-point order,
+        and per position ``k`` the mask of the rows whose value is ``values[k]`` or a smaller /
+        a larger one (a bound's rows are one :func:`bisect` away). Computed once per column."""
+        found = self._ordered.get(column)
+        if found is None:
+            by_value = self.cells(column)[0]
+            values = sorted(by_value)
+            at_most, at_least, acc = [], [0] * len(values), 0
+            for v in values:
+                acc |= by_value[v]
+                at_most.append(acc)
+            acc = 0
+            for k in range(len(values) - 1, -1, -1):
+                acc |= by_value[values[k]]
+                at_least[k] = acc
+            found = self._ordered[column] = (values, at_most, at_least)
         return found
 
     def column_values(self, column: str) -> frozenset[str]:

@@ -43,6 +43,7 @@ genuine sub-kind; the CP-SAT and MiniZinc models read the same relation (the enc
 
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
@@ -148,7 +149,16 @@ def filter_masks(rows: IndexedRows, column: str, op: str, value: Value) -> tuple
                     if qualified_form(column, have, value):
                         possible |= mask
             masks = (sure, possible)
-        else:  # a bound: each distinct cell read once, as entity_match reads it
+        elif op in (">=", "<=") and isinstance(value, str):  # a bound: the cells on its side, in order
+            values, at_most, at_least = rows.ordered(column)
+            if op == ">=":
+                k = bisect_left(values, value)
+                sure = at_least[k] if k < len(values) else 0
+            else:
+                k = bisect_right(values, value)
+                sure = at_most[k - 1] if k > 0 else 0
+            masks = (sure, sure | missing)
+        else:  # each distinct cell read once, as entity_match reads it
             sure, possible = 0, missing
             for have, mask in by_value.items():
                 s, p = entity_match({column: have}, (column,), (value,), (op,))
