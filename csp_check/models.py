@@ -13,7 +13,7 @@ from __future__ import annotations
 from enum import Enum
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, model_validator
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, SkipValidation, model_validator
 
 from csp_check.constraint_ids import ConstraintId, RegisteredIds
 from csp_check.language.normalize import normalized_entities
@@ -136,18 +136,81 @@ class Dialogue(BaseModel):
         return self
 
 
+class IndexedRows(list[dict[str, str]]):
+    """A ``--kb`` table's normalised rows (a list of entities, never changed once built) with
+    memos that a corpus run fills as it checks dialogue after dialogue against the same table:
+    ``matches`` maps one filter ``(column, op, value)`` to the bit masks (entity ``i`` is bit
+    ``i``) of the rows that surely and possibly match it
+    (:func:`csp_check.families.primitives.count_matches` fills and reads it), ``columns`` maps a
+    column to the set of values the rows have there (:meth:`column_values`), ``derived`` maps a
+    restriction step (its type and fields) to the table it derives from these rows
+    (:func:`csp_check.families.kb_common.derived`)."""
+
+    def __init__(self, rows: list[dict[str, str]]):
+        super().__init__(rows)
+        self.matches: dict[tuple[str, str, Value], tuple[int, int]] = {}
+        self.columns: dict[str, frozenset[str]] = {}
+        self.derived: dict[tuple[str, str], IndexedRows] = {}
+        self._cells: dict[str, tuple[dict[str, int], int]] = {}
+        self._ordered: dict[str, tuple[list[str], list[int], list[int]]] = {}
+
+    def cells(self, column: str) -> tuple[dict[str, int], int]:
+        """``(value → bit mask of the rows holding it in column, mask of the rows without it)``:
+        row ``i`` is bit ``i``; a row lacks the column when it has no cell there or an empty
+        one (an unknown cell). Computed once per column."""
+        found = self._cells.get(column)
+        if found is None:
+            by_value: dict[str, int] = {}
+            missing = 0
+            for i, entity in enumerate(self):
+                have = entity.get(column)
+                if have is None or have == "":
+                    missing |= 1 << i
+                else:
+                    by_value[have] = by_value.get(have, 0) | 1 << i
+            found = self._cells[column] = (by_value, missing)
+        return found
+
+    def ordered(self, column: str) -> tuple[list[str], list[int], list[int]]:
+        """``(values, at_most, at_least)`` of ``column``: its distinct values in code-point order,
+        and per position ``k`` the mask of the rows whose value is ``values[k]`` or a smaller /
+        a larger one (a bound's rows are one :func:`bisect` away). Computed once per column."""
+        found = self._ordered.get(column)
+        if found is None:
+            by_value = self.cells(column)[0]
+            values = sorted(by_value)
+            at_most, at_least, acc = [], [0] * len(values), 0
+            for v in values:
+                acc |= by_value[v]
+                at_most.append(acc)
+            acc = 0
+            for k in range(len(values) - 1, -1, -1):
+                acc |= by_value[values[k]]
+                at_least[k] = acc
+            found = self._ordered[column] = (values, at_most, at_least)
+        return found
+
+    def column_values(self, column: str) -> frozenset[str]:
+        """The values the rows have in ``column`` (computed once per column)."""
+        values = self.columns.get(column)
+        if values is None:
+            values = self.columns[column] = frozenset(e[column] for e in self if column in e)
+        return values
+
+
 class KbTable(BaseModel):
     """A table of KB entities for one domain: each entity maps a column (slot) to a value."""
 
     domain: str
     entities: list[dict[str, str]] = Field(default_factory=list)
-    _normalized: list[dict[str, str]] | None = PrivateAttr(default=None)
+    _normalized: IndexedRows | None = PrivateAttr(default=None)
 
-    def normalized(self) -> list[dict[str, str]]:
+    def normalized(self) -> IndexedRows:
         """The entities with values normalised (:func:`csp_check.language.normalize.normalized_entities`),
-        computed once per table: a corpus run checks every dialogue against the same KB."""
+        computed once per table: a corpus run checks every dialogue against the same KB. The
+        rows carry the table's match and column indexes (:class:`IndexedRows`)."""
         if self._normalized is None:
-            self._normalized = normalized_entities(self.entities)
+            self._normalized = IndexedRows(normalized_entities(self.entities))
         return self._normalized
 
 
@@ -272,7 +335,9 @@ class CSP(BaseModel):
     dialogue_id: str
     variables: list[Variable]
     domains: dict[str, list[str]]
-    kbs: dict[str, list[dict[str, str]]]
+    # not copied on validation: a ``--kb`` table's rows stay the one :class:`IndexedRows` whose
+    # memos every dialogue's counts share (the rows are the builder's, already normalised)
+    kbs: dict[str, SkipValidation[list[dict[str, str]]]]
     constraints: list[Constraint]
     assignment: dict[str, Value]
     max_amount: int = Field(description="upper bound of amount variables' domain")

@@ -25,7 +25,7 @@ from csp_check.annotate.lexicon import (
 )
 from csp_check.annotate.memory import State
 from csp_check.annotate.tokenizer import blank_nlp
-from csp_check.language.normalize import NUMBER_WORDS, fold_aligned, parse_count
+from csp_check.language.normalize import NUMBER_WORDS, fold, fold_aligned, parse_count
 from csp_check.models import ActRole, DialogueAct
 
 
@@ -34,15 +34,16 @@ def amounts(doc, nouns: dict[int, tuple[str, bool]]) -> list[tuple[int, int, int
     ("over 30 hotels" and "more than 10" are amounts whose comparison the checker reads from the
     words before them, :func:`csp_check.language.cues.amount_op`)."""
     out = []
+    tokens = list(doc)  # the tokens made once; a span's text is read only for a candidate
     i = 0
-    while i < len(doc):
+    while i < len(tokens):
         for width in (2, 1):
-            words = doc[i : i + width]
+            words = tokens[i : i + width]
             if len(words) < width or words[0].lower_ in ("no", "none") or any(t.is_punct for t in words):
                 continue
-            if width == 1 and not (words[0].like_num or words[0].lower_ in NUMBER_WORDS):
+            if width == 1 and not (words[0].like_num or fold(words[0].lower_) in NUMBER_WORDS):  # "t\u200bwo" too
                 continue
-            amount = parse_count(words.text)  # "01223 364917", "50210": a phone number, an id
+            amount = parse_count(doc[i : i + width].text)  # "01223 364917", "50210": a phone number, an id
             if amount is None:
                 continue
             if i > 0 and doc[i - 1].lower_ in APPROXIMATE and not _bounded(doc, i):

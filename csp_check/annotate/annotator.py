@@ -8,6 +8,7 @@ the rules). :func:`annotator_for` keeps the last few annotators built.
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 
 from spacy.matcher import PhraseMatcher
@@ -104,6 +105,11 @@ class Annotator:
                 if column is not None and len({e.get(column) for e in table.entities}) > 1:
                     self.own_values[domain] = (column, noun)
                     break
+        # "1 hotel": the own value's noun within three words after a count, the noun read
+        # literally (a KB's domain may hold regex metacharacters); compiled once per KB
+        self.own_after_count: dict[str, re.Pattern[str]] = {
+            domain: re.compile(rf"\W*(?:\w+\W+){{0,3}}?{re.escape(value)}s?\b") for domain, (_, value) in self.own_values.items()
+        }
         self.masks = PhraseMatcher(self.nlp.vocab, attr="LOWER")
         self.masks.add("MASK", list(self.nlp.tokenizer.pipe(MASKED_PHRASES)))
 

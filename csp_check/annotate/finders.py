@@ -21,17 +21,21 @@ from csp_check.annotate.mentions import Found
 from csp_check.annotate.resolve import DomainContext
 from csp_check.language.normalize import clock_time, normalize, parse_amount
 
+#: :data:`~csp_check.annotate.lexicon.FLAG_WORDS` with each keyword's number of words.
+_FLAG_WIDTHS = {column: [(w, len(w.split())) for w in words] for column, words in FLAG_WORDS.items()}
+
 
 def flags(doc, speaker: str, columns: dict[str, set[str]]) -> list[Found]:  # type: ignore[no-untyped-def]
     """Yes / no columns from their keywords ("free parking", "wifi"): yes, or for the system
     no when negated in the clause ("no parking"); a negated user request is left out."""
     out = []
-    for column, words in FLAG_WORDS.items():
+    lowers = [t.lower_ for t in doc]  # a keyword starts with its first token: the span is read only then
+    for column, words in _FLAG_WIDTHS.items():
         domains = [d for d in columns if column in columns[d]]
         if len(domains) != 1:
             continue
-        for i, _tok in enumerate(doc):
-            width = next((len(w.split()) for w in words if doc[i : i + len(w.split())].text.lower() == w), 0)
+        for i, low in enumerate(lowers):
+            width = next((n for w, n in words if w.startswith(low) and doc[i : i + n].text.lower() == w), 0)
             if not width:
                 continue
             clause = []
@@ -52,17 +56,18 @@ def stars(doc, columns: dict[str, set[str]]) -> list[Found]:  # type: ignore[no-
     if len(domains) != 1:
         return []
     out = []
-    for i, tok in enumerate(doc[:-1]):
-        j = i + 1 + (doc[i + 1].text == "-" and i + 2 < len(doc))
-        if doc[j].lower_ not in ("star", "stars"):
+    tokens = list(doc)
+    for i, tok in enumerate(tokens[:-1]):
+        j = i + 1 + (tokens[i + 1].text == "-" and i + 2 < len(tokens))
+        if tokens[j].lower_ not in ("star", "stars"):
             continue
         amount = parse_amount(tok.text)
         if amount is not None and amount <= 5:
             out.append(Found(i, i + 1, domains[0], "stars", str(amount)))
-    for i, tok in enumerate(doc[:-2]):  # "a star rating of 4", "a star of 4"
-        j = i + 1 + (doc[i + 1].lower_ == "rating")
-        if tok.lower_ in ("star", "stars") and j + 1 < len(doc) and doc[j].lower_ == "of":
-            amount = parse_amount(doc[j + 1].text)
+    for i, tok in enumerate(tokens[:-2]):  # "a star rating of 4", "a star of 4"
+        j = i + 1 + (tokens[i + 1].lower_ == "rating")
+        if tok.lower_ in ("star", "stars") and j + 1 < len(tokens) and tokens[j].lower_ == "of":
+            amount = parse_amount(tokens[j + 1].text)
             if amount is not None and amount <= 5:
                 out.append(Found(j + 1, j + 2, domains[0], "stars", str(amount)))
     return out

@@ -56,7 +56,7 @@ def system_acts(
     maybe = dict(memory.maybe)
     for domain, (column, value) in annotator.own_values.items():  # "1 hotel": the count's own noun
         if any(a.role is ActRole.COUNT and a.domain == domain and a.span is not None
-               and re.match(rf"\W*(?:\w+\W+){{0,3}}?{value}s?\b", utterance[a.span.end :].lower())
+               and annotator.own_after_count[domain].match(utterance[a.span.end :].lower())
                for a in acts):  # fmt: skip
             maybe[domain] = (column, value)
     acts += what_the_noun_means(annotator, acts, new_state or memory.state, maybe)

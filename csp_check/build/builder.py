@@ -217,16 +217,19 @@ def _domains(
             said = (assignment or {}).get(v.name)
             if clock_slot(v.slot) and well_formed_time(said) or v.slot == fare and share_of(said, v.value):
                 values[v.slot_type].add(said)  # a bound's time; a total's price per ticket (ticket_price)
-    tables = [(r.domain, r.entities) for r in results]
-    if kb is not None:
-        used = {v.domain for v in variables}
-        tables += [(domain, table.normalized()) for domain, table in kb.tables.items() if domain in used]
-    for domain, entities in tables:
-        for entity in entities:
+    for r in results:
+        for entity in r.entities:
             for column, value in entity.items():
-                slot_type = f"{domain}.{column}"
+                slot_type = f"{r.domain}.{column}"
                 if slot_type in values:
                     values[slot_type].add(value)
+    if kb is not None:  # a --kb table's values per column are indexed once (IndexedRows.column_values)
+        used = {v.domain for v in variables}
+        for domain, table in kb.tables.items():
+            if domain in used:
+                rows = table.normalized()
+                for slot_type in [t for t in values if t.startswith(domain + ".")]:
+                    values[slot_type] |= rows.column_values(slot_type[len(domain) + 1 :])
     for slot_type, closed in dialogue.ontology.items():
         if slot_type in values:
             values[slot_type] = {normalize(x) for x in closed} | ({"dontcare"} & values[slot_type])

@@ -14,6 +14,7 @@ import re
 from bisect import bisect_right
 from collections import defaultdict
 from collections.abc import Iterator
+from collections.abc import Set as AbstractSet
 from typing import Literal, NamedTuple
 
 from pydantic import BaseModel, Field
@@ -29,6 +30,7 @@ from csp_check.models import (
     ConstraintId,
     Dialogue,
     ImpliedValue,
+    IndexedRows,
     KnowledgeBase,
     Turn,
     Value,
@@ -110,7 +112,7 @@ class BuildContext:
         self.options = options
         self.constraints: list[Constraint] = []
         self.implied: list[ImpliedValue] = []  # indirect user requests a family's reading found (S1)
-        self._vocabs: dict[tuple[str, str], set[str]] = {}
+        self._vocabs: dict[tuple[str, str], AbstractSet[str]] = {}
         self.unlinked: set[tuple[int, str]] = set()  # (turn, domain): a state filter no variable mentions
         #: (turn, domain) → slot → the canonical value of each such filter (C6 reads it as an implicit filter)
         self.unlinked_values: dict[tuple[int, str], dict[str, str]] = defaultdict(dict)
@@ -266,12 +268,13 @@ class BuildContext:
                 self._call_slots[r.turn].update(r.parameters or {})
         return self._call_slots
 
-    def vocab(self, kb_id: str, column: str) -> set[str]:
+    def vocab(self, kb_id: str, column: str) -> AbstractSet[str]:
         """The values KB table ``kb_id`` has in ``column`` (normalised; computed once)."""
         key = (kb_id, column)
         if key not in self._vocabs:
             rows = self.kbs.get(kb_id) or (self.kb.tables[kb_id].normalized() if self.kb and kb_id in self.kb.tables else [])
-            self._vocabs[key] = {e[column] for e in rows if column in e}
+            # a --kb table's column values are indexed once per run, a result table's once per dialogue
+            self._vocabs[key] = rows.column_values(column) if isinstance(rows, IndexedRows) else {e[column] for e in rows if column in e}
         return self._vocabs[key]
 
     def under_discussion(self, turn: int, domain: str, columns: set[str], kb_id: str | None = None) -> Variable | None:

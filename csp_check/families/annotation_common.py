@@ -21,6 +21,7 @@ from csp_check.corpora.shared import BOUND_SLOTS
 from csp_check.delexicalize.assignment import Lexicon
 from csp_check.language.cues import introduced_as_correction
 from csp_check.language.dates import resolve_dates
+from csp_check.language.lexicon import literal
 from csp_check.language.normalize import NUMBER_WORDS, clock_time, normalize, parse_amount
 from csp_check.models import ActRole, Constraint, Dialogue, Span, Value, Variable, VariableKind
 
@@ -124,7 +125,7 @@ def names_both(utterance: str, v: Variable, forms: set[str], spans: list[Span]) 
         rest = rest[: other.start] + " | " + rest[other.end :]
     rest = normalize(rest)
     written = [f for f in forms if f != "dontcare" and f not in NUMBER_WORDS]  # not "one" in "that one"
-    return any(re.search(rf"(?<![\w:]){re.escape(f)}(?![\w:])", rest) for f in written)
+    return any(f in rest and literal(f, r"\w:").search(rest) for f in written)
 
 
 def user_mentions(variables: list[Variable], assignment: dict[str, Value]) -> list[Variable]:

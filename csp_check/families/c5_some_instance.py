@@ -59,6 +59,7 @@ from csp_check.families.kb_common import KbFilterInstance, Restriction, Rows, Ta
 from csp_check.families.primitives import Bound, KbCount, Primitive, count_matches, entity_match
 from csp_check.families.registry import Family, register
 from csp_check.language.cues import sentence_of, time_bound_op, whole_city_span
+from csp_check.language.lexicon import literal
 from csp_check.language.normalize import clock_of_day, clock_time, fold
 from csp_check.language.scope_words import BOOKING_SLOT, DENIED, EITHER_OR, NEGATED_BEFORE, PROPOSED, TOTAL_SLOT
 from csp_check.models import CSP, ActRole, ConstraintId, Value, Variable, VariableKind
@@ -155,7 +156,7 @@ def _named_in_text(ctx, turn, kb_id: str, constraints: list[KbFilterInstance]) -
     found: set[tuple[str, str]] = set()
     for column in columns:
         for name in {e[column] for e in entities if len(e.get(column, "")) >= 4}:
-            for m in re.finditer(rf"(?<![\w]){re.escape(name)}(?![\w])", text):
+            for m in literal(name).finditer(text) if name in text else ():
                 if not any(m.start() < sp.end and sp.start < m.end() for sp in taken):
                     found.add((column, name))
     if len({name for _, name in found}) != 1 or len(found) != 1:

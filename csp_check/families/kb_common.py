@@ -16,7 +16,7 @@ from csp_check.corpora.shared import LABEL_COLUMNS
 from csp_check.families.primitives import entity_match
 from csp_check.families.words import where
 from csp_check.language.normalize import clock_of_day
-from csp_check.models import CSP, Constraint, Value, Variable
+from csp_check.models import CSP, Constraint, IndexedRows, Value, Variable
 
 #: A table's rows: entities mapping a column to a value.
 Rows = list[dict[str, str]]
@@ -88,7 +88,14 @@ def derived(ctx: BuildContext, table: TableView, restriction: Restriction) -> Ta
     rows."""
     view = table.restricted(restriction)
     if view.name not in ctx.kbs:
-        ctx.kbs[view.name] = restriction.rows(ctx.kbs.get(table.name) or [])
+        base = ctx.kbs.get(table.name) or []
+        if isinstance(base, IndexedRows):  # of a --kb table: derived (and indexed) once per run
+            key = (type(restriction).__name__, repr(restriction))  # every field of the step
+            if key not in base.derived:
+                base.derived[key] = IndexedRows(restriction.rows(base))
+            ctx.kbs[view.name] = base.derived[key]
+        else:
+            ctx.kbs[view.name] = restriction.rows(base)
     return view
 
 

@@ -43,11 +43,12 @@ genuine sub-kind; the CP-SAT and MiniZinc models read the same relation (the enc
 
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from csp_check.corpora.shared import QUALIFIED_COLUMNS
-from csp_check.models import CSP, Value
+from csp_check.models import CSP, IndexedRows, Value
 
 DONTCARE = "dontcare"
 #: Filter comparisons a :class:`KbCount` accepts (entity cell ``op`` variable value).
@@ -110,13 +111,62 @@ def count_matches(
     entities: Sequence[Mapping[str, str]], columns: Sequence[str], values: Sequence[Value],
     ops: Sequence[str] | None = None,
 ) -> tuple[int, int]:
-    """(entities that surely match, entities that possibly match)."""
+    """(entities that surely match, entities that possibly match). On a ``--kb`` table's rows
+    (:class:`~csp_check.models.IndexedRows`) a look-up: the rows of each filter are found once per
+    table (:func:`filter_masks`) and the count is the intersection's size; elsewhere a scan."""
+    if isinstance(entities, IndexedRows):
+        sure = possible = (1 << len(entities)) - 1
+        for i, (column, value) in enumerate(zip(columns, values)):
+            op = ops[i] if ops and i < len(ops) else "="
+            s, p = filter_masks(entities, column, op, value)
+            sure &= s
+            possible &= p
+        return sure.bit_count(), possible.bit_count()
     sure = possible = 0
     for entity in entities:
         s, p = entity_match(entity, columns, values, ops)
         sure += s
         possible += p
     return sure, possible
+
+
+def filter_masks(rows: IndexedRows, column: str, op: str, value: Value) -> tuple[int, int]:
+    """(sure, possible) bit masks of ``rows`` (row ``i`` is bit ``i``) for the one filter
+    ``column op value`` (:func:`entity_match` of each row), computed once per table and filter.
+    An entity matches several filters when it matches each (a contradicted filter rules it
+    out, an unsure one leaves it possible), so a conjunction's masks are these masks ANDed."""
+    key = (column, op, value)
+    masks = rows.matches.get(key)
+    if masks is None:
+        by_value, missing = rows.cells(column)
+        if value == DONTCARE:
+            masks = ((1 << len(rows)) - 1,) * 2
+        elif op in ("=", ""):  # equality: the value's own rows, and those of its qualified forms unsure
+            sure = by_value.get(value, 0) if isinstance(value, str) else 0
+            possible = sure | missing
+            if column in QUALIFIED_COLUMNS:
+                for have, mask in by_value.items():
+                    if qualified_form(column, have, value):
+                        possible |= mask
+            masks = (sure, possible)
+        elif op in (">=", "<=") and isinstance(value, str):  # a bound: the cells on its side, in order
+            values, at_most, at_least = rows.ordered(column)
+            if op == ">=":
+                k = bisect_left(values, value)
+                sure = at_least[k] if k < len(values) else 0
+            else:
+                k = bisect_right(values, value)
+                sure = at_most[k - 1] if k > 0 else 0
+            masks = (sure, sure | missing)
+        else:  # each distinct cell read once, as entity_match reads it
+            sure, possible = 0, missing
+            for have, mask in by_value.items():
+                s, p = entity_match({column: have}, (column,), (value,), (op,))
+                sure |= mask if s else 0
+                possible |= mask if p else 0
+            masks = (sure, possible)
+        rows.matches[key] = masks
+    return masks
 
 
 @dataclass(frozen=True)

@@ -11,10 +11,24 @@ for; patterns are compiled once, here.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
+
+
+@lru_cache(maxsize=1 << 14)
+def literal(text: str, edge: str = r"\w") -> re.Pattern[str]:
+    r"""``text`` matched literally (regex metacharacters escaped) where no character of the class
+    ``edge`` touches it on either side (``r"\w"``: a whole word or phrase; ``r"\w:"``: nor a part
+    of a clock time). Compiled once per value: the values of a corpus or KB are many more than
+    ``re``'s own cache holds."""
+    return re.compile(rf"(?<![{edge}]){re.escape(text)}(?![{edge}])")
 
 # -- normalising text (csp_check.language.normalize) ---------------------------------------
 #: Unicode dashes written as an ASCII hyphen.
 DASHES = dict.fromkeys(map(ord, "\u2010\u2011\u2012\u2013\u2014\u2015\u2212"), "-")
+#: Invisible characters dropped from every value and word compared (zero-width space, non-joiner
+#: and joiner, word joiner, byte-order mark, soft hyphen, left-to-right and right-to-left marks):
+#: "t\u200bwo" is "two" wherever it is read.
+INVISIBLE = dict.fromkeys(map(ord, "\u200b\u200c\u200d\u2060\ufeff\u00ad\u200e\u200f"))
 #: Unicode quotes (and the backtick) written as ASCII quotes.
 QUOTES = {ord("\u2018"): "'", ord("\u2019"): "'", ord("\u201c"): '"', ord("\u201d"): '"', ord("`"): "'"}
 #: Whole values that are another's wording: "centre" is area center, a "bed and breakfast" a

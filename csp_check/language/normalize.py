@@ -8,8 +8,9 @@ unicode dashes and quotes become ASCII; case and surrounding punctuation are dro
 
 Reading rules
 
-- **Normalisation**: case, unicode dashes and quotes, edge punctuation, tokenised spacing, a
-  leading "the"; ``centre`` / ``center``, ``guest house`` / ``guesthouse`` / ``bed and
+- **Normalisation**: case, unicode dashes and quotes, invisible characters (a zero-width space
+  inside "t\\u200bwo": dropped on every path, values, amounts and raw text alike), edge
+  punctuation, tokenised spacing, a leading "the"; ``centre`` / ``center``, ``guest house`` / ``guesthouse`` / ``bed and
   breakfast``, ``don't care`` / ``dontcare`` / ``any``; clock times in any common spelling →
   ``HH:MM`` ("six pm", "half past 11 in the morning", "evening 6:30", "noon", "a quarter to
   eight"); money → ``N.NN pounds`` ("35.2 GBP", "£35.20"); amounts from digits or number words
@@ -64,6 +65,7 @@ from csp_check.language.lexicon import (
     FREE,
     GENERIC_NAME_WORDS,
     HOUR_WORDS,
+    INVISIBLE,
     KIND_NAME_WORDS,
     LATE,
     MONEY,
@@ -93,11 +95,14 @@ from csp_check.language.lexicon import (
 
 
 def fold(text: str) -> str:
-    """Unicode-fold and lower-case, keeping every character position-aligned where possible."""
-    text = unicodedata.normalize("NFKC", text).translate(DASHES).translate(QUOTES)
+    r"""Unicode-fold and lower-case, keeping every character position-aligned where possible;
+    invisible characters (:data:`~csp_check.language.lexicon.INVISIBLE`: "t\u200bwo") are dropped,
+    so a value, an amount and a word of the text read alike."""
+    text = unicodedata.normalize("NFKC", text).translate(INVISIBLE).translate(DASHES).translate(QUOTES)
     return text.lower()
 
 
+@lru_cache(maxsize=1 << 12)
 def fold_aligned(text: str) -> str:
     """Like :func:`fold` but guaranteed to keep length, so offsets into it are offsets into ``text``."""
     out = text.translate(DASHES).translate(QUOTES).lower()
@@ -175,6 +180,7 @@ def money(text: str) -> str | None:
     return f"{float(match['n']):.2f} pounds"
 
 
+@lru_cache(maxsize=1 << 16)
 def clock_time(text: str) -> str | None:
     """``HH:MM`` for a string that is wholly a clock time, else ``None``.
 
@@ -224,6 +230,7 @@ def vague_amount(text: str) -> bool:
     return _amount_key(text) in VAGUE_AMOUNTS
 
 
+@lru_cache(maxsize=1 << 16)
 def parse_amount(text: str) -> int | None:
     """An amount written as digits or an English number word; ``None`` when it is neither, or a
     quantity word naming no exact number (:data:`~csp_check.language.lexicon.VAGUE_AMOUNTS`: "several", "a couple of")."""
@@ -310,6 +317,7 @@ def rated(text: str) -> str | None:
     return m["n"] if m and "." in m["n"] else None
 
 
+@lru_cache(maxsize=1 << 16)
 def _singular(word: str) -> str:
     if len(word) <= 3 or word.endswith("ss") or word.endswith("us"):
         return word
@@ -383,6 +391,7 @@ def wording_key(slot: str, text: str) -> str:
     return re.sub(r"[^0-9a-z&]", "", " ".join(words))
 
 
+@lru_cache(maxsize=1 << 16)
 def name_words(text: str) -> frozenset[str]:
     """The distinguishing words of an entity name: normalised, singular, without
     :data:`~csp_check.language.lexicon.GENERIC_NAME_WORDS` ("The Meze Bar Restaurant" → {meze, bar})."""
