@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import json
 import os
-import resource
 import signal
 import subprocess
 import sys
@@ -38,11 +37,6 @@ def run_cli(args: list[str], cwd: Path | None = None, stdout: Any = subprocess.P
     full.pop("CSP_CHECK_DEBUG", None)
     return subprocess.run([sys.executable, "-m", "csp_check.cli.main", *args], cwd=cwd or CODE, stdout=stdout,
                           stderr=subprocess.PIPE, text=True, timeout=timeout, env=full)  # fmt: skip
-
-
-def peak_child_rss_mb() -> float:
-    """The largest peak RSS of the child processes waited for so far, in MiB (Linux: KiB units)."""
-    return resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
 
 
 # --- hostile files -------------------------------------------------------------------------
