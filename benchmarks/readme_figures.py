@@ -157,6 +157,15 @@ def _fuzz(out: str) -> dict[str, str]:
     return {**_search(r"^cases breaking the contract: (?P<broken>\d+)", out), **_search(r"^cases: (?P<cases>\d+)", out)}
 
 
+def _attacks(out: str) -> dict[str, str]:
+    return _search(r"^(?P<cases>\d+) attacks run, (?P<broken>\d+) breaking the contract", out)
+
+
+def _release(out: str) -> dict[str, str]:
+    return {**_search(r"^(?P<total>\d+) examples: (?P<consistent>\d+) consistent", out),
+            **_search(r"exact match (?P<em>[\d.]+) % under the release's metric", out)}
+
+
 def _tests(out: str) -> dict[str, str]:
     return _search(r"^(?P<tests>\d+) tests? collected", out)
 
@@ -211,6 +220,11 @@ FIGURES: tuple[Figure, ...] = (
            r"untouched parts (?P<u_qi>[\d.]+) / (?P<u_hi>[\d.]+) / (?P<u_kbi>[\d.]+), (?P<u_acc>[\d.]+)", _citod),  # fmt: skip
     Figure("fuzz", (PY, "benchmarks/fuzz.py", "--cases", "5000"),
            ROW.format(what="damaged inputs breaking") + r"\*\*(?P<broken>[\d,]+) of (?P<cases>[\d,]+)\*\*", _fuzz),
+    Figure("attacks", (PY, "benchmarks/attack.py"),
+           ROW.format(what="hostile inputs") + r"\*\*(?P<broken>\d+) of (?P<cases>\d+)\*\* attacks", _attacks),
+    Figure("nlsi-release", ("csp-check", "calls", "../shared/data/nlsi/old_instructions_dataset.json", "--schema",
+                            "../shared/data/nlsi", "--derive"),
+           ROW.format(what="NLSI release") + r"\*\*(?P<consistent>\d+) / (?P<total>\d+)\*\*; \*\*(?P<em>[\d.]+)\*\*", _release),
 )
 
 #: The README's console blocks: ``$ COMMAND`` and excerpts of its output.
