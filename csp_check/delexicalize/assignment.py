@@ -179,7 +179,8 @@ class Lexicon:
         return self
 
     def add(self, slot_type: str, surface: str, canonical: str) -> None:
-        self.forms[slot_type][normalize(surface)].add(self.resolve(slot_type, canonical) or canonical)
+        resolved = self.resolve(slot_type, canonical) if self.kb is not None else None  # no KB: none to resolve
+        self.forms[slot_type][normalize(surface)].add(resolved or canonical)
 
     def resolve(self, slot_type: str, surface: str) -> str | None:
         """The one KB value of ``slot_type`` that ``surface`` is a wording of, else ``None``:

@@ -274,11 +274,11 @@ def _variable(turn: int, speaker: str, act: DialogueAct, span: Span | None, utte
         value = normalize(canonical)
         kind = VariableKind.SLOT
     if span is not None:  # a cut word is read whole; an annotated value that is the cut text, too
-        wide = word_bounded(utterance, span)
-        if wide != span and kind is VariableKind.SLOT and normalize(utterance[span.start : span.end]) in (
+        wide = word_bounded(utterance, span)  # ``span`` itself when no word is cut
+        if wide is not span and kind is VariableKind.SLOT and normalize(utterance[span.start : span.end]) in (
                 value, normalize(act.value or "")):
             value = normalize(utterance[wide.start : wide.end])
-        elif wide == span and kind is VariableKind.SLOT and isinstance(value, str) and value[-1:].isalpha():
+        elif wide is span and kind is VariableKind.SLOT and isinstance(value, str) and value[-1:].isalpha():
             said = normalize(utterance[span.start : span.end])  # the value cut where its span is whole:
             rest = said[len(value):]  # "coldhams business par" at "… park"; not an inflection ("church" at "churches")
             if said.startswith(value) and rest.isalpha() and rest not in INFLECTIONS:

@@ -12,6 +12,7 @@ records for it; both compare the user's words with the forms of a recorded value
 
 from __future__ import annotations
 
+import functools
 import re
 from collections import defaultdict
 
@@ -108,6 +109,16 @@ def same_meaning(said: str, recorded: str, slot: str = "", twelve_hour: bool = T
     return False
 
 
+@functools.lru_cache(maxsize=1024)
+def masked(utterance: str, spans: tuple[tuple[int, int], ...]) -> str:
+    """``utterance`` with the text of each ``(start, end)`` span (character offsets) replaced by
+    ``" | "``, normalised; memoised, as every variable of a turn masks the turn's same spans."""
+    rest = utterance
+    for start, end in sorted(spans, key=lambda sp: -sp[0]):
+        rest = rest[:start] + " | " + rest[end:]
+    return normalize(rest)
+
+
 def names_both(utterance: str, v: Variable, forms: set[str], spans: list[Span]) -> bool:
     """Whether the utterance leaves open which value the user means: it offers a choice at the
     span ("10:15 or 9:15"), the span is part of a longer name ("the Cambridge Artworks"), or it
@@ -120,10 +131,7 @@ def names_both(utterance: str, v: Variable, forms: set[str], spans: list[Span]) 
         return True
     if introduced_as_correction(utterance, v.span):
         return False  # "for 2. Actually, make that 3 people": the 2 is taken back, the 3 holds
-    rest = utterance
-    for other in sorted(spans, key=lambda sp: -sp.start):  # text other variables stand for is theirs
-        rest = rest[: other.start] + " | " + rest[other.end :]
-    rest = normalize(rest)
+    rest = masked(utterance, tuple((sp.start, sp.end) for sp in spans))  # text other variables stand for is theirs
     written = [f for f in forms if f != "dontcare" and f not in NUMBER_WORDS]  # not "one" in "that one"
     return any(f in rest and literal(f, r"\w:").search(rest) for f in written)
 

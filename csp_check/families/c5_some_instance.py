@@ -267,7 +267,7 @@ def claims(ctx, turn: int, kb_id: str, columns: set[str], mine: list[Variable],
     alternatives = either_or(profile, ctx.dialogue.turns[turn].utterance, [v for v in single if v.turn == turn])
     listed += alternatives
     asked_only = [v for v in single if v in asked]
-    restated = [v for v in single if v not in asked and v not in listed and (v.slot, v.value) in requested]
+    restated = [v for v in single if (v.slot, v.value) in requested and v not in asked and v not in listed]
     # (alternatives are offered for the request, which the turn may restate: "44 attractions in the centre")
     out: list[KbFilterInstance] = []
     parts = address_parts(utterance, profile.address_column, turn, claims) if len(named) <= 1 else []

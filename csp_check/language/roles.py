@@ -113,12 +113,11 @@ def with_text_roles(dialogue: Dialogue, variables: list[Variable]) -> list[Varia
     for i, w in enumerate(out):
         if w.kind is not VariableKind.SLOT or w.span is None or w.name in moved.values():
             continue
-        if text_role(dialogue.turns[w.turn].utterance, w.span.start) is not None:
-            continue  # its own words give its role
-        for (turn, domain, speaker, old, new), name in moved.items():
-            if (w.turn, w.domain, w.speaker, w.slot) == (turn, domain, speaker, new) and w.name != name:
-                out[i] = w.model_copy(update={"slot": old})
-                break
+        left = next((old for (turn, domain, speaker, old, new), name in moved.items()
+                     if (w.turn, w.domain, w.speaker, w.slot) == (turn, domain, speaker, new) and w.name != name), None)
+        if left is None or text_role(dialogue.turns[w.turn].utterance, w.span.start) is not None:
+            continue  # no role left to it, or its own words give its role (read only when one is left)
+        out[i] = w.model_copy(update={"slot": left})
     return out
 
 

@@ -12,10 +12,11 @@ acts, user ``state.slot_values`` → ``Turn.state``, ``service_call`` + ``servic
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -217,10 +218,13 @@ def _dialogue(
 ) -> Dialogue:
     turns_raw = turn_list(file, dialogue_id, raw)
     services = list(raw.get("services") or [])
-    turns = []
-    for i, t in enumerate(turns_raw):
-        with at(file, dialogue_id, f"turns[{i}]"):  # malformed data named by its turn
-            turns.append(_turn(file, dialogue_id, i, t))
+    try:  # well-formed data (nearly all) is read without naming fields as it goes
+        turns = [_turn(file, dialogue_id, i, t, _unnamed) for i, t in enumerate(turns_raw)]
+    except Exception:  # malformed: read again, each field in its own `at`, so the error names it
+        turns = []
+        for i, t in enumerate(turns_raw):
+            with at(file, dialogue_id, f"turns[{i}]"):
+                turns.append(_turn(file, dialogue_id, i, t, at))
     onto = {k: v for k, v in ontology.items() if k.split(".", 1)[0] in services}
     described = {k: v for k, v in descriptions.items() if k.split(".", 1)[0] in services}
     return Dialogue(
@@ -229,7 +233,22 @@ def _dialogue(
     )
 
 
-def _turn(file: Path, dialogue_id: str, i: int, raw: dict[str, Any]) -> Turn:
+#: A guard of :func:`_turn` naming no field (the first, quick read of a dialogue).
+_UNNAMED = contextlib.nullcontext()
+
+
+def _unnamed(file: Path, dialogue_id: str, field: str) -> contextlib.AbstractContextManager[None]:
+    return _UNNAMED
+
+
+def _turn(
+    file: Path, dialogue_id: str, i: int, raw: dict[str, Any],
+    guard: Callable[[Path, str, str], contextlib.AbstractContextManager[None]],
+) -> Turn:
+    """Turn ``i`` of a dialogue; each part read inside ``guard(file, dialogue_id, field)``
+    (:func:`~csp_check.readers.json_stream.at` to name the field of malformed data, or
+    :func:`_unnamed`). Raises :class:`InputError` (or, with :func:`_unnamed`, whatever the
+    malformed data raised)."""
     where = f"turns[{i}]"
     utterance = raw["utterance"]
     if not isinstance(utterance, str):
@@ -240,20 +259,20 @@ def _turn(file: Path, dialogue_id: str, i: int, raw: dict[str, Any]) -> Turn:
     results: list[KbResult] = []
     for j, frame in enumerate(raw.get("frames") or []):
         fwhere = f"{where}.frames[{j}]"
-        with at(file, dialogue_id, fwhere):
+        with guard(file, dialogue_id, fwhere):
             service = frame["service"]
         spans: list[tuple[str, Span]] = []
         for k, s in enumerate(frame.get("slots") or []):
-            with at(file, dialogue_id, f"{fwhere}.slots[{k}]"):
+            with guard(file, dialogue_id, f"{fwhere}.slots[{k}]"):
                 check_span(file, dialogue_id, f"{fwhere}.slots[{k}]", utterance, s.get("start"), s.get("exclusive_end"))
                 spans.append((s["slot"], Span(start=s["start"], end=s["exclusive_end"])))
         for k, action in enumerate(frame.get("actions") or []):
-            with at(file, dialogue_id, f"{fwhere}.actions[{k}]"):
+            with guard(file, dialogue_id, f"{fwhere}.actions[{k}]"):
                 acts.extend(_acts(service, action, utterance, spans))
-        with at(file, dialogue_id, f"{fwhere}.state"):
+        with guard(file, dialogue_id, f"{fwhere}.state"):
             if "state" in frame:
                 state[service] = {k: list(v) for k, v in frame["state"].get("slot_values", {}).items()}
-        with at(file, dialogue_id, f"{fwhere}.service_call"):
+        with guard(file, dialogue_id, f"{fwhere}.service_call"):
             if "service_call" in frame:
                 call = frame["service_call"]
                 results.append(
