@@ -174,3 +174,17 @@ def test_weather_kbi_by_the_city_and_day_said_and_its_twins(tmp_path: Path) -> N
     assert not weather(["is it hot in boston", "it will be 60f in boston today"])[2]
     assert not weather(["will it snow in alameda", "there will be no snow on monday in alameda"])[2]
     assert weather(["what is the weather in alameda", "it will be dry on wednesday in oakland"])[0]
+
+
+def test_disagreements_never_overwrite_another_file(tmp_path: Path) -> None:
+    path = write(tmp_path, [item(["where is the nearest gas_station", "chevron is 3_miles away"], labels="100")])
+    mine = tmp_path / "mine.md"
+    mine.write_text("# my notes\n")
+    result = CliRunner().invoke(main, ["benchmark", "citod", str(path), "--disagreements", str(mine)])
+    assert result.exit_code == 2 and "--disagreements" in result.stderr and mine.read_text() == "# my notes\n"
+    result = CliRunner().invoke(main, ["benchmark", "citod", str(path), "--disagreements", str(path)])
+    assert result.exit_code == 2 and "is an input file" in result.stderr
+    fresh = tmp_path / "d.md"
+    for _ in range(2):  # its own earlier output is overwritten
+        result = CliRunner().invoke(main, ["benchmark", "citod", str(path), "--disagreements", str(fresh)])
+        assert result.exit_code in (0, 2) and fresh.read_text().startswith("# CI-ToD: disagreements")

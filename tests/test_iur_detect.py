@@ -86,3 +86,23 @@ def test_a_call_argument_the_state_lacks_is_a_candidate_of_the_user_turn_before(
     found = {c.slot: c for c in candidates(read_one(write_homes(tmp_path / "f", [dialogue])))}
     assert found["pets_allowed"].turn == 2 and found["pets_allowed"].kind == "implied"
     assert "area" not in found  # the state holds it
+
+
+def test_detect_never_overwrites_an_input_or_another_file(tmp_path: Path) -> None:
+    folder = write_homes(tmp_path / "g", [homes_dialogue("1_00001")])
+    data = folder / "dialogues_001.json"
+    before = data.read_bytes()
+    other = tmp_path / "notes.jsonl"
+    other.write_text('{"mine": 1}\n')
+    for target, says in ((data, "is inside the input directory"), (other, "exists and is not an earlier output"),
+                         (tmp_path, "is a directory")):
+        result = CliRunner().invoke(main, ["iur", "detect", str(folder), "--report", str(target)])
+        assert result.exit_code == 2 and says in result.stderr and len(result.stderr.splitlines()) == 1, result.stderr
+    assert data.read_bytes() == before and other.read_text() == '{"mine": 1}\n'
+    report, md = tmp_path / "c.jsonl", tmp_path / "c.md"
+    for _ in range(2):  # an earlier output of the command is overwritten
+        result = CliRunner().invoke(main, ["iur", "detect", str(folder), "--report", str(report), "--sample-md", str(md)])
+        assert result.exit_code == 0, result.output
+    md.write_text("# my own notes\n")
+    result = CliRunner().invoke(main, ["iur", "detect", str(folder), "--report", str(report), "--sample-md", str(md)])
+    assert result.exit_code == 2 and "--sample-md" in result.stderr and md.read_text() == "# my own notes\n"

@@ -14,7 +14,9 @@ from pathlib import Path
 import click
 
 from csp_check.cli.paths import existing_paths
-from csp_check.score.citod_bench import disagreements, disagreements_markdown, run, table
+from csp_check.errors import UsageError
+from csp_check.output.report_file import check_text_output
+from csp_check.score.citod_bench import DISAGREEMENTS_HEADER, disagreements, disagreements_markdown, run, table
 
 
 @click.group("benchmark")
@@ -37,6 +39,12 @@ def citod_command(paths: tuple[Path, ...], half: str | None, as_json: bool, disa
     """Label CI-ToD files (PATH...: calendar / navigate / weather JSON lists) and print precision,
     recall and F1 per label (QI, HI, KBI) and overall accuracy (all three right) against their
     gold labels. Exit 2 if an item could not be read (it is left out of the figures)."""
+    if disagreements_path is not None:  # checked before the work: an input or another file is never overwritten
+        try:
+            check_text_output(disagreements_path, list(paths), "--disagreements", DISAGREEMENTS_HEADER)
+        except UsageError as err:
+            click.echo(f"csp-check: error: {err}", err=True)
+            sys.exit(2)
     bench = run(paths, half)  # type: ignore[arg-type]
     for err in bench.errors:
         click.echo(f"csp-check: {err}", err=True)

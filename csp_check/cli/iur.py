@@ -26,6 +26,7 @@ from pathlib import Path
 import click
 
 from csp_check.cli.paths import existing_paths
+from csp_check.errors import UsageError
 from csp_check.iur.augment import augment_files, swaps_path
 from csp_check.iur.criteria import check_record
 from csp_check.iur.detect import Candidate, candidates
@@ -35,6 +36,7 @@ from csp_check.iur.records import RecordError, read_records, write_records
 from csp_check.iur.schema import Service, load_services
 from csp_check.llm.client import DEFAULT_CACHE_DIR, ChatClient, LLMSettings
 from csp_check.models import Dialogue
+from csp_check.output.report_file import check_output_path, check_text_output
 from csp_check.readers import FORMATS, read_dialogues
 from csp_check.score.split import HALVES, half_of
 
@@ -63,6 +65,27 @@ def records_of(path: Path) -> list:
         raise
 
 
+#: The first line of ``detect --sample-md``'s file (an earlier one may be overwritten).
+SAMPLE_HEADER = "# Indirect-request candidates for reading"
+
+
+def guard_output(path: Path | None, inputs: list[Path], keys: tuple[str, ...] | str, option: str = "--report") -> None:
+    """Exit 2 with one line before any work when writing ``path`` could destroy data: an input,
+    inside an input folder, a directory, or an existing file that is not an earlier output of the
+    same command (its first line a JSON object with ``keys``, or, for a Markdown sample, the
+    header line ``keys``) (:mod:`csp_check.output.report_file`, as ``validate --report``)."""
+    if path is None:
+        return
+    try:
+        if isinstance(keys, str):
+            check_text_output(path, inputs, option, keys)
+        else:
+            check_output_path(path, inputs, option, keys, kind="an earlier output of this command")
+    except UsageError as err:
+        click.echo(f"csp-check: error: {err}", err=True)
+        sys.exit(2)
+
+
 def write_lines(rows: list[dict], path: Path) -> None:
     with path.open("w", encoding="utf-8") as f:
         for row in rows:
@@ -81,6 +104,7 @@ def iur_group() -> None:
 @click.option("--report", type=click.Path(path_type=Path), required=True, help="JSON lines, one per record.")
 def check_command(file: Path, schemas: tuple[Path, ...], report: Path) -> None:
     """The deterministic criteria (direct, appropriateness, unambiguity CSP) of each record."""
+    guard_output(report, [file, *schemas], ("index", "utterance", "direct"))
     services = services_of(schemas)
     results = [check_record(i, r, services) for i, r in enumerate(records_of(file))]
     write_lines([r.model_dump(mode="json") for r in results], report)
@@ -102,7 +126,7 @@ def sample_key(c: Candidate) -> str:
 def candidates_markdown(rows: list[Candidate], per_kind: int) -> str:
     """A readable sample for a blind reader: ``per_kind`` candidates of each kind, first by
     :func:`sample_key`, each with its utterance, the two turns before, slot, value, kind and why."""
-    lines = ["# Indirect-request candidates for reading", "",
+    lines = [SAMPLE_HEADER, "",
              "Each item: a user turn whose belief state gains a value that no words of the dialogue so far name.",
              "Kind `implied`: the turn's words point to the value (an indirect request); `unsaid`: nothing does",
              "(an annotation error, unless a wording says it). Judge for each: is the kind right?", ""]
@@ -127,6 +151,8 @@ def candidates_markdown(rows: list[Candidate], per_kind: int) -> str:
 def detect_command(paths: tuple[Path, ...], report: Path, fmt: str, sample_md: Path | None, sample_half: str,
                    per_kind: int) -> None:
     """Implied and unsaid state values of the corpus's user turns, by half (work / check)."""
+    guard_output(report, list(paths), ("dialogue_id", "kind", "slot"))
+    guard_output(sample_md, list(paths), SAMPLE_HEADER, option="--sample-md")
     rows: list[Candidate] = []
     users: Counter[str] = Counter()
     errors = 0
@@ -180,6 +206,7 @@ def pct(x: float | None) -> str:
 def judge_command(file: Path, report: Path, base_url: str, model: str, temperature: float | None, cache_dir: Path,
                   no_cache: bool, concurrency: int, timeout: float, max_retries: int) -> None:
     """The paper's LLM proxies (N+1-way unambiguity, world understanding 1-10), scored as Table 3."""
+    guard_output(report, [file], ("index", "implied", "predicted"))
     records = records_of(file)
     client = client_of(base_url, model, 0.0 if temperature is None else temperature, max_retries, timeout, concurrency,
                        no_cache, cache_dir)

@@ -160,6 +160,25 @@ def check_output_path(
         raise UsageError(f"{option} {path}: cannot write: no such directory {path.parent}")
 
 
+def check_text_output(path: Path, inputs: Iterable[str | Path], option: str, header: str) -> None:
+    """Raise :class:`UsageError` (one line) when writing the text file ``path`` (a Markdown
+    sample for reading) could destroy data: as :func:`check_output_path`, but an existing file
+    is overwritten only when its first line is ``header`` (an earlier output of the command)."""
+    refuse_inputs(path, inputs, option)
+    if path.is_dir():
+        raise UsageError(f"{option} {path}: is a directory")
+    if path.is_file():
+        try:
+            with path.open(encoding="utf-8", errors="replace") as f:
+                first = f.readline(4096).rstrip("\n")
+        except OSError as err:
+            raise UsageError(f"{option} {path}: cannot read: {err.strerror or err}") from None
+        if first != header:
+            raise UsageError(f"{option} {path}: exists and is not an earlier output of this command; refusing to overwrite it")
+    if not path.exists() and not path.parent.is_dir():
+        raise UsageError(f"{option} {path}: cannot write: no such directory {path.parent}")
+
+
 def check_writable_dir(path: Path, option: str = "--out") -> None:
     """Raise :class:`UsageError` (one line) unless files can be written into the directory
     ``path`` (made if missing): checked before a command's work starts, so that a read-only

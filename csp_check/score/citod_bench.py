@@ -103,6 +103,9 @@ class Benchmark:
         return out
 
 
+#: The first line of the disagreements file (an earlier one may be overwritten).
+DISAGREEMENTS_HEADER = "# CI-ToD: disagreements with the gold labels"
+
 def run(paths: Iterable[str | Path], half: Half | None = None) -> Benchmark:
     """Label every dialogue of the CI-ToD files ``paths`` (only those of ``half`` when given)
     and score them against their gold labels. A broken item or one without gold labels is an
@@ -177,7 +180,7 @@ def disagreements(bench: Benchmark, n: int = 30) -> list[Scored]:
 def disagreements_markdown(chosen: Sequence[Scored]) -> str:
     """A file a fresh evaluator reads blind: per dialogue its text, KB rows, the gold labels,
     csp-check's and the violations' messages (certain or for review), and blanks to fill in."""
-    out = ["# CI-ToD: disagreements with the gold labels", "",
+    out = [DISAGREEMENTS_HEADER, "",
            "Each dialogue below is one where csp-check's labels (QI / HI / KBI for the LAST assistant turn) "
            "differ from CI-ToD's gold labels. For each, say per differing label whether the gold label is "
            "right (csp-check missed it or raised a false alarm) or the gold label is noise, and the class.",
