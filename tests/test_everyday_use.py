@@ -21,13 +21,16 @@ from rich.console import Console
 from support.nlsi import SCHEMA_FILE, example, schema
 from support.openai_server import FakeOpenAI, Status
 
+from csp_check import validate
 from csp_check.cli.main import main
+from csp_check.errors import UsageError
 from csp_check.models import ALL_CONSTRAINTS
 from csp_check.nlsi.build import ALSO_PARAPHRASES, BOOL_PARAPHRASES, DOMAIN_PARAPHRASES, WORDING_CUES, Wording
 from csp_check.nlsi.cues import DOMAIN_CUES
 from csp_check.output.console import RunProgress
 from csp_check.output.kb_coverage import kb_coverage_warning
 from csp_check.output.totals import count_dialogues, count_in_background
+from csp_check.readers.kb import load_kb
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = ROOT / "examples"
@@ -345,3 +348,11 @@ def test_built_paraphrases_name_their_domain_as_a_noun_phrase() -> None:
     said = [wording.domain_pref("Restaurants", "city", "San Jose") for _ in range(200)]
     assert not [t for t in said if BARE.search(t) or "For to eat" in t], said
     assert any("somewhere to eat" in t or "a place to eat" in t for t in said)
+
+
+def test_validate_takes_a_kb_path_as_the_cli_does() -> None:
+    from_path = [r.status.value for r in validate([ROOT / "examples" / "dialogues.jsonl"], kb=str(ROOT / "kb" / "restaurants.json"))]
+    loaded = [r.status.value for r in validate([ROOT / "examples" / "dialogues.jsonl"], kb=load_kb(ROOT / "kb" / "restaurants.json"))]
+    assert from_path == loaded and "inconsistent" in from_path
+    with pytest.raises(UsageError, match="no such KB"):
+        validate([ROOT / "examples" / "dialogues.jsonl"], kb=ROOT / "kb" / "missing.json")
