@@ -46,7 +46,7 @@ from csp_check.models import ALL_CONSTRAINTS, ConstraintId, Dialogue, DialogueRe
 from csp_check.output.report_file import canonical_source
 from csp_check.pipeline import check_dialogue, dialogue_csp, error_report, load_corpus, report_for, with_annotations
 from csp_check.readers import FORMATS
-from csp_check.readers.kb import load_kb
+from csp_check.readers.kb import load_kb_option
 from csp_check.run.engines import ENGINES
 from csp_check.run.interrupts import dialogue_deadline, worker_ignores_sigint
 from csp_check.run.ray_engine import RayShards
@@ -157,7 +157,7 @@ def validate(
 
     ``fmt``: ``auto`` or a reader name (:data:`csp_check.readers.FORMATS`). ``kb``: a loaded
     :class:`KnowledgeBase` or the path of a KB file or folder (read with
-    :func:`csp_check.readers.kb.load_kb`; an unreadable one raises :class:`UsageError`). ``constraints``:
+    :func:`~csp_check.readers.kb.load_kb_option`: an unreadable one is a :class:`UsageError`). ``constraints``:
     the enabled constraint ids. ``jobs``: worker processes (1 = in this process). ``solver``:
     also ask a solver (answers in ``report.extra["solver"]``; the verdict stays the checker's,
     also when a solver operation runs out of time: docs/cli.md, "Time limits").
@@ -186,10 +186,7 @@ def validate(
     if fmt not in FORMATS:
         raise UsageError(f"unknown format {fmt!r}; choose one of {', '.join(FORMATS)}")
     if isinstance(kb, (str, Path)):
-        try:
-            kb = load_kb(kb)
-        except (InputError, OSError, ValueError) as err:
-            raise UsageError(f"kb {kb}: {err}") from None
+        kb = load_kb_option(Path(kb))
     if jobs < 1:
         raise UsageError(f"jobs must be at least 1, not {jobs}")
     try:
