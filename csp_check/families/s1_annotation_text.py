@@ -149,10 +149,11 @@ class AnnotationText(Family[RecordedValuesInstance]):
     instance_type = RecordedValuesInstance
 
     def build(self, ctx) -> list[RecordedValuesInstance]:
-        """The instances :func:`annotation_constraints` reads off the dialogue."""
-        instances = list(annotation_constraints(ctx.dialogue, ctx.variables, ctx.lexicon, ctx.assignment))
-        ctx.implied += implied_requests(ctx.dialogue, ctx.variables)
-        return instances
+        """The instances :func:`annotation_constraints` reads off the dialogue; its implied values
+        (indirect requests, no instance) go to ``ctx.implied``."""
+        unnamed = unnamed_values(ctx.dialogue, ctx.variables)
+        ctx.implied += implied_requests(unnamed)
+        return annotation_constraints(ctx.dialogue, ctx.variables, ctx.lexicon, ctx.assignment, unnamed)
 
     def satisfied(self, constraint: RecordedValuesInstance, assignment: Mapping[str, Value], csp: CSP) -> bool:
         return all(assignment[n] in constraint.values for n in constraint.variables)
@@ -186,12 +187,14 @@ class AnnotationText(Family[RecordedValuesInstance]):
 
 
 def annotation_constraints(
-    dialogue: Dialogue, variables: list[Variable], lexicon: Lexicon, assignment: dict[str, Value]
+    dialogue: Dialogue, variables: list[Variable], lexicon: Lexicon, assignment: dict[str, Value],
+    unnamed: list[tuple[Variable, Candidate]] | None = None,
 ) -> list[RecordedValuesInstance]:
     """The S1 instances of ``dialogue`` (module docstring), in turn order.
 
     ``assignment`` is what the text says (:func:`csp_check.delexicalize.assignment.read_assignment`): a turn
     whose text names two different values of one slot is ambiguous and gives no instance.
+    ``unnamed``: :func:`unnamed_values` of the dialogue, when the caller has it already.
     """
     mentions = user_mentions(variables, assignment)
     spans: dict[int, list[Span]] = defaultdict(list)  # every variable's span (incl. v's own), by turn
@@ -248,7 +251,7 @@ def annotation_constraints(
                 if instance is not None:
                     out.append(instance)
     out += confirmed_call_constraints(dialogue, variables, lexicon, assignment, canonical)
-    out += indirect_constraints(dialogue, variables)
+    out += indirect_constraints(unnamed_values(dialogue, variables) if unnamed is None else unnamed)
     return out
 
 
@@ -259,11 +262,7 @@ UNNAMED = "belief state"
 def unnamed_values(dialogue: Dialogue, variables: list[Variable]) -> list[tuple[Variable, Candidate]]:
     """The implicit user ``inform`` variables (the first of each turn and slot) of values the
     turn's state gains that no words of the dialogue so far name, with their detection
-    (:func:`csp_check.iur.detect.implied_values`); memoised per dialogue and variable list, as
-    :func:`indirect_constraints` and :func:`implied_requests` both read it."""
-    key = (id(dialogue), id(variables), len(variables))
-    if key in _UNNAMED_LAST:
-        return _UNNAMED_LAST[key]
+    (:func:`csp_check.iur.detect.implied_values`), in turn order."""
     implicit = [v for v in variables
                 if v.speaker == "user" and v.role is ActRole.INFORM and v.kind is VariableKind.SLOT and v.span is None]
     found = implied_values(dialogue, {(v.turn, v.slot_type) for v in implicit})
@@ -274,31 +273,25 @@ def unnamed_values(dialogue: Dialogue, variables: list[Variable]) -> list[tuple[
         if pair in found and pair not in seen:
             seen.add(pair)
             out.append((v, found[pair]))
-    _UNNAMED_LAST.clear()  # one dialogue at a time: the build reads it twice, then moves on
-    _UNNAMED_LAST[key] = out
     return out
 
 
-#: :func:`unnamed_values`' last answer (key: the dialogue and variable list it was computed for).
-_UNNAMED_LAST: dict[tuple[int, int, int], list[tuple[Variable, Candidate]]] = {}
-
-
-def indirect_constraints(dialogue: Dialogue, variables: list[Variable]) -> list[RecordedValuesInstance]:
+def indirect_constraints(unnamed: list[tuple[Variable, Candidate]]) -> list[RecordedValuesInstance]:
     """S1 for the *unsaid* values (:func:`unnamed_values` whose turn has no words pointing to
     them): one ``x ∈ ∅`` each, for review (the lexical judge may lack the wording). Implied
     values (indirect requests) are no instance: :func:`implied_requests` reports them."""
     return [RecordedValuesInstance(id=ConstraintId.S1, variables=[v.name], turn=v.turn, slot_type=v.slot_type,
                                    values=[], record=UNNAMED,
                                    uncertain=f"unsaid: {c.reason} (the lexical judge may lack its wording)")
-            for v, c in unnamed_values(dialogue, variables) if c.kind != "implied"]
+            for v, c in unnamed if c.kind != "implied"]
 
 
-def implied_requests(dialogue: Dialogue, variables: list[Variable]) -> list[ImpliedValue]:
+def implied_requests(unnamed: list[tuple[Variable, Candidate]]) -> list[ImpliedValue]:
     """The *implied* values (:func:`unnamed_values` whose turn's words point to them: indirect
     user requests, IUR paper §3), reported apart from the violations (``DialogueReport.implied``),
     never a constraint."""
     return [ImpliedValue(turn=v.turn, slot=v.slot_type, value=c.value, reason=c.reason)
-            for v, c in unnamed_values(dialogue, variables) if c.kind == "implied"]
+            for v, c in unnamed if c.kind == "implied"]
 
 
 def confirmed_call_constraints(
