@@ -17,6 +17,7 @@ import pytest
 from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from support import attacks
 from support import fuzzing as fz
 
 from csp_check.cli.main import main
@@ -232,30 +233,6 @@ def _spawn(*args: str) -> subprocess.Popen:
                             text=True, env=env, cwd=ROOT, start_new_session=True)  # fmt: skip
 
 
-def _group(pgid: int) -> list[int]:
-    """Processes still in process group ``pgid`` (the run's, started in its own session)."""
-    out = []
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                stat = Path(f"/proc/{entry}/stat").read_text()
-            except OSError:
-                continue
-            fields = stat[stat.rfind(")") + 2 :].split()
-            if fields[0] not in "ZX" and int(fields[2]) == pgid:
-                out.append(int(entry))
-    return out
-
-
-def _wait_for(condition, timeout: float = 60) -> bool:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if condition():
-            return True
-        time.sleep(0.02)
-    return False
-
-
 def _part_lines(directory: Path) -> int:
     return sum(len(p.read_bytes().splitlines()) for p in directory.glob(".r.jsonl.*.part"))
 
@@ -264,7 +241,7 @@ def _has_descendant(pid: int, name: str) -> bool:
     for entry in os.listdir("/proc"):
         if entry.isdigit():
             try:
-                if name in Path(f"/proc/{entry}/comm").read_text() and int(entry) in _group(pid):
+                if name in Path(f"/proc/{entry}/comm").read_text() and int(entry) in attacks.process_group(pid):
                     return True
             except OSError:
                 continue
@@ -281,7 +258,7 @@ def _assert_clean_interrupt(proc: subprocess.Popen, report: Path | None) -> list
     assert "Traceback" not in out + err and "Aborted" not in out + err, err
     err_lines = [line for line in err.splitlines() if line.strip()]
     assert len(err_lines) == 1 and err_lines[0].startswith("csp-check: interrupted"), err
-    assert _wait_for(lambda: not _group(proc.pid), 5), f"processes left: {_group(proc.pid)}"
+    assert attacks.wait_for(lambda: not attacks.process_group(proc.pid), 5), f"processes left: {attacks.process_group(proc.pid)}"
     if report is None:
         return []
     reports = [json.loads(line) for line in report.read_text().splitlines()] if report.exists() else []
@@ -326,10 +303,10 @@ def test_sigint_mid_run_is_clean_and_resumable(tmp_path: Path, extra: tuple, wai
     report = tmp_path / "r.jsonl"
     proc = _spawn("validate", str(path), "--report", str(report), "--quiet", *extra)
     if wait_for == "lines":
-        ready = _wait_for(lambda: _part_lines(tmp_path) >= 3 or proc.poll() is not None)
+        ready = attacks.wait_for(lambda: _part_lines(tmp_path) >= 3 or proc.poll() is not None)
     else:
-        _wait_for(lambda: _part_lines(tmp_path) >= 1 or proc.poll() is not None)  # past start-up's `minizinc --solvers`
-        ready = _wait_for(lambda: _has_descendant(proc.pid, "minizinc") or _has_descendant(proc.pid, "fzn-gecode") or proc.poll() is not None)
+        attacks.wait_for(lambda: _part_lines(tmp_path) >= 1 or proc.poll() is not None)  # past start-up's `minizinc --solvers`
+        ready = attacks.wait_for(lambda: _has_descendant(proc.pid, "minizinc") or _has_descendant(proc.pid, "fzn-gecode") or proc.poll() is not None)
     assert ready and proc.poll() is None, "the run ended before it could be interrupted"
     if group:
         os.killpg(proc.pid, signal.SIGINT)
