@@ -19,9 +19,11 @@ import time
 import zipfile
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 from typing import Any
 
+from support.openai_server import LoopbackServer
 from support.sgd import sgd_dialogue
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -142,7 +144,7 @@ def process_group(pgid: int) -> list[int]:
 # --- hostile servers ---------------------------------------------------------------------------
 
 
-class HostileServer:
+class HostileServer(LoopbackServer):
     """An OpenAI-compatible ``/v1/chat/completions`` on 127.0.0.1 that misbehaves one way:
 
     - ``drip``: a valid answer whose body comes one byte every ``delay`` seconds;
@@ -152,9 +154,6 @@ class HostileServer:
     ``hits`` counts requests. Stops itself after ``lifetime`` seconds."""
 
     def __init__(self, mode: str, delay: float = 0.2, size: int = 8 << 20, lifetime: float = 120.0):
-        import threading
-        from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-
         self.hits = 0
         server = self
 
@@ -202,25 +201,7 @@ class HostileServer:
                 self.send_header("Content-Length", str(length))
                 self.end_headers()
 
-        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.httpd.daemon_threads = True
-        self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
-        self.watchdog = threading.Timer(lifetime, self.httpd.shutdown)
-
-    @property
-    def base_url(self) -> str:
-        """``http://127.0.0.1:PORT/v1``."""
-        return f"http://127.0.0.1:{self.httpd.server_address[1]}/v1"
-
-    def __enter__(self) -> HostileServer:
-        self.thread.start()
-        self.watchdog.start()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.watchdog.cancel()
-        self.httpd.shutdown()
-        self.httpd.server_close()
+        super().__init__(Handler, lifetime)
 
 
 # --- the attack suite ------------------------------------------------------------------------

@@ -31,7 +31,33 @@ class Status:
 Reply = Callable[[list[dict], dict], "str | Status"]
 
 
-class FakeOpenAI:
+class LoopbackServer:
+    """A threaded HTTP server on 127.0.0.1 serving ``handler`` (a ``BaseHTTPRequestHandler``
+    class), started by ``with``; it stops itself after ``lifetime`` seconds whatever the test does."""
+
+    def __init__(self, handler: type[BaseHTTPRequestHandler], lifetime: float = 120.0):
+        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+        self.httpd.daemon_threads = True
+        self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
+        self.watchdog = threading.Timer(lifetime, self.httpd.shutdown)
+
+    @property
+    def base_url(self) -> str:
+        """``http://127.0.0.1:PORT/v1``."""
+        return f"http://127.0.0.1:{self.httpd.server_address[1]}/v1"
+
+    def __enter__(self):
+        self.thread.start()
+        self.watchdog.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.watchdog.cancel()
+        self.httpd.shutdown()
+        self.httpd.server_close()
+
+
+class FakeOpenAI(LoopbackServer):
     """OpenAI-compatible ``/v1/chat/completions`` answering with ``reply(messages, body)``."""
 
     def __init__(self, reply: Reply, lifetime: float = 120.0):
@@ -68,25 +94,7 @@ class FakeOpenAI:
                 self.end_headers()
                 self.wfile.write(data)
 
-        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.httpd.daemon_threads = True
-        self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
-        self.watchdog = threading.Timer(lifetime, self.httpd.shutdown)
-
-    @property
-    def base_url(self) -> str:
-        """``http://127.0.0.1:PORT/v1``."""
-        return f"http://127.0.0.1:{self.httpd.server_address[1]}/v1"
-
-    def __enter__(self) -> FakeOpenAI:
-        self.thread.start()
-        self.watchdog.start()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.watchdog.cancel()
-        self.httpd.shutdown()
-        self.httpd.server_close()
+        super().__init__(Handler, lifetime)
 
 
 def unused_url() -> str:
