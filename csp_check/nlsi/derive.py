@@ -60,7 +60,7 @@ def derive(ctx: Context) -> tuple[list[ApiCall], list[Rule]]:
             pool = service_slots(ctx.schema, d, ctx.rules, g.values.get(d, {})) if release else ctx.schema.domains[d]
             src_loc = next((v for c in calls if ctx.domain_of(c) == source for s, v in sorted(c.arguments) if s in LOCATION_SLOTS), None)
             loc_slot = next((s for s in sorted(pool) if s in LOCATION_SLOTS), None)
-            ruled = any(r.action and r.action[0] == loc_slot and not r.condition and d in r.domains for r in ctx.rules)
+            ruled = loc_slot is not None and ctx.instructs(d, loc_slot)
             placed = release and any(s in LOCATION_SLOTS for s in base)  # the release: one place, carried or stated
             if src_loc is not None and loc_slot is not None and loc_slot not in base and not ruled and not placed:  # P4 wins
                 base[loc_slot] = src_loc
@@ -85,7 +85,7 @@ def _carry_same_names(ctx: Context, source: str, d: str, calls: list[ApiCall], b
         return
     own = set(service_slots(ctx.schema, d, ctx.rules, base))
     for s, v in src.arguments:
-        ruled = any(r.action and r.action[0] == s and not r.condition and d in r.domains for r in ctx.rules)
+        ruled = ctx.instructs(d, s)
         if s in own and s not in base and not ruled:
             base[s] = v
 

@@ -292,19 +292,13 @@ def _share_preferences(ctx, st: Structure) -> tuple[list[LoweredConstraint], dic
             if s2 is None or ctx.grounding.stated(target, s2) is not None:
                 continue
             if release and (carried & LOCATION_SLOTS or any(ctx.grounding.stated(target, s) is not None for s in LOCATION_SLOTS)
-                            or any(r.action and r.action[0] == s2 and not r.condition and target in r.domains for r in ctx.rules)):
+                            or ctx.instructs(target, s2)):
                 continue  # the release: one place, carried or stated (derive._carry_same_names)
-            forced = [s for s in sorted(src.slots) if s in LOCATION_SLOTS and (ctx.grounding.stated(source, s) is not None or any(
-                r.action and r.action[0] == s and not r.condition and source in r.domains for r in ctx.rules))]
+            forced = [s for s in sorted(src.slots) if s in LOCATION_SLOTS
+                      and (ctx.grounding.stated(source, s) is not None or ctx.instructs(source, s))]
             for s1 in forced[:1]:  # the source's own location (stated or preferred), never one added to share
-                for k in range(2):
-                    z = f"share{src.index}_{tgt.index}_{s1}.{k}"
-                    st.domain[z] = {"yes", "no"}
-                    preferred[z] = "yes"
-                    prims = (AnyOf((st.is_value(z, "no"), AllEqual((src.slots[s1], tgt.slots[s2])))),
-                             AnyOf((st.is_value(z, "no"), st.is_value(src.slots[s1], ABSENT, excluded=True))))
-                    cons.append(LoweredConstraint(id=ConstraintId("P2"), variables=[z, src.slots[s1], tgt.slots[s2]],
-                                                  primitives=prims, label=f"prefer: {tgt.method} shares {src.method}'s {s1}"))
+                _prefer_equal_present(st, cons, preferred, f"share{src.index}_{tgt.index}_{s1}", src.slots[s1],
+                                      tgt.slots[s2], f"prefer: {tgt.method} shares {src.method}'s {s1}")
     return cons, preferred
 
 
@@ -320,22 +314,27 @@ def _carry_preferences(ctx, st: Structure, source: str, target: str, src: CallVa
     carried: set[str] = set()
     for tgt in st.of_domain(target):
         for s in sorted(set(src.slots) & set(tgt.slots) & own):
-            if ctx.grounding.stated(target, s) is not None or any(
-                    r.action and r.action[0] == s and not r.condition and target in r.domains for r in ctx.rules):
+            if ctx.grounding.stated(target, s) is not None or ctx.instructs(target, s):
                 continue
-            if ctx.grounding.stated(source, s) is None and not any(
-                    r.action and r.action[0] == s and source in r.domains for r in ctx.rules):
+            if ctx.grounding.stated(source, s) is None and not ctx.instructs(source, s, unconditioned=False):
                 continue  # the source's own value (stated or instructed), never one added to share
             carried.add(s)
-            for k in range(2):
-                z = f"carry{src.index}_{tgt.index}_{s}.{k}"
-                st.domain[z] = {"yes", "no"}
-                preferred[z] = "yes"
-                prims = (AnyOf((st.is_value(z, "no"), AllEqual((src.slots[s], tgt.slots[s])))),
-                         AnyOf((st.is_value(z, "no"), st.is_value(src.slots[s], ABSENT, excluded=True))))
-                cons.append(LoweredConstraint(id=ConstraintId("P2"), variables=[z, src.slots[s], tgt.slots[s]],
-                                              primitives=prims, label=f"prefer: {tgt.method} carries {src.method}'s {s}"))
+            _prefer_equal_present(st, cons, preferred, f"carry{src.index}_{tgt.index}_{s}", src.slots[s], tgt.slots[s],
+                                  f"prefer: {tgt.method} carries {src.method}'s {s}")
     return carried
+
+
+def _prefer_equal_present(st: Structure, cons: list[LoweredConstraint], preferred: dict[str, str], name: str,
+                          source: str, target: str, label: str) -> None:
+    """Two yes/no indicators ``NAME.0``, ``NAME.1``, preferred "yes": "yes" means the target
+    variable equals the source's, and the source's is present (not ``ABSENT``)."""
+    for k in range(2):
+        z = f"{name}.{k}"
+        st.domain[z] = {"yes", "no"}
+        preferred[z] = "yes"
+        prims = (AnyOf((st.is_value(z, "no"), AllEqual((source, target)))),
+                 AnyOf((st.is_value(z, "no"), st.is_value(source, ABSENT, excluded=True))))
+        cons.append(LoweredConstraint(id=ConstraintId("P2"), variables=[z, source, target], primitives=prims, label=label))
 
 
 @dataclass

@@ -78,6 +78,12 @@ class Context:
                 out.append(ruled[0] if len(options) > 1 and len(ruled) == 1 else d)
         return list(dict.fromkeys(out))
 
+    def instructs(self, domain: str, slot: str, unconditioned: bool = True) -> bool:
+        """Whether an instruction of the profile fills ``slot`` in ``domain`` (with
+        ``unconditioned``: an instruction without a condition, which holds in every call)."""
+        return any(r.action and r.action[0] == slot and domain in r.domains and not (unconditioned and r.condition)
+                   for r in self.rules)
+
     def condition_holds(self, rule: Rule, call: ApiCall) -> bool:
         """A value rule's condition in one call: its domain and every condition pair."""
         domain = self.domain_of(call)
