@@ -6,15 +6,13 @@ from __future__ import annotations
 
 import json
 import re
-import threading
-import time
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
 pytest.importorskip("openai")
 
 from support.nlsi import SCHEMA_FILE, example, schema
+from support.openai_server import FakeOpenAI
 
 from csp_check.llm.client import LLMSettings
 from csp_check.nlsi.check import Checker
@@ -22,50 +20,16 @@ from csp_check.nlsi.instructions import InstructionParser, Rule, Unparsed
 from csp_check.nlsi.llm_parse import LlmFallbackParser, validate_answer
 
 
-class FakeChat:
-    """``POST /v1/chat/completions``: ``answer(prompt) -> str`` decides the message text; every
-    prompt is recorded in ``prompts``."""
+class FakeChat(FakeOpenAI):
+    """``POST /v1/chat/completions``: ``answer(prompt) -> str`` decides the message text of the
+    last message (the prompt); every prompt is recorded in ``prompts``."""
 
     def __init__(self, answer):
-        self.answer = answer
-        self.prompts: list[str] = []
-        server = self
-
-        class Handler(BaseHTTPRequestHandler):
-            def log_message(self, *args):
-                pass
-
-            def do_POST(self):
-                body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
-                prompt = body["messages"][-1]["content"]
-                server.prompts.append(prompt)
-                payload = {
-                    "id": "x", "object": "chat.completion", "created": int(time.time()), "model": body["model"],
-                    "choices": [{"index": 0, "finish_reason": "stop",
-                                 "message": {"role": "assistant", "content": server.answer(prompt)}}],
-                }  # fmt: skip
-                data = json.dumps(payload).encode()
-                self.send_response(200)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(data)))
-                self.end_headers()
-                self.wfile.write(data)
-
-        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.httpd.daemon_threads = True
-        self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
+        super().__init__(lambda messages, body: answer(messages[-1]["content"]))
 
     @property
-    def base_url(self) -> str:
-        return f"http://127.0.0.1:{self.httpd.server_address[1]}/v1"
-
-    def __enter__(self):
-        self.thread.start()
-        return self
-
-    def __exit__(self, *exc):
-        self.httpd.shutdown()
-        self.httpd.server_close()
+    def prompts(self) -> list[str]:
+        return [body["messages"][-1]["content"] for body in self.requests]
 
 
 def _settings(server, cache_dir, model="fake") -> LLMSettings:
