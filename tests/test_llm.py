@@ -10,11 +10,13 @@ import random
 import re
 import threading
 import time
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 
 import pytest
 
 pytest.importorskip("openai")
+
+from support.openai_server import LoopbackServer
 
 from csp_check.check.evaluate import violations
 from csp_check.families import instance
@@ -183,7 +185,7 @@ def test_cache_key_depends_on_every_setting(tmp_path):
 # --------------------------------------------------------------------------- the fake server
 
 
-class FakeServer:
+class FakeServer(LoopbackServer):
     """OpenAI-compatible ``POST /v1/chat/completions`` on 127.0.0.1 filling every ``[MASK]`` of
     the prompt's dialogue with :data:`FILLS`. ``plans[marker]`` lists how to answer successive
     requests for the dialogue greeting with ``marker`` (default ``ok``): ``ok``, ``bad-json``,
@@ -206,24 +208,7 @@ class FakeServer:
                 body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
                 server.handle(self, body)
 
-        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.httpd.daemon_threads = True
-        self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
-        self.watchdog = threading.Timer(lifetime, self.httpd.shutdown)  # stops itself whatever happens
-
-    @property
-    def base_url(self) -> str:
-        return f"http://127.0.0.1:{self.httpd.server_address[1]}/v1"
-
-    def __enter__(self) -> FakeServer:
-        self.thread.start()
-        self.watchdog.start()
-        return self
-
-    def __exit__(self, *exc) -> None:
-        self.watchdog.cancel()
-        self.httpd.shutdown()
-        self.httpd.server_close()
+        super().__init__(Handler, lifetime)  # stops itself whatever happens
 
     def handle(self, h: BaseHTTPRequestHandler, body: dict) -> None:
         prompt = body["messages"][-1]["content"]
