@@ -12,6 +12,9 @@ Reading rules (what each pair writes into the copy's last system turn ``r``)
   names the settled one in the same words.
 - ``qi_welcome`` — the user's query thanks for nothing: the fault answers "you are welcome" (QI);
   the twin adds "thanks" to the query.
+- ``kbi_number_word`` — ``r`` names one KB place and writes its distance (``3_miles``): the fault
+  writes another KB distance in words ("five miles": C5, KBI); the twin writes the place's own in
+  words ("three miles").
 
 Source: the classes of CI-ToD's construction (Qin et al., EMNLP 2021, §2.2) as the labels read
 them (:mod:`csp_check.score.citod`).
@@ -24,13 +27,16 @@ from dataclasses import dataclass
 from typing import Literal
 
 from csp_check.corpora.citod import ATTRIBUTE_COLUMNS
+from csp_check.language.number_words import UNITS
 from csp_check.models import Dialogue
 from csp_check.score.citod_read import Lexicon, TurnReading
 
-PairKind = Literal["kbi_value", "hi_switch", "qi_welcome"]
-PAIR_KINDS: tuple[PairKind, ...] = ("kbi_value", "hi_switch", "qi_welcome")
+PairKind = Literal["kbi_value", "hi_switch", "qi_welcome", "kbi_number_word"]
+PAIR_KINDS: tuple[PairKind, ...] = ("kbi_value", "hi_switch", "qi_welcome", "kbi_number_word")
 #: The label each kind's fault must set (its twin must set none).
-EXPECTED: dict[PairKind, str] = {"kbi_value": "kbi", "hi_switch": "hi", "qi_welcome": "qi"}
+EXPECTED: dict[PairKind, str] = {"kbi_value": "kbi", "hi_switch": "hi", "qi_welcome": "qi", "kbi_number_word": "kbi"}
+#: A number → its word, for the distances written in words.
+NUMBER_WORDS = {value: word for word, value in UNITS.items()}
 
 
 @dataclass(frozen=True)
@@ -60,9 +66,11 @@ def citod_pair(dialogue: Dialogue, kind: PairKind, rng: random.Random) -> Pair |
     if len({m.value for m in named}) != 1 or lex.domain == "weather":
         return None
     entity = named[0].value
+    if kind == "kbi_number_word":
+        return _number_word(dialogue, lex, r, entity, rng)
     if kind == "kbi_value":
         attributes = [m for m in r.mentions if m.column in ATTRIBUTE_COLUMNS[lex.domain] and m.how == "value"
-                      and m.column != "poi_type" and m.value in r.tokens]
+                      and m.column != "poi_type" and m.value in u_text(dialogue, r).split()]
         if not attributes:
             return None
         m = rng.choice(attributes)
@@ -82,6 +90,25 @@ def citod_pair(dialogue: Dialogue, kind: PairKind, rng: random.Random) -> Pair |
     lead = "navigating you to" if lex.domain == "navigate" else "your reminder is about"
     return Pair(kind, _with(dialogue, {r.index: f"{lead} {rng.choice(candidates)}"}),
                 _with(dialogue, {r.index: f"{lead} {entity}"}))
+
+
+def _number_word(dialogue: Dialogue, lex: Lexicon, r: TurnReading, entity: str, rng: random.Random) -> Pair | None:
+    """The ``kbi_number_word`` pair: the distance of ``r``'s place, written in words."""
+    text = dialogue.turns[r.index].utterance
+    distances = [m for m in r.mentions if m.column == "distance" and m.how == "value" and m.value in text.split()]
+    rows = lex.rows_of("poi", entity)
+    if not distances or len(rows) != 1 or not distances[0].value.split("_")[0].isdigit():
+        return None
+    own = rows[0].get("distance", "")
+    others = sorted(v for v in lex.kb_values.get("distance", set()) if v != own and v.split("_")[0].isdigit())
+    if not others or not own.split("_")[0].isdigit():
+        return None
+
+    def spelled(value: str) -> str:
+        return f"{NUMBER_WORDS[int(value.split('_')[0])]} miles"
+
+    return Pair("kbi_number_word", _with(dialogue, {r.index: _replace(text, distances[0].value, spelled(rng.choice(others)))}),
+                _with(dialogue, {r.index: _replace(text, distances[0].value, spelled(own))}))
 
 
 def u_text(dialogue: Dialogue, u: TurnReading) -> str:

@@ -14,6 +14,9 @@ Reading rules
   after "at" / "is" / "address" / "located" (KVRET's ``certain_address`` places), which is the
   address; an ontology entity whose words are all in exactly one KB entity's is that entity
   ("medicine" → ``taking_medicine``);
+- a **number in words** is read as its digits in KVRET's form ("two miles" → ``2_miles``, "seventy
+  degrees" → ``70f``, "three pm" → ``3pm``, "the tenth" → ``the_10th``:
+  :mod:`csp_check.language.number_words`);
 - an **entity's own word**: a place or event named by one of its words that no other value of the
   KB or ontology has and that is no word for any place ("keen" for ``hotel_keen``; "yoga" for
   ``yoga_activity``; not "city" of ``redwood_city``), read as the entity when no whole value is there;
@@ -41,6 +44,7 @@ import re
 from dataclasses import dataclass, field
 
 from csp_check.corpora.citod import ATTRIBUTE_COLUMNS, ENTITY_COLUMN, NO_VALUE, WEEKDAYS
+from csp_check.language.number_words import digits_for_words
 from csp_check.models import Dialogue
 from csp_check.readers.citod import kb_rows
 
@@ -219,8 +223,10 @@ class Lexicon:
                 known[key] = (column, longer[0], True)
 
     def read(self, index: int, speaker: str, text: str) -> TurnReading:
-        """The :class:`TurnReading` of one turn's text."""
-        raw = text.lower().split()
+        """The :class:`TurnReading` of one turn's text (numbers in words read as digits:
+        :func:`csp_check.language.number_words.digits_for_words`)."""
+        text = digits_for_words(text.lower())
+        raw = text.split()
         words, token_of = [], []
         for t, token in enumerate(raw):
             for w in words_of(token):
