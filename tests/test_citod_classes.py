@@ -68,3 +68,23 @@ def test_kbi_numbers_in_words_against_the_kb_and_their_twins(tmp_path: Path) -> 
     assert not labels(tmp_path, "navigate", ["where is hotel_keen", "hotel_keen is three miles away"])[2]
     assert labels(tmp_path, "calendar", ["when is my dinner", "your dinner is on the tenth at 3pm"])[2]
     assert not labels(tmp_path, "calendar", ["when is my dinner", "your dinner is on the twelfth at three pm"])[2]
+
+
+def test_kbi_a_negated_value_the_kb_has_and_its_twins(tmp_path: Path) -> None:
+    assert labels(tmp_path, "navigate", ["where is hotel_keen", "hotel_keen is not 3_miles away"])[2]
+    assert not labels(tmp_path, "navigate", ["where is hotel_keen", "hotel_keen is not 5_miles away"])[2]
+    assert labels(tmp_path, "navigate", ["any traffic to the_westin", "the_westin has no heavy_traffic"])[2]
+    assert not labels(tmp_path, "navigate", ["any traffic to hotel_keen", "hotel_keen has no heavy_traffic"])[2]
+    assert labels(tmp_path, "weather", ["will it rain in alameda on monday", "it will not rain on monday in alameda"])[2]
+    assert not labels(tmp_path, "weather", ["will it rain in alameda on monday", "it will not snow on monday in alameda"])[2]
+    assert labels(tmp_path, "weather", ["will it snow in alameda", "it will not snow at all this week in alameda"])[2]
+    assert not labels(tmp_path, "weather", ["will it drizzle in alameda", "it will not drizzle at all this week in alameda"])[2]
+
+
+def test_kbi_paraphrases_of_closed_values_and_their_twins(tmp_path: Path) -> None:
+    assert labels(tmp_path, "navigate", ["any traffic to hotel_keen", "the road to hotel_keen is jammed"])[2]
+    assert not labels(tmp_path, "navigate", ["any traffic to the_westin", "the road to the_westin is jammed"])[2]
+    assert labels(tmp_path, "navigate", ["any traffic to the_westin", "the_westin has clear roads"])[2]
+    assert not labels(tmp_path, "navigate", ["any traffic to hotel_keen", "hotel_keen has clear roads"])[2]
+    assert labels(tmp_path, "weather", ["what about monday in boston", "it will be sunny on monday in boston"])[2]
+    assert not labels(tmp_path, "weather", ["what about wednesday in boston", "it will be sunny on wednesday in boston"])[2]

@@ -15,6 +15,12 @@ Reading rules (what each pair writes into the copy's last system turn ``r``)
 - ``kbi_number_word`` — ``r`` names one KB place and writes its distance (``3_miles``): the fault
   writes another KB distance in words ("five miles": C5, KBI); the twin writes the place's own in
   words ("three miles").
+- ``kbi_negated`` — ``r`` names one KB place and writes its distance or traffic as the KB's: the
+  fault negates that value ("is not 3_miles away": C5, KBI); the twin negates another value of
+  the column ("is not 5_miles away").
+- ``kbi_paraphrase`` — ``r`` names one KB place and writes its traffic (``heavy_traffic``): the
+  fault writes a paraphrase of another traffic value ("the roads are clear": C5, KBI); the twin a
+  paraphrase of the place's own ("it is congested").
 
 Source: the classes of CI-ToD's construction (Qin et al., EMNLP 2021, §2.2) as the labels read
 them (:mod:`csp_check.score.citod`).
@@ -30,11 +36,14 @@ from csp_check.corpora.citod import ATTRIBUTE_COLUMNS
 from csp_check.language.number_words import UNITS
 from csp_check.models import Dialogue
 from csp_check.score.citod_read import Lexicon, TurnReading
+from csp_check.score.citod_values import PARAPHRASES
 
-PairKind = Literal["kbi_value", "hi_switch", "qi_welcome", "kbi_number_word"]
-PAIR_KINDS: tuple[PairKind, ...] = ("kbi_value", "hi_switch", "qi_welcome", "kbi_number_word")
+PairKind = Literal["kbi_value", "hi_switch", "qi_welcome", "kbi_number_word", "kbi_paraphrase", "kbi_negated"]
+PAIR_KINDS: tuple[PairKind, ...] = ("kbi_value", "hi_switch", "qi_welcome", "kbi_number_word", "kbi_paraphrase",
+                                    "kbi_negated")
 #: The label each kind's fault must set (its twin must set none).
-EXPECTED: dict[PairKind, str] = {"kbi_value": "kbi", "hi_switch": "hi", "qi_welcome": "qi", "kbi_number_word": "kbi"}
+EXPECTED: dict[PairKind, str] = {"kbi_value": "kbi", "hi_switch": "hi", "qi_welcome": "qi", "kbi_number_word": "kbi",
+                                 "kbi_paraphrase": "kbi", "kbi_negated": "kbi"}
 #: A number → its word, for the distances written in words.
 NUMBER_WORDS = {value: word for word, value in UNITS.items()}
 
@@ -68,6 +77,10 @@ def citod_pair(dialogue: Dialogue, kind: PairKind, rng: random.Random) -> Pair |
     entity = named[0].value
     if kind == "kbi_number_word":
         return _number_word(dialogue, lex, r, entity, rng)
+    if kind == "kbi_paraphrase":
+        return _paraphrase(dialogue, lex, r, entity, rng)
+    if kind == "kbi_negated":
+        return _negated(dialogue, lex, r, entity, rng)
     if kind == "kbi_value":
         attributes = [m for m in r.mentions if m.column in ATTRIBUTE_COLUMNS[lex.domain] and m.how == "value"
                       and m.column != "poi_type" and m.value in u_text(dialogue, r).split()]
@@ -109,6 +122,36 @@ def _number_word(dialogue: Dialogue, lex: Lexicon, r: TurnReading, entity: str, 
 
     return Pair("kbi_number_word", _with(dialogue, {r.index: _replace(text, distances[0].value, spelled(rng.choice(others)))}),
                 _with(dialogue, {r.index: _replace(text, distances[0].value, spelled(own))}))
+
+
+def _paraphrase(dialogue: Dialogue, lex: Lexicon, r: TurnReading, entity: str, rng: random.Random) -> Pair | None:
+    """The ``kbi_paraphrase`` pair: the traffic of ``r``'s place, paraphrased."""
+    text = dialogue.turns[r.index].utterance
+    said = [m for m in r.mentions if m.column == "traffic_info" and m.how == "value" and m.value in text.split()]
+    rows = lex.rows_of("poi", entity)
+    phrases = PARAPHRASES["traffic_info"]
+    if not said or len(rows) != 1 or rows[0].get("traffic_info") not in phrases or r.negated:
+        return None
+    own = rows[0]["traffic_info"]
+    other = rng.choice(sorted(v for v in phrases if v != own))
+    return Pair("kbi_paraphrase", _with(dialogue, {r.index: _replace(text, said[0].value, rng.choice(phrases[other]))}),
+                _with(dialogue, {r.index: _replace(text, said[0].value, rng.choice(phrases[own]))}))
+
+
+def _negated(dialogue: Dialogue, lex: Lexicon, r: TurnReading, entity: str, rng: random.Random) -> Pair | None:
+    """The ``kbi_negated`` pair: the place's own distance or traffic negated, and another one."""
+    text = dialogue.turns[r.index].utterance
+    rows = lex.rows_of("poi", entity)
+    said = [m for m in r.mentions if m.column in ("distance", "traffic_info") and m.how == "value"
+            and m.value in text.split() and rows and rows[0].get(m.column) == m.value]
+    if not said or len(rows) != 1 or r.negated or r.question:
+        return None
+    m = rng.choice(said)
+    others = sorted(lex.kb_values.get(m.column, set()) - {m.value})
+    if not others:
+        return None
+    return Pair("kbi_negated", _with(dialogue, {r.index: _replace(text, m.value, f"not {m.value}")}),
+                _with(dialogue, {r.index: _replace(text, m.value, f"not {rng.choice(others)}")}))
 
 
 def u_text(dialogue: Dialogue, u: TurnReading) -> str:

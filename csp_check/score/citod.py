@@ -64,6 +64,7 @@ from csp_check.constraint_ids import ConstraintId
 from csp_check.corpora.citod import ATTRIBUTE_COLUMNS, WEEKDAYS
 from csp_check.models import Dialogue, VariableRef, Violation
 from csp_check.score.citod_read import Lexicon, Mention, TurnReading, value_words
+from csp_check.score.citod_values import clearly_negated
 from csp_check.score.citod_words import (
     ASKED_INFO,
     ASKING,
@@ -79,6 +80,8 @@ from csp_check.score.citod_words import (
 )
 
 LABELS = ("qi", "hi", "kbi")
+#: Words by which a weather statement is about the whole week ("not cloudy at all this week").
+WHOLE_WEEK = frozenset({"week", "weekly", "all", "everyday", "anytime"})
 
 
 @dataclass(frozen=True)
@@ -177,12 +180,20 @@ class _Check:
             if not m.in_kb and m.how == "value" and m.value not in said_before:
                 self.flag("kbi", "C5", [m], f"turn {r.index} says {m.column}={m.value!r}; no KB row has it")
         for i, m in enumerate(r.mentions):
-            if m.column not in ATTRIBUTE_COLUMNS.get(self.lex.domain, ()) or not m.in_kb or m.column == "poi_type" and r.negated:
+            if (m.column not in ATTRIBUTE_COLUMNS.get(self.lex.domain, ()) or not (m.in_kb or m.how == "paraphrase")
+                    or m.column == "poi_type" and r.negated):
                 continue
             entity, anchor, doubt = self.bind(r, i)
             if entity is None:
                 continue
             rows = self.lex.rows_of(self.lex.entity_column, entity)
+            if r.denied(m) or clearly_negated(r.tokens, m.raw_start, r.denials):  # "it is not 5_miles away"
+                if rows and all(row.get(m.column) == m.value for row in rows) and not r.question:
+                    scope = None if clearly_negated(r.tokens, m.raw_start, r.denials) else \
+                        "the negation's scope is not one clause: it may deny something else"
+                    self.flag("kbi", "C5", [*anchor, m], f"turn {r.index} denies {m.column}={m.value!r} of "
+                              f"{entity!r}; the KB has it", doubt or scope)
+                continue
             if rows and not any(row.get(m.column) == m.value for row in rows):
                 kb = sorted({row.get(m.column, "") for row in rows})
                 self.flag("kbi", "C5", [*anchor, m], f"turn {r.index} says {m.column}={m.value!r} of {entity!r}; "
@@ -367,10 +378,18 @@ class _Check:
                 where = "on any day of the KB's week"
             if not rows:
                 continue
-            denied = r.denied(m)
+            denied = r.denied(m) or clearly_negated(r.tokens, m.raw_start, r.denials)
             fitting = [row for row in rows if fits(row, m) != denied]
             if denied and len(rows) > 1:
-                continue  # "no hail this week" is refuted by one day only when its day is said
+                if days or not set(r.words) & WHOLE_WEEK:
+                    continue  # "no hail on friday" is refuted by friday's row; "no hail" by no one day
+                if len(fitting) < len(rows):  # "it will not be cloudy at all this week": any day refutes it
+                    kb = "; ".join(sorted(weather_text(row) for row in rows if fits(row, m)))
+                    scope = None if clearly_negated(r.tokens, m.raw_start, r.denials) else \
+                        "the negation's scope is not one clause: it may deny something else"
+                    self.flag("kbi", "C5", [m], f"turn {r.index} says no {m.value!r} for {city} all week; the KB "
+                              f"has {kb}", scope)
+                continue
             if not fitting:
                 kb = "; ".join(sorted({weather_text(row) for row in rows}))
                 doubt = None if len(days) <= 1 else "several days in the turn: the value may be another day's"

@@ -17,6 +17,8 @@ Reading rules
 - a **number in words** is read as its digits in KVRET's form ("two miles" → ``2_miles``, "seventy
   degrees" → ``70f``, "three pm" → ``3pm``, "the tenth" → ``the_10th``:
   :mod:`csp_check.language.number_words`);
+- a **paraphrase** of a closed value names it ("jammed" → ``heavy_traffic``, "sunny" → ``clear``:
+  :data:`csp_check.score.citod_values.PARAPHRASES`), found as a value is, after the values;
 - an **entity's own word**: a place or event named by one of its words that no other value of the
   KB or ontology has and that is no word for any place ("keen" for ``hotel_keen``; "yoga" for
   ``yoga_activity``; not "city" of ``redwood_city``), read as the entity when no whole value is there;
@@ -47,6 +49,7 @@ from csp_check.corpora.citod import ATTRIBUTE_COLUMNS, ENTITY_COLUMN, NO_VALUE, 
 from csp_check.language.number_words import digits_for_words
 from csp_check.models import Dialogue
 from csp_check.readers.citod import kb_rows
+from csp_check.score.citod_values import PARAPHRASES
 
 #: A word for a kind of place → the ``poi_type`` it names (KVRET's navigation requests).
 KIND_WORDS = {
@@ -189,6 +192,14 @@ class Lexicon:
         for column in reversed(columns):  # the entity column last: a value it shares ("home") names the entity
             for value in kb_values.get(column, ()):
                 known[value_words(value)] = (column, value, True)
+        self.paraphrased: set[tuple[str, ...]] = set()
+        for column in columns:  # "jammed" → heavy_traffic, "sunny" → clear: the KB's closed value sets
+            for value, phrases in PARAPHRASES.get(column, {}).items():
+                for phrase in phrases:
+                    key = tuple(words_of(phrase))
+                    if key not in known:
+                        known[key] = (column, value, value in kb_values.get(column, ()))
+                        self.paraphrased.add(key)
         for spelled, hit in list(known.items()):  # "jack s house" for jacks_house, "trader joe s" for trader_joes
             if hit[0] == self.entity_column:
                 for j, w in enumerate(spelled):
@@ -242,7 +253,8 @@ class Lexicon:
                 if hit is not None:
                     if hit[0] == self.entity_column and hit[1] in self.addresses and i and words[i - 1] in ADDRESS_LEADS:
                         hit = ("address", hit[1], hit[1] in self.kb_values.get("address", ()))  # "the address is X"
-                    reading.mentions.append(Mention(index, hit[0], hit[1], i, i + n, hit[2], raw_start=token_of[i]))
+                    how = "paraphrase" if tuple(words[i:i + n]) in self.paraphrased else "value"
+                    reading.mentions.append(Mention(index, hit[0], hit[1], i, i + n, hit[2], how, token_of[i]))
                     taken[i:i + n] = [True] * n
         for i, w in enumerate(words):
             if taken[i]:
