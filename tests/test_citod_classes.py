@@ -7,10 +7,17 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+from support.data import SHARED_DATA
+
 from csp_check.language.number_words import decades, digits_for_words
 from csp_check.models import Dialogue
 from csp_check.readers import citod
 from csp_check.score.citod import labels_of, violations
+from csp_check.score.citod_bench import fault_rates, run
+
+CITOD = SHARED_DATA / "citod"
+needs_citod = pytest.mark.skipif(not (CITOD / "weather_new_dev.json").is_file(), reason="../shared/data/citod is absent")
 
 NAV_KB = [
     {"traffic_info": "no_traffic", "address": "578_arbol_dr", "distance": "3_miles", "poi_type": "rest_stop",
@@ -88,3 +95,30 @@ def test_kbi_paraphrases_of_closed_values_and_their_twins(tmp_path: Path) -> Non
     assert not labels(tmp_path, "navigate", ["any traffic to hotel_keen", "hotel_keen has clear roads"])[2]
     assert labels(tmp_path, "weather", ["what about monday in boston", "it will be sunny on monday in boston"])[2]
     assert not labels(tmp_path, "weather", ["what about wednesday in boston", "it will be sunny on wednesday in boston"])[2]
+
+
+def test_qi_the_weather_attribute_asked_and_the_one_answered(tmp_path: Path) -> None:
+    assert labels(tmp_path, "weather", ["will it rain in alameda on monday", "it will be 40f-60f on monday in alameda"])[0]
+    assert not labels(tmp_path, "weather", ["will it rain in alameda on monday", "it will rain on monday in alameda"])[0]
+    assert not labels(tmp_path, "weather", ["what is the weather in alameda on monday",
+                                            "it will be 40f-60f on monday in alameda"])[0]
+
+
+def test_hi_a_weather_statement_against_the_history_and_the_attribute_it_asked(tmp_path: Path) -> None:
+    said = ["will it rain in alameda on monday", "it will rain on monday in alameda", "are you sure"]
+    assert labels(tmp_path, "weather", [*said, "it will snow on monday in alameda"])[1]
+    assert labels(tmp_path, "weather", [*said, "it will not rain on monday in alameda"])[1]
+    assert not labels(tmp_path, "weather", [*said, "yes it will rain on monday in alameda"])[1]
+    assert not labels(tmp_path, "weather", [*said, "it will snow on tuesday in alameda"])[1]
+    asked = ["will it snow in alameda on tuesday", "it will snow on tuesday in alameda", "what about boston"]
+    assert labels(tmp_path, "weather", [*asked, "it will be 20f-30f on tuesday in boston"])[1]
+    assert not labels(tmp_path, "weather", [*asked, "it will snow on tuesday in boston too"])[1]
+
+
+@needs_citod
+def test_weather_faults_are_caught_and_their_true_twins_are_not() -> None:
+    """The weather fault generators on the consistent dialogues of the weather work half."""
+    rates = fault_rates(run([CITOD / "weather_new_dev.json"], "work"))
+    for kind in ("qi_weather_attribute", "hi_weather_swap"):
+        pairs, caught, twins = rates[kind]
+        assert pairs >= 3 and caught == pairs and twins == 0, (kind, rates[kind])

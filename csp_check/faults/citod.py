@@ -18,6 +18,11 @@ Reading rules (what each pair writes into the copy's last system turn ``r``)
 - ``kbi_negated`` — ``r`` names one KB place and writes its distance or traffic as the KB's: the
   fault negates that value ("is not 3_miles away": C5, KBI); the twin negates another value of
   the column ("is not 5_miles away").
+- ``qi_weather_attribute`` — a weather query asks for an attribute ("will it rain") of the city
+  the user named last (and the weekday, else the KB's first day of the city): the fault answers with that day's temperatures only (QI); the twin with the
+  day's attribute.
+- ``hi_weather_swap`` — after a weather query of a city (and weekday, as above), ``r`` is followed by "are you
+  sure" and a system turn: the fault gives another attribute for that day (HI); the twin the KB's.
 - ``kbi_paraphrase`` — ``r`` names one KB place and writes its traffic (``heavy_traffic``): the
   fault writes a paraphrase of another traffic value ("the roads are clear": C5, KBI); the twin a
   paraphrase of the place's own ("it is congested").
@@ -32,18 +37,20 @@ import random
 from dataclasses import dataclass
 from typing import Literal
 
-from csp_check.corpora.citod import ATTRIBUTE_COLUMNS
+from csp_check.corpora.citod import ATTRIBUTE_COLUMNS, WEEKDAYS
 from csp_check.language.number_words import UNITS
 from csp_check.models import Dialogue
 from csp_check.score.citod_read import Lexicon, TurnReading
 from csp_check.score.citod_values import PARAPHRASES
 
-PairKind = Literal["kbi_value", "hi_switch", "qi_welcome", "kbi_number_word", "kbi_paraphrase", "kbi_negated"]
+PairKind = Literal["kbi_value", "hi_switch", "qi_welcome", "kbi_number_word", "kbi_paraphrase", "kbi_negated",
+                   "qi_weather_attribute", "hi_weather_swap"]
 PAIR_KINDS: tuple[PairKind, ...] = ("kbi_value", "hi_switch", "qi_welcome", "kbi_number_word", "kbi_paraphrase",
-                                    "kbi_negated")
+                                    "kbi_negated", "qi_weather_attribute", "hi_weather_swap")
 #: The label each kind's fault must set (its twin must set none).
 EXPECTED: dict[PairKind, str] = {"kbi_value": "kbi", "hi_switch": "hi", "qi_welcome": "qi", "kbi_number_word": "kbi",
-                                 "kbi_paraphrase": "kbi", "kbi_negated": "kbi"}
+                                 "kbi_paraphrase": "kbi", "kbi_negated": "kbi", "qi_weather_attribute": "qi",
+                                 "hi_weather_swap": "hi"}
 #: A number → its word, for the distances written in words.
 NUMBER_WORDS = {value: word for word, value in UNITS.items()}
 
@@ -70,6 +77,8 @@ def citod_pair(dialogue: Dialogue, kind: PairKind, rng: random.Random) -> Pair |
             return None
         fault = _with(dialogue, {r.index: "you are welcome"})
         return Pair(kind, fault, _with(dialogue, {r.index: "you are welcome", u.index: f"{u_text(dialogue, u)} thanks"}))
+    if kind in ("qi_weather_attribute", "hi_weather_swap"):
+        return _weather(dialogue, lex, kind, turns, rng)
     column = lex.entity_column
     named = [m for m in r.mentions if m.column == column and m.in_kb and m.how == "value"]
     if len({m.value for m in named}) != 1 or lex.domain == "weather":
@@ -152,6 +161,44 @@ def _negated(dialogue: Dialogue, lex: Lexicon, r: TurnReading, entity: str, rng:
         return None
     return Pair("kbi_negated", _with(dialogue, {r.index: _replace(text, m.value, f"not {m.value}")}),
                 _with(dialogue, {r.index: _replace(text, m.value, f"not {rng.choice(others)}")}))
+
+
+def _weather(dialogue: Dialogue, lex: Lexicon, kind: PairKind, turns: list[TurnReading], rng: random.Random) -> Pair | None:
+    """The weather pairs: the city and weekday the user's turns named last, their row, and a last
+    turn about it."""
+    r, u = turns[-1], turns[-2]
+    users = [t for t in turns if t.speaker == "user"]
+    cities = next(([m.value for m in t.mentions if m.column == "location" and m.in_kb] for t in reversed(users)
+                   if any(m.column == "location" and m.in_kb for m in t.mentions)), [])
+    days = next(([w for w in t.words if w in WEEKDAYS] for t in reversed(users) if set(t.words) & set(WEEKDAYS)), [])
+    if lex.domain != "weather" or u.speaker != "user" or len(set(cities)) != 1 or len(set(days)) > 1:
+        return None
+    rows = lex.weekday_rows(cities[0], days[0]) if days else lex.rows_of("location", cities[0])[:1]
+    if len(rows) != 1:
+        return None
+    row, where = rows[0], f"on {rows[0]['date']} in {cities[0]}"
+    if kind == "qi_weather_attribute":
+        if "weather_attribute" not in u.requests or {"high_temperature", "low_temperature"} & u.requests:
+            return None
+        return Pair(kind, _with(dialogue, {r.index: f"it will be {row['low_temperature']}-{row['high_temperature']} {where}"}),
+                    _with(dialogue, {r.index: f"it will be {row['weather_attribute']} {where}"}))
+    others = sorted({x["weather_attribute"] for x in lex.rows} - {row["weather_attribute"]}
+                    - {a for a in ("clear", "skies") if row["weather_attribute"] in ("clear", "skies")})
+    if not others:
+        return None
+    base = _with(dialogue, {r.index: f"it will be {row['weather_attribute']} {where}"})
+    return Pair(kind, _appended(base, ["are you sure", f"it will be {rng.choice(others)} {where}"]),
+                _appended(base, ["are you sure", f"yes it will be {row['weather_attribute']} {where}"]))
+
+
+def _appended(dialogue: Dialogue, texts: list[str]) -> Dialogue:
+    """A copy of ``dialogue`` with a user turn and a system turn added (``texts``)."""
+    copy = dialogue.model_copy(deep=True)
+    last = copy.turns[-1]
+    for text, speaker in zip(texts, ("user", "system"), strict=True):
+        copy.turns.append(last.model_copy(update={"index": len(copy.turns), "speaker": speaker, "utterance": text,
+                                                  "kb_results": [], "acts": [], "state": {}}))
+    return copy
 
 
 def u_text(dialogue: Dialogue, u: TurnReading) -> str:

@@ -61,10 +61,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from csp_check.constraint_ids import ConstraintId
-from csp_check.corpora.citod import ATTRIBUTE_COLUMNS, WEEKDAYS
+from csp_check.corpora.citod import ATTRIBUTE_COLUMNS
 from csp_check.models import Dialogue, VariableRef, Violation
 from csp_check.score.citod_read import Lexicon, Mention, TurnReading, value_words
 from csp_check.score.citod_values import clearly_negated
+from csp_check.score.citod_weather import weather_follow_up, weather_history, weather_kb
 from csp_check.score.citod_words import (
     ASKED_INFO,
     ASKING,
@@ -74,14 +75,10 @@ from csp_check.score.citod_words import (
     ONLY_WORDS,
     ROUTE_STEMS,
     THANKS,
-    fits,
     miles,
-    weather_text,
 )
 
 LABELS = ("qi", "hi", "kbi")
-#: Words by which a weather statement is about the whole week ("not cloudy at all this week").
-WHOLE_WEEK = frozenset({"week", "weekly", "all", "everyday", "anytime"})
 
 
 @dataclass(frozen=True)
@@ -344,57 +341,11 @@ class _Check:
                 return
 
     def weather(self) -> None:
-        """C5 on the weather row of the city and day said; C2 on the city."""
-        r = self.last
-        assert r is not None
-        said_before = {m.value for t in self.history for m in t.mentions}
-        for m in r.mentions:
-            if m.column == "location" and not m.in_kb and m.value not in said_before:
-                self.flag("kbi", "C5", [m], f"turn {r.index} names the city {m.value!r}; the KB has no row of it")
-        history_city = [v for t in reversed(self.history) for v in t.values("location")][:1]
-        days = [w for w in r.words if w in WEEKDAYS]
-        asked_days = [w for w in self.user.words if w in WEEKDAYS] if self.user else []
-        for i, m in enumerate(r.mentions):
-            if m.column not in ("weather_attribute", "high_temperature", "low_temperature"):
-                continue
-            before = [c.value for c in r.mentions[:i] if c.column == "location"]
-            after = [c.value for c in r.mentions[i + 1:] if c.column == "location"]
-            cities = before[-1:] or after[:1] or history_city
-            if not cities:
-                continue
-            city = cities[0]
-            day_before = [w for w in r.words[:m.start] if w in WEEKDAYS]
-            day_after = [w for w in r.words[m.end:] if w in WEEKDAYS]
-            if days:
-                day = days[0] if len(days) == 1 else (day_after[:1] or day_before[-1:])[0]
-                rows = self.lex.weekday_rows(city, day)
-                where = f"on {day}"
-            elif len(set(asked_days)) == 1:
-                day = asked_days[0]
-                rows = self.lex.weekday_rows(city, day)
-                where = f"on {day} (the day the user asked about)"
-            else:  # today, tomorrow, this week: the day is not known; some day of the city must fit
-                rows = self.lex.rows_of("location", city)
-                where = "on any day of the KB's week"
-            if not rows:
-                continue
-            denied = r.denied(m) or clearly_negated(r.tokens, m.raw_start, r.denials)
-            fitting = [row for row in rows if fits(row, m) != denied]
-            if denied and len(rows) > 1:
-                if days or not set(r.words) & WHOLE_WEEK:
-                    continue  # "no hail on friday" is refuted by friday's row; "no hail" by no one day
-                if len(fitting) < len(rows):  # "it will not be cloudy at all this week": any day refutes it
-                    kb = "; ".join(sorted(weather_text(row) for row in rows if fits(row, m)))
-                    scope = None if clearly_negated(r.tokens, m.raw_start, r.denials) else \
-                        "the negation's scope is not one clause: it may deny something else"
-                    self.flag("kbi", "C5", [m], f"turn {r.index} says no {m.value!r} for {city} all week; the KB "
-                              f"has {kb}", scope)
-                continue
-            if not fitting:
-                kb = "; ".join(sorted({weather_text(row) for row in rows}))
-                doubt = None if len(days) <= 1 else "several days in the turn: the value may be another day's"
-                self.flag("kbi", "C5", [m], f"turn {r.index} says {'no ' if denied else ''}{m.value!r} for {city} "
-                          f"{where}; the KB has {kb}", doubt)
+        """C5 on the weather row of the city and day said; C2 on the city and on the history's
+        weather statements (:mod:`csp_check.score.citod_weather`)."""
+        weather_kb(self)
+        weather_history(self)
+        weather_follow_up(self)
 
     # -- HI -------------------------------------------------------------------------------------
     def history_entity(self) -> None:

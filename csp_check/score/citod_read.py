@@ -71,7 +71,8 @@ REQUEST_WORDS = {
     "temperature": ("high_temperature", "low_temperature"), "hot": ("high_temperature",),
     "cold": ("low_temperature",), "warm": ("high_temperature",), "highest": ("high_temperature",),
     "lowest": ("low_temperature",), "high": ("high_temperature",), "low": ("low_temperature",),
-    "weather": ("weather_attribute",), "forecast": ("weather_attribute",), "rain": ("weather_attribute",),
+    "weather": ("weather_attribute", "high_temperature", "low_temperature"),  # any column answers "the weather"
+    "forecast": ("weather_attribute", "high_temperature", "low_temperature"), "rain": ("weather_attribute",),
     "snow": ("weather_attribute",), "sunny": ("weather_attribute",), "cloudy": ("weather_attribute",),
 }
 #: Words after which a value that is both an address and a place's name (KVRET's
@@ -269,6 +270,8 @@ class Lexicon:
             if w in REQUEST_WORDS and not (i and words[i - 1] in PREFERENCE_WORDS):
                 reading.requests.update(REQUEST_WORDS[w])  # "the shortest distance" prefers a route, asks nothing
         reading.mentions.sort(key=lambda m: m.start)
+        if any(m.column == "weather_attribute" for m in reading.mentions):
+            reading.requests.add("weather_attribute")  # "will it be humid": a weather word asks for the attribute
         kinds = any(m.column == "poi_type" for m in reading.mentions)
         if kinds and "address" not in words and not any(m.column == self.entity_column for m in reading.mentions):
             reading.requests.discard("address")  # "where is a hotel" asks for a place, not an address
