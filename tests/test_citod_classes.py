@@ -122,3 +122,12 @@ def test_weather_faults_are_caught_and_their_true_twins_are_not() -> None:
     for kind in ("qi_weather_attribute", "hi_weather_swap"):
         pairs, caught, twins = rates[kind]
         assert pairs >= 3 and caught == pairs and twins == 0, (kind, rates[kind])
+
+
+def test_kbi_the_only_one_against_the_kb_count_and_its_twins(tmp_path: Path) -> None:
+    assert labels(tmp_path, "navigate", ["i need a hotel", "hotel_keen is the only rest_stop i have"])[2]
+    assert not labels(tmp_path, "navigate", ["i need groceries", "trader_joes is the only grocery_store i have"])[2]
+    assert not labels(tmp_path, "navigate", ["i need a hotel", "hotel_keen is the only rest_stop within 3_miles"])[2]
+    assert not labels(tmp_path, "navigate", ["a hotel avoiding all heavy_traffic", "hotel_keen is the only one"])[2]
+    assert not labels(tmp_path, "navigate", ["i need a hotel", "the route to hotel_keen is the only one i have"])[2]
+    assert not labels(tmp_path, "navigate", ["i need a hotel", "hotel_keen is the only rest_stop nearby"])[2]  # vague

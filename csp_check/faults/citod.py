@@ -23,6 +23,10 @@ Reading rules (what each pair writes into the copy's last system turn ``r``)
   day's attribute.
 - ``hi_weather_swap`` — after a weather query of a city (and weekday, as above), ``r`` is followed by "are you
   sure" and a system turn: the fault gives another attribute for that day (HI); the twin the KB's.
+- ``kbi_only`` — ``r`` names one KB place of a kind the KB has several of, the user's turns asking
+  no distance or traffic and the query neither an attribute nor a route (the twin's statement
+  answers no request): the fault calls it "the only <kind> i have" (C5 with a count, KBI); the
+  twin "the only <kind> within <its distance>" when it is strictly the nearest of its kind.
 - ``kbi_paraphrase`` — ``r`` names one KB place and writes its traffic (``heavy_traffic``): the
   fault writes a paraphrase of another traffic value ("the roads are clear": C5, KBI); the twin a
   paraphrase of the place's own ("it is congested").
@@ -42,15 +46,16 @@ from csp_check.language.number_words import UNITS
 from csp_check.models import Dialogue
 from csp_check.score.citod_read import Lexicon, TurnReading
 from csp_check.score.citod_values import PARAPHRASES
+from csp_check.score.citod_words import COMMANDS, miles
 
 PairKind = Literal["kbi_value", "hi_switch", "qi_welcome", "kbi_number_word", "kbi_paraphrase", "kbi_negated",
-                   "qi_weather_attribute", "hi_weather_swap"]
+                   "qi_weather_attribute", "hi_weather_swap", "kbi_only"]
 PAIR_KINDS: tuple[PairKind, ...] = ("kbi_value", "hi_switch", "qi_welcome", "kbi_number_word", "kbi_paraphrase",
-                                    "kbi_negated", "qi_weather_attribute", "hi_weather_swap")
+                                    "kbi_negated", "qi_weather_attribute", "hi_weather_swap", "kbi_only")
 #: The label each kind's fault must set (its twin must set none).
 EXPECTED: dict[PairKind, str] = {"kbi_value": "kbi", "hi_switch": "hi", "qi_welcome": "qi", "kbi_number_word": "kbi",
                                  "kbi_paraphrase": "kbi", "kbi_negated": "kbi", "qi_weather_attribute": "qi",
-                                 "hi_weather_swap": "hi"}
+                                 "hi_weather_swap": "hi", "kbi_only": "kbi"}
 #: A number → its word, for the distances written in words.
 NUMBER_WORDS = {value: word for word, value in UNITS.items()}
 
@@ -90,6 +95,8 @@ def citod_pair(dialogue: Dialogue, kind: PairKind, rng: random.Random) -> Pair |
         return _paraphrase(dialogue, lex, r, entity, rng)
     if kind == "kbi_negated":
         return _negated(dialogue, lex, r, entity, rng)
+    if kind == "kbi_only":
+        return _only(dialogue, lex, turns, entity)
     if kind == "kbi_value":
         attributes = [m for m in r.mentions if m.column in ATTRIBUTE_COLUMNS[lex.domain] and m.how == "value"
                       and m.column != "poi_type" and m.value in u_text(dialogue, r).split()]
@@ -199,6 +206,22 @@ def _appended(dialogue: Dialogue, texts: list[str]) -> Dialogue:
         copy.turns.append(last.model_copy(update={"index": len(copy.turns), "speaker": speaker, "utterance": text,
                                                   "kb_results": [], "acts": [], "state": {}}))
     return copy
+
+
+def _only(dialogue: Dialogue, lex: Lexicon, turns: list[TurnReading], entity: str) -> Pair | None:
+    """The ``kbi_only`` pair: "the only <kind>" of a place the KB has several of its kind."""
+    rows = lex.rows_of("poi", entity)
+    asked = {w for t in turns[:-1] if t.speaker == "user" for w in t.tokens}
+    if (lex.domain != "navigate" or len(rows) != 1 or any(w.endswith("_miles") for w in asked)
+            or asked & {"heavy_traffic", "no_traffic"} or turns[-2].requests or set(turns[-2].words) & COMMANDS):
+        return None
+    kind, own = rows[0].get("poi_type", ""), miles(rows[0].get("distance", ""))
+    others = [miles(row.get("distance", "")) for row in lex.rows if row.get("poi_type") == kind and row is not rows[0]]
+    if not others or own is None or any(d is None or d <= own for d in others):
+        return None
+    r = turns[-1]
+    return Pair("kbi_only", _with(dialogue, {r.index: f"{entity} is the only {kind} i have"}),
+                _with(dialogue, {r.index: f"{entity} is the only {kind} within {rows[0]['distance']}"}))
 
 
 def u_text(dialogue: Dialogue, u: TurnReading) -> str:

@@ -63,6 +63,7 @@ from dataclasses import dataclass
 from csp_check.constraint_ids import ConstraintId
 from csp_check.corpora.citod import ATTRIBUTE_COLUMNS
 from csp_check.models import Dialogue, VariableRef, Violation
+from csp_check.score.citod_only import only_claim
 from csp_check.score.citod_read import Lexicon, Mention, TurnReading, value_words
 from csp_check.score.citod_values import clearly_negated
 from csp_check.score.citod_weather import weather_follow_up, weather_history, weather_kb
@@ -160,6 +161,7 @@ class _Check:
             self.nearest()
             self.one_entity()
             self.no_result()
+            only_claim(self)
         self.history_entity()
         self.attribute_history()
         self.answer()
