@@ -131,3 +131,16 @@ def test_kbi_the_only_one_against_the_kb_count_and_its_twins(tmp_path: Path) -> 
     assert not labels(tmp_path, "navigate", ["a hotel avoiding all heavy_traffic", "hotel_keen is the only one"])[2]
     assert not labels(tmp_path, "navigate", ["i need a hotel", "the route to hotel_keen is the only one i have"])[2]
     assert not labels(tmp_path, "navigate", ["i need a hotel", "hotel_keen is the only rest_stop nearby"])[2]  # vague
+
+
+def test_a_decade_is_vague_never_certain(tmp_path: Path) -> None:
+    name, kb = FILES["weather"]
+    (tmp_path / "entities.json").write_text(json.dumps(ONTOLOGY))
+    raw = {"id": 1, "dialogue": [{"turn": "driver", "utterance": "how warm will it be in alameda on monday"},
+                                 {"turn": "assistant", "utterance": "highs in the 90s on monday in alameda"}],
+           "scenario": {"kb": {"items": kb}, "qi": "0", "hi": "0", "kbi": "0"}, "HIPosition": []}
+    (tmp_path / name).write_text(json.dumps([raw]))
+    [(dialogue, _)] = list(citod.items(tmp_path / name))
+    assert isinstance(dialogue, Dialogue)
+    found = violations(dialogue)
+    assert any("in the 90s" in v.message and not v.certain for v in found) and not labels_of(found).kbi

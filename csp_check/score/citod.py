@@ -66,7 +66,7 @@ from csp_check.models import Dialogue, VariableRef, Violation
 from csp_check.score.citod_only import only_claim
 from csp_check.score.citod_read import Lexicon, Mention, TurnReading, value_words
 from csp_check.score.citod_values import clearly_negated
-from csp_check.score.citod_weather import weather_follow_up, weather_history, weather_kb
+from csp_check.score.citod_weather import vague_temperatures, weather_follow_up, weather_history, weather_kb
 from csp_check.score.citod_words import (
     ASKED_INFO,
     ASKING,
@@ -346,6 +346,7 @@ class _Check:
         """C5 on the weather row of the city and day said; C2 on the city and on the history's
         weather statements (:mod:`csp_check.score.citod_weather`)."""
         weather_kb(self)
+        vague_temperatures(self)
         weather_history(self)
         weather_follow_up(self)
 

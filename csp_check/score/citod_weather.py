@@ -10,7 +10,8 @@ Reading rules
   its stem or group (:func:`csp_check.score.citod_values.weather_agree`). A denied value ("no
   hail this sunday") is refuted only on its day, or on any day of the week when ``r`` speaks of
   the whole week ("it will not be cloudy at all this week"); certain when one clause scopes the
-  negation (:func:`csp_check.score.citod_values.clearly_negated`).
+  negation (:func:`csp_check.score.citod_values.clearly_negated`). A decade ("highs in the
+  70s") no temperature of the city falls in: for review (a decade is vague).
 - **HI, C2 across turns**: a weather statement of ``r`` (an attribute of a city on a day) agrees
   with what an earlier system turn stated of that city on that day: another attribute of the
   closed set, or the same one negated, is a contradiction (certain when each turn names one city
@@ -29,6 +30,7 @@ from collections.abc import Sequence
 from typing import Protocol
 
 from csp_check.corpora.citod import WEEKDAYS
+from csp_check.language.number_words import decades
 from csp_check.score.citod_read import Lexicon, Mention, TurnReading
 from csp_check.score.citod_values import clearly_negated, weather_agree
 from csp_check.score.citod_words import fits, stem, weather_text
@@ -107,6 +109,30 @@ def weather_kb(c: Check) -> None:
             doubt = None if len(days) <= 1 else "several days in the turn: the value may be another day's"
             c.flag("kbi", "C5", [m], f"turn {r.index} says {'no ' if denied else ''}{m.value!r} for {city} "
                    f"{where}; the KB has {kb}", doubt)
+
+
+def vague_temperatures(c: Check) -> None:
+    """KBI for review: a decade ("highs in the 70s", "lows in the sixties") that no temperature of
+    the city's rows (on the day said, else the week) falls in. A decade is vague — "in the 70s"
+    may round, or speak of most days — so no rule settles it: never certain."""
+    r = c.last
+    assert r is not None
+    cities = [m.value for m in r.mentions if m.column == "location"] or \
+        [v for t in reversed(c.history) for v in t.values("location")][:1]
+    if len(set(cities)) != 1:
+        return
+    days = [w for w in r.words if w in WEEKDAYS]
+    rows = c.lex.weekday_rows(cities[0], days[0]) if len(set(days)) == 1 else c.lex.rows_of("location", cities[0])
+    for at, low in decades(r.words):
+        lead = set(r.words[max(0, at - 3):at])
+        columns = [col for col, words in (("high_temperature", {"high", "highs"}), ("low_temperature", {"low", "lows"}))
+                   if lead & words] or ["high_temperature", "low_temperature"]
+        temps = [int(row[col][:-1]) for row in rows for col in columns if row.get(col, "")[:-1].isdigit()]
+        if temps and not any(low <= t <= low + 9 for t in temps):
+            c.flag("kbi", "C5", [], f"turn {r.index} says {' / '.join(columns)} in the {low}s for {cities[0]}; the KB "
+                   f"has {', '.join(sorted({f'{t}f' for t in temps}))}",
+                   "a decade is vague ('in the 70s'): it may round or speak of most days")
+            return
 
 
 def statements(t: TurnReading, turns: Sequence[TurnReading]) -> list[tuple[Mention, str, str | None, bool, bool]]:
@@ -190,5 +216,5 @@ def weather_follow_up(c: Check) -> None:
                f"turn {earlier.index} asked for {', '.join(sorted(asked))} and the query asks for nothing else")
 
 
-__all__ = ["RELATIVE_DAYS", "WEATHER_COLUMNS", "WHOLE_WEEK", "Check", "statements", "weather_follow_up",
-           "weather_history", "weather_kb"]
+__all__ = ["RELATIVE_DAYS", "WEATHER_COLUMNS", "WHOLE_WEEK", "Check", "statements", "vague_temperatures",
+           "weather_follow_up", "weather_history", "weather_kb"]
