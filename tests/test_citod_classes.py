@@ -144,3 +144,10 @@ def test_a_decade_is_vague_never_certain(tmp_path: Path) -> None:
     assert isinstance(dialogue, Dialogue)
     found = violations(dialogue)
     assert any("in the 90s" in v.message and not v.certain for v in found) and not labels_of(found).kbi
+
+
+def test_qi_an_attribute_restated_otherwise_that_is_all_the_answer_says(tmp_path: Path) -> None:
+    said = ["where is a hotel", "hotel_keen is 3_miles away"]
+    assert labels(tmp_path, "navigate", [*said, "set the gps there", "hotel_keen is 5_miles away"]) == (True, True, True)
+    assert labels(tmp_path, "navigate", [*said, "how far is it again", "hotel_keen is 5_miles away"]) == (False, True, True)
+    assert not labels(tmp_path, "navigate", [*said, "set the gps there", "hotel_keen is 5_miles away at 578_arbol_dr"])[0]

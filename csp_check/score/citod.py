@@ -47,7 +47,8 @@ Reading rules
   word for word; the settled entity again for a
   user who asked for another (unless ``r`` says it is the only one). Calendar: a value the query
   stated (not asked), given otherwise. Weather: another city than the one asked. An attribute an
-  earlier system turn gave, restated otherwise, which the query does not ask for: for review.
+  earlier system turn gave, restated otherwise, which the query does not ask for: certain when it
+  is the only column ``r`` states ("X is 5_miles away" to "set the gps"), else for review.
 
 Each violation's ``reading`` holds ``label: qi`` (``hi``, ``kbi``): the label it makes.
 Source: CI-ToD (arXiv 2109.11292) §2 for the labels; the paper's C2, C4, C5 (Labruna & Magnini
@@ -326,8 +327,10 @@ class _Check:
                         self.flag("hi", "C2", [h, *anchor, m], f"turn {r.index} says {m.column}={m.value!r} of "
                                   f"{entity!r}; turn {t.index} said {h.value!r}", doubt or doubt_then)
                         if self.user is not None and m.column not in self.user.requests:
+                            alone = {x.column for x in r.mentions if x.column in columns} == {m.column}
                             self.flag("qi", "C2", [h, *anchor, m], f"turn {r.index} gives {entity!r}'s {m.column} "
                                       f"again, which turn {t.index} gave and the user's query does not ask for",
+                                      None if alone and not (doubt or doubt_then) else
                                       "what the query asks is not said: a restated attribute may still answer it")
                         return
 
