@@ -197,10 +197,10 @@ class Lexicon:
         for column in columns:  # "jammed" → heavy_traffic, "sunny" → clear: the KB's closed value sets
             for value, phrases in PARAPHRASES.get(column, {}).items():
                 for phrase in phrases:
-                    key = tuple(words_of(phrase))
-                    if key not in known:
-                        known[key] = (column, value, value in kb_values.get(column, ()))
-                        self.paraphrased.add(key)
+                    phrase_words = tuple(words_of(phrase))
+                    if phrase_words not in known:
+                        known[phrase_words] = (column, value, value in kb_values.get(column, ()))
+                        self.paraphrased.add(phrase_words)
         for spelled, hit in list(known.items()):  # "jack s house" for jacks_house, "trader joe s" for trader_joes
             if hit[0] == self.entity_column:
                 for j, w in enumerate(spelled):

@@ -140,7 +140,7 @@ def statements(t: TurnReading, turns: Sequence[TurnReading]) -> list[tuple[Menti
     is the one ``t`` names nearest before the attribute (else after it, else the latest of the
     turns before ``t``); the day the weekday after it (else before it; else "today" /
     "tomorrow"; else ``None``); ``sure`` when ``t`` names at most one city and one day."""
-    out = []
+    out: list[tuple[Mention, str, str | None, bool, bool]] = []
     earlier = [v for x in reversed(turns) if x.index < t.index for v in x.values("location")][:1]
     cities = {m.value for m in t.mentions if m.column == "location"}
     weekdays = [w for w in t.words if w in WEEKDAYS]
@@ -153,7 +153,8 @@ def statements(t: TurnReading, turns: Sequence[TurnReading]) -> list[tuple[Menti
         city = (before[-1:] or after[:1] or earlier or [""])[0]
         day_after = [w for w in t.words[m.end:] if w in WEEKDAYS]
         day_before = [w for w in t.words[:m.start] if w in WEEKDAYS]
-        day = (day_after[:1] or day_before[-1:] or relative[:1] or [None])[0]
+        named_day = day_after[:1] or day_before[-1:] or relative[:1]
+        day = named_day[0] if named_day else None
         denied = t.denied(m) or clearly_negated(t.tokens, m.raw_start, t.denials)
         sure = len(cities) <= 1 and len(set(weekdays)) <= 1 and len(set(relative)) <= 1
         if city:
