@@ -24,8 +24,8 @@ Reading rules (what each pair writes into the copy's last system turn ``r``)
 - ``hi_weather_swap`` — after a weather query of a city (and weekday, as above), ``r`` is followed by "are you
   sure" and a system turn: the fault gives another attribute for that day (HI); the twin the KB's.
 - ``kbi_only`` — ``r`` names one KB place of a kind the KB has several of, the user's turns asking
-  no distance or traffic and the query neither an attribute nor a route (the twin's statement
-  answers no request): the fault calls it "the only <kind> i have" (C5 with a count, KBI); the
+  no distance or traffic, the query neither an attribute nor a route, and no earlier system turn a
+  distance (the twin's statement answers no request and restates nothing): the fault calls it "the only <kind> i have" (C5 with a count, KBI); the
   twin "the only <kind> within <its distance>" when it is strictly the nearest of its kind.
 - ``kbi_paraphrase`` — ``r`` names one KB place and writes its traffic (``heavy_traffic``): the
   fault writes a paraphrase of another traffic value ("the roads are clear": C5, KBI); the twin a
@@ -213,7 +213,8 @@ def _only(dialogue: Dialogue, lex: Lexicon, turns: list[TurnReading], entity: st
     rows = lex.rows_of("poi", entity)
     asked = {w for t in turns[:-1] if t.speaker == "user" for w in t.tokens}
     if (lex.domain != "navigate" or len(rows) != 1 or any(w.endswith("_miles") for w in asked)
-            or asked & {"heavy_traffic", "no_traffic"} or turns[-2].requests or set(turns[-2].words) & COMMANDS):
+            or asked & {"heavy_traffic", "no_traffic"} or turns[-2].requests or set(turns[-2].words) & COMMANDS
+            or any(m.column == "distance" for t in turns[:-1] if t.speaker == "system" for m in t.mentions)):
         return None
     kind, own = rows[0].get("poi_type", ""), miles(rows[0].get("distance", ""))
     others = [miles(row.get("distance", "")) for row in lex.rows if row.get("poi_type") == kind and row is not rows[0]]
