@@ -47,7 +47,8 @@ Reading rules
   word for word; the settled entity again for a
   user who asked for another (unless ``r`` says it is the only one). Calendar: a value the query
   stated (not asked), given otherwise. Weather: another city than the one asked. An attribute an
-  earlier system turn gave, restated otherwise, which the query does not ask for: for review.
+  earlier system turn gave, restated otherwise, which the query does not ask for: certain when it
+  is the only column ``r`` states ("X is 5_miles away" to "set the gps"), else for review.
 
 Each violation's ``reading`` holds ``label: qi`` (``hi``, ``kbi``): the label it makes.
 Source: CI-ToD (arXiv 2109.11292) §2 for the labels; the paper's C2, C4, C5 (Labruna & Magnini
@@ -61,9 +62,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from csp_check.constraint_ids import ConstraintId
-from csp_check.corpora.citod import ATTRIBUTE_COLUMNS, WEEKDAYS
+from csp_check.corpora.citod import ATTRIBUTE_COLUMNS
 from csp_check.models import Dialogue, VariableRef, Violation
+from csp_check.score.citod_only import only_claim
 from csp_check.score.citod_read import Lexicon, Mention, TurnReading, value_words
+from csp_check.score.citod_values import clearly_negated
+from csp_check.score.citod_weather import vague_temperatures, weather_follow_up, weather_history, weather_kb
 from csp_check.score.citod_words import (
     ASKED_INFO,
     ASKING,
@@ -73,9 +77,7 @@ from csp_check.score.citod_words import (
     ONLY_WORDS,
     ROUTE_STEMS,
     THANKS,
-    fits,
     miles,
-    weather_text,
 )
 
 LABELS = ("qi", "hi", "kbi")
@@ -160,6 +162,7 @@ class _Check:
             self.nearest()
             self.one_entity()
             self.no_result()
+            only_claim(self)
         self.history_entity()
         self.attribute_history()
         self.answer()
@@ -177,12 +180,20 @@ class _Check:
             if not m.in_kb and m.how == "value" and m.value not in said_before:
                 self.flag("kbi", "C5", [m], f"turn {r.index} says {m.column}={m.value!r}; no KB row has it")
         for i, m in enumerate(r.mentions):
-            if m.column not in ATTRIBUTE_COLUMNS.get(self.lex.domain, ()) or not m.in_kb or m.column == "poi_type" and r.negated:
+            if (m.column not in ATTRIBUTE_COLUMNS.get(self.lex.domain, ()) or not (m.in_kb or m.how == "paraphrase")
+                    or m.column == "poi_type" and r.negated):
                 continue
             entity, anchor, doubt = self.bind(r, i)
             if entity is None:
                 continue
             rows = self.lex.rows_of(self.lex.entity_column, entity)
+            if r.denied(m) or clearly_negated(r.tokens, m.raw_start, r.denials):  # "it is not 5_miles away"
+                if rows and all(row.get(m.column) == m.value for row in rows) and not r.question:
+                    scope = None if clearly_negated(r.tokens, m.raw_start, r.denials) else \
+                        "the negation's scope is not one clause: it may deny something else"
+                    self.flag("kbi", "C5", [*anchor, m], f"turn {r.index} denies {m.column}={m.value!r} of "
+                              f"{entity!r}; the KB has it", doubt or scope)
+                continue
             if rows and not any(row.get(m.column) == m.value for row in rows):
                 kb = sorted({row.get(m.column, "") for row in rows})
                 self.flag("kbi", "C5", [*anchor, m], f"turn {r.index} says {m.column}={m.value!r} of {entity!r}; "
@@ -316,8 +327,10 @@ class _Check:
                         self.flag("hi", "C2", [h, *anchor, m], f"turn {r.index} says {m.column}={m.value!r} of "
                                   f"{entity!r}; turn {t.index} said {h.value!r}", doubt or doubt_then)
                         if self.user is not None and m.column not in self.user.requests:
+                            alone = {x.column for x in r.mentions if x.column in columns} == {m.column}
                             self.flag("qi", "C2", [h, *anchor, m], f"turn {r.index} gives {entity!r}'s {m.column} "
                                       f"again, which turn {t.index} gave and the user's query does not ask for",
+                                      None if alone and not (doubt or doubt_then) else
                                       "what the query asks is not said: a restated attribute may still answer it")
                         return
 
@@ -333,49 +346,12 @@ class _Check:
                 return
 
     def weather(self) -> None:
-        """C5 on the weather row of the city and day said; C2 on the city."""
-        r = self.last
-        assert r is not None
-        said_before = {m.value for t in self.history for m in t.mentions}
-        for m in r.mentions:
-            if m.column == "location" and not m.in_kb and m.value not in said_before:
-                self.flag("kbi", "C5", [m], f"turn {r.index} names the city {m.value!r}; the KB has no row of it")
-        history_city = [v for t in reversed(self.history) for v in t.values("location")][:1]
-        days = [w for w in r.words if w in WEEKDAYS]
-        asked_days = [w for w in self.user.words if w in WEEKDAYS] if self.user else []
-        for i, m in enumerate(r.mentions):
-            if m.column not in ("weather_attribute", "high_temperature", "low_temperature"):
-                continue
-            before = [c.value for c in r.mentions[:i] if c.column == "location"]
-            after = [c.value for c in r.mentions[i + 1:] if c.column == "location"]
-            cities = before[-1:] or after[:1] or history_city
-            if not cities:
-                continue
-            city = cities[0]
-            day_before = [w for w in r.words[:m.start] if w in WEEKDAYS]
-            day_after = [w for w in r.words[m.end:] if w in WEEKDAYS]
-            if days:
-                day = days[0] if len(days) == 1 else (day_after[:1] or day_before[-1:])[0]
-                rows = self.lex.weekday_rows(city, day)
-                where = f"on {day}"
-            elif len(set(asked_days)) == 1:
-                day = asked_days[0]
-                rows = self.lex.weekday_rows(city, day)
-                where = f"on {day} (the day the user asked about)"
-            else:  # today, tomorrow, this week: the day is not known; some day of the city must fit
-                rows = self.lex.rows_of("location", city)
-                where = "on any day of the KB's week"
-            if not rows:
-                continue
-            denied = r.denied(m)
-            fitting = [row for row in rows if fits(row, m) != denied]
-            if denied and len(rows) > 1:
-                continue  # "no hail this week" is refuted by one day only when its day is said
-            if not fitting:
-                kb = "; ".join(sorted({weather_text(row) for row in rows}))
-                doubt = None if len(days) <= 1 else "several days in the turn: the value may be another day's"
-                self.flag("kbi", "C5", [m], f"turn {r.index} says {'no ' if denied else ''}{m.value!r} for {city} "
-                          f"{where}; the KB has {kb}", doubt)
+        """C5 on the weather row of the city and day said; C2 on the city and on the history's
+        weather statements (:mod:`csp_check.score.citod_weather`)."""
+        weather_kb(self)
+        vague_temperatures(self)
+        weather_history(self)
+        weather_follow_up(self)
 
     # -- HI -------------------------------------------------------------------------------------
     def history_entity(self) -> None:

@@ -14,6 +14,11 @@ Reading rules
   after "at" / "is" / "address" / "located" (KVRET's ``certain_address`` places), which is the
   address; an ontology entity whose words are all in exactly one KB entity's is that entity
   ("medicine" → ``taking_medicine``);
+- a **number in words** is read as its digits in KVRET's form ("two miles" → ``2_miles``, "seventy
+  degrees" → ``70f``, "three pm" → ``3pm``, "the tenth" → ``the_10th``:
+  :mod:`csp_check.language.number_words`);
+- a **paraphrase** of a closed value names it ("jammed" → ``heavy_traffic``, "sunny" → ``clear``:
+  :data:`csp_check.score.citod_values.PARAPHRASES`), found as a value is, after the values;
 - an **entity's own word**: a place or event named by one of its words that no other value of the
   KB or ontology has and that is no word for any place ("keen" for ``hotel_keen``; "yoga" for
   ``yoga_activity``; not "city" of ``redwood_city``), read as the entity when no whole value is there;
@@ -41,8 +46,10 @@ import re
 from dataclasses import dataclass, field
 
 from csp_check.corpora.citod import ATTRIBUTE_COLUMNS, ENTITY_COLUMN, NO_VALUE, WEEKDAYS
+from csp_check.language.number_words import digits_for_words
 from csp_check.models import Dialogue
 from csp_check.readers.citod import kb_rows
+from csp_check.score.citod_values import PARAPHRASES
 
 #: A word for a kind of place → the ``poi_type`` it names (KVRET's navigation requests).
 KIND_WORDS = {
@@ -64,7 +71,8 @@ REQUEST_WORDS = {
     "temperature": ("high_temperature", "low_temperature"), "hot": ("high_temperature",),
     "cold": ("low_temperature",), "warm": ("high_temperature",), "highest": ("high_temperature",),
     "lowest": ("low_temperature",), "high": ("high_temperature",), "low": ("low_temperature",),
-    "weather": ("weather_attribute",), "forecast": ("weather_attribute",), "rain": ("weather_attribute",),
+    "weather": ("weather_attribute", "high_temperature", "low_temperature"),  # any column answers "the weather"
+    "forecast": ("weather_attribute", "high_temperature", "low_temperature"), "rain": ("weather_attribute",),
     "snow": ("weather_attribute",), "sunny": ("weather_attribute",), "cloudy": ("weather_attribute",),
 }
 #: Words after which a value that is both an address and a place's name (KVRET's
@@ -185,6 +193,14 @@ class Lexicon:
         for column in reversed(columns):  # the entity column last: a value it shares ("home") names the entity
             for value in kb_values.get(column, ()):
                 known[value_words(value)] = (column, value, True)
+        self.paraphrased: set[tuple[str, ...]] = set()
+        for column in columns:  # "jammed" → heavy_traffic, "sunny" → clear: the KB's closed value sets
+            for value, phrases in PARAPHRASES.get(column, {}).items():
+                for phrase in phrases:
+                    phrase_words = tuple(words_of(phrase))
+                    if phrase_words not in known:
+                        known[phrase_words] = (column, value, value in kb_values.get(column, ()))
+                        self.paraphrased.add(phrase_words)
         for spelled, hit in list(known.items()):  # "jack s house" for jacks_house, "trader joe s" for trader_joes
             if hit[0] == self.entity_column:
                 for j, w in enumerate(spelled):
@@ -219,8 +235,10 @@ class Lexicon:
                 known[key] = (column, longer[0], True)
 
     def read(self, index: int, speaker: str, text: str) -> TurnReading:
-        """The :class:`TurnReading` of one turn's text."""
-        raw = text.lower().split()
+        """The :class:`TurnReading` of one turn's text (numbers in words read as digits:
+        :func:`csp_check.language.number_words.digits_for_words`)."""
+        text = digits_for_words(text.lower())
+        raw = text.split()
         words, token_of = [], []
         for t, token in enumerate(raw):
             for w in words_of(token):
@@ -236,7 +254,8 @@ class Lexicon:
                 if hit is not None:
                     if hit[0] == self.entity_column and hit[1] in self.addresses and i and words[i - 1] in ADDRESS_LEADS:
                         hit = ("address", hit[1], hit[1] in self.kb_values.get("address", ()))  # "the address is X"
-                    reading.mentions.append(Mention(index, hit[0], hit[1], i, i + n, hit[2], raw_start=token_of[i]))
+                    how = "paraphrase" if tuple(words[i:i + n]) in self.paraphrased else "value"
+                    reading.mentions.append(Mention(index, hit[0], hit[1], i, i + n, hit[2], how, token_of[i]))
                     taken[i:i + n] = [True] * n
         for i, w in enumerate(words):
             if taken[i]:
@@ -251,6 +270,8 @@ class Lexicon:
             if w in REQUEST_WORDS and not (i and words[i - 1] in PREFERENCE_WORDS):
                 reading.requests.update(REQUEST_WORDS[w])  # "the shortest distance" prefers a route, asks nothing
         reading.mentions.sort(key=lambda m: m.start)
+        if any(m.column == "weather_attribute" for m in reading.mentions):
+            reading.requests.add("weather_attribute")  # "will it be humid": a weather word asks for the attribute
         kinds = any(m.column == "poi_type" for m in reading.mentions)
         if kinds and "address" not in words and not any(m.column == self.entity_column for m in reading.mentions):
             reading.requests.discard("address")  # "where is a hotel" asks for a place, not an address

@@ -9,6 +9,7 @@ EMNLP 2021).
 from __future__ import annotations
 
 from csp_check.score.citod_read import Mention
+from csp_check.score.citod_values import weather_agree
 
 #: Words by which a user thanks (a "you are welcome" answers them, and nothing else).
 THANKS = frozenset({"thank", "thanks", "thx", "appreciate", "great", "perfect", "bye", "goodbye", "end", "awesome",
@@ -39,10 +40,10 @@ def miles(distance: str) -> int | None:
 
 
 def fits(row: dict[str, str], m: Mention) -> bool:
-    """Whether the weather row has the value ``m`` states: its attribute by stem, a
-    temperature as its low or its high."""
+    """Whether the weather row has the value ``m`` states: its attribute by stem or group
+    (:func:`csp_check.score.citod_values.weather_agree`), a temperature as its low or its high."""
     if m.column == "weather_attribute":
-        return stem(row.get("weather_attribute", "")) == stem(m.value)
+        return weather_agree(stem(row.get("weather_attribute", "")), stem(m.value))
     return m.value in (row.get("high_temperature"), row.get("low_temperature"))
 
 

@@ -1,0 +1,221 @@
+"""The CI-ToD labels of a weather dialogue's last system response: against the KB rows of the
+city and day said (KBI), against the history's weather statements and the attribute the history
+asked for (HI). The checks of :mod:`csp_check.score.citod` that only weather has.
+
+Reading rules
+
+- **KBI, C5**: a value ``r`` states is the row's of the city nearest it (else the history's
+  latest city) on the weekday said (else the one the user asked, else some day of the city's week
+  must fit: "today" is not known); a temperature is the row's low or high, a weather word fits by
+  its stem or group (:func:`csp_check.score.citod_values.weather_agree`). A denied value ("no
+  hail this sunday") is refuted only on its day, or on any day of the week when ``r`` speaks of
+  the whole week ("it will not be cloudy at all this week"); certain when one clause scopes the
+  negation (:func:`csp_check.score.citod_values.clearly_negated`). A decade ("highs in the
+  70s") no temperature of the city falls in: for review (a decade is vague).
+- **HI, C2 across turns**: a weather statement of ``r`` (an attribute of a city on a day) agrees
+  with what an earlier system turn stated of that city on that day: another attribute of the
+  closed set, or the same one negated, is a contradiction (certain when each turn names one city
+  and at most one day; a week-long denial is refuted by any earlier day's statement).
+- **HI, the attribute the history asked**: a follow-up query that asks for no attribute of its own
+  ("what about boston", "and on tuesday") carries the attribute the user's earlier turn asked for
+  (rain, a temperature); ``r`` that states only other columns swaps it: certain.
+
+Source: CI-ToD (Qin et al., EMNLP 2021, §2: HI is a contradiction of the dialogue history) and
+KVRET's weather KB (one row per city and day: one attribute, a low and a high).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Protocol
+
+from csp_check.corpora.citod import WEEKDAYS
+from csp_check.language.number_words import decades
+from csp_check.score.citod_read import Lexicon, Mention, TurnReading
+from csp_check.score.citod_values import clearly_negated, weather_agree
+from csp_check.score.citod_words import fits, stem, weather_text
+
+#: Words by which a weather statement is about the whole week ("not cloudy at all this week").
+WHOLE_WEEK = frozenset({"week", "weekly", "all", "everyday", "anytime"})
+#: The weather columns.
+WEATHER_COLUMNS = ("weather_attribute", "high_temperature", "low_temperature")
+#: Day words that are no weekday but name the same day in every turn of a dialogue.
+RELATIVE_DAYS = frozenset({"today", "tomorrow", "tonight"})
+#: Words by which a query follows up on the one before ("what about boston", "how about tuesday").
+FOLLOW_UP = frozenset({"about", "and", "also", "then"})
+
+
+class Check(Protocol):
+    """What the weather checks read of the labelling run (:class:`csp_check.score.citod` ``_Check``)."""
+
+    lex: Lexicon
+    last: TurnReading | None
+    history: list[TurnReading]
+    user: TurnReading | None
+
+    def flag(self, label: str, constraint: str, mentions: Sequence[Mention], message: str,
+             doubt: str | None = None) -> None: ...
+
+
+def weather_kb(c: Check) -> None:
+    """C5 on the weather row of the city and day said (module docstring)."""
+    r = c.last
+    assert r is not None
+    said_before = {m.value for t in c.history for m in t.mentions}
+    for m in r.mentions:
+        if m.column == "location" and not m.in_kb and m.value not in said_before:
+            c.flag("kbi", "C5", [m], f"turn {r.index} names the city {m.value!r}; the KB has no row of it")
+    history_city = [v for t in reversed(c.history) for v in t.values("location")][:1]
+    days = [w for w in r.words if w in WEEKDAYS]
+    asked_days = [w for w in c.user.words if w in WEEKDAYS] if c.user else []
+    for i, m in enumerate(r.mentions):
+        if m.column not in ("weather_attribute", "high_temperature", "low_temperature"):
+            continue
+        before = [x.value for x in r.mentions[:i] if x.column == "location"]
+        after = [x.value for x in r.mentions[i + 1:] if x.column == "location"]
+        cities = before[-1:] or after[:1] or history_city
+        if not cities:
+            continue
+        city = cities[0]
+        day_before = [w for w in r.words[:m.start] if w in WEEKDAYS]
+        day_after = [w for w in r.words[m.end:] if w in WEEKDAYS]
+        if days:
+            day = days[0] if len(days) == 1 else (day_after[:1] or day_before[-1:])[0]
+            rows = c.lex.weekday_rows(city, day)
+            where = f"on {day}"
+        elif len(set(asked_days)) == 1:
+            day = asked_days[0]
+            rows = c.lex.weekday_rows(city, day)
+            where = f"on {day} (the day the user asked about)"
+        else:  # today, tomorrow, this week: the day is not known; some day of the city must fit
+            rows = c.lex.rows_of("location", city)
+            where = "on any day of the KB's week"
+        if not rows:
+            continue
+        denied = r.denied(m) or clearly_negated(r.tokens, m.raw_start, r.denials)
+        fitting = [row for row in rows if fits(row, m) != denied]
+        if denied and len(rows) > 1:
+            if days or not set(r.words) & WHOLE_WEEK:
+                continue  # "no hail on friday" is refuted by friday's row; "no hail" by no one day
+            if len(fitting) < len(rows):  # "it will not be cloudy at all this week": any day refutes it
+                kb = "; ".join(sorted(weather_text(row) for row in rows if fits(row, m)))
+                scope = None if clearly_negated(r.tokens, m.raw_start, r.denials) else \
+                    "the negation's scope is not one clause: it may deny something else"
+                c.flag("kbi", "C5", [m], f"turn {r.index} says no {m.value!r} for {city} all week; the KB "
+                       f"has {kb}", scope)
+            continue
+        if not fitting:
+            kb = "; ".join(sorted({weather_text(row) for row in rows}))
+            doubt = None if len(days) <= 1 else "several days in the turn: the value may be another day's"
+            c.flag("kbi", "C5", [m], f"turn {r.index} says {'no ' if denied else ''}{m.value!r} for {city} "
+                   f"{where}; the KB has {kb}", doubt)
+
+
+def vague_temperatures(c: Check) -> None:
+    """KBI for review: a decade ("highs in the 70s", "lows in the sixties") that no temperature of
+    the city's rows (on the day said, else the week) falls in. A decade is vague — "in the 70s"
+    may round, or speak of most days — so no rule settles it: never certain."""
+    r = c.last
+    assert r is not None
+    cities = [m.value for m in r.mentions if m.column == "location"] or \
+        [v for t in reversed(c.history) for v in t.values("location")][:1]
+    if len(set(cities)) != 1:
+        return
+    days = [w for w in r.words if w in WEEKDAYS]
+    rows = c.lex.weekday_rows(cities[0], days[0]) if len(set(days)) == 1 else c.lex.rows_of("location", cities[0])
+    for at, low in decades(r.words):
+        lead = set(r.words[max(0, at - 3):at])
+        columns = [col for col, words in (("high_temperature", {"high", "highs"}), ("low_temperature", {"low", "lows"}))
+                   if lead & words] or ["high_temperature", "low_temperature"]
+        temps = [int(row[col][:-1]) for row in rows for col in columns if row.get(col, "")[:-1].isdigit()]
+        if temps and not any(low <= t <= low + 9 for t in temps):
+            c.flag("kbi", "C5", [], f"turn {r.index} says {' / '.join(columns)} in the {low}s for {cities[0]}; the KB "
+                   f"has {', '.join(sorted({f'{t}f' for t in temps}))}",
+                   "a decade is vague ('in the 70s'): it may round or speak of most days")
+            return
+
+
+def statements(t: TurnReading, turns: Sequence[TurnReading]) -> list[tuple[Mention, str, str | None, bool, bool]]:
+    """The weather attributes turn ``t`` states: ``(mention, city, day, denied, sure)``. The city
+    is the one ``t`` names nearest before the attribute (else after it, else the latest of the
+    turns before ``t``); the day the weekday after it (else before it; else "today" /
+    "tomorrow"; else ``None``); ``sure`` when ``t`` names at most one city and one day."""
+    out: list[tuple[Mention, str, str | None, bool, bool]] = []
+    earlier = [v for x in reversed(turns) if x.index < t.index for v in x.values("location")][:1]
+    cities = {m.value for m in t.mentions if m.column == "location"}
+    weekdays = [w for w in t.words if w in WEEKDAYS]
+    relative = [w for w in t.words if w in RELATIVE_DAYS]
+    for i, m in enumerate(t.mentions):
+        if m.column != "weather_attribute":
+            continue
+        before = [x.value for x in t.mentions[:i] if x.column == "location"]
+        after = [x.value for x in t.mentions[i + 1:] if x.column == "location"]
+        city = (before[-1:] or after[:1] or earlier or [""])[0]
+        day_after = [w for w in t.words[m.end:] if w in WEEKDAYS]
+        day_before = [w for w in t.words[:m.start] if w in WEEKDAYS]
+        named_day = day_after[:1] or day_before[-1:] or relative[:1]
+        day = named_day[0] if named_day else None
+        denied = t.denied(m) or clearly_negated(t.tokens, m.raw_start, t.denials)
+        sure = len(cities) <= 1 and len(set(weekdays)) <= 1 and len(set(relative)) <= 1
+        if city:
+            out.append((m, city, day, denied, sure))
+    return out
+
+
+def weather_history(c: Check) -> None:
+    """HI, C2 across turns: ``r``'s weather statements agree with the earlier system turns' of
+    the same city and day (module docstring)."""
+    r = c.last
+    assert r is not None
+    if r.question:
+        return
+    turns = [*c.history, r]
+    week = bool(set(r.words) & WHOLE_WEEK)
+    for m, city, day, denied, sure in statements(r, turns):
+        for t in c.history:
+            if t.speaker != "system" or t.question:
+                continue
+            for h, h_city, h_day, h_denied, h_sure in statements(t, turns):
+                if h_city != city:
+                    continue
+                agree = weather_agree(stem(h.value), stem(m.value))
+                if day is not None and h_day == day:
+                    broken = (not denied and not h_denied and not agree) or (denied != h_denied and agree)
+                elif day is None and denied and week and not h_denied and h_day is not None:
+                    broken = agree  # "not cloudy at all this week" after "cloudy on friday"
+                else:
+                    broken = False
+                if broken:
+                    doubt = None if sure and h_sure else "a turn names several cities or days: the statements " \
+                        "may be of different ones"
+                    c.flag("hi", "C2", [h, m], f"turn {r.index} says {'no ' if denied else ''}{m.value!r} for "
+                           f"{city} {('on ' + day) if day else 'all week'}; turn {t.index} said "
+                           f"{'no ' if h_denied else ''}{h.value!r} {('on ' + h_day) if h_day else ''}", doubt)
+                    return
+
+
+def weather_follow_up(c: Check) -> None:
+    """HI: a follow-up query asking for no weather column of its own carries the one the user's
+    earlier turn asked for; ``r`` stating only other columns swaps it (module docstring)."""
+    r, u = c.last, c.user
+    assert r is not None
+    if u is None or r.question or u.requests & set(WEATHER_COLUMNS):
+        return
+    if not (set(u.words) & FOLLOW_UP or any(m.column == "location" for m in u.mentions)
+            or set(u.words) & set(WEEKDAYS)):
+        return
+    earlier = next((x for x in reversed(c.history) if x.speaker == "user" and x.index < u.index
+                    and x.requests & set(WEATHER_COLUMNS)), None)
+    if earlier is None:
+        return
+    asked = earlier.requests & set(WEATHER_COLUMNS)
+    if asked == set(WEATHER_COLUMNS):
+        return  # "what is the weather": every column answers it
+    stated = [m for m in r.mentions if m.column in WEATHER_COLUMNS]
+    if stated and not any(m.column in asked for m in stated):
+        c.flag("hi", "C2", stated[:1], f"turn {r.index} states {', '.join(sorted({m.column for m in stated}))}; "
+               f"turn {earlier.index} asked for {', '.join(sorted(asked))} and the query asks for nothing else")
+
+
+__all__ = ["RELATIVE_DAYS", "WEATHER_COLUMNS", "WHOLE_WEEK", "Check", "statements", "vague_temperatures",
+           "weather_follow_up", "weather_history", "weather_kb"]

@@ -1,0 +1,153 @@
+"""CI-ToD label classes of the language: numbers in words, negated values, paraphrases of the KB's
+closed values, the weather attribute asked and answered, "the only one" claims — each with its
+true twin that must not be flagged."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from support.data import SHARED_DATA
+
+from csp_check.language.number_words import decades, digits_for_words
+from csp_check.models import Dialogue
+from csp_check.readers import citod
+from csp_check.score.citod import labels_of, violations
+from csp_check.score.citod_bench import fault_rates, run
+
+CITOD = SHARED_DATA / "citod"
+needs_citod = pytest.mark.skipif(not (CITOD / "weather_new_dev.json").is_file(), reason="../shared/data/citod is absent")
+
+NAV_KB = [
+    {"traffic_info": "no_traffic", "address": "578_arbol_dr", "distance": "3_miles", "poi_type": "rest_stop",
+     "poi": "hotel_keen"},
+    {"traffic_info": "heavy_traffic", "address": "329_el_camino_real", "distance": "5_miles",
+     "poi_type": "rest_stop", "poi": "the_westin"},
+    {"traffic_info": "moderate_traffic", "address": "408_university_ave", "distance": "2_miles",
+     "poi_type": "grocery_store", "poi": "trader_joes"},
+]
+CAL_KB = [{"date": "the_12th", "time": "3pm", "event": "dinner", "agenda": "-", "room": "-", "party": "sister"},
+          {"date": "monday", "time": "10am", "event": "meeting", "agenda": "go_over_budget",
+           "room": "conference_room_50", "party": "boss"}]
+WEATHER_KB = [{"date": day, "low_temperature": low, "weather_attribute": attr, "high_temperature": high,
+               "location": city} for city in ("alameda", "boston")
+              for day, attr, low, high in (("monday", "rain", "40f", "60f"), ("tuesday", "snow", "20f", "30f"),
+                                           ("wednesday", "skies", "60f", "70f"))]
+ONTOLOGY = {"poi": ["hotel_keen", "the_westin", "trader_joes", "four_seasons"],
+            "address": ["578_arbol_dr", "329_el_camino_real", "408_university_ave"],
+            "distance": ["2_miles", "3_miles", "5_miles"],
+            "traffic_info": ["no_traffic", "heavy_traffic", "moderate_traffic"],
+            "poi_type": ["rest_stop", "grocery_store"],
+            "event": ["dinner", "meeting"], "date": ["the_12th", "the_10th", "monday"], "time": ["3pm", "10am"],
+            "party": ["sister", "boss"], "location": ["alameda", "boston"],
+            "weather_attribute": ["rain", "snow", "skies", "drizzle", "clear"],
+            "high_temperature": ["60f", "30f", "70f"], "low_temperature": ["40f", "20f", "60f"]}
+FILES = {"navigate": ("navigate_dev.json", NAV_KB), "calendar": ("calendar_dev.json", CAL_KB),
+         "weather": ("weather_new_dev.json", WEATHER_KB)}
+
+
+def labels(tmp_path: Path, domain: str, turns: list[str]) -> tuple[bool, bool, bool]:
+    """The (qi, hi, kbi) labels of a dialogue of ``domain`` with driver / assistant turns alternating."""
+    name, kb = FILES[domain]
+    (tmp_path / "entities.json").write_text(json.dumps(ONTOLOGY))
+    raw = {"id": 1, "dialogue": [{"turn": "driver" if i % 2 == 0 else "assistant", "utterance": u}
+                                 for i, u in enumerate(turns)],
+           "scenario": {"kb": {"items": kb}, "qi": "0", "hi": "0", "kbi": "0"}, "HIPosition": []}
+    path = tmp_path / name
+    path.write_text(json.dumps([raw]))
+    [(dialogue, _)] = list(citod.items(path))
+    assert isinstance(dialogue, Dialogue) and dialogue.domains == [domain]
+    return labels_of(violations(dialogue)).triple()
+
+
+def test_numbers_in_words_are_read_as_kvret_values() -> None:
+    assert digits_for_words("it is two miles away") == "it is 2_miles away"
+    assert digits_for_words("about a mile from here") == "about 1_miles from here"
+    assert digits_for_words("seventy degrees at three pm on the tenth") == "70f at 3pm on the_10th"
+    assert digits_for_words("the twenty first at 3pm") == "the_21st at 3pm"
+    assert digits_for_words("the first meeting is the only one") == "the first meeting is the only one"
+    assert decades("highs in the 70s and the sixties".split()) == [(3, 70), (6, 60)]
+
+
+def test_kbi_numbers_in_words_against_the_kb_and_their_twins(tmp_path: Path) -> None:
+    assert labels(tmp_path, "navigate", ["where is hotel_keen", "hotel_keen is five miles away"])[2]
+    assert not labels(tmp_path, "navigate", ["where is hotel_keen", "hotel_keen is three miles away"])[2]
+    assert labels(tmp_path, "calendar", ["when is my dinner", "your dinner is on the tenth at 3pm"])[2]
+    assert not labels(tmp_path, "calendar", ["when is my dinner", "your dinner is on the twelfth at three pm"])[2]
+
+
+def test_kbi_a_negated_value_the_kb_has_and_its_twins(tmp_path: Path) -> None:
+    assert labels(tmp_path, "navigate", ["where is hotel_keen", "hotel_keen is not 3_miles away"])[2]
+    assert not labels(tmp_path, "navigate", ["where is hotel_keen", "hotel_keen is not 5_miles away"])[2]
+    assert labels(tmp_path, "navigate", ["any traffic to the_westin", "the_westin has no heavy_traffic"])[2]
+    assert not labels(tmp_path, "navigate", ["any traffic to hotel_keen", "hotel_keen has no heavy_traffic"])[2]
+    assert labels(tmp_path, "weather", ["will it rain in alameda on monday", "it will not rain on monday in alameda"])[2]
+    assert not labels(tmp_path, "weather", ["will it rain in alameda on monday", "it will not snow on monday in alameda"])[2]
+    assert labels(tmp_path, "weather", ["will it snow in alameda", "it will not snow at all this week in alameda"])[2]
+    assert not labels(tmp_path, "weather", ["will it drizzle in alameda", "it will not drizzle at all this week in alameda"])[2]
+
+
+def test_kbi_paraphrases_of_closed_values_and_their_twins(tmp_path: Path) -> None:
+    assert labels(tmp_path, "navigate", ["any traffic to hotel_keen", "the road to hotel_keen is jammed"])[2]
+    assert not labels(tmp_path, "navigate", ["any traffic to the_westin", "the road to the_westin is jammed"])[2]
+    assert labels(tmp_path, "navigate", ["any traffic to the_westin", "the_westin has clear roads"])[2]
+    assert not labels(tmp_path, "navigate", ["any traffic to hotel_keen", "hotel_keen has clear roads"])[2]
+    assert labels(tmp_path, "weather", ["what about monday in boston", "it will be sunny on monday in boston"])[2]
+    assert not labels(tmp_path, "weather", ["what about wednesday in boston", "it will be sunny on wednesday in boston"])[2]
+
+
+def test_qi_the_weather_attribute_asked_and_the_one_answered(tmp_path: Path) -> None:
+    assert labels(tmp_path, "weather", ["will it rain in alameda on monday", "it will be 40f-60f on monday in alameda"])[0]
+    assert not labels(tmp_path, "weather", ["will it rain in alameda on monday", "it will rain on monday in alameda"])[0]
+    assert not labels(tmp_path, "weather", ["what is the weather in alameda on monday",
+                                            "it will be 40f-60f on monday in alameda"])[0]
+
+
+def test_hi_a_weather_statement_against_the_history_and_the_attribute_it_asked(tmp_path: Path) -> None:
+    said = ["will it rain in alameda on monday", "it will rain on monday in alameda", "are you sure"]
+    assert labels(tmp_path, "weather", [*said, "it will snow on monday in alameda"])[1]
+    assert labels(tmp_path, "weather", [*said, "it will not rain on monday in alameda"])[1]
+    assert not labels(tmp_path, "weather", [*said, "yes it will rain on monday in alameda"])[1]
+    assert not labels(tmp_path, "weather", [*said, "it will snow on tuesday in alameda"])[1]
+    asked = ["will it snow in alameda on tuesday", "it will snow on tuesday in alameda", "what about boston"]
+    assert labels(tmp_path, "weather", [*asked, "it will be 20f-30f on tuesday in boston"])[1]
+    assert not labels(tmp_path, "weather", [*asked, "it will snow on tuesday in boston too"])[1]
+
+
+@needs_citod
+def test_weather_faults_are_caught_and_their_true_twins_are_not() -> None:
+    """The weather fault generators on the consistent dialogues of the weather work half."""
+    rates = fault_rates(run([CITOD / "weather_new_dev.json"], "work"))
+    for kind in ("qi_weather_attribute", "hi_weather_swap"):
+        pairs, caught, twins = rates[kind]
+        assert pairs >= 3 and caught == pairs and twins == 0, (kind, rates[kind])
+
+
+def test_kbi_the_only_one_against_the_kb_count_and_its_twins(tmp_path: Path) -> None:
+    assert labels(tmp_path, "navigate", ["i need a hotel", "hotel_keen is the only rest_stop i have"])[2]
+    assert not labels(tmp_path, "navigate", ["i need groceries", "trader_joes is the only grocery_store i have"])[2]
+    assert not labels(tmp_path, "navigate", ["i need a hotel", "hotel_keen is the only rest_stop within 3_miles"])[2]
+    assert not labels(tmp_path, "navigate", ["a hotel avoiding all heavy_traffic", "hotel_keen is the only one"])[2]
+    assert not labels(tmp_path, "navigate", ["i need a hotel", "the route to hotel_keen is the only one i have"])[2]
+    assert not labels(tmp_path, "navigate", ["i need a hotel", "hotel_keen is the only rest_stop nearby"])[2]  # vague
+
+
+def test_a_decade_is_vague_never_certain(tmp_path: Path) -> None:
+    name, kb = FILES["weather"]
+    (tmp_path / "entities.json").write_text(json.dumps(ONTOLOGY))
+    raw = {"id": 1, "dialogue": [{"turn": "driver", "utterance": "how warm will it be in alameda on monday"},
+                                 {"turn": "assistant", "utterance": "highs in the 90s on monday in alameda"}],
+           "scenario": {"kb": {"items": kb}, "qi": "0", "hi": "0", "kbi": "0"}, "HIPosition": []}
+    (tmp_path / name).write_text(json.dumps([raw]))
+    [(dialogue, _)] = list(citod.items(tmp_path / name))
+    assert isinstance(dialogue, Dialogue)
+    found = violations(dialogue)
+    assert any("in the 90s" in v.message and not v.certain for v in found) and not labels_of(found).kbi
+
+
+def test_qi_an_attribute_restated_otherwise_that_is_all_the_answer_says(tmp_path: Path) -> None:
+    said = ["where is a hotel", "hotel_keen is 3_miles away"]
+    assert labels(tmp_path, "navigate", [*said, "set the gps there", "hotel_keen is 5_miles away"]) == (True, True, True)
+    assert labels(tmp_path, "navigate", [*said, "how far is it again", "hotel_keen is 5_miles away"]) == (False, True, True)
+    assert not labels(tmp_path, "navigate", [*said, "set the gps there", "hotel_keen is 5_miles away at 578_arbol_dr"])[0]
