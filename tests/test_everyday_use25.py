@@ -7,7 +7,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from support.attacks import run_cli
+from click.testing import CliRunner
+from support.attacks import run_cli, sgd_folder
+from support.data import SHARED_DATA as SHARED
+from support.nlsi import SCHEMA_FILE, example
+
+from csp_check.cli.main import main
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = ROOT / "examples"
@@ -40,3 +45,52 @@ def test_a_group_without_its_command_still_shows_its_help() -> None:
     proc = run_cli(["nlsi"])
 
     assert proc.returncode == 2 and "Commands:" in proc.stdout + proc.stderr and "build" in proc.stdout + proc.stderr
+
+
+# --- 2: a file of the wrong kind is one line naming what it looks like, exit 2 -------------------
+
+def _sgd_file(folder: Path) -> Path:
+    return sgd_folder(folder, 3)
+
+
+def _nlsi_file(path: Path) -> Path:
+    ex = example("find me a restaurant in San Jose", ["If I ask for restaurants, look for Italian ones."],
+                 ['GetRestaurants(city="San Jose", cuisine="Italian")'], eid="e1")
+    path.write_text(ex.model_dump_json() + "\n", encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize("command, make, says", [
+    (["benchmark", "citod"], _sgd_file, "this is not a CI-ToD file (it looks like SGD)"),
+    (["benchmark", "citod"], lambda d: EXAMPLES / "dialogues.jsonl",
+     "this is not a CI-ToD file (it looks like csp-check JSONL dialogues)"),
+    (["benchmark", "citod"], lambda d: _nlsi_file(d / "ex.jsonl"), "this is not a CI-ToD file (it looks like NLSI examples)"),
+    (["calls"], _sgd_file, "this is not an NLSI examples file (it looks like SGD)"),
+    (["calls"], lambda d: EXAMPLES / "dialogues.jsonl",
+     "this is not an NLSI examples file (it looks like csp-check JSONL dialogues)"),
+    (["calls"], lambda d: EXAMPLES / "raw_dialogues.txt", "this is not an NLSI examples file (it looks like raw text dialogues)"),
+], ids=["citod-sgd", "citod-jsonl", "citod-nlsi", "calls-sgd", "calls-jsonl", "calls-text"])
+def test_a_file_of_another_kind_is_one_line(tmp_path: Path, command: list[str], make, says: str) -> None:
+    path = make(tmp_path)
+    result = CliRunner().invoke(main, [*command, str(path), *(["--schema", str(SCHEMA_FILE)] if command == ["calls"] else [])])
+
+    assert result.exit_code == 2
+    assert result.stderr.splitlines() == [f"csp-check: error: {path}: {says}"]
+    assert result.stdout == ""
+
+
+@pytest.mark.skipif(not (SHARED / "multiwoz" / "val.json.zip").is_file(), reason="shared MultiWOZ absent")
+def test_a_multiwoz_release_given_to_benchmark_citod_is_one_line() -> None:
+    path = SHARED / "multiwoz" / "val.json.zip"
+    result = CliRunner().invoke(main, ["benchmark", "citod", str(path)])
+
+    assert (result.exit_code, result.stderr) == (2, f"csp-check: error: {path}: this is not a CI-ToD file (it looks like MultiWOZ)\n")
+
+
+def test_the_files_of_the_right_kind_are_still_read(tmp_path: Path) -> None:
+    good, bad = _nlsi_file(tmp_path / "ex.jsonl"), _sgd_file(tmp_path / "sgd")
+    result = CliRunner().invoke(main, ["calls", str(bad), str(good), "--schema", str(SCHEMA_FILE)])
+
+    assert result.exit_code == 2, result.output
+    assert result.stderr.splitlines()[0] == f"csp-check: error: {bad}: this is not an NLSI examples file (it looks like SGD)"
+    assert result.stdout.startswith("1 examples: 1 consistent")

@@ -29,7 +29,7 @@ from pathlib import Path
 
 import click
 
-from csp_check.cli.paths import existing_paths
+from csp_check.cli.paths import existing_paths, of_kind
 from csp_check.errors import SolverUnavailable, UsageError, json_error_text
 from csp_check.install import pip_extra
 from csp_check.llm.client import LLMSettings
@@ -171,6 +171,8 @@ def calls_command(paths, schema, field, report_path, derive, jobs, no_annotation
         for p in missing:
             click.echo(f"csp-check: error: {p}: {'a directory, not an NLSI JSONL file' if Path(p).is_dir() else 'no such file or directory'}", err=True)
         sys.exit(EXIT_ERROR)
+    kept, wrong_kind = of_kind(paths, "nlsi")  # a dialogue file: one line, not one error per dialogue
+    paths = tuple(kept)
     try:
         schema_paths = _schema_paths(paths, schema)
         _init_worker(schema_paths, field, not no_annotation, llm, solver)
@@ -281,7 +283,7 @@ def calls_command(paths, schema, field, report_path, derive, jobs, no_annotation
         click.echo(f"csp-check: error: --llm-parse: every one of the {fallback.failed} LLM requests failed; check --base-url "
                    f"{base_url} and the server (the instructions stay unparsed)", err=True)  # fmt: skip
         sys.exit(EXIT_ERROR)
-    if read_errors or counts["error"]:
+    if read_errors or counts["error"] or wrong_kind:
         sys.exit(EXIT_ERROR)
     sys.exit(EXIT_INCONSISTENT if counts["inconsistent"] else EXIT_OK)
 
