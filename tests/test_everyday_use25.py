@@ -4,6 +4,7 @@ MiniZinc without deprecation warnings, an experiment that survives one broken di
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -94,3 +95,25 @@ def test_the_files_of_the_right_kind_are_still_read(tmp_path: Path) -> None:
     assert result.exit_code == 2, result.output
     assert result.stderr.splitlines()[0] == f"csp-check: error: {bad}: this is not an NLSI examples file (it looks like SGD)"
     assert result.stdout.startswith("1 examples: 1 consistent")
+
+
+# --- 3: an example without the calls --field names is an input error, not a P3 violation ---------
+
+def test_a_missing_calls_field_is_an_input_error_naming_file_example_and_field(tmp_path: Path) -> None:
+    calls = ['GetRestaurants(city="San Jose")']
+    without = example("find me a restaurant in San Jose", ["If I ask for restaurants, look for Italian ones."], calls, eid="e1")
+    with_pred = without.model_copy(update={"example_id": "e2", "pred_api_calls": calls})
+    path = tmp_path / "ex.jsonl"
+    path.write_text(without.model_dump_json(exclude_none=True) + "\n" + with_pred.model_dump_json() + "\n")
+    report = tmp_path / "r.jsonl"
+
+    result = CliRunner().invoke(main, ["calls", str(path), "--schema", str(SCHEMA_FILE), "--field", "pred_api_calls",
+                                       "--report", str(report)])  # fmt: skip
+
+    assert result.exit_code == 2
+    assert result.stderr.splitlines() == [f"csp-check: {path}: example e1: pred_api_calls: missing: the example has no "
+                                          "pred_api_calls field (no calls to check; they are not taken as empty)"]  # fmt: skip
+    assert "P3" not in result.stdout and "violations by family: P4 1 (in 1 example)" in result.stdout
+    first, second = (json.loads(line) for line in report.read_text().splitlines())
+    assert (first["status"], first["violations"], first["errors"][0][:24]) == ("error", [], "pred_api_calls: missing:")
+    assert second["status"] == "inconsistent" and [v["family"] for v in second["violations"]] == ["P4"]

@@ -38,6 +38,7 @@ from csp_check.nlsi.calls import parse_calls
 from csp_check.nlsi.check import Checker
 from csp_check.nlsi.experiment import run_calls_experiment, write_outputs
 from csp_check.nlsi.metrics import Scores, exact_match, f1, release_scores, render_table, selection_scores, triples
+from csp_check.nlsi.models import CallReport, CallStatus, Example
 from csp_check.nlsi.readers import ExampleError, iter_paths, read_examples
 from csp_check.nlsi.schema import load_schema
 from csp_check.nlsi.selection import LlmIclSelector
@@ -116,7 +117,18 @@ def llm_options(f):
 
 def _work(item):
     example, source, derive = item
+    if not derive and getattr(example, _WORKER.field, None) is None:  # nothing to check: an input error, no violation
+        return missing_field_report(example, source, _WORKER.field).model_dump(mode="json"), example.model_dump(mode="json")
     return _WORKER.check(example, derive_calls=derive, source=source).model_dump(mode="json"), example.model_dump(mode="json")
+
+
+def missing_field_report(example: Example, source: str, field: str) -> CallReport:
+    """The ``error`` report of an example without the calls ``--field`` names: an input error
+    naming the field, never checked (its calls are not empty, they are absent: no P1-P6 verdict)."""
+    return CallReport(example_id=example.example_id, source=source, status=CallStatus.ERROR,
+                      reasoning_type=example.reasoning_type,
+                      errors=[f"{field}: missing: the example has no {field} field (no calls to check; "
+                              "they are not taken as empty)"])  # fmt: skip
 
 
 def _items(paths: tuple[Path, ...], derive: bool, errors: list[str], echo=None) -> Iterator:
