@@ -17,6 +17,7 @@ from csp_check.cli.main import main
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = ROOT / "examples"
+KB = ROOT / "kb" / "restaurants.json"
 
 
 # --- 1: a usage error is one line naming the option or argument, then a one-line hint, exit 2 -----
@@ -117,3 +118,22 @@ def test_a_missing_calls_field_is_an_input_error_naming_file_example_and_field(t
     first, second = (json.loads(line) for line in report.read_text().splitlines())
     assert (first["status"], first["violations"], first["errors"][0][:24]) == ("error", [], "pred_api_calls: missing:")
     assert second["status"] == "inconsistent" and [v["family"] for v in second["violations"]] == ["P4"]
+
+
+# --- 4: drift --corpus without --kb says once that the KB-based measures were skipped ------------
+
+def test_drift_corpus_without_kb_warns_once_that_kb_measures_are_skipped(tmp_path: Path) -> None:
+    corpus = EXAMPLES / "dialogues.jsonl"
+
+    bare = CliRunner().invoke(main, ["drift", "--out", str(tmp_path / "a"), "--corpus", str(corpus), "--no-plot"])
+    with_kb = CliRunner().invoke(main, ["drift", "--out", str(tmp_path / "b"), "--corpus", str(corpus), "--kb", str(KB),
+                                        "--no-plot"])  # fmt: skip
+    own_kb = CliRunner().invoke(main, ["drift", "--out", str(tmp_path / "c"), "--corpus", str(sgd_folder(tmp_path / "s", 3)),
+                                       "--no-plot"])  # fmt: skip
+
+    assert bare.exit_code == with_kb.exit_code == own_kb.exit_code == 0
+    warnings = [line for line in bare.stderr.splitlines() if line.startswith("warning:")]
+    assert warnings == [f"warning: no --kb, and no dialogue of --corpus {corpus} (7 dialogues) got a KB constraint: the "
+                        "KB-based measures (C4-C6: no-result, offers, amounts) were skipped in its consistency by depth; "
+                        "give --kb FILE_OR_DIR"]  # fmt: skip
+    assert "warning" not in with_kb.stderr and "warning" not in own_kb.stderr  # SGD carries its results
