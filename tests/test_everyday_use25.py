@@ -5,6 +5,7 @@ MiniZinc without deprecation warnings, an experiment that survives one broken di
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -137,3 +138,29 @@ def test_drift_corpus_without_kb_warns_once_that_kb_measures_are_skipped(tmp_pat
                         "KB-based measures (C4-C6: no-result, offers, amounts) were skipped in its consistency by depth; "
                         "give --kb FILE_OR_DIR"]  # fmt: skip
     assert "warning" not in with_kb.stderr and "warning" not in own_kb.stderr  # SGD carries its results
+
+
+# --- 5: docs/cli.md's S1 examples are what the commands they show print ---------------------------
+
+def _doc_blocks() -> list[tuple[list[str], list[str]]]:
+    """The ``$ csp-check …`` blocks of docs/cli.md's S1 section: (arguments, lines after the ``…``)."""
+    text = (ROOT / "docs" / "cli.md").read_text(encoding="utf-8").split("## Which constraints", 1)[1].split("\n## ", 1)[0]
+    blocks = []
+    for block in re.findall(r"```text\n(\$ csp-check .*?)```", text, re.DOTALL):
+        command, *lines = block.strip("\n").split("\n")
+        blocks.append((command.split()[2:], [line for line in lines if line != "…"]))
+    return blocks
+
+
+@pytest.mark.skipif(not (SHARED / "sgd" / "dev").is_dir() or not (SHARED / "multiwoz" / "db").is_dir(),
+                    reason="shared SGD / MultiWOZ absent")  # fmt: skip
+@pytest.mark.parametrize("index", [0, 1], ids=["call", "omission"])
+def test_the_s1_examples_of_the_docs_are_real_output(index: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    args, lines = _doc_blocks()[index]
+    monkeypatch.chdir(ROOT)  # the paths are the docs', relative to the repository
+    result = CliRunner().invoke(main, args, env={"COLUMNS": "200"})
+
+    assert result.exit_code in (0, 1), result.output
+    printed = result.stdout.splitlines()
+    start = printed.index(lines[0])
+    assert printed[start : start + len(lines)] == lines
