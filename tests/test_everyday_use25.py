@@ -14,7 +14,9 @@ from support.attacks import run_cli, sgd_folder
 from support.data import SHARED_DATA as SHARED
 from support.nlsi import SCHEMA_FILE, example
 
-from csp_check.cli.main import main
+from csp_check.cli.main import grouped_ids, main
+from csp_check.constraint_ids import GROUPS
+from csp_check.families import Family, register, unregister
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = ROOT / "examples"
@@ -164,3 +166,40 @@ def test_the_s1_examples_of_the_docs_are_real_output(index: int, monkeypatch: py
     printed = result.stdout.splitlines()
     start = printed.index(lines[0])
     assert printed[start : start + len(lines)] == lines
+
+
+# --- 6: an unknown constraint lists every registered id, grouped ---------------------------------
+
+def test_an_unknown_constraint_lists_every_registered_id_by_group() -> None:
+    unknown = CliRunner().invoke(main, ["validate", str(EXAMPLES / "dialogues.jsonl"), "--constraints", "C1,Q7"])
+    profile = CliRunner().invoke(main, ["validate", str(EXAMPLES / "dialogues.jsonl"), "--constraints", "p3"])
+
+    assert unknown.exit_code == profile.exit_code == 2
+    dialogue_ids = "linguistic C1, dialogic C2-C3, domain C4-C6, annotation S1-S2"
+    assert unknown.stderr.splitlines()[0] == (
+        "csp-check: error: validate: Invalid value for '--constraints': unknown constraint 'Q7'; the registered ones "
+        f"are, for dialogues, {dialogue_ids}; for API calls (csp-check calls), profile P1-P6 (csp-check constraints "
+        "describes them)")
+    assert profile.stderr.splitlines()[0] == (
+        "csp-check: error: validate: Invalid value for '--constraints': P3 is a profile family: it checks API "
+        f"calls (csp-check calls), not dialogues; choose from {dialogue_ids}")
+
+
+class _Own(Family):
+    """A family of one's own in the annotation group (never built: only its id is listed)."""
+
+    id, name, description, group = "X1", "own", "a family registered by a user", "annotation"
+
+    def build(self, ctx) -> list:
+        return []
+
+
+def test_a_family_of_your_own_is_listed_in_its_group() -> None:
+    register(_Own)
+    try:
+        result = CliRunner().invoke(main, ["validate", str(EXAMPLES / "dialogues.jsonl"), "--constraints", "Q7"])
+    finally:
+        unregister("X1")
+
+    assert result.exit_code == 2 and "annotation S1-S2, X1; for API calls" in result.stderr
+    assert grouped_ids(GROUPS) == ("linguistic C1, dialogic C2-C3, domain C4-C6, annotation S1-S2, profile P1-P6")
