@@ -13,10 +13,12 @@ from click.testing import CliRunner
 from support.attacks import run_cli, sgd_folder
 from support.data import SHARED_DATA as SHARED
 from support.nlsi import SCHEMA_FILE, example
+from support.sgd import sgd_dialogue, write_sgd
 
 from csp_check.cli.main import grouped_ids, main
 from csp_check.constraint_ids import GROUPS
-from csp_check.families import Family, register, unregister
+from csp_check.experiment import run as experiment_run
+from csp_check.families import Family, instance, register, unregister
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = ROOT / "examples"
@@ -203,3 +205,55 @@ def test_a_family_of_your_own_is_listed_in_its_group() -> None:
 
     assert result.exit_code == 2 and "annotation S1-S2, X1; for API calls" in result.stderr
     assert grouped_ids(GROUPS) == ("linguistic C1, dialogic C2-C3, domain C4-C6, annotation S1-S2, profile P1-P6")
+
+
+# --- 8: one broken dialogue never sinks an experiment run -------------------------------------
+
+def _broken_second(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
+    """Three SGD dialogues; 1_00002's CSP names a variable it does not have (a builder bug), which
+    the solver refuses."""
+    path = write_sgd(tmp_path / "data", [sgd_dialogue("1_00001"), sgd_dialogue("1_00002"), sgd_dialogue("1_00003", 3)])
+    prepare = experiment_run.prepare
+
+    def broken(dialogue, *args):
+        csp, delex, row = prepare(dialogue, *args)
+        if dialogue.id == "1_00002":
+            csp = csp.model_copy(update={"constraints": [*csp.constraints, instance("C2", variables=["x1", "x404"], turn=0)]})
+        return csp, delex, row
+
+    monkeypatch.setattr(experiment_run, "prepare", broken)
+    return path
+
+
+BROKEN = "InvalidCSP: dialogue 1_00002: C2 names unknown variable 'x404'"
+
+
+def test_a_dialogue_whose_scoring_fails_is_an_error_row(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = _broken_second(monkeypatch, tmp_path)
+    said: list[str] = []
+
+    result = experiment_run.run_experiment(experiment_run.ExperimentConfig(paths=[path], relexicalizers=("random",)),
+                                           log=said.append)  # fmt: skip
+
+    rows = {r.dialogue_id: r for r in result.dialogues}
+    assert rows["1_00002"].error == f"scoring: {BROKEN}" and not rows["1_00002"].scores
+    assert all(rows[i].error is None and set(rows[i].scores) == {"random"} for i in ("1_00001", "1_00003"))
+    assert f"{path}: dialogue 1_00002: internal error: scoring: {BROKEN} (left out of the tables)" in said
+
+
+def test_a_broken_dialogue_in_the_experiment_command_is_named_kept_and_exit_2(tmp_path: Path,
+                                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    path = _broken_second(monkeypatch, tmp_path)
+    out = tmp_path / "out"
+
+    result = CliRunner().invoke(main, ["experiment", str(path), "--no-plots", "--out", str(out)])
+
+    assert result.exit_code == 2, result.output
+    assert (f"{path}: dialogue 1_00002: internal error: relexicalizing (csp): {BROKEN} (left out of the tables)"
+            in result.stderr.splitlines())
+    assert "csp-check: error: 1 of 3 dialogues could not be scored" in result.stderr
+    rows = {r["dialogue_id"]: r for r in map(json.loads, (out / "results.jsonl").read_text().splitlines())}
+    assert set(rows) == {"1_00001", "1_00002", "1_00003"} and rows["1_00002"]["error"] == f"relexicalizing (csp): {BROKEN}"
+    assert all(rows[i]["error"] is None and set(rows[i]["scores"]) == {"random", "most-frequent", "csp"}
+               for i in ("1_00001", "1_00003"))  # fmt: skip
+    assert "2 dialogues (1 skipped with errors)" in (out / "tables.md").read_text()
