@@ -461,7 +461,9 @@ def export_mzn(
         sys.exit(EXIT_ERROR)
     for written in (files.model, files.most_similar, files.data):
         click.echo(str(written))
-    click.echo(f"solve with: minizinc --solver gecode {files.model} {files.data}", err=True)
+    click.echo(f"solve with: minizinc --solver gecode {files.model} {files.data} (a warning that \"count.mzn\" "
+               "overrides a global comes from Debian's Gecode library, not this model: harmless; -G std avoids it)",
+               err=True)  # fmt: skip
 
 
 @main.command("delexicalize")
