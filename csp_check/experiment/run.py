@@ -257,9 +257,9 @@ def run_experiment(config: ExperimentConfig, log: Any = print) -> ExperimentResu
             try:
                 csp, delex, row = prepare(dialogue, pool, config.seed, config.max_random)
             except Exception as err:  # one bad dialogue never sinks the run
-                failed = DialogueResult(dialogue_id=dialogue.id, source=dialogue.source, error=_failure(err))
-                result.dialogues.append(failed)
-                log(f"{failed.source}: dialogue {failed.dialogue_id}: internal error: {failed.error} (left out of the tables)")
+                broken = DialogueResult(dialogue_id=dialogue.id, source=dialogue.source, error=_failure(err))
+                result.dialogues.append(broken)
+                log(f"{broken.source}: dialogue {broken.dialogue_id}: internal error: {broken.error} (left out of the tables)")
                 continue
             items.append((csp, delex))
             result.dialogues.append(row)
