@@ -13,7 +13,7 @@ from pathlib import Path
 
 import click
 
-from csp_check.cli.paths import existing_paths
+from csp_check.cli.paths import existing_paths, of_kind
 from csp_check.errors import UsageError
 from csp_check.output.report_file import check_text_output
 from csp_check.score.citod_bench import DISAGREEMENTS_HEADER, disagreements, disagreements_markdown, run, table
@@ -38,14 +38,16 @@ def citod_command(paths: tuple[Path, ...], half: str | None, as_json: bool, disa
                   sample: int) -> None:
     """Label CI-ToD files (PATH...: calendar / navigate / weather JSON lists) and print precision,
     recall and F1 per label (QI, HI, KBI) and overall accuracy (all three right) against their
-    gold labels. Exit 2 if an item could not be read (it is left out of the figures)."""
+    gold labels. Exit 2 if an item could not be read (it is left out of the figures), or a file is
+    not CI-ToD (one line: what it looks like; the other files are scored)."""
+    kept, left_out = of_kind(paths, "citod")
     if disagreements_path is not None:  # checked before the work: an input or another file is never overwritten
         try:
             check_text_output(disagreements_path, list(paths), "--disagreements", DISAGREEMENTS_HEADER)
         except UsageError as err:
             click.echo(f"csp-check: error: {err}", err=True)
             sys.exit(2)
-    bench = run(paths, half)  # type: ignore[arg-type]
+    bench = run(tuple(kept), half)  # type: ignore[arg-type]
     for err in bench.errors:
         click.echo(f"csp-check: {err}", err=True)
     if as_json:
@@ -56,4 +58,4 @@ def citod_command(paths: tuple[Path, ...], half: str | None, as_json: bool, disa
         chosen = disagreements(bench, sample)
         disagreements_path.write_text(disagreements_markdown(chosen), encoding="utf-8")
         click.echo(f"{len(chosen)} disagreements written to {disagreements_path}", err=True)
-    sys.exit(2 if bench.errors else 0)
+    sys.exit(2 if bench.errors or left_out else 0)

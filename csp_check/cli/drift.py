@@ -10,7 +10,8 @@
   experiment`` output folder (or its ``results.jsonl``) stands for its ``--relexicalizer``'s
   (default ``llm``) relexicalized text (:mod:`csp_check.drift.relexicalized`, written to
   ``DIR/relexicalized-NAME-FOLDER.txt``, read against ``--kb``); without ``--base-url`` the
-  self-chat curves of an earlier ``DIR/drift.json`` are kept beside them;
+  self-chat curves of an earlier ``DIR/drift.json`` are kept beside them; without ``--kb``, one
+  warning line names the corpora none of whose dialogues got a KB constraint (C4-C6 skipped);
 - ``--hf-model PATH [--split-exponent K]``: π(t) and split-softmax on a local Hugging Face causal
   LM (:mod:`csp_check.drift.attention`; extra ``hf``).
 
@@ -42,7 +43,7 @@ from csp_check.drift.suite import BUNDLED_SUITE, SuitePrompt, load_suite
 from csp_check.drift.task_measures import ALL_MEASURES
 from csp_check.errors import CspCheckError, UsageError
 from csp_check.llm.client import LLMSettings
-from csp_check.output.console import Bar
+from csp_check.output.console import Bar, KbUse
 from csp_check.readers import FORMATS
 from csp_check.readers.kb import load_kb_option
 
@@ -137,6 +138,7 @@ def drift(
         if corpora:
             kb = load_kb_option(kb_path) if kb_path is not None else None
             curves = []
+            without_kb: list[tuple[Path, int]] = []  # corpora none of whose dialogues got a C4-C6 instance
             for path in corpora:
                 source, source_fmt, label = path, fmt, path.name
                 results = experiment_results(path)
@@ -154,6 +156,10 @@ def drift(
                                      + (f" ({summary.error_messages[0]})" if summary.error_messages else ""))  # fmt: skip
                 curves.append(depth.depth_curve(summary, f"{label} ({summary.checked} dialogues)",
                                                 max_rounds=max(rounds, 1) if base_url else None))  # fmt: skip
+                if kb is None and not any(summary.coverage.get(c) for c in KbUse.KB_CONSTRAINTS):
+                    without_kb.append((path, summary.checked))
+            if without_kb and not quiet:
+                click.echo(_no_kb_warning(without_kb), err=True)
             kept = [c for c in result.corpus if c.label not in {k.label for k in curves}]
             result.corpus = kept + curves
             result.config = {**result.config, "corpus": [str(p) for p in corpora], "kb": str(kb_path) if kb_path else None}
@@ -175,6 +181,14 @@ def drift(
     if not quiet:
         _print(result)
         click.echo(f"wrote {', '.join(str(p) for p in written)}", err=True)
+
+
+def _no_kb_warning(corpora: list[tuple[Path, int]]) -> str:
+    """One line: ``--corpus`` without ``--kb`` left these corpora (path, dialogues checked)
+    without any KB constraint, so their curves leave out the KB-based measures (C4-C6)."""
+    named = "; ".join(f"{path} ({n} dialogues)" for path, n in corpora)
+    return (f"warning: no --kb, and no dialogue of --corpus {named} got a KB constraint: the KB-based measures "
+            f"(C4-C6: no-result, offers, amounts) were skipped in {'its' if len(corpora) == 1 else 'their'} consistency by depth; give --kb FILE_OR_DIR")
 
 
 def _previous(path: Path) -> DriftResult:

@@ -9,7 +9,10 @@ Writes ``DIR/results.jsonl``, ``DIR/tables.md``, ``DIR/table1..5.csv`` and PNG p
 Table 3. Exit 2 when every LLM request failed (the server is unreachable or refuses: the
 console says why; the tables are still written, without an LLM row, and say why). The LLM relexicalizer runs only with ``--base-url`` (any OpenAI-compatible server; key
 from ``$OPENAI_API_KEY``, a dummy for local servers). Exit 0 on success, 2 on a usage error
-(unknown solver, nothing selected, missing ``openai`` / ``matplotlib`` package).
+(unknown solver, nothing selected, missing ``openai`` / ``matplotlib`` package), or when some
+dialogue could not be built, relexicalized or scored: each is one line on stderr (``FILE:
+dialogue ID: internal error: …``) and an error row of ``results.jsonl``; the others are measured
+and the tables written without it.
 """
 
 from __future__ import annotations
@@ -123,10 +126,16 @@ def experiment(
     click.echo(table3(result).markdown())
     click.echo(f"\nwrote {len(written)} files to {out_dir}/ (tables.md, table1-5.csv, results.jsonl"
                + ("" if no_plots else ", *.png") + f") in {result.seconds:.0f} s")  # fmt: skip
+    failed = [r for r in result.dialogues if r.error is not None]
+    if failed:  # each was named on stderr as it failed; the tables leave them out, results.jsonl keeps them
+        click.echo(f"csp-check: error: {len(failed)} of {len(result.dialogues)} dialogues could not be scored (named "
+                   f"above; their results.jsonl rows carry the error); the tables leave them out", err=True)  # fmt: skip
     if result.llm_failures and result.llm_failures == result.llm_requests:
         click.echo(f"csp-check: error: every LLM request failed ({result.llm_failures} dialogues): the LLM row is left "
                    f"out of the tables (not measured); check --base-url {base_url} and the server", err=True)  # fmt: skip
         raise SystemExit(2)  # an environment error, as a usage error
+    if failed:
+        raise SystemExit(2)  # as validate: a dialogue whose check crashed makes the run exit 2
 
 
 def _stage_bar(description: str, total: int, unit: str):

@@ -12,6 +12,8 @@ from typing import Any
 
 import click
 
+from csp_check.cli.usage import one_line
+
 
 class LazyGroup(click.Group):
     """A :class:`click.Group` with ``lazy_subcommands``: command name → ``"module:attribute"``
@@ -45,6 +47,21 @@ class LazyGroup(click.Group):
             except (OSError, ValueError, AttributeError):
                 pass
             sys.exit(2)
+
+    def make_context(self, info_name: str | None, args: list[str], parent: click.Context | None = None,
+                     **extra: Any) -> click.Context:
+        """The group's context; a usage error is shown in two lines (:mod:`csp_check.cli.usage`)."""
+        try:
+            return super().make_context(info_name, args, parent=parent, **extra)
+        except click.UsageError as err:
+            raise one_line(err) from err
+
+    def invoke(self, ctx: click.Context) -> Any:
+        """Run the subcommand; a usage error of any subcommand is shown in two lines."""
+        try:
+            return super().invoke(ctx)
+        except click.UsageError as err:
+            raise one_line(err) from err
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted({*super().list_commands(ctx), *self.lazy_subcommands})

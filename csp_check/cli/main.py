@@ -43,11 +43,12 @@ from pathlib import Path
 
 import click
 
+from csp_check import constraint_ids
 from csp_check.cli.lazy import LazyGroup
 from csp_check.cli.paths import fail_if_none_exist
 from csp_check.delexicalize.delexicalizer import delexicalize
 from csp_check.errors import CspCheckError, InputError, UsageError
-from csp_check.families import DIALOGUE_GROUPS, families, label
+from csp_check.families import DIALOGUE_GROUPS, GROUPS, families, label
 from csp_check.models import ALL_CONSTRAINTS, ConstraintId, Dialogue, Status
 from csp_check.output.console import KbUse, RunProgress, render_summary, summary_json
 from csp_check.output.kb_coverage import kb_coverage_warning
@@ -83,12 +84,25 @@ def parse_constraints(ctx: click.Context, param: click.Parameter, value: str) ->
     known = {f.id.upper(): f.id for f in families(DIALOGUE_GROUPS)}
     ids = [part.strip().upper() for part in value.split(",") if part.strip()]
     if not ids:
-        raise click.BadParameter(f"give at least one of {label(known.values())}")
+        raise click.BadParameter(f"give at least one of {grouped_ids(DIALOGUE_GROUPS)}")
     bad = next((i for i in ids if i not in known), None)
     if bad is not None:
-        raise click.BadParameter(f"unknown constraint {bad!r}; choose from {label(known.values())} "
-                                 "(csp-check constraints lists them)")  # fmt: skip
+        declared = {i.upper(): i for i in constraint_ids.ids()}
+        if bad in declared:  # a family of another group: P1-P6 check API calls
+            group = ConstraintId(declared[bad]).family
+            raise click.BadParameter(f"{declared[bad]} is a {group} family: it checks API calls (csp-check calls), "
+                                     f"not dialogues; choose from {grouped_ids(DIALOGUE_GROUPS)}")  # fmt: skip
+        others = tuple(g for g in GROUPS if g not in DIALOGUE_GROUPS)
+        raise click.BadParameter(f"unknown constraint {bad!r}; the registered ones are, for dialogues, "
+                                 f"{grouped_ids(DIALOGUE_GROUPS)}; for API calls (csp-check calls), {grouped_ids(others)} "
+                                 "(csp-check constraints describes them)")  # fmt: skip
     return tuple(dict.fromkeys(ConstraintId(known[i]) for i in ids))
+
+
+def grouped_ids(groups: tuple[str, ...]) -> str:
+    """Every declared constraint id of ``groups``, by group: ``linguistic C1, dialogic C2-C3, …``
+    (the registry's ids, :func:`csp_check.constraint_ids.ids`, also of a family of your own)."""
+    return ", ".join(f"{group} {label(found)}" for group in groups if (found := constraint_ids.ids((group,))))
 
 
 def solver_option(
@@ -447,7 +461,9 @@ def export_mzn(
         sys.exit(EXIT_ERROR)
     for written in (files.model, files.most_similar, files.data):
         click.echo(str(written))
-    click.echo(f"solve with: minizinc --solver gecode {files.model} {files.data}", err=True)
+    click.echo(f"solve with: minizinc --solver gecode {files.model} {files.data} (a warning that \"count.mzn\" "
+               "overrides a global comes from Debian's Gecode library, not this model: harmless; -G std avoids it)",
+               err=True)  # fmt: skip
 
 
 @main.command("delexicalize")

@@ -29,7 +29,7 @@ from pathlib import Path
 
 import click
 
-from csp_check.cli.paths import existing_paths
+from csp_check.cli.paths import existing_paths, of_kind
 from csp_check.errors import SolverUnavailable, UsageError, json_error_text
 from csp_check.install import pip_extra
 from csp_check.llm.client import LLMSettings
@@ -38,6 +38,7 @@ from csp_check.nlsi.calls import parse_calls
 from csp_check.nlsi.check import Checker
 from csp_check.nlsi.experiment import run_calls_experiment, write_outputs
 from csp_check.nlsi.metrics import Scores, exact_match, f1, release_scores, render_table, selection_scores, triples
+from csp_check.nlsi.models import CallReport, CallStatus, Example
 from csp_check.nlsi.readers import ExampleError, iter_paths, read_examples
 from csp_check.nlsi.schema import load_schema
 from csp_check.nlsi.selection import LlmIclSelector
@@ -116,7 +117,18 @@ def llm_options(f):
 
 def _work(item):
     example, source, derive = item
+    if not derive and getattr(example, _WORKER.field, None) is None:  # nothing to check: an input error, no violation
+        return missing_field_report(example, source, _WORKER.field).model_dump(mode="json"), example.model_dump(mode="json")
     return _WORKER.check(example, derive_calls=derive, source=source).model_dump(mode="json"), example.model_dump(mode="json")
+
+
+def missing_field_report(example: Example, source: str, field: str) -> CallReport:
+    """The ``error`` report of an example without the calls ``--field`` names: an input error
+    naming the field, never checked (its calls are not empty, they are absent: no P1-P6 verdict)."""
+    return CallReport(example_id=example.example_id, source=source, status=CallStatus.ERROR,
+                      reasoning_type=example.reasoning_type,
+                      errors=[f"{field}: missing: the example has no {field} field (no calls to check; "
+                              "they are not taken as empty)"])  # fmt: skip
 
 
 def _items(paths: tuple[Path, ...], derive: bool, errors: list[str], echo=None) -> Iterator:
@@ -171,6 +183,8 @@ def calls_command(paths, schema, field, report_path, derive, jobs, no_annotation
         for p in missing:
             click.echo(f"csp-check: error: {p}: {'a directory, not an NLSI JSONL file' if Path(p).is_dir() else 'no such file or directory'}", err=True)
         sys.exit(EXIT_ERROR)
+    kept, wrong_kind = of_kind(paths, "nlsi")  # a dialogue file: one line, not one error per dialogue
+    paths = tuple(kept)
     try:
         schema_paths = _schema_paths(paths, schema)
         _init_worker(schema_paths, field, not no_annotation, llm, solver)
@@ -281,7 +295,7 @@ def calls_command(paths, schema, field, report_path, derive, jobs, no_annotation
         click.echo(f"csp-check: error: --llm-parse: every one of the {fallback.failed} LLM requests failed; check --base-url "
                    f"{base_url} and the server (the instructions stay unparsed)", err=True)  # fmt: skip
         sys.exit(EXIT_ERROR)
-    if read_errors or counts["error"]:
+    if read_errors or counts["error"] or wrong_kind:
         sys.exit(EXIT_ERROR)
     sys.exit(EXIT_INCONSISTENT if counts["inconsistent"] else EXIT_OK)
 

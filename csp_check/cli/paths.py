@@ -7,7 +7,9 @@ any work (no KB loaded, no report opened).
 - :func:`existing_paths` is a click callback for arguments and options whose every path must
   exist (``experiment``, ``nlsi build``, ``nlsi experiment``, ``calls``, ``--kb``, ``--schema``);
 - :func:`fail_if_none_exist` is for ``validate`` and ``delexicalize``, where a missing path among
-  readable ones stays one error line in a run that checks the rest (docs/cli.md, "Bad input").
+  readable ones stays one error line in a run that checks the rest (docs/cli.md, "Bad input");
+- :func:`of_kind` is for the commands that read one kind of file (``benchmark citod``: CI-ToD,
+  ``calls``: NLSI examples): a file clearly of another kind is one line, not one error per item.
 """
 
 from __future__ import annotations
@@ -17,6 +19,8 @@ from collections.abc import Iterable
 from pathlib import Path
 
 import click
+
+from csp_check.readers.kinds import wrong_kind
 
 EXIT_ERROR = 2
 
@@ -47,3 +51,21 @@ def existing_paths(ctx: click.Context, param: click.Parameter, value: object) ->
     if missing:
         _say_missing(missing)
     return value
+
+
+def of_kind(paths: Iterable[Path], expected: str) -> tuple[list[Path], bool]:
+    """The paths that may be of kind ``expected`` (:data:`csp_check.readers.kinds.KIND_NAMES`)
+    and whether any was left out: each path clearly of another kind is one line on stderr,
+    ``csp-check: error: FILE: this is not a CI-ToD file (it looks like SGD)``, and is not read.
+    When no path is left, exit 2 at once."""
+    given = list(paths)
+    kept: list[Path] = []
+    for path in given:
+        message = wrong_kind(Path(path), expected)
+        if message is None:
+            kept.append(path)
+        else:
+            click.echo(f"csp-check: error: {message}", err=True)
+    if not kept:
+        sys.exit(EXIT_ERROR)
+    return kept, len(kept) < len(given)

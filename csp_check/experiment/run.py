@@ -202,17 +202,28 @@ def score(csp: CSP, assignment: dict[str, Value], solver: Any, time_limit: float
     )  # fmt: skip
 
 
-def _score_one(args: tuple) -> tuple[int, dict[str, dict[str, Score]], int | None, bool, str | None]:
+def _score_one(args: tuple) -> tuple[int, dict[str, dict[str, Score]], int | None, bool, str | None, str | None]:
+    """Count one dialogue's solutions and score each of its assignments under every configuration:
+    ``(index, scores, solutions, capped, group, error)``. A dialogue whose scoring fails (a broken
+    CSP, a solver error) gives ``error`` (``Type: message``) and no scores: it never sinks the run."""
     index, csp, assignments, configs, solver_name, cap, time_limit = args
-    solver = get_solver(solver_name)
-    count = solver.count_solutions(csp, cap=cap, time_limit=time_limit)
-    scores = {
-        name: {cfg: score(restrict(csp, enabled), assignment, solver, time_limit) for cfg, enabled in configs.items()}
-        for name, assignment in assignments.items()
-    }
+    try:
+        solver = get_solver(solver_name)
+        count = solver.count_solutions(csp, cap=cap, time_limit=time_limit)
+        scores = {
+            name: {cfg: score(restrict(csp, enabled), assignment, solver, time_limit) for cfg, enabled in configs.items()}
+            for name, assignment in assignments.items()
+        }
+    except Exception as err:  # one broken dialogue never sinks the run: its row says why
+        return index, {}, None, False, None, _failure(err)
     group = count.group.value if count.group is not None else None
     solutions = count.count if count.status.value != "unknown" or count.capped else None
-    return index, scores, solutions, count.capped, group
+    return index, scores, solutions, count.capped, group, None
+
+
+def _failure(err: BaseException) -> str:
+    """An error row's text: ``Type: message`` on one line."""
+    return f"{type(err).__name__}: {' '.join(str(err).split())}"
 
 
 def run_experiment(config: ExperimentConfig, log: Any = print) -> ExperimentResult:
@@ -246,7 +257,9 @@ def run_experiment(config: ExperimentConfig, log: Any = print) -> ExperimentResu
             try:
                 csp, delex, row = prepare(dialogue, pool, config.seed, config.max_random)
             except Exception as err:  # one bad dialogue never sinks the run
-                result.dialogues.append(DialogueResult(dialogue_id=dialogue.id, source=dialogue.source, error=f"{type(err).__name__}: {err}"))
+                broken = DialogueResult(dialogue_id=dialogue.id, source=dialogue.source, error=_failure(err))
+                result.dialogues.append(broken)
+                log(f"{broken.source}: dialogue {broken.dialogue_id}: internal error: {broken.error} (left out of the tables)")
                 continue
             items.append((csp, delex))
             result.dialogues.append(row)
@@ -261,8 +274,16 @@ def run_experiment(config: ExperimentConfig, log: Any = print) -> ExperimentResu
             relex = get_relexicalizer(name, **options)
             with stage(f"relexicalizing ({name})", len(items), "dialogues") as bar:
                 assignments = []
-                for csp, delex in items:
-                    assignments.append(relex.relexicalize(csp, delex, random.Random(f"{config.seed}:{csp.dialogue_id}:{name}")))
+                for (csp, delex), row in zip(items, rows):
+                    if row.error is not None:  # failed with an earlier relexicalizer
+                        assignments.append({})
+                        bar.advance()
+                        continue
+                    try:
+                        assignments.append(relex.relexicalize(csp, delex, random.Random(f"{config.seed}:{csp.dialogue_id}:{name}")))
+                    except Exception as err:  # this dialogue's row becomes an error row; the others go on
+                        assignments.append({})
+                        _fail_row(row, f"relexicalizing ({name}): {_failure(err)}", log)
                     bar.advance()
         for row, assignment in zip(rows, assignments):
             row.assignments[name] = assignment
@@ -287,16 +308,25 @@ def run_experiment(config: ExperimentConfig, log: Any = print) -> ExperimentResu
     tasks = [
         (i, csp, rows[i].assignments, config.configs, config.solver, config.cap, config.time_limit)
         for i, (csp, _) in enumerate(items)
+        if rows[i].error is None
     ]
     scored = _map(_score_one, tasks, config.jobs)
     if config.engine == "ray":
         scored = ordered_map(_score_one, tasks, jobs=config.jobs, address=config.ray_address, chunk_size=4)
     with stage("scoring", len(tasks), "dialogues") as bar:
-        for i, scores, solutions, capped, group in scored:
+        for i, scores, solutions, capped, group, error in scored:
             rows[i].scores, rows[i].solutions, rows[i].capped, rows[i].group = scores, solutions, capped, group
+            if error is not None:
+                _fail_row(rows[i], f"scoring: {error}", log)
             bar.advance()
     result.seconds = time.perf_counter() - start
     return result
+
+
+def _fail_row(row: DialogueResult, error: str, log: Any) -> None:
+    """Make ``row`` an error row (left out of the tables, kept in ``results.jsonl``) and say so."""
+    row.error = error
+    log(f"{row.source}: dialogue {row.dialogue_id}: internal error: {error} (left out of the tables)")
 
 
 def _map(fn: Any, tasks: list[tuple], jobs: int) -> Iterable[Any]:

@@ -34,7 +34,7 @@ def sniff_format(path: Path) -> str:
             raise InputError(str(path), f"cannot read: {err.strerror or err}") from err
     if _is_empty(path):
         raise InputError(str(path), "empty file")
-    if _looks_like_kb(path):
+    if looks_like_kb(path):
         raise InputError(str(path), "this looks like a KB, not dialogues: give it with --kb")
     raise InputError(str(path), f"unknown format (not one of {', '.join(READERS)}); use --format")
 
@@ -49,7 +49,7 @@ def _is_empty(path: Path) -> bool:
         return False
 
 
-def _looks_like_kb(path: Path, max_bytes: int = 64 << 20) -> bool:
+def looks_like_kb(path: Path, max_bytes: int = 64 << 20) -> bool:
     """Whether ``path`` is a JSON file :func:`csp_check.readers.kb.load_kb` reads as a KB: an object of
     tables (``{"tables": …}`` or ``{domain: [entity, …]}``), or a ``*_db.json`` list of
     entities."""
