@@ -3,9 +3,11 @@
 For every dialogue of the chosen domain:
 
 1. its KB: the pertinent instance(s) + ``n ~ U{0..8}`` random instances (:mod:`.kb`);
-2. delexicalize and build its CSP against that KB alone (:func:`.kb.with_kb_only`);
+2. delexicalize and build its CSP against that KB alone (:func:`.kb.with_kb_only`), keeping the
+   paper's constraints (C1–C6): the annotation family (S1) checks the corpus's annotation, not a
+   relexicalization, and its *unsaid* values (``x ∈ ∅``) would leave a CSP no solution by design;
 3. count its solutions up to 101 (the paper's solution groups, Table 1) and record which
-   variables each constraint covers (Table 2);
+   variables each constraint covers (Table 2, S1 apart);
 4. relexicalize with each relexicalizer (Random, Most Frequent, CSP, and LLM when configured);
 5. score each assignment under every constraint configuration (all, all except each of C1–C6,
    all except dialogic, all except domain — Table 5): *consistent* (no violation: GCA) and the
@@ -172,19 +174,26 @@ def select_dialogues(
     return sorted(selected, key=lambda d: d.id), everyone, errors
 
 
-def prepare(dialogue: Dialogue, pool: DomainPool, seed: int, max_random: int) -> tuple[CSP, DelexicalizedDialogue, DialogueResult]:
-    """Sample the dialogue's KB, delexicalize and build its CSP with every constraint."""
+def prepare(
+    dialogue: Dialogue, pool: DomainPool, seed: int, max_random: int, families: frozenset[ConstraintId] | None = None
+) -> tuple[CSP, DelexicalizedDialogue, DialogueResult]:
+    """Sample the dialogue's KB, delexicalize and build its CSP with every constraint; return it
+    with only the constraints of ``families`` (default: the paper's, C1–C6), the CSP the
+    relexicalizers fill and the solver counts. The coverage (Table 2) is of every constraint, the
+    annotation family's (S1) apart: S1 checks the corpus's annotation against its text, not a
+    relexicalization, and its values no words name (*unsaid*: ``x ∈ ∅``, for review) would leave
+    a CSP no solution by design (docs/experiments.md)."""
     kb, pertinent, extra = sample_kb(dialogue, pool, seed, max_random)
     bare = with_kb_only(dialogue)
     delex = delexicalize(bare)
-    csp = build_csp(bare, delex, kb, BuildOptions())
-    masked = scope_variables(csp, CoverageScope.SEARCH)  # the paper's variables: the masks
+    built = build_csp(bare, delex, kb, BuildOptions())
+    masked = scope_variables(built, CoverageScope.SEARCH)  # the paper's variables: the masks
     result = DialogueResult(
         dialogue_id=dialogue.id, source=dialogue.source, kb_size=pertinent + extra, pertinent=pertinent,
-        random=extra, variables=len(masked), implicit=len(csp.variables) - len(masked),
-        coverage=constraint_coverage(csp, CoverageScope.SEARCH),
+        random=extra, variables=len(masked), implicit=len(built.variables) - len(masked),
+        coverage=constraint_coverage(built, CoverageScope.SEARCH),
     )  # fmt: skip
-    return csp, delex, result
+    return restrict(built, CONFIGS["all"] if families is None else families), delex, result
 
 
 def restrict(csp: CSP, enabled: frozenset[ConstraintId]) -> CSP:
@@ -251,11 +260,12 @@ def run_experiment(config: ExperimentConfig, log: Any = print) -> ExperimentResu
         configs=list(config.configs), pool_size=len(pool.entities),
     )  # fmt: skip
     items: list[tuple[CSP, DelexicalizedDialogue]] = []
+    checked = frozenset().union(*config.configs.values())  # the families any configuration checks
     with stage("building CSPs", len(selected), "dialogues") as bar:
         for dialogue in selected:
             bar.advance()
             try:
-                csp, delex, row = prepare(dialogue, pool, config.seed, config.max_random)
+                csp, delex, row = prepare(dialogue, pool, config.seed, config.max_random, checked)
             except Exception as err:  # one bad dialogue never sinks the run
                 broken = DialogueResult(dialogue_id=dialogue.id, source=dialogue.source, error=_failure(err))
                 result.dialogues.append(broken)

@@ -121,10 +121,27 @@ def table3(result: ExperimentResult) -> Table:
         p_gca, p_vca = paper.TABLE3.get(name, (None, None))
         out.append([PAPER_NAMES.get(name, name), gca(rows, name), vca(rows, name), p_gca, p_vca])
     note = "Paper: MultiWOZ 2.3 restaurants, GPT-3.5 as LLM; it has no CSP row (a solver solution is consistent by construction)."
+    note += _unsolvable_note(rows, result.relexicalizers)
     if result.llm_left_out:
         note += f" No LLM row: {result.llm_left_out}."
     return Table("table3", "Table 3: GCA / VCA per relexicalizer (all constraints: the paper's C1–C6)",
                  ["relexicalizer", "GCA", "VCA", "paper GCA", "paper VCA"], out, note)  # fmt: skip
+
+
+def _unsolvable_note(rows: Sequence[DialogueResult], relexicalizers: Sequence[str]) -> str:
+    """What the dialogues without a solution do to GCA: their CSP is unsatisfiable (the
+    annotation says more than the sampled KB holds), so no relexicalizer is consistent there and
+    each counts as inconsistent (the paper's 0-solution group); named, with the CSP row's GCA
+    over the solvable ones, so a CSP GCA below 1 never reads as a relexicalizer's failure."""
+    unsolvable = [r for r in rows if r.solutions == 0 and not r.capped]
+    if not unsolvable:
+        return ""
+    ids = ", ".join(r.dialogue_id for r in unsolvable[:10]) + (", …" if len(unsolvable) > 10 else "")
+    solvable = [r for r in rows if r.solutions != 0 or r.capped]
+    consistent = sum(r.scores["csp"]["all"].consistent for r in solvable if "all" in r.scores.get("csp", {}))
+    csp = f"; the CSP relexicalizer is consistent on {consistent} of the {len(solvable)} solvable" if "csp" in relexicalizers else ""
+    return (f" {len(unsolvable)} dialogue(s) have no solution ({ids}): their CSP is unsatisfiable, no "
+            f"relexicalization can be consistent there, and GCA counts them as inconsistent{csp}.")
 
 
 def table4(result: ExperimentResult) -> Table:
