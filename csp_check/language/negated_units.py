@@ -105,7 +105,7 @@ def _negator(folded: str, start: int) -> int | None:
     settled = SETTLED.search(before)
     if settled is not None:
         at = clause + settled.start() + (len(settled.group(0)) - len(settled.group(0).lstrip()))
-        return re.search(r"\S*$", folded[:at]).start()  # "doesn't have any": from the word's start
+        return len(folded[:at].rstrip("abcdefghijklmnopqrstuvwxyz'-"))  # "doesn't have any": from the word's start
     words = list(re.finditer(r"\S+", before))[-6:]
     for w in words:
         if not NEGATOR.search(w.group(0).strip(".,;:!?")):
