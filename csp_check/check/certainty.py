@@ -122,6 +122,8 @@ from csp_check.language.normalize import normalize
 from csp_check.models import ActRole, Constraint, Variable, VariableKind
 
 CALLED = re.compile(r"^\s*(?:[a-z'-]+\s+){0,3}?(called|named)\b", re.I)
+#: Words between a count and "called" that give the name to one of those counted ("2 alarms including one called X").
+PART_OF = re.compile(r"\b(including|of which|among (?:them|which)|one of)\b", re.I)
 BOUND_WORDS = re.compile(r"\b(after|by|before|until|no later than|not later than)\s*$", re.I)
 #: Values that say nothing of an entity's kind or place (an amenity's yes / no, a missing cell).
 NO_VALUE = frozenset({"yes", "no", "dontcare", "none", "?"})
@@ -204,7 +206,7 @@ def amount_unsettled(ctx, constraint: Constraint, family: str, scope: list[Varia
                    words.coordinated(text, amount.span), asked):
         if reason and not _no_reading(ctx, constraint, amount, text, reason):
             return reason
-    if m := CALLED.match(text[amount.span.end :]):
+    if (m := CALLED.match(text[amount.span.end :])) and not PART_OF.search(m.group(0)):
         named = _name_after(ctx, constraint, text[amount.span.end + m.end() :])
         rows = ctx.kbs.get(getattr(constraint, "kb", "")) or []
         if named is None or holds_with(ctx, constraint, [e for e in rows if e.get(named[0]) == named[1]]):
@@ -438,11 +440,11 @@ def _no_reading(ctx, constraint: Constraint, amount: Variable, text: str, reason
 
 def _name_after(ctx, constraint: Constraint, rest: str) -> tuple[str, str] | None:
     """(column, name) of an entity of the count's table whose name ``rest`` (the words after
-    "called") starts with: a column naming one entity (``CorpusProfile.names_entity``: MultiWOZ
-    ``name``, SGD ``restaurant_name``, ``movie_name``, …)."""
+    "called") starts with: "called X" names the entity, whichever column holds X (MultiWOZ
+    ``name``, SGD ``restaurant_name``, ``title``, …); values of fewer than 4 letters name nothing."""
     said = f"{_words(rest)} "
     rows = ctx.kbs.get(getattr(constraint, "kb", ""), [])
-    names = sorted({(e[c], c) for e in rows for c in e if e[c] and (c == "name" or ctx.profile.names_entity(c))},
+    names = sorted({(e[c], c) for e in rows for c in e if e[c] and len(e[c]) >= 4 and not e[c].isdigit()},
                    key=lambda p: (len(p[0]), p))
     return next(((c, n) for n, c in reversed(names) if said.startswith(f"{_words(n)} ")), None)
 
