@@ -11,7 +11,8 @@ certain reading does (``Violation.certain``: a claim, not a reading for review),
 ``hedged_amount``, also how many true counts said approximately (no fault) are flagged; with
 ``restated_detail``, how many party sizes restated as booked (no fault) are flagged; with
 ``amount``, how many counts said above a full result (no fault: SGD's results stop at 10) are
-flagged certain.
+flagged certain; with ``negated_unit``, how many stated 0s said by negating their unit ("has no
+layovers" for "has 0 layovers", no fault) are flagged certain.
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ from csp_check.faults.counts import approximate_restatement, capped_restatement
 from csp_check.faults.failure import proposed_alternative_twin
 from csp_check.faults.inject import trial
 from csp_check.faults.model import MODES, Fault
+from csp_check.faults.negation import negated_zero_twin
 from csp_check.faults.registry import KINDS, TEXT_ONLY
 from csp_check.pipeline import check_dialogue, load_corpus
 
@@ -99,6 +101,11 @@ def run(
             if twin is not None:
                 counts[("failed_inform", "twin")] += 1
                 counts[("failed_inform", "twin_certain")] += any(v.certain for v in check_dialogue(twin).violations)
+        if "negated_unit" in kinds:  # the no-fault twin: a stated 0 said by negating its unit ("no layovers")
+            twin = negated_zero_twin(dialogue, raw)
+            if twin is not None:
+                counts[("negated_unit", "twin")] += 1
+                counts[("negated_unit", "twin_certain")] += any(v.certain for v in check_dialogue(twin).violations)
         if "restated_detail" in kinds:  # the no-fault twin: the party size restated as booked
             restated = faithful_restatement(dialogue, raw)
             if restated is not None:
@@ -138,7 +145,7 @@ def main() -> None:
     if counts["capped_true"]:
         print(f"no fault, a count above a full result ('10' -> '12' beside 10 results): flagged certain "
               f"{counts['capped_true_certain']}/{counts['capped_true']}")
-    for name in ("reworded_count", "rated_count", "failed_inform"):
+    for name in ("reworded_count", "rated_count", "failed_inform", "negated_unit"):
         if counts[(name, "twin")]:
             print(f"no fault, {name}'s true twin: flagged certain "
                   f"{counts[(name, 'twin_certain')]}/{counts[(name, 'twin')]}")

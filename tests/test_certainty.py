@@ -63,6 +63,24 @@ def test_a_conditional_supposes_unless_it_is_about_the_hearers_wishes(text, at, 
     assert (words.supposed(text, span_of(text, at)) is not None) is supposes
 
 
+@pytest.mark.parametrize(("text", "at", "supposes"), [  # SGD dev 1_00001, 2_00102, 3_00075
+    ("Look for a restaurant in Saratoga. Check to see if I can have a table for 1 at Sipan for 11:30.", "1", False),
+    ("Let me see if I got everything correctly: You'd like 4 bus tickets for the next Wednesday bus.", "4", False),
+    ("Can you check if there are any openings on March 10th?", "March 10th", False),
+    ("If share ride is available, please book with the shared ride.", "shared", True),
+])
+def test_an_if_after_a_verb_of_finding_out_asks_whether(text, at, supposes):
+    assert (words.supposed(text, span_of(text, at)) is not None) is supposes
+
+
+@pytest.mark.parametrize(("text", "at", "wants"), [
+    ("I would like to recommend Alpine Vista Apartments at 3033 Hillside Drive.", "Alpine Vista", False),
+    ("I would like a guesthouse with free parking .", "free parking", True),
+])
+def test_a_wish_to_recommend_is_a_recommendation(text, at, wants):
+    assert (words.wanted(text, span_of(text, at)) is not None) is wants
+
+
 def test_denial_amounts_and_relaxations():
     no = "there are no night clubs on the west sorry"
     but = "I do n't have a map , but the address is 265 Milton Rd ."

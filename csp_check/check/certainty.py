@@ -13,17 +13,20 @@ Reading rules
 - **The claim is asked, supposed or denied.** A claim variable in a question is asked, not
   stated, unless the question proposes an entity by name in its sentence ("How about Idian?"
   still says Idian exists), its act confirms ("So you want X, right?"), or the corpus's system
-  acts commit to their values (SGD: ``CorpusProfile.system_values_stated``); one under "if" is supposed; an offer (C5) inside "there are no …" / "could not
-  find …" denies, it does not offer. A C5 claim whose stated part alone (the instance without
+  acts commit to their values (SGD: ``CorpusProfile.system_values_stated``; so too a count in a
+  question, and a system value after "I'm looking for"); one under "if" is supposed; an offer (C5) inside "there are no …" / "could not
+  find …" denies, it does not offer (a true / false value is no offer denied: "they don't
+  have wifi" states has_wifi=False). A C5 claim whose stated part alone (the instance without
   the asked, supposed or denied variables and their columns) no entity has stays certain:
   "Their address is 1991 Santa Rita Road. Shall I try for 2 at 12 pm?" states the address.
 - **The amount is not exact** (C6): a vague amount ("several"), an increment ("3 more"), a rating
   ("4 out of 5"), a count of coordinated kinds ("hotels and guesthouses"), an amount with a name
-  ("one guesthouse called X"), and a count whose sentence names a value of the table that is no
+  ("one guesthouse called X", unless the count fits the named entity by no reading), and a count whose sentence names a value of the table that is no
   filter ("four with free entrance" where entrance fee is no filter; a value inside an entity's
   name does not count): which entities are counted is not settled. A count supposed ("If you're
-  going to Cambridge, I have 5 trains") is uncertain; an offer so supposed ("If not, I recommend
-  X") still claims X.
+  going to Cambridge, I have 5 trains") is uncertain where it holds without the supposed filter;
+  an offer so supposed ("If not, I recommend X") still claims X. An "if" after a verb of finding
+  out ("see if", "check if") asks whether: it supposes nothing.
 - **A filter's source is unsure.** A filter the user only asked about ("Is it cheap?"), supposed
   ("if not, then …"), said approximately ("around 20:45"), or lifted later ("anywhere is fine",
   "no preference") in a user turn before the claim; a search filter only the system introduced
@@ -35,7 +38,9 @@ Reading rules
   the system offers for a slot of the failed call ("I could not book it. How about 6 pm
   instead?") proposes a new try, it does not say an entity has it: with the rest of the claim
   true of some entity, the instance is uncertain. What the turn informs ("Their address is …")
-  is still a claim.
+  is still a claim. Where the failed call itself returned entities and the corpus's system acts
+  state their values (SGD: the service answers a failed booking with the alternative it has),
+  the proposal states that alternative: no new try, a claim.
 - **Binding** (C5): a claim whose variables lie in different sentences of a turn that names
   more than one entity: which entity an attribute is said of is not settled.
 - **A requested time** (C5): a system time equal to a time the user asked for, said after
@@ -65,7 +70,8 @@ Reading rules
   with "not both" or "either", or before a "without" of its sentence; a negation over a
   coordination is settled ("without X and Y", "neither X nor Y": both).
 - **Negotiation** (C2): the domain's booking or search failed between the mentions: the later
-  value may be a new try ("for fewer nights, then").
+  value may be a new try ("for fewer nights, then"), where the user says it or the system offers
+  it from the failing turn on (a value only restated after the failure tries nothing).
 - **A short form** (C2): one value's words all words of the other ("nandos" and "nandos city
   center", "european" and "modern european").
 - **A 12-hour time** (C2): two times the same on a 12-hour clock, one said without am / pm
@@ -111,11 +117,13 @@ from csp_check.check.value_doubts import (
 from csp_check.families import registry
 from csp_check.families.primitives import count_matches
 from csp_check.language import certainty as words
-from csp_check.language.cues import approx_tolerance
+from csp_check.language.cues import BOOLEAN, approx_tolerance
 from csp_check.language.normalize import normalize
 from csp_check.models import ActRole, Constraint, Variable, VariableKind
 
 CALLED = re.compile(r"^\s*(?:[a-z'-]+\s+){0,3}?(called|named)\b", re.I)
+#: Words between a count and "called" that give the name to one of those counted ("2 alarms including one called X").
+PART_OF = re.compile(r"\b(including|of which|among (?:them|which)|one of)\b", re.I)
 BOUND_WORDS = re.compile(r"\b(after|by|before|until|no later than|not later than)\s*$", re.I)
 #: Values that say nothing of an entity's kind or place (an amenity's yes / no, a missing cell).
 NO_VALUE = frozenset({"yes", "no", "dontcare", "none", "?"})
@@ -157,11 +165,13 @@ def claim_unsettled(ctx, constraint: Constraint, family: str, scope: list[Variab
                     for w in claim)
         if not names and not stated_anyway(ctx, v) and (reason := words.asked(text, v.span)):
             unsettled[v.name] = reason
-        elif v.speaker == "system" and (reason := words.wanted(text, v.span)):
+        elif v.speaker == "system" and not stated_anyway(ctx, v) and (reason := words.wanted(text, v.span)):
             unsettled[v.name] = reason  # "I would like a guesthouse with free parking": a request, no claim
-        elif family != "C5" and (reason := words.supposed(text, v.span)):
+        elif (family != "C5" and (reason := words.supposed(text, v.span))
+              and (v.kind is VariableKind.AMOUNT or excused(ctx, constraint, [v.name]))):
             unsettled[v.name] = reason  # "If you're going to Cambridge, I have 5 trains": the count's search is supposed
-        elif family == "C5" and v.kind is VariableKind.SLOT and (reason := words.denied(text, v.span)):
+        elif (family == "C5" and v.kind is VariableKind.SLOT and str(ctx.assignment.get(v.name)) not in BOOLEAN
+              and (reason := words.denied(text, v.span))):  # "they don't have wifi" states has_wifi=False
             unsettled[v.name] = reason
     if family == "C6" and not unsettled:  # "two hotels fit. Sorry, there is not one with 2 stars": not of 2 stars
         amount = next((v for v in claim if v.name == getattr(constraint, "count_variable", None)), None)
@@ -191,13 +201,15 @@ def amount_unsettled(ctx, constraint: Constraint, family: str, scope: list[Varia
     if amount is None or amount.span is None:
         return None
     text = utterance(ctx, amount)
+    asked = None if stated_anyway(ctx, amount) else words.asked(text, amount.span)  # SGD: "How about X from 4 flights?" states 4
     for reason in (words.vague_amount(amount.text), words.not_a_total(text, amount.span),
-                   words.coordinated(text, amount.span), words.asked(text, amount.span)):
+                   words.coordinated(text, amount.span), asked):
         if reason and not _no_reading(ctx, constraint, amount, text, reason):
             return reason
-    if m := CALLED.match(text[amount.span.end :]):
-        name = _name_after(ctx, constraint, text[amount.span.end + m.end() :])
-        if name is None or _count_fits(ctx, constraint, amount, {"name": name}):
+    if (m := CALLED.match(text[amount.span.end :])) and not PART_OF.search(m.group(0)):
+        named = _name_after(ctx, constraint, text[amount.span.end + m.end() :])
+        rows = ctx.kbs.get(getattr(constraint, "kb", "")) or []
+        if named is None or holds_with(ctx, constraint, [e for e in rows if e.get(named[0]) == named[1]]):
             return f"a count with a name: {text[amount.span.start:amount.span.end + m.end()].strip()!r}"
     return _unfiltered_value(ctx, constraint, amount, text)
 
@@ -328,6 +340,8 @@ def proposed_alternative(ctx, constraint: Constraint, family: str, scope: list[V
     turn = ctx.dialogue.turns[constraint.turn]
     if not any(a.role is ActRole.FAILED for a in turn.acts):
         return None
+    if ctx.profile.system_values_stated and any(r.call is not None and r.entities for r in turn.kb_results):
+        return None  # SGD: the failed call returned the alternative; the proposal states it
     calls = turn.kb_results or next((t.kb_results for t in reversed(ctx.dialogue.turns[: turn.index]) if t.kb_results), [])
     slots = {p for r in calls for p in r.call.parameters}
     proposed = [v for v in claim_of(constraint, scope) if v.role is ActRole.OFFER and v.slot in slots]
@@ -424,11 +438,15 @@ def _no_reading(ctx, constraint: Constraint, amount: Variable, text: str, reason
     return False
 
 
-def _name_after(ctx, constraint: Constraint, rest: str) -> str | None:
-    """The name of an entity of the count's table that ``rest`` (the words after "called") starts with."""
+def _name_after(ctx, constraint: Constraint, rest: str) -> tuple[str, str] | None:
+    """(column, name) of an entity of the count's table whose name ``rest`` (the words after
+    "called") starts with: "called X" names the entity, whichever column holds X (MultiWOZ
+    ``name``, SGD ``restaurant_name``, ``title``, …); values of fewer than 4 letters name nothing."""
     said = f"{_words(rest)} "
-    names = sorted({e.get("name") for e in ctx.kbs.get(getattr(constraint, "kb", ""), []) if e.get("name")}, key=len)
-    return next((n for n in reversed(names) if said.startswith(f"{_words(n)} ")), None)
+    rows = ctx.kbs.get(getattr(constraint, "kb", ""), [])
+    names = sorted({(e[c], c) for e in rows for c in e if e[c] and len(e[c]) >= 4 and not e[c].isdigit()},
+                   key=lambda p: (len(p[0]), p))
+    return next(((c, n) for n, c in reversed(names) if said.startswith(f"{_words(n)} ")), None)
 
 
 def _words(text: str) -> str:

@@ -115,8 +115,11 @@ def boolean_scope(ctx, constraint: Constraint, family: str, scope: list[Variable
 
 
 def negotiated(ctx, constraint: Constraint, family: str, scope: list[Variable]) -> str | None:
-    """C2: a value the user changed after a booking or search failed between the mentions ("for
-    fewer nights, then"): a negotiation, not a contradiction."""
+    """C2: a value changed after a booking or search failed between the mentions ("for fewer
+    nights, then"): a negotiation, not a contradiction. A new try is someone's: the new value
+    (none of those said before the failure) is said by the user or proposed by the system (an
+    offer) from the failing turn on; a value only restated after it ("Your table is booked. That
+    is for 4 people.") tries nothing."""
     if family != "C2":
         return None
     turns = sorted({v.turn for v in scope})
@@ -125,5 +128,8 @@ def negotiated(ctx, constraint: Constraint, family: str, scope: list[Variable]) 
     domain = scope[0].domain
     for t in range(turns[0], turns[-1]):
         if any(a.role in (ActRole.FAILED, ActRole.NO_RESULT) and a.domain == domain for a in ctx.dialogue.turns[t].acts):
-            return f"the {domain} booking or search failed at turn {t}: the values after it may be a new try"
+            before = {str(ctx.assignment.get(v.name)) for v in scope if v.turn < t}
+            if any(v.turn >= t and str(ctx.assignment.get(v.name)) not in before
+                   and (v.speaker == "user" or v.role is ActRole.OFFER) for v in scope):
+                return f"the {domain} booking or search failed at turn {t}: the values after it may be a new try"
     return None

@@ -54,6 +54,7 @@ from csp_check.corpora.shared import ENTITY_TEXT_COLUMNS
 from csp_check.language.cues import AMENITIES, BOOLEAN, bound_number, read_boolean, sentence_of
 from csp_check.language.dates import resolve_dates
 from csp_check.language.lexicon import BARE_AMOUNT, EACH, EDGE_POSTCODE, ISO_DATE, TOTAL
+from csp_check.language.negated_units import negated_amount
 from csp_check.language.normalize import (
     clock_slot,
     comparative,
@@ -361,6 +362,8 @@ def read_value(var: Variable, lexicon: Lexicon) -> Value:
     area = lexicon.profile.area_column
     if var.slot == area and wording_key(area, var.text) == "dontcare":
         return "dontcare"  # "in all of cambridge", "anywhere in town": no area filter (lexicon.WHOLE_CITY)
+    if isinstance(var.value, str) and var.value.isdigit() and negated_amount(var.text, var.slot) == 0:
+        return "0"  # "no layovers", "non-stop" (csp_check.language.negated_units)
     if (isinstance(var.value, str) and (var.value.isdigit() or var.slot in lexicon.profile.number_slots
                                         and parse_amount(var.value) is not None) and not normalize(var.text).isdigit()
             and (number := parse_amount(var.text)) is not None):

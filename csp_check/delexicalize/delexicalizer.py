@@ -64,6 +64,7 @@ from csp_check.language.cues import (
     user_states,
 )
 from csp_check.language.lexicon import INFLECTIONS, PARTY_BEFORE
+from csp_check.language.negated_units import negated_amount, negated_unit_spans, negation_doubt
 from csp_check.language.normalize import NUMBER_WORDS, fold_aligned, normalize, parse_amount
 from csp_check.models import ActRole, DelexicalizedDialogue, Dialogue, DialogueAct, Span, Variable, VariableKind
 
@@ -108,6 +109,8 @@ def delexicalize(dialogue: Dialogue) -> DelexicalizedDialogue:
                     described = dialogue.slot_descriptions.get(slot_type, "")
                     before = dialogue.turns[turn.index - 1].utterance if turn.index else ""
                     span = _closed_value(turn.utterance, act, closed, avoid, turn.speaker, described, before)
+                    if span is not None and negated_amount(words := turn.utterance[span.start : span.end], act.slot, described) == 0:
+                        act = act.model_copy(update={"doubt": act.doubt or negation_doubt(words)})
                     if span is None:
                         span = locate(turn.utterance, act, avoid=avoid, inside_words=not closed)
                         if span is not None and closed and unit_after(turn.utterance, span):
@@ -225,6 +228,8 @@ def _closed_value(
         return None
     if all((n := parse_amount(v)) is not None and n <= 100 for v in values):  # not years
         spans = measure_spans(utterance, act.slot, avoid, description)
+        if not spans and "0" in values:  # "no layovers", "a non-stop flight": 0 (language.negated_units)
+            spans = negated_unit_spans(utterance, act.slot, avoid, description)
         own = parse_amount(act.canonical or act.value or "")
         if speaker == "user" and (changed := corrected(utterance, spans)) is not None:
             return changed  # "for 2. Actually, make that 3 people": the value the user settles on

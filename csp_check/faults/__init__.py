@@ -13,7 +13,7 @@ module               what it holds
 :mod:`.kb_swaps`     ``kb_swap``, ``listed_unknown``, ``listed_misfit`` (C5, C1)
 :mod:`.mentions`     ``coreference`` (C2), ``duplicate`` (C3)
 :mod:`.categorical`  ``categorical``, ``boolean_answer`` (C5 or C2)
-:mod:`.negation`     ``coordinated_negation`` (C5 or C2)
+:mod:`.negation`     ``coordinated_negation``, ``negated_unit`` (C5 or C2)
 :mod:`.dates`        ``reworded_date``, ``relative_date`` (C2, S1)
 :mod:`.change_of_mind`  ``change_of_mind`` (S1)
 :mod:`.booking`      ``booking_detail`` (C5), ``restated_detail`` (C2)

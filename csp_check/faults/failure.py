@@ -53,11 +53,14 @@ def proposed_alternative_twin(
 ) -> Dialogue | None:
     """No fault: the first alternative a failure turn proposes for a slot of the failed call
     ("How about today at 6 pm …?") said as another value of its slot that no entity of the KB
-    has with the rest of the claim (text only), where no later mention refers to it (no C2);
+    has with the rest of the claim (text only), where no later mention refers to it (no C2)
+    and the failed call returned no entity (else the proposal states the call's alternative);
     ``None`` when the dialogue has none."""
     csp = build_csp(dialogue, delexicalize(dialogue), kb)
     referred = {n for c in csp.constraints if c.id is ConstraintId.C2 for n in c.variables}
     for var, constraint, i in _failure_claims(csp, dialogue, proposed=True):
+        if any(r.call is not None and r.entities for r in dialogue.turns[var.turn].kb_results):
+            continue  # the failed call returned the alternative (SGD): changing the proposal is a fault
         if var.name in referred:
             continue  # a proposal taken up later ("Yes, 6 pm works"): changing it alone is a fault
         found = misfit(csp, constraint, i, other_values(csp, var), lambda value, var=var: render(dialogue, var, value))

@@ -18,7 +18,7 @@ FaultKind = Literal[
     "amount", "kb_swap", "coreference", "duplicate", "listed_unknown", "listed_misfit", "categorical", "amount_bound",
     "booking_detail", "boolean_answer", "reworded_date", "coordinated_negation", "hedged_amount", "relative_date",
     "change_of_mind", "restated_detail", "reworded_count", "rated_count",
-    "failed_inform",
+    "failed_inform", "negated_unit",
 ]
 #: ``text``: the utterance alone changes; ``annotated``: the act's value changes with it.
 Mode = Literal["text", "annotated"]

@@ -69,6 +69,10 @@ failed_inform         in a turn reporting a failed transaction, a value    C5   
                       becomes one no entity has (the alternative it
                       proposes changed: the no-fault twin,
                       :func:`~.failure.proposed_alternative_twin`)
+negated_unit          a number the system states with its unit ("has 1     C5 or C2           :mod:`.negation`
+                      layover") said by negating the unit ("has no
+                      layovers": 0; "has no layovers" for a stated 0 is
+                      the no-fault twin, :func:`~.negation.negated_zero_twin`)
 ====================  ===================================================  =================  =======================
 
 :func:`csp_check.faults.inject.inject` puts one of these into a dialogue. Raw-text faults
@@ -130,6 +134,7 @@ REGISTRY: dict[str, Kind] = {kind.name: kind for kind in (
     Kind("reworded_count", count_wordings.reworded_count_choices, frozenset({C6})),
     Kind("rated_count", count_wordings.rated_count_choices, frozenset({C6})),
     Kind("failed_inform", failure.failed_inform_choices, frozenset({C5})),
+    Kind("negated_unit", negation.negated_unit_choices, frozenset({C2, C5})),
 )}
 
 KINDS: tuple[FaultKind, ...] = get_args(FaultKind)

@@ -20,10 +20,13 @@ Reading rules
   an entity ("is it", "does that", "are they"): the value is asked of the entity, not requested.
 - **Wanted** (:func:`wanted`): "I would like", "I want", "I need", "I'm looking for" before the
   span in its sentence: the speaker wants it; a system that says so states nothing of the KB.
+  Not before a verb of telling or offering ("I would like to recommend X", "I'd like to let you
+  know …"): that is the speaker's own act, which states.
 - **Supposed** (:func:`supposed`): the span's sentence has "if", "unless", "in case",
   "otherwise" or "assuming" before the span — not a conditional on the hearer's wishes or the
   speaker's manners ("if you'd like", "if I may", "if you have no preference", "if not", "if
-  possible"), which supposes nothing of the claim.
+  possible"), which supposes nothing of the claim. An "if" after a verb of finding out ("check
+  to see if I can have a table for 1", "let me see if I got it right") asks whether.
 - **Denied existence** (:func:`denied`): the span's clause (not after a "but") says nothing exists ("there are no",
   "no … in", "not any", "none", "nothing", "could not find", "unable to find", "do not have",
   "do n't have", "there is not") before the span.
@@ -71,6 +74,9 @@ POLITE = re.compile(
     r"please)\b|i may\b|so\b|that (works|helps|is ok|suits)|possible\b|not\b)",
     re.I,
 )
+#: A verb of finding out before "if": the "if" asks whether ("Check to see if I can have a table
+#: for 1", "Let me see if I got everything correctly"), it supposes nothing.
+WHETHER = re.compile(r"\b(?:see|check|know|ask|asking|wonder|wondering|find out|confirm|verify|tell me|look)\s+$", re.I)
 DENIAL = re.compile(
     r"\b(there (?:are|is|were|was) no|there (?:are|is|were|was) not|there (?:are|is) n[o']t any|(?:are|is) n'?t any|no\b|not any|none|nothing|"
     r"could ?n[o']t find|can ?n[o']t find|cannot find|unable to find|did ?n[o']t find|do ?n[o']t (?:have|see)|"
@@ -155,19 +161,28 @@ def asked_of_entity(utterance: str, span: Span) -> str | None:
 WANTED = re.compile(r"\bi\s*(?:would like|'d like|want|need|am looking for|'m looking for|am interested in|prefer)\b", re.I)
 
 
+#: A verb of telling or offering after "I would like to": the speaker's own act ("I would like to recommend X").
+TELLING = re.compile(r"\s+to\s+(?:recommend|suggest|offer|propose|inform|tell|let you know|remind|mention|point out|confirm)\b", re.I)
+
+
 def wanted(utterance: str, span: Span) -> str | None:
     """Why the span is something its speaker wants, not states ("I would like a guesthouse with
     free parking"), or ``None``: the span's sentence has "I would like", "I want", "I need", "I'm
     looking for", … before it."""
     start, _ = sentence(utterance, span)
     m = WANTED.search(utterance, start, span.start)
+    if m and TELLING.match(utterance, m.end(), span.start):
+        return None  # "I would like to recommend X": a recommendation, stated
     return f"wanted, not stated: {utterance[m.start():span.end].strip()!r}" if m else None
 
 
 def supposed(utterance: str, span: Span) -> str | None:
-    """Why the span is only supposed (a conditional), or ``None``."""
+    """Why the span is only supposed (a conditional), or ``None``. An "if" after a verb of finding
+    out ("check if", "see if", "know if") asks whether: no supposition."""
     start, _ = sentence(utterance, span)
     for m in CONDITIONAL.finditer(utterance, start, span.start):
+        if m.group(1).lower() == "if" and WHETHER.search(utterance, start, m.start()):
+            continue  # "see if there is a table": an embedded question, no supposition
         if not POLITE.match(utterance[m.start() :]):
             return f"a conditional: {utterance[m.start():span.end].strip()!r}"
     return None
