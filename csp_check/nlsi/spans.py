@@ -9,7 +9,7 @@ the user's turns by their shape, not looked up; the schema only says which slot 
 
 - **Dates** (:func:`date_spans`): ``(next|this|coming) <weekday>``, ``<weekday> (next|this)
   week`` ("this coming Friday" too), ``(the) day after tomorrow``, ``tomorrow``, ``<Nth> of (this|next) month``,
-  ``<Nth> (of) <month>``, ``<month> <N>``, ``the <Nth>`` (kept with "the", as the release keeps
+  ``<Nth> (of) <month>``, ``<month> <N>`` (either with a year after it, "1st of March 2019"), ``the <Nth>`` (kept with "the", as the release keeps
   it), ``on <weekday>``. A leading "the" of the others is dropped ("on the 13th of March" →
   ``13th of March``). "Today" is no date stated: it is the reference day, the schema's default
   date (intents' ``date`` default ``2019-03-01``), and is said in passing ("I'm free today").
@@ -30,7 +30,8 @@ the user's turns by their shape, not looked up; the schema only says which slot 
   ``Heartbeat``; :func:`offered_name`), for the domain's entity-name slot.
 - **Places** (:func:`role_places`): a capitalised span (1–4 words, "I" never) right after
   "from", "out of", "leaving", "depart"/"departing" (origin) or "to" (destination), stopped at the
-  first word not capitalised; kept as typed ("SFO", "Long Beach").
+  first word not capitalised; kept as typed ("SFO", "Long Beach"), with a state or country code
+  after a comma ("Anaheim, CA", the release's "Portland, OR").
 """
 
 from __future__ import annotations
@@ -42,14 +43,15 @@ from csp_check.language.dates import MONTHS, WEEKDAYS
 _WD = "(?:" + "|".join(WEEKDAYS) + ")"
 _MON = "(?:" + "|".join(MONTHS + [m[:3] for m in MONTHS if m != "may"]) + r")\.?"
 _ORDN = r"\d{1,2}(?:st|nd|rd|th)"
+_YEAR = r"(?:,?\s+(?:19|20)\d{2}(?!\d))?"  # "the 1st of March 2019", "March 2nd, 2019": the year is the date's
 _DATE = re.compile(
     r"\b(?:"
     rf"(?P<rel>(?:this\s+coming|next|this|coming)\s+{_WD})"
     rf"|(?P<wk>{_WD}\s+(?:next|this)\s+week)"
     r"|(?:the\s+)?(?P<dat>day\s+after\s+tomorrow)"
     rf"|(?:the\s+)?(?P<ofm>{_ORDN}\s+of\s+(?:this|next)\s+month)"
-    rf"|(?:the\s+)?(?P<om>{_ORDN}\s+(?:of\s+)?{_MON})"
-    rf"|(?P<md>{_MON}\s+\d{{1,2}}(?:st|nd|rd|th)?)(?![\d:])"
+    rf"|(?:the\s+)?(?P<om>{_ORDN}\s+(?:of\s+)?{_MON}{_YEAR})"
+    rf"|(?P<md>{_MON}\s+\d{{1,2}}(?:st|nd|rd|th)?{_YEAR})(?![\d:])"
     rf"|(?P<the>the\s+{_ORDN})"
     r"|(?P<tt>tomorrow)"
     rf"|on\s+(?P<wd>{_WD})"
@@ -125,6 +127,7 @@ def date_time_values(turns: list[str], slots: list[str]) -> dict[str, str]:
 
 _ORIGIN_WORDS = {"from", "leaving", "depart", "departing"}
 _TOKEN = re.compile(r"[A-Za-z][\w.'&-]*|[,!?;]")
+_CODE = re.compile(r"[A-Z]{2,3}|(?:[A-Z]\.){2,3}")  # a state or country code after a comma: CA, OR, UK, D.C.
 
 
 def role_places(turn: str) -> list[tuple[str, str]]:
@@ -139,14 +142,19 @@ def role_places(turn: str) -> list[tuple[str, str]]:
         if role is None:
             continue
         span = []
+        j = i + 1
         for t in toks[i + 1 : i + 5]:
             if not t[:1].isupper() or t == "I" or t.startswith("I'") or t.lower().rstrip(".") in MONTHS + WEEKDAYS:
                 break
             span.append(t.rstrip(".") if len(t) > 4 else t)
+            j += 1
             if t.endswith(".") and len(t) > 4:
                 break  # "Washington. I'd": the sentence ends
         if span:
-            out.append((role, " ".join(span).rstrip(".")))
+            place = " ".join(span).rstrip(".")
+            if toks[j : j + 1] == [","] and j + 1 < len(toks) and _CODE.fullmatch(toks[j + 1]) and toks[j + 1] != "OK":
+                place += ", " + toks[j + 1]  # "Anaheim, CA": the state's code is the place's
+            out.append((role, place))
     return out
 
 
