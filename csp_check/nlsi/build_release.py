@@ -13,10 +13,10 @@ user's own spans, and only what the state holds but the context does not becomes
   the text, as the generator does); every other slot becomes "If I ask for D, my preferred s is
   v" ("my preference is that it s" for ``True``); a non-instructional slot (hierarchy -10) not
   said drops the dialogue;
-- **multiple utterances** (``…_multiple_utterances``, dialogues whose intent changes): the
-  context runs to the user turn where the intent changes (the generator drops a context ending on
-  an agent turn), the call is that turn's state; a slot some user frame of the context holds is
-  said (so only a second service brings instructions);
+- **two user turns** (the release's ``old_instructions_dataset.json`` holds contexts of one or
+  two user turns, none longer): the context is user, agent, user; the call is the second user
+  frame's state; a slot either user frame holds is said (so only a second service brings
+  instructions);
 - **NoneApplicable** is an example whose every slot is said; **Plain** has instructions;
 - **MultiDomain** (``convert_to_standing_instructions_multiple_domain`` + ``get_api_calls``): the
   shared SGD copies hold single-service dialogues only, so the later service's frame is made up
@@ -160,9 +160,8 @@ class ReleaseBuilder:
             return None
         intent = frames[0][1].get("active_intent")
         same = [(i, st) for i, st in frames if st.get("active_intent") == intent]
-        change = next(((i, st) for i, st in frames if st.get("active_intent") != intent), None)
-        single = change is None or rng.random() < 0.5
-        last_i, last = same[-1] if single or change is None else change
+        single = len(same) < 2 or rng.random() < 0.5
+        last_i, last = same[-1] if single else same[1]
         state = _values(last)
         if not state:
             return None
@@ -213,7 +212,7 @@ class ReleaseBuilder:
             applicable_standing_instructions=[instr(ids[t], t) for t in dict.fromkeys(applicable)],
             api_calls=calls, reasoning_type=rtype,
             metadata={"reasoning_type": rtype.value, "dialogue_id": dialogue["dialogue_id"], "service": service,
-                      "style": "single utterance" if single else "multiple utterances", "seed": self.seed},
+                      "style": "single utterance" if single else "two user turns", "seed": self.seed},
         )
 
     def _second_frame(self, rng: random.Random, first: str, second: str, state: dict[str, str]) -> dict[str, str] | None:

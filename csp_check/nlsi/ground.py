@@ -64,7 +64,7 @@ from csp_check.nlsi.cues import (
 from csp_check.nlsi.instructions import InstructionParser, Rule
 from csp_check.nlsi.models import Example, split_turns
 from csp_check.nlsi.schema import LOCATION_SLOTS, normalize
-from csp_check.nlsi.spans import answered_name, date_time_values, offered_name, role_places
+from csp_check.nlsi.spans import answered_name, date_time_values, destinations, head_counts, offered_name, role_places
 from csp_check.nlsi.variants import service_slots, settle
 
 
@@ -200,7 +200,8 @@ def ground(example: Example, parser: InstructionParser, use_annotation: bool = T
 
 
 def _free_values(g: Grounding, parser: InstructionParser, example: Example, rules: list[Rule]) -> None:
-    """Names the agent asks for or offers, places after a role word, then dates and times, in the user's words
+    """Names the agent asks for or offers, places after a role word (a domain with a destination
+    slot and no origin one: the last place after "to", street addresses too), head counts, then dates and times, in the user's words
     (:mod:`csp_check.nlsi.spans`), for the requested domains; stated values moved to the chosen
     service's slots (:func:`csp_check.nlsi.variants.settle`). The release's convention only
     (``NlsiSchema.user_words``): SGD-built calls hold SGD's canonical values."""
@@ -211,9 +212,14 @@ def _free_values(g: Grounding, parser: InstructionParser, example: Example, rule
         slots = service_slots(schema, d, rules, g.values.get(d, {}))
         roles = {r: [s for s in slots if any(k in s for k in keys) and not any(x in s for x in ("station", "airport"))]
                  for r, keys in (("origin", ("origin", "from_")), ("destination", ("dest", "to_")))}
+        vals = g.values.setdefault(d, {})
+        if roles["destination"] and not roles["origin"]:  # a cab, a ride: the place it goes to
+            dest = roles["destination"][0]
+            for place in [p for turn in turns for p in destinations(turn)][-1:]:
+                if not vals.get(dest) or normalize(vals[dest]) in normalize(place):
+                    vals[dest] = place
         if not (roles["origin"] and roles["destination"]):
             continue
-        vals = g.values.setdefault(d, {})
         for turn in turns:
             for role, place in role_places(turn):
                 other = roles["destination" if role == "origin" else "origin"]
@@ -224,12 +230,31 @@ def _free_values(g: Grounding, parser: InstructionParser, example: Example, rule
                     vals.pop(s, None)
                 vals[roles[role][0]] = place
     settle(schema, g.values, rules)
+    _head_counts(g, schema, turns, rules)
     seen = False
     for d in g.domains:
         found = date_time_values(turns, service_slots(schema, d, rules, g.values.get(d, {})))
         if found and not seen:
             seen = True
             g.values.setdefault(d, {}).update(found)
+
+
+def _head_counts(g: Grounding, schema, turns: list[str], rules: list[Rule]) -> None:
+    """A requested domain with no head count stated gets the last one the user's words name
+    (:func:`~csp_check.nlsi.spans.head_counts`: "a cab for two", "three people", "two of us"), in
+    its chosen service's first person-count slot (:data:`~csp_check.nlsi.cues.COUNT_UNITS`
+    ``people``), when the slot may hold it."""
+    counts = [n for turn in turns for n in head_counts(turn)]
+    if not counts:
+        return
+    for d in g.domains:
+        slots = service_slots(schema, d, rules, g.values.get(d, {}))
+        slot = next((s for s in COUNT_UNITS["people"] if s in slots), None)
+        vals = g.values.setdefault(d, {})
+        if slot is None or any(vals.get(s) for s in COUNT_UNITS["people"]):
+            continue
+        if schema.value_ok(d, slot, counts[-1]):
+            vals[slot] = counts[-1]
 
 
 def _stated_values(g: Grounding, schema, mentions: list, group: list[str]) -> None:

@@ -203,3 +203,54 @@ def offered_name(offer: str) -> str | None:
             if span:
                 return " ".join(span)
     return None
+
+
+_NUM = {"one": "1", "two": "2", "three": "3", "four": "4", "five": "5", "six": "6", "seven": "7", "eight": "8",
+        "nine": "9", "ten": "10"}
+_N = r"(\d{1,2}|" + "|".join(_NUM) + r")"
+#: Words after "for N" that leave N a head count ("a cab for two, please"; "a table for 2 at 6 pm").
+_AFTER_FOR = r"(?:$|[,.!?;]|\s+(?:please|to|at|on|from|and|in|heading|going|leaving|tomorrow|today|tonight|this|next)\b)"
+_COUNT = re.compile(
+    rf"\b{_N}\s+(?:people|persons|person|passengers|passenger|adults|adult|guests|guest|riders|rider|travell?ers|"
+    rf"travell?er|of\s+us)\b"
+    rf"|\bfor\s+{_N}(?={_AFTER_FOR})"
+    rf"|\b(?:we\s+are|we're|we\s+will\s+be|we'll\s+be)\s+{_N}\b",
+    re.IGNORECASE,
+)
+
+
+def head_counts(turn: str) -> list[str]:
+    """How many people one user turn names, as digits, in order: ``N`` (or a number word) before
+    a person word ("three people", "2 adults", "two of us"), ``for N`` closing a phrase ("a cab
+    for one please", "a table for 2 at 6 pm"; not "for 2 days", "for 3 pm"), "we're N"."""
+    out = []
+    for m in _COUNT.finditer(turn):
+        n = next(g for g in m.groups() if g)
+        out.append(_NUM.get(n.lower(), n))
+    return out
+
+
+_PIECE = r"(?:\d+[A-Za-z]{0,2}|#\s?\d+|[A-Z][\w'&.-]*)"
+_DEST = re.compile(
+    rf"\b(?:to|address\s+is)\s+(?P<p>{_PIECE}(?:\s+(?:{_PIECE}|of|the|de|and))*(?:,\s+{_PIECE}(?:\s+{_PIECE})*)?)"
+)
+
+
+def destinations(turn: str) -> list[str]:
+    """Places one user turn names after "to" or "the address is", street addresses included
+    ("going to 5434 Ygnacio Valley Road #90", "a cab for 1 to Lers Ros Thai", "to 1538 Third Ave,
+    East 86th Street"): digits, ``#N`` and capitalised words (small words inside), a part after
+    a comma that goes on the same way; not a time ("to 5 pm") nor a date, nor "I"."""
+    out = []
+    for m in _DEST.finditer(turn):
+        words = re.split(r"(?<=[a-z0-9])[.!?]\s", m.group("p"))[0].split()  # "… Real. For 1 person": the sentence ends
+        while words and words[-1].lower() in ("of", "the", "de", "and"):
+            words.pop()
+        place = " ".join(words).rstrip(".,")
+        first = words[0].lower().rstrip(".") if words else ""
+        if not place or words[0] == "I" or words[0].startswith("I'") or first in MONTHS + WEEKDAYS:
+            continue
+        if _TIME.match(place) or _DATE.match(place) or place.isdigit():
+            continue
+        out.append(place)
+    return out
