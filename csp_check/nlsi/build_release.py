@@ -24,8 +24,9 @@ user's own spans, and only what the state holds but the context does not becomes
   (``common-slots.tsv`` pairs marked "y" between location slots) and one or two of the second's
   instructional slots with values of ``slot_value_dict.json``. The frames merge by slot name
   (first wins) and every service gets every merged slot whose *name* it has; the second
-  service's slots become instructions unless their value is said, plus "If I ask for D1, then
-  also look at D2". Pairs: ``domain-value.tsv`` "y" and ``domain.txt`` "yes".
+  service's slots become instructions unless their value is said (a ``True`` always does: the
+  generator's test there compares a string with ``True`` and skips every value said, which leaves
+  "has wifi" uninstructed after "child-friendly"), plus "If I ask for D1, then also look at D2". Pairs: ``domain-value.tsv`` "y" and ``domain.txt`` "yes".
 
 Dialogues with a service outside the release schema are skipped. Deterministic per ``seed`` and
 dialogue id. ``dontcare`` values and request markers (``slot="?"``) are left out of the calls.
@@ -195,11 +196,12 @@ class ReleaseBuilder:
                 calls = [_call(sv, {s: v for s, v in merged.items() if s in self.t.slots[sv]}) for sv in (service, second)]
                 said_values = {v for s, v in state.items() if s in said}
                 for s, v in extra.items():
-                    if s not in state and v not in said_values:
+                    if s not in state and (v not in said_values or v == "True"):
                         applicable.append(preference(second, s, v))
                 applicable.append(also(service, second))
                 rtype = ReasoningType.MULTI_DOMAIN
-        profile = applicable + self._distractors(rng, {service.split("_")[0]})
+        called = {c[3 : c.index("(")] for c in calls}  # no distractor for a domain called
+        profile = applicable + self._distractors(rng, called)
         rng.shuffle(profile)
         profile = list(dict.fromkeys(profile))
 
@@ -234,7 +236,7 @@ class ReleaseBuilder:
         return out
 
     def _distractors(self, rng: random.Random, exclude: set[str]) -> list[str]:
-        pool = sorted((sv, s) for sv, slots in self.t.instructional.items() if sv.split("_")[0] not in exclude
+        pool = sorted((sv, s) for sv, slots in self.t.instructional.items() if service_domain(sv) not in exclude
                       for s in slots if self.t.ontology.get(service_domain(sv), {}).get(s))
         out = []
         for sv, s in rng.sample(pool, min(len(pool), rng.randint(3, 6))):

@@ -64,7 +64,7 @@ from csp_check.nlsi.cues import (
 from csp_check.nlsi.instructions import InstructionParser, Rule
 from csp_check.nlsi.models import Example, split_turns
 from csp_check.nlsi.schema import LOCATION_SLOTS, normalize
-from csp_check.nlsi.spans import answered_name, date_time_values, destinations, head_counts, offered_name, role_places
+from csp_check.nlsi.spans import answered_name, date_time_values, destinations, head_counts, offered_name, role_places, unit_counts
 from csp_check.nlsi.variants import service_slots, settle
 
 
@@ -158,7 +158,12 @@ def ground(example: Example, parser: InstructionParser, use_annotation: bool = T
         hits = [(at, d) for d, ps in REQUEST_CUES.items() if d in schema.domains for p in ps
                 if (at := text.find(f" {normalize(p)} ")) >= 0
                 and not any(text[:at + 1].endswith(f" {w} ") for w in domain_words)]  # "house rental"
-        g.domains = list(dict.fromkeys(d for at, d in sorted(hits)))[:1]
+        found = list(dict.fromkeys(d for at, d in sorted(hits)))
+        for d in list(found):  # "something fun … an attraction": the alternative named settles it
+            settled = [a for a in DOMAIN_ALTERNATIVES.get(d, []) if a in found]
+            if settled:
+                found = settled + [x for x in found if x not in settled]
+        g.domains = found[:1]
     if not g.domains:
         g.domains = weak
     for (src, dst), words_ in DOMAIN_QUALIFIERS.items():  # "a movie to stream online" is Media
@@ -240,10 +245,22 @@ def _free_values(g: Grounding, parser: InstructionParser, example: Example, rule
 
 
 def _head_counts(g: Grounding, schema, turns: list[str], rules: list[Rule]) -> None:
-    """A requested domain with no head count stated gets the last one the user's words name
+    """Counts by their unit word (:func:`~csp_check.nlsi.spans.unit_counts`: "one hotel room",
+    "two bedrooms") in the chosen service's ``number_of_<unit>`` slot; a requested domain with no
+    head count stated gets the last one the user's words name
     (:func:`~csp_check.nlsi.spans.head_counts`: "a cab for two", "three people", "two of us"), in
     its chosen service's first person-count slot (:data:`~csp_check.nlsi.cues.COUNT_UNITS`
     ``people``), when the slot may hold it."""
+    units = [u for turn in turns for u in unit_counts(turn)]
+    for d in g.domains:
+        slots = service_slots(schema, d, rules, g.values.get(d, {}))
+        for unit, n in units:  # "one hotel room": number_of_rooms, whatever else "one" may be
+            slot = next((s for s in slots if s.startswith("number_of_") and s[10:].rstrip("s") == unit), None)
+            if slot is not None and schema.value_ok(d, slot, n):
+                vals = g.values.setdefault(d, {})
+                for s in [s for s, v in vals.items() if s != slot and v == n and s.endswith("rating")]:
+                    del vals[s]  # the count's number read as a rating before ("one hotel room" is no 1 star)
+                vals[slot] = n
     counts = [n for turn in turns for n in head_counts(turn)]
     if not counts:
         return

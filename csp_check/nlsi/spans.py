@@ -254,3 +254,23 @@ def destinations(turn: str) -> list[str]:
             continue
         out.append(place)
     return out
+
+
+_UNIT = re.compile(
+    r"\b(\d{1,2}|" + "|".join(_NUM) + r"|single)\s+(?:[a-z]+\s+)?"
+    r"(room|day|night|bed|bath|bedroom|bathroom)s?\b", re.IGNORECASE)
+_UNIT_SLOT = {"bedroom": "bed", "bathroom": "bath", "night": "day"}
+
+
+def unit_counts(turn: str) -> list[tuple[str, str]]:
+    """``(unit, digits)`` for a count before its unit word, one word between allowed ("one
+    hotel room" → ``("room", "1")``, "two bedrooms" → ``("bed", "2")``, "3 days"); "single"
+    counts 1 only right before the unit. People are :func:`head_counts`' ("a room" is no count:
+    SGD's state holds none for it)."""
+    out = []
+    for m in _UNIT.finditer(turn):
+        n, unit = m.group(1).lower(), m.group(2).lower()
+        if n == "single" and len(m.group(0).split()) > 2:
+            continue
+        out.append((_UNIT_SLOT.get(unit, unit), _NUM.get(n, "1" if n == "single" else n)))
+    return out
