@@ -511,6 +511,22 @@ def _location_pool(parser) -> dict[str, str]:
     return pool
 
 
+def _first_service_slot(schema, domain: str, slots: list[str]) -> list[str]:
+    """Of place slots that belong to different services of ``domain`` (twins: Hotels_1
+    ``destination``, Hotels_3 ``location``), the first service's, when no service holds two of
+    them (one call speaks for one service; nothing else chose it); else ``slots``."""
+    owner: dict[str, list[str]] = {}
+    for sv, d in sorted(schema.services.items()):
+        if d == domain and sv in schema.service_slots:
+            for s in slots:
+                if s in schema.service_slots[sv]:
+                    owner.setdefault(s, []).append(sv)
+    if len(owner) != len(slots) or any(sum(s in schema.service_slots[sv] for s in slots) > 1
+                                       for svs in owner.values() for sv in svs):
+        return slots
+    return [min(slots, key=lambda s: owner[s][0])]
+
+
 def _locations(g: Grounding, parser, docs: list, rules: list[Rule]) -> None:
     """A requested domain with no stated place gets a capitalised place name the user says that
     is a place value of any domain (:func:`_location_pool`): the slot is the domain's only place
@@ -554,6 +570,7 @@ def _locations(g: Grounding, parser, docs: list, rules: list[Rule]) -> None:
                 role = [s for s in slots if prep in ROLE_CUES and any(c in s for c in ROLE_CUES[prep])]
                 held = [s for s in slots if canon in schema.domains[d][s].values]
                 pick = ([s for s in role if s in held] or role) if role else held
+                pick = _first_service_slot(schema, d, pick) if len(pick) > 1 else pick
             if len(pick) == 1:
                 g.values.setdefault(d, {})[pick[0]] = canon
                 break
