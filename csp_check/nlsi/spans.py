@@ -29,7 +29,7 @@ the user's turns by their shape, not looked up; the schema only says which slot 
   title-cased span after an offer word ("Would you like to listen to Heartbeat by …" →
   ``Heartbeat``; :func:`offered_name`), for the domain's entity-name slot.
 - **Places** (:func:`role_places`): a capitalised span (1–4 words, "I" never) right after
-  "from", "out of", "leaving", "depart"/"departing" (origin) or "to" (destination), stopped at the
+  "from", "out of", "leaving", "depart"/"departing" (origin) or "to", "destination is" (destination), stopped at the
   first word not capitalised; kept as typed ("SFO", "Long Beach"), with a state or country code
   after a comma ("Anaheim, CA", the release's "Portland, OR").
 """
@@ -138,7 +138,7 @@ def role_places(turn: str) -> list[tuple[str, str]]:
     for i, tok in enumerate(toks):
         low = tok.lower()
         role = "origin" if low in _ORIGIN_WORDS or (low == "of" and i and toks[i - 1].lower() == "out") else \
-            "destination" if low == "to" else None
+            "destination" if low == "to" or (low == "is" and i and toks[i - 1].lower() == "destination") else None
         if role is None:
             continue
         span = []
@@ -152,8 +152,11 @@ def role_places(turn: str) -> list[tuple[str, str]]:
                 break  # "Washington. I'd": the sentence ends
         if span:
             place = " ".join(span).rstrip(".")
-            if toks[j : j + 1] == [","] and j + 1 < len(toks) and _CODE.fullmatch(toks[j + 1]) and toks[j + 1] != "OK":
-                place += ", " + toks[j + 1]  # "Anaheim, CA": the state's code is the place's
+            code = toks[j + 1].rstrip(".") if toks[j : j + 1] == [","] and j + 1 < len(toks) else ""
+            if code != "OK" and _CODE.fullmatch(code):  # "to SFO, OK?": no code
+                place += ", " + code
+            elif _CODE.fullmatch(code + "."):
+                place += ", " + code + "."  # "Washington, D.C."
             out.append((role, place))
     return out
 
