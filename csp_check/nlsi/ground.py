@@ -64,7 +64,7 @@ from csp_check.nlsi.cues import (
 from csp_check.nlsi.instructions import InstructionParser, Rule
 from csp_check.nlsi.models import Example, split_turns
 from csp_check.nlsi.schema import LOCATION_SLOTS, normalize
-from csp_check.nlsi.spans import answered_name, date_time_values, destinations, head_counts, offered_name, role_places, unit_counts
+from csp_check.nlsi.spans import answered_name, date_time_values, destinations, head_counts, in_places, offered_name, role_places, unit_counts
 from csp_check.nlsi.variants import service_slots, settle
 
 
@@ -206,7 +206,8 @@ def ground(example: Example, parser: InstructionParser, use_annotation: bool = T
 
 def _free_values(g: Grounding, parser: InstructionParser, example: Example, rules: list[Rule]) -> None:
     """Names the agent asks for or offers, places after a role word (a domain with a destination
-    slot and no origin one: the last place after "to", street addresses too), head counts, then dates and times, in the user's words
+    slot and no origin one: the last place after "to", street addresses too; a domain with one place
+    slot: the last capitalised place after "in", "around", "near"), head counts, then dates and times, in the user's words
     (:mod:`csp_check.nlsi.spans`), for the requested domains; stated values moved to the chosen
     service's slots (:func:`csp_check.nlsi.variants.settle`). The release's convention only
     (``NlsiSchema.user_words``): SGD-built calls hold SGD's canonical values."""
@@ -223,6 +224,14 @@ def _free_values(g: Grounding, parser: InstructionParser, example: Example, rule
             for place in [p for turn in turns for p in destinations(turn)][-1:]:
                 if not vals.get(dest) or normalize(vals[dest]) in normalize(place):
                     vals[dest] = place
+        places = [p for p in slots if p in LOCATION_SLOTS or p.endswith("_city")]
+        places = _first_service_slot(schema, d, places) if len(places) > 1 else places
+        if len(places) == 1 and not roles["origin"]:  # "the weather in Guerneville": the last place named
+            said = " ".join(turns).lower()
+            for place in [p for turn in turns for p in in_places(turn)][-1:]:
+                held = vals.get(places[0], "")
+                if not held or normalize(held) in normalize(place) or said.rfind(place.lower()) > said.rfind(held.lower()):
+                    vals[places[0]] = place  # unless a place read before is named later
         if not (roles["origin"] and roles["destination"]):
             continue
         for turn in turns:

@@ -277,3 +277,45 @@ def unit_counts(turn: str) -> list[tuple[str, str]]:
             continue
         out.append((_UNIT_SLOT.get(unit, unit), _NUM.get(n, "1" if n == "single" else n)))
     return out
+
+
+_IN_WORDS = {"in", "around", "near"}
+#: Words that open a new clause after a comma ("in Paris, Please book it"): no part of a place.
+_OPENERS = {"please", "thanks", "thank", "can", "could", "would", "will", "what", "how", "and", "but", "also", "is",
+            "are", "do", "does", "i", "that", "this", "it", "there", "yes", "no", "ok", "okay", "sure", "then"}
+
+
+def in_places(turn: str) -> list[str]:
+    """Capitalised spans (1–4 words, "I", months and weekdays never) right after "in",
+    "around", "near" or "area of" in one user turn, with a place after a comma that is
+    capitalised too ("in Olema, California", "in Nairobi, Kenya", "in Fresno, CA"), in order.
+    The place of a domain with one place slot ("the weather in Guerneville")."""
+    toks = _TOKEN.findall(turn)
+    out = []
+    for i, tok in enumerate(toks):
+        low = tok.lower()
+        if not (low in _IN_WORDS or (low == "of" and i and toks[i - 1].lower() == "area")):
+            continue
+        span, j = _caps(toks, i + 1)
+        if not span:
+            continue
+        if toks[j : j + 1] == [","]:
+            more, _ = _caps(toks, j + 1)
+            if 0 < len(more) <= 2 and (_CODE.fullmatch(more[0].rstrip(".")) or len(more[0]) > 3) \
+                    and more[0].lower() not in _OPENERS:
+                span += [","] + more
+        place = " ".join(span).replace(" ,", ",")
+        out.append(place if re.search(r"\b(?:[A-Z]\.){2,3}$", place) else place.rstrip("."))  # "D.C." keeps its dot
+    return out
+
+
+def _caps(toks: list[str], start: int) -> tuple[list[str], int]:
+    span, j = [], start
+    for t in toks[start : start + 4]:
+        if not t[:1].isupper() or t == "I" or t.startswith("I'") or t.lower().rstrip(".") in MONTHS + WEEKDAYS:
+            break
+        span.append(t)
+        j += 1
+        if t.endswith(".") and len(t) > 4:
+            break
+    return span, j
