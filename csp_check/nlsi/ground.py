@@ -214,6 +214,7 @@ def _free_values(g: Grounding, parser: InstructionParser, example: Example, rule
     schema = parser.schema
     turns = example.user_turns()
     _names(g, parser, example, rules)
+    _asked_booleans(g, parser, example)
     for d in g.domains:
         slots = service_slots(schema, d, rules, g.values.get(d, {}))
         roles = {r: [s for s in slots if any(k in s for k in keys) and not any(x in s for x in ("station", "airport"))]
@@ -387,6 +388,33 @@ def _names(g: Grounding, parser: InstructionParser, example: Example, rules: lis
             offered = offered_name(text) if accepts and entity is not None else None
             if offered is not None and not vals.get(entity or ""):
                 vals[entity or ""] = offered
+
+
+def _asked_booleans(g: Grounding, parser: InstructionParser, example: Example) -> None:
+    """A yes/no question of the agent naming one boolean slot of a requested domain ("Do you
+    mind a shared ride?", "Would you like it furnished?") answered by the next user turn: an
+    acceptance (:data:`~csp_check.nlsi.cues.ACCEPT_CUES`) states ``True``; a "no" states
+    ``False``, or ``True`` after "do you mind" ("No, I don't mind"). SGD's state holds what the
+    user so answers. Slots already stated keep their value."""
+    schema = parser.schema
+    turns = split_turns(example.user_utterance)
+    for k in range(len(turns) - 1):
+        (who, text), (nxt, answer) = turns[k], turns[k + 1]
+        if who != "agent" or nxt != "user" or "?" not in text:
+            continue
+        asked = {(d, s) for m in parser.mentions(text)[1] if m.kind == "slot" for d, s in m.options
+                 if d in g.domains and (i := schema.slot(d, s)) is not None and i.is_boolean}
+        if len(asked) != 1:
+            continue
+        d, s = next(iter(asked))
+        reply = f" {normalize(answer)} "
+        if any(reply.startswith(f" {c} ") for c in ACCEPT_CUES):
+            value = "True"
+        elif reply.startswith((" no ", " nope ", " not ")):
+            value = "True" if " mind " in f" {normalize(text)} " else "False"
+        else:
+            continue
+        g.values.setdefault(d, {}).setdefault(s, value)
 
 
 def _unit_slots(schema, group: list[str], m, words: list[str]) -> list[tuple[str, str]]:
