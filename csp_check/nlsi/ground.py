@@ -64,7 +64,16 @@ from csp_check.nlsi.cues import (
 from csp_check.nlsi.instructions import InstructionParser, Rule
 from csp_check.nlsi.models import Example, split_turns
 from csp_check.nlsi.schema import LOCATION_SLOTS, normalize
-from csp_check.nlsi.spans import answered_name, date_time_values, destinations, head_counts, in_places, offered_name, role_places, unit_counts
+from csp_check.nlsi.spans import (
+    answered_name,
+    date_time_values,
+    destinations,
+    head_counts,
+    in_places,
+    offered_name,
+    role_places,
+    unit_counts,
+)
 from csp_check.nlsi.variants import service_slots, settle
 
 
