@@ -64,16 +64,8 @@ from csp_check.nlsi.cues import (
 from csp_check.nlsi.instructions import InstructionParser, Rule
 from csp_check.nlsi.models import Example, split_turns
 from csp_check.nlsi.schema import LOCATION_SLOTS, normalize
-from csp_check.nlsi.spans import (
-    answered_name,
-    date_time_values,
-    destinations,
-    head_counts,
-    in_places,
-    offered_name,
-    role_places,
-    unit_counts,
-)
+from csp_check.nlsi.spans import answered_name, date_time_values, destinations, in_places, offered_name, role_places
+from csp_check.nlsi.user_words import asked_booleans, first_service_slot, head_count_values
 from csp_check.nlsi.variants import service_slots, settle
 
 
@@ -223,7 +215,7 @@ def _free_values(g: Grounding, parser: InstructionParser, example: Example, rule
     schema = parser.schema
     turns = example.user_turns()
     _names(g, parser, example, rules)
-    _asked_booleans(g, parser, example)
+    asked_booleans(g.values, g.domains, parser, example.user_utterance)
     for d in g.domains:
         slots = service_slots(schema, d, rules, g.values.get(d, {}))
         roles = {r: [s for s in slots if any(k in s for k in keys) and not any(x in s for x in ("station", "airport"))]
@@ -235,7 +227,7 @@ def _free_values(g: Grounding, parser: InstructionParser, example: Example, rule
                 if not vals.get(dest) or normalize(vals[dest]) in normalize(place):
                     vals[dest] = place
         places = [p for p in slots if p in LOCATION_SLOTS or p.endswith("_city")]
-        places = _first_service_slot(schema, d, places) if len(places) > 1 else places
+        places = first_service_slot(schema, d, places) if len(places) > 1 else places
         if len(places) == 1 and not roles["origin"]:  # "the weather in Guerneville": the last place named
             said = " ".join(turns).lower()
             for place in [p for turn in turns for p in in_places(turn)][-1:]:
@@ -254,43 +246,13 @@ def _free_values(g: Grounding, parser: InstructionParser, example: Example, rule
                     vals.pop(s, None)
                 vals[roles[role][0]] = place
     settle(schema, g.values, rules)
-    _head_counts(g, schema, turns, rules)
+    head_count_values(g.values, g.domains, schema, turns, rules)
     seen = False
     for d in g.domains:
         found = date_time_values(turns, service_slots(schema, d, rules, g.values.get(d, {})))
         if found and not seen:
             seen = True
             g.values.setdefault(d, {}).update(found)
-
-
-def _head_counts(g: Grounding, schema, turns: list[str], rules: list[Rule]) -> None:
-    """Counts by their unit word (:func:`~csp_check.nlsi.spans.unit_counts`: "one hotel room",
-    "two bedrooms") in the chosen service's ``number_of_<unit>`` slot; a requested domain with no
-    head count stated gets the last one the user's words name
-    (:func:`~csp_check.nlsi.spans.head_counts`: "a cab for two", "three people", "two of us"), in
-    its chosen service's first person-count slot (:data:`~csp_check.nlsi.cues.COUNT_UNITS`
-    ``people``), when the slot may hold it."""
-    units = [u for turn in turns for u in unit_counts(turn)]
-    for d in g.domains:
-        slots = service_slots(schema, d, rules, g.values.get(d, {}))
-        for unit, n in units:  # "one hotel room": number_of_rooms, whatever else "one" may be
-            slot = next((s for s in slots if s.startswith("number_of_") and s[10:].rstrip("s") == unit), None)
-            if slot is not None and schema.value_ok(d, slot, n):
-                vals = g.values.setdefault(d, {})
-                for s in [s for s, v in vals.items() if s != slot and v == n and s.endswith("rating")]:
-                    del vals[s]  # the count's number read as a rating before ("one hotel room" is no 1 star)
-                vals[slot] = n
-    counts = [n for turn in turns for n in head_counts(turn)]
-    if not counts:
-        return
-    for d in g.domains:
-        slots = service_slots(schema, d, rules, g.values.get(d, {}))
-        slot = next((s for s in COUNT_UNITS["people"] if s in slots), None)
-        vals = g.values.setdefault(d, {})
-        if slot is None or any(vals.get(s) for s in COUNT_UNITS["people"]):
-            continue
-        if schema.value_ok(d, slot, counts[-1]):
-            vals[slot] = counts[-1]
 
 
 def _stated_values(g: Grounding, schema, mentions: list, group: list[str]) -> None:
@@ -397,33 +359,6 @@ def _names(g: Grounding, parser: InstructionParser, example: Example, rules: lis
             offered = offered_name(text) if accepts and entity is not None else None
             if offered is not None and not vals.get(entity or ""):
                 vals[entity or ""] = offered
-
-
-def _asked_booleans(g: Grounding, parser: InstructionParser, example: Example) -> None:
-    """A yes/no question of the agent naming one boolean slot of a requested domain ("Do you
-    mind a shared ride?", "Would you like it furnished?") answered by the next user turn: an
-    acceptance (:data:`~csp_check.nlsi.cues.ACCEPT_CUES`) states ``True``; a "no" states
-    ``False``, or ``True`` after "do you mind" ("No, I don't mind"). SGD's state holds what the
-    user so answers. Slots already stated keep their value."""
-    schema = parser.schema
-    turns = split_turns(example.user_utterance)
-    for k in range(len(turns) - 1):
-        (who, text), (nxt, answer) = turns[k], turns[k + 1]
-        if who != "agent" or nxt != "user" or "?" not in text:
-            continue
-        asked = {(d, s) for m in parser.mentions(text)[1] if m.kind == "slot" for d, s in m.options
-                 if d in g.domains and (i := schema.slot(d, s)) is not None and i.is_boolean}
-        if len(asked) != 1:
-            continue
-        d, s = next(iter(asked))
-        reply = f" {normalize(answer)} "
-        if any(reply.startswith(f" {c} ") for c in ACCEPT_CUES):
-            value = "True"
-        elif reply.startswith((" no ", " nope ", " not ")):
-            value = "True" if " mind " in f" {normalize(text)} " else "False"
-        else:
-            continue
-        g.values.setdefault(d, {}).setdefault(s, value)
 
 
 def _unit_slots(schema, group: list[str], m, words: list[str]) -> list[tuple[str, str]]:
@@ -557,22 +492,6 @@ def _location_pool(parser) -> dict[str, str]:
     return pool
 
 
-def _first_service_slot(schema, domain: str, slots: list[str]) -> list[str]:
-    """Of place slots that belong to different services of ``domain`` (twins: Hotels_1
-    ``destination``, Hotels_3 ``location``), the first service's, when no service holds two of
-    them (one call speaks for one service; nothing else chose it); else ``slots``."""
-    owner: dict[str, list[str]] = {}
-    for sv, d in sorted(schema.services.items()):
-        if d == domain and sv in schema.service_slots:
-            for s in slots:
-                if s in schema.service_slots[sv]:
-                    owner.setdefault(s, []).append(sv)
-    if len(owner) != len(slots) or any(sum(s in schema.service_slots[sv] for s in slots) > 1
-                                       for svs in owner.values() for sv in svs):
-        return slots
-    return [min(slots, key=lambda s: owner[s][0])]
-
-
 def _locations(g: Grounding, parser, docs: list, rules: list[Rule]) -> None:
     """A requested domain with no stated place gets a capitalised place name the user says that
     is a place value of any domain (:func:`_location_pool`): the slot is the domain's only place
@@ -616,7 +535,7 @@ def _locations(g: Grounding, parser, docs: list, rules: list[Rule]) -> None:
                 role = [s for s in slots if prep in ROLE_CUES and any(c in s for c in ROLE_CUES[prep])]
                 held = [s for s in slots if canon in schema.domains[d][s].values]
                 pick = ([s for s in role if s in held] or role) if role else held
-                pick = _first_service_slot(schema, d, pick) if len(pick) > 1 else pick
+                pick = first_service_slot(schema, d, pick) if len(pick) > 1 else pick
             if len(pick) == 1:
                 g.values.setdefault(d, {})[pick[0]] = canon
                 break
