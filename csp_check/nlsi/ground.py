@@ -64,7 +64,8 @@ from csp_check.nlsi.cues import (
 from csp_check.nlsi.instructions import InstructionParser, Rule
 from csp_check.nlsi.models import Example, split_turns
 from csp_check.nlsi.schema import LOCATION_SLOTS, normalize
-from csp_check.nlsi.spans import answered_name, date_time_values, offered_name, role_places
+from csp_check.nlsi.spans import answered_name, date_time_values, destinations, in_places, offered_name, role_places
+from csp_check.nlsi.user_words import asked_booleans, first_service_slot, head_count_values
 from csp_check.nlsi.variants import service_slots, settle
 
 
@@ -158,7 +159,12 @@ def ground(example: Example, parser: InstructionParser, use_annotation: bool = T
         hits = [(at, d) for d, ps in REQUEST_CUES.items() if d in schema.domains for p in ps
                 if (at := text.find(f" {normalize(p)} ")) >= 0
                 and not any(text[:at + 1].endswith(f" {w} ") for w in domain_words)]  # "house rental"
-        g.domains = list(dict.fromkeys(d for at, d in sorted(hits)))[:1]
+        found = list(dict.fromkeys(d for at, d in sorted(hits)))
+        for d in list(found):  # "something fun … an attraction": the alternative named settles it
+            settled = [a for a in DOMAIN_ALTERNATIVES.get(d, []) if a in found]
+            if settled:
+                found = settled + [x for x in found if x not in settled]
+        g.domains = found[:1]
     if not g.domains:
         g.domains = weak
     for (src, dst), words_ in DOMAIN_QUALIFIERS.items():  # "a movie to stream online" is Media
@@ -200,20 +206,36 @@ def ground(example: Example, parser: InstructionParser, use_annotation: bool = T
 
 
 def _free_values(g: Grounding, parser: InstructionParser, example: Example, rules: list[Rule]) -> None:
-    """Names the agent asks for or offers, places after a role word, then dates and times, in the user's words
+    """Names the agent asks for or offers, places after a role word (a domain with a destination
+    slot and no origin one: the last place after "to", street addresses too; a domain with one place
+    slot: the last capitalised place after "in", "around", "near"), head counts, then dates and times, in the user's words
     (:mod:`csp_check.nlsi.spans`), for the requested domains; stated values moved to the chosen
     service's slots (:func:`csp_check.nlsi.variants.settle`). The release's convention only
     (``NlsiSchema.user_words``): SGD-built calls hold SGD's canonical values."""
     schema = parser.schema
     turns = example.user_turns()
     _names(g, parser, example, rules)
+    asked_booleans(g.values, g.domains, parser, example.user_utterance)
     for d in g.domains:
         slots = service_slots(schema, d, rules, g.values.get(d, {}))
         roles = {r: [s for s in slots if any(k in s for k in keys) and not any(x in s for x in ("station", "airport"))]
                  for r, keys in (("origin", ("origin", "from_")), ("destination", ("dest", "to_")))}
+        vals = g.values.setdefault(d, {})
+        if roles["destination"] and not roles["origin"]:  # a cab, a ride: the place it goes to
+            dest = roles["destination"][0]
+            for place in [p for turn in turns for p in destinations(turn)][-1:]:
+                if not vals.get(dest) or normalize(vals[dest]) in normalize(place):
+                    vals[dest] = place
+        places = [p for p in slots if p in LOCATION_SLOTS or p.endswith("_city")]
+        places = first_service_slot(schema, d, places) if len(places) > 1 else places
+        if len(places) == 1 and not roles["origin"]:  # "the weather in Guerneville": the last place named
+            said = " ".join(turns).lower()
+            for place in [p for turn in turns for p in in_places(turn)][-1:]:
+                held = vals.get(places[0], "")
+                if not held or normalize(held) in normalize(place) or said.rfind(place.lower()) > said.rfind(held.lower()):
+                    vals[places[0]] = place  # unless a place read before is named later
         if not (roles["origin"] and roles["destination"]):
             continue
-        vals = g.values.setdefault(d, {})
         for turn in turns:
             for role, place in role_places(turn):
                 other = roles["destination" if role == "origin" else "origin"]
@@ -224,6 +246,7 @@ def _free_values(g: Grounding, parser: InstructionParser, example: Example, rule
                     vals.pop(s, None)
                 vals[roles[role][0]] = place
     settle(schema, g.values, rules)
+    head_count_values(g.values, g.domains, schema, turns, rules)
     seen = False
     for d in g.domains:
         found = date_time_values(turns, service_slots(schema, d, rules, g.values.get(d, {})))
@@ -512,6 +535,7 @@ def _locations(g: Grounding, parser, docs: list, rules: list[Rule]) -> None:
                 role = [s for s in slots if prep in ROLE_CUES and any(c in s for c in ROLE_CUES[prep])]
                 held = [s for s in slots if canon in schema.domains[d][s].values]
                 pick = ([s for s in role if s in held] or role) if role else held
+                pick = first_service_slot(schema, d, pick) if len(pick) > 1 else pick
             if len(pick) == 1:
                 g.values.setdefault(d, {})[pick[0]] = canon
                 break

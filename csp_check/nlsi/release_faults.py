@@ -13,6 +13,9 @@ must not be flagged:
   the stated one): a count the user stated ("tickets for 3 people") is replaced by another
   number nobody said (a possible value of a categorical count). Twin: the count as its number
   word ("three"), where the schema's aliases make it the same count and the slot allows it.
+- ``place_cut`` (P3): a place the user stated in several words ("Anaheim, CA", "1850 El Camino
+  Real", "London, England") cut to its first word ("Anaheim"): not what the user said. Twin: the
+  same words without their commas ("Anaheim CA"), the same value once normalised.
 - ``carried_changed`` (P2): a value the second call of a MultiDomain chain carries from the
   first (same slot name, or the place) is replaced by a value nobody said or instructed.
   Twin: the carried value re-cased.
@@ -33,7 +36,8 @@ from csp_check.nlsi.faults import CallFault
 from csp_check.nlsi.models import ApiCall
 from csp_check.nlsi.schema import NUMBER_WORDS, normalize
 
-RELEASE_KINDS = ("free_value_moved", "count_changed", "carried_changed")
+RELEASE_KINDS = ("free_value_moved", "count_changed", "carried_changed", "place_cut")
+_PLACE_SLOTS = re.compile(r"city|location|destination|origin|where_to|area")
 _COUNT_SLOTS = re.compile(r"passengers|travelers|group_size|number_of|party_size|seats|tickets|riders|adults")
 _DIGIT_WORDS = {d: w for w, d in NUMBER_WORDS.items() if w not in ("no", "single")}
 
@@ -98,6 +102,9 @@ def _site(kind: str, ctx: Context, calls: list[ApiCall], rng: random.Random) -> 
     sites: list[tuple[int, str]] = []
     if kind == "carried_changed":
         sites = _carried(ctx, calls)
+    elif kind == "place_cut":
+        sites = [(i, s) for i, c in enumerate(calls) for s in _free_stated(ctx, c)
+                 if _PLACE_SLOTS.search(s) and len(c.args()[s].replace(",", " ").split()) > 1]
     else:
         for i, c in enumerate(calls):
             for s in _free_stated(ctx, c):
@@ -125,6 +132,8 @@ def make_release(kind: str, ctx: Context, calls: list[ApiCall], rng: random.Rand
                       and not any(r.action and ctx.same(d, slot, r.action[1], v) for r in ctx.rules))
         new = rng.choice(pool) if pool else None
         family = "P2"
+    elif kind == "place_cut":
+        new, family = old.replace(",", " ").split()[0], "P3"
     else:
         new = _shifted(old, ctx)
         info = ctx.schema.slot(d, slot)
@@ -148,5 +157,7 @@ def twin(kind: str, ctx: Context, calls: list[ApiCall], rng: random.Random) -> l
         d = ctx.domain_of(calls[i])
         ok = word and d and ctx.same(d, slot, word, old) and ctx.schema.value_ok(d, slot, word)
         return _with(calls, i, slot, word) if ok and word else None
+    if kind == "place_cut":
+        return _with(calls, i, slot, " ".join(old.replace(",", " ").split()))
     flipped = old.lower() if old != old.lower() else old.upper()
     return _with(calls, i, slot, flipped)

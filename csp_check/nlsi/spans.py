@@ -9,7 +9,7 @@ the user's turns by their shape, not looked up; the schema only says which slot 
 
 - **Dates** (:func:`date_spans`): ``(next|this|coming) <weekday>``, ``<weekday> (next|this)
   week`` ("this coming Friday" too), ``(the) day after tomorrow``, ``tomorrow``, ``<Nth> of (this|next) month``,
-  ``<Nth> (of) <month>``, ``<month> <N>``, ``the <Nth>`` (kept with "the", as the release keeps
+  ``<Nth> (of) <month>``, ``<month> <N>`` (either with a year after it, "1st of March 2019"), ``the <Nth>`` (kept with "the", as the release keeps
   it), ``on <weekday>``. A leading "the" of the others is dropped ("on the 13th of March" →
   ``13th of March``). "Today" is no date stated: it is the reference day, the schema's default
   date (intents' ``date`` default ``2019-03-01``), and is said in passing ("I'm free today").
@@ -29,8 +29,9 @@ the user's turns by their shape, not looked up; the schema only says which slot 
   title-cased span after an offer word ("Would you like to listen to Heartbeat by …" →
   ``Heartbeat``; :func:`offered_name`), for the domain's entity-name slot.
 - **Places** (:func:`role_places`): a capitalised span (1–4 words, "I" never) right after
-  "from", "out of", "leaving", "depart"/"departing" (origin) or "to" (destination), stopped at the
-  first word not capitalised; kept as typed ("SFO", "Long Beach").
+  "from", "out of", "leaving", "depart"/"departing" (origin) or "to", "destination is" (destination), stopped at the
+  first word not capitalised; kept as typed ("SFO", "Long Beach"), with a state or country code
+  after a comma ("Anaheim, CA", the release's "Portland, OR").
 """
 
 from __future__ import annotations
@@ -42,14 +43,15 @@ from csp_check.language.dates import MONTHS, WEEKDAYS
 _WD = "(?:" + "|".join(WEEKDAYS) + ")"
 _MON = "(?:" + "|".join(MONTHS + [m[:3] for m in MONTHS if m != "may"]) + r")\.?"
 _ORDN = r"\d{1,2}(?:st|nd|rd|th)"
+_YEAR = r"(?:,?\s+(?:19|20)\d{2}(?!\d))?"  # "the 1st of March 2019", "March 2nd, 2019": the year is the date's
 _DATE = re.compile(
     r"\b(?:"
     rf"(?P<rel>(?:this\s+coming|next|this|coming)\s+{_WD})"
     rf"|(?P<wk>{_WD}\s+(?:next|this)\s+week)"
     r"|(?:the\s+)?(?P<dat>day\s+after\s+tomorrow)"
     rf"|(?:the\s+)?(?P<ofm>{_ORDN}\s+of\s+(?:this|next)\s+month)"
-    rf"|(?:the\s+)?(?P<om>{_ORDN}\s+(?:of\s+)?{_MON})"
-    rf"|(?P<md>{_MON}\s+\d{{1,2}}(?:st|nd|rd|th)?)(?![\d:])"
+    rf"|(?:the\s+)?(?P<om>{_ORDN}\s+(?:of\s+)?{_MON}{_YEAR})"
+    rf"|(?P<md>{_MON}\s+\d{{1,2}}(?:st|nd|rd|th)?{_YEAR})(?![\d:])"
     rf"|(?P<the>the\s+{_ORDN})"
     r"|(?P<tt>tomorrow)"
     rf"|on\s+(?P<wd>{_WD})"
@@ -125,6 +127,7 @@ def date_time_values(turns: list[str], slots: list[str]) -> dict[str, str]:
 
 _ORIGIN_WORDS = {"from", "leaving", "depart", "departing"}
 _TOKEN = re.compile(r"[A-Za-z][\w.'&-]*|[,!?;]")
+_CODE = re.compile(r"[A-Z]{2,3}|(?:[A-Z]\.){2,3}")  # a state or country code after a comma: CA, OR, UK, D.C.
 
 
 def role_places(turn: str) -> list[tuple[str, str]]:
@@ -135,18 +138,26 @@ def role_places(turn: str) -> list[tuple[str, str]]:
     for i, tok in enumerate(toks):
         low = tok.lower()
         role = "origin" if low in _ORIGIN_WORDS or (low == "of" and i and toks[i - 1].lower() == "out") else \
-            "destination" if low == "to" else None
+            "destination" if low == "to" or (low == "is" and i and toks[i - 1].lower() == "destination") else None
         if role is None:
             continue
         span = []
+        j = i + 1
         for t in toks[i + 1 : i + 5]:
             if not t[:1].isupper() or t == "I" or t.startswith("I'") or t.lower().rstrip(".") in MONTHS + WEEKDAYS:
                 break
             span.append(t.rstrip(".") if len(t) > 4 else t)
+            j += 1
             if t.endswith(".") and len(t) > 4:
                 break  # "Washington. I'd": the sentence ends
         if span:
-            out.append((role, " ".join(span).rstrip(".")))
+            place = " ".join(span).rstrip(".")
+            code = toks[j + 1].rstrip(".") if toks[j : j + 1] == [","] and j + 1 < len(toks) else ""
+            if code != "OK" and _CODE.fullmatch(code):  # "to SFO, OK?": no code
+                place += ", " + code
+            elif _CODE.fullmatch(code + "."):
+                place += ", " + code + "."  # "Washington, D.C."
+            out.append((role, place))
     return out
 
 
@@ -195,3 +206,116 @@ def offered_name(offer: str) -> str | None:
             if span:
                 return " ".join(span)
     return None
+
+
+_NUM = {"one": "1", "two": "2", "three": "3", "four": "4", "five": "5", "six": "6", "seven": "7", "eight": "8",
+        "nine": "9", "ten": "10"}
+_N = r"(\d{1,2}|" + "|".join(_NUM) + r")"
+#: Words after "for N" that leave N a head count ("a cab for two, please"; "a table for 2 at 6 pm").
+_AFTER_FOR = r"(?:$|[,.!?;]|\s+(?:please|to|at|on|from|and|in|heading|going|leaving|tomorrow|today|tonight|this|next)\b)"
+_COUNT = re.compile(
+    rf"\b{_N}\s+(?:people|persons|person|passengers|passenger|adults|adult|guests|guest|riders|rider|travell?ers|"
+    rf"travell?er|of\s+us)\b"
+    rf"|\bfor\s+{_N}(?={_AFTER_FOR})"
+    rf"|\b(?:we\s+are|we're|we\s+will\s+be|we'll\s+be)\s+{_N}\b",
+    re.IGNORECASE,
+)
+
+
+def head_counts(turn: str) -> list[str]:
+    """How many people one user turn names, as digits, in order: ``N`` (or a number word) before
+    a person word ("three people", "2 adults", "two of us"), ``for N`` closing a phrase ("a cab
+    for one please", "a table for 2 at 6 pm"; not "for 2 days", "for 3 pm"), "we're N"."""
+    out = []
+    for m in _COUNT.finditer(turn):
+        n = next(g for g in m.groups() if g)
+        out.append(_NUM.get(n.lower(), n))
+    return out
+
+
+_PIECE = r"(?:\d+[A-Za-z]{0,2}|#\s?\d+|[A-Z][\w'&.-]*)"
+_DEST = re.compile(
+    rf"\b(?:to|address\s+is)\s+(?P<p>{_PIECE}(?:\s+(?:{_PIECE}|of|the|de|and))*(?:,\s+{_PIECE}(?:\s+{_PIECE})*)?)"
+)
+
+
+def destinations(turn: str) -> list[str]:
+    """Places one user turn names after "to" or "the address is", street addresses included
+    ("going to 5434 Ygnacio Valley Road #90", "a cab for 1 to Lers Ros Thai", "to 1538 Third Ave,
+    East 86th Street"): digits, ``#N`` and capitalised words (small words inside), a part after
+    a comma that goes on the same way; not a time ("to 5 pm") nor a date, nor "I"."""
+    out = []
+    for m in _DEST.finditer(turn):
+        words = re.split(r"(?<=[a-z0-9])[.!?]\s", m.group("p"))[0].split()  # "… Real. For 1 person": the sentence ends
+        while words and words[-1].lower() in ("of", "the", "de", "and"):
+            words.pop()
+        place = " ".join(words).rstrip(".,")
+        first = words[0].lower().rstrip(".") if words else ""
+        if not place or words[0] == "I" or words[0].startswith("I'") or first in MONTHS + WEEKDAYS:
+            continue
+        if _TIME.match(place) or _DATE.match(place) or place.isdigit():
+            continue
+        out.append(place)
+    return out
+
+
+_UNIT = re.compile(
+    r"\b(\d{1,2}|" + "|".join(_NUM) + r"|single)\s+(?:[a-z]+\s+)?"
+    r"(room|day|night|bed|bath|bedroom|bathroom)s?\b", re.IGNORECASE)
+_UNIT_SLOT = {"bedroom": "bed", "bathroom": "bath", "night": "day"}
+
+
+def unit_counts(turn: str) -> list[tuple[str, str]]:
+    """``(unit, digits)`` for a count before its unit word, one word between allowed ("one
+    hotel room" → ``("room", "1")``, "two bedrooms" → ``("bed", "2")``, "3 days"); "single"
+    counts 1 only right before the unit. People are :func:`head_counts`' ("a room" is no count:
+    SGD's state holds none for it)."""
+    out = []
+    for m in _UNIT.finditer(turn):
+        n, unit = m.group(1).lower(), m.group(2).lower()
+        if n == "single" and len(m.group(0).split()) > 2:
+            continue
+        out.append((_UNIT_SLOT.get(unit, unit), _NUM.get(n, "1" if n == "single" else n)))
+    return out
+
+
+_IN_WORDS = {"in", "around", "near"}
+#: Words that open a new clause after a comma ("in Paris, Please book it"): no part of a place.
+_OPENERS = {"please", "thanks", "thank", "can", "could", "would", "will", "what", "how", "and", "but", "also", "is",
+            "are", "do", "does", "i", "that", "this", "it", "there", "yes", "no", "ok", "okay", "sure", "then"}
+
+
+def in_places(turn: str) -> list[str]:
+    """Capitalised spans (1–4 words, "I", months and weekdays never) right after "in",
+    "around", "near" or "area of" in one user turn, with a place after a comma that is
+    capitalised too ("in Olema, California", "in Nairobi, Kenya", "in Fresno, CA"), in order.
+    The place of a domain with one place slot ("the weather in Guerneville")."""
+    toks = _TOKEN.findall(turn)
+    out = []
+    for i, tok in enumerate(toks):
+        low = tok.lower()
+        if not (low in _IN_WORDS or (low == "of" and i and toks[i - 1].lower() == "area")):
+            continue
+        span, j = _caps(toks, i + 1)
+        if not span:
+            continue
+        if toks[j : j + 1] == [","]:
+            more, _ = _caps(toks, j + 1)
+            if 0 < len(more) <= 2 and (_CODE.fullmatch(more[0].rstrip(".")) or len(more[0]) > 3) \
+                    and more[0].lower() not in _OPENERS:
+                span += [","] + more
+        place = " ".join(span).replace(" ,", ",")
+        out.append(place if re.search(r"\b(?:[A-Z]\.){2,3}$", place) else place.rstrip("."))  # "D.C." keeps its dot
+    return out
+
+
+def _caps(toks: list[str], start: int) -> tuple[list[str], int]:
+    span, j = [], start
+    for t in toks[start : start + 4]:
+        if not t[:1].isupper() or t == "I" or t.startswith("I'") or t.lower().rstrip(".") in MONTHS + WEEKDAYS:
+            break
+        span.append(t)
+        j += 1
+        if t.endswith(".") and len(t) > 4:
+            break
+    return span, j
