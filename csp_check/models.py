@@ -190,12 +190,31 @@ class IndexedRows(list[dict[str, str]]):
             found = self._ordered[column] = (values, at_most, at_least)
         return found
 
+    def rows_with(self, column: str, value: str) -> list[dict[str, str]]:
+        """The rows whose ``column`` holds ``value`` (a non-empty string), in row order: one
+        look-up in :meth:`cells`, not a scan."""
+        mask = self.cells(column)[0].get(value, 0)
+        out = []
+        while mask:
+            low = mask & -mask
+            out.append(self[low.bit_length() - 1])
+            mask ^= low
+        return out
+
     def column_values(self, column: str) -> frozenset[str]:
         """The values the rows have in ``column`` (computed once per column)."""
         values = self.columns.get(column)
         if values is None:
             values = self.columns[column] = frozenset(e[column] for e in self if column in e)
         return values
+
+
+def rows_where(rows: list[dict[str, str]], column: str, value: object) -> list[dict[str, str]]:
+    """``[e for e in rows if e.get(column) == value]``: on :class:`IndexedRows` (a ``--kb``
+    table's) a look-up (:meth:`IndexedRows.rows_with`), elsewhere a scan."""
+    if isinstance(rows, IndexedRows) and isinstance(value, str) and value != "":
+        return rows.rows_with(column, value)
+    return [e for e in rows if e.get(column) == value]
 
 
 class KbTable(BaseModel):

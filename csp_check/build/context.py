@@ -36,6 +36,7 @@ from csp_check.models import (
     Value,
     Variable,
     VariableKind,
+    rows_where,
 )
 
 #: The roles of a system act that claim something of the KB (an offer, an inform).
@@ -306,7 +307,7 @@ class BuildContext:
         every entity of table ``kb_id`` with that name, so the turn talks about another entity
         of the new search (MUL1415: TR9536 leaves at 05:00; the price given after the user moved
         to 11:00 is the later train's)."""
-        entities = [e for e in self.kbs.get(kb_id) or [] if e.get(offered.slot) == offered.value]
+        entities = rows_where(self.kbs.get(kb_id) or [], offered.slot, offered.value)
         if not entities:
             return False
         before, now = self.state(offered.turn, offered.domain), self.state(turn, offered.domain)

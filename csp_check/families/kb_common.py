@@ -211,8 +211,9 @@ def after_midnight_within(entities, filters: list[tuple[str, str, Value]], from_
         return []
     bound = filters[first][2]
     rest = filters[:first] + filters[first + 1 :]
+    columns, values, ops = [c for c, _, _ in rest], [v for _, _, v in rest], [o for _, o, _ in rest]
     return [
         e for e in entities
         if e.get(arrival, "") >= from_hour and clock_of_day(e[arrival]) <= bound  # type: ignore[operator]
-        and entity_match(e, [c for c, _, _ in rest], [v for _, _, v in rest], [o for _, o, _ in rest])[1]
+        and entity_match(e, columns, values, ops)[1]
     ]
