@@ -72,13 +72,15 @@ _FILLER = frozenset({"the", "a", "an", "of", "from", "restaurant", "hotel", "gue
 PERIOD = r"\b(?:am|pm|a\.m|p\.m|morning|evening|afternoon|night|noon|midnight)\b"
 
 
+@functools.lru_cache(maxsize=1 << 14)
 def same_meaning(said: str, recorded: str, slot: str = "", twelve_hour: bool = True) -> bool:
     """Whether the user's wording ``said`` names the recorded value ``recorded`` (both
     normalised): one word form of the other ("southern" / "southside" / "south", "colleges" /
     "college", "cheaply" / "cheap", "nightclub" / "night club", "4-stars" / "4"), or for a bound
     slot a time within the bound ("after 19:45" / "20:00"). Digits compare exactly. A time said
     without a period ("3:30") may be on the 12-hour clock (15:30) unless ``twelve_hour`` is false
-    (the user's words gave the period: "half past 11 in the morning")."""
+    (the user's words gave the period: "half past 11 in the morning"). Memoised: S1 compares
+    the same wordings and recorded forms at every turn that keeps them."""
     a, b = re.sub(r"[^a-z0-9]", "", said), re.sub(r"[^a-z0-9]", "", recorded)
     if not a or not b:
         return False

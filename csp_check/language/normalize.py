@@ -109,13 +109,17 @@ def fold_aligned(text: str) -> str:
     return out if len(out) == len(text) else text.translate(DASHES).translate(QUOTES)
 
 
+_SPACES = re.compile(r"\s+")
+_SPACE_BEFORE_PUNCT = re.compile(r"\s+([,.!?'])")
+
+
 @lru_cache(maxsize=1 << 17)
 def normalize(value: str) -> str:
     """Canonical comparison key of a slot value: folded, trimmed, single-spaced, synonyms merged;
     a clock time in any common spelling becomes ``HH:MM`` ("six pm", "evening 6:30", "18:00")."""
     text = fold(value).strip(EDGE_PUNCT)
-    text = re.sub(r"\s+", " ", text)
-    text = re.sub(r"\s+([,.!?'])", r"\1", text)  # MultiWOZ tokenised text: "restaurant ,"
+    text = _SPACES.sub(" ", text)
+    text = _SPACE_BEFORE_PUNCT.sub(r"\1", text)  # MultiWOZ tokenised text: "restaurant ,"
     if text.startswith("the ") and len(text) > 4:  # "the all saints church" = "all saints church"
         text = text[4:]
     text = SYNONYMS.get(text, text)
@@ -180,6 +184,10 @@ def money(text: str) -> str | None:
     return f"{float(match['n']):.2f} pounds"
 
 
+#: The period words of :func:`clock_time`, longest first ("in the evening" before "evening").
+_PERIODS = tuple(sorted(LATE + EARLY, key=len, reverse=True))
+
+
 @lru_cache(maxsize=1 << 16)
 def clock_time(text: str) -> str | None:
     """``HH:MM`` for a string that is wholly a clock time, else ``None``.
@@ -189,7 +197,7 @@ def clock_time(text: str) -> str | None:
     """
     text = TIME_PREFIX.sub("", text)
     period = ""
-    for word in sorted(LATE + EARLY, key=len, reverse=True):
+    for word in _PERIODS:
         if text.endswith(" " + word) or (text.endswith(word) and word[0] in "ap" and text[: -len(word)][-1:].isdigit()):
             period, text = word, text[: -len(word)].strip()
             break
