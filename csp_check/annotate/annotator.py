@@ -11,9 +11,6 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 
-from spacy.matcher import PhraseMatcher
-from spacy.util import filter_spans
-
 from csp_check.annotate.amounts import amounts
 from csp_check.annotate.finders import flags, stars, times, trip_ids
 from csp_check.annotate.lexicon import (
@@ -43,7 +40,7 @@ from csp_check.annotate.mentions import (
 )
 from csp_check.annotate.no_result import no_result_scope, note_unread_request
 from csp_check.annotate.resolve import DomainContext, column_of, in_context, is_reference
-from csp_check.annotate.tokenizer import blank_nlp
+from csp_check.annotate.tokenizer import PhraseMatcher, blank_nlp, filter_spans
 from csp_check.annotate.wordings import compact, kb_values, nouns_of, spellings, variants
 from csp_check.check.evaluate import count_matches
 from csp_check.language.normalize import fold_aligned, normalize
