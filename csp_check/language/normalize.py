@@ -271,6 +271,7 @@ MAX_COUNT = 10**COUNT_DIGITS - 1
 PHONE_SHAPE = re.compile(r"[\d\s().+-]+")
 
 
+@lru_cache(maxsize=1 << 16)
 def parse_count(text: str) -> int | None:
     """An amount that can count entities: :func:`parse_amount`, but ``None`` for a number
     written like a phone number, a postcode or an id — only digits and the marks of
