@@ -153,6 +153,7 @@ class IndexedRows(list[dict[str, str]]):
         self.derived: dict[tuple[str, str], IndexedRows] = {}
         self._cells: dict[str, tuple[dict[str, int], int]] = {}
         self._ordered: dict[str, tuple[list[str], list[int], list[int]]] = {}
+        self._names: frozenset[str] | None = None
 
     def cells(self, column: str) -> tuple[dict[str, int], int]:
         """``(value → bit mask of the rows holding it in column, mask of the rows without it)``:
@@ -189,6 +190,12 @@ class IndexedRows(list[dict[str, str]]):
                 at_least[k] = acc
             found = self._ordered[column] = (values, at_most, at_least)
         return found
+
+    def column_names(self) -> frozenset[str]:
+        """Every column some row has (``set().union(*rows)``), computed once."""
+        if self._names is None:
+            self._names = frozenset().union(*self)
+        return self._names
 
     def rows_with(self, column: str, value: str) -> list[dict[str, str]]:
         """The rows whose ``column`` holds ``value`` (a non-empty string), in row order: one

@@ -171,7 +171,8 @@ class Annotator:
         inside_values = {i for (start, end) in candidates if end - start > 1 for i in range(start, end)}
         nouns = self._domain_nouns(doc, inside_values)
         mentioned = {d for i, (d, _) in nouns.items() if d and not is_reference(doc, i)}
-        mentioned |= {d for d, words in TOPIC_WORDS.items() if d in self.columns for t in doc if t.lower_ in words}
+        lowers = [t.lower_ for t in doc]
+        mentioned |= {d for d, words in TOPIC_WORDS.items() if d in self.columns for w in lowers if w in words}
         context = DomainContext(
             mentioned=mentioned,
             sure={next(iter(c))[0] for c in candidates.values() if len({d for d, _ in c}) == 1

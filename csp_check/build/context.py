@@ -159,7 +159,8 @@ class BuildContext:
                 self.kbs.setdefault(kb_id, entities)
                 if domain in latest:
                     self.results_tables.add(kb_id)
-                columns = set().union(*entities) if entities else set()
+                columns = (set(entities.column_names()) if isinstance(entities, IndexedRows)  # a --kb table: once per run
+                           else set().union(*entities) if entities else set())
                 mine = [v for v in turn_vars if v.domain == domain]
                 filters = self._filters(turn.index, domain, columns, mine, params)
                 if domain in seen:  # C5 looks at every entity of d the dialogue's results show
