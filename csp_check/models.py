@@ -154,6 +154,7 @@ class IndexedRows(list[dict[str, str]]):
         self._cells: dict[str, tuple[dict[str, int], int]] = {}
         self._ordered: dict[str, tuple[list[str], list[int], list[int]]] = {}
         self._names: frozenset[str] | None = None
+        self._sorted_values: dict[str, list[str]] = {}
 
     def cells(self, column: str) -> tuple[dict[str, int], int]:
         """``(value → bit mask of the rows holding it in column, mask of the rows without it)``:
@@ -207,6 +208,13 @@ class IndexedRows(list[dict[str, str]]):
             out.append(self[low.bit_length() - 1])
             mask ^= low
         return out
+
+    def sorted_column_values(self, column: str) -> list[str]:
+        """:meth:`column_values` in code-point order (computed once per column; do not change it)."""
+        found = self._sorted_values.get(column)
+        if found is None:
+            found = self._sorted_values[column] = sorted(self.column_values(column))
+        return found
 
     def column_values(self, column: str) -> frozenset[str]:
         """The values the rows have in ``column`` (computed once per column)."""
