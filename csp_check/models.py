@@ -280,6 +280,16 @@ class Variable(BaseModel):
     amount_op: Literal["=", ">", ">=", "<", "<=", "~"] = "="
     doubt: str | None = Field(None, description="why the act it comes from is unsure (DialogueAct.doubt)")
 
+    def __eq__(self, other: object) -> bool:
+        """As pydantic compares models (the same type, equal fields), without its general checks:
+        a Variable has no private attributes, extras or other keys (the builder compares
+        variables in its lists often)."""
+        if type(self) is Variable and type(other) is Variable:
+            return self.__dict__ == other.__dict__
+        return super().__eq__(other)
+
+    __hash__ = None  # type: ignore[assignment]  (mutable, as every pydantic model that is not frozen)
+
     @property
     def slot_type(self) -> str:
         """``domain.slot``: the type C1 restricts and C2 / C3 compare within."""

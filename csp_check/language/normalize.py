@@ -421,6 +421,7 @@ def refers_to_several(text: str) -> bool:
     return bool(SEVERAL.match(text))
 
 
+@lru_cache(maxsize=1 << 16)
 def comparative(text: str) -> bool:
     """Whether ``text`` compares ("the cheaper option", "more expensive", "the closest"): it
     states an order between entities, not a value of the slot, so it is read as no value
@@ -428,6 +429,7 @@ def comparative(text: str) -> bool:
     return bool(COMPARATIVE.search(normalize(text)))
 
 
+@lru_cache(maxsize=1 << 16)
 def refers(text: str) -> bool:
     """Whether ``text`` refers back to a value instead of naming it ("same area", "that day",
     "same price range as the Lovell Lodge", "at that time")."""
