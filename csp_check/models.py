@@ -288,8 +288,6 @@ class Variable(BaseModel):
             return self.__dict__ == other.__dict__
         return super().__eq__(other)
 
-    __hash__ = None  # type: ignore[assignment]  (mutable, as every pydantic model that is not frozen)
-
     @property
     def slot_type(self) -> str:
         """``domain.slot``: the type C1 restricts and C2 / C3 compare within."""
