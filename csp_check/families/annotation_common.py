@@ -49,8 +49,12 @@ def recorded_forms(lexicon: Lexicon, slot_type: str, alternatives: list[str]) ->
     for form in list(forms):  # "1" / "one": a number in digits or words ("for one person")
         n = parse_amount(form)
         if n is not None:
-            forms |= {str(n)} | {w for w, m in NUMBER_WORDS.items() if m == n}
+            forms |= {str(n)} | set(_NAMES_OF.get(n, ()))
     return forms
+
+
+#: Amount → its number words, in :data:`~csp_check.language.normalize.NUMBER_WORDS` order ("1" → one, a single, …).
+_NAMES_OF = {n: tuple(w for w, m in NUMBER_WORDS.items() if m == n) for n in set(NUMBER_WORDS.values())}
 
 
 def _day_named(text: str, today) -> set[str]:  # type: ignore[no-untyped-def]
