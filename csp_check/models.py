@@ -153,6 +153,8 @@ class IndexedRows(list[dict[str, str]]):
         self.derived: dict[tuple[str, str], IndexedRows] = {}
         self._cells: dict[str, tuple[dict[str, int], int]] = {}
         self._ordered: dict[str, tuple[list[str], list[int], list[int]]] = {}
+        self._names: frozenset[str] | None = None
+        self._sorted_values: dict[str, list[str]] = {}
 
     def cells(self, column: str) -> tuple[dict[str, int], int]:
         """``(value → bit mask of the rows holding it in column, mask of the rows without it)``:
@@ -190,12 +192,44 @@ class IndexedRows(list[dict[str, str]]):
             found = self._ordered[column] = (values, at_most, at_least)
         return found
 
+    def column_names(self) -> frozenset[str]:
+        """Every column some row has (``set().union(*rows)``), computed once."""
+        if self._names is None:
+            self._names = frozenset().union(*self)
+        return self._names
+
+    def rows_with(self, column: str, value: str) -> list[dict[str, str]]:
+        """The rows whose ``column`` holds ``value`` (a non-empty string), in row order: one
+        look-up in :meth:`cells`, not a scan."""
+        mask = self.cells(column)[0].get(value, 0)
+        out = []
+        while mask:
+            low = mask & -mask
+            out.append(self[low.bit_length() - 1])
+            mask ^= low
+        return out
+
+    def sorted_column_values(self, column: str) -> list[str]:
+        """:meth:`column_values` in code-point order (computed once per column; do not change it)."""
+        found = self._sorted_values.get(column)
+        if found is None:
+            found = self._sorted_values[column] = sorted(self.column_values(column))
+        return found
+
     def column_values(self, column: str) -> frozenset[str]:
         """The values the rows have in ``column`` (computed once per column)."""
         values = self.columns.get(column)
         if values is None:
             values = self.columns[column] = frozenset(e[column] for e in self if column in e)
         return values
+
+
+def rows_where(rows: list[dict[str, str]], column: str, value: object) -> list[dict[str, str]]:
+    """``[e for e in rows if e.get(column) == value]``: on :class:`IndexedRows` (a ``--kb``
+    table's) a look-up (:meth:`IndexedRows.rows_with`), elsewhere a scan."""
+    if isinstance(rows, IndexedRows) and isinstance(value, str) and value != "":
+        return rows.rows_with(column, value)
+    return [e for e in rows if e.get(column) == value]
 
 
 class KbTable(BaseModel):
@@ -245,6 +279,14 @@ class Variable(BaseModel):
     value: Value
     amount_op: Literal["=", ">", ">=", "<", "<=", "~"] = "="
     doubt: str | None = Field(None, description="why the act it comes from is unsure (DialogueAct.doubt)")
+
+    def __eq__(self, other: object) -> bool:
+        """As pydantic compares models (the same type, equal fields), without its general checks:
+        a Variable has no private attributes, extras or other keys (the builder compares
+        variables in its lists often)."""
+        if type(self) is Variable and type(other) is Variable:
+            return self.__dict__ == other.__dict__
+        return super().__eq__(other)
 
     @property
     def slot_type(self) -> str:

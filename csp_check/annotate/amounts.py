@@ -35,6 +35,8 @@ def amounts(doc, nouns: dict[int, tuple[str, bool]]) -> list[tuple[int, int, int
     words before them, :func:`csp_check.language.cues.amount_op`)."""
     out = []
     tokens = list(doc)  # the tokens made once; a span's text is read only for a candidate
+    texts = [t.text for t in tokens]  # two tokens' text is the first's with its space, then the second's
+    with_space = [t.text_with_ws for t in tokens]
     i = 0
     while i < len(tokens):
         for width in (2, 1):
@@ -43,7 +45,8 @@ def amounts(doc, nouns: dict[int, tuple[str, bool]]) -> list[tuple[int, int, int
                 continue
             if width == 1 and not (words[0].like_num or fold(words[0].lower_) in NUMBER_WORDS):  # "t\u200bwo" too
                 continue
-            amount = parse_count(doc[i : i + width].text)  # "01223 364917", "50210": a phone number, an id
+            text = texts[i] if width == 1 else with_space[i] + texts[i + 1]  # doc[i : i + width].text
+            amount = parse_count(text)  # "01223 364917", "50210": a phone number, an id
             if amount is None:
                 continue
             if i > 0 and doc[i - 1].lower_ in APPROXIMATE and not _bounded(doc, i):

@@ -11,9 +11,6 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 
-from spacy.matcher import PhraseMatcher
-from spacy.util import filter_spans
-
 from csp_check.annotate.amounts import amounts
 from csp_check.annotate.finders import flags, stars, times, trip_ids
 from csp_check.annotate.lexicon import (
@@ -43,7 +40,7 @@ from csp_check.annotate.mentions import (
 )
 from csp_check.annotate.no_result import no_result_scope, note_unread_request
 from csp_check.annotate.resolve import DomainContext, column_of, in_context, is_reference
-from csp_check.annotate.tokenizer import blank_nlp
+from csp_check.annotate.tokenizer import PhraseMatcher, blank_nlp, filter_spans
 from csp_check.annotate.wordings import compact, kb_values, nouns_of, spellings, variants
 from csp_check.check.evaluate import count_matches
 from csp_check.language.normalize import fold_aligned, normalize
@@ -174,7 +171,8 @@ class Annotator:
         inside_values = {i for (start, end) in candidates if end - start > 1 for i in range(start, end)}
         nouns = self._domain_nouns(doc, inside_values)
         mentioned = {d for i, (d, _) in nouns.items() if d and not is_reference(doc, i)}
-        mentioned |= {d for d, words in TOPIC_WORDS.items() if d in self.columns for t in doc if t.lower_ in words}
+        lowers = [t.lower_ for t in doc]
+        mentioned |= {d for d, words in TOPIC_WORDS.items() if d in self.columns for w in lowers if w in words}
         context = DomainContext(
             mentioned=mentioned,
             sure={next(iter(c))[0] for c in candidates.values() if len({d for d, _ in c}) == 1

@@ -23,6 +23,8 @@ from csp_check.language.normalize import clock_time, normalize, parse_amount
 
 #: :data:`~csp_check.annotate.lexicon.FLAG_WORDS` with each keyword's number of words.
 _FLAG_WIDTHS = {column: [(w, len(w.split())) for w in words] for column, words in FLAG_WORDS.items()}
+#: Per column, every prefix of its keywords: a token that is none starts no keyword (:func:`flags`).
+_FLAG_PREFIXES = {column: frozenset(w[:k] for w in words for k in range(len(w) + 1)) for column, words in FLAG_WORDS.items()}
 
 
 def flags(doc, speaker: str, columns: dict[str, set[str]]) -> list[Found]:  # type: ignore[no-untyped-def]
@@ -34,7 +36,10 @@ def flags(doc, speaker: str, columns: dict[str, set[str]]) -> list[Found]:  # ty
         domains = [d for d in columns if column in columns[d]]
         if len(domains) != 1:
             continue
+        prefixes = _FLAG_PREFIXES[column]
         for i, low in enumerate(lowers):
+            if low not in prefixes:
+                continue
             width = next((n for w, n in words if w.startswith(low) and doc[i : i + n].text.lower() == w), 0)
             if not width:
                 continue

@@ -42,13 +42,13 @@ def no_result_scope(cues, doc, nouns: dict[int, tuple[str, bool]], found: list[F
     starts = set(nouns) | {f.start for f in found if not f.amount and f.slot not in FLAG_WORDS}  # not "no parking"
     covered = {i for f in found for i in range(f.start, f.end)}
     spans = [(start, end) for _, start, end in cues(doc)]
-    for i, tok in enumerate(doc):  # "it does n't appear there are any cinemas", "could not find a guesthouse"
-        negated = any(t.lower_ in NEGATIONS for t in doc[max(0, i - 5) : i])
-        if tok.lower_ in ANY_WORDS and negated:
+    lowers = [t.lower_ for t in doc]  # the tokens made once (a slice of doc makes each anew)
+    for i, low in enumerate(lowers):  # "it does n't appear there are any cinemas", "could not find a guesthouse"
+        if low in ANY_WORDS and any(w in NEGATIONS for w in lowers[max(0, i - 5) : i]):
             spans.append((i, i + 1))
-        elif tok.lower_ in FINDING_VERBS and any(t.lower_ in NEGATIONS for t in doc[max(0, i - 3) : i]):
+        elif low in FINDING_VERBS and any(w in NEGATIONS for w in lowers[max(0, i - 3) : i]):
             spans.append((i, i + 1))
-        elif tok.lower_ == "nothing":
+        elif low == "nothing":
             spans.append((i, i + 1))
     for start, end in sorted(spans):
         hit = False

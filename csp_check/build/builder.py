@@ -49,6 +49,7 @@ Reading rules
 
 from __future__ import annotations
 
+from bisect import insort
 from collections import defaultdict
 
 from csp_check.build.context import (  # noqa: F401  (re-exported: the builder's vocabulary)
@@ -82,6 +83,7 @@ from csp_check.models import (
     ConstraintId,
     DelexicalizedDialogue,
     Dialogue,
+    IndexedRows,
     KnowledgeBase,
     Value,
     Variable,
@@ -223,14 +225,27 @@ def _domains(
                 slot_type = f"{r.domain}.{column}"
                 if slot_type in values:
                     values[slot_type].add(value)
-    if kb is not None:  # a --kb table's values per column are indexed once (IndexedRows.column_values)
+    in_kb: dict[str, tuple[IndexedRows, str]] = {}  # slot type → the --kb rows whose column's values it also has
+    if kb is not None:  # a --kb table's values per column are indexed (and sorted) once per run
         used = {v.domain for v in variables}
         for domain, table in kb.tables.items():
             if domain in used:
                 rows = table.normalized()
                 for slot_type in [t for t in values if t.startswith(domain + ".")]:
-                    values[slot_type] |= rows.column_values(slot_type[len(domain) + 1 :])
+                    in_kb[slot_type] = (rows, slot_type[len(domain) + 1 :])
     for slot_type, closed in dialogue.ontology.items():
         if slot_type in values:
-            values[slot_type] = {normalize(x) for x in closed} | ({"dontcare"} & values[slot_type])
-    return {k: sorted(v) for k, v in sorted(values.items())}
+            rows_column = in_kb.pop(slot_type, None)
+            have = values[slot_type] | (rows_column[0].column_values(rows_column[1]) if rows_column else set())
+            values[slot_type] = {normalize(x) for x in closed} | ({"dontcare"} & have)
+    return {k: _sorted_with(v, *in_kb[k]) if k in in_kb else sorted(v) for k, v in sorted(values.items())}
+
+
+def _sorted_with(own: set[str], rows: IndexedRows, column: str) -> list[str]:
+    """``sorted(own | rows.column_values(column))``, from the column's values sorted once per run
+    and the few ``own`` values it lacks put in place."""
+    kb_values = rows.column_values(column)
+    out = list(rows.sorted_column_values(column))
+    for value in sorted(own - kb_values):
+        insort(out, value)
+    return out

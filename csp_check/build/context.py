@@ -36,6 +36,7 @@ from csp_check.models import (
     Value,
     Variable,
     VariableKind,
+    rows_where,
 )
 
 #: The roles of a system act that claim something of the KB (an offer, an inform).
@@ -158,7 +159,8 @@ class BuildContext:
                 self.kbs.setdefault(kb_id, entities)
                 if domain in latest:
                     self.results_tables.add(kb_id)
-                columns = set().union(*entities) if entities else set()
+                columns = (set(entities.column_names()) if isinstance(entities, IndexedRows)  # a --kb table: once per run
+                           else set().union(*entities) if entities else set())
                 mine = [v for v in turn_vars if v.domain == domain]
                 filters = self._filters(turn.index, domain, columns, mine, params)
                 if domain in seen:  # C5 looks at every entity of d the dialogue's results show
@@ -306,7 +308,7 @@ class BuildContext:
         every entity of table ``kb_id`` with that name, so the turn talks about another entity
         of the new search (MUL1415: TR9536 leaves at 05:00; the price given after the user moved
         to 11:00 is the later train's)."""
-        entities = [e for e in self.kbs.get(kb_id) or [] if e.get(offered.slot) == offered.value]
+        entities = rows_where(self.kbs.get(kb_id) or [], offered.slot, offered.value)
         if not entities:
             return False
         before, now = self.state(offered.turn, offered.domain), self.state(turn, offered.domain)

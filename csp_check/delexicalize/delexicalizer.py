@@ -241,7 +241,7 @@ def _closed_value(
         if (number is not None and number <= 100) or normalize(value) in BOOLEAN:
             continue  # small numbers are found by their unit above; years ("2015") as written
         taken = avoid + [s for s, _ in found]
-        span = locate(utterance, act.model_copy(update={"value": value, "canonical": value, "role": ActRole.INFORM}), taken)
+        span = written_at(fold_aligned(utterance), value, taken) if value else None  # as locate() finds an inform of it
         if span is not None:
             found.append((span, normalize(value)))
     own = normalize(act.canonical or act.value or "")
@@ -322,12 +322,8 @@ def locate(utterance: str, act: DialogueAct, avoid: list[Span] = (), inside_word
             forms += [str(amount), *_number_words(amount)]
     folded = fold_aligned(utterance)
     for form in forms:
-        if not form:
-            continue
-        for match in _pattern(fold_aligned(form).strip(" .,!?")).finditer(folded):
-            span = Span(start=match.start(), end=match.end())
-            if not any(span.start < a.end and a.start < span.end for a in avoid):
-                return span
+        if form and (span := written_at(folded, form, avoid)) is not None:
+            return span
     for form in forms if inside_words else ():  # a value cut inside a word ("0210 Millers Yard" of "40210 …")
         words = fold_aligned(form or "").strip(" .,!?").split()
         if act.role is ActRole.COUNT or len(words) < 2 or len(" ".join(words)) < 8:
@@ -336,6 +332,16 @@ def locate(utterance: str, act: DialogueAct, avoid: list[Span] = (), inside_word
             span = word_bounded(utterance, Span(start=match.start(), end=match.end()))
             if not any(span.start < a.end and a.start < span.end for a in avoid):
                 return Span(start=match.start(), end=match.end())  # widened where it is read (_variable)
+    return None
+
+
+def written_at(folded: str, form: str, avoid: list[Span] = ()) -> Span | None:  # type: ignore[assignment]
+    """The first span of ``form`` in ``folded`` (an utterance as :func:`fold_aligned` gives it)
+    by normalised, word-bounded matching that overlaps none of ``avoid``; ``None`` if none."""
+    for match in _pattern(fold_aligned(form).strip(" .,!?")).finditer(folded):
+        span = Span(start=match.start(), end=match.end())
+        if not any(span.start < a.end and a.start < span.end for a in avoid):
+            return span
     return None
 
 

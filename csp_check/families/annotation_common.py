@@ -49,8 +49,12 @@ def recorded_forms(lexicon: Lexicon, slot_type: str, alternatives: list[str]) ->
     for form in list(forms):  # "1" / "one": a number in digits or words ("for one person")
         n = parse_amount(form)
         if n is not None:
-            forms |= {str(n)} | {w for w, m in NUMBER_WORDS.items() if m == n}
+            forms |= {str(n)} | set(_NAMES_OF.get(n, ()))
     return forms
+
+
+#: Amount → its number words, in :data:`~csp_check.language.normalize.NUMBER_WORDS` order ("1" → one, a single, …).
+_NAMES_OF = {n: tuple(w for w, m in NUMBER_WORDS.items() if m == n) for n in set(NUMBER_WORDS.values())}
 
 
 def _day_named(text: str, today) -> set[str]:  # type: ignore[no-untyped-def]
@@ -72,13 +76,15 @@ _FILLER = frozenset({"the", "a", "an", "of", "from", "restaurant", "hotel", "gue
 PERIOD = r"\b(?:am|pm|a\.m|p\.m|morning|evening|afternoon|night|noon|midnight)\b"
 
 
+@functools.lru_cache(maxsize=1 << 14)
 def same_meaning(said: str, recorded: str, slot: str = "", twelve_hour: bool = True) -> bool:
     """Whether the user's wording ``said`` names the recorded value ``recorded`` (both
     normalised): one word form of the other ("southern" / "southside" / "south", "colleges" /
     "college", "cheaply" / "cheap", "nightclub" / "night club", "4-stars" / "4"), or for a bound
     slot a time within the bound ("after 19:45" / "20:00"). Digits compare exactly. A time said
     without a period ("3:30") may be on the 12-hour clock (15:30) unless ``twelve_hour`` is false
-    (the user's words gave the period: "half past 11 in the morning")."""
+    (the user's words gave the period: "half past 11 in the morning"). Memoised: S1 compares
+    the same wordings and recorded forms at every turn that keeps them."""
     a, b = re.sub(r"[^a-z0-9]", "", said), re.sub(r"[^a-z0-9]", "", recorded)
     if not a or not b:
         return False

@@ -166,7 +166,8 @@ def offered_alternatives(ctx, v: Variable) -> list[str]:  # type: ignore[no-unty
             other = value_of(words)
             if other is not None:
                 return [own, other]
-    before = _BEFORE.search(utterance[: v.span.start])
+    head = utterance[: v.span.start]
+    before = _BEFORE.search(head) if "or" in head else None  # (no "or", no match: not a scan per position)
     if before:
         for words in ([f"{before[1]} {before[2]}"] if before[1] else []) + [before[2]]:
             other = value_of(words)

@@ -62,7 +62,7 @@ from csp_check.language.cues import sentence_of, time_bound_op, whole_city_span
 from csp_check.language.lexicon import literal
 from csp_check.language.normalize import clock_of_day, clock_time, fold
 from csp_check.language.scope_words import BOOKING_SLOT, DENIED, EITHER_OR, NEGATED_BEFORE, PROPOSED, TOTAL_SLOT
-from csp_check.models import CSP, ActRole, ConstraintId, Value, Variable, VariableKind
+from csp_check.models import CSP, ActRole, ConstraintId, Value, Variable, VariableKind, rows_where
 
 
 @register
@@ -121,7 +121,7 @@ def _fits(ctx, kb_id: str, entity: Variable, asked: Variable) -> bool:
     although it arrives after the user's 09:45) are checked against that entity with the
     filters it meets: a filter it misses is the offering turn's fault, flagged there (spec §2,
     C5: the instance an utterance implies), not again at each later detail."""
-    rows = [e for e in ctx.kbs.get(kb_id) or ctx.kb.tables[kb_id].normalized() if e.get(entity.slot) == entity.value]
+    rows = rows_where(ctx.kbs.get(kb_id) or ctx.kb.tables[kb_id].normalized(), entity.slot, entity.value)
     return not rows or any(entity_match(e, [asked.slot], [asked.value], [ctx.profile.search_op(asked.slot)])[1] for e in rows)
 
 

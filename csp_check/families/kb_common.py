@@ -6,6 +6,7 @@ explanations, tables restricted to one kind, and the trains arriving after midni
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Mapping, Sequence
 from typing import TypeVar
 
@@ -211,8 +212,25 @@ def after_midnight_within(entities, filters: list[tuple[str, str, Value]], from_
         return []
     bound = filters[first][2]
     rest = filters[:first] + filters[first + 1 :]
+    columns, values, ops = [c for c, _, _ in rest], [v for _, _, v in rest], [o for _, o, _ in rest]
     return [
-        e for e in entities
-        if e.get(arrival, "") >= from_hour and clock_of_day(e[arrival]) <= bound  # type: ignore[operator]
-        and entity_match(e, [c for c, _, _ in rest], [v for _, _, v in rest], [o for _, o, _ in rest])[1]
+        e for e in _arriving_from(entities, arrival, from_hour)
+        if clock_of_day(e[arrival]) <= bound and entity_match(e, columns, values, ops)[1]  # type: ignore[operator]
     ]
+
+
+def _arriving_from(entities, arrival: str, from_hour: str) -> list:
+    """The ``entities`` whose ``arrival`` is ``from_hour`` or later (a non-empty ``HH:MM``), in
+    order: on a ``--kb`` table's rows (:class:`~csp_check.models.IndexedRows`) one bisect of its
+    ordered column, elsewhere a scan."""
+    if not isinstance(entities, IndexedRows) or not from_hour:
+        return [e for e in entities if e.get(arrival, "") >= from_hour]
+    ordered, _, at_least = entities.ordered(arrival)
+    k = bisect_left(ordered, from_hour)
+    mask = at_least[k] if k < len(ordered) else 0
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(entities[low.bit_length() - 1])
+        mask ^= low
+    return out

@@ -109,13 +109,17 @@ def fold_aligned(text: str) -> str:
     return out if len(out) == len(text) else text.translate(DASHES).translate(QUOTES)
 
 
+_SPACES = re.compile(r"\s+")
+_SPACE_BEFORE_PUNCT = re.compile(r"\s+([,.!?'])")
+
+
 @lru_cache(maxsize=1 << 17)
 def normalize(value: str) -> str:
     """Canonical comparison key of a slot value: folded, trimmed, single-spaced, synonyms merged;
     a clock time in any common spelling becomes ``HH:MM`` ("six pm", "evening 6:30", "18:00")."""
     text = fold(value).strip(EDGE_PUNCT)
-    text = re.sub(r"\s+", " ", text)
-    text = re.sub(r"\s+([,.!?'])", r"\1", text)  # MultiWOZ tokenised text: "restaurant ,"
+    text = _SPACES.sub(" ", text)
+    text = _SPACE_BEFORE_PUNCT.sub(r"\1", text)  # MultiWOZ tokenised text: "restaurant ,"
     if text.startswith("the ") and len(text) > 4:  # "the all saints church" = "all saints church"
         text = text[4:]
     text = SYNONYMS.get(text, text)
@@ -180,6 +184,10 @@ def money(text: str) -> str | None:
     return f"{float(match['n']):.2f} pounds"
 
 
+#: The period words of :func:`clock_time`, longest first ("in the evening" before "evening").
+_PERIODS = tuple(sorted(LATE + EARLY, key=len, reverse=True))
+
+
 @lru_cache(maxsize=1 << 16)
 def clock_time(text: str) -> str | None:
     """``HH:MM`` for a string that is wholly a clock time, else ``None``.
@@ -189,7 +197,7 @@ def clock_time(text: str) -> str | None:
     """
     text = TIME_PREFIX.sub("", text)
     period = ""
-    for word in sorted(LATE + EARLY, key=len, reverse=True):
+    for word in _PERIODS:
         if text.endswith(" " + word) or (text.endswith(word) and word[0] in "ap" and text[: -len(word)][-1:].isdigit()):
             period, text = word, text[: -len(word)].strip()
             break
@@ -263,6 +271,7 @@ MAX_COUNT = 10**COUNT_DIGITS - 1
 PHONE_SHAPE = re.compile(r"[\d\s().+-]+")
 
 
+@lru_cache(maxsize=1 << 16)
 def parse_count(text: str) -> int | None:
     """An amount that can count entities: :func:`parse_amount`, but ``None`` for a number
     written like a phone number, a postcode or an id — only digits and the marks of
@@ -412,6 +421,7 @@ def refers_to_several(text: str) -> bool:
     return bool(SEVERAL.match(text))
 
 
+@lru_cache(maxsize=1 << 16)
 def comparative(text: str) -> bool:
     """Whether ``text`` compares ("the cheaper option", "more expensive", "the closest"): it
     states an order between entities, not a value of the slot, so it is read as no value
@@ -419,6 +429,7 @@ def comparative(text: str) -> bool:
     return bool(COMPARATIVE.search(normalize(text)))
 
 
+@lru_cache(maxsize=1 << 16)
 def refers(text: str) -> bool:
     """Whether ``text`` refers back to a value instead of naming it ("same area", "that day",
     "same price range as the Lovell Lodge", "at that time")."""

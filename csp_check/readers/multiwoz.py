@@ -45,6 +45,7 @@ Reading rules
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -114,8 +115,16 @@ def column(domain: str, slot: str) -> str:
     """The DB column of a MultiWOZ slot name in any spelling (``Price``, ``price range``, ``leaveat``).
 
     Slots of other domains (SGD services in the unified format) are returned unchanged;
-    MultiWOZ slots that are no known column are lower-cased. ``none`` → ``""``.
+    MultiWOZ slots that are no known column are lower-cased. ``none`` → ``""``. Memoised for
+    strings (a MultiWOZ state repeats every slot name at every system turn).
     """
+    if type(domain) is str and type(slot) is str:
+        return _column(domain, slot)
+    return _column.__wrapped__(domain, slot)  # malformed input: fails as it always did, uncached
+
+
+@functools.lru_cache(maxsize=1 << 12)
+def _column(domain: str, slot: str) -> str:
     if domain not in DOMAINS and domain not in _SKIP_DOMAINS:
         return slot
     key = slot.lower().replace(" ", "").replace("_", "")
@@ -149,11 +158,23 @@ def state_values(raw: Any) -> list[str]:
     for item in items:
         if not isinstance(item, (str, int, float)):
             raise TypeError(f"state value {item!r} is not a string")
-        for part in str(item).split("|"):
-            value = canonical("", act_value(part))
-            if value is not None and value.lower() != "not mentioned" and value not in out:
+        for value in _item_values(str(item)):
+            if value not in out:
                 out.append(value)
     return out
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def _item_values(item: str) -> tuple[str, ...]:
+    """The values of one state item's ``a|b`` parts, placeholders dropped, in order (repeats
+    kept: :func:`state_values` drops them across the items); memoised, as every system turn
+    repeats the state so far."""
+    out = []
+    for part in item.split("|"):
+        value = canonical("", act_value(part))
+        if value is not None and value.lower() != "not mentioned":
+            out.append(value)
+    return tuple(out)
 
 
 def role_of(act: str, slot: str) -> ActRole:

@@ -171,8 +171,11 @@ def read(path: Path, *, window: Window | None = None, schema_errors: bool = True
             yield InputError(str(schema), problem)
         said.add(schema)
 
-        def convert(f: Path, i: str, raw: Any, onto: dict = ontology, desc: dict = described) -> Dialogue:
-            return _dialogue(f, i, raw, onto, desc)
+        memo: dict = {}  # the file's dialogues share its schema: its subsets by services
+
+        def convert(f: Path, i: str, raw: Any, onto: dict = ontology, desc: dict = described,
+                    subsets: dict = memo) -> Dialogue:
+            return _dialogue(f, i, raw, onto, desc, subsets)
 
         if window is not None:
             yield from read_items(file, convert, window=window)
@@ -214,8 +217,11 @@ def from_raw(
 
 
 def _dialogue(
-    file: Path, dialogue_id: str, raw: Any, ontology: dict[str, list[str]], descriptions: dict[str, str]
+    file: Path, dialogue_id: str, raw: Any, ontology: dict[str, list[str]], descriptions: dict[str, str],
+    subsets: dict[tuple[str, ...], tuple[dict[str, list[str]], dict[str, str]]] | None = None,
 ) -> Dialogue:
+    """``subsets``: a memo of the ontology and descriptions of each tuple of services (the
+    dialogues of one file share its schema; the model copies what it is given)."""
     turns_raw = turn_list(file, dialogue_id, raw)
     services = list(raw.get("services") or [])
     try:  # well-formed data (nearly all) is read without naming fields as it goes
@@ -225,8 +231,14 @@ def _dialogue(
         for i, t in enumerate(turns_raw):
             with at(file, dialogue_id, f"turns[{i}]"):
                 turns.append(_turn(file, dialogue_id, i, t, at))
-    onto = {k: v for k, v in ontology.items() if k.split(".", 1)[0] in services}
-    described = {k: v for k, v in descriptions.items() if k.split(".", 1)[0] in services}
+    key = tuple(services) if all(isinstance(x, str) for x in services) else None
+    found = subsets.get(key) if subsets is not None and key is not None else None
+    if found is None:
+        found = ({k: v for k, v in ontology.items() if k.split(".", 1)[0] in services},
+                 {k: v for k, v in descriptions.items() if k.split(".", 1)[0] in services})
+        if subsets is not None and key is not None:
+            subsets[key] = found
+    onto, described = found
     return Dialogue(
         id=dialogue_id, source=str(file), format=NAME, domains=services, turns=turns, ontology=onto,
         slot_descriptions=described,
