@@ -47,6 +47,13 @@ Reading rules
   another reading holds.
 - **Another domain's kind** (C4–C6): the claim's sentence names a kind of another domain and
   none of its own ("there are no night clubs on the west" read as hotels).
+- **An annotation defect** (any family): a span whose words are not a value of its slot's kind —
+  not of its shape ("cb21ad" or "yes" as a phone, "v" as a train id) or function words only
+  ("for", "in and", "a few others" as a name) — or a clock time whose verb gives it the other
+  slot of the trip ("leaving at 13:00 and arriving … at 13:51" with 13:51 annotated as the
+  departure, unless the turn says the same time as a departure too): the annotation gave the
+  words the wrong slot, or its offsets went stale. Excused only what breaks by it (a C5 / C6
+  instance that holds without the variable, or with the time read as its verb gives).
 - **The reader was unsure** (any family): a variable whose act carries a doubt
   (``DialogueAct.doubt``: the raw-text annotator's guess).
 - **A full result** (C6): a count above what the KB result holds, where the result is as full
@@ -99,6 +106,7 @@ from csp_check.check.reading import (
     utterance,
 )
 from csp_check.check.value_doubts import (
+    annotation_defect,
     boolean_scope,
     categorical_paraphrase,
     contained_value,
@@ -496,7 +504,7 @@ def doubtful_variable(ctx, constraint: Constraint, family: str, scope: list[Vari
 
 Rule = Callable[..., str | None]
 #: The rules :func:`assess` applies, in order; the first reason found is the instance's.
-RULES: Iterable[Rule] = (doubtful_variable, other_domain_kind, bound_in_the_turn, claim_unsettled, amount_unsettled, full_result, filter_unsettled,
+RULES: Iterable[Rule] = (doubtful_variable, annotation_defect, other_domain_kind, bound_in_the_turn, claim_unsettled, amount_unsettled, full_result, filter_unsettled,
                          surface_variant, proposed_alternative, binding_unsettled, requested_time, coreference_unsettled,
                          value_variant, kind_unsettled, twelve_hour, one_turn_two_values, alternative_after_no_result,
                          contained_value, categorical_paraphrase, boolean_scope, negotiated)
