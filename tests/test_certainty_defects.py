@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from csp_check.faults.defect_twins import GENERATORS as DEFECTS
+from csp_check.faults.reading_twins import GENERATORS as DEFECTS
 from csp_check.language import certainty as words
 from csp_check.models import Dialogue, Span, Status
 from csp_check.pipeline import check_dialogue, load_corpus
@@ -127,7 +127,7 @@ def test_a_lists_rest_read_as_a_name_is_for_review_a_name_the_kb_lacks_is_not():
 @needs_multiwoz
 @pytest.mark.parametrize("name", sorted(DEFECTS))
 def test_defect_twins_are_not_certain_their_faults_are(name):
-    """csp_check.faults.defect_twins on the first accepted work-half val dialogues with a place."""
+    """csp_check.faults.reading_twins on the first accepted work-half val dialogues with a place."""
     rng = random.Random(f"test-{name}")
     pairs = []
     for d in load_corpus([MULTIWOZ / "val.json.zip"], kb=kb()):

@@ -49,6 +49,8 @@ def raw():  # type: ignore[no-untyped-def]
     ("MUL0602", 15),  # "at 10:45", later "arrive … by 10:45": the later bound replaces
     ("MUL1995", 7),  # "a train from Stansted": stansted airport
     ("PMUL2385", 15),  # "the same area as the restaurant": the restaurants asked and named differ
+    ("MUL2249", 11),  # "5 guesthouses in the centre , east and west": the count of the areas listed
+    ("MUL1673", 3),  # "two restaurants . The Nirala which is moderate and the royal spice which is cheap"
 ])  # fmt: skip
 def test_misreadings_of_a_class_are_no_certain_flag(raw, dialogue_id: str, turn: int) -> None:  # type: ignore[no-untyped-def]
     get, kb = raw

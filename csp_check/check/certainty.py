@@ -24,6 +24,11 @@ Reading rules
   name does not count): which entities are counted is not settled. A count supposed ("If you're
   going to Cambridge, I have 5 trains") is uncertain; an offer so supposed ("If not, I recommend
   X") still claims X.
+- **Listed values** (C6): the count's sentence lists two or more values of a column that is no
+  filter ("5 guesthouses in the centre, east and west"), or its turn, from the count's sentence
+  on, names values of a filter's column none of which is the filter's ("two restaurants. The
+  Nirala which is moderate and the Royal Spice which is cheap" after "expensive"): the count may
+  be of the entities with those values; uncertain when it holds so.
 - **A filter's source is unsure.** A filter the user only asked about ("Is it cheap?"), supposed
   ("if not, then …"), said approximately ("around 20:45"), or lifted later ("anywhere is fine",
   "no preference") in a user turn before the claim; a search filter only the system introduced
@@ -91,6 +96,7 @@ from csp_check.check.binding_doubts import (
     bound_in_the_turn,
     other_domain_kind,
 )
+from csp_check.check.count_doubts import listed_values
 from csp_check.check.reading import (
     CLOCK,
     KB_FAMILIES,
@@ -504,7 +510,7 @@ def doubtful_variable(ctx, constraint: Constraint, family: str, scope: list[Vari
 
 Rule = Callable[..., str | None]
 #: The rules :func:`assess` applies, in order; the first reason found is the instance's.
-RULES: Iterable[Rule] = (doubtful_variable, annotation_defect, other_domain_kind, bound_in_the_turn, claim_unsettled, amount_unsettled, full_result, filter_unsettled,
+RULES: Iterable[Rule] = (doubtful_variable, annotation_defect, other_domain_kind, bound_in_the_turn, claim_unsettled, amount_unsettled, listed_values, full_result, filter_unsettled,
                          surface_variant, proposed_alternative, binding_unsettled, requested_time, coreference_unsettled,
                          value_variant, kind_unsettled, twelve_hour, one_turn_two_values, alternative_after_no_result,
                          contained_value, categorical_paraphrase, boolean_scope, negotiated)

@@ -1,8 +1,10 @@
-"""Pairs for the annotation-defect classes of issue 18 (:func:`csp_check.check.value_doubts.annotation_defect`),
-in the form of :mod:`csp_check.faults.twins`: ``(dialogue, kb, rng) -> (fault, twin) | None``.
-The *twin* keeps the text and spoils the annotation (no error of the dialogue: it must not be
-flagged certain); the *fault* keeps the annotation and writes an error into the text at the
-same place (it must be flagged certain).
+"""Pairs for more false-alarm classes of issue 18 — annotation defects
+(:func:`csp_check.check.value_doubts.annotation_defect`) and counts of listed values
+(:func:`csp_check.check.count_doubts.listed_values`) — in the form of
+:mod:`csp_check.faults.twins`: ``(dialogue, kb, rng) -> (fault, twin) | None``. The *twin*
+states no error of the dialogue (a defect twin spoils only the annotation): it must not be
+flagged certain; the *fault* writes an error into the text at the same place: it must be
+flagged certain.
 
 =============  ==========================================================================
 class          twin (an annotation defect) / fault (an error of the text)
@@ -12,6 +14,8 @@ defect         a stated phone / postcode / train id whose act's span is moved to
                word of the turn) / the value's words become another entity's
 time_role      a turn's leaving and arriving times ("leaves at 17:11 and arrives at 17:58")
                annotated with the two slots swapped / the arrival an hour later in the text
+listed         a count said with the areas of its entities ("3 guesthouses in the north ,
+               east and west", area no filter): N those areas' count / N no reading allows
 =============  ==========================================================================
 """
 
@@ -20,8 +24,10 @@ from __future__ import annotations
 import random
 import re
 
+from csp_check.families.c6_instance_count import CountInstance
 from csp_check.families.kb_common import KbFilterInstance
-from csp_check.faults.twins import Generator, Pair, edit
+from csp_check.families.primitives import count_matches
+from csp_check.faults.twins import KIND_NOUNS, Generator, Pair, edit
 from csp_check.language.certainty import FUNCTION_WORDS, not_a_value, time_role
 from csp_check.models import ConstraintId, Dialogue, KnowledgeBase, Span, Variable
 from csp_check.pipeline import dialogue_csp
@@ -93,4 +99,46 @@ def time_role_swap(dialogue: Dialogue, kb: KnowledgeBase, rng: random.Random) ->
     return None
 
 
-GENERATORS: dict[str, Generator] = {"defect": defect, "time_role": time_role_swap}
+COUNTED = re.compile(r"^\s+(?:[a-z]+\s+)?([a-z]+s)\b")
+
+
+def listed(dialogue: Dialogue, kb: KnowledgeBase, rng: random.Random) -> Pair | None:
+    """A count whose turn says no area, with two or three areas of its entities listed after its
+    noun: the amount those areas' entities (twin), or one no reading allows (fault)."""
+    csp = dialogue_csp(dialogue, kb)
+    by_name = {v.name: v for v in csp.variables}
+    options = []
+    for c in csp.constraints:
+        amount = by_name.get(getattr(c, "count_variable", ""))
+        if not isinstance(c, CountInstance) or amount is None or amount.span is None or amount.amount_op != "=":
+            continue
+        text = dialogue.turns[amount.turn].utterance
+        m = COUNTED.match(text[amount.span.end :])
+        if not m or m.group(1).lower() not in KIND_NOUNS or "area" in c.columns or c.table.restrictions:
+            continue
+        if any(v.slot == "area" for v in csp.variables if v.turn == amount.turn):
+            continue
+        rows = csp.kbs[c.kb]
+        cols, vals, ops = list(c.columns), [csp.assignment[n] for n in c.variables], list(c.ops or ["="] * len(c.columns))
+        sure, possible = count_matches(rows, cols, vals, ops)
+        areas = sorted({e["area"] for e in rows if e.get("area")})
+        if sure != possible or len(areas) < 3:
+            continue
+        chosen = rng.sample(areas, rng.choice((2, 3)))
+        each = [count_matches(rows, [*cols, "area"], [*vals, a], [*ops, "="])[1] for a in chosen]
+        narrow = sum(each)
+        if 0 < narrow != sure:
+            said = [a.replace("center", "centre") for a in chosen]
+            options.append((amount, m, f" in the {' , '.join(said[:-1])} and {said[-1]}", narrow, max(sure, *each)))
+    if not options:
+        return None
+    amount, m, after, narrow, most = rng.choice(options)
+    at = Span(start=amount.span.end + m.end(1), end=amount.span.end + m.end(1))
+
+    def recount(number: int) -> Dialogue:
+        return edit(edit(dialogue, amount.turn, at, after), amount.turn, amount.span, str(number))
+
+    return recount(most + 1 + rng.randrange(2)), recount(narrow)
+
+
+GENERATORS: dict[str, Generator] = {"defect": defect, "time_role": time_role_swap, "listed": listed}
