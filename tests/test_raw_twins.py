@@ -51,6 +51,8 @@ def raw():  # type: ignore[no-untyped-def]
     ("PMUL2385", 15),  # "the same area as the restaurant": the restaurants asked and named differ
     ("MUL2249", 11),  # "5 guesthouses in the centre , east and west": the count of the areas listed
     ("MUL1673", 3),  # "two restaurants . The Nirala which is moderate and the royal spice which is cheap"
+    ("PMUL3702", 5),  # "What kind of attraction is that ? I also need a cheap hotel": cheap is the hotel's
+    ("MUL0095", 11),  # "What price range would you like the persian restaurant to be ?" "Also expensive ."
 ])  # fmt: skip
 def test_misreadings_of_a_class_are_no_certain_flag(raw, dialogue_id: str, turn: int) -> None:  # type: ignore[no-untyped-def]
     get, kb = raw

@@ -10,7 +10,7 @@ import re
 from csp_check.check.reading import KB_FAMILIES, claim_of, excused, filters_of, rest_holds, utterance
 from csp_check.language import certainty as words
 from csp_check.language.normalize import normalize
-from csp_check.models import ActRole, Constraint, Variable, VariableKind
+from csp_check.models import ActRole, Constraint, Span, Variable, VariableKind
 
 
 def binding_unsettled(ctx, constraint: Constraint, family: str, scope: list[Variable]) -> str | None:
@@ -109,6 +109,52 @@ def other_domain_kind(ctx, constraint: Constraint, family: str, scope: list[Vari
     mine = any(_names(k, said, squashed) for k in kinds.get(domain, set()) | {domain})
     other = next((d for d, ks in kinds.items() if d != domain and any(_names(k, said, squashed) for k in ks | {d})), None)
     return f"the sentence names a {other} kind, not a {domain} one" if other and not mine else None
+
+
+def filter_of_another_domain(ctx, constraint: Constraint, family: str, scope: list[Variable]) -> str | None:
+    """C4 / C5 / C6: a user's filter said in a sentence that names a kind of another domain and
+    none of its own ("What kind of attraction is that? I also need a cheap hotel" read as a cheap
+    attraction), or in a sentence naming no kind that answers a question naming one ("What price
+    range would you like the persian restaurant to be?" — "Also expensive." read for a hotel):
+    which domain the value is of is not settled; uncertain when the instance holds without it. A
+    kind after "as the", "near the" ("the same price range as the hotel") is a reference point."""
+    if family not in KB_FAMILIES:
+        return None
+    kinds = _kinds(ctx)
+    domains = {t.split("|")[0] for t in ctx.kbs} | set(ctx.dialogue.domains) | set(ctx.profile.state_slots or ())
+    for domain in domains:  # a domain names itself ("hotel", "restaurant") though the dialogue has no kind of it
+        kinds.setdefault(domain, set())
+    for v in filters_of(constraint, scope):
+        if v.span is None or v.speaker != "user":
+            continue
+        text = utterance(ctx, v)
+        start, end = words.sentence(text, v.span)
+        other = _other_kind(kinds, v.domain, text[start:end])
+        if other is None and v.turn > 0 and not _other_kind(kinds, "", text[start:end], any_kind=True):
+            before = ctx.dialogue.turns[v.turn - 1].utterance.rstrip()
+            if before.endswith("?"):
+                asked = words.sentence(before, Span(start=len(before) - 1, end=len(before)))
+                other = _other_kind(kinds, v.domain, before[asked[0]:asked[1]])
+        if other and excused(ctx, constraint, [v.name]):
+            return f"filter {v.slot_type}={v.value!r} is said in words of the {other} domain (turn {v.turn}), not of {v.domain}"
+    return None
+
+
+#: Words after which a kind is a reference point, not what the sentence's values are of ("the
+#: same area as the hotel", "near the museum", "close to the restaurant").
+REFERENCE = re.compile(r"\b(?:as|near|close to|next to|nearby)\s+(?:the|my|our|that|this|your)\b", re.I)
+
+
+def _other_kind(kinds: dict[str, set[str]], domain: str, sentence: str, any_kind: bool = False) -> str | None:
+    """The other domain a sentence names a kind of when it names none of ``domain``'s (with
+    ``any_kind``: any domain whose kind it names)."""
+    sentence = REFERENCE.split(sentence, maxsplit=1)[0]  # "the same price range as the hotel": a reference
+    said = " " + " ".join(normalize(sentence).split()) + " "
+    squashed = said.replace(" ", "")
+    named = [d for d, ks in sorted(kinds.items()) if any(_names(k, said, squashed) for k in ks | {d})]
+    if any_kind:
+        return named[0] if named else None
+    return None if domain in named else next(iter(named), None)
 
 
 def _kinds(ctx) -> dict[str, set[str]]:

@@ -51,7 +51,11 @@ Reading rules
   about a nightclub?"), a value that begins a street's name ("east road"): uncertain where
   another reading holds.
 - **Another domain's kind** (C4–C6): the claim's sentence names a kind of another domain and
-  none of its own ("there are no night clubs on the west" read as hotels).
+  none of its own ("there are no night clubs on the west" read as hotels); a user's filter whose
+  sentence does so ("I also need a cheap hotel" read for an attraction), or names no kind and
+  answers a question that does ("What price range would you like the persian restaurant to
+  be?" — "Also expensive." read for a hotel); a kind after "as the", "near the" ("the same
+  price range as the hotel") is a reference point. Uncertain where the instance holds without it.
 - **An annotation defect** (any family): a span whose words are not a value of its slot's kind —
   not of its shape ("cb21ad" or "yes" as a phone, "v" as a train id) or function words only
   ("for", "in and", "a few others" as a name) — or a clock time whose verb gives it the other
@@ -94,6 +98,7 @@ from csp_check.check.binding_doubts import (
     alternative_after_no_result,
     binding_unsettled,
     bound_in_the_turn,
+    filter_of_another_domain,
     other_domain_kind,
 )
 from csp_check.check.count_doubts import listed_values
@@ -510,7 +515,7 @@ def doubtful_variable(ctx, constraint: Constraint, family: str, scope: list[Vari
 
 Rule = Callable[..., str | None]
 #: The rules :func:`assess` applies, in order; the first reason found is the instance's.
-RULES: Iterable[Rule] = (doubtful_variable, annotation_defect, other_domain_kind, bound_in_the_turn, claim_unsettled, amount_unsettled, listed_values, full_result, filter_unsettled,
+RULES: Iterable[Rule] = (doubtful_variable, annotation_defect, other_domain_kind, bound_in_the_turn, claim_unsettled, amount_unsettled, listed_values, full_result, filter_unsettled, filter_of_another_domain,
                          surface_variant, proposed_alternative, binding_unsettled, requested_time, coreference_unsettled,
                          value_variant, kind_unsettled, twelve_hour, one_turn_two_values, alternative_after_no_result,
                          contained_value, categorical_paraphrase, boolean_scope, negotiated)

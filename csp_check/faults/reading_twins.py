@@ -14,6 +14,9 @@ defect         a stated phone / postcode / train id whose act's span is moved to
                word of the turn) / the value's words become another entity's
 time_role      a turn's leaving and arriving times ("leaves at 17:11 and arrives at 17:58")
                annotated with the two slots swapped / the arrival an hour later in the text
+other_domain   "I also need a cheap hotel ." before an offer of another domain, "cheap"
+               annotated as that domain's filter / "… a cheap attraction ." (the offer's
+               entity not cheap)
 listed         a count said with the areas of its entities ("3 guesthouses in the north ,
                east and west", area no filter): N those areas' count / N no reading allows
 =============  ==========================================================================
@@ -27,9 +30,9 @@ import re
 from csp_check.families.c6_instance_count import CountInstance
 from csp_check.families.kb_common import KbFilterInstance
 from csp_check.families.primitives import count_matches
-from csp_check.faults.twins import KIND_NOUNS, Generator, Pair, edit
-from csp_check.language.certainty import FUNCTION_WORDS, not_a_value, time_role
-from csp_check.models import ConstraintId, Dialogue, KnowledgeBase, Span, Variable
+from csp_check.faults.twins import KIND_NOUNS, Generator, Pair, edit, insert
+from csp_check.language.certainty import FUNCTION_WORDS, not_a_value, relaxed, time_role
+from csp_check.models import ActRole, ConstraintId, Dialogue, DialogueAct, KnowledgeBase, Span, Variable
 from csp_check.pipeline import dialogue_csp
 
 WRITTEN = ("phone", "postcode", "trainID")
@@ -141,4 +144,47 @@ def listed(dialogue: Dialogue, kb: KnowledgeBase, rng: random.Random) -> Pair | 
     return recount(most + 1 + rng.randrange(2)), recount(narrow)
 
 
-GENERATORS: dict[str, Generator] = {"defect": defect, "time_role": time_role_swap, "listed": listed}
+#: What a filter of another domain is said of, by domain ("a cheap hotel").
+DOMAIN_WORDS = {"hotel": "hotel", "restaurant": "restaurant"}
+
+
+def other_domain(dialogue: Dialogue, kb: KnowledgeBase, rng: random.Random) -> Pair | None:
+    """An offer of one domain after a user turn that adds "I also need a <value> <kind> .": the
+    value annotated as the offer's domain's filter, the kind another domain (twin) or the offer's
+    own (fault), the value one the offered entity has not."""
+    csp = dialogue_csp(dialogue, kb)
+    options = []
+    for c, v in claims(csp, dialogue, ("name",)):
+        if v.domain not in DOMAIN_WORDS or v.turn < 1 or dialogue.turns[v.turn - 1].speaker != "user":
+            continue
+        rows = [e for e in csp.kbs[c.kb] if e.get("name") == csp.assignment[v.name]]
+        if any(relaxed(t.utterance) for t in dialogue.turns[: v.turn] if t.speaker == "user"):
+            continue
+        for column in ("pricerange", "area"):
+            if (column in c.columns or len(rows) != 1 or not rows[0].get(column)
+                    or any(u.slot_type == f"{v.domain}.{column}" for u in csp.variables)):
+                continue
+            others = sorted({e.get(column) for e in csp.kbs[c.kb] if e.get(column)} - {rows[0][column], "free", "?"})
+            if others:
+                options.append((v, column, rng.choice(others)))
+    if not options:
+        return None
+    v, column, value = rng.choice(options)
+    user = dialogue.turns[v.turn - 1]
+    act = DialogueAct(role=ActRole.INFORM, act=f"{v.domain.title()}-Inform", domain=v.domain, slot=column,
+                      value=value, canonical=value)
+    said = value.replace("center", "centre")
+    other = rng.choice(sorted(set(DOMAIN_WORDS) - {v.domain}))
+
+    def saying(kind: str) -> Dialogue:
+        new = f" I also need a {said} {kind} ." if column == "pricerange" else f" I also need a {kind} in the {said} ."
+        out = insert(dialogue, user.index, len(user.utterance), new, ((act, said),))
+        for t in out.turns[user.index :]:  # the state records the act, as the annotators did
+            if v.domain in t.state:
+                t.state[v.domain][column] = [value]
+        return out
+
+    return saying(DOMAIN_WORDS[v.domain]), saying(other)
+
+
+GENERATORS: dict[str, Generator] = {"defect": defect, "time_role": time_role_swap, "listed": listed, "other_domain": other_domain}
