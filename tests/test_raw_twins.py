@@ -53,6 +53,8 @@ def raw():  # type: ignore[no-untyped-def]
     ("MUL1673", 3),  # "two restaurants . The Nirala which is moderate and the royal spice which is cheap"
     ("PMUL3702", 5),  # "What kind of attraction is that ? I also need a cheap hotel": cheap is the hotel's
     ("MUL0095", 11),  # "What price range would you like the persian restaurant to be ?" "Also expensive ."
+    ("SNG01235", 3),  # "international food in the east and centre . The south has … no international food"
+    ("MUL1975", 5),  # a nightclub's details after "How about a nightclub", resolved to the concert hall named before
 ])  # fmt: skip
 def test_misreadings_of_a_class_are_no_certain_flag(raw, dialogue_id: str, turn: int) -> None:  # type: ignore[no-untyped-def]
     get, kb = raw

@@ -35,6 +35,26 @@ def binding_unsettled(ctx, constraint: Constraint, family: str, scope: list[Vari
     return None
 
 
+def denied_in_the_turn(ctx, constraint: Constraint, family: str, scope: list[Variable]) -> str | None:
+    """C5: a claim's value said again, denied, in the sentence of another of its values ("There is
+    international food in the east and centre. The south has many cuisines but no international
+    food."): the turn says the two do not go together; uncertain where the rest holds without it."""
+    if family != "C5":
+        return None
+    claim = claim_of(constraint, scope)
+    for v in claim:
+        text = utterance(ctx, v)
+        start, end = words.sentence(text, v.span)
+        for w in claim:
+            if w is v or not w.text or start <= w.span.start < end:
+                continue
+            for m in re.finditer(rf"\b{re.escape(w.text)}\b", text[start:end], re.I):
+                at = Span(start=start + m.start(), end=start + m.end())
+                if (reason := words.denied(text, at)) and rest_holds(ctx, constraint, {w.name}):
+                    return f"the sentence of {v.text!r} denies {w.text!r}: {reason}"
+    return None
+
+
 def alternative_after_no_result(ctx, constraint: Constraint, family: str, scope: list[Variable]) -> str | None:
     """C5 / C6: an offer or a count in a system turn that says, or follows a turn that said, that
     nothing matches: it proposes alternatives, under a search with one of the filters lifted."""
@@ -62,8 +82,8 @@ STREET_AFTER = re.compile(r"^\s*(road|street|lane|way|avenue|close|drive|park|co
 def bound_in_the_turn(ctx, constraint: Constraint, family: str, scope: list[Variable]) -> str | None:
     """C5 / C6: what ties the claim's values is not settled — a count's filter said in another
     sentence of its turn, a claim whose own values fit another entity than the one named in an
-    earlier turn when the user searched anew since, a value that is the first word of a street's
-    name ("east road")."""
+    earlier turn (or resolved to it: a name the turn does not say) when the user searched anew
+    since, a value that is the first word of a street's name ("east road")."""
     if family not in ("C5", "C6"):
         return None
     claim = claim_of(constraint, scope)
@@ -82,11 +102,18 @@ def bound_in_the_turn(ctx, constraint: Constraint, family: str, scope: list[Vari
         return None
     named = [v for v in scope if ctx.profile.names_entity(v.slot)]
     earlier = [v for v in named if v.turn != constraint.turn]
+    for v in [v for v in named if v.turn == constraint.turn and v.span is None]:  # a name resolved, not said
+        said = [u for u in ctx.variables if u.slot_type == v.slot_type and u.span is not None and u.turn < v.turn
+                and ctx.assignment.get(u.name) == ctx.assignment.get(v.name)]
+        if said:
+            named, earlier = [u for u in named if u is not v], [*earlier, max(said, key=lambda u: u.turn)]
     if earlier and not [v for v in named if v.turn == constraint.turn]:
         own = [v for v in claim if not ctx.profile.names_entity(v.slot)]
         searched = any(u.speaker == "user" and u.domain == earlier[0].domain and earlier[0].turn < u.turn < constraint.turn
                        and u.slot in ctx.profile.search_columns for u in ctx.variables)  # "How about a nightclub …?"
-        if own and searched and rest_holds(ctx, constraint, {v.name for v in earlier}):
+        left_out = {v.name for v in earlier} | {v.name for v in scope if v.turn == constraint.turn and v.span is None
+                                                and ctx.profile.names_entity(v.slot)}
+        if own and searched and rest_holds(ctx, constraint, left_out):
             return f"the turn's values fit another entity than {earlier[0].text or earlier[0].value!r} (named at turn {earlier[0].turn})"
     return None
 

@@ -42,7 +42,9 @@ Reading rules
   true of some entity, the instance is uncertain. What the turn informs ("Their address is …")
   is still a claim.
 - **Binding** (C5): a claim whose variables lie in different sentences of a turn that names
-  more than one entity: which entity an attribute is said of is not settled.
+  more than one entity: which entity an attribute is said of is not settled. A claim value said
+  again, denied, in the sentence of another ("There is international food in the east. The south
+  has many cuisines but no international food."): the turn says the two do not go together.
 - **A requested time** (C5): a system time equal to a time the user asked for, said after
   "after", "by" or "before": the bound repeated, not the entity's time.
 - **What ties the values** (C5, C6): a count's filter said in another sentence of its turn
@@ -98,6 +100,7 @@ from csp_check.check.binding_doubts import (
     alternative_after_no_result,
     binding_unsettled,
     bound_in_the_turn,
+    denied_in_the_turn,
     filter_of_another_domain,
     other_domain_kind,
 )
@@ -516,6 +519,6 @@ def doubtful_variable(ctx, constraint: Constraint, family: str, scope: list[Vari
 Rule = Callable[..., str | None]
 #: The rules :func:`assess` applies, in order; the first reason found is the instance's.
 RULES: Iterable[Rule] = (doubtful_variable, annotation_defect, other_domain_kind, bound_in_the_turn, claim_unsettled, amount_unsettled, listed_values, full_result, filter_unsettled, filter_of_another_domain,
-                         surface_variant, proposed_alternative, binding_unsettled, requested_time, coreference_unsettled,
+                         surface_variant, proposed_alternative, binding_unsettled, denied_in_the_turn, requested_time, coreference_unsettled,
                          value_variant, kind_unsettled, twelve_hour, one_turn_two_values, alternative_after_no_result,
                          contained_value, categorical_paraphrase, boolean_scope, negotiated)
