@@ -74,7 +74,7 @@ def test_real_errors_stay_certain(raw) -> None:  # type: ignore[no-untyped-def]
 @needs_multiwoz_val
 @pytest.mark.parametrize("kind, dialogue_id", [
     ("denied_thing", "MUL0036"), ("frequency", "MUL0219"), ("asked_column", "MUL0046"),
-    ("negated_value", "MUL0036"),
+    ("negated_value", "MUL0036"), ("denied_pair", "MUL0036"),
 ])  # fmt: skip
 def test_fault_is_flagged_certain_and_twin_is_not(raw, kind: str, dialogue_id: str) -> None:  # type: ignore[no-untyped-def]
     get, kb = raw
