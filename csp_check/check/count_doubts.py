@@ -23,19 +23,24 @@ def listed_values(ctx, constraint: Constraint, family: str, scope: list[Variable
     east and west"), or, from the count's sentence on, values of a filter's column none of which
     is the filter's ("There are two restaurants. The Nirala which is moderate and the Royal
     Spice which is cheap" after "expensive"): the count may be of the entities with those values
-    (the system lifted the filter, or narrowed by the list). Uncertain when it holds so."""
+    (the system lifted the filter, or narrowed by the list). Uncertain when it holds so. A value
+    of another filter ("leaving for Stansted Airport" is the destination) lists nothing, and a
+    count of none lists nothing either."""
     if family != "C6":
         return None
     amount = next((v for v in scope if v.name == getattr(constraint, "count_variable", None)), None)
     rows = ctx.kbs.get(getattr(constraint, "kb", "")) or []
     if amount is None or amount.span is None or not rows:
         return None
+    if ctx.assignment.get(amount.name) == 0:
+        return None  # "no trains …": listing what the entities have says some exist
     text = utterance(ctx, amount)
     start, end = words.sentence(text, amount.span)
     filters = dict(zip(constraint.columns, constraint.variables))
+    filtered = {str(ctx.assignment.get(n)) for n in constraint.variables}
     columns = set(ctx.profile.search_columns) or set(rows[0])
     for column in sorted(columns):
-        values = {e.get(column) for e in rows} - NO_VALUE - {None, ""}
+        values = {e.get(column) for e in rows} - NO_VALUE - {None, ""} - (filtered - {str(ctx.assignment.get(filters.get(column, "")))})
         said = _said(ctx, amount.turn, text, start, len(text) if column in filters else end, values)
         if column in filters:
             if not said or str(ctx.assignment.get(filters[column])) in said:
