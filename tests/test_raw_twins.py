@@ -49,6 +49,12 @@ def raw():  # type: ignore[no-untyped-def]
     ("MUL0602", 15),  # "at 10:45", later "arrive … by 10:45": the later bound replaces
     ("MUL1995", 7),  # "a train from Stansted": stansted airport
     ("PMUL2385", 15),  # "the same area as the restaurant": the restaurants asked and named differ
+    ("MUL2249", 11),  # "5 guesthouses in the centre , east and west": the count of the areas listed
+    ("MUL1673", 3),  # "two restaurants . The Nirala which is moderate and the royal spice which is cheap"
+    ("PMUL3702", 5),  # "What kind of attraction is that ? I also need a cheap hotel": cheap is the hotel's
+    ("MUL0095", 11),  # "What price range would you like the persian restaurant to be ?" "Also expensive ."
+    ("SNG01235", 3),  # "international food in the east and centre . The south has … no international food"
+    ("MUL1975", 5),  # a nightclub's details after "How about a nightclub", resolved to the concert hall named before
 ])  # fmt: skip
 def test_misreadings_of_a_class_are_no_certain_flag(raw, dialogue_id: str, turn: int) -> None:  # type: ignore[no-untyped-def]
     get, kb = raw
@@ -68,7 +74,7 @@ def test_real_errors_stay_certain(raw) -> None:  # type: ignore[no-untyped-def]
 @needs_multiwoz_val
 @pytest.mark.parametrize("kind, dialogue_id", [
     ("denied_thing", "MUL0036"), ("frequency", "MUL0219"), ("asked_column", "MUL0046"),
-    ("negated_value", "MUL0036"),
+    ("negated_value", "MUL0036"), ("denied_pair", "MUL0036"),
 ])  # fmt: skip
 def test_fault_is_flagged_certain_and_twin_is_not(raw, kind: str, dialogue_id: str) -> None:  # type: ignore[no-untyped-def]
     get, kb = raw

@@ -10,7 +10,7 @@ import re
 from csp_check.check.reading import KB_FAMILIES, claim_of, excused, filters_of, rest_holds, utterance
 from csp_check.language import certainty as words
 from csp_check.language.normalize import normalize
-from csp_check.models import ActRole, Constraint, Variable, VariableKind
+from csp_check.models import ActRole, Constraint, Span, Variable, VariableKind
 
 
 def binding_unsettled(ctx, constraint: Constraint, family: str, scope: list[Variable]) -> str | None:
@@ -32,6 +32,26 @@ def binding_unsettled(ctx, constraint: Constraint, family: str, scope: list[Vari
         for other in named - {str(ctx.assignment.get(v.name))}:
             if excused(ctx, constraint, [], {v.name: other}):
                 return f"attributes said in other sentences of a turn naming several entities (they fit {other!r})"
+    return None
+
+
+def denied_in_the_turn(ctx, constraint: Constraint, family: str, scope: list[Variable]) -> str | None:
+    """C5: a claim's value said again, denied, in the sentence of another of its values ("There is
+    international food in the east and centre. The south has many cuisines but no international
+    food."): the turn says the two do not go together; uncertain where the rest holds without it."""
+    if family != "C5":
+        return None
+    claim = claim_of(constraint, scope)
+    for v in claim:
+        text = utterance(ctx, v)
+        start, end = words.sentence(text, v.span)
+        for w in claim:
+            if w is v or not w.text or start <= w.span.start < end:
+                continue
+            for m in re.finditer(rf"\b{re.escape(w.text)}\b", text[start:end], re.I):
+                at = Span(start=start + m.start(), end=start + m.end())
+                if (reason := words.denied(text, at)) and rest_holds(ctx, constraint, {w.name}):
+                    return f"the sentence of {v.text!r} denies {w.text!r}: {reason}"
     return None
 
 
@@ -62,8 +82,8 @@ STREET_AFTER = re.compile(r"^\s*(road|street|lane|way|avenue|close|drive|park|co
 def bound_in_the_turn(ctx, constraint: Constraint, family: str, scope: list[Variable]) -> str | None:
     """C5 / C6: what ties the claim's values is not settled — a count's filter said in another
     sentence of its turn, a claim whose own values fit another entity than the one named in an
-    earlier turn when the user searched anew since, a value that is the first word of a street's
-    name ("east road")."""
+    earlier turn (or resolved to it: a name the turn does not say) when the user searched anew
+    since, a value that is the first word of a street's name ("east road")."""
     if family not in ("C5", "C6"):
         return None
     claim = claim_of(constraint, scope)
@@ -82,11 +102,18 @@ def bound_in_the_turn(ctx, constraint: Constraint, family: str, scope: list[Vari
         return None
     named = [v for v in scope if ctx.profile.names_entity(v.slot)]
     earlier = [v for v in named if v.turn != constraint.turn]
+    for v in [v for v in named if v.turn == constraint.turn and v.span is None]:  # a name resolved, not said
+        said = [u for u in ctx.variables if u.slot_type == v.slot_type and u.span is not None and u.turn < v.turn
+                and ctx.assignment.get(u.name) == ctx.assignment.get(v.name)]
+        if said:
+            named, earlier = [u for u in named if u is not v], [*earlier, max(said, key=lambda u: u.turn)]
     if earlier and not [v for v in named if v.turn == constraint.turn]:
         own = [v for v in claim if not ctx.profile.names_entity(v.slot)]
         searched = any(u.speaker == "user" and u.domain == earlier[0].domain and earlier[0].turn < u.turn < constraint.turn
                        and u.slot in ctx.profile.search_columns for u in ctx.variables)  # "How about a nightclub …?"
-        if own and searched and rest_holds(ctx, constraint, {v.name for v in earlier}):
+        left_out = {v.name for v in earlier} | {v.name for v in scope if v.turn == constraint.turn and v.span is None
+                                                and ctx.profile.names_entity(v.slot)}
+        if own and searched and rest_holds(ctx, constraint, left_out):
             return f"the turn's values fit another entity than {earlier[0].text or earlier[0].value!r} (named at turn {earlier[0].turn})"
     return None
 
@@ -109,6 +136,52 @@ def other_domain_kind(ctx, constraint: Constraint, family: str, scope: list[Vari
     mine = any(_names(k, said, squashed) for k in kinds.get(domain, set()) | {domain})
     other = next((d for d, ks in kinds.items() if d != domain and any(_names(k, said, squashed) for k in ks | {d})), None)
     return f"the sentence names a {other} kind, not a {domain} one" if other and not mine else None
+
+
+def filter_of_another_domain(ctx, constraint: Constraint, family: str, scope: list[Variable]) -> str | None:
+    """C4 / C5 / C6: a user's filter said in a sentence that names a kind of another domain and
+    none of its own ("What kind of attraction is that? I also need a cheap hotel" read as a cheap
+    attraction), or in a sentence naming no kind that answers a question naming one ("What price
+    range would you like the persian restaurant to be?" — "Also expensive." read for a hotel):
+    which domain the value is of is not settled; uncertain when the instance holds without it. A
+    kind after "as the", "near the" ("the same price range as the hotel") is a reference point."""
+    if family not in KB_FAMILIES:
+        return None
+    kinds = _kinds(ctx)
+    domains = {t.split("|")[0] for t in ctx.kbs} | set(ctx.dialogue.domains) | set(ctx.profile.state_slots or ())
+    for domain in domains:  # a domain names itself ("hotel", "restaurant") though the dialogue has no kind of it
+        kinds.setdefault(domain, set())
+    for v in filters_of(constraint, scope):
+        if v.span is None or v.speaker != "user":
+            continue
+        text = utterance(ctx, v)
+        start, end = words.sentence(text, v.span)
+        other = _other_kind(kinds, v.domain, text[start:end])
+        if other is None and v.turn > 0 and not _other_kind(kinds, "", text[start:end], any_kind=True):
+            before = ctx.dialogue.turns[v.turn - 1].utterance.rstrip()
+            if before.endswith("?"):
+                asked = words.sentence(before, Span(start=len(before) - 1, end=len(before)))
+                other = _other_kind(kinds, v.domain, before[asked[0]:asked[1]])
+        if other and excused(ctx, constraint, [v.name]):
+            return f"filter {v.slot_type}={v.value!r} is said in words of the {other} domain (turn {v.turn}), not of {v.domain}"
+    return None
+
+
+#: Words after which a kind is a reference point, not what the sentence's values are of ("the
+#: same area as the hotel", "near the museum", "close to the restaurant").
+REFERENCE = re.compile(r"\b(?:as|near|close to|next to|nearby)\s+(?:the|my|our|that|this|your)\b", re.I)
+
+
+def _other_kind(kinds: dict[str, set[str]], domain: str, sentence: str, any_kind: bool = False) -> str | None:
+    """The other domain a sentence names a kind of when it names none of ``domain``'s (with
+    ``any_kind``: any domain whose kind it names)."""
+    sentence = REFERENCE.split(sentence, maxsplit=1)[0]  # "the same price range as the hotel": a reference
+    said = " " + " ".join(normalize(sentence).split()) + " "
+    squashed = said.replace(" ", "")
+    named = [d for d, ks in sorted(kinds.items()) if any(_names(k, said, squashed) for k in ks | {d})]
+    if any_kind:
+        return named[0] if named else None
+    return None if domain in named else next(iter(named), None)
 
 
 def _kinds(ctx) -> dict[str, set[str]]:

@@ -27,6 +27,11 @@ Reading rules
   going to Cambridge, I have 5 trains") is uncertain where it holds without the supposed filter;
   an offer so supposed ("If not, I recommend X") still claims X. An "if" after a verb of finding
   out ("see if", "check if") asks whether: it supposes nothing.
+- **Listed values** (C6): the count's sentence lists two or more values of a column that is no
+  filter ("5 guesthouses in the centre, east and west"), or its turn, from the count's sentence
+  on, names values of a filter's column none of which is the filter's ("two restaurants. The
+  Nirala which is moderate and the Royal Spice which is cheap" after "expensive"): the count may
+  be of the entities with those values; uncertain when it holds so.
 - **A filter's source is unsure.** A filter the user only asked about ("Is it cheap?"), supposed
   ("if not, then …"), said approximately ("around 20:45"), or lifted later ("anywhere is fine",
   "no preference") in a user turn before the claim; a search filter only the system introduced
@@ -42,7 +47,9 @@ Reading rules
   state their values (SGD: the service answers a failed booking with the alternative it has),
   the proposal states that alternative: no new try, a claim.
 - **Binding** (C5): a claim whose variables lie in different sentences of a turn that names
-  more than one entity: which entity an attribute is said of is not settled.
+  more than one entity: which entity an attribute is said of is not settled. A claim value said
+  again, denied, in the sentence of another ("There is international food in the east. The south
+  has many cuisines but no international food."): the turn says the two do not go together.
 - **A requested time** (C5): a system time equal to a time the user asked for, said after
   "after", "by" or "before": the bound repeated, not the entity's time.
 - **What ties the values** (C5, C6): a count's filter said in another sentence of its turn
@@ -51,7 +58,18 @@ Reading rules
   about a nightclub?"), a value that begins a street's name ("east road"): uncertain where
   another reading holds.
 - **Another domain's kind** (C4–C6): the claim's sentence names a kind of another domain and
-  none of its own ("there are no night clubs on the west" read as hotels).
+  none of its own ("there are no night clubs on the west" read as hotels); a user's filter whose
+  sentence does so ("I also need a cheap hotel" read for an attraction), or names no kind and
+  answers a question that does ("What price range would you like the persian restaurant to
+  be?" — "Also expensive." read for a hotel); a kind after "as the", "near the" ("the same
+  price range as the hotel") is a reference point. Uncertain where the instance holds without it.
+- **An annotation defect** (any family): a span whose words are not a value of its slot's kind —
+  not of its shape ("cb21ad" or "yes" as a phone, "v" as a train id) or function words only
+  ("for", "in and", "a few others" as a name) — or a clock time whose verb gives it the other
+  slot of the trip ("leaving at 13:00 and arriving … at 13:51" with 13:51 annotated as the
+  departure, unless the turn says the same time as a departure too): the annotation gave the
+  words the wrong slot, or its offsets went stale. Excused only what breaks by it (a C5 / C6
+  instance that holds without the variable, or with the time read as its verb gives).
 - **The reader was unsure** (any family): a variable whose act carries a doubt
   (``DialogueAct.doubt``: the raw-text annotator's guess).
 - **A full result** (C6): a count above what the KB result holds, where the result is as full
@@ -88,8 +106,11 @@ from csp_check.check.binding_doubts import (
     alternative_after_no_result,
     binding_unsettled,
     bound_in_the_turn,
+    denied_in_the_turn,
+    filter_of_another_domain,
     other_domain_kind,
 )
+from csp_check.check.count_doubts import listed_values
 from csp_check.check.reading import (
     CLOCK,
     KB_FAMILIES,
@@ -105,6 +126,7 @@ from csp_check.check.reading import (
     utterance,
 )
 from csp_check.check.value_doubts import (
+    annotation_defect,
     boolean_scope,
     categorical_paraphrase,
     contained_value,
@@ -514,7 +536,7 @@ def doubtful_variable(ctx, constraint: Constraint, family: str, scope: list[Vari
 
 Rule = Callable[..., str | None]
 #: The rules :func:`assess` applies, in order; the first reason found is the instance's.
-RULES: Iterable[Rule] = (doubtful_variable, other_domain_kind, bound_in_the_turn, claim_unsettled, amount_unsettled, full_result, filter_unsettled,
-                         surface_variant, proposed_alternative, binding_unsettled, requested_time, coreference_unsettled,
+RULES: Iterable[Rule] = (doubtful_variable, annotation_defect, other_domain_kind, bound_in_the_turn, claim_unsettled, amount_unsettled, listed_values, full_result, filter_unsettled, filter_of_another_domain,
+                         surface_variant, proposed_alternative, binding_unsettled, denied_in_the_turn, requested_time, coreference_unsettled,
                          value_variant, kind_unsettled, twelve_hour, one_turn_two_values, alternative_after_no_result,
                          contained_value, categorical_paraphrase, boolean_scope, negotiated)

@@ -7,10 +7,12 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 
-from csp_check.check.reading import CLOCK, WRITTEN_COLUMNS, near, stated_anyway, utterance
+from csp_check.check.evaluate import satisfied
+from csp_check.check.reading import CLOCK, WRITTEN_COLUMNS, excused, near, stated_anyway, utterance
+from csp_check.families.primitives import DONTCARE
 from csp_check.language import certainty as words
 from csp_check.language.normalize import normalize
-from csp_check.models import ActRole, Constraint, Variable
+from csp_check.models import ActRole, Constraint, Span, Variable, VariableKind
 
 
 def one_turn_two_values(ctx, constraint: Constraint, family: str, scope: list[Variable]) -> str | None:
@@ -133,3 +135,64 @@ def negotiated(ctx, constraint: Constraint, family: str, scope: list[Variable]) 
                    and (v.speaker == "user" or v.role is ActRole.OFFER) for v in scope):
                 return f"the {domain} booking or search failed at turn {t}: the values after it may be a new try"
     return None
+
+
+#: The time slots of a trip by what they time: leaving (``leaveAt``, ``departure_time``,
+#: ``pickup_time``) or arriving (``arriveBy``, ``arrival_time``).
+TIME_SLOTS = {"leave": re.compile(r"leave|depart|pick|start", re.I), "arrive": re.compile(r"arriv", re.I)}
+
+
+def annotation_defect(ctx, constraint: Constraint, family: str, scope: list[Variable]) -> str | None:
+    """Any family: a span whose words cannot be a value of its slot (not of its shape, or
+    function words only: :func:`csp_check.language.certainty.not_a_value`), or a time whose verb
+    gives it the other slot of the trip ("arrives in London at 11:07" annotated as a departure
+    time: :func:`csp_check.language.certainty.time_role`): the annotation gave the words the wrong
+    slot, or its offsets went stale. Excused only what breaks by it: a C5 / C6 instance that holds
+    without the variable, or (a time) with it read as the slot its verb gives."""
+    reread: dict[str, str] = {}
+    for v in scope:
+        if v.span is None or v.kind is not VariableKind.SLOT or ctx.assignment.get(v.name) == DONTCARE:
+            continue
+        if (reason := words.not_a_value(v.slot, v.text)) and excused(ctx, constraint, [v.name]):
+            return reason
+        if other := _time_slot_said(ctx, v):
+            reread[v.name] = other
+    if reread and _holds_as(ctx, constraint, reread):
+        v = next(v for v in scope if v.name in reread)
+        return f"the time {v.text!r} is said as {reread[v.name]}, annotated {v.slot}: annotation defect"
+    return None
+
+
+def _time_slot_said(ctx, v: Variable) -> str | None:
+    """The other time slot of ``v``'s domain when ``v`` is a clock time of one trip time slot and
+    the verb before it gives the other ("leaving … and arriving … at 13:51" annotated leaveAt),
+    unless the turn says the same words elsewhere as the annotated slot (the span is another
+    occurrence of the value)."""
+    if not CLOCK.match(str(ctx.assignment.get(v.name, v.value))) or not words.TIME_SLOT.search(v.slot):
+        return None
+    mine = next((role for role, slot in TIME_SLOTS.items() if slot.search(v.slot)), None)
+    text = utterance(ctx, v)
+    said = words.time_role(text, v.span)
+    if mine is None or said is None or said == mine or TIME_SLOTS[said].search(v.slot):
+        return None
+    if any(words.time_role(text, Span(start=m.start(), end=m.end())) == mine
+           for m in re.finditer(re.escape(v.text or ""), text) if m.start() != v.span.start):
+        return None  # "leaving at 9:16 … you will arrive by 9:16": the annotation's value is said so too, another span
+    prefix = f"{v.domain}."
+    slots = [t[len(prefix):] for t in sorted(ctx.csp.domains) if t.startswith(prefix)]
+    return next((s for s in slots if words.TIME_SLOT.search(s) and TIME_SLOTS[said].search(s)
+                 and not TIME_SLOTS[mine].search(s)), None)
+
+
+def _holds_as(ctx, constraint: Constraint, columns_of: dict[str, str]) -> bool:
+    """Whether a C5 / C6 instance holds with each variable of ``columns_of`` read as a value of
+    its column there (a bound turned with it: "after" a leaving time is "by" an arrival); other
+    families: always."""
+    if str(constraint.id) not in ("C5", "C6") or not set(columns_of) & set(constraint.variables):
+        return True
+    columns = list(constraint.columns)
+    ops = list(constraint.ops or ["="] * len(columns))
+    for i, name in enumerate(constraint.variables):
+        if name in columns_of:
+            columns[i], ops[i] = columns_of[name], {">=": "<=", "<=": ">="}.get(ops[i], ops[i])
+    return satisfied(constraint.model_copy(update={"columns": columns, "ops": ops}), ctx.assignment, ctx.csp)

@@ -19,6 +19,10 @@ Reading rules (what each pair writes into a copy of a raw-text dialogue the chec
   in the <another area> ." (false of the entity: C5); the twin adds "It is not in the <another
   area> ." — a value right after a negation may be the value denied: read with a doubt, never
   flagged certain.
+- ``denied_pair`` — a system turn after a user turn asking for a restaurant in one area, in a
+  dialogue that names no food up to it: the fault adds "There is <F> food in the <A2> ." (no <F> restaurant
+  there: C5); the twin adds "There is <F> food in the <A1> . The <A2> has many cuisines but no
+  <F> food ." — a value denied in the sentence of another says the two do not go together.
 """
 
 from __future__ import annotations
@@ -32,8 +36,8 @@ from csp_check.annotate.lexicon import BOUND_COLUMNS, ENTITY_COLUMNS
 from csp_check.faults.wording import amount_text
 from csp_check.models import ActRole, Dialogue, KnowledgeBase
 
-PairKind = Literal["denied_thing", "frequency", "asked_column", "negated_value"]
-PAIR_KINDS: tuple[PairKind, ...] = ("denied_thing", "frequency", "asked_column", "negated_value")
+PairKind = Literal["denied_thing", "frequency", "asked_column", "negated_value", "denied_pair"]
+PAIR_KINDS: tuple[PairKind, ...] = ("denied_thing", "frequency", "asked_column", "negated_value", "denied_pair")
 #: The areas a fault of ``negated_value`` may move an entity to.
 AREAS = ("north", "south", "east", "west", "centre")
 #: The plural noun a fault's no-result names, per domain.
@@ -155,5 +159,30 @@ def _negated_value(annotated: Dialogue, kb: KnowledgeBase) -> list[tuple[int, st
     return out
 
 
+def _denied_pair(annotated: Dialogue, kb: KnowledgeBase) -> list[tuple[int, str, str]]:
+    table = kb.tables.get("restaurant")
+    areas: dict[str, set[str]] = {}
+    for e in table.entities if table else []:
+        if e.get("food") and e.get("area"):
+            areas.setdefault(e["food"], set()).add(e["area"])
+    out = []
+    for k, turn in enumerate(annotated.turns):
+        if any(a.domain == "restaurant" and a.slot == "food" for t in annotated.turns[: k + 1] for a in t.acts):
+            break
+        asked = {a.canonical for a in annotated.turns[k - 1].acts if a.domain == "restaurant" and a.slot == "area"} if k else set()
+        if turn.speaker != "system" or len(asked) != 1:
+            continue
+        none = next(iter(asked)) or ""
+        foods = sorted(f for f, a in areas.items() if none not in a and a & set(AREAS))
+        if none not in AREAS and none != "center" or not foods:
+            continue
+        food = foods[k % len(foods)]
+        there = sorted(areas[food] & set(AREAS))[0]
+        said = "centre" if none == "center" else none
+        out.append((k, f"{turn.utterance} There is {food} food in the {said} .",
+                    f"{turn.utterance} There is {food} food in the {there} . The {said} has many cuisines but no {food} food ."))
+    return out
+
+
 _CHOOSERS = {"denied_thing": _denied_thing, "frequency": _frequency, "asked_column": _asked_column,
-             "negated_value": _negated_value}  # fmt: skip
+             "negated_value": _negated_value, "denied_pair": _denied_pair}  # fmt: skip

@@ -42,6 +42,12 @@ Reading rules
   ("a cinema" is entertainment, "a guesthouse" a hotel).
 - **Relaxed** (:func:`relaxed`): an utterance that lifts a constraint ("anywhere is fine", "no
   preference", "does n't matter", "do n't care", "either is fine", "any area", "whatever").
+- **Not a value of the slot** (:func:`not_a_value`): words not of the slot's shape (a phone
+  has five digits, a postcode, a train id and a clock time a digit or a time word), or function
+  words only ("for", "in and", "a few others", "several more").
+- **A time's role** (:func:`time_role`): the last verb of leaving ("leaves", "departing", "pick
+  you up") or of arriving ("arrives", "get to", "be there", "putting you in") before a time in
+  its sentence says which it is.
 - **Approximate** (:func:`approximate`): "around", "about", "roughly", "approximately", "close to",
   "closer to", "-ish" right before the span.
 """
@@ -276,3 +282,62 @@ def slots_named(utterance: str) -> set[str]:
     """The columns whose words (:data:`SLOT_WORDS`) ``utterance`` says."""
     text = f" {utterance.lower()} "
     return {slot for slot, names in SLOT_WORDS.items() if any(re.search(rf"\b{re.escape(n)}", text) for n in names)}
+
+
+#: The name of a clock-time slot (MultiWOZ's ``leaveAt`` / ``arriveBy`` / ``book time``, SGD's ``*_time``).
+TIME_SLOT = re.compile(r"^(leaveat|arriveby)$|(^|[ _])time$", re.I)
+#: What a written value of a slot looks like, by a word of the slot's name: a phone number has
+#: digits (five at least), a postcode, a train id and a clock time a digit or a time word.
+SHAPES: tuple[tuple[re.Pattern[str], re.Pattern[str], str], ...] = (
+    (re.compile(r"phone", re.I), re.compile(r"(?:\d\D{0,2}){5}"), "a phone number"),
+    (re.compile(r"postcode|postal|zip", re.I), re.compile(r"\d"), "a postcode"),
+    (re.compile(r"^train_?id$", re.I), re.compile(r"\d"), "a train id"),
+    (TIME_SLOT,
+     re.compile(r"\d|\b(noon|midday|midnight|morning|afternoon|evening|night|o'?clock|half|quarter|hour|day|one|two|"
+                r"three|four|five|six|seven|eight|nine|ten|eleven|twelve)\b", re.I), "a time"),
+)
+#: Words that name no value of any slot: articles, prepositions, conjunctions, pronouns, and the
+#: words of a vague amount or a list's rest ("a few others", "several more").
+FUNCTION_WORDS = frozenset(
+    "a an the this that these those it its they them their there here for in into on at by to from of with "
+    "and or but nor as than then so if is are was were be been do does did have has had i you we me us my "
+    "your our he she his her few several some many more most other others another else rest any all each "
+    "both such same lot lots".split()
+)
+
+
+def not_a_value(slot: str, text: str | None) -> str | None:
+    """Why the words ``text`` at a span annotated for ``slot`` cannot be a value of it, or
+    ``None``: they are not of the slot's shape (:data:`SHAPES`: "cb21ab" or "yes" as a phone, "v"
+    as a train id), or they are function words only (:data:`FUNCTION_WORDS`: "for", "in and", "a
+    few others" as a name). Such a span is an annotation defect (a value given the wrong slot,
+    offsets gone stale), not a value the dialogue says."""
+    said = (text or "").strip()
+    if not said:
+        return None
+    for name, shape, what in SHAPES:
+        if name.search(slot) and not shape.search(said):
+            return f"the span's words {said!r} are not {what}: annotation defect"
+    tokens = re.findall(r"[a-z']+|\d+", said.lower())
+    if tokens and all(t in FUNCTION_WORDS for t in tokens):
+        return f"the span's words {said!r} are no {slot} (function words): annotation defect"
+    return None
+
+
+#: Verbs of leaving and of arriving ("leaves at", "putting you in Cambridge at", "be there by",
+#: "arrive to pick you up" is a pick-up: leaving).
+LEAVE_VERB = r"leav\w*|depart\w*|left|pick(?:s|ing|ed)?\s+(?:you\s+)?up|set(?:s|ting)?\s+off"
+ARRIVE_VERB = (r"arriv\w*|reach\w*|get(?:s|ting)?\s+(?:you\s+)?(?:to|there|in)\b|got\s+(?:to|there|in)\b|be\s+(?:there|in)\b|"
+               r"put(?:s|ting)?\s+you|land\w*")
+TRIP_VERB = re.compile(rf"\b(?:(?P<leave>{LEAVE_VERB})|(?P<arrive>{ARRIVE_VERB}))", re.I)
+
+
+def time_role(utterance: str, span: Span) -> str | None:
+    """``"leave"`` / ``"arrive"``: what the last verb of leaving or arriving before the span in
+    its sentence says the time is ("leaves at 09:39 and arrives … at 11:07": 11:07 arrives),
+    else ``None`` (no such verb: "the 16:01 train")."""
+    start, _ = sentence(utterance, span)
+    last = next(iter(reversed(list(TRIP_VERB.finditer(utterance, start, span.start)))), None)
+    if last is None:
+        return None
+    return "leave" if last.group("leave") else "arrive"

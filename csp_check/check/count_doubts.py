@@ -1,0 +1,67 @@
+"""Doubts about which entities a count counts (C6): part of the certainty rules of
+:mod:`csp_check.check.certainty`, whose module docstring states them ("Reading rules"). Each rule
+is ``rule(ctx, constraint, family, scope) -> reason | None``."""
+
+from __future__ import annotations
+
+import re
+
+from csp_check.check.evaluate import satisfied
+from csp_check.check.reading import utterance
+from csp_check.families.primitives import DONTCARE
+from csp_check.language import certainty as words
+from csp_check.language.normalize import normalize
+from csp_check.models import Constraint, Variable
+
+#: Values that say nothing of an entity's kind or place (an amenity's yes / no, a missing cell).
+NO_VALUE = frozenset({"yes", "no", "dontcare", "none", "?", "free"})
+
+
+def listed_values(ctx, constraint: Constraint, family: str, scope: list[Variable]) -> str | None:
+    """C6: the count's turn names the values of a search column its entities have — two or more
+    values of a column that is no filter in the count's sentence ("5 guesthouses in the centre,
+    east and west"), or, from the count's sentence on, values of a filter's column none of which
+    is the filter's ("There are two restaurants. The Nirala which is moderate and the Royal
+    Spice which is cheap" after "expensive"): the count may be of the entities with those values
+    (the system lifted the filter, or narrowed by the list). Uncertain when it holds so. A value
+    of another filter ("leaving for Stansted Airport" is the destination) lists nothing, and a
+    count of none lists nothing either."""
+    if family != "C6":
+        return None
+    amount = next((v for v in scope if v.name == getattr(constraint, "count_variable", None)), None)
+    rows = ctx.kbs.get(getattr(constraint, "kb", "")) or []
+    if amount is None or amount.span is None or not rows:
+        return None
+    if ctx.assignment.get(amount.name) == 0:
+        return None  # "no trains …": listing what the entities have says some exist
+    text = utterance(ctx, amount)
+    start, end = words.sentence(text, amount.span)
+    filters = dict(zip(constraint.columns, constraint.variables))
+    filtered = {str(ctx.assignment.get(n)) for n in constraint.variables}
+    columns = set(ctx.profile.search_columns) or set(rows[0])
+    for column in sorted(columns):
+        values = {e.get(column) for e in rows} - NO_VALUE - {None, ""} - (filtered - {str(ctx.assignment.get(filters.get(column, "")))})
+        said = _said(ctx, amount.turn, text, start, len(text) if column in filters else end, values)
+        if column in filters:
+            if not said or str(ctx.assignment.get(filters[column])) in said:
+                continue
+        elif len(said) < 2:
+            continue  # one value that is no filter: certainty's rule of the count's sentence
+        kept = [e for e in rows if e.get(column) in said]
+        lifted = {filters[column]: DONTCARE} if column in filters else {}
+        variant = ctx.csp.model_copy(update={"kbs": {**ctx.kbs, constraint.kb: kept}})
+        if satisfied(constraint, {**ctx.assignment, **lifted}, variant):
+            listed = ", ".join(sorted(said))
+            return f"the count's turn names {column} {listed}: with those values the count holds"
+    return None
+
+
+def _said(ctx, turn: int, text: str, start: int, end: int, values: set[str]) -> set[str]:
+    """The values (of at least 4 letters, no numbers) that ``text[start:end]`` says word for word,
+    outside the entity names annotated in it ("Arbury Lodge Guesthouse" says no area)."""
+    chars = list(text[start:end])
+    for v in ctx.by_turn.get(turn, []):
+        if v.span is not None and ctx.profile.names_entity(v.slot) and start <= v.span.start < end:
+            chars[v.span.start - start : v.span.end - start] = " " * (min(v.span.end, end) - v.span.start)
+    said = " " + " ".join(re.findall(r"[\w'&]+", normalize("".join(chars)))) + " "
+    return {x for x in values if len(x) >= 4 and not x.isdigit() and f" {x} " in said}
