@@ -433,7 +433,10 @@ _VAL_CACHE: dict = {}
 
 
 def _val(dialogue_id: str):
-    """(the MultiWOZ 2.1 val dialogue ``dialogue_id``, the shared DB), read once per test run."""
+    """(the MultiWOZ 2.1 val dialogue ``dialogue_id``, the shared DB), read once per test run;
+    the test is skipped without ../shared/data."""
+    if not DB.is_dir():
+        pytest.skip("../shared/data absent")
     if not _VAL_CACHE:
         kb = load_kb(DB)
         _VAL_CACHE.update({d.id: d for d in load_corpus([VAL], kb=kb) if hasattr(d, "turns")})
