@@ -24,7 +24,7 @@ from csp_check.nlsi.calls import parse_calls, without_requests
 from csp_check.nlsi.check import Checker
 from csp_check.nlsi.derive import derive
 from csp_check.nlsi.metrics import release_scores
-from csp_check.nlsi.release_faults import RELEASE_KINDS, make_release, twin
+from csp_check.nlsi.release_faults import RELEASE_KINDS, tally, tally_lines
 from csp_check.nlsi.schema import load_schema
 
 SHARED = Path(__file__).resolve().parents[2] / "shared" / "data"
@@ -54,16 +54,8 @@ def main() -> None:
         calls = [without_requests(c) for c in parse_calls(ex.api_calls)[0]]
         ok = checker.check_calls(ex, calls, ctx).status.value == "consistent"
         gold_ok += ok
-        for kind in RELEASE_KINDS if ok else ():
-            fault = make_release(kind, ctx, calls, rng)
-            if fault is not None:
-                rep = checker.check_calls(ex, fault.calls, ctx)
-                faults[kind][0] += 1
-                faults[kind][1] += rep.status.value != "consistent" and any(v.family == fault.family for v in rep.violations)
-            good = twin(kind, ctx, calls, rng)
-            if good is not None:
-                twins[kind][0] += 1
-                twins[kind][1] += checker.check_calls(ex, good, ctx).status.value != "consistent"
+        if ok:
+            tally(checker, ex, ctx, calls, rng, faults, twins)
         derived = derive(ctx)[0]
         hit, score = release_scores(derived, ex.api_calls)
         for rt in ("all", ex.reasoning_type.value):
@@ -82,10 +74,7 @@ def main() -> None:
     for rt in sorted(k for k in em if k != "all") + ["all"]:
         print(f"  {rt:<18} {sum(em[rt]) / len(em[rt]):6.1f} / {sum(f1[rt]) / len(f1[rt]):5.1f} ({len(em[rt])})")
     print("release fault kinds on the consistent gold sets (flagged with the right family; bar >= 95%) and true twins (bar 0):")
-    for kind in RELEASE_KINDS:
-        n, k = faults[kind]
-        tn, tk = twins[kind]
-        print(f"  {kind:<18} flagged {100 * k / n if n else float('nan'):5.1f}% (n={n})   twins flagged {tk}/{tn}")
+    print("\n".join(tally_lines(faults, twins)))
 
 
 if __name__ == "__main__":

@@ -27,7 +27,7 @@ from csp_check.nlsi.derive import derive
 from csp_check.nlsi.metrics import release_scores
 from csp_check.nlsi.models import Example
 from csp_check.nlsi.readers import read_examples
-from csp_check.nlsi.release_faults import RELEASE_KINDS, make_release, twin
+from csp_check.nlsi.release_faults import RELEASE_KINDS, tally, tally_lines
 from csp_check.nlsi.schema import load_schema
 from csp_check.score.split import half_of
 
@@ -60,16 +60,7 @@ def main() -> None:
                 f1[half, rt].append(100.0 * score)
         if not ok:
             continue
-        for kind in RELEASE_KINDS:
-            fault = make_release(kind, ctx, calls, rng)
-            if fault is not None:
-                rep = checker.check_calls(ex, fault.calls, ctx)
-                faults[kind][0] += 1
-                faults[kind][1] += rep.status.value != "consistent" and any(v.family == fault.family for v in rep.violations)
-            good = twin(kind, ctx, calls, rng)
-            if good is not None:
-                twins[kind][0] += 1
-                twins[kind][1] += checker.check_calls(ex, good, ctx).status.value != "consistent"
+        tally(checker, ex, ctx, calls, rng, faults, twins)
     print(f"{len(examples)} release examples; gold consistent: {100 * gold_ok / len(examples):.1f}% ({gold_ok}/{len(examples)})")
     print("--derive, the release's metric: EM / slot F1 (%) by half and reasoning type")
     types = sorted({rt for _, rt in em if rt != "all"}) + ["all"]
@@ -81,10 +72,7 @@ def main() -> None:
             cells.append(f"{sum(xs) / len(xs):6.1f} / {sum(ys) / len(ys):5.1f} ({len(xs):3d})" if xs else f"{'-':>20}")
         print(f"{rt:<18}" + "".join(f"{c:>20}" for c in cells))
     print("release fault kinds (flagged with the right family; bar >= 95%) and true twins (flagged = false alarm; bar 0):")
-    for kind in RELEASE_KINDS:
-        n, k = faults[kind]
-        tn, tk = twins[kind]
-        print(f"  {kind:<18} flagged {100 * k / n if n else float('nan'):5.1f}% (n={n})   twins flagged {tk}/{tn}")
+    print("\n".join(tally_lines(faults, twins)))
 
 
 if __name__ == "__main__":

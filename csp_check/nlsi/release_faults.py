@@ -31,9 +31,10 @@ from __future__ import annotations
 import random
 import re
 
+from csp_check.nlsi.check import Checker
 from csp_check.nlsi.families import Context
 from csp_check.nlsi.faults import CallFault
-from csp_check.nlsi.models import ApiCall
+from csp_check.nlsi.models import ApiCall, Example
 from csp_check.nlsi.schema import NUMBER_WORDS, normalize
 
 RELEASE_KINDS = ("free_value_moved", "count_changed", "carried_changed", "place_cut")
@@ -161,3 +162,31 @@ def twin(kind: str, ctx: Context, calls: list[ApiCall], rng: random.Random) -> l
         return _with(calls, i, slot, " ".join(old.replace(",", " ").split()))
     flipped = old.lower() if old != old.lower() else old.upper()
     return _with(calls, i, slot, flipped)
+
+
+def tally(checker: Checker, example: Example, ctx: Context, calls: list[ApiCall], rng: random.Random,
+          faults: dict[str, list[int]], twins: dict[str, list[int]]) -> None:
+    """Inject each of :data:`RELEASE_KINDS` into one consistent gold call set ``calls`` and count:
+    ``faults[kind]`` += [made, flagged inconsistent by the fault's family], ``twins[kind]`` +=
+    [made, flagged inconsistent] (a flagged twin is a false alarm). What the release benchmarks
+    (``benchmarks/nlsi_release.py``, ``benchmarks/nlsi_generator.py``) print."""
+    for kind in RELEASE_KINDS:
+        fault = make_release(kind, ctx, calls, rng)
+        if fault is not None:
+            report = checker.check_calls(example, fault.calls, ctx)
+            faults[kind][0] += 1
+            faults[kind][1] += report.status.value != "consistent" and any(
+                v.family == fault.family for v in report.violations)
+        good = twin(kind, ctx, calls, rng)
+        if good is not None:
+            twins[kind][0] += 1
+            twins[kind][1] += checker.check_calls(example, good, ctx).status.value != "consistent"
+
+
+def tally_lines(faults: dict[str, list[int]], twins: dict[str, list[int]]) -> list[str]:
+    """One line per kind of :func:`tally`'s counts: share of faults flagged, twins flagged."""
+    lines = []
+    for kind in RELEASE_KINDS:
+        (n, k), (tn, tk) = faults[kind], twins[kind]
+        lines.append(f"  {kind:<18} flagged {100 * k / n if n else float('nan'):5.1f}% (n={n})   twins flagged {tk}/{tn}")
+    return lines
