@@ -201,7 +201,10 @@ class IndexedRows(list[dict[str, str]]):
     def rows_with(self, column: str, value: str) -> list[dict[str, str]]:
         """The rows whose ``column`` holds ``value`` (a non-empty string), in row order: one
         look-up in :meth:`cells`, not a scan."""
-        mask = self.cells(column)[0].get(value, 0)
+        return self.rows_of(self.cells(column)[0].get(value, 0))
+
+    def rows_of(self, mask: int) -> list[dict[str, str]]:
+        """The rows whose bits ``mask`` sets (bit ``i`` is row ``i``), in row order."""
         out = []
         while mask:
             low = mask & -mask

@@ -227,10 +227,4 @@ def _arriving_from(entities, arrival: str, from_hour: str) -> list:
         return [e for e in entities if e.get(arrival, "") >= from_hour]
     ordered, _, at_least = entities.ordered(arrival)
     k = bisect_left(ordered, from_hour)
-    mask = at_least[k] if k < len(ordered) else 0
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(entities[low.bit_length() - 1])
-        mask ^= low
-    return out
+    return entities.rows_of(at_least[k] if k < len(ordered) else 0)

@@ -68,12 +68,17 @@ def coordinated_negation_choices(csp: CSP, allowed: set[str] | None, dialogue: D
         if found is None:
             continue
         span, new = found
-        if any(v.turn == var.turn and v is not var and v.span is not None and v.span.start < span.end
-               and span.start < v.span.end for v in csp.variables):
-            continue  # another variable's words inside the widened span
+        if _covers_another(csp, var, span):
+            continue
         wide = var.model_copy(update={"span": span, "text": utterance[span.start : span.end]})
         out.append((wide, new, "False"))
     return out
+
+
+def _covers_another(csp: CSP, var: Variable, span: Span) -> bool:
+    """Whether the widened ``span`` of ``var``'s turn takes in another variable's words."""
+    return any(v.turn == var.turn and v is not var and v.span is not None and v.span.start < span.end
+               and span.start < v.span.end for v in csp.variables)
 
 
 def negated_unit(utterance: str, span: Span, form: int) -> tuple[Span, str] | None:
@@ -120,9 +125,8 @@ def _unit_places(csp: CSP, dialogue: Dialogue, zero: bool) -> list[tuple[Variabl
         if found is None:
             continue
         span, new = found
-        if any(v.turn == var.turn and v is not var and v.span is not None and v.span.start < span.end
-               and span.start < v.span.end for v in csp.variables):
-            continue  # another variable's words inside the widened span
+        if _covers_another(csp, var, span):
+            continue
         out.append((var.model_copy(update={"span": span, "text": utterance[span.start : span.end]}), span, new))
     return out
 
