@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from support.citod import NAV_KB
 from support.data import SHARED_DATA
 
 from csp_check.cli.main import main
@@ -20,14 +21,6 @@ from csp_check.score.citod_bench import disagreements, disagreements_markdown, f
 CITOD = SHARED_DATA / "citod"
 needs_citod = pytest.mark.skipif(not (CITOD / "navigate_dev.json").is_file(), reason="../shared/data/citod is absent")
 
-NAV_KB = [
-    {"traffic_info": "no_traffic", "address": "578_arbol_dr", "distance": "3_miles", "poi_type": "rest_stop",
-     "poi": "hotel_keen"},
-    {"traffic_info": "heavy_traffic", "address": "329_el_camino_real", "distance": "5_miles",
-     "poi_type": "rest_stop", "poi": "the_westin"},
-    {"traffic_info": "moderate_traffic", "address": "408_university_ave", "distance": "2_miles",
-     "poi_type": "grocery_store", "poi": "trader_joes"},
-]
 ONTOLOGY = {"poi": ["hotel_keen", "the_westin", "trader_joes", "four_seasons"],
             "address": ["578_arbol_dr", "329_el_camino_real", "408_university_ave", "465_arcadia_pl"],
             "distance": ["2_miles", "3_miles", "5_miles"], "traffic_info": ["no_traffic", "heavy_traffic",

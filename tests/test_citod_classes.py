@@ -8,6 +8,7 @@ import json
 from pathlib import Path
 
 import pytest
+from support.citod import NAV_KB
 from support.data import SHARED_DATA
 
 from csp_check.language.number_words import decades, digits_for_words
@@ -19,14 +20,6 @@ from csp_check.score.citod_bench import fault_rates, run
 CITOD = SHARED_DATA / "citod"
 needs_citod = pytest.mark.skipif(not (CITOD / "weather_new_dev.json").is_file(), reason="../shared/data/citod is absent")
 
-NAV_KB = [
-    {"traffic_info": "no_traffic", "address": "578_arbol_dr", "distance": "3_miles", "poi_type": "rest_stop",
-     "poi": "hotel_keen"},
-    {"traffic_info": "heavy_traffic", "address": "329_el_camino_real", "distance": "5_miles",
-     "poi_type": "rest_stop", "poi": "the_westin"},
-    {"traffic_info": "moderate_traffic", "address": "408_university_ave", "distance": "2_miles",
-     "poi_type": "grocery_store", "poi": "trader_joes"},
-]
 CAL_KB = [{"date": "the_12th", "time": "3pm", "event": "dinner", "agenda": "-", "room": "-", "party": "sister"},
           {"date": "monday", "time": "10am", "event": "meeting", "agenda": "go_over_budget",
            "room": "conference_room_50", "party": "boss"}]
