@@ -105,7 +105,7 @@ The word lists and patterns named here (:data:`SPELLINGS`, :data:`PARAPHRASES`, 
 - :mod:`~csp_check.annotate.system_turn`: system turns (offers, confirms, bookings, the entity
   under discussion);
 - :mod:`~csp_check.annotate.memory`: what is carried from turn to turn;
-- :mod:`~csp_check.annotate.lexicon` (data) and :mod:`~csp_check.annotate.tokenizer` (spaCy).
+- :mod:`~csp_check.annotate.lexicon` (data) and :mod:`~csp_check.language.tokenizer` (spaCy).
 """
 
 from csp_check.annotate.dialogue import annotate

@@ -24,8 +24,8 @@ from csp_check.annotate.lexicon import (
     SUPERLATIVES,
 )
 from csp_check.annotate.memory import State
-from csp_check.annotate.tokenizer import blank_nlp
 from csp_check.language.normalize import NUMBER_WORDS, fold, fold_aligned, parse_count
+from csp_check.language.tokenizer import blank_nlp
 from csp_check.models import ActRole, DialogueAct
 
 

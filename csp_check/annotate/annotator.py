@@ -40,10 +40,10 @@ from csp_check.annotate.mentions import (
 )
 from csp_check.annotate.no_result import no_result_scope, note_unread_request
 from csp_check.annotate.resolve import DomainContext, column_of, in_context, is_reference
-from csp_check.annotate.tokenizer import PhraseMatcher, blank_nlp, filter_spans
 from csp_check.annotate.wordings import compact, kb_values, nouns_of, spellings, variants
 from csp_check.check.evaluate import count_matches
 from csp_check.language.normalize import fold_aligned, normalize
+from csp_check.language.tokenizer import PhraseMatcher, blank_nlp, filter_spans
 from csp_check.models import ActRole, DialogueAct, KnowledgeBase
 
 _CACHE: dict[tuple[int, tuple], tuple[KnowledgeBase, Annotator]] = {}

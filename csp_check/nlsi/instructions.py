@@ -32,9 +32,7 @@ import re
 from dataclasses import dataclass, field
 from functools import cached_property
 
-import spacy
-from spacy.matcher import PhraseMatcher
-
+from csp_check.language.tokenizer import PhraseMatcher, blank_english
 from csp_check.nlsi.cues import (
     ALSO_WORDS,
     BOOL_FALSE,
@@ -138,7 +136,7 @@ class InstructionParser:
     @cached_property
     def nlp(self):
         """Blank English spaCy pipeline (tokenizer only; no model download)."""
-        return spacy.blank("en")
+        return blank_english()
 
     @cached_property
     def _matchers(self):

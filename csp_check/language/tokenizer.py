@@ -1,5 +1,5 @@
-"""The annotator's one door to spaCy: the blank English tokenizer (no model download), the
-``PhraseMatcher`` and ``filter_spans``.
+"""csp-check's one door to spaCy (the raw-text annotator and the NLSI instruction parser): the
+blank English tokenizer (no model download), the ``PhraseMatcher`` and ``filter_spans``.
 
 spaCy imports thinc, and thinc imports torch whenever it is installed (the ``hf`` extra, for
 ``drift --hf-model``): about 2.4 s of CPU and 185 MB of memory on every raw-text run, for
@@ -25,10 +25,15 @@ finally:
     if _HIDE_TORCH and sys.modules.get("torch", 0) is None:
         del sys.modules["torch"]
 
-__all__ = ["PhraseMatcher", "blank_nlp", "filter_spans"]
+__all__ = ["PhraseMatcher", "blank_english", "blank_nlp", "filter_spans"]
+
+
+def blank_english():  # type: ignore[no-untyped-def]
+    """A new spaCy blank English pipeline (tokenizer only; no model download): its own vocabulary."""
+    return spacy.blank("en")
 
 
 @lru_cache(maxsize=1)
 def blank_nlp():  # type: ignore[no-untyped-def]
-    """The spaCy blank English pipeline (tokenizer only; no model download), built once."""
-    return spacy.blank("en")
+    """The annotator's spaCy blank English pipeline (:func:`blank_english`), built once."""
+    return blank_english()
