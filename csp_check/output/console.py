@@ -35,6 +35,7 @@ from rich.text import Text
 from csp_check.corpora import CONVLAB, JSONL, SGD
 from csp_check.families import PAPER_GROUPS, ids, label
 from csp_check.models import DialogueReport, Status, Violation
+from csp_check.readers.surrogates import safe
 from csp_check.score.corpus import CorpusSummary, SolverTotals, ViolationExample, group_order_key, is_annotation
 
 
@@ -237,7 +238,7 @@ def summary_json(summary: CorpusSummary, warnings: list[str] | None = None) -> s
     data = summary.to_json_dict()
     if warnings:
         data["warnings"] = warnings
-    return json.dumps(data, ensure_ascii=False)
+    return safe(json.dumps(data, ensure_ascii=False))  # a lone surrogate (a file's name, a KB's key) as its JSON escape
 
 
 class _StdoutConsole(Console):
