@@ -89,8 +89,16 @@ class ConstraintId(str, metaclass=_RegisteredIds):
     def __get_pydantic_core_schema__(cls, source, handler):
 
         return core_schema.no_info_after_validator_function(
-            cls, core_schema.str_schema(), serialization=core_schema.plain_serializer_function_ser_schema(str)
+            _validated, core_schema.str_schema(), serialization=core_schema.plain_serializer_function_ser_schema(str)
         )
+
+
+def _validated(value: str) -> ConstraintId:
+    """A validated id: the declared object, found by one look-up (a model's ``id`` field is
+    validated for every constraint built); ``ValueError`` as :class:`ConstraintId` for an id no
+    family declared."""
+    found = ConstraintId._known.get(value)
+    return found if found is not None else ConstraintId(value)
 
 
 _GROUP: dict[str, str] = {}
@@ -106,14 +114,19 @@ def declare(family_id: str, group: str) -> ConstraintId:
     known = ConstraintId._known
     if family_id not in known:
         known[family_id] = str.__new__(ConstraintId, family_id)
+        if family_id.isidentifier() and not any(family_id in vars(k) for k in ConstraintId.__mro__):
+            # ``ConstraintId.C1`` is then a class attribute, not a metaclass look-up at each use
+            type.__setattr__(ConstraintId, family_id, known[family_id])
         _GROUP[family_id] = group
     return known[family_id]
 
 
 def forget(family_id: str) -> None:
     """Remove a declared id (for tests registering a family of their own)."""
-    ConstraintId._known.pop(family_id, None)
+    gone = ConstraintId._known.pop(family_id, None)
     _GROUP.pop(family_id, None)
+    if gone is not None and vars(ConstraintId).get(family_id) is gone:
+        type.__delattr__(ConstraintId, family_id)
 
 
 def ids(groups: Iterable[str] | None = None) -> tuple[ConstraintId, ...]:

@@ -73,7 +73,7 @@ _FILLER = frozenset({"the", "a", "an", "of", "from", "restaurant", "hotel", "gue
 
 
 #: Words that give a clock time its half of the day.
-PERIOD = r"\b(?:am|pm|a\.m|p\.m|morning|evening|afternoon|night|noon|midnight)\b"
+PERIOD = re.compile(r"\b(?:am|pm|a\.m|p\.m|morning|evening|afternoon|night|noon|midnight)\b")
 
 
 @functools.lru_cache(maxsize=1 << 14)
@@ -97,7 +97,7 @@ def same_meaning(said: str, recorded: str, slot: str = "", twelve_hour: bool = T
     said_time = clock_time(said) or (clock_time(glued[1]) if glued else None)  # "7:30 in the evening": 19:30
     if said_time and re.fullmatch(r"\d\d:\d\d", recorded):
         h, m = said_time.split(":")
-        twelve = twelve_hour and not re.search(PERIOD, said)
+        twelve = twelve_hour and not PERIOD.search(said)
         if said_time == recorded or (twelve and int(h) < 12 and f"{int(h) + 12:02d}:{m}" == recorded):
             return True  # "leave by 3:30" on the 12-hour clock is 15:30
     star = re.fullmatch(r"(\d+)stars?", a)
@@ -125,6 +125,9 @@ def masked(utterance: str, spans: tuple[tuple[int, int], ...]) -> str:
     return normalize(rest)
 
 
+_CAPITALISED_NEXT = re.compile(r" [A-Z][a-z]")
+
+
 def names_both(utterance: str, v: Variable, forms: set[str], spans: list[Span]) -> bool:
     """Whether the utterance leaves open which value the user means: it offers a choice at the
     span ("10:15 or 9:15"), the span is part of a longer name ("the Cambridge Artworks"), or it
@@ -133,7 +136,7 @@ def names_both(utterance: str, v: Variable, forms: set[str], spans: list[Span]) 
     before, after = utterance[: v.span.start].lower(), utterance[v.span.end :]
     if before.rstrip().endswith(" or") or after.lower().lstrip().startswith("or "):
         return True
-    if re.match(r" [A-Z][a-z]", after) and utterance[v.span.start : v.span.start + 1].isupper():
+    if _CAPITALISED_NEXT.match(after) and utterance[v.span.start : v.span.start + 1].isupper():
         return True
     if introduced_as_correction(utterance, v.span):
         return False  # "for 2. Actually, make that 3 people": the 2 is taken back, the 3 holds

@@ -368,7 +368,7 @@ def _instance(
         return None
     # the value read, and the words themselves ("after 19:45": normalising keeps only the time)
     wordings = {said, " ".join((v.text or "").lower().split())} if isinstance(said, str) else set()
-    twelve_hour = not re.search(PERIOD, (v.text or "").lower())  # "in the morning": not 23:30
+    twelve_hour = not PERIOD.search((v.text or "").lower())  # "in the morning": not 23:30
     if isinstance(said, str) and any(same_meaning(w, f, v.slot, twelve_hour) for w in wordings if w for f in forms):
         forms.add(said)  # the user's wording is a form of the recorded value
     return RecordedValuesInstance(

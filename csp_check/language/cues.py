@@ -231,11 +231,15 @@ def boolean_span(utterance: str, slot: str, avoid: list[Span] = ()) -> Span | No
     return None
 
 
+_SENTENCE_END = re.compile(r"[.!?\t]")
+_FULL_STOP = re.compile(r"[.!?]")
+
+
 def sentence_of(utterance: str, span: Span) -> tuple[int, int]:
     """(start, end) of the sentence of ``utterance`` that holds ``span`` (ends at . ! ? or a tab)."""
-    start = max((m.end() for m in re.finditer(r"[.!?\t]", utterance[: span.start])), default=0)
-    tail = re.search(r"[.!?\t]", utterance[span.end :])
-    return start, span.end + tail.start() if tail else len(utterance)
+    start = max((m.end() for m in _SENTENCE_END.finditer(utterance, 0, span.start)), default=0)
+    tail = _SENTENCE_END.search(utterance, span.end)
+    return start, tail.start() if tail else len(utterance)
 
 
 def amenity_span(utterance: str, slot: str, avoid: list[Span] = ()) -> Span | None:  # type: ignore[assignment]
@@ -385,7 +389,7 @@ def introduced_as_correction(utterance: str, span: Span) -> bool:
     """Whether the words before ``span`` in its sentence take back an earlier value ("Actually,
     make that [3] people"): the value at ``span`` is the one the speaker settles on."""
     folded = fold_aligned(utterance)
-    start = max((m.end() for m in re.finditer(r"[.!?]", folded[: span.start])), default=0)
+    start = max((m.end() for m in _FULL_STOP.finditer(folded, 0, span.start)), default=0)
     return start > 0 and bool(CORRECTION.search(folded[start : span.start]))
 
 

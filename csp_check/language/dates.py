@@ -54,36 +54,47 @@ def _safe(year: int, month: int, day: int) -> date | None:
         return None
 
 
+_ORDINAL = r"(\d{1,2}(?:st|nd|rd|th)?|" + "|".join(_ORDINAL_WORDS) + ")"
+# resolve_dates' patterns, compiled once (it reads every date-like value of a dialogue)
+_NOT_WORD = re.compile(r"[^\w\s]")
+_SPACES = re.compile(r"\s+")
+_NEAR_DAY = re.compile(r" (day after tomorrow|tomorrow|today|tonight) ")
+_NEXT_WEEKDAY = re.compile(rf" next {_DAY} | {_DAY} (?:of )?next week ")
+_WEEKDAY = re.compile(rf" (this |on |coming )?{_DAY} ")
+_MONTH_DAY = re.compile(rf" {_MONTH} (?:the )?{_ORDINAL} ")
+_DAY_OF_MONTH = re.compile(rf" (?:the )?{_ORDINAL} (?:of |day of )?(this month|next month|{_MONTH_ALT})")
+_THE_DAY = re.compile(r" the (\d{1,2}(?:st|nd|rd|th)) ")  # digits only: "the first time" is no date
+
+
 def resolve_dates(text: str, today: date = SGD_TODAY) -> list[date]:
     """Every date the text names, in order of appearance (duplicates kept once). Never raises."""
-    t = " " + re.sub(r"[^\w\s]", " ", text.lower()) + " "
-    t = re.sub(r"\s+", " ", t)
+    t = " " + _NOT_WORD.sub(" ", text.lower()) + " "
+    t = _SPACES.sub(" ", t)
     found: list[tuple[int, date]] = []
-    ordinal = r"(\d{1,2}(?:st|nd|rd|th)?|" + "|".join(_ORDINAL_WORDS) + ")"
 
     def add(pos: int, d: date | None) -> None:
         if d is not None:
             found.append((pos, d))
 
-    for m in re.finditer(r" (day after tomorrow|tomorrow|today|tonight) ", t):
+    for m in _NEAR_DAY.finditer(t):
         add(m.start(), today + timedelta(days={"today": 0, "tonight": 0, "tomorrow": 1}.get(m.group(1), 2)))
     taken: set[int] = set()
-    for m in re.finditer(rf" next {_DAY} | {_DAY} (?:of )?next week ", t):
+    for m in _NEXT_WEEKDAY.finditer(t):
         wd = WEEKDAYS.index(m.group(1) or m.group(2))
         monday_next = today + timedelta(days=7 - today.weekday())
         add(m.start(), monday_next + timedelta(days=wd))
         taken |= set(range(m.start(), m.end()))
-    for m in re.finditer(rf" (this |on |coming )?{_DAY} ", t):
+    for m in _WEEKDAY.finditer(t):
         if m.start() in taken or m.start() + 1 in taken or any(p in taken for p in range(m.start(), m.end())):
             continue
         wd = WEEKDAYS.index(m.group(2))
         ahead = (wd - today.weekday()) % 7
         add(m.start(), today + timedelta(days=ahead))
-    for m in re.finditer(rf" {_MONTH} (?:the )?{ordinal} ", t):
+    for m in _MONTH_DAY.finditer(t):
         day = _day(m.group(2))
         add(m.start(), day and _safe(today.year, _month(m.group(1)), day))
         taken |= set(range(m.start(), m.end()))
-    for m in re.finditer(rf" (?:the )?{ordinal} (?:of |day of )?(this month|next month|{_MONTH_ALT})", t):
+    for m in _DAY_OF_MONTH.finditer(t):
         if any(p in taken for p in range(m.start(), m.end())):
             continue
         day = _day(m.group(1))
@@ -98,7 +109,7 @@ def resolve_dates(text: str, today: date = SGD_TODAY) -> list[date]:
         else:
             add(m.start(), _safe(today.year, _month(which), day))
         taken |= set(range(m.start(), m.end()))
-    for m in re.finditer(r" the (\d{1,2}(?:st|nd|rd|th)) ", t):  # digits only: "the first time" is no date
+    for m in _THE_DAY.finditer(t):
         if any(p in taken for p in range(m.start(), m.end())):
             continue
         day = _day(m.group(1))
