@@ -30,6 +30,13 @@ Reading rules (what each pair writes into the copy's last system turn ``r``)
 - ``kbi_paraphrase`` — ``r`` names one KB place and writes its traffic (``heavy_traffic``): the
   fault writes a paraphrase of another traffic value ("the roads are clear": C5, KBI); the twin a
   paraphrase of the place's own ("it is congested").
+- ``kbi_clause_subject`` — ``r`` names one KB place, the only one the system turns named (and
+  none gave another distance than its own: the twin restates nothing otherwise); a user
+  turn "how far is it and is there any other <kind>" and a system turn are added, the second
+  saying a distance of "it" before another place of that kind that opens its own clause: the
+  fault "it s <the other's distance> away <other> is <its distance> away" (the pronoun's place is
+  the one in focus, not the one named after: C5, KBI); the twin gives the place in focus its own
+  distance.
 
 Source: the classes of CI-ToD's construction (Qin et al., EMNLP 2021, §2.2) as the labels read
 them (:mod:`csp_check.score.citod`).
@@ -49,13 +56,14 @@ from csp_check.score.citod_values import PARAPHRASES
 from csp_check.score.citod_words import COMMANDS, miles
 
 PairKind = Literal["kbi_value", "hi_switch", "qi_welcome", "kbi_number_word", "kbi_paraphrase", "kbi_negated",
-                   "qi_weather_attribute", "hi_weather_swap", "kbi_only"]
+                   "qi_weather_attribute", "hi_weather_swap", "kbi_only", "kbi_clause_subject"]
 PAIR_KINDS: tuple[PairKind, ...] = ("kbi_value", "hi_switch", "qi_welcome", "kbi_number_word", "kbi_paraphrase",
-                                    "kbi_negated", "qi_weather_attribute", "hi_weather_swap", "kbi_only")
+                                    "kbi_negated", "qi_weather_attribute", "hi_weather_swap", "kbi_only",
+                                    "kbi_clause_subject")
 #: The label each kind's fault must set (its twin must set none).
 EXPECTED: dict[PairKind, str] = {"kbi_value": "kbi", "hi_switch": "hi", "qi_welcome": "qi", "kbi_number_word": "kbi",
                                  "kbi_paraphrase": "kbi", "kbi_negated": "kbi", "qi_weather_attribute": "qi",
-                                 "hi_weather_swap": "hi", "kbi_only": "kbi"}
+                                 "hi_weather_swap": "hi", "kbi_only": "kbi", "kbi_clause_subject": "kbi"}
 #: A number → its word, for the distances written in words.
 NUMBER_WORDS = {value: word for word, value in UNITS.items()}
 
@@ -97,6 +105,8 @@ def citod_pair(dialogue: Dialogue, kind: PairKind, rng: random.Random) -> Pair |
         return _negated(dialogue, lex, r, entity, rng)
     if kind == "kbi_only":
         return _only(dialogue, lex, turns, entity)
+    if kind == "kbi_clause_subject":
+        return _clause_subject(dialogue, lex, turns, entity)
     if kind == "kbi_value":
         attributes = [m for m in r.mentions if m.column in ATTRIBUTE_COLUMNS[lex.domain] and m.how == "value"
                       and m.column != "poi_type" and m.value in u_text(dialogue, r).split()]
@@ -223,6 +233,28 @@ def _only(dialogue: Dialogue, lex: Lexicon, turns: list[TurnReading], entity: st
     r = turns[-1]
     return Pair("kbi_only", _with(dialogue, {r.index: f"{entity} is the only {kind} i have"}),
                 _with(dialogue, {r.index: f"{entity} is the only {kind} within {rows[0]['distance']}"}))
+
+
+def _clause_subject(dialogue: Dialogue, lex: Lexicon, turns: list[TurnReading], entity: str) -> Pair | None:
+    """The ``kbi_clause_subject`` pair: "it s <distance> away <other> is <distance> away" after a
+    question about the place in focus and any other of its kind."""
+    rows = lex.rows_of("poi", entity)
+    named = {m.value for t in turns if t.speaker == "system" for m in t.mentions
+             if m.column in ("poi", "address") and not t.denied(m)}
+    if (lex.domain != "navigate" or len(rows) != 1 or named - {entity, rows[0].get("address")}
+            or any(m.column == "distance" and m.value != rows[0].get("distance") for t in turns
+                   if t.speaker == "system" for m in t.mentions)):
+        return None
+    kind, own = rows[0].get("poi_type", ""), rows[0].get("distance", "")
+    others = [row for row in lex.rows if row.get("poi_type") == kind and row.get("poi") not in (entity, None)
+              and miles(row.get("distance", "")) is not None and row.get("distance") != own]
+    if not others or miles(own) is None:
+        return None
+    other = others[0]
+    said = f"{other['poi']} is {other['distance']} away"
+    question = f"how far is it and is there any other {kind}"
+    return Pair("kbi_clause_subject", _appended(dialogue, [question, f"it s {other['distance']} away {said}"]),
+                _appended(dialogue, [question, f"it s {own} away {said}"]))
 
 
 def u_text(dialogue: Dialogue, u: TurnReading) -> str:

@@ -12,7 +12,10 @@ Reading rules
 - **KBI, C5 (at least one entity)**: what ``r`` states describes an entity of the KB. A value no
   KB row has in its column, not said before ("directions to the_westin"): certain. An attribute
   bound to an entity (the one ``r`` names nearest before it, else after it; else the latest in
-  focus in the history's system turns, an address naming its entity) whose rows have another
+  focus in the history's system turns, an address naming its entity; by the clause, not the order:
+  an attribute whose clause has a pronoun subject and names no entity before it, "it s 4_miles
+  away, chevron is the closest", is the entity's in focus, not that of the place opening the next
+  clause, and for review when no entity is in focus) whose rows have another
   value ("hotel_keen is 5_miles away", the KB's 3_miles): certain, for review when it is bound to
   a following entity of several or to the latest of several in focus. The attributes bound to one
   named entity fit one of its rows together (a calendar event the KB has several of); the
@@ -77,7 +80,9 @@ from csp_check.score.citod_words import (
     ONLY_WORDS,
     ROUTE_STEMS,
     THANKS,
+    anaphoric,
     miles,
+    opens_clause,
 )
 
 LABELS = ("qi", "hi", "kbi")
@@ -266,6 +271,13 @@ class _Check:
         before = [e for e in t.mentions[:i] if e.column == column]
         after = [e for e in t.mentions[i + 1:] if e.column == column]
         named = before[-1:] or after[:1]
+        if (not before and after and after[0].in_kb and opens_clause(t.words, after[0].start, after[0].end)
+                and anaphoric(t.words, t.mentions[i].start)):  # "it s 4_miles away chevron is the closest"
+            focus = self.focus(t.index)
+            if focus:
+                return focus[-1], [], None if len(focus) == 1 else "the entity is the history's latest of several"
+            return after[0].value, [after[0]], "the pronoun before the attribute refers to no earlier entity: " \
+                "the one named after it opens its own clause"
         if named and not named[0].in_kb:
             return None, [], None  # said of an entity the KB does not have (C5 on the entity itself)
         if named:  # "mandarin_roots 5_miles away and jing_jing 6_miles away": each after its entity
