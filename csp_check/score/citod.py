@@ -38,7 +38,10 @@ Reading rules
   have; it denies a kind or entity an earlier system turn offered (HI and QI). Calendar: a value
   the user stated in an earlier turn (not asked), given otherwise, when the query states none of
   that column; a value the query picked among those an earlier system turn offered ("the one on
-  the_2nd"), given otherwise (HI and QI). Weather: another city than the one asked, when an earlier user turn named it too.
+  the_2nd"), given otherwise (HI and QI). Weather: another city than the one asked, when an earlier user turn named it too;
+  another day than the one an earlier user turn settled (HI and QI); a weather attribute or
+  temperature of a city and day another than an earlier system turn gave
+  (:mod:`csp_check.score.citod_weather`).
 - **QI, C2 (request to answer)**: the answer corefers with the request. ``r`` names entities none
   of which the query names, while the query names one (an address names its entity); a kind of
   place other than the query's (or, for a query naming no place, the one kind the user asked
@@ -70,7 +73,14 @@ from csp_check.models import Dialogue, VariableRef, Violation
 from csp_check.score.citod_only import only_claim
 from csp_check.score.citod_read import Lexicon, Mention, TurnReading, value_words
 from csp_check.score.citod_values import clearly_negated
-from csp_check.score.citod_weather import vague_temperatures, weather_follow_up, weather_history, weather_kb
+from csp_check.score.citod_weather import (
+    day_switch,
+    temperature_history,
+    vague_temperatures,
+    weather_follow_up,
+    weather_history,
+    weather_kb,
+)
 from csp_check.score.citod_words import (
     ASKED_INFO,
     ASKING,
@@ -363,6 +373,8 @@ class _Check:
         weather_kb(self)
         vague_temperatures(self)
         weather_history(self)
+        temperature_history(self)
+        day_switch(self)
         weather_follow_up(self)
 
     # -- HI -------------------------------------------------------------------------------------
