@@ -207,3 +207,22 @@ def test_weather_history_faults_on_the_work_half() -> None:
     for kind in ("hi_weather_temperature", "hi_weather_day", "hi_weather_same"):
         pairs, caught, twins = rates[kind]
         assert pairs >= 2 and caught == pairs and twins == 0, (kind, rates[kind])
+
+
+def test_qi_a_bare_yes_asks_for_what_the_system_offered(tmp_path: Path) -> None:
+    offer = ["find the nearest hotel", "hotel_keen is 3_miles away do you want its address"]
+    assert labels(tmp_path, "navigate", [*offer, "yes sounds great", "there is no_traffic on the route to hotel_keen"])[0]
+    assert not labels(tmp_path, "navigate", [*offer, "yes sounds great", "hotel_keen is at 578_arbol_dr"])[0]
+    assert not labels(tmp_path, "navigate", [*offer, "yes and pick a route with no_traffic",
+                                             "there is no_traffic on the route to hotel_keen"])[0]  # its own request
+
+
+@needs_citod
+def test_qi_offer_accepted_on_real_train_dialogues() -> None:
+    """navigate train: items 24 and 888 ("would you like the address" / "yes" / a distance or
+    traffic only) are QI, as gold says; the fault pairs are caught and their twins are not."""
+    bench = run([CITOD / "navigate_train.json"])
+    assert bench.scored[24].labels.qi and bench.scored[888].labels.qi
+    assert bench.scored[24].gold.qi and bench.scored[888].gold.qi
+    pairs, caught, twins = fault_rates(bench)["qi_offer_accepted"]
+    assert pairs >= 50 and caught == pairs and twins == 0

@@ -48,6 +48,10 @@ Reading rules (what each pair writes into the copy's last system turn ``r``)
   <r's attribute> at all this week in <the other city>", which that city's week has on no day,
   adding "which is the same with <r's city>" (the denial said of ``r``'s city too: HI); the twin
   "which is not the same with <r's city>".
+- ``qi_offer_accepted`` — ``r`` names one KB place; it becomes "<place> is <its distance> away
+  would you like the address", the user answers "yes please" (accepting the offer, asking it):
+  the fault answers with the distance again (QI); the twin with the address (neither said before
+  word for word).
 
 Source: the classes of CI-ToD's construction (Qin et al., EMNLP 2021, §2.2) as the labels read
 them (:mod:`csp_check.score.citod`).
@@ -69,16 +73,17 @@ from csp_check.score.citod_words import COMMANDS, miles, stem
 
 PairKind = Literal["kbi_value", "hi_switch", "qi_welcome", "kbi_number_word", "kbi_paraphrase", "kbi_negated",
                    "qi_weather_attribute", "hi_weather_swap", "kbi_only", "kbi_clause_subject",
-                   "hi_weather_temperature", "hi_weather_day", "hi_weather_same"]
+                   "hi_weather_temperature", "hi_weather_day", "hi_weather_same", "qi_offer_accepted"]
 PAIR_KINDS: tuple[PairKind, ...] = ("kbi_value", "hi_switch", "qi_welcome", "kbi_number_word", "kbi_paraphrase",
                                     "kbi_negated", "qi_weather_attribute", "hi_weather_swap", "kbi_only",
                                     "kbi_clause_subject", "hi_weather_temperature", "hi_weather_day",
-                                    "hi_weather_same")
+                                    "hi_weather_same", "qi_offer_accepted")
 #: The label each kind's fault must set (its twin must set none).
 EXPECTED: dict[PairKind, str] = {"kbi_value": "kbi", "hi_switch": "hi", "qi_welcome": "qi", "kbi_number_word": "kbi",
                                  "kbi_paraphrase": "kbi", "kbi_negated": "kbi", "qi_weather_attribute": "qi",
                                  "hi_weather_swap": "hi", "kbi_only": "kbi", "kbi_clause_subject": "kbi",
-                                 "hi_weather_temperature": "hi", "hi_weather_day": "hi", "hi_weather_same": "hi"}
+                                 "hi_weather_temperature": "hi", "hi_weather_day": "hi", "hi_weather_same": "hi",
+                                 "qi_offer_accepted": "qi"}
 #: A number → its word, for the distances written in words.
 NUMBER_WORDS = {value: word for word, value in UNITS.items()}
 
@@ -123,6 +128,16 @@ def citod_pair(dialogue: Dialogue, kind: PairKind, rng: random.Random) -> Pair |
         return _only(dialogue, lex, turns, entity)
     if kind == "kbi_clause_subject":
         return _clause_subject(dialogue, lex, turns, entity)
+    if kind == "qi_offer_accepted":
+        rows = lex.rows_of("poi", entity)
+        if lex.domain != "navigate" or len(rows) != 1 or not rows[0].get("address") or not rows[0].get("distance"):
+            return None
+        said, at = f"{entity} is {rows[0]['distance']} away", f"{entity} is at {rows[0]['address']}"
+        if {said, at} & {t.utterance for t in dialogue.turns}:
+            return None  # a turn said word for word again answers nothing
+        base = _with(dialogue, {r.index: f"{said} would you like the address"})
+        return Pair(kind, _appended(base, ["yes please", said]),
+                    _appended(base, ["yes please", at]))
     if kind == "kbi_value":
         attributes = [m for m in r.mentions if m.column in ATTRIBUTE_COLUMNS[lex.domain] and m.how == "value"
                       and m.column != "poi_type" and m.value in u_text(dialogue, r).split()]

@@ -47,7 +47,8 @@ Reading rules
   place other than the query's (or, for a query naming no place, the one kind the user asked
   before); only attributes of other columns than the query's request words ask, when the query
   asks at all (a question, or "give", "tell", "find", …: "schedule it in the conference room"
-  asks for no room); "you are welcome" to a
+  asks for no room; a bare acceptance, "yes please", of a system turn's offer, "would you like
+  the address", asks for what was offered); "you are welcome" to a
   query that thanks for nothing; to a navigation command ("set the gps", "let s go there"), only
   what the history said, neither doing it (no word of the route) nor refusing; an earlier turn
   word for word; the settled entity again for a
@@ -71,7 +72,7 @@ from csp_check.constraint_ids import ConstraintId
 from csp_check.corpora.citod import ATTRIBUTE_COLUMNS
 from csp_check.models import Dialogue, VariableRef, Violation
 from csp_check.score.citod_only import only_claim
-from csp_check.score.citod_read import Lexicon, Mention, TurnReading, value_words
+from csp_check.score.citod_read import REQUEST_WORDS, Lexicon, Mention, TurnReading, value_words
 from csp_check.score.citod_values import clearly_negated
 from csp_check.score.citod_weather import (
     day_switch,
@@ -82,11 +83,13 @@ from csp_check.score.citod_weather import (
     weather_kb,
 )
 from csp_check.score.citod_words import (
+    ACCEPTING,
     ASKED_INFO,
     ASKING,
     COMMANDS,
     COMPARING,
     NEAREST,
+    OFFERS,
     ONLY_WORDS,
     ROUTE_STEMS,
     THANKS,
@@ -535,9 +538,10 @@ class _Check:
         when it states attributes at all."""
         r, u = self.last, self.user
         assert r is not None and u is not None
-        if not (u.question or set(u.words) & ASKING):
+        offered = self.offered_columns(u)
+        if not (u.question or set(u.words) & ASKING or offered):
             return  # "schedule a meeting in the conference room" states its room, asks for none
-        asked = set(u.requests)
+        asked = set(u.requests) | offered
         attributes = set(ATTRIBUTE_COLUMNS.get(self.lex.domain, ()))
         stated = {m.column for m in r.mentions if m.column in attributes}
         asked &= attributes
@@ -546,6 +550,20 @@ class _Check:
         ms = [m for m in r.mentions if m.column in stated]
         self.flag("qi", "C2", ms[:1], f"turn {r.index} states {', '.join(sorted(stated))}; the user asked for "
                   f"{', '.join(sorted(asked))}")
+
+
+    def offered_columns(self, u: TurnReading) -> set[str]:
+        """The columns a system question offered ("do you want its address") that the user's turn
+        ``u`` accepts and asks nothing else ("yes", "yes sounds great", "sure please"): what it
+        asks for, unsaid."""
+        before = self.turns[u.index - 1] if u.index else None
+        if before is None or before.speaker != "system" or not u.words or not set(u.words) <= ACCEPTING:
+            return set()  # "yes and pick a route with no_traffic" asks for something of its own
+        w = before.words
+        starts = [k for k in range(len(w) - 1) if (w[k], w[k + 1]) in OFFERS]
+        if not starts:
+            return set()
+        return {c for x in w[starts[-1]:] for c in REQUEST_WORDS.get(x, ())}
 
 
 def violations(dialogue: Dialogue) -> list[Violation]:

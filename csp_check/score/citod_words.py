@@ -17,6 +17,15 @@ THANKS = frozenset({"thank", "thanks", "thx", "appreciate", "great", "perfect", 
 #: Words by which a user's turn that is no question asks for something ("give me the address").
 ASKING = frozenset({"give", "tell", "find", "show", "send", "check", "know", "need", "want", "get", "what", "where",
                     "which", "when", "who", "how", "confirm", "look", "search", "locate", "list"})
+#: The words of a user's turn that only accepts what the system's question offered ("yes please",
+#: "yes sounds great").
+ACCEPTING = frozenset({"yes", "yeah", "yep", "sure", "ok", "okay", "please", "sounds", "great", "good", "that",
+                       "would", "be", "perfect", "fine", "thanks", "thank", "you", "it", "s", "do", "i", "it's",
+                       "that's", "alright", "awesome", ".", "!", ","})
+#: Word pairs by which a system turn offers something ("do you want its address", "would you like
+#: the route", "shall i send"): what follows is what a "yes" accepts.
+OFFERS = frozenset({("do", "you"), ("would", "you"), ("shall", "i"), ("should", "i"), ("want", "me"),
+                    ("like", "me"), ("need", "the")})
 #: Words of a navigation command ("set the gps", "direct me there", "let s go").
 COMMANDS = frozenset({"set", "direct", "navigate", "take", "go", "gps", "drive", "bring", "plot", "highlight"})
 #: Words by which a command also asks for information (then an attribute may answer it).
@@ -89,4 +98,4 @@ def stem(word: str) -> str:
     return word
 
 
-__all__ = ["ANAPHORS", "ASKED_INFO", "CLAUSE_BREAKS", "CLAUSE_VERBS", "GOVERNORS", "ASKING", "COMMANDS", "COMPARING", "NEAREST", "ONLY_WORDS", "ROUTE_STEMS", "THANKS", "anaphoric", "fits", "miles", "opens_clause", "stem", "weather_text"]
+__all__ = ["ACCEPTING", "ANAPHORS", "ASKED_INFO", "CLAUSE_BREAKS", "CLAUSE_VERBS", "GOVERNORS", "ASKING", "COMMANDS", "COMPARING", "NEAREST", "OFFERS", "ONLY_WORDS", "ROUTE_STEMS", "THANKS", "anaphoric", "fits", "miles", "opens_clause", "stem", "weather_text"]
