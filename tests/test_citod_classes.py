@@ -226,3 +226,24 @@ def test_qi_offer_accepted_on_real_train_dialogues() -> None:
     assert bench.scored[24].gold.qi and bench.scored[888].gold.qi
     pairs, caught, twins = fault_rates(bench)["qi_offer_accepted"]
     assert pairs >= 50 and caught == pairs and twins == 0
+
+
+def test_qi_a_calendar_time_or_day_by_its_form(tmp_path: Path) -> None:
+    """A time or day no KB or ontology value spells ("8 am", "wed", "tomorrow") is read by its
+    form and compared with the query's: never claimed absent from the KB."""
+    query = ["schedule my dinner at 3pm with my sister"]
+    assert labels(tmp_path, "calendar", [*query, "okay setting your dinner at 8 am"]) == (True, False, False)
+    assert not any(labels(tmp_path, "calendar", [*query, "okay setting your dinner at 3pm"]))
+    today = ["no schedule my dinner for today"]
+    assert labels(tmp_path, "calendar", [*today, "okay scheduling your dinner for tomorrow"])[0]
+    assert not labels(tmp_path, "calendar", [*today, "okay scheduling your dinner for today"])[0]
+
+
+@needs_citod
+def test_calendar_forms_on_real_train_dialogues() -> None:
+    """calendar train: items 54 ("11am" → "8am"), 91 ("today" → "tomorrow") and 286 ("1pm" →
+    "wed at 8am") are QI, as gold says; the fault pairs are caught and their twins are not."""
+    bench = run([CITOD / "calendar_train.json"])
+    assert all(bench.scored[i].labels.qi and bench.scored[i].gold.qi for i in (54, 91, 286))
+    pairs, caught, twins = fault_rates(bench)["qi_time_form"]
+    assert pairs >= 50 and caught == pairs and twins == 0

@@ -52,6 +52,9 @@ Reading rules (what each pair writes into the copy's last system turn ``r``)
   would you like the address", the user answers "yes please" (accepting the offer, asking it):
   the fault answers with the distance again (QI); the twin with the address (neither said before
   word for word).
+- ``qi_time_form`` — the user's query states one time (not asking): the fault sets the reminder
+  an hour later, written by its form only ("at 4 pm": C2 from request to answer, QI); the twin at
+  the time the query wrote.
 
 Source: the classes of CI-ToD's construction (Qin et al., EMNLP 2021, §2.2) as the labels read
 them (:mod:`csp_check.score.citod`).
@@ -60,6 +63,7 @@ them (:mod:`csp_check.score.citod`).
 from __future__ import annotations
 
 import random
+import re
 from dataclasses import dataclass
 from typing import Literal
 
@@ -73,17 +77,18 @@ from csp_check.score.citod_words import COMMANDS, miles, stem
 
 PairKind = Literal["kbi_value", "hi_switch", "qi_welcome", "kbi_number_word", "kbi_paraphrase", "kbi_negated",
                    "qi_weather_attribute", "hi_weather_swap", "kbi_only", "kbi_clause_subject",
-                   "hi_weather_temperature", "hi_weather_day", "hi_weather_same", "qi_offer_accepted"]
+                   "hi_weather_temperature", "hi_weather_day", "hi_weather_same", "qi_offer_accepted",
+                   "qi_time_form"]
 PAIR_KINDS: tuple[PairKind, ...] = ("kbi_value", "hi_switch", "qi_welcome", "kbi_number_word", "kbi_paraphrase",
                                     "kbi_negated", "qi_weather_attribute", "hi_weather_swap", "kbi_only",
                                     "kbi_clause_subject", "hi_weather_temperature", "hi_weather_day",
-                                    "hi_weather_same", "qi_offer_accepted")
+                                    "hi_weather_same", "qi_offer_accepted", "qi_time_form")
 #: The label each kind's fault must set (its twin must set none).
 EXPECTED: dict[PairKind, str] = {"kbi_value": "kbi", "hi_switch": "hi", "qi_welcome": "qi", "kbi_number_word": "kbi",
                                  "kbi_paraphrase": "kbi", "kbi_negated": "kbi", "qi_weather_attribute": "qi",
                                  "hi_weather_swap": "hi", "kbi_only": "kbi", "kbi_clause_subject": "kbi",
                                  "hi_weather_temperature": "hi", "hi_weather_day": "hi", "hi_weather_same": "hi",
-                                 "qi_offer_accepted": "qi"}
+                                 "qi_offer_accepted": "qi", "qi_time_form": "qi"}
 #: A number → its word, for the distances written in words.
 NUMBER_WORDS = {value: word for word, value in UNITS.items()}
 
@@ -110,6 +115,8 @@ def citod_pair(dialogue: Dialogue, kind: PairKind, rng: random.Random) -> Pair |
             return None
         fault = _with(dialogue, {r.index: "you are welcome"})
         return Pair(kind, fault, _with(dialogue, {r.index: "you are welcome", u.index: f"{u_text(dialogue, u)} thanks"}))
+    if kind == "qi_time_form":
+        return _time_form(dialogue, lex, r, u)
     if kind in ("qi_weather_attribute", "hi_weather_swap", "hi_weather_temperature", "hi_weather_day",
                 "hi_weather_same"):
         return _weather(dialogue, lex, kind, turns, rng)
@@ -288,6 +295,19 @@ def _weather_follow(dialogue: Dialogue, lex: Lexicon, kind: PairKind, turns: lis
             return Pair(kind, _appended(base, [ask.format(other), f"{denial} the same with {city}"]),
                         _appended(base, [ask.format(other), f"{denial} not the same with {city}"]))
     return None
+
+
+def _time_form(dialogue: Dialogue, lex: Lexicon, r: TurnReading, u: TurnReading) -> Pair | None:
+    """The ``qi_time_form`` pair: the user's query states one time ("at 3pm"); ``r`` sets the
+    reminder at an hour one later written by its form only ("at 4 pm", a value no KB or ontology
+    row need spell) or at the time stated."""
+    times = [m for m in u.mentions if m.column == "time"]
+    hour = re.fullmatch(r"(\d{1,2})_?(am|pm)", times[0].value) if len(times) == 1 else None
+    if lex.domain != "calendar" or u.speaker != "user" or u.question or hour is None or int(hour[1]) >= 11:
+        return None
+    said = dialogue.turns[u.index].utterance.split()[times[0].raw_start]
+    return Pair("qi_time_form", _with(dialogue, {r.index: f"okay setting the reminder at {int(hour[1]) + 1} {hour[2]}"}),
+                _with(dialogue, {r.index: f"okay setting the reminder at {said}"}))
 
 
 def _weather_said(row: dict[str, str], on: str, city: str) -> str:
