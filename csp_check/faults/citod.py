@@ -22,7 +22,8 @@ Reading rules (what each pair writes into the copy's last system turn ``r``)
   the user named last (and the weekday, else the KB's first day of the city): the fault answers with that day's temperatures only (QI); the twin with the
   day's attribute.
 - ``hi_weather_swap`` — after a weather query of a city (and weekday, as above), ``r`` is followed by "are you
-  sure" and a system turn: the fault gives another attribute for that day (HI); the twin the KB's.
+  sure" and a system turn: the fault gives another attribute for that day, neither one with the
+  KB's nor near it ("drizzle" / "rain" is for review: HI); the twin the KB's.
 - ``kbi_only`` — ``r`` names one KB place of a kind the KB has several of, the user's turns asking
   no distance or traffic, the query neither an attribute nor a route, and no earlier system turn a
   distance (the twin's statement answers no request and restates nothing): the fault calls it "the only <kind> i have" (C5 with a count, KBI); the
@@ -30,6 +31,30 @@ Reading rules (what each pair writes into the copy's last system turn ``r``)
 - ``kbi_paraphrase`` — ``r`` names one KB place and writes its traffic (``heavy_traffic``): the
   fault writes a paraphrase of another traffic value ("the roads are clear": C5, KBI); the twin a
   paraphrase of the place's own ("it is congested").
+- ``kbi_clause_subject`` — ``r`` names one KB place, the only one the system turns named (and
+  none gave another distance than its own: the twin restates nothing otherwise); a user
+  turn "how far is it and is there any other <kind>" and a system turn are added, the second
+  saying a distance of "it" before another place of that kind that opens its own clause: the
+  fault "it s <the other's distance> away <other> is <its distance> away" (the pronoun's place is
+  the one in focus, not the one named after: C5, KBI); the twin gives the place in focus its own
+  distance.
+- ``hi_weather_temperature`` — as ``hi_weather_swap``, ``r`` giving the day's low-high: the fault
+  gives a temperature neither (HI); the twin its high.
+- ``hi_weather_day`` — ``r`` states the row of the city and weekday the user asked, the user asks
+  "what about <another city>", and a system turn states that city's attribute and temperatures:
+  the fault of another day's row (the day the history settled, switched: HI and QI); the twin of
+  the day asked.
+- ``hi_weather_same`` — as ``hi_weather_day`` (any day), the system turn says "it will not be
+  <r's attribute> at all this week in <the other city>", which that city's week has on no day,
+  adding "which is the same with <r's city>" (the denial said of ``r``'s city too: HI); the twin
+  "which is not the same with <r's city>".
+- ``qi_offer_accepted`` — ``r`` names one KB place; it becomes "<place> is <its distance> away
+  would you like the address", the user answers "yes please" (accepting the offer, asking it):
+  the fault answers with the distance again (QI); the twin with the address (neither said before
+  word for word).
+- ``qi_time_form`` — the user's query states one time (not asking): the fault sets the reminder
+  an hour later, written by its form only ("at 4 pm": C2 from request to answer, QI); the twin at
+  the time the query wrote.
 
 Source: the classes of CI-ToD's construction (Qin et al., EMNLP 2021, §2.2) as the labels read
 them (:mod:`csp_check.score.citod`).
@@ -38,6 +63,7 @@ them (:mod:`csp_check.score.citod`).
 from __future__ import annotations
 
 import random
+import re
 from dataclasses import dataclass
 from typing import Literal
 
@@ -45,17 +71,24 @@ from csp_check.corpora.citod import ATTRIBUTE_COLUMNS, WEEKDAYS
 from csp_check.language.number_words import UNITS
 from csp_check.models import Dialogue
 from csp_check.score.citod_read import Lexicon, TurnReading
-from csp_check.score.citod_values import PARAPHRASES
-from csp_check.score.citod_words import COMMANDS, miles
+from csp_check.score.citod_values import PARAPHRASES, weather_agree, weather_near
+from csp_check.score.citod_weather import WEATHER_COLUMNS, days_of, settled_day
+from csp_check.score.citod_words import COMMANDS, miles, stem
 
 PairKind = Literal["kbi_value", "hi_switch", "qi_welcome", "kbi_number_word", "kbi_paraphrase", "kbi_negated",
-                   "qi_weather_attribute", "hi_weather_swap", "kbi_only"]
+                   "qi_weather_attribute", "hi_weather_swap", "kbi_only", "kbi_clause_subject",
+                   "hi_weather_temperature", "hi_weather_day", "hi_weather_same", "qi_offer_accepted",
+                   "qi_time_form"]
 PAIR_KINDS: tuple[PairKind, ...] = ("kbi_value", "hi_switch", "qi_welcome", "kbi_number_word", "kbi_paraphrase",
-                                    "kbi_negated", "qi_weather_attribute", "hi_weather_swap", "kbi_only")
+                                    "kbi_negated", "qi_weather_attribute", "hi_weather_swap", "kbi_only",
+                                    "kbi_clause_subject", "hi_weather_temperature", "hi_weather_day",
+                                    "hi_weather_same", "qi_offer_accepted", "qi_time_form")
 #: The label each kind's fault must set (its twin must set none).
 EXPECTED: dict[PairKind, str] = {"kbi_value": "kbi", "hi_switch": "hi", "qi_welcome": "qi", "kbi_number_word": "kbi",
                                  "kbi_paraphrase": "kbi", "kbi_negated": "kbi", "qi_weather_attribute": "qi",
-                                 "hi_weather_swap": "hi", "kbi_only": "kbi"}
+                                 "hi_weather_swap": "hi", "kbi_only": "kbi", "kbi_clause_subject": "kbi",
+                                 "hi_weather_temperature": "hi", "hi_weather_day": "hi", "hi_weather_same": "hi",
+                                 "qi_offer_accepted": "qi", "qi_time_form": "qi"}
 #: A number → its word, for the distances written in words.
 NUMBER_WORDS = {value: word for word, value in UNITS.items()}
 
@@ -82,7 +115,10 @@ def citod_pair(dialogue: Dialogue, kind: PairKind, rng: random.Random) -> Pair |
             return None
         fault = _with(dialogue, {r.index: "you are welcome"})
         return Pair(kind, fault, _with(dialogue, {r.index: "you are welcome", u.index: f"{u_text(dialogue, u)} thanks"}))
-    if kind in ("qi_weather_attribute", "hi_weather_swap"):
+    if kind == "qi_time_form":
+        return _time_form(dialogue, lex, r, u)
+    if kind in ("qi_weather_attribute", "hi_weather_swap", "hi_weather_temperature", "hi_weather_day",
+                "hi_weather_same"):
         return _weather(dialogue, lex, kind, turns, rng)
     column = lex.entity_column
     named = [m for m in r.mentions if m.column == column and m.in_kb and m.how == "value"]
@@ -97,6 +133,18 @@ def citod_pair(dialogue: Dialogue, kind: PairKind, rng: random.Random) -> Pair |
         return _negated(dialogue, lex, r, entity, rng)
     if kind == "kbi_only":
         return _only(dialogue, lex, turns, entity)
+    if kind == "kbi_clause_subject":
+        return _clause_subject(dialogue, lex, turns, entity)
+    if kind == "qi_offer_accepted":
+        rows = lex.rows_of("poi", entity)
+        if lex.domain != "navigate" or len(rows) != 1 or not rows[0].get("address") or not rows[0].get("distance"):
+            return None
+        said, at = f"{entity} is {rows[0]['distance']} away", f"{entity} is at {rows[0]['address']}"
+        if {said, at} & {t.utterance for t in dialogue.turns}:
+            return None  # a turn said word for word again answers nothing
+        base = _with(dialogue, {r.index: f"{said} would you like the address"})
+        return Pair(kind, _appended(base, ["yes please", said]),
+                    _appended(base, ["yes please", at]))
     if kind == "kbi_value":
         attributes = [m for m in r.mentions if m.column in ATTRIBUTE_COLUMNS[lex.domain] and m.how == "value"
                       and m.column != "poi_type" and m.value in u_text(dialogue, r).split()]
@@ -189,13 +237,82 @@ def _weather(dialogue: Dialogue, lex: Lexicon, kind: PairKind, turns: list[TurnR
             return None
         return Pair(kind, _with(dialogue, {r.index: f"it will be {row['low_temperature']}-{row['high_temperature']} {where}"}),
                     _with(dialogue, {r.index: f"it will be {row['weather_attribute']} {where}"}))
-    others = sorted({x["weather_attribute"] for x in lex.rows} - {row["weather_attribute"]}
-                    - {a for a in ("clear", "skies") if row["weather_attribute"] in ("clear", "skies")})
+    if kind == "hi_weather_temperature":
+        temps = {row["low_temperature"], row["high_temperature"]}
+        other = sorted({x[c] for x in lex.rows for c in ("low_temperature", "high_temperature")} - temps)
+        if len(temps) != 2 or not other:
+            return None
+        base = _with(dialogue, {r.index: f"it will be {row['low_temperature']}-{row['high_temperature']} {where}"})
+        return Pair(kind, _appended(base, ["are you sure", f"it will be {rng.choice(other)} {where}"]),
+                    _appended(base, ["are you sure", f"yes it will be {row['high_temperature']} {where}"]))
+    if kind in ("hi_weather_day", "hi_weather_same"):
+        return _weather_follow(dialogue, lex, kind, turns, row, cities[0])
+    others = sorted(a for a in {x["weather_attribute"] for x in lex.rows} - {row["weather_attribute"]}
+                    if not weather_agree(stem(a), stem(row["weather_attribute"]))
+                    and not weather_near(stem(a), stem(row["weather_attribute"])))  # a near one is for review
     if not others:
         return None
     base = _with(dialogue, {r.index: f"it will be {row['weather_attribute']} {where}"})
     return Pair(kind, _appended(base, ["are you sure", f"it will be {rng.choice(others)} {where}"]),
                 _appended(base, ["are you sure", f"yes it will be {row['weather_attribute']} {where}"]))
+
+
+def _weather_follow(dialogue: Dialogue, lex: Lexicon, kind: PairKind, turns: list[TurnReading], row: dict[str, str],
+                    city: str) -> Pair | None:
+    """The follow-up pairs: ``r`` states ``row`` (of ``city`` on its day), the user asks "what
+    about <another city>", and a system turn answers of that city: on another day than the one the
+    user's turns asked (a weekday, "today" or "tomorrow": ``hi_weather_day``; twin: on the day
+    asked), or "not <attribute> at all this week in <it>, which is the same with <city>"
+    (``hi_weather_same``; twin: "which is not the same"). Not after a user turn asking only for
+    temperatures (then the follow-up asks for them)."""
+    users = [t for t in turns if t.speaker == "user"]
+    asked = {c for t in users for c in t.requests} & set(WEATHER_COLUMNS)
+    if asked and "weather_attribute" not in asked:
+        return None
+    r = dialogue.turns[-1].index
+    asking = next((t for t in reversed(users) if days_of(t)), None)
+    day = settled_day(asking) if asking is not None else None
+    attribute = row["weather_attribute"]
+    when = day or row["date"]
+    base = _with(dialogue, {r: f"it will be {attribute} {'on ' if when in WEEKDAYS else ''}{when} in {city}"})
+    ask = "what about {}"
+    for other in sorted({x["location"] for x in lex.rows} - {city}):
+        week = lex.rows_of("location", other)
+        if kind == "hi_weather_day" and day is not None:
+            if when in WEEKDAYS:
+                then = [(x, f"on {x['date']}") for x in week if x["date"] != when][:1]
+                same = [(x, f"on {when}") for x in lex.weekday_rows(other, when)]
+            else:  # "today" / "tomorrow": the weekday is not known, so the city's first row
+                then = [(week[0], "tomorrow" if when == "today" else "today")] if week else []
+                same = [(week[0], when)] if week else []
+            if not then or len(same) != 1:
+                continue
+
+            return Pair(kind, _appended(base, [ask.format(other), _weather_said(*then[0], other)]),
+                        _appended(base, [ask.format(other), _weather_said(*same[0], other)]))
+        if kind == "hi_weather_same" and week and not any(x["weather_attribute"] == attribute for x in week):
+            denial = f"it will not be {attribute} at all this week in {other} which is"
+            return Pair(kind, _appended(base, [ask.format(other), f"{denial} the same with {city}"]),
+                        _appended(base, [ask.format(other), f"{denial} not the same with {city}"]))
+    return None
+
+
+def _time_form(dialogue: Dialogue, lex: Lexicon, r: TurnReading, u: TurnReading) -> Pair | None:
+    """The ``qi_time_form`` pair: the user's query states one time ("at 3pm"); ``r`` sets the
+    reminder at an hour one later written by its form only ("at 4 pm", a value no KB or ontology
+    row need spell) or at the time stated."""
+    times = [m for m in u.mentions if m.column == "time"]
+    hour = re.fullmatch(r"(\d{1,2})_?(am|pm)", times[0].value) if len(times) == 1 else None
+    if lex.domain != "calendar" or u.speaker != "user" or u.question or hour is None or int(hour[1]) >= 11:
+        return None
+    said = dialogue.turns[u.index].utterance.split()[times[0].raw_start]
+    return Pair("qi_time_form", _with(dialogue, {r.index: f"okay setting the reminder at {int(hour[1]) + 1} {hour[2]}"}),
+                _with(dialogue, {r.index: f"okay setting the reminder at {said}"}))
+
+
+def _weather_said(row: dict[str, str], on: str, city: str) -> str:
+    """A system turn stating ``row``'s attribute and temperatures, ``on`` a day, in ``city``."""
+    return f"it will be {row['weather_attribute']} with {row['low_temperature']}-{row['high_temperature']} {on} in {city}"
 
 
 def _appended(dialogue: Dialogue, texts: list[str]) -> Dialogue:
@@ -223,6 +340,28 @@ def _only(dialogue: Dialogue, lex: Lexicon, turns: list[TurnReading], entity: st
     r = turns[-1]
     return Pair("kbi_only", _with(dialogue, {r.index: f"{entity} is the only {kind} i have"}),
                 _with(dialogue, {r.index: f"{entity} is the only {kind} within {rows[0]['distance']}"}))
+
+
+def _clause_subject(dialogue: Dialogue, lex: Lexicon, turns: list[TurnReading], entity: str) -> Pair | None:
+    """The ``kbi_clause_subject`` pair: "it s <distance> away <other> is <distance> away" after a
+    question about the place in focus and any other of its kind."""
+    rows = lex.rows_of("poi", entity)
+    named = {m.value for t in turns if t.speaker == "system" for m in t.mentions
+             if m.column in ("poi", "address") and not t.denied(m)}
+    if (lex.domain != "navigate" or len(rows) != 1 or named - {entity, rows[0].get("address")}
+            or any(m.column == "distance" and m.value != rows[0].get("distance") for t in turns
+                   if t.speaker == "system" for m in t.mentions)):
+        return None
+    kind, own = rows[0].get("poi_type", ""), rows[0].get("distance", "")
+    others = [row for row in lex.rows if row.get("poi_type") == kind and row.get("poi") not in (entity, None)
+              and miles(row.get("distance", "")) is not None and row.get("distance") != own]
+    if not others or miles(own) is None:
+        return None
+    other = others[0]
+    said = f"{other['poi']} is {other['distance']} away"
+    question = f"how far is it and is there any other {kind}"
+    return Pair("kbi_clause_subject", _appended(dialogue, [question, f"it s {other['distance']} away {said}"]),
+                _appended(dialogue, [question, f"it s {own} away {said}"]))
 
 
 def u_text(dialogue: Dialogue, u: TurnReading) -> str:

@@ -12,7 +12,10 @@ Reading rules
 - **KBI, C5 (at least one entity)**: what ``r`` states describes an entity of the KB. A value no
   KB row has in its column, not said before ("directions to the_westin"): certain. An attribute
   bound to an entity (the one ``r`` names nearest before it, else after it; else the latest in
-  focus in the history's system turns, an address naming its entity) whose rows have another
+  focus in the history's system turns, an address naming its entity; by the clause, not the order:
+  an attribute whose clause has a pronoun subject and names no entity before it, "it s 4_miles
+  away, chevron is the closest", is the entity's in focus, not that of the place opening the next
+  clause, and for review when no entity is in focus) whose rows have another
   value ("hotel_keen is 5_miles away", the KB's 3_miles): certain, for review when it is bound to
   a following entity of several or to the latest of several in focus. The attributes bound to one
   named entity fit one of its rows together (a calendar event the KB has several of); the
@@ -35,13 +38,17 @@ Reading rules
   have; it denies a kind or entity an earlier system turn offered (HI and QI). Calendar: a value
   the user stated in an earlier turn (not asked), given otherwise, when the query states none of
   that column; a value the query picked among those an earlier system turn offered ("the one on
-  the_2nd"), given otherwise (HI and QI). Weather: another city than the one asked, when an earlier user turn named it too.
+  the_2nd"), given otherwise (HI and QI). Weather: another city than the one asked, when an earlier user turn named it too;
+  another day than the one an earlier user turn settled (HI and QI); a weather attribute or
+  temperature of a city and day another than an earlier system turn gave
+  (:mod:`csp_check.score.citod_weather`).
 - **QI, C2 (request to answer)**: the answer corefers with the request. ``r`` names entities none
   of which the query names, while the query names one (an address names its entity); a kind of
   place other than the query's (or, for a query naming no place, the one kind the user asked
   before); only attributes of other columns than the query's request words ask, when the query
   asks at all (a question, or "give", "tell", "find", …: "schedule it in the conference room"
-  asks for no room); "you are welcome" to a
+  asks for no room; a bare acceptance, "yes please", of a system turn's offer, "would you like
+  the address", asks for what was offered); "you are welcome" to a
   query that thanks for nothing; to a navigation command ("set the gps", "let s go there"), only
   what the history said, neither doing it (no word of the route) nor refusing; an earlier turn
   word for word; the settled entity again for a
@@ -65,19 +72,30 @@ from csp_check.constraint_ids import ConstraintId
 from csp_check.corpora.citod import ATTRIBUTE_COLUMNS
 from csp_check.models import Dialogue, VariableRef, Violation
 from csp_check.score.citod_only import only_claim
-from csp_check.score.citod_read import Lexicon, Mention, TurnReading, value_words
+from csp_check.score.citod_read import REQUEST_WORDS, Lexicon, Mention, TurnReading, value_words
 from csp_check.score.citod_values import clearly_negated
-from csp_check.score.citod_weather import vague_temperatures, weather_follow_up, weather_history, weather_kb
+from csp_check.score.citod_weather import (
+    day_switch,
+    temperature_history,
+    vague_temperatures,
+    weather_follow_up,
+    weather_history,
+    weather_kb,
+)
 from csp_check.score.citod_words import (
+    ACCEPTING,
     ASKED_INFO,
     ASKING,
     COMMANDS,
     COMPARING,
     NEAREST,
+    OFFERS,
     ONLY_WORDS,
     ROUTE_STEMS,
     THANKS,
+    anaphoric,
     miles,
+    opens_clause,
 )
 
 LABELS = ("qi", "hi", "kbi")
@@ -266,6 +284,13 @@ class _Check:
         before = [e for e in t.mentions[:i] if e.column == column]
         after = [e for e in t.mentions[i + 1:] if e.column == column]
         named = before[-1:] or after[:1]
+        if (not before and after and after[0].in_kb and opens_clause(t.words, after[0].start, after[0].end)
+                and anaphoric(t.words, t.mentions[i].start)):  # "it s 4_miles away chevron is the closest"
+            focus = self.focus(t.index)
+            if focus:
+                return focus[-1], [], None if len(focus) == 1 else "the entity is the history's latest of several"
+            return after[0].value, [after[0]], "the pronoun before the attribute refers to no earlier entity: " \
+                "the one named after it opens its own clause"
         if named and not named[0].in_kb:
             return None, [], None  # said of an entity the KB does not have (C5 on the entity itself)
         if named:  # "mandarin_roots 5_miles away and jing_jing 6_miles away": each after its entity
@@ -351,6 +376,8 @@ class _Check:
         weather_kb(self)
         vague_temperatures(self)
         weather_history(self)
+        temperature_history(self)
+        day_switch(self)
         weather_follow_up(self)
 
     # -- HI -------------------------------------------------------------------------------------
@@ -511,9 +538,10 @@ class _Check:
         when it states attributes at all."""
         r, u = self.last, self.user
         assert r is not None and u is not None
-        if not (u.question or set(u.words) & ASKING):
+        offered = self.offered_columns(u)
+        if not (u.question or set(u.words) & ASKING or offered):
             return  # "schedule a meeting in the conference room" states its room, asks for none
-        asked = set(u.requests)
+        asked = set(u.requests) | offered
         attributes = set(ATTRIBUTE_COLUMNS.get(self.lex.domain, ()))
         stated = {m.column for m in r.mentions if m.column in attributes}
         asked &= attributes
@@ -522,6 +550,20 @@ class _Check:
         ms = [m for m in r.mentions if m.column in stated]
         self.flag("qi", "C2", ms[:1], f"turn {r.index} states {', '.join(sorted(stated))}; the user asked for "
                   f"{', '.join(sorted(asked))}")
+
+
+    def offered_columns(self, u: TurnReading) -> set[str]:
+        """The columns a system question offered ("do you want its address") that the user's turn
+        ``u`` accepts and asks nothing else ("yes", "yes sounds great", "sure please"): what it
+        asks for, unsaid."""
+        before = self.turns[u.index - 1] if u.index else None
+        if before is None or before.speaker != "system" or not u.words or not set(u.words) <= ACCEPTING:
+            return set()  # "yes and pick a route with no_traffic" asks for something of its own
+        w = before.words
+        starts = [k for k in range(len(w) - 1) if (w[k], w[k + 1]) in OFFERS]
+        if not starts:
+            return set()
+        return {c for x in w[starts[-1]:] for c in REQUEST_WORDS.get(x, ())}
 
 
 def violations(dialogue: Dialogue) -> list[Violation]:

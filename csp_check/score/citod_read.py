@@ -17,6 +17,9 @@ Reading rules
 - a **number in words** is read as its digits in KVRET's form ("two miles" → ``2_miles``, "seventy
   degrees" → ``70f``, "three pm" → ``3pm``, "the tenth" → ``the_10th``:
   :mod:`csp_check.language.number_words`);
+- a calendar **time or day by its form**, where no value spells it: a clock hour with "am" /
+  "pm" ("8am", "8 am"), a weekday or its short form ("wed"), "today", "tomorrow" ("tonight" is
+  today); compared with the other turns' values (C2), never claimed absent from the KB;
 - a **paraphrase** of a closed value names it ("jammed" → ``heavy_traffic``, "sunny" → ``clear``:
   :data:`csp_check.score.citod_values.PARAPHRASES`), found as a value is, after the values;
 - an **entity's own word**: a place or event named by one of its words that no other value of the
@@ -60,6 +63,9 @@ KIND_WORDS = {
     "shopping": "shopping_center", "chinese": "chinese_restaurant", "pizza": "pizza_restaurant",
     "friend": "friends_house", "friends": "friends_house", "home": "home",
 }
+#: Calendar day words by their form → the day (a weekday's short form; a day relative to today).
+DAY_FORMS = {"tues": "tuesday", "wed": "wednesday", "thur": "thursday", "thurs": "thursday", "fri": "friday",
+             "today": "today", "tomorrow": "tomorrow", "tonight": "today", **{d: d for d in WEEKDAYS}}
 #: A request word → the columns the question asks for.
 REQUEST_WORDS = {
     "address": ("address",), "where": ("address",), "located": ("address",),  # "where": see TurnReading.requests
@@ -267,6 +273,8 @@ class Lexicon:
                 reading.mentions.append(Mention(index, "poi_type", KIND_WORDS[w], i, i + 1,
                                                 KIND_WORDS[w] in self.kb_values.get("poi_type", ()), "kind word",
                                                 token_of[i]))
+            elif self.domain == "calendar":
+                self._calendar_form(reading, words, taken, i, token_of[i])
             if w in REQUEST_WORDS and not (i and words[i - 1] in PREFERENCE_WORDS):
                 reading.requests.update(REQUEST_WORDS[w])  # "the shortest distance" prefers a route, asks nothing
         reading.mentions.sort(key=lambda m: m.start)
@@ -281,6 +289,25 @@ class Lexicon:
         reading.other = any(w in OTHER_WORDS and not (w == "else" and raw[i - 1:i] == ["anything"])
                             for i, w in enumerate(raw))  # "anything else?" closes, asks for no other
         return reading
+
+    def _calendar_form(self, reading: TurnReading, words: list[str], taken: list[bool], i: int, token: int) -> None:
+        """A calendar time or day no KB or ontology value spells, read by its form (module
+        docstring): "8am", "8 am", "wed", "tomorrow"; ``how`` is ``form`` (no KB value, so no
+        "no KB row has it" claim: only compared with the other turns')."""
+        w = words[i]
+        nxt = words[i + 1] if i + 1 < len(words) else ""
+        if re.fullmatch(r"(1[0-2]|[1-9])(am|pm)", w):
+            value, n = w, 1
+        elif re.fullmatch(r"1[0-2]|[1-9]", w) and nxt in ("am", "pm") and not taken[i + 1]:
+            value, n = w + nxt, 2
+        elif w in DAY_FORMS:
+            value, n = DAY_FORMS[w], 1
+        else:
+            return
+        column = "time" if value.endswith(("am", "pm")) else "date"
+        taken[i:i + n] = [True] * n
+        reading.mentions.append(Mention(reading.index, column, value, i, i + n, value in self.kb_values.get(column, ()),
+                                        "form", token))
 
     def described(self, t: TurnReading) -> str | None:
         """The one entity a turn that names none describes: its kind and attributes (not denied),

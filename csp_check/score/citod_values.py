@@ -9,7 +9,8 @@ Reading rules
   the column's values, not by any dialogue's words);
 - two **weather attributes agree** when they are one by their stem ("raining" and "rain") or of
   one group of :data:`WEATHER_GROUPS` ("clear", "skies" and "sunny"); any other two differ, near
-  ones too ("drizzle" and "rain", "misty" and "foggy");
+  ones too ("drizzle" and "rain", "misty" and "foggy"), though near ones
+  (:data:`WEATHER_NEAR`) said in two turns contradict no certain reading of the history;
 - a **negation's scope is clear** over a value when the negation is among the four tokens before
   it in one clause with only the words of a predicate between (:data:`SCOPE_FILLERS`: "it is not
   5_miles away", "there is no heavy_traffic", "it won t rain"); a denial of a wider scope ("i don t
@@ -54,6 +55,12 @@ PARAPHRASES = MappingProxyType({
 #: values are a closed set whose members contradict each other, near ones too (CI-ToD labels
 #: "raining" against a KB's ``drizzle`` and "foggy" against ``misty`` inconsistent).
 WEATHER_GROUPS = (frozenset({"clear", "skie", "sunn"}),)
+#: Groups of weather attributes near enough that one may describe the other ("drizzle" is light
+#: rain; "overcast" is cloudy), by their stems: across turns, one said after the other is no
+#: certain contradiction (for review), though each differs from the KB's value (CI-ToD's KBI).
+WEATHER_NEAR = (frozenset({"drizzle", "rain", "storm"}), frozenset({"fogg", "fog", "mist"}),
+                frozenset({"overcast", "cloud"}), frozenset({"snow", "blizzard"}), frozenset({"hot", "warm"}),
+                frozenset({"frost", "snow"}))
 #: The words a clear negation may put between itself and the value it negates ("is not
 #: 5_miles", "won t be any heavy_traffic", "there is no rain expected").
 SCOPE_FILLERS = frozenset({"be", "is", "are", "was", "have", "has", "any", "a", "an", "the", "there", "t", "s",
@@ -75,4 +82,11 @@ def weather_agree(a: str, b: str) -> bool:
     return a == b or any(a in g and b in g for g in WEATHER_GROUPS)
 
 
-__all__ = ["CLAUSE_ENDS", "PARAPHRASES", "SCOPE_FILLERS", "WEATHER_GROUPS", "clearly_negated", "weather_agree"]
+def weather_near(a: str, b: str) -> bool:
+    """Whether the weather attributes of stems ``a`` and ``b`` differ but are near
+    (:data:`WEATHER_NEAR`: "drizzle" and "rain")."""
+    return not weather_agree(a, b) and any(a in g and b in g for g in WEATHER_NEAR)
+
+
+__all__ = ["CLAUSE_ENDS", "PARAPHRASES", "SCOPE_FILLERS", "WEATHER_GROUPS", "WEATHER_NEAR", "clearly_negated",
+           "weather_agree", "weather_near"]

@@ -17,6 +17,15 @@ THANKS = frozenset({"thank", "thanks", "thx", "appreciate", "great", "perfect", 
 #: Words by which a user's turn that is no question asks for something ("give me the address").
 ASKING = frozenset({"give", "tell", "find", "show", "send", "check", "know", "need", "want", "get", "what", "where",
                     "which", "when", "who", "how", "confirm", "look", "search", "locate", "list"})
+#: The words of a user's turn that only accepts what the system's question offered ("yes please",
+#: "yes sounds great").
+ACCEPTING = frozenset({"yes", "yeah", "yep", "sure", "ok", "okay", "please", "sounds", "great", "good", "that",
+                       "would", "be", "perfect", "fine", "thanks", "thank", "you", "it", "s", "do", "i", "it's",
+                       "that's", "alright", "awesome", ".", "!", ","})
+#: Word pairs by which a system turn offers something ("do you want its address", "would you like
+#: the route", "shall i send"): what follows is what a "yes" accepts.
+OFFERS = frozenset({("do", "you"), ("would", "you"), ("shall", "i"), ("should", "i"), ("want", "me"),
+                    ("like", "me"), ("need", "the")})
 #: Words of a navigation command ("set the gps", "direct me there", "let s go").
 COMMANDS = frozenset({"set", "direct", "navigate", "take", "go", "gps", "drive", "bring", "plot", "highlight"})
 #: Words by which a command also asks for information (then an attribute may answer it).
@@ -31,6 +40,35 @@ COMPARING = frozenset({"which", "closest", "nearest", "closer", "quickest", "fas
 NEAREST = frozenset({"nearest", "closest", "closer", "nearer"})
 #: Words that say the entity named is the only one ("it is the only one", "still").
 ONLY_WORDS = frozenset({"only", "still", "same", "sorry", "just"})
+
+
+#: Verbs by which an entity named right before them is the subject of its own clause ("chevron is
+#: the closest", "teavana has moderate_traffic").
+CLAUSE_VERBS = frozenset({"is", "s", "has", "was", "are"})
+#: Words that govern the entity after them (a preposition, a naming verb, a copula): an entity after
+#: them is no clause's subject ("away from X is it okay", "the name of it is X").
+GOVERNORS = frozenset({"from", "to", "at", "of", "for", "towards", "toward", "named", "called", "is", "s", "are",
+                       "near", "in", "by", "via", "reach", "with", "than", "about", "like", "the", "reaching"})
+#: Pronouns that, as a clause's subject, refer back to an entity of the history ("it s 4_miles away").
+ANAPHORS = frozenset({"it", "it's", "its", "that", "that's", "they", "they're", "this"})
+#: Words that end a clause (a subject before them is not the next clause's).
+CLAUSE_BREAKS = frozenset({",", ".", ";", "!", "?", "and", "but", "so", "while", "because", "also", "yes", "ok",
+                           "okay", "sure"})
+
+
+def opens_clause(words: list[str], start: int, end: int) -> bool:
+    """Whether the entity at words ``[start, end)`` is the subject of a clause of its own: a verb of
+    :data:`CLAUSE_VERBS` follows it and no word of :data:`GOVERNORS` governs it ("4_miles away
+    chevron is the closest"; not "away from chevron is it okay", "the name of it is philz")."""
+    return words[end:end + 1] != [] and words[end] in CLAUSE_VERBS and not (start and words[start - 1] in GOVERNORS)
+
+
+def anaphoric(words: list[str], start: int) -> bool:
+    """Whether the clause of the word at ``start`` has a pronoun of :data:`ANAPHORS` for its
+    subject before it ("it s 4_miles away"): the words since the last clause break hold one."""
+    head = words[:start]
+    cut = max((k for k, w in enumerate(head) if w in CLAUSE_BREAKS), default=-1)
+    return bool(set(head[cut + 1:]) & ANAPHORS)
 
 
 def miles(distance: str) -> int | None:
@@ -60,4 +98,4 @@ def stem(word: str) -> str:
     return word
 
 
-__all__ = ["ASKED_INFO", "ASKING", "COMMANDS", "COMPARING", "NEAREST", "ONLY_WORDS", "ROUTE_STEMS", "THANKS", "fits", "miles", "stem", "weather_text"]
+__all__ = ["ACCEPTING", "ANAPHORS", "ASKED_INFO", "CLAUSE_BREAKS", "CLAUSE_VERBS", "GOVERNORS", "ASKING", "COMMANDS", "COMPARING", "NEAREST", "OFFERS", "ONLY_WORDS", "ROUTE_STEMS", "THANKS", "anaphoric", "fits", "miles", "opens_clause", "stem", "weather_text"]
