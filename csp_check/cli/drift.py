@@ -45,7 +45,7 @@ from csp_check.errors import CspCheckError, UsageError
 from csp_check.llm.client import LLMSettings
 from csp_check.output.console import Bar, KbUse
 from csp_check.readers import FORMATS
-from csp_check.readers.kb import load_kb_option
+from csp_check.readers.kinds import load_kb_option
 
 EXIT_ERROR = 2
 

@@ -35,7 +35,7 @@ from csp_check.models import Dialogue
 from csp_check.output.console import Bar
 from csp_check.output.report_file import check_writable_dir
 from csp_check.pipeline import load_corpus
-from csp_check.readers.kb import load_kb_option
+from csp_check.readers.kinds import load_kb_option
 from csp_check.run.engines import check_engine, engine_options
 from csp_check.solvers import get_solver
 from csp_check.solvers.defaults import DEFAULT_SOLVER, DEFAULT_TIME_LIMIT

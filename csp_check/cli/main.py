@@ -45,7 +45,7 @@ import click
 
 from csp_check import constraint_ids
 from csp_check.cli.lazy import LazyGroup
-from csp_check.cli.paths import fail_if_none_exist
+from csp_check.cli.paths import fail_if_none_exist, refuse_if_no_dialogues
 from csp_check.delexicalize.delexicalizer import delexicalize
 from csp_check.errors import CspCheckError, InputError, UsageError
 from csp_check.families import DIALOGUE_GROUPS, GROUPS, families, label
@@ -64,7 +64,7 @@ from csp_check.output.report_file import (
 from csp_check.output.totals import count_in_background
 from csp_check.pipeline import dialogue_csp, load_corpus, with_annotations
 from csp_check.readers import FORMATS, input_files, jsonl_total
-from csp_check.readers.kb import load_kb_option
+from csp_check.readers.kinds import load_kb_option
 from csp_check.readers.zipped import BUDGET_ENV, DEFAULT_MAX_UNZIPPED
 from csp_check.run import interrupts
 from csp_check.run.engines import check_engine, engine_options
@@ -238,6 +238,7 @@ def validate(
     be read or checked (2 takes precedence over 1).
     """
     fail_if_none_exist(paths)
+    refuse_if_no_dialogues(paths)
     check_engine(engine, ray_address)
     with InterruptFlag() as flag:
         try:
@@ -436,6 +437,7 @@ def export_mzn(
     Exit 0 when written; 2 if the dialogue is missing or unreadable, or on a usage error.
     """
 
+    refuse_if_no_dialogues([path])
     try:
         kb = load_kb_option(kb_path) if kb_path is not None else None
         unreadable: InputError | None = None
@@ -481,6 +483,7 @@ def delexicalize_command(paths: tuple[Path, ...], out_path: Path | None, fmt: st
     """
 
     fail_if_none_exist(paths)
+    refuse_if_no_dialogues(paths)
     failed = False
     written = 0
     try:
