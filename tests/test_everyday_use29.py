@@ -5,6 +5,7 @@ one bad reply; ``--quiet`` does not import rich."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -119,3 +120,35 @@ def test_a_dialogue_file_as_kb_is_refused_in_one_line(kb: Path, looks: str, comm
 def test_a_real_kb_is_still_loaded() -> None:
     result = invoke("validate", EXAMPLES / "dialogues.jsonl", "--kb", KB, "--quiet")
     assert result.exit_code == 1 and result.stderr == ""
+
+
+# --- 4: the summary counts certain and for-review flagged dialogues apart ---------------------
+
+def _flag_counts(reports: list) -> dict[str, tuple[int, int]]:
+    """family → (dialogues flagged, of them with a certain violation), counted from the reports."""
+    out = {}
+    for family, annotation in (("paper", False), ("annotation", True)):
+        of = [[v for v in r.violations if v.constraint.value.startswith("S") == annotation] for r in reports]
+        out[family] = (sum(1 for vs in of if vs), sum(1 for vs in of if any(v.certain for v in vs)))
+    return out
+
+
+@pytest.mark.parametrize("path, kb", [(EXAMPLES / "dialogues.jsonl", KB), (SGD_DEV / "dialogues_002.json", None)],
+                         ids=["examples", "sgd-dev-002"])
+def test_the_flagged_line_splits_certain_from_for_review(path: Path, kb: Path | None) -> None:
+    if not path.exists():
+        pytest.skip("shared data absent")
+    kb_args = ["--kb", kb] if kb else []
+    reports = list(validate([path], kb=kb))
+    counts = _flag_counts(reports)
+    assert any(n > c for n, c in counts.values()), "the input must hold a dialogue flagged for review only"
+
+    line = next(x for x in invoke("validate", path, *kb_args, "--show", "0").stdout.splitlines() if x.startswith("flagged by"))
+    for family, (n, certain) in counts.items():
+        assert f"{n}{' dialogues' if family == 'paper' else ''} (" in line
+        assert f"{certain} certain, {n - certain} for review only)" in line
+    data = json.loads(invoke("validate", path, *kb_args, "--json").stdout)
+    assert data["flagged"] == {f: n for f, (n, _) in counts.items()}
+    assert data["flagged_certain"] == {f: c for f, (_, c) in counts.items()}
+    # the exit code's contract: without --strict a dialogue flagged for review only does not count
+    assert data["inconsistent"] == sum(1 for r in reports if any(v.certain for v in r.violations))

@@ -336,16 +336,22 @@ def _gca_line(s: CorpusSummary) -> Text:
 
 
 def _family_line(s: CorpusSummary) -> Text:
-    """Dialogues flagged by the paper's C1–C6 and, apart, by the annotation family (S1)."""
+    """Dialogues flagged by the paper's C1–C6 and, apart, by the annotation family (S1), each
+    count split into certain and for review only (the exit code and GCA count only the certain
+    ones unless ``--strict``: docs/certainty.md)."""
 
-    paper, annotation = s.flagged.get("paper", 0), s.flagged.get("annotation", 0)
-    text = Text(f"flagged by {label(ids(PAPER_GROUPS)).replace(', ', ',')}: {_n(paper)} dialogues")
-    if s.checked:
-        text.append(f" ({paper / s.checked:.1%})")
-    text.append(f"; by the annotation family ({label(ids(('annotation',)))}, state/calls vs the user's text): {_n(annotation)}")
-    if s.checked:
-        text.append(f" ({annotation / s.checked:.1%})")
+    text = Text(f"flagged by {label(ids(PAPER_GROUPS)).replace(', ', ',')}: ")
+    text.append_text(_flagged(s, "paper", " dialogues"))
+    text.append(f"; by the annotation family ({label(ids(('annotation',)))}, state/calls vs the user's text): ")
+    text.append_text(_flagged(s, "annotation"))
     return text
+
+
+def _flagged(s: CorpusSummary, family: str, unit: str = "") -> Text:
+    """``"128 dialogues (12.8%: 93 certain, 35 for review only)"``."""
+    flagged, certain = s.flagged.get(family, 0), s.flagged_certain.get(family, 0)
+    share = f"{flagged / s.checked:.1%}: " if s.checked else ""
+    return Text(f"{_n(flagged)}{unit} ({share}{_n(certain)} certain, {_n(flagged - certain)} for review only)")
 
 
 def _add_rows(table: Table, rows: list, cells) -> None:
@@ -433,11 +439,14 @@ def _violation_table(s: CorpusSummary) -> Table | None:
     table = Table(title="Violations by constraint", box=box.SIMPLE_HEAD, show_edge=False, title_justify="left")
     table.add_column("Constraint")
     table.add_column("violations", justify="right")
-    table.add_column("dialogues", justify="right")
     if any(row.uncertain for row in rows):
         table.add_column("of which for review", justify="right")
-        _add_rows(table, rows, lambda row: (row.constraint, _n(row.violations), _n(row.dialogues), _n(row.uncertain)))
+        table.add_column("dialogues", justify="right")
+        table.add_column("of which certain", justify="right")
+        _add_rows(table, rows, lambda row: (row.constraint, _n(row.violations), _n(row.uncertain), _n(row.dialogues),
+                                            _n(row.certain_dialogues)))  # fmt: skip
     else:
+        table.add_column("dialogues", justify="right")
         _add_rows(table, rows, lambda row: (row.constraint, _n(row.violations), _n(row.dialogues)))
     return table
 
