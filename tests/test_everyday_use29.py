@@ -6,6 +6,9 @@ one bad reply; ``--quiet`` does not import rich."""
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -152,3 +155,26 @@ def test_the_flagged_line_splits_certain_from_for_review(path: Path, kb: Path | 
     assert data["flagged_certain"] == {f: c for f, (_, c) in counts.items()}
     # the exit code's contract: without --strict a dialogue flagged for review only does not count
     assert data["inconsistent"] == sum(1 for r in reports if any(v.certain for v in r.violations))
+
+
+# --- 6: --quiet and --json never import rich --------------------------------------------------
+
+_PROBE = """
+import sys
+sys.argv = ["csp-check", *sys.argv[1:]]
+from csp_check.cli.main import main
+try:
+    main()
+except SystemExit as done:
+    code = done.code
+print(code, sorted({m.split(".")[0] for m in sys.modules if m == "rich" or m.startswith("rich.")}))
+"""
+
+
+@pytest.mark.parametrize("flag, rich", [("--quiet", []), ("--json", []), ("--show=1", ["rich"])])
+def test_rich_is_imported_only_when_the_summary_is_shown(flag: str, rich: list[str]) -> None:
+    proc = subprocess.run([sys.executable, "-c", _PROBE, "validate", str(EXAMPLES / "dialogues.jsonl"), "--kb", str(KB), flag],
+                          capture_output=True, text=True, cwd=ROOT, timeout=120,
+                          env={**os.environ, "PYTHONPATH": str(ROOT)})  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.splitlines()[-1] == f"1 {rich}"  # exit 1: three inconsistent dialogues
