@@ -9,14 +9,18 @@ import json
 import os
 import subprocess
 import sys
+import threading
+import time
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 from support.data import MULTIWOZ_VAL, SGD_DEV, SHARED_DATA
+from support.openai_server import FakeOpenAI, Status, unused_url
 
 from csp_check import validate
 from csp_check.cli.main import main
+from csp_check.llm.client import ChatClient, CompletionError, LLMSettings
 from csp_check.readers.kinds import sniff_kind
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -178,3 +182,75 @@ def test_rich_is_imported_only_when_the_summary_is_shown(flag: str, rich: list[s
                           env={**os.environ, "PYTHONPATH": str(ROOT)})  # fmt: skip
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.splitlines()[-1] == f"1 {rich}"  # exit 1: three inconsistent dialogues
+
+
+# --- 5: one bad LLM reply costs its dialogue only; an unreachable server is one line ----------
+
+def _experiment(tmp_path: Path, base_url: str, *extra: str):
+    pytest.importorskip("openai")
+    args = ["experiment", SGD_DEV / "dialogues_001.json", "--domain", "Restaurants_2", "--limit", "4", "--no-plots",
+            "--out", tmp_path / "out", "--base-url", base_url, "--retries", "0", "--request-timeout", "1",
+            "--cache-dir", tmp_path / "cache", *extra]  # fmt: skip
+    return invoke(*args)
+
+
+@pytest.mark.skipif(not SGD_DEV.is_dir(), reason="../shared/data/sgd is not beside the repo")
+@pytest.mark.parametrize("bad", ["500", "timeout", "garbage"])
+def test_one_bad_llm_reply_is_reported_for_its_dialogue_and_the_run_goes_on(tmp_path: Path, bad: str) -> None:
+    calls: list[int] = []
+
+    def reply(messages: list[dict], body: dict) -> str | Status:
+        calls.append(1)
+        if len(calls) != 2:
+            return "User: hi\nSystem: hello"
+        if bad == "500":
+            return Status(500, "boom")
+        if bad == "timeout":
+            time.sleep(2.5)  # past --request-timeout 1
+            slept.set()
+        return "\x00{not an answer" * 50
+
+    slept = threading.Event()
+    with FakeOpenAI(reply) as server:
+        result = _experiment(tmp_path, server.base_url, "--concurrency", "1")
+        if bad == "timeout":  # the late answer meets a closed connection: let its handler finish here
+            slept.wait(10)
+            time.sleep(0.3)
+    assert result.exit_code == 0, result.output
+    answers = [json.loads(line) for line in (tmp_path / "out" / "llm_answers.jsonl").read_text().splitlines()]
+    assert len(answers) == 4 and {a["source"] for a in answers} == {str(SGD_DEV / "dialogues_001.json")}
+    failed = [a for a in answers if a["alignment"]["error"]]
+    named = [line for line in result.stderr.splitlines() if ": LLM: " in line]
+    if bad == "garbage":  # an answer, malformed: aligned to nothing, its masks wrong; no error
+        assert not failed and not named and any(a["alignment"]["missing_turns"] for a in answers)
+    else:
+        assert len(failed) == 1 and failed[0]["answer"] is None
+        assert named == [f"{SGD_DEV / 'dialogues_001.json'}: dialogue {failed[0]['dialogue_id']}: LLM: "
+                         f"{failed[0]['alignment']['error']} (its masks count as wrong)"]
+    assert "| LLM |" in result.stdout  # the LLM was measured on the others
+    rows = [json.loads(line) for line in (tmp_path / "out" / "results.jsonl").read_text().splitlines()]
+    assert len(rows) == 4 and all(r["error"] is None for r in rows)
+
+
+@pytest.mark.skipif(not SGD_DEV.is_dir(), reason="../shared/data/sgd is not beside the repo")
+def test_an_unreachable_llm_server_is_one_line_and_exit_2(tmp_path: Path) -> None:
+    url = unused_url()
+    result = _experiment(tmp_path, url)
+
+    assert result.exit_code == 2
+    errors = [line for line in result.stderr.splitlines() if "error" in line.lower() or line.startswith("LLM")]
+    assert len(errors) == 1 and errors[0].startswith(f"csp-check: error: --base-url {url}: cannot reach the LLM server")
+    assert "No LLM row" in (tmp_path / "out" / "tables.md").read_text()
+
+
+def test_the_requests_not_yet_sent_to_an_unreachable_server_are_not_sent(tmp_path: Path) -> None:
+    pytest.importorskip("openai")
+    settings = LLMSettings(base_url=unused_url(), model="m", max_retries=1, backoff=0.5, concurrency=1, cache_dir=None)
+    client = ChatClient(settings)
+    seen: list[int] = []
+    started = time.perf_counter()
+    answers = client.complete_many([(f"prompt {i}", i) for i in range(20)], progress=False,
+                                   on_done=lambda i, answer: seen.append(i))  # fmt: skip
+    assert time.perf_counter() - started < 5  # not 20 requests x (1 retry + 0.5 s backoff)
+    assert sorted(seen) == list(range(20)) and all(isinstance(a, CompletionError) and a.unreachable for a in answers)
+    assert client.requests <= 2 * settings.concurrency + 2
