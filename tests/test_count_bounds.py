@@ -27,7 +27,7 @@ from csp_check.language.normalize import MAX_COUNT, parse_count, phone_like
 from csp_check.llm.align import UNALIGNED, align_answer
 from csp_check.llm.prompt import MASK, masked_turns
 from csp_check.models import Span
-from csp_check.readers.kb import load_kb_option
+from csp_check.readers.kinds import load_kb_option
 from csp_check.solvers.encoding import encode
 
 pytestmark = [needs_multiwoz, needs_multiwoz_val]

@@ -34,7 +34,8 @@ from csp_check.models import (
     Variable,
     VariableKind,
 )
-from csp_check.output.console import render_summary, summary_json
+from csp_check.output.console import render_summary
+from csp_check.output.plain import summary_json
 from csp_check.pipeline import check_dialogue, dialogue_csp
 from csp_check.score.corpus import CorpusSummary
 from csp_check.solvers import SolveStatus, get_solver

@@ -43,9 +43,10 @@ from csp_check.drift.suite import BUNDLED_SUITE, SuitePrompt, load_suite
 from csp_check.drift.task_measures import ALL_MEASURES
 from csp_check.errors import CspCheckError, UsageError
 from csp_check.llm.client import LLMSettings
-from csp_check.output.console import Bar, KbUse
+from csp_check.output.console import Bar
+from csp_check.output.plain import KbUse
 from csp_check.readers import FORMATS
-from csp_check.readers.kb import load_kb_option
+from csp_check.readers.kinds import load_kb_option
 
 EXIT_ERROR = 2
 

@@ -35,7 +35,7 @@ from csp_check.models import Dialogue
 from csp_check.output.console import Bar
 from csp_check.output.report_file import check_writable_dir
 from csp_check.pipeline import load_corpus
-from csp_check.readers.kb import load_kb_option
+from csp_check.readers.kinds import load_kb_option
 from csp_check.run.engines import check_engine, engine_options
 from csp_check.solvers import get_solver
 from csp_check.solvers.defaults import DEFAULT_SOLVER, DEFAULT_TIME_LIMIT
@@ -112,6 +112,7 @@ def experiment(
     config = ExperimentConfig(
         paths=list(paths), domain=domain, kb=kb, limit=limit, seed=seed, solver=solver_name, time_limit=time_limit,
         single_domain=not multi_domain, llm=llm, jobs=jobs, progress=_stage_bar, engine=engine, ray_address=ray_address,
+        llm_answers=out_dir / "llm_answers.jsonl" if llm is not None else None,
     )  # fmt: skip
     result = run_experiment(config, log=lambda msg: click.echo(msg, err=True))
     if not any(r.error is None for r in result.dialogues):
@@ -124,12 +125,17 @@ def experiment(
     except OSError as err:  # the disk filled up meanwhile
         raise click.UsageError(f"--out {out_dir}: cannot write {err.filename or ''}: {err.strerror or err}") from None
     click.echo(table3(result).markdown())
-    click.echo(f"\nwrote {len(written)} files to {out_dir}/ (tables.md, table1-5.csv, results.jsonl"
+    click.echo(f"\nwrote {len(written) + (llm is not None)} files to {out_dir}/ (tables.md, table1-5.csv, results.jsonl"
+               + (", llm_answers.jsonl" if llm is not None else "")
                + ("" if no_plots else ", *.png") + f") in {result.seconds:.0f} s")  # fmt: skip
     failed = [r for r in result.dialogues if r.error is not None]
     if failed:  # each was named on stderr as it failed; the tables leave them out, results.jsonl keeps them
         click.echo(f"csp-check: error: {len(failed)} of {len(result.dialogues)} dialogues could not be scored (named "
                    f"above; their results.jsonl rows carry the error); the tables leave them out", err=True)  # fmt: skip
+    if result.llm_unreachable is not None:  # one line: the server, and why
+        click.echo(f"csp-check: error: --base-url {base_url}: cannot reach the LLM server ({result.llm_unreachable}); "
+                   "the LLM row is left out of the tables (not measured)", err=True)  # fmt: skip
+        raise SystemExit(2)
     if result.llm_failures and result.llm_failures == result.llm_requests:
         click.echo(f"csp-check: error: every LLM request failed ({result.llm_failures} dialogues): the LLM row is left "
                    f"out of the tables (not measured); check --base-url {base_url} and the server", err=True)  # fmt: skip

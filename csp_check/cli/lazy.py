@@ -1,6 +1,10 @@
 """A click group whose subcommands are imported when they are run (click's "lazily loading
 subcommands" pattern): ``csp-check validate`` never imports the API-call half or the experiment,
-whose modules (and spaCy, which the NLSI instruction parser loads) cost memory and start-up time."""
+whose modules (and spaCy, which the NLSI instruction parser loads) cost memory and start-up time.
+
+The same pattern serves what a command needs only for some output (:func:`load`): ``validate``
+loads :mod:`csp_check.output.console` (rich: a progress bar on a terminal, the summary) only when
+it shows one, never with ``--quiet`` or ``--json``."""
 
 from __future__ import annotations
 
@@ -13,6 +17,13 @@ from typing import Any
 import click
 
 from csp_check.cli.usage import one_line
+
+
+def load(target: str) -> Any:
+    """The attribute named by ``"module:attribute"``, its module imported now (at first use;
+    Python keeps it imported), as :class:`LazyGroup` loads a subcommand."""
+    module, _, attribute = target.partition(":")
+    return getattr(importlib.import_module(module), attribute)
 
 
 class LazyGroup(click.Group):
@@ -68,8 +79,7 @@ class LazyGroup(click.Group):
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
         if cmd_name in self.lazy_subcommands:
-            module, _, attribute = self.lazy_subcommands[cmd_name].partition(":")
-            command = getattr(importlib.import_module(module), attribute)
+            command = load(self.lazy_subcommands[cmd_name])
             if not isinstance(command, click.Command):
                 raise TypeError(f"{self.lazy_subcommands[cmd_name]} is not a click command")
             return command

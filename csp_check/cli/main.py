@@ -40,18 +40,19 @@ from collections.abc import Callable
 from contextlib import ExitStack
 from itertools import islice
 from pathlib import Path
+from typing import Any
 
 import click
 
 from csp_check import constraint_ids
-from csp_check.cli.lazy import LazyGroup
-from csp_check.cli.paths import fail_if_none_exist
+from csp_check.cli.lazy import LazyGroup, load
+from csp_check.cli.paths import fail_if_none_exist, refuse_if_no_dialogues
 from csp_check.delexicalize.delexicalizer import delexicalize
 from csp_check.errors import CspCheckError, InputError, UsageError
 from csp_check.families import DIALOGUE_GROUPS, GROUPS, families, label
 from csp_check.models import ALL_CONSTRAINTS, ConstraintId, Dialogue, Status
-from csp_check.output.console import KbUse, RunProgress, render_summary, summary_json
 from csp_check.output.kb_coverage import kb_coverage_warning
+from csp_check.output.plain import KbUse, QuietProgress, summary_json
 from csp_check.output.report_file import (
     ReportWriter,
     check_report_path,
@@ -64,7 +65,7 @@ from csp_check.output.report_file import (
 from csp_check.output.totals import count_in_background
 from csp_check.pipeline import dialogue_csp, load_corpus, with_annotations
 from csp_check.readers import FORMATS, input_files, jsonl_total
-from csp_check.readers.kb import load_kb_option
+from csp_check.readers.kinds import load_kb_option
 from csp_check.readers.surrogates import safe
 from csp_check.readers.zipped import BUDGET_ENV, DEFAULT_MAX_UNZIPPED
 from csp_check.run import interrupts
@@ -77,6 +78,9 @@ from csp_check.solvers import DEFAULT_CAP, DEFAULT_SOLVER, DEFAULT_TIME_LIMIT, S
 from csp_check.solvers import export_mzn as write_mzn
 
 EXIT_OK, EXIT_INCONSISTENT, EXIT_ERROR, EXIT_INTERRUPTED = 0, 1, 2, 130
+#: What validate shows with rich, loaded only when shown (:func:`csp_check.cli.lazy.load`): rich
+#: costs start-up time, and ``--quiet``, ``--json`` and a run whose stderr is no terminal need none.
+RICH_VIEWS = {"summary": "csp_check.output.console:render_summary", "bar": "csp_check.output.console:RunProgress"}
 
 
 def parse_constraints(ctx: click.Context, param: click.Parameter, value: str) -> tuple[ConstraintId, ...]:
@@ -239,6 +243,7 @@ def validate(
     be read or checked (2 takes precedence over 1).
     """
     fail_if_none_exist(paths)
+    refuse_if_no_dialogues(paths)
     check_engine(engine, ray_address)
     with InterruptFlag() as flag:
         try:
@@ -365,7 +370,7 @@ def _validate(
         if as_json:
             click.echo(summary_json(summary, [warning] if warning else None))
         elif not quiet:
-            render_summary(summary, show=show)
+            load(RICH_VIEWS["summary"])(summary, show=show)
             if warning:
                 click.echo(warning, err=True)
     except BrokenPipeError:  # stdout closed early (| head): the verdict still decides the exit code
@@ -378,19 +383,27 @@ def _validate(
 
 def _run_progress(
     paths: tuple[Path, ...], fmt: str, quiet: bool, skipped: int = 0, verb: str = "checking", split: str | None = None
-) -> RunProgress:
-    """The progress bar of a run over ``paths``: off with ``--quiet`` or when stderr is not a
-    terminal; out of the number of dialogues when it is known (JSONL; a single JSON file or zip,
-    counted while the run goes: :mod:`csp_check.output.totals`), else of files."""
-    progress = RunProgress(enabled=False if quiet else None, verb=verb)
-    if progress.enabled:
-        files = input_files(list(paths), fmt)
-        total = jsonl_total(files)
-        progress = RunProgress(enabled=True, total=None if total is None else max(total - skipped, 0),
-                               files=len(files), verb=verb)  # fmt: skip
-        if total is None and len(files) == 1 and split is None:  # one JSON file or zip: counted meanwhile
-            count_in_background(files[0], fmt, lambda n: progress.set_total(max(n - skipped, 0)))
+) -> Any:
+    """The progress bar of a run over ``paths`` (a :class:`~csp_check.output.console.RunProgress`),
+    or :class:`~csp_check.output.plain.QuietProgress` (no bar, no rich) with ``--quiet`` or when
+    stderr is not a terminal; out of the number of dialogues when it is known (JSONL; a single
+    JSON file or zip, counted while the run goes: :mod:`csp_check.output.totals`), else of files."""
+    if quiet or not _stderr_is_terminal():
+        return QuietProgress()
+    files = input_files(list(paths), fmt)
+    total = jsonl_total(files)
+    progress = load(RICH_VIEWS["bar"])(enabled=True, total=None if total is None else max(total - skipped, 0),
+                                       files=len(files), verb=verb)  # fmt: skip
+    if total is None and len(files) == 1 and split is None:  # one JSON file or zip: counted meanwhile
+        count_in_background(files[0], fmt, lambda n: progress.set_total(max(n - skipped, 0)))
     return progress
+
+
+def _stderr_is_terminal() -> bool:
+    try:
+        return sys.stderr.isatty()
+    except (AttributeError, ValueError):  # closed or replaced by an object without a descriptor
+        return False
 
 
 def _solver_options_used(solver_name: str | None, vca: bool, count: bool, repair: bool) -> None:
@@ -438,6 +451,7 @@ def export_mzn(
     Exit 0 when written; 2 if the dialogue is missing or unreadable, or on a usage error.
     """
 
+    refuse_if_no_dialogues([path])
     try:
         kb = load_kb_option(kb_path) if kb_path is not None else None
         unreadable: InputError | None = None
@@ -483,6 +497,7 @@ def delexicalize_command(paths: tuple[Path, ...], out_path: Path | None, fmt: st
     """
 
     fail_if_none_exist(paths)
+    refuse_if_no_dialogues(paths)
     failed = False
     written = 0
     try:

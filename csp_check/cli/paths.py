@@ -8,6 +8,10 @@ any work (no KB loaded, no report opened).
   exist (``experiment``, ``nlsi build``, ``nlsi experiment``, ``calls``, ``--kb``, ``--schema``);
 - :func:`fail_if_none_exist` is for ``validate`` and ``delexicalize``, where a missing path among
   readable ones stays one error line in a run that checks the rest (docs/cli.md, "Bad input");
+- :func:`refuse_if_no_dialogues` is for ``validate``, ``delexicalize`` and ``export-mzn``: when
+  every path is clearly no dialogue file (an NLSI release file, a KB, a schema) each is one line
+  naming the command that reads it, and exit 2 (no empty summary); among dialogue files such a
+  path is the reader's one error line (:func:`csp_check.readers.sniff_format`);
 - :func:`of_kind` is for the commands that read one kind of file (``benchmark citod``: CI-ToD,
   ``calls``: NLSI examples): a file clearly of another kind is one line, not one error per item.
 """
@@ -51,6 +55,18 @@ def existing_paths(ctx: click.Context, param: click.Parameter, value: object) ->
     if missing:
         _say_missing(missing)
     return value
+
+
+def refuse_if_no_dialogues(paths: Iterable[Path]) -> None:
+    """Exit 2 with one line per path when every one of ``paths`` is clearly of a kind that is not
+    dialogues (:func:`csp_check.readers.kinds.wrong_kind`), e.g. ``csp-check: error: FILE: this is
+    an NLSI release file (…), not dialogues; use `csp-check calls FILE --schema DIR```; return
+    otherwise. Raises ``SystemExit(2)``."""
+    messages = [wrong_kind(Path(path), "dialogues") for path in paths]
+    if messages and all(messages):
+        for message in messages:
+            click.echo(f"csp-check: error: {message}", err=True)
+        sys.exit(EXIT_ERROR)
 
 
 def of_kind(paths: Iterable[Path], expected: str) -> tuple[list[Path], bool]:

@@ -20,11 +20,14 @@ VCA (spec §3).
 
 from __future__ import annotations
 
+import json
 import random
 import time
 from collections.abc import Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor
+from contextlib import ExitStack
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -110,6 +113,7 @@ class ExperimentResult(BaseModel):
     llm_requests: int = Field(0, description="dialogues sent to the LLM (with at least one mask)")
     llm_failures: int = Field(0, description="of those, the ones whose request failed for good")
     llm_left_out: str | None = Field(None, description="why the LLM has no row (every request failed), or None")
+    llm_unreachable: str | None = Field(None, description="the error when the LLM server could not be reached at all")
     dialogues: list[DialogueResult] = Field(default_factory=list)
 
 
@@ -123,7 +127,10 @@ class ExperimentConfig:
     to add the LLM relexicalizer (``None``: not run); ``jobs``: worker processes for scoring
     (``engine`` ``ray``: Ray tasks, on the cluster at ``ray_address`` or a local Ray with
     ``jobs`` CPUs); ``kb``: a :class:`~csp_check.models.KnowledgeBase`
-    whose table ``domain`` is the instance pool (MultiWOZ DB) instead of the corpus's results.
+    whose table ``domain`` is the instance pool (MultiWOZ DB) instead of the corpus's results;
+    ``llm_answers``: a JSONL file (replaced) that gets one line per dialogue sent to the LLM as
+    its answer arrives (``dialogue_id``, ``source``, ``answer``, ``alignment``): what a stopped
+    run has already paid for.
     """
 
     paths: Sequence[str | Path]
@@ -144,6 +151,7 @@ class ExperimentConfig:
     engine: str = "local"
     ray_address: str | None = None
     configs: dict[str, frozenset[ConstraintId]] = field(default_factory=configs)
+    llm_answers: Path | None = None
 
 
 def get_solver(name: str) -> Any:
@@ -278,7 +286,13 @@ def run_experiment(config: ExperimentConfig, log: Any = print) -> ExperimentResu
     for name in names:
         if name == "llm":
             llm = get_relexicalizer("llm", settings=config.llm, progress=config.llm_progress)
-            assignments = relexicalize_many(llm, items, random.Random(f"{config.seed}:llm"))
+            with ExitStack() as stack:
+                out = None
+                if config.llm_answers is not None:
+                    config.llm_answers.parent.mkdir(parents=True, exist_ok=True)
+                    out = stack.enter_context(open(config.llm_answers, "w", encoding="utf-8"))
+                llm.on_result = partial(_llm_result, out, log, {r.dialogue_id: r.source for r in rows})  # type: ignore[attr-defined]
+                assignments = relexicalize_many(llm, items, random.Random(f"{config.seed}:llm"))
         else:
             options = {"solver": config.solver, "time_limit": config.time_limit} if name == "csp" else {}
             relex = get_relexicalizer(name, **options)
@@ -301,17 +315,22 @@ def run_experiment(config: ExperimentConfig, log: Any = print) -> ExperimentResu
         for row in rows:
             report = llm.reports.get(row.dialogue_id)
             row.alignment = report.model_dump() if report is not None else None
-        log(f"LLM: {llm.client.requests} HTTP requests, {llm.client.cache_hits} cached answers")
         failed = [r for r in llm.reports.values() if r.error]
         result.llm_failures = len(failed)
         result.llm_requests = sum(1 for r in llm.reports.values() if r.masks or r.error)
+        result.llm_unreachable = llm.unreachable  # type: ignore[attr-defined]
+        if result.llm_unreachable is None:  # an unreachable server is one line, the command's
+            log(f"LLM: {llm.client.requests} HTTP requests, {llm.client.cache_hits} cached answers")  # type: ignore[attr-defined]
         if failed and len(failed) == result.llm_requests:  # nothing measured: no row, and say why
             result.llm_left_out = (f"every one of the {len(failed)} LLM requests failed ({failed[0].dialogue_id}: "
                                    f"{failed[0].error}): the LLM was not measured")  # fmt: skip
+            if result.llm_unreachable is not None:
+                result.llm_left_out = f"the LLM server is unreachable ({result.llm_unreachable}): the LLM was not measured"
             result.relexicalizers = [n for n in result.relexicalizers if n != "llm"]
             for row in rows:
                 row.assignments.pop("llm", None)
-            log(f"LLM: {result.llm_left_out}; its row is left out of the tables")
+            if result.llm_unreachable is None:
+                log(f"LLM: {result.llm_left_out}; its row is left out of the tables")
         elif failed:
             log(f"LLM: {len(failed)} of {result.llm_requests} dialogues got no answer "
                 f"({failed[0].dialogue_id}: {failed[0].error}); their masks count as wrong")  # fmt: skip
@@ -331,6 +350,19 @@ def run_experiment(config: ExperimentConfig, log: Any = print) -> ExperimentResu
             bar.advance()
     result.seconds = time.perf_counter() - start
     return result
+
+
+def _llm_result(out: Any, log: Any, sources: dict[str, str], csp: CSP, report: Any, answer: str | None,
+                unreachable: bool) -> None:  # fmt: skip
+    """One dialogue's LLM answer, as it arrives: a line of ``llm_answers.jsonl`` (flushed: a
+    stopped run keeps it) and, when it failed, one line naming the dialogue (not when the server
+    is unreachable: the command says that once)."""
+    if report.error and not unreachable:
+        log(f"{sources.get(csp.dialogue_id, '?')}: dialogue {csp.dialogue_id}: LLM: {report.error} (its masks count as wrong)")
+    if out is not None:
+        out.write(json.dumps({"dialogue_id": csp.dialogue_id, "source": sources.get(csp.dialogue_id), "answer": answer,
+                              "alignment": report.model_dump()}, ensure_ascii=False) + "\n")  # fmt: skip
+        out.flush()
 
 
 def _fail_row(row: DialogueResult, error: str, log: Any) -> None:

@@ -32,7 +32,7 @@ import re
 import tempfile
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -108,10 +108,13 @@ class Completion:
 
 @dataclass
 class CompletionError:
-    """A request that failed for good: the last error, attempts made."""
+    """A request that failed for good: the last error, attempts made; ``unreachable``: nothing
+    answered at the server's address (connection refused, no route, an unknown host), or the
+    request was not sent because of that (:meth:`ChatClient.complete_many`)."""
 
     error: str
     attempts: int = 0
+    unreachable: bool = False
 
 
 class ResponseCache:
@@ -208,6 +211,7 @@ class ChatClient:
         client = self._openai()
         attempts = 0
         last = ""
+        unreachable = False
         for attempt in range(self.settings.max_retries + 1):
             if attempt:
                 time.sleep(self.settings.backoff * 2 ** (attempt - 1))
@@ -218,13 +222,14 @@ class ChatClient:
                 text = self._request(client, messages, seed)
             except Exception as err:  # classified below: retry or give up
                 last = redact(" ".join(f"{type(err).__name__}: {err}".split())[:2000], self.api_key())
+                unreachable = _unreachable(err)
                 if not _retryable(err):
-                    return CompletionError(error=last, attempts=attempts)
+                    return CompletionError(error=last, attempts=attempts, unreachable=unreachable)
                 continue
             if self.cache is not None:
                 self.cache.put(key, text, {"model": self.settings.model, "temperature": self.settings.temperature, "seed": seed})
             return Completion(text=text, attempts=attempts)
-        return CompletionError(error=f"gave up after {attempts} attempts: {last}", attempts=attempts)
+        return CompletionError(error=f"gave up after {attempts} attempt{'' if attempts == 1 else 's'}: {last}", attempts=attempts, unreachable=unreachable)
 
     def _request(self, client: Any, messages: list[dict[str, str]], seed: int | None) -> str:
         kwargs: dict[str, Any] = {
@@ -282,22 +287,52 @@ class ChatClient:
         return b"".join(chunks).decode("utf-8", "replace")
 
     def complete_many(
-        self, prompts: Sequence[tuple[str, int | None]], progress: bool = True, description: str = "LLM"
+        self, prompts: Sequence[tuple[str, int | None]], progress: bool = True, description: str = "LLM",
+        on_done: Callable[[int, Completion | CompletionError], None] | None = None,
     ) -> list[Completion | CompletionError]:
-        """Answers to ``(prompt, seed)`` pairs, in order, ``settings.concurrency`` at a time."""
+        """Answers to ``(prompt, seed)`` pairs, in order, ``settings.concurrency`` at a time.
+
+        ``on_done(i, answer)`` is called in the calling thread as each answer arrives (in the
+        order they come: a caller writes its partial results then). When the server is
+        unreachable (:attr:`CompletionError.unreachable`) before any answer came, the requests
+        not yet sent are not sent: each is a ``CompletionError`` saying so, at once."""  # fmt: skip
         results: list[Completion | CompletionError | None] = [None] * len(prompts)
         workers = max(1, self.settings.concurrency)
+        answered = stopped = False
         with _progress(progress, description, len(prompts)) as advance:
             with ThreadPoolExecutor(max_workers=workers) as pool:
                 futures = {pool.submit(self.complete, p, s): i for i, (p, s) in enumerate(prompts)}
                 for future in as_completed(futures):
                     i = futures[future]
-                    try:
-                        results[i] = future.result()
-                    except Exception as err:  # a bug or a missing package: report, do not crash
-                        results[i] = CompletionError(error=redact(f"{type(err).__name__}: {err}", self.api_key()))
+                    result: Completion | CompletionError
+                    if future.cancelled():
+                        result = CompletionError(error=f"not sent: the server at {self.settings.base_url} is unreachable",
+                                                 unreachable=True)  # fmt: skip
+                    else:
+                        try:
+                            result = future.result()
+                        except Exception as err:  # a bug or a missing package: report, do not crash
+                            result = CompletionError(error=redact(f"{type(err).__name__}: {err}", self.api_key()))
+                    answered = answered or isinstance(result, Completion)
+                    if isinstance(result, CompletionError) and result.unreachable and not answered and not stopped:
+                        stopped = True  # nothing answers there: do not wait for every retry of every request
+                        for other in futures:
+                            other.cancel()
+                    results[i] = result
+                    if on_done is not None:
+                        on_done(i, result)
                     advance()
         return [r if r is not None else CompletionError(error="not run") for r in results]
+
+
+def _unreachable(err: Exception) -> bool:
+    """Whether ``err`` says nothing answers at the server's address (a connection error that is
+    not a timeout: a server that accepts and is slow is reachable)."""
+    try:
+        import openai
+    except ImportError:  # pragma: no cover
+        return False
+    return isinstance(err, openai.APIConnectionError) and not isinstance(err, openai.APITimeoutError)
 
 
 def _retryable(err: Exception) -> bool:

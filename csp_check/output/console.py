@@ -1,18 +1,19 @@
-"""Show a corpus run: a progress bar while it runs, the summary at the end (rich or JSON).
+"""Show a corpus run with rich: a progress bar while it runs, the summary at the end.
 
 - :class:`RunProgress`: progress on stderr, only when stderr is a terminal (tests, CI and pipes
   stay clean); it also prints the per-dialogue error lines, one line each, never wrapped.
 - :func:`render_summary`: dialogues, variables, GCA, the paper's Table 2 (coverage), violations
   by constraint and the first violations in full (dialogue, constraint, turns, spans, text,
   evidence).
-- :func:`summary_json`: the same as one JSON object (:meth:`CorpusSummary.to_json_dict`).
-- :class:`KbUse`: which input files got no KB constraint (C4–C6) for want of a KB, and the
-  warning that says so.
+
+rich costs start-up time: ``validate`` loads this module only when its output needs it (a bar on
+a terminal, the summary), never with ``--quiet`` or ``--json`` (:mod:`csp_check.cli.lazy`); what
+a run shows without rich (:class:`~csp_check.output.plain.QuietProgress`, the JSON summary, the
+KB warning) is :mod:`csp_check.output.plain`.
 """
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 from types import TracebackType
@@ -32,10 +33,9 @@ from rich.progress import (
 from rich.table import Column, Table
 from rich.text import Text
 
-from csp_check.corpora import CONVLAB, JSONL, SGD
 from csp_check.families import PAPER_GROUPS, ids, label
 from csp_check.models import DialogueReport, Status, Violation
-from csp_check.readers.surrogates import safe
+from csp_check.output.plain import n as _n
 from csp_check.score.corpus import CorpusSummary, SolverTotals, ViolationExample, group_order_key, is_annotation
 
 
@@ -177,70 +177,6 @@ class RunProgress:
             click.echo(line, err=True)
 
 
-#: Formats whose dialogues can carry their own KB (the results the system saw), and where: the
-#: corpus profiles' :attr:`~csp_check.corpora.profile.CorpusProfile.own_results`, in the order the
-#: warning names them.
-OWN_KB = {fmt: p.own_results for p in (SGD, CONVLAB, JSONL) if p.own_results for fmt in sorted(p.formats)}
-
-
-class KbUse:
-    """Per input file: dialogues with variables, and those of them given any C4–C6 instance.
-
-    A run without ``--kb`` builds C4–C6 only from KB results inside the data (spec §6: SGD
-    ``service_results``, unified ``db_results``, our JSONL ``kb_results``). A file none of
-    whose dialogues got a C4–C6 instance almost surely had no KB: :meth:`warning` names it (and
-    says only what is known: no ``--kb``, no C4–C6 built). A single dialogue without one is
-    normal: it may offer nothing.
-    """
-
-    KB_CONSTRAINTS = ("C4", "C5", "C6")
-
-    def __init__(self) -> None:
-        self.files: dict[str, list[int]] = {}  # source → [dialogues with variables, with C4–C6]
-        #: (source, dialogue id) → the domains a certain C4–C6 violation of that dialogue is about
-        self.flagged: dict[tuple[str, str], set[str]] = {}
-
-    def add(self, report: DialogueReport) -> None:
-        """Count one checked dialogue (errors and empty dialogues are not counted)."""
-        if report.status is Status.ERROR or not report.variables:
-            return
-        domains = {ref.slot.split(".")[0] for v in report.violations if v.certain and v.constraint.value in self.KB_CONSTRAINTS
-                   for ref in v.variables if "." in ref.slot}  # fmt: skip
-        if domains:
-            self.flagged[(report.source, report.dialogue_id)] = domains
-        counts = self.files.setdefault(report.source, [0, 0])
-        counts[0] += 1
-        counts[1] += any(report.coverage.get(c, 0) for c in self.KB_CONSTRAINTS)
-
-    def without_kb(self) -> list[str]:
-        """The files whose dialogues got no C4–C6 instance at all, in input order."""
-        return [source for source, (_, kb) in self.files.items() if kb == 0]
-
-    def warning(self, enabled: tuple[str, ...] = KB_CONSTRAINTS) -> str | None:
-        """One line for stderr when some file had no KB (``None`` otherwise, or when none of
-        C4–C6 is enabled)."""
-        files = self.without_kb()
-        if not files or not set(enabled) & set(self.KB_CONSTRAINTS):
-            return None
-        dialogues = sum(self.files[f][0] for f in files)
-        where = files[0] if len(files) == 1 else f"{files[0]} and {len(files) - 1} more file(s)"
-        if len(files) == len(self.files):
-            where = f"{where} (every input)"
-        own = ", ".join(f"{fmt} ({field})" for fmt, field in OWN_KB.items())
-        return (f"warning: no --kb, and none of the {_n(dialogues)} dialogue(s) of {where} got a KB constraint: "
-                f"C4-C6 (no-result, offers, amounts) were not built, and C1's value sets and the reading of values had no KB "
-                f"values. KB results come inside {own} data; for the rest give --kb FILE_OR_DIR (MultiWOZ: its db/ folder)")
-
-
-def summary_json(summary: CorpusSummary, warnings: list[str] | None = None) -> str:
-    """The summary as a JSON object (one line); ``warnings`` (e.g. :meth:`KbUse.warning`) under
-    the key ``warnings`` when there are any (``--json`` keeps stderr for errors)."""
-    data = summary.to_json_dict()
-    if warnings:
-        data["warnings"] = warnings
-    return safe(json.dumps(data, ensure_ascii=False))  # a lone surrogate (a file's name, a KB's key) as its JSON escape
-
-
 class _StdoutConsole(Console):
     """A console on stdout that, when its reader goes away (``| head``), stops writing quietly
     instead of exiting 1 as rich does: the run's verdict decides the exit code."""
@@ -296,10 +232,6 @@ def render_summary(summary: CorpusSummary, console: Console | None = None, show:
         console.print(Text(f"{'; '.join(parts)} (listed on stderr).", style="red"))
 
 
-def _n(x: int) -> str:
-    return f"{x:,}"
-
-
 def _headline(s: CorpusSummary) -> Text:
     text = Text(f"{_n(s.dialogues)} dialogue{'' if s.dialogues == 1 else 's'}: ", style="bold")
     text.append(f"{_n(s.checked)} checked, ")
@@ -337,16 +269,22 @@ def _gca_line(s: CorpusSummary) -> Text:
 
 
 def _family_line(s: CorpusSummary) -> Text:
-    """Dialogues flagged by the paper's C1–C6 and, apart, by the annotation family (S1)."""
+    """Dialogues flagged by the paper's C1–C6 and, apart, by the annotation family (S1), each
+    count split into certain and for review only (the exit code and GCA count only the certain
+    ones unless ``--strict``: docs/certainty.md)."""
 
-    paper, annotation = s.flagged.get("paper", 0), s.flagged.get("annotation", 0)
-    text = Text(f"flagged by {label(ids(PAPER_GROUPS)).replace(', ', ',')}: {_n(paper)} dialogues")
-    if s.checked:
-        text.append(f" ({paper / s.checked:.1%})")
-    text.append(f"; by the annotation family ({label(ids(('annotation',)))}, state/calls vs the user's text): {_n(annotation)}")
-    if s.checked:
-        text.append(f" ({annotation / s.checked:.1%})")
+    text = Text(f"flagged by {label(ids(PAPER_GROUPS)).replace(', ', ',')}: ")
+    text.append_text(_flagged(s, "paper", " dialogues"))
+    text.append(f"; by the annotation family ({label(ids(('annotation',)))}, state/calls vs the user's text): ")
+    text.append_text(_flagged(s, "annotation"))
     return text
+
+
+def _flagged(s: CorpusSummary, family: str, unit: str = "") -> Text:
+    """``"128 dialogues (12.8%: 93 certain, 35 for review only)"``."""
+    flagged, certain = s.flagged.get(family, 0), s.flagged_certain.get(family, 0)
+    share = f"{flagged / s.checked:.1%}: " if s.checked else ""
+    return Text(f"{_n(flagged)}{unit} ({share}{_n(certain)} certain, {_n(flagged - certain)} for review only)")
 
 
 def _add_rows(table: Table, rows: list, cells) -> None:
@@ -434,11 +372,14 @@ def _violation_table(s: CorpusSummary) -> Table | None:
     table = Table(title="Violations by constraint", box=box.SIMPLE_HEAD, show_edge=False, title_justify="left")
     table.add_column("Constraint")
     table.add_column("violations", justify="right")
-    table.add_column("dialogues", justify="right")
     if any(row.uncertain for row in rows):
         table.add_column("of which for review", justify="right")
-        _add_rows(table, rows, lambda row: (row.constraint, _n(row.violations), _n(row.dialogues), _n(row.uncertain)))
+        table.add_column("dialogues", justify="right")
+        table.add_column("of which certain", justify="right")
+        _add_rows(table, rows, lambda row: (row.constraint, _n(row.violations), _n(row.uncertain), _n(row.dialogues),
+                                            _n(row.certain_dialogues)))  # fmt: skip
     else:
+        table.add_column("dialogues", justify="right")
         _add_rows(table, rows, lambda row: (row.constraint, _n(row.violations), _n(row.dialogues)))
     return table
 

@@ -15,6 +15,7 @@ from pathlib import Path
 
 from csp_check.errors import InputError, UsageError
 from csp_check.models import Dialogue
+from csp_check.readers.foreign import foreign_kind, not_dialogues
 from csp_check.readers.kb import load_kb
 
 from . import citod, jsonl, multiwoz, multiwoz22, sgd, text, unified
@@ -25,7 +26,12 @@ FORMATS = ("auto", *READERS)
 
 
 def sniff_format(path: Path) -> str:
-    """Name of the reader that recognises ``path``; raises :class:`InputError` if none does."""
+    """Name of the reader that recognises ``path``; raises :class:`InputError` if none does, or
+    when ``path`` holds NLSI examples or a service schema (one line naming the command that
+    reads it: :mod:`csp_check.readers.foreign`)."""
+    foreign = foreign_kind(path)
+    if foreign is not None:
+        raise InputError(str(path), not_dialogues(path, foreign))
     for name, module in READERS.items():
         try:
             if module.sniff(path):
@@ -230,6 +236,9 @@ def _read_folder(path: Path, fmt: str, has_kb: bool) -> Iterator[Dialogue | Inpu
             hint = f"; looked for {', '.join(_SUFFIXES)} files a reader recognises, in every sub-folder"
             if any(path.glob("*_db.json")):
                 hint += " (this is a MultiWOZ DB: give it with --kb)"
+            foreign = next(((f, kind) for f in sorted(path.glob("*.json*")) if (kind := foreign_kind(f))), None)
+            if foreign is not None and foreign[1] != "schema":  # NLSI examples: name the command
+                hint += f" ({foreign[0]}: {not_dialogues(*foreign)})"
         yield InputError(str(path), f"no {what} in this folder{hint}")
 
 

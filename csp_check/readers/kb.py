@@ -12,7 +12,7 @@ Accepted inputs (:func:`load_kb`):
 (d) the short form ``{domain: [entity, …]}`` (an entity maps column → value), as a file or, through
     :func:`kb_from_json`, as data (the pytest plugin's ``kb=`` argument, docs/pytest-plugin.md).
 
-This is the one KB loader: every command's ``--kb`` (:func:`load_kb_option`), the experiment and
+This is the one KB loader: every command's ``--kb`` (:func:`csp_check.readers.kinds.load_kb_option`, which first refuses a file of another kind), the experiment and
 the pytest plugin load through it.
 
 Entity values become strings (:func:`entity_strings`): numbers and booleans by ``str()``
@@ -31,7 +31,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from csp_check.errors import CspCheckError, InputError, UsageError, json_error_text
+from csp_check.errors import InputError, json_error_text
 from csp_check.models import KbTable, KnowledgeBase
 from csp_check.readers.surrogates import lone_surrogate
 
@@ -87,17 +87,6 @@ def kb_from_json(data: Any, source: str | Path = "<kb>") -> KnowledgeBase:
     raise InputError(
         str(path), 'not a KB: expected {"domain", "entities"}, {"tables"}, {domain: [entity, …]} or a list of entities'
     )
-
-
-def load_kb_option(path: Path) -> KnowledgeBase:
-    """Load ``--kb PATH`` with :func:`load_kb` (every command's one ``--kb`` loader); raises :class:`UsageError` (one line)."""
-    try:
-        return load_kb(path)
-    except CspCheckError as err:
-        named = isinstance(err, InputError) and err.file.startswith(str(path))  # names the file: say it once
-        raise UsageError(f"--kb {err}" if named else f"--kb {path}: {err}") from None
-    except Exception as err:
-        raise UsageError(f"--kb {path}: cannot load KB: {type(err).__name__}: {err}") from None
 
 
 def entity_strings(entity: dict[str, Any]) -> dict[str, str]:

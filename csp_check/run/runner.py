@@ -46,7 +46,7 @@ from csp_check.models import ALL_CONSTRAINTS, ConstraintId, Dialogue, DialogueRe
 from csp_check.output.report_file import canonical_source
 from csp_check.pipeline import check_dialogue, dialogue_csp, error_report, load_corpus, report_for, with_annotations
 from csp_check.readers import FORMATS
-from csp_check.readers.kb import load_kb_option
+from csp_check.readers.kinds import load_kb_option
 from csp_check.run.engines import ENGINES
 from csp_check.run.interrupts import dialogue_deadline, worker_ignores_sigint
 from csp_check.run.ray_engine import RayShards

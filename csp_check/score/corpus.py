@@ -60,6 +60,8 @@ class ConstraintViolations(BaseModel):
     violations: int
     dialogues: int
     uncertain: int = Field(0, description="of the violations, those uncertain (for review)")
+    certain_dialogues: int = Field(0, description="of the dialogues, those with a certain violation of it (the others "
+                                   "have only violations for review)")
 
 
 class TurnViolations(BaseModel):
@@ -239,7 +241,16 @@ class CorpusSummary(BaseModel):
     )
     flagged: dict[str, int] = Field(
         default_factory=lambda: {"paper": 0, "annotation": 0},
-        description="'paper' (C1–C6) / 'annotation' (S1) → dialogues with a violation of it (both keys always)",
+        description="'paper' (C1–C6) / 'annotation' (S1) → dialogues with a violation of it (both keys always), "
+        "certain or for review",
+    )
+    flagged_certain: dict[str, int] = Field(
+        default_factory=lambda: {"paper": 0, "annotation": 0},
+        description="of `flagged`, the dialogues with a certain violation of the family; the rest of `flagged` "
+        "are flagged for review only (not counted in GCA and the exit code unless strict)",
+    )
+    certain_violating_dialogues: dict[str, int] = Field(
+        default_factory=dict, description="constraint → dialogues with a certain violation of it"
     )
     examples: list[ViolationExample] = Field(default_factory=list, description="the first `keep` violations")
     error_messages: list[str] = Field(default_factory=list, description="the first `keep` errors")
@@ -291,6 +302,10 @@ class CorpusSummary(BaseModel):
         self._add_depth(report)
         for family in sorted({_family(v.constraint.value) for v in report.violations}):
             self.flagged[family] = self.flagged.get(family, 0) + 1
+        for family in sorted({_family(v.constraint.value) for v in report.violations if v.certain}):
+            self.flagged_certain[family] = self.flagged_certain.get(family, 0) + 1
+        for cid in sorted({v.constraint.value for v in report.violations if v.certain}):
+            self.certain_violating_dialogues[cid] = self.certain_violating_dialogues.get(cid, 0) + 1
         seen: set[str] = set()
         for violation in report.violations:
             cid = violation.constraint.value
@@ -361,7 +376,8 @@ class CorpusSummary(BaseModel):
         ids += sorted(set(self.violations) - set(ids))
         return [
             ConstraintViolations(constraint=c, violations=self.violations[c], dialogues=self.violating_dialogues[c],
-                                 uncertain=self.uncertain_violations.get(c, 0))
+                                 uncertain=self.uncertain_violations.get(c, 0),
+                                 certain_dialogues=self.certain_violating_dialogues.get(c, 0))
             for c in ids
         ]
 
