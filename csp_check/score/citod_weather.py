@@ -164,7 +164,7 @@ def statements(t: TurnReading, turns: Sequence[TurnReading]) -> list[tuple[Menti
     after "the same with" / "same for" / "same in" ("not cloudy at all this week, which is the
     same with downtown_chicago") takes the statements said before it, as said of it."""
     out: list[tuple[Mention, str, str | None, bool, bool]] = []
-    earlier = [v for x in reversed(turns) if x.index < t.index for v in x.values("location")][:1]
+    earlier = _earlier_city(t, turns)
     same = same_cities(t)
     located = [m for m in t.mentions if m.column == "location" and m not in same]
     cities = {m.value for m in located}
@@ -173,19 +173,31 @@ def statements(t: TurnReading, turns: Sequence[TurnReading]) -> list[tuple[Menti
     for m in t.mentions:
         if m.column != "weather_attribute":
             continue
-        before = [x.value for x in located if x.start < m.start]
-        after = [x.value for x in located if x.start > m.start]
-        city = (before[-1:] or after[:1] or earlier or [""])[0]
-        day_after = [w for w in t.words[m.end:] if w in WEEKDAYS]
-        day_before = [w for w in t.words[:m.start] if w in WEEKDAYS]
-        named_day = day_after[:1] or day_before[-1:] or relative[:1]
-        day = named_day[0] if named_day else None
+        city, day = _city_and_day(t, m, located, earlier, relative)
         denied = t.denied(m) or clearly_negated(t.tokens, m.raw_start, t.denials)
         sure = len(cities) <= 1 and len(set(weekdays)) <= 1 and len(set(relative)) <= 1
         if city:
             out.append((m, city, day, denied, sure))
             out += [(m, x.value, day, denied, sure) for x in same if x.start > m.start and x.value != city]
     return out
+
+
+def _earlier_city(t: TurnReading, turns: Sequence[TurnReading]) -> list[str]:
+    """The city the latest turn before ``t`` names (``[]``: none did)."""
+    return [v for x in reversed(turns) if x.index < t.index for v in x.values("location")][:1]
+
+
+def _city_and_day(t: TurnReading, m: Mention, located: list[Mention], earlier: list[str],
+                  relative: list[str]) -> tuple[str, str | None]:  # fmt: skip
+    """The city and day mention ``m`` of turn ``t`` is said of: the city of ``located`` nearest
+    before it, else after it, else ``earlier`` (``""``: none); the weekday after it, else before
+    it, else the first of ``relative`` (``None``: no day)."""
+    before = [x.value for x in located if x.start < m.start]
+    after = [x.value for x in located if x.start > m.start]
+    city = (before[-1:] or after[:1] or earlier or [""])[0]
+    named_day = ([w for w in t.words[m.end:] if w in WEEKDAYS][:1] or [w for w in t.words[:m.start] if w in WEEKDAYS][-1:]
+                 or relative[:1])  # fmt: skip
+    return city, named_day[0] if named_day else None
 
 
 def one_attribute(t: TurnReading) -> bool:
@@ -272,16 +284,12 @@ def temperatures(t: TurnReading, turns: Sequence[TurnReading]) -> list[tuple[Men
     :data:`TEMPERATURE_ROLES` among the three before it, else by a range ("40f-60f", "40f to
     60f", "between 40f and 60f": the first the low, the second the high), else ``None``."""
     out: list[tuple[Mention, str, str | None, str | None]] = []
-    earlier = [v for x in reversed(turns) if x.index < t.index for v in x.values("location")][:1]
+    earlier = _earlier_city(t, turns)
     located = [m for m in t.mentions if m.column == "location"]
     temps = [m for m in t.mentions if m.column in ("high_temperature", "low_temperature")]
     relative = relative_days(t.words)
     for k, m in enumerate(temps):
-        before = [x.value for x in located if x.start < m.start]
-        after = [x.value for x in located if x.start > m.start]
-        city = (before[-1:] or after[:1] or earlier or [""])[0]
-        named_day = [w for w in t.words[m.end:] if w in WEEKDAYS][:1] or \
-            [w for w in t.words[:m.start] if w in WEEKDAYS][-1:] or relative[:1]
+        city, day = _city_and_day(t, m, located, earlier, relative)
         lead = t.words[max(0, m.start - 3):m.start]
         roles = [TEMPERATURE_ROLES[w] for w in lead if w in TEMPERATURE_ROLES]
         role = roles[-1] if roles else None
@@ -293,7 +301,7 @@ def temperatures(t: TurnReading, turns: Sequence[TurnReading]) -> list[tuple[Men
             elif prev is not None and t.words[prev.end:m.start] in (["-"], ["to"], ["and"]):
                 role = "high"
         if city and not t.denied(m):
-            out.append((m, city, named_day[0] if named_day else None, role))
+            out.append((m, city, day, role))
     return out
 
 
