@@ -70,14 +70,15 @@ class LLMRelexicalizer:
         turns: list[list[MaskedTurn]] = []
         todo, prompts = [], []
         for i, (csp, delex) in enumerate(items):
+            masked: list[MaskedTurn] = []
             try:
-                turns.append(masked_turns(delex, csp))
-                if any(t.masks for t in turns[i]):
-                    prompts.append((build_prompt(turns[i], kb_entities(csp), _domain(csp)), seeds[i]))
+                masked = masked_turns(delex, csp)
+                if any(t.masks for t in masked):
+                    prompts.append((build_prompt(masked, kb_entities(csp), _domain(csp)), seeds[i]))
                     todo.append(i)
             except Exception as err:  # this dialogue cannot be asked; the others are
-                turns.extend([[]] * (i + 1 - len(turns)))
-                out[i] = self._done(csp, turns[i], None, f"cannot build the prompt: {_failure(err)}")
+                out[i] = self._done(csp, masked, None, f"cannot build the prompt: {_failure(err)}")
+            turns.append(masked)
         for i, (csp, _delex) in enumerate(items):
             if out[i] is None and i not in todo:  # nothing to fill
                 out[i] = self._done(csp, turns[i], None)
@@ -91,10 +92,7 @@ class LLMRelexicalizer:
         failed = [a for a in answers if isinstance(a, CompletionError)]
         if failed and len(failed) == len(answers) and all(a.unreachable for a in failed):
             self.unreachable = failed[0].error
-        for k, i in enumerate(todo):  # an answer on_done never saw (it cannot happen; kept safe)
-            if out[i] is None:
-                out[i] = self._done(items[i][0], turns[i], answers[k])
-        return [assignment or {} for assignment in out]
+        return [assignment or {} for assignment in out]  # complete_many calls on_done for every prompt
 
     def _done(
         self, csp: CSP, turns: list[MaskedTurn], answer: Completion | CompletionError | None, error: str | None = None

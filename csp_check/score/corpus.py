@@ -302,9 +302,10 @@ class CorpusSummary(BaseModel):
         self._add_depth(report)
         for family in sorted({_family(v.constraint.value) for v in report.violations}):
             self.flagged[family] = self.flagged.get(family, 0) + 1
-        for family in sorted({_family(v.constraint.value) for v in report.violations if v.certain}):
+        certain = sorted({v.constraint.value for v in report.violations if v.certain})  # sorted: keys in a fixed order
+        for family in sorted({_family(cid) for cid in certain}):
             self.flagged_certain[family] = self.flagged_certain.get(family, 0) + 1
-        for cid in sorted({v.constraint.value for v in report.violations if v.certain}):
+        for cid in certain:
             self.certain_violating_dialogues[cid] = self.certain_violating_dialogues.get(cid, 0) + 1
         seen: set[str] = set()
         for violation in report.violations:
