@@ -64,7 +64,8 @@ def test_damage_with_two_worker_processes(fmt: str, kind: str) -> None:
 @pytest.mark.parametrize(("fmt", "kind", "target", "seed"), [("multiwoz", "schema", 0, 132)])
 def test_damage_found_once_by_hypothesis(fmt: str, kind: str, target: int, seed: int) -> None:
     """Cases the random draw once found broken, kept: a KB whose table name holds a lone
-    surrogate made the KB-coverage warning unwritable as UTF-8 (an uncaught UnicodeEncodeError)."""
+    surrogate was loaded and made the KB-coverage warning unwritable as UTF-8 (an uncaught
+    UnicodeEncodeError); the KB loader now refuses it in one line naming the table."""
     case = fz.make_case(fmt, kind, target, seed)
     outcome = fz.run_case(case, _TMP / f"found-{fmt}-{kind}-{seed}")
     assert not outcome.problems, outcome.problems

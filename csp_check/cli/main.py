@@ -66,7 +66,6 @@ from csp_check.output.totals import count_in_background
 from csp_check.pipeline import dialogue_csp, load_corpus, with_annotations
 from csp_check.readers import FORMATS, input_files, jsonl_total
 from csp_check.readers.kinds import load_kb_option
-from csp_check.readers.surrogates import safe
 from csp_check.readers.zipped import BUDGET_ENV, DEFAULT_MAX_UNZIPPED
 from csp_check.run import interrupts
 from csp_check.run.engines import check_engine, engine_options
@@ -366,7 +365,6 @@ def _validate(
         warning = kb_use.warning(tuple(c.value for c in constraints)) if kb is None and not quiet else None
         if kb is not None and not quiet and not crashed:
             warning = _kb_unused(kb_use, kb, kb_path, paths, fmt, split, constraints)
-        warning = safe(warning) if warning else None  # a KB's names may hold a lone surrogate
         if as_json:
             click.echo(summary_json(summary, [warning] if warning else None))
         elif not quiet:

@@ -33,7 +33,7 @@ from typing import Any
 
 from csp_check.errors import InputError, json_error_text
 from csp_check.models import KbTable, KnowledgeBase
-from csp_check.readers.surrogates import lone_surrogate
+from csp_check.readers.surrogates import lone_surrogate, safe
 
 _UNKNOWN = {"", "?"}
 
@@ -133,6 +133,8 @@ def short_form(data: dict[str, Any], source: str = "<kb>") -> KnowledgeBase:
 
 
 def _table(path: Path, domain: str, entities: Any, field: str) -> KbTable:
+    if lone_surrogate(domain) is not None:  # a table's name is printed in warnings and reports too
+        raise InputError(str(path), "a lone surrogate (not text) in a table's name", field=safe(domain))
     if not isinstance(entities, list):
         raise InputError(str(path), "must be a list of entities", field=field)
     rows = []
