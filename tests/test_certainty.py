@@ -125,7 +125,8 @@ def test_validate_exits_0_on_review_only_and_1_with_strict(tmp_path):
     assert plain.exit_code == 0, plain.output
     summary = json.loads(plain.output)
     assert (summary["uncertain"], summary["inconsistent"], summary["gca"]) == (1, 0, 1.0)
-    assert summary["violation_table"] == [{"constraint": "C6", "violations": 1, "dialogues": 1, "uncertain": 1}]
+    assert summary["violation_table"] == [{"constraint": "C6", "violations": 1, "dialogues": 1, "uncertain": 1,
+                                            "certain_dialogues": 0}]  # fmt: skip
     strict = runner.invoke(main, ["validate", str(only), "--kb", str(KB), "--strict", "--json"])
     assert strict.exit_code == 1 and json.loads(strict.output)["gca"] == 0.0
     shown = runner.invoke(main, ["validate", str(only), "--kb", str(KB)])
