@@ -184,6 +184,17 @@ def test_rich_is_imported_only_when_the_summary_is_shown(flag: str, rich: list[s
     assert proc.stdout.splitlines()[-1] == f"1 {rich}"  # exit 1: three inconsistent dialogues
 
 
+def test_the_llm_paths_do_not_import_rich() -> None:
+    """The LLM client draws its bar with rich only on a terminal: importing the commands that ask
+    an LLM (relexicalize, the indirect-request judge, ICL selection) loads no rich."""
+    probe = ("import sys, csp_check.llm.client, csp_check.relexicalize.llm, csp_check.iur.judge, csp_check.nlsi.selection;"
+             "print(sorted(m for m in sys.modules if m.split('.')[0] == 'rich'))")
+    proc = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, cwd=ROOT, timeout=120,
+                          env={**os.environ, "PYTHONPATH": str(ROOT)})  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip() == "[]"
+
+
 # --- 5: one bad LLM reply costs its dialogue only; an unreachable server is one line ----------
 
 def _experiment(tmp_path: Path, base_url: str, *extra: str):

@@ -154,7 +154,8 @@ def test_the_layers_below_the_families() -> None:
 #: names the extra to install) and spaCy, which costs about a second to import and is needed only
 #: to annotate raw text. langdetect (extra ``drift``) loads its language profiles on first use; torch
 #: and transformers (extra ``hf``, several hundred MB) are needed only by ``drift --hf-model``.
-LAZY_ALLOWED = {"ortools", "minizinc", "openai", "matplotlib", "ray", "rank_bm25", "multiprocessing", "langdetect",
+#: rich, in the LLM client, only for a progress bar shown on a terminal (its start-up time).
+LAZY_ALLOWED = {"rich", "ortools", "minizinc", "openai", "matplotlib", "ray", "rank_bm25", "multiprocessing", "langdetect",
                 "torch", "transformers"}
 LAZY_ALLOWED_MODULES = {("csp_check.pipeline", "csp_check.annotate")}
 

@@ -14,7 +14,8 @@ message text.
   ``max_retries`` times); other HTTP errors (401, 400, …) are not. A request that still fails
   yields a :class:`CompletionError`, never an exception out of :meth:`ChatClient.complete_many`.
 - **Concurrency.** ``complete_many`` runs at most ``concurrency`` requests at a time in a thread
-  pool, with a rich progress bar.
+  pool, with a rich progress bar on a terminal (rich is imported only then: ``--quiet`` runs and
+  pipes never load it).
 - **Budgets.** ``timeout`` is a total deadline per HTTP request (connection, headers and the
   whole body), not reset by every byte a slow server drips; an answer larger than
   ``max_response_bytes`` (default 4 MiB) is refused unread past the cap, not retried and never
@@ -29,6 +30,7 @@ import hashlib
 import json
 import os
 import re
+import sys
 import tempfile
 import threading
 import time
@@ -37,9 +39,6 @@ from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
-
-from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from csp_check.errors import MalformedResponse
 from csp_check.install import pip_extra
@@ -359,10 +358,12 @@ class _progress:
         self.bar: Any = None
 
     def __enter__(self):
-        console = Console(stderr=True)  # stdout is the command's output; only on a terminal
-        if not self.enabled or not console.is_terminal:
+        if not self.enabled or not sys.stderr.isatty():  # stdout is the command's output; only on a terminal
             return lambda: None
+        from rich.console import Console  # start-up time: only for a bar that is shown
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+        console = Console(stderr=True)
         self.bar = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                             console=console, transient=True)  # fmt: skip
         self.bar.start()
