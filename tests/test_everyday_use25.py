@@ -17,10 +17,15 @@ from support.data import SHARED_DATA as SHARED
 from support.nlsi import SCHEMA_FILE, example
 from support.sgd import sgd_dialogue, write_sgd
 
-from csp_check.cli.main import grouped_ids, main
+from csp_check.cli.main import main
 from csp_check.constraint_ids import GROUPS
+from csp_check.errors import UsageError
 from csp_check.experiment import run as experiment_run
 from csp_check.families import Family, instance, register, unregister
+from csp_check.families.selection import dialogue_constraints, grouped_ids
+from csp_check.models import ConstraintId
+from csp_check.plugin.dialogues import check as plugin_check
+from csp_check.run.runner import validate as run_validate
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = ROOT / "examples"
@@ -189,6 +194,21 @@ def test_an_unknown_constraint_lists_every_registered_id_by_group() -> None:
     assert profile.stderr.splitlines()[0] == (
         "csp-check: error: validate: Invalid value for '--constraints': P3 is a profile family: it checks API "
         f"calls (csp-check calls), not dialogues; choose from {dialogue_ids}")
+
+
+def test_the_python_api_and_the_plugin_say_what_the_cli_says() -> None:
+    """One rule and one message for the CLI, :func:`csp_check.run.runner.validate` and the pytest
+    plugin's ``check`` (:mod:`csp_check.families.selection`)."""
+    from_cli = CliRunner().invoke(main, ["validate", str(EXAMPLES / "dialogues.jsonl"), "--constraints", "C1,Q7"])
+    said = from_cli.stderr.splitlines()[0].split("Invalid value for '--constraints': ")[1]
+    for call in (lambda: list(run_validate([EXAMPLES / "dialogues.jsonl"], constraints=["c1", "Q7"])),
+                 lambda: plugin_check(EXAMPLES / "dialogues.jsonl", constraints=["C1", "Q7"])):  # fmt: skip
+        with pytest.raises(UsageError) as raised:
+            call()
+        assert str(raised.value) == said
+    with pytest.raises(UsageError, match="^P3 is a profile family: it checks API calls"):
+        list(run_validate([EXAMPLES / "dialogues.jsonl"], constraints=["P3"]))
+    assert dialogue_constraints("c6, C1 c6") == (ConstraintId("C6"), ConstraintId("C1"))
 
 
 class _Own(Family):

@@ -44,12 +44,11 @@ from typing import Any
 
 import click
 
-from csp_check import constraint_ids
 from csp_check.cli.lazy import LazyGroup, load
 from csp_check.cli.paths import fail_if_none_exist, refuse_if_no_dialogues
 from csp_check.delexicalize.delexicalizer import delexicalize
 from csp_check.errors import CspCheckError, InputError, UsageError
-from csp_check.families import DIALOGUE_GROUPS, GROUPS, families, label
+from csp_check.families.selection import dialogue_constraints
 from csp_check.models import ALL_CONSTRAINTS, ConstraintId, Dialogue, Status
 from csp_check.output.kb_coverage import kb_coverage_warning
 from csp_check.output.plain import KbUse, QuietProgress, summary_json
@@ -83,30 +82,12 @@ RICH_VIEWS = {"summary": "csp_check.output.console:render_summary", "bar": "csp_
 
 
 def parse_constraints(ctx: click.Context, param: click.Parameter, value: str) -> tuple[ConstraintId, ...]:
-    """``"C1,c6"`` → ``(C1, C6)``; an unknown id is a usage error (exit 2)."""
-
-    known = {f.id.upper(): f.id for f in families(DIALOGUE_GROUPS)}
-    ids = [part.strip().upper() for part in value.split(",") if part.strip()]
-    if not ids:
-        raise click.BadParameter(f"give at least one of {grouped_ids(DIALOGUE_GROUPS)}")
-    bad = next((i for i in ids if i not in known), None)
-    if bad is not None:
-        declared = {i.upper(): i for i in constraint_ids.ids()}
-        if bad in declared:  # a family of another group: P1-P6 check API calls
-            group = ConstraintId(declared[bad]).family
-            raise click.BadParameter(f"{declared[bad]} is a {group} family: it checks API calls (csp-check calls), "
-                                     f"not dialogues; choose from {grouped_ids(DIALOGUE_GROUPS)}")  # fmt: skip
-        others = tuple(g for g in GROUPS if g not in DIALOGUE_GROUPS)
-        raise click.BadParameter(f"unknown constraint {bad!r}; the registered ones are, for dialogues, "
-                                 f"{grouped_ids(DIALOGUE_GROUPS)}; for API calls (csp-check calls), {grouped_ids(others)} "
-                                 "(csp-check constraints describes them)")  # fmt: skip
-    return tuple(dict.fromkeys(ConstraintId(known[i]) for i in ids))
-
-
-def grouped_ids(groups: tuple[str, ...]) -> str:
-    """Every declared constraint id of ``groups``, by group: ``linguistic C1, dialogic C2-C3, …``
-    (the registry's ids, :func:`csp_check.constraint_ids.ids`, also of a family of your own)."""
-    return ", ".join(f"{group} {label(found)}" for group in groups if (found := constraint_ids.ids((group,))))
+    """``"C1,c6"`` → ``(C1, C6)`` (:func:`csp_check.families.selection.dialogue_constraints`);
+    an unknown id is a usage error (exit 2)."""
+    try:
+        return dialogue_constraints(value)
+    except UsageError as err:
+        raise click.BadParameter(str(err)) from None
 
 
 def solver_option(

@@ -30,8 +30,8 @@ from typing import Any
 
 import pytest
 
-from csp_check.errors import InconsistentDialogues, InputError, UsageError
-from csp_check.families import DIALOGUE_GROUPS, GROUPS, families, label
+from csp_check.errors import InconsistentDialogues, InputError
+from csp_check.families.selection import dialogue_constraints
 from csp_check.models import ALL_CONSTRAINTS, ConstraintId, Dialogue, DialogueReport, KnowledgeBase, Violation
 from csp_check.pipeline import load_corpus
 from csp_check.readers.kb import kb_from_json
@@ -66,30 +66,6 @@ def load_kb(kb: KbLike) -> KnowledgeBase | None:
     if not isinstance(kb, dict):
         raise InputError("<kb>", "a KB must be a JSON object")
     return kb_from_json(kb)
-
-
-def dialogue_constraints(constraints: Iterable[ConstraintId | str]) -> tuple[ConstraintId, ...]:
-    """The ids of dialogue constraint families (groups linguistic, dialogic, domain,
-    annotation: C1–C6, S1, …) that ``constraints`` names, case-insensitively, as
-    ``csp-check validate --constraints`` takes them. Raises :class:`~csp_check.errors.UsageError`
-    for an empty list, an unknown id, or a profile family (P1–P6 check API calls, not
-    dialogues: ``csp-check calls`` / :mod:`csp_check.nlsi.plugin`)."""
-
-    if isinstance(constraints, str):
-        constraints = [part for part in constraints.replace(",", " ").split()]
-    known = {f.id.upper(): f.id for f in families(DIALOGUE_GROUPS)}
-    out = []
-    for c in constraints:
-        key = str(c).strip().upper()
-        if key not in known:
-            everything = {f.id.upper(): f for f in families(GROUPS)}
-            why = (f"{everything[key].id} is a {everything[key].group} family (it checks API calls, not dialogues)"
-                   if key in everything else f"unknown constraint {str(c)!r}")  # fmt: skip
-            raise UsageError(f"csp_check constraints: {why}; choose from {label(known.values())}")
-        out.append(ConstraintId(known[key]))
-    if not out:
-        raise UsageError(f"csp_check constraints: give at least one of {label(known.values())}")
-    return tuple(dict.fromkeys(out))
 
 
 def check(

@@ -42,6 +42,7 @@ from pathlib import Path
 
 from csp_check.build.builder import BuildOptions
 from csp_check.errors import DialogueTimeout, InputError, UsageError
+from csp_check.families.selection import dialogue_constraints
 from csp_check.models import ALL_CONSTRAINTS, ConstraintId, Dialogue, DialogueReport, KnowledgeBase, Status
 from csp_check.output.report_file import canonical_source
 from csp_check.pipeline import check_dialogue, dialogue_csp, error_report, load_corpus, report_for, with_annotations
@@ -189,10 +190,7 @@ def validate(
         kb = load_kb_option(Path(kb))
     if jobs < 1:
         raise UsageError(f"jobs must be at least 1, not {jobs}")
-    try:
-        enabled = tuple(c if isinstance(c, ConstraintId) else ConstraintId(str(c).upper()) for c in constraints)
-    except ValueError as err:
-        raise UsageError(f"unknown constraint: {err}") from None
+    enabled = dialogue_constraints(constraints)
     if engine not in ENGINES:
         raise UsageError(f"unknown engine {engine!r}; choose one of {', '.join(ENGINES)}")
     settings = Settings(kb=kb, constraints=enabled, options=options, solver=solver, check=check,
