@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from csp_check.nlsi.schema import normalize
+from csp_check.nlsi.schema import normalize, spellings
 
 DOMAIN_CUES: dict[str, list[str]] = {
     "Alarm": ["alarm", "alarms", "wake-up alarm"],
@@ -241,7 +241,7 @@ def value_cues(schema, domain: str, slot: str) -> list[tuple[str, list[str]]]:
     entries = VALUE_CUES.get((domain, slot)) or VALUE_CUES.get(("*", slot))
     if info is None or not entries or not info.is_categorical:
         return []
-    values = {normalize(v): v for v in info.values}
+    values = spellings(info.values)
     out = []
     for candidates, phrases in entries:
         canon = next((values[normalize(c)] for c in candidates if normalize(c) in values), None)

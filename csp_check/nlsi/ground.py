@@ -63,7 +63,7 @@ from csp_check.nlsi.cues import (
 )
 from csp_check.nlsi.instructions import InstructionParser, Rule
 from csp_check.nlsi.models import Example, split_turns
-from csp_check.nlsi.schema import LOCATION_SLOTS, normalize
+from csp_check.nlsi.schema import LOCATION_SLOTS, normalize, spelling
 from csp_check.nlsi.spans import answered_name, date_time_values, destinations, in_places, offered_name, role_places
 from csp_check.nlsi.user_words import asked_booleans, first_service_slot, head_count_values
 from csp_check.nlsi.variants import service_slots, settle
@@ -471,12 +471,15 @@ def _paraphrased_values(g: Grounding, schema) -> None:
                 g.values.setdefault(d, {})[slot] = next(iter(canons))
 
 
-def _location_pool(parser) -> dict[str, str]:
-    """Normalised place name → canonical, from every location-like slot of every domain (a city
-    the restaurants' ontology lacks is often a value of the flights' one)."""
+def _location_pool(parser) -> dict[str, list[str]]:
+    """Normalised place name → its capitalised spellings, from every location-like slot of every
+    domain (a city the restaurants' ontology lacks is often a value of the flights' one); an
+    alias ("sf") → its canonical value's. Which spelling a call gets is
+    :func:`~csp_check.nlsi.schema.spelling`'s rule, never a set's hash order."""
     pool = getattr(parser, "_nlsi_location_pool", None)
     if pool is None:
-        pool = {}
+        values: dict[str, set[str]] = {}
+        aliases: dict[str, set[str]] = {}
         schema = parser.schema
         for d, slots in schema.domains.items():
             for slot, info in slots.items():
@@ -484,10 +487,11 @@ def _location_pool(parser) -> dict[str, str]:
                     continue
                 for v in info.values:
                     if any(ch.isupper() for ch in v):
-                        pool.setdefault(normalize(v), v)
+                        values.setdefault(normalize(v), set()).add(v)
                 for alias, canon in schema.aliases.get((d, slot), {}).items():
                     if any(ch.isupper() for ch in canon):
-                        pool.setdefault(alias, canon)
+                        aliases.setdefault(alias, set()).add(schema.canonical(d, slot, canon))
+        pool = {n: sorted(forms) for n, forms in {**aliases, **values}.items()}
         parser._nlsi_location_pool = pool
     return pool
 
@@ -518,9 +522,9 @@ def _locations(g: Grounding, parser, docs: list, rules: list[Rule]) -> None:
                 if len(span) < n or not span[0].text[:1].isupper() or span[0].text == "I":
                     continue
                 low = span.text.lower()
-                canon = pool.get(low) if low.replace(" ", "").isalnum() else pool.get(normalize(low))
-                if canon is not None:
-                    found.append((toks[k - 1].lower_ if k else "", canon))
+                forms = pool.get(low) if low.replace(" ", "").isalnum() else pool.get(normalize(low))
+                if forms:
+                    found.append((toks[k - 1].lower_ if k else "", spelling(forms, said=span.text)))
                     k += n - 1
                     break
             k += 1

@@ -184,13 +184,23 @@ def _title_span(tokens: list[str]) -> list[str]:
 REQUEST_VERBS = {"play", "find", "book", "get", "search", "show", "reserve", "try", "put", "look"}
 
 
+#: Words that open an answer without naming anything ("Yes, …", "Sure, …", "Well, …"): no name
+#: before a comma.
+_NO_NAME = {"yes", "yeah", "yep", "sure", "ok", "okay", "no", "nope", "thanks", "thank", "great", "perfect",
+            "fine", "alright", "hi", "hello", "hey", "well", "actually", "hmm", "um", "oh", "please", "cool"}
+
+
 def answered_name(answer: str) -> str | None:
-    """The user's answer as a name, when the whole turn is one ("Nobody Can Save Me."): 1–8
-    title-cased words (small words inside allowed), a leading request verb dropped ("Play
-    Business Dinners" → ``Business Dinners``); else None."""
+    """The user's answer as a name, when the whole turn is one ("Nobody Can Save Me."), or its
+    first clause is and a comment follows the comma ("Breakthrough, I hear it's good."; not an
+    answer word: "Yes, …", :data:`_NO_NAME`): 1–8 title-cased words (small words inside
+    allowed), a leading request verb dropped ("Play Business Dinners" → ``Business Dinners``);
+    else None."""
     toks = _TOKEN.findall(answer.strip().rstrip(".!"))
     if len(toks) > 1 and toks[0].lower() in REQUEST_VERBS:
         toks = toks[1:]
+    if "," in toks and toks.index(",") > 0 and toks[0].lower() not in _NO_NAME:
+        toks = toks[: toks.index(",")]
     span = _title_span(toks)
     return " ".join(span) if span and len(span) == len(toks) and len(span) <= 8 else None
 
