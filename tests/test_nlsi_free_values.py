@@ -217,3 +217,14 @@ def test_release_boolean_said_in_other_words(release):
     checker, examples = release
     assert checker.context(examples["837"]).grounding.stated("Dentists", "offers_cosmetic_services") == "True"
     assert checker.check(examples["837"]).status.value == "consistent" and _em(checker, examples["837"])
+
+
+def test_date_range_and_title_case_state_code():
+    """Generator-style SGD dev turns: two dates with "to" between are a range, a postal code typed
+    in title case stays with its place; a word-like code does not."""
+    slots = ["pickup_date", "dropoff_date", "pickup_city"]
+    assert date_time_values(["Pick up is Phoenix and rental is March 10th to the 11th."], slots) == {
+        "pickup_date": "March 10th", "dropoff_date": "the 11th"}
+    assert role_places("I'm going to Sacramento, CA from Anaheim, Ca") == [
+        ("destination", "Sacramento, CA"), ("origin", "Anaheim, Ca")]
+    assert role_places("I want to go to Portland, Or maybe Seattle") == [("destination", "Portland")]

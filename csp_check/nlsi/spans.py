@@ -31,7 +31,7 @@ the user's turns by their shape, not looked up; the schema only says which slot 
 - **Places** (:func:`role_places`): a capitalised span (1–4 words, "I" never) right after
   "from", "out of", "leaving", "depart"/"departing" (origin) or "to", "destination is" (destination), stopped at the
   first word not capitalised; kept as typed ("SFO", "Long Beach"), with a state or country code
-  after a comma ("Anaheim, CA", the release's "Portland, OR").
+  after a comma ("Anaheim, CA", the release's "Portland, OR"; a postal code typed "Ca" too).
 """
 
 from __future__ import annotations
@@ -104,6 +104,10 @@ def _time_slot(slots: list[str]) -> str | None:
     return next((s for k in _START_KEYS for s in times if k in s), times[0] if times else None)
 
 
+#: What stands between the two dates of a range ("March 10th to the 11th", "the 3rd - the 5th").
+_RANGE_WORDS = {"to", "-", "through", "thru", "until", "till"}
+
+
 def date_time_values(turns: list[str], slots: list[str]) -> dict[str, str]:
     """``{slot: words}`` for the dates and times the user's ``turns`` state, over the slots of
     one domain (``slots``, its chosen service's). Empty when the domain has no such slot."""
@@ -114,8 +118,10 @@ def date_time_values(turns: list[str], slots: list[str]) -> dict[str, str]:
         dates = date_spans(turn)
         for k, (at, words) in enumerate(dates):
             before = re.findall(r"[a-z]+", turn[max(0, at - 25) : at].lower())[-3:]
+            between = turn[dates[k - 1][0] + len(dates[k - 1][1]) : at].strip().lower() if k else ""
             ending = bool(set(before) & END_WORDS) or (k > 0 and "to" in before and "from" in
-                                                      re.findall(r"[a-z]+", turn[: dates[k - 1][0]].lower())[-2:])
+                                                      re.findall(r"[a-z]+", turn[: dates[k - 1][0]].lower())[-2:]) \
+                or between in _RANGE_WORDS  # "rental is March 10th to the 11th"
             slot = end if ending and end else start
             if slot is not None:
                 out[slot] = words
@@ -128,6 +134,16 @@ def date_time_values(turns: list[str], slots: list[str]) -> dict[str, str]:
 _ORIGIN_WORDS = {"from", "leaving", "depart", "departing"}
 _TOKEN = re.compile(r"[A-Za-z][\w.'&-]*|[,!?;]")
 _CODE = re.compile(r"[A-Z]{2,3}|(?:[A-Z]\.){2,3}")  # a state or country code after a comma: CA, OR, UK, D.C.
+#: US postal state codes that are no English word when written "Ca": a code the user types in
+#: title case ("Anaheim, Ca"); "Ok", "In", "Me", "Or", "Hi", "Oh", … stay words.
+_TITLE_CODES = frozenset(
+    "Ca Tx Ny Nj Wa Fl Ga Az Nv Il Mi Mn Wi Ky Tn Va Nc Sc Ut Nm Ks Ia Ar Ms Ak Vt Nh Ri Ct Wv Nd Sd Mt Wy Dc".split())
+
+
+def _is_code(code: str) -> bool:
+    """A state or country code after a comma: upper case (:data:`_CODE`), or a postal state
+    code in title case (:data:`_TITLE_CODES`)."""
+    return bool(_CODE.fullmatch(code)) or code in _TITLE_CODES
 
 
 def role_places(turn: str) -> list[tuple[str, str]]:
@@ -153,7 +169,7 @@ def role_places(turn: str) -> list[tuple[str, str]]:
         if span:
             place = " ".join(span).rstrip(".")
             code = toks[j + 1].rstrip(".") if toks[j : j + 1] == [","] and j + 1 < len(toks) else ""
-            if code != "OK" and _CODE.fullmatch(code):  # "to SFO, OK?": no code
+            if code != "OK" and _is_code(code):  # "to SFO, OK?": no code
                 place += ", " + code
             elif _CODE.fullmatch(code + "."):
                 place += ", " + code + "."  # "Washington, D.C."
@@ -311,7 +327,7 @@ def in_places(turn: str) -> list[str]:
             continue
         if toks[j : j + 1] == [","]:
             more, _ = _caps(toks, j + 1)
-            if 0 < len(more) <= 2 and (_CODE.fullmatch(more[0].rstrip(".")) or len(more[0]) > 3) \
+            if 0 < len(more) <= 2 and (_is_code(more[0].rstrip(".")) or len(more[0]) > 3) \
                     and more[0].lower() not in _OPENERS:
                 span += [","] + more
         place = " ".join(span).replace(" ,", ",")
