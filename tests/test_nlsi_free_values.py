@@ -12,6 +12,7 @@ import pytest
 from csp_check.nlsi.check import Checker
 from csp_check.nlsi.derive import derive, derive_with
 from csp_check.nlsi.metrics import release_items, release_scores
+from csp_check.nlsi.models import Example
 from csp_check.nlsi.readers import read_examples
 from csp_check.nlsi.schema import load_schema
 from csp_check.nlsi.spans import answered_name, date_spans, date_time_values, offered_name, role_places, time_spans
@@ -228,3 +229,22 @@ def test_date_range_and_title_case_state_code():
     assert role_places("I'm going to Sacramento, CA from Anaheim, Ca") == [
         ("destination", "Sacramento, CA"), ("origin", "Anaheim, Ca")]
     assert role_places("I want to go to Portland, Or maybe Seattle") == [("destination", "Portland")]
+
+
+def _derived(checker, text: str) -> list[str]:
+    ex = Example(example_id="x", user_utterance=text, all_standing_instructions=[], applicable_standing_instructions=[], api_calls=[])
+    return [c.render() for c in derive(checker.context(ex))[0]]
+
+
+def test_weekday_with_its_week_and_end_dates():
+    """Generator-style SGD dev turns: "on Saturday this week" keeps its week; a date after "until"
+    is no start date when the service has no end slot (Hotels_1 counts days); "heading out on
+    March 1st" leaves (only "check out" ends a stay)."""
+    assert [w for _, w in date_spans("I am planning to go from LAX on Saturday this week.")] == ["Saturday this week"]
+    assert [w for _, w in date_spans("from LAX on Saturday.")] == ["Saturday"]
+    assert date_time_values(["I want to stay in London until the 11th."], ["check_in_date", "number_of_days"]) == {}
+    assert date_time_values(["I want to check out on the 5th"], ["check_in_date", "check_out_date"]) == {
+        "check_out_date": "the 5th"}
+    assert date_time_values(["I'm heading out on March 1st and going to Anaheim, CA."], ["leaving_date"]) == {
+        "leaving_date": "March 1st"}
+

@@ -10,7 +10,7 @@ the user's turns by their shape, not looked up; the schema only says which slot 
 - **Dates** (:func:`date_spans`): ``(next|this|coming) <weekday>``, ``<weekday> (next|this)
   week`` ("this coming Friday" too), ``(the) day after tomorrow``, ``tomorrow``, ``<Nth> of (this|next) month``,
   ``<Nth> (of) <month>``, ``<month> <N>`` (either with a year after it, "1st of March 2019"), ``the <Nth>`` (kept with "the", as the release keeps
-  it), ``on <weekday>``. A leading "the" of the others is dropped ("on the 13th of March" →
+  it), ``on <weekday>`` (with its week: "on Saturday this week" → ``Saturday this week``). A leading "the" of the others is dropped ("on the 13th of March" →
   ``13th of March``). "Today" is no date stated: it is the reference day, the schema's default
   date (intents' ``date`` default ``2019-03-01``), and is said in passing ("I'm free today").
 - **Times** (:func:`time_spans`): ``H(:MM) am|pm`` and ``H:MM``, with a day-part word before
@@ -20,7 +20,8 @@ the user's turns by their shape, not looked up; the schema only says which slot 
   (``pickup_date``, ``check_in_date``, ``departure_date``, ``leaving_date``, ``show_date``,
   ``date``, …) unless an end word precedes it ("until", "till", "through", "return", "back",
   "drop off", "check out"; or it is the second of "from A to B"), then to the end slot
-  (``dropoff_date``, ``check_out_date``, ``return_date``); a time to the domain's one
+  (``dropoff_date``, ``check_out_date``, ``return_date``), or to none when the service has no
+  end slot (Hotels_1 counts days: "until the 11th" is not its check-in date); a time to the domain's one
   departure / pickup / show / appointment time slot (arrival, inbound and availability times
   never). A later mention for a slot wins.
 - **Names** the agent asks for or offers: a user turn that is only a title-cased name answers
@@ -54,7 +55,7 @@ _DATE = re.compile(
     rf"|(?P<md>{_MON}\s+\d{{1,2}}(?:st|nd|rd|th)?{_YEAR})(?![\d:])"
     rf"|(?P<the>the\s+{_ORDN})"
     r"|(?P<tt>tomorrow)"
-    rf"|on\s+(?P<wd>{_WD})"
+    rf"|on\s+(?P<wd>{_WD}(?:\s+(?:next|this)\s+week)?)"
     r")\b",
     re.IGNORECASE,
 )
@@ -69,7 +70,9 @@ _TIME = re.compile(
     re.IGNORECASE,
 )
 #: Words before a date (within three words) that make it the end of a stay or rental.
-END_WORDS = {"until", "till", "til", "through", "thru", "return", "returning", "back", "drop", "dropoff", "out"}
+END_WORDS = {"until", "till", "til", "through", "thru", "return", "returning", "back", "drop", "dropoff", "checkout"}
+#: "out" ends a stay only after "check" ("check out on the 5th"; "heading out on March 1st" leaves).
+_CHECK_OUT = re.compile(r"\bcheck(?:ing)?\s+out\b")
 #: First slots of a date pair, by the words their names contain (checked in this order).
 _START_KEYS = ("pickup", "check_in", "departure", "leaving", "show", "appointment", "event", "visit")
 _END_KEYS = ("dropoff", "check_out", "return")
@@ -119,10 +122,10 @@ def date_time_values(turns: list[str], slots: list[str]) -> dict[str, str]:
         for k, (at, words) in enumerate(dates):
             before = re.findall(r"[a-z]+", turn[max(0, at - 25) : at].lower())[-3:]
             between = turn[dates[k - 1][0] + len(dates[k - 1][1]) : at].strip().lower() if k else ""
-            ending = bool(set(before) & END_WORDS) or (k > 0 and "to" in before and "from" in
+            ending = bool(set(before) & END_WORDS) or bool(_CHECK_OUT.search(turn[max(0, at - 25) : at].lower())) or (k > 0 and "to" in before and "from" in
                                                       re.findall(r"[a-z]+", turn[: dates[k - 1][0]].lower())[-2:]) \
                 or between in _RANGE_WORDS  # "rental is March 10th to the 11th"
-            slot = end if ending and end else start
+            slot = end if ending else start  # an end date is never the start ("until the 11th")
             if slot is not None:
                 out[slot] = words
         if tslot is not None:
