@@ -5,15 +5,18 @@ release's own examples (work half of ``csp_check.score.split``; skipped when
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
 
 import pytest
 
+from csp_check.nlsi.calls import parse_calls
 from csp_check.nlsi.check import Checker
 from csp_check.nlsi.derive import derive, derive_with
 from csp_check.nlsi.metrics import release_items, release_scores
-from csp_check.nlsi.models import Example
+from csp_check.nlsi.models import Example, StandingInstruction
 from csp_check.nlsi.readers import read_examples
+from csp_check.nlsi.release_faults import make_release, twin
 from csp_check.nlsi.schema import load_schema
 from csp_check.nlsi.spans import answered_name, date_spans, date_time_values, offered_name, role_places, time_spans
 from csp_check.nlsi.templates import parse_template
@@ -248,3 +251,27 @@ def test_weekday_with_its_week_and_end_dates():
     assert date_time_values(["I'm heading out on March 1st and going to Anaheim, CA."], ["leaving_date"]) == {
         "leaving_date": "March 1st"}
 
+
+@needs_release
+def test_number_word_before_its_unit_and_one_value_in_twin_slots(release):
+    """Generator-style SGD dev turns: "one ticket" is a head count ("a one way flight" is not);
+    "Compact" read into RentalCars' twin slots (``type`` / ``car_type``) is said once, in the
+    prior service's slot; the count's fault is flagged (P3) and its re-worded twin is not."""
+    checker = release[0]
+    bus = ("User: Can you help me find a bus, I just need one ticket for the 8th of this month.\nAgent: Where and you "
+           "leaving and coming from?\nUser: I'm going to Sacramento, CA from Anaheim, Ca\n")
+    gold = 'GetBuses(from_location="Anaheim, Ca", leaving_date="8th of this month", to_location="Sacramento, CA", travelers="1")'
+    assert _derived(checker, bus) == [gold]
+    assert _derived(checker, "User: Find me a one way flight to Seattle.\n") == ['GetFlights(destination="Seattle")']
+    assert _derived(checker, "User: I need to find a Compact rental car.\n") == ['GetRentalCars(car_type="Compact")']
+    ex = Example(example_id="x", user_utterance=bus, applicable_standing_instructions=[], api_calls=[gold],
+                 all_standing_instructions=[StandingInstruction(nl_instruction="If I ask for Hotels, my preference is that it has wifi")])
+    ctx = checker.context(ex)
+    calls = parse_calls([gold])[0]
+    assert checker.check_calls(ex, calls, ctx).status.value == "consistent"
+    for kind in ("count_changed", "free_value_moved"):
+        fault = make_release(kind, ctx, calls, random.Random(0))
+        assert fault is not None, kind
+        assert any(v.family == "P3" for v in checker.check_calls(ex, fault.calls, ctx).violations), (kind, fault.detail)
+        good = twin(kind, ctx, calls, random.Random(0))
+        assert good is None or checker.check_calls(ex, good, ctx).status.value == "consistent", kind

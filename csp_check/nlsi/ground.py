@@ -63,10 +63,10 @@ from csp_check.nlsi.cues import (
 )
 from csp_check.nlsi.instructions import InstructionParser, Rule
 from csp_check.nlsi.models import Example, split_turns
-from csp_check.nlsi.schema import LOCATION_SLOTS, normalize, spelling
+from csp_check.nlsi.schema import LOCATION_SLOTS, NUMBER_WORDS, normalize, spelling
 from csp_check.nlsi.spans import answered_name, date_time_values, destinations, in_places, offered_name, role_places
 from csp_check.nlsi.user_words import asked_booleans, first_service_slot, head_count_values
-from csp_check.nlsi.variants import service_slots, settle
+from csp_check.nlsi.variants import SERVICE_PRIOR, service_slots, settle
 
 
 @dataclass
@@ -273,7 +273,7 @@ def _stated_values(g: Grounding, schema, mentions: list, group: list[str]) -> No
             opts = [(d, s.split("\x00")) for d, s in m.options if d in group]
             unit = _unit_slots(schema, group, m, words)
             if unit:  # "for 2 days" is number_of_days, whatever else "2" may be
-                opts = [o for o in opts if (o[0], o[1][0]) in unit] or [(d, [s, m.text]) for d, s in unit]
+                opts = [o for o in opts if (o[0], o[1][0]) in unit] or [(d, [s, NUMBER_WORDS.get(m.text.lower(), m.text)]) for d, s in unit]
             if not opts:
                 continue
             near = [x for x in slot_list if -1 <= x.start - m.end <= 2 or -2 <= m.start - x.end <= 0]
@@ -288,6 +288,7 @@ def _stated_values(g: Grounding, schema, mentions: list, group: list[str]) -> No
             if len({d for d, _ in pick}) == 1 and len(pick) > 1:  # "my savings account": not the recipient's
                 plain = [o for o in pick if not o[1][0].startswith(_ROLE_PREFIXES)]
                 pick = plain if len(plain) == 1 else pick
+            pick = _one_of_twins(schema, pick)
             if len({(d, s) for d, (s, _) in pick}) != 1:
                 continue
             d, (slot, canon) = pick[0]
@@ -298,6 +299,25 @@ def _stated_values(g: Grounding, schema, mentions: list, group: list[str]) -> No
                     del g.values[d][slot]
             else:
                 g.values.setdefault(d, {})[slot] = canon
+
+
+def _one_of_twins(schema, pick: list) -> list:
+    """One value read into twin slots of one domain (the same slot under two services' names,
+    ``common-domain-slots.tsv``: RentalCars ``type`` / ``car_type`` both list "Compact") is said
+    once: kept in the slot of the domain's prior service (:data:`~csp_check.nlsi.variants.SERVICE_PRIOR`)
+    when it is one of them, else the first service's (:func:`~csp_check.nlsi.user_words.first_service_slot`,
+    never the options' order); :func:`~csp_check.nlsi.variants.settle` then moves it
+    to the chosen service's twin. Anything else is returned as given."""
+    if len(pick) < 2 or len({(d, v) for d, (_, v) in pick}) != 1:
+        return pick
+    d = pick[0][0]
+    pairs = schema.same_slots.get(d, [])
+    slots = [s for _, (s, _) in pick]
+    if not all((a, b) in pairs or (b, a) in pairs for a in slots for b in slots if a != b):
+        return pick
+    prior = schema.service_slots.get(SERVICE_PRIOR.get(d, ""), [])
+    keep = [s for s in slots if s in prior][:1] or first_service_slot(schema, d, slots)
+    return [o for o in pick if o[1][0] == keep[0]][:1] if len(keep) == 1 else pick
 
 
 #: Slot-name prefixes of a second party or a second leg (``recipient_account_type``,
@@ -361,20 +381,27 @@ def _names(g: Grounding, parser: InstructionParser, example: Example, rules: lis
                 vals[entity or ""] = offered
 
 
+#: Number words that are no head count before a unit ("no tickets", "a single room", "zero").
+_NOT_COUNT_WORDS = {"no", "single", "zero"}
+
+
 def _unit_slots(schema, group: list[str], m, words: list[str]) -> list[tuple[str, str]]:
     """The count slots of ``group`` a number names by a unit word: right after it, the
     ``number_of_<unit>`` slot ("2 days" → ``number_of_days``, "1 room" → ``number_of_rooms``);
     within three words after it, the first slot of :data:`~csp_check.nlsi.cues.COUNT_UNITS`
     each domain has ("tickets for 3 people" → ``travelers``, "1 Economy class ticket" →
-    ``passengers``, "a 1 star hotel" → ``star_rating``); [] otherwise."""
-    if not m.text.isdigit() or m.end >= len(words):
+    ``passengers``, "a 1 star hotel" → ``star_rating``); [] otherwise. A number word ("one" …
+    "ten") counts only with its unit right after it ("one ticket" → ``travelers``, "two rooms"),
+    not across words ("a one way ticket" names no head count)."""
+    word = m.text.lower() in NUMBER_WORDS and m.text.lower() not in _NOT_COUNT_WORDS
+    if not (m.text.isdigit() or word) or m.end >= len(words):
         return []
     unit = words[m.end].rstrip("s")
     out = [(d, s) for d in group for s in schema.domains.get(d, {})
            if s.startswith("number_of_") and s[len("number_of_"):].rstrip("s") == unit]
     if out:
         return out
-    for w in words[m.end : m.end + 3]:
+    for w in words[m.end : m.end + (1 if word else 3)]:
         if w.isdigit() or not w.isalpha():
             break
         slots = COUNT_UNITS.get(w if w in COUNT_UNITS else w.rstrip("s"), ())
