@@ -18,7 +18,7 @@ from csp_check.nlsi.models import Example, StandingInstruction
 from csp_check.nlsi.readers import read_examples
 from csp_check.nlsi.release_faults import make_release, twin
 from csp_check.nlsi.schema import load_schema
-from csp_check.nlsi.spans import answered_name, date_spans, date_time_values, offered_name, role_places, time_spans
+from csp_check.nlsi.spans import answered_name, date_spans, date_time_values, destinations, offered_name, role_places, time_spans
 from csp_check.nlsi.templates import parse_template
 from csp_check.nlsi.variants import chosen_service
 
@@ -275,3 +275,27 @@ def test_number_word_before_its_unit_and_one_value_in_twin_slots(release):
         assert any(v.family == "P3" for v in checker.check_calls(ex, fault.calls, ctx).violations), (kind, fault.detail)
         good = twin(kind, ctx, calls, random.Random(0))
         assert good is None or checker.check_calls(ex, good, ctx).status.value == "consistent", kind
+
+
+@needs_release
+def test_destination_after_visit_with_street_words(release):
+    """Generator-style SGD dev turns: a cab's destination after "visit" or "to the place at",
+    lower-case street words and "&" inside it; the place's cut is flagged (P3), its twin not."""
+    assert destinations("I want to visit Chili's Grill & Bar for which I need to call a cab") == ["Chili's Grill & Bar"]
+    assert destinations("to the place at 2050 Broadway and cab with shared ride will be okay") == ["2050 Broadway"]
+    assert destinations("I need to go to One Ferry building #35. I'm okay to share.") == ["One Ferry building #35"]
+    assert destinations("I want to go to the beach") == []
+    checker = release[0]
+    text = ("User: Hey, could you book me a cab? I need to go to One Ferry building #35. I'm okay to share.\nAgent: How "
+            "many people are travelling?\nUser: There's 2 of us.\n")
+    gold = 'GetRideSharing(destination="One Ferry building #35", number_of_riders="2", shared_ride="True")'
+    assert _derived(checker, text) == [gold]
+    ex = Example(example_id="x", user_utterance=text, applicable_standing_instructions=[], api_calls=[gold],
+                 all_standing_instructions=[StandingInstruction(nl_instruction="If I ask for Hotels, my preference is that it has wifi")])
+    ctx = checker.context(ex)
+    calls = parse_calls([gold])[0]
+    fault = make_release("place_cut", ctx, calls, random.Random(0))
+    assert fault is not None
+    assert any(v.family == "P3" for v in checker.check_calls(ex, fault.calls, ctx).violations), fault.detail
+    good = twin("place_cut", ctx, calls, random.Random(0))
+    assert good is not None and checker.check_calls(ex, good, ctx).status.value == "consistent"

@@ -263,20 +263,25 @@ def head_counts(turn: str) -> list[str]:
 
 
 _PIECE = r"(?:\d+[A-Za-z]{0,2}|#\s?\d+|[A-Z][\w'&.-]*)"
+#: Street words typed in lower case inside an address ("One Ferry building #35", "Main street").
+_STREET = r"(?:building|street|avenue|road|boulevard|drive|lane|plaza|suite|station)"
 _DEST = re.compile(
-    rf"\b(?:to|address\s+is)\s+(?P<p>{_PIECE}(?:\s+(?:{_PIECE}|of|the|de|and))*(?:,\s+{_PIECE}(?:\s+{_PIECE})*)?)"
+    rf"\b(?:to(?:\s+the\s+(?:place|address)\s+at)?|visit|address\s+is)"
+    rf"\s+(?P<p>{_PIECE}(?:\s+(?:{_PIECE}|of|the|de|and|&|{_STREET}))*(?:,\s+{_PIECE}(?:\s+{_PIECE})*)?)"
 )
 
 
 def destinations(turn: str) -> list[str]:
-    """Places one user turn names after "to" or "the address is", street addresses included
+    """Places one user turn names after "to" ("to the place at"), "visit" or "the address is", street addresses included
     ("going to 5434 Ygnacio Valley Road #90", "a cab for 1 to Lers Ros Thai", "to 1538 Third Ave,
     East 86th Street"): digits, ``#N`` and capitalised words (small words inside), a part after
-    a comma that goes on the same way; not a time ("to 5 pm") nor a date, nor "I"."""
+    a comma that goes on the same way, lower-case street words and "&" inside ("One Ferry building
+    #35", "Chili's Grill & Bar");
+    not a time ("to 5 pm") nor a date, nor "I"."""
     out = []
     for m in _DEST.finditer(turn):
         words = re.split(r"(?<=[a-z0-9])[.!?]\s", m.group("p"))[0].split()  # "… Real. For 1 person": the sentence ends
-        while words and words[-1].lower() in ("of", "the", "de", "and"):
+        while words and words[-1].lower() in ("of", "the", "de", "and", "&"):
             words.pop()
         place = " ".join(words).rstrip(".,")
         first = words[0].lower().rstrip(".") if words else ""
