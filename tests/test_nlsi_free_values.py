@@ -18,7 +18,15 @@ from csp_check.nlsi.models import Example, StandingInstruction
 from csp_check.nlsi.readers import read_examples
 from csp_check.nlsi.release_faults import make_release, twin
 from csp_check.nlsi.schema import load_schema
-from csp_check.nlsi.spans import answered_name, date_spans, date_time_values, destinations, offered_name, role_places, time_spans
+from csp_check.nlsi.spans import (
+    answered_name,
+    date_spans,
+    date_time_values,
+    destinations,
+    offered_name,
+    role_places,
+    time_spans,
+)
 from csp_check.nlsi.templates import parse_template
 from csp_check.nlsi.variants import chosen_service
 
