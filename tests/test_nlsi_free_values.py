@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from csp_check.nlsi.calls import parse_calls
+from csp_check.nlsi.calls import parse_calls, without_requests
 from csp_check.nlsi.check import Checker
 from csp_check.nlsi.derive import derive, derive_with
 from csp_check.nlsi.metrics import release_items, release_scores
@@ -307,3 +307,31 @@ def test_destination_after_visit_with_street_words(release):
     assert any(v.family == "P3" for v in checker.check_calls(ex, fault.calls, ctx).violations), fault.detail
     good = twin("place_cut", ctx, calls, random.Random(0))
     assert good is not None and checker.check_calls(ex, good, ctx).status.value == "consistent"
+
+
+@needs_release
+def test_boolean_asked_about_an_offer_is_no_constraint(release):
+    """Generator-style SGD dev turns: "Is this a child-friendly museum?" asks about the offer (no
+    ``good_for_kids``); "take my kids to", "without entry fees" state booleans. The asked
+    boolean set True is flagged (P2); its request-marker twin is not."""
+    checker = release[0]
+    text = ("User: Can you find me a museum to visit in London, UK?\nAgent: I've found a museum for you. It's Apsley "
+            "House.\nUser: Is this a child-friendly museum? What's their number?\n")
+    gold = 'GetTravel(category="Museum", location="London, UK")'
+    assert _derived(checker, text) == [gold]
+    assert _derived(checker, "User: Can you find me a child-friendly museum in London, UK?\n") == [
+        'GetTravel(category="Museum", good_for_kids="True", location="London, UK")']
+    assert _derived(checker, "User: Find attractions in Paris I could take my kids to, without entry fees.\n") == [
+        'GetTravel(free_entry="True", good_for_kids="True", location="Paris")']
+    ex = Example(example_id="x", user_utterance=text, applicable_standing_instructions=[], api_calls=[gold],
+                 all_standing_instructions=[StandingInstruction(nl_instruction="If I ask for Hotels, my preference is that it has wifi")])
+    ctx = checker.context(ex)
+    calls = parse_calls([gold])[0]
+    fault = make_release("asked_boolean", ctx, calls, random.Random(0))
+    assert fault is not None
+    assert any(v.family == "P2" for v in checker.check_calls(ex, fault.calls, ctx).violations)
+    good = twin("asked_boolean", ctx, calls, random.Random(0))
+    assert good is not None and dict(good[0].arguments)["good_for_kids"] == "?"
+    assert checker.check_calls(ex, [without_requests(c) for c in good], ctx).status.value == "consistent"
+    ex.api_calls = [good[0].render()]
+    assert checker.check(ex).status.value == "consistent"

@@ -39,6 +39,7 @@ other value for it.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from csp_check.language.dates import reference_date, resolve_dates, resolve_years
@@ -197,7 +198,7 @@ def ground(example: Example, parser: InstructionParser, use_annotation: bool = T
     for group in [g.domains] + [[a] for a in g.grounded_domains() if a not in g.domains]:
         _stated_values(g, schema, said, group)
     _dontcares(g, schema, mentions)
-    _paraphrased_values(g, schema)
+    _paraphrased_values(g, schema, user_text)
     _dates(g, example, user_text)
     _locations(g, parser, docs, rules)
     if schema.user_words:
@@ -264,7 +265,7 @@ def _stated_values(g: Grounding, schema, mentions: list, group: list[str]) -> No
         for m in slot_list:  # boolean slots named in the text ("child-friendly", "I'm okay to share")
             for d, s in m.options:
                 info = schema.slot(d, s)
-                if d in group and info is not None and info.is_boolean:
+                if d in group and info is not None and info.is_boolean and not asks_about_offer(words, m.start):
                     window = set(words[max(0, m.start - 3) : m.start])
                     g.values.setdefault(d, {})[s] = "False" if window & (NEGATIONS | BOOL_FALSE) else "True"
         for m in ms:
@@ -299,6 +300,27 @@ def _stated_values(g: Grounding, schema, mentions: list, group: list[str]) -> No
                     del g.values[d][slot]
             else:
                 g.values.setdefault(d, {})[slot] = canon
+
+
+_ENDS = {".", "!", "?"}
+
+
+def asks_about_offer(words: list[str], at: int) -> bool:
+    """Is the word at ``at`` inside a yes/no question about something offered ("Is this a
+    child-friendly museum?", "Does it have wifi?")? The user asks what the offer holds; SGD's
+    state records no constraint for it (a request). ``words``: one user turn's lower-cased tokens."""
+    start = max((k + 1 for k in range(at) if words[k] in _ENDS), default=0)
+    end = next((k for k in range(at, len(words)) if words[k] in _ENDS), None)
+    return (end is not None and words[end] == "?" and start + 1 < len(words)
+            and words[start] in {"is", "are", "does", "do"} and words[start + 1] in {"it", "this", "that", "they"})
+
+
+def offer_questions(user_text: str) -> str:
+    """The user's yes/no questions about an offer (:func:`asks_about_offer`) in ``user_text``,
+    normalised and padded with spaces (" is this a child friendly museum "); " " when none."""
+    questions = [q for q in re.findall(r"[^.!?]*[.!?]?", user_text)
+                 if q.strip() and asks_about_offer([w.lower() for w in re.findall(r"[\w'-]+|[.!?]", q)], 0)]
+    return " " + normalize(" ".join(questions)) + " "
 
 
 def _one_of_twins(schema, pick: list) -> list:
@@ -467,15 +489,17 @@ def _name_cased(schema, domain: str, slot: str, canon: str, m, words: list[str])
     return any(t[:1].isupper() and t != "I" and not (k == 0 and initial) for k, t in enumerate(toks))
 
 
-def _paraphrased_values(g: Grounding, schema) -> None:
+def _paraphrased_values(g: Grounding, schema, user_text: str) -> None:
     """Categorical values said by a paraphrase (:func:`~csp_check.nlsi.cues.value_cues`:
     "affordable" → moderate, "a concert" → Music): each counts as said; it is also *stated* when
     it is the one value found for a slot of a requested domain, the only slot of that domain it
     fits, and the user stated nothing else there. A boolean slot not yet stated is True when one
     of its phrases occurs however it is hyphenated ("child-friendly"). A negated paraphrase
-    ("not costly") says nothing."""
+    ("not costly") says nothing, nor does a boolean asked about an offer ("Is this a
+    child-friendly museum?": :func:`_asks_about_offer`). ``user_text``: the user's turns."""
     text = f" {g.text} "
     words = g.text.split()
+    asked_text = offer_questions(user_text)
     for d in g.grounded_domains():
         found: dict[str, set[str]] = {}
         for slot, info in schema.domains.get(d, {}).items():
@@ -486,7 +510,7 @@ def _paraphrased_values(g: Grounding, schema) -> None:
                 for p in phrases:
                     n = normalize(p)
                     at = text.find(f" {n} ")
-                    if not n or at < 0:
+                    if not n or at < 0 or (info.is_boolean and f" {n} " in asked_text):
                         continue
                     before = set(words[max(0, len(text[:at].split()) - 3) : len(text[:at].split())])
                     if not before & NEGATIONS:
