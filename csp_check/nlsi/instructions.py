@@ -161,7 +161,7 @@ class InstructionParser:
                     add("slot", p, (domain, slot))
                 if info.is_boolean:
                     continue
-                for value in info.values | set(self.schema.aliases.get((domain, slot), {})):
+                for value in sorted(info.values | set(self.schema.aliases.get((domain, slot), {}))):
                     canon = self.schema.canonical(domain, slot, value)
                     n = normalize(value)
                     if len(n) < 2 and not n.isdigit() or n in NEGATIONS | BOOL_TRUE | BOOL_FALSE:
@@ -200,7 +200,10 @@ class InstructionParser:
                 or (end < len(doc) and doc[end].text == "-" and not doc[end - 1].whitespace_)
             ):
                 continue  # inside a hyphenated word ("go-to location" is not "to location")
-            raw.append(_Mention(start, end, kind, set(options), doc[start:end].text))
+            said = doc[start:end].text
+            if kind == "value":  # the spelling the text uses, when the slot lists it ("breakthrough")
+                options = {(d, _spelled(self.schema, d, o, said)) for d, o in options}
+            raw.append(_Mention(start, end, kind, set(options), said))
         out: list[_Mention] = []
         for kind in ("value", "bool", "slot", "domain"):
             taken: set[int] = set()
@@ -379,6 +382,13 @@ class _Spans:
         hi = bisect.bisect_left(self.starts, end)
         lo = bisect.bisect_left(self.starts, start - self.longest, 0, hi)
         return [m for m in self.mentions[lo:hi] if start < m.end]
+
+
+def _spelled(schema: NlsiSchema, domain: str, option: str, said: str) -> str:
+    """A value option ``slot\x00canonical`` in the spelling ``said`` uses when it is one of the
+    slot's values that normalise alike (:meth:`NlsiSchema.canonical`), else unchanged."""
+    slot, canon = option.split("\x00")
+    return option if said == canon or said not in schema.forms(domain, slot, canon) else f"{slot}\x00{said}"
 
 
 def _best(options: set[tuple[str, str]], score) -> list[tuple[str, str]]:

@@ -19,6 +19,10 @@ must not be flagged:
 - ``carried_changed`` (P2): a value the second call of a MultiDomain chain carries from the
   first (same slot name, or the place) is replaced by a value nobody said or instructed.
   Twin: the carried value re-cased.
+- ``asked_boolean`` (P2): a boolean the user only asks about an offer ("Is this a
+  child-friendly museum?") set ``True`` in the call: asked, not wanted. Twin: the slot as a
+  request marker (``good_for_kids="?"``), as SGD records the question; :func:`tally` leaves
+  request markers out before checking, as :meth:`Checker.check` does.
 
 The family named is the one the checker must report (flagged right in
 ``benchmarks/nlsi_release.py``); a twin flagged by any family is a false alarm. On the 175
@@ -31,13 +35,16 @@ from __future__ import annotations
 import random
 import re
 
+from csp_check.nlsi.calls import without_requests
 from csp_check.nlsi.check import Checker
+from csp_check.nlsi.cues import slot_phrases
 from csp_check.nlsi.families import Context
 from csp_check.nlsi.faults import CallFault
+from csp_check.nlsi.ground import offer_questions
 from csp_check.nlsi.models import ApiCall, Example
 from csp_check.nlsi.schema import NUMBER_WORDS, normalize
 
-RELEASE_KINDS = ("free_value_moved", "count_changed", "carried_changed", "place_cut")
+RELEASE_KINDS = ("free_value_moved", "count_changed", "carried_changed", "place_cut", "asked_boolean")
 _PLACE_SLOTS = re.compile(r"city|location|destination|origin|where_to|area")
 _COUNT_SLOTS = re.compile(r"passengers|travelers|group_size|number_of|party_size|seats|tickets|riders|adults")
 _DIGIT_WORDS = {d: w for w, d in NUMBER_WORDS.items() if w not in ("no", "single")}
@@ -98,11 +105,24 @@ def _with(calls: list[ApiCall], i: int, slot: str, value: str) -> list[ApiCall]:
     return out
 
 
+def _added(calls: list[ApiCall], i: int, slot: str, value: str) -> list[ApiCall]:
+    out = list(calls)
+    out[i] = ApiCall(method=calls[i].method, arguments=tuple(sorted(calls[i].arguments + ((slot, value),))))
+    return out
+
+
 def _site(kind: str, ctx: Context, calls: list[ApiCall], rng: random.Random) -> tuple[int, str] | None:
     """Where ``kind`` applies: a (call index, slot) drawn with ``rng``, or None."""
     sites: list[tuple[int, str]] = []
     if kind == "carried_changed":
         sites = _carried(ctx, calls)
+    elif kind == "asked_boolean":
+        asked = offer_questions(" ".join(ctx.example.user_turns()))
+        for i, c in enumerate(calls):
+            d = ctx.domain_of(c)
+            for s, info in sorted(ctx.schema.domains.get(d or "", {}).items()):
+                if info.is_boolean and s not in c.args() and any(f" {normalize(p)} " in asked for p in slot_phrases(d or "", s)):
+                    sites.append((i, s))
     elif kind == "place_cut":
         sites = [(i, s) for i, c in enumerate(calls) for s in _free_stated(ctx, c)
                  if _PLACE_SLOTS.search(s) and len(c.args()[s].replace(",", " ").split()) > 1]
@@ -121,17 +141,25 @@ def make_release(kind: str, ctx: Context, calls: list[ApiCall], rng: random.Rand
     if site is None:
         return None
     i, slot = site
+    if kind == "asked_boolean":
+        return CallFault(kind, _added(calls, i, slot, "True"), "P2", f"{calls[i].method}: {slot}='True' only asked")
     old = calls[i].args()[slot]
     d = ctx.domain_of(calls[i])
     if d is None:
         return None
-    if kind == "carried_changed":
-        info = ctx.schema.slot(d, slot)
-        pool = sorted(v for v in (info.values if info is not None else ())
-                      if not ctx.grounding.said(v) and normalize(v) != normalize(old)
-                      and not any(ctx.same(d, slot, v, w) for c in calls for _, w in c.arguments)
-                      and not any(r.action and ctx.same(d, slot, r.action[1], v) for r in ctx.rules))
-        new = rng.choice(pool) if pool else None
+    if kind == "carried_changed":  # the drawn site first, then the others: a slot with a value to change to
+        sites = [(i, slot)] + [x for x in _carried(ctx, calls) if x != (i, slot)]
+        new = None
+        for i, slot in sites:
+            d, old = ctx.domain_of(calls[i]) or d, calls[i].args()[slot]
+            info = ctx.schema.slot(d, slot)
+            pool = sorted(v for v in (info.values if info is not None else ())
+                          if not ctx.grounding.said(v) and normalize(v) != normalize(old)
+                          and not any(ctx.same(d, slot, v, w) for c in calls for _, w in c.arguments)
+                          and not any(r.action and ctx.same(d, slot, r.action[1], v) for r in ctx.rules))
+            if pool:
+                new = rng.choice(pool)
+                break
         family = "P2"
     elif kind == "place_cut":
         new, family = old.replace(",", " ").split()[0], "P3"
@@ -152,6 +180,8 @@ def twin(kind: str, ctx: Context, calls: list[ApiCall], rng: random.Random) -> l
     if site is None:
         return None
     i, slot = site
+    if kind == "asked_boolean":
+        return _added(calls, i, slot, "?")
     old = calls[i].args()[slot]
     if kind == "count_changed":  # the number word, where the schema's aliases make it the same count
         word = _DIGIT_WORDS.get(old)
@@ -180,6 +210,7 @@ def tally(checker: Checker, example: Example, ctx: Context, calls: list[ApiCall]
         good = twin(kind, ctx, calls, rng)
         if good is not None:
             twins[kind][0] += 1
+            good = [without_requests(c) for c in good]  # a request marker is asked, not set: left out, as Checker.check does
             twins[kind][1] += checker.check_calls(example, good, ctx).status.value != "consistent"
 
 

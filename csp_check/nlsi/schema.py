@@ -65,6 +65,36 @@ def normalize(value: str) -> str:
     return " ".join(s.split())
 
 
+def _spelling_key(form: str) -> tuple[int, int, int, str]:
+    """Sort key of :func:`spelling`: fewer capitals inside a word ("San DIego" has one), then more
+    words begun with a capital ("New York" before "new york"), then the punctuation kept ("St.
+    Louis" before "St Louis": the longer), then the text itself."""
+    words = form.split()
+    inner = sum(ch.isupper() for w in words for ch in w[1:])
+    return (inner, -sum(w[:1].isupper() for w in words), -len(form), form)
+
+
+def spelling(forms: Iterable[str], said: str | None = None) -> str:
+    """The one spelling of a value written several ways that normalise alike ("San Diego", "San
+    DIego"), chosen by rule, never by a set's hash order: the user's own spelling ``said`` when
+    it is one of ``forms``; else the ordinary spelling (:func:`_spelling_key`: no capital inside a
+    word, words capitalised, punctuation kept, then alphabetical). Raises ``ValueError`` for no forms."""
+    forms = list(forms)
+    if not forms:
+        raise ValueError("no spelling to choose from")
+    if said is not None and said in forms:
+        return said
+    return min(forms, key=_spelling_key)
+
+
+def spellings(values: Iterable[str]) -> dict[str, str]:
+    """``{normalised value: its spelling}`` (:func:`spelling`) of a set of values."""
+    groups: dict[str, list[str]] = {}
+    for v in values:
+        groups.setdefault(normalize(v), []).append(v)
+    return {n: spelling(forms) for n, forms in groups.items()}
+
+
 @dataclass
 class SlotInfo:
     """One slot of a domain: categorical or not, its possible values, values seen in data."""
@@ -109,7 +139,7 @@ class NlsiSchema:
     #: reads them by their shape (:mod:`csp_check.nlsi.spans`); False (an SGD folder, our
     #: builder): SGD's canonical values (ISO dates), matched through the ontology only
     user_words: bool = False
-    _canon: dict[tuple[str, str], dict[str, str]] = field(default_factory=dict, repr=False)
+    _canon: dict[tuple[str, str], tuple[int, dict[str, list[str]]]] = field(default_factory=dict, repr=False)
     _reverse: dict[tuple[str, str], tuple[int, dict[str, list[str]]]] = field(default_factory=dict, repr=False)
 
     # -- lookups -----------------------------------------------------------------------------
@@ -129,17 +159,29 @@ class NlsiSchema:
         """The slot ``slot`` of ``domain``, or None."""
         return self.domains.get(domain, {}).get(slot)
 
-    def canonical(self, domain: str, slot: str, value: str) -> str:
-        """The canonical form of ``value`` for the slot (alias lookup on normalised text)."""
+    def canonical(self, domain: str, slot: str, value: str, said: str | None = None) -> str:
+        """The canonical form of ``value`` for the slot (alias lookup on normalised text): a value
+        of the slot is its own, in the spelling :func:`spelling` chooses among the slot's values
+        that normalise alike (``said``, the words the user or the instruction wrote, when they
+        are one of them)."""
         n = normalize(value)
-        info = self.slot(domain, slot)
-        if info is not None:
-            index = self._canon.get((domain, slot))
-            if index is None or len(index) != len(info.values):
-                index = self._canon[(domain, slot)] = {normalize(v): v for v in sorted(info.values)}
-            if n in index:  # a value of the slot is its own canonical form
-                return index[n]
+        forms = self.forms(domain, slot, value)
+        if forms:
+            return spelling(forms, said=said)
         return self.aliases.get((domain, slot), {}).get(n, value)
+
+    def forms(self, domain: str, slot: str, value: str) -> list[str]:
+        """The slot's values that normalise like ``value`` (its spellings, sorted), or []."""
+        info = self.slot(domain, slot)
+        if info is None:
+            return []
+        index = self._canon.get((domain, slot))
+        if index is None or index[0] != len(info.values):
+            groups: dict[str, list[str]] = {}
+            for v in sorted(info.values):
+                groups.setdefault(normalize(v), []).append(v)
+            index = self._canon[(domain, slot)] = (len(info.values), groups)
+        return index[1].get(normalize(value), [])
 
     def surface_forms(self, domain: str, slot: str, value: str) -> list[str]:
         """Every normalised alias of ``value``'s canonical form for the slot (itself included)."""

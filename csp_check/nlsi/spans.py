@@ -10,7 +10,7 @@ the user's turns by their shape, not looked up; the schema only says which slot 
 - **Dates** (:func:`date_spans`): ``(next|this|coming) <weekday>``, ``<weekday> (next|this)
   week`` ("this coming Friday" too), ``(the) day after tomorrow``, ``tomorrow``, ``<Nth> of (this|next) month``,
   ``<Nth> (of) <month>``, ``<month> <N>`` (either with a year after it, "1st of March 2019"), ``the <Nth>`` (kept with "the", as the release keeps
-  it), ``on <weekday>``. A leading "the" of the others is dropped ("on the 13th of March" →
+  it), ``on <weekday>`` (with its week: "on Saturday this week" → ``Saturday this week``). A leading "the" of the others is dropped ("on the 13th of March" →
   ``13th of March``). "Today" is no date stated: it is the reference day, the schema's default
   date (intents' ``date`` default ``2019-03-01``), and is said in passing ("I'm free today").
 - **Times** (:func:`time_spans`): ``H(:MM) am|pm`` and ``H:MM``, with a day-part word before
@@ -20,7 +20,8 @@ the user's turns by their shape, not looked up; the schema only says which slot 
   (``pickup_date``, ``check_in_date``, ``departure_date``, ``leaving_date``, ``show_date``,
   ``date``, …) unless an end word precedes it ("until", "till", "through", "return", "back",
   "drop off", "check out"; or it is the second of "from A to B"), then to the end slot
-  (``dropoff_date``, ``check_out_date``, ``return_date``); a time to the domain's one
+  (``dropoff_date``, ``check_out_date``, ``return_date``), or to none when the service has no
+  end slot (Hotels_1 counts days: "until the 11th" is not its check-in date); a time to the domain's one
   departure / pickup / show / appointment time slot (arrival, inbound and availability times
   never). A later mention for a slot wins.
 - **Names** the agent asks for or offers: a user turn that is only a title-cased name answers
@@ -31,7 +32,7 @@ the user's turns by their shape, not looked up; the schema only says which slot 
 - **Places** (:func:`role_places`): a capitalised span (1–4 words, "I" never) right after
   "from", "out of", "leaving", "depart"/"departing" (origin) or "to", "destination is" (destination), stopped at the
   first word not capitalised; kept as typed ("SFO", "Long Beach"), with a state or country code
-  after a comma ("Anaheim, CA", the release's "Portland, OR").
+  after a comma ("Anaheim, CA", the release's "Portland, OR"; a postal code typed "Ca" too).
 """
 
 from __future__ import annotations
@@ -54,7 +55,7 @@ _DATE = re.compile(
     rf"|(?P<md>{_MON}\s+\d{{1,2}}(?:st|nd|rd|th)?{_YEAR})(?![\d:])"
     rf"|(?P<the>the\s+{_ORDN})"
     r"|(?P<tt>tomorrow)"
-    rf"|on\s+(?P<wd>{_WD})"
+    rf"|on\s+(?P<wd>{_WD}(?:\s+(?:next|this)\s+week)?)"
     r")\b",
     re.IGNORECASE,
 )
@@ -69,7 +70,9 @@ _TIME = re.compile(
     re.IGNORECASE,
 )
 #: Words before a date (within three words) that make it the end of a stay or rental.
-END_WORDS = {"until", "till", "til", "through", "thru", "return", "returning", "back", "drop", "dropoff", "out"}
+END_WORDS = {"until", "till", "til", "through", "thru", "return", "returning", "back", "drop", "dropoff", "checkout"}
+#: "out" ends a stay only after "check" ("check out on the 5th"; "heading out on March 1st" leaves).
+_CHECK_OUT = re.compile(r"\bcheck(?:ing)?\s+out\b")
 #: First slots of a date pair, by the words their names contain (checked in this order).
 _START_KEYS = ("pickup", "check_in", "departure", "leaving", "show", "appointment", "event", "visit")
 _END_KEYS = ("dropoff", "check_out", "return")
@@ -104,6 +107,10 @@ def _time_slot(slots: list[str]) -> str | None:
     return next((s for k in _START_KEYS for s in times if k in s), times[0] if times else None)
 
 
+#: What stands between the two dates of a range ("March 10th to the 11th", "the 3rd - the 5th").
+_RANGE_WORDS = {"to", "-", "through", "thru", "until", "till"}
+
+
 def date_time_values(turns: list[str], slots: list[str]) -> dict[str, str]:
     """``{slot: words}`` for the dates and times the user's ``turns`` state, over the slots of
     one domain (``slots``, its chosen service's). Empty when the domain has no such slot."""
@@ -114,9 +121,11 @@ def date_time_values(turns: list[str], slots: list[str]) -> dict[str, str]:
         dates = date_spans(turn)
         for k, (at, words) in enumerate(dates):
             before = re.findall(r"[a-z]+", turn[max(0, at - 25) : at].lower())[-3:]
-            ending = bool(set(before) & END_WORDS) or (k > 0 and "to" in before and "from" in
-                                                      re.findall(r"[a-z]+", turn[: dates[k - 1][0]].lower())[-2:])
-            slot = end if ending and end else start
+            between = turn[dates[k - 1][0] + len(dates[k - 1][1]) : at].strip().lower() if k else ""
+            ending = bool(set(before) & END_WORDS) or bool(_CHECK_OUT.search(turn[max(0, at - 25) : at].lower())) or (k > 0 and "to" in before and "from" in
+                                                      re.findall(r"[a-z]+", turn[: dates[k - 1][0]].lower())[-2:]) \
+                or between in _RANGE_WORDS  # "rental is March 10th to the 11th"
+            slot = end if ending else start  # an end date is never the start ("until the 11th")
             if slot is not None:
                 out[slot] = words
         if tslot is not None:
@@ -128,6 +137,16 @@ def date_time_values(turns: list[str], slots: list[str]) -> dict[str, str]:
 _ORIGIN_WORDS = {"from", "leaving", "depart", "departing"}
 _TOKEN = re.compile(r"[A-Za-z][\w.'&-]*|[,!?;]")
 _CODE = re.compile(r"[A-Z]{2,3}|(?:[A-Z]\.){2,3}")  # a state or country code after a comma: CA, OR, UK, D.C.
+#: US postal state codes that are no English word when written "Ca": a code the user types in
+#: title case ("Anaheim, Ca"); "Ok", "In", "Me", "Or", "Hi", "Oh", … stay words.
+_TITLE_CODES = frozenset(
+    "Ca Tx Ny Nj Wa Fl Ga Az Nv Il Mi Mn Wi Ky Tn Va Nc Sc Ut Nm Ks Ia Ar Ms Ak Vt Nh Ri Ct Wv Nd Sd Mt Wy Dc".split())
+
+
+def _is_code(code: str) -> bool:
+    """A state or country code after a comma: upper case (:data:`_CODE`), or a postal state
+    code in title case (:data:`_TITLE_CODES`)."""
+    return bool(_CODE.fullmatch(code)) or code in _TITLE_CODES
 
 
 def role_places(turn: str) -> list[tuple[str, str]]:
@@ -153,7 +172,7 @@ def role_places(turn: str) -> list[tuple[str, str]]:
         if span:
             place = " ".join(span).rstrip(".")
             code = toks[j + 1].rstrip(".") if toks[j : j + 1] == [","] and j + 1 < len(toks) else ""
-            if code != "OK" and _CODE.fullmatch(code):  # "to SFO, OK?": no code
+            if code != "OK" and _is_code(code):  # "to SFO, OK?": no code
                 place += ", " + code
             elif _CODE.fullmatch(code + "."):
                 place += ", " + code + "."  # "Washington, D.C."
@@ -184,13 +203,23 @@ def _title_span(tokens: list[str]) -> list[str]:
 REQUEST_VERBS = {"play", "find", "book", "get", "search", "show", "reserve", "try", "put", "look"}
 
 
+#: Words that open an answer without naming anything ("Yes, …", "Sure, …", "Well, …"): no name
+#: before a comma.
+_NO_NAME = {"yes", "yeah", "yep", "sure", "ok", "okay", "no", "nope", "thanks", "thank", "great", "perfect",
+            "fine", "alright", "hi", "hello", "hey", "well", "actually", "hmm", "um", "oh", "please", "cool"}
+
+
 def answered_name(answer: str) -> str | None:
-    """The user's answer as a name, when the whole turn is one ("Nobody Can Save Me."): 1–8
-    title-cased words (small words inside allowed), a leading request verb dropped ("Play
-    Business Dinners" → ``Business Dinners``); else None."""
+    """The user's answer as a name, when the whole turn is one ("Nobody Can Save Me."), or its
+    first clause is and a comment follows the comma ("Breakthrough, I hear it's good."; not an
+    answer word: "Yes, …", :data:`_NO_NAME`): 1–8 title-cased words (small words inside
+    allowed), a leading request verb dropped ("Play Business Dinners" → ``Business Dinners``);
+    else None."""
     toks = _TOKEN.findall(answer.strip().rstrip(".!"))
     if len(toks) > 1 and toks[0].lower() in REQUEST_VERBS:
         toks = toks[1:]
+    if "," in toks and toks.index(",") > 0 and toks[0].lower() not in _NO_NAME:
+        toks = toks[: toks.index(",")]
     span = _title_span(toks)
     return " ".join(span) if span and len(span) == len(toks) and len(span) <= 8 else None
 
@@ -234,20 +263,25 @@ def head_counts(turn: str) -> list[str]:
 
 
 _PIECE = r"(?:\d+[A-Za-z]{0,2}|#\s?\d+|[A-Z][\w'&.-]*)"
+#: Street words typed in lower case inside an address ("One Ferry building #35", "Main street").
+_STREET = r"(?:building|street|avenue|road|boulevard|drive|lane|plaza|suite|station)"
 _DEST = re.compile(
-    rf"\b(?:to|address\s+is)\s+(?P<p>{_PIECE}(?:\s+(?:{_PIECE}|of|the|de|and))*(?:,\s+{_PIECE}(?:\s+{_PIECE})*)?)"
+    rf"\b(?:to(?:\s+the\s+(?:place|address)\s+at)?|visit|address\s+is)"
+    rf"\s+(?P<p>{_PIECE}(?:\s+(?:{_PIECE}|of|the|de|and|&|{_STREET}))*(?:,\s+{_PIECE}(?:\s+{_PIECE})*)?)"
 )
 
 
 def destinations(turn: str) -> list[str]:
-    """Places one user turn names after "to" or "the address is", street addresses included
+    """Places one user turn names after "to" ("to the place at"), "visit" or "the address is", street addresses included
     ("going to 5434 Ygnacio Valley Road #90", "a cab for 1 to Lers Ros Thai", "to 1538 Third Ave,
     East 86th Street"): digits, ``#N`` and capitalised words (small words inside), a part after
-    a comma that goes on the same way; not a time ("to 5 pm") nor a date, nor "I"."""
+    a comma that goes on the same way, lower-case street words and "&" inside ("One Ferry building
+    #35", "Chili's Grill & Bar");
+    not a time ("to 5 pm") nor a date, nor "I"."""
     out = []
     for m in _DEST.finditer(turn):
         words = re.split(r"(?<=[a-z0-9])[.!?]\s", m.group("p"))[0].split()  # "… Real. For 1 person": the sentence ends
-        while words and words[-1].lower() in ("of", "the", "de", "and"):
+        while words and words[-1].lower() in ("of", "the", "de", "and", "&"):
             words.pop()
         place = " ".join(words).rstrip(".,")
         first = words[0].lower().rstrip(".") if words else ""
@@ -301,7 +335,7 @@ def in_places(turn: str) -> list[str]:
             continue
         if toks[j : j + 1] == [","]:
             more, _ = _caps(toks, j + 1)
-            if 0 < len(more) <= 2 and (_CODE.fullmatch(more[0].rstrip(".")) or len(more[0]) > 3) \
+            if 0 < len(more) <= 2 and (_is_code(more[0].rstrip(".")) or len(more[0]) > 3) \
                     and more[0].lower() not in _OPENERS:
                 span += [","] + more
         place = " ".join(span).replace(" ,", ",")
