@@ -45,9 +45,18 @@ Reading rules (what each pair writes into the copy's last system turn ``r``)
   the fault of another day's row (the day the history settled, switched: HI and QI); the twin of
   the day asked.
 - ``hi_weather_same`` — as ``hi_weather_day`` (any day), the system turn says "it will not be
-  <r's attribute> at all this week in <the other city>", which that city's week has on no day,
+  <r's attribute> at all this week in <the other city>", which that city's week has on no day (nor
+  one agreeing with or near it: "raining" for "rain"),
   adding "which is the same with <r's city>" (the denial said of ``r``'s city too: HI); the twin
   "which is not the same with <r's city>".
+- ``hi_weather_surest`` — as ``hi_weather_swap``, ``r`` stating the day's attribute and another
+  city's on another day (a turn of two cities: a contradiction of it is for review), then "are
+  you sure" and a system turn restating the day's attribute alone; a second "are you sure" and
+  system turn: the fault gives another attribute (a certain contradiction of the one-city turn,
+  not held back by the two-city one: HI); the twin the KB's.
+- ``qi_weather_cities`` — the query asks the weather of two KB cities on a weekday ("in alameda
+  and boston on monday"): the twin states the first city's row (a query naming several cities
+  asks about each); the fault a third city's (QI).
 - ``qi_offer_accepted`` — ``r`` names one KB place; it becomes "<place> is <its distance> away
   would you like the address", the user answers "yes please" (accepting the offer, asking it):
   the fault answers with the distance again (QI); the twin with the address (neither said before
@@ -78,17 +87,19 @@ from csp_check.score.citod_words import COMMANDS, miles, stem
 PairKind = Literal["kbi_value", "hi_switch", "qi_welcome", "kbi_number_word", "kbi_paraphrase", "kbi_negated",
                    "qi_weather_attribute", "hi_weather_swap", "kbi_only", "kbi_clause_subject",
                    "hi_weather_temperature", "hi_weather_day", "hi_weather_same", "qi_offer_accepted",
-                   "qi_time_form"]
+                   "qi_time_form", "hi_weather_surest", "qi_weather_cities"]
 PAIR_KINDS: tuple[PairKind, ...] = ("kbi_value", "hi_switch", "qi_welcome", "kbi_number_word", "kbi_paraphrase",
                                     "kbi_negated", "qi_weather_attribute", "hi_weather_swap", "kbi_only",
                                     "kbi_clause_subject", "hi_weather_temperature", "hi_weather_day",
-                                    "hi_weather_same", "qi_offer_accepted", "qi_time_form")
+                                    "hi_weather_same", "qi_offer_accepted", "qi_time_form", "hi_weather_surest",
+                                    "qi_weather_cities")
 #: The label each kind's fault must set (its twin must set none).
 EXPECTED: dict[PairKind, str] = {"kbi_value": "kbi", "hi_switch": "hi", "qi_welcome": "qi", "kbi_number_word": "kbi",
                                  "kbi_paraphrase": "kbi", "kbi_negated": "kbi", "qi_weather_attribute": "qi",
                                  "hi_weather_swap": "hi", "kbi_only": "kbi", "kbi_clause_subject": "kbi",
                                  "hi_weather_temperature": "hi", "hi_weather_day": "hi", "hi_weather_same": "hi",
-                                 "qi_offer_accepted": "qi", "qi_time_form": "qi"}
+                                 "qi_offer_accepted": "qi", "qi_time_form": "qi", "hi_weather_surest": "hi",
+                                 "qi_weather_cities": "qi"}
 #: A number → its word, for the distances written in words.
 NUMBER_WORDS = {value: word for word, value in UNITS.items()}
 
@@ -117,8 +128,10 @@ def citod_pair(dialogue: Dialogue, kind: PairKind, rng: random.Random) -> Pair |
         return Pair(kind, fault, _with(dialogue, {r.index: "you are welcome", u.index: f"{u_text(dialogue, u)} thanks"}))
     if kind == "qi_time_form":
         return _time_form(dialogue, lex, r, u)
+    if kind == "qi_weather_cities":
+        return _two_cities(dialogue, lex, r, u)
     if kind in ("qi_weather_attribute", "hi_weather_swap", "hi_weather_temperature", "hi_weather_day",
-                "hi_weather_same"):
+                "hi_weather_same", "hi_weather_surest"):
         return _weather(dialogue, lex, kind, turns, rng)
     column = lex.entity_column
     named = [m for m in r.mentions if m.column == column and m.in_kb and m.how == "value"]
@@ -252,9 +265,19 @@ def _weather(dialogue: Dialogue, lex: Lexicon, kind: PairKind, turns: list[TurnR
                     and not weather_near(stem(a), stem(row["weather_attribute"])))  # a near one is for review
     if not others:
         return None
-    base = _with(dialogue, {r.index: f"it will be {row['weather_attribute']} {where}"})
+    attribute = row["weather_attribute"]
+    if kind == "hi_weather_surest":
+        elsewhere = [x for x in lex.rows if x["location"] != cities[0] and x["date"] != row["date"]
+                     and not _alike(x["weather_attribute"], attribute)][:1]
+        if not elsewhere:
+            return None
+        two = f"it will be {attribute} {where} and {elsewhere[0]['weather_attribute']} on {elsewhere[0]['date']} in " \
+              f"{elsewhere[0]['location']}"
+        base = _appended(_with(dialogue, {r.index: two}), ["are you sure", f"that is right it will be {attribute} {where}"])
+    else:
+        base = _with(dialogue, {r.index: f"it will be {attribute} {where}"})
     return Pair(kind, _appended(base, ["are you sure", f"it will be {rng.choice(others)} {where}"]),
-                _appended(base, ["are you sure", f"yes it will be {row['weather_attribute']} {where}"]))
+                _appended(base, ["are you sure", f"yes it will be {attribute} {where}"]))
 
 
 def _weather_follow(dialogue: Dialogue, lex: Lexicon, kind: PairKind, turns: list[TurnReading], row: dict[str, str],
@@ -290,11 +313,33 @@ def _weather_follow(dialogue: Dialogue, lex: Lexicon, kind: PairKind, turns: lis
 
             return Pair(kind, _appended(base, [ask.format(other), _weather_said(*then[0], other)]),
                         _appended(base, [ask.format(other), _weather_said(*same[0], other)]))
-        if kind == "hi_weather_same" and week and not any(x["weather_attribute"] == attribute for x in week):
+        if kind == "hi_weather_same" and week and not any(_alike(x["weather_attribute"], attribute) for x in week):
             denial = f"it will not be {attribute} at all this week in {other} which is"
             return Pair(kind, _appended(base, [ask.format(other), f"{denial} the same with {city}"]),
                         _appended(base, [ask.format(other), f"{denial} not the same with {city}"]))
     return None
+
+
+def _two_cities(dialogue: Dialogue, lex: Lexicon, r: TurnReading, u: TurnReading) -> Pair | None:
+    """The ``qi_weather_cities`` pair: the query asks the weather of two KB cities on a day; ``r``
+    states the first's row (twin) or a third city's (fault)."""
+    if lex.domain != "weather" or u.speaker != "user":
+        return None
+    cities = sorted({x["location"] for x in lex.rows})
+    if len(cities) < 3:
+        return None
+    first, second, third = cities[:3]
+    row, other = lex.rows_of("location", first)[0], lex.rows_of("location", third)[0]
+    query = f"what is the weather in {first} and {second} on {row['date']}"
+    return Pair("qi_weather_cities",
+                _with(dialogue, {u.index: query, r.index: _weather_said(other, f"on {row['date']}", third)}),
+                _with(dialogue, {u.index: query, r.index: _weather_said(row, f"on {row['date']}", first)}))
+
+
+def _alike(a: str, b: str) -> bool:
+    """Whether weather attributes ``a`` and ``b`` agree or are near ("raining" / "rain", "clear" /
+    "skies", "drizzle" / "rain"): a denial of one is not true of a week holding the other."""
+    return weather_agree(stem(a), stem(b)) or weather_near(stem(a), stem(b))
 
 
 def _time_form(dialogue: Dialogue, lex: Lexicon, r: TurnReading, u: TurnReading) -> Pair | None:

@@ -53,7 +53,8 @@ Reading rules
   what the history said, neither doing it (no word of the route) nor refusing; an earlier turn
   word for word; the settled entity again for a
   user who asked for another (unless ``r`` says it is the only one). Calendar: a value the query
-  stated (not asked), given otherwise. Weather: another city than the one asked. An attribute an
+  stated (not asked), given otherwise. Weather: another city than the ones asked (the latest user
+  turn naming cities asks about each it names: "in alameda and boston"). An attribute an
   earlier system turn gave, restated otherwise, which the query does not ask for: certain when it
   is the only column ``r`` states ("X is 5_miles away" to "set the gps"), else for review.
 
@@ -391,14 +392,15 @@ class _Check:
         before_query = [t for t in self.history if u is None or t.index < u.index]
         earlier = self.named_entities(before_query)
         if column == "location":
-            asked = [m.value for m in self.named_entities(self.history, "user")]
-            if named and asked and all(m.value != asked[-1] for m in named):
+            mentions = self.named_entities(self.history, "user")
+            asked = [m.value for m in mentions if m.turn == mentions[-1].turn] if mentions else []
+            if named and asked and all(m.value not in asked for m in named):  # "alameda and boston": each is asked
                 self.flag("qi", "C2", [named[0]], f"turn {r.index} is about {named[0].value!r}; "
-                          f"the user asked about {asked[-1]!r}")
+                          f"the user asked about {' / '.join(dict.fromkeys(asked))}")
                 cities = [m.value for m in self.named_entities(before_query, "user")]
-                if cities and cities[-1] == asked[-1]:
+                if cities and cities[-1] in asked:
                     self.flag("hi", "C2", [named[0]], f"turn {r.index} is about {named[0].value!r}; turn "
-                              f"{self.named_entities(before_query, 'user')[-1].turn} settled on {asked[-1]!r}")
+                              f"{self.named_entities(before_query, 'user')[-1].turn} settled on {cities[-1]!r}")
             return
         if not earlier:
             return
