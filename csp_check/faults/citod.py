@@ -57,6 +57,10 @@ Reading rules (what each pair writes into the copy's last system turn ``r``)
 - ``qi_weather_cities`` — the query asks the weather of two KB cities on a weekday ("in alameda
   and boston on monday"): the twin states the first city's row (a query naming several cities
   asks about each); the fault a third city's (QI).
+- ``hi_kind_unnamed`` — four turns on a navigate dialogue's KB: "where is the nearest <kind>",
+  "the nearest <kind> is <its distance> away" (no place named: the kind alone is settled), "what
+  is the address" (no kind, no place): the fault gives the address of a place of another kind
+  (C2 across turns, HI and QI); the twin that of the nearest place of the kind.
 - ``qi_offer_accepted`` — ``r`` names one KB place; it becomes "<place> is <its distance> away
   would you like the address", the user answers "yes please" (accepting the offer, asking it):
   the fault answers with the distance again (QI); the twin with the address (neither said before
@@ -87,19 +91,19 @@ from csp_check.score.citod_words import COMMANDS, miles, stem
 PairKind = Literal["kbi_value", "hi_switch", "qi_welcome", "kbi_number_word", "kbi_paraphrase", "kbi_negated",
                    "qi_weather_attribute", "hi_weather_swap", "kbi_only", "kbi_clause_subject",
                    "hi_weather_temperature", "hi_weather_day", "hi_weather_same", "qi_offer_accepted",
-                   "qi_time_form", "hi_weather_surest", "qi_weather_cities"]
+                   "qi_time_form", "hi_weather_surest", "qi_weather_cities", "hi_kind_unnamed"]
 PAIR_KINDS: tuple[PairKind, ...] = ("kbi_value", "hi_switch", "qi_welcome", "kbi_number_word", "kbi_paraphrase",
                                     "kbi_negated", "qi_weather_attribute", "hi_weather_swap", "kbi_only",
                                     "kbi_clause_subject", "hi_weather_temperature", "hi_weather_day",
                                     "hi_weather_same", "qi_offer_accepted", "qi_time_form", "hi_weather_surest",
-                                    "qi_weather_cities")
+                                    "qi_weather_cities", "hi_kind_unnamed")
 #: The label each kind's fault must set (its twin must set none).
 EXPECTED: dict[PairKind, str] = {"kbi_value": "kbi", "hi_switch": "hi", "qi_welcome": "qi", "kbi_number_word": "kbi",
                                  "kbi_paraphrase": "kbi", "kbi_negated": "kbi", "qi_weather_attribute": "qi",
                                  "hi_weather_swap": "hi", "kbi_only": "kbi", "kbi_clause_subject": "kbi",
                                  "hi_weather_temperature": "hi", "hi_weather_day": "hi", "hi_weather_same": "hi",
                                  "qi_offer_accepted": "qi", "qi_time_form": "qi", "hi_weather_surest": "hi",
-                                 "qi_weather_cities": "qi"}
+                                 "qi_weather_cities": "qi", "hi_kind_unnamed": "hi"}
 #: A number → its word, for the distances written in words.
 NUMBER_WORDS = {value: word for word, value in UNITS.items()}
 
@@ -130,6 +134,8 @@ def citod_pair(dialogue: Dialogue, kind: PairKind, rng: random.Random) -> Pair |
         return _time_form(dialogue, lex, r, u)
     if kind == "qi_weather_cities":
         return _two_cities(dialogue, lex, r, u)
+    if kind == "hi_kind_unnamed":
+        return _kind_unnamed(dialogue, lex)
     if kind in ("qi_weather_attribute", "hi_weather_swap", "hi_weather_temperature", "hi_weather_day",
                 "hi_weather_same", "hi_weather_surest"):
         return _weather(dialogue, lex, kind, turns, rng)
@@ -334,6 +340,27 @@ def _two_cities(dialogue: Dialogue, lex: Lexicon, r: TurnReading, u: TurnReading
     return Pair("qi_weather_cities",
                 _with(dialogue, {u.index: query, r.index: _weather_said(other, f"on {row['date']}", third)}),
                 _with(dialogue, {u.index: query, r.index: _weather_said(row, f"on {row['date']}", first)}))
+
+
+def _kind_unnamed(dialogue: Dialogue, lex: Lexicon) -> Pair | None:
+    """The ``hi_kind_unnamed`` pair: four turns on the dialogue's KB, "where is the nearest <kind>" /
+    "the nearest <kind> is <distance> away" (no place named) / "what is the address" / the address
+    of a place of another kind (fault) or of that nearest one (twin)."""
+    if lex.domain != "navigate" or [t.speaker for t in dialogue.turns[:4]] != ["user", "system"] * 2:
+        return None
+    for near in lex.rows:
+        kind, own = near.get("poi_type", ""), miles(near.get("distance", ""))
+        same = [miles(x.get("distance", "")) for x in lex.rows if x.get("poi_type") == kind and x is not near]
+        other = [x for x in lex.rows if x.get("poi_type") not in (kind, None) and x.get("address") and x.get("poi")]
+        if own is None or not near.get("address") or any(d is None or d <= own for d in same) or not other:
+            continue
+        said = [f"where is the nearest {kind}", f"the nearest {kind} is {near['distance']} away", "what is the address"]
+        copy = dialogue.model_copy(deep=True)
+        copy.turns = copy.turns[:4]
+        base = _with(copy, dict(enumerate(said)))
+        return Pair("hi_kind_unnamed", _with(base, {3: f"{other[0]['poi']} is at {other[0]['address']}"}),
+                    _with(base, {3: f"{near['poi']} is at {near['address']}"}))
+    return None
 
 
 def _alike(a: str, b: str) -> bool:

@@ -32,7 +32,8 @@ Reading rules
   while the history named some not denied and neither the user ("any other", "any closer
   options") nor the system ("i have another one") asked for another: HI and QI, certain. It names
   an explicit kind of place, or an entity of a kind, other than the history's kinds (the user's
-  and the settled entities'), for a query naming no kind: HI and QI. It gives an attribute of an
+  and the settled entities'; the user's alone when no turn before the query named a place: "the
+  nearest gas_station is 8_miles away"), for a query naming no kind (nor a place): HI and QI. It gives an attribute of an
   entity another value than an earlier system turn gave it (both bound as for KBI; for review
   when the KB has several of the entity); it offers what an earlier system turn said it does not
   have; it denies a kind or entity an earlier system turn offered (HI and QI). Calendar: a value
@@ -402,7 +403,9 @@ class _Check:
                     self.flag("hi", "C2", [named[0]], f"turn {r.index} is about {named[0].value!r}; turn "
                               f"{self.named_entities(before_query, 'user')[-1].turn} settled on {cities[-1]!r}")
             return
-        if not earlier:
+        if not earlier:  # no entity named before the query: the kinds the user asked for still hold
+            if u is None or not any(m.column == column for m in u.mentions):  # "the address of my home"
+                self.kind_history(before_query, set())
             return
         user_named = {m.value for m in u.mentions if m.column == column} if u else set()
         values = {m.value for m in earlier}
