@@ -1,5 +1,6 @@
 """CI-ToD HI classes of calendar and navigate found on train (issue 20, third round): the kind of
-place the user asked for holds when no turn before the query named a place."""
+place the user asked for holds when no turn before the query named a place; the system taking back
+its own claim (the nearest, the only one, none of a kind) contradicts the history."""
 
 from __future__ import annotations
 
@@ -25,4 +26,30 @@ def test_kind_unnamed_on_real_train_dialogues() -> None:
     for index in (171, 453):
         assert bench.scored[index].labels.hi and bench.scored[index].gold.hi
     pairs, caught, twins = fault_rates(bench)["hi_kind_unnamed"]
+    assert pairs >= 100 and caught == pairs and twins == 0
+
+
+def test_the_system_taking_back_its_own_claim_is_hi(tmp_path: Path) -> None:
+    nearest = ["find the nearest grocery_store", "the nearest grocery_store is trader_joes", "are you sure"]
+    assert labels(tmp_path, "navigate", [*nearest, "trader_joes is not the nearest grocery_store"])[1]
+    assert not labels(tmp_path, "navigate", [*nearest, "yes trader_joes is the nearest grocery_store"])[1]
+    only = ["find a grocery_store", "trader_joes is the only grocery_store i have", "are you sure"]
+    assert labels(tmp_path, "navigate", [*only, "there is another grocery_store i have"])[1]
+    assert not labels(tmp_path, "navigate", [*only, "yes there is no other grocery_store"])[1]
+    none = ["is there a rest_stop near me", "there is no rest_stop near you", "are you sure"]
+    assert labels(tmp_path, "navigate", [*none, "there is a rest_stop near you"])[1]
+    assert not labels(tmp_path, "navigate", [*none, "yes sorry there is no rest_stop near you"])[1]
+    # another filter: "no rest_stop near you", then one 5_miles away, may both be true: for review
+    assert not labels(tmp_path, "navigate", [*none, "the_westin is a rest_stop 5_miles away"])[1]
+
+
+@needs_citod
+def test_claims_reversed_on_real_train_dialogues() -> None:
+    """navigate train items 224 ("there is no hotel listed that is near you", then "there is a
+    hotel listed that is near you") and 250 ("the only hospital", then "there is another
+    hospital") are HI as gold says; the hi_claim_reversed pairs are caught, their twins are not."""
+    bench = run([CITOD / "navigate_train.json"])
+    for index in (224, 250):
+        assert bench.scored[index].labels.hi and bench.scored[index].gold.hi
+    pairs, caught, twins = fault_rates(bench)["hi_claim_reversed"]
     assert pairs >= 100 and caught == pairs and twins == 0

@@ -61,6 +61,13 @@ Reading rules (what each pair writes into the copy's last system turn ``r``)
   "the nearest <kind> is <its distance> away" (no place named: the kind alone is settled), "what
   is the address" (no kind, no place): the fault gives the address of a place of another kind
   (C2 across turns, HI and QI); the twin that of the nearest place of the kind.
+- ``hi_claim_reversed`` — ``r`` names one KB place and claims what the KB bears out: "<place> is
+  the only <kind> i have" (the KB has no other of its kind), "the nearest <kind> is <place>"
+  (strictly the nearest), or "there is no <kind> near you" (a kind the KB lacks, the query then
+  "is there a <kind> near me"); the user asks
+  "are you sure" and a system turn takes it back (fault: "there is another <kind> i have",
+  "<place> is not the nearest <kind>", "there is a <kind> near you": C2 across turns, HI) or
+  restates it (twin).
 - ``qi_offer_accepted`` — ``r`` names one KB place; it becomes "<place> is <its distance> away
   would you like the address", the user answers "yes please" (accepting the offer, asking it):
   the fault answers with the distance again (QI); the twin with the address (neither said before
@@ -91,19 +98,21 @@ from csp_check.score.citod_words import COMMANDS, miles, stem
 PairKind = Literal["kbi_value", "hi_switch", "qi_welcome", "kbi_number_word", "kbi_paraphrase", "kbi_negated",
                    "qi_weather_attribute", "hi_weather_swap", "kbi_only", "kbi_clause_subject",
                    "hi_weather_temperature", "hi_weather_day", "hi_weather_same", "qi_offer_accepted",
-                   "qi_time_form", "hi_weather_surest", "qi_weather_cities", "hi_kind_unnamed"]
+                   "qi_time_form", "hi_weather_surest", "qi_weather_cities", "hi_kind_unnamed",
+                   "hi_claim_reversed"]
 PAIR_KINDS: tuple[PairKind, ...] = ("kbi_value", "hi_switch", "qi_welcome", "kbi_number_word", "kbi_paraphrase",
                                     "kbi_negated", "qi_weather_attribute", "hi_weather_swap", "kbi_only",
                                     "kbi_clause_subject", "hi_weather_temperature", "hi_weather_day",
                                     "hi_weather_same", "qi_offer_accepted", "qi_time_form", "hi_weather_surest",
-                                    "qi_weather_cities", "hi_kind_unnamed")
+                                    "qi_weather_cities", "hi_kind_unnamed", "hi_claim_reversed")
 #: The label each kind's fault must set (its twin must set none).
 EXPECTED: dict[PairKind, str] = {"kbi_value": "kbi", "hi_switch": "hi", "qi_welcome": "qi", "kbi_number_word": "kbi",
                                  "kbi_paraphrase": "kbi", "kbi_negated": "kbi", "qi_weather_attribute": "qi",
                                  "hi_weather_swap": "hi", "kbi_only": "kbi", "kbi_clause_subject": "kbi",
                                  "hi_weather_temperature": "hi", "hi_weather_day": "hi", "hi_weather_same": "hi",
                                  "qi_offer_accepted": "qi", "qi_time_form": "qi", "hi_weather_surest": "hi",
-                                 "qi_weather_cities": "qi", "hi_kind_unnamed": "hi"}
+                                 "qi_weather_cities": "qi", "hi_kind_unnamed": "hi",
+                                 "hi_claim_reversed": "hi"}
 #: A number → its word, for the distances written in words.
 NUMBER_WORDS = {value: word for word, value in UNITS.items()}
 
@@ -154,6 +163,8 @@ def citod_pair(dialogue: Dialogue, kind: PairKind, rng: random.Random) -> Pair |
         return _only(dialogue, lex, turns, entity)
     if kind == "kbi_clause_subject":
         return _clause_subject(dialogue, lex, turns, entity)
+    if kind == "hi_claim_reversed":
+        return _claim_reversed(dialogue, lex, r, entity, rng)
     if kind == "qi_offer_accepted":
         rows = lex.rows_of("poi", entity)
         if lex.domain != "navigate" or len(rows) != 1 or not rows[0].get("address") or not rows[0].get("distance"):
@@ -361,6 +372,38 @@ def _kind_unnamed(dialogue: Dialogue, lex: Lexicon) -> Pair | None:
         return Pair("hi_kind_unnamed", _with(base, {3: f"{other[0]['poi']} is at {other[0]['address']}"}),
                     _with(base, {3: f"{near['poi']} is at {near['address']}"}))
     return None
+
+
+def _claim_reversed(dialogue: Dialogue, lex: Lexicon, r: TurnReading, entity: str, rng: random.Random) -> Pair | None:
+    """The ``hi_claim_reversed`` pair: ``r`` claims what the KB bears out of the one place it names
+    (the nearest of its kind, the only one of its kind, or no place of a kind the KB lacks, the
+    query then asking for one), the user asks "are you sure", and a system turn takes it back
+    (fault) or restates it (twin)."""
+    rows = lex.rows_of("poi", entity)
+    if lex.domain != "navigate" or len(rows) != 1 or not rows[0].get("poi_type") or rows[0]["poi_type"] == entity:
+        return None
+    kind, own = rows[0]["poi_type"], miles(rows[0].get("distance", ""))
+    same = [miles(x.get("distance", "")) for x in lex.rows if x.get("poi_type") == kind and x is not rows[0]]
+    lacked = sorted(set(dialogue.ontology.get("navigate.poi_type", [])) - {x.get("poi_type", "") for x in lex.rows}
+                    - set(dialogue.ontology.get("navigate.poi", [])))  # "home" is a place too
+    claims: list[tuple[str, str, str]] = []
+    if not same:
+        claims.append((f"{entity} is the only {kind} i have", f"there is another {kind} i have",
+                       f"yes {entity} is the only {kind}"))
+    elif own is not None and all(d is not None and d > own for d in same):
+        claims.append((f"the nearest {kind} is {entity}", f"{entity} is not the nearest {kind}",
+                       f"yes {entity} is the nearest {kind}"))
+    if lacked:
+        other = rng.choice(lacked)
+        claims.append((f"there is no {other} near you", f"there is a {other} near you",
+                       f"yes sorry there is no {other} near you"))
+    if not claims:
+        return None
+    said, fault, twin = rng.choice(claims)
+    base = _with(dialogue, {r.index: said})
+    if said.startswith("there is no") and r.index > 0 and dialogue.turns[r.index - 1].speaker == "user":
+        base = _with(base, {r.index - 1: f"is there a {said.split()[3]} near me"})  # the denial answers the query
+    return Pair("hi_claim_reversed", _appended(base, ["are you sure", fault]), _appended(base, ["are you sure", twin]))
 
 
 def _alike(a: str, b: str) -> bool:

@@ -36,7 +36,9 @@ Reading rules
   nearest gas_station is 8_miles away"), for a query naming no kind (nor a place): HI and QI. It gives an attribute of an
   entity another value than an earlier system turn gave it (both bound as for KBI; for review
   when the KB has several of the entity); it offers what an earlier system turn said it does not
-  have; it denies a kind or entity an earlier system turn offered (HI and QI). Calendar: a value
+  have; it denies a kind or entity an earlier system turn offered ("no other grocery_store" denies
+  only the others) (HI and QI); it takes back a claim of an earlier system turn, the nearest, the
+  only one, none of a kind (:mod:`csp_check.score.citod_claims`). Calendar: a value
   the user stated in an earlier turn (not asked), given otherwise, when the query states none of
   that column; a value the query picked among those an earlier system turn offered ("the one on
   the_2nd"), given otherwise (HI and QI). Weather: another city than the one asked, when an earlier user turn named it too;
@@ -73,6 +75,7 @@ from dataclasses import dataclass
 from csp_check.constraint_ids import ConstraintId
 from csp_check.corpora.citod import ATTRIBUTE_COLUMNS
 from csp_check.models import Dialogue, VariableRef, Violation
+from csp_check.score.citod_claims import claims_history
 from csp_check.score.citod_only import only_claim
 from csp_check.score.citod_read import REQUEST_WORDS, Lexicon, Mention, TurnReading, value_words
 from csp_check.score.citod_values import clearly_negated
@@ -183,6 +186,7 @@ class _Check:
             self.one_entity()
             self.no_result()
             only_claim(self)
+            claims_history(self)
         self.history_entity()
         self.attribute_history()
         self.answer()
@@ -431,7 +435,8 @@ class _Check:
                    if m.column == column and not t.denied(m)]
         if r.negated and not r.question and offered:
             kinds = {row.get("poi_type") for m in offered for row in self.lex.rows_of(column, m.value)}
-            refused = [m for m in r.mentions if r.denied(m) and ((m.column == "poi_type" and m.value in kinds)
+            refused = [m for m in r.mentions if r.denied(m) and r.tokens[m.raw_start - 1:m.raw_start] != ["other"]
+                       and ((m.column == "poi_type" and m.value in kinds)  # "no other grocery_store" denies the others
                        or (m.column == column and m.value in values))]
             if refused:
                 for label in ("hi", "qi"):
