@@ -53,3 +53,23 @@ def test_claims_reversed_on_real_train_dialogues() -> None:
         assert bench.scored[index].labels.hi and bench.scored[index].gold.hi
     pairs, caught, twins = fault_rates(bench)["hi_claim_reversed"]
     assert pairs >= 100 and caught == pairs and twins == 0
+
+
+def test_calendar_values_of_another_request_and_spellings(tmp_path: Path) -> None:
+    meeting = ["remind me of the meeting on monday", "the meeting is at 10am"]
+    assert not any(labels(tmp_path, "calendar", [*meeting, "when is my dinner", "your dinner is on the_12th at 3pm"]))
+    # the same event asked again: the day the user said holds
+    assert labels(tmp_path, "calendar", [*meeting, "and what time is it", "your meeting is on the_12th at 10am"])[1]
+    assert not any(labels(tmp_path, "calendar", ["when is dinner", "dinner is at 3_pm", "are you sure",
+                                                 "yes dinner is at 3pm"]))
+
+
+@needs_citod
+def test_an_events_short_head_word_names_it_on_real_train_dialogues() -> None:
+    """calendar train item 398 ("when is my scheduled appointment for my lab" / "your
+    doctor_appointment is …") is QI as gold says: "lab" names lab_appointment; the qi_event_word
+    pairs are caught and their twins are not."""
+    bench = run([CITOD / "calendar_train.json"])
+    assert bench.scored[398].labels.qi and bench.scored[398].gold.qi
+    pairs, caught, twins = fault_rates(bench)["qi_event_word"]
+    assert pairs >= 50 and caught == pairs and twins == 0

@@ -68,6 +68,9 @@ Reading rules (what each pair writes into the copy's last system turn ``r``)
   "are you sure" and a system turn takes it back (fault: "there is another <kind> i have",
   "<place> is not the nearest <kind>", "there is a <kind> near you": C2 across turns, HI) or
   restates it (twin).
+- ``qi_event_word`` — the query asks "when is my <word>" by the own word of one KB event ("lab"
+  for ``lab_appointment``, "yoga"): the fault gives another event's date and time (QI); the twin
+  the event's own.
 - ``qi_offer_accepted`` — ``r`` names one KB place; it becomes "<place> is <its distance> away
   would you like the address", the user answers "yes please" (accepting the offer, asking it):
   the fault answers with the distance again (QI); the twin with the address (neither said before
@@ -99,12 +102,13 @@ PairKind = Literal["kbi_value", "hi_switch", "qi_welcome", "kbi_number_word", "k
                    "qi_weather_attribute", "hi_weather_swap", "kbi_only", "kbi_clause_subject",
                    "hi_weather_temperature", "hi_weather_day", "hi_weather_same", "qi_offer_accepted",
                    "qi_time_form", "hi_weather_surest", "qi_weather_cities", "hi_kind_unnamed",
-                   "hi_claim_reversed"]
+                   "hi_claim_reversed", "qi_event_word"]
 PAIR_KINDS: tuple[PairKind, ...] = ("kbi_value", "hi_switch", "qi_welcome", "kbi_number_word", "kbi_paraphrase",
                                     "kbi_negated", "qi_weather_attribute", "hi_weather_swap", "kbi_only",
                                     "kbi_clause_subject", "hi_weather_temperature", "hi_weather_day",
                                     "hi_weather_same", "qi_offer_accepted", "qi_time_form", "hi_weather_surest",
-                                    "qi_weather_cities", "hi_kind_unnamed", "hi_claim_reversed")
+                                    "qi_weather_cities", "hi_kind_unnamed", "hi_claim_reversed",
+                                    "qi_event_word")
 #: The label each kind's fault must set (its twin must set none).
 EXPECTED: dict[PairKind, str] = {"kbi_value": "kbi", "hi_switch": "hi", "qi_welcome": "qi", "kbi_number_word": "kbi",
                                  "kbi_paraphrase": "kbi", "kbi_negated": "kbi", "qi_weather_attribute": "qi",
@@ -112,7 +116,7 @@ EXPECTED: dict[PairKind, str] = {"kbi_value": "kbi", "hi_switch": "hi", "qi_welc
                                  "hi_weather_temperature": "hi", "hi_weather_day": "hi", "hi_weather_same": "hi",
                                  "qi_offer_accepted": "qi", "qi_time_form": "qi", "hi_weather_surest": "hi",
                                  "qi_weather_cities": "qi", "hi_kind_unnamed": "hi",
-                                 "hi_claim_reversed": "hi"}
+                                 "hi_claim_reversed": "hi", "qi_event_word": "qi"}
 #: A number → its word, for the distances written in words.
 NUMBER_WORDS = {value: word for word, value in UNITS.items()}
 
@@ -143,6 +147,8 @@ def citod_pair(dialogue: Dialogue, kind: PairKind, rng: random.Random) -> Pair |
         return _time_form(dialogue, lex, r, u)
     if kind == "qi_weather_cities":
         return _two_cities(dialogue, lex, r, u)
+    if kind == "qi_event_word":
+        return _event_word(dialogue, lex, r, u)
     if kind == "hi_kind_unnamed":
         return _kind_unnamed(dialogue, lex)
     if kind in ("qi_weather_attribute", "hi_weather_swap", "hi_weather_temperature", "hi_weather_day",
@@ -404,6 +410,26 @@ def _claim_reversed(dialogue: Dialogue, lex: Lexicon, r: TurnReading, entity: st
     if said.startswith("there is no") and r.index > 0 and dialogue.turns[r.index - 1].speaker == "user":
         base = _with(base, {r.index - 1: f"is there a {said.split()[3]} near me"})  # the denial answers the query
     return Pair("hi_claim_reversed", _appended(base, ["are you sure", fault]), _appended(base, ["are you sure", twin]))
+
+
+def _event_word(dialogue: Dialogue, lex: Lexicon, r: TurnReading, u: TurnReading) -> Pair | None:
+    """The ``qi_event_word`` pair: the query asks "when is my <word>" by an event's own word ("lab"
+    for ``lab_appointment``) of one KB row; ``r`` gives that row's date and time (twin) or another
+    event's row (fault)."""
+    if lex.domain != "calendar" or u.speaker != "user":
+        return None
+    for word, (column, event, in_kb) in sorted(lex.own_words.items()):
+        rows = lex.rows_of("event", event)
+        others = [x for x in lex.rows if x.get("event") not in (event, None) and x.get("date") and x.get("time")]
+        if column != "event" or not in_kb or len(rows) != 1 or not rows[0].get("date") or not rows[0].get("time") \
+                or not others:
+            continue
+        said = "your {} is on {} at {}"
+        query = {u.index: f"when is my {word}"}
+        return Pair("qi_event_word",
+                    _with(dialogue, {**query, r.index: said.format(others[0]["event"], others[0]["date"], others[0]["time"])}),
+                    _with(dialogue, {**query, r.index: said.format(event, rows[0]["date"], rows[0]["time"])}))
+    return None
 
 
 def _alike(a: str, b: str) -> bool:

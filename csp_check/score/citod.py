@@ -41,7 +41,8 @@ Reading rules
   only one, none of a kind (:mod:`csp_check.score.citod_claims`). Calendar: a value
   the user stated in an earlier turn (not asked), given otherwise, when the query states none of
   that column; a value the query picked among those an earlier system turn offered ("the one on
-  the_2nd"), given otherwise (HI and QI). Weather: another city than the one asked, when an earlier user turn named it too;
+  the_2nd"), given otherwise (HI and QI); not for a query naming an event no turn before it named
+  ("when is my lab" after the meeting's day: a new request). Values compare by their words. Weather: another city than the one asked, when an earlier user turn named it too;
   another day than the one an earlier user turn settled (HI and QI); a weather attribute or
   temperature of a city and day another than an earlier system turn gave
   (:mod:`csp_check.score.citod_weather`).
@@ -349,7 +350,7 @@ class _Check:
                 if t.speaker != "system" or t.question:
                     continue
                 for j, h in enumerate(t.mentions):
-                    if h.column != m.column or h.value == m.value or t.denied(h):
+                    if h.column != m.column or value_words(h.value) == value_words(m.value) or t.denied(h):
                         continue
                     said_of, _, doubt_then = self.bind(t, j)
                     if said_of == entity:
@@ -483,13 +484,18 @@ class _Check:
         """C2 from the user's words to the system's (calendar): a time, date, party, room or
         agenda the user stated once (not asked: no question) is the one the system's statement
         gives for that column. From the query: QI; from an earlier user turn the query does not
-        change: HI. Values compare by their words ("5pm" = ``5_pm``)."""
+        change, unless it names an event no turn before it named (a new request): HI. Values compare
+        by their words ("5pm" = ``5_pm``)."""
         r, u = self.last, self.user
         assert r is not None and u is not None
         if r.question:
             return
         columns = ("time", "date", "party", "room", "agenda")
-        for label, turns in (("qi", [u]), ("hi", [t for t in self.history if t.speaker == "user" and t.index < u.index])):
+        earlier = [t for t in self.history if t.speaker == "user" and t.index < u.index]
+        asked = {m.value for m in u.mentions if m.column == "event"}
+        if asked and not asked & {m.value for t in self.history[:u.index] for m in t.mentions if m.column == "event"}:
+            earlier = []  # "when is my lab" after a meeting: a new request, the values said were the meeting's
+        for label, turns in (("qi", [u]), ("hi", earlier)):
             for column in columns:
                 if any(m.column == column for m in u.mentions) and label == "hi":
                     continue  # the query restates or changes it
