@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from test_citod_classes import CITOD, labels, needs_citod
+from support.citod import CITOD, labels, needs_citod
 
 from csp_check.score.citod_bench import fault_rates, run
 

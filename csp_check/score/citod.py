@@ -76,7 +76,7 @@ from dataclasses import dataclass
 from csp_check.constraint_ids import ConstraintId
 from csp_check.corpora.citod import ATTRIBUTE_COLUMNS
 from csp_check.models import Dialogue, VariableRef, Violation
-from csp_check.score.citod_claims import claims_history
+from csp_check.score.citod_claims import claims_history, kind_history
 from csp_check.score.citod_only import only_claim
 from csp_check.score.citod_read import REQUEST_WORDS, Lexicon, Mention, TurnReading, value_words
 from csp_check.score.citod_values import clearly_negated
@@ -309,31 +309,6 @@ class _Check:
             return None, [], None
         return focus[-1], [], None if len(focus) == 1 else "the entity is the history's latest of several"
 
-    def kind_history(self, before_query: Sequence[TurnReading], settled: set[str]) -> None:
-        """HI and QI, C2 across turns: the kind of place ``r`` names ("the nearest parking_garage")
-        is the kind the history is about (the kinds the user asked for, the settled entities'),
-        when the user's query names no kind of its own."""
-        r, u = self.last, self.user
-        assert r is not None
-        if self.lex.domain != "navigate" or u is None or any(m.column == "poi_type" for m in u.mentions) or u.other:
-            return
-        kinds = {m.value for t in before_query if t.speaker == "user" for m in t.mentions if m.column == "poi_type"}
-        kinds |= {row.get("poi_type", "") for e in settled for row in self.lex.rows_of("poi", e)}
-        if not kinds:
-            return
-        entities = [m for m in r.mentions if m.column == "poi" and m.in_kb and not r.denied(m)]
-        entity_kinds = {row.get("poi_type", "") for m in entities for row in self.lex.rows_of("poi", m.value)}
-        for m in r.mentions:
-            if m.column == "poi_type" and m.how == "value" and m.value not in kinds and not r.denied(m):
-                for label in ("hi", "qi"):
-                    self.flag(label, "C2", [m], f"turn {r.index} is about a {m.value}; the history is about "
-                              f"{', '.join(sorted(kinds))}")
-                return
-        if entities and not entity_kinds & kinds:
-            for label in ("hi", "qi"):
-                self.flag(label, "C2", entities[:1], f"turn {r.index} is about {entities[0].value!r} "
-                          f"({', '.join(sorted(entity_kinds))}); the history is about {', '.join(sorted(kinds))}")
-
     def attribute_history(self) -> None:
         """HI, C2 across turns: an attribute ``r`` gives an entity is the one an earlier system
         turn gave the same entity (both bound by :meth:`bind`)."""
@@ -410,7 +385,7 @@ class _Check:
             return
         if not earlier:  # no entity named before the query: the kinds the user asked for still hold
             if u is None or not any(m.column == column for m in u.mentions):  # "the address of my home"
-                self.kind_history(before_query, set())
+                kind_history(self, before_query, set())
             return
         user_named = {m.value for m in u.mentions if m.column == column} if u else set()
         values = {m.value for m in earlier}
@@ -427,7 +402,7 @@ class _Check:
             for label in ("hi", "qi"):
                 self.flag(label, "C2", new[:1], f"turn {r.index} is about {new[0].value!r}; the history settled on "
                           f"{', '.join(sorted(values))}")
-        self.kind_history(before_query, latest or settled)
+        kind_history(self, before_query, latest or settled)
         affirmed = [m for m in named if m.value in denied and not r.denied(m) and not r.question]
         if affirmed:
             self.flag("hi", "C2", affirmed[:1], f"turn {r.index} offers {affirmed[0].value!r}, which an earlier "

@@ -1,6 +1,7 @@
-"""The CI-ToD HI label on the system's own claims reversed (navigate): the last system response
-``r`` takes back what an earlier system turn claimed of the KB's places — the nearest, the only
-one, none of a kind.
+"""The CI-ToD HI label on the history's places (navigate): the last system response ``r`` takes
+back what an earlier system turn claimed of the KB's places — the nearest, the only one, none of
+a kind — or is about another kind of place than the history (:func:`kind_history`, whose rule is
+:mod:`csp_check.score.citod`'s).
 
 Reading rules
 
@@ -23,6 +24,8 @@ system's own turns included) and the paper's C2 across turns (Labruna & Magnini 
 """
 
 from __future__ import annotations
+
+from collections.abc import Sequence
 
 from csp_check.score.citod_only import CLAIM_NOUNS, ROUTE_WORDS
 from csp_check.score.citod_read import Mention, TurnReading
@@ -114,5 +117,31 @@ def claims_history(c: Check) -> None:
         c.flag("hi", "C2", mentions, message, doubt)
 
 
-__all__ = ["FILTER_WORDS", "OTHER_WORDS", "called_nearest", "claim_of_only", "claims_history", "kind_of",
+def kind_history(c: Check, before_query: Sequence[TurnReading], settled: set[str]) -> None:
+    """HI and QI, C2 across turns: the kind of place ``r`` names ("the nearest parking_garage")
+    is the kind the history is about (the kinds the user asked for, the settled entities'),
+    when the user's query names no kind of its own."""
+    r, u = c.last, c.user
+    assert r is not None
+    if c.lex.domain != "navigate" or u is None or any(m.column == "poi_type" for m in u.mentions) or u.other:
+        return
+    kinds = {m.value for t in before_query if t.speaker == "user" for m in t.mentions if m.column == "poi_type"}
+    kinds |= {row.get("poi_type", "") for e in settled for row in c.lex.rows_of("poi", e)}
+    if not kinds:
+        return
+    entities = [m for m in r.mentions if m.column == "poi" and m.in_kb and not r.denied(m)]
+    entity_kinds = {row.get("poi_type", "") for m in entities for row in c.lex.rows_of("poi", m.value)}
+    for m in r.mentions:
+        if m.column == "poi_type" and m.how == "value" and m.value not in kinds and not r.denied(m):
+            for label in ("hi", "qi"):
+                c.flag(label, "C2", [m], f"turn {r.index} is about a {m.value}; the history is about "
+                       f"{', '.join(sorted(kinds))}")
+            return
+    if entities and not entity_kinds & kinds:
+        for label in ("hi", "qi"):
+            c.flag(label, "C2", entities[:1], f"turn {r.index} is about {entities[0].value!r} "
+                   f"({', '.join(sorted(entity_kinds))}); the history is about {', '.join(sorted(kinds))}")
+
+
+__all__ = ["FILTER_WORDS", "OTHER_WORDS", "called_nearest", "claim_of_only", "claims_history", "kind_history", "kind_of",
            "negated_at", "places"]
