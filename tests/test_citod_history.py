@@ -73,3 +73,25 @@ def test_an_events_short_head_word_names_it_on_real_train_dialogues() -> None:
     assert bench.scored[398].labels.qi and bench.scored[398].gold.qi
     pairs, caught, twins = fault_rates(bench)["qi_event_word"]
     assert pairs >= 50 and caught == pairs and twins == 0
+
+
+def test_qi_a_route_asked_of_the_place_in_focus(tmp_path: Path) -> None:
+    focus = ["find a grocery_store", "trader_joes is 2_miles away", "can you give me the quickest route"]
+    assert labels(tmp_path, "navigate", [*focus, "trader_joes is a grocery_store"])[0]
+    assert not labels(tmp_path, "navigate", [*focus, "the quickest route to trader_joes has moderate_traffic"])[0]
+    assert not labels(tmp_path, "navigate", [*focus, "setting navigation to trader_joes now"])[0]
+    # a query naming its place, or choosing among places, may be answered by the place
+    assert not labels(tmp_path, "navigate", ["find a rest_stop", "hotel_keen and the_westin are near",
+                                             "which one has the quickest route", "hotel_keen"])[0]
+
+
+@needs_citod
+def test_route_asked_on_real_train_dialogues() -> None:
+    """navigate train items 175 ("can you give me the quickest route" / "jing_jing is at …") and
+    290 ("is there a quickest route to reach it" / "cafe_venetia is a coffee_or_tea_place") are QI
+    as gold says; the qi_route_asked pairs are caught and their twins are not."""
+    bench = run([CITOD / "navigate_train.json"])
+    for index in (175, 290):
+        assert bench.scored[index].labels.qi and bench.scored[index].gold.qi
+    pairs, caught, twins = fault_rates(bench)["qi_route_asked"]
+    assert pairs >= 30 and caught == pairs and twins == 0

@@ -71,6 +71,9 @@ Reading rules (what each pair writes into the copy's last system turn ``r``)
 - ``qi_event_word`` — the query asks "when is my <word>" by the own word of one KB event ("lab"
   for ``lab_appointment``, "yoga"): the fault gives another event's date and time (QI); the twin
   the event's own.
+- ``qi_route_asked`` — ``r`` names one KB place, the one the latest system turn naming places
+  named alone, no turn before it a traffic; the query becomes "can you give me the quickest
+  route": the fault answers with the place's address only (QI); the twin with its route's traffic.
 - ``qi_offer_accepted`` — ``r`` names one KB place; it becomes "<place> is <its distance> away
   would you like the address", the user answers "yes please" (accepting the offer, asking it):
   the fault answers with the distance again (QI); the twin with the address (neither said before
@@ -102,13 +105,13 @@ PairKind = Literal["kbi_value", "hi_switch", "qi_welcome", "kbi_number_word", "k
                    "qi_weather_attribute", "hi_weather_swap", "kbi_only", "kbi_clause_subject",
                    "hi_weather_temperature", "hi_weather_day", "hi_weather_same", "qi_offer_accepted",
                    "qi_time_form", "hi_weather_surest", "qi_weather_cities", "hi_kind_unnamed",
-                   "hi_claim_reversed", "qi_event_word"]
+                   "hi_claim_reversed", "qi_event_word", "qi_route_asked"]
 PAIR_KINDS: tuple[PairKind, ...] = ("kbi_value", "hi_switch", "qi_welcome", "kbi_number_word", "kbi_paraphrase",
                                     "kbi_negated", "qi_weather_attribute", "hi_weather_swap", "kbi_only",
                                     "kbi_clause_subject", "hi_weather_temperature", "hi_weather_day",
                                     "hi_weather_same", "qi_offer_accepted", "qi_time_form", "hi_weather_surest",
                                     "qi_weather_cities", "hi_kind_unnamed", "hi_claim_reversed",
-                                    "qi_event_word")
+                                    "qi_event_word", "qi_route_asked")
 #: The label each kind's fault must set (its twin must set none).
 EXPECTED: dict[PairKind, str] = {"kbi_value": "kbi", "hi_switch": "hi", "qi_welcome": "qi", "kbi_number_word": "kbi",
                                  "kbi_paraphrase": "kbi", "kbi_negated": "kbi", "qi_weather_attribute": "qi",
@@ -116,7 +119,8 @@ EXPECTED: dict[PairKind, str] = {"kbi_value": "kbi", "hi_switch": "hi", "qi_welc
                                  "hi_weather_temperature": "hi", "hi_weather_day": "hi", "hi_weather_same": "hi",
                                  "qi_offer_accepted": "qi", "qi_time_form": "qi", "hi_weather_surest": "hi",
                                  "qi_weather_cities": "qi", "hi_kind_unnamed": "hi",
-                                 "hi_claim_reversed": "hi", "qi_event_word": "qi"}
+                                 "hi_claim_reversed": "hi", "qi_event_word": "qi",
+                                 "qi_route_asked": "qi"}
 #: A number → its word, for the distances written in words.
 NUMBER_WORDS = {value: word for word, value in UNITS.items()}
 
@@ -171,6 +175,16 @@ def citod_pair(dialogue: Dialogue, kind: PairKind, rng: random.Random) -> Pair |
         return _clause_subject(dialogue, lex, turns, entity)
     if kind == "hi_claim_reversed":
         return _claim_reversed(dialogue, lex, r, entity, rng)
+    if kind == "qi_route_asked":
+        rows = lex.rows_of("poi", entity)
+        latest = next(({x.value for x in t.mentions if x.column == "poi"} for t in reversed(turns[:u.index])
+                       if t.speaker == "system" and any(x.column == "poi" for x in t.mentions)), set())
+        if len(rows) != 1 or not rows[0].get("address") or not rows[0].get("traffic_info") or u.speaker != "user" \
+                or latest != {entity} or any(x.column == "traffic_info" for t in turns[:-1] for x in t.mentions):
+            return None  # the place in focus is the one r names; the twin's traffic restates nothing
+        query = {u.index: "can you give me the quickest route"}
+        return Pair(kind, _with(dialogue, {**query, r.index: f"{entity} is at {rows[0]['address']}"}),
+                    _with(dialogue, {**query, r.index: f"the quickest route to {entity} has {rows[0]['traffic_info']}"}))
     if kind == "qi_offer_accepted":
         rows = lex.rows_of("poi", entity)
         if lex.domain != "navigate" or len(rows) != 1 or not rows[0].get("address") or not rows[0].get("distance"):

@@ -54,7 +54,9 @@ Reading rules
   asks for no room; a bare acceptance, "yes please", of a system turn's offer, "would you like
   the address", asks for what was offered); "you are welcome" to a
   query that thanks for nothing; to a navigation command ("set the gps", "let s go there"), only
-  what the history said, neither doing it (no word of the route) nor refusing; an earlier turn
+  what the history said, neither doing it (no word of the route) nor refusing; to a query asking
+  for the route of the place in focus ("can you give me the quickest route": no place, kind or
+  column named, no "which"), no word of the route or its traffic; an earlier turn
   word for word; the settled entity again for a
   user who asked for another (unless ``r`` says it is the only one). Calendar: a value the query
   stated (not asked), given otherwise. Weather: another city than the ones asked (the latest user
@@ -451,6 +453,7 @@ class _Check:
         if self.lex.domain == "navigate":
             self.kind_answer()
             self.command_answer()
+            self.route_answer()
         if self.lex.domain == "calendar":
             self.stated_values()
         self.asked_columns()
@@ -500,6 +503,20 @@ class _Check:
         if all(m.value in said for m in r.mentions):
             self.flag("qi", "C2", r.mentions[:1], f"turn {r.index} restates what the history said; the user's "
                       f"turn {u.index} asks to be taken there")
+
+    def route_answer(self) -> None:
+        """QI: a query asking for the route of the place in focus ("can you give me the quickest
+        route", naming no place, kind or other column, comparing nothing) is answered by a word of
+        the route or its traffic; ``r`` stating only other values answers something else."""
+        r, u = self.last, self.user
+        assert r is not None and u is not None
+        if (set(u.words) & {"route", "directions"} and (u.question or set(u.words) & {"give", "can", "could", "find"})
+                and not set(u.words) & (ASKED_INFO | {"which", "best"}) and not r.question and not r.negated
+                and r.mentions and not any(m.column in ("poi", "poi_type") for m in u.mentions)
+                and not any(w.startswith(ROUTE_STEMS) for i, w in enumerate(r.words)  # not "arrowhead_way"
+                            if not any(m.start <= i < m.end for m in r.mentions))
+                and not any(m.column == "traffic_info" for m in r.mentions)):
+            self.flag("qi", "C2", r.mentions[:1], f"turn {r.index} says nothing of the route turn {u.index} asks for")
 
     def kind_answer(self) -> None:
         """QI: the kind of place ``r`` gives is the kind the user's last turn asked for."""
