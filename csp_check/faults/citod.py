@@ -45,9 +45,35 @@ Reading rules (what each pair writes into the copy's last system turn ``r``)
   the fault of another day's row (the day the history settled, switched: HI and QI); the twin of
   the day asked.
 - ``hi_weather_same`` — as ``hi_weather_day`` (any day), the system turn says "it will not be
-  <r's attribute> at all this week in <the other city>", which that city's week has on no day,
+  <r's attribute> at all this week in <the other city>", which that city's week has on no day (nor
+  one agreeing with or near it: "raining" for "rain"),
   adding "which is the same with <r's city>" (the denial said of ``r``'s city too: HI); the twin
   "which is not the same with <r's city>".
+- ``hi_weather_surest`` — as ``hi_weather_swap``, ``r`` stating the day's attribute and another
+  city's on another day (a turn of two cities: a contradiction of it is for review), then "are
+  you sure" and a system turn restating the day's attribute alone; a second "are you sure" and
+  system turn: the fault gives another attribute (a certain contradiction of the one-city turn,
+  not held back by the two-city one: HI); the twin the KB's.
+- ``qi_weather_cities`` — the query asks the weather of two KB cities on a weekday ("in alameda
+  and boston on monday"): the twin states the first city's row (a query naming several cities
+  asks about each); the fault a third city's (QI).
+- ``hi_kind_unnamed`` — four turns on a navigate dialogue's KB: "where is the nearest <kind>",
+  "the nearest <kind> is <its distance> away" (no place named: the kind alone is settled), "what
+  is the address" (no kind, no place): the fault gives the address of a place of another kind
+  (C2 across turns, HI and QI); the twin that of the nearest place of the kind.
+- ``hi_claim_reversed`` — ``r`` names one KB place and claims what the KB bears out: "<place> is
+  the only <kind> i have" (the KB has no other of its kind), "the nearest <kind> is <place>"
+  (strictly the nearest), or "there is no <kind> near you" (a kind the KB lacks, the query then
+  "is there a <kind> near me"); the user asks
+  "are you sure" and a system turn takes it back (fault: "there is another <kind> i have",
+  "<place> is not the nearest <kind>", "there is a <kind> near you": C2 across turns, HI) or
+  restates it (twin).
+- ``qi_event_word`` — the query asks "when is my <word>" by the own word of one KB event ("lab"
+  for ``lab_appointment``, "yoga"): the fault gives another event's date and time (QI); the twin
+  the event's own.
+- ``qi_route_asked`` — ``r`` names one KB place, the one the latest system turn naming places
+  named alone, no turn before it a traffic; the query becomes "can you give me the quickest
+  route": the fault answers with the place's address only (QI); the twin with its route's traffic.
 - ``qi_offer_accepted`` — ``r`` names one KB place; it becomes "<place> is <its distance> away
   would you like the address", the user answers "yes please" (accepting the offer, asking it):
   the fault answers with the distance again (QI); the twin with the address (neither said before
@@ -78,17 +104,23 @@ from csp_check.score.citod_words import COMMANDS, miles, stem
 PairKind = Literal["kbi_value", "hi_switch", "qi_welcome", "kbi_number_word", "kbi_paraphrase", "kbi_negated",
                    "qi_weather_attribute", "hi_weather_swap", "kbi_only", "kbi_clause_subject",
                    "hi_weather_temperature", "hi_weather_day", "hi_weather_same", "qi_offer_accepted",
-                   "qi_time_form"]
+                   "qi_time_form", "hi_weather_surest", "qi_weather_cities", "hi_kind_unnamed",
+                   "hi_claim_reversed", "qi_event_word", "qi_route_asked"]
 PAIR_KINDS: tuple[PairKind, ...] = ("kbi_value", "hi_switch", "qi_welcome", "kbi_number_word", "kbi_paraphrase",
                                     "kbi_negated", "qi_weather_attribute", "hi_weather_swap", "kbi_only",
                                     "kbi_clause_subject", "hi_weather_temperature", "hi_weather_day",
-                                    "hi_weather_same", "qi_offer_accepted", "qi_time_form")
+                                    "hi_weather_same", "qi_offer_accepted", "qi_time_form", "hi_weather_surest",
+                                    "qi_weather_cities", "hi_kind_unnamed", "hi_claim_reversed",
+                                    "qi_event_word", "qi_route_asked")
 #: The label each kind's fault must set (its twin must set none).
 EXPECTED: dict[PairKind, str] = {"kbi_value": "kbi", "hi_switch": "hi", "qi_welcome": "qi", "kbi_number_word": "kbi",
                                  "kbi_paraphrase": "kbi", "kbi_negated": "kbi", "qi_weather_attribute": "qi",
                                  "hi_weather_swap": "hi", "kbi_only": "kbi", "kbi_clause_subject": "kbi",
                                  "hi_weather_temperature": "hi", "hi_weather_day": "hi", "hi_weather_same": "hi",
-                                 "qi_offer_accepted": "qi", "qi_time_form": "qi"}
+                                 "qi_offer_accepted": "qi", "qi_time_form": "qi", "hi_weather_surest": "hi",
+                                 "qi_weather_cities": "qi", "hi_kind_unnamed": "hi",
+                                 "hi_claim_reversed": "hi", "qi_event_word": "qi",
+                                 "qi_route_asked": "qi"}
 #: A number → its word, for the distances written in words.
 NUMBER_WORDS = {value: word for word, value in UNITS.items()}
 
@@ -117,8 +149,14 @@ def citod_pair(dialogue: Dialogue, kind: PairKind, rng: random.Random) -> Pair |
         return Pair(kind, fault, _with(dialogue, {r.index: "you are welcome", u.index: f"{u_text(dialogue, u)} thanks"}))
     if kind == "qi_time_form":
         return _time_form(dialogue, lex, r, u)
+    if kind == "qi_weather_cities":
+        return _two_cities(dialogue, lex, r, u)
+    if kind == "qi_event_word":
+        return _event_word(dialogue, lex, r, u)
+    if kind == "hi_kind_unnamed":
+        return _kind_unnamed(dialogue, lex)
     if kind in ("qi_weather_attribute", "hi_weather_swap", "hi_weather_temperature", "hi_weather_day",
-                "hi_weather_same"):
+                "hi_weather_same", "hi_weather_surest"):
         return _weather(dialogue, lex, kind, turns, rng)
     column = lex.entity_column
     named = [m for m in r.mentions if m.column == column and m.in_kb and m.how == "value"]
@@ -135,6 +173,18 @@ def citod_pair(dialogue: Dialogue, kind: PairKind, rng: random.Random) -> Pair |
         return _only(dialogue, lex, turns, entity)
     if kind == "kbi_clause_subject":
         return _clause_subject(dialogue, lex, turns, entity)
+    if kind == "hi_claim_reversed":
+        return _claim_reversed(dialogue, lex, r, entity, rng)
+    if kind == "qi_route_asked":
+        rows = lex.rows_of("poi", entity)
+        latest = next(({x.value for x in t.mentions if x.column == "poi"} for t in reversed(turns[:u.index])
+                       if t.speaker == "system" and any(x.column == "poi" for x in t.mentions)), set())
+        if len(rows) != 1 or not rows[0].get("address") or not rows[0].get("traffic_info") or u.speaker != "user" \
+                or latest != {entity} or any(x.column == "traffic_info" for t in turns[:-1] for x in t.mentions):
+            return None  # the place in focus is the one r names; the twin's traffic restates nothing
+        query = {u.index: "can you give me the quickest route"}
+        return Pair(kind, _with(dialogue, {**query, r.index: f"{entity} is at {rows[0]['address']}"}),
+                    _with(dialogue, {**query, r.index: f"the quickest route to {entity} has {rows[0]['traffic_info']}"}))
     if kind == "qi_offer_accepted":
         rows = lex.rows_of("poi", entity)
         if lex.domain != "navigate" or len(rows) != 1 or not rows[0].get("address") or not rows[0].get("distance"):
@@ -252,9 +302,19 @@ def _weather(dialogue: Dialogue, lex: Lexicon, kind: PairKind, turns: list[TurnR
                     and not weather_near(stem(a), stem(row["weather_attribute"])))  # a near one is for review
     if not others:
         return None
-    base = _with(dialogue, {r.index: f"it will be {row['weather_attribute']} {where}"})
+    attribute = row["weather_attribute"]
+    if kind == "hi_weather_surest":
+        elsewhere = [x for x in lex.rows if x["location"] != cities[0] and x["date"] != row["date"]
+                     and not _alike(x["weather_attribute"], attribute)][:1]
+        if not elsewhere:
+            return None
+        two = f"it will be {attribute} {where} and {elsewhere[0]['weather_attribute']} on {elsewhere[0]['date']} in " \
+              f"{elsewhere[0]['location']}"
+        base = _appended(_with(dialogue, {r.index: two}), ["are you sure", f"that is right it will be {attribute} {where}"])
+    else:
+        base = _with(dialogue, {r.index: f"it will be {attribute} {where}"})
     return Pair(kind, _appended(base, ["are you sure", f"it will be {rng.choice(others)} {where}"]),
-                _appended(base, ["are you sure", f"yes it will be {row['weather_attribute']} {where}"]))
+                _appended(base, ["are you sure", f"yes it will be {attribute} {where}"]))
 
 
 def _weather_follow(dialogue: Dialogue, lex: Lexicon, kind: PairKind, turns: list[TurnReading], row: dict[str, str],
@@ -290,11 +350,106 @@ def _weather_follow(dialogue: Dialogue, lex: Lexicon, kind: PairKind, turns: lis
 
             return Pair(kind, _appended(base, [ask.format(other), _weather_said(*then[0], other)]),
                         _appended(base, [ask.format(other), _weather_said(*same[0], other)]))
-        if kind == "hi_weather_same" and week and not any(x["weather_attribute"] == attribute for x in week):
+        if kind == "hi_weather_same" and week and not any(_alike(x["weather_attribute"], attribute) for x in week):
             denial = f"it will not be {attribute} at all this week in {other} which is"
             return Pair(kind, _appended(base, [ask.format(other), f"{denial} the same with {city}"]),
                         _appended(base, [ask.format(other), f"{denial} not the same with {city}"]))
     return None
+
+
+def _two_cities(dialogue: Dialogue, lex: Lexicon, r: TurnReading, u: TurnReading) -> Pair | None:
+    """The ``qi_weather_cities`` pair: the query asks the weather of two KB cities on a day; ``r``
+    states the first's row (twin) or a third city's (fault)."""
+    if lex.domain != "weather" or u.speaker != "user":
+        return None
+    cities = sorted({x["location"] for x in lex.rows})
+    if len(cities) < 3:
+        return None
+    first, second, third = cities[:3]
+    row, other = lex.rows_of("location", first)[0], lex.rows_of("location", third)[0]
+    query = f"what is the weather in {first} and {second} on {row['date']}"
+    return Pair("qi_weather_cities",
+                _with(dialogue, {u.index: query, r.index: _weather_said(other, f"on {row['date']}", third)}),
+                _with(dialogue, {u.index: query, r.index: _weather_said(row, f"on {row['date']}", first)}))
+
+
+def _kind_unnamed(dialogue: Dialogue, lex: Lexicon) -> Pair | None:
+    """The ``hi_kind_unnamed`` pair: four turns on the dialogue's KB, "where is the nearest <kind>" /
+    "the nearest <kind> is <distance> away" (no place named) / "what is the address" / the address
+    of a place of another kind (fault) or of that nearest one (twin)."""
+    if lex.domain != "navigate" or [t.speaker for t in dialogue.turns[:4]] != ["user", "system"] * 2:
+        return None
+    for near in lex.rows:
+        kind, own = near.get("poi_type", ""), miles(near.get("distance", ""))
+        same = [miles(x.get("distance", "")) for x in lex.rows if x.get("poi_type") == kind and x is not near]
+        other = [x for x in lex.rows if x.get("poi_type") not in (kind, None) and x.get("address") and x.get("poi")]
+        if own is None or not near.get("address") or any(d is None or d <= own for d in same) or not other:
+            continue
+        said = [f"where is the nearest {kind}", f"the nearest {kind} is {near['distance']} away", "what is the address"]
+        copy = dialogue.model_copy(deep=True)
+        copy.turns = copy.turns[:4]
+        base = _with(copy, dict(enumerate(said)))
+        return Pair("hi_kind_unnamed", _with(base, {3: f"{other[0]['poi']} is at {other[0]['address']}"}),
+                    _with(base, {3: f"{near['poi']} is at {near['address']}"}))
+    return None
+
+
+def _claim_reversed(dialogue: Dialogue, lex: Lexicon, r: TurnReading, entity: str, rng: random.Random) -> Pair | None:
+    """The ``hi_claim_reversed`` pair: ``r`` claims what the KB bears out of the one place it names
+    (the nearest of its kind, the only one of its kind, or no place of a kind the KB lacks, the
+    query then asking for one), the user asks "are you sure", and a system turn takes it back
+    (fault) or restates it (twin)."""
+    rows = lex.rows_of("poi", entity)
+    if lex.domain != "navigate" or len(rows) != 1 or not rows[0].get("poi_type") or rows[0]["poi_type"] == entity:
+        return None
+    kind, own = rows[0]["poi_type"], miles(rows[0].get("distance", ""))
+    same = [miles(x.get("distance", "")) for x in lex.rows if x.get("poi_type") == kind and x is not rows[0]]
+    lacked = sorted(set(dialogue.ontology.get("navigate.poi_type", [])) - {x.get("poi_type", "") for x in lex.rows}
+                    - set(dialogue.ontology.get("navigate.poi", [])))  # "home" is a place too
+    claims: list[tuple[str, str, str]] = []
+    if not same:
+        claims.append((f"{entity} is the only {kind} i have", f"there is another {kind} i have",
+                       f"yes {entity} is the only {kind}"))
+    elif own is not None and all(d is not None and d > own for d in same):
+        claims.append((f"the nearest {kind} is {entity}", f"{entity} is not the nearest {kind}",
+                       f"yes {entity} is the nearest {kind}"))
+    if lacked:
+        other = rng.choice(lacked)
+        claims.append((f"there is no {other} near you", f"there is a {other} near you",
+                       f"yes sorry there is no {other} near you"))
+    if not claims:
+        return None
+    said, fault, twin = rng.choice(claims)
+    base = _with(dialogue, {r.index: said})
+    if said.startswith("there is no") and r.index > 0 and dialogue.turns[r.index - 1].speaker == "user":
+        base = _with(base, {r.index - 1: f"is there a {said.split()[3]} near me"})  # the denial answers the query
+    return Pair("hi_claim_reversed", _appended(base, ["are you sure", fault]), _appended(base, ["are you sure", twin]))
+
+
+def _event_word(dialogue: Dialogue, lex: Lexicon, r: TurnReading, u: TurnReading) -> Pair | None:
+    """The ``qi_event_word`` pair: the query asks "when is my <word>" by an event's own word ("lab"
+    for ``lab_appointment``) of one KB row; ``r`` gives that row's date and time (twin) or another
+    event's row (fault)."""
+    if lex.domain != "calendar" or u.speaker != "user":
+        return None
+    for word, (column, event, in_kb) in sorted(lex.own_words.items()):
+        rows = lex.rows_of("event", event)
+        others = [x for x in lex.rows if x.get("event") not in (event, None) and x.get("date") and x.get("time")]
+        if column != "event" or not in_kb or len(rows) != 1 or not rows[0].get("date") or not rows[0].get("time") \
+                or not others:
+            continue
+        said = "your {} is on {} at {}"
+        query = {u.index: f"when is my {word}"}
+        return Pair("qi_event_word",
+                    _with(dialogue, {**query, r.index: said.format(others[0]["event"], others[0]["date"], others[0]["time"])}),
+                    _with(dialogue, {**query, r.index: said.format(event, rows[0]["date"], rows[0]["time"])}))
+    return None
+
+
+def _alike(a: str, b: str) -> bool:
+    """Whether weather attributes ``a`` and ``b`` agree or are near ("raining" / "rain", "clear" /
+    "skies", "drizzle" / "rain"): a denial of one is not true of a week holding the other."""
+    return weather_agree(stem(a), stem(b)) or weather_near(stem(a), stem(b))
 
 
 def _time_form(dialogue: Dialogue, lex: Lexicon, r: TurnReading, u: TurnReading) -> Pair | None:

@@ -32,13 +32,17 @@ Reading rules
   while the history named some not denied and neither the user ("any other", "any closer
   options") nor the system ("i have another one") asked for another: HI and QI, certain. It names
   an explicit kind of place, or an entity of a kind, other than the history's kinds (the user's
-  and the settled entities'), for a query naming no kind: HI and QI. It gives an attribute of an
+  and the settled entities'; the user's alone when no turn before the query named a place: "the
+  nearest gas_station is 8_miles away"), for a query naming no kind (nor a place): HI and QI. It gives an attribute of an
   entity another value than an earlier system turn gave it (both bound as for KBI; for review
   when the KB has several of the entity); it offers what an earlier system turn said it does not
-  have; it denies a kind or entity an earlier system turn offered (HI and QI). Calendar: a value
+  have; it denies a kind or entity an earlier system turn offered ("no other grocery_store" denies
+  only the others) (HI and QI); it takes back a claim of an earlier system turn, the nearest, the
+  only one, none of a kind (:mod:`csp_check.score.citod_claims`). Calendar: a value
   the user stated in an earlier turn (not asked), given otherwise, when the query states none of
   that column; a value the query picked among those an earlier system turn offered ("the one on
-  the_2nd"), given otherwise (HI and QI). Weather: another city than the one asked, when an earlier user turn named it too;
+  the_2nd"), given otherwise (HI and QI); not for a query naming an event no turn before it named
+  ("when is my lab" after the meeting's day: a new request). Values compare by their words. Weather: another city than the one asked, when an earlier user turn named it too;
   another day than the one an earlier user turn settled (HI and QI); a weather attribute or
   temperature of a city and day another than an earlier system turn gave
   (:mod:`csp_check.score.citod_weather`).
@@ -50,10 +54,13 @@ Reading rules
   asks for no room; a bare acceptance, "yes please", of a system turn's offer, "would you like
   the address", asks for what was offered); "you are welcome" to a
   query that thanks for nothing; to a navigation command ("set the gps", "let s go there"), only
-  what the history said, neither doing it (no word of the route) nor refusing; an earlier turn
+  what the history said, neither doing it (no word of the route) nor refusing; to a query asking
+  for the route of the place in focus ("can you give me the quickest route": no place, kind or
+  column named, no "which"), no word of the route or its traffic; an earlier turn
   word for word; the settled entity again for a
   user who asked for another (unless ``r`` says it is the only one). Calendar: a value the query
-  stated (not asked), given otherwise. Weather: another city than the one asked. An attribute an
+  stated (not asked), given otherwise. Weather: another city than the ones asked (the latest user
+  turn naming cities asks about each it names: "in alameda and boston"). An attribute an
   earlier system turn gave, restated otherwise, which the query does not ask for: certain when it
   is the only column ``r`` states ("X is 5_miles away" to "set the gps"), else for review.
 
@@ -71,6 +78,7 @@ from dataclasses import dataclass
 from csp_check.constraint_ids import ConstraintId
 from csp_check.corpora.citod import ATTRIBUTE_COLUMNS
 from csp_check.models import Dialogue, VariableRef, Violation
+from csp_check.score.citod_claims import claims_history, kind_history
 from csp_check.score.citod_only import only_claim
 from csp_check.score.citod_read import REQUEST_WORDS, Lexicon, Mention, TurnReading, value_words
 from csp_check.score.citod_values import clearly_negated
@@ -181,6 +189,7 @@ class _Check:
             self.one_entity()
             self.no_result()
             only_claim(self)
+            claims_history(self)
         self.history_entity()
         self.attribute_history()
         self.answer()
@@ -302,31 +311,6 @@ class _Check:
             return None, [], None
         return focus[-1], [], None if len(focus) == 1 else "the entity is the history's latest of several"
 
-    def kind_history(self, before_query: Sequence[TurnReading], settled: set[str]) -> None:
-        """HI and QI, C2 across turns: the kind of place ``r`` names ("the nearest parking_garage")
-        is the kind the history is about (the kinds the user asked for, the settled entities'),
-        when the user's query names no kind of its own."""
-        r, u = self.last, self.user
-        assert r is not None
-        if self.lex.domain != "navigate" or u is None or any(m.column == "poi_type" for m in u.mentions) or u.other:
-            return
-        kinds = {m.value for t in before_query if t.speaker == "user" for m in t.mentions if m.column == "poi_type"}
-        kinds |= {row.get("poi_type", "") for e in settled for row in self.lex.rows_of("poi", e)}
-        if not kinds:
-            return
-        entities = [m for m in r.mentions if m.column == "poi" and m.in_kb and not r.denied(m)]
-        entity_kinds = {row.get("poi_type", "") for m in entities for row in self.lex.rows_of("poi", m.value)}
-        for m in r.mentions:
-            if m.column == "poi_type" and m.how == "value" and m.value not in kinds and not r.denied(m):
-                for label in ("hi", "qi"):
-                    self.flag(label, "C2", [m], f"turn {r.index} is about a {m.value}; the history is about "
-                              f"{', '.join(sorted(kinds))}")
-                return
-        if entities and not entity_kinds & kinds:
-            for label in ("hi", "qi"):
-                self.flag(label, "C2", entities[:1], f"turn {r.index} is about {entities[0].value!r} "
-                          f"({', '.join(sorted(entity_kinds))}); the history is about {', '.join(sorted(kinds))}")
-
     def attribute_history(self) -> None:
         """HI, C2 across turns: an attribute ``r`` gives an entity is the one an earlier system
         turn gave the same entity (both bound by :meth:`bind`)."""
@@ -343,7 +327,7 @@ class _Check:
                 if t.speaker != "system" or t.question:
                     continue
                 for j, h in enumerate(t.mentions):
-                    if h.column != m.column or h.value == m.value or t.denied(h):
+                    if h.column != m.column or value_words(h.value) == value_words(m.value) or t.denied(h):
                         continue
                     said_of, _, doubt_then = self.bind(t, j)
                     if said_of == entity:
@@ -391,16 +375,19 @@ class _Check:
         before_query = [t for t in self.history if u is None or t.index < u.index]
         earlier = self.named_entities(before_query)
         if column == "location":
-            asked = [m.value for m in self.named_entities(self.history, "user")]
-            if named and asked and all(m.value != asked[-1] for m in named):
+            mentions = self.named_entities(self.history, "user")
+            asked = [m.value for m in mentions if m.turn == mentions[-1].turn] if mentions else []
+            if named and asked and all(m.value not in asked for m in named):  # "alameda and boston": each is asked
                 self.flag("qi", "C2", [named[0]], f"turn {r.index} is about {named[0].value!r}; "
-                          f"the user asked about {asked[-1]!r}")
+                          f"the user asked about {' / '.join(dict.fromkeys(asked))}")
                 cities = [m.value for m in self.named_entities(before_query, "user")]
-                if cities and cities[-1] == asked[-1]:
+                if cities and cities[-1] in asked:
                     self.flag("hi", "C2", [named[0]], f"turn {r.index} is about {named[0].value!r}; turn "
-                              f"{self.named_entities(before_query, 'user')[-1].turn} settled on {asked[-1]!r}")
+                              f"{self.named_entities(before_query, 'user')[-1].turn} settled on {cities[-1]!r}")
             return
-        if not earlier:
+        if not earlier:  # no entity named before the query: the kinds the user asked for still hold
+            if u is None or not any(m.column == column for m in u.mentions):  # "the address of my home"
+                kind_history(self, before_query, set())
             return
         user_named = {m.value for m in u.mentions if m.column == column} if u else set()
         values = {m.value for m in earlier}
@@ -417,7 +404,7 @@ class _Check:
             for label in ("hi", "qi"):
                 self.flag(label, "C2", new[:1], f"turn {r.index} is about {new[0].value!r}; the history settled on "
                           f"{', '.join(sorted(values))}")
-        self.kind_history(before_query, latest or settled)
+        kind_history(self, before_query, latest or settled)
         affirmed = [m for m in named if m.value in denied and not r.denied(m) and not r.question]
         if affirmed:
             self.flag("hi", "C2", affirmed[:1], f"turn {r.index} offers {affirmed[0].value!r}, which an earlier "
@@ -426,7 +413,8 @@ class _Check:
                    if m.column == column and not t.denied(m)]
         if r.negated and not r.question and offered:
             kinds = {row.get("poi_type") for m in offered for row in self.lex.rows_of(column, m.value)}
-            refused = [m for m in r.mentions if r.denied(m) and ((m.column == "poi_type" and m.value in kinds)
+            refused = [m for m in r.mentions if r.denied(m) and r.tokens[m.raw_start - 1:m.raw_start] != ["other"]
+                       and ((m.column == "poi_type" and m.value in kinds)  # "no other grocery_store" denies the others
                        or (m.column == column and m.value in values))]
             if refused:
                 for label in ("hi", "qi"):
@@ -465,6 +453,7 @@ class _Check:
         if self.lex.domain == "navigate":
             self.kind_answer()
             self.command_answer()
+            self.route_answer()
         if self.lex.domain == "calendar":
             self.stated_values()
         self.asked_columns()
@@ -473,13 +462,18 @@ class _Check:
         """C2 from the user's words to the system's (calendar): a time, date, party, room or
         agenda the user stated once (not asked: no question) is the one the system's statement
         gives for that column. From the query: QI; from an earlier user turn the query does not
-        change: HI. Values compare by their words ("5pm" = ``5_pm``)."""
+        change, unless it names an event no turn before it named (a new request): HI. Values compare
+        by their words ("5pm" = ``5_pm``)."""
         r, u = self.last, self.user
         assert r is not None and u is not None
         if r.question:
             return
         columns = ("time", "date", "party", "room", "agenda")
-        for label, turns in (("qi", [u]), ("hi", [t for t in self.history if t.speaker == "user" and t.index < u.index])):
+        earlier = [t for t in self.history if t.speaker == "user" and t.index < u.index]
+        asked = {m.value for m in u.mentions if m.column == "event"}
+        if asked and not asked & {m.value for t in self.history[:u.index] for m in t.mentions if m.column == "event"}:
+            earlier = []  # "when is my lab" after a meeting: a new request, the values said were the meeting's
+        for label, turns in (("qi", [u]), ("hi", earlier)):
             for column in columns:
                 if any(m.column == column for m in u.mentions) and label == "hi":
                     continue  # the query restates or changes it
@@ -509,6 +503,20 @@ class _Check:
         if all(m.value in said for m in r.mentions):
             self.flag("qi", "C2", r.mentions[:1], f"turn {r.index} restates what the history said; the user's "
                       f"turn {u.index} asks to be taken there")
+
+    def route_answer(self) -> None:
+        """QI: a query asking for the route of the place in focus ("can you give me the quickest
+        route", naming no place, kind or other column, comparing nothing) is answered by a word of
+        the route or its traffic; ``r`` stating only other values answers something else."""
+        r, u = self.last, self.user
+        assert r is not None and u is not None
+        if (set(u.words) & {"route", "directions"} and (u.question or set(u.words) & {"give", "can", "could", "find"})
+                and not set(u.words) & (ASKED_INFO | {"which", "best"}) and not r.question and not r.negated
+                and r.mentions and not any(m.column in ("poi", "poi_type") for m in u.mentions)
+                and not any(w.startswith(ROUTE_STEMS) for i, w in enumerate(r.words)  # not "arrowhead_way"
+                            if not any(m.start <= i < m.end for m in r.mentions))
+                and not any(m.column == "traffic_info" for m in r.mentions)):
+            self.flag("qi", "C2", r.mentions[:1], f"turn {r.index} says nothing of the route turn {u.index} asks for")
 
     def kind_answer(self) -> None:
         """QI: the kind of place ``r`` gives is the kind the user's last turn asked for."""

@@ -24,7 +24,8 @@ Reading rules
   :data:`csp_check.score.citod_values.PARAPHRASES`), found as a value is, after the values;
 - an **entity's own word**: a place or event named by one of its words that no other value of the
   KB or ontology has and that is no word for any place ("keen" for ``hotel_keen``; "yoga" for
-  ``yoga_activity``; not "city" of ``redwood_city``), read as the entity when no whole value is there;
+  ``yoga_activity``; not "city" of ``redwood_city``; four letters or more, three for an event's:
+  "lab" of ``lab_appointment``), read as the entity when no whole value is there;
 - a **kind word** names a ``poi_type`` ("gas" → ``gas_station``, "hotel" → ``rest_stop``,
   "coffee" → ``coffee_or_tea_place``): :data:`KIND_WORDS`;
 - a **request word** names the column a question asks for ("address", "where" → ``address``;
@@ -223,7 +224,8 @@ class Lexicon:
             if column != self.entity_column or len(k) < 2:
                 continue
             for w in k:
-                if (counts.get(w) == 1 and len(w) > 3 and w not in KIND_WORDS and w not in REQUEST_WORDS
+                short = len(w) == 3 and column == "event"  # an event's head word: "lab" of lab_appointment
+                if (counts.get(w) == 1 and (len(w) > 3 or short) and w not in KIND_WORDS and w not in REQUEST_WORDS
                         and w not in GENERIC_WORDS and not w.isdigit()):
                     self.own_words[w] = (column, value, in_kb)
 

@@ -21,6 +21,9 @@ Reading rules
   is the same with downtown_chicago") takes the statement said before it; a week-long denial is
   refuted by an earlier turn that states one attribute and no denial of the city on any day,
   whichever its days are ("cloudy on wednesday in atherton and on friday in downtown_chicago").
+  Of the earlier turns ``r`` contradicts, a certain reading is flagged before a for-review one:
+  an earlier turn naming several cities does not hold back a later one naming one (as for
+  temperatures below).
 - **HI, temperatures across turns**: a temperature ``r`` gives a city on a day (its role, high or
   low, by "high" / "low" before it or a range "40f-60f") is the one an earlier system turn gave
   that city and day: another of the same role, or neither of the low and high it gave, is a
@@ -252,6 +255,7 @@ def weather_history(c: Check) -> None:
         return
     turns = [*c.history, r]
     week = bool(set(r.words) & WHOLE_WEEK)
+    found: list[tuple[list[Mention], str, str | None]] = []
     for m, city, day, denied, sure in statements(r, turns):
         for t in c.history:
             if t.speaker != "system" or t.question:
@@ -272,10 +276,19 @@ def weather_history(c: Check) -> None:
                         "may be of different ones"
                     if weather_near(stem(h.value), stem(m.value)):
                         doubt = f"{h.value!r} and {m.value!r} are near: one may describe the other"
-                    c.flag("hi", "C2", [h, m], f"turn {r.index} says {'no ' if denied else ''}{m.value!r} for "
-                           f"{city} {('on ' + day) if day else 'all week'}; turn {t.index} said "
-                           f"{'no ' if h_denied else ''}{h.value!r} {('on ' + h_day) if h_day else ''}", doubt)
-                    return
+                    found.append(([h, m], f"turn {r.index} says {'no ' if denied else ''}{m.value!r} for "
+                                  f"{city} {('on ' + day) if day else 'all week'}; turn {t.index} said "
+                                  f"{'no ' if h_denied else ''}{h.value!r} {('on ' + h_day) if h_day else ''}", doubt))
+    _flag_surest(c, found)
+
+
+def _flag_surest(c: Check, found: list[tuple[list[Mention], str, str | None]]) -> None:
+    """Flag one HI contradiction of ``found`` (``(mentions, message, doubt)``): the first certain
+    one, else the first for review. A for-review pair (an earlier turn naming several cities) does
+    not hold back a certain one a later turn makes."""
+    if found:
+        mentions, message, doubt = next((x for x in found if x[2] is None), found[0])
+        c.flag("hi", "C2", mentions, message, doubt)
 
 
 def temperatures(t: TurnReading, turns: Sequence[TurnReading]) -> list[tuple[Mention, str, str | None, str | None]]:
@@ -315,6 +328,7 @@ def temperature_history(c: Check) -> None:
         return
     turns = [*c.history, r]
     mine = temperatures(r, turns)
+    found: list[tuple[list[Mention], str, str | None]] = []
     for t in c.history:
         if t.speaker != "system" or t.question:
             continue
@@ -328,12 +342,12 @@ def temperature_history(c: Check) -> None:
             if broken:
                 sure = all(len({x.value for x in x_turn.mentions if x.column == "location"}) <= 1
                            and len(set(days_of(x_turn))) <= 1 for x_turn in (r, t))
-                c.flag("hi", "C2", [broken[0], m], f"turn {r.index} gives {city} {m.value} on {day}"
-                       f"{' as its ' + role if role else ''}; turn {t.index} gave "
-                       f"{', '.join(sorted({h.value for h, _ in same}))}",
-                       None if sure else "a turn names several cities or days: the temperatures may be of "
-                       "different ones")
-                return
+                found.append(([broken[0], m], f"turn {r.index} gives {city} {m.value} on {day}"
+                              f"{' as its ' + role if role else ''}; turn {t.index} gave "
+                              f"{', '.join(sorted({h.value for h, _ in same}))}",
+                              None if sure else "a turn names several cities or days: the temperatures may be of "
+                              "different ones"))
+    _flag_surest(c, found)
 
 
 def day_switch(c: Check) -> None:
