@@ -35,6 +35,28 @@ def binding_unsettled(ctx, constraint: Constraint, family: str, scope: list[Vari
     return None
 
 
+def bound_to_another(ctx, constraint: Constraint, family: str, scope: list[Variable]) -> str | None:
+    """C2: a system value said in a sentence naming no entity, of a turn naming several ("I'd
+    recommend Pipasha . Alimentum is another option . It's a moderate restaurant ."), which is
+    the value of one of the named entities: it may be said of that one, not restate what the
+    user asked. A value none of them has is a misstatement by every reading (certain)."""
+    if family != "C2":
+        return None
+    for v in scope:
+        if v.speaker != "system" or v.span is None or ctx.profile.names_entity(v.slot):
+            continue
+        text = utterance(ctx, v)
+        names = [w for w in ctx.by_turn.get(v.turn, []) if ctx.profile.names_entity(w.slot) and w.span is not None]
+        named = {str(ctx.assignment.get(w.name, w.value)) for w in names}
+        if len(named) < 2 or any(words.sentence(text, w.span) == words.sentence(text, v.span) for w in names):
+            continue
+        value = str(ctx.assignment.get(v.name, v.value))
+        for row in ctx.kbs.get(v.domain) or []:
+            if row.get("name") in named and row.get(v.slot) == value:
+                return f"turn {v.turn} names several entities and says {v.text!r} in a sentence of none: it fits {row['name']!r}"
+    return None
+
+
 def denied_in_the_turn(ctx, constraint: Constraint, family: str, scope: list[Variable]) -> str | None:
     """C5: a claim's value said again, denied, in the sentence of another of its values ("There is
     international food in the east and centre. The south has many cuisines but no international

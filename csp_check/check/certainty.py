@@ -50,6 +50,9 @@ Reading rules
   more than one entity: which entity an attribute is said of is not settled. A claim value said
   again, denied, in the sentence of another ("There is international food in the east. The south
   has many cuisines but no international food."): the turn says the two do not go together.
+- **Bound to another entity** (C2): a system value said in a sentence naming no entity, of a
+  turn naming several, that one of them has ("… Alimentum is another option . It's a moderate
+  restaurant ." after "expensive"): it may be said of that one, not restate what was asked.
 - **A requested time** (C5): a system time equal to a time the user asked for, said after
   "after", "by" or "before": the bound repeated, not the entity's time.
 - **What ties the values** (C5, C6): a count's filter said in another sentence of its turn
@@ -106,6 +109,7 @@ from csp_check.check.binding_doubts import (
     alternative_after_no_result,
     binding_unsettled,
     bound_in_the_turn,
+    bound_to_another,
     denied_in_the_turn,
     filter_of_another_domain,
     other_domain_kind,
@@ -120,7 +124,7 @@ from csp_check.check.reading import (
     claim_of,
     excused,
     filters_of,
-    near,
+    near_in,
     rest_holds,
     stated_anyway,
     utterance,
@@ -341,16 +345,18 @@ def surface_variant(ctx, constraint: Constraint, family: str, scope: list[Variab
         return None
     columns, names = getattr(constraint, "columns", []), constraint.variables
     rows = ctx.kbs.get(getattr(constraint, "kb", "")) or []
-    said = {col: str(ctx.assignment.get(n, "")) for col, n in zip(columns, names)}
-    for column in [c for c in columns if c in WRITTEN_COLUMNS or ctx.profile.names_entity(c) or WRITTEN_WORDS.search(c)]:
-        mine = said[column]
-        rest = {c: x for c, x in said.items() if c != column}
-        if not rest and ctx.profile.names_entity(column) and len(mine) < 7:
+    for column, name in zip(columns, names):
+        if not (column in WRITTEN_COLUMNS or ctx.profile.names_entity(column) or WRITTEN_WORDS.search(column)):
+            continue
+        mine = str(ctx.assignment.get(name, ""))
+        if len(names) == 1 and ctx.profile.names_entity(column) and len(mine) < 7:
             continue  # a short id alone ("tr8912"): its one-edit neighbours are other entities
         for e in rows:
-            if all(e.get(c) in (None, x) for c, x in rest.items()) and near(mine, e.get(column) or ""):
-                return f"{column} {mine!r} is a surface variant of {e.get(column)!r}"
+            theirs = e.get(column) or ""
+            if theirs and near_in(mine, theirs) and excused(ctx, constraint, [], {name: theirs}):
+                return f"{column} {mine!r} is a surface variant of {theirs!r}"
     return None
+
 
 
 
@@ -515,12 +521,25 @@ def kind_unsettled(ctx, constraint: Constraint, family: str, scope: list[Variabl
 
 
 def _kind_before(ctx, v: Variable) -> list[str]:
-    """The kind under discussion when ``v`` is said: the last kind of its domain said before its
-    turn in words that are no generic word (empty if none)."""
+    """The kinds under discussion when ``v`` is said: the last kind of its domain said before its
+    turn in words that are no generic word, and the one the belief state holds (:func:`_kind_in_state`)."""
     earlier = [u for u in ctx.variables if u.slot_type == v.slot_type and u.turn < v.turn and u.span is not None
                and not words.generic_kind(u.text) and str(ctx.assignment.get(u.name, u.value)) not in NO_VALUE]
     last = max(earlier, key=lambda u: (u.turn, u.span.start), default=None)
-    return [str(ctx.assignment.get(last.name, last.value))] if last else []
+    kinds = [str(ctx.assignment.get(last.name, last.value))] if last else []
+    return kinds + [k for k in _kind_in_state(ctx, v) if k not in kinds]
+
+
+def _kind_in_state(ctx, v: Variable) -> list[str]:
+    """The kind the belief state holds for ``v``'s domain at the last user turn before ``v``'s,
+    where a user turn's words say it ("How about a concert hall?" annotated by the state alone,
+    no span): the kind under discussion too."""
+    users = [t for t in ctx.dialogue.turns[: v.turn] if t.speaker == "user"]
+    if not users:
+        return []
+    values = users[-1].state.get(v.domain, {}).get(v.slot) or []
+    said = " ".join(re.sub(r"\s+", "", t.utterance.lower()) for t in users)
+    return [k for k in values[:1] if k not in NO_VALUE and re.sub(r"\s+", "", k.lower()) in said]
 
 
 
@@ -537,6 +556,6 @@ def doubtful_variable(ctx, constraint: Constraint, family: str, scope: list[Vari
 Rule = Callable[..., str | None]
 #: The rules :func:`assess` applies, in order; the first reason found is the instance's.
 RULES: Iterable[Rule] = (doubtful_variable, annotation_defect, other_domain_kind, bound_in_the_turn, claim_unsettled, amount_unsettled, listed_values, full_result, filter_unsettled, filter_of_another_domain,
-                         surface_variant, proposed_alternative, binding_unsettled, denied_in_the_turn, requested_time, coreference_unsettled,
+                         surface_variant, proposed_alternative, binding_unsettled, denied_in_the_turn, requested_time, coreference_unsettled, bound_to_another,
                          value_variant, kind_unsettled, twelve_hour, one_turn_two_values, alternative_after_no_result,
                          contained_value, categorical_paraphrase, boolean_scope, negotiated)

@@ -8,7 +8,7 @@ import re
 from collections import defaultdict
 
 from csp_check.check.evaluate import satisfied
-from csp_check.check.reading import CLOCK, WRITTEN_COLUMNS, excused, near, stated_anyway, utterance
+from csp_check.check.reading import CLOCK, WRITTEN_COLUMNS, excused, near_in, stated_anyway, utterance
 from csp_check.families.primitives import DONTCARE
 from csp_check.language import certainty as words
 from csp_check.language.normalize import normalize
@@ -78,7 +78,7 @@ def value_variant(ctx, constraint: Constraint, family: str, scope: list[Variable
         if v.slot in WRITTEN_COLUMNS and v.span is not None:
             mine = str(ctx.assignment.get(v.name, v.value))
             for e in ctx.kbs.get(v.domain) or []:
-                if e.get(v.slot) and near(mine, e[v.slot]):
+                if e.get(v.slot) and near_in(mine, e[v.slot]):
                     return f"{v.slot} {mine!r} is a surface variant of {e[v.slot]!r}"
     return None
 

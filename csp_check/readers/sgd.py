@@ -21,8 +21,8 @@ from pathlib import Path
 from typing import Any
 
 from csp_check.errors import InputError
-from csp_check.language.normalize import clock_time, dollars, fold, normalize
 from csp_check.language.lexicon import PERIOD_WORDS
+from csp_check.language.normalize import clock_time, dollars, fold, normalize
 from csp_check.models import ActRole, ApiCall, Dialogue, DialogueAct, KbResult, Span, Turn
 
 from .json_stream import (
