@@ -100,6 +100,8 @@ Reading rules
 - **A 12-hour time** (C2): two times the same on a 12-hour clock, one said without am / pm
   ("01:15" for 13:15).
 - **Coreference across a question or an approximation** (C2): one side asked or approximate.
+- **Lifted between** (C2): a user turn from the user's mention on lifts the slot ("… in the
+  north . Actually , anywhere is fine ."): a later value need not restate the first.
 """
 
 from __future__ import annotations
@@ -137,6 +139,7 @@ from csp_check.check.value_doubts import (
     categorical_paraphrase,
     contained_value,
     coreference_unsettled,
+    lifted_between,
     negotiated,
     one_turn_two_values,
     twelve_hour,
@@ -560,6 +563,6 @@ def doubtful_variable(ctx, constraint: Constraint, family: str, scope: list[Vari
 Rule = Callable[..., str | None]
 #: The rules :func:`assess` applies, in order; the first reason found is the instance's.
 RULES: Iterable[Rule] = (doubtful_variable, annotation_defect, other_domain_kind, bound_in_the_turn, claim_unsettled, amount_unsettled, listed_values, full_result, filter_unsettled, filter_of_another_domain,
-                         surface_variant, proposed_alternative, binding_unsettled, denied_in_the_turn, requested_time, coreference_unsettled, bound_to_another,
+                         surface_variant, proposed_alternative, binding_unsettled, denied_in_the_turn, requested_time, coreference_unsettled, lifted_between, bound_to_another,
                          value_variant, kind_unsettled, twelve_hour, one_turn_two_values, alternative_after_no_result,
                          contained_value, categorical_paraphrase, boolean_scope, negotiated)

@@ -70,6 +70,25 @@ def coreference_unsettled(ctx, constraint: Constraint, family: str, scope: list[
     return None
 
 
+def lifted_between(ctx, constraint: Constraint, family: str, scope: list[Variable]) -> str | None:
+    """C2: a user turn from a user's mention on, before a later mention, lifts the slot ("I would
+    like the north . Actually , anywhere is fine ."): the later value need not be the first."""
+    if family != "C2":
+        return None
+    mentions = sorted((v for v in scope if v.span is not None), key=lambda v: (v.turn, v.span.start))
+    users = [v for v in mentions if v.speaker == "user"]
+    if not users or len(mentions) < 2:
+        return None
+    for turn in ctx.dialogue.turns[users[0].turn : mentions[-1].turn]:
+        if turn.speaker != "user" or not (relaxation := words.relaxed(turn.utterance)):
+            continue
+        reason, said = relaxation
+        named = words.slots_named(said) or words.slots_named(ctx.dialogue.turns[turn.index - 1].utterance if turn.index else "")
+        if users[0].slot in named and turn.utterance.find(said) >= (users[0].span.end if turn.index == users[0].turn else 0):
+            return f"the user {reason} at turn {turn.index}"
+    return None
+
+
 def value_variant(ctx, constraint: Constraint, family: str, scope: list[Variable]) -> str | None:
     """C1: a written value one edit from a value of its column in the KB: a typo, not a wrong type."""
     if family != "C1":

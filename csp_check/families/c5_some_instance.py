@@ -250,6 +250,7 @@ def claims(ctx, turn: int, kb_id: str, columns: set[str], mine: list[Variable],
             asked = [v for v in asked if v.slot != discussed.slot and _fits(ctx, kb_id, discussed, v)] + [discussed]
     asked = [v for v in asked if ctx.kb_claim(kb_id, v)  # "church" asked, All Saints offered: a wording
              and not (v.slot in profile.amenities.values() and v.value == "no")]  # "no" = not needed, for an offer
+    against = against_request(ctx, turn, kb_id, claims, asked)
     said = {v.slot for v in claims}
     requested = {(v.slot, v.value) for v in asked}
     bounds = [v for v in asked if v.slot in profile.bounds and v.slot in columns and v not in claims] + said_bounds  # kept even if said:
@@ -280,7 +281,33 @@ def claims(ctx, turn: int, kb_id: str, columns: set[str], mine: list[Variable],
             id=ConstraintId("C5"), variables=[v.name for v in group], turn=turn, table=TableView(base=kb_id),
             columns=[v.slot for v in group], ops=[bound_op(ctx, v) if v in bounds else "=" for v in group],
         )))
-    return out + taken_back
+    return out + against + taken_back
+
+
+def against_request(ctx, turn: int, kb_id: str, claims: list[Variable], asked: list[Variable]) -> list[KbFilterInstance]:
+    """C5 of an offer against the request: a turn that names one entity first said there (an
+    offer, not an answer about an entity already under discussion) and states a value of a search
+    column other than the user's filter of that column in force, which a user turn's words said
+    ("somewhere in the centre" … "Frankie and Bennys is in the south"): the entity must have the
+    user's value too, so the instance is the name with the user's filter. Called only where the
+    turn reports no no-result or failure (the offer is then an alternative); one after an earlier
+    no-result, or under a filter the user lifted in words, is for review (check.certainty)."""
+    profile = ctx.profile
+    names = [v for v in claims if profile.names_entity(v.slot) and v.span is not None and v.turn == turn]
+    if len({v.value for v in names}) != 1 or any(
+            u.slot_type == names[0].slot_type and u.value == names[0].value and u.turn < turn for u in ctx.variables):
+        return []
+    out = []
+    for v in claims:
+        if (v.turn != turn or v.span is None or v.slot not in profile.search_columns or v.slot in profile.entity_columns
+                or v.kind is not VariableKind.SLOT):
+            continue
+        for u in asked:
+            if (u.slot == v.slot and u.speaker == "user" and u.span is not None and u.value != v.value
+                    and u.value not in ("dontcare", "none", "") and ctx.kb_claim(kb_id, u)):
+                out.append(KbFilterInstance(id=ConstraintId("C5"), variables=[names[0].name, u.name], turn=turn,
+                                            table=TableView(base=kb_id), columns=[names[0].slot, u.slot], ops=["=", "="]))
+    return out
 
 
 def _address_claim(ctx, kb_id: str, single: list[Variable], parts: list[Variable],

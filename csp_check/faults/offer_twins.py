@@ -1,0 +1,95 @@
+"""Pairs for the misses of issue 18's last attack on MultiWOZ, in the form of
+:mod:`csp_check.faults.twins` (``(dialogue, kb, rng) -> (fault, twin) | None``): the *fault*
+writes an error into the text, the *twin* the same words where they state none. What makes each
+an error is decided from the KB and the dialogue's belief state alone.
+
+=============  ==========================================================================
+class          fault (an error) / twin (no error)
+=============  ==========================================================================
+unrelaxed      a system offer of an entity first named there, with its area, moved to an
+               entity of another area than the user's (who said it, and never lifted it;
+               no no-result or failure before) / the same offer after the user's
+               "Actually , anywhere is fine ." (the state's area then ``dontcare``)
+=============  ==========================================================================
+
+The dialogue is cut after the offer's turn: the later turns speak of the entity it replaced.
+"""
+
+from __future__ import annotations
+
+import random
+
+from csp_check.faults.twins import Generator, Pair, edit, insert
+from csp_check.language.normalize import normalize
+from csp_check.models import ActRole, Dialogue, KnowledgeBase
+from csp_check.pipeline import dialogue_csp
+
+#: The domains whose offers carry an area, and the lifting words the twin's user adds.
+AREA_DOMAINS = ("restaurant", "hotel", "attraction")
+ANYWHERE = " Actually , anywhere is fine ."
+#: The state's slots that are no search filter of an entity (the booking's, the name).
+NOT_FILTERS = ("name",)
+EMPTY = ("", "not mentioned", "none", "dontcare")
+
+
+def _failed_before(dialogue: Dialogue, turn: int, domain: str) -> bool:
+    return any(a.role in (ActRole.NO_RESULT, ActRole.FAILED) and a.domain == domain
+               for t in dialogue.turns[: turn + 1] for a in t.acts)
+
+
+def unrelaxed(dialogue: Dialogue, kb: KnowledgeBase, rng: random.Random) -> Pair | None:
+    """An offer moved outside the user's area (fault), or after the user lifted it (twin)."""
+    csp = dialogue_csp(dialogue, kb)
+    said_area = {(v.domain, str(csp.assignment.get(v.name))) for v in csp.variables
+                 if v.speaker == "user" and v.slot == "area" and v.span is not None}
+    options = []
+    for t in dialogue.turns[2:]:
+        if t.speaker != "system" or dialogue.turns[t.index - 1].speaker != "user":
+            continue
+        names = [a for a in t.acts if a.slot == "name" and a.span is not None and a.domain in AREA_DOMAINS
+                 and a.role in (ActRole.OFFER, ActRole.INFORM)]
+        if len(names) != 1:
+            continue
+        domain = names[0].domain
+        areas = [a for a in t.acts if a.slot == "area" and a.domain == domain and a.span is not None]
+        state = dialogue.turns[t.index - 1].state.get(domain, {})
+        asked = (state.get("area") or [""])[0]
+        table = kb.tables.get(domain)
+        if (len(areas) != 1 or asked in EMPTY or (domain, asked) not in said_area or table is None
+                or _failed_before(dialogue, t.index, domain)):
+            continue
+        offered = next((v for v in csp.variables if v.turn == t.index and v.span == names[0].span), None)
+        name = str(csp.assignment.get(offered.name)) if offered is not None else ""
+        if offered is None or any(v.slot == "name" and v.turn < t.index and str(csp.assignment.get(v.name)) == name
+                                  for v in csp.variables):
+            continue  # an entity already under discussion: an answer about it, no offer
+        rows = table.normalized()
+        own = next((row for row in rows if row.get("name") == name), None)
+        stated = {a.slot for a in t.acts if a.domain == domain and a.span is not None} - {"name", "area"}
+        filters = {k: normalize(v[0]) for k, v in state.items() if v and v[0] not in EMPTY
+                   and k not in NOT_FILTERS + ("area",) and not k.startswith("book")}
+        if own is None or not stated <= set(own):
+            continue
+        mentioned = " ".join(u.utterance.lower() for u in dialogue.turns)
+        fitting = [(raw, row) for raw, row in zip(table.entities, rows)
+                   if row.get("area") and row["area"] != normalize(asked) and all(row.get(k) == v for k, v in filters.items())
+                   and all(row.get(k) == own[k] for k in stated) and str(raw.get("name", "")).lower() not in mentioned]
+        if fitting:
+            options.append((t.index, names[0].span, areas[0].span, rng.choice(fitting)))
+    if not options:
+        return None
+    turn, name_span, area_span, (raw, row) = rng.choice(options)
+    first, second = sorted([(name_span, str(raw["name"])), (area_span, {"center": "centre"}.get(row["area"], row["area"]))],
+                           key=lambda x: -x[0].start)
+    moved = edit(edit(dialogue, turn, first[0], first[1]), turn, second[0], second[1])
+    moved = moved.model_copy(update={"turns": moved.turns[: turn + 1]})
+    user = moved.turns[turn - 1]
+    twin = insert(moved, turn - 1, len(user.utterance), ANYWHERE)
+    domain = next(a.domain for a in moved.turns[turn].acts if a.slot == "name" and a.span is not None)
+    for t in twin.turns[turn - 1 :]:
+        if domain in t.state:
+            t.state[domain]["area"] = ["dontcare"]
+    return moved, twin
+
+
+GENERATORS: dict[str, Generator] = {"unrelaxed": unrelaxed}
