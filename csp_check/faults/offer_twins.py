@@ -10,18 +10,23 @@ unrelaxed      a system offer of an entity first named there, with its area, mov
                entity of another area than the user's (who said it, and never lifted it;
                no no-result or failure before) / the same offer after the user's
                "Actually , anywhere is fine ." (the state's area then ``dontcare``)
+negated       an amenity the named entity has, affirmed with no annotated span in a sentence
+               that refers back to it ("It 's moderately priced and has free parking .") /
+               said "does not have free parking" / said "does have free parking"
 =============  ==========================================================================
 
-The dialogue is cut after the offer's turn: the later turns speak of the entity it replaced.
+The unrelaxed dialogue is cut after the offer's turn: the later turns speak of the entity it replaced.
 """
 
 from __future__ import annotations
 
 import random
+import re
 
 from csp_check.faults.twins import Generator, Pair, edit, insert
+from csp_check.language.cues import sentence_of
 from csp_check.language.normalize import normalize
-from csp_check.models import ActRole, Dialogue, KnowledgeBase
+from csp_check.models import ActRole, Dialogue, KnowledgeBase, Span
 from csp_check.pipeline import dialogue_csp
 
 #: The domains whose offers carry an area, and the lifting words the twin's user adds.
@@ -92,4 +97,35 @@ def unrelaxed(dialogue: Dialogue, kb: KnowledgeBase, rng: random.Random) -> Pair
     return moved, twin
 
 
-GENERATORS: dict[str, Generator] = {"unrelaxed": unrelaxed}
+#: An amenity affirmed ("has free parking", "offers wifi"), and its column's word group.
+AFFIRMED = re.compile(r"\b(?:has|offers|provides|includes)\s+(?:free\s+)?(parking|wifi|internet)\b", re.I)
+COLUMN = {"parking": "parking", "wifi": "internet", "internet": "internet"}
+REFERRING = re.compile(r"\s*(?:it|it 's|they)\b", re.I)
+
+
+def negated(dialogue: Dialogue, kb: KnowledgeBase, rng: random.Random) -> Pair | None:
+    """An amenity without a span affirmed of the one named entity in a later sentence opening
+    with "it": negated (fault: the entity has it) or affirmed with "does" (twin)."""
+    csp = dialogue_csp(dialogue, kb)
+    options = []
+    for t in dialogue.turns:
+        names = [a for a in t.acts if a.slot == "name" and a.span is not None and a.domain == "hotel"]
+        if t.speaker != "system" or len({normalize(a.value or "") for a in names}) != 1:
+            continue
+        var = next((v for v in csp.variables if v.turn == t.index and v.span == names[0].span), None)
+        rows = [r for r in kb.tables["hotel"].normalized() if var is not None and r.get("name") == csp.assignment.get(var.name)]
+        for m in AFFIRMED.finditer(t.utterance):
+            column = COLUMN[m.group(1).lower()]
+            start = sentence_of(t.utterance, Span(start=m.start(), end=m.end()))[0]
+            if (len(rows) == 1 and rows[0].get(column) == "yes" and start >= names[0].span.end
+                    and REFERRING.match(t.utterance, start) and not any(
+                        a.slot == column and a.span is not None for a in t.acts)
+                    and any(a.slot == column and a.value is None for a in t.acts)):
+                options.append((t.index, Span(start=m.start(), end=m.end()), m.group(1)))
+    if not options:
+        return None
+    turn, span, word = rng.choice(options)
+    return (edit(dialogue, turn, span, f"does not have free {word}"), edit(dialogue, turn, span, f"does have free {word}"))
+
+
+GENERATORS: dict[str, Generator] = {"unrelaxed": unrelaxed, "negated": negated}
