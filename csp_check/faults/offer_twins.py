@@ -13,6 +13,9 @@ unrelaxed      a system offer of an entity first named there, with its area, mov
 negated       an amenity the named entity has, affirmed with no annotated span in a sentence
                that refers back to it ("It 's moderately priced and has free parking .") /
                said "does not have free parking" / said "does have free parking"
+scale_end      a user's "cheap hotel" said "hotel on the cheaper side" ("expensive":
+               "more expensive"), a later count of that search changed to the number
+               without the price filter / the same words, the count as it was
 =============  ==========================================================================
 
 The unrelaxed dialogue is cut after the offer's turn: the later turns speak of the entity it replaced.
@@ -23,6 +26,8 @@ from __future__ import annotations
 import random
 import re
 
+from csp_check.families.c6_instance_count import CountInstance
+from csp_check.families.primitives import count_matches
 from csp_check.faults.twins import Generator, Pair, edit, insert
 from csp_check.language.cues import sentence_of
 from csp_check.language.normalize import normalize
@@ -128,4 +133,49 @@ def negated(dialogue: Dialogue, kb: KnowledgeBase, rng: random.Random) -> Pair |
     return (edit(dialogue, turn, span, f"does not have free {word}"), edit(dialogue, turn, span, f"does have free {word}"))
 
 
-GENERATORS: dict[str, Generator] = {"unrelaxed": unrelaxed, "negated": negated}
+#: A user's price word before the kind it says ("cheap hotel"), and the comparative of its scale's end.
+PRICED = re.compile(r"(cheap|expensive) (hotel|restaurant|guesthouse|place)\b", re.I)
+SCALE = {"cheap": "cheaper", "expensive": "more expensive"}
+
+
+def scale_end(dialogue: Dialogue, kb: KnowledgeBase, rng: random.Random) -> Pair | None:
+    """A user's price range said as the end of the scale ("a hotel on the cheaper side"): a later
+    count of the search made the count without the price filter (fault: the words say cheap) or
+    left as it was (twin)."""
+    csp = dialogue_csp(dialogue, kb)
+    by_name = {v.name: v for v in csp.variables}
+    options = []
+    for c in csp.constraints:
+        if not isinstance(c, CountInstance) or c.count_variable not in by_name:
+            continue
+        amount = by_name[c.count_variable]
+        if amount.span is None or amount.amount_op != "=" or not isinstance(csp.assignment.get(amount.name), int):
+            continue
+        for j, n in enumerate(c.variables):
+            v = by_name[n]
+            if v.slot != "pricerange" or v.speaker != "user" or v.span is None:
+                continue
+            m = PRICED.match(dialogue.turns[v.turn].utterance, v.span.start)
+            if m is None or m.end(1) != v.span.end:
+                continue
+            rows, ops = csp.kbs[c.kb], c.ops or ["="] * len(c.columns)
+            keep = [i for i in range(len(c.columns)) if i != j]
+            sure, possible = count_matches(rows, c.columns, [csp.assignment[x] for x in c.variables], ops)
+            other = count_matches(rows, [c.columns[i] for i in keep], [csp.assignment[c.variables[i]] for i in keep],
+                                  [ops[i] for i in keep])[0]
+            if sure == possible == csp.assignment[amount.name] and other > possible + 1:
+                options.append((v, m, amount, other))
+    if not options:
+        return None
+    v, m, amount, other = rng.choice(options)
+    words = f"{m.group(2)} on the {SCALE[m.group(1).lower()]} side"
+    twin = edit(dialogue, v.turn, Span(start=m.start(), end=m.end()), words)
+    at = m.start() + words.index(SCALE[m.group(1).lower()])
+    for a in twin.turns[v.turn].acts:  # the price act's span on its comparative
+        if a.slot == "pricerange" and a.span is not None and m.start() <= a.span.start < m.end():
+            a.span = Span(start=at, end=at + len(SCALE[m.group(1).lower()]))
+    assert amount.span is not None
+    return edit(twin, amount.turn, amount.span, str(other)), twin
+
+
+GENERATORS: dict[str, Generator] = {"unrelaxed": unrelaxed, "negated": negated, "scale_end": scale_end}
