@@ -13,7 +13,11 @@ Reading rules
   since after ``REQUEST_ALTS`` SGD systems offer the next entity of an earlier list, and a few
   results are annotated a turn late. Without results, the ``--kb`` table of the domain.
 - Several values of one slot (several entities listed: "Dogman, Hackers or High Life") give
-  one C5 per value, each checked with the user's request alone. "X or maybe a museum" offers two
+  one C5 per value, each checked with the user's request alone; names listed after "such as" /
+  "including" take the area and price range their group's words give
+  (:func:`~csp_check.families.c5_offers.group_values`). An offer whose stated search value is
+  not the user's filter in force is checked against that filter
+  (:func:`~csp_check.families.c5_offers.against_request`). "X or maybe a museum" offers two
   entities (:func:`either_or`).
 - Values in a booking confirmation describe the booking (a total fee, a reference), no KB
   entity; the entity details it informs (address, phone, rating, a yes/no feature) are checked
@@ -55,6 +59,7 @@ from csp_check.build.context import SYSTEM_CLAIMS, dialogue_table, turn_table
 from csp_check.corpora import CorpusProfile
 from csp_check.families import kb_common
 from csp_check.families.c5_address import AddressParts, address_parts, part_column
+from csp_check.families.c5_offers import against_request, group_values
 from csp_check.families.kb_common import KbFilterInstance, Restriction, Rows, TableView, derived
 from csp_check.families.primitives import Bound, KbCount, Primitive, count_matches, entity_match
 from csp_check.families.registry import Family, register
@@ -274,7 +279,9 @@ def claims(ctx, turn: int, kb_id: str, columns: set[str], mine: list[Variable],
     parts = address_parts(utterance, profile.address_column, turn, claims) if len(named) <= 1 else []
     if parts and {v.name for v in listed} == {v.name for v in parts}:  # one address over several acts: one entity (c5_address)
         return [_address_claim(ctx, kb_id, single, parts, bounds)] + taken_back
-    sets = [asked_only + (restated if v in alternatives else []) + [v] for v in listed] if listed else [single]
+    examples = group_values(ctx, turn, listed, single)
+    sets = [asked_only + (restated if v in alternatives else []) + examples.get(v.name, []) + [v] for v in listed] \
+        if listed else [single]
     for group in sets:
         group = group + bounds
         out.append(clock_arrivals(ctx, KbFilterInstance(
@@ -282,32 +289,6 @@ def claims(ctx, turn: int, kb_id: str, columns: set[str], mine: list[Variable],
             columns=[v.slot for v in group], ops=[bound_op(ctx, v) if v in bounds else "=" for v in group],
         )))
     return out + against + taken_back
-
-
-def against_request(ctx, turn: int, kb_id: str, claims: list[Variable], asked: list[Variable]) -> list[KbFilterInstance]:
-    """C5 of an offer against the request: a turn that names one entity first said there (an
-    offer, not an answer about an entity already under discussion) and states a value of a search
-    column other than the user's filter of that column in force, which a user turn's words said
-    ("somewhere in the centre" … "Frankie and Bennys is in the south"): the entity must have the
-    user's value too, so the instance is the name with the user's filter. Called only where the
-    turn reports no no-result or failure (the offer is then an alternative); one after an earlier
-    no-result, or under a filter the user lifted in words, is for review (check.certainty)."""
-    profile = ctx.profile
-    names = [v for v in claims if profile.names_entity(v.slot) and v.span is not None and v.turn == turn]
-    if len({v.value for v in names}) != 1 or any(
-            u.slot_type == names[0].slot_type and u.value == names[0].value and u.turn < turn for u in ctx.variables):
-        return []
-    out = []
-    for v in claims:
-        if (v.turn != turn or v.span is None or v.slot not in profile.search_columns or v.slot in profile.entity_columns
-                or v.kind is not VariableKind.SLOT):
-            continue
-        for u in asked:
-            if (u.slot == v.slot and u.speaker == "user" and u.span is not None and u.value != v.value
-                    and u.value not in ("dontcare", "none", "") and ctx.kb_claim(kb_id, u)):
-                out.append(KbFilterInstance(id=ConstraintId("C5"), variables=[names[0].name, u.name], turn=turn,
-                                            table=TableView(base=kb_id), columns=[names[0].slot, u.slot], ops=["=", "="]))
-    return out
 
 
 def _address_claim(ctx, kb_id: str, single: list[Variable], parts: list[Variable],

@@ -16,6 +16,8 @@ negated       an amenity the named entity has, affirmed with no annotated span i
 scale_end      a user's "cheap hotel" said "hotel on the cheaper side" ("expensive":
                "more expensive"), a later count of that search changed to the number
                without the price filter / the same words, the count as it was
+examples       a sentence giving an area, then two or more names, the names introduced by
+               "such as": its area made one none of them has / the area kept
 =============  ==========================================================================
 
 The unrelaxed dialogue is cut after the offer's turn: the later turns speak of the entity it replaced.
@@ -178,4 +180,45 @@ def scale_end(dialogue: Dialogue, kb: KnowledgeBase, rng: random.Random) -> Pair
     return edit(twin, amount.turn, amount.span, str(other)), twin
 
 
-GENERATORS: dict[str, Generator] = {"unrelaxed": unrelaxed, "negated": negated, "scale_end": scale_end}
+AREAS = ("centre", "north", "south", "east", "west")
+EXAMPLE_WORDS = re.compile(r"\b(?:such as|including|for example|like)\b", re.I)
+
+
+def examples(dialogue: Dialogue, kb: KnowledgeBase, rng: random.Random) -> Pair | None:
+    """A group's area before names it lists ("two indian restaurants in the east : the curry
+    prince and the rajmahal"), the names put after "such as": the area made one no listed entity
+    has (fault) or kept (twin)."""
+    csp = dialogue_csp(dialogue, kb)
+    options = []
+    for t in dialogue.turns:
+        if t.speaker != "system":
+            continue
+        for area in [a for a in t.acts if a.slot == "area" and a.span is not None]:
+            start, end = sentence_of(t.utterance, area.span)
+            names = sorted((a for a in t.acts if a.slot == "name" and a.span is not None and a.domain == area.domain
+                            and start <= a.span.start < end), key=lambda a: a.span.start)  # type: ignore[union-attr]
+            table = kb.tables.get(area.domain)
+            if len(names) < 2 or names[0].span.start < area.span.end or table is None:  # type: ignore[union-attr]
+                continue
+            if re.search(r"\b(?:from|between|they are|are|is)\s*$", t.utterance[area.span.end : names[0].span.start]):  # type: ignore[union-attr]
+                continue  # "from Camboats to …", "they are X and Y": no place for "such as"
+            said = [v for v in csp.variables if v.turn == t.index and any(v.span == a.span for a in names)]
+            rows = {r.get("name"): r for r in table.normalized()}
+            theirs = {rows[str(csp.assignment.get(v.name))].get("area") for v in said if str(csp.assignment.get(v.name)) in rows}
+            if len(said) != len(names) or len(theirs) != 1 or None in theirs:
+                continue
+            wrong = [a for a in AREAS if normalize(a) not in theirs and normalize(a) != "centre" or a == "centre" and "center" not in theirs]
+            options.append((t.index, area.span, names[0].span, rng.choice(wrong)))
+    if not options:
+        return None
+    turn, area_span, first, wrong = rng.choice(options)
+    text = dialogue.turns[turn].utterance
+    gap = text[area_span.end : first.start]
+    colon = gap.rstrip().endswith(":")
+    at = Span(start=area_span.end + gap.rstrip().rfind(":"), end=first.start) if colon else Span(start=first.start, end=first.start)
+    marked = dialogue if EXAMPLE_WORDS.search(gap) else edit(dialogue, turn, at, ", such as " if colon else "such as ")
+    return edit(marked, turn, area_span, wrong), marked
+
+
+GENERATORS: dict[str, Generator] = {"unrelaxed": unrelaxed, "negated": negated, "scale_end": scale_end,
+                                    "examples": examples}
