@@ -35,25 +35,34 @@ def binding_unsettled(ctx, constraint: Constraint, family: str, scope: list[Vari
     return None
 
 
-def bound_to_another(ctx, constraint: Constraint, family: str, scope: list[Variable]) -> str | None:
-    """C2: a system value said in a sentence naming no entity, of a turn naming several ("I'd
-    recommend Pipasha . Alimentum is another option . It's a moderate restaurant ."), which is
-    the value of one of the named entities: it may be said of that one, not restate what the
-    user asked. A value none of them has is a misstatement by every reading (certain)."""
-    if family != "C2":
+def of_another(ctx, v: Variable) -> str | None:
+    """The entity a system value said in a sentence naming no entity, of a turn naming several,
+    may be said of: one of the named ones that has it ("I'd recommend Pipasha . Alimentum is
+    another option . It's a moderate restaurant ."); ``None`` if none."""
+    if v.speaker != "system" or v.span is None or ctx.profile.names_entity(v.slot):
         return None
-    for v in scope:
-        if v.speaker != "system" or v.span is None or ctx.profile.names_entity(v.slot):
-            continue
-        text = utterance(ctx, v)
-        names = [w for w in ctx.by_turn.get(v.turn, []) if ctx.profile.names_entity(w.slot) and w.span is not None]
-        named = {str(ctx.assignment.get(w.name, w.value)) for w in names}
-        if len(named) < 2 or any(words.sentence(text, w.span) == words.sentence(text, v.span) for w in names):
-            continue
-        value = str(ctx.assignment.get(v.name, v.value))
-        for row in ctx.kbs.get(v.domain) or []:
-            if row.get("name") in named and row.get(v.slot) == value:
-                return f"turn {v.turn} names several entities and says {v.text!r} in a sentence of none: it fits {row['name']!r}"
+    text = utterance(ctx, v)
+    names = [w for w in ctx.by_turn.get(v.turn, []) if ctx.profile.names_entity(w.slot) and w.span is not None]
+    named = {str(ctx.assignment.get(w.name, w.value)) for w in names}
+    if len(named) < 2 or any(words.sentence(text, w.span) == words.sentence(text, v.span) for w in names):
+        return None
+    value = str(ctx.assignment.get(v.name, v.value))
+    return next((row["name"] for row in ctx.kbs.get(v.domain) or [] if row.get("name") in named and row.get(v.slot) == value), None)
+
+
+def bound_to_another(ctx, constraint: Constraint, family: str, scope: list[Variable]) -> str | None:
+    """C2: a system value that may be said of another entity of its turn (:func:`of_another`):
+    it need not restate what the user asked; C5 / C6: such a value as a later claim's filter,
+    where the claim holds without it. A value none of the named entities has is a misstatement
+    by every reading (certain)."""
+    if family == "C2":
+        for v in scope:
+            if (other := of_another(ctx, v)) is not None:
+                return f"turn {v.turn} names several entities and says {v.text!r} in a sentence of none: it fits {other!r}"
+    if family in ("C5", "C6"):
+        for v in filters_of(constraint, scope):
+            if (other := of_another(ctx, v)) is not None and excused(ctx, constraint, [v.name]):
+                return f"the filter {v.text!r} of turn {v.turn} may be said of {other!r}"
     return None
 
 

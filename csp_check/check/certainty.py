@@ -52,9 +52,11 @@ Reading rules
   more than one entity: which entity an attribute is said of is not settled. A claim value said
   again, denied, in the sentence of another ("There is international food in the east. The south
   has many cuisines but no international food."): the turn says the two do not go together.
-- **Bound to another entity** (C2): a system value said in a sentence naming no entity, of a
-  turn naming several, that one of them has ("… Alimentum is another option . It's a moderate
-  restaurant ." after "expensive"): it may be said of that one, not restate what was asked.
+- **Bound to another entity** (C2, C5, C6): a system value said in a sentence naming no entity,
+  of a turn naming several, that one of them has ("… Alimentum is another option . It's a moderate
+  restaurant ." after "expensive"): it may be said of that one, not restate what was asked, nor
+  filter a later claim that holds without it.
+- **Written variants** (C2): two mentions of a phone, postcode, name or id one edit apart: a typo.
 - **A requested time** (C5): a system time equal to a time the user asked for, said after
   "after", "by" or "before": the bound repeated, not the entity's time.
 - **What ties the values** (C5, C6): a count's filter said in another sentence of its turn
@@ -144,6 +146,7 @@ from csp_check.check.value_doubts import (
     one_turn_two_values,
     twelve_hour,
     value_variant,
+    written_variants,
 )
 from csp_check.families import registry
 from csp_check.families.primitives import count_matches
@@ -358,10 +361,12 @@ def surface_variant(ctx, constraint: Constraint, family: str, scope: list[Variab
         mine = str(ctx.assignment.get(name, ""))
         if len(names) == 1 and ctx.profile.names_entity(column) and len(mine) < 7:
             continue  # a short id alone ("tr8912"): its one-edit neighbours are other entities
+        var = ctx.csp.variable(name)
+        said = {mine, normalize(var.text or "")} - {""}  # "nandos city cenrte" read as the entity nandos
         for e in rows:
             theirs = e.get(column) or ""
-            if theirs and near_in(mine, theirs) and excused(ctx, constraint, [], {name: theirs}):
-                return f"{column} {mine!r} is a surface variant of {theirs!r}"
+            if theirs and any(near_in(x, theirs) for x in said) and excused(ctx, constraint, [], {name: theirs}):
+                return f"{column} {(var.text or mine)!r} is a surface variant of {theirs!r}"
     return None
 
 
@@ -563,6 +568,6 @@ def doubtful_variable(ctx, constraint: Constraint, family: str, scope: list[Vari
 Rule = Callable[..., str | None]
 #: The rules :func:`assess` applies, in order; the first reason found is the instance's.
 RULES: Iterable[Rule] = (doubtful_variable, annotation_defect, other_domain_kind, bound_in_the_turn, claim_unsettled, amount_unsettled, listed_values, full_result, filter_unsettled, filter_of_another_domain,
-                         surface_variant, proposed_alternative, binding_unsettled, denied_in_the_turn, requested_time, coreference_unsettled, lifted_between, bound_to_another,
+                         surface_variant, proposed_alternative, binding_unsettled, denied_in_the_turn, requested_time, coreference_unsettled, lifted_between, written_variants, bound_to_another,
                          value_variant, kind_unsettled, twelve_hour, one_turn_two_values, alternative_after_no_result,
                          contained_value, categorical_paraphrase, boolean_scope, negotiated)

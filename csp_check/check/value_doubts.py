@@ -8,7 +8,7 @@ import re
 from collections import defaultdict
 
 from csp_check.check.evaluate import satisfied
-from csp_check.check.reading import CLOCK, WRITTEN_COLUMNS, excused, near_in, stated_anyway, utterance
+from csp_check.check.reading import CLOCK, WRITTEN_COLUMNS, excused, near, near_in, stated_anyway, utterance
 from csp_check.families.primitives import DONTCARE
 from csp_check.language import certainty as words
 from csp_check.language.normalize import normalize
@@ -86,6 +86,17 @@ def lifted_between(ctx, constraint: Constraint, family: str, scope: list[Variabl
         named = words.slots_named(said) or words.slots_named(ctx.dialogue.turns[turn.index - 1].utterance if turn.index else "")
         if users[0].slot in named and turn.utterance.find(said) >= (users[0].span.end if turn.index == users[0].turn else 0):
             return f"the user {reason} at turn {turn.index}"
+    return None
+
+
+def written_variants(ctx, constraint: Constraint, family: str, scope: list[Variable]) -> str | None:
+    """C2: mentions of a written value (phone, postcode, name, id) one edit apart or equal but for
+    spaces ("01223327978" / "01223237978"): a typo, as for C1 and C5."""
+    if family != "C2":
+        return None
+    said = sorted({str(ctx.assignment.get(v.name, v.value)) for v in scope if v.slot in WRITTEN_COLUMNS})
+    if len(said) == 2 and near(said[0], said[1]):
+        return f"{said[0]!r} and {said[1]!r} are surface variants of one value"
     return None
 
 
