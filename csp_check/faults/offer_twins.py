@@ -18,6 +18,9 @@ scale_end      a user's "cheap hotel" said "hotel on the cheaper side" ("expensi
                without the price filter / the same words, the count as it was
 examples       a sentence giving an area, then two or more names, the names introduced by
                "such as": its area made one none of them has / the area kept
+vague_part     "2 hotels and 8 guesthouses" with the first count said "several" (its act
+               too, as annotators write it) and the second made one its own kind's KB count
+               refutes / the second kept
 =============  ==========================================================================
 
 The unrelaxed dialogue is cut after the offer's turn: the later turns speak of the entity it replaced.
@@ -220,5 +223,34 @@ def examples(dialogue: Dialogue, kb: KnowledgeBase, rng: random.Random) -> Pair 
     return edit(marked, turn, area_span, wrong), marked
 
 
+def vague_part(dialogue: Dialogue, kb: KnowledgeBase, rng: random.Random) -> Pair | None:
+    """A turn of two counts told apart by their kinds: the first said "several" (text and act),
+    the second made its KB count + 3 (fault) or kept (twin)."""
+    csp = dialogue_csp(dialogue, kb)
+    by_name = {v.name: v for v in csp.variables}
+    options = []
+    for t in dialogue.turns:
+        acts = sorted((a for a in t.acts if a.role is ActRole.COUNT and a.span is not None), key=lambda a: a.span.start)  # type: ignore[union-attr]
+        if t.speaker != "system" or len(acts) != 2:
+            continue
+        for c in csp.constraints:
+            amount = by_name.get(getattr(c, "count_variable", ""))
+            if not isinstance(c, CountInstance) or amount is None or amount.span != acts[1].span or amount.amount_op != "=":
+                continue
+            sure, possible = count_matches(csp.kbs[c.kb], c.columns, [csp.assignment[n] for n in c.variables], c.ops)
+            if sure == possible == csp.assignment.get(amount.name):
+                options.append((t.index, acts[0], amount, possible + 3))
+    if not options:
+        return None
+    turn, first, amount, wrong = rng.choice(options)
+    assert first.span is not None and amount.span is not None
+    twin = edit(dialogue, turn, first.span, "several")
+    for a in twin.turns[turn].acts:
+        if a.role is ActRole.COUNT and a.span is not None and a.span.start == first.span.start:
+            a.value = a.canonical = "several"
+    shift = len("several") - (first.span.end - first.span.start)
+    return edit(twin, turn, Span(start=amount.span.start + shift, end=amount.span.end + shift), str(wrong)), twin
+
+
 GENERATORS: dict[str, Generator] = {"unrelaxed": unrelaxed, "negated": negated, "scale_end": scale_end,
-                                    "examples": examples}
+                                    "examples": examples, "vague_part": vague_part}
