@@ -219,7 +219,8 @@ def claim_unsettled(ctx, constraint: Constraint, family: str, scope: list[Variab
         return None
     if family == "C5" and not rest_holds(ctx, constraint, set(unsettled)):
         return None  # what the turn states, without what it asks, supposes or denies, is false already
-    if family == "C6" and not excused(ctx, constraint, list(unsettled)):
+    if (family == "C6" and getattr(constraint, "count_variable", None) not in unsettled
+            and not excused(ctx, constraint, list(unsettled))):
         return None  # "there are around 8 in the centre . Were you looking for architecture ?": 8 is false either way
     return next(iter(unsettled.values()))
 
