@@ -84,11 +84,12 @@ def first_mentions(doc, found: list[Found], speaker: str) -> list[Found]:  # typ
 
 def negated(doc, start: int, window: int = 4, negations: frozenset[str] = NEGATIONS) -> bool:  # type: ignore[no-untyped-def]
     """A negation among the ``window`` words before ``start`` in its clause ("not a guesthouse",
-    "I don't want a guesthouse", "as opposed to a guesthouse")."""
+    "I don't want a guesthouse", "as opposed to a guesthouse"); the "not" of a fallback ("if not,
+    then the centre") negates the first wish, not what follows it."""
     for tok in reversed(doc[max(0, start - window) : start]):
         if (tok.is_punct and tok.text != "-") or tok.lower_ in ("but", "and"):
             return False
-        if tok.lower_ in negations:
+        if tok.lower_ in negations and not (tok.i > 0 and doc[tok.i - 1].lower_ == "if"):
             return True
     return False
 
