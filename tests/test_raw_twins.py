@@ -1,6 +1,7 @@
 """Raw-text reading classes the annotator settles, on MultiWOZ 2.1 val's text read as raw text
 (work half): denials of a booking or price thing, frequencies and picked amounts, a count's turn
-asking a column, vague price words / "near X"; and each class's fault (flagged certain) and true
+asking a column, vague price words / "near X", an unread cuisine ("eritrean"), a failed booking, a
+time naming a train, a range of prices, a street's name, a count of one part, a fallback; and each class's fault (flagged certain) and true
 twin (not flagged certain) from :mod:`csp_check.faults.raw_twins`."""
 
 from __future__ import annotations
@@ -55,6 +56,7 @@ def raw():  # type: ignore[no-untyped-def]
     ("MUL0095", 11),  # "What price range would you like the persian restaurant to be ?" "Also expensive ."
     ("SNG01235", 3),  # "international food in the east and centre . The south has … no international food"
     ("MUL1975", 5),  # a nightclub's details after "How about a nightclub", resolved to the concert hall named before
+    ("PMUL3052", 1),  # "I have n't had eritrean in forever … a moderately priced restaurant that serves it"
 ])  # fmt: skip
 def test_misreadings_of_a_class_are_no_certain_flag(raw, dialogue_id: str, turn: int) -> None:  # type: ignore[no-untyped-def]
     get, kb = raw
@@ -74,7 +76,9 @@ def test_real_errors_stay_certain(raw) -> None:  # type: ignore[no-untyped-def]
 @needs_multiwoz_val
 @pytest.mark.parametrize("kind, dialogue_id", [
     ("denied_thing", "MUL0036"), ("frequency", "MUL0219"), ("asked_column", "MUL0046"),
-    ("negated_value", "MUL0036"), ("denied_pair", "MUL0036"),
+    ("negated_value", "MUL0036"), ("denied_pair", "MUL0036"), ("booking_failure", "MUL0036"),
+    ("train_time", "MUL0272"), ("unread_food", "MUL0036"), ("price_range", "MUL0036"), ("street_area", "MUL0036"),
+    ("part_count", "MUL0013"), ("fallback", "MUL0013"),
 ])  # fmt: skip
 def test_fault_is_flagged_certain_and_twin_is_not(raw, kind: str, dialogue_id: str) -> None:  # type: ignore[no-untyped-def]
     get, kb = raw
@@ -88,4 +92,4 @@ def test_fault_is_flagged_certain_and_twin_is_not(raw, kind: str, dialogue_id: s
 
 
 def test_every_kind_has_a_chooser() -> None:
-    assert set(PAIR_KINDS) == set(raw_twins._CHOOSERS)
+    assert set(PAIR_KINDS) == set(raw_twins._CHOOSERS) | set(raw_twins.READING_PAIRS)

@@ -97,6 +97,8 @@ Reading rules
 - **Negotiation** (C2): the domain's booking or search failed between the mentions: the later
   value may be a new try ("for fewer nights, then"), where the user says it or the system offers
   it from the failing turn on (a value only restated after the failure tries nothing).
+- **A fallback** (C2): the other value is one the user asked after "if not", "otherwise", "failing
+  that" ("a guesthouse in the west, if not then the centre"): both were asked.
 - **A short form** (C2): one value's words all words of the other ("nandos" and "nandos city
   center", "european" and "modern european").
 - **A 12-hour time** (C2): two times the same on a 12-hour clock, one said without am / pm
@@ -141,6 +143,7 @@ from csp_check.check.value_doubts import (
     categorical_paraphrase,
     contained_value,
     coreference_unsettled,
+    fallback_given,
     lifted_between,
     negotiated,
     one_turn_two_values,
@@ -571,4 +574,4 @@ Rule = Callable[..., str | None]
 RULES: Iterable[Rule] = (doubtful_variable, annotation_defect, other_domain_kind, bound_in_the_turn, claim_unsettled, amount_unsettled, listed_values, full_result, filter_unsettled, filter_of_another_domain,
                          surface_variant, proposed_alternative, binding_unsettled, denied_in_the_turn, requested_time, coreference_unsettled, lifted_between, written_variants, bound_to_another,
                          value_variant, kind_unsettled, twelve_hour, one_turn_two_values, alternative_after_no_result,
-                         contained_value, categorical_paraphrase, boolean_scope, negotiated)
+                         contained_value, categorical_paraphrase, boolean_scope, negotiated, fallback_given)

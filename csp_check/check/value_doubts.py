@@ -167,6 +167,30 @@ def negotiated(ctx, constraint: Constraint, family: str, scope: list[Variable]) 
     return None
 
 
+#: Words of a user's fallback: what follows is asked if the first value finds nothing ("if not,
+#: then the centre", "otherwise", "failing that", "or else").
+FALLBACK = re.compile(r"\b(if not|if there (?:is|are) (?:none|nothing|not)|if (?:that|it) (?:is|'s) not|otherwise|failing that|or else|"
+                      r"if (?:you|they) (?:ca|do|does) ?n[o']t have|if none)\b", re.I)
+
+
+def fallback_given(ctx, constraint: Constraint, family: str, scope: list[Variable]) -> str | None:
+    """C2: the other value is the user's fallback, said after "if not", "otherwise", … in a user
+    turn up to the later mention ("a guesthouse in the west, if not then the centre"): both were
+    asked."""
+    if family != "C2":
+        return None
+    values = {str(ctx.assignment.get(v.name)) for v in scope}
+    last = max(v.turn for v in scope)
+    for turn in ctx.dialogue.turns[: last + 1]:
+        if turn.speaker != "user" or not (m := FALLBACK.search(turn.utterance)):
+            continue
+        after = f" {normalize(turn.utterance[m.end():])} "
+        for x in values:
+            if f" {normalize(x)} " in after or x == "center" and " centre " in after:
+                return f"the user's fallback at turn {turn.index}: {turn.utterance[m.start():].strip()!r}"
+    return None
+
+
 #: The time slots of a trip by what they time: leaving (``leaveAt``, ``departure_time``,
 #: ``pickup_time``) or arriving (``arriveBy``, ``arrival_time``).
 TIME_SLOTS = {"leave": re.compile(r"leave|depart|pick|start", re.I), "arrive": re.compile(r"arriv", re.I)}

@@ -23,6 +23,10 @@ Reading rules (what each pair writes into a copy of a raw-text dialogue the chec
   dialogue that names no food up to it: the fault adds "There is <F> food in the <A2> ." (no <F> restaurant
   there: C5); the twin adds "There is <F> food in the <A1> . The <A2> has many cuisines but no
   <F> food ." — a value denied in the sentence of another says the two do not go together.
+- ``booking_failure``, ``train_time``, ``unread_food``, ``price_range``, ``street_area``,
+  ``part_count``, ``fallback`` — the pairs of :mod:`csp_check.faults.raw_reading_pairs` (issue 18's second
+  reading: a failed booking, a time naming a train, an unread cuisine, a price range, a street's
+  name, a count of one part, a fallback), which may edit two turns.
 """
 
 from __future__ import annotations
@@ -33,11 +37,14 @@ from typing import Literal
 from csp_check.annotate import annotate
 from csp_check.annotate.annotator import annotator_for
 from csp_check.annotate.lexicon import BOUND_COLUMNS, ENTITY_COLUMNS
+from csp_check.faults.raw_reading_pairs import CHOOSERS as READING_PAIRS
 from csp_check.faults.wording import amount_text
 from csp_check.models import ActRole, Dialogue, KnowledgeBase
 
-PairKind = Literal["denied_thing", "frequency", "asked_column", "negated_value", "denied_pair"]
-PAIR_KINDS: tuple[PairKind, ...] = ("denied_thing", "frequency", "asked_column", "negated_value", "denied_pair")
+PairKind = Literal["denied_thing", "frequency", "asked_column", "negated_value", "denied_pair", "booking_failure",
+                   "train_time", "unread_food", "price_range", "street_area", "part_count", "fallback"]
+PAIR_KINDS: tuple[PairKind, ...] = ("denied_thing", "frequency", "asked_column", "negated_value", "denied_pair",
+                                    *READING_PAIRS)  # type: ignore[arg-type]
 #: The areas a fault of ``negated_value`` may move an entity to.
 AREAS = ("north", "south", "east", "west", "centre")
 #: The plural noun a fault's no-result names, per domain.
@@ -52,16 +59,23 @@ def raw_pair(dialogue: Dialogue, kind: PairKind, rng: random.Random, kb: Knowled
     """(fault, twin): copies of the raw-text ``dialogue`` with the class ``kind``'s false and true
     wording (module doc), or ``None`` when the dialogue has no place for it."""
     annotated = annotate(dialogue, kb)
+    if kind in READING_PAIRS:
+        pairs = READING_PAIRS[kind](annotated, kb)
+        if not pairs:
+            return None
+        fault_edits, twin_edits = rng.choice(pairs)
+        return _with(dialogue, fault_edits), _with(dialogue, twin_edits)
     places = _CHOOSERS[kind](annotated, kb)
     if not places:
         return None
     turn, fault_text, twin_text = rng.choice(places)
-    return _with(dialogue, turn, fault_text), _with(dialogue, turn, twin_text)
+    return _with(dialogue, {turn: fault_text}), _with(dialogue, {turn: twin_text})
 
 
-def _with(dialogue: Dialogue, turn: int, utterance: str) -> Dialogue:
+def _with(dialogue: Dialogue, edits: dict[int, str]) -> Dialogue:
     out = dialogue.model_copy(deep=True)
-    out.turns[turn].utterance = utterance
+    for turn, utterance in edits.items():
+        out.turns[turn].utterance = utterance
     return out
 
 
