@@ -6,6 +6,7 @@ whose module docstring states them ("Reading rules"). Each rule is
 from __future__ import annotations
 
 import re
+from itertools import combinations
 
 from csp_check.check.reading import KB_FAMILIES, claim_of, excused, filters_of, rest_holds, utterance
 from csp_check.language import certainty as words
@@ -112,7 +113,8 @@ STREET_AFTER = re.compile(r"^\s*(road|street|lane|way|avenue|close|drive|park|co
 
 def bound_in_the_turn(ctx, constraint: Constraint, family: str, scope: list[Variable]) -> str | None:
     """C5 / C6: what ties the claim's values is not settled — a count's filter said in another
-    sentence of its turn, a claim whose own values fit another entity than the one named in an
+    sentence of its turn (any one or more of them may be no filter: "21 options . There is
+    vietnamese food in the west . The centre has … no vietnamese food"), a claim whose own values fit another entity than the one named in an
     earlier turn (or resolved to it: a name the turn does not say) when the user searched anew
     since, a value that is the first word of a street's name ("east road")."""
     if family not in ("C5", "C6"):
@@ -128,7 +130,8 @@ def bound_in_the_turn(ctx, constraint: Constraint, family: str, scope: list[Vari
             return None
         text = utterance(ctx, amount)
         apart = [v.name for v in claim if v is not amount and words.sentence(text, v.span) != words.sentence(text, amount.span)]
-        if apart and excused(ctx, constraint, apart):
+        lifts = [list(c) for n in range(1, min(len(apart), 3) + 1) for c in combinations(apart, n)]
+        if any(excused(ctx, constraint, lifted) for lifted in lifts):  # any of them may be no filter of the count
             return "a filter said in another sentence of the count's turn; without it the count holds"
         return None
     named = [v for v in scope if ctx.profile.names_entity(v.slot)]

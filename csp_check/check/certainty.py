@@ -60,7 +60,8 @@ Reading rules
 - **A requested time** (C5): a system time equal to a time the user asked for, said after
   "after", "by" or "before": the bound repeated, not the entity's time.
 - **What ties the values** (C5, C6): a count's filter said in another sentence of its turn
-  ("There are 13 attractions in the west. There are several museums."), a turn's values that fit
+  ("There are 13 attractions in the west. There are several museums."; any one or more of
+  them may be no filter), a turn's values that fit
   another entity than the one named in an earlier turn when the user searched anew since ("How
   about a nightclub?"), a value that begins a street's name ("east road"): uncertain where
   another reading holds.
