@@ -176,8 +176,11 @@ def no_result_request(acts: list[DialogueAct], state: State, columns: dict[str, 
 def alternatives(acts: list[DialogueAct], state: State) -> State:
     """A system turn that reports no result and offers an entity offers an alternative outside
     the request ("no moderate hotels in the east; there is an expensive one, X"): that turn's
-    search is what it offers, so the request is not added to its offer."""
-    failed = {a.domain for a in acts if a.role is ActRole.NO_RESULT}
+    search is what it offers, so the request is not added to its offer. A no-result that is a
+    guess ("booking was unsuccessful : there are no hotels …": a booking's failure may be meant)
+    leaves the turn's search the request."""
+    guessed = {a.domain for a in acts if a.role is ActRole.NO_RESULT and a.doubt}
+    failed = {a.domain for a in acts if a.role is ActRole.NO_RESULT} - guessed
     out = {d: dict(slots) for d, slots in state.items()}
     for domain in failed:
         offered = [a for a in acts if a.domain == domain and a.role is ActRole.OFFER and a.span is not None]

@@ -143,6 +143,10 @@ def _asked_column(annotated: Dialogue, kb: KnowledgeBase) -> list[tuple[int, str
         state = turn.state.get(a.domain, {})  # type: ignore[attr-defined]
         if set(state) & set(BOUND_COLUMNS) or any(len(v) != 1 for v in state.values()):
             continue  # a count under a bound or an either-or: the twin's number is not one filter count
+        own = {(b.slot, b.canonical) for b in turn.acts if b.span is not None and b.domain == a.domain  # type: ignore[attr-defined]
+               and b.role is not ActRole.COUNT and b.slot not in ENTITY_COLUMNS}  # fmt: skip
+        if any([value] != state.get(slot) for slot, value in own):
+            continue  # "4 options … in either the centre or the north": the count is of the turn's own values too
         filters = {s: v[0] for s, v in state.items() if s not in ENTITY_COLUMNS}
         for column in sorted(set(filters) - said):
             if column not in QUESTIONS:
