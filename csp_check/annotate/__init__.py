@@ -84,7 +84,7 @@ no-result values ("no matching restaurants in the north"). "No other options" is
 no fee for X", "no tables available at X": :data:`DENIED_THINGS`); a denial in a
 domain whose request is unread ("Hungarian food"), or naming a word no value has, is left out.
 A system turn reporting no result that offers an entity offers an alternative: its state is what
-it offers.
+it offers (not where the no-result is a guess, a booking's failure: the search stays the request).
 
 Limits: nothing is invented that is not written or set before; a user's yes/no question about an
 entity ("is it cheap?") is read as a request; several entities listed in one sentence are each
