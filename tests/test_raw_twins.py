@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 from support.data import MULTIWOZ_DB, MULTIWOZ_VAL, needs_multiwoz_val
 
+from csp_check.annotate import annotate
 from csp_check.faults import raw_twins
 from csp_check.faults.raw_twins import PAIR_KINDS, raw_pair
 from csp_check.readers.kb import load_kb
@@ -101,6 +102,19 @@ def test_a_count_of_the_turns_own_values_has_no_asked_column_pair(raw) -> None: 
     the count is of the listed areas too, so the count without the asked column is no one filter count."""
     get, kb = raw
     assert raw_pair(get("PMUL3728"), "asked_column", random.Random(0), kb) is None
+
+
+@needs_multiwoz_val
+def test_an_area_is_added_or_denied_only_where_the_turn_gives_none(raw) -> None:  # type: ignore[no-untyped-def]
+    """MUL0013 turn 7: "… might I suggest Mahal of Cambridge ? It 's located in the centre area .": a fault
+    adding "It is in the north ." there makes the turn say two areas (read with a doubt), so no pair goes there."""
+    get, kb = raw
+    annotated = annotate(get("MUL0013"), kb)
+    assert any(a.slot == "area" and a.span is not None for a in annotated.turns[7].acts)
+    for kind in ("negated_value", "denied_thing"):
+        assert all(turn != 7 for turn, _, _ in raw_twins._CHOOSERS[kind](annotated, kb)), kind
+    for kind in ("street_area", "booking_failure"):
+        assert all(7 not in fault for fault, _ in raw_twins.READING_PAIRS[kind](annotated, kb)), kind
 
 
 def test_every_kind_has_a_chooser() -> None:

@@ -5,7 +5,8 @@ dialogue where the class fits, as ``(fault edits, twin edits)`` (turn → new ut
 is a real contradiction of the class's shape (must be flagged certain); the twin is the innocent
 wording the class reads (must not be flagged certain).
 
-Reading rules (what each pair writes):
+Reading rules (what each pair writes; ``booking_failure`` and ``street_area`` only into a turn
+that writes no area of X's domain, where the added area would make the turn say two):
 
 - ``booking_failure`` — after a system turn offering a restaurant or hotel X: the fault adds
   "Sorry , there are no <plural> in the <X's area> ." (C4: X is there); the twin adds "I 'm
@@ -56,6 +57,12 @@ def _offered(annotator, turn) -> tuple[str, str, dict[str, str] | None]:  # type
     return domain, name, annotator.row(domain, name)
 
 
+def says_area(turn, domain: str) -> bool:  # type: ignore[no-untyped-def]
+    """Whether a turn already writes an area of ``domain``: a fault giving or denying another area
+    there makes the turn say two (a correction or alternatives, read with a doubt), not one false claim."""
+    return any(a.domain == domain and a.slot == "area" and a.span is not None for a in turn.acts)
+
+
 def _area_word(area: str) -> str:
     return "centre" if area in ("centre", "center") else area
 
@@ -65,7 +72,7 @@ def booking_failure(annotated: Dialogue, kb: KnowledgeBase) -> list[Place]:
     out = []
     for k, turn in enumerate(annotated.turns):
         domain, _, row = _offered(annotator, turn)
-        if row is None or domain not in ("restaurant", "hotel") or not row.get("area"):
+        if row is None or domain not in ("restaurant", "hotel") or not row.get("area") or says_area(turn, domain):
             continue
         area = f"{_area_word(row['area'])} of town"
         fault = f"{turn.utterance} Sorry , there are no {PLURALS[domain]} in the {area} ."
@@ -140,8 +147,8 @@ def street_area(annotated: Dialogue, kb: KnowledgeBase) -> list[Place]:
     annotator = annotator_for(kb, {})
     out = []
     for k, turn in enumerate(annotated.turns):
-        _, _, row = _offered(annotator, turn)
-        if row is None or _area_word(row.get("area", "")) not in AREAS:
+        domain, _, row = _offered(annotator, turn)
+        if row is None or _area_word(row.get("area", "")) not in AREAS or says_area(turn, domain):
             continue
         other = next(a for a in AREAS[:4] if a != row["area"])
         out.append(({k: f"{turn.utterance} It is in the {other} ."}, {k: f"{turn.utterance} It is on {other.title()} Road ."}))

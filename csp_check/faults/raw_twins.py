@@ -2,7 +2,9 @@
 false of the DB (must be flagged certain) and once in the wording the class reads as no claim (must
 not be flagged certain).
 
-Reading rules (what each pair writes into a copy of a raw-text dialogue the checker accepts):
+Reading rules (what each pair writes into a copy of a raw-text dialogue the checker accepts; a
+pair that gives or denies an area goes only into a turn that writes no area of its domain, where
+it would make the turn say two):
 
 - ``denied_thing`` — after a system turn offering an entity: the twin adds "I 'm sorry , there are
   no tables available at X at that time ." (rooms for a hotel; "there is no entrance fee for X" for
@@ -37,7 +39,7 @@ from typing import Literal
 from csp_check.annotate import annotate
 from csp_check.annotate.annotator import annotator_for
 from csp_check.annotate.lexicon import BOUND_COLUMNS, ENTITY_COLUMNS
-from csp_check.faults.raw_reading_pairs import CHOOSERS as READING_PAIRS
+from csp_check.faults.raw_reading_pairs import CHOOSERS as READING_PAIRS, says_area
 from csp_check.faults.wording import amount_text
 from csp_check.models import ActRole, Dialogue, KnowledgeBase
 
@@ -94,8 +96,8 @@ def _denied_thing(annotated: Dialogue, kb: KnowledgeBase) -> list[tuple[int, str
     out = []
     for k, turn in enumerate(annotated.turns):
         domain, name, row = _offered_row(annotator, turn)
-        if row is None or not row.get("area"):
-            continue
+        if row is None or not row.get("area") or says_area(turn, domain):
+            continue  # a turn that gives the entity's area: the fault's no-result would contradict it in the turn
         if domain == "restaurant":
             twin = f"I 'm sorry , there are no tables available at {name} at that time ."
         elif domain == "hotel":
@@ -170,7 +172,7 @@ def _negated_value(annotated: Dialogue, kb: KnowledgeBase) -> list[tuple[int, st
     out = []
     for k, turn in enumerate(annotated.turns):
         domain, name, row = _offered_row(annotator, turn)
-        if row is None or row.get("area") not in AREAS:
+        if row is None or row.get("area") not in AREAS or says_area(turn, domain):
             continue
         other = AREAS[(AREAS.index(row["area"]) + 1) % len(AREAS)]
         out.append((k, f"{turn.utterance} It is in the {other} .", f"{turn.utterance} It is not in the {other} ."))
