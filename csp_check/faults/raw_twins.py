@@ -39,7 +39,8 @@ from typing import Literal
 from csp_check.annotate import annotate
 from csp_check.annotate.annotator import annotator_for
 from csp_check.annotate.lexicon import BOUND_COLUMNS, ENTITY_COLUMNS
-from csp_check.faults.raw_reading_pairs import CHOOSERS as READING_PAIRS, says_area
+from csp_check.faults.raw_reading_pairs import CHOOSERS as READING_PAIRS
+from csp_check.faults.raw_reading_pairs import says_area
 from csp_check.faults.wording import amount_text
 from csp_check.models import ActRole, Dialogue, KnowledgeBase
 
