@@ -12,7 +12,9 @@ certain reading does (``Violation.certain``: a claim, not a reading for review),
 ``restated_detail``, how many party sizes restated as booked (no fault) are flagged; with
 ``amount``, how many counts said above a full result (no fault: SGD's results stop at 10) are
 flagged certain; with ``negated_unit``, how many stated 0s said by negating their unit ("has no
-layovers" for "has 0 layovers", no fault) are flagged certain.
+layovers" for "has 0 layovers", no fault) are flagged certain; and in every dialogue, a clock time
+rewritten in text and ``values`` with ``canonical_values`` left (:mod:`csp_check.faults.stale_canonical`:
+another time, certain; the same time in words, never).
 """
 
 from __future__ import annotations
@@ -36,6 +38,7 @@ from csp_check.faults.inject import trial
 from csp_check.faults.model import MODES, Fault
 from csp_check.faults.negation import negated_zero_twin
 from csp_check.faults.registry import KINDS, TEXT_ONLY
+from csp_check.faults.stale_canonical import stale_canonical_pair
 from csp_check.pipeline import check_dialogue, load_corpus
 
 SHARED = Path(__file__).resolve().parents[2] / "shared" / "data" / "sgd"
@@ -106,6 +109,11 @@ def run(
             if twin is not None:
                 counts[("negated_unit", "twin")] += 1
                 counts[("negated_unit", "twin_certain")] += any(v.certain for v in check_dialogue(twin).violations)
+        stale = stale_canonical_pair(dialogue, raw)  # a time rewritten in text and values, canonical left
+        if stale is not None:
+            counts["stale"] += 1
+            counts["stale_certain"] += any(v.certain for v in check_dialogue(stale[0]).violations)
+            counts["stale_twin_certain"] += any(v.certain for v in check_dialogue(stale[1]).violations)
         if "restated_detail" in kinds:  # the no-fault twin: the party size restated as booked
             restated = faithful_restatement(dialogue, raw)
             if restated is not None:
@@ -152,6 +160,10 @@ def main() -> None:
     if counts["restated_true"]:
         print(f"no fault, the party size restated as booked (' That is for 2 people.'): flagged "
               f"{counts['restated_true_flagged']}/{counts['restated_true']}, certain {counts['restated_true_certain']}")
+    if counts["stale"]:
+        print(f"a time rewritten in text and values, canonical_values left ('7:00 am' -> '8:00 am'): certain "
+              f"{counts['stale_certain']}/{counts['stale']}; its twin (the same time in words) certain "
+              f"{counts['stale_twin_certain']}/{counts['stale']}")
     print(f"({time.perf_counter() - start:.1f} s)")
     for fault, found in misses[: args.show]:
         print(f"missed: {fault.kind}/{fault.mode} {fault.dialogue_id} turn {fault.turn} "

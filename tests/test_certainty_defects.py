@@ -72,6 +72,8 @@ def verdict(dialogue: Dialogue):
     ("trainID", "v", True), ("trainID", "TR1234", False), ("name", "a few others", True),
     ("name", "in and", True), ("name", "the place", False), ("leaveAt", "every hour", False),
     ("book time", "noon", False), ("area", "for", True),
+    ("name", "01223351241", True), ("restaurant_name", "01223 365068", True), ("phone", "01223365068", False),
+    ("address", "12 hills road", False), ("ref", "00000013", False), ("name", "tr1234", False),
 ])
 def test_a_value_not_of_its_slots_shape_is_an_annotation_defect(slot, said, defect):
     assert (words.not_a_value(slot, said) is not None) is defect
@@ -100,6 +102,18 @@ def test_a_postcode_or_function_words_annotated_as_a_phone_are_for_review_a_wron
         status, reasons = verdict(edited(base, 5, "phone", words_at=words_at))
         assert status is Status.UNCERTAIN and all("annotation defect" in r for r in reasons), reasons
     assert verdict(edited(base, 5, "phone", text=("01223351241", "01223351999")))[0] is Status.INCONSISTENT
+
+
+@needs_multiwoz
+def test_a_phone_number_annotated_as_a_name_is_for_review_a_name_the_kb_lacks_is_not():
+    """A phone's digits (the folk museum's, said in turn 3 for "some others") annotated as a name."""
+    d = work("PMUL2762")  # 3: "… Or I can tell you about some others ."
+    base = d.model_copy(update={"turns": d.turns[:4]})
+    phone = edited(base, 3, "", text=("some others", "01223355159"), add=("attraction", "name", "01223355159"))
+    status, reasons = verdict(phone)
+    assert status is Status.UNCERTAIN and all("annotation defect" in r for r in reasons), reasons
+    twin = edited(base, 3, "", text=("some others", "Hobson Hall"), add=("attraction", "name", "Hobson Hall"))
+    assert verdict(twin)[0] is Status.INCONSISTENT
 
 
 @needs_multiwoz

@@ -1,6 +1,7 @@
 """Raw-text reading classes the annotator settles, on MultiWOZ 2.1 val's text read as raw text
 (work half): denials of a booking or price thing, frequencies and picked amounts, a count's turn
-asking a column, vague price words / "near X"; and each class's fault (flagged certain) and true
+asking a column, vague price words / "near X", an unread cuisine ("eritrean"), a failed booking, a
+time naming a train, a range of prices, a street's name, a count of one part, a fallback; and each class's fault (flagged certain) and true
 twin (not flagged certain) from :mod:`csp_check.faults.raw_twins`."""
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from pathlib import Path
 import pytest
 from support.data import MULTIWOZ_DB, MULTIWOZ_VAL, needs_multiwoz_val
 
+from csp_check.annotate import annotate
 from csp_check.faults import raw_twins
 from csp_check.faults.raw_twins import PAIR_KINDS, raw_pair
 from csp_check.readers.kb import load_kb
@@ -55,6 +57,7 @@ def raw():  # type: ignore[no-untyped-def]
     ("MUL0095", 11),  # "What price range would you like the persian restaurant to be ?" "Also expensive ."
     ("SNG01235", 3),  # "international food in the east and centre . The south has … no international food"
     ("MUL1975", 5),  # a nightclub's details after "How about a nightclub", resolved to the concert hall named before
+    ("PMUL3052", 1),  # "I have n't had eritrean in forever … a moderately priced restaurant that serves it"
 ])  # fmt: skip
 def test_misreadings_of_a_class_are_no_certain_flag(raw, dialogue_id: str, turn: int) -> None:  # type: ignore[no-untyped-def]
     get, kb = raw
@@ -74,7 +77,13 @@ def test_real_errors_stay_certain(raw) -> None:  # type: ignore[no-untyped-def]
 @needs_multiwoz_val
 @pytest.mark.parametrize("kind, dialogue_id", [
     ("denied_thing", "MUL0036"), ("frequency", "MUL0219"), ("asked_column", "MUL0046"),
-    ("negated_value", "MUL0036"), ("denied_pair", "MUL0036"),
+    ("negated_value", "MUL0036"), ("denied_pair", "MUL0036"), ("booking_failure", "MUL0036"),
+    ("train_time", "MUL0272"), ("unread_food", "MUL0036"), ("price_range", "MUL0036"), ("street_area", "MUL0036"),
+    ("part_count", "MUL0013"), ("fallback", "MUL0013"),
+    ("denied_pair", "MUL0338"),  # "21 different options … There is vietnamese food in the west . The centre has … no
+    # vietnamese food": the food of another sentence may be no filter of the count
+    ("booking_failure", "PMUL0134"),  # "one hotel … the Lensfield Hotel … booking was unsuccessful : there are no
+    # hotels …": a guessed no-result does not make the count's search the offer
 ])  # fmt: skip
 def test_fault_is_flagged_certain_and_twin_is_not(raw, kind: str, dialogue_id: str) -> None:  # type: ignore[no-untyped-def]
     get, kb = raw
@@ -87,5 +96,26 @@ def test_fault_is_flagged_certain_and_twin_is_not(raw, kind: str, dialogue_id: s
     assert not certain(twin, kb)
 
 
+@needs_multiwoz_val
+def test_a_count_of_the_turns_own_values_has_no_asked_column_pair(raw) -> None:  # type: ignore[no-untyped-def]
+    """PMUL3728: "4 options in the moderate price range in either the centre of town or the north":
+    the count is of the listed areas too, so the count without the asked column is no one filter count."""
+    get, kb = raw
+    assert raw_pair(get("PMUL3728"), "asked_column", random.Random(0), kb) is None
+
+
+@needs_multiwoz_val
+def test_an_area_is_added_or_denied_only_where_the_turn_gives_none(raw) -> None:  # type: ignore[no-untyped-def]
+    """MUL0013 turn 7: "… might I suggest Mahal of Cambridge ? It 's located in the centre area .": a fault
+    adding "It is in the north ." there makes the turn say two areas (read with a doubt), so no pair goes there."""
+    get, kb = raw
+    annotated = annotate(get("MUL0013"), kb)
+    assert any(a.slot == "area" and a.span is not None for a in annotated.turns[7].acts)
+    for kind in ("negated_value", "denied_thing"):
+        assert all(turn != 7 for turn, _, _ in raw_twins._CHOOSERS[kind](annotated, kb)), kind
+    for kind in ("street_area", "booking_failure"):
+        assert all(7 not in fault for fault, _ in raw_twins.READING_PAIRS[kind](annotated, kb)), kind
+
+
 def test_every_kind_has_a_chooser() -> None:
-    assert set(PAIR_KINDS) == set(raw_twins._CHOOSERS)
+    assert set(PAIR_KINDS) == set(raw_twins._CHOOSERS) | set(raw_twins.READING_PAIRS)

@@ -17,7 +17,8 @@ entity only ("B&B" / "bed and breakfast", "&" / "and", "King's" / "Kings", "the 
 Besides: star ratings ("4-star", "a star rating of 4"), yes/no amenities from their keywords
 ("free wifi", "no parking": :data:`FLAG_WORDS`) and trip times with a cue (:func:`~csp_check.annotate.finders.times`).
 Not matched: the ``id`` column, single-valued columns, yes/no/free flags, bare numbers of up to four
-digits, descriptions (columns whose median value is over five words), a table's own noun as a
+digits, descriptions (columns whose median value is over five words), an area's word that begins a
+street's name ("East Road", "North Street"), a clock time naming a trip ("the 19:59 train"), a table's own noun as a
 value (the user's "hotel" is the domain, not ``type=hotel``: see below), everyday names ("the
 place"), text inside the service's name ("Cambridge TownInfo centre", "your visit to Cambridge").
 
@@ -36,7 +37,8 @@ when it is the time of a trip ("TR0397 leaves at 15:17"), not a bound restated (
 excepted; naming an entity makes the request that entity's values). Not a request: a negated
 value ("I don't want a guesthouse"), one offered as an alternative to the domain noun ("a hotel
 or guesthouse"), a ranking ("the most expensive one"), a cuisine qualified by a word no value
-has ("South Indian", "Latin American"; the request is then *unread*). "The same area / price
+has ("South Indian", "Latin American"), or a word of a people's shape no value has in a turn
+asking for a place to eat ("I haven't had eritrean in forever"; the request is then *unread*). "The same area / price
 range as the hotel", "the same day" add an implicit inform (no span) with the value set before.
 System turns: a name is an ``offer``, and so are the other values of a turn that names an entity;
 values restating the search in a plain statement ("there are a few cheap restaurants in the
@@ -49,7 +51,11 @@ entity; a booking's one name is a ``confirm`` of the entity under discussion; ne
 value right after a negation ("not expensive", "no international food"), a user's value among
 alternatives not all read ("any park or historical building"), a loose word ("downtown", the
 user's "entertainment"), "the same area as the restaurant" when the restaurants named or asked
-differ there (:func:`~csp_check.annotate.mentions.doubted`, :func:`~csp_check.annotate.belief.same_as_before`).
+differ there, a user's area given by another place ("north of the centre", "between the centre and
+the north") or a value that is one end of a range ("low to moderate") — these leave the column
+unread, as a vague price word does (see **Amounts**) —, a no-result in a turn that reports a failed
+booking ("booking was unsuccessful") or answers a booking request with what is not "available"
+(a booking's failure, not a search's) (:func:`~csp_check.annotate.mentions.doubted`, :func:`~csp_check.annotate.belief.same_as_before`).
 A later trip bound with the other bound's time replaces it ("at 10:45", then "arrive by 10:45").
 
 **Amounts** (system turns): a number or number word followed within :data:`MAX_GAP` words by a
@@ -78,7 +84,7 @@ no-result values ("no matching restaurants in the north"). "No other options" is
 no fee for X", "no tables available at X": :data:`DENIED_THINGS`); a denial in a
 domain whose request is unread ("Hungarian food"), or naming a word no value has, is left out.
 A system turn reporting no result that offers an entity offers an alternative: its state is what
-it offers.
+it offers (not where the no-result is a guess, a booking's failure: the search stays the request).
 
 Limits: nothing is invented that is not written or set before; a user's yes/no question about an
 entity ("is it cheap?") is read as a request; several entities listed in one sentence are each

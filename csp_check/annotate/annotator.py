@@ -25,6 +25,7 @@ from csp_check.annotate.lexicon import (
     NEGATIVE_CUES,
     SENTENCE_END,
     SKIPPED_COLUMNS,
+    STREET_WORDS,
     TOPIC_WORDS,
     USER_NEGATIONS,
 )
@@ -195,6 +196,8 @@ class Annotator:
                 continue
             if column == "day":
                 memory.last_day = value
+            if column == "area" and end < len(doc) and doc[end].lower_ in STREET_WORDS:
+                continue  # "East Road", "North Street": a street's name, no area
             if column == "pricerange" and start > 0 and doc[start - 1].lower_ in COMPARATIVES:
                 continue  # "the most expensive one" ranks, it does not ask
             if alternative_to_noun(doc, start, end, nouns):

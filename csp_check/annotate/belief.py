@@ -13,7 +13,7 @@ from collections import defaultdict
 from csp_check.annotate.annotator import Annotator
 from csp_check.annotate.lexicon import ENTITY_COLUMNS, NEAR_PLACE, SAME, SAME_SLOT, VAGUE_PRICES
 from csp_check.annotate.memory import Memory, State
-from csp_check.annotate.mentions import implicit
+from csp_check.annotate.mentions import UNREAD_DOUBTS, implicit
 from csp_check.annotate.wordings import nouns_of
 from csp_check.language.normalize import fold_aligned, normalize
 from csp_check.models import ActRole, DialogueAct
@@ -62,7 +62,8 @@ def updated(state: State, acts: list[DialogueAct], annotator: Annotator | None =
 def vague_words(annotator: Annotator, utterance: str, acts: list[DialogueAct], memory: Memory) -> list[DialogueAct]:
     """Request words no value reads: a price word ("affordable", "on the cheaper side") with no
     price range of the turn, or a place given by what it is near ("near All Saints", "near the
-    centre of the location"), leaves that column of the domain the utterance is about unread
+    centre of the location"), a value given by another place or as one end of a range ("north of
+    the centre", "low to moderate": :data:`~csp_check.annotate.mentions.UNREAD_DOUBTS`) leaves that column of the domain the utterance is about unread
     (``memory.vague``; a count in that domain is then left out: what it counts cannot be read). A
     value right after "near" is a reference point, not a request value. A later value of the column
     clears it."""
@@ -71,7 +72,9 @@ def vague_words(annotator: Annotator, utterance: str, acts: list[DialogueAct], m
     kept = [a for a in acts if not (a.span is not None and a.slot == "area"
                                     and any(0 <= a.span.start - end <= 16 for end in near))]  # fmt: skip
     for a in kept:
-        if a.span is not None and a.role is ActRole.INFORM:
+        if a.span is not None and a.role is ActRole.INFORM and (a.doubt or "").startswith(UNREAD_DOUBTS):
+            memory.vague.setdefault(a.domain, set()).add(a.slot)  # "north of the centre", "low to moderate"
+        elif a.span is not None and a.role is ActRole.INFORM:
             memory.vague.get(a.domain, set()).discard(a.slot)
     for column, pattern in (("pricerange", VAGUE_PRICES), ("area", NEAR_PLACE)):
         match = pattern.search(text)

@@ -14,8 +14,10 @@ from csp_check.annotate.lexicon import (
     CLOCK_TIME,
     FLAG_WORDS,
     LEAVE_CUES,
+    NAMING_DETERMINERS,
     NEGATIONS,
     TRAIN_ID,
+    TRIP_NOUNS,
 )
 from csp_check.annotate.mentions import Found
 from csp_check.annotate.resolve import DomainContext
@@ -91,7 +93,9 @@ def trip_ids(doc, found: list[Found], columns: dict[str, set[str]]) -> list[Foun
 def times(doc, context: DomainContext, found: list[Found], speaker: str, columns: dict[str, set[str]]) -> list[Found]:  # type: ignore[no-untyped-def]
     """Trip bounds: a clock time whose nearest cue word before it (within six words of its
     clause) is a departure word ("leave after 17:00" → leaveAt) or an arrival word ("arrive by
-    18:30" → arriveBy), in a domain with those columns that the context is about."""
+    18:30" → arriveBy), in a domain with those columns that the context is about. A time between
+    a determiner and a trip noun ("the arrival time of the 19:59 train", "that 10:15 one") names
+    a trip, it is no bound: it gives no value."""
     domains = [d for d in columns if set(BOUND_COLUMNS) <= columns[d]]
     sure = {f.domain for f in found}
     domains = [d for d in domains if d in context.mentioned or d == context.active or d in sure]
@@ -103,6 +107,9 @@ def times(doc, context: DomainContext, found: list[Found], speaker: str, columns
         value = clock_time(normalize(match.group(1)))
         if span is None or value is None:
             continue
+        if (span.start > 0 and doc[span.start - 1].lower_ in NAMING_DETERMINERS
+                and span.end < len(doc) and doc[span.end].lower_ in TRIP_NOUNS):
+            continue  # "the 19:59 train": which train, not when
         column = cue = None
         for tok in reversed(doc[max(0, span.start - 6) : span.start]):
             if tok.is_punct and tok.text not in (":", "-"):

@@ -160,6 +160,17 @@ VAGUE_PRICES = re.compile(r"\b(?:affordable|inexpensive|reasonabl[ey]|budget|pri
 #: means cannot be read.
 NEAR_PLACE = re.compile(r"\b(?:near|nearby|close to|closer to|next to|walking distance|around the corner)\b")
 #: Words a value is read from that may mean something else: (why, only in a user turn).
+#: A clock time between one of these and a trip noun names the trip ("the 19:59 train"), no bound.
+NAMING_DETERMINERS = frozenset({"the", "that", "this", "your", "my"})
+TRIP_NOUNS = frozenset({"train", "trains", "one", "service", "departure", "taxi", "bus"})
+#: Words after an area's word that make the two a street's name ("East Road", "North Street").
+STREET_WORDS = frozenset({"road", "street", "lane", "avenue", "drive", "court", "square", "rd", "st",
+                          "terrace", "crescent", "parade"})
+#: Words of a compass direction: one before "of" gives a place by another ("north of the centre").
+DIRECTIONS = frozenset({"north", "south", "east", "west", "northern", "southern", "eastern", "western",
+                        "northeast", "northwest", "southeast", "southwest"})
+#: Slots whose user value may be one end of a range ("low to moderate", "3 to 4 stars").
+RANGE_SLOTS = frozenset({"pricerange", "stars"})
 LOOSE_WORDS = {"downtown": ("read as the centre (the KB has no downtown)", False),
                "entertainment": ("read as the kind entertainment (a generic word for things to do)", True)}  # fmt: skip
 #: Words after "or" / "and" that make a value one alternative among others ("a guesthouse or something else").

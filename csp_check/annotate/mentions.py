@@ -11,7 +11,15 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass, replace
 
-from csp_check.annotate.lexicon import ALTERNATIVE_WORDS, ENTITY_COLUMNS, LOOSE_WORDS, NEGATIONS, SENTENCE_END
+from csp_check.annotate.lexicon import (
+    ALTERNATIVE_WORDS,
+    DIRECTIONS,
+    ENTITY_COLUMNS,
+    LOOSE_WORDS,
+    NEGATIONS,
+    RANGE_SLOTS,
+    SENTENCE_END,
+)
 from csp_check.language.normalize import normalize
 from csp_check.models import ActRole, DialogueAct, Span
 
@@ -76,11 +84,12 @@ def first_mentions(doc, found: list[Found], speaker: str) -> list[Found]:  # typ
 
 def negated(doc, start: int, window: int = 4, negations: frozenset[str] = NEGATIONS) -> bool:  # type: ignore[no-untyped-def]
     """A negation among the ``window`` words before ``start`` in its clause ("not a guesthouse",
-    "I don't want a guesthouse", "as opposed to a guesthouse")."""
+    "I don't want a guesthouse", "as opposed to a guesthouse"); the "not" of a fallback ("if not,
+    then the centre") negates the first wish, not what follows it."""
     for tok in reversed(doc[max(0, start - window) : start]):
         if (tok.is_punct and tok.text != "-") or tok.lower_ in ("but", "and"):
             return False
-        if tok.lower_ in negations:
+        if tok.lower_ in negations and not (tok.i > 0 and doc[tok.i - 1].lower_ == "if"):
             return True
     return False
 
@@ -127,7 +136,11 @@ def doubted(doc, found: list[Found], speaker: str, scope: tuple[int, int] | None
     - a user's value that is one of alternatives the rest of which is not read ("any park or
       historical building", "a museum or something fun"): the request may be the other one;
     - a value read from a loose word (:data:`LOOSE_WORDS`: "downtown" for the centre, the user's
-      "entertainment" for the kind of attraction of that name).
+      "entertainment" for the kind of attraction of that name);
+    - a user's area given by another place ("north of the centre", "between the centre and the
+      north"): the place asked is neither value;
+    - a user's value that is one end of a range (:data:`RANGE_SLOTS`: "low to moderate", "cheap
+      to moderate"): the request is the range, not that value.
     """
     starts = {(f.start, f.slot) for f in found}
     ends = {(f.end, f.slot) for f in found}
@@ -145,8 +158,38 @@ def doubted(doc, found: list[Found], speaker: str, scope: tuple[int, int] | None
             ahead = f.start > 1 and doc[f.start - 1].lower_ == "or" and (f.start - 1, f.slot) not in ends
             if after or ahead:
                 doubt = f"one of alternatives not all read: '{doc[max(0, f.start - 2) : f.end + 3].text}'"
+        if doubt is None and speaker == "user" and not f.amount:
+            doubt = _relative_or_range(doc, f, starts, ends)
         loose = LOOSE_WORDS.get(doc[f.start : f.end].text.lower())
         if doubt is None and loose is not None and (speaker == "user" or not loose[1]):
             doubt = f"'{doc[f.start : f.end].text}' {loose[0]}"
         out.append(replace(f, doubt=doubt) if doubt else f)
     return out
+
+
+#: The starts of the doubts of :func:`_relative_or_range`: the column's value is not read, so the
+#: request of that column is unread (``Memory.vague``) until the user gives a plain value.
+UNREAD_DOUBTS = ("a place given by another", "a place between two", "one end of a range")
+#: Words after "<area> of" that name the whole town: "the north of town" is the north.
+WHOLE_TOWN = frozenset({"town", "cambridge", "city", "the"})
+
+
+def _relative_or_range(doc, f: Found, starts: set[tuple[int, str]], ends: set[tuple[int, str]]) -> str | None:  # type: ignore[no-untyped-def]
+    """Why a user's value is a place given by another or one end of a range, or ``None``
+    (:func:`doubted`)."""
+    lowers = [t.lower_ for t in doc]
+    before, after = lowers[max(0, f.start - 4) : f.start], lowers[f.end : f.end + 1]
+    text = doc[max(0, f.start - 3) : min(len(doc), f.end + 3)].text
+    if f.slot == "area":
+        beyond = [w for w in lowers[f.end + 1 : f.end + 3] if w != "the"][:1]
+        if (after == ["of"] and beyond and beyond[0] not in WHOLE_TOWN  # not "the north of town"
+                or any(w == "of" and k > 0 and before[k - 1] in DIRECTIONS for k, w in enumerate(before))):
+            return f"a place given by another: '{text}'"
+        if "between" in before:
+            return f"a place between two: '{text}'"
+    if f.slot in RANGE_SLOTS:
+        ahead = lowers[f.end + 1] if f.end + 1 < len(lowers) else ""
+        if (after and after[0] in ("to", "-") and (f.end + 1, f.slot) not in starts and not ahead.startswith("star")
+                or before and before[-1] in ("to", "-") and (f.start - 1, f.slot) not in ends):  # not "4-star"
+            return f"one end of a range: '{text}'"
+    return None

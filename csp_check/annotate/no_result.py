@@ -8,6 +8,8 @@ noted by :func:`note_unread_request`), an alternative's search when the turn off
 
 from __future__ import annotations
 
+import re
+
 from csp_check.annotate.amounts import gap_word
 from csp_check.annotate.lexicon import (
     ANY_WORDS,
@@ -32,6 +34,12 @@ from csp_check.annotate.memory import Memory, State
 from csp_check.annotate.mentions import Found, implicit
 from csp_check.language.normalize import NUMBER_WORDS
 from csp_check.models import ActRole, DialogueAct
+
+#: The shape of a word naming a people or its cooking ("eritrean", "hungarian", "cantonese",
+#: "cornish"): one the KB has no value for leaves the food of the request unread.
+DEMONYM = re.compile(r"^(?!(?:finish|publish|establish|cheese)$)[a-z]{3,}(?:ean|ian|can|ese|ish)$")
+#: Words of a turn that asks for a place to eat (a demonym there may be the food asked).
+EATING_WORDS = frozenset({"restaurant", "restaurants", "eat", "eating", "food", "cuisine", "dine", "dining", "serves", "serving"})
 
 
 def no_result_scope(cues, doc, nouns: dict[int, tuple[str, bool]], found: list[Found]) -> tuple[int, int] | None:  # type: ignore[no-untyped-def]
@@ -87,7 +95,9 @@ def _unread(doc, first: int, last: int, nouns: dict[int, tuple[str, bool]], cove
 
 def note_unread_request(doc, found: list[Found], memory: Memory, columns: dict[str, set[str]]) -> None:  # type: ignore[no-untyped-def]
     """Note a user request for a food no KB value matches ("Hungarian cuisine", "serves
-    corsica food"); a later food the KB has clears it. ``columns``: domain → its KB columns."""
+    corsica food", or a word of a people's shape — :data:`DEMONYM` — in a turn that asks for a
+    place to eat: "I haven't had eritrean in forever … a restaurant that serves it"); a later
+    food the KB has clears it. ``columns``: domain → its KB columns."""
     domains = [d for d in columns if "food" in columns[d]]
     if not domains:
         return
@@ -95,14 +105,43 @@ def note_unread_request(doc, found: list[Found], memory: Memory, columns: dict[s
         memory.unread.discard(domains[0])
         return
     covered = {i for f in found for i in range(f.start, f.end)}
+    eating = any(t.lower_ in EATING_WORDS for t in doc)
     for i, tok in enumerate(doc):
         nxt = doc[i + 1].lower_ if i + 1 < len(doc) else ""
         before = doc[i - 1].lower_ if i > 0 else ""
         if tok.is_alpha and i not in covered and tok.lower_ not in PLAIN_WORDS and tok.lower_ not in NUMBER_WORDS:
-            if nxt in FOOD_WORDS or before in SERVE_VERBS:
+            if nxt in FOOD_WORDS or before in SERVE_VERBS or eating and DEMONYM.search(tok.lower_):
                 if tok.lower_ not in NOT_FOODS:
                     memory.unread.add(domains[0])
                     return
+
+
+#: Words of a system turn saying a booking failed ("booking was unsuccessful", "fully booked").
+BOOKING_FAILED = re.compile(
+    r"\b(unsuccessful|fully booked|booked up|(?:could|can|was|were) ?n[o']t (?:be )?(?:able to )?(?:book|reserve)|"
+    r"(?:unable|not able) to (?:book|reserve|make (?:the|a|that) (?:booking|reservation))|cannot (?:book|reserve)|"
+    r"(?:booking|reservation) (?:failed|did ?n[o']t go through|was not)|no availability|unavailable|"
+    r"(?:not|no longer|n't) available)\b",
+    re.I,
+)
+#: Words of a user turn asking for a booking.
+BOOKING_ASKED = re.compile(r"\b(book|booking|reserve|reservation|rooms? for|a table for|tickets? for)\b", re.I)
+
+
+def booking_failures(acts: list[DialogueAct], utterance: str, asked: str) -> list[DialogueAct]:
+    """A no-result in a system turn that reports a failed booking ("I'm sorry, booking was
+    unsuccessful", "no rooms available"), or that answers a booking request (``asked``: the user
+    turn before) with what is not "available", may say the booking failed, not that no entity
+    matches (a DB without availability cannot settle it): its acts carry a doubt."""
+    if not any(a.role is ActRole.NO_RESULT for a in acts):
+        return acts
+    failed = BOOKING_FAILED.search(utterance)
+    if failed is None and BOOKING_ASKED.search(asked) and re.search(r"\bavailab|\bopen(?:ings?)?\b|\bleft\b", utterance, re.I):
+        failed = re.search(r"\bavailab\w*|\bopen\w*|\bleft\b", utterance, re.I)
+    if failed is None:
+        return acts
+    doubt = f"a booking's failure may be meant, not a search's: {failed.group(0)!r}"
+    return [a.model_copy(update={"doubt": a.doubt or doubt}) if a.role is ActRole.NO_RESULT else a for a in acts]
 
 
 def unreadable_denials(acts: list[DialogueAct], unread: set[str]) -> list[DialogueAct]:
@@ -137,8 +176,11 @@ def no_result_request(acts: list[DialogueAct], state: State, columns: dict[str, 
 def alternatives(acts: list[DialogueAct], state: State) -> State:
     """A system turn that reports no result and offers an entity offers an alternative outside
     the request ("no moderate hotels in the east; there is an expensive one, X"): that turn's
-    search is what it offers, so the request is not added to its offer."""
-    failed = {a.domain for a in acts if a.role is ActRole.NO_RESULT}
+    search is what it offers, so the request is not added to its offer. A no-result that is a
+    guess ("booking was unsuccessful : there are no hotels …": a booking's failure may be meant)
+    leaves the turn's search the request."""
+    guessed = {a.domain for a in acts if a.role is ActRole.NO_RESULT and a.doubt}
+    failed = {a.domain for a in acts if a.role is ActRole.NO_RESULT} - guessed
     out = {d: dict(slots) for d, slots in state.items()}
     for domain in failed:
         offered = [a for a in acts if a.domain == domain and a.role is ActRole.OFFER and a.span is not None]

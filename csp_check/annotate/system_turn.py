@@ -27,7 +27,7 @@ from csp_check.annotate.lexicon import (
 )
 from csp_check.annotate.memory import Memory, State
 from csp_check.annotate.mentions import implicit
-from csp_check.annotate.no_result import alternatives, no_result_request, unreadable_denials
+from csp_check.annotate.no_result import alternatives, booking_failures, no_result_request, unreadable_denials
 from csp_check.annotate.wordings import compact
 from csp_check.language.normalize import fold_aligned
 from csp_check.models import ActRole, DialogueAct, Turn
@@ -52,6 +52,7 @@ def system_acts(
     acts = booked_entity(acts, utterance, memory, turns)
     acts = unreadable_denials(acts, memory.unread)
     acts += no_result_request(acts, memory.state, annotator.columns)
+    acts = booking_failures(acts, utterance, next((t.utterance for t in reversed(turns) if t.speaker == "user"), ""))
     acts, new_state = unasked(count_search(acts, bounds, memory.state, numbers(utterance)), utterance, acts)
     maybe = dict(memory.maybe)
     for domain, (column, value) in annotator.own_values.items():  # "1 hotel": the count's own noun

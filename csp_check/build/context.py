@@ -442,16 +442,19 @@ class BuildContext:
         return self.dialogue.turns[at].state[domain] if at >= 0 else {}
 
     def _latest_mention(self, turn: int, domain: str, slot: str, value: str) -> Variable | None:
-        """The last slot variable of ``domain.slot`` with ``value`` at or before ``turn`` (an index
-        by (domain, slot, value) built once: linear in the variables; benchmarks/long_dialogues.py)."""
+        """The last slot variable of ``domain.slot`` with ``value`` — annotated, or read from its text
+        — at or before ``turn`` (an index by (domain, slot, value) built once: linear in the
+        variables; benchmarks/long_dialogues.py)."""
         mentions = self._mentions
         if mentions is None:
             mentions = {}
             for v in self.variables:
                 if v.kind is VariableKind.SLOT:
-                    turns, found = mentions.setdefault((v.domain, v.slot, v.value), ([], []))
-                    turns.append(v.turn)
-                    found.append(v)
+                    said = self.assignment.get(v.name, v.value)  # "on the cheaper side": its text reads cheap
+                    for key in dict.fromkeys([v.value] + ([said] if isinstance(said, str) else [])):
+                        turns, found = mentions.setdefault((v.domain, v.slot, key), ([], []))
+                        turns.append(v.turn)
+                        found.append(v)
             self._mentions = mentions
         entry = mentions.get((domain, slot, value))
         if entry is None:

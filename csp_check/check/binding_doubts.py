@@ -6,6 +6,7 @@ whose module docstring states them ("Reading rules"). Each rule is
 from __future__ import annotations
 
 import re
+from itertools import combinations
 
 from csp_check.check.reading import KB_FAMILIES, claim_of, excused, filters_of, rest_holds, utterance
 from csp_check.language import certainty as words
@@ -32,6 +33,37 @@ def binding_unsettled(ctx, constraint: Constraint, family: str, scope: list[Vari
         for other in named - {str(ctx.assignment.get(v.name))}:
             if excused(ctx, constraint, [], {v.name: other}):
                 return f"attributes said in other sentences of a turn naming several entities (they fit {other!r})"
+    return None
+
+
+def of_another(ctx, v: Variable) -> str | None:
+    """The entity a system value said in a sentence naming no entity, of a turn naming several,
+    may be said of: one of the named ones that has it ("I'd recommend Pipasha . Alimentum is
+    another option . It's a moderate restaurant ."); ``None`` if none."""
+    if v.speaker != "system" or v.span is None or ctx.profile.names_entity(v.slot):
+        return None
+    text = utterance(ctx, v)
+    names = [w for w in ctx.by_turn.get(v.turn, []) if ctx.profile.names_entity(w.slot) and w.span is not None]
+    named = {str(ctx.assignment.get(w.name, w.value)) for w in names}
+    if len(named) < 2 or any(words.sentence(text, w.span) == words.sentence(text, v.span) for w in names):
+        return None
+    value = str(ctx.assignment.get(v.name, v.value))
+    return next((row["name"] for row in ctx.kbs.get(v.domain) or [] if row.get("name") in named and row.get(v.slot) == value), None)
+
+
+def bound_to_another(ctx, constraint: Constraint, family: str, scope: list[Variable]) -> str | None:
+    """C2: a system value that may be said of another entity of its turn (:func:`of_another`):
+    it need not restate what the user asked; C5 / C6: such a value as a later claim's filter,
+    where the claim holds without it. A value none of the named entities has is a misstatement
+    by every reading (certain)."""
+    if family == "C2":
+        for v in scope:
+            if (other := of_another(ctx, v)) is not None:
+                return f"turn {v.turn} names several entities and says {v.text!r} in a sentence of none: it fits {other!r}"
+    if family in ("C5", "C6"):
+        for v in filters_of(constraint, scope):
+            if (other := of_another(ctx, v)) is not None and excused(ctx, constraint, [v.name]):
+                return f"the filter {v.text!r} of turn {v.turn} may be said of {other!r}"
     return None
 
 
@@ -81,7 +113,8 @@ STREET_AFTER = re.compile(r"^\s*(road|street|lane|way|avenue|close|drive|park|co
 
 def bound_in_the_turn(ctx, constraint: Constraint, family: str, scope: list[Variable]) -> str | None:
     """C5 / C6: what ties the claim's values is not settled — a count's filter said in another
-    sentence of its turn, a claim whose own values fit another entity than the one named in an
+    sentence of its turn (any one or more of them may be no filter: "21 options . There is
+    vietnamese food in the west . The centre has … no vietnamese food"), a claim whose own values fit another entity than the one named in an
     earlier turn (or resolved to it: a name the turn does not say) when the user searched anew
     since, a value that is the first word of a street's name ("east road")."""
     if family not in ("C5", "C6"):
@@ -97,7 +130,8 @@ def bound_in_the_turn(ctx, constraint: Constraint, family: str, scope: list[Vari
             return None
         text = utterance(ctx, amount)
         apart = [v.name for v in claim if v is not amount and words.sentence(text, v.span) != words.sentence(text, amount.span)]
-        if apart and excused(ctx, constraint, apart):
+        lifts = [list(c) for n in range(1, min(len(apart), 3) + 1) for c in combinations(apart, n)]
+        if any(excused(ctx, constraint, lifted) for lifted in lifts):  # any of them may be no filter of the count
             return "a filter said in another sentence of the count's turn; without it the count holds"
         return None
     named = [v for v in scope if ctx.profile.names_entity(v.slot)]

@@ -18,7 +18,9 @@ Reading rules
   find …" denies, it does not offer (a true / false value is no offer denied: "they don't
   have wifi" states has_wifi=False). A C5 claim whose stated part alone (the instance without
   the asked, supposed or denied variables and their columns) no entity has stays certain:
-  "Their address is 1991 Santa Rita Road. Shall I try for 2 at 12 pm?" states the address.
+  "Their address is 1991 Santa Rita Road. Shall I try for 2 at 12 pm?" states the address; so
+  does a C6 count that fails without them too ("around 8 in the centre . Were you looking for
+  architecture?" where 5 are architecture and 44 in the centre).
 - **The amount is not exact** (C6): a vague amount ("several"), an increment ("3 more"), a rating
   ("4 out of 5"), a count of coordinated kinds ("hotels and guesthouses"), an amount with a name
   ("one guesthouse called X", unless the count fits the named entity by no reading), and a count whose sentence names a value of the table that is no
@@ -50,10 +52,16 @@ Reading rules
   more than one entity: which entity an attribute is said of is not settled. A claim value said
   again, denied, in the sentence of another ("There is international food in the east. The south
   has many cuisines but no international food."): the turn says the two do not go together.
+- **Bound to another entity** (C2, C5, C6): a system value said in a sentence naming no entity,
+  of a turn naming several, that one of them has ("… Alimentum is another option . It's a moderate
+  restaurant ." after "expensive"): it may be said of that one, not restate what was asked, nor
+  filter a later claim that holds without it.
+- **Written variants** (C2): two mentions of a phone, postcode, name or id one edit apart: a typo.
 - **A requested time** (C5): a system time equal to a time the user asked for, said after
   "after", "by" or "before": the bound repeated, not the entity's time.
 - **What ties the values** (C5, C6): a count's filter said in another sentence of its turn
-  ("There are 13 attractions in the west. There are several museums."), a turn's values that fit
+  ("There are 13 attractions in the west. There are several museums."; any one or more of
+  them may be no filter), a turn's values that fit
   another entity than the one named in an earlier turn when the user searched anew since ("How
   about a nightclub?"), a value that begins a street's name ("east road"): uncertain where
   another reading holds.
@@ -90,11 +98,15 @@ Reading rules
 - **Negotiation** (C2): the domain's booking or search failed between the mentions: the later
   value may be a new try ("for fewer nights, then"), where the user says it or the system offers
   it from the failing turn on (a value only restated after the failure tries nothing).
+- **A fallback** (C2): the other value is one the user asked after "if not", "otherwise", "failing
+  that" ("a guesthouse in the west, if not then the centre"): both were asked.
 - **A short form** (C2): one value's words all words of the other ("nandos" and "nandos city
   center", "european" and "modern european").
 - **A 12-hour time** (C2): two times the same on a 12-hour clock, one said without am / pm
   ("01:15" for 13:15).
 - **Coreference across a question or an approximation** (C2): one side asked or approximate.
+- **Lifted between** (C2): a user turn from the user's mention on lifts the slot ("… in the
+  north . Actually , anywhere is fine ."): a later value need not restate the first.
 """
 
 from __future__ import annotations
@@ -106,6 +118,7 @@ from csp_check.check.binding_doubts import (
     alternative_after_no_result,
     binding_unsettled,
     bound_in_the_turn,
+    bound_to_another,
     denied_in_the_turn,
     filter_of_another_domain,
     other_domain_kind,
@@ -120,7 +133,7 @@ from csp_check.check.reading import (
     claim_of,
     excused,
     filters_of,
-    near,
+    near_in,
     rest_holds,
     stated_anyway,
     utterance,
@@ -131,10 +144,13 @@ from csp_check.check.value_doubts import (
     categorical_paraphrase,
     contained_value,
     coreference_unsettled,
+    fallback_given,
+    lifted_between,
     negotiated,
     one_turn_two_values,
     twelve_hour,
     value_variant,
+    written_variants,
 )
 from csp_check.families import registry
 from csp_check.families.primitives import count_matches
@@ -207,6 +223,9 @@ def claim_unsettled(ctx, constraint: Constraint, family: str, scope: list[Variab
         return None
     if family == "C5" and not rest_holds(ctx, constraint, set(unsettled)):
         return None  # what the turn states, without what it asks, supposes or denies, is false already
+    if (family == "C6" and getattr(constraint, "count_variable", None) not in unsettled
+            and not excused(ctx, constraint, list(unsettled))):
+        return None  # "there are around 8 in the centre . Were you looking for architecture ?": 8 is false either way
     return next(iter(unsettled.values()))
 
 
@@ -341,16 +360,20 @@ def surface_variant(ctx, constraint: Constraint, family: str, scope: list[Variab
         return None
     columns, names = getattr(constraint, "columns", []), constraint.variables
     rows = ctx.kbs.get(getattr(constraint, "kb", "")) or []
-    said = {col: str(ctx.assignment.get(n, "")) for col, n in zip(columns, names)}
-    for column in [c for c in columns if c in WRITTEN_COLUMNS or ctx.profile.names_entity(c) or WRITTEN_WORDS.search(c)]:
-        mine = said[column]
-        rest = {c: x for c, x in said.items() if c != column}
-        if not rest and ctx.profile.names_entity(column) and len(mine) < 7:
+    for column, name in zip(columns, names):
+        if not (column in WRITTEN_COLUMNS or ctx.profile.names_entity(column) or WRITTEN_WORDS.search(column)):
+            continue
+        mine = str(ctx.assignment.get(name, ""))
+        if len(names) == 1 and ctx.profile.names_entity(column) and len(mine) < 7:
             continue  # a short id alone ("tr8912"): its one-edit neighbours are other entities
+        var = ctx.csp.variable(name)
+        said = {mine, normalize(var.text or "")} - {""}  # "nandos city cenrte" read as the entity nandos
         for e in rows:
-            if all(e.get(c) in (None, x) for c, x in rest.items()) and near(mine, e.get(column) or ""):
-                return f"{column} {mine!r} is a surface variant of {e.get(column)!r}"
+            theirs = e.get(column) or ""
+            if theirs and any(near_in(x, theirs) for x in said) and excused(ctx, constraint, [], {name: theirs}):
+                return f"{column} {(var.text or mine)!r} is a surface variant of {theirs!r}"
     return None
+
 
 
 
@@ -515,12 +538,25 @@ def kind_unsettled(ctx, constraint: Constraint, family: str, scope: list[Variabl
 
 
 def _kind_before(ctx, v: Variable) -> list[str]:
-    """The kind under discussion when ``v`` is said: the last kind of its domain said before its
-    turn in words that are no generic word (empty if none)."""
+    """The kinds under discussion when ``v`` is said: the last kind of its domain said before its
+    turn in words that are no generic word, and the one the belief state holds (:func:`_kind_in_state`)."""
     earlier = [u for u in ctx.variables if u.slot_type == v.slot_type and u.turn < v.turn and u.span is not None
                and not words.generic_kind(u.text) and str(ctx.assignment.get(u.name, u.value)) not in NO_VALUE]
     last = max(earlier, key=lambda u: (u.turn, u.span.start), default=None)
-    return [str(ctx.assignment.get(last.name, last.value))] if last else []
+    kinds = [str(ctx.assignment.get(last.name, last.value))] if last else []
+    return kinds + [k for k in _kind_in_state(ctx, v) if k not in kinds]
+
+
+def _kind_in_state(ctx, v: Variable) -> list[str]:
+    """The kind the belief state holds for ``v``'s domain at the last user turn before ``v``'s,
+    where a user turn's words say it ("How about a concert hall?" annotated by the state alone,
+    no span): the kind under discussion too."""
+    users = [t for t in ctx.dialogue.turns[: v.turn] if t.speaker == "user"]
+    if not users:
+        return []
+    values = users[-1].state.get(v.domain, {}).get(v.slot) or []
+    said = " ".join(re.sub(r"\s+", "", t.utterance.lower()) for t in users)
+    return [k for k in values[:1] if k not in NO_VALUE and re.sub(r"\s+", "", k.lower()) in said]
 
 
 
@@ -537,6 +573,6 @@ def doubtful_variable(ctx, constraint: Constraint, family: str, scope: list[Vari
 Rule = Callable[..., str | None]
 #: The rules :func:`assess` applies, in order; the first reason found is the instance's.
 RULES: Iterable[Rule] = (doubtful_variable, annotation_defect, other_domain_kind, bound_in_the_turn, claim_unsettled, amount_unsettled, listed_values, full_result, filter_unsettled, filter_of_another_domain,
-                         surface_variant, proposed_alternative, binding_unsettled, denied_in_the_turn, requested_time, coreference_unsettled,
+                         surface_variant, proposed_alternative, binding_unsettled, denied_in_the_turn, requested_time, coreference_unsettled, lifted_between, written_variants, bound_to_another,
                          value_variant, kind_unsettled, twelve_hour, one_turn_two_values, alternative_after_no_result,
-                         contained_value, categorical_paraphrase, boolean_scope, negotiated)
+                         contained_value, categorical_paraphrase, boolean_scope, negotiated, fallback_given)

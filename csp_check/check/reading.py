@@ -78,6 +78,16 @@ def near(a: str, b: str) -> bool:
     return any(long[:i] + long[i + 1 :] == short for i in range(len(long)))
 
 
+def near_in(said: str, value: str) -> bool:
+    """Whether ``said``, or a run of its words as many as ``value``'s ("all siants church" of "all
+    siants church at the center", a span that took in words after the name), is one edit from
+    ``value`` (:func:`near`)."""
+    if near(said, value):
+        return True
+    tokens, size = said.split(), len(value.split())
+    return len(tokens) > size and any(near(" ".join(tokens[i : i + size]), value) for i in range(len(tokens) - size + 1))
+
+
 def stated_anyway(ctx, v: Variable) -> bool:
     """Whether ``v``'s act states its value even in a question: a confirmation restates what was
     agreed ("So you want an expensive restaurant, right?"), and a system act of a corpus whose

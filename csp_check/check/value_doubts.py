@@ -8,7 +8,7 @@ import re
 from collections import defaultdict
 
 from csp_check.check.evaluate import satisfied
-from csp_check.check.reading import CLOCK, WRITTEN_COLUMNS, excused, near, stated_anyway, utterance
+from csp_check.check.reading import CLOCK, WRITTEN_COLUMNS, excused, near, near_in, stated_anyway, utterance
 from csp_check.families.primitives import DONTCARE
 from csp_check.language import certainty as words
 from csp_check.language.normalize import normalize
@@ -70,6 +70,36 @@ def coreference_unsettled(ctx, constraint: Constraint, family: str, scope: list[
     return None
 
 
+def lifted_between(ctx, constraint: Constraint, family: str, scope: list[Variable]) -> str | None:
+    """C2: a user turn from a user's mention on, before a later mention, lifts the slot ("I would
+    like the north . Actually , anywhere is fine ."): the later value need not be the first."""
+    if family != "C2":
+        return None
+    mentions = sorted((v for v in scope if v.span is not None), key=lambda v: (v.turn, v.span.start))
+    users = [v for v in mentions if v.speaker == "user"]
+    if not users or len(mentions) < 2:
+        return None
+    for turn in ctx.dialogue.turns[users[0].turn : mentions[-1].turn]:
+        if turn.speaker != "user" or not (relaxation := words.relaxed(turn.utterance)):
+            continue
+        reason, said = relaxation
+        named = words.slots_named(said) or words.slots_named(ctx.dialogue.turns[turn.index - 1].utterance if turn.index else "")
+        if users[0].slot in named and turn.utterance.find(said) >= (users[0].span.end if turn.index == users[0].turn else 0):
+            return f"the user {reason} at turn {turn.index}"
+    return None
+
+
+def written_variants(ctx, constraint: Constraint, family: str, scope: list[Variable]) -> str | None:
+    """C2: mentions of a written value (phone, postcode, name, id) one edit apart or equal but for
+    spaces ("01223327978" / "01223237978"): a typo, as for C1 and C5."""
+    if family != "C2":
+        return None
+    said = sorted({str(ctx.assignment.get(v.name, v.value)) for v in scope if v.slot in WRITTEN_COLUMNS})
+    if len(said) == 2 and near(said[0], said[1]):
+        return f"{said[0]!r} and {said[1]!r} are surface variants of one value"
+    return None
+
+
 def value_variant(ctx, constraint: Constraint, family: str, scope: list[Variable]) -> str | None:
     """C1: a written value one edit from a value of its column in the KB: a typo, not a wrong type."""
     if family != "C1":
@@ -78,7 +108,7 @@ def value_variant(ctx, constraint: Constraint, family: str, scope: list[Variable
         if v.slot in WRITTEN_COLUMNS and v.span is not None:
             mine = str(ctx.assignment.get(v.name, v.value))
             for e in ctx.kbs.get(v.domain) or []:
-                if e.get(v.slot) and near(mine, e[v.slot]):
+                if e.get(v.slot) and near_in(mine, e[v.slot]):
                     return f"{v.slot} {mine!r} is a surface variant of {e[v.slot]!r}"
     return None
 
@@ -134,6 +164,30 @@ def negotiated(ctx, constraint: Constraint, family: str, scope: list[Variable]) 
             if any(v.turn >= t and str(ctx.assignment.get(v.name)) not in before
                    and (v.speaker == "user" or v.role is ActRole.OFFER) for v in scope):
                 return f"the {domain} booking or search failed at turn {t}: the values after it may be a new try"
+    return None
+
+
+#: Words of a user's fallback: what follows is asked if the first value finds nothing ("if not,
+#: then the centre", "otherwise", "failing that", "or else").
+FALLBACK = re.compile(r"\b(if not|if there (?:is|are) (?:none|nothing|not)|if (?:that|it) (?:is|'s) not|otherwise|failing that|or else|"
+                      r"if (?:you|they) (?:ca|do|does) ?n[o']t have|if none)\b", re.I)
+
+
+def fallback_given(ctx, constraint: Constraint, family: str, scope: list[Variable]) -> str | None:
+    """C2: the other value is the user's fallback, said after "if not", "otherwise", … in a user
+    turn up to the later mention ("a guesthouse in the west, if not then the centre"): both were
+    asked."""
+    if family != "C2":
+        return None
+    values = {str(ctx.assignment.get(v.name)) for v in scope}
+    last = max(v.turn for v in scope)
+    for turn in ctx.dialogue.turns[: last + 1]:
+        if turn.speaker != "user" or not (m := FALLBACK.search(turn.utterance)):
+            continue
+        after = f" {normalize(turn.utterance[m.end():])} "
+        for x in values:
+            if f" {normalize(x)} " in after or x == "center" and " centre " in after:
+                return f"the user's fallback at turn {turn.index}: {turn.utterance[m.start():].strip()!r}"
     return None
 
 

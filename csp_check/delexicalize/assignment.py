@@ -53,7 +53,7 @@ from csp_check.corpora import DEFAULT, CorpusProfile, profile_for
 from csp_check.corpora.shared import ENTITY_TEXT_COLUMNS
 from csp_check.language.cues import AMENITIES, BOOLEAN, bound_number, read_boolean, sentence_of
 from csp_check.language.dates import resolve_dates
-from csp_check.language.lexicon import BARE_AMOUNT, EACH, EDGE_POSTCODE, ISO_DATE, TOTAL
+from csp_check.language.lexicon import BARE_AMOUNT, EACH, EDGE_POSTCODE, ISO_DATE, SCALE_NOUN_AFTER, TOTAL
 from csp_check.language.negated_units import negated_amount
 from csp_check.language.normalize import (
     clock_slot,
@@ -434,7 +434,7 @@ def read_assignment(variables: list[Variable], lexicon: Lexicon, dialogue: Dialo
     out: dict[str, Value] = {}
     fare = lexicon.profile.fare_column
     for v in variables:
-        value = read_value(with_period(v, dialogue), lexicon)
+        value = read_value(with_scale_noun(with_period(v, dialogue), dialogue), lexicon)
         if dialogue is not None and v.slot == fare and v.span is not None and isinstance(value, str):
             value = ticket_price(v, value, dialogue.turns[v.turn].utterance, party_size(v, dialogue, variables), lexicon)
         out[v.name] = value
@@ -443,6 +443,16 @@ def read_assignment(variables: list[Variable], lexicon: Lexicon, dialogue: Dialo
 
 #: A clock's period word right after a span that stops before it ("3:45| PM").
 PERIOD_AFTER = re.compile(r"^\s*(a\.\s?m\.|p\.\s?m\.|am|pm|in the (?:morning|afternoon|evening))\b", re.I)
+
+
+def with_scale_noun(var: Variable, dialogue: Dialogue | None) -> Variable:
+    """``var``, or — when its span is a comparative of a price word the text goes on with the
+    scale's noun ("on the [cheaper] side", "in the [more expensive] price range") — a copy whose
+    text includes the noun: the words name an end of the scale (normalize.wording_key)."""
+    if dialogue is None or var.span is None or not var.text or var.slot != "pricerange" or not comparative(var.text):
+        return var
+    m = SCALE_NOUN_AFTER.match(dialogue.turns[var.turn].utterance[var.span.end :])
+    return var.model_copy(update={"text": var.text + m.group(0)}) if m else var
 
 
 def with_period(var: Variable, dialogue: Dialogue | None) -> Variable:

@@ -165,12 +165,28 @@ def _amenities(profile: CorpusProfile, turn, acts: list[DialogueAct]) -> list[Di
                 and (a.domain, a.slot) not in have):
             span = amenity_span(turn.utterance, a.slot, taken)
             # only about one named entity: not "none of those have parking", "one has no parking"
-            if span is None or not any(sentence_of(turn.utterance, n) == sentence_of(turn.utterance, span) for n in names):
+            if span is None or not (any(sentence_of(turn.utterance, n) == sentence_of(turn.utterance, span) for n in names)
+                                    or _refers_back(turn.utterance, span, names)):
                 continue
             have.add((a.domain, a.slot))
             taken.append(span)
             out.append(a.model_copy(update={"value": "yes", "canonical": "yes", "span": span}))
     return out
+
+
+#: A sentence opening with a pronoun or a definite kind ("it 's moderately priced and has free parking",
+#: "The hotel offers wifi"): it speaks of the entity named before it.
+REFERS_BACK = re.compile(r"\s*(?:it|it 's|it's|its|they|they 're|the (?:hotel|guesthouse|place|restaurant))\b", re.I)
+
+
+def _refers_back(utterance: str, span: Span, names: list[Span]) -> bool:
+    """Whether the sentence of ``span`` opens with a pronoun (:data:`REFERS_BACK`) after a
+    sentence of a turn whose names are of one entity: the amenity is that entity's ("I would
+    recommend the Lovell Lodge . It 's moderately priced and does not have free parking .")."""
+    start = sentence_of(utterance, span)[0]
+    said = {normalize(utterance[n.start : n.end]) for n in names}
+    return (len(said) == 1 and all(n.end <= start for n in names)
+            and REFERS_BACK.match(utterance, start) is not None)
 
 
 def _restated(dialogue: Dialogue, turn, acts: list[DialogueAct]) -> list[DialogueAct]:  # type: ignore[no-untyped-def]

@@ -13,7 +13,11 @@ Reading rules
   since after ``REQUEST_ALTS`` SGD systems offer the next entity of an earlier list, and a few
   results are annotated a turn late. Without results, the ``--kb`` table of the domain.
 - Several values of one slot (several entities listed: "Dogman, Hackers or High Life") give
-  one C5 per value, each checked with the user's request alone. "X or maybe a museum" offers two
+  one C5 per value, each checked with the user's request alone; names listed after "such as" /
+  "including" take the area and price range their group's words give
+  (:func:`~csp_check.families.c5_offers.group_values`). An offer whose stated search value is
+  not the user's filter in force is checked against that filter
+  (:func:`~csp_check.families.c5_offers.against_request`). "X or maybe a museum" offers two
   entities (:func:`either_or`).
 - Values in a booking confirmation describe the booking (a total fee, a reference), no KB
   entity; the entity details it informs (address, phone, rating, a yes/no feature) are checked
@@ -55,6 +59,7 @@ from csp_check.build.context import SYSTEM_CLAIMS, dialogue_table, turn_table
 from csp_check.corpora import CorpusProfile
 from csp_check.families import kb_common
 from csp_check.families.c5_address import AddressParts, address_parts, part_column
+from csp_check.families.c5_offers import against_request, group_values
 from csp_check.families.kb_common import KbFilterInstance, Restriction, Rows, TableView, derived
 from csp_check.families.primitives import Bound, KbCount, Primitive, count_matches, entity_match
 from csp_check.families.registry import Family, register
@@ -250,6 +255,7 @@ def claims(ctx, turn: int, kb_id: str, columns: set[str], mine: list[Variable],
             asked = [v for v in asked if v.slot != discussed.slot and _fits(ctx, kb_id, discussed, v)] + [discussed]
     asked = [v for v in asked if ctx.kb_claim(kb_id, v)  # "church" asked, All Saints offered: a wording
              and not (v.slot in profile.amenities.values() and v.value == "no")]  # "no" = not needed, for an offer
+    against = against_request(ctx, turn, kb_id, claims, asked)
     said = {v.slot for v in claims}
     requested = {(v.slot, v.value) for v in asked}
     bounds = [v for v in asked if v.slot in profile.bounds and v.slot in columns and v not in claims] + said_bounds  # kept even if said:
@@ -273,14 +279,16 @@ def claims(ctx, turn: int, kb_id: str, columns: set[str], mine: list[Variable],
     parts = address_parts(utterance, profile.address_column, turn, claims) if len(named) <= 1 else []
     if parts and {v.name for v in listed} == {v.name for v in parts}:  # one address over several acts: one entity (c5_address)
         return [_address_claim(ctx, kb_id, single, parts, bounds)] + taken_back
-    sets = [asked_only + (restated if v in alternatives else []) + [v] for v in listed] if listed else [single]
+    examples = group_values(ctx, turn, listed, single)
+    sets = [asked_only + (restated if v in alternatives else []) + examples.get(v.name, []) + [v] for v in listed] \
+        if listed else [single]
     for group in sets:
         group = group + bounds
         out.append(clock_arrivals(ctx, KbFilterInstance(
             id=ConstraintId("C5"), variables=[v.name for v in group], turn=turn, table=TableView(base=kb_id),
             columns=[v.slot for v in group], ops=[bound_op(ctx, v) if v in bounds else "=" for v in group],
         )))
-    return out + taken_back
+    return out + against + taken_back
 
 
 def _address_claim(ctx, kb_id: str, single: list[Variable], parts: list[Variable],

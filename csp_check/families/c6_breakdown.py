@@ -14,7 +14,7 @@ Reading rules
   to the next amount or the end of its sentence: "4 *in the north*", "2 are *guesthouses*") in
   place of the search's values of those slots. A part whose clause gives no value (its filter
   cannot be told: "2 charge an entrance fee", "the other 2") is not checked; nor is one not
-  written as a plain number ("all 3", "all but 1", "most"), nor one that introduces an entity
+  written as a plain number ("all 3", "all but 1", "most"; "about 12" is one, a range), nor one that introduces an entity
   ("one departs at 05:36": no count, :func:`~csp_check.families.c6_scope.introduces_entity`).
 - A part's value more than three words after its amount ("one is, as you asked, cheap") may be
   about something else: the part's count is then *uncertain* (for review), its reason said.
@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from csp_check.language.cues import sentence_of
+from csp_check.language.cues import bound_number, sentence_of
 from csp_check.language.normalize import NUMBER_WORDS
 from csp_check.models import DialogueAct, Span, Variable, VariableKind
 
@@ -55,8 +55,9 @@ class Breakdown:
 
 
 def plain_number(text: str | None) -> bool:
-    """Whether an amount is written as a plain number ("4", "two"), not "all 3" or "most"."""
-    words = (text or "").strip().lower()
+    """Whether an amount is written as a plain number ("4", "two"), hedged or bounded or not
+    ("about 12", "more than 4": its op says how the count compares), not "all 3" or "most"."""
+    words = bound_number(text or "").strip().lower()
     return words.isdigit() or words in NUMBER_WORDS and words not in ("a", "an", "single")
 
 

@@ -17,6 +17,7 @@ module               what it holds
 :mod:`.dates`        ``reworded_date``, ``relative_date`` (C2, S1)
 :mod:`.change_of_mind`  ``change_of_mind`` (S1)
 :mod:`.booking`      ``booking_detail`` (C5), ``restated_detail`` (C2)
+:mod:`.stale_canonical`  a time rewritten in text and ``values``, ``canonical_values`` left (SGD, C5)
 :mod:`.raw_text`     faults in raw text (no acts): ``inject_raw_text``
 :mod:`.annotation`   faults in the annotation alone (S1): ``inject_annotation``
 :mod:`.common`       what the generators ask of a CSP (counts, claims, lists, a broken constraint)

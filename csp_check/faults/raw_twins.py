@@ -2,7 +2,9 @@
 false of the DB (must be flagged certain) and once in the wording the class reads as no claim (must
 not be flagged certain).
 
-Reading rules (what each pair writes into a copy of a raw-text dialogue the checker accepts):
+Reading rules (what each pair writes into a copy of a raw-text dialogue the checker accepts; a
+pair that gives or denies an area goes only into a turn that writes no area of its domain, where
+it would make the turn say two):
 
 - ``denied_thing`` — after a system turn offering an entity: the twin adds "I 'm sorry , there are
   no tables available at X at that time ." (rooms for a hotel; "there is no entrance fee for X" for
@@ -23,6 +25,10 @@ Reading rules (what each pair writes into a copy of a raw-text dialogue the chec
   dialogue that names no food up to it: the fault adds "There is <F> food in the <A2> ." (no <F> restaurant
   there: C5); the twin adds "There is <F> food in the <A1> . The <A2> has many cuisines but no
   <F> food ." — a value denied in the sentence of another says the two do not go together.
+- ``booking_failure``, ``train_time``, ``unread_food``, ``price_range``, ``street_area``,
+  ``part_count``, ``fallback`` — the pairs of :mod:`csp_check.faults.raw_reading_pairs` (issue 18's second
+  reading: a failed booking, a time naming a train, an unread cuisine, a price range, a street's
+  name, a count of one part, a fallback), which may edit two turns.
 """
 
 from __future__ import annotations
@@ -33,11 +39,15 @@ from typing import Literal
 from csp_check.annotate import annotate
 from csp_check.annotate.annotator import annotator_for
 from csp_check.annotate.lexicon import BOUND_COLUMNS, ENTITY_COLUMNS
+from csp_check.faults.raw_reading_pairs import CHOOSERS as READING_PAIRS
+from csp_check.faults.raw_reading_pairs import says_area
 from csp_check.faults.wording import amount_text
 from csp_check.models import ActRole, Dialogue, KnowledgeBase
 
-PairKind = Literal["denied_thing", "frequency", "asked_column", "negated_value", "denied_pair"]
-PAIR_KINDS: tuple[PairKind, ...] = ("denied_thing", "frequency", "asked_column", "negated_value", "denied_pair")
+PairKind = Literal["denied_thing", "frequency", "asked_column", "negated_value", "denied_pair", "booking_failure",
+                   "train_time", "unread_food", "price_range", "street_area", "part_count", "fallback"]
+PAIR_KINDS: tuple[PairKind, ...] = ("denied_thing", "frequency", "asked_column", "negated_value", "denied_pair",
+                                    *READING_PAIRS)  # type: ignore[arg-type]
 #: The areas a fault of ``negated_value`` may move an entity to.
 AREAS = ("north", "south", "east", "west", "centre")
 #: The plural noun a fault's no-result names, per domain.
@@ -52,16 +62,23 @@ def raw_pair(dialogue: Dialogue, kind: PairKind, rng: random.Random, kb: Knowled
     """(fault, twin): copies of the raw-text ``dialogue`` with the class ``kind``'s false and true
     wording (module doc), or ``None`` when the dialogue has no place for it."""
     annotated = annotate(dialogue, kb)
+    if kind in READING_PAIRS:
+        pairs = READING_PAIRS[kind](annotated, kb)
+        if not pairs:
+            return None
+        fault_edits, twin_edits = rng.choice(pairs)
+        return _with(dialogue, fault_edits), _with(dialogue, twin_edits)
     places = _CHOOSERS[kind](annotated, kb)
     if not places:
         return None
     turn, fault_text, twin_text = rng.choice(places)
-    return _with(dialogue, turn, fault_text), _with(dialogue, turn, twin_text)
+    return _with(dialogue, {turn: fault_text}), _with(dialogue, {turn: twin_text})
 
 
-def _with(dialogue: Dialogue, turn: int, utterance: str) -> Dialogue:
+def _with(dialogue: Dialogue, edits: dict[int, str]) -> Dialogue:
     out = dialogue.model_copy(deep=True)
-    out.turns[turn].utterance = utterance
+    for turn, utterance in edits.items():
+        out.turns[turn].utterance = utterance
     return out
 
 
@@ -80,8 +97,8 @@ def _denied_thing(annotated: Dialogue, kb: KnowledgeBase) -> list[tuple[int, str
     out = []
     for k, turn in enumerate(annotated.turns):
         domain, name, row = _offered_row(annotator, turn)
-        if row is None or not row.get("area"):
-            continue
+        if row is None or not row.get("area") or says_area(turn, domain):
+            continue  # a turn that gives the entity's area: the fault's no-result would contradict it in the turn
         if domain == "restaurant":
             twin = f"I 'm sorry , there are no tables available at {name} at that time ."
         elif domain == "hotel":
@@ -129,6 +146,10 @@ def _asked_column(annotated: Dialogue, kb: KnowledgeBase) -> list[tuple[int, str
         state = turn.state.get(a.domain, {})  # type: ignore[attr-defined]
         if set(state) & set(BOUND_COLUMNS) or any(len(v) != 1 for v in state.values()):
             continue  # a count under a bound or an either-or: the twin's number is not one filter count
+        own = {(b.slot, b.canonical) for b in turn.acts if b.span is not None and b.domain == a.domain  # type: ignore[attr-defined]
+               and b.role is not ActRole.COUNT and b.slot not in ENTITY_COLUMNS}  # fmt: skip
+        if any([value] != state.get(slot) for slot, value in own):
+            continue  # "4 options … in either the centre or the north": the count is of the turn's own values too
         filters = {s: v[0] for s, v in state.items() if s not in ENTITY_COLUMNS}
         for column in sorted(set(filters) - said):
             if column not in QUESTIONS:
@@ -152,7 +173,7 @@ def _negated_value(annotated: Dialogue, kb: KnowledgeBase) -> list[tuple[int, st
     out = []
     for k, turn in enumerate(annotated.turns):
         domain, name, row = _offered_row(annotator, turn)
-        if row is None or row.get("area") not in AREAS:
+        if row is None or row.get("area") not in AREAS or says_area(turn, domain):
             continue
         other = AREAS[(AREAS.index(row["area"]) + 1) % len(AREAS)]
         out.append((k, f"{turn.utterance} It is in the {other} .", f"{turn.utterance} It is not in the {other} ."))

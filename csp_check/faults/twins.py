@@ -44,6 +44,7 @@ from csp_check.families.primitives import count_matches, entity_match
 from csp_check.language.certainty import HYPERNYMS as HYPERNYM_KINDS
 from csp_check.language.certainty import relaxed as lifts
 from csp_check.language.certainty import sentence, slots_named
+from csp_check.language.normalize import contains_words
 from csp_check.models import ActRole, ConstraintId, Dialogue, DialogueAct, KnowledgeBase, Span, Variable
 from csp_check.pipeline import dialogue_csp
 
@@ -397,6 +398,8 @@ def variant(dialogue: Dialogue, kb: KnowledgeBase, rng: random.Random) -> Pair |
         if any(column not in e for e in fitting) or not fitting:
             continue
         mine = [e[column] for e in fitting]
+        if not any(contains_words(text, x) for x in mine):
+            continue  # words already unlike the value ("kihinoor" for kohinoor): one swap more is two edits
         raw = [e for e in kb.tables[v.domain].entities if isinstance(e.get(column), str)]
         bad = sorted({e[column] for e in raw if all(_far(e[column], x) for x in mine)})
         twin = _spaced(text) if v.slot != "name" and rng.random() < 0.5 else _swapped(text, rng)
@@ -443,12 +446,14 @@ def binding(dialogue: Dialogue, kb: KnowledgeBase, rng: random.Random) -> Pair |
     text = dialogue.turns[v.turn].utterance
     at = sentence(text, v.span)[0]
     at += len(text[at:]) - len(text[at:].lstrip())
+    if at == 0 or not text[at - 1].isspace():
+        return None
     act = next(a for a in dialogue.turns[name.turn].acts if a.span == name.span)
     added = (act.model_copy(update={"value": second, "canonical": second.lower()}), second)
 
-    def form(new: str) -> Dialogue:
-        out = edit(dialogue, v.turn, v.span, _surface(new))
-        return insert(out, v.turn, at, f"{second} is another option . ", (added,))
+    def form(new: str) -> Dialogue:  # the sentence goes before the space that opens the attribute's
+        out = edit(dialogue, v.turn, v.span, _surface(new))  # (at its start, the attribute's span would stretch over it)
+        return insert(out, v.turn, at - 1, f" {second} is another option .", (added,))
 
     return form(wrong), form(value)
 

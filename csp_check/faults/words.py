@@ -74,3 +74,5 @@ SENTENCE_ENDS = (".", "!", "?")
 
 #: Columns an ``attribute`` fault leaves alone besides names and flags (contact details).
 CONTACT_COLUMNS = frozenset({"address", "phone", "postcode"})
+#: The hours of a clock in words, 1 to 12 (:mod:`.stale_canonical` writes "seven o'clock in the morning").
+HOUR_NAMES = ("", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve")

@@ -41,10 +41,15 @@ Reading rules
   "option", … name a place of any kind; a hypernym ("entertainment", "hotel") names several kinds
   ("a cinema" is entertainment, "a guesthouse" a hotel).
 - **Relaxed** (:func:`relaxed`): an utterance that lifts a constraint ("anywhere is fine", "no
-  preference", "does n't matter", "do n't care", "either is fine", "any area", "whatever").
+  preference", "does n't matter", "do n't care", "either is fine", "any area", "whatever"), or
+  widens the search ("broaden the price search", "any one of them will do", "try a different
+  price range", "check another area").
 - **Not a value of the slot** (:func:`not_a_value`): words not of the slot's shape (a phone
-  has five digits, a postcode, a train id and a clock time a digit or a time word), or function
+  has five digits, a postcode, a train id and a clock time a digit or a time word), a phone
+  number given a slot whose values have no such digits (a name, an address), or function
   words only ("for", "in and", "a few others", "several more").
+- **A part, not a total** (:func:`not_a_total`): besides an increment ("3 more") and a rating,
+  a number of a set said before ("2 of them are in the north", "three of those").
 - **A time's role** (:func:`time_role`): the last verb of leaving ("leaves", "departing", "pick
   you up") or of arriving ("arrives", "get to", "be there", "putting you in") before a time in
   its sentence says which it is.
@@ -96,6 +101,8 @@ VAGUE = re.compile(
 )
 INCREMENT_AFTER = re.compile(r"^\s*(more|additional|extra|further|else)\b", re.I)
 INCREMENT_BEFORE = re.compile(r"\b(another|an additional|a further)\s*$", re.I)
+#: Words after a number that make it a part of a set said before ("2 of them are in the north", "three of those").
+PART_AFTER = re.compile(r"^\s*(?:of|out of)\s+(?:them|those|these|which|the\b|its|their)", re.I)
 RATING_AFTER = re.compile(r"^\s*(out of\s+\d+|/\s*\d+|stars?\b|star rating|-star)", re.I)
 COORDINATION_AFTER = re.compile(
     r"^\s*(?:[a-z'-]+\s+){0,2}?([a-z'-]+s)\s+(and|or|and/or)\s+(?!(?:a|an|one|the|this|that)\s)(?:[a-z'-]+\s+)?([a-z'-]+s)\b",
@@ -109,7 +116,11 @@ HYPERNYMS: dict[str, frozenset[str]] = {"entertainment": frozenset({"cinema", "t
 RELAXED = re.compile(
     r"\b(anywhere|any (?:area|part|price|price range|type|kind|day|time|location)|no preference|"
     r"(?:does|do|did) ?n[o']t (?:matter|care|mind)|not (?:matter|care|important)|either (?:is|one|will|would)|"
-    r"whatever|i do n't care|dontcare|flexible|open to|not picky|any will do|anything (?:is|will))\b",
+    r"whatever|i do n't care|dontcare|flexible|open to|not picky|any will do|anything (?:is|will)|"
+    r"any (?:one )?(?:of them|one) (?:is|will|would)|broaden|widen|expand|loosen|"
+    r"(?:a|another|any|some) (?:different|other) (?:area|part|price|price range|type|kind|location|star)|"
+    r"(?:other|another|different) (?:area|part of town|price range|type|kind) (?:instead|then)|"
+    r"(?:try|check|look at|search) (?:for )?(?:a|another|any|some) ?(?:different|other)?\s*(?:area|part|price|location|type|kind))\b",
     re.I,
 )
 ABOUT_ENTITY = re.compile(r"\b(is|does|are|do|has|have|was|were|will|would)\s+(it|that|this|they|these|those|either|any of them)\b", re.I)
@@ -210,7 +221,8 @@ def vague_amount(text: str | None) -> str | None:
 
 
 def not_a_total(utterance: str, span: Span) -> str | None:
-    """Why a number is an increment or a rating rather than a count of entities, or ``None``."""
+    """Why a number is an increment, a rating or a part of a set said before ("2 of them") rather
+    than a count of entities, or ``None``."""
     after, before = utterance[span.end :], utterance[: span.start]
     if m := INCREMENT_AFTER.match(after):
         return f"an increment, not a total: {utterance[span.start:span.end + m.end()].strip()!r}"
@@ -218,6 +230,8 @@ def not_a_total(utterance: str, span: Span) -> str | None:
         return f"an increment, not a total: {m.group(0).strip()} {utterance[span.start:span.end]}"
     if m := RATING_AFTER.match(after):
         return f"a rating, not a count: {utterance[span.start:span.end + m.end()].strip()!r}"
+    if m := PART_AFTER.match(after):
+        return f"a part of a set, not a total: {utterance[span.start:span.end + m.end()].strip()!r}"
     return None
 
 
@@ -296,6 +310,12 @@ SHAPES: tuple[tuple[re.Pattern[str], re.Pattern[str], str], ...] = (
      re.compile(r"\d|\b(noon|midday|midnight|morning|afternoon|evening|night|o'?clock|half|quarter|hour|day|one|two|"
                 r"three|four|five|six|seven|eight|nine|ten|eleven|twelve)\b", re.I), "a time"),
 )
+#: A phone number's shape (seven digits at least, nothing but digits and separators), and the
+#: slots whose values may be such digits: as the value of any other slot ("01223365068" as a
+#: name) the words are no value of it.
+PHONE_SHAPE = re.compile(r"^\+?(?:\d[\s().-]{0,2}){7,}$")
+NUMERIC_SLOT = re.compile(r"phone|number|ref|(^|_)id$|trainid|code|zip|postal|price|fee|cost|fare|time|count|choice|"
+                          r"people|stars|stay|duration|amount|total|balance|account|card|rating|num", re.I)
 #: Words that name no value of any slot: articles, prepositions, conjunctions, pronouns, and the
 #: words of a vague amount or a list's rest ("a few others", "several more").
 FUNCTION_WORDS = frozenset(
@@ -309,7 +329,8 @@ FUNCTION_WORDS = frozenset(
 def not_a_value(slot: str, text: str | None) -> str | None:
     """Why the words ``text`` at a span annotated for ``slot`` cannot be a value of it, or
     ``None``: they are not of the slot's shape (:data:`SHAPES`: "cb21ab" or "yes" as a phone, "v"
-    as a train id), or they are function words only (:data:`FUNCTION_WORDS`: "for", "in and", "a
+    as a train id), they are a phone number given a slot of no digits (:data:`PHONE_SHAPE`,
+    :data:`NUMERIC_SLOT`: "01223365068" as a name), or they are function words only (:data:`FUNCTION_WORDS`: "for", "in and", "a
     few others" as a name). Such a span is an annotation defect (a value given the wrong slot,
     offsets gone stale), not a value the dialogue says."""
     said = (text or "").strip()
@@ -318,6 +339,8 @@ def not_a_value(slot: str, text: str | None) -> str | None:
     for name, shape, what in SHAPES:
         if name.search(slot) and not shape.search(said):
             return f"the span's words {said!r} are not {what}: annotation defect"
+    if PHONE_SHAPE.match(said) and not NUMERIC_SLOT.search(slot):
+        return f"the span's words {said!r} are a phone number, no {slot}: annotation defect"
     tokens = re.findall(r"[a-z']+|\d+", said.lower())
     if tokens and all(t in FUNCTION_WORDS for t in tokens):
         return f"the span's words {said!r} are no {slot} (function words): annotation defect"

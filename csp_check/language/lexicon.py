@@ -199,6 +199,14 @@ SEVERAL = re.compile(
 )
 #: A comparative or superlative of a quality: "cheaper", "the cheapest", "pricier", "nicer",
 #: "closer", "more expensive", "less pricey", "most moderately priced" (not "more than 2": a bound).
+#: A comparative of a price word with the scale's noun ("the cheaper side", "in the more expensive
+#: price range"): the end of the scale it names, not an order between entities (the value, by its word).
+SCALE_END = re.compile(r"^(?:(?:on|in|at|towards?)\s+)?(?:the\s+)?(cheaper|less expensive|lower|more expensive|pricier|"
+                       r"costlier|higher)\s+(?:side|end|price range|range|prices?)$")
+SCALE_ENDS = {"cheaper": "cheap", "less expensive": "cheap", "lower": "cheap", "more expensive": "expensive",
+              "pricier": "expensive", "costlier": "expensive", "higher": "expensive"}
+#: The scale's noun right after a comparative span ("cheaper| side", "more expensive| price range").
+SCALE_NOUN_AFTER = re.compile(r"^\s+(side|end|price range|range|prices?)\b", re.I)
 COMPARATIVE = re.compile(
     r"\b(?:cheaper|cheapest|pricier|priciest|costlier|costliest|nicer|nicest|closer|closest|nearer|nearest|"
     r"fancier|fanciest|better|best|further|farther|furthest|farthest|higher|highest|lower|lowest|"

@@ -80,6 +80,8 @@ from csp_check.language.lexicon import (
     RATED,
     REFERS,
     RELATIVE_DAY,
+    SCALE_END,
+    SCALE_ENDS,
     SEVERAL,
     SYNONYMS,
     TIME_PREFIX,
@@ -378,6 +380,8 @@ def wording_key(slot: str, text: str) -> str:
         return "yes"
     if re.fullmatch(r"\d+\.\d*0", t):  # a decimal with trailing zeros: "4.30" = "4.3" (SGD's ratings)
         t = t.rstrip("0").rstrip(".")
+    if slot == "pricerange" and (end := SCALE_END.match(t)):  # "the cheaper side": cheap, the scale's end
+        return SCALE_ENDS[end.group(1)]
     if slot not in ("name", "address") and comparative(t):  # "cheaper" is no price range (spec §9)
         return re.sub(r"[^0-9a-z&]", "", t)
     t = ADVERBS.get(t, t)

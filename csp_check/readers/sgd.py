@@ -21,7 +21,8 @@ from pathlib import Path
 from typing import Any
 
 from csp_check.errors import InputError
-from csp_check.language.normalize import normalize
+from csp_check.language.lexicon import PERIOD_WORDS
+from csp_check.language.normalize import clock_time, dollars, fold, normalize
 from csp_check.models import ActRole, ApiCall, Dialogue, DialogueAct, KbResult, Span, Turn
 
 from .json_stream import (
@@ -305,6 +306,7 @@ def _acts(service: str, action: dict[str, Any], utterance: str, spans: list[tupl
     canonical = action.get("canonical_values") or values
     if len(canonical) != len(values):
         canonical = values
+    canonical = [trusted_canonical(value, canon) for value, canon in zip(values, canonical)]
     if role is ActRole.COUNT:
         slot = "count"
     if not values or slot == "intent":
@@ -315,6 +317,30 @@ def _acts(service: str, action: dict[str, Any], utterance: str, spans: list[tupl
         DialogueAct(role=role, act=act, domain=service, slot=slot, value=value, canonical=canon, span=span)
         for value, canon, span in zip(values, canonical, aligned)
     ]
+
+
+def trusted_canonical(value: str, canonical: str) -> str:
+    """An act's canonical value, unless its own ``value`` says another one: "the text is the
+    truth", and ``values`` is the annotation of the text, ``canonical_values`` a rewriting of it
+    that an edit of the text and values can leave stale. A value that is wholly a clock time
+    said with its period or on the 24-hour clock ("8:00 am", "half past 7 in the evening",
+    "19:30") or an amount of dollars ("$40", "forty dollars") reads as one canonical form
+    (``HH:MM``, the number); where the canonical is another, the value's reading is kept.
+    "7:30" without am / pm may be 19:30 (its canonical decides), and any value of another
+    shape keeps its canonical.
+
+    >>> trusted_canonical("8:00 am", "07:00"), trusted_canonical("7:30", "19:30")
+    ('08:00', '19:30')
+    """
+    folded = fold(value)
+    said = clock_time(normalize(value))
+    if said is not None and re.fullmatch(r"\d\d:\d\d", canonical):
+        definite = PERIOD_WORDS.search(folded) or int(said[:2]) >= 13 or said[:2] == "00"
+        return said if definite and said != canonical else canonical
+    amount = dollars(normalize(value)) if "$" in value or "dollar" in folded or "usd" in folded else None
+    if amount is not None and re.fullmatch(r"\d+(?:\.\d+)?", canonical) and float(amount) != float(canonical):
+        return amount
+    return canonical
 
 
 def align_spans(utterance: str, values: list[str], spans: list[Span]) -> list[Span | None]:

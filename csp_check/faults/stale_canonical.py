@@ -1,0 +1,105 @@
+"""A fault hidden behind a stale canonical value (SGD), and its twin: a clock time a system turn
+offers or informs in digits with its period ("7:00 am") is rewritten in the text and in its
+act's ``values``, its ``canonical_values`` left as they were — as an edit of the text and its
+annotation leaves them.
+
+- fault (:func:`stale_canonical_pair`, first of the pair): another time, in the same form, that
+  no entity of the turn's results has ("8:00 am" where every result leaves at 07:00 or 09:30):
+  the text is the truth, so the claim is false (C5, certain) though the canonical still says 07:00;
+- twin (second): the same time in other words ("seven o'clock in the morning"): no error, never
+  certain.
+
+What is read: :func:`csp_check.readers.sgd.trusted_canonical` keeps a value's own reading where
+its canonical is another.
+"""
+
+from __future__ import annotations
+
+import copy
+import re
+from typing import Any
+
+from csp_check.faults.words import HOUR_NAMES
+from csp_check.language.normalize import clock_time, normalize
+from csp_check.models import Dialogue
+from csp_check.readers.sgd import from_raw
+
+#: The acts whose clock time claims a value of the turn's results.
+CLAIMS = ("OFFER", "INFORM", "CONFIRM")
+DIGITS = re.compile(r"(\d{1,2}):(\d\d) ([ap]m)", re.IGNORECASE)
+
+
+def said_in_words(clock: str) -> str:
+    """``HH:MM`` in words with its period: "07:00" → "seven o'clock in the morning", "19:30" →
+    "half past seven in the evening", "13:15" → "1:15 in the afternoon"."""
+    hour, minute = int(clock[:2]), int(clock[3:])
+    h12 = hour % 12 or 12
+    period = "in the morning" if hour < 12 else "in the afternoon" if hour < 18 else "in the evening"
+    if minute == 0:
+        return f"{HOUR_NAMES[h12]} o'clock {period}"
+    if minute == 30:
+        return f"half past {HOUR_NAMES[h12]} {period}"
+    return f"{h12}:{minute:02d} {period}"
+
+
+def in_digits(clock: str) -> str:
+    """``HH:MM`` as SGD's system turns write it: "08:00" → "8:00 am", "19:30" → "7:30 pm"."""
+    hour, minute = int(clock[:2]), int(clock[3:])
+    return f"{hour % 12 or 12}:{minute:02d} {'am' if hour < 12 else 'pm'}"
+
+
+def stale_canonical_pair(dialogue: Dialogue, raw: dict[str, Any] | None) -> tuple[Dialogue, Dialogue] | None:
+    """(fault, twin) at the first clock time in digits ("7:00 am", span text = value, canonical
+    its ``HH:MM``) that a system act of :data:`CLAIMS` states in a turn with service results
+    having the slot; ``None`` when the dialogue has none or no free hour for the fault."""
+    if raw is None:
+        return None
+    for ti, turn in enumerate(raw["turns"]):
+        if turn.get("speaker") != "SYSTEM":
+            continue
+        for fi, frame in enumerate(turn.get("frames") or []):
+            results = frame.get("service_results") or []
+            for ai, action in enumerate(frame.get("actions") or []):
+                slot, values = action.get("slot"), action.get("values") or []
+                canonical = action.get("canonical_values") or []
+                if action.get("act") not in CLAIMS or len(values) != 1 or len(canonical) != 1:
+                    continue
+                value, canon = values[0], canonical[0]
+                spans = [s for s in frame.get("slots") or [] if s["slot"] == slot
+                         and turn["utterance"][s["start"]:s["exclusive_end"]] == value]
+                if not DIGITS.fullmatch(value) or clock_time(normalize(value)) != canon or len(spans) != 1:
+                    continue
+                have = {clock_time(normalize(str(r[slot]))) or str(r[slot]) for r in results if slot in r}
+                if not have:
+                    continue
+                hour = int(canon[:2])
+                free = [f"{(hour + k) % 24:02d}{canon[2:]}" for k in (1, 2, 3, -1, -2)]
+                free = [t for t in free if t not in have and 6 <= int(t[:2]) <= 22]
+                if not free:
+                    continue
+                pair = tuple(_edited(raw, ti, fi, ai, spans[0], new) for new in (in_digits(free[0]), said_in_words(canon)))
+                return tuple(from_raw(p, dialogue.ontology, dialogue.source, dialogue.slot_descriptions)
+                             for p in pair)  # type: ignore[return-value]
+    return None
+
+
+def _edited(raw: dict[str, Any], ti: int, fi: int, ai: int, span: dict[str, Any], new: str) -> dict[str, Any]:
+    """``raw`` with ``new`` over ``span`` of turn ``ti`` and as the ``values`` of action ``ai`` of
+    frame ``fi``; ``canonical_values`` untouched, later spans of the turn shifted."""
+    out = copy.deepcopy(raw)
+    turn = out["turns"][ti]
+    start, end = span["start"], span["exclusive_end"]
+    delta = len(new) - (end - start)
+    turn["utterance"] = turn["utterance"][:start] + new + turn["utterance"][end:]
+    for frame in turn.get("frames") or []:
+        for s in frame.get("slots") or []:
+            if s["start"] >= end:
+                s["start"] += delta
+                s["exclusive_end"] += delta
+            elif s["start"] == start and s["exclusive_end"] == end:
+                s["exclusive_end"] = start + len(new)
+    turn["frames"][fi]["actions"][ai]["values"] = [new]
+    for action in turn["frames"][fi]["actions"]:  # the other acts of the mention (an INFORM beside an OFFER)
+        if action.get("slot") == span["slot"] and action.get("values") == [raw["turns"][ti]["utterance"][start:end]]:
+            action["values"] = [new]
+    return out
