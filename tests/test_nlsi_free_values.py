@@ -19,6 +19,7 @@ from csp_check.nlsi.readers import read_examples
 from csp_check.nlsi.release_faults import make_release, twin
 from csp_check.nlsi.schema import load_schema
 from csp_check.nlsi.spans import (
+    answered_counts,
     answered_name,
     date_spans,
     date_time_values,
@@ -335,3 +336,32 @@ def test_boolean_asked_about_an_offer_is_no_constraint(release):
     assert checker.check_calls(ex, [without_requests(c) for c in good], ctx).status.value == "consistent"
     ex.api_calls = [good[0].render()]
     assert checker.check(ex).status.value == "consistent"
+
+
+@needs_release
+def test_bare_number_answers_how_many_and_role_word_opens_no_name(release):
+    """Generator-style SGD dev turns: "how many bedrooms?" answered "I think two is fine" states
+    ``number_of_beds`` (not a time or a second number: "at 2 pm", "2 rooms for 3 days"); "From SD,
+    this Saturday" answers no car name. The count's change is flagged (P3)."""
+    assert answered_counts([("agent", "Sure, how many bedrooms?"), ("user", "I think two is fine")]) == [("bed", "2")]
+    assert answered_counts([("agent", "How many rooms?"), ("user", "at 2 pm please")]) == []
+    assert answered_counts([("agent", "How many days?"), ("user", "2 rooms for 3 days")]) == []
+    assert answered_counts([("user", "How many rooms?"), ("agent", "Two")]) == []
+    assert answered_name("From SD, this Saturday, around evening 4:30") is None
+    assert answered_name("Nobody Can Save Me.") == "Nobody Can Save Me"
+    checker = release[0]
+    text = "User: Can you help me find an apartment please.\nAgent: Sure, how many bedrooms?\nUser: I think two is fine\n"
+    gold = 'GetHomes(number_of_beds="2")'
+    assert _derived(checker, text) == [gold]
+    car = ("User: I need a rental car until 3rd of March\nAgent: From which city do you want to rent a car? What day "
+           "and time do you want to pick it up?\nUser: From SD, this Saturday, around evening 4:30\n")
+    assert _derived(checker, car) == [
+        'GetRentalCars(dropoff_date="3rd of March", pickup_city="SD", pickup_date="this Saturday", pickup_time="evening 4:30")']
+    ex = Example(example_id="x", user_utterance=text, applicable_standing_instructions=[], api_calls=[gold],
+                 all_standing_instructions=[StandingInstruction(nl_instruction="If I ask for Hotels, my preference is that it has wifi")])
+    ctx = checker.context(ex)
+    calls = parse_calls([gold])[0]
+    assert checker.check_calls(ex, calls, ctx).status.value == "consistent"
+    fault = make_release("count_changed", ctx, calls, random.Random(0))
+    assert fault is not None
+    assert any(v.family == "P3" for v in checker.check_calls(ex, fault.calls, ctx).violations), fault.detail

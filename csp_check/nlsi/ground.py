@@ -247,7 +247,7 @@ def _free_values(g: Grounding, parser: InstructionParser, example: Example, rule
                     vals.pop(s, None)
                 vals[roles[role][0]] = place
     settle(schema, g.values, rules)
-    head_count_values(g.values, g.domains, schema, turns, rules)
+    head_count_values(g.values, g.domains, schema, turns, rules, split_turns(example.user_utterance))
     seen = False
     for d in g.domains:
         found = date_time_values(turns, service_slots(schema, d, rules, g.values.get(d, {})))
