@@ -365,3 +365,28 @@ def test_bare_number_answers_how_many_and_role_word_opens_no_name(release):
     fault = make_release("count_changed", ctx, calls, random.Random(0))
     assert fault is not None
     assert any(v.family == "P3" for v in checker.check_calls(ex, fault.calls, ctx).violations), fault.detail
+
+
+@needs_release
+def test_travel_request_words_and_free_as_the_speakers_time(release):
+    """Generator-style SGD dev turns: "child-friendly places to go", "a view point" ask for
+    Travel; "I am free for some days" is the speaker's time, no ``free_entry`` ("free
+    attractions" is). The free entry added where only "I'm free" was said is flagged (P2); the
+    same call after "free attractions" is consistent."""
+    checker = release[0]
+    kids = ("User: I'm going out with the family and need some child-friendly places to go. Can you help?\nAgent: I "
+            "sure can. Where would you like me to look?\nUser: In Toronto, Ontario please\n")
+    assert _derived(checker, kids) == ['GetTravel(good_for_kids="True", location="Toronto, Ontario")']
+    assert _derived(checker, "User: I have a plan to go for a view point in LAX.\n") == ['GetTravel(location="LAX")']
+    free = "User: I am free for some days and wish to go outdoors. Are there any beautiful destinations to visit in Paris?\n"
+    assert _derived(checker, free) == ['GetTravel(location="Paris")']
+    wants = "User: I'm free this weekend, find me free attractions in Paris.\n"
+    assert _derived(checker, wants) == ['GetTravel(free_entry="True", location="Paris")']
+    profile = [StandingInstruction(nl_instruction="If I ask for Hotels, my preference is that it has wifi")]
+    for text, ok in ((free, False), (wants, True)):
+        call = 'GetTravel(free_entry="True", location="Paris")'
+        ex = Example(example_id="x", user_utterance=text, applicable_standing_instructions=[], api_calls=[call],
+                     all_standing_instructions=profile)
+        report = checker.check_calls(ex, parse_calls([call])[0], checker.context(ex))
+        assert (report.status.value == "consistent") == ok, report.violations
+        assert ok or any(v.family == "P2" for v in report.violations)
