@@ -24,6 +24,7 @@ from csp_check.nlsi.spans import (
     date_spans,
     date_time_values,
     destinations,
+    in_places,
     offered_name,
     role_places,
     time_spans,
@@ -390,3 +391,28 @@ def test_travel_request_words_and_free_as_the_speakers_time(release):
         report = checker.check_calls(ex, parse_calls([call])[0], checker.context(ex))
         assert (report.status.value == "consistent") == ok, report.violations
         assert ok or any(v.family == "P2" for v in report.violations)
+
+
+@needs_release
+def test_weather_for_a_place_named_later(release):
+    """Generator-style SGD dev turns: "how's the weather for Kenwood" after "the weather in
+    Nairobi, Kenya" asks for Kenwood (the later place); the place moved is flagged (P3), its
+    re-cased twin is not."""
+    assert in_places("Alright, how's the weather for Kenwood on March 5th 2019?") == ["Kenwood"]
+    assert in_places("I need a table for Tuesday") == []
+    checker = release[0]
+    text = ("User: Can you tell me what the weather is like in Nairobi, Kenya.\nAgent: The temperature average during "
+            "the day is 105 degrees Fahrenheit. And there's also a 0 percent chance it will rain.\nUser: Alright, how's "
+            "the weather for Kenwood on March 5th 2019?\n")
+    gold = 'GetWeather(city="Kenwood", date="March 5th 2019")'
+    assert _derived(checker, text) == [gold]
+    ex = Example(example_id="x", user_utterance=text, applicable_standing_instructions=[], api_calls=[gold],
+                 all_standing_instructions=[StandingInstruction(nl_instruction="If I ask for Hotels, my preference is that it has wifi")])
+    ctx = checker.context(ex)
+    calls = parse_calls([gold])[0]
+    assert checker.check_calls(ex, calls, ctx).status.value == "consistent"
+    fault = make_release("free_value_moved", ctx, calls, random.Random(0))
+    assert fault is not None
+    assert any(v.family == "P3" for v in checker.check_calls(ex, fault.calls, ctx).violations), fault.detail
+    good = twin("free_value_moved", ctx, calls, random.Random(0))
+    assert good is not None and checker.check_calls(ex, good, ctx).status.value == "consistent"

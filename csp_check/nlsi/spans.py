@@ -349,14 +349,15 @@ _OPENERS = {"please", "thanks", "thank", "can", "could", "would", "will", "what"
 
 def in_places(turn: str) -> list[str]:
     """Capitalised spans (1–4 words, "I", months and weekdays never) right after "in",
-    "around", "near" or "area of" in one user turn, with a place after a comma that is
+    "around", "near", "area of" or "weather for" / "forecast for" in one user turn, with a place after a comma that is
     capitalised too ("in Olema, California", "in Nairobi, Kenya", "in Fresno, CA"), in order.
     The place of a domain with one place slot ("the weather in Guerneville")."""
     toks = _TOKEN.findall(turn)
     out = []
     for i, tok in enumerate(toks):
         low = tok.lower()
-        if not (low in _IN_WORDS or (low == "of" and i and toks[i - 1].lower() == "area")):
+        if not (low in _IN_WORDS or (low == "of" and i and toks[i - 1].lower() == "area")
+                or (low == "for" and i and toks[i - 1].lower() in ("weather", "forecast"))):
             continue
         span, j = _caps(toks, i + 1)
         if not span:
