@@ -19,10 +19,12 @@ from csp_check.nlsi.readers import read_examples
 from csp_check.nlsi.release_faults import make_release, twin
 from csp_check.nlsi.schema import load_schema
 from csp_check.nlsi.spans import (
+    answered_counts,
     answered_name,
     date_spans,
     date_time_values,
     destinations,
+    in_places,
     offered_name,
     role_places,
     time_spans,
@@ -335,3 +337,82 @@ def test_boolean_asked_about_an_offer_is_no_constraint(release):
     assert checker.check_calls(ex, [without_requests(c) for c in good], ctx).status.value == "consistent"
     ex.api_calls = [good[0].render()]
     assert checker.check(ex).status.value == "consistent"
+
+
+@needs_release
+def test_bare_number_answers_how_many_and_role_word_opens_no_name(release):
+    """Generator-style SGD dev turns: "how many bedrooms?" answered "I think two is fine" states
+    ``number_of_beds`` (not a time or a second number: "at 2 pm", "2 rooms for 3 days"); "From SD,
+    this Saturday" answers no car name. The count's change is flagged (P3)."""
+    assert answered_counts([("agent", "Sure, how many bedrooms?"), ("user", "I think two is fine")]) == [("bed", "2")]
+    assert answered_counts([("agent", "How many rooms?"), ("user", "at 2 pm please")]) == []
+    assert answered_counts([("agent", "How many days?"), ("user", "2 rooms for 3 days")]) == []
+    assert answered_counts([("user", "How many rooms?"), ("agent", "Two")]) == []
+    assert answered_name("From SD, this Saturday, around evening 4:30") is None
+    assert answered_name("Nobody Can Save Me.") == "Nobody Can Save Me"
+    checker = release[0]
+    text = "User: Can you help me find an apartment please.\nAgent: Sure, how many bedrooms?\nUser: I think two is fine\n"
+    gold = 'GetHomes(number_of_beds="2")'
+    assert _derived(checker, text) == [gold]
+    car = ("User: I need a rental car until 3rd of March\nAgent: From which city do you want to rent a car? What day "
+           "and time do you want to pick it up?\nUser: From SD, this Saturday, around evening 4:30\n")
+    assert _derived(checker, car) == [
+        'GetRentalCars(dropoff_date="3rd of March", pickup_city="SD", pickup_date="this Saturday", pickup_time="evening 4:30")']
+    ex = Example(example_id="x", user_utterance=text, applicable_standing_instructions=[], api_calls=[gold],
+                 all_standing_instructions=[StandingInstruction(nl_instruction="If I ask for Hotels, my preference is that it has wifi")])
+    ctx = checker.context(ex)
+    calls = parse_calls([gold])[0]
+    assert checker.check_calls(ex, calls, ctx).status.value == "consistent"
+    fault = make_release("count_changed", ctx, calls, random.Random(0))
+    assert fault is not None
+    assert any(v.family == "P3" for v in checker.check_calls(ex, fault.calls, ctx).violations), fault.detail
+
+
+@needs_release
+def test_travel_request_words_and_free_as_the_speakers_time(release):
+    """Generator-style SGD dev turns: "child-friendly places to go", "a view point" ask for
+    Travel; "I am free for some days" is the speaker's time, no ``free_entry`` ("free
+    attractions" is). The free entry added where only "I'm free" was said is flagged (P2); the
+    same call after "free attractions" is consistent."""
+    checker = release[0]
+    kids = ("User: I'm going out with the family and need some child-friendly places to go. Can you help?\nAgent: I "
+            "sure can. Where would you like me to look?\nUser: In Toronto, Ontario please\n")
+    assert _derived(checker, kids) == ['GetTravel(good_for_kids="True", location="Toronto, Ontario")']
+    assert _derived(checker, "User: I have a plan to go for a view point in LAX.\n") == ['GetTravel(location="LAX")']
+    free = "User: I am free for some days and wish to go outdoors. Are there any beautiful destinations to visit in Paris?\n"
+    assert _derived(checker, free) == ['GetTravel(location="Paris")']
+    wants = "User: I'm free this weekend, find me free attractions in Paris.\n"
+    assert _derived(checker, wants) == ['GetTravel(free_entry="True", location="Paris")']
+    profile = [StandingInstruction(nl_instruction="If I ask for Hotels, my preference is that it has wifi")]
+    for text, ok in ((free, False), (wants, True)):
+        call = 'GetTravel(free_entry="True", location="Paris")'
+        ex = Example(example_id="x", user_utterance=text, applicable_standing_instructions=[], api_calls=[call],
+                     all_standing_instructions=profile)
+        report = checker.check_calls(ex, parse_calls([call])[0], checker.context(ex))
+        assert (report.status.value == "consistent") == ok, report.violations
+        assert ok or any(v.family == "P2" for v in report.violations)
+
+
+@needs_release
+def test_weather_for_a_place_named_later(release):
+    """Generator-style SGD dev turns: "how's the weather for Kenwood" after "the weather in
+    Nairobi, Kenya" asks for Kenwood (the later place); the place moved is flagged (P3), its
+    re-cased twin is not."""
+    assert in_places("Alright, how's the weather for Kenwood on March 5th 2019?") == ["Kenwood"]
+    assert in_places("I need a table for Tuesday") == []
+    checker = release[0]
+    text = ("User: Can you tell me what the weather is like in Nairobi, Kenya.\nAgent: The temperature average during "
+            "the day is 105 degrees Fahrenheit. And there's also a 0 percent chance it will rain.\nUser: Alright, how's "
+            "the weather for Kenwood on March 5th 2019?\n")
+    gold = 'GetWeather(city="Kenwood", date="March 5th 2019")'
+    assert _derived(checker, text) == [gold]
+    ex = Example(example_id="x", user_utterance=text, applicable_standing_instructions=[], api_calls=[gold],
+                 all_standing_instructions=[StandingInstruction(nl_instruction="If I ask for Hotels, my preference is that it has wifi")])
+    ctx = checker.context(ex)
+    calls = parse_calls([gold])[0]
+    assert checker.check_calls(ex, calls, ctx).status.value == "consistent"
+    fault = make_release("free_value_moved", ctx, calls, random.Random(0))
+    assert fault is not None
+    assert any(v.family == "P3" for v in checker.check_calls(ex, fault.calls, ctx).violations), fault.detail
+    good = twin("free_value_moved", ctx, calls, random.Random(0))
+    assert good is not None and checker.check_calls(ex, good, ctx).status.value == "consistent"

@@ -183,11 +183,13 @@ NOT_VALUE_BEFORE: dict[str, set[str]] = {
 FUNCTION_WORDS = {"to", "go", "out", "in", "on", "at", "up", "the", "a", "an", "do", "get", "me", "my", "it", "for",
                   "of", "and", "or", "with", "all", "so", "be", "is", "are", "i", "you", "we", "just", "going"}
 
-#: A value word after one of these words is a pronoun, no value ("find me one", "a good one",
-#: "the best one" say no count): ``{value word: previous words}``.
+#: A value or slot word after one of these words is a pronoun, no value ("find me one", "a good one",
+#: "the best one" say no count), or the speaker's state ("I'm free" names no free entry):
+#: ``{word: previous words}``.
 NOT_VALUE_AFTER: dict[str, set[str]] = {
     "one": {"me", "us", "the", "a", "an", "any", "good", "nice", "best", "great", "cheap", "another", "this", "that",
             "which", "each", "every", "other", "new", "right", "perfect", "fine", "decent", "first"},
+    "free": {"am", "'m", "'re", "m", "re"},  # "I am free for some days": the speaker's time, no free entry
 }
 
 #: Words that ask for a domain in a dialogue though they name none of its cue phrases; read by
@@ -206,7 +208,8 @@ REQUEST_CUES: dict[str, list[str]] = {
     "Hotels": ["a room", "stay the night", "place to stay"],
     "Homes": ["apartment", "apartments", "residence", "place to live", "lease", "condo", "property to rent"],
     "Banks": ["balance", "my account", "checking account", "savings account", "bank balance"],
-    "Travel": ["attraction", "tourist", "landmark", "museum", "places to see"],
+    "Travel": ["attraction", "tourist", "landmark", "museum", "places to see", "places to go", "place to go",
+               "places to visit", "place to visit", "destinations to visit", "view point", "viewpoint", "sightseeing"],
     "Services": ["therapist", "psychiatrist", "psychologist", "counselor", "counsellor", "counseling"],
     "Weather": ["rain", "raining", "rainy", "sunny", "temperature", "humidity", "humid", "windy", "forecast"],
     "Dentists": ["teeth", "tooth", "dental"],

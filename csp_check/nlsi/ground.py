@@ -131,11 +131,11 @@ def ground(example: Example, parser: InstructionParser, use_annotation: bool = T
         doc, ms = parser.mentions(turn)
         docs.append(doc)
         words = [t.lower_ for t in doc]
-        ms = [m for m in ms if m.kind != "value" or (any(
+        ms = [m for m in ms if (m.kind != "value" or (any(
             _name_cased(schema, d, *o.split("\x00"), m, words) for d, o in m.options)  # "help me" is not the song "Help"
             and not (m.end < len(words) and words[m.end] in NOT_VALUE_BEFORE.get(m.text.lower(), ()))  # "one way"
-            and not (m.start > 0 and words[m.start - 1] in NOT_VALUE_AFTER.get(m.text.lower(), ()))  # "find me one"
-            and not set(words[m.start : m.end]) <= FUNCTION_WORDS)]  # "I want to go out": no cuisine "to-go"
+            and not set(words[m.start : m.end]) <= FUNCTION_WORDS))  # "I want to go out": no cuisine "to-go"
+            and not (m.start > 0 and words[m.start - 1] in NOT_VALUE_AFTER.get(m.text.lower(), ()))]  # "find me one", "I'm free"
         mentions.append((words, ms))
     weak: list[str] = []
     named = {next(iter(m.options))[0] for _, ms in mentions for m in ms if m.kind == "domain"}
@@ -247,7 +247,7 @@ def _free_values(g: Grounding, parser: InstructionParser, example: Example, rule
                     vals.pop(s, None)
                 vals[roles[role][0]] = place
     settle(schema, g.values, rules)
-    head_count_values(g.values, g.domains, schema, turns, rules)
+    head_count_values(g.values, g.domains, schema, turns, rules, split_turns(example.user_utterance))
     seen = False
     for d in g.domains:
         found = date_time_values(turns, service_slots(schema, d, rules, g.values.get(d, {})))
@@ -512,8 +512,8 @@ def _paraphrased_values(g: Grounding, schema, user_text: str) -> None:
                     at = text.find(f" {n} ")
                     if not n or at < 0 or (info.is_boolean and f" {n} " in asked_text):
                         continue
-                    before = set(words[max(0, len(text[:at].split()) - 3) : len(text[:at].split())])
-                    if not before & NEGATIONS:
+                    k = len(text[:at].split())
+                    if not set(words[max(0, k - 3) : k]) & NEGATIONS and words[k - 1 : k] not in [[w] for w in NOT_VALUE_AFTER.get(n, ())]:
                         found.setdefault(slot, set()).add(canon)
         for slot, canons in found.items():
             g.implied |= {normalize(c) for c in canons}

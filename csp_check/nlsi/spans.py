@@ -207,6 +207,8 @@ REQUEST_VERBS = {"play", "find", "book", "get", "search", "show", "reserve", "tr
 #: before a comma.
 _NO_NAME = {"yes", "yeah", "yep", "sure", "ok", "okay", "no", "nope", "thanks", "thank", "great", "perfect",
             "fine", "alright", "hi", "hello", "hey", "well", "actually", "hmm", "um", "oh", "please", "cool"}
+#: Role words of a place or a time that open no name ("From SD, this Saturday": a pickup city).
+_ROLE_OPENERS = {"from", "until", "till", "around", "near"}
 
 
 def answered_name(answer: str) -> str | None:
@@ -214,13 +216,15 @@ def answered_name(answer: str) -> str | None:
     first clause is and a comment follows the comma ("Breakthrough, I hear it's good."; not an
     answer word: "Yes, …", :data:`_NO_NAME`): 1–8 title-cased words (small words inside
     allowed), a leading request verb dropped ("Play Business Dinners" → ``Business Dinners``);
-    else None."""
+    else None; never one a place's or time's role word opens ("From SD, …", :data:`_ROLE_OPENERS`)."""
     toks = _TOKEN.findall(answer.strip().rstrip(".!"))
     if len(toks) > 1 and toks[0].lower() in REQUEST_VERBS:
         toks = toks[1:]
     if "," in toks and toks.index(",") > 0 and toks[0].lower() not in _NO_NAME:
         toks = toks[: toks.index(",")]
     span = _title_span(toks)
+    if span and span[0].lower() in _ROLE_OPENERS:
+        return None
     return " ".join(span) if span and len(span) == len(toks) and len(span) <= 8 else None
 
 
@@ -313,6 +317,30 @@ def unit_counts(turn: str) -> list[tuple[str, str]]:
     return out
 
 
+_HOW_MANY = re.compile(r"\bhow\s+many\s+(?:[a-z]+\s+)?(room|day|night|bed|bath|bedroom|bathroom)s?\b", re.IGNORECASE)
+_NUMBER = re.compile(r"(?<![\w:$.])(\d{1,2}|" + "|".join(_NUM) + r")(?![\w:])", re.IGNORECASE)
+
+
+def answered_counts(turns: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """``(unit, digits)`` for an agent question "how many <unit>?" (a unit of :func:`unit_counts`)
+    that the next user turn answers with one number and no unit or time after it ("How many
+    bedrooms?" "I think two is fine" → ``("bed", "2")``); ``turns``: ``(speaker, text)`` in order
+    (:func:`~csp_check.nlsi.models.split_turns`). An answer with two numbers, or one a unit, a
+    time or a date follows, is left to the other readings."""
+    out = []
+    for (who, question), (nxt, answer) in zip(turns, turns[1:]):
+        asked = _HOW_MANY.search(question) if who == "agent" and nxt == "user" else None
+        nums = _NUMBER.findall(answer) if asked else []
+        if not asked or len(nums) != 1 or unit_counts(answer) or head_counts(answer):
+            continue
+        after = answer[answer.lower().find(nums[0].lower()) + len(nums[0]):].split()[:1]
+        if after and after[0].lower().strip(".,!?") in ("am", "pm", "o'clock", "in", "of", *MONTHS):
+            continue
+        unit = asked.group(1).lower()
+        out.append((_UNIT_SLOT.get(unit, unit), _NUM.get(nums[0].lower(), nums[0])))
+    return out
+
+
 _IN_WORDS = {"in", "around", "near"}
 #: Words that open a new clause after a comma ("in Paris, Please book it"): no part of a place.
 _OPENERS = {"please", "thanks", "thank", "can", "could", "would", "will", "what", "how", "and", "but", "also", "is",
@@ -321,14 +349,15 @@ _OPENERS = {"please", "thanks", "thank", "can", "could", "would", "will", "what"
 
 def in_places(turn: str) -> list[str]:
     """Capitalised spans (1–4 words, "I", months and weekdays never) right after "in",
-    "around", "near" or "area of" in one user turn, with a place after a comma that is
+    "around", "near", "area of" or "weather for" / "forecast for" in one user turn, with a place after a comma that is
     capitalised too ("in Olema, California", "in Nairobi, Kenya", "in Fresno, CA"), in order.
     The place of a domain with one place slot ("the weather in Guerneville")."""
     toks = _TOKEN.findall(turn)
     out = []
     for i, tok in enumerate(toks):
         low = tok.lower()
-        if not (low in _IN_WORDS or (low == "of" and i and toks[i - 1].lower() == "area")):
+        if not (low in _IN_WORDS or (low == "of" and i and toks[i - 1].lower() == "area")
+                or (low == "for" and i and toks[i - 1].lower() in ("weather", "forecast"))):
             continue
         span, j = _caps(toks, i + 1)
         if not span:

@@ -10,22 +10,28 @@ from csp_check.nlsi.cues import ACCEPT_CUES, COUNT_UNITS
 from csp_check.nlsi.instructions import InstructionParser, Rule
 from csp_check.nlsi.models import split_turns
 from csp_check.nlsi.schema import NlsiSchema, normalize
-from csp_check.nlsi.spans import head_counts, unit_counts
+from csp_check.nlsi.spans import answered_counts, head_counts, unit_counts
 from csp_check.nlsi.variants import service_slots
 
 
 def head_count_values(values: dict[str, dict[str, str]], domains: list[str], schema: NlsiSchema, turns: list[str],
-                      rules: list[Rule]) -> None:
+                      rules: list[Rule], dialogue: list[tuple[str, str]] | None = None) -> None:
     """Counts by their unit word (:func:`~csp_check.nlsi.spans.unit_counts`: "one hotel room",
     "two bedrooms") in the chosen service's ``number_of_<unit>`` slot; a requested domain with no
     head count stated gets the last one the user's words name
     (:func:`~csp_check.nlsi.spans.head_counts`: "a cab for two", "three people", "two of us"), in
     its chosen service's first person-count slot (:data:`~csp_check.nlsi.cues.COUNT_UNITS`
     ``people``), when the slot may hold it. ``values`` (``{domain: {slot: value}}``) is updated
-    in place for the requested ``domains``; ``turns``: the user's turns."""
+    in place for the requested ``domains``; ``turns``: the user's turns. A count the user gives
+    as a bare number to the agent's "how many <unit>?" (:func:`~csp_check.nlsi.spans.answered_counts`;
+    ``dialogue``: every turn, ``(speaker, text)``) fills the unit's slot when nothing else has."""
     units = [u for turn in turns for u in unit_counts(turn)]
     for d in domains:
         slots = service_slots(schema, d, rules, values.get(d, {}))
+        for unit, n in answered_counts(dialogue or []):  # "How many bedrooms?" "Two is fine": unless said with its unit
+            slot = next((s for s in slots if s.startswith("number_of_") and s[10:].rstrip("s") == unit), None)
+            if slot is not None and not values.get(d, {}).get(slot) and schema.value_ok(d, slot, n):
+                values.setdefault(d, {})[slot] = n
         for unit, n in units:  # "one hotel room": number_of_rooms, whatever else "one" may be
             slot = next((s for s in slots if s.startswith("number_of_") and s[10:].rstrip("s") == unit), None)
             if slot is not None and schema.value_ok(d, slot, n):
