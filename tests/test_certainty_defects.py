@@ -74,7 +74,7 @@ def verdict(dialogue: Dialogue):
     ("name", "in and", True), ("name", "the place", False), ("leaveAt", "every hour", False),
     ("book time", "noon", False), ("area", "for", True),
     ("name", "01223351241", True), ("restaurant_name", "01223 365068", True), ("phone", "01223365068", False),
-    ("address", "12 hills road", False), ("ref", "00000013", False), ("name", "tr1234", False),
+    ("address", "12 hills road", False), ("appointment_date", "2019-03-01", False), ("pickup_date", "2019-03-11", False), ("ref", "00000013", False), ("name", "tr1234", False),
 ])
 def test_a_value_not_of_its_slots_shape_is_an_annotation_defect(slot, said, defect):
     assert (words.not_a_value(slot, said) is not None) is defect

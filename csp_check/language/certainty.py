@@ -325,10 +325,10 @@ SHAPES: tuple[tuple[re.Pattern[str], re.Pattern[str], str], ...] = (
                 r"three|four|five|six|seven|eight|nine|ten|eleven|twelve)\b", re.I), "a time"),
 )
 #: A phone number's shape (seven digits at least, nothing but digits and separators), and the
-#: slots whose values may be such digits: as the value of any other slot ("01223365068" as a
-#: name) the words are no value of it.
+#: slots whose values may be such digits (a date's "2019-03-01" too): as the value of any other
+#: slot ("01223365068" as a name) the words are no value of it.
 PHONE_SHAPE = re.compile(r"^\+?(?:\d[\s().-]{0,2}){7,}$")
-NUMERIC_SLOT = re.compile(r"phone|number|ref|(^|_)id$|trainid|code|zip|postal|price|fee|cost|fare|time|count|choice|"
+NUMERIC_SLOT = re.compile(r"phone|number|ref|(^|_)id$|trainid|code|zip|postal|price|fee|cost|fare|time|date|count|choice|"
                           r"people|stars|stay|duration|amount|total|balance|account|card|rating|num", re.I)
 #: Words that name no value of any slot: articles, prepositions, conjunctions, pronouns, and the
 #: words of a vague amount or a list's rest ("a few others", "several more").
