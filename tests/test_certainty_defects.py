@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from csp_check.faults.reading_twins import GENERATORS as DEFECTS
+from csp_check.faults.twins import edit
 from csp_check.language import certainty as words
 from csp_check.models import Dialogue, Span, Status
 from csp_check.pipeline import check_dialogue, load_corpus
@@ -73,7 +74,7 @@ def verdict(dialogue: Dialogue):
     ("name", "in and", True), ("name", "the place", False), ("leaveAt", "every hour", False),
     ("book time", "noon", False), ("area", "for", True),
     ("name", "01223351241", True), ("restaurant_name", "01223 365068", True), ("phone", "01223365068", False),
-    ("address", "12 hills road", False), ("ref", "00000013", False), ("name", "tr1234", False),
+    ("address", "12 hills road", False), ("appointment_date", "2019-03-01", False), ("pickup_date", "2019-03-11", False), ("ref", "00000013", False), ("name", "tr1234", False),
 ])
 def test_a_value_not_of_its_slots_shape_is_an_annotation_defect(slot, said, defect):
     assert (words.not_a_value(slot, said) is not None) is defect
@@ -154,3 +155,43 @@ def test_defect_twins_are_not_certain_their_faults_are(name):
     for dialogue_id, (fault, twin) in pairs:
         assert check_dialogue(fault, kb()).status is Status.INCONSISTENT, (name, dialogue_id, "fault not certain")
         assert check_dialogue(twin, kb()).status is not Status.INCONSISTENT, (name, dialogue_id, "twin certain")
+
+
+@needs_multiwoz
+def test_any_annotated_as_a_train_id_is_a_defect_a_train_the_search_lacks_is_not():
+    """"any" reads as dontcare, which no train id takes: the span is stale, not a value said."""
+    d = work("PMUL1636")  # 15: "Train TR4987 will get you there by 10:08 . Do you need any tickets today ?"
+    assert verdict(d)[0] is Status.CONSISTENT
+    status, reasons = verdict(edited(d, 15, "trainID", words_at="any"))
+    assert status is Status.UNCERTAIN and all("annotation defect" in r for r in reasons), reasons
+    assert verdict(edited(d, 15, "trainID", text=("TR4987", "TR6699")))[0] is Status.INCONSISTENT
+
+
+@needs_multiwoz
+def test_a_typo_of_centre_in_a_name_the_kb_spells_center_is_a_variant_another_name_is_not():
+    d = work("PMUL4976")  # 11: "… The nandos city centre is a great place to eat ." (KB: nandos city center)
+    assert verdict(d)[0] is Status.CONSISTENT
+    status, reasons = verdict(edited(d, 11, "name", text=("nandos city centre", "nandos city cnetre")))
+    assert status is Status.UNCERTAIN and all("surface variant" in r for r in reasons), reasons
+    name = next(a.span for a in d.turns[11].acts if a.slot == "name")
+    assert verdict(edit(d, 11, name, "gourmet burger kitchen"))[0] is Status.INCONSISTENT
+
+
+@needs_multiwoz
+def test_a_filter_right_before_another_domains_kind_is_for_review_before_its_own_it_is_not():
+    """"… a restaurant called nandos city centre I also need a expensive hotel": one sentence names
+    both kinds, but "expensive" is of the hotel; "a expensive restaurant" is the restaurant's."""
+    d = work("PMUL3880")  # 4: "Great I am also looking for a restaurant called nandos city centre"
+    base = d
+    assert verdict(base)[0] is Status.CONSISTENT
+    said = "nandos city centre"
+
+    def asked(kind: str) -> Dialogue:  # the words, their act and the belief state's filter
+        out = edited(base, 4, "", text=(said, f"{said} I also need a expensive {kind} ."), add=("restaurant", "pricerange", "expensive"))
+        turns = [t if t.index < 4 else t.model_copy(update={"state": {
+            **t.state, "restaurant": {**t.state["restaurant"], "pricerange": ["expensive"]}}}) for t in out.turns]
+        return out.model_copy(update={"turns": turns})
+
+    status, reasons = verdict(asked("hotel"))
+    assert status is Status.UNCERTAIN and all("hotel domain" in r for r in reasons), reasons
+    assert verdict(asked("restaurant"))[0] is Status.INCONSISTENT

@@ -7,11 +7,12 @@ from __future__ import annotations
 from functools import cache
 
 import pytest
-from support.data import MULTIWOZ_DB, needs_multiwoz
+from support.data import MULTIWOZ_DB, MULTIWOZ_VAL, needs_multiwoz, needs_multiwoz_val
 
+from csp_check.faults.twins import edit
 from csp_check.language import certainty as words
-from csp_check.models import Dialogue, Span, Turn
-from csp_check.pipeline import check_dialogue
+from csp_check.models import Dialogue, Span, Status, Turn
+from csp_check.pipeline import check_dialogue, load_corpus
 from csp_check.readers.kb import load_kb
 
 PAPER = ["C1", "C2", "C3", "C4", "C5", "C6"]
@@ -68,6 +69,31 @@ def test_a_number_of_a_set_said_before_is_a_part_not_a_total(text: str, part: st
         return
     start = text.index(part)
     assert words.not_a_total(text, Span(start=start, end=start + len(part))) is not None
+
+
+@pytest.mark.parametrize("text", [
+    "I am showing 6 of them .", "I actually have 10 of them . Did you have a certain type in mind ?",
+    "Yes , around 9 of them actually !", "All approximately 3 of the expensive hotels have free wifi .",
+])  # fmt: skip
+def test_of_them_naming_the_set_counted_is_a_total(text: str) -> None:
+    """No number before it, no predicate of its own: "of them" names what the number counts."""
+    number = next(w for w in text.split() if w.isdigit())
+    start = text.index(number)
+    assert words.not_a_total(text, Span(start=start, end=start + len(number))) is None
+
+
+@needs_multiwoz_val
+def test_a_count_said_as_n_of_them_is_checked_on_real_val() -> None:
+    """PMUL2190 (work half) turn 5 counts the cheap italian restaurants of the centre ("I am showing
+    3 of them"; the KB has 3): said as 6, the count is false by every reading, certain."""
+    dialogue = next(d for d in load_corpus([MULTIWOZ_VAL], kb=kb()) if not isinstance(d, Exception) and d.id == "PMUL2190")
+    assert check_dialogue(dialogue, kb(), PAPER).status is Status.CONSISTENT
+    turn = dialogue.turns[5]
+    act = next(a for a in turn.acts if a.slot == "choice" and a.span is not None)
+    said = turn.utterance[act.span.start : act.span.end]
+    assert f"{said} of them" in turn.utterance
+    report = check_dialogue(edit(dialogue, 5, act.span, "6"), kb(), PAPER)  # the text only: it is the truth
+    assert any(v.certain and v.constraint.value == "C6" for v in report.violations)
 
 
 @pytest.mark.parametrize(("utterance", "lifts"), [

@@ -20,7 +20,6 @@ pytestmark = needs_multiwoz_val
 PAIRS = 4
 #: Classes whose sample still has a miss (benchmarks/twins.py --misses lists them): strict, so a fix shows.
 KNOWN_MISSES = {"relaxed": "the generator finds no place (a user filter two turns before the offer)",
-                "variant": "a name swap read as another entity",
                 "binding": "the fault's attribute is bound to no claim (no violation)"}
 
 

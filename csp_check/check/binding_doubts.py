@@ -175,7 +175,8 @@ def other_domain_kind(ctx, constraint: Constraint, family: str, scope: list[Vari
 def filter_of_another_domain(ctx, constraint: Constraint, family: str, scope: list[Variable]) -> str | None:
     """C4 / C5 / C6: a user's filter said in a sentence that names a kind of another domain and
     none of its own ("What kind of attraction is that? I also need a cheap hotel" read as a cheap
-    attraction), or in a sentence naming no kind that answers a question naming one ("What price
+    attraction) or right before such a kind ("… a restaurant called X I also need a expensive
+    hotel"), or in a sentence naming no kind that answers a question naming one ("What price
     range would you like the persian restaurant to be?" — "Also expensive." read for a hotel):
     which domain the value is of is not settled; uncertain when the instance holds without it. A
     kind after "as the", "near the" ("the same price range as the hotel") is a reference point."""
@@ -190,7 +191,7 @@ def filter_of_another_domain(ctx, constraint: Constraint, family: str, scope: li
             continue
         text = utterance(ctx, v)
         start, end = words.sentence(text, v.span)
-        other = _other_kind(kinds, v.domain, text[start:end])
+        other = _other_kind(kinds, v.domain, text[start:end]) or _kind_after(kinds, v.domain, text[v.span.end : end])
         if other is None and v.turn > 0 and not _other_kind(kinds, "", text[start:end], any_kind=True):
             before = ctx.dialogue.turns[v.turn - 1].utterance.rstrip()
             if before.endswith("?"):
@@ -216,6 +217,18 @@ def _other_kind(kinds: dict[str, set[str]], domain: str, sentence: str, any_kind
     if any_kind:
         return named[0] if named else None
     return None if domain in named else next(iter(named), None)
+
+
+#: The two words right after a value: the noun it modifies ("expensive| hotel", "cheap| place to stay").
+NEXT_WORDS = re.compile(r"^\s*((?:[a-z'-]+\s+)?[a-z'-]+)", re.I)
+
+
+def _kind_after(kinds: dict[str, set[str]], domain: str, after: str) -> str | None:
+    """The other domain whose kind the value modifies, said in the two words after it ("… called
+    nandos city centre I also need a expensive hotel": the sentence names a restaurant too, but
+    "expensive" is of the hotel)."""
+    m = NEXT_WORDS.match(after)
+    return _other_kind(kinds, domain, m.group(1)) if m else None
 
 
 def _kinds(ctx) -> dict[str, set[str]]:

@@ -40,7 +40,9 @@ Reading rules
   (the user never said its value; an entity's name the system gave is no search filter).
 - **Surface variants** (C5): a name, phone, postcode, address or id one edit away from the value
   of an entity that has the rest of the claim ("cv11ln" for cb11ln, "265" for "365 milton
-  road", "tr588" for tr5588), or equal to it but for spaces: a typo, not another entity.
+  road", "tr588" for tr5588), or equal to it but for spaces: a typo, not another entity. The
+  KB's value is taken in either spelling of "center" / "centre", "theater" / "theatre"
+  ("nandos city cnetre" for nandos city center).
 - **A proposed alternative** (C5): after a failed transaction (SGD ``NOTIFY_FAILURE``), a value
   the system offers for a slot of the failed call ("I could not book it. How about 6 pm
   instead?") proposes a new try, it does not say an entity has it: with the rest of the claim
@@ -67,12 +69,15 @@ Reading rules
   another reading holds.
 - **Another domain's kind** (C4–C6): the claim's sentence names a kind of another domain and
   none of its own ("there are no night clubs on the west" read as hotels); a user's filter whose
-  sentence does so ("I also need a cheap hotel" read for an attraction), or names no kind and
+  sentence does so ("I also need a cheap hotel" read for an attraction), or that the two words
+  after it give such a kind in a sentence naming both ("a restaurant called X I also need a
+  expensive hotel"), or names no kind and
   answers a question that does ("What price range would you like the persian restaurant to
   be?" — "Also expensive." read for a hotel); a kind after "as the", "near the" ("the same
   price range as the hotel") is a reference point. Uncertain where the instance holds without it.
 - **An annotation defect** (any family): a span whose words are not a value of its slot's kind —
-  not of its shape ("cb21ad" or "yes" as a phone, "v" as a train id) or function words only
+  not of its shape ("cb21ad" or "yes" as a phone, "v" or "any" as a train id: "any" is a
+  dontcare only of a slot whose values have one) or function words only
   ("for", "in and", "a few others" as a name) — or a clock time whose verb gives it the other
   slot of the trip ("leaving at 13:00 and arriving … at 13:51" with 13:51 annotated as the
   departure, unless the turn says the same time as a departure too): the annotation gave the
@@ -135,6 +140,7 @@ from csp_check.check.reading import (
     filters_of,
     near_in,
     rest_holds,
+    spellings,
     stated_anyway,
     utterance,
 )
@@ -370,7 +376,8 @@ def surface_variant(ctx, constraint: Constraint, family: str, scope: list[Variab
         said = {mine, normalize(var.text or "")} - {""}  # "nandos city cenrte" read as the entity nandos
         for e in rows:
             theirs = e.get(column) or ""
-            if theirs and any(near_in(x, theirs) for x in said) and excused(ctx, constraint, [], {name: theirs}):
+            if (theirs and any(near_in(x, form) for x in said for form in spellings(theirs))
+                    and excused(ctx, constraint, [], {name: theirs})):
                 return f"{column} {(var.text or mine)!r} is a surface variant of {theirs!r}"
     return None
 

@@ -88,6 +88,17 @@ def near_in(said: str, value: str) -> bool:
     return len(tokens) > size and any(near(" ".join(tokens[i : i + size]), value) for i in range(len(tokens) - size + 1))
 
 
+#: Words a KB and a text may spell the other way ("nandos city center" said "nandos city centre").
+SPELLINGS = {"center": "centre", "centre": "center", "theater": "theatre", "theatre": "theater"}
+
+
+def spellings(value: str) -> set[str]:
+    """``value`` and its form with each word of :data:`SPELLINGS` spelt the other way: a text's
+    one-edit variant of "centre" is two edits from the KB's "center"."""
+    other = " ".join(SPELLINGS.get(w, w) for w in value.split())
+    return {value, other}
+
+
 def stated_anyway(ctx, v: Variable) -> bool:
     """Whether ``v``'s act states its value even in a question: a confirmation restates what was
     agreed ("So you want an expensive restaurant, right?"), and a system act of a corpus whose

@@ -202,11 +202,13 @@ def annotation_defect(ctx, constraint: Constraint, family: str, scope: list[Vari
     gives it the other slot of the trip ("arrives in London at 11:07" annotated as a departure
     time: :func:`csp_check.language.certainty.time_role`): the annotation gave the words the wrong
     slot, or its offsets went stale. Excused only what breaks by it: a C5 / C6 instance that holds
-    without the variable, or (a time) with it read as the slot its verb gives."""
+    without the variable, or (a time) with it read as the slot its verb gives. Words read as
+    "dontcare" ("any") are checked so only for a slot whose values have no dontcare (a train id)."""
     reread: dict[str, str] = {}
     for v in scope:
-        if v.span is None or v.kind is not VariableKind.SLOT or ctx.assignment.get(v.name) == DONTCARE:
-            continue
+        if (v.span is None or v.kind is not VariableKind.SLOT
+                or (ctx.assignment.get(v.name) == DONTCARE and DONTCARE in ctx.csp.domains.get(v.slot_type, ()))):
+            continue  # "any" of a slot that takes dontcare is a reading; of one that takes none ("any" as a train id), a defect
         if (reason := words.not_a_value(v.slot, v.text)) and excused(ctx, constraint, [v.name]):
             return reason
         if other := _time_slot_said(ctx, v):

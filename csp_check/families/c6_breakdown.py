@@ -4,7 +4,9 @@ in a cheap price range"), is read count by count (:func:`breakdown`), not skippe
 
 Reading rules
 
-- The first amount of the turn is the *total* when its value is at least each later one's and its
+- A turn's one whole-number amount beside a vague count act ("several hotels and 11
+  guesthouses"; not "another": "one arrives at 17:23 and another at 18:23") is a breakdown too: the amount is a part, under its own clause's values.
+- The first amount of the turn is the *total* when no count act comes before it ("several"), its value is at least each later one's and its
   own clause (up to the next amount or the end of its sentence) gives no value of a slot a later
   amount's own words give: the total is checked under the search in force, its parts' values
   being no filter of it. When its clause does give such a value ("2 that are moderate priced and
@@ -26,6 +28,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from csp_check.language.certainty import vague_amount
 from csp_check.language.cues import bound_number, sentence_of
 from csp_check.language.normalize import NUMBER_WORDS
 from csp_check.models import DialogueAct, Span, Variable, VariableKind
@@ -82,10 +85,15 @@ def breakdown(ctx, turn: int, kb_id: str, columns: set[str], amounts: list[Varia
     """The turn's amounts read as a total and its parts (module doc); ``None`` when they cannot be
     (an amount without a span or a whole number). A clause also ends where another of the turn's
     count acts ``counted`` is spanned ("the other 2", which is no whole number)."""
-    if len(amounts) < 2 or any(a.span is None or not isinstance(a.value, int) for a in amounts):
+    if not amounts or any(a.span is None or not isinstance(a.value, int) for a in amounts):
         return None
     utterance = ctx.dialogue.turns[turn].utterance
+    if len(amounts) == 1 and not any(x.span is not None and x.span != amounts[0].span
+                                     and vague_amount(utterance[x.span.start : x.span.end]) for x in counted):
+        return None  # one amount is a breakdown only beside a vague count ("several hotels and 11 guesthouses"),
+        # not beside "another" ("one arrives at 17:23 and another at 18:23": entities, no count)
     ordered = sorted(amounts, key=lambda a: _span(a).start)
+    opening = min((x.span.start for x in counted if x.span is not None), default=_span(ordered[0]).start)
     clauses: list[list[Variable]] = []
     for a in ordered:
         end = min([sentence_of(utterance, _span(a))[1]]
@@ -93,8 +101,8 @@ def breakdown(ctx, turn: int, kb_id: str, columns: set[str], amounts: list[Varia
         clauses.append(_clause_values(ctx, turn, a, end, columns, mine))
     later_slots = {v.slot for vs in clauses[1:] for v in vs}
     first = ordered[0]
-    total = first if all(int(first.value) >= int(a.value) for a in ordered[1:]) and not any(
-        v.slot in later_slots for v in clauses[0]) else None
+    total = first if _span(first).start <= opening and all(int(first.value) >= int(a.value) for a in ordered[1:]) and not any(
+        v.slot in later_slots for v in clauses[0]) else None  # a count after a vague one ("several …") is a part
     parts: list[Part] = []
     said = {v.name for a, vs in zip(ordered, clauses) if a is not total for v in vs}
     after = _span(total).end if total is not None else -1

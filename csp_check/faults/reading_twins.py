@@ -11,7 +11,8 @@ class          twin (an annotation defect) / fault (an error of the text)
 =============  ==========================================================================
 defect         a stated phone / postcode / train id whose act's span is moved to words
                that are no such value (another act's words, taken from it, or a function
-               word of the turn) / the value's words become another entity's
+               word of the turn) / the value's words become another entity's, one that
+               is no edit away from an entity with the rest of the claim (no typo)
 time_role      a turn's leaving and arriving times ("leaves at 17:11 and arrives at 17:58")
                annotated with the two slots swapped / the arrival an hour later in the text
 other_domain   "I also need a cheap hotel ." before an offer of another domain, "cheap"
@@ -27,6 +28,7 @@ from __future__ import annotations
 import random
 import re
 
+from csp_check.check.reading import near
 from csp_check.families.c6_instance_count import CountInstance
 from csp_check.families.kb_common import KbFilterInstance
 from csp_check.families.primitives import count_matches
@@ -70,7 +72,14 @@ def defect(dialogue: Dialogue, kb: KnowledgeBase, rng: random.Random) -> Pair | 
         for a in acts:
             if a.span == v.span and a.slot == v.slot:
                 a.span = to
-        fault = edit(dialogue, v.turn, v.span, rng.choice(others).upper() if v.slot == "trainID" else rng.choice(others))
+        said = {col: csp.assignment[n] for i, (col, n) in enumerate(zip(c.columns, c.variables))
+                if col != v.slot and (not c.ops or c.ops[i] == "=")}
+        fitting = {str(e.get(v.slot)) for e in csp.kbs[c.kb] if all(e.get(col) in (None, x) for col, x in said.items())}
+        fitting.add(str(csp.assignment[v.name]))  # the entity's own value ("cb21tt" for cb21tl)
+        value = next((o for o in rng.sample(others, len(others)) if not any(near(o, x) for x in fitting)), None)
+        if value is None:
+            continue  # every other value is one edit from an entity with the rest: a typo by one reading
+        fault = edit(dialogue, v.turn, v.span, value.upper() if v.slot == "trainID" else value)
         return fault, twin
     return None
 

@@ -49,7 +49,11 @@ Reading rules
   number given a slot whose values have no such digits (a name, an address), or function
   words only ("for", "in and", "a few others", "several more").
 - **A part, not a total** (:func:`not_a_total`): besides an increment ("3 more") and a rating,
-  a number of a set said before ("2 of them are in the north", "three of those").
+  a number of a set said before ("2 of them are in the north", "three of those"): "N of them"
+  after another number of its utterance ("5 hotels , 2 of them in the north") or with a
+  predicate of its own ("2 of them are in the north", "2 of the hotels have wifi"). Without
+  either, "of them" only names the set the number counts ("I am showing 6 of them", "all 3 of the
+  expensive hotels"): a total.
 - **A time's role** (:func:`time_role`): the last verb of leaving ("leaves", "departing", "pick
   you up") or of arriving ("arrives", "get to", "be there", "putting you in") before a time in
   its sentence says which it is.
@@ -103,6 +107,15 @@ INCREMENT_AFTER = re.compile(r"^\s*(more|additional|extra|further|else)\b", re.I
 INCREMENT_BEFORE = re.compile(r"\b(another|an additional|a further)\s*$", re.I)
 #: Words after a number that make it a part of a set said before ("2 of them are in the north", "three of those").
 PART_AFTER = re.compile(r"^\s*(?:of|out of)\s+(?:them|those|these|which|the\b|its|their)", re.I)
+#: A number said before the part, in its utterance: the set the part is of ("5 hotels , 2 of them").
+SET_BEFORE = re.compile(r"\b(\d+|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|"
+                        r"sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|several|many|a few|a number of|"
+                        r"a lot of|lots of|plenty of)\b", re.I)
+#: The part's own predicate, a verb within three words of "of them" / "of the" ("are in the north", "hotels have").
+PART_PREDICATE = re.compile(r"^\s*(?:[a-z'-]+\s+){0,3}?(are|is|were|was|have|has|had|offer|offers|serve|serves|include|"
+                            r"includes|provide|provides|charge|charges|do|does|can|will|would|also)\b", re.I)
+#: "all" before the number: the whole set, a total ("all 3 of the expensive hotels").
+ALL_BEFORE = re.compile(r"\ball\s+(?:(?:of\s+)?(?:about|around|approximately|roughly|nearly|almost)\s+)?$", re.I)
 RATING_AFTER = re.compile(r"^\s*(out of\s+\d+|/\s*\d+|stars?\b|star rating|-star)", re.I)
 COORDINATION_AFTER = re.compile(
     r"^\s*(?:[a-z'-]+\s+){0,2}?([a-z'-]+s)\s+(and|or|and/or)\s+(?!(?:a|an|one|the|this|that)\s)(?:[a-z'-]+\s+)?([a-z'-]+s)\b",
@@ -221,8 +234,8 @@ def vague_amount(text: str | None) -> str | None:
 
 
 def not_a_total(utterance: str, span: Span) -> str | None:
-    """Why a number is an increment, a rating or a part of a set said before ("2 of them") rather
-    than a count of entities, or ``None``."""
+    """Why a number is an increment, a rating or a part of a set said before ("2 of them" after
+    another number or with its own predicate: module doc) rather than a count of entities, or ``None``."""
     after, before = utterance[span.end :], utterance[: span.start]
     if m := INCREMENT_AFTER.match(after):
         return f"an increment, not a total: {utterance[span.start:span.end + m.end()].strip()!r}"
@@ -230,7 +243,8 @@ def not_a_total(utterance: str, span: Span) -> str | None:
         return f"an increment, not a total: {m.group(0).strip()} {utterance[span.start:span.end]}"
     if m := RATING_AFTER.match(after):
         return f"a rating, not a count: {utterance[span.start:span.end + m.end()].strip()!r}"
-    if m := PART_AFTER.match(after):
+    if ((m := PART_AFTER.match(after)) and not ALL_BEFORE.search(before)
+            and (SET_BEFORE.search(before) or PART_PREDICATE.match(after[m.end() :]))):
         return f"a part of a set, not a total: {utterance[span.start:span.end + m.end()].strip()!r}"
     return None
 
@@ -311,10 +325,10 @@ SHAPES: tuple[tuple[re.Pattern[str], re.Pattern[str], str], ...] = (
                 r"three|four|five|six|seven|eight|nine|ten|eleven|twelve)\b", re.I), "a time"),
 )
 #: A phone number's shape (seven digits at least, nothing but digits and separators), and the
-#: slots whose values may be such digits: as the value of any other slot ("01223365068" as a
-#: name) the words are no value of it.
+#: slots whose values may be such digits (a date's "2019-03-01" too): as the value of any other
+#: slot ("01223365068" as a name) the words are no value of it.
 PHONE_SHAPE = re.compile(r"^\+?(?:\d[\s().-]{0,2}){7,}$")
-NUMERIC_SLOT = re.compile(r"phone|number|ref|(^|_)id$|trainid|code|zip|postal|price|fee|cost|fare|time|count|choice|"
+NUMERIC_SLOT = re.compile(r"phone|number|ref|(^|_)id$|trainid|code|zip|postal|price|fee|cost|fare|time|date|count|choice|"
                           r"people|stars|stay|duration|amount|total|balance|account|card|rating|num", re.I)
 #: Words that name no value of any slot: articles, prepositions, conjunctions, pronouns, and the
 #: words of a vague amount or a list's rest ("a few others", "several more").
