@@ -25,6 +25,7 @@ from csp_check.nlsi.spans import (
     date_time_values,
     destinations,
     in_places,
+    kind_names,
     offered_name,
     role_places,
     time_spans,
@@ -415,4 +416,27 @@ def test_weather_for_a_place_named_later(release):
     assert fault is not None
     assert any(v.family == "P3" for v in checker.check_calls(ex, fault.calls, ctx).violations), fault.detail
     good = twin("free_value_moved", ctx, calls, random.Random(0))
+    assert good is not None and checker.check_calls(ex, good, ctx).status.value == "consistent"
+
+
+@needs_release
+def test_name_given_with_the_domains_noun(release):
+    """"I would like to stay at Courtyard By Marriott Portland Airport hotel in Portland, OR"
+    (1923, work half): the title-cased span between "at" and the lower-case "hotel" is the hotel's
+    name; "at" with no such noun after it names none. The name cut to its first word is flagged
+    (P3, ``name_cut``), its re-cased twin is not."""
+    assert kind_names("a table at Sushi Boat restaurant, please", "Restaurants") == ["Sushi Boat"]
+    assert kind_names("I land at Portland Airport at 5 pm", "Hotels") == []
+    assert kind_names("stay at Hilton hotel", "Restaurants") == []
+    checker, examples = release
+    ex = examples["1923"]
+    ctx = checker.context(ex)
+    assert ctx.grounding.stated("Hotels", "hotel_name") == "Courtyard By Marriott Portland Airport"
+    assert _em(checker, ex)
+    calls = [without_requests(c) for c in parse_calls(ex.api_calls)[0]]
+    assert checker.check_calls(ex, calls, ctx).status.value == "consistent"
+    fault = make_release("name_cut", ctx, calls, random.Random(0))
+    assert fault is not None and "'Courtyard'" in fault.detail
+    assert any(v.family == "P3" for v in checker.check_calls(ex, fault.calls, ctx).violations), fault.detail
+    good = twin("name_cut", ctx, calls, random.Random(0))
     assert good is not None and checker.check_calls(ex, good, ctx).status.value == "consistent"

@@ -66,7 +66,7 @@ from csp_check.nlsi.instructions import InstructionParser, Rule
 from csp_check.nlsi.models import Example, split_turns
 from csp_check.nlsi.schema import LOCATION_SLOTS, NUMBER_WORDS, normalize, spelling
 from csp_check.nlsi.spans import answered_name, date_time_values, destinations, in_places, offered_name, role_places
-from csp_check.nlsi.user_words import asked_booleans, first_service_slot, head_count_values
+from csp_check.nlsi.user_words import asked_booleans, first_service_slot, head_count_values, kind_name
 from csp_check.nlsi.variants import SERVICE_PRIOR, service_slots, settle
 
 
@@ -379,7 +379,7 @@ def _names(g: Grounding, parser: InstructionParser, example: Example, rules: lis
     stated yet: the slot an agent question names, answered by a user turn that is only a name;
     the entity-name slot (the first ``*_name`` / ``title`` slot of the chosen service) of an
     offer the user accepts, when one domain is requested (whose offer it is, several do not
-    tell)."""
+    tell); a name the user gives with the domain's noun (:func:`~csp_check.nlsi.user_words.kind_name`)."""
     schema = parser.schema
     turns = split_turns(example.user_utterance)
     for d in g.domains:
@@ -387,6 +387,9 @@ def _names(g: Grounding, parser: InstructionParser, example: Example, rules: lis
         free = [s for s in slots if (i := schema.slot(d, s)) is not None and not i.is_categorical]
         entity = next((s for s in free if (s.endswith("_name") or s == "title") and s not in _NOT_ENTITY), None)
         vals = g.values.setdefault(d, {})
+        named = kind_name(turns, d)
+        if entity is not None and named and not vals.get(entity):
+            vals[entity] = named
         for k in range(len(turns) - 1):
             (who, text), (nxt, answer) = turns[k], turns[k + 1]
             if who != "agent" or nxt != "user":

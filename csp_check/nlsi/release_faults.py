@@ -16,6 +16,9 @@ must not be flagged:
 - ``place_cut`` (P3): a place the user stated in several words ("Anaheim, CA", "1850 El Camino
   Real", "London, England") cut to its first word ("Anaheim"): not what the user said. Twin: the
   same words without their commas ("Anaheim CA"), the same value once normalised.
+- ``name_cut`` (P3): an entity name the user stated in several words (answered, accepted, or
+  given with the domain's noun: "stay at Courtyard By Marriott Portland Airport hotel") cut to
+  its first word ("Courtyard"): not the name the user said. Twin: the same name re-cased.
 - ``carried_changed`` (P2): a value the second call of a MultiDomain chain carries from the
   first (same slot name, or the place) is replaced by a value nobody said or instructed.
   Twin: the carried value re-cased.
@@ -44,8 +47,9 @@ from csp_check.nlsi.ground import offer_questions
 from csp_check.nlsi.models import ApiCall, Example
 from csp_check.nlsi.schema import NUMBER_WORDS, normalize
 
-RELEASE_KINDS = ("free_value_moved", "count_changed", "carried_changed", "place_cut", "asked_boolean")
+RELEASE_KINDS = ("free_value_moved", "count_changed", "carried_changed", "place_cut", "name_cut", "asked_boolean")
 _PLACE_SLOTS = re.compile(r"city|location|destination|origin|where_to|area")
+_NAME_SLOTS = re.compile(r"_name$|^title$")
 _COUNT_SLOTS = re.compile(r"passengers|travelers|group_size|number_of|party_size|seats|tickets|riders|adults")
 _DIGIT_WORDS = {d: w for w, d in NUMBER_WORDS.items() if w not in ("no", "single")}
 
@@ -126,6 +130,9 @@ def _site(kind: str, ctx: Context, calls: list[ApiCall], rng: random.Random) -> 
     elif kind == "place_cut":
         sites = [(i, s) for i, c in enumerate(calls) for s in _free_stated(ctx, c)
                  if _PLACE_SLOTS.search(s) and len(c.args()[s].replace(",", " ").split()) > 1]
+    elif kind == "name_cut":
+        sites = [(i, s) for i, c in enumerate(calls) for s in _free_stated(ctx, c)
+                 if _NAME_SLOTS.search(s) and len(c.args()[s].split()) > 1]
     else:
         for i, c in enumerate(calls):
             for s in _free_stated(ctx, c):
@@ -161,7 +168,7 @@ def make_release(kind: str, ctx: Context, calls: list[ApiCall], rng: random.Rand
                 new = rng.choice(pool)
                 break
         family = "P2"
-    elif kind == "place_cut":
+    elif kind in ("place_cut", "name_cut"):
         new, family = old.replace(",", " ").split()[0], "P3"
     else:
         new = _shifted(old, ctx)

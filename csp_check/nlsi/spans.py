@@ -28,7 +28,10 @@ the user's turns by their shape, not looked up; the schema only says which slot 
   the slot the agent's question before it names ("What song?" → ``song_name``;
   :func:`answered_name`); an offer the user accepts states the offered entity, the first
   title-cased span after an offer word ("Would you like to listen to Heartbeat by …" →
-  ``Heartbeat``; :func:`offered_name`), for the domain's entity-name slot.
+  ``Heartbeat``; :func:`offered_name`), for the domain's entity-name slot. A title-cased span
+  between "at" and the domain's own noun in lower case names the entity ("stay at Courtyard By
+  Marriott Portland Airport hotel" → ``Courtyard By Marriott Portland Airport``; :func:`kind_names`):
+  the lower-case noun is the kind, not part of the name.
 - **Places** (:func:`role_places`): a capitalised span (1–4 words, "I" never) right after
   "from", "out of", "leaving", "depart"/"departing" (origin) or "to", "destination is" (destination), stopped at the
   first word not capitalised; kept as typed ("SFO", "Long Beach"), with a state or country code
@@ -40,6 +43,7 @@ from __future__ import annotations
 import re
 
 from csp_check.language.dates import MONTHS, WEEKDAYS
+from csp_check.nlsi.cues import DOMAIN_CUES
 
 _WD = "(?:" + "|".join(WEEKDAYS) + ")"
 _MON = "(?:" + "|".join(MONTHS + [m[:3] for m in MONTHS if m != "may"]) + r")\.?"
@@ -239,6 +243,24 @@ def offered_name(offer: str) -> str | None:
             if span:
                 return " ".join(span)
     return None
+
+
+def kind_names(turn: str, domain: str) -> list[str]:
+    """Names one user turn gives by their kind: a title-cased span (1–8 words, small words
+    inside) right after "at" and right before the domain's plain noun in lower case ("… stay at
+    Courtyard By Marriott Portland Airport hotel in Portland" → ``Courtyard By Marriott Portland
+    Airport`` for Hotels; "a table at Sushi Boat restaurant" for Restaurants), in order. A span
+    with no such noun after it ("at Portland Airport", "at 5 pm") is none: "at" alone also opens
+    places and times."""
+    kinds = {w for w in DOMAIN_CUES.get(domain, [])[:2] if " " not in w}
+    kinds |= {w[:-1] for w in kinds if w.endswith("s")}
+    toks = _TOKEN.findall(turn)
+    out = []
+    for i, t in enumerate(toks[:-1]):
+        span = _title_span(toks[i + 1 : i + 9]) if t.lower() == "at" else []
+        if span and toks[i + 1 + len(span) : i + 2 + len(span)] and toks[i + 1 + len(span)] in kinds:
+            out.append(" ".join(span))
+    return out
 
 
 _NUM = {"one": "1", "two": "2", "three": "3", "four": "4", "five": "5", "six": "6", "seven": "7", "eight": "8",

@@ -1,6 +1,6 @@
 """Readings in the user's words over grounded values (text grounding of the release, issue 19):
-counts by their unit and head counts, a boolean the agent asks about and the user answers, and
-the first service's slot among twin place slots. Read on generator-style SGD examples
+counts by their unit and head counts, a boolean the agent asks about and the user answers, the
+first service's slot among twin place slots, and a name given with its kind's noun. Read on generator-style SGD examples
 (:mod:`csp_check.nlsi.build_release`); used by :func:`csp_check.nlsi.ground.ground` when the
 schema keeps the user's words (``NlsiSchema.user_words``)."""
 
@@ -10,7 +10,7 @@ from csp_check.nlsi.cues import ACCEPT_CUES, COUNT_UNITS
 from csp_check.nlsi.instructions import InstructionParser, Rule
 from csp_check.nlsi.models import split_turns
 from csp_check.nlsi.schema import NlsiSchema, normalize
-from csp_check.nlsi.spans import answered_counts, head_counts, unit_counts
+from csp_check.nlsi.spans import answered_counts, head_counts, kind_names, unit_counts
 from csp_check.nlsi.variants import service_slots
 
 
@@ -94,3 +94,12 @@ def first_service_slot(schema: NlsiSchema, domain: str, slots: list[str]) -> lis
                                        for svs in owner.values() for sv in svs):
         return slots
     return [min(slots, key=lambda s: owner[s][0])]
+
+
+def kind_name(turns: list[tuple[str, str]], domain: str) -> str | None:
+    """The last name the user's turns give with ``domain``'s own noun
+    (:func:`~csp_check.nlsi.spans.kind_names`: "stay at Courtyard By Marriott Portland Airport
+    hotel" → ``Courtyard By Marriott Portland Airport`` for Hotels), or None; ``turns``:
+    ``(speaker, text)`` in order (:func:`~csp_check.nlsi.models.split_turns`)."""
+    named = [n for who, text in turns if who == "user" for n in kind_names(text, domain)]
+    return named[-1] if named else None
