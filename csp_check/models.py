@@ -11,7 +11,7 @@ Character offsets are Python string indices into ``Turn.utterance`` (end exclusi
 from __future__ import annotations
 
 from enum import Enum
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, SkipValidation, model_validator
 
@@ -245,10 +245,22 @@ class KbTable(BaseModel):
     def normalized(self) -> IndexedRows:
         """The entities with values normalised (:func:`csp_check.language.normalize.normalized_entities`),
         computed once per table: a corpus run checks every dialogue against the same KB. The
-        rows carry the table's match and column indexes (:class:`IndexedRows`)."""
+        rows carry the table's match and column indexes (:class:`IndexedRows`). A table is read
+        only once it has been checked against; a copy (``model_copy``, :func:`copy.deepcopy`)
+        computes its own, so a copy may be edited."""
         if self._normalized is None:
             self._normalized = IndexedRows(normalized_entities(self.entities))
         return self._normalized
+
+    def __copy__(self) -> KbTable:
+        copied = super().__copy__()
+        copied._normalized = None  # the copy's entities may be edited: its own rows, when first asked for
+        return copied
+
+    def __deepcopy__(self, memo: dict[int, Any] | None = None) -> KbTable:
+        copied = super().__deepcopy__(memo)
+        copied._normalized = None
+        return copied
 
 
 class KnowledgeBase(BaseModel):

@@ -173,3 +173,12 @@ def test_real_multiwoz_readings_are_certain_or_for_review_by_their_words():
             assert report.status is Status.UNCERTAIN, (d.id, report.violations)
             assert all(expected[d.id] in v.uncertain_reason for v in report.violations)
     assert seen == {*expected, "MUL0719"}
+
+
+def test_a_relaxation_that_names_its_slot_lifts_that_slot_only() -> None:
+    """'any area' lifts the area; the rest of its clause ('… that serves Spanish food') keeps its
+    filters (the paper's Figure 1: Beirut's lebanese food stays a certain break of the request)."""
+    reason, said = words.relaxed("I am looking for a cheap restaurant in any area that serves Spanish food.")
+    assert reason == "relaxed: 'any area'" and words.slots_named(said) == {"area"}
+    reason, said = words.relaxed("I have no preference on the price , just somewhere in the north .")
+    assert "pricerange" in words.slots_named(said)  # a relaxation naming no slot: its clause says which

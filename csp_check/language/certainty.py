@@ -272,11 +272,15 @@ def generic_kind(text: str | None) -> str | None:
 
 
 def relaxed(utterance: str) -> tuple[str, str] | None:
-    """``(reason, clause)``: why an utterance lifts a constraint ("no preference") and the clause
-    that says so; ``None`` if it lifts none."""
+    """``(reason, words)``: why an utterance lifts a constraint ("no preference") and the words
+    that say which: the relaxation itself where it names its slot ("any area", "anywhere": the
+    rest of its clause, "… in any area that serves Spanish food", keeps its filters), else its
+    clause; ``None`` if it lifts none."""
     m = RELAXED.search(utterance)
     if not m:
         return None
+    if slots_named(m.group(0)):
+        return f"relaxed: {m.group(0)!r}", m.group(0)
     start, end = clause(utterance, Span(start=m.start(), end=m.end()))
     return f"relaxed: {m.group(0)!r}", utterance[start:end]
 
