@@ -14,7 +14,7 @@ certain reading does (``Violation.certain``: a claim, not a reading for review),
 flagged certain; with ``negated_unit``, how many stated 0s said by negating their unit ("has no
 layovers" for "has 0 layovers", no fault) are flagged certain; and in every dialogue, a clock time
 rewritten in text and ``values`` with ``canonical_values`` left (:mod:`csp_check.faults.stale_canonical`:
-another time, certain; the same time in words, never), and a date a system CONFIRM says reworded
+another time, certain; the same time in words, never; so too a confirmed number or date), and a date a system CONFIRM says reworded
 in the text only (:mod:`csp_check.faults.confirm_dates`: another day, certain; the same day as
 "this coming Friday" / "the 9th", never).
 """
@@ -41,7 +41,7 @@ from csp_check.faults.inject import trial
 from csp_check.faults.model import MODES, Fault
 from csp_check.faults.negation import negated_zero_twin
 from csp_check.faults.registry import KINDS, TEXT_ONLY
-from csp_check.faults.stale_canonical import stale_canonical_pair
+from csp_check.faults.stale_canonical import stale_canonical_pair, stale_confirm_pair
 from csp_check.pipeline import check_dialogue, load_corpus
 
 SHARED = Path(__file__).resolve().parents[2] / "shared" / "data" / "sgd"
@@ -117,6 +117,11 @@ def run(
             counts["stale"] += 1
             counts["stale_certain"] += any(v.certain for v in check_dialogue(stale[0]).violations)
             counts["stale_twin_certain"] += any(v.certain for v in check_dialogue(stale[1]).violations)
+        stale = stale_confirm_pair(dialogue, raw)  # a confirmed number / date rewritten, canonical left
+        if stale is not None:
+            counts["cstale"] += 1
+            counts["cstale_certain"] += any(v.certain for v in check_dialogue(stale[0]).violations)
+            counts["cstale_twin_certain"] += any(v.certain for v in check_dialogue(stale[1]).violations)
         reworded = confirm_date_pair(dialogue, raw)  # a confirmed date reworded in the text only
         if reworded is not None:
             counts["cdate"] += 1
@@ -172,6 +177,10 @@ def main() -> None:
         print(f"a time rewritten in text and values, canonical_values left ('7:00 am' -> '8:00 am'): certain "
               f"{counts['stale_certain']}/{counts['stale']}; its twin (the same time in words) certain "
               f"{counts['stale_twin_certain']}/{counts['stale']}")
+    if counts["cstale"]:
+        print(f"a confirmed number / date rewritten in text and values, canonical_values left ('6' -> '8', "
+              f"'March 13th' -> 'March 15th'): certain {counts['cstale_certain']}/{counts['cstale']}; its twin "
+              f"('six', 'the 13th of March') certain {counts['cstale_twin_certain']}/{counts['cstale']}")
     if counts["cdate"]:
         print(f"a confirmed date reworded in the text only ('next Friday' -> 'the 10th'): certain "
               f"{counts['cdate_certain']}/{counts['cdate']}; its twin (the same day: 'this coming Friday', "
