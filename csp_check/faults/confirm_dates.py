@@ -53,7 +53,7 @@ def confirm_date_pair(dialogue: Dialogue, raw: dict[str, Any] | None) -> tuple[D
     for ti, turn in enumerate(raw["turns"]):
         if turn.get("speaker") != "SYSTEM":
             continue
-        for fi, frame in enumerate(turn.get("frames") or []):
+        for frame in turn.get("frames") or []:
             for action in frame.get("actions") or []:
                 slot, values = action.get("slot"), action.get("values") or []
                 canonical = action.get("canonical_values") or []
