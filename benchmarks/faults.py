@@ -14,7 +14,9 @@ certain reading does (``Violation.certain``: a claim, not a reading for review),
 flagged certain; with ``negated_unit``, how many stated 0s said by negating their unit ("has no
 layovers" for "has 0 layovers", no fault) are flagged certain; and in every dialogue, a clock time
 rewritten in text and ``values`` with ``canonical_values`` left (:mod:`csp_check.faults.stale_canonical`:
-another time, certain; the same time in words, never).
+another time, certain; the same time in words, never; so too a confirmed number or date), and a date a system CONFIRM says reworded
+in the text only (:mod:`csp_check.faults.confirm_dates`: another day, certain; the same day as
+"this coming Friday" / "the 9th", never).
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # this checkout's 
 
 from csp_check.errors import InputError
 from csp_check.faults.booking import faithful_restatement
+from csp_check.faults.confirm_dates import confirm_date_pair
 from csp_check.faults.count_wordings import count_wording_twins
 from csp_check.faults.counts import approximate_restatement, capped_restatement
 from csp_check.faults.failure import proposed_alternative_twin
@@ -38,7 +41,7 @@ from csp_check.faults.inject import trial
 from csp_check.faults.model import MODES, Fault
 from csp_check.faults.negation import negated_zero_twin
 from csp_check.faults.registry import KINDS, TEXT_ONLY
-from csp_check.faults.stale_canonical import stale_canonical_pair
+from csp_check.faults.stale_canonical import stale_canonical_pair, stale_confirm_pair
 from csp_check.pipeline import check_dialogue, load_corpus
 
 SHARED = Path(__file__).resolve().parents[2] / "shared" / "data" / "sgd"
@@ -114,6 +117,16 @@ def run(
             counts["stale"] += 1
             counts["stale_certain"] += any(v.certain for v in check_dialogue(stale[0]).violations)
             counts["stale_twin_certain"] += any(v.certain for v in check_dialogue(stale[1]).violations)
+        stale = stale_confirm_pair(dialogue, raw)  # a confirmed number / date rewritten, canonical left
+        if stale is not None:
+            counts["cstale"] += 1
+            counts["cstale_certain"] += any(v.certain for v in check_dialogue(stale[0]).violations)
+            counts["cstale_twin_certain"] += any(v.certain for v in check_dialogue(stale[1]).violations)
+        reworded = confirm_date_pair(dialogue, raw)  # a confirmed date reworded in the text only
+        if reworded is not None:
+            counts["cdate"] += 1
+            counts["cdate_certain"] += any(v.certain for v in check_dialogue(reworded[0]).violations)
+            counts["cdate_twin_certain"] += any(v.certain for v in check_dialogue(reworded[1]).violations)
         if "restated_detail" in kinds:  # the no-fault twin: the party size restated as booked
             restated = faithful_restatement(dialogue, raw)
             if restated is not None:
@@ -164,6 +177,14 @@ def main() -> None:
         print(f"a time rewritten in text and values, canonical_values left ('7:00 am' -> '8:00 am'): certain "
               f"{counts['stale_certain']}/{counts['stale']}; its twin (the same time in words) certain "
               f"{counts['stale_twin_certain']}/{counts['stale']}")
+    if counts["cstale"]:
+        print(f"a confirmed number / date rewritten in text and values, canonical_values left ('6' -> '8', "
+              f"'March 13th' -> 'March 15th'): certain {counts['cstale_certain']}/{counts['cstale']}; its twin "
+              f"('six', 'the 13th of March') certain {counts['cstale_twin_certain']}/{counts['cstale']}")
+    if counts["cdate"]:
+        print(f"a confirmed date reworded in the text only ('next Friday' -> 'the 10th'): certain "
+              f"{counts['cdate_certain']}/{counts['cdate']}; its twin (the same day: 'this coming Friday', "
+              f"'the 8th') certain {counts['cdate_twin_certain']}/{counts['cdate']}")
     print(f"({time.perf_counter() - start:.1f} s)")
     for fault, found in misses[: args.show]:
         print(f"missed: {fault.kind}/{fault.mode} {fault.dialogue_id} turn {fault.turn} "

@@ -58,6 +58,10 @@ Reading rules
   of a turn naming several, that one of them has ("… Alimentum is another option . It's a moderate
   restaurant ." after "expensive"): it may be said of that one, not restate what was asked, nor
   filter a later claim that holds without it.
+- **An unread date** (C1, C2, C5): a date slot's span whose words the date reader
+  (:mod:`csp_check.language.dates`, :func:`csp_check.language.normalize.date_key`) does not read
+  as a date though its words say one is meant (a weekday, a month, an ordinal, "week"): no sure
+  value, for review.
 - **Written variants** (C2): two mentions of a phone, postcode, name or id one edit apart: a typo.
 - **A requested time** (C5): a system time equal to a time the user asked for, said after
   "after", "by" or "before": the bound repeated, not the entity's time.
@@ -155,6 +159,7 @@ from csp_check.check.value_doubts import (
     negotiated,
     one_turn_two_values,
     twelve_hour,
+    unread_date,
     value_variant,
     written_variants,
 )
@@ -582,4 +587,4 @@ Rule = Callable[..., str | None]
 RULES: Iterable[Rule] = (doubtful_variable, annotation_defect, other_domain_kind, bound_in_the_turn, claim_unsettled, amount_unsettled, listed_values, full_result, filter_unsettled, filter_of_another_domain,
                          surface_variant, proposed_alternative, binding_unsettled, denied_in_the_turn, requested_time, coreference_unsettled, lifted_between, written_variants, bound_to_another,
                          value_variant, kind_unsettled, twelve_hour, one_turn_two_values, alternative_after_no_result,
-                         contained_value, categorical_paraphrase, boolean_scope, negotiated, fallback_given)
+                         contained_value, unread_date, categorical_paraphrase, boolean_scope, negotiated, fallback_given)

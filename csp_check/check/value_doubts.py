@@ -11,6 +11,7 @@ from csp_check.check.evaluate import satisfied
 from csp_check.check.reading import CLOCK, WRITTEN_COLUMNS, excused, near, near_in, stated_anyway, utterance
 from csp_check.families.primitives import DONTCARE
 from csp_check.language import certainty as words
+from csp_check.language.lexicon import ISO_DATE
 from csp_check.language.normalize import normalize
 from csp_check.models import ActRole, Constraint, Span, Variable, VariableKind
 
@@ -25,6 +26,27 @@ def one_turn_two_values(ctx, constraint: Constraint, family: str, scope: list[Va
         seen[(v.turn, v.speaker)].add(str(ctx.assignment.get(v.name)))
     turn = next((t for (t, _), values in seen.items() if len(values) > 1), None)
     return f"two values of the slot in one turn ({turn}): a correction or alternatives" if turn is not None else None
+
+
+#: Words that say a date is meant (a weekday, a month, a day's ordinal, "week", "tomorrow"): an
+#: unread date, not a value of another kind written in a date's place.
+DATE_WORDS = re.compile(r"(?i)\b(?:\d{1,2}(?:st|nd|rd|th)|(?:mon|tues|wednes|thurs|fri|satur|sun)day|january|february|"
+                        r"march|april|may|june|july|august|september|october|november|december|week|tomorrow|today|"
+                        r"first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|\d{1,2}/\d{1,2})\b")
+
+
+def unread_date(ctx, constraint: Constraint, family: str, scope: list[Variable]) -> str | None:
+    """C1, C2, C5: a date slot's span (annotated with an ISO date) whose words the date reader
+    cannot read as a date although they say one is meant (:data:`DATE_WORDS`: "the week after",
+    "a week from Monday"): no sure value, so what it holds is for review, not taken as written."""
+    if family not in ("C1", "C2", "C5"):
+        return None
+    for v in scope:
+        said = ctx.assignment.get(v.name)
+        if (v.span is not None and isinstance(v.value, str) and ISO_DATE.fullmatch(v.value)
+                and isinstance(said, str) and not ISO_DATE.fullmatch(said) and DATE_WORDS.search(v.text or "")):
+            return f"the date reader cannot read {v.text!r} (turn {v.turn}) as a date"
+    return None
 
 
 def contained_value(ctx, constraint: Constraint, family: str, scope: list[Variable]) -> str | None:

@@ -9,8 +9,11 @@ annotation leaves them.
 - twin (second): the same time in other words ("seven o'clock in the morning"): no error, never
   certain.
 
+So too a number or a date a system CONFIRM says (:func:`stale_confirm_pair`: "6 days" → "8
+days", "March 13th" → "March 15th" against the user's; twins "six", "the 13th of March").
+
 What is read: :func:`csp_check.readers.sgd.trusted_canonical` keeps a value's own reading where
-its canonical is another.
+its canonical is another (clock times, dollars, numbers in digits, dates).
 """
 
 from __future__ import annotations
@@ -19,7 +22,7 @@ import copy
 import re
 from typing import Any
 
-from csp_check.faults.words import HOUR_NAMES
+from csp_check.faults.words import HOUR_NAMES, ISO_DATE, MONTH_NAMES
 from csp_check.language.normalize import clock_time, normalize
 from csp_check.models import Dialogue
 from csp_check.readers.sgd import from_raw
@@ -27,6 +30,8 @@ from csp_check.readers.sgd import from_raw
 #: The acts whose clock time claims a value of the turn's results.
 CLAIMS = ("OFFER", "INFORM", "CONFIRM")
 DIGITS = re.compile(r"(\d{1,2}):(\d\d) ([ap]m)", re.IGNORECASE)
+#: A date said with its month, as SGD's system turns write it ("March 13th").
+MONTH_DAY = re.compile(rf"({'|'.join(MONTH_NAMES)}) (\d{{1,2}})(?:st|nd|rd|th)")
 
 
 def said_in_words(clock: str) -> str:
@@ -103,3 +108,55 @@ def _edited(raw: dict[str, Any], ti: int, fi: int, ai: int, span: dict[str, Any]
         if action.get("slot") == span["slot"] and action.get("values") == [raw["turns"][ti]["utterance"][start:end]]:
             action["values"] = [new]
     return out
+
+
+def stale_confirm_pair(dialogue: Dialogue, raw: dict[str, Any] | None) -> tuple[Dialogue, Dialogue] | None:
+    """(fault, twin) at the first system CONFIRM of a number in digits ("6", a count of days or
+    people) or a date said with its month ("March 13th") whose value the user gave before:
+    rewritten in the text and ``values``, ``canonical_values`` left. The fault is another value
+    in the same form ("8", "March 15th": the confirmation contradicts the user, C2 certain); the
+    twin, the same value in other words ("six", "the 13th of March"): never certain."""
+    if raw is None:
+        return None
+    for ti, turn in enumerate(raw["turns"]):
+        if turn.get("speaker") != "SYSTEM":
+            continue
+        for fi, frame in enumerate(turn.get("frames") or []):
+            for ai, action in enumerate(frame.get("actions") or []):
+                slot, values = action.get("slot"), action.get("values") or []
+                canonical = action.get("canonical_values") or []
+                if action.get("act") != "CONFIRM" or len(values) != 1 or len(canonical) != 1:
+                    continue
+                value, canon = values[0], canonical[0]
+                spans = [s for s in frame.get("slots") or [] if s["slot"] == slot
+                         and turn["utterance"][s["start"]:s["exclusive_end"]] == value]
+                if len(spans) != 1 or not _user_gave(raw, ti, slot, canon):
+                    continue
+                forms = _other_and_same(value, canon)
+                if forms is None:
+                    continue
+                pair = tuple(_edited(raw, ti, fi, ai, spans[0], new) for new in forms)
+                return tuple(from_raw(p, dialogue.ontology, dialogue.source, dialogue.slot_descriptions)
+                             for p in pair)  # type: ignore[return-value]
+    return None
+
+
+def _other_and_same(value: str, canon: str) -> tuple[str, str] | None:
+    """(another value in ``value``'s form, the same value in other words), or ``None``."""
+    if value.isdigit() and value == canon and 1 <= int(value) <= 10:
+        return str(int(value) + 2), HOUR_NAMES[int(value)]
+    m = MONTH_DAY.fullmatch(value)
+    if m and ISO_DATE.fullmatch(canon) and int(m[2]) == int(canon[8:]) and int(canon[8:]) <= 26:
+        day = int(canon[8:])
+        return f"{m[1]} {_ordinal(day + 2)}", f"the {_ordinal(day)} of {m[1]}"
+    return None
+
+
+def _ordinal(day: int) -> str:
+    return f"{day}{'th' if 10 <= day % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(day % 10, 'th')}"
+
+
+def _user_gave(raw: dict[str, Any], before: int, slot: str, canon: str) -> bool:
+    """Whether a user act before turn ``before`` gives ``slot`` the canonical value ``canon``."""
+    return any(turn.get("speaker") == "USER" and action.get("slot") == slot and canon in (action.get("canonical_values") or [])
+               for turn in raw["turns"][:before] for frame in turn.get("frames") or [] for action in frame.get("actions") or [])

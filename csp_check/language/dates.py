@@ -8,7 +8,8 @@ corpus); an example may give another one in ``metadata.reference_date``.
 Reading rules
 
 Readings: ``today``, ``tomorrow``, ``day after tomorrow``; a weekday alone or with ``this`` →
-its next occurrence from today on (today included for ``this``); ``next <weekday>`` /
+its next occurrence from today on (today included for ``this``); ``(this|the) coming <weekday>``
+/ ``<weekday> coming`` → its next occurrence after today; ``next <weekday>`` /
 ``<weekday> next week`` → that weekday of the following week; ``the Nth`` (``of this month``)
 → day N of the current month if not past, else of the next; ``the Nth of next month``;
 ``<month> Nth`` / ``Nth of <month>`` → that day in the reference year. Years:
@@ -60,7 +61,7 @@ _NOT_WORD = re.compile(r"[^\w\s]")
 _SPACES = re.compile(r"\s+")
 _NEAR_DAY = re.compile(r" (day after tomorrow|tomorrow|today|tonight) ")
 _NEXT_WEEKDAY = re.compile(rf" next {_DAY} | {_DAY} (?:of )?next week ")
-_WEEKDAY = re.compile(rf" (this |on |coming )?{_DAY} ")
+_WEEKDAY = re.compile(rf" (this coming |the coming |this |on |coming )?{_DAY}( coming)? ")
 _MONTH_DAY = re.compile(rf" {_MONTH} (?:the )?{_ORDINAL} ")
 _DAY_OF_MONTH = re.compile(rf" (?:the )?{_ORDINAL} (?:of |day of )?(this month|next month|{_MONTH_ALT})")
 _THE_DAY = re.compile(r" the (\d{1,2}(?:st|nd|rd|th)) ")  # digits only: "the first time" is no date
@@ -89,6 +90,8 @@ def resolve_dates(text: str, today: date = SGD_TODAY) -> list[date]:
             continue
         wd = WEEKDAYS.index(m.group(2))
         ahead = (wd - today.weekday()) % 7
+        if ahead == 0 and "coming" in m.group(0):
+            ahead = 7  # "this coming Friday" said on a Friday: the one ahead, not today
         add(m.start(), today + timedelta(days=ahead))
     for m in _MONTH_DAY.finditer(t):
         day = _day(m.group(2))

@@ -236,15 +236,16 @@ DATE_FORMS = (
 )
 #: Day words whose date depends on a "today" the dialogue does not give.
 RELATIVE_DAY = re.compile(
-    r"^(?:on )?(?:(?:next|this|coming|the coming|following|the following|upcoming|later this) )?"
+    r"^(?:on )?(?:(?:next|this coming|this|coming|the coming|following|the following|upcoming|later this) )?"
     r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|week ?end|week)$"
+    r"|^(?:on )?(?:this )?(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday) coming$"
     r"|^(?:today|tonight|tomorrow|the day after tomorrow|day after tomorrow|this evening|tomorrow night)$"
 )
 #: A weekday before a date ("Saturday, March 9th"): dropped.
 WEEKDAY_BEFORE = re.compile(r"^(?:on )?(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday),? (?=\S)")
 #: A date written month/day ("3/9", "3/9/2019").
 US_DATE = re.compile(r"^(?:on )?(\d{1,2})/(\d{1,2})(?:/(?:\d{2}|\d{4}))?$")
-#: A day of the month alone ("the 12th"), after a weekday: read in the month the date should name.
+#: A day of the month alone ("the 12th", or after a weekday): read in the month the date should name.
 DAY_ONLY = re.compile(rf"^(?:on )?the (?:{DAY_PATTERN})$")
 
 

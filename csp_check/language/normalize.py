@@ -490,17 +490,16 @@ def date_key(text: str, month: int | None = None) -> str | None:
     """``MM-DD`` of a date said with a month and a day ("the 9th of March", "March 9th", "Mar.
     9", "the ninth of March", "3/9", "3/9/2019"; a weekday before it is dropped: "Saturday,
     March 9th"), ``"relative"`` for a day said relative to an unknown today ("next
-    Tuesday", "this weekend", "tomorrow"), else ``None``. With ``month`` (the month of the
-    date the text should name), a day said with a weekday and no month ("Tuesday the 12th")
-    is read in that month."""
-    t = re.sub(r"\s+", " ", fold(text).strip(EDGE_PUNCT))
+    Tuesday", "this weekend", "this coming Friday", "Friday coming", "tomorrow"), else ``None``.
+    With ``month`` (the month of the date the text should name: the dialogue's date in force),
+    a day said without a month ("the 12th", "Tuesday the 12th") is read in that month."""
+    t = said = re.sub(r"\s+", " ", fold(text).strip(EDGE_PUNCT))
     bare = WEEKDAY_BEFORE.sub("", t)
-    if bare != t:
-        m = DAY_ONLY.match(bare)
-        if m and month is not None:
-            day = int(m[1]) if m[1] else ORDINAL_WORDS[m[2]]
-            return f"{month:02d}-{day:02d}" if 1 <= day <= 31 else None
-        t = bare
+    m = DAY_ONLY.match(bare)
+    if m and month is not None:
+        day = int(m[1]) if m[1] else ORDINAL_WORDS[m[2]]
+        return f"{month:02d}-{day:02d}" if 1 <= day <= 31 else None
+    t = bare
     m = US_DATE.match(t)
     if m:
         mo, day = int(m[1]), int(m[2])
@@ -513,4 +512,4 @@ def date_key(text: str, month: int | None = None) -> str | None:
             day_word = next(g for g in groups if g not in MONTHS)
             day = int(day_word) if day_word.isdigit() else ORDINAL_WORDS[day_word]
             return f"{month:02d}-{day:02d}" if 1 <= day <= 31 else None
-    return "relative" if RELATIVE_DAY.match(t) else None
+    return "relative" if RELATIVE_DAY.match(t) or RELATIVE_DAY.match(said) else None  # "Friday coming"

@@ -21,8 +21,9 @@ from pathlib import Path
 from typing import Any
 
 from csp_check.errors import InputError
+from csp_check.language.dates import SGD_TODAY, resolve_dates
 from csp_check.language.lexicon import PERIOD_WORDS
-from csp_check.language.normalize import clock_time, dollars, fold, normalize
+from csp_check.language.normalize import clock_time, date_key, dollars, fold, normalize
 from csp_check.models import ActRole, ApiCall, Dialogue, DialogueAct, KbResult, Span, Turn
 
 from .json_stream import (
@@ -325,12 +326,19 @@ def trusted_canonical(value: str, canonical: str) -> str:
     that an edit of the text and values can leave stale. A value that is wholly a clock time
     said with its period or on the 24-hour clock ("8:00 am", "half past 7 in the evening",
     "19:30") or an amount of dollars ("$40", "forty dollars") reads as one canonical form
-    (``HH:MM``, the number); where the canonical is another, the value's reading is kept.
+    (``HH:MM``, the number); so does a number in digits ("8") over a number canonical, and a
+    date said with its day ("March 9th", "the 9th": :func:`csp_check.language.normalize.date_key`,
+    a day alone in the canonical's month) over an ISO canonical ("2019-03-09"); where the canonical
+    is another, the value's reading is kept; a relative day ("next Sunday") is read from SGD's
+    today, Friday 2019-03-01 (:data:`csp_check.language.dates.SGD_TODAY`, so all the relative
+    dates of SGD dev + train read).
     "7:30" without am / pm may be 19:30 (its canonical decides), and any value of another
     shape keeps its canonical.
 
     >>> trusted_canonical("8:00 am", "07:00"), trusted_canonical("7:30", "19:30")
     ('08:00', '19:30')
+    >>> trusted_canonical("8", "6"), trusted_canonical("March 18th", "2019-03-13")
+    ('8', '2019-03-18')
     """
     folded = fold(value)
     said = clock_time(normalize(value))
@@ -340,6 +348,15 @@ def trusted_canonical(value: str, canonical: str) -> str:
     amount = dollars(normalize(value)) if "$" in value or "dollar" in folded or "usd" in folded else None
     if amount is not None and re.fullmatch(r"\d+(?:\.\d+)?", canonical) and float(amount) != float(canonical):
         return amount
+    if re.fullmatch(r"\d{1,4}", value.strip()) and re.fullmatch(r"\d{1,4}", canonical):
+        return str(int(value)) if int(value) != int(canonical) else canonical  # "8" over a stale "6"
+    if re.fullmatch(r"\d{4}-\d\d-\d\d", canonical):
+        key = date_key(value, int(canonical[5:7]))  # "March 9th", "the 9th" (in the canonical's month)
+        if key is not None and key != "relative" and key != canonical[5:]:
+            return f"{canonical[:4]}-{key}"
+        named = resolve_dates(value, SGD_TODAY) if key == "relative" else []  # SGD's today (3,235 of 3,235 so)
+        if len(named) == 1 and named[0].isoformat() != canonical:
+            return named[0].isoformat()
     return canonical
 
 
