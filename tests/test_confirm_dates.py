@@ -13,7 +13,8 @@ import pytest
 from support.data import SGD
 
 from csp_check.errors import InputError
-from csp_check.faults.confirm_dates import _reworded, confirm_date_pair, same_day_words
+from csp_check.faults.confirm_dates import confirm_date_pair, same_day_words
+from csp_check.faults.rewrite import reword_span
 from csp_check.language.dates import resolve_dates
 from csp_check.language.normalize import date_key
 from csp_check.pipeline import check_dialogue, load_corpus
@@ -77,7 +78,7 @@ def test_a_date_the_reader_cannot_read_is_no_sure_value(accepted):
                          and turn["utterance"][s["start"]:s["exclusive_end"]] == a["values"][0]), None)
             if span is None:
                 continue
-            odd = _reworded(raw, ti, span, "a week from Monday")
+            odd = reword_span(raw, ti, span, "a week from Monday")
             found = check_dialogue(from_raw(odd, d.ontology, d.source, d.slot_descriptions)).violations
             assert not any(v.certain for v in found), (d.id, [v.message for v in found if v.certain])
             reviewed += any("date reader" in (v.uncertain_reason or "") for v in found)

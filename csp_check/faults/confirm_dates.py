@@ -16,10 +16,10 @@ words the reader cannot read are no sure value (:func:`csp_check.check.value_dou
 
 from __future__ import annotations
 
-import copy
 from datetime import date, timedelta
 from typing import Any
 
+from csp_check.faults.rewrite import reword_span
 from csp_check.faults.words import ISO_DATE
 from csp_check.language.dates import SGD_TODAY, WEEKDAYS
 from csp_check.models import Dialogue
@@ -67,25 +67,7 @@ def confirm_date_pair(dialogue: Dialogue, raw: dict[str, Any] | None) -> tuple[D
                 other = day + timedelta(days=2)
                 if len(spans) != 1 or other.month != day.month:
                     continue
-                pair = tuple(_reworded(raw, ti, spans[0], new) for new in (f"the {ordinal(other.day)}", same_day_words(day)))
+                pair = tuple(reword_span(raw, ti, spans[0], new) for new in (f"the {ordinal(other.day)}", same_day_words(day)))
                 return tuple(from_raw(p, dialogue.ontology, dialogue.source, dialogue.slot_descriptions)
                              for p in pair)  # type: ignore[return-value]
     return None
-
-
-def _reworded(raw: dict[str, Any], ti: int, span: dict[str, Any], new: str) -> dict[str, Any]:
-    """``raw`` with ``new`` over ``span`` of turn ``ti`` (the text only; acts untouched), later
-    spans of the turn shifted."""
-    out = copy.deepcopy(raw)
-    turn = out["turns"][ti]
-    start, end = span["start"], span["exclusive_end"]
-    delta = len(new) - (end - start)
-    turn["utterance"] = turn["utterance"][:start] + new + turn["utterance"][end:]
-    for frame in turn.get("frames") or []:
-        for s in frame.get("slots") or []:
-            if s["start"] >= end:
-                s["start"] += delta
-                s["exclusive_end"] += delta
-            elif s["start"] == start and s["exclusive_end"] == end:
-                s["exclusive_end"] = start + len(new)
-    return out

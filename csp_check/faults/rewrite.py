@@ -59,6 +59,25 @@ def rewrite(
     return faulty
 
 
+def reword_span(raw: dict[str, Any], ti: int, span: dict[str, Any], new: str) -> dict[str, Any]:
+    """A copy of the SGD dialogue JSON ``raw`` with ``new`` over the slot span ``span``
+    (``start`` / ``exclusive_end``) of turn ``ti``: the text only, acts untouched; the span itself
+    takes ``new``'s length, later spans of the turn are shifted."""
+    out = copy.deepcopy(raw)
+    turn = out["turns"][ti]
+    start, end = span["start"], span["exclusive_end"]
+    delta = len(new) - (end - start)
+    turn["utterance"] = turn["utterance"][:start] + new + turn["utterance"][end:]
+    for frame in turn.get("frames") or []:
+        for s in frame.get("slots") or []:
+            if s["start"] >= end:
+                s["start"] += delta
+                s["exclusive_end"] += delta
+            elif s["start"] == start and s["exclusive_end"] == end:
+                s["exclusive_end"] = start + len(new)
+    return out
+
+
 def rewrite_sgd(
     raw: dict[str, Any], var: Variable, new_text: str, new_value: str, new_canonical: str | None
 ) -> dict[str, Any]:

@@ -18,10 +18,10 @@ its canonical is another (clock times, dollars, numbers in digits, dates).
 
 from __future__ import annotations
 
-import copy
 import re
 from typing import Any
 
+from csp_check.faults.rewrite import reword_span
 from csp_check.faults.words import HOUR_NAMES, ISO_DATE, MONTH_NAMES
 from csp_check.language.normalize import clock_time, normalize
 from csp_check.models import Dialogue
@@ -91,18 +91,9 @@ def stale_canonical_pair(dialogue: Dialogue, raw: dict[str, Any] | None) -> tupl
 def _edited(raw: dict[str, Any], ti: int, fi: int, ai: int, span: dict[str, Any], new: str) -> dict[str, Any]:
     """``raw`` with ``new`` over ``span`` of turn ``ti`` and as the ``values`` of action ``ai`` of
     frame ``fi``; ``canonical_values`` untouched, later spans of the turn shifted."""
-    out = copy.deepcopy(raw)
+    out = reword_span(raw, ti, span, new)
     turn = out["turns"][ti]
     start, end = span["start"], span["exclusive_end"]
-    delta = len(new) - (end - start)
-    turn["utterance"] = turn["utterance"][:start] + new + turn["utterance"][end:]
-    for frame in turn.get("frames") or []:
-        for s in frame.get("slots") or []:
-            if s["start"] >= end:
-                s["start"] += delta
-                s["exclusive_end"] += delta
-            elif s["start"] == start and s["exclusive_end"] == end:
-                s["exclusive_end"] = start + len(new)
     turn["frames"][fi]["actions"][ai]["values"] = [new]
     for action in turn["frames"][fi]["actions"]:  # the other acts of the mention (an INFORM beside an OFFER)
         if action.get("slot") == span["slot"] and action.get("values") == [raw["turns"][ti]["utterance"][start:end]]:
