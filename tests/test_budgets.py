@@ -72,9 +72,12 @@ def test_a_long_instruction_is_parsed_in_near_linear_time() -> None:
     timings = []
     for n in (1000, 4000):
         text = "If I ask for restaurants, look for " + " and ".join(["Italian food in San Jose"] * n) + "."
-        start = time.perf_counter()
-        parser.parse(text)
-        timings.append(time.perf_counter() - start)
+        runs = []
+        for _ in range(3):  # the fastest of three: a busy machine's pauses are not the parser's
+            start = time.perf_counter()
+            parser.parse(text)
+            runs.append(time.perf_counter() - start)
+        timings.append(min(runs))
     assert timings[1] < 8 * timings[0] + 0.3, timings  # quadratic: 0.24 s for 1,000, 6.7 s for 4,000
 
 
