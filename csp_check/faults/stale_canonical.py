@@ -19,6 +19,7 @@ its canonical is another (clock times, dollars, numbers in digits, dates).
 from __future__ import annotations
 
 import re
+from collections.abc import Collection, Iterator
 from typing import Any
 
 from csp_check.faults.rewrite import reword_span
@@ -59,33 +60,40 @@ def stale_canonical_pair(dialogue: Dialogue, raw: dict[str, Any] | None) -> tupl
     having the slot; ``None`` when the dialogue has none or no free hour for the fault."""
     if raw is None:
         return None
+    for ti, fi, ai, slot, value, canon, spans in _single_valued_system_acts(raw, CLAIMS):
+        results = raw["turns"][ti]["frames"][fi].get("service_results") or []
+        if not DIGITS.fullmatch(value) or clock_time(normalize(value)) != canon or len(spans) != 1:
+            continue
+        have = {clock_time(normalize(str(r[slot]))) or str(r[slot]) for r in results if slot in r}
+        if not have:
+            continue
+        hour = int(canon[:2])
+        free = [f"{(hour + k) % 24:02d}{canon[2:]}" for k in (1, 2, 3, -1, -2)]
+        free = [t for t in free if t not in have and 6 <= int(t[:2]) <= 22]
+        if not free:
+            continue
+        pair = tuple(_edited(raw, ti, fi, ai, spans[0], new) for new in (in_digits(free[0]), said_in_words(canon)))
+        return tuple(from_raw(p, dialogue.ontology, dialogue.source, dialogue.slot_descriptions)
+                     for p in pair)  # type: ignore[return-value]
+    return None
+
+
+def _single_valued_system_acts(raw: dict[str, Any], acts: Collection[str]) -> Iterator[tuple[int, int, int, str, str, str, list]]:
+    """``(turn, frame, action index, slot, value, canonical, spans)`` of every system act of
+    ``acts`` with one value and one canonical value, in order; ``spans``: the frame's slot spans
+    of that slot whose text is the value."""
     for ti, turn in enumerate(raw["turns"]):
         if turn.get("speaker") != "SYSTEM":
             continue
         for fi, frame in enumerate(turn.get("frames") or []):
-            results = frame.get("service_results") or []
             for ai, action in enumerate(frame.get("actions") or []):
                 slot, values = action.get("slot"), action.get("values") or []
                 canonical = action.get("canonical_values") or []
-                if action.get("act") not in CLAIMS or len(values) != 1 or len(canonical) != 1:
+                if action.get("act") not in acts or len(values) != 1 or len(canonical) != 1:
                     continue
-                value, canon = values[0], canonical[0]
                 spans = [s for s in frame.get("slots") or [] if s["slot"] == slot
-                         and turn["utterance"][s["start"]:s["exclusive_end"]] == value]
-                if not DIGITS.fullmatch(value) or clock_time(normalize(value)) != canon or len(spans) != 1:
-                    continue
-                have = {clock_time(normalize(str(r[slot]))) or str(r[slot]) for r in results if slot in r}
-                if not have:
-                    continue
-                hour = int(canon[:2])
-                free = [f"{(hour + k) % 24:02d}{canon[2:]}" for k in (1, 2, 3, -1, -2)]
-                free = [t for t in free if t not in have and 6 <= int(t[:2]) <= 22]
-                if not free:
-                    continue
-                pair = tuple(_edited(raw, ti, fi, ai, spans[0], new) for new in (in_digits(free[0]), said_in_words(canon)))
-                return tuple(from_raw(p, dialogue.ontology, dialogue.source, dialogue.slot_descriptions)
-                             for p in pair)  # type: ignore[return-value]
-    return None
+                         and turn["utterance"][s["start"]:s["exclusive_end"]] == values[0]]
+                yield ti, fi, ai, slot, values[0], canonical[0], spans
 
 
 def _edited(raw: dict[str, Any], ti: int, fi: int, ai: int, span: dict[str, Any], new: str) -> dict[str, Any]:
@@ -109,26 +117,15 @@ def stale_confirm_pair(dialogue: Dialogue, raw: dict[str, Any] | None) -> tuple[
     twin, the same value in other words ("six", "the 13th of March"): never certain."""
     if raw is None:
         return None
-    for ti, turn in enumerate(raw["turns"]):
-        if turn.get("speaker") != "SYSTEM":
+    for ti, fi, ai, slot, value, canon, spans in _single_valued_system_acts(raw, ("CONFIRM",)):
+        if len(spans) != 1 or not _user_gave(raw, ti, slot, canon):
             continue
-        for fi, frame in enumerate(turn.get("frames") or []):
-            for ai, action in enumerate(frame.get("actions") or []):
-                slot, values = action.get("slot"), action.get("values") or []
-                canonical = action.get("canonical_values") or []
-                if action.get("act") != "CONFIRM" or len(values) != 1 or len(canonical) != 1:
-                    continue
-                value, canon = values[0], canonical[0]
-                spans = [s for s in frame.get("slots") or [] if s["slot"] == slot
-                         and turn["utterance"][s["start"]:s["exclusive_end"]] == value]
-                if len(spans) != 1 or not _user_gave(raw, ti, slot, canon):
-                    continue
-                forms = _other_and_same(value, canon)
-                if forms is None:
-                    continue
-                pair = tuple(_edited(raw, ti, fi, ai, spans[0], new) for new in forms)
-                return tuple(from_raw(p, dialogue.ontology, dialogue.source, dialogue.slot_descriptions)
-                             for p in pair)  # type: ignore[return-value]
+        forms = _other_and_same(value, canon)
+        if forms is None:
+            continue
+        pair = tuple(_edited(raw, ti, fi, ai, spans[0], new) for new in forms)
+        return tuple(from_raw(p, dialogue.ontology, dialogue.source, dialogue.slot_descriptions)
+                     for p in pair)  # type: ignore[return-value]
     return None
 
 
