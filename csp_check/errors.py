@@ -51,6 +51,31 @@ class InputError(CspCheckError):
         return ": ".join(parts)
 
 
+class NoDialogues(InputError):
+    """A path that holds no dialogue: an empty file, an empty JSON list or object, a folder with
+    no dialogue file. ``str(err)`` is ``no dialogues in PATH`` (then, in brackets, ``why`` when
+    said), one shape for every reader and command (docs/cli.md, "Bad input")."""
+
+    def __init__(self, file: str, why: str | None = None):
+        self.why = why
+        super().__init__(str(file), f"no dialogues in {file}" + (f" ({why})" if why else ""))
+
+    def __str__(self) -> str:
+        return " ".join(self.message.split())
+
+
+#: What every line of csp-check's own on stderr that reports bad input or a usage error starts with.
+ERROR_PREFIX = "csp-check: error: "
+
+
+def error_line(message: object) -> str:
+    """``csp-check: error: MESSAGE`` (on one line): how every command prints an input error
+    (``FILE: dialogue ID: FIELD: what is wrong``, :class:`InputError`). A message already
+    starting ``csp-check:`` (an internal error, an interrupt) is left as it is."""
+    text = " ".join(str(message).splitlines())
+    return text if text.startswith("csp-check:") else ERROR_PREFIX + text
+
+
 class UsageError(CspCheckError):
     """Bad options: an unknown format, a missing KB, an unknown constraint id."""
 

@@ -33,12 +33,14 @@ def read_report(path: Path) -> list[DialogueReport]:
 
 
 def assert_clean_failure(proc: subprocess.CompletedProcess, n_errors: int) -> list[str]:
-    """Exit 2, no traceback anywhere, exactly ``n_errors`` one-line errors on stderr."""
+    """Exit 2, no traceback anywhere, exactly ``n_errors`` one-line errors on stderr, each
+    ``csp-check: error: …`` (returned without that prefix: the report's ``error``)."""
     assert proc.returncode == 2, proc.stderr
     assert "Traceback" not in proc.stdout + proc.stderr
     lines = proc.stderr.splitlines()
     assert len(lines) == n_errors, proc.stderr
-    return lines
+    assert all(line.startswith("csp-check: error: ") for line in lines), proc.stderr
+    return [line.removeprefix("csp-check: error: ") for line in lines]
 
 
 # --- each kind of bad input -------------------------------------------------------------------
@@ -169,7 +171,7 @@ def test_crash_in_cli_run_is_one_line_and_exit_2(tmp_path: Path, monkeypatch: py
 
     assert result.exit_code == 2
     assert "Traceback" not in result.output
-    assert result.stderr.splitlines() == [f"{path}: dialogue 1_00002: internal error: RuntimeError: boom second line"]
+    assert result.stderr.splitlines() == [f"csp-check: error: {path}: dialogue 1_00002: internal error: RuntimeError: boom second line"]
     assert [r.status for r in read_report(report)] == [Status.CONSISTENT, Status.ERROR, Status.CONSISTENT]
 
 

@@ -71,15 +71,15 @@ def test_an_empty_folder_says_no_dialogue_files(tmp_path: Path) -> None:
     for fmt in ("auto", *READERS):
         result = invoke("validate", str(empty), "--format", fmt)
         assert result.exit_code == 2
-        assert f"{empty}: no " in result.stderr and "dialogue files in this folder" in result.stderr, result.stderr
-        assert "unknown format" not in result.stderr
+        assert result.stderr == f"csp-check: error: no dialogues in {empty} (an empty folder)\n", result.stderr
 
 
 def test_a_named_format_on_a_folder_of_another_format_names_what_it_holds(tmp_path: Path) -> None:
     folder = _folder_of("jsonl", tmp_path)
     result = invoke("validate", str(folder), "--format", "unified")
     assert result.exit_code == 2
-    assert "no unified dialogue files in this folder" in result.stderr and "1 jsonl" in result.stderr
+    assert result.stderr.startswith(f"csp-check: error: no dialogues in {folder} (no unified dialogue file; ")
+    assert "1 jsonl" in result.stderr
 
 
 # --- no KB: C4-C6 not built -----------------------------------------------------------------------
@@ -92,7 +92,7 @@ def test_without_kb_a_format_with_no_kb_warns_that_c4_c6_were_not_built() -> Non
     as_json = invoke("validate", str(MWOZ / "data.json"), "--json")
     assert as_json.stderr == "" and json.loads(as_json.stdout)["warnings"] == warnings  # --json: in the object
     assert str(MWOZ / "data.json") in warnings[0] and "C4-C6" in warnings[0] and "--kb" in warnings[0]
-    assert "sgd (service_results)" in warnings[0]  # which formats carry their own KB
+    assert len(warnings[0]) < 250 and "no KB results in the data" in warnings[0]  # short: the rest is in docs/cli.md
     with_kb = invoke("validate", str(MWOZ / "data.json"), "--kb", str(ROOT.parent / "shared" / "data" / "multiwoz" / "db"))
     if (ROOT.parent / "shared" / "data" / "multiwoz" / "db").is_dir():
         assert "warning: no --kb" not in with_kb.stderr
@@ -290,9 +290,9 @@ def test_malformed_sgd_is_said_in_our_words_with_file_dialogue_and_field(tmp_pat
     result = invoke("validate", str(path))
     assert result.exit_code == 2
     lines = result.stderr.splitlines()
-    assert f"{path}: dialogue 1_00001: turns[0]: expected an object, found a string" in lines
-    assert f"{path}: dialogue 1_00002: turns[1].frames[0]: expected an object, found a string" in lines
-    assert f"{path}: dialogue 1_00003: turns[0].frames[0].actions[1]: expected an object, found a list" in lines
+    assert f"csp-check: error: {path}: dialogue 1_00001: turns[0]: expected an object, found a string" in lines
+    assert f"csp-check: error: {path}: dialogue 1_00002: turns[1].frames[0]: expected an object, found a string" in lines
+    assert f"csp-check: error: {path}: dialogue 1_00003: turns[0].frames[0].actions[1]: expected an object, found a list" in lines
     messages = result.stderr.replace(str(path), "FILE")
     assert "indices" not in messages and "malformed" not in messages
     assert "1 checked" in result.stdout  # the fourth is still checked
@@ -311,11 +311,11 @@ def test_jsonl_errors_give_the_real_column_and_our_words(tmp_path: Path) -> None
                                json.dumps(bad_turn), '{"id": "x" "turns": []}']) + "\n")  # fmt: skip
     result = invoke("validate", str(path))
     lines = result.stderr.splitlines()
-    assert f"{path}:2: invalid JSON at column 25 (the end of the line: is it cut short?): Expecting value" in lines
-    assert (f"{path}:3: dialogue bad-span: turns[0].acts[0].span.start: expected an integer (a character offset "
+    assert f"csp-check: error: {path}:2: invalid JSON at column 25 (the end of the line: is it cut short?): Expecting value" in lines
+    assert (f"csp-check: error: {path}:3: dialogue bad-span: turns[0].acts[0].span.start: expected an integer (a character offset "
             "into the utterance), found true") in lines  # fmt: skip
-    assert f"{path}:4: dialogue bad-turn: turns[0]: expected an object, found 1" in lines
-    assert f"{path}:5: invalid JSON at column 12: Expecting ',' delimiter" in lines
+    assert f"csp-check: error: {path}:4: dialogue bad-turn: turns[0]: expected an object, found 1" in lines
+    assert f"csp-check: error: {path}:5: invalid JSON at column 12: Expecting ',' delimiter" in lines
     assert "Input should" not in result.stderr and "column 1:" not in result.stderr
 
 
@@ -443,7 +443,7 @@ def test_the_readme_commands_run_and_their_outputs_are_ignored_by_git(tmp_path: 
 
 def test_calls_schema_errors_name_the_schema_once_with_line_and_column(tmp_path: Path) -> None:
     examples = tmp_path / "n.jsonl"
-    examples.write_text("")
+    examples.write_text('{"example_id": "e1"}\n')
     not_json = invoke("calls", str(examples), "--schema", str(EXAMPLES / "dialogues.jsonl"))
     assert not_json.exit_code == 2
     assert f"--schema {EXAMPLES / 'dialogues.jsonl'}: invalid JSON at line 2, column 1: Extra data" in not_json.stderr
@@ -486,7 +486,7 @@ def test_delexicalize_says_when_there_are_no_dialogues(tmp_path: Path) -> None:
     empty = tmp_path / "empty.jsonl"
     empty.write_text("", encoding="utf-8")
     result = invoke("delexicalize", str(empty), "--out", str(tmp_path / "d.jsonl"))
-    assert result.exit_code == 2 and f"no dialogues found in {empty}" in result.stderr, result.output
+    assert result.exit_code == 2 and result.stderr == f"csp-check: error: no dialogues in {empty} (the file is empty)\n", result.output
     assert invoke("delexicalize", str(EXAMPLES / "dialogues.jsonl"), "--out", str(tmp_path / "e.jsonl")).exit_code == 0
 
 

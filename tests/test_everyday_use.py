@@ -283,7 +283,7 @@ def test_a_json_error_message_is_whole(tmp_path: Path) -> None:
     line = tmp_path / "cut.jsonl"
     line.write_text('{"id": "x", "turns": [{"speaker": "user", "utterance": "abc\n', encoding="utf-8")
     result = invoke("validate", line, "--kb", KB)
-    assert f"{line}:1: invalid JSON at column 56: Unterminated string starting here" in result.stderr.splitlines()
+    assert f"csp-check: error: {line}:1: invalid JSON at column 56: Unterminated string starting here" in result.stderr.splitlines()
     assert not any(message.rstrip().endswith(" at") for message in result.stderr.splitlines())
 
 

@@ -126,7 +126,7 @@ def test_a_missing_calls_field_is_an_input_error_naming_file_example_and_field(t
                                        "--report", str(report)])  # fmt: skip
 
     assert result.exit_code == 2
-    assert result.stderr.splitlines() == [f"csp-check: {path}: example e1: pred_api_calls: missing: the example has no "
+    assert result.stderr.splitlines() == [f"csp-check: error: {path}: example e1: pred_api_calls: missing: the example has no "
                                           "pred_api_calls field (no calls to check; they are not taken as empty)"]  # fmt: skip
     assert "P3" not in result.stdout and "violations by family: P4 1 (in 1 example)" in result.stdout
     first, second = (json.loads(line) for line in report.read_text().splitlines())

@@ -56,7 +56,7 @@ def test_a_bad_zip_is_one_line_and_the_next_input_is_still_read(tmp_path: Path, 
     assert result.returncode == 2, result.stderr
     assert "Traceback" not in result.stderr and "internal error" not in result.stderr
     lines = [line for line in result.stderr.splitlines() if line.strip() and not line.startswith("warning")]
-    assert len(lines) == 1 and lines[0].startswith(f"{bad}: "), result.stderr
+    assert len(lines) == 1 and lines[0].startswith(f"csp-check: error: {bad}: "), result.stderr
     summary = json.loads(result.stdout)
     assert summary["dialogues"] == 4  # the good file after it: every dialogue checked
 
@@ -80,7 +80,7 @@ def test_a_zip_bomb_is_refused_unread(tmp_path: Path) -> None:
     start = time.perf_counter()
     result = run("validate", str(bomb), "--max-unzipped-mb", "1", "--quiet")
     assert result.returncode == 2
-    assert result.stderr.strip().splitlines()[0].startswith(f"{bomb}: data.json expands to 8 MiB")
+    assert result.stderr.strip().splitlines()[0].startswith(f"csp-check: error: {bomb}: data.json expands to 8 MiB")
     assert "--max-unzipped-mb" in result.stderr
     assert time.perf_counter() - start < 20
     ok = run("validate", str(bomb), "--max-unzipped-mb", "16", "--quiet")  # within the budget: read

@@ -87,7 +87,7 @@ def test_an_empty_file_is_called_empty(tmp_path: Path, name: str) -> None:
     path.write_text("  \n")
     with pytest.raises(InputError) as info:
         sniff_format(path)
-    one_line(info.value, str(path), "empty file")
+    one_line(info.value, f"no dialogues in {path} (the file is empty)")
 
 
 def test_a_kb_given_as_input_gets_a_hint(tmp_path: Path) -> None:

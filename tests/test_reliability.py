@@ -219,7 +219,7 @@ def test_a_span_offset_that_is_no_integer_is_an_error_naming_the_field(tmp_path_
     result = invoke("validate", str(path), "--report", str(report), "--quiet")
     assert result.exit_code == 2
     [line] = lines(result)
-    assert line.startswith(str(path)) and f"dialogue {items[1][0]}" in line and field in line, line
+    assert line.startswith(f"csp-check: error: {path}") and f"dialogue {items[1][0]}" in line and field in line, line
     assert len(report.read_text().splitlines()) == 4
 
 
@@ -379,5 +379,5 @@ def test_a_named_format_that_does_not_fit_is_one_line_and_exit_2(tmp_path: Path,
     result = invoke("validate", str(path), "--format", named, "--report", str(report))
     assert result.exit_code == 2
     [line] = lines(result)
-    assert line == f"{path}: --format {named} does not fit this content, which looks like {fmt} (use --format {fmt} or --format auto)"
+    assert line == f"csp-check: error: {path}: --format {named} does not fit this content, which looks like {fmt} (use --format {fmt} or --format auto)"
     assert [json.loads(r)["status"] for r in report.read_text().splitlines()] == ["error"]

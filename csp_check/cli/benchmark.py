@@ -14,7 +14,7 @@ from pathlib import Path
 import click
 
 from csp_check.cli.paths import existing_paths, of_kind
-from csp_check.errors import UsageError
+from csp_check.errors import UsageError, error_line
 from csp_check.output.report_file import check_text_output
 from csp_check.score.citod_bench import DISAGREEMENTS_HEADER, disagreements, disagreements_markdown, run, table
 
@@ -49,7 +49,7 @@ def citod_command(paths: tuple[Path, ...], half: str | None, as_json: bool, disa
             sys.exit(2)
     bench = run(tuple(kept), half)  # type: ignore[arg-type]
     for err in bench.errors:
-        click.echo(f"csp-check: {err}", err=True)
+        click.echo(error_line(err), err=True)
     if as_json:
         click.echo(json.dumps(bench.to_json()))
     else:

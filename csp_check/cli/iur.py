@@ -26,7 +26,7 @@ from pathlib import Path
 import click
 
 from csp_check.cli.paths import existing_paths
-from csp_check.errors import UsageError
+from csp_check.errors import UsageError, error_line
 from csp_check.iur.augment import augment_files, swaps_path
 from csp_check.iur.criteria import check_record
 from csp_check.iur.detect import Candidate, candidates
@@ -45,7 +45,7 @@ EXIT_OK, EXIT_ERROR = 0, 2
 
 def fail(message: str) -> None:
     """One line on stderr, exit 2."""
-    click.echo(f"error: {message}", err=True)
+    click.echo(error_line(message), err=True)
     sys.exit(EXIT_ERROR)
 
 
@@ -158,7 +158,7 @@ def detect_command(paths: tuple[Path, ...], report: Path, fmt: str, sample_md: P
     errors = 0
     for item in read_dialogues(list(paths), fmt):
         if not isinstance(item, Dialogue):
-            click.echo(f"error: {item}", err=True)
+            click.echo(error_line(item), err=True)
             errors += 1
             continue
         users[half_of(item.id)] += sum(t.speaker == "user" for t in item.turns)

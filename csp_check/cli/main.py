@@ -17,7 +17,7 @@ Exit codes of ``validate`` (2 beats 1 beats 0):
   ``--dialogue-time-limit``);
 - **2** a usage error (bad option, unloadable KB, unknown or missing solver, unwritable report),
   or some input could not be read or checked. The run still checks and reports every other
-  dialogue; each failure is one line on stderr ``FILE: dialogue ID: FIELD: what is wrong``;
+  dialogue; each failure is one line on stderr ``csp-check: error: FILE: dialogue ID: FIELD: what is wrong``;
 - **130** interrupted (Ctrl-C), at any moment: one line on stderr, the report file keeps every
   dialogue finished so far (a valid JSONL file; ``--resume`` continues it), no worker or solver
   process is left running.
@@ -47,7 +47,7 @@ import click
 from csp_check.cli.lazy import LazyGroup, load
 from csp_check.cli.paths import fail_if_none_exist, refuse_if_no_dialogues
 from csp_check.delexicalize.delexicalizer import delexicalize
-from csp_check.errors import CspCheckError, InputError, UsageError
+from csp_check.errors import CspCheckError, InputError, NoDialogues, UsageError, error_line
 from csp_check.families.selection import dialogue_constraints
 from csp_check.models import ALL_CONSTRAINTS, ConstraintId, Dialogue, Status
 from csp_check.output.kb_coverage import kb_coverage_warning
@@ -307,7 +307,7 @@ def _validate(
                         kb_use.add(report)
                         progress.advance(report)
                         if report.status is Status.ERROR:
-                            progress.error(report.error or f"{report.source}: dialogue {report.dialogue_id}: error")
+                            progress.error(error_line(report.error or f"{report.source}: dialogue {report.dialogue_id}: error"))
             except KeyboardInterrupt:
                 # keep the report, say so, end our processes and leave at once (exit 130)
                 progress.__exit__(None, None, None)  # the terminal gets its cursor back
@@ -349,13 +349,13 @@ def _validate(
         if as_json:
             click.echo(summary_json(summary, [warning] if warning else None))
         elif not quiet:
-            load(RICH_VIEWS["summary"])(summary, show=show)
-            if warning:
+            if warning:  # before the summary: read first, not scrolled past under it
                 click.echo(warning, err=True)
+            load(RICH_VIEWS["summary"])(summary, show=show)
     except BrokenPipeError:  # stdout closed early (| head): the verdict still decides the exit code
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
     if summary.dialogues == 0 and not summary.unreadable and not crashed:
-        click.echo(f"csp-check: error: no dialogues found in {' '.join(map(str, paths))}", err=True)
+        click.echo(error_line(NoDialogues(" ".join(map(str, paths)))), err=True)
         sys.exit(EXIT_ERROR)
     sys.exit(EXIT_ERROR if crashed else summary.exit_code)
 
@@ -489,7 +489,7 @@ def delexicalize_command(paths: tuple[Path, ...], out_path: Path | None, fmt: st
                                                          verb="delexicalizing"))  # fmt: skip
             for item in load_corpus(list(paths), fmt, kb):
                 if isinstance(item, InputError):
-                    progress.error(str(item))
+                    progress.error(error_line(item))
                     progress.step(item.file, error=True)
                     failed = True
                     continue
@@ -505,7 +505,7 @@ def delexicalize_command(paths: tuple[Path, ...], out_path: Path | None, fmt: st
     except OSError as err:
         _fail(f"{err.filename or out_path or 'stdout'}: cannot write: {err.strerror or err}")
     if written == 0 and not failed:  # as validate: an input without dialogues is an error
-        click.echo(f"csp-check: error: no dialogues found in {' '.join(map(str, paths))}", err=True)
+        click.echo(error_line(NoDialogues(" ".join(map(str, paths)))), err=True)
         sys.exit(EXIT_ERROR)
     sys.exit(EXIT_ERROR if failed else EXIT_OK)
 

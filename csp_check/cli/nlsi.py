@@ -30,7 +30,7 @@ from pathlib import Path
 import click
 
 from csp_check.cli.paths import existing_paths, of_kind
-from csp_check.errors import SolverUnavailable, UsageError, json_error_text
+from csp_check.errors import NoDialogues, SolverUnavailable, UsageError, error_line, json_error_text
 from csp_check.install import pip_extra
 from csp_check.llm.client import LLMSettings
 from csp_check.nlsi.build import build_examples, check_sgd_inputs
@@ -45,7 +45,7 @@ from csp_check.nlsi.selection import LlmIclSelector
 from csp_check.output.calls_console import CallViolations
 from csp_check.output.console import Bar
 from csp_check.output.report_file import check_output_path, refuse_inputs
-from csp_check.readers import count_lines
+from csp_check.readers import count_lines, nothing_in
 from csp_check.run.engines import check_engine, engine_options
 from csp_check.run.ray_engine import ordered_map
 from csp_check.solvers import get_solver
@@ -131,13 +131,25 @@ def missing_field_report(example: Example, source: str, field: str) -> CallRepor
                               "they are not taken as empty)"])  # fmt: skip
 
 
+def _not_a_file(path: Path) -> str:
+    """Why ``calls`` cannot read ``path``, which is no file (validate's words for an empty folder)."""
+    if not path.is_dir():
+        return f"{path}: no such file or directory"
+    try:
+        if next(path.iterdir(), None) is None:
+            return str(NoDialogues(str(path), "an empty folder"))
+    except OSError as err:
+        return f"{path}: cannot read: {err.strerror or err}"
+    return f"{path}: a directory, not an NLSI JSONL file"
+
+
 def _items(paths: tuple[Path, ...], derive: bool, errors: list[str], echo=None) -> Iterator:
 
     for path in iter_paths(list(paths)):
         for item in read_examples(path):
             if isinstance(item, ExampleError):
                 errors.append(str(item))
-                (echo or (lambda line: click.echo(line, err=True)))(f"csp-check: {item}")
+                (echo or (lambda line: click.echo(line, err=True)))(error_line(item))
             else:
                 yield item, str(path), derive
 
@@ -181,10 +193,15 @@ def calls_command(paths, schema, field, report_path, derive, jobs, no_annotation
     missing = [p for p in paths if not Path(p).is_file()]
     if missing:
         for p in missing:
-            click.echo(f"csp-check: error: {p}: {'a directory, not an NLSI JSONL file' if Path(p).is_dir() else 'no such file or directory'}", err=True)
+            click.echo(error_line(_not_a_file(Path(p))), err=True)
         sys.exit(EXIT_ERROR)
-    kept, wrong_kind = of_kind(paths, "nlsi")  # a dialogue file: one line, not one error per dialogue
-    paths = tuple(kept)
+    empty = [NoDialogues(str(p), why) for p in paths if (why := nothing_in(Path(p)))]  # as validate says it
+    for err in empty:
+        click.echo(error_line(err), err=True)
+    if len(empty) == len(paths):
+        sys.exit(EXIT_ERROR)
+    kept, wrong_kind = of_kind([p for p in paths if not nothing_in(Path(p))], "nlsi")  # a dialogue file: one line
+    paths, wrong_kind = tuple(kept), wrong_kind or bool(empty)
     try:
         schema_paths = _schema_paths(paths, schema)
         _init_worker(schema_paths, field, not no_annotation, llm, solver)
@@ -245,7 +262,7 @@ def calls_command(paths, schema, field, report_path, derive, jobs, no_annotation
             aliases.update(rep.get("method_aliases") or [])
             markers += rep.get("request_markers") or 0
             for err in rep["errors"]:
-                bar.echo(f"csp-check: {rep['source']}: example {rep['example_id']}: {err}")
+                bar.echo(error_line(f"{rep['source']}: example {rep['example_id']}: {err}"))
             if out:
                 out.write(json.dumps(rep) + "\n")
             if derive and ex.get("api_calls") is not None:
@@ -288,7 +305,7 @@ def calls_command(paths, schema, field, report_path, derive, jobs, no_annotation
             click.echo("by reasoning type (%; rel_ = the release's metric), paper's GPT-4 figures beside:")
             click.echo(render_table(table))
     if total == 0 and not read_errors:
-        click.echo(f"csp-check: error: no examples found in {' '.join(map(str, paths))}", err=True)
+        click.echo(error_line(NoDialogues(" ".join(map(str, paths)), "no NLSI example")), err=True)
         sys.exit(EXIT_ERROR)
     fallback = getattr(_WORKER, "fallback", None)
     if fallback is not None and pool is None and fallback.failed and fallback.failed == fallback.accepted + fallback.rejected:
@@ -407,14 +424,14 @@ def experiment_command(paths, out_dir, schema, no_annotation, bm25_top, icl, dem
         for path in iter_paths(list(ps)):
             for item in read_examples(path):
                 if isinstance(item, ExampleError):
-                    click.echo(f"csp-check: {item}", err=True)
+                    click.echo(error_line(item), err=True)
                 else:
                     out.append(item)
         return out
 
     examples = load(paths)
     if not examples:
-        click.echo(f"csp-check: error: no examples found in {' '.join(map(str, paths))}", err=True)
+        click.echo(error_line(NoDialogues(" ".join(map(str, paths)), "no NLSI example")), err=True)
         sys.exit(EXIT_ERROR)
     selector = None
     if settings is not None:

@@ -15,7 +15,6 @@ from types import TracebackType
 
 import click
 
-from csp_check.corpora import CONVLAB, JSONL, SGD
 from csp_check.models import DialogueReport, Status
 from csp_check.readers.surrogates import safe
 from csp_check.score.corpus import CorpusSummary
@@ -49,12 +48,6 @@ class QuietProgress:
     def error(self, line: str) -> None:
         """Print one error line on stderr, as is."""
         click.echo(line, err=True)
-
-
-#: Formats whose dialogues can carry their own KB (the results the system saw), and where: the
-#: corpus profiles' :attr:`~csp_check.corpora.profile.CorpusProfile.own_results`, in the order the
-#: warning names them.
-OWN_KB = {fmt: p.own_results for p in (SGD, CONVLAB, JSONL) if p.own_results for fmt in sorted(p.formats)}
 
 
 class KbUse:
@@ -91,19 +84,18 @@ class KbUse:
         return [source for source, (_, kb) in self.files.items() if kb == 0]
 
     def warning(self, enabled: tuple[str, ...] = KB_CONSTRAINTS) -> str | None:
-        """One line for stderr when some file had no KB (``None`` otherwise, or when none of
-        C4–C6 is enabled)."""
+        """One short line for stderr, printed before the summary, when some file had no KB
+        (``None`` otherwise, or when none of C4–C6 is enabled): ``warning: no --kb: C4-C6 not
+        built for the N dialogue(s) of FILE (no KB results in the data); give --kb FILE_OR_DIR
+        (MultiWOZ: its db/ folder)``."""
         files = self.without_kb()
         if not files or not set(enabled) & set(self.KB_CONSTRAINTS):
             return None
         dialogues = sum(self.files[f][0] for f in files)
         where = files[0] if len(files) == 1 else f"{files[0]} and {len(files) - 1} more file(s)"
-        if len(files) == len(self.files):
-            where = f"{where} (every input)"
-        own = ", ".join(f"{fmt} ({field})" for fmt, field in OWN_KB.items())
-        return (f"warning: no --kb, and none of the {n(dialogues)} dialogue(s) of {where} got a KB constraint: "
-                f"C4-C6 (no-result, offers, amounts) were not built, and C1's value sets and the reading of values had no KB "
-                f"values. KB results come inside {own} data; for the rest give --kb FILE_OR_DIR (MultiWOZ: its db/ folder)")
+        every = ", every input" if len(files) == len(self.files) and len(files) > 1 else ""
+        return (f"warning: no --kb: C4-C6 not built for the {n(dialogues)} dialogue(s) of {where} (no KB results in "
+                f"the data{every}); give --kb FILE_OR_DIR (MultiWOZ: its db/ folder)")
 
 
 def summary_json(summary: CorpusSummary, warnings: list[str] | None = None) -> str:

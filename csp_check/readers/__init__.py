@@ -10,12 +10,14 @@ not grow with the number of files read.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from pathlib import Path
 
-from csp_check.errors import InputError, UsageError
+from csp_check.errors import InputError, NoDialogues, UsageError
 from csp_check.models import Dialogue
 from csp_check.readers.foreign import foreign_kind, not_dialogues
+from csp_check.readers.json_stream import json_value
 from csp_check.readers.kb import load_kb
 
 from . import citod, jsonl, multiwoz, multiwoz22, sgd, text, unified
@@ -38,21 +40,44 @@ def sniff_format(path: Path) -> str:
                 return name
         except OSError as err:
             raise InputError(str(path), f"cannot read: {err.strerror or err}") from err
-    if _is_empty(path):
-        raise InputError(str(path), "empty file")
+    empty = nothing_in(path)
+    if empty is not None:
+        raise NoDialogues(str(path), empty)
+    scalar = _json_scalar(path)
+    if scalar is not None:
+        raise InputError(str(path), f"expected a list or an object of dialogues, found {scalar}")
     if looks_like_kb(path):
         raise InputError(str(path), "this looks like a KB, not dialogues: give it with --kb")
     raise InputError(str(path), f"unknown format (not one of {', '.join(READERS)}); use --format")
 
 
-def _is_empty(path: Path) -> bool:
-    """Whether ``path`` is a file holding nothing but white space."""
+def nothing_in(path: Path) -> str | None:
+    """Why the file ``path`` holds no dialogue at a glance (``"the file is empty"``: nothing but
+    white space; ``"an empty JSON list"`` / ``"an empty JSON object"``), else ``None``."""
     try:
         if not path.is_file() or path.stat().st_size > 1 << 16:
-            return False
-        return not path.read_bytes().strip()
+            return None
+        data = b"".join(path.read_bytes().removeprefix(b"\xef\xbb\xbf").split())
     except OSError:
-        return False
+        return None
+    return {b"": "the file is empty", b"[]": "an empty JSON list", b"{}": "an empty JSON object"}.get(data)
+
+
+def _json_scalar(path: Path) -> str | None:
+    """What a small ``.json`` file holds when it is one JSON value that is no list or object
+    (``"a number"``, ``"a string"``, …), else ``None``."""
+    try:
+        if path.suffix != ".json" or not path.is_file() or path.stat().st_size > 1 << 16:
+            return None
+        value = json.loads(path.read_bytes())
+    except (OSError, ValueError, RecursionError):
+        return None
+    if isinstance(value, (list, dict)):
+        return None
+    return json_value(value) if value is None or isinstance(value, bool) else f"{_KIND[type(value)]} ({json_value(value)})"
+
+
+_KIND = {str: "a string", int: "a number", float: "a number"}
 
 
 def looks_like_kb(path: Path, max_bytes: int = 64 << 20) -> bool:
@@ -107,6 +132,10 @@ def read_dialogues(
             yield err
             continue
         if fmt != "auto":
+            empty = nothing_in(path)
+            if empty is not None:  # one message whichever reader is named (each would say it its own way)
+                yield NoDialogues(str(path), empty)
+                continue
             mismatch = format_mismatch(path, fmt)
             if mismatch is not None:
                 yield mismatch
@@ -121,6 +150,17 @@ def read_dialogues(
 
 
 def _read(reader: Reader | SplitReader, path: Path, has_kb: bool, split: str | None = None) -> Iterator[Dialogue | InputError]:
+    """The items of one path read by ``reader``; a path that gives none (no dialogue, no error:
+    a JSONL file of blank lines, a JSON list of nothing) is one :class:`NoDialogues`."""
+    given = False
+    for item in _read_all(reader, path, has_kb, split):
+        given = True
+        yield item
+    if not given:
+        yield NoDialogues(str(path), nothing_in(path) or (f"with --split {split}" if split is not None else None))
+
+
+def _read_all(reader: Reader | SplitReader, path: Path, has_kb: bool, split: str | None = None) -> Iterator[Dialogue | InputError]:
     if getattr(reader, "NEEDS_KB", False) and not has_kb:
         yield InputError(str(path), getattr(reader, "NEEDS_KB_MESSAGE", f"{reader.NAME} needs --kb"))
         return
@@ -214,7 +254,7 @@ def _read_folder(path: Path, fmt: str, has_kb: bool) -> Iterator[Dialogue | Inpu
     """The dialogues of the files of a folder (recursively), found as with ``auto``; a named
     format reads the files its reader recognises and skips the others. A folder holding no
     such file (empty, only a LICENSE or a KB, only files of another format) is one
-    :class:`InputError` saying so, naming the formats it does hold."""
+    :class:`NoDialogues` (``no dialogues in DIR (why)``), naming the formats it does hold."""
     found = False
     others: dict[str, int] = {}
     try:
@@ -228,18 +268,19 @@ def _read_folder(path: Path, fmt: str, has_kb: bool) -> Iterator[Dialogue | Inpu
         yield InputError(str(path), f"cannot read: {err.strerror or err}")
         return
     if not found:
-        what = f"{fmt} dialogue files" if fmt != "auto" else "dialogue files"
         if others:
             held = ", ".join(f"{n} {name}" for name, n in others.items())
-            hint = f"; it holds files of another format ({held}): use --format auto"
-        else:
-            hint = f"; looked for {', '.join(_SUFFIXES)} files a reader recognises, in every sub-folder"
-            if any(path.glob("*_db.json")):
-                hint += " (this is a MultiWOZ DB: give it with --kb)"
-            foreign = next(((f, kind) for f in sorted(path.glob("*.json*")) if (kind := foreign_kind(f))), None)
-            if foreign is not None and foreign[1] != "schema":  # NLSI examples: name the command
-                hint += f" ({foreign[0]}: {not_dialogues(*foreign)})"
-        yield InputError(str(path), f"no {what} in this folder{hint}")
+            yield NoDialogues(str(path), f"no {fmt} dialogue file; it holds files of another format ({held}): use --format auto")
+            return
+        named = f"{fmt} " if fmt != "auto" else ""
+        why = "an empty folder" if next(path.iterdir(), None) is None else (
+            f"no {named}dialogue file: looked for {', '.join(_SUFFIXES)} files a reader recognises, in every sub-folder")
+        if any(path.glob("*_db.json")):
+            why += "; this is a MultiWOZ DB: give it with --kb"
+        foreign = next(((f, kind) for f in sorted(path.glob("*.json*")) if (kind := foreign_kind(f))), None)
+        if foreign is not None and foreign[1] != "schema":  # NLSI examples: name the command
+            why += f"; {foreign[0]}: {not_dialogues(*foreign)}"
+        yield NoDialogues(str(path), why)
 
 
 #: Suffixes of the files a folder walk offers to the readers.

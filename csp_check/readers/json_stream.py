@@ -14,7 +14,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from csp_check.errors import InputError
+from csp_check.errors import InputError, json_error_text
 from csp_check.models import Dialogue
 from csp_check.readers.surrogates import lone_surrogate, safe
 
@@ -294,7 +294,8 @@ def iter_json_items(
         except (ValueError, IndexError, RecursionError) as err:
             where = f"item {index + 1}" if index else "the first item"
             if isinstance(err, json.JSONDecodeError):
-                at_pos = f"{err.msg} (line {err.lineno + line0}, column {err.colno + (col0 if err.lineno == 1 else 0)})"
+                at_pos = (f"{json_error_text(err.msg)} (line {err.lineno + line0}, "
+                          f"column {err.colno + (col0 if err.lineno == 1 else 0)})")  # fmt: skip
             elif isinstance(err, IndexError):
                 at_pos = f"line {text.count(chr(10), 0, pos) + 1 + line0}: unexpected end of file"
             elif isinstance(err, RecursionError):
@@ -303,7 +304,8 @@ def iter_json_items(
                 at_pos = " ".join(str(err).split())
             end = skip_value(text, pos)
             if end is None:
-                yield InputError(str(path), f"invalid JSON in {where} ({index} read before it): {at_pos}")
+                yield InputError(str(path), f"invalid JSON in {where} ({index} read before it): {at_pos}; "
+                                 "it never closes: is the file cut short?")  # fmt: skip
                 return
             yield InputError(str(path), _damage(text, start, end, bad_bytes, line0) or f"invalid JSON: {at_pos}", dialogue=name)
             pos = end
@@ -407,11 +409,16 @@ def build(path: Path, dialogue_id: str, convert: Callable[[], Dialogue]) -> Dial
 
 def turn_list(path: Path, dialogue_id: str, raw: Any, key: str = "turns") -> list[Any]:
     """The non-empty list ``raw[key]`` of a raw dialogue object; :class:`InputError` naming the
-    field when ``raw`` is no object or has no turns."""
+    field when ``raw`` is no object, lacks the field, holds no list there (``expected a list of
+    turns, found 'hello'``) or an empty one."""
     if not isinstance(raw, dict):
         raise InputError(str(path), "a dialogue must be a JSON object", dialogue=dialogue_id)
-    turns = raw.get(key)
-    if not isinstance(turns, list) or not turns:
+    if key not in raw:
+        raise InputError(str(path), "missing field (a dialogue's list of turns)", dialogue=dialogue_id, field=key)
+    turns = raw[key]
+    if not isinstance(turns, list):
+        raise InputError(str(path), f"expected a list of turns, found {json_value(turns)}", dialogue=dialogue_id, field=key)
+    if not turns:
         raise InputError(str(path), "dialogue has no turns", dialogue=dialogue_id, field=key)
     return turns
 
