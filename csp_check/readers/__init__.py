@@ -53,12 +53,15 @@ def sniff_format(path: Path) -> str:
 
 def nothing_in(path: Path) -> str | None:
     """Why the file ``path`` holds no dialogue at a glance (``"the file is empty"``: nothing but
-    white space; ``"an empty JSON list"`` / ``"an empty JSON object"``), else ``None``."""
+    white space; ``"an empty JSON list"`` / ``"an empty JSON object"``, but not in a ``.jsonl``
+    file, where a line ``{}`` is one broken dialogue), else ``None``."""
     try:
         if not path.is_file() or path.stat().st_size > 1 << 16:
             return None
         data = b"".join(path.read_bytes().removeprefix(b"\xef\xbb\xbf").split())
     except OSError:
+        return None
+    if data and path.suffix == ".jsonl":
         return None
     return {b"": "the file is empty", b"[]": "an empty JSON list", b"{}": "an empty JSON object"}.get(data)
 

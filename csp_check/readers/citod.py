@@ -35,7 +35,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from csp_check.errors import InputError
+from csp_check.errors import InputError, NoDialogues
 from csp_check.models import Dialogue, KbResult, Turn
 
 NAME = "citod"
@@ -87,7 +87,12 @@ def items(path: Path) -> Iterator[tuple[Dialogue | InputError, Gold | None]]:
         with open(path, encoding="utf-8") as f:
             data = json.load(f)
     except (OSError, UnicodeDecodeError, ValueError) as err:
-        yield InputError(str(path), f"cannot read as CI-ToD JSON: {err}"), None
+        empty = isinstance(err, json.JSONDecodeError) and not err.doc.strip()
+        yield (NoDialogues(str(path), "the file is empty") if empty else
+               InputError(str(path), f"cannot read as CI-ToD JSON: {err}")), None  # fmt: skip
+        return
+    if data == []:
+        yield NoDialogues(str(path), "an empty JSON list"), None
         return
     if not isinstance(data, list):
         yield InputError(str(path), "a CI-ToD file is a JSON list of items"), None
