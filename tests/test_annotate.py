@@ -183,7 +183,7 @@ def test_raw_text_without_kb_is_one_line_error_exit_2() -> None:
     result = CliRunner().invoke(main, ["validate", str(RAW)], env={"COLUMNS": "200"})
     assert result.exit_code == 2
     errors = result.stderr.strip().splitlines()
-    assert errors == [f"{RAW}: raw text needs --kb (its variables come from matching KB values)"]
+    assert errors == [f"csp-check: error: {RAW}: raw text needs --kb (its variables come from matching KB values)"]
 
 
 def test_unannotated_jsonl_dialogue_is_annotated_when_a_kb_is_given(kb) -> None:
