@@ -100,6 +100,8 @@ def fold(text: str) -> str:
     r"""Unicode-fold and lower-case, keeping every character position-aligned where possible;
     invisible characters (:data:`~csp_check.language.lexicon.INVISIBLE`: "t\u200bwo") are dropped,
     so a value, an amount and a word of the text read alike."""
+    if text.isascii():  # NFKC keeps ASCII, and of the tables only QUOTES has an ASCII key (the backtick)
+        return (text.replace("`", "'") if "`" in text else text).lower()
     text = unicodedata.normalize("NFKC", text).translate(INVISIBLE).translate(DASHES).translate(QUOTES)
     return text.lower()
 
