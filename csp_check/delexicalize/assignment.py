@@ -329,11 +329,19 @@ class Lexicon:
                     canonical = normalize(act.canonical if act.canonical is not None else act.value)
                     lex.add(f"{act.domain}.{act.slot}", act.value, canonical)
                     lex.add(f"{act.domain}.{act.slot}", canonical, canonical)
+        # A state repeats the slots in force turn after turn; forms only gain values here, so
+        # alternatives whose known canonicals were once one or more add nothing when met again.
+        settled: set[tuple[str, tuple[str, ...]]] = set()
         for turn in dialogue.turns:  # alternatives name one value: link them to a known canonical
             for domain, slots in turn.state.items():
                 for slot, alternatives in slots.items():
                     slot_type = f"{domain}.{slot}"
+                    seen = (slot_type, tuple(alternatives))
+                    if seen in settled:
+                        continue
                     known = set().union(*(lex.lookup(slot_type, a) for a in alternatives)) if alternatives else set()
+                    if known:
+                        settled.add(seen)
                     if len(known) == 1:
                         for alternative in alternatives:
                             lex.add(slot_type, alternative, next(iter(known)))

@@ -488,6 +488,7 @@ def same_clock(text: str, value: str) -> bool:
     return said[3:] == value[3:] and (int(said[:2]) % 12) == (int(value[:2]) % 12)
 
 
+@lru_cache(maxsize=1 << 16)
 def date_key(text: str, month: int | None = None) -> str | None:
     """``MM-DD`` of a date said with a month and a day ("the 9th of March", "March 9th", "Mar.
     9", "the ninth of March", "3/9", "3/9/2019"; a weekday before it is dropped: "Saturday,
