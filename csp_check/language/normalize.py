@@ -479,6 +479,7 @@ def edit_distance(a: str, b: str, limit: int) -> int:
     return min(prev[-1], limit + 1)
 
 
+@lru_cache(maxsize=1 << 16)
 def same_clock(text: str, value: str) -> bool:
     """Whether ``text`` is the 12-hour reading of the ``HH:MM`` time ``value`` ("3:30" or "6:30"
     for 15:30 / 18:30, written without am / pm; spec §9 case 14)."""
