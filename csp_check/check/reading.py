@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from csp_check.check.evaluate import satisfied
 from csp_check.corpora import CorpusProfile, profile_for
@@ -64,7 +65,7 @@ def near(a: str, b: str) -> bool:
     of itself."""
     if a == b:
         return False
-    a, b = (re.sub(r"[\s.,'-]", "", s.lower()) for s in (a, b))
+    a, b = _squeezed(a), _squeezed(b)
     if a == b:
         return bool(a)
     if min(len(a), len(b)) < 4:
@@ -76,6 +77,15 @@ def near(a: str, b: str) -> bool:
         return len(diff) == 1 or (len(diff) == 2 and diff[1] == diff[0] + 1 and a[diff[0]] == b[diff[1]] and a[diff[1]] == b[diff[0]])
     short, long = (a, b) if len(a) < len(b) else (b, a)
     return any(long[:i] + long[i + 1 :] == short for i in range(len(long)))
+
+
+_SQUEEZE = re.compile(r"[\s.,'-]")
+
+
+@lru_cache(maxsize=1 << 16)  # a KB's values are compared again and again, dialogue after dialogue
+def _squeezed(text: str) -> str:
+    """``text`` lower-cased without spaces and punctuation (:func:`near`'s comparison form)."""
+    return _SQUEEZE.sub("", text.lower())
 
 
 def near_in(said: str, value: str) -> bool:

@@ -78,6 +78,12 @@ from csp_check.models import Dialogue, KbTable, KnowledgeBase, Value, Variable, 
 _KB_INDEX: dict[tuple[int, str], tuple[KbTable, dict[str, set[str]], list[tuple[frozenset[str], str]]]] = {}
 #: ``id(kb)`` → (kb, the wording keys of every name of every table): :func:`misspelt_name`'s "any other name".
 _EVERY_NAME: dict[int, tuple[KnowledgeBase | None, set[str]]] = {}
+#: ``(id(kb), id(profile))`` → (kb, profile, (slot type, surface) → :meth:`Lexicon.resolve`'s
+#: answer): a run resolves the same wordings against the same KB dialogue after dialogue (the
+#: KB is read-only once checked against, as :func:`kb_index` takes it). Emptied past
+#: :data:`_RESOLVED_MAX` answers, so memory stays flat over a corpus.
+_RESOLVED: dict[tuple[int, int], tuple[KnowledgeBase, CorpusProfile, dict[tuple[str, str], str | None]]] = {}
+_RESOLVED_MAX = 1 << 17
 
 
 def kb_index(table: KbTable, column: str) -> tuple[dict[str, set[str]], list[tuple[frozenset[str], str]]]:
@@ -189,10 +195,26 @@ class Lexicon:
         addresses the same distinguishing words, else the one value whose words contain (or are
         contained in) the text's ("The Meze Bar Restaurant" → "meze bar"; "the Gonville" →
         "gonville hotel"; "pizza hut fen ditton" never → "pizza express fen ditton")."""
-        if self.kb is None or "." not in slot_type:
+        kb = self.kb
+        if kb is None or "." not in slot_type:
             return None
+        memo = _RESOLVED.get((id(kb), id(self.profile)))
+        if memo is None or memo[0] is not kb or memo[1] is not self.profile:
+            if sum(len(m[2]) for m in _RESOLVED.values()) > _RESOLVED_MAX:
+                _RESOLVED.clear()
+            memo = _RESOLVED[(id(kb), id(self.profile))] = (kb, self.profile, {})
+        answers = memo[2]
+        key = (slot_type, surface)
+        if key not in answers:
+            if len(answers) > _RESOLVED_MAX:
+                answers.clear()
+            answers[key] = self._resolve(slot_type, surface)
+        return answers[key]
+
+    def _resolve(self, slot_type: str, surface: str) -> str | None:
+        """:meth:`resolve`, computed."""
         domain, column = slot_type.split(".", 1)
-        table = self.kb.tables.get(domain)
+        table = self.kb.tables.get(domain) if self.kb is not None else None
         if table is None:
             return None
         p = self.profile
@@ -329,11 +351,19 @@ class Lexicon:
                     canonical = normalize(act.canonical if act.canonical is not None else act.value)
                     lex.add(f"{act.domain}.{act.slot}", act.value, canonical)
                     lex.add(f"{act.domain}.{act.slot}", canonical, canonical)
+        # A state repeats the slots in force turn after turn; forms only gain values here, so
+        # alternatives whose known canonicals were once one or more add nothing when met again.
+        settled: set[tuple[str, tuple[str, ...]]] = set()
         for turn in dialogue.turns:  # alternatives name one value: link them to a known canonical
             for domain, slots in turn.state.items():
                 for slot, alternatives in slots.items():
                     slot_type = f"{domain}.{slot}"
+                    seen = (slot_type, tuple(alternatives))
+                    if seen in settled:
+                        continue
                     known = set().union(*(lex.lookup(slot_type, a) for a in alternatives)) if alternatives else set()
+                    if known:
+                        settled.add(seen)
                     if len(known) == 1:
                         for alternative in alternatives:
                             lex.add(slot_type, alternative, next(iter(known)))

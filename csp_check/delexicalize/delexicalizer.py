@@ -354,7 +354,11 @@ def locate(utterance: str, act: DialogueAct, avoid: list[Span] = (), inside_word
 def written_at(folded: str, form: str, avoid: list[Span] = ()) -> Span | None:  # type: ignore[assignment]
     """The first span of ``form`` in ``folded`` (an utterance as :func:`fold_aligned` gives it)
     by normalised, word-bounded matching that overlaps none of ``avoid``; ``None`` if none."""
-    for match in _pattern(fold_aligned(form).strip(" .,!?")).finditer(folded):
+    key = fold_aligned(form).strip(" .,!?")
+    first = key.split(maxsplit=1)
+    if first and first[0] not in folded:  # every match holds the form's first word as it is
+        return None
+    for match in _pattern(key).finditer(folded):
         span = Span(start=match.start(), end=match.end())
         if not any(span.start < a.end and a.start < span.end for a in avoid):
             return span

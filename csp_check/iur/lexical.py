@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from csp_check.iur.words import (
     ALONE,
@@ -309,6 +310,7 @@ def content_words(text: str) -> set[str]:
     return {_stem(w) for w in re.findall(r"[a-z]+", normalize(text)) if w not in STOP_WORDS and len(w) > 2}
 
 
+@lru_cache(maxsize=1 << 12)  # detection asks it of one turn's words for each candidate after it
 def names_loosely(text: str, value: str, slot: str = "") -> str | None:
     """:func:`names`, or a wording the corpora use beside the value's own (the words detection
     accepts as naming, so that a value is a candidate only when no wording of it is written):

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import re
 from datetime import date, timedelta
+from functools import lru_cache
 
 SGD_TODAY = date(2019, 3, 1)
 WEEKDAYS = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
@@ -68,7 +69,14 @@ _THE_DAY = re.compile(r" the (\d{1,2}(?:st|nd|rd|th)) ")  # digits only: "the fi
 
 
 def resolve_dates(text: str, today: date = SGD_TODAY) -> list[date]:
-    """Every date the text names, in order of appearance (duplicates kept once). Never raises."""
+    """Every date the text names, in order of appearance (duplicates kept once). Never raises.
+    Memoised by (text, today): the build asks it of one value again and again."""
+    return list(_dates(text, today))
+
+
+@lru_cache(maxsize=1 << 14)
+def _dates(text: str, today: date) -> tuple[date, ...]:
+    """:func:`resolve_dates`, as a tuple."""
     t = " " + _NOT_WORD.sub(" ", text.lower()) + " "
     t = _SPACES.sub(" ", t)
     found: list[tuple[int, date]] = []
@@ -126,7 +134,7 @@ def resolve_dates(text: str, today: date = SGD_TODAY) -> list[date]:
     for _, d in sorted(found, key=lambda x: x[0]):
         if d not in out:
             out.append(d)
-    return out
+    return tuple(out)
 
 
 _NUMBERS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,

@@ -100,6 +100,8 @@ def fold(text: str) -> str:
     r"""Unicode-fold and lower-case, keeping every character position-aligned where possible;
     invisible characters (:data:`~csp_check.language.lexicon.INVISIBLE`: "t\u200bwo") are dropped,
     so a value, an amount and a word of the text read alike."""
+    if text.isascii():  # NFKC keeps ASCII, and of the tables only QUOTES has an ASCII key (the backtick)
+        return (text.replace("`", "'") if "`" in text else text).lower()
     text = unicodedata.normalize("NFKC", text).translate(INVISIBLE).translate(DASHES).translate(QUOTES)
     return text.lower()
 
@@ -477,6 +479,7 @@ def edit_distance(a: str, b: str, limit: int) -> int:
     return min(prev[-1], limit + 1)
 
 
+@lru_cache(maxsize=1 << 16)
 def same_clock(text: str, value: str) -> bool:
     """Whether ``text`` is the 12-hour reading of the ``HH:MM`` time ``value`` ("3:30" or "6:30"
     for 15:30 / 18:30, written without am / pm; spec §9 case 14)."""
@@ -486,6 +489,7 @@ def same_clock(text: str, value: str) -> bool:
     return said[3:] == value[3:] and (int(said[:2]) % 12) == (int(value[:2]) % 12)
 
 
+@lru_cache(maxsize=1 << 16)
 def date_key(text: str, month: int | None = None) -> str | None:
     """``MM-DD`` of a date said with a month and a day ("the 9th of March", "March 9th", "Mar.
     9", "the ninth of March", "3/9", "3/9/2019"; a weekday before it is dropped: "Saturday,

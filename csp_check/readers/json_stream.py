@@ -267,7 +267,7 @@ def iter_json_items(
             return
     elif text.startswith(BOM):
         text = text[1:]
-    bad_bytes = [m.start() for m in _BAD_BYTE.finditer(text)]
+    bad_bytes = [] if text.isascii() else [m.start() for m in _BAD_BYTE.finditer(text)]  # a scan: 17 ms a 3 MB file
     if window is not None:
         is_object, pos, index = False, skip_ws(text, 0), window.index
     else:

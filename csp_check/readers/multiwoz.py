@@ -314,8 +314,14 @@ def _zip_member(path: Path) -> str | None:
 
 
 def convert(path: Path, dialogue_id: str, raw: Any) -> Dialogue:
-    """One ``{goal, log}`` dialogue → :class:`Dialogue`; raises :class:`InputError` naming the field."""
+    """One ``{goal, log}`` dialogue → :class:`Dialogue`; raises :class:`InputError` naming the field.
+    Well-formed data (nearly all) is read as plain data validated in one call (:func:`_fields`);
+    malformed data is read again model by model, each in its own ``at``, so the error names the field."""
     log = turn_list(path, dialogue_id, raw, "log")
+    try:
+        return Dialogue.model_validate(_fields(path, dialogue_id, raw, log))
+    except Exception:  # malformed: read again below, naming the field
+        pass
     turns: list[Turn] = []
     defects: list[str] = []
     last_domain = "booking"
@@ -342,9 +348,44 @@ def convert(path: Path, dialogue_id: str, raw: Any) -> Dialogue:
     return Dialogue(id=dialogue_id, source=str(path), format=NAME, domains=seen, turns=turns, defects=defects)
 
 
+def _fields(path: Path, dialogue_id: str, raw: dict[str, Any], log: list[Any]) -> dict[str, Any]:
+    """:func:`convert`'s reading as plain data (turns and acts as dicts), without naming fields:
+    raises on malformed data whatever it raised (the caller then reads it model by model), so
+    it accepts exactly what that reading accepts."""
+    turns: list[dict[str, Any]] = []
+    defects: list[str] = []
+    last_domain = "booking"
+    for i, entry in enumerate(log):
+        if not isinstance(entry, dict) or not isinstance(entry.get("text"), str):
+            raise TypeError("text")
+        acts = _act_fields(path, dialogue_id, i, entry, last_domain, defects)
+        last_domain = next((a["domain"] for a in reversed(acts) if a["domain"] not in _SKIP_DOMAINS), last_domain)
+        turns.append({"index": i, "speaker": "user" if i % 2 == 0 else "system", "utterance": entry["text"], "acts": acts})
+        state = _state(entry.get("metadata"))
+        if state and i % 2 == 1:
+            turns[i]["state"] = state
+            turns[i - 1]["state"] = {d: dict(slots) for d, slots in state.items()}
+        unfilled = _unfilled(entry.get("metadata"))
+        if unfilled and i % 2 == 1:
+            turns[i]["unfilled"] = unfilled
+            turns[i - 1]["unfilled"] = {d: list(slots) for d, slots in unfilled.items()}
+    goal = raw.get("goal") if isinstance(raw.get("goal"), dict) else {}
+    seen = [d for d in DOMAINS if goal.get(d)]
+    for turn in turns:
+        seen += [a["domain"] for a in turn["acts"] if a["domain"] in DOMAINS and a["domain"] not in seen]
+    return {"id": dialogue_id, "source": str(path), "format": NAME, "domains": seen, "turns": turns, "defects": defects}
+
+
 def _acts(
     path: Path, dialogue_id: str, i: int, entry: dict[str, Any], last_domain: str, defects: list[str] | None = None
 ) -> list[DialogueAct]:
+    return [DialogueAct(**fields) for fields in _act_fields(path, dialogue_id, i, entry, last_domain, defects)]
+
+
+def _act_fields(
+    path: Path, dialogue_id: str, i: int, entry: dict[str, Any], last_domain: str, defects: list[str] | None = None
+) -> list[dict[str, Any]]:
+    """The :class:`DialogueAct` fields of log entry ``i``'s ``dialog_act`` with their spans."""
     dialog_act = entry.get("dialog_act")
     if not isinstance(dialog_act, dict):  # missing or "No Annotation"
         return []
@@ -367,7 +408,7 @@ def _acts(
             )
         start, end = trim_span(text, tokens[first][0], tokens[last][1], str(value))
         spans.append((str(act).lower(), str(slot).lower(), str(value).lower(), Span(start=start, end=end)))
-    return acts_of(dialog_act, spans, last_domain)
+    return _fields_of_acts(dialog_act, spans, last_domain)
 
 
 def acts_of(dialog_act: dict[str, Any], spans: list[tuple[str, str, str, Span]], last_domain: str) -> list[DialogueAct]:
@@ -376,13 +417,18 @@ def acts_of(dialog_act: dict[str, Any], spans: list[tuple[str, str, str, Span]],
     ``spans`` holds ``(act, slot, value, span)`` in lower case (consumed); ``Booking-*`` acts take
     the turn's one other domain, else ``last_domain`` (shared with MultiWOZ 2.2).
     """
+    return [DialogueAct(**fields) for fields in _fields_of_acts(dialog_act, spans, last_domain)]
+
+
+def _fields_of_acts(dialog_act: dict[str, Any], spans: list[tuple[str, str, str, Span]], last_domain: str) -> list[dict[str, Any]]:
+    """:func:`acts_of`'s acts as their fields."""
     pairs = [(name, pair) for name, items in dialog_act.items() for pair in items]
     domains = {name.split("-", 1)[0].lower() for name, _ in pairs} - _SKIP_DOMAINS
     booking = next(iter(domains)) if len(domains) == 1 else last_domain
     items = [(name, *(list(pair) + [None, None])[:2]) for name, pair in pairs]  # (act, slot, value)
     keys = [(name.lower(), str(slot).lower(), str(value).lower()) for name, slot, value in items]
     exact = [_take_span(spans, *key, exact=True) for key in keys]  # first the spans annotated with this very value
-    return [make_act(name, str(slot), value, span or _take_span(spans, *key), booking)
+    return [act_fields(name, str(slot), value, span or _take_span(spans, *key), booking)
             for (name, slot, value), key, span in zip(items, keys, exact)]
 
 
@@ -393,6 +439,11 @@ def last_domain_of(acts: list[DialogueAct], previous: str) -> str:
 
 def make_act(name: str, slot_raw: str, value_raw: Any, span: Span | None, booking: str = "booking") -> DialogueAct:
     """One ``Domain-Act`` / slot / value annotation → :class:`DialogueAct` (shared with MultiWOZ 2.2)."""
+    return DialogueAct(**act_fields(name, slot_raw, value_raw, span, booking))
+
+
+def act_fields(name: str, slot_raw: str, value_raw: Any, span: Span | None, booking: str = "booking") -> dict[str, Any]:
+    """:func:`make_act`'s act as its fields."""
     domain, _, act = name.partition("-")
     domain = domain.lower()
     if domain == "booking":
@@ -402,7 +453,8 @@ def make_act(name: str, slot_raw: str, value_raw: Any, span: Span | None, bookin
     role = role_of(act, slot)
     if role is ActRole.COUNT and value is None:
         role = role_of(act, "")
-    return DialogueAct(role=role, act=name, domain=domain, slot=slot, value=value, canonical=canonical(slot, value), span=span if value else None)
+    return {"role": role, "act": name, "domain": domain, "slot": slot, "value": value, "canonical": canonical(slot, value),
+            "span": span if value else None}
 
 
 def _take_span(spans: list[tuple[str, str, str, Span]], act: str, slot: str, value: str,

@@ -12,11 +12,10 @@ acts, user ``state.slot_values`` → ``Turn.state``, ``service_call`` + ``servic
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import json
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -226,13 +225,6 @@ def _dialogue(
     dialogues of one file share its schema; the model copies what it is given)."""
     turns_raw = turn_list(file, dialogue_id, raw)
     services = list(raw.get("services") or [])
-    try:  # well-formed data (nearly all) is read without naming fields as it goes
-        turns = [_turn(file, dialogue_id, i, t, _unnamed) for i, t in enumerate(turns_raw)]
-    except Exception:  # malformed: read again, each field in its own `at`, so the error names it
-        turns = []
-        for i, t in enumerate(turns_raw):
-            with at(file, dialogue_id, f"turns[{i}]"):
-                turns.append(_turn(file, dialogue_id, i, t, at))
     key = tuple(services) if all(isinstance(x, str) for x in services) else None
     found = subsets.get(key) if subsets is not None and key is not None else None
     if found is None:
@@ -241,28 +233,63 @@ def _dialogue(
         if subsets is not None and key is not None:
             subsets[key] = found
     onto, described = found
+    try:  # well-formed data (nearly all): its fields as plain data, validated in one call
+        fields = [_turn_fields(i, t) for i, t in enumerate(turns_raw)]
+        return Dialogue.model_validate({
+            "id": dialogue_id, "source": str(file), "format": NAME, "domains": services, "turns": fields,
+            "ontology": onto, "slot_descriptions": described,
+        })
+    except Exception:  # malformed: read again, each model built in its own `at`, so the error names the field
+        turns = []
+        for i, t in enumerate(turns_raw):
+            with at(file, dialogue_id, f"turns[{i}]"):
+                turns.append(_turn(file, dialogue_id, i, t))
     return Dialogue(
         id=dialogue_id, source=str(file), format=NAME, domains=services, turns=turns, ontology=onto,
         slot_descriptions=described,
     )
 
 
-#: A guard of :func:`_turn` naming no field (the first, quick read of a dialogue).
-_UNNAMED = contextlib.nullcontext()
+def _turn_fields(i: int, raw: dict[str, Any]) -> dict[str, Any]:
+    """Turn ``i``'s fields as plain data (acts, results and calls as dicts, spans as
+    :class:`Span`), for one validation of the whole dialogue: :func:`_turn`'s reading without
+    naming fields. Raises on malformed data (whatever it raised: the caller reads the dialogue
+    again with :func:`_turn`, whose error names the field), so it accepts exactly what
+    :func:`_turn` accepts."""
+    utterance = raw["utterance"]
+    if not isinstance(utterance, str):
+        raise TypeError("utterance")
+    acts: list[dict[str, Any]] = []
+    state: dict[str, dict[str, list[str]]] = {}
+    results: list[dict[str, Any]] = []
+    for frame in raw.get("frames") or []:
+        service = frame["service"]
+        spans: list[tuple[str, Span]] = []
+        for s in frame.get("slots") or []:
+            start, end = s.get("start"), s.get("exclusive_end")
+            if type(start) is not int or type(end) is not int or not 0 <= start <= end <= len(utterance):
+                raise ValueError("span")  # check_span's cases, named by _turn
+            spans.append((s["slot"], Span(start=start, end=end)))
+        for action in frame.get("actions") or []:
+            acts.extend(_act_fields(service, action, utterance, spans))
+        if "state" in frame:
+            state[service] = {k: list(v) for k, v in frame["state"].get("slot_values", {}).items()}
+        if "service_call" in frame:
+            call = frame["service_call"]
+            results.append({
+                "domain": service, "entities": frame.get("service_results") or [],
+                "call": {"domain": service, "method": call["method"], "parameters": call.get("parameters", {})},
+            })
+    return {"index": i, "speaker": str(raw["speaker"]).lower(), "utterance": utterance, "acts": acts, "state": state,
+            "kb_results": results}
 
 
-def _unnamed(file: Path, dialogue_id: str, field: str) -> contextlib.AbstractContextManager[None]:
-    return _UNNAMED
-
-
-def _turn(
-    file: Path, dialogue_id: str, i: int, raw: dict[str, Any],
-    guard: Callable[[Path, str, str], contextlib.AbstractContextManager[None]],
-) -> Turn:
-    """Turn ``i`` of a dialogue; each part read inside ``guard(file, dialogue_id, field)``
-    (:func:`~csp_check.readers.json_stream.at` to name the field of malformed data, or
-    :func:`_unnamed`). Raises :class:`InputError` (or, with :func:`_unnamed`, whatever the
-    malformed data raised)."""
+def _turn(file: Path, dialogue_id: str, i: int, raw: dict[str, Any]) -> Turn:
+    """Turn ``i`` of a dialogue, each model built inside
+    :func:`~csp_check.readers.json_stream.at` so that malformed data's error names its field
+    (the second, slow read of a dialogue :func:`_turn_fields` could not read). Raises
+    :class:`InputError`."""
+    guard = at
     where = f"turns[{i}]"
     utterance = raw["utterance"]
     if not isinstance(utterance, str):
@@ -282,7 +309,7 @@ def _turn(
                 spans.append((s["slot"], Span(start=s["start"], end=s["exclusive_end"])))
         for k, action in enumerate(frame.get("actions") or []):
             with guard(file, dialogue_id, f"{fwhere}.actions[{k}]"):
-                acts.extend(_acts(service, action, utterance, spans))
+                acts.extend(DialogueAct(**fields) for fields in _act_fields(service, action, utterance, spans))
         with guard(file, dialogue_id, f"{fwhere}.state"):
             if "state" in frame:
                 state[service] = {k: list(v) for k, v in frame["state"].get("slot_values", {}).items()}
@@ -299,7 +326,9 @@ def _turn(
     return Turn(index=i, speaker=speaker, utterance=utterance, acts=acts, state=state, kb_results=results)
 
 
-def _acts(service: str, action: dict[str, Any], utterance: str, spans: list[tuple[str, Span]]) -> list[DialogueAct]:
+def _act_fields(service: str, action: dict[str, Any], utterance: str, spans: list[tuple[str, Span]]) -> list[dict[str, Any]]:
+    """The :class:`DialogueAct` fields of one SGD action (one act per value) of a frame whose
+    ``spans`` are (slot, span) pairs."""
     act = action["act"]
     role = ROLES.get(act, ActRole.OTHER)
     slot = action.get("slot") or ""
@@ -311,15 +340,16 @@ def _acts(service: str, action: dict[str, Any], utterance: str, spans: list[tupl
     if role is ActRole.COUNT:
         slot = "count"
     if not values or slot == "intent":
-        return [DialogueAct(role=role, act=act, domain=service, slot=slot)]
+        return [{"role": role, "act": act, "domain": service, "slot": slot}]
     candidates = sorted((span for name, span in spans if name == slot), key=lambda s: s.start)
     aligned = align_spans(utterance, values, candidates)
     return [
-        DialogueAct(role=role, act=act, domain=service, slot=slot, value=value, canonical=canon, span=span)
+        {"role": role, "act": act, "domain": service, "slot": slot, "value": value, "canonical": canon, "span": span}
         for value, canon, span in zip(values, canonical, aligned)
     ]
 
 
+@functools.lru_cache(maxsize=1 << 16)
 def trusted_canonical(value: str, canonical: str) -> str:
     """An act's canonical value, unless its own ``value`` says another one: "the text is the
     truth", and ``values`` is the annotation of the text, ``canonical_values`` a rewriting of it
