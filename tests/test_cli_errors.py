@@ -201,3 +201,35 @@ def test_the_no_kb_warning_is_one_short_line_before_the_summary() -> None:
     assert lines[1].startswith("7 dialogues: 7 checked") and not any(line.startswith("warning") for line in lines[1:])
     quiet = invoke("validate", EXAMPLES / "dialogues.jsonl", "--quiet")
     assert quiet.exit_code == 1 and quiet.stderr == ""
+
+
+# --- 5. experiment: unreadable inputs are validate's lines; none readable is exit 2 --------------
+
+
+def test_an_experiment_of_only_unreadable_inputs_says_each_and_exits_2(tmp_path: Path) -> None:
+    (tmp_path / "empty.json").write_text("", encoding="utf-8")
+    (tmp_path / "cut.jsonl").write_text('{"id": "d1", "turns": [\n', encoding="utf-8")
+
+    result = invoke("experiment", tmp_path / "empty.json", tmp_path / "cut.jsonl", "--no-plots", "--out", tmp_path / "out")
+
+    assert result.exit_code == 2 and "Traceback" not in result.output
+    lines = result.stderr.splitlines()
+    assert lines[0] == f"{PREFIX}no dialogues in {tmp_path / 'empty.json'} (the file is empty)"
+    assert lines[1].startswith(f"{PREFIX}{tmp_path / 'cut.jsonl'}:1: invalid JSON")
+    assert lines[2:] == [f"{PREFIX}no dialogue could be read from {tmp_path / 'empty.json'}, {tmp_path / 'cut.jsonl'} "
+                         "(2 unreadable input(s), named above); nothing was measured"]  # no usage block
+    assert not (tmp_path / "out" / "results.jsonl").exists()
+
+
+def test_an_experiment_with_an_unreadable_input_beside_good_ones_names_it_and_measures_the_rest(tmp_path: Path) -> None:
+    good = write_sgd(tmp_path / "sgd", [sgd_dialogue("1_00001"), sgd_dialogue("1_00002")])
+    (tmp_path / "cut.jsonl").write_text('{"id": "d1", "turns": [\n', encoding="utf-8")
+
+    result = invoke("experiment", good, tmp_path / "cut.jsonl", "--no-plots", "--out", tmp_path / "out")
+
+    assert result.exit_code == 0, result.output
+    assert [line for line in result.stderr.splitlines() if "cut.jsonl" in line] == [
+        f"{PREFIX}{tmp_path / 'cut.jsonl'}:1: invalid JSON at column 24 (the end of the line: is it cut short?): "
+        "Expecting value"]  # fmt: skip
+    rows = [json.loads(line) for line in (tmp_path / "out" / "results.jsonl").read_text().splitlines()]
+    assert [r["dialogue_id"] for r in rows] == ["1_00001", "1_00002"] and all(r["error"] is None for r in rows)

@@ -262,7 +262,7 @@ def test_a_dialogue_whose_scoring_fails_is_an_error_row(tmp_path: Path, monkeypa
     rows = {r.dialogue_id: r for r in result.dialogues}
     assert rows["1_00002"].error == f"scoring: {BROKEN}" and not rows["1_00002"].scores
     assert all(rows[i].error is None and set(rows[i].scores) == {"random"} for i in ("1_00001", "1_00003"))
-    assert f"{path}: dialogue 1_00002: internal error: scoring: {BROKEN} (left out of the tables)" in said
+    assert f"csp-check: error: {path}: dialogue 1_00002: internal error: scoring: {BROKEN} (left out of the tables)" in said
 
 
 def test_a_broken_dialogue_in_the_experiment_command_is_named_kept_and_exit_2(tmp_path: Path,
@@ -273,7 +273,8 @@ def test_a_broken_dialogue_in_the_experiment_command_is_named_kept_and_exit_2(tm
     result = CliRunner().invoke(main, ["experiment", str(path), "--no-plots", "--out", str(out)])
 
     assert result.exit_code == 2, result.output
-    assert (f"{path}: dialogue 1_00002: internal error: relexicalizing (csp): {BROKEN} (left out of the tables)"
+    assert (f"csp-check: error: {path}: dialogue 1_00002: internal error: relexicalizing (csp): {BROKEN} "
+            "(left out of the tables)"
             in result.stderr.splitlines())
     assert "csp-check: error: 1 of 3 dialogues could not be scored" in result.stderr
     rows = {r["dialogue_id"]: r for r in map(json.loads, (out / "results.jsonl").read_text().splitlines())}
