@@ -233,3 +233,18 @@ def test_an_experiment_with_an_unreadable_input_beside_good_ones_names_it_and_me
         "Expecting value"]  # fmt: skip
     rows = [json.loads(line) for line in (tmp_path / "out" / "results.jsonl").read_text().splitlines()]
     assert [r["dialogue_id"] for r in rows] == ["1_00001", "1_00002"] and all(r["error"] is None for r in rows)
+
+
+def test_drift_says_validate_s_no_kb_line_before_its_table_and_not_with_quiet(tmp_path: Path) -> None:
+    corpus = EXAMPLES / "dialogues.jsonl"
+    env = {**os.environ, "COLUMNS": "200"}
+    proc = subprocess.run([sys.executable, "-m", "csp_check.cli.main", "drift", "--out", str(tmp_path / "a"),
+                           "--corpus", str(corpus), "--corpus", str(corpus), "--no-plot"],
+                          stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env, timeout=120)  # fmt: skip
+    lines = proc.stdout.splitlines()
+    assert proc.returncode == 0, proc.stdout
+    assert lines[0] == (f"warning: no --kb: C4-C6 not built for the 14 dialogue(s) of --corpus {corpus} and 1 more "
+                        "corpus (no KB results in the data, every input); give --kb FILE_OR_DIR (MultiWOZ: its db/ folder)")
+    assert lines[1].startswith("round") and not any(line.startswith("warning") for line in lines[1:])
+    quiet = invoke("drift", "--out", tmp_path / "b", "--corpus", corpus, "--no-plot", "--quiet")
+    assert quiet.exit_code == 0 and quiet.stderr == "" and quiet.stdout == ""
