@@ -248,3 +248,41 @@ def test_drift_says_validate_s_no_kb_line_before_its_table_and_not_with_quiet(tm
     assert lines[1].startswith("round") and not any(line.startswith("warning") for line in lines[1:])
     quiet = invoke("drift", "--out", tmp_path / "b", "--corpus", corpus, "--no-plot", "--quiet")
     assert quiet.exit_code == 0 and quiet.stderr == "" and quiet.stdout == ""
+
+
+# --- 6. an empty file inside a folder of good files: one warning line, the rest read -------------
+
+
+def _folder_with_empties(tmp: Path) -> Path:
+    folder = tmp / "run"
+    folder.mkdir()
+    (folder / "good.jsonl").write_text((EXAMPLES / "dialogues.jsonl").read_text(encoding="utf-8"), encoding="utf-8")
+    (folder / "a_empty.json").write_text("", encoding="utf-8")
+    (folder / "b_blank.jsonl").write_text("\n\n", encoding="utf-8")
+    (folder / "c_list.json").write_text("[]", encoding="utf-8")
+    return folder
+
+
+def test_an_empty_file_in_a_folder_is_one_warning_line_and_the_good_files_decide_the_exit_code(tmp_path: Path) -> None:
+    folder = _folder_with_empties(tmp_path)
+    warned = [f"warning: {folder / 'a_empty.json'}: no dialogues (the file is empty)",
+              f"warning: {folder / 'b_blank.jsonl'}: no dialogues (the file is empty)",
+              f"warning: {folder / 'c_list.json'}: no dialogues (an empty JSON list)"]  # fmt: skip
+    alone = invoke("validate", folder / "good.jsonl", "--quiet")
+
+    for options in ([], ["--quiet"], ["--jobs", "2", "--quiet"], ["--json"]):
+        result = invoke("validate", folder, *options)
+        assert result.exit_code == alone.exit_code == 1, (options, result.output)
+        lines = [line for line in result.stderr.splitlines() if "no --kb" not in line]
+        assert lines == warned, options  # kept with --quiet: it is about the input, as the error lines are
+    summary = invoke("validate", folder)
+    assert summary.stdout.startswith("7 dialogues: 7 checked")
+    delex = invoke("delexicalize", folder)
+    assert delex.exit_code == 0 and delex.stderr.splitlines() == warned and len(delex.stdout.splitlines()) == 7
+
+
+def test_a_folder_of_only_empty_files_is_no_dialogues_and_exit_2(tmp_path: Path) -> None:
+    folder = _folder_with_empties(tmp_path)
+    (folder / "good.jsonl").unlink()
+    assert one_error(invoke("validate", folder)) == (f"no dialogues in {folder} (every dialogue file in it is empty: "
+                                                     "a_empty.json, b_blank.jsonl, c_list.json)")  # fmt: skip
