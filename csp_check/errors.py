@@ -64,6 +64,18 @@ class NoDialogues(InputError):
         return " ".join(self.message.split())
 
 
+class SkippedInput(UserWarning):
+    """A file met inside a folder that holds no dialogue (empty, ``[]``, ``{}``): a warning, not an
+    error; it is skipped and the rest of the folder is read (a path given by itself that holds
+    none is :class:`NoDialogues`). ``str()`` is ``FILE: no dialogues (why)``; the command line
+    prints it as one line, ``warning: FILE: no dialogues (the file is empty)`` (docs/cli.md, "No
+    dialogues")."""
+
+    def __init__(self, file: str, why: str):
+        self.file, self.why = str(file), why
+        super().__init__(f"{file}: no dialogues ({why})")
+
+
 #: What every line of csp-check's own on stderr that reports bad input or a usage error starts with.
 ERROR_PREFIX = "csp-check: error: "
 

@@ -201,3 +201,88 @@ def test_the_no_kb_warning_is_one_short_line_before_the_summary() -> None:
     assert lines[1].startswith("7 dialogues: 7 checked") and not any(line.startswith("warning") for line in lines[1:])
     quiet = invoke("validate", EXAMPLES / "dialogues.jsonl", "--quiet")
     assert quiet.exit_code == 1 and quiet.stderr == ""
+
+
+# --- 5. experiment: unreadable inputs are validate's lines; none readable is exit 2 --------------
+
+
+def test_an_experiment_of_only_unreadable_inputs_says_each_and_exits_2(tmp_path: Path) -> None:
+    (tmp_path / "empty.json").write_text("", encoding="utf-8")
+    (tmp_path / "cut.jsonl").write_text('{"id": "d1", "turns": [\n', encoding="utf-8")
+
+    result = invoke("experiment", tmp_path / "empty.json", tmp_path / "cut.jsonl", "--no-plots", "--out", tmp_path / "out")
+
+    assert result.exit_code == 2 and "Traceback" not in result.output
+    lines = result.stderr.splitlines()
+    assert lines[0] == f"{PREFIX}no dialogues in {tmp_path / 'empty.json'} (the file is empty)"
+    assert lines[1].startswith(f"{PREFIX}{tmp_path / 'cut.jsonl'}:1: invalid JSON")
+    assert lines[2:] == [f"{PREFIX}no dialogue could be read from {tmp_path / 'empty.json'}, {tmp_path / 'cut.jsonl'} "
+                         "(2 unreadable input(s), named above); nothing was measured"]  # no usage block
+    assert not (tmp_path / "out" / "results.jsonl").exists()
+
+
+def test_an_experiment_with_an_unreadable_input_beside_good_ones_names_it_and_measures_the_rest(tmp_path: Path) -> None:
+    good = write_sgd(tmp_path / "sgd", [sgd_dialogue("1_00001"), sgd_dialogue("1_00002")])
+    (tmp_path / "cut.jsonl").write_text('{"id": "d1", "turns": [\n', encoding="utf-8")
+
+    result = invoke("experiment", good, tmp_path / "cut.jsonl", "--no-plots", "--out", tmp_path / "out")
+
+    assert result.exit_code == 0, result.output
+    assert [line for line in result.stderr.splitlines() if "cut.jsonl" in line] == [
+        f"{PREFIX}{tmp_path / 'cut.jsonl'}:1: invalid JSON at column 24 (the end of the line: is it cut short?): "
+        "Expecting value"]  # fmt: skip
+    rows = [json.loads(line) for line in (tmp_path / "out" / "results.jsonl").read_text().splitlines()]
+    assert [r["dialogue_id"] for r in rows] == ["1_00001", "1_00002"] and all(r["error"] is None for r in rows)
+
+
+def test_drift_says_validate_s_no_kb_line_before_its_table_and_not_with_quiet(tmp_path: Path) -> None:
+    corpus = EXAMPLES / "dialogues.jsonl"
+    env = {**os.environ, "COLUMNS": "200"}
+    proc = subprocess.run([sys.executable, "-m", "csp_check.cli.main", "drift", "--out", str(tmp_path / "a"),
+                           "--corpus", str(corpus), "--corpus", str(corpus), "--no-plot"],
+                          stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env, timeout=120)  # fmt: skip
+    lines = proc.stdout.splitlines()
+    assert proc.returncode == 0, proc.stdout
+    assert lines[0] == (f"warning: no --kb: C4-C6 not built for the 14 dialogue(s) of --corpus {corpus} and 1 more "
+                        "corpus (no KB results in the data, every input); give --kb FILE_OR_DIR (MultiWOZ: its db/ folder)")
+    assert lines[1].startswith("round") and not any(line.startswith("warning") for line in lines[1:])
+    quiet = invoke("drift", "--out", tmp_path / "b", "--corpus", corpus, "--no-plot", "--quiet")
+    assert quiet.exit_code == 0 and quiet.stderr == "" and quiet.stdout == ""
+
+
+# --- 6. an empty file inside a folder of good files: one warning line, the rest read -------------
+
+
+def _folder_with_empties(tmp: Path) -> Path:
+    folder = tmp / "run"
+    folder.mkdir()
+    (folder / "good.jsonl").write_text((EXAMPLES / "dialogues.jsonl").read_text(encoding="utf-8"), encoding="utf-8")
+    (folder / "a_empty.json").write_text("", encoding="utf-8")
+    (folder / "b_blank.jsonl").write_text("\n\n", encoding="utf-8")
+    (folder / "c_list.json").write_text("[]", encoding="utf-8")
+    return folder
+
+
+def test_an_empty_file_in_a_folder_is_one_warning_line_and_the_good_files_decide_the_exit_code(tmp_path: Path) -> None:
+    folder = _folder_with_empties(tmp_path)
+    warned = [f"warning: {folder / 'a_empty.json'}: no dialogues (the file is empty)",
+              f"warning: {folder / 'b_blank.jsonl'}: no dialogues (the file is empty)",
+              f"warning: {folder / 'c_list.json'}: no dialogues (an empty JSON list)"]  # fmt: skip
+    alone = invoke("validate", folder / "good.jsonl", "--quiet")
+
+    for options in ([], ["--quiet"], ["--jobs", "2", "--quiet"], ["--json"]):
+        result = invoke("validate", folder, *options)
+        assert result.exit_code == alone.exit_code == 1, (options, result.output)
+        lines = [line for line in result.stderr.splitlines() if "no --kb" not in line]
+        assert lines == warned, options  # kept with --quiet: it is about the input, as the error lines are
+    summary = invoke("validate", folder)
+    assert summary.stdout.startswith("7 dialogues: 7 checked")
+    delex = invoke("delexicalize", folder)
+    assert delex.exit_code == 0 and delex.stderr.splitlines() == warned and len(delex.stdout.splitlines()) == 7
+
+
+def test_a_folder_of_only_empty_files_is_no_dialogues_and_exit_2(tmp_path: Path) -> None:
+    folder = _folder_with_empties(tmp_path)
+    (folder / "good.jsonl").unlink()
+    assert one_error(invoke("validate", folder)) == (f"no dialogues in {folder} (every dialogue file in it is empty: "
+                                                     "a_empty.json, b_blank.jsonl, c_list.json)")  # fmt: skip

@@ -134,7 +134,7 @@ def test_a_missing_calls_field_is_an_input_error_naming_file_example_and_field(t
     assert second["status"] == "inconsistent" and [v["family"] for v in second["violations"]] == ["P4"]
 
 
-# --- 4: drift --corpus without --kb says once that the KB-based measures were skipped ------------
+# --- 4: drift --corpus without --kb says once, in validate's line, that C4-C6 were not built -----
 
 def test_drift_corpus_without_kb_warns_once_that_kb_measures_are_skipped(tmp_path: Path) -> None:
     corpus = EXAMPLES / "dialogues.jsonl"
@@ -147,9 +147,8 @@ def test_drift_corpus_without_kb_warns_once_that_kb_measures_are_skipped(tmp_pat
 
     assert bare.exit_code == with_kb.exit_code == own_kb.exit_code == 0
     warnings = [line for line in bare.stderr.splitlines() if line.startswith("warning:")]
-    assert warnings == [f"warning: no --kb, and no dialogue of --corpus {corpus} (7 dialogues) got a KB constraint: the "
-                        "KB-based measures (C4-C6: no-result, offers, amounts) were skipped in its consistency by depth; "
-                        "give --kb FILE_OR_DIR"]  # fmt: skip
+    assert warnings == [f"warning: no --kb: C4-C6 not built for the 7 dialogue(s) of --corpus {corpus} (no KB results "
+                        "in the data); give --kb FILE_OR_DIR (MultiWOZ: its db/ folder)"]  # validate's line
     assert "warning" not in with_kb.stderr and "warning" not in own_kb.stderr  # SGD carries its results
 
 
@@ -262,7 +261,7 @@ def test_a_dialogue_whose_scoring_fails_is_an_error_row(tmp_path: Path, monkeypa
     rows = {r.dialogue_id: r for r in result.dialogues}
     assert rows["1_00002"].error == f"scoring: {BROKEN}" and not rows["1_00002"].scores
     assert all(rows[i].error is None and set(rows[i].scores) == {"random"} for i in ("1_00001", "1_00003"))
-    assert f"{path}: dialogue 1_00002: internal error: scoring: {BROKEN} (left out of the tables)" in said
+    assert f"csp-check: error: {path}: dialogue 1_00002: internal error: scoring: {BROKEN} (left out of the tables)" in said
 
 
 def test_a_broken_dialogue_in_the_experiment_command_is_named_kept_and_exit_2(tmp_path: Path,
@@ -273,7 +272,8 @@ def test_a_broken_dialogue_in_the_experiment_command_is_named_kept_and_exit_2(tm
     result = CliRunner().invoke(main, ["experiment", str(path), "--no-plots", "--out", str(out)])
 
     assert result.exit_code == 2, result.output
-    assert (f"{path}: dialogue 1_00002: internal error: relexicalizing (csp): {BROKEN} (left out of the tables)"
+    assert (f"csp-check: error: {path}: dialogue 1_00002: internal error: relexicalizing (csp): {BROKEN} "
+            "(left out of the tables)"
             in result.stderr.splitlines())
     assert "csp-check: error: 1 of 3 dialogues could not be scored" in result.stderr
     rows = {r["dialogue_id"]: r for r in map(json.loads, (out / "results.jsonl").read_text().splitlines())}

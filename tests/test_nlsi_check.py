@@ -163,6 +163,15 @@ def test_assert_calls_consistent_helper(tmp_path):
     with pytest.raises(InconsistentCalls) as info:
         assert_calls_consistent(path, SCHEMA_FILE)
     assert "not JSON" in str(info.value)
+    assert any(line.startswith(f"csp-check: error: {path}:2: ") for line in str(info.value).splitlines())  # calls' line
+    empty = tmp_path / "empty.jsonl"
+    empty.write_text("\n")
+    with pytest.raises(InconsistentCalls) as info:
+        assert_calls_consistent(empty, SCHEMA_FILE)
+    assert str(info.value) == f"csp-check: error: no dialogues in {empty} (the file is empty)"  # as `calls` says it
+    with pytest.raises(InconsistentCalls, match=r"^csp-check: error: no dialogues in \[\] \(no NLSI example\)$"):
+        assert_calls_consistent([], SCHEMA_FILE)
+    assert assert_calls_consistent(empty, SCHEMA_FILE, allow_empty=True) == []
 
 
 def _entry_point_installed() -> bool:

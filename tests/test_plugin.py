@@ -162,9 +162,23 @@ def test_unreadable_and_empty_inputs_fail(tmp_path):
     bad.write_text('[{"dialogue_id": "1_00001", "turns": [{"speaker": "USER"}]}]')
     with pytest.raises(InconsistentDialogues, match="unreadable"):
         assert_consistent(bad)
-    with pytest.raises(InconsistentDialogues, match="no dialogues"):
+    with pytest.raises(InconsistentDialogues) as info:
+        assert_consistent(bad)
+    assert str(info.value).splitlines()[1] == (f"csp-check: error: {bad}: dialogue 1_00001: turns[0]: missing field "
+                                               "'utterance'")  # the command line's line  # fmt: skip
+    with pytest.raises(InconsistentDialogues) as info:
         assert_consistent([])
+    assert str(info.value) == "csp-check: error: no dialogues in [] (an empty list)"
     assert assert_consistent([], allow_empty=True) == []
+    empty = tmp_path / "empty.json"
+    empty.write_text("\n")
+    with pytest.raises(InconsistentDialogues) as info:
+        assert_consistent(empty)
+    assert str(info.value) == f"csp-check: error: no dialogues in {empty} (the file is empty)"  # NoDialogues' shape
+    assert assert_consistent(empty, allow_empty=True) == []  # an empty file is empty, not unreadable
+    (tmp_path / "folder").mkdir()
+    with pytest.raises(InconsistentDialogues, match=r"^csp-check: error: no dialogues in .*folder \(an empty folder\)$"):
+        assert_consistent(tmp_path / "folder")
 
 
 def test_helper_works_without_pytest_fixtures(tmp_path):
@@ -204,8 +218,22 @@ def test_profile_and_unknown_constraint_ids_are_refused(pytester: pytest.Pyteste
 
 
 def test_a_missing_file_is_not_called_inconsistent(tmp_path):
-    with pytest.raises(FileNotFoundError, match="nope.jsonl"):
+    with pytest.raises(FileNotFoundError) as info:
         assert_consistent(tmp_path / "nope.jsonl")
+    assert str(info.value).startswith(f"csp-check: error: {tmp_path / 'nope.jsonl'}: no such file or directory (cwd ")
+
+
+def test_collected_bad_and_empty_files_fail_with_the_command_line_s_lines(pytester: pytest.Pytester):
+    """A collected file's unreadable dialogue and an empty collected file: the items fail with
+    validate's lines (``FILE: dialogue ID: FIELD: what``, ``no dialogues in FILE (why)``)."""
+    (pytester.path / "dialogues_001.json").write_text('[{"dialogue_id": "1_00001", "turns": [{"speaker": "USER"}]}]')
+    (pytester.path / "dialogues_002.json").write_text("")
+    pytester.makeini("[pytest]\ncsp_check_files = dialogues_*.json\n")
+    result = pytester.runpytest("-p", "no:cacheprovider")
+    result.assert_outcomes(failed=2)
+    lines = result.stdout.lines
+    assert f"csp-check: error: {pytester.path / 'dialogues_001.json'}: dialogue 1_00001: turns[0]: missing field 'utterance'" in lines
+    assert f"csp-check: error: no dialogues in {pytester.path / 'dialogues_002.json'} (the file is empty)" in lines
 
 
 def test_the_docs_example_output_is_what_pytest_prints(pytester: pytest.Pytester):

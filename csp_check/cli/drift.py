@@ -11,7 +11,8 @@
   (default ``llm``) relexicalized text (:mod:`csp_check.drift.relexicalized`, written to
   ``DIR/relexicalized-NAME-FOLDER.txt``, read against ``--kb``); without ``--base-url`` the
   self-chat curves of an earlier ``DIR/drift.json`` are kept beside them; without ``--kb``, one
-  warning line names the corpora none of whose dialogues got a KB constraint (C4-C6 skipped);
+  short warning line before the table (validate's, off with ``--quiet``) names the corpora none
+  of whose dialogues got a KB constraint (C4-C6 not built);
 - ``--hf-model PATH [--split-exponent K]``: π(t) and split-softmax on a local Hugging Face causal
   LM (:mod:`csp_check.drift.attention`; extra ``hf``).
 
@@ -44,7 +45,7 @@ from csp_check.drift.task_measures import ALL_MEASURES
 from csp_check.errors import CspCheckError, UsageError
 from csp_check.llm.client import LLMSettings
 from csp_check.output.console import Bar
-from csp_check.output.plain import KbUse
+from csp_check.output.plain import KbUse, no_kb_line
 from csp_check.readers import FORMATS
 from csp_check.readers.kinds import load_kb_option
 
@@ -160,7 +161,7 @@ def drift(
                 if kb is None and not any(summary.coverage.get(c) for c in KbUse.KB_CONSTRAINTS):
                     without_kb.append((path, summary.checked))
             if without_kb and not quiet:
-                click.echo(_no_kb_warning(without_kb), err=True)
+                click.echo(_no_kb_warning(without_kb, len(corpora)), err=True)
             kept = [c for c in result.corpus if c.label not in {k.label for k in curves}]
             result.corpus = kept + curves
             result.config = {**result.config, "corpus": [str(p) for p in corpora], "kb": str(kb_path) if kb_path else None}
@@ -184,12 +185,11 @@ def drift(
         click.echo(f"wrote {', '.join(str(p) for p in written)}", err=True)
 
 
-def _no_kb_warning(corpora: list[tuple[Path, int]]) -> str:
-    """One line: ``--corpus`` without ``--kb`` left these corpora (path, dialogues checked)
-    without any KB constraint, so their curves leave out the KB-based measures (C4-C6)."""
-    named = "; ".join(f"{path} ({n} dialogues)" for path, n in corpora)
-    return (f"warning: no --kb, and no dialogue of --corpus {named} got a KB constraint: the KB-based measures "
-            f"(C4-C6: no-result, offers, amounts) were skipped in {'its' if len(corpora) == 1 else 'their'} consistency by depth; give --kb FILE_OR_DIR")
+def _no_kb_warning(corpora: list[tuple[Path, int]], given: int) -> str:
+    """validate's one short line: ``--corpus`` without ``--kb`` left these corpora (path,
+    dialogues checked) of the ``given`` ones without any KB constraint (C4-C6 not built)."""
+    where = f"--corpus {corpora[0][0]}" + (f" and {len(corpora) - 1} more {'corpus' if len(corpora) == 2 else 'corpora'}" if len(corpora) > 1 else "")
+    return no_kb_line(sum(k for _, k in corpora), where, every=len(corpora) == given > 1)
 
 
 def _previous(path: Path) -> DriftResult:

@@ -9,10 +9,13 @@ Writes ``DIR/results.jsonl``, ``DIR/tables.md``, ``DIR/table1..5.csv`` and PNG p
 Table 3. Exit 2 when every LLM request failed (the server is unreachable or refuses: the
 console says why; the tables are still written, without an LLM row, and say why). The LLM relexicalizer runs only with ``--base-url`` (any OpenAI-compatible server; key
 from ``$OPENAI_API_KEY``, a dummy for local servers). Exit 0 on success, 2 on a usage error
-(unknown solver, nothing selected, missing ``openai`` / ``matplotlib`` package), or when some
-dialogue could not be built, relexicalized or scored: each is one line on stderr (``FILE:
-dialogue ID: internal error: …``) and an error row of ``results.jsonl``; the others are measured
-and the tables written without it.
+(unknown solver, nothing selected, missing ``openai`` / ``matplotlib`` package), when no input
+could be read (each unreadable one is validate's line, ``csp-check: error: FILE: dialogue ID:
+FIELD: what``, then one line saying nothing was measured), or when some dialogue could not be
+built, relexicalized or scored: each is one line on stderr (``csp-check: error: FILE: dialogue
+ID: internal error: …``) and an error row of ``results.jsonl``; the others are measured and the
+tables written without it. Unreadable items among readable ones are named the same way and left
+out; the rest is measured.
 """
 
 from __future__ import annotations
@@ -25,8 +28,8 @@ from pathlib import Path
 
 import click
 
-from csp_check.cli.paths import existing_paths
-from csp_check.errors import CspCheckError
+from csp_check.cli.paths import existing_paths, unwarned
+from csp_check.errors import CspCheckError, error_line
 from csp_check.experiment import ExperimentConfig, run_experiment, write_outputs
 from csp_check.experiment.tables import table3
 from csp_check.install import pip_extra
@@ -115,6 +118,10 @@ def experiment(
         llm_answers=out_dir / "llm_answers.jsonl" if llm is not None else None,
     )  # fmt: skip
     result = run_experiment(config, log=lambda msg: click.echo(msg, err=True))
+    if result.read == 0 and result.unreadable:  # bad input, not a usage error: no usage block
+        click.echo(error_line(f"no dialogue could be read from {', '.join(map(str, paths))} ({result.unreadable} "
+                              "unreadable input(s), named above); nothing was measured"), err=True)  # fmt: skip
+        raise SystemExit(2)
     if not any(r.error is None for r in result.dialogues):
         raise click.UsageError(f"no {domain} dialogues could be used in {', '.join(map(str, paths))}"
                                + domains_hint(paths, domain, multi_domain))  # fmt: skip
@@ -158,9 +165,10 @@ def domains_hint(paths: Iterable[Path], domain: str, multi_domain: bool, scan: i
     nothing could be read."""
 
     counts: Counter[str] = Counter()
-    for item in islice(load_corpus(list(paths), "auto"), scan):
-        if isinstance(item, Dialogue):
-            counts.update(dict.fromkeys(item.domains, 1))
+    with unwarned():  # a second look: its skipped files were said
+        for item in islice(load_corpus(list(paths), "auto"), scan):
+            if isinstance(item, Dialogue):
+                counts.update(dict.fromkeys(item.domains, 1))
     if not counts:
         return ""
     if domain in counts and not multi_domain:

@@ -45,7 +45,7 @@ from typing import Any
 import click
 
 from csp_check.cli.lazy import LazyGroup, load
-from csp_check.cli.paths import fail_if_none_exist, refuse_if_no_dialogues
+from csp_check.cli.paths import fail_if_none_exist, refuse_if_no_dialogues, skipped_input_lines, unwarned
 from csp_check.delexicalize.delexicalizer import delexicalize
 from csp_check.errors import CspCheckError, InputError, NoDialogues, UsageError, error_line
 from csp_check.families.selection import dialogue_constraints
@@ -157,6 +157,7 @@ def reading_options(f: Callable) -> Callable:
 def main() -> None:
     """Check task-oriented dialogue data for consistency (the paper's C1-C6 and the annotation
     family S1-S2)."""
+    click.get_current_context().with_resource(skipped_input_lines())  # a skipped empty file: one warning line
 
 
 @main.command()
@@ -250,11 +251,12 @@ def _kb_unused(kb_use: KbUse, kb, kb_path, paths, fmt: str, split: str | None, c
     dialogues: Counter[str] = Counter()
     flagged: Counter[str] = Counter()
     read = 0
-    for item in islice(load_corpus(paths, fmt, kb, split=split), scan):
-        if isinstance(item, Dialogue):
-            read += 1
-            dialogues.update(set(item.domains))
-            flagged.update(kb_use.flagged.get((item.source, item.id), ()))
+    with unwarned():  # a second look: its skipped files were said
+        for item in islice(load_corpus(paths, fmt, kb, split=split), scan):
+            if isinstance(item, Dialogue):
+                read += 1
+                dialogues.update(set(item.domains))
+                flagged.update(kb_use.flagged.get((item.source, item.id), ()))
     sizes = {domain: len(table.normalized()) for domain, table in kb.tables.items()}
     return kb_coverage_warning(kb_path, sizes, dialogues, flagged, scanned=scan if read >= scan else None)
 

@@ -13,17 +13,25 @@ any work (no KB loaded, no report opened).
   naming the command that reads it, and exit 2 (no empty summary); among dialogue files such a
   path is the reader's one error line (:func:`csp_check.readers.sniff_format`);
 - :func:`of_kind` is for the commands that read one kind of file (``benchmark citod``: CI-ToD,
-  ``calls``: NLSI examples): a file clearly of another kind is one line, not one error per item.
+  ``calls``: NLSI examples): a file clearly of another kind is one line, not one error per item;
+- :func:`skipped_input_lines` (entered by the ``csp-check`` group for every command) prints each
+  :class:`~csp_check.errors.SkippedInput` (a file with no dialogue inside a folder) as one line,
+  ``warning: FILE: no dialogues (the file is empty)``, with ``--quiet`` too (as the error lines);
+  :func:`unwarned` silences them for a second look at inputs already read (a hint's scan).
 """
 
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterable
+import warnings
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import click
 
+from csp_check.errors import SkippedInput
 from csp_check.readers.kinds import wrong_kind
 
 EXIT_ERROR = 2
@@ -85,3 +93,31 @@ def of_kind(paths: Iterable[Path], expected: str) -> tuple[list[Path], bool]:
     if not kept:
         sys.exit(EXIT_ERROR)
     return kept, len(kept) < len(given)
+
+
+@contextmanager
+def skipped_input_lines() -> Iterator[None]:
+    """While entered, every :class:`~csp_check.errors.SkippedInput` warning is one line on stderr,
+    ``warning: FILE: no dialogues (why)``, each time it is issued; other warnings are shown as
+    Python shows them."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("always", SkippedInput)
+        shown = warnings.showwarning
+
+        def show(message: Any, category: type[Warning], *args: Any, **kwargs: Any) -> None:
+            if issubclass(category, SkippedInput):
+                click.echo(f"warning: {message}", err=True)
+            else:
+                shown(message, category, *args, **kwargs)
+
+        warnings.showwarning = show
+        yield
+
+
+@contextmanager
+def unwarned() -> Iterator[None]:
+    """No :class:`~csp_check.errors.SkippedInput` warning while entered: a second scan of inputs
+    whose skipped files were said once already."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", SkippedInput)
+        yield

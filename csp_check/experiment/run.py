@@ -36,7 +36,7 @@ from pydantic import BaseModel, Field
 from csp_check.build.builder import BuildOptions, build_csp
 from csp_check.check.evaluate import violations
 from csp_check.delexicalize.delexicalizer import delexicalize
-from csp_check.errors import InputError
+from csp_check.errors import InputError, error_line
 from csp_check.families import PAPER_GROUPS, ids
 from csp_check.models import CSP, ConstraintId, DelexicalizedDialogue, Dialogue, Value
 from csp_check.pipeline import load_corpus
@@ -114,6 +114,8 @@ class ExperimentResult(BaseModel):
     llm_failures: int = Field(0, description="of those, the ones whose request failed for good")
     llm_left_out: str | None = Field(None, description="why the LLM has no row (every request failed), or None")
     llm_unreachable: str | None = Field(None, description="the error when the LLM server could not be reached at all")
+    unreadable: int = Field(0, description="input items that could not be read (each named on stderr), left out")
+    read: int = Field(0, description="dialogues read from the inputs, of any domain")
     dialogues: list[DialogueResult] = Field(default_factory=list)
 
 
@@ -161,13 +163,16 @@ def get_solver(name: str) -> Any:
 
 
 def select_dialogues(
-    paths: Sequence[str | Path], domain: str, single_domain: bool = True, advance: Any = None
+    paths: Sequence[str | Path], domain: str, single_domain: bool = True, advance: Any = None, read: list[int] | None = None
 ) -> tuple[list[Dialogue], list[Dialogue], list[str]]:
     """``(selected, all dialogues with the domain, errors)``: selected = having ``domain`` (and
-    only it, if ``single_domain``), sorted by id. Unreadable dialogues are listed in ``errors``.
-    ``advance()`` is called once per input file read (a progress bar's)."""
+    only it, if ``single_domain``), sorted by id. Unreadable dialogues are listed in ``errors``
+    (each ``FILE: dialogue ID: FIELD: what``, :class:`~csp_check.errors.InputError`).
+    ``advance()`` is called once per input file read (a progress bar's); ``read``, when given,
+    gets the number of dialogues read, of any domain, appended."""
 
     everyone, errors = [], []
+    count = 0
     source = None
     for item in load_corpus(list(paths)):
         file = item.file if isinstance(item, InputError) else item.source
@@ -176,8 +181,12 @@ def select_dialogues(
         source = file
         if isinstance(item, InputError):
             errors.append(str(item))
-        elif domain in item.domains:
+            continue
+        count += 1
+        if domain in item.domains:
             everyone.append(item)
+    if read is not None:
+        read.append(count)
     selected = [d for d in everyone if not single_domain or d.domains == [domain]]
     return sorted(selected, key=lambda d: d.id), everyone, errors
 
@@ -251,21 +260,23 @@ def run_experiment(config: ExperimentConfig, log: Any = print) -> ExperimentResu
     if config.progress is not None:
         files = len(input_files(list(config.paths)))
     with stage("reading", files if config.progress is not None else 0, "files") as bar:
-        selected, everyone, errors = select_dialogues(config.paths, config.domain, config.single_domain, bar.advance)
+        read: list[int] = []
+        selected, everyone, errors = select_dialogues(config.paths, config.domain, config.single_domain, bar.advance, read)
         bar.advance()
-    for err in errors[:5]:
-        log(f"skipped unreadable input: {err}")
+    for err in errors:  # validate's line: the rest is still measured
+        log(error_line(err))
     if config.kb is not None and config.domain in config.kb.tables:
         pool = DomainPool.of_table(config.kb.tables[config.domain], everyone)
     else:
         pool = DomainPool.of(everyone, config.domain, transactional_methods(everyone))
     if config.limit is not None:
         selected = selected[: config.limit]
-    log(f"{len(selected)} {config.domain} dialogues; pool of {len(pool.entities)} instances")
+    if read[0] or not errors:  # nothing read at all: the command says so, in one line
+        log(f"{len(selected)} {config.domain} dialogues; pool of {len(pool.entities)} instances")
     names = list(config.relexicalizers) + (["llm"] if config.llm is not None and "llm" not in config.relexicalizers else [])
     result = ExperimentResult(
         domain=config.domain, seed=config.seed, solver=config.solver, relexicalizers=names,
-        configs=list(config.configs), pool_size=len(pool.entities),
+        configs=list(config.configs), pool_size=len(pool.entities), unreadable=len(errors), read=read[0],
     )  # fmt: skip
     items: list[tuple[CSP, DelexicalizedDialogue]] = []
     checked = frozenset().union(*config.configs.values())  # the families any configuration checks
@@ -277,7 +288,8 @@ def run_experiment(config: ExperimentConfig, log: Any = print) -> ExperimentResu
             except Exception as err:  # one bad dialogue never sinks the run
                 broken = DialogueResult(dialogue_id=dialogue.id, source=dialogue.source, error=_failure(err))
                 result.dialogues.append(broken)
-                log(f"{broken.source}: dialogue {broken.dialogue_id}: internal error: {broken.error} (left out of the tables)")
+                log(error_line(f"{broken.source}: dialogue {broken.dialogue_id}: internal error: {broken.error} "
+                               "(left out of the tables)"))  # fmt: skip
                 continue
             items.append((csp, delex))
             result.dialogues.append(row)
@@ -368,7 +380,7 @@ def _llm_result(out: Any, log: Any, sources: dict[str, str], csp: CSP, report: A
 def _fail_row(row: DialogueResult, error: str, log: Any) -> None:
     """Make ``row`` an error row (left out of the tables, kept in ``results.jsonl``) and say so."""
     row.error = error
-    log(f"{row.source}: dialogue {row.dialogue_id}: internal error: {error} (left out of the tables)")
+    log(error_line(f"{row.source}: dialogue {row.dialogue_id}: internal error: {error} (left out of the tables)"))
 
 
 def _map(fn: Any, tasks: list[tuple], jobs: int) -> Iterable[Any]:

@@ -91,11 +91,17 @@ class KbUse:
         files = self.without_kb()
         if not files or not set(enabled) & set(self.KB_CONSTRAINTS):
             return None
-        dialogues = sum(self.files[f][0] for f in files)
         where = files[0] if len(files) == 1 else f"{files[0]} and {len(files) - 1} more file(s)"
-        every = ", every input" if len(files) == len(self.files) and len(files) > 1 else ""
-        return (f"warning: no --kb: C4-C6 not built for the {n(dialogues)} dialogue(s) of {where} (no KB results in "
-                f"the data{every}); give --kb FILE_OR_DIR (MultiWOZ: its db/ folder)")
+        every = len(files) == len(self.files) and len(files) > 1
+        return no_kb_line(sum(self.files[f][0] for f in files), where, every)
+
+
+def no_kb_line(dialogues: int, where: str, every: bool = False) -> str:
+    """The one no-KB warning line of every command (``validate``, ``drift --corpus``): ``warning:
+    no --kb: C4-C6 not built for the N dialogue(s) of WHERE (no KB results in the data[, every
+    input]); give --kb FILE_OR_DIR (MultiWOZ: its db/ folder)``."""
+    return (f"warning: no --kb: C4-C6 not built for the {n(dialogues)} dialogue(s) of {where} (no KB results in "
+            f"the data{', every input' if every else ''}); give --kb FILE_OR_DIR (MultiWOZ: its db/ folder)")
 
 
 def summary_json(summary: CorpusSummary, warnings: list[str] | None = None) -> str:

@@ -18,11 +18,12 @@ from pathlib import Path
 
 import pytest
 
-from csp_check.errors import InconsistentCalls
+from csp_check.errors import InconsistentCalls, NoDialogues, error_line
 from csp_check.nlsi.check import Checker
 from csp_check.nlsi.models import CallReport, Example
 from csp_check.nlsi.readers import ExampleError, iter_paths, read_examples
 from csp_check.nlsi.schema import NlsiSchema, load_schema
+from csp_check.readers import nothing_in
 
 
 def assert_calls_consistent(
@@ -30,6 +31,7 @@ def assert_calls_consistent(
     schema: NlsiSchema | str | Path | Iterable[str | Path],
     field: str = "api_calls",
     llm_parse=None,
+    allow_empty: bool = False,
 ) -> list[CallReport]:
     """Check examples (objects, or a JSONL file / directory) against P1–P6; return the reports.
 
@@ -38,7 +40,10 @@ def assert_calls_consistent(
     by default.
 
     Raises :class:`InconsistentCalls` when any example is inconsistent or in error, or any line
-    is unreadable; the message has one line per violation or error.
+    is unreadable; the message has one line per violation or error, an error in the shape of
+    ``csp-check calls`` (``csp-check: error: FILE:LINE: example ID: what``). An input with no
+    example fails too unless ``allow_empty``, as ``calls`` says it: ``csp-check: error: no
+    dialogues in PATH (why)`` (``the file is empty``, ``an empty folder``, ``no NLSI example``).
     """
     if not isinstance(schema, NlsiSchema):
         schema = load_schema([Path(schema)] if isinstance(schema, (str, Path)) else [Path(s) for s in schema])
@@ -50,15 +55,21 @@ def assert_calls_consistent(
         items = [examples]
     else:
         items = list(examples)
+    if not items and not allow_empty:  # as `calls` says it: the file's why, else no example
+        path = Path(examples) if isinstance(examples, (str, Path)) else None
+        why = (nothing_in(path) if path is not None else None) or (
+            "an empty folder" if path is not None and path.is_dir() and next(path.iterdir(), None) is None else "no NLSI example")
+        raise InconsistentCalls(error_line(NoDialogues(str(path) if path is not None else repr(examples), why)), [])
     checker = Checker(schema, field=field, llm_parse=llm_parse)
     reports, lines = [], []
     for item in items:
         if isinstance(item, ExampleError):
-            lines.append(str(item))
+            lines.append(error_line(item))
             continue
         rep = checker.check(item)
         reports.append(rep)
-        lines += [f"example {rep.example_id}: error: {e}" for e in rep.errors]
+        where = f"{rep.source}: " if rep.source else ""
+        lines += [error_line(f"{where}example {rep.example_id}: {e}") for e in rep.errors]
         lines += [f"example {rep.example_id}: {v.family} {v.call or ''} {v.argument or ''}: {v.message}"
                   + (f" [instruction: {v.instruction}]" if v.instruction else "") for v in rep.violations]
     failing = [r for r in reports if r.status.value != "consistent"]

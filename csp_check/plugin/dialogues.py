@@ -23,14 +23,15 @@ from __future__ import annotations
 
 import fnmatch
 import warnings
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
+from itertools import chain, islice
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from csp_check.errors import InconsistentDialogues, InputError
+from csp_check.errors import InconsistentDialogues, InputError, NoDialogues, error_line
 from csp_check.families.selection import dialogue_constraints
 from csp_check.models import ALL_CONSTRAINTS, ConstraintId, Dialogue, DialogueReport, KnowledgeBase, Violation
 from csp_check.pipeline import load_corpus
@@ -64,7 +65,7 @@ def load_kb(kb: KbLike) -> KnowledgeBase | None:
     if isinstance(kb, (str, Path)):
         return load_kb_file(kb)
     if not isinstance(kb, dict):
-        raise InputError("<kb>", "a KB must be a JSON object")
+        raise InputError("<kb>", f"expected a KnowledgeBase, a KB file or a dict of domain tables, found {type(kb).__name__}")
     return kb_from_json(kb)
 
 
@@ -79,23 +80,35 @@ def check(
     ``dialogues``: a :class:`Dialogue`, an iterable of them, or a path (file or directory, any
     format :func:`csp_check.pipeline.load_corpus` reads). Each dialogue is checked as
     ``csp-check validate`` checks it (:func:`csp_check.run.runner.check_items`): a dialogue whose
-    check crashes gets an ``error`` report, the others are still checked. Raises
-    ``FileNotFoundError`` for a path that does not exist, and
-    :class:`~csp_check.errors.UsageError` for ``constraints`` that are not dialogue
-    families (:func:`dialogue_constraints`).
+    check crashes gets an ``error`` report, the others are still checked; a path with no dialogue
+    is one ``error`` report, ``no dialogues in PATH (why)``. Raises ``FileNotFoundError`` for a
+    path that does not exist (``csp-check: error: PATH: no such file or directory (cwd DIR)``),
+    and :class:`~csp_check.errors.UsageError` for ``constraints`` that are not dialogue families
+    (:func:`dialogue_constraints`).
     """
+    return _checked(dialogues, kb, constraints, fmt)[0]
 
+
+def _checked(
+    dialogues: DialoguesLike, kb: KbLike, constraints: Iterable[ConstraintId | str], fmt: str
+) -> tuple[list[DialogueReport], NoDialogues | None]:
+    """:func:`check`'s reports, and the :class:`NoDialogues` of an input that holds none (its
+    one ``error`` report is among the reports)."""
     knowledge = load_kb(kb)
     enabled = dialogue_constraints(constraints)
     if isinstance(dialogues, Dialogue):
-        items: Iterable[Dialogue | InputError] = [dialogues]
+        items: Iterator[Dialogue | InputError] = iter([dialogues])
     elif isinstance(dialogues, (str, Path)):
         if not Path(dialogues).exists():
-            raise FileNotFoundError(f"csp_check: no such file or directory: {str(dialogues)!r} (cwd {Path.cwd()})")
+            raise FileNotFoundError(error_line(f"{dialogues}: no such file or directory (cwd {Path.cwd()})"))
         items = load_corpus([dialogues], fmt, knowledge)
     else:
-        items = dialogues
-    return list(check_items(items, Settings(kb=knowledge, constraints=enabled)))
+        items = iter(dialogues)
+    head = list(islice(items, 2))  # the rest streams: a corpus is never held whole
+    empty = head[0] if len(head) == 1 and isinstance(head[0], NoDialogues) else None
+    if not head:
+        empty = NoDialogues(repr(dialogues), f"an empty {type(dialogues).__name__}")
+    return list(check_items(chain(head, items), Settings(kb=knowledge, constraints=enabled))), empty
 
 
 def assert_consistent(
@@ -111,16 +124,20 @@ def assert_consistent(
     Returns the reports when all pass. Raises :class:`InconsistentDialogues` (an
     ``AssertionError``) listing each violation as
     ``dialogue ID (file): [C6] turn 3 'three' (x4 = 3): evidence``; unreadable dialogues are
-    failures too, and so is an empty input unless ``allow_empty``. Dialogues with uncertain
+    failures too (``csp-check: error: FILE: dialogue ID: FIELD: what``, as the command line says
+    them), and so is an input with no dialogue unless ``allow_empty``: ``no dialogues in PATH
+    (why)`` (``[]`` gives ``no dialogues in [] (an empty list)``). Dialogues with uncertain
     violations only (status ``uncertain``) warn (:class:`ViolationsForReview`) unless ``strict``,
     when they fail too.
     """
     __tracebackhide__ = True  # pytest shows the user's line, not ours
-    reports = check(dialogues, kb, constraints, fmt)
+    reports, empty = _checked(dialogues, kb, constraints, fmt)
+    if empty is not None:
+        if allow_empty:
+            return []
+        raise InconsistentDialogues(error_line(empty), reports)
     failing = ("inconsistent", "error", "uncertain") if strict else ("inconsistent", "error")
     bad = [r for r in reports if r.status.value in failing]
-    if not reports and not allow_empty:
-        raise InconsistentDialogues(f"no dialogues found in {dialogues!r}", [])
     if bad:
         raise InconsistentDialogues(format_failures(bad, len(reports)), bad)
     review = [r for r in reports if r.status.value == "uncertain"]
@@ -137,8 +154,8 @@ def format_failures(reports: Sequence[DialogueReport], total: int | None = None,
     lines = [f"{len(reports)} of {total} dialogue(s) {what}:"]
     for report in reports:
         where = f" ({report.source})" if report.source else ""
-        if report.error:
-            lines.append(f"dialogue {report.dialogue_id or '?'}{where}: unreadable: {report.error}")
+        if report.error:  # the command line's line: FILE: dialogue ID: FIELD: what
+            lines.append(error_line(report.error))
             continue
         lines.append(f"dialogue {report.dialogue_id}{where}: {len(report.violations)} violation(s)")
         lines.extend("  " + format_violation(v) for v in report.violations)
@@ -266,7 +283,7 @@ class DialogueItem(pytest.Item):
     def runtest(self) -> None:
         __tracebackhide__ = True
         if isinstance(self.dialogue, InputError):
-            raise InconsistentDialogues(f"unreadable: {self.dialogue}", [])
+            raise InconsistentDialogues(error_line(self.dialogue), [])
         assert_consistent(self.dialogue, self.options["kb"], self.options["constraints"], self.options["fmt"],
                           strict=self.options["strict"])
 

@@ -11,10 +11,11 @@ not grow with the number of files read.
 from __future__ import annotations
 
 import json
+import warnings
 from collections.abc import Iterator
 from pathlib import Path
 
-from csp_check.errors import InputError, NoDialogues, UsageError
+from csp_check.errors import InputError, NoDialogues, SkippedInput, UsageError
 from csp_check.models import Dialogue
 from csp_check.readers.foreign import foreign_kind, not_dialogues
 from csp_check.readers.json_stream import json_value
@@ -208,7 +209,7 @@ def input_files(paths: list[str | Path], fmt: str = "auto") -> list[Path]:
                 files += _whole_files(path, fmt)
             else:
                 for source, name in _sources(path):
-                    if fmt in ("auto", name):
+                    if name != EMPTY and fmt in ("auto", name):
                         files += _whole_files(source, name) if source.is_dir() else [source]
         except (OSError, ValueError):
             continue
@@ -257,20 +258,36 @@ def _read_folder(path: Path, fmt: str, has_kb: bool) -> Iterator[Dialogue | Inpu
     """The dialogues of the files of a folder (recursively), found as with ``auto``; a named
     format reads the files its reader recognises and skips the others. A folder holding no
     such file (empty, only a LICENSE or a KB, only files of another format) is one
-    :class:`NoDialogues` (``no dialogues in DIR (why)``), naming the formats it does hold."""
+    :class:`NoDialogues` (``no dialogues in DIR (why)``), naming the formats it does hold. A file
+    in it with no dialogue (empty, ``[]``, ``{}``: :func:`nothing_in`) is skipped with a
+    :class:`SkippedInput` warning (``FILE: no dialogues (the file is empty)``), the rest read; a
+    folder whose every dialogue file is such is :class:`NoDialogues` naming them."""
     found = False
     others: dict[str, int] = {}
+    empties: list[Path] = []  # said once a dialogue file is found; else the folder's NoDialogues names them
     try:
         for source, name in _sources(path):
-            if fmt != "auto" and name != fmt:
+            if name == EMPTY:
+                empties.append(source)
+            elif fmt != "auto" and name != fmt:
                 others[name] = others.get(name, 0) + 1
                 continue
-            found = True
-            yield from _read(READERS[name], source, has_kb)
+            else:
+                found = True
+            if found:
+                for empty in empties:
+                    warnings.warn(SkippedInput(str(empty), nothing_in(empty) or "the file is empty"), stacklevel=2)
+                empties.clear()
+            if name != EMPTY:
+                yield from _read(READERS[name], source, has_kb)
     except OSError as err:
         yield InputError(str(path), f"cannot read: {err.strerror or err}")
         return
     if not found:
+        if empties and not others:
+            named = ", ".join(e.name for e in empties[:3]) + (f" and {len(empties) - 3} more" if len(empties) > 3 else "")
+            yield NoDialogues(str(path), f"every dialogue file in it is empty: {named}")
+            return
         if others:
             held = ", ".join(f"{n} {name}" for name, n in others.items())
             yield NoDialogues(str(path), f"no {fmt} dialogue file; it holds files of another format ({held}): use --format auto")
@@ -286,6 +303,9 @@ def _read_folder(path: Path, fmt: str, has_kb: bool) -> Iterator[Dialogue | Inpu
         yield NoDialogues(str(path), why)
 
 
+#: The reader name :func:`_sources` gives a file that holds no dialogue (:func:`nothing_in`).
+EMPTY = ""
+
 #: Suffixes of the files a folder walk offers to the readers.
 _SUFFIXES = (".json", ".jsonl", ".txt", ".zip")
 
@@ -293,7 +313,8 @@ _SUFFIXES = (".json", ".jsonl", ".txt", ".zip")
 def _sources(path: Path, seen: set[tuple[int, int]] | None = None, root: Path | None = None) -> Iterator[tuple[Path, str]]:
     """(path, reader name) of everything in the directory ``path`` that a reader recognises:
     sub-directories a reader takes whole (an SGD split), else their contents, and dialogue
-    files; other files (a LICENSE, a README, a KB) are skipped. Symbolic links are followed,
+    files (:data:`EMPTY` for one that holds no dialogue: empty, ``[]``, ``{}``); other files (a
+    LICENSE, a README, a KB) are skipped. Symbolic links are followed,
     but a directory is walked once (``seen``: its device and inode) and a link to the folder
     walked or one of its parents (a cycle: ``link -> ..``) is not followed."""
     if seen is None:
@@ -312,6 +333,9 @@ def _sources(path: Path, seen: set[tuple[int, int]] | None = None, root: Path | 
             target = _real(entry)
             if target == root or target in root.parents:
                 continue  # a link back up: walking it would never end
+        if entry.is_file() and nothing_in(entry) is not None:
+            yield entry, EMPTY
+            continue
         try:
             yield entry, sniff_format(entry)
         except InputError:
