@@ -132,7 +132,7 @@ from csp_check.check.binding_doubts import (
     filter_of_another_domain,
     other_domain_kind,
 )
-from csp_check.check.count_doubts import listed_values
+from csp_check.check.count_doubts import listed_values, vague_bound
 from csp_check.check.reading import (
     CLOCK,
     KB_FAMILIES,
@@ -584,7 +584,7 @@ def doubtful_variable(ctx, constraint: Constraint, family: str, scope: list[Vari
 
 Rule = Callable[..., str | None]
 #: The rules :func:`assess` applies, in order; the first reason found is the instance's.
-RULES: Iterable[Rule] = (doubtful_variable, annotation_defect, other_domain_kind, bound_in_the_turn, claim_unsettled, amount_unsettled, listed_values, full_result, filter_unsettled, filter_of_another_domain,
+RULES: Iterable[Rule] = (doubtful_variable, annotation_defect, other_domain_kind, bound_in_the_turn, claim_unsettled, amount_unsettled, vague_bound, listed_values, full_result, filter_unsettled, filter_of_another_domain,
                          surface_variant, proposed_alternative, binding_unsettled, denied_in_the_turn, requested_time, coreference_unsettled, lifted_between, written_variants, bound_to_another,
                          value_variant, kind_unsettled, twelve_hour, one_turn_two_values, alternative_after_no_result,
                          contained_value, unread_date, categorical_paraphrase, boolean_scope, negotiated, fallback_given)

@@ -1,0 +1,140 @@
+"""Pairs for issue 18's classes of round 31 on annotated MultiWOZ, in the form of
+:mod:`csp_check.faults.twins` (``(dialogue, kb, rng) -> (fault, twin) | None``): the *fault*
+writes an error into the text (it must be flagged certain), the *twin* the same place with no
+error of the dialogue (it must not be flagged certain). What makes each an error is decided from
+the KB alone.
+
+=============  ==========================================================================
+class          fault (an error) / twin (no error)
+=============  ==========================================================================
+booked_time    a booking confirmation naming one train by its id and saying its leaving
+               or arriving time ("I booked TR8531 … arrives at 19:44"): the time made one
+               no row of that id has / the same time on the 12-hour clock ("7:44 pm")
+lone_arrival   a system train turn that says an arrival time with its verb ("arriving …
+               at 13:51"), the dialogue's only arrival annotated: its act given the leaving
+               slot (an annotation defect, the twin) / the time in the text made one the
+               train does not arrive at, the act as annotated (the fault)
+over_exact     an exact count the KB confirms ("I have 5 guesthouses") said "over 5"
+               (the twin: a vague amount, "over 5" for 5) / "under K", K so far below the
+               KB's count that no rounding makes it, nor lifting a filter (the fault)
+=============  ==========================================================================
+"""
+
+from __future__ import annotations
+
+import random
+import re
+
+from csp_check.families.c6_instance_count import CountInstance
+from csp_check.families.primitives import count_matches
+from csp_check.faults.twins import Generator, Pair, edit
+from csp_check.language.certainty import time_role
+from csp_check.language.cues import time_bound_op
+from csp_check.models import ActRole, Dialogue, KnowledgeBase
+from csp_check.pipeline import dialogue_csp
+
+CLOCK = re.compile(r"^\d\d:\d\d$")
+TIMES = ("leaveAt", "arriveBy")
+
+
+def _shifted(time: str, minutes: int) -> str:
+    h, m = map(int, time.split(":"))
+    t = (h * 60 + m + minutes) % (24 * 60)
+    return f"{t // 60:02d}:{t % 60:02d}"
+
+
+def _twelve_hour(time: str) -> str:
+    h, m = map(int, time.split(":"))
+    return f"{(h - 1) % 12 + 1}:{m:02d} {'pm' if 12 <= h < 24 else 'am'}"
+
+
+def booked_time(dialogue: Dialogue, kb: KnowledgeBase, rng: random.Random) -> Pair | None:
+    """A booked train's time (the id named in the turn) moved to one no row of the id has
+    (fault), or said on the 12-hour clock (twin)."""
+    csp = dialogue_csp(dialogue, kb)
+    rows = csp.kbs.get("train") or []
+    options = []
+    for t in dialogue.turns:
+        if t.speaker != "system" or not any(a.role is ActRole.BOOKED and a.domain == "train" for a in t.acts):
+            continue
+        mine = [v for v in csp.variables if v.turn == t.index and v.domain == "train" and v.span is not None]
+        ids = {str(csp.assignment.get(v.name)).upper() for v in mine if v.slot == "trainID"}
+        if len(ids) != 1:
+            continue
+        own = [e for e in rows if str(e.get("trainID", "")).upper() in ids]
+        for v in mine:
+            said = str(csp.assignment.get(v.name))
+            if (v.slot not in TIMES or v.role not in (ActRole.BOOKED, ActRole.INFORM) or not CLOCK.match(said)
+                    or time_bound_op(t.utterance, v.span) or said not in {e.get(v.slot) for e in own}
+                    or not re.fullmatch(r"\d\d:\d\d", t.utterance[v.span.start : v.span.end])
+                    or int(said[:2]) in (0, 12, 24)):
+                continue
+            taken = {e.get(v.slot) for e in own}
+            wrong = [w for w in (_shifted(said, d) for d in (60, -60, 17, -23)) if w not in taken]
+            if wrong:
+                options.append((v, said, rng.choice(wrong)))
+    if not options:
+        return None
+    v, said, wrong = rng.choice(options)
+    return edit(dialogue, v.turn, v.span, wrong), edit(dialogue, v.turn, v.span, _twelve_hour(said))
+
+
+def lone_arrival(dialogue: Dialogue, kb: KnowledgeBase, rng: random.Random) -> Pair | None:
+    """The dialogue's one annotated arrival time, said with an arrival verb in a system turn
+    that names a train id: annotated as the leaving time (twin) or moved in the text (fault)."""
+    csp = dialogue_csp(dialogue, kb)
+    arrivals = [v for v in csp.variables if v.domain == "train" and v.slot == "arriveBy"]
+    if len(arrivals) != 1 or arrivals[0].speaker != "system" or arrivals[0].span is None:
+        return None
+    v = arrivals[0]
+    text = dialogue.turns[v.turn].utterance
+    said = str(csp.assignment.get(v.name))
+    ids = {str(csp.assignment.get(x.name)).upper() for x in csp.variables
+           if x.turn == v.turn and x.slot == "trainID" and x.span is not None}
+    own = [e for e in csp.kbs.get("train") or [] if str(e.get("trainID", "")).upper() in ids]
+    if (len(ids) != 1 or not CLOCK.match(said) or time_role(text, v.span) != "arrive" or time_bound_op(text, v.span)
+            or said not in {e.get("arriveBy") for e in own} or text[v.span.start : v.span.end] != said):
+        return None
+    wrong = [w for w in (_shifted(said, d) for d in (60, -60, 29)) if w not in {e.get("arriveBy") for e in own}]
+    if not wrong:
+        return None
+    fault = edit(dialogue, v.turn, v.span, rng.choice(wrong))
+    twin = dialogue.model_copy(deep=True)
+    for a in twin.turns[v.turn].acts:
+        if a.span == v.span and a.slot == "arriveBy":
+            a.slot = "leaveAt"
+    return fault, twin
+
+
+def _under(n: int) -> int | None:
+    """The largest K whose "under K" no rounding makes true of a count ``n`` (the vague reading
+    allows a tenth of K, at least 1), or ``None``: lifting a filter only adds entities, so "under
+    K" stays false by every reading of the search."""
+    return next((k for k in range(n - 1, 0, -1) if k + max(1, -(-k // 10)) < n), None)
+
+
+def over_exact(dialogue: Dialogue, kb: KnowledgeBase, rng: random.Random) -> Pair | None:
+    """An exact count in digits the KB confirms said "over N" (twin) or "under K" far below (fault)."""
+    csp = dialogue_csp(dialogue, kb)
+    by_name = {v.name: v for v in csp.variables}
+    options = []
+    for c in csp.constraints:
+        amount = by_name.get(c.count_variable) if isinstance(c, CountInstance) else None
+        if amount is None or amount.span is None or amount.amount_op != "=" or amount.speaker != "system":
+            continue
+        said = dialogue.turns[amount.turn].utterance[amount.span.start : amount.span.end]
+        n = csp.assignment.get(amount.name)
+        if not said.isdigit() or not isinstance(n, int) or n < 2:
+            continue
+        sure, possible = count_matches(csp.kbs.get(c.kb) or [], c.columns, [csp.assignment.get(x) for x in c.variables], c.ops)
+        if sure == possible == n and not c.count_excluded and not c.count_next_day and _under(n):
+            options.append((amount, n))
+    if not options:
+        return None
+    amount, n = rng.choice(options)
+    return (edit(dialogue, amount.turn, amount.span, f"under {_under(n)}"),
+            edit(dialogue, amount.turn, amount.span, f"over {n}"))
+
+
+#: The generators, by class, in the order the benchmark and the tests run them.
+GENERATORS: dict[str, Generator] = {"booked_time": booked_time, "lone_arrival": lone_arrival, "over_exact": over_exact}
