@@ -65,6 +65,15 @@ def test_a_total_fare_of_a_booking_is_no_fare_of_the_row():
     assert check_dialogue(total, kb(), PAPER).status is Status.CONSISTENT
 
 
+def test_an_address_said_over_an_act_of_the_entitys_own_is_read_from_the_text():
+    d = work("MUL0830")  # "We do have one result for Cote . It 's located on Bridge Street City Centre ."
+    assert check_dialogue(d, kb(), PAPER).status is Status.CONSISTENT
+    other = check_dialogue(at(d, 1, "Bridge Street City Centre", "12 st. johns street city center"), kb(), PAPER)
+    assert any(v.constraint.value == "C5" and v.certain and "cote" in v.message for v in other.violations)
+    caps = check_dialogue(at(d, 1, "Bridge Street City Centre", "BRIDGE STREET CITY CENTRE"), kb(), PAPER)
+    assert caps.status is Status.CONSISTENT
+
+
 def test_an_arrival_annotated_as_the_departure_where_no_arrival_is_annotated():
     d = work("MUL1419")  # "I have booked TR0315 leaving cambridge at 13:00 and arriving in London kings cross at
     # 13:51": 13:51 annotated leaveAt, the dialogue annotates no arriveBy

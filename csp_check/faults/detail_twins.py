@@ -14,6 +14,10 @@ lone_arrival   a system train turn that says an arrival time with its verb ("arr
                at 13:51"), the dialogue's only arrival annotated: its act given the leaving
                slot (an annotation defect, the twin) / the time in the text made one the
                train does not arrive at, the act as annotated (the fault)
+other_detail   a system turn naming one entity and giving its phone, postcode or address:
+               the value made another entity's of the table (a whole value, no typo of
+               the entity's own) / the entity's own value with its digits grouped or its
+               words in capitals ("01223 902158", "CB1 7DY", "REGENT STREET")
 over_exact     an exact count the KB confirms ("I have 5 guesthouses") said "over 5"
                (the twin: a vague amount, "over 5" for 5) / "under K", K so far below the
                KB's count that no rounding makes it, nor lifting a filter (the fault)
@@ -106,6 +110,55 @@ def lone_arrival(dialogue: Dialogue, kb: KnowledgeBase, rng: random.Random) -> P
     return fault, twin
 
 
+DETAILS = ("phone", "postcode", "address")
+
+
+def _far(a: str, b: str) -> bool:
+    """Whether two written values share no word and differ in three characters or more."""
+    a, b = a.lower(), b.lower()
+    return not set(a.split()) & set(b.split()) and sum(x != y for x, y in zip(a, b)) + abs(len(a) - len(b)) >= 3
+
+
+def _own_form(slot: str, value: str) -> str:
+    """``value`` written another way that says the same: a phone in groups, a postcode with its
+    space, an address in capitals."""
+    if slot == "phone" and len(value) == 11 and value.isdigit():
+        return f"{value[:5]} {value[5:]}"
+    if slot == "postcode" and len(value) >= 5:
+        return f"{value[:-3]} {value[-3:]}".upper()
+    return value.upper()
+
+
+def other_detail(dialogue: Dialogue, kb: KnowledgeBase, rng: random.Random) -> Pair | None:
+    """A named entity's phone, postcode or address made another entity's (fault) or written
+    another way (twin)."""
+    csp = dialogue_csp(dialogue, kb)
+    options = []
+    for t in dialogue.turns:
+        if t.speaker != "system":
+            continue
+        mine = [v for v in csp.variables if v.turn == t.index and v.span is not None]
+        names = {str(csp.assignment.get(v.name)) for v in mine if v.slot == "name"}
+        if len(names) != 1:
+            continue
+        for v in mine:
+            rows = csp.kbs.get(v.domain) or []
+            own = [e for e in rows if e.get("name") in names]
+            said = str(csp.assignment.get(v.name))
+            if (v.slot not in DETAILS or len(own) != 1 or own[0].get(v.slot) != said or v.role not in (ActRole.INFORM, ActRole.OFFER)
+                    or t.utterance[v.span.start : v.span.end].lower() != said):
+                continue
+            taken = [e.get(v.slot, "") for e in rows]
+            others = sorted({x for x in taken if x and _far(x, said) and taken.count(x) == 1
+                             and not any(x != y and set(x.split()) < set(y.split()) for y in taken if y)})
+            if others:
+                options.append((v, said, rng.choice(others)))
+    if not options:
+        return None
+    v, said, other = rng.choice(options)
+    return edit(dialogue, v.turn, v.span, other), edit(dialogue, v.turn, v.span, _own_form(v.slot, said))
+
+
 def _under(n: int) -> int | None:
     """The largest K whose "under K" no rounding makes true of a count ``n`` (the vague reading
     allows a tenth of K, at least 1), or ``None``: lifting a filter only adds entities, so "under
@@ -137,4 +190,5 @@ def over_exact(dialogue: Dialogue, kb: KnowledgeBase, rng: random.Random) -> Pai
 
 
 #: The generators, by class, in the order the benchmark and the tests run them.
-GENERATORS: dict[str, Generator] = {"booked_time": booked_time, "lone_arrival": lone_arrival, "over_exact": over_exact}
+GENERATORS: dict[str, Generator] = {"booked_time": booked_time, "lone_arrival": lone_arrival, "other_detail": other_detail,
+                                    "over_exact": over_exact}
