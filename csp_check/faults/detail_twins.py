@@ -18,6 +18,10 @@ other_detail   a system turn naming one entity and giving its phone, postcode or
                the value made another entity's of the table (a whole value, no typo of
                the entity's own) / the entity's own value with its digits grouped or its
                words in capitals ("01223 902158", "CB1 7DY", "REGENT STREET")
+shared_value   a system sentence naming entities "X and Y" ("X , Y and Z") of one table:
+               ", both in the <area>" ("all") added after the last, the area annotated: an
+               area X has and another lacks (the fault) / ", both <price range> in price"
+               (or the area) that all have (the twin)
 over_exact     an exact count the KB confirms ("I have 5 guesthouses") said "over 5"
                (the twin: a vague amount, "over 5" for 5) / "under K", K so far below the
                KB's count that no rounding makes it, nor lifting a filter (the fault)
@@ -31,7 +35,7 @@ import re
 
 from csp_check.families.c6_instance_count import CountInstance
 from csp_check.families.primitives import count_matches
-from csp_check.faults.twins import Generator, Pair, edit
+from csp_check.faults.twins import Generator, Pair, edit, insert
 from csp_check.language.certainty import time_role
 from csp_check.language.cues import time_bound_op
 from csp_check.models import ActRole, Dialogue, KnowledgeBase
@@ -159,6 +163,48 @@ def other_detail(dialogue: Dialogue, kb: KnowledgeBase, rng: random.Random) -> P
     return edit(dialogue, v.turn, v.span, other), edit(dialogue, v.turn, v.span, _own_form(v.slot, said))
 
 
+SHARED_PHRASES = {"area": " , both in the {}", "pricerange": " , both {} in price"}
+
+
+def shared_value(dialogue: Dialogue, kb: KnowledgeBase, rng: random.Random) -> Pair | None:
+    """Names "X and Y" given a value together: one another lacks (fault), one all have (twin)."""
+    csp = dialogue_csp(dialogue, kb)
+    options = []
+    for t in dialogue.turns:
+        if t.speaker != "system":
+            continue
+        names = sorted((v for v in csp.variables if v.turn == t.index and v.slot == "name" and v.span is not None
+                        and v.domain in ("restaurant", "hotel", "attraction")), key=lambda v: v.span.start)
+        runs: list[list] = []
+        for v in names:
+            if runs and runs[-1][-1].domain == v.domain and t.utterance[runs[-1][-1].span.end : v.span.start].strip().lower() in (",", "and", ", and"):
+                runs[-1].append(v)
+            else:
+                runs.append([v])
+        for run in runs:
+            rows = csp.kbs.get(run[0].domain) or []
+            found = [[e for e in rows if e.get("name") == csp.assignment.get(v.name)] for v in run]
+            act = next((a for a in t.acts if a.span == run[-1].span and a.slot == "name"), None)
+            if (len(run) < 2 or any(len(f) != 1 for f in found) or act is None
+                    or any(a.slot in SHARED_PHRASES and a.span is not None for a in t.acts)):
+                continue
+            ents = [f[0] for f in found]
+            same = [c for c in SHARED_PHRASES if ents[0].get(c) and all(e.get(c) == ents[0][c] for e in ents)]
+            differ = [c for c in SHARED_PHRASES if all(e.get(c) for e in ents) and len({e[c] for e in ents}) > 1]
+            if same and differ:
+                options.append((t.index, act, run[-1], len(run), same[0], ents[0][same[0]], differ[0], ents[0][differ[0]]))
+    if not options:
+        return None
+    turn, name_act, y, size, good, good_value, bad, bad_value = rng.choice(options)
+
+    def said(column: str, value: str) -> Dialogue:
+        phrase = SHARED_PHRASES[column].format(value).replace("both", "both" if size == 2 else "all")
+        act = name_act.model_copy(update={"slot": column, "value": value, "canonical": value, "role": ActRole.INFORM})
+        return insert(dialogue, turn, y.span.end, phrase, ((act, value),))
+
+    return said(bad, bad_value), said(good, good_value)
+
+
 def _under(n: int) -> int | None:
     """The largest K whose "under K" no rounding makes true of a count ``n`` (the vague reading
     allows a tenth of K, at least 1), or ``None``: lifting a filter only adds entities, so "under
@@ -191,4 +237,4 @@ def over_exact(dialogue: Dialogue, kb: KnowledgeBase, rng: random.Random) -> Pai
 
 #: The generators, by class, in the order the benchmark and the tests run them.
 GENERATORS: dict[str, Generator] = {"booked_time": booked_time, "lone_arrival": lone_arrival, "other_detail": other_detail,
-                                    "over_exact": over_exact}
+                                    "shared_value": shared_value, "over_exact": over_exact}
