@@ -90,6 +90,22 @@ def test_a_train_id_is_tr_and_its_digits(said, defect):
     assert (words.not_a_value("trainID", said) is not None) is defect
 
 
+@pytest.mark.parametrize(("dialogue_id", "turn", "k"), [
+    ("PMUL3728", 7, 1),  # "I have 4 places … 2 are guesthouses and 2 are hotels": the second 2 not annotated
+    ("MUL1347", 1, 1),  # "I have three of them 2 that are moderate priced and 1 that is cheap"
+])
+def test_a_part_of_several_counts_is_checked(dialogue_id, turn, k):
+    d = work(dialogue_id)
+    assert check_dialogue(d, kb(), PAPER).status is Status.CONSISTENT
+    amounts = sorted((a for a in d.turns[turn].acts if a.role.value == "count" and a.span is not None), key=lambda a: a.span.start)
+    span = amounts[k].span
+    n = int(d.turns[turn].utterance[span.start : span.end])
+    fault = check_dialogue(edit(d, turn, span, str(n + 3)), kb(), PAPER)
+    assert any(v.constraint.value == "C6" and v.certain for v in fault.violations)
+    words = ("zero", "one", "two", "three")[n]
+    assert check_dialogue(edit(d, turn, span, words), kb(), PAPER).status is Status.CONSISTENT
+
+
 def test_over_n_for_a_count_of_n_is_a_vague_amount():
     d = work("MUL0135")  # "There are 5 hotels in the east ." after "I was hoping to stay in the east": 7 match
     n = next(v for v in check_dialogue(d, kb(), PAPER).violations if v.constraint.value == "C6")

@@ -204,8 +204,7 @@ class BuildContext:
         ("efes restaurant or anatolia"), a clock column whose value is no time ("every hour"), and a
         value that says the information is missing ("I do not have open times listed", :data:`_NOT_LISTED`).
         Closed columns are the profile's search columns; the others (phone, postcode, price…) are open.
-        An address, phone or postcode (``CorpusProfile.identifying_columns``) is judged by the words
-        the text says there (the assignment), not by the act's value: the text is the truth."""
+        An address, phone or postcode is judged by the words the text says (the assignment)."""
         if self.kb is None or kb_id not in self.kb.tables or not isinstance(v.value, str) or v.value == "dontcare":
             return True
         p = self.profile
@@ -215,10 +214,8 @@ class BuildContext:
             return False  # "Addenbrookes Hospital, Telephone 01223245151": the table lists its departments only
         vocab = self.vocab(kb_id, v.slot)
         value = v.value
-        said = self.assignment.get(v.name)
-        if v.slot in p.identifying_columns and isinstance(said, str) and said:
-            value = said  # the text is the truth: an address, phone or postcode is judged by the words said
-            # ("located on 12 st. johns street city center" over an act that annotates Cote's own address)
+        if v.slot in p.identifying_columns and isinstance(said := self.assignment.get(v.name), str) and said:
+            value = said  # the words said, not the act's: "located on 12 st. johns street" over Cote's own address
         if v.slot == p.address_column and re.fullmatch(p.postcode_pattern, value):
             return False  # a postcode annotated as a part of the address ("Back Lane, Cambourne, CB236BW")
         if v.slot in p.entity_text_columns and any(name_words(value) < w for w, _ in kb_index(self.kb.tables[kb_id], v.slot)[1]):

@@ -29,6 +29,9 @@ Reading rules
   going to Cambridge, I have 5 trains") is uncertain where it holds without the supposed filter;
   an offer so supposed ("If not, I recommend X") still claims X. An "if" after a verb of finding
   out ("see if", "check if") asks whether: it supposes nothing.
+- **A vague bound** (C6): a count said as a strict bound ("over 13", "more than 20", "under 5")
+  where the KB's count is the amount or within a tenth of it (at least 1): "over 13" for 13 may
+  round it; a bound the KB misses by more ("over 287" where 252 match) stays certain.
 - **Listed values** (C6): the count's sentence lists two or more values of a column that is no
   filter ("5 guesthouses in the centre, east and west"), or its turn, from the count's sentence
   on, names values of a filter's column none of which is the filter's ("two restaurants. The
@@ -80,11 +83,12 @@ Reading rules
   be?" — "Also expensive." read for a hotel); a kind after "as the", "near the" ("the same
   price range as the hotel") is a reference point. Uncertain where the instance holds without it.
 - **An annotation defect** (any family): a span whose words are not a value of its slot's kind —
-  not of its shape ("cb21ad" or "yes" as a phone, "v" or "any" as a train id: "any" is a
+  not of its shape ("cb21ad" or "yes" as a phone, "v", "1097" or "any" as a train id, which is TR and its digits: "any" is a
   dontcare only of a slot whose values have one) or function words only
   ("for", "in and", "a few others" as a name) — or a clock time whose verb gives it the other
   slot of the trip ("leaving at 13:00 and arriving … at 13:51" with 13:51 annotated as the
-  departure, unless the turn says the same time as a departure too): the annotation gave the
+  departure, unless the turn says the same time as a departure too; the other slot is the trip's
+  even where the dialogue annotates none of it): the annotation gave the
   words the wrong slot, or its offsets went stale. Excused only what breaks by it (a C5 / C6
   instance that holds without the variable, or with the time read as its verb gives).
 - **The reader was unsure** (any family): a variable whose act carries a doubt

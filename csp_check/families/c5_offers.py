@@ -11,6 +11,10 @@ Reading rules
   free churches in the centre , including All Saints Church , …") have the group's area and
   price range (:func:`group_values`); its kind word is looser ("churches, including … Old
   Schools") and is not given to them.
+- Names coordinated in one sentence and then given a value together ("Curry Garden and Golden
+  Curry are both in the centre", "X , Y and Z , all expensive"): a predicate after a coordinated
+  subject is said of each (:data:`SHARED`, after the last name: "are", "both", "all", "each"),
+  so each name has the sentence's values after it of :data:`SHARED_COLUMNS` (up to another name).
 """
 
 from __future__ import annotations

@@ -22,6 +22,9 @@ shared_value   a system sentence naming entities "X and Y" ("X , Y and Z") of on
                ", both in the <area>" ("all") added after the last, the area annotated: an
                area X has and another lacks (the fault) / ", both <price range> in price"
                (or the area) that all have (the twin)
+part_count     a turn of several counts whose later count in digits has its own value right
+               after it ("2 are guesthouses", "3 in the north") and is the KB's count of the
+               search in force with that value: made 3 more (fault) / said in words (twin)
 over_exact     an exact count the KB confirms ("I have 5 guesthouses") said "over 5"
                (the twin: a vague amount, "over 5" for 5) / "under K", K so far below the
                KB's count that no rounding makes it, nor lifting a filter (the fault)
@@ -38,7 +41,7 @@ from csp_check.families.primitives import count_matches
 from csp_check.faults.twins import Generator, Pair, edit, insert
 from csp_check.language.certainty import time_role
 from csp_check.language.cues import time_bound_op
-from csp_check.models import ActRole, Dialogue, KnowledgeBase
+from csp_check.models import ActRole, Dialogue, KnowledgeBase, VariableKind
 from csp_check.pipeline import dialogue_csp
 
 CLOCK = re.compile(r"^\d\d:\d\d$")
@@ -205,6 +208,43 @@ def shared_value(dialogue: Dialogue, kb: KnowledgeBase, rng: random.Random) -> P
     return said(bad, bad_value), said(good, good_value)
 
 
+NUMBER_WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve")
+PART_COLUMNS = ("area", "pricerange", "type", "stars", "food")
+
+
+def part_count(dialogue: Dialogue, kb: KnowledgeBase, rng: random.Random) -> Pair | None:
+    """A part of a turn's several counts, true under the state's search with its own value: made
+    3 more (fault) or said in words (twin)."""
+    csp = dialogue_csp(dialogue, kb)
+    options = []
+    for t in dialogue.turns:
+        if t.speaker != "system":
+            continue
+        amounts = sorted((v for v in csp.variables if v.turn == t.index and v.kind is VariableKind.AMOUNT and v.span is not None),
+                         key=lambda v: v.span.start)
+        if len(amounts) < 2 or len({v.domain for v in amounts}) != 1:
+            continue
+        domain = amounts[0].domain
+        state = dialogue.turns[t.index - 1].state.get(domain, {}) if t.index else {}
+        search = {k: vs[0] for k, vs in state.items() if vs and vs[0] not in ("", "none", "not mentioned", "dontcare")
+                  and k in PART_COLUMNS}
+        rows = csp.kbs.get(domain) or []
+        for a in amounts[1:]:
+            words = t.utterance[a.span.start : a.span.end]
+            own = [v for v in csp.variables if v.turn == t.index and v.span is not None and v.slot in PART_COLUMNS
+                   and 0 <= v.span.start - a.span.end <= 20]
+            n = csp.assignment.get(a.name)
+            if not words.isdigit() or not isinstance(n, int) or n >= len(NUMBER_WORDS) or len(own) != 1:
+                continue
+            filters = {**search, own[0].slot: str(csp.assignment.get(own[0].name))}
+            if sum(all(e.get(k) == x for k, x in filters.items()) for e in rows) == n:
+                options.append((a, n))
+    if not options:
+        return None
+    a, n = rng.choice(options)
+    return edit(dialogue, a.turn, a.span, str(n + 3)), edit(dialogue, a.turn, a.span, NUMBER_WORDS[n])
+
+
 def _under(n: int) -> int | None:
     """The largest K whose "under K" no rounding makes true of a count ``n`` (the vague reading
     allows a tenth of K, at least 1), or ``None``: lifting a filter only adds entities, so "under
@@ -237,4 +277,4 @@ def over_exact(dialogue: Dialogue, kb: KnowledgeBase, rng: random.Random) -> Pai
 
 #: The generators, by class, in the order the benchmark and the tests run them.
 GENERATORS: dict[str, Generator] = {"booked_time": booked_time, "lone_arrival": lone_arrival, "other_detail": other_detail,
-                                    "shared_value": shared_value, "over_exact": over_exact}
+                                    "shared_value": shared_value, "part_count": part_count, "over_exact": over_exact}
