@@ -106,6 +106,28 @@ def test_a_part_of_several_counts_is_checked(dialogue_id, turn, k):
     assert check_dialogue(edit(d, turn, span, words), kb(), PAPER).status is Status.CONSISTENT
 
 
+def relabelled(dialogue: Dialogue, turn: int, to: str) -> Dialogue:
+    """``dialogue`` with turn ``turn``'s count, no-result and inform acts given the domain ``to``."""
+    out = dialogue.model_copy(deep=True)
+    for a in out.turns[turn].acts:
+        if a.role.value in ("count", "no_result", "inform"):
+            a.domain = to
+    return out
+
+
+@pytest.mark.parametrize(("dialogue_id", "turn", "to"), [
+    ("PMUL4053", 1, "attraction"),  # "There are 9 restaurants that fit your request ."
+    ("MUL0046", 1, "attraction"),  # "there are no singaporean restaurants in all of cambridge ."
+    ("MUL0478", 1, "hotel"),  # "There are 1414 trains , what destination …"
+])
+def test_an_act_of_another_domain_than_its_sentences_kind_is_for_review(dialogue_id, turn, to):
+    d = work(dialogue_id)
+    assert check_dialogue(d, kb(), PAPER).status is Status.CONSISTENT
+    report = check_dialogue(relabelled(d, turn, to), kb(), PAPER)
+    assert report.status is not Status.INCONSISTENT
+    assert any("kind, not a" in (v.uncertain_reason or "") for v in report.violations)
+
+
 def test_over_n_for_a_count_of_n_is_a_vague_amount():
     d = work("MUL0135")  # "There are 5 hotels in the east ." after "I was hoping to stay in the east": 7 match
     n = next(v for v in check_dialogue(d, kb(), PAPER).violations if v.constraint.value == "C6")

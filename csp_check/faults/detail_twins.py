@@ -25,6 +25,10 @@ shared_value   a system sentence naming entities "X and Y" ("X , Y and Z") of on
 part_count     a turn of several counts whose later count in digits has its own value right
                after it ("2 are guesthouses", "3 in the north") and is the KB's count of the
                search in force with that value: made 3 more (fault) / said in words (twin)
+wrong_domain   an exact count the KB confirms whose next words name its kind ("9 restaurants",
+               "14 guesthouses"): its sentence's count and inform acts given another domain
+               (the twin: an annotation defect, the text still says the kind) / the count
+               said "under K", K so far below that no reading makes it (the fault)
 over_exact     an exact count the KB confirms ("I have 5 guesthouses") said "over 5"
                (the twin: a vague amount, "over 5" for 5) / "under K", K so far below the
                KB's count that no rounding makes it, nor lifting a filter (the fault)
@@ -40,7 +44,7 @@ from csp_check.families.c6_instance_count import CountInstance
 from csp_check.families.primitives import count_matches
 from csp_check.faults.twins import Generator, Pair, edit, insert
 from csp_check.language.certainty import time_role
-from csp_check.language.cues import time_bound_op
+from csp_check.language.cues import sentence_of, time_bound_op
 from csp_check.models import ActRole, Dialogue, KnowledgeBase, VariableKind
 from csp_check.pipeline import dialogue_csp
 
@@ -245,6 +249,45 @@ def part_count(dialogue: Dialogue, kb: KnowledgeBase, rng: random.Random) -> Pai
     return edit(dialogue, a.turn, a.span, str(n + 3)), edit(dialogue, a.turn, a.span, NUMBER_WORDS[n])
 
 
+OTHER_DOMAIN = {"hotel": "restaurant", "restaurant": "attraction", "attraction": "hotel", "train": "hotel"}
+KIND_AFTER = re.compile(r"^\s+(?:[a-z]+\s+){0,2}?(restaurants|hotels|guesthouses|guest houses|trains|museums|colleges|"
+                        r"churches|theatres|cinemas|nightclubs|parks|attractions)\b", re.I)
+
+
+def wrong_domain(dialogue: Dialogue, kb: KnowledgeBase, rng: random.Random) -> Pair | None:
+    """A count naming its kind, its acts given another domain (twin) or said "under K" (fault)."""
+    csp = dialogue_csp(dialogue, kb)
+    by_name = {v.name: v for v in csp.variables}
+    options = []
+    for c in csp.constraints:
+        amount = by_name.get(c.count_variable) if isinstance(c, CountInstance) else None
+        if amount is None or amount.span is None or amount.domain not in OTHER_DOMAIN or amount.speaker != "system":
+            continue
+        text = dialogue.turns[amount.turn].utterance
+        n = csp.assignment.get(amount.name)
+        if not text[amount.span.start : amount.span.end].isdigit() or not isinstance(n, int) or not KIND_AFTER.match(text[amount.span.end :]):
+            continue
+        start, end = sentence_of(text, amount.span)
+        said = [a for a in dialogue.turns[amount.turn].acts if a.span is not None and start <= a.span.start < end
+                and a.span != amount.span]
+        slots = [a.slot for a in said]
+        if len(set(slots)) < len(slots) or any(a.role is ActRole.COUNT or a.slot not in (*c.columns, "type") for a in said):
+            continue  # one value of each slot, of the search or the kind, no other count: nothing lists or narrows it
+        sure, possible = count_matches(csp.kbs.get(c.kb) or [], c.columns, [csp.assignment.get(x) for x in c.variables], c.ops)
+        if sure == possible == n and _under(n) and not c.count_excluded and not c.count_next_day:
+            options.append((amount, n))
+    if not options:
+        return None
+    amount, n = rng.choice(options)
+    twin = dialogue.model_copy(deep=True)
+    start, end = sentence_of(dialogue.turns[amount.turn].utterance, amount.span)
+    for a in twin.turns[amount.turn].acts:  # the acts of the count's sentence (its kind word names the domain)
+        if (a.domain == amount.domain and a.role in (ActRole.COUNT, ActRole.INFORM) and a.span is not None
+                and start <= a.span.start and a.span.end <= end):
+            a.domain = OTHER_DOMAIN[amount.domain]
+    return edit(dialogue, amount.turn, amount.span, f"under {_under(n)}"), twin
+
+
 def _under(n: int) -> int | None:
     """The largest K whose "under K" no rounding makes true of a count ``n`` (the vague reading
     allows a tenth of K, at least 1), or ``None``: lifting a filter only adds entities, so "under
@@ -277,4 +320,5 @@ def over_exact(dialogue: Dialogue, kb: KnowledgeBase, rng: random.Random) -> Pai
 
 #: The generators, by class, in the order the benchmark and the tests run them.
 GENERATORS: dict[str, Generator] = {"booked_time": booked_time, "lone_arrival": lone_arrival, "other_detail": other_detail,
-                                    "shared_value": shared_value, "part_count": part_count, "over_exact": over_exact}
+                                    "shared_value": shared_value, "part_count": part_count, "wrong_domain": wrong_domain,
+                                    "over_exact": over_exact}
