@@ -75,7 +75,9 @@ Reading rules
   about a nightclub?"), a value that begins a street's name ("east road"): uncertain where
   another reading holds.
 - **Another domain's kind** (C4–C6): the claim's sentence names a kind of another domain and
-  none of its own ("there are no night clubs on the west" read as hotels); a user's filter whose
+  none of its own ("there are no night clubs on the west" read as hotels; a count's sentence,
+  "There are 9 restaurants" annotated for attractions; a no-result's turn where it says no value;
+  a domain names itself, a kind its table never has is none of its own); a user's filter whose
   sentence does so ("I also need a cheap hotel" read for an attraction), or that the two words
   after it give such a kind in a sentence naming both ("a restaurant called X I also need a
   expensive hotel"), or names no kind and
