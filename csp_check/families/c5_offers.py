@@ -63,25 +63,25 @@ def group_values(ctx, turn: int, listed: list[Variable], single: list[Variable])
 def _shared(ctx, turn: int, utterance: str, listed: list[Variable], single: list[Variable]) -> dict[str, list[Variable]]:
     """Name variable → the values said of each of names coordinated in one sentence ("X and Y are
     both in the centre": the module's rules)."""
-    names = sorted((v for v in listed if v.span is not None and v.turn == turn and ctx.profile.names_entity(v.slot)),
-                   key=lambda v: v.span.start)
+    names = sorted(((v, v.span) for v in listed if v.span is not None and v.turn == turn and ctx.profile.names_entity(v.slot)),
+                   key=lambda pair: pair[1].start)
     out: dict[str, list[Variable]] = {}
     for i in range(len(names) - 1):
         run = [names[i]]
-        for w in names[i + 1:]:
-            if not JOINED.fullmatch(utterance[run[-1].span.end : w.span.start]):
+        for w, span in names[i + 1:]:
+            if not JOINED.fullmatch(utterance[run[-1][1].end : span.start]):
                 break
-            run.append(w)
-        last = run[-1]
-        if len(run) < 2 or any(n.name in out for n in run) or not SHARED.match(utterance, last.span.end):
+            run.append((w, span))
+        last = run[-1][1]
+        if len(run) < 2 or any(n.name in out for n, _ in run) or not SHARED.match(utterance, last.end):
             continue
-        _, end = sentence_of(utterance, last.span)
-        later = [n for n in names if n.span.start >= last.span.end and n.span.start < end]
-        stop = later[0].span.start if later else end  # another name after: its own values
+        _, end = sentence_of(utterance, last)
+        later = [span.start for _, span in names if last.end <= span.start < end]
+        stop = later[0] if later else end  # another name after: its own values
         values = [w for w in single if w.slot in SHARED_COLUMNS and w.turn == turn and w.span is not None
-                  and last.span.end <= w.span.start and w.span.end <= stop]
+                  and last.end <= w.span.start and w.span.end <= stop]
         if values:
-            out.update({n.name: values for n in run})
+            out.update({n.name: values for n, _ in run})
     return out
 
 
