@@ -283,7 +283,7 @@ def counts(
             filters = generic_sense(ctx, turn, domain, base.name, amount, filters)
         utterance = ctx.dialogue.turns[turn].utterance
         said = ctx.assignment.get(amount.name, amount.value)  # the text's amount, not the act's: the text is the truth
-        if amount.span is not None and state_search and said == 1 and (
+        if amount.span is not None and state_search and said == 1 and amount.amount_op == "=" and (
             ONE_OF_THEM_AFTER.match(utterance[amount.span.end :]) or ONE_AFTER_ARTICLE.search(utterance[: amount.span.start])
         ):
             continue  # "I have one that arrives at 19:07", "a great one called …": one of them, not a count
