@@ -159,22 +159,30 @@ def other_domain_kind(ctx, constraint: Constraint, family: str, scope: list[Vari
     domain the values are of is not settled (the act's domain label is wrong, not the text)."""
     if family not in KB_FAMILIES:
         return None
-    count = getattr(constraint, "count_variable", None)  # a count's amount is its claim ("9 restaurants")
-    claim = [v for v in ctx.by_turn.get(constraint.turn, []) if v.name == count and v.span is not None] or claim_of(constraint, scope)
+    worded = bool(scope) and scope[0].domain in ctx.profile.domain_search  # domains that are words (MultiWOZ's),
+    count = getattr(constraint, "count_variable", None)  # not services (SGD's): a count's amount is its claim
+    claim = [v for v in ctx.by_turn.get(constraint.turn, []) if worded and v.name == count and v.span is not None] \
+        or claim_of(constraint, scope)
     turn = ctx.dialogue.turns[constraint.turn] if 0 <= constraint.turn < len(ctx.dialogue.turns) else None
     if claim:
         domain, text = claim[0].domain, utterance(ctx, claim[0])
         start, end = words.sentence(text, claim[0].span)
-    elif family == "C4" and turn is not None and (acts := [a for a in turn.acts if a.role is ActRole.NO_RESULT]):
+    elif worded and family == "C4" and turn is not None and (acts := [a for a in turn.acts if a.role is ActRole.NO_RESULT]):
         domain, text = acts[0].domain, turn.utterance  # a no-result with no value said: its whole turn
         start, end = 0, len(text)
     else:
         return None
-    said = " " + " ".join(re.sub(r"[^\w\s'&-]", " ", normalize(text[start:end])).split()) + " "  # "trains ," too
+    chars = list(text[start:end])  # a kind word inside a name or an address ("Cambridge Lodge Hotel 139 …") names none
+    for v in ctx.by_turn.get(constraint.turn, []) if worded else ():
+        if (v.span is not None and start <= v.span.start < end
+                and (ctx.profile.names_entity(v.slot) or v.slot in ctx.profile.entity_text_columns)):
+            chars[v.span.start - start : min(v.span.end, end) - start] = " " * (min(v.span.end, end) - v.span.start)
+    said = normalize("".join(chars))
+    said = " " + " ".join((re.sub(r"[^\w\s'&-]", " ", said) if worded else said).split()) + " "  # "trains ," too
     squashed = said.replace(" ", "")
     kinds = _kinds(ctx)
-    for d in {t.split("|")[0] for t in ctx.kbs} | set(ctx.dialogue.domains) | set(ctx.profile.domain_search):
-        kinds.setdefault(d, set())  # a domain names itself ("restaurants", "trains") though it has no kind column
+    for d in ctx.profile.domain_search if worded else ():  # a domain names itself ("restaurants", "trains")
+        kinds.setdefault(d, set())  # though the dialogue has no kind of it
     mine = any(_names(k, said, squashed) for k in kinds.get(domain, set()) | {domain})
     other = next((d for d, ks in kinds.items() if d != domain and any(_names(k, said, squashed) for k in ks | {d})), None)
     return f"the sentence names a {other} kind, not a {domain} one" if other and not mine else None

@@ -76,9 +76,10 @@ def vague_bound(ctx, constraint: Constraint, family: str, scope: list[Variable])
     """C6: a count said as a strict bound ("over 13", "more than 20", "under 5") where the KB's
     count is the amount itself or near it (within a tenth of it, at least 1): in speech "over
     13" often rounds "13", a vague amount, not a claim that 14 or more match. For review; a
-    bound the KB misses by more ("over 287" where 252 match) stays certain."""
-    if family != "C6" or not hasattr(constraint, "count_variable"):
-        return None
+    bound the KB misses by more ("over 287" where 252 match) stays certain, and so does every
+    bound of a corpus whose system acts commit to their values (SGD: ``system_values_stated``)."""
+    if family != "C6" or not hasattr(constraint, "count_variable") or ctx.profile.system_values_stated:
+        return None  # a system whose acts commit to their values (SGD's) says its bounds exactly
     amount = ctx.assignment.get(constraint.count_variable)
     try:
         op = ctx.csp.variable(constraint.count_variable).amount_op
