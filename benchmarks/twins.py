@@ -1,6 +1,6 @@
 """Twins and faults of the false-alarm classes of issue 18 on MultiWOZ 2.1 val
 (:mod:`csp_check.faults.twins`, the annotation defects of :mod:`csp_check.faults.reading_twins` and
-the attack's misses of :mod:`csp_check.faults.offer_twins`): per class and half, the pairs injected into accepted dialogues,
+the attack's misses of :mod:`csp_check.faults.offer_twins`, round 31's of :mod:`csp_check.faults.detail_twins`): per class and half, the pairs injected into accepted dialogues,
 the faults flagged certain (target >= 97 %) and the twins flagged certain (target 0 %), and a
 seeded sample of pairs of the work half (the check half gives figures only).
 
@@ -16,6 +16,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # this checkout's csp_check, not an installed one
 
+from csp_check.faults.detail_twins import GENERATORS as DETAILS
 from csp_check.faults.offer_twins import GENERATORS as OFFERS
 from csp_check.faults.reading_twins import GENERATORS as DEFECTS
 from csp_check.faults.twins import GENERATORS
@@ -47,7 +48,7 @@ def main() -> None:
             accepted[half_of(d.id)].append(d)
     print("| class | half | accepted | injected | faults certain | twins certain |\n| --- | --- | --- | --- | --- | --- |")
     samples = []
-    for name, generate in {**GENERATORS, **DEFECTS, **OFFERS}.items():
+    for name, generate in {**GENERATORS, **DEFECTS, **OFFERS, **DETAILS}.items():
         for half in HALVES:
             rng = random.Random(f"{args.seed}-{name}-{half}")
             injected = faults = twins = 0

@@ -203,7 +203,8 @@ class BuildContext:
         "cheaper"), a part of a name or address several entities share ("east road"), a list
         ("efes restaurant or anatolia"), a clock column whose value is no time ("every hour"), and a
         value that says the information is missing ("I do not have open times listed", :data:`_NOT_LISTED`).
-        Closed columns are the profile's search columns; the others (phone, postcode, price…) are open."""
+        Closed columns are the profile's search columns; the others (phone, postcode, price…) are open.
+        An address, phone or postcode is judged by the words the text says (the assignment)."""
         if self.kb is None or kb_id not in self.kb.tables or not isinstance(v.value, str) or v.value == "dontcare":
             return True
         p = self.profile
@@ -213,6 +214,8 @@ class BuildContext:
             return False  # "Addenbrookes Hospital, Telephone 01223245151": the table lists its departments only
         vocab = self.vocab(kb_id, v.slot)
         value = v.value
+        if v.slot in p.identifying_columns and isinstance(said := self.assignment.get(v.name), str) and said:
+            value = said  # the words said, not the act's: "located on 12 st. johns street" over Cote's own address
         if v.slot == p.address_column and re.fullmatch(p.postcode_pattern, value):
             return False  # a postcode annotated as a part of the address ("Back Lane, Cambourne, CB236BW")
         if v.slot in p.entity_text_columns and any(name_words(value) < w for w, _ in kb_index(self.kb.tables[kb_id], v.slot)[1]):

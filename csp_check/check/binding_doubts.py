@@ -154,19 +154,35 @@ def bound_in_the_turn(ctx, constraint: Constraint, family: str, scope: list[Vari
 
 def other_domain_kind(ctx, constraint: Constraint, family: str, scope: list[Variable]) -> str | None:
     """C4 / C5 / C6: the claim's sentence names a kind of another domain and none of its own
-    ("there are no night clubs on the west" read as hotels): which domain the values are of is not
-    settled."""
+    ("there are no night clubs on the west" read as hotels; a count's sentence, "There are 9
+    restaurants" annotated for attractions; a no-result's whole turn where it says no value): which
+    domain the values are of is not settled (the act's domain label is wrong, not the text)."""
     if family not in KB_FAMILIES:
         return None
-    claim = claim_of(constraint, scope)
-    if not claim:
+    worded = bool(scope) and scope[0].domain in ctx.profile.domain_search  # domains that are words (MultiWOZ's),
+    count = getattr(constraint, "count_variable", None)  # not services (SGD's): a count's amount is its claim
+    claim = [v for v in ctx.by_turn.get(constraint.turn, []) if worded and v.name == count and v.span is not None] \
+        or claim_of(constraint, scope)
+    turn = ctx.dialogue.turns[constraint.turn] if 0 <= constraint.turn < len(ctx.dialogue.turns) else None
+    if claim:
+        domain, text = claim[0].domain, utterance(ctx, claim[0])
+        start, end = words.sentence(text, claim[0].span)
+    elif worded and family == "C4" and turn is not None and (acts := [a for a in turn.acts if a.role is ActRole.NO_RESULT]):
+        domain, text = acts[0].domain, turn.utterance  # a no-result with no value said: its whole turn
+        start, end = 0, len(text)
+    else:
         return None
-    domain = claim[0].domain
-    text = utterance(ctx, claim[0])
-    start, end = words.sentence(text, claim[0].span)
-    said = " " + " ".join(normalize(text[start:end]).split()) + " "
+    chars = list(text[start:end])  # a kind word inside a name or an address ("Cambridge Lodge Hotel 139 …") names none
+    for v in ctx.by_turn.get(constraint.turn, []) if worded else ():
+        if (v.span is not None and start <= v.span.start < end
+                and (ctx.profile.names_entity(v.slot) or v.slot in ctx.profile.entity_text_columns)):
+            chars[v.span.start - start : min(v.span.end, end) - start] = " " * (min(v.span.end, end) - v.span.start)
+    said = normalize("".join(chars))
+    said = " " + " ".join((re.sub(r"[^\w\s'&-]", " ", said) if worded else said).split()) + " "  # "trains ," too
     squashed = said.replace(" ", "")
     kinds = _kinds(ctx)
+    for d in ctx.profile.domain_search if worded else ():  # a domain names itself ("restaurants", "trains")
+        kinds.setdefault(d, set())  # though the dialogue has no kind of it
     mine = any(_names(k, said, squashed) for k in kinds.get(domain, set()) | {domain})
     other = next((d for d, ks in kinds.items() if d != domain and any(_names(k, said, squashed) for k in ks | {d})), None)
     return f"the sentence names a {other} kind, not a {domain} one" if other and not mine else None
@@ -232,13 +248,16 @@ def _kind_after(kinds: dict[str, set[str]], domain: str, after: str) -> str | No
 
 
 def _kinds(ctx) -> dict[str, set[str]]:
-    """domain → its kinds: the values V(domain.kind column) of the dialogue's CSP (the profile's kind column)."""
+    """domain → its kinds: the values V(domain.kind column) of the dialogue's CSP (the profile's kind
+    column), less those the domain's KB table never has ("hotel" annotated as a restaurant's type)."""
     column = ctx.profile.kind_column
     out: dict[str, set[str]] = {}
     for slot_type, values in ctx.csp.domains.items():
         domain, _, slot = slot_type.partition(".")
         if column and slot == column:
-            out[domain] = {v for v in values if v and v != "dontcare"}
+            rows = ctx.kbs.get(domain)
+            known = {str(e.get(column)) for e in rows} if rows else None
+            out[domain] = {v for v in values if v and v != "dontcare" and (known is None or v in known)}
     return out
 
 

@@ -29,6 +29,9 @@ Reading rules
   going to Cambridge, I have 5 trains") is uncertain where it holds without the supposed filter;
   an offer so supposed ("If not, I recommend X") still claims X. An "if" after a verb of finding
   out ("see if", "check if") asks whether: it supposes nothing.
+- **A vague bound** (C6): a count said as a strict bound ("over 13", "more than 20", "under 5")
+  where the KB's count is the amount or within a tenth of it (at least 1): "over 13" for 13 may
+  round it; a bound the KB misses by more ("over 287" where 252 match) stays certain.
 - **Listed values** (C6): the count's sentence lists two or more values of a column that is no
   filter ("5 guesthouses in the centre, east and west"), or its turn, from the count's sentence
   on, names values of a filter's column none of which is the filter's ("two restaurants. The
@@ -72,7 +75,9 @@ Reading rules
   about a nightclub?"), a value that begins a street's name ("east road"): uncertain where
   another reading holds.
 - **Another domain's kind** (C4–C6): the claim's sentence names a kind of another domain and
-  none of its own ("there are no night clubs on the west" read as hotels); a user's filter whose
+  none of its own ("there are no night clubs on the west" read as hotels; a count's sentence,
+  "There are 9 restaurants" annotated for attractions; a no-result's turn where it says no value;
+  a domain names itself, a kind its table never has is none of its own); a user's filter whose
   sentence does so ("I also need a cheap hotel" read for an attraction), or that the two words
   after it give such a kind in a sentence naming both ("a restaurant called X I also need a
   expensive hotel"), or names no kind and
@@ -80,11 +85,12 @@ Reading rules
   be?" — "Also expensive." read for a hotel); a kind after "as the", "near the" ("the same
   price range as the hotel") is a reference point. Uncertain where the instance holds without it.
 - **An annotation defect** (any family): a span whose words are not a value of its slot's kind —
-  not of its shape ("cb21ad" or "yes" as a phone, "v" or "any" as a train id: "any" is a
+  not of its shape ("cb21ad" or "yes" as a phone, "v", "1097" or "any" as a train id, which is TR and its digits: "any" is a
   dontcare only of a slot whose values have one) or function words only
   ("for", "in and", "a few others" as a name) — or a clock time whose verb gives it the other
   slot of the trip ("leaving at 13:00 and arriving … at 13:51" with 13:51 annotated as the
-  departure, unless the turn says the same time as a departure too): the annotation gave the
+  departure, unless the turn says the same time as a departure too; the other slot is the trip's
+  even where the dialogue annotates none of it): the annotation gave the
   words the wrong slot, or its offsets went stale. Excused only what breaks by it (a C5 / C6
   instance that holds without the variable, or with the time read as its verb gives).
 - **The reader was unsure** (any family): a variable whose act carries a doubt
@@ -132,7 +138,7 @@ from csp_check.check.binding_doubts import (
     filter_of_another_domain,
     other_domain_kind,
 )
-from csp_check.check.count_doubts import listed_values
+from csp_check.check.count_doubts import listed_values, vague_bound
 from csp_check.check.reading import (
     CLOCK,
     KB_FAMILIES,
@@ -584,7 +590,7 @@ def doubtful_variable(ctx, constraint: Constraint, family: str, scope: list[Vari
 
 Rule = Callable[..., str | None]
 #: The rules :func:`assess` applies, in order; the first reason found is the instance's.
-RULES: Iterable[Rule] = (doubtful_variable, annotation_defect, other_domain_kind, bound_in_the_turn, claim_unsettled, amount_unsettled, listed_values, full_result, filter_unsettled, filter_of_another_domain,
+RULES: Iterable[Rule] = (doubtful_variable, annotation_defect, other_domain_kind, bound_in_the_turn, claim_unsettled, amount_unsettled, vague_bound, listed_values, full_result, filter_unsettled, filter_of_another_domain,
                          surface_variant, proposed_alternative, binding_unsettled, denied_in_the_turn, requested_time, coreference_unsettled, lifted_between, written_variants, bound_to_another,
                          value_variant, kind_unsettled, twelve_hour, one_turn_two_values, alternative_after_no_result,
                          contained_value, unread_date, categorical_paraphrase, boolean_scope, negotiated, fallback_given)

@@ -8,7 +8,8 @@ import re
 
 from csp_check.check.evaluate import satisfied
 from csp_check.check.reading import utterance
-from csp_check.families.primitives import DONTCARE
+from csp_check.families import kb_common
+from csp_check.families.primitives import DONTCARE, count_matches
 from csp_check.language import certainty as words
 from csp_check.language.normalize import normalize
 from csp_check.models import Constraint, Variable
@@ -65,3 +66,31 @@ def _said(ctx, turn: int, text: str, start: int, end: int, values: set[str]) -> 
             chars[v.span.start - start : v.span.end - start] = " " * (min(v.span.end, end) - v.span.start)
     said = " " + " ".join(re.findall(r"[\w'&]+", normalize("".join(chars)))) + " "
     return {x for x in values if len(x) >= 4 and not x.isdigit() and f" {x} " in said}
+
+
+#: The comparisons a vague amount may be said with: "over 13", "more than 20", "fewer than 5".
+STRICT_BOUNDS = frozenset({">", "<"})
+
+
+def vague_bound(ctx, constraint: Constraint, family: str, scope: list[Variable]) -> str | None:
+    """C6: a count said as a strict bound ("over 13", "more than 20", "under 5") where the KB's
+    count is the amount itself or near it (within a tenth of it, at least 1): in speech "over
+    13" often rounds "13", a vague amount, not a claim that 14 or more match. For review; a
+    bound the KB misses by more ("over 287" where 252 match) stays certain, and so does every
+    bound of a corpus whose system acts commit to their values (SGD: ``system_values_stated``)."""
+    if family != "C6" or not hasattr(constraint, "count_variable") or ctx.profile.system_values_stated:
+        return None  # a system whose acts commit to their values (SGD's) says its bounds exactly
+    amount = ctx.assignment.get(constraint.count_variable)
+    try:
+        op = ctx.csp.variable(constraint.count_variable).amount_op
+    except KeyError:
+        return None
+    if op not in STRICT_BOUNDS or not isinstance(amount, int) or isinstance(amount, bool):
+        return None
+    sure, possible = count_matches(kb_common.entities(constraint, ctx.csp), constraint.columns,
+                                   kb_common.values(constraint, ctx.assignment), constraint.ops)
+    slack = max(1, -(-amount // 10))
+    low = sure - getattr(constraint, "count_next_day", 0)
+    if low <= amount + slack and possible >= amount - slack:
+        return f"a vague amount: {'over' if op == '>' else 'under'} {amount} where the KB has {sure}: about {amount}?"
+    return None

@@ -258,6 +258,8 @@ def _time_slot_said(ctx, v: Variable) -> str | None:
         return None  # "leaving at 9:16 … you will arrive by 9:16": the annotation's value is said so too, another span
     prefix = f"{v.domain}."
     slots = [t[len(prefix):] for t in sorted(ctx.csp.domains) if t.startswith(prefix)]
+    slots += [s for pair in ctx.profile.trip_times if v.slot in pair for s in pair if s not in slots]  # the trip's
+    # other time even where the dialogue annotates none ("arriving … at 13:51" the only arrival, annotated leaveAt)
     return next((s for s in slots if words.TIME_SLOT.search(s) and TIME_SLOTS[said].search(s)
                  and not TIME_SLOTS[mine].search(s)), None)
 

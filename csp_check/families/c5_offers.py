@@ -11,6 +11,10 @@ Reading rules
   free churches in the centre , including All Saints Church , …") have the group's area and
   price range (:func:`group_values`); its kind word is looser ("churches, including … Old
   Schools") and is not given to them.
+- Names coordinated in one sentence and then given a value together ("Curry Garden and Golden
+  Curry are both in the centre", "X , Y and Z , all expensive"): a predicate after a coordinated
+  subject is said of each (:data:`SHARED`, after the last name: "are", "both", "all", "each"),
+  so each name has the sentence's values after it of :data:`SHARED_COLUMNS` (up to another name).
 """
 
 from __future__ import annotations
@@ -26,6 +30,14 @@ EXAMPLES = re.compile(r"\b(?:such as|including|for example|for instance|like|e\.
 #: The columns a group's description gives each of its examples: where and at what price (a kind
 #: word is looser: "churches, including … Old Schools").
 GROUP_COLUMNS = ("area", "pricerange")
+#: Words right after the last of names coordinated in a sentence that say the next values of each
+#: ("X and Y are both cheap", "X and Y , both in the north", "X , Y and Z all serve indian food").
+SHARED = re.compile(r"\s*,?\s*(?:(?:are|were)\s+(?:both|all|each)\b|(?:both|all|each)\b(?!\s+(?:day|week|year|night)\b)|"
+                    r"are\s+(?:in|located|cheap|moderately|expensive|on)\b)", re.I)
+#: The columns a value said of coordinated names gives each of them.
+SHARED_COLUMNS = ("area", "pricerange", "food", "stars")
+#: What joins coordinated names: a comma or "and" (with spaces).
+JOINED = re.compile(r"\s*(?:,|and|, and)\s*", re.I)
 
 
 def group_values(ctx, turn: int, listed: list[Variable], single: list[Variable]) -> dict[str, list[Variable]]:
@@ -35,7 +47,7 @@ def group_values(ctx, turn: int, listed: list[Variable], single: list[Variable])
     Church , Holy Trinity Church"): each example has it (the other listed values of the turn
     are still checked with the request alone)."""
     utterance = ctx.dialogue.turns[turn].utterance
-    out: dict[str, list[Variable]] = {}
+    out: dict[str, list[Variable]] = _shared(ctx, turn, utterance, listed, single)
     for v in listed:
         if v.span is None or v.turn != turn or not ctx.profile.names_entity(v.slot):
             continue
@@ -45,6 +57,31 @@ def group_values(ctx, turn: int, listed: list[Variable], single: list[Variable])
             continue
         out[v.name] = [w for w in single if w.slot in GROUP_COLUMNS and w.turn == turn and w.span is not None
                        and start <= w.span.start and w.span.end <= marker.start()]
+    return out
+
+
+def _shared(ctx, turn: int, utterance: str, listed: list[Variable], single: list[Variable]) -> dict[str, list[Variable]]:
+    """Name variable → the values said of each of names coordinated in one sentence ("X and Y are
+    both in the centre": the module's rules)."""
+    names = sorted(((v, v.span) for v in listed if v.span is not None and v.turn == turn and ctx.profile.names_entity(v.slot)),
+                   key=lambda pair: pair[1].start)
+    out: dict[str, list[Variable]] = {}
+    for i in range(len(names) - 1):
+        run = [names[i]]
+        for w, span in names[i + 1:]:
+            if not JOINED.fullmatch(utterance[run[-1][1].end : span.start]):
+                break
+            run.append((w, span))
+        last = run[-1][1]
+        if len(run) < 2 or any(n.name in out for n, _ in run) or not SHARED.match(utterance, last.end):
+            continue
+        _, end = sentence_of(utterance, last)
+        later = [span.start for _, span in names if last.end <= span.start < end]
+        stop = later[0] if later else end  # another name after: its own values
+        values = [w for w in single if w.slot in SHARED_COLUMNS and w.turn == turn and w.span is not None
+                  and last.end <= w.span.start and w.span.end <= stop]
+        if values:
+            out.update({n.name: values for n, _ in run})
     return out
 
 

@@ -59,6 +59,7 @@ from csp_check.build.context import SYSTEM_CLAIMS, dialogue_table, turn_table
 from csp_check.corpora import CorpusProfile
 from csp_check.families import kb_common
 from csp_check.families.c5_address import AddressParts, address_parts, part_column
+from csp_check.families.c5_booked_trip import booked_trip
 from csp_check.families.c5_offers import against_request, group_values
 from csp_check.families.kb_common import KbFilterInstance, Restriction, Rows, TableView, derived
 from csp_check.families.primitives import Bound, KbCount, Primitive, count_matches, entity_match
@@ -215,7 +216,8 @@ def claims(ctx, turn: int, kb_id: str, columns: set[str], mine: list[Variable],
     if any(v.role is ActRole.BOOKED for v in mine) or ctx.booked(turn, mine):
         # a booking confirmation's values describe the booking ("the total fee is …"); its other
         # values describe the booked entity
-        return booking_details(ctx, turn, kb_id, columns, mine) + booked_entity(ctx, turn, kb_id, columns, mine, asked)
+        return (booking_details(ctx, turn, kb_id, columns, mine) + booked_entity(ctx, turn, kb_id, columns, mine, asked)
+                + booked_trip(ctx, turn, kb_id, columns, mine))  # a booked trip's id with its times (c5_booked_trip)
     utterance = ctx.dialogue.turns[turn].utterance
     profile = ctx.profile
     claims = [

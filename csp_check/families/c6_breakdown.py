@@ -18,6 +18,9 @@ Reading rules
   cannot be told: "2 charge an entrance fee", "the other 2") is not checked; nor is one not
   written as a plain number ("all 3", "all but 1", "most"; "about 12" is one, a range), nor one that introduces an entity
   ("one departs at 05:36": no count, :func:`~csp_check.families.c6_scope.introduces_entity`).
+- A clause also ends where the text coordinates another number with a predicate of its own
+  ("2 are guesthouses and 2 are hotels" with the second 2 not annotated: :data:`NEXT_PART`): the
+  values after it are that number's, not the part's ("with 4 stars" ends nothing).
 - A part's value more than three words after its amount ("one is, as you asked, cheap") may be
   about something else: the part's count is then *uncertain* (for review), its reason said.
 - That the parts fit the total (their sum at most the total) is not checked: parts under
@@ -26,6 +29,7 @@ Reading rules
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from csp_check.language.certainty import vague_amount
@@ -35,6 +39,11 @@ from csp_check.models import DialogueAct, Span, Variable, VariableKind
 
 #: Words between a part's amount and its value past which the value may be about something else.
 NEAR_WORDS = 3
+#: Another number coordinated in the text with a predicate of its own: a part's clause ends there
+#: ("2 are guesthouses and 2 are hotels", ", 3 of which are cheap", "while one is in the north").
+NEXT_PART = re.compile(r"(?:\band|,|\bwhile|\bbut|\bwhereas)\s+(?:the\s+other\s+|another\s+)?(?:\d+|one|two|three|four|five|six|"
+                       r"seven|eight|nine|ten|eleven|twelve)\s+(?:of\s+(?:them|which|those)\s+)?(?:are|is|have|has|serve|serves|"
+                       r"offer|offers|charge|charges|in\b|that\b|which\b)", re.I)
 
 
 @dataclass
@@ -97,7 +106,8 @@ def breakdown(ctx, turn: int, kb_id: str, columns: set[str], amounts: list[Varia
     clauses: list[list[Variable]] = []
     for a in ordered:
         end = min([sentence_of(utterance, _span(a))[1]]
-                  + [x.span.start for x in counted if x.span is not None and x.span.start > _span(a).start])
+                  + [x.span.start for x in counted if x.span is not None and x.span.start > _span(a).start]
+                  + [m.start() for m in NEXT_PART.finditer(utterance, _span(a).end)])
         clauses.append(_clause_values(ctx, turn, a, end, columns, mine))
     later_slots = {v.slot for vs in clauses[1:] for v in vs}
     first = ordered[0]
@@ -112,6 +122,10 @@ def breakdown(ctx, turn: int, kb_id: str, columns: set[str], amounts: list[Varia
                                                               if y.span is not None and y.span.start > x.span.start])
             said |= {v.name for v in mine if v.span is not None and v.turn == turn and v.kind is VariableKind.SLOT
                      and x.span.end <= v.span.start and v.span.end <= end}
+    for m in NEXT_PART.finditer(utterance, max(after, 0)):  # "… and one in the centre": that number's values,
+        end = sentence_of(utterance, Span(start=m.start(), end=m.end()))[1]  # no filter of the total either
+        said |= {v.name for v in mine if v.span is not None and v.turn == turn and v.kind is VariableKind.SLOT
+                 and m.start() <= v.span.start and v.span.end <= end}
     for a, values in zip(ordered, clauses):
         if len({v.value for v in values}) < len(values) or len({v.slot for v in values}) < len(values):
             values = []  # "one is cheap or moderate": which value is the part's is not said

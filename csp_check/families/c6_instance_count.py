@@ -282,7 +282,8 @@ def counts(
                 and not any(f.slot == kind_column for f in filters)):
             filters = generic_sense(ctx, turn, domain, base.name, amount, filters)
         utterance = ctx.dialogue.turns[turn].utterance
-        if amount.span is not None and state_search and amount.value == 1 and (
+        said = ctx.assignment.get(amount.name, amount.value)  # the text's amount, not the act's: the text is the truth
+        if amount.span is not None and state_search and said == 1 and amount.amount_op == "=" and (
             ONE_OF_THEM_AFTER.match(utterance[amount.span.end :]) or ONE_AFTER_ARTICLE.search(utterance[: amount.span.start])
         ):
             continue  # "I have one that arrives at 19:07", "a great one called …": one of them, not a count
@@ -290,7 +291,7 @@ def counts(
             continue  # "I have one train leaving cambridge at 12:40 and arriving at 13:08": "a train"
         if state_search and not filters and ctx.state_names(turn, domain):
             continue  # "two restaurants: Pizza Express and Pizza Express Fen Ditton": a count of names
-        if state_search and amount.value == 0 and unknown_value(ctx, turn, domain, base.name):
+        if state_search and said == 0 and unknown_value(ctx, turn, domain, base.name):
             continue  # "zero findings for australasian food": no entity has a value the DB does not know
         reading: list[str] = []
         uncertain: str | None = None

@@ -366,7 +366,7 @@ def introduces_entity(ctx, turn: int, amount: Variable, mine: list[Variable]) ->
     between (punctuation, a dash: "I see one option - Grafton Hotel Restaurant" counts), and no
     word before "one" makes it a count (:data:`~csp_check.language.scope_words.COUNTED_ONE`:
     "there is only one train", "just one", "there is one train that …" stay counts)."""
-    if amount.span is None or amount.value != 1:
+    if amount.span is None or ctx.assignment.get(amount.name, amount.value) != 1:  # the text's amount
         return False
     utterance = ctx.dialogue.turns[turn].utterance
     if COUNTED_ONE.search(utterance[: amount.span.start]):

@@ -319,11 +319,12 @@ def slots_named(utterance: str) -> set[str]:
 #: The name of a clock-time slot (MultiWOZ's ``leaveAt`` / ``arriveBy`` / ``book time``, SGD's ``*_time``).
 TIME_SLOT = re.compile(r"^(leaveat|arriveby)$|(^|[ _])time$", re.I)
 #: What a written value of a slot looks like, by a word of the slot's name: a phone number has
-#: digits (five at least), a postcode, a train id and a clock time a digit or a time word.
+#: digits (five at least), a postcode a digit, a train id "TR" and its digits (MultiWOZ's ids are
+#: TR + 4 digits; "tr588" is a typo of one, "1097" or "15:45" none), a clock time a digit or a time word.
 SHAPES: tuple[tuple[re.Pattern[str], re.Pattern[str], str], ...] = (
     (re.compile(r"phone", re.I), re.compile(r"(?:\d\D{0,2}){5}"), "a phone number"),
     (re.compile(r"postcode|postal|zip", re.I), re.compile(r"\d"), "a postcode"),
-    (re.compile(r"^train_?id$", re.I), re.compile(r"\d"), "a train id"),
+    (re.compile(r"^train_?id$", re.I), re.compile(r"(?i)\btr\s?\d{3,5}\b"), "a train id (TR and its digits)"),
     (TIME_SLOT,
      re.compile(r"\d|\b(noon|midday|midnight|morning|afternoon|evening|night|o'?clock|half|quarter|hour|day|one|two|"
                 r"three|four|five|six|seven|eight|nine|ten|eleven|twelve)\b", re.I), "a time"),
