@@ -40,6 +40,7 @@ from csp_check.annotate.mentions import (
     to_act,
 )
 from csp_check.annotate.no_result import no_result_scope, note_unread_request
+from csp_check.annotate.offered_names import unknown_names
 from csp_check.annotate.resolve import DomainContext, column_of, in_context, is_reference
 from csp_check.annotate.wordings import compact, kb_values, nouns_of, spellings, variants
 from csp_check.check.evaluate import count_matches
@@ -216,6 +217,8 @@ class Annotator:
         found += flags(doc, speaker, self.columns)
         found += stars(doc, self.columns)
         found += trip_ids(doc, found, self.columns)
+        if speaker == "system":
+            found += unknown_names(doc, utterance, found, nouns, context, masked, self.columns)
         found += times(doc, context, found, speaker, self.columns)
         if speaker == "user":
             note_unread_request(doc, found, memory, self.columns)

@@ -1,0 +1,102 @@
+"""Fault and true twin for the raw-text classes of issue 18's third reading and of an outside
+attacker's misses (the annotator's reading rules of :mod:`csp_check.annotate`), in the form of
+:mod:`csp_check.faults.raw_reading_pairs`: each chooser gives the places of a raw-text dialogue
+where the class fits, as ``(fault edits, twin edits)`` (turn → new utterance). The fault is a real
+contradiction of the class's shape (must be flagged certain); the twin is the innocent wording
+(must not be flagged certain).
+
+Reading rules (what each pair writes):
+
+- ``invented_name`` — after a system turn offering one restaurant, hotel or attraction X (named
+  by the DB) in area A: the fault adds "<N> is a nice place in the <A> ." with N a name no entity
+  of the DB has (:data:`INVENTED`; C5: no entity has it), the twin the same sentence with X's name
+  (true of X); a second place of each turn writes "I recommend <N> ." / "I recommend <X> .".
+- ``bare_count`` — a system count N of a search with one value per column (N the DB's count of
+  the search): the turn becomes "I have <N + 2> that match ." (C6, a count with no domain noun:
+  its domain is the search in force: the request of the user turn before, which the new turn keeps);
+  the twin "I have <N> that match .".
+- ``twelve_hour`` — a system turn offering a train T that leaves at L (14:00 to 21:59), written
+  and read once in the turn: the fault writes L an hour earlier in the 24-hour clock (C5: T leaves at L);
+  the twin writes L on the 12-hour clock without am / pm ("1:45" for 13:45: h or h + 12, no clash).
+"""
+
+from __future__ import annotations
+
+from csp_check.annotate.annotator import annotator_for
+from csp_check.annotate.lexicon import BOUND_COLUMNS, ENTITY_COLUMNS
+from csp_check.models import ActRole, Dialogue, KnowledgeBase
+
+Edits = dict[int, str]
+Place = tuple[Edits, Edits]
+#: Names no MultiWOZ entity has (a chooser keeps only those the KB lacks).
+INVENTED = {"restaurant": ("Bluebell Kitchen", "The Saffron Table", "Riverside Bistro"),
+            "hotel": ("Willowbrook Lodge", "Cityview House", "The Granta Inn"),
+            "attraction": ("Marlowe Gallery", "The Fenland Collection", "Cherrywood Gardens")}  # fmt: skip
+
+
+def _offered(annotator, turn) -> tuple[str, str, dict[str, str] | None]:  # type: ignore[no-untyped-def]
+    """``(domain, name, KB row)`` of the one entity a system turn offers by name, or empty."""
+    names = {(a.domain, a.canonical) for a in turn.acts if a.role is ActRole.OFFER and a.slot in ENTITY_COLUMNS and a.canonical}
+    if turn.speaker != "system" or len(names) != 1:
+        return "", "", None
+    domain, name = next(iter(names))
+    return domain, name, annotator.row(domain, name)
+
+
+def invented_name(annotated: Dialogue, kb: KnowledgeBase) -> list[Place]:
+    annotator = annotator_for(kb, {})
+    out: list[Place] = []
+    for k, turn in enumerate(annotated.turns):
+        domain, _, row = _offered(annotator, turn)
+        if row is None or domain not in INVENTED or not row.get("area") or not row.get("name"):
+            continue
+        fake = next((n for n in INVENTED[domain] if annotator.row(domain, n) is None), None)
+        if fake is None:
+            continue
+        real = row["name"].title()
+        area = "centre" if row["area"] in ("centre", "center") else row["area"]
+        said = turn.utterance if turn.utterance.rstrip()[-1:] in ".!?" else f"{turn.utterance} ."
+        out.append(({k: f"{said} {fake} is a nice place in the {area} ."}, {k: f"{said} {real} is a nice place in the {area} ."}))
+        out.append(({k: f"{said} I recommend {fake} ."}, {k: f"{said} I recommend {real} ."}))
+    return out
+
+
+def bare_count(annotated: Dialogue, kb: KnowledgeBase) -> list[Place]:
+    annotator = annotator_for(kb, {})
+    out: list[Place] = []
+    for k, turn in enumerate(annotated.turns):
+        counts = [a for a in turn.acts if a.role is ActRole.COUNT and a.span is not None]
+        if turn.speaker != "system" or len(counts) != 1 or k == 0:
+            continue
+        domain = counts[0].domain
+        state = annotated.turns[k - 1].state.get(domain, {})  # the request: the new turn writes no value
+        if not state or any(len(v) != 1 for v in state.values()) or set(state) & set(BOUND_COLUMNS):
+            continue
+        filters = {s: v[0] for s, v in state.items() if s not in ENTITY_COLUMNS}
+        sure, possible = annotator.count(domain, filters)
+        if sure != possible or sure < 1:
+            continue
+        out.append(({k: f"I have {sure + 2} that match ."}, {k: f"I have {sure} that match ."}))
+    return out
+
+
+def twelve_hour(annotated: Dialogue, kb: KnowledgeBase) -> list[Place]:
+    annotator = annotator_for(kb, {})
+    out: list[Place] = []
+    for k, turn in enumerate(annotated.turns):
+        domain, _, row = _offered(annotator, turn)
+        leave = (row or {}).get("leaveAt", "")
+        if domain != "train" or row is None or len(leave) != 5 or not "14" <= leave[:2] <= "21":
+            continue
+        if sum(e.get("trainID") == row.get("trainID") for e in kb.tables["train"].entities) != 1:
+            continue  # an id the DB gives two trains: which one leaves when is not the pair's to say
+        if turn.utterance.count(leave) != 1 or not any(a.slot == "leaveAt" and a.canonical == leave for a in turn.acts):
+            continue
+        hour = int(leave[:2])
+        out.append(({k: turn.utterance.replace(leave, f"{hour - 1:02d}:{leave[3:]}")},
+                    {k: turn.utterance.replace(leave, f"{hour - 12}:{leave[3:]}")}))
+    return out
+
+
+#: The choosers by pair kind (their rules: the module doc).
+CHOOSERS = {"invented_name": invented_name, "bare_count": bare_count, "twelve_hour": twelve_hour}
