@@ -14,6 +14,7 @@ from collections import defaultdict
 from csp_check.annotate.amounts import amounts
 from csp_check.annotate.finders import flags, stars, times, trip_ids
 from csp_check.annotate.lexicon import (
+    ADDRESS_WORDS,
     COMPARATIVES,
     CONTEXT_COLUMNS,
     CUISINE_QUALIFIERS,
@@ -199,6 +200,9 @@ class Annotator:
                 memory.last_day = value
             if column == "area" and end < len(doc) and doc[end].lower_ in STREET_WORDS:
                 continue  # "East Road", "North Street": a street's name, no area
+            before = start - (start > 1 and doc[start - 1].lower_ in ("city", "town"))  # "Street [City] Centre"
+            if column in ("area", "type") and before > 0 and doc[before - 1].lower_ in ADDRESS_WORDS:
+                continue  # "Cambridge Business Park", "Regent Street City Centre": an address, no kind or area
             if column == "pricerange" and start > 0 and doc[start - 1].lower_ in COMPARATIVES:
                 continue  # "the most expensive one" ranks, it does not ask
             if alternative_to_noun(doc, start, end, nouns):
@@ -271,6 +275,8 @@ class Annotator:
         for match_id, start, end in self.nouns(doc):
             domain, number = labels[match_id].split("\x1f")
             if start in inside_values:  # "park" in "Cambridge Leisure Park"
+                continue
+            if start > 0 and doc[start - 1].lower_ in ADDRESS_WORDS:  # "the Cambridge Business Park"
                 continue
             rank = (bool(domain), end - start)  # a domain's noun over a generic one, then the longest
             if start not in widths or rank > widths[start]:

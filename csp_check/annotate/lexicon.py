@@ -169,6 +169,10 @@ TRIP_NOUNS = frozenset({"train", "trains", "one", "service", "departure", "taxi"
 #: Words after an area's word that make the two a street's name ("East Road", "North Street").
 STREET_WORDS = frozenset({"road", "street", "lane", "avenue", "drive", "court", "square", "rd", "st",
                           "terrace", "crescent", "parade"})
+#: Words before a kind or area word that make it part of an address or a place's name ("Cambridge
+#: Business Park", "Regent Street City Centre", "the Retail Park"): no type, no area.
+ADDRESS_WORDS = STREET_WORDS | frozenset({"business", "retail", "science", "industrial", "trade", "technology",
+                                          "research", "car", "leisure", "shopping"})
 #: Words of a compass direction: one before "of" gives a place by another ("north of the centre").
 DIRECTIONS = frozenset({"north", "south", "east", "west", "northern", "southern", "eastern", "western",
                         "northeast", "northwest", "southeast", "southwest"})

@@ -18,12 +18,18 @@ Reading rules (what each pair writes):
 - ``twelve_hour`` — a system turn offering a train T that leaves at L (14:00 to 21:59), written
   and read once in the turn: the fault writes L an hour earlier in the 24-hour clock (C5: T leaves at L);
   the twin writes L on the 12-hour clock without am / pm ("1:45" for 13:45: h or h + 12, no clash).
+- ``address_word`` — after a system turn offering X (restaurant, hotel or attraction) in an area
+  other than the centre, the turn writing no area: the fault adds "It is in the city centre ."
+  (C5), the twin "It is on Fenner Street City Centre ." (an address's words, no area); after one
+  offering an attraction of a type other than park: the fault adds "It is a park ." (C5), the
+  twin "It is near Fenner Business Park ." (a place's name, no type).
 """
 
 from __future__ import annotations
 
 from csp_check.annotate.annotator import annotator_for
 from csp_check.annotate.lexicon import BOUND_COLUMNS, ENTITY_COLUMNS
+from csp_check.faults.raw_reading_pairs import says_area
 from csp_check.models import ActRole, Dialogue, KnowledgeBase
 
 Edits = dict[int, str]
@@ -98,5 +104,22 @@ def twelve_hour(annotated: Dialogue, kb: KnowledgeBase) -> list[Place]:
     return out
 
 
+def address_word(annotated: Dialogue, kb: KnowledgeBase) -> list[Place]:
+    annotator = annotator_for(kb, {})
+    out: list[Place] = []
+    for k, turn in enumerate(annotated.turns):
+        domain, _, row = _offered(annotator, turn)
+        if row is None or domain not in INVENTED:
+            continue
+        if row.get("area") not in (None, "", "centre", "center") and not says_area(turn, domain):
+            out.append(({k: f"{turn.utterance} It is in the city centre ."},
+                        {k: f"{turn.utterance} It is on Fenner Street City Centre ."}))
+        if domain == "attraction" and row.get("type") not in (None, "", "park"):
+            if not any(a.domain == domain and a.slot == "type" and a.span is not None for a in turn.acts):
+                out.append(({k: f"{turn.utterance} It is a park ."}, {k: f"{turn.utterance} It is near Fenner Business Park ."}))
+    return out
+
+
 #: The choosers by pair kind (their rules: the module doc).
-CHOOSERS = {"invented_name": invented_name, "bare_count": bare_count, "twelve_hour": twelve_hour}
+CHOOSERS = {"invented_name": invented_name, "bare_count": bare_count, "twelve_hour": twelve_hour,
+            "address_word": address_word}
