@@ -201,6 +201,9 @@ SERVE_VERBS = ("serves", "serving", "serve")
 
 #: Words that refer to the entity under discussion rather than name it.
 ANAPHORS = frozenset({"it", "its", "it's", "they", "their", "address", "phone", "postcode"})
+#: Determiners that introduce an entity not named before ("there is also a 2 star option",
+#: "another one is in the east"): the values of their sentence need not be the named entity's.
+INDEFINITES = frozenset({"a", "an", "another", "other", "one"})
 #: Words of a system turn about a booking (its one name is the entity under discussion).
 BOOKING_WORDS = re.compile(r"\b(booked|reserved|reference|successful|successfully|confirmed|accommodate)\b", re.IGNORECASE)
 #: Words of a sentence that contrast, refer or propose rather than restate the search.

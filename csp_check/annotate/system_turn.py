@@ -22,6 +22,7 @@ from csp_check.annotate.lexicon import (
     BOOKING_WORDS,
     BOUND_COLUMNS,
     ENTITY_COLUMNS,
+    INDEFINITES,
     NOT_RESTATING,
     SENTENCE_END,
 )
@@ -48,6 +49,7 @@ def system_acts(
     acts = offers(acts)
     acts += under_discussion(annotator, utterance, acts, memory)
     acts = [about_entity(annotator, a, acts, memory) for a in acts]
+    acts = of_another_entity(annotator, utterance, acts)
     acts = restated(acts, memory.state, annotator.nlp.make_doc(fold_aligned(utterance)))
     acts = booked_entity(acts, utterance, memory, turns)
     acts = unreadable_denials(acts, memory.unread)
@@ -180,6 +182,39 @@ def under_discussion(annotator: Annotator, utterance: str, acts: list[DialogueAc
         column = annotator.entity_column(domain)
         if name is not None and column is not None:
             out.append(implicit(ActRole.INFORM, "inform", domain, column, name))
+    return out
+
+
+#: Words that point back to an entity named before ("This is a 4 star guesthouse", "which is in the east").
+POINTING = frozenset({"this", "that", "which", "these", "both", "he", "she"})
+
+
+def of_another_entity(annotator: Annotator, utterance: str, acts: list[DialogueAct]) -> list[DialogueAct]:
+    """A value in a sentence that names no entity and has no pronoun for one, but brings in an
+    entity by an indefinite noun ("How about X ? There is also a 2 star option .", "Another one is
+    in the east .") may be said of that other entity, not of the one the turn names: it carries a
+    doubt (what entity the value is bound to is unsettled). A pronoun or pointing word ("it",
+    "this", "which") binds the sentence to the entity under discussion."""
+    if not any(a.slot in ENTITY_COLUMNS and a.span is not None for a in acts):
+        return acts
+    doc = annotator.nlp.make_doc(fold_aligned(utterance))
+    nouns = {start for _, start, _ in annotator.nouns(doc)}
+    starts = [0] + [t.i + 1 for t in doc if t.text in SENTENCE_END]
+    out = []
+    for a in acts:
+        if a.span is not None and a.slot not in ENTITY_COLUMNS and a.role in (ActRole.OFFER, ActRole.INFORM) and not a.doubt:
+            tokens = doc.char_span(a.span.start, a.span.end, alignment_mode="expand")
+            first = max((s for s in starts if tokens is not None and s <= tokens.start), default=0)
+            last = min((s for s in starts if tokens is not None and s > tokens.start), default=len(doc))
+            sentence = doc[first:last]
+            names = any(b.slot in ENTITY_COLUMNS and b.span is not None
+                        and sentence.start_char <= b.span.start < sentence.end_char for b in acts)  # fmt: skip
+            lowers = [t.lower_ for t in sentence]
+            brought = next((sentence[i : i + 4].text for i, w in enumerate(lowers) if w in INDEFINITES
+                            and any(k in nouns for k in range(first + i + (w != "one"), first + i + 4))), None)  # fmt: skip
+            if not names and brought and not set(lowers) & (ANAPHORS | POINTING):
+                a = a.model_copy(update={"doubt": f"said in a sentence bringing in another entity: '{brought}'"})
+        out.append(a)
     return out
 
 

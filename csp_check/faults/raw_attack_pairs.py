@@ -23,6 +23,10 @@ Reading rules (what each pair writes):
   (C5), the twin "It is on Fenner Street City Centre ." (an address's words, no area); after one
   offering an attraction of a type other than park: the fault adds "It is a park ." (C5), the
   twin "It is near Fenner Business Park ." (a place's name, no type).
+- ``another_entity`` — after a system turn offering one hotel X of s stars that writes no star
+  rating: the fault adds "It is a <s'> star <X's type> ." (C5, s' another rating some hotel has),
+  the twin "There is also a <s'> star <X's type> ." (an indefinite noun brings in another entity:
+  the rating need not be X's).
 """
 
 from __future__ import annotations
@@ -49,6 +53,11 @@ def _offered(annotator, turn) -> tuple[str, str, dict[str, str] | None]:  # type
     return domain, name, annotator.row(domain, name)
 
 
+def _ended(utterance: str) -> str:
+    """``utterance`` ending a sentence (" ." added where it ends none), so a sentence can follow."""
+    return utterance if utterance.rstrip()[-1:] in ".!?" else f"{utterance} ."
+
+
 def invented_name(annotated: Dialogue, kb: KnowledgeBase) -> list[Place]:
     annotator = annotator_for(kb, {})
     out: list[Place] = []
@@ -61,7 +70,7 @@ def invented_name(annotated: Dialogue, kb: KnowledgeBase) -> list[Place]:
             continue
         real = row["name"].title()
         area = "centre" if row["area"] in ("centre", "center") else row["area"]
-        said = turn.utterance if turn.utterance.rstrip()[-1:] in ".!?" else f"{turn.utterance} ."
+        said = _ended(turn.utterance)
         out.append(({k: f"{said} {fake} is a nice place in the {area} ."}, {k: f"{said} {real} is a nice place in the {area} ."}))
         out.append(({k: f"{said} I recommend {fake} ."}, {k: f"{said} I recommend {real} ."}))
     return out
@@ -120,6 +129,23 @@ def address_word(annotated: Dialogue, kb: KnowledgeBase) -> list[Place]:
     return out
 
 
+def another_entity(annotated: Dialogue, kb: KnowledgeBase) -> list[Place]:
+    annotator = annotator_for(kb, {})
+    out: list[Place] = []
+    ratings = sorted({e.get("stars", "") for e in kb.tables["hotel"].entities} - {""}) if "hotel" in kb.tables else []
+    for k, turn in enumerate(annotated.turns):
+        domain, _, row = _offered(annotator, turn)
+        if domain != "hotel" or row is None or row.get("type") not in ("hotel", "guesthouse") or not row.get("stars"):
+            continue
+        if any(a.slot == "stars" and a.span is not None for a in turn.acts):
+            continue
+        other = next((r for r in ratings if r != row["stars"]), None)
+        said = _ended(turn.utterance)
+        if other is not None:
+            out.append(({k: f"{said} It is a {other} star {row['type']} ."}, {k: f"{said} There is also a {other} star {row['type']} ."}))
+    return out
+
+
 #: The choosers by pair kind (their rules: the module doc).
 CHOOSERS = {"invented_name": invented_name, "bare_count": bare_count, "twelve_hour": twelve_hour,
-            "address_word": address_word}
+            "address_word": address_word, "another_entity": another_entity}
