@@ -76,7 +76,7 @@ def _bare(doc, i: int, j: int) -> tuple[str, bool, int] | None:  # type: ignore[
     """("", plural, ``j``) for an amount at tokens ``i:j`` with no noun after a bare count's subject
     and verb (:data:`~csp_check.annotate.lexicon.BARE_COUNT_BEFORE`: "there are 7 in the centre",
     "I have 5 that match"): it counts the entities of the search in force, its domain the context's."""
-    if j < len(doc) and doc[j].lower_ not in BARE_COUNT_AFTER:
+    if j >= len(doc) or doc[j].lower_ not in BARE_COUNT_AFTER:
         return None
     if not BARE_COUNT_BEFORE.search(doc[max(0, i - 4) : i].text.lower()):
         return None

@@ -18,7 +18,6 @@ from csp_check.annotate.lexicon import (
     NEGATIONS,
     TRAIN_ID,
     TRIP_NOUNS,
-    TWELVE_HOUR,
 )
 from csp_check.annotate.mentions import Found
 from csp_check.annotate.resolve import DomainContext
@@ -96,9 +95,7 @@ def times(doc, context: DomainContext, found: list[Found], speaker: str, columns
     clause) is a departure word ("leave after 17:00" → leaveAt) or an arrival word ("arrive by
     18:30" → arriveBy), in a domain with those columns that the context is about. A time between
     a determiner and a trip noun ("the arrival time of the 19:59 train", "that 10:15 one") names
-    a trip, it is no bound: it gives no value. A time with no am / pm and an hour of the 12-hour
-    clock written without a leading zero (:data:`~csp_check.annotate.lexicon.TWELVE_HOUR`: "1:45")
-    may mean h or h + 12: its value carries a doubt."""
+    a trip, it is no bound: it gives no value."""
     domains = [d for d in columns if set(BOUND_COLUMNS) <= columns[d]]
     sure = {f.domain for f in found}
     domains = [d for d in domains if d in context.mentioned or d == context.active or d in sure]
@@ -128,7 +125,5 @@ def times(doc, context: DomainContext, found: list[Found], speaker: str, columns
         if column is not None and speaker == "system" and cue in BOUND_WORDS:
             continue  # "8 trains arrive by 13:45" restates the bound; only a time a train has is a claim
         if column is not None:
-            twelve = TWELVE_HOUR.fullmatch(match.group(1).strip())  # "1:45" may be 13:45
-            doubt = f"'{match.group(1)}' has no am / pm: it may be {value} or 12 hours later" if twelve else None
-            out.append(Found(span.start, span.end, domains[0], column, value, doubt=doubt))
+            out.append(Found(span.start, span.end, domains[0], column, value))
     return out

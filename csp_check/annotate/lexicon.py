@@ -122,9 +122,6 @@ BOUND_WORDS = frozenset({"by", "before", "after", "than", "until", "till", "late
                          "closest", "nearest", "around", "about", "near"})
 #: A clock time ("17:00", "5.30 pm", "6pm"); group 1 is the time.
 CLOCK_TIME = re.compile(r"(?<![\w:.])(\d{1,2}[:.]\d{2}(?:\s*(?:am|pm|a\.m\.|p\.m\.))?|\d{1,2}\s*(?:am|pm|a\.m\.|p\.m\.))(?![\w:])")
-#: A clock time without am / pm whose hour is written without a leading zero and could be on the
-#: 12-hour clock ("1:45", "9:30", "11:15"): it may be h or h + 12 (13:45), so no clash rests on it alone.
-TWELVE_HOUR = re.compile(r"(?:1[0-2]|[1-9])[:.]\d{2}")
 #: A train id of the KB's form ("tr1234", lowered).
 TRAIN_ID = re.compile(r"tr\d{4}")
 
@@ -228,8 +225,9 @@ EXISTENTIALS = frozenset({"is", "are", "'s", "have", "has", "found", "see", "onl
 #: right after one, with no noun, counts the entities of the search in force.
 BARE_COUNT_BEFORE = re.compile(r"(?:\bthere (?:are|is|'s)|\b(?:i|we) (?:have|'ve got|have got|found|show|see|can see|"
                                r"have found|'ve found)|\bthere 's)\s*$")
-#: The words that may follow a bare count ("7 in the centre", "5 that match", "3 available", "4 .").
-BARE_COUNT_AFTER = frozenset({"that", "which", "matching", "in", "available", "to", ".", ",", "!", "listed", "fitting"})
+#: The words that may follow a bare count ("7 in the centre", "5 that match", "3 available"); one
+#: ending its sentence ("we have 21 .") is left out: what it answers may be a question's, not the search.
+BARE_COUNT_AFTER = frozenset({"that", "which", "matching", "in", "available", "to", "listed", "fitting"})
 #: Words allowed between an amount and its noun ("three cheap italian restaurants").
 MAX_GAP = 4
 #: Words that end the gap between an amount or a negative cue and its noun ("two in the centre").

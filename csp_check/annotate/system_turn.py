@@ -45,6 +45,7 @@ def system_acts(
     acts = [a for a in acts if not (a.role is ActRole.COUNT and counts[a.domain] > 1)]  # no one search
     acts = [a for a in acts if not (a.role is ActRole.COUNT and a.domain in memory.named)]  # "two called that"
     acts = [a for a in acts if not (a.role in (ActRole.COUNT, ActRole.NO_RESULT) and memory.vague.get(a.domain))]
+    acts = [a for a in acts if not (a.role is ActRole.COUNT and a.domain in memory.unread)]  # "eastern European"
     acts = restated_bounds(acts, utterance, memory.state)
     acts = offers(acts)
     acts += under_discussion(annotator, utterance, acts, memory)
