@@ -156,6 +156,9 @@ ASKED_SLOT = {**SAME_SLOT, "type of food": "food", "food type": "food", "cuisine
 VAGUE_PRICES = re.compile(r"\b(?:affordable|inexpensive|reasonabl[ey]|budget|pricey|upscale|high[ -]end|luxur\w*|"
                           r"fancy|cheaper|pricier|less expensive|more expensive|economical|not too expensive|"
                           r"low[ -]cost|splurge)\b")
+#: A comparative price word: a switch from the price range asked before ("anything cheaper ?").
+COMPARATIVE_PRICES = re.compile(r"\b(?:cheaper|pricier|less expensive|more expensive|more affordable|less pricey|"
+                                r"more reasonabl[ey]|lower price|higher price)\b")
 #: A place given by what it is near ("near All Saints", "close to the hotel"): the area the request
 #: means cannot be read.
 NEAR_PLACE = re.compile(r"\b(?:near|nearby|close to|closer to|next to|walking distance|around the corner)\b")

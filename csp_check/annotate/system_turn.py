@@ -192,8 +192,10 @@ POINTING = frozenset({"this", "that", "which", "these", "both", "he", "she"})
 
 def of_another_entity(annotator: Annotator, utterance: str, acts: list[DialogueAct]) -> list[DialogueAct]:
     """A value in a sentence that names no entity and has no pronoun for one, but brings in an
-    entity by an indefinite noun ("How about X ? There is also a 2 star option .", "Another one is
-    in the east .") may be said of that other entity, not of the one the turn names: it carries a
+    entity by an indefinite noun after a sentence that named one ("How about X ? There is also a 2
+    star option .", "Another one is in the east .") may be said of that new entity, not of the one
+    named before (an indefinite noun before the name, "There is one portuguese restaurant . It is
+    Nandos", introduces the entity then named: no doubt): it carries a
     doubt (what entity the value is bound to is unsettled). A pronoun or pointing word ("it",
     "this", "which") binds the sentence to the entity under discussion."""
     if not any(a.slot in ENTITY_COLUMNS and a.span is not None for a in acts):
@@ -210,10 +212,11 @@ def of_another_entity(annotator: Annotator, utterance: str, acts: list[DialogueA
             sentence = doc[first:last]
             names = any(b.slot in ENTITY_COLUMNS and b.span is not None
                         and sentence.start_char <= b.span.start < sentence.end_char for b in acts)  # fmt: skip
+            before = any(b.slot in ENTITY_COLUMNS and b.span is not None and b.span.start < sentence.start_char for b in acts)
             lowers = [t.lower_ for t in sentence]
             brought = next((sentence[i : i + 4].text for i, w in enumerate(lowers) if w in INDEFINITES
                             and any(k in nouns for k in range(first + i + (w != "one"), first + i + 4))), None)  # fmt: skip
-            if not names and brought and not set(lowers) & (ANAPHORS | POINTING):
+            if before and not names and brought and not set(lowers) & (ANAPHORS | POINTING):
                 a = a.model_copy(update={"doubt": f"said in a sentence bringing in another entity: '{brought}'"})
         out.append(a)
     return out

@@ -27,6 +27,10 @@ Reading rules (what each pair writes):
   rating: the fault adds "It is a <s'> star <X's type> ." (C5, s' another rating some hotel has),
   the twin "There is also a <s'> star <X's type> ." (an indefinite noun brings in another entity:
   the rating need not be X's).
+- ``cheaper_switch`` — a user turn with no price range before a system turn offering a cheap or
+  moderate restaurant or hotel X: the fault adds "The <domain> should be expensive ." (C5: X is
+  not), the twin the same and "Actually , is there anything cheaper ?" (the user switches to a
+  cheaper search: the price said before is no longer in force).
 """
 
 from __future__ import annotations
@@ -146,6 +150,23 @@ def another_entity(annotated: Dialogue, kb: KnowledgeBase) -> list[Place]:
     return out
 
 
+def cheaper_switch(annotated: Dialogue, kb: KnowledgeBase) -> list[Place]:
+    annotator = annotator_for(kb, {})
+    out: list[Place] = []
+    for k in range(1, len(annotated.turns)):
+        domain, _, row = _offered(annotator, annotated.turns[k])
+        user = annotated.turns[k - 1]
+        if row is None or domain not in ("restaurant", "hotel") or row.get("pricerange") not in ("cheap", "moderate"):
+            continue
+        if user.speaker != "user" or any(a.slot == "pricerange" for a in user.acts):
+            continue
+        said, noun = _ended(user.utterance), f"The {domain}"
+        out.append(({k - 1: f"{said} {noun} should be expensive ."},
+                    {k - 1: f"{said} {noun} should be expensive . Actually , is there anything cheaper ?"}))
+    return out
+
+
 #: The choosers by pair kind (their rules: the module doc).
 CHOOSERS = {"invented_name": invented_name, "bare_count": bare_count, "twelve_hour": twelve_hour,
-            "address_word": address_word, "another_entity": another_entity}
+            "address_word": address_word, "another_entity": another_entity,
+            "cheaper_switch": cheaper_switch}
