@@ -258,6 +258,9 @@ FINDING_VERBS = frozenset({"find", "found", "have", "see", "locate", "show", "ge
 BARE_NEGATIVES = ("no", "any", "anything", "anywhere")
 #: Words a negation before them makes a no-result cue ("it does n't appear there are any cinemas").
 ANY_WORDS = ("any", "anything", "anywhere")
+#: Words right after a negative cue that make it praise or a comparison, no denial ("nothing beats
+#: the acorn guest house", "nothing compares to X", "none better than X").
+PRAISE_WORDS = frozenset({"beats", "beat", "compares", "compare", "better", "tops", "surpasses", "rivals"})
 #: Words right after a negative cue that make it none besides the one offered ("no other options").
 OTHER_WORDS = ("other", "else", "more", "additional", "further")
 #: Words allowed between a phrase cue and its noun ("there are no options *in* the north").

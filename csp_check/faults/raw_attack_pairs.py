@@ -31,6 +31,11 @@ Reading rules (what each pair writes):
   moderate restaurant or hotel X: the fault adds "The <domain> should be expensive ." (C5: X is
   not), the twin the same and "Actually , is there anything cheaper ?" (the user switches to a
   cheaper search: the price said before is no longer in force).
+- ``not_a_denial`` — after a system turn offering one restaurant or hotel X in area A, the turn
+  writing no area: the fault adds "Sorry , there are no <plural> in the <A> ." (C4: X is there);
+  the twins praise X ("Nothing beats <X> in the <A> !") or follow a negation with a sentence of
+  its own ("No problem ! Any <plural> in the <A> can be booked for you .": the negation is not
+  that sentence's).
 """
 
 from __future__ import annotations
@@ -166,7 +171,25 @@ def cheaper_switch(annotated: Dialogue, kb: KnowledgeBase) -> list[Place]:
     return out
 
 
+#: The plural noun of each domain's entities.
+PLURALS = {"restaurant": "restaurants", "hotel": "hotels"}
+
+
+def not_a_denial(annotated: Dialogue, kb: KnowledgeBase) -> list[Place]:
+    annotator = annotator_for(kb, {})
+    out: list[Place] = []
+    for k, turn in enumerate(annotated.turns):
+        domain, _, row = _offered(annotator, turn)
+        if row is None or domain not in PLURALS or not row.get("area") or says_area(turn, domain):
+            continue
+        said, area = _ended(turn.utterance), "centre" if row["area"] in ("centre", "center") else row["area"]
+        fault = f"{said} Sorry , there are no {PLURALS[domain]} in the {area} ."
+        out.append(({k: fault}, {k: f"{said} Nothing beats {row['name'].title()} in the {area} !"}))
+        out.append(({k: fault}, {k: f"{said} No problem ! Any {PLURALS[domain]} in the {area} can be booked for you ."}))
+    return out
+
+
 #: The choosers by pair kind (their rules: the module doc).
 CHOOSERS = {"invented_name": invented_name, "bare_count": bare_count, "twelve_hour": twelve_hour,
             "address_word": address_word, "another_entity": another_entity,
-            "cheaper_switch": cheaper_switch}
+            "cheaper_switch": cheaper_switch, "not_a_denial": not_a_denial}
