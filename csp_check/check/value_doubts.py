@@ -62,14 +62,15 @@ def contained_value(ctx, constraint: Constraint, family: str, scope: list[Variab
     return None
 
 
-#: A time as written on the 12-hour clock without its period ("1:45", "9:30", "11:15"; not "09:30").
-TWELVE_HOUR_TEXT = re.compile(r"\s*(?:1[0-2]|[1-9])[:.]\d{2}\s*")
+#: A time as written on the 12-hour clock without its period: a one-digit hour with no leading
+#: zero ("1:45", "9:30"; the 24-hour clock writes "09:30", and "10:15" is read as written).
+TWELVE_HOUR_TEXT = re.compile(r"\s*[1-9][:.]\d{2}\s*")
 
 
 def twelve_hour(ctx, constraint: Constraint, family: str, scope: list[Variable]) -> str | None:
     """C2: two times that are one on a 12-hour clock, one said without its period ("01:15" for
     13:15). C4 / C5 / C6: a time written on the 12-hour clock without its period
-    (:data:`TWELVE_HOUR_TEXT`: "1:45", no leading zero) may be h or h + 12: an instance that holds
+    (:data:`TWELVE_HOUR_TEXT`: "1:45", a one-digit hour with no leading zero) may be h or h + 12: an instance that holds
     with it 12 hours later ("leave after 1:45" for 13:45) is no sure clash."""
     if family in ("C4", "C5", "C6"):
         for v in scope:
