@@ -47,7 +47,8 @@ def no_result_scope(cues, doc, nouns: dict[int, tuple[str, bool]], found: list[F
     """The token range (the sentence) of a no-result statement, if the utterance makes one:
     a negative cue (``cues``: the matcher of :data:`NEGATIVE_CUES`; "any" / a verb of finding after
     a negation of its own sentence) before a domain noun or a value, or ending its clause; not one
-    of praise ("nothing beats X": :data:`~csp_check.annotate.lexicon.PRAISE_WORDS`). A sentence that also names something no KB value matches ("no
+    of praise ("nothing beats X": :data:`~csp_check.annotate.lexicon.PRAISE_WORDS`). A statement
+    that refers back ("nothing like that", :data:`BACK_REFERENCE`) takes in the sentence before it. A sentence that also names something no KB value matches ("no
     eritrean restaurants") is left out: what it denies cannot be read."""
     starts = set(nouns) | {f.start for f in found if not f.amount and f.slot not in FLAG_WORDS}  # not "no parking"
     covered = {i for f in found for i in range(f.start, f.end)}
@@ -82,8 +83,24 @@ def no_result_scope(cues, doc, nouns: dict[int, tuple[str, bool]], found: list[F
                      or doc[i].lower_ in CONTRASTS), len(doc))  # fmt: skip
         if _unread(doc, first, last, nouns, covered):
             return None
-        return first, last
+        return _with_referent(doc, first, last, found), last
     return None
+
+
+#: Words of a denial that refer back to what was said before it ("nothing like that", "no such place").
+BACK_REFERENCE = re.compile(r"\b(?:like that|like those|such|of that kind|that kind|of those)\b")
+
+
+def _with_referent(doc, first: int, last: int, found: list[Found]) -> int:  # type: ignore[no-untyped-def]
+    """The first token of a no-result statement: its sentence's, or the sentence's before it when
+    the statement refers back to it ("Korean food ? I have nothing like that in the centre": the
+    food is denied too) and that sentence names no entity."""
+    if first == 0 or not BACK_REFERENCE.search(doc[first:last].text.lower()):
+        return first
+    before = max([0] + [i + 1 for i in range(first - 1) if doc[i].text in SENTENCE_END])
+    if any(f.slot in ENTITY_COLUMNS for f in found if before <= f.start < first):
+        return first
+    return before
 
 
 def _negated_before(lowers: list[str], i: int, width: int) -> bool:

@@ -36,6 +36,11 @@ Reading rules (what each pair writes):
   the twins praise X ("Nothing beats <X> in the <A> !") or follow a negation with a sentence of
   its own ("No problem ! Any <plural> in the <A> can be booked for you .": the negation is not
   that sentence's).
+- ``referred_denial`` — a system turn answering a restaurant request with no food and no area
+  yet: the turn becomes "You mentioned <F> food . I have nothing like that in the <A> ."; the
+  fault's F has a restaurant of the request in A (C4), the twin's none while A has other
+  restaurants of the request (the denial refers back to F: it keeps the food; before, the food
+  was dropped and "no restaurants in A" flagged).
 """
 
 from __future__ import annotations
@@ -189,7 +194,34 @@ def not_a_denial(annotated: Dialogue, kb: KnowledgeBase) -> list[Place]:
     return out
 
 
+def referred_denial(annotated: Dialogue, kb: KnowledgeBase) -> list[Place]:
+    annotator = annotator_for(kb, {})
+    table = kb.tables.get("restaurant")
+    foods = sorted({e.get("food", "") for e in table.entities if e.get("food", "").isalpha()}) if table else []
+    out: list[Place] = []
+    for k in range(1, len(annotated.turns)):
+        user, turn = annotated.turns[k - 1], annotated.turns[k]
+        if turn.speaker != "system" or not any(a.domain == "restaurant" for a in user.acts):
+            continue
+        state = user.state.get("restaurant", {})
+        if {"food", "area"} & set(state) or any(len(v) != 1 for v in state.values()) or set(state) & set(BOUND_COLUMNS):
+            break
+        filters = {s: v[0] for s, v in state.items() if s not in ENTITY_COLUMNS}
+        for area in ("north", "south", "east", "west"):
+            if annotator.count("restaurant", {**filters, "area": area})[0] == 0:
+                continue
+            there = [f for f in foods if annotator.count("restaurant", {**filters, "area": area, "food": f})[0] > 0]
+            absent = [f for f in foods if annotator.count("restaurant", {**filters, "area": area, "food": f})[1] == 0]
+            if there and absent:
+                said = "You mentioned {} food . I have nothing like that in the {} ."
+                out.append(({k: said.format(there[0], area)}, {k: said.format(absent[0], area)}))
+                break
+        break
+    return out
+
+
 #: The choosers by pair kind (their rules: the module doc).
 CHOOSERS = {"invented_name": invented_name, "bare_count": bare_count, "twelve_hour": twelve_hour,
             "address_word": address_word, "another_entity": another_entity,
-            "cheaper_switch": cheaper_switch, "not_a_denial": not_a_denial}
+            "cheaper_switch": cheaper_switch, "not_a_denial": not_a_denial,
+            "referred_denial": referred_denial}
