@@ -228,8 +228,10 @@ class Annotator:
             note_unread_request(doc, found, memory, self.columns)
             self._note_own_values(doc, found, nouns, memory)
         if speaker == "system":
-            for start, end, amount, noun_domain in amounts(doc, nouns):
+            for start, end, amount, noun_domain, bare in amounts(doc, nouns):
                 domain = noun_domain or context.pick(self.domains, guess=len(self.domains) == 1)
+                if bare and domain in memory.unread:
+                    continue  # "eastern European … I have 5 to choose from": a bare count of an unread request
                 if domain is not None:  # an amount of a KB domain only
                     found.append(Found(start, end, domain, "choice", str(amount), amount=True))
         kept = {(s.start, s.end) for s in filter_spans([doc[f.start : f.end] for f in found])}

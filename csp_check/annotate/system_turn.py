@@ -45,7 +45,6 @@ def system_acts(
     acts = [a for a in acts if not (a.role is ActRole.COUNT and counts[a.domain] > 1)]  # no one search
     acts = [a for a in acts if not (a.role is ActRole.COUNT and a.domain in memory.named)]  # "two called that"
     acts = [a for a in acts if not (a.role in (ActRole.COUNT, ActRole.NO_RESULT) and memory.vague.get(a.domain))]
-    acts = [a for a in acts if not (a.role is ActRole.COUNT and a.domain in memory.unread)]  # "eastern European"
     acts = restated_bounds(acts, utterance, memory.state)
     acts = offers(acts)
     acts += under_discussion(annotator, utterance, acts, memory)
@@ -195,7 +194,8 @@ def of_another_entity(annotator: Annotator, utterance: str, acts: list[DialogueA
     entity by an indefinite noun after a sentence that named one ("How about X ? There is also a 2
     star option .", "Another one is in the east .") may be said of that new entity, not of the one
     named before (an indefinite noun before the name, "There is one portuguese restaurant . It is
-    Nandos", introduces the entity then named: no doubt): it carries a
+    Nandos", introduces the entity then named, and a question's values are the question rules':
+    no doubt): it carries a
     doubt (what entity the value is bound to is unsettled). A pronoun or pointing word ("it",
     "this", "which") binds the sentence to the entity under discussion."""
     if not any(a.slot in ENTITY_COLUMNS and a.span is not None for a in acts):
@@ -216,7 +216,7 @@ def of_another_entity(annotator: Annotator, utterance: str, acts: list[DialogueA
             lowers = [t.lower_ for t in sentence]
             brought = next((sentence[i : i + 4].text for i, w in enumerate(lowers) if w in INDEFINITES
                             and any(k in nouns for k in range(first + i + (w != "one"), first + i + 4))), None)  # fmt: skip
-            if before and not names and brought and not set(lowers) & (ANAPHORS | POINTING):
+            if before and not names and brought and not set(lowers) & (ANAPHORS | POINTING | {"?"}):
                 a = a.model_copy(update={"doubt": f"said in a sentence bringing in another entity: '{brought}'"})
         out.append(a)
     return out
