@@ -1,7 +1,7 @@
 """Raw-text classes of an outside attacker's misses and of issue 18's third reading, against the
 MultiWOZ DB: a name the DB lacks, a count with no domain noun, a 12-hour time, an address's words,
 a value said of another entity, a switch to a cheaper search, praise or another sentence's
-negation read as a no-result, a denial referring back; each class's wording checked by hand and
+negation read as a no-result, a denial referring back, the kind of a breakdown's part; each class's wording checked by hand and
 its fault / true twin (:mod:`csp_check.faults.raw_attack_pairs`) on real val dialogues of the
 work half."""
 
@@ -59,6 +59,8 @@ def broken(*lines: str) -> list[str]:
      ["I need a hotel in the north .", "How about the acorn guest house ? Nothing beats Acorn Guest House in the north !"]),
     (["I want a restaurant .", "You mentioned chinese food . I have nothing like that in the north ."],
      ["I want a restaurant .", "You mentioned african food . I have nothing like that in the north ."]),
+    (["I need a moderate place to stay in the north .", "There are 11 options , all guesthouses ."],
+     ["I need a moderate place to stay in the north .", "There are 11 options : one guesthouse and one hotel ."]),
 ])  # fmt: skip
 def test_each_class_fault_is_certain_and_its_twin_is_not(fault: list[str], twin: list[str]) -> None:
     assert broken(*fault)
@@ -96,7 +98,7 @@ def raw():  # type: ignore[no-untyped-def]
 @pytest.mark.parametrize("kind, dialogue_id", [
     ("invented_name", "MUL0013"), ("bare_count", "MUL0013"), ("twelve_hour", "MUL0376"), ("address_word", "MUL0013"),
     ("another_entity", "MUL0036"), ("cheaper_switch", "MUL0013"), ("not_a_denial", "MUL0013"),
-    ("referred_denial", "MUL0060"),
+    ("referred_denial", "MUL0060"), ("breakdown_part", "MUL0657"),
 ])  # fmt: skip
 def test_fault_is_flagged_certain_and_twin_is_not_on_real_dialogues(raw, kind: str, dialogue_id: str) -> None:  # type: ignore[no-untyped-def]
     dialogue = raw(dialogue_id)

@@ -50,6 +50,7 @@ def system_acts(
     acts += under_discussion(annotator, utterance, acts, memory)
     acts = [about_entity(annotator, a, acts, memory) for a in acts]
     acts = of_another_entity(annotator, utterance, acts)
+    acts = parts_of_a_breakdown(acts, utterance)
     acts = restated(acts, memory.state, annotator.nlp.make_doc(fold_aligned(utterance)))
     acts = booked_entity(acts, utterance, memory, turns)
     acts = unreadable_denials(acts, memory.unread)
@@ -183,6 +184,29 @@ def under_discussion(annotator: Annotator, utterance: str, acts: list[DialogueAc
         if name is not None and column is not None:
             out.append(implicit(ActRole.INFORM, "inform", domain, column, name))
     return out
+
+
+#: A number word or digits right before a value ("one guesthouse", "3 hotels").
+PART_AMOUNT = re.compile(r"(?:\b(?:one|two|three|four|five|six|seven|eight|nine|ten)|\d+)\s+$", re.I)
+
+
+def parts_of_a_breakdown(acts: list[DialogueAct], utterance: str) -> list[DialogueAct]:
+    """In a turn that counts, a kind after another amount than the count ("There are 2 options :
+    one guesthouse and one hotel") is the kind of one part of a breakdown, not of the whole: it
+    carries a doubt, so the count is not tied to it for sure."""
+    counts = [a for a in acts if a.role is ActRole.COUNT and a.span is not None]
+    if not counts:
+        return acts
+    out = []
+    for a in acts:
+        if (a.span is not None and a.role is not ActRole.COUNT and a.slot not in ENTITY_COLUMNS and not a.doubt
+                and any(c.domain == a.domain and c.span is not None and c.span.end <= a.span.start for c in counts)
+                and not any(c.span is not None and c.span.end == len(utterance[: a.span.start].rstrip()) for c in counts)):
+            m = PART_AMOUNT.search(utterance[: a.span.start])
+            if m is not None:
+                a = a.model_copy(update={"doubt": f"the kind of one part of a breakdown: '{m.group(0).strip()} {a.value}'"})
+        out.append(a)
+    return out  # fmt: skip
 
 
 #: Words that point back to an entity named before ("This is a 4 star guesthouse", "which is in the east").

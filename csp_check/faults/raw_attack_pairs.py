@@ -41,6 +41,10 @@ Reading rules (what each pair writes):
   fault's F has a restaurant of the request in A (C4), the twin's none while A has other
   restaurants of the request (the denial refers back to F: it keeps the food; before, the food
   was dropped and "no restaurants in A" flagged).
+- ``breakdown_part`` — a system hotel count of a search with no type, one value per column, whose
+  N hotels are g guesthouses and h hotels (both ≥ 1): the fault makes the turn "There are N options
+  , all guesthouses ." (C6: g ≠ N), the twin "There are N options : one guesthouse and one hotel ."
+  (the kind of a part of the breakdown, not of the total).
 """
 
 from __future__ import annotations
@@ -220,8 +224,29 @@ def referred_denial(annotated: Dialogue, kb: KnowledgeBase) -> list[Place]:
     return out
 
 
+def breakdown_part(annotated: Dialogue, kb: KnowledgeBase) -> list[Place]:
+    annotator = annotator_for(kb, {})
+    out: list[Place] = []
+    for k, turn in enumerate(annotated.turns):
+        counts = [a for a in turn.acts if a.role is ActRole.COUNT and a.span is not None and a.domain == "hotel"]
+        if turn.speaker != "system" or len(counts) != 1 or k == 0:
+            continue
+        state = annotated.turns[k - 1].state.get("hotel", {})
+        if not state or "type" in state or any(len(v) != 1 for v in state.values()) or set(state) & set(BOUND_COLUMNS):
+            continue
+        filters = {s: v[0] for s, v in state.items() if s not in ENTITY_COLUMNS}
+        total = annotator.count("hotel", filters)
+        guesthouses = annotator.count("hotel", {**filters, "type": "guesthouse"})
+        hotels = annotator.count("hotel", {**filters, "type": "hotel"})
+        if any(c[0] != c[1] for c in (total, guesthouses, hotels)) or min(guesthouses[0], hotels[0]) < 1:
+            continue
+        n = total[0]
+        out.append(({k: f"There are {n} options , all guesthouses ."}, {k: f"There are {n} options : one guesthouse and one hotel ."}))
+    return out
+
+
 #: The choosers by pair kind (their rules: the module doc).
 CHOOSERS = {"invented_name": invented_name, "bare_count": bare_count, "twelve_hour": twelve_hour,
             "address_word": address_word, "another_entity": another_entity,
             "cheaper_switch": cheaper_switch, "not_a_denial": not_a_denial,
-            "referred_denial": referred_denial}
+            "referred_denial": referred_denial, "breakdown_part": breakdown_part}
