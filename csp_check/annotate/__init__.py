@@ -16,9 +16,15 @@ entity only ("B&B" / "bed and breakfast", "&" / "and", "King's" / "Kings", "the 
 "the lensfield hotel"); text spaced differently ("78 - 80 milton road") maps to its value.
 Besides: star ratings ("4-star", "a star rating of 4"), yes/no amenities from their keywords
 ("free wifi", "no parking": :data:`FLAG_WORDS`) and trip times with a cue (:func:`~csp_check.annotate.finders.times`).
+Names the KB lacks, in a system turn, by their sentence's shape
+(:mod:`~csp_check.annotate.offered_names`): capitalised words before "is a/an … <domain noun>" at a
+sentence's start ("Cityview Lodge is a nice guesthouse") or after "I recommend", "how about" ("How
+about Bluebird Kitchen ?"; one word only: a guess), read as the domain's ``name`` (C5 then finds no
+entity has it).
 Not matched: the ``id`` column, single-valued columns, yes/no/free flags, bare numbers of up to four
 digits, descriptions (columns whose median value is over five words), an area's word that begins a
-street's name ("East Road", "North Street"), a clock time naming a trip ("the 19:59 train"), a table's own noun as a
+street's name ("East Road", "North Street"), a kind or area word after an address word ("Cambridge
+Business Park", "Regent Street City Centre"), a clock time naming a trip ("the 19:59 train"), a table's own noun as a
 value (the user's "hotel" is the domain, not ``type=hotel``: see below), everyday names ("the
 place"), text inside the service's name ("Cambridge TownInfo centre", "your visit to Cambridge").
 
@@ -50,7 +56,9 @@ entity; a booking's one name is a ``confirm`` of the entity under discussion; ne
 **Guesses** (``DialogueAct.doubt``: a violation resting on one is for review, not certain): a
 value right after a negation ("not expensive", "no international food"), a user's value among
 alternatives not all read ("any park or historical building"), a loose word ("downtown", the
-user's "entertainment"), "the same area as the restaurant" when the restaurants named or asked
+user's "entertainment"), a system value in a sentence that names no entity and points to none but
+brings one in by an indefinite noun after a sentence that named one ("How about X ? There is also
+a 2 star option ."), "the same area as the restaurant" when the restaurants named or asked
 differ there, a user's area given by another place ("north of the centre", "between the centre and
 the north") or a value that is one end of a range ("low to moderate") — these leave the column
 unread, as a vague price word does (see **Amounts**) —, a no-result in a turn that reports a failed
@@ -59,7 +67,9 @@ booking ("booking was unsuccessful") or answers a booking request with what is n
 A later trip bound with the other bound's time replaces it ("at 10:45", then "arrive by 10:45").
 
 **Amounts** (system turns): a number or number word followed within :data:`MAX_GAP` words by a
-domain noun that agrees in number gives a ``count`` act; one after a bound or hedge ("over 30",
+domain noun that agrees in number gives a ``count`` act, and so does a bare one after "there are" /
+"I have" before a word of the search ("there are 7 in the centre", "I have 5 that match": the
+domain of the search in force; not one ending its sentence, "we have 21 .", nor one of an unread request); one after a bound or hedge ("over 30",
 "more than 10", "about 70") is a count with that comparison (:func:`csp_check.language.cues.amount_op`).
 Not a count: an amount after other :data:`APPROXIMATE` words ("some 20", "maybe 3"), a rating ("4 star hotels"), "two other guesthouses", a denial ("no cheap 4
 star hotels"), a frequency ("two trains an hour"), an amount a superlative earlier in its sentence
@@ -69,7 +79,8 @@ express). A turn that counts carries the search its count is about as its ``stat
 request plus the values of the count's sentence before any entity or other number. A column the
 count's turn asks ("What day will you be travelling?", "a preference on price range?") is not in
 that search (a count left with no search is left out). A request with a price word no value reads
-("affordable", "on the cheaper side") or a place given by what it is near ("near All Saints"; the
+("affordable", "on the cheaper side", "anything cheaper ?" — which also lifts the price range
+asked before, even in its own turn) or a place given by what it is near ("near All Saints"; the
 value after "near" is a reference point) leaves that column unread: counts and no-results of its
 domain are left out until the user gives a value of the column. A trip time repeating the
 request's bound in a sentence naming no trip is no claim. The user's
@@ -78,7 +89,9 @@ type as an implicit value (the reading under which the text holds, as with missi
 
 **No result** (system turns): a negative cue (:data:`NEGATIVE_CUES`, "nothing", a negation before
 "any" / "find" / "have") followed by a domain noun or a value, or ending its clause, makes its
-sentence (up to "but" / "however") a no-result statement: a value-less ``no_result`` act and its
+sentence (up to "but" / "however"; with the sentence before when it refers back: "Korean food ? I
+have nothing like that in the centre") a no-result statement (not praise: "nothing beats X"; a
+negation negates "any" only in its own sentence): a value-less ``no_result`` act and its
 values re-labelled ``no_result``; the user's request values it does not repeat join as implicit
 no-result values ("no matching restaurants in the north"). "No other options" is none, and so is the denial of a thing of the booking or the price ("there is
 no fee for X", "no tables available at X": :data:`DENIED_THINGS`); a denial in a
@@ -104,6 +117,7 @@ The word lists and patterns named here (:data:`SPELLINGS`, :data:`PARAPHRASES`, 
 - :mod:`~csp_check.annotate.wordings`: which KB values are matched, in which wordings;
 - :mod:`~csp_check.annotate.resolve`: the domain and column of a matched value;
 - :mod:`~csp_check.annotate.finders`: flags, star ratings, train ids, trip times;
+- :mod:`~csp_check.annotate.offered_names`: names the KB lacks, by their sentence's shape;
 - :mod:`~csp_check.annotate.mentions`: found values, the filters that drop them, their acts;
 - :mod:`~csp_check.annotate.amounts`: counts and the search a count is about;
 - :mod:`~csp_check.annotate.no_result`: no-result statements;

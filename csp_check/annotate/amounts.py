@@ -12,6 +12,8 @@ from collections import defaultdict
 
 from csp_check.annotate.lexicon import (
     APPROXIMATE,
+    BARE_COUNT_AFTER,
+    BARE_COUNT_BEFORE,
     BOUND_COLUMNS,
     BOUNDED_AMOUNT,
     ENTITY_COLUMNS,
@@ -29,8 +31,9 @@ from csp_check.language.tokenizer import blank_nlp
 from csp_check.models import ActRole, DialogueAct
 
 
-def amounts(doc, nouns: dict[int, tuple[str, bool]]) -> list[tuple[int, int, int, str]]:  # type: ignore[no-untyped-def]
-    """(start, end, amount, noun domain or "") of every exact amount followed by a domain noun
+def amounts(doc, nouns: dict[int, tuple[str, bool]]) -> list[tuple[int, int, int, str, bool]]:  # type: ignore[no-untyped-def]
+    """(start, end, amount, noun domain or "", bare) of every exact amount followed by a domain
+    noun, or bare (no noun) after "there are" / "I have" (:func:`_bare`: "there are 7 in the centre")
     ("over 30 hotels" and "more than 10" are amounts whose comparison the checker reads from the
     words before them, :func:`csp_check.language.cues.amount_op`)."""
     out = []
@@ -59,12 +62,25 @@ def amounts(doc, nouns: dict[int, tuple[str, bool]]) -> list[tuple[int, int, int
             if after[:1] in (["star"], ["stars"], ["-"]) or any(w in REST_WORDS for w in after):
                 continue  # "4 star hotels" is a rating; "two other guesthouses" counts the rest
             noun = _noun_after(doc, i + width, nouns, couple=words[-1].lower_ == "couple")
+            bare = _bare(doc, i, i + width) if noun is None or noun[1] != (amount != 1) else None
+            noun = bare or noun  # "I have 5 that match": the verb is no noun
             if noun is not None and noun[1] == (amount != 1) and not _picks(doc, i, noun[2]):
-                out.append((i, i + width, amount, noun[0]))
+                out.append((i, i + width, amount, noun[0], bare is not None))
                 i += width - 1
                 break
         i += 1
     return out
+
+
+def _bare(doc, i: int, j: int) -> tuple[str, bool, int] | None:  # type: ignore[no-untyped-def]
+    """("", plural, ``j``) for an amount at tokens ``i:j`` with no noun after a bare count's subject
+    and verb (:data:`~csp_check.annotate.lexicon.BARE_COUNT_BEFORE`: "there are 7 in the centre",
+    "I have 5 that match"): it counts the entities of the search in force, its domain the context's."""
+    if j >= len(doc) or doc[j].lower_ not in BARE_COUNT_AFTER:
+        return None
+    if not BARE_COUNT_BEFORE.search(doc[max(0, i - 4) : i].text.lower()):
+        return None
+    return "", parse_count(doc[i:j].text) != 1, j
 
 
 def _picks(doc, i: int, noun_end: int) -> bool:  # type: ignore[no-untyped-def]

@@ -14,6 +14,7 @@ from collections import defaultdict
 from csp_check.annotate.amounts import amounts
 from csp_check.annotate.finders import flags, stars, times, trip_ids
 from csp_check.annotate.lexicon import (
+    ADDRESS_WORDS,
     COMPARATIVES,
     CONTEXT_COLUMNS,
     CUISINE_QUALIFIERS,
@@ -40,6 +41,7 @@ from csp_check.annotate.mentions import (
     to_act,
 )
 from csp_check.annotate.no_result import no_result_scope, note_unread_request
+from csp_check.annotate.offered_names import unknown_names
 from csp_check.annotate.resolve import DomainContext, column_of, in_context, is_reference
 from csp_check.annotate.wordings import compact, kb_values, nouns_of, spellings, variants
 from csp_check.check.evaluate import count_matches
@@ -198,6 +200,9 @@ class Annotator:
                 memory.last_day = value
             if column == "area" and end < len(doc) and doc[end].lower_ in STREET_WORDS:
                 continue  # "East Road", "North Street": a street's name, no area
+            before = start - (start > 1 and doc[start - 1].lower_ in ("city", "town"))  # "Street [City] Centre"
+            if column in ("area", "type") and before > 0 and doc[before - 1].lower_ in ADDRESS_WORDS:
+                continue  # "Cambridge Business Park", "Regent Street City Centre": an address, no kind or area
             if column == "pricerange" and start > 0 and doc[start - 1].lower_ in COMPARATIVES:
                 continue  # "the most expensive one" ranks, it does not ask
             if alternative_to_noun(doc, start, end, nouns):
@@ -216,13 +221,17 @@ class Annotator:
         found += flags(doc, speaker, self.columns)
         found += stars(doc, self.columns)
         found += trip_ids(doc, found, self.columns)
+        if speaker == "system":
+            found += unknown_names(doc, utterance, found, nouns, context, masked, self.columns)
         found += times(doc, context, found, speaker, self.columns)
         if speaker == "user":
             note_unread_request(doc, found, memory, self.columns)
             self._note_own_values(doc, found, nouns, memory)
         if speaker == "system":
-            for start, end, amount, noun_domain in amounts(doc, nouns):
+            for start, end, amount, noun_domain, bare in amounts(doc, nouns):
                 domain = noun_domain or context.pick(self.domains, guess=len(self.domains) == 1)
+                if bare and domain in memory.unread:
+                    continue  # "eastern European … I have 5 to choose from": a bare count of an unread request
                 if domain is not None:  # an amount of a KB domain only
                     found.append(Found(start, end, domain, "choice", str(amount), amount=True))
         kept = {(s.start, s.end) for s in filter_spans([doc[f.start : f.end] for f in found])}
@@ -268,6 +277,8 @@ class Annotator:
         for match_id, start, end in self.nouns(doc):
             domain, number = labels[match_id].split("\x1f")
             if start in inside_values:  # "park" in "Cambridge Leisure Park"
+                continue
+            if start > 0 and doc[start - 1].lower_ in ADDRESS_WORDS:  # "the Cambridge Business Park"
                 continue
             rank = (bool(domain), end - start)  # a domain's noun over a generic one, then the longest
             if start not in widths or rank > widths[start]:

@@ -11,7 +11,7 @@ import re
 from collections import defaultdict
 
 from csp_check.annotate.annotator import Annotator
-from csp_check.annotate.lexicon import ENTITY_COLUMNS, NEAR_PLACE, SAME, SAME_SLOT, VAGUE_PRICES
+from csp_check.annotate.lexicon import COMPARATIVE_PRICES, ENTITY_COLUMNS, NEAR_PLACE, SAME, SAME_SLOT, VAGUE_PRICES
 from csp_check.annotate.memory import Memory, State
 from csp_check.annotate.mentions import UNREAD_DOUBTS, implicit
 from csp_check.annotate.wordings import nouns_of
@@ -66,7 +66,9 @@ def vague_words(annotator: Annotator, utterance: str, acts: list[DialogueAct], m
     the centre", "low to moderate": :data:`~csp_check.annotate.mentions.UNREAD_DOUBTS`) leaves that column of the domain the utterance is about unread
     (``memory.vague``; a count in that domain is then left out: what it counts cannot be read). A
     value right after "near" is a reference point, not a request value. A later value of the column
-    clears it."""
+    clears it. Such a word is said now: the request's earlier value of that column is no longer in
+    force (dropped from the state); a comparative price word ("anything cheaper ?",
+    :data:`~csp_check.annotate.lexicon.COMPARATIVE_PRICES`) after the turn's own price value lifts it too."""
     text = fold_aligned(utterance).lower()
     near = [m.end() for m in NEAR_PLACE.finditer(text)]
     kept = [a for a in acts if not (a.span is not None and a.slot == "area"
@@ -81,8 +83,17 @@ def vague_words(annotator: Annotator, utterance: str, acts: list[DialogueAct], m
         if match is None:
             continue
         domain = _about(annotator, text[: match.start()], kept, memory, column)
-        if domain is not None and not any(a.domain == domain and a.slot == column and a.span is not None for a in kept):
+        if domain is None:
+            continue
+        switch = column == "pricerange" and COMPARATIVE_PRICES.search(text[match.start() :]) is not None
+        if switch:  # "expensive … do you have anything cheaper ?": the price said before is lifted
+            kept = [a for a in kept if not (a.domain == domain and a.slot == column and a.span is not None
+                                            and a.span.start < match.start())]  # fmt: skip
+        if not any(a.domain == domain and a.slot == column and a.span is not None for a in kept):
             memory.vague.setdefault(domain, set()).add(column)
+            if switch or column in memory.state.get(domain, {}):  # the request's price is no longer in force
+                memory.state = {d: {k: v for k, v in slots.items() if not (d == domain and k == column)}
+                                for d, slots in memory.state.items()}  # fmt: skip
     return kept
 
 

@@ -156,6 +156,9 @@ ASKED_SLOT = {**SAME_SLOT, "type of food": "food", "food type": "food", "cuisine
 VAGUE_PRICES = re.compile(r"\b(?:affordable|inexpensive|reasonabl[ey]|budget|pricey|upscale|high[ -]end|luxur\w*|"
                           r"fancy|cheaper|pricier|less expensive|more expensive|economical|not too expensive|"
                           r"low[ -]cost|splurge)\b")
+#: A comparative price word: a switch from the price range asked before ("anything cheaper ?").
+COMPARATIVE_PRICES = re.compile(r"\b(?:cheaper|pricier|less expensive|more expensive|more affordable|less pricey|"
+                                r"more reasonabl[ey]|lower price|higher price)\b")
 #: A place given by what it is near ("near All Saints", "close to the hotel"): the area the request
 #: means cannot be read.
 NEAR_PLACE = re.compile(r"\b(?:near|nearby|close to|closer to|next to|walking distance|around the corner)\b")
@@ -166,6 +169,10 @@ TRIP_NOUNS = frozenset({"train", "trains", "one", "service", "departure", "taxi"
 #: Words after an area's word that make the two a street's name ("East Road", "North Street").
 STREET_WORDS = frozenset({"road", "street", "lane", "avenue", "drive", "court", "square", "rd", "st",
                           "terrace", "crescent", "parade"})
+#: Words before a kind or area word that make it part of an address or a place's name ("Cambridge
+#: Business Park", "Regent Street City Centre", "the Retail Park"): no type, no area.
+ADDRESS_WORDS = STREET_WORDS | frozenset({"business", "retail", "science", "industrial", "trade", "technology",
+                                          "research", "car", "leisure", "shopping"})
 #: Words of a compass direction: one before "of" gives a place by another ("north of the centre").
 DIRECTIONS = frozenset({"north", "south", "east", "west", "northern", "southern", "eastern", "western",
                         "northeast", "northwest", "southeast", "southwest"})
@@ -194,6 +201,9 @@ SERVE_VERBS = ("serves", "serving", "serve")
 
 #: Words that refer to the entity under discussion rather than name it.
 ANAPHORS = frozenset({"it", "its", "it's", "they", "their", "address", "phone", "postcode"})
+#: Determiners that introduce an entity not named before ("there is also a 2 star option",
+#: "another one is in the east"): the values of their sentence need not be the named entity's.
+INDEFINITES = frozenset({"a", "an", "another", "other", "one"})
 #: Words of a system turn about a booking (its one name is the entity under discussion).
 BOOKING_WORDS = re.compile(r"\b(booked|reserved|reference|successful|successfully|confirmed|accommodate)\b", re.IGNORECASE)
 #: Words of a sentence that contrast, refer or propose rather than restate the search.
@@ -214,6 +224,13 @@ BOUNDED_AMOUNT = re.compile(r"(?:^|\s)(?:over|more than|fewer than|less than|at 
 #: Words before "one" / "1" that make it a count ("there is one", "I found 1", "only one").
 EXISTENTIALS = frozenset({"is", "are", "'s", "have", "has", "found", "see", "only", "exactly", "just", "got", "show",
                           "shows", "was", "were", "located", "returned", "results"})  # fmt: skip
+#: A bare count's subject and verb ("there are 7 in the centre", "I have 5 that match"): an amount
+#: right after one, with no noun, counts the entities of the search in force.
+BARE_COUNT_BEFORE = re.compile(r"(?:\bthere (?:are|is|'s)|\b(?:i|we) (?:have|'ve got|have got|found|show|see|can see|"
+                               r"have found|'ve found)|\bthere 's)\s*$")
+#: The words that may follow a bare count ("7 in the centre", "5 that match", "3 available"); one
+#: ending its sentence ("we have 21 .") is left out: what it answers may be a question's, not the search.
+BARE_COUNT_AFTER = frozenset({"that", "which", "matching", "in", "available", "to", "listed", "fitting"})
 #: Words allowed between an amount and its noun ("three cheap italian restaurants").
 MAX_GAP = 4
 #: Words that end the gap between an amount or a negative cue and its noun ("two in the centre").
@@ -241,6 +258,9 @@ FINDING_VERBS = frozenset({"find", "found", "have", "see", "locate", "show", "ge
 BARE_NEGATIVES = ("no", "any", "anything", "anywhere")
 #: Words a negation before them makes a no-result cue ("it does n't appear there are any cinemas").
 ANY_WORDS = ("any", "anything", "anywhere")
+#: Words right after a negative cue that make it praise or a comparison, no denial ("nothing beats
+#: the acorn guest house", "nothing compares to X", "none better than X").
+PRAISE_WORDS = frozenset({"beats", "beat", "compares", "compare", "better", "tops", "surpasses", "rivals"})
 #: Words right after a negative cue that make it none besides the one offered ("no other options").
 OTHER_WORDS = ("other", "else", "more", "additional", "further")
 #: Words allowed between a phrase cue and its noun ("there are no options *in* the north").

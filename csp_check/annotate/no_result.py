@@ -27,6 +27,7 @@ from csp_check.annotate.lexicon import (
     NOT_FOODS,
     OTHER_WORDS,
     PLAIN_WORDS,
+    PRAISE_WORDS,
     SENTENCE_END,
     SERVE_VERBS,
 )
@@ -44,17 +45,19 @@ EATING_WORDS = frozenset({"restaurant", "restaurants", "eat", "eating", "food", 
 
 def no_result_scope(cues, doc, nouns: dict[int, tuple[str, bool]], found: list[Found]) -> tuple[int, int] | None:  # type: ignore[no-untyped-def]
     """The token range (the sentence) of a no-result statement, if the utterance makes one:
-    a negative cue (``cues``: the matcher of :data:`NEGATIVE_CUES`) before a domain noun or a
-    value, or ending its clause. A sentence that also names something no KB value matches ("no
+    a negative cue (``cues``: the matcher of :data:`NEGATIVE_CUES`; "any" / a verb of finding after
+    a negation of its own sentence) before a domain noun or a value, or ending its clause; not one
+    of praise ("nothing beats X": :data:`~csp_check.annotate.lexicon.PRAISE_WORDS`). A statement
+    that refers back ("nothing like that", :data:`BACK_REFERENCE`) takes in the sentence before it. A sentence that also names something no KB value matches ("no
     eritrean restaurants") is left out: what it denies cannot be read."""
     starts = set(nouns) | {f.start for f in found if not f.amount and f.slot not in FLAG_WORDS}  # not "no parking"
     covered = {i for f in found for i in range(f.start, f.end)}
     spans = [(start, end) for _, start, end in cues(doc)]
     lowers = [t.lower_ for t in doc]  # the tokens made once (a slice of doc makes each anew)
     for i, low in enumerate(lowers):  # "it does n't appear there are any cinemas", "could not find a guesthouse"
-        if low in ANY_WORDS and any(w in NEGATIONS for w in lowers[max(0, i - 5) : i]):
+        if low in ANY_WORDS and _negated_before(lowers, i, 5):
             spans.append((i, i + 1))
-        elif low in FINDING_VERBS and any(w in NEGATIONS for w in lowers[max(0, i - 3) : i]):
+        elif low in FINDING_VERBS and _negated_before(lowers, i, 3):
             spans.append((i, i + 1))
         elif low == "nothing":
             spans.append((i, i + 1))
@@ -63,6 +66,8 @@ def no_result_scope(cues, doc, nouns: dict[int, tuple[str, bool]], found: list[F
         bare_no = doc[start:end].text.lower() in BARE_NEGATIVES or doc[start].lower_ in FINDING_VERBS
         if any(t.lower_ in OTHER_WORDS for t in doc[end : end + 3]):
             continue  # "no other options": none besides the one offered, not none at all
+        if end < len(doc) and doc[end].lower_ in PRAISE_WORDS:
+            continue  # "nothing beats the acorn guest house": praise of an entity offered, no denial
         if any(t.lower_ in DENIED_THINGS for t in doc[end : end + 2]):
             continue  # "no fee for X", "no tables available at X": denies a thing of the booking or price
         for tok in doc[end : end + MAX_GAP + 1]:  # "no [cheap] restaurants", not "no need to call X"
@@ -78,8 +83,35 @@ def no_result_scope(cues, doc, nouns: dict[int, tuple[str, bool]], found: list[F
                      or doc[i].lower_ in CONTRASTS), len(doc))  # fmt: skip
         if _unread(doc, first, last, nouns, covered):
             return None
-        return first, last
+        return _with_referent(doc, first, last, found), last
     return None
+
+
+#: Words of a denial that refer back to what was said before it ("nothing like that", "no such place").
+BACK_REFERENCE = re.compile(r"\b(?:like that|like those|such|of that kind|that kind|of those)\b")
+
+
+def _with_referent(doc, first: int, last: int, found: list[Found]) -> int:  # type: ignore[no-untyped-def]
+    """The first token of a no-result statement: its sentence's, or the sentence's before it when
+    the statement refers back to it ("Korean food ? I have nothing like that in the centre": the
+    food is denied too) and that sentence names no entity."""
+    if first == 0 or not BACK_REFERENCE.search(doc[first:last].text.lower()):
+        return first
+    before = max([0] + [i + 1 for i in range(first - 1) if doc[i].text in SENTENCE_END])
+    if any(f.slot in ENTITY_COLUMNS for f in found if before <= f.start < first):
+        return first
+    return before
+
+
+def _negated_before(lowers: list[str], i: int, width: int) -> bool:
+    """Whether a negation stands within ``width`` tokens before token ``i`` in its own sentence
+    ("No problem . Any guesthouse would do ?" negates nothing of the second sentence)."""
+    for w in reversed(lowers[max(0, i - width) : i]):
+        if w in SENTENCE_END or w in ("!",):
+            return False
+        if w in NEGATIONS:
+            return True
+    return False
 
 
 def _unread(doc, first: int, last: int, nouns: dict[int, tuple[str, bool]], covered: set[int]) -> bool:  # type: ignore[no-untyped-def]

@@ -22,6 +22,7 @@ from csp_check.annotate.lexicon import (
     BOOKING_WORDS,
     BOUND_COLUMNS,
     ENTITY_COLUMNS,
+    INDEFINITES,
     NOT_RESTATING,
     SENTENCE_END,
 )
@@ -48,6 +49,8 @@ def system_acts(
     acts = offers(acts)
     acts += under_discussion(annotator, utterance, acts, memory)
     acts = [about_entity(annotator, a, acts, memory) for a in acts]
+    acts = of_another_entity(annotator, utterance, acts)
+    acts = parts_of_a_breakdown(acts, utterance)
     acts = restated(acts, memory.state, annotator.nlp.make_doc(fold_aligned(utterance)))
     acts = booked_entity(acts, utterance, memory, turns)
     acts = unreadable_denials(acts, memory.unread)
@@ -180,6 +183,66 @@ def under_discussion(annotator: Annotator, utterance: str, acts: list[DialogueAc
         column = annotator.entity_column(domain)
         if name is not None and column is not None:
             out.append(implicit(ActRole.INFORM, "inform", domain, column, name))
+    return out
+
+
+#: A number word or digits right before a value ("one guesthouse", "3 hotels").
+PART_AMOUNT = re.compile(r"(?:\b(?:one|two|three|four|five|six|seven|eight|nine|ten)|\d+)\s+$", re.I)
+
+
+def parts_of_a_breakdown(acts: list[DialogueAct], utterance: str) -> list[DialogueAct]:
+    """In a turn that counts, a kind after another amount than the count ("There are 2 options :
+    one guesthouse and one hotel") is the kind of one part of a breakdown, not of the whole: it
+    carries a doubt, so the count is not tied to it for sure."""
+    counts = [a for a in acts if a.role is ActRole.COUNT and a.span is not None]
+    if not counts:
+        return acts
+    out = []
+    for a in acts:
+        if (a.span is not None and a.role is not ActRole.COUNT and a.slot not in ENTITY_COLUMNS and not a.doubt
+                and any(c.domain == a.domain and c.span is not None and c.span.end <= a.span.start for c in counts)
+                and not any(c.span is not None and c.span.end == len(utterance[: a.span.start].rstrip()) for c in counts)):
+            m = PART_AMOUNT.search(utterance[: a.span.start])
+            if m is not None:
+                a = a.model_copy(update={"doubt": f"the kind of one part of a breakdown: '{m.group(0).strip()} {a.value}'"})
+        out.append(a)
+    return out  # fmt: skip
+
+
+#: Words that point back to an entity named before ("This is a 4 star guesthouse", "which is in the east").
+POINTING = frozenset({"this", "that", "which", "these", "both", "he", "she"})
+
+
+def of_another_entity(annotator: Annotator, utterance: str, acts: list[DialogueAct]) -> list[DialogueAct]:
+    """A value in a sentence that names no entity and has no pronoun for one, but brings in an
+    entity by an indefinite noun after a sentence that named one ("How about X ? There is also a 2
+    star option .", "Another one is in the east .") may be said of that new entity, not of the one
+    named before (an indefinite noun before the name, "There is one portuguese restaurant . It is
+    Nandos", introduces the entity then named, and a question's values are the question rules':
+    no doubt): it carries a
+    doubt (what entity the value is bound to is unsettled). A pronoun or pointing word ("it",
+    "this", "which") binds the sentence to the entity under discussion."""
+    if not any(a.slot in ENTITY_COLUMNS and a.span is not None for a in acts):
+        return acts
+    doc = annotator.nlp.make_doc(fold_aligned(utterance))
+    nouns = {start for _, start, _ in annotator.nouns(doc)}
+    starts = [0] + [t.i + 1 for t in doc if t.text in SENTENCE_END]
+    out = []
+    for a in acts:
+        if a.span is not None and a.slot not in ENTITY_COLUMNS and a.role in (ActRole.OFFER, ActRole.INFORM) and not a.doubt:
+            tokens = doc.char_span(a.span.start, a.span.end, alignment_mode="expand")
+            first = max((s for s in starts if tokens is not None and s <= tokens.start), default=0)
+            last = min((s for s in starts if tokens is not None and s > tokens.start), default=len(doc))
+            sentence = doc[first:last]
+            names = any(b.slot in ENTITY_COLUMNS and b.span is not None
+                        and sentence.start_char <= b.span.start < sentence.end_char for b in acts)  # fmt: skip
+            before = any(b.slot in ENTITY_COLUMNS and b.span is not None and b.span.start < sentence.start_char for b in acts)
+            lowers = [t.lower_ for t in sentence]
+            brought = next((sentence[i : i + 4].text for i, w in enumerate(lowers) if w in INDEFINITES
+                            and any(k in nouns for k in range(first + i + (w != "one"), first + i + 4))), None)  # fmt: skip
+            if before and not names and brought and not set(lowers) & (ANAPHORS | POINTING | {"?"}):
+                a = a.model_copy(update={"doubt": f"said in a sentence bringing in another entity: '{brought}'"})
+        out.append(a)
     return out
 
 

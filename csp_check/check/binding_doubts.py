@@ -15,7 +15,8 @@ from csp_check.models import ActRole, Constraint, Span, Variable, VariableKind
 
 
 def binding_unsettled(ctx, constraint: Constraint, family: str, scope: list[Variable]) -> str | None:
-    """C5: the claim spans sentences of a turn that names more than one entity."""
+    """C5: the claim spans sentences of a turn that names more than one entity (unless its name
+    alone is no entity's: false by every binding)."""
     if family != "C5":
         return None
     claim = claim_of(constraint, scope)
@@ -30,6 +31,8 @@ def binding_unsettled(ctx, constraint: Constraint, family: str, scope: list[Vari
     if len(named) < 2:
         return None
     for v in [w for w in claim if ctx.profile.names_entity(w.slot)]:
+        if not rest_holds(ctx, constraint, {n for n in constraint.variables if n != v.name}):
+            return None  # a name no entity has is false whichever entity the rest is said of
         for other in named - {str(ctx.assignment.get(v.name))}:
             if excused(ctx, constraint, [], {v.name: other}):
                 return f"attributes said in other sentences of a turn naming several entities (they fit {other!r})"

@@ -54,7 +54,8 @@ Reading rules
   state their values (SGD: the service answers a failed booking with the alternative it has),
   the proposal states that alternative: no new try, a claim.
 - **Binding** (C5): a claim whose variables lie in different sentences of a turn that names
-  more than one entity: which entity an attribute is said of is not settled. A claim value said
+  more than one entity: which entity an attribute is said of is not settled (a name no entity
+  has is false by every binding: certain). A claim value said
   again, denied, in the sentence of another ("There is international food in the east. The south
   has many cuisines but no international food."): the turn says the two do not go together.
 - **Bound to another entity** (C2, C5, C6): a system value said in a sentence naming no entity,
@@ -118,7 +119,8 @@ Reading rules
 - **A short form** (C2): one value's words all words of the other ("nandos" and "nandos city
   center", "european" and "modern european").
 - **A 12-hour time** (C2): two times the same on a 12-hour clock, one said without am / pm
-  ("01:15" for 13:15).
+  ("01:15" for 13:15). C4 / C5 / C6: a time written with a one-digit hour, no leading zero and no
+  am / pm ("1:45") may be h or h + 12: an instance that holds with it 12 hours later is uncertain.
 - **Coreference across a question or an approximation** (C2): one side asked or approximate.
 - **Lifted between** (C2): a user turn from the user's mention on lifts the slot ("… in the
   north . Actually , anywhere is fine ."): a later value need not restate the first.

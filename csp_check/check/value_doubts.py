@@ -62,8 +62,25 @@ def contained_value(ctx, constraint: Constraint, family: str, scope: list[Variab
     return None
 
 
+#: A time as written on the 12-hour clock without its period: a one-digit hour with no leading
+#: zero ("1:45", "9:30"; the 24-hour clock writes "09:30", and "10:15" is read as written).
+TWELVE_HOUR_TEXT = re.compile(r"\s*[1-9][:.]\d{2}\s*")
+
+
 def twelve_hour(ctx, constraint: Constraint, family: str, scope: list[Variable]) -> str | None:
-    """C2: two times that are one on a 12-hour clock, one said without its period ("01:15" for 13:15)."""
+    """C2: two times that are one on a 12-hour clock, one said without its period ("01:15" for
+    13:15). C4 / C5 / C6: a time written on the 12-hour clock without its period
+    (:data:`TWELVE_HOUR_TEXT`: "1:45", a one-digit hour with no leading zero) may be h or h + 12: an instance that holds
+    with it 12 hours later ("leave after 1:45" for 13:45) is no sure clash."""
+    if family in ("C4", "C5", "C6"):
+        for v in scope:
+            value = str(ctx.assignment.get(v.name, v.value))
+            if not (v.text and TWELVE_HOUR_TEXT.fullmatch(v.text) and CLOCK.match(value)):
+                continue
+            later = f"{(int(value[:-3]) + 12) % 24:02d}:{value[-2:]}"
+            if excused(ctx, constraint, [], {v.name: later}):
+                return f"{v.text.strip()!r} has no am / pm: it may be {later}"
+        return None
     if family != "C2":
         return None
     said = [(v, str(ctx.assignment.get(v.name))) for v in scope]
