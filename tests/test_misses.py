@@ -26,7 +26,7 @@ from csp_check.score.split import half_of
 
 needs_shared = pytest.mark.skipif(not MULTIWOZ_DB.is_dir(), reason="../shared/data absent")
 #: work-half dialogues with a place for each kind (benchmarks/misses.py --half work)
-PLACES = {"implicit_count": ["PMUL0025", "PMUL0555", "MUL2487"], "booked_misfit": ["MUL0602", "MUL2020", "SNG0381"],
+PLACES = {"implicit_count": ["PMUL0025", "PMUL0555", "MUL2487"], "booked_misfit": ["MUL2014", "MUL2020", "SNG0381"],
           "breakdown_count": ["SNG0783", "MUL0651", "MUL0229"],
           "address_part": ["PMUL3363", "MUL1044", "PMUL3979"]}
 
@@ -35,7 +35,7 @@ PLACES = {"implicit_count": ["PMUL0025", "PMUL0555", "MUL2487"], "booked_misfit"
 def corpus() -> tuple[dict[str, Dialogue], object]:
     kb = load_kb(MULTIWOZ_DB)
     wanted = {i for ids in PLACES.values() for i in ids}
-    wanted |= {"PMUL2421", "MUL0219", "MUL2448"}
+    wanted |= {"PMUL2421", "MUL0219", "MUL2448", "MUL0602"}
     items = {d.id: d for d in load_corpus([MULTIWOZ_VAL], kb=kb) if isinstance(d, Dialogue) and d.id in wanted}
     return items, kb
 
@@ -92,8 +92,10 @@ def test_breakdown_total_and_parts() -> None:
 @needs_shared
 def test_breakdown_parts_sharing_a_slot_are_all_parts() -> None:
     """PMUL2421 "three cheap chinese restaurants in the centre and one in the south": two parts,
-    the second under the search (cheap chinese) in the south; MUL0219's parts, both annotated on
-    the first "2", cannot be told apart: only the total 4 is checked, without their prices."""
+    the second under the search (cheap chinese) in the south. MUL0219 "There are 4 that meet your
+    request . 2 are moderately priced and 2 are expensively priced": both parts are annotated on
+    the first "2"; that part ends where the text coordinates the other number (mw31), so the total
+    4 is checked without a price and the first part under its own price, and both hold."""
     items, kb = corpus()
     csp = dialogue_csp(items["PMUL2421"], kb, PAPER)
     south = [c for _, c in breakdown_counts(csp) if csp.variable(c.count_variable).value == 1]
@@ -101,7 +103,9 @@ def test_breakdown_parts_sharing_a_slot_are_all_parts() -> None:
     assert check_dialogue(items["PMUL2421"], kb, PAPER).status is Status.CONSISTENT
     csp = dialogue_csp(items["MUL0219"], kb, PAPER)
     found = breakdown_counts(csp)
-    assert [a.value for a, _ in found] == [4] and "pricerange" not in found[0][1].columns
+    assert [a.value for a, _ in found] == [4, 2]
+    assert "pricerange" not in found[0][1].columns and "pricerange" in found[1][1].columns
+    assert not [v for v in check_dialogue(items["MUL0219"], kb, PAPER).violations if v.constraint.value == "C6"]
 
 
 @needs_shared
