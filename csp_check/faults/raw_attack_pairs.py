@@ -51,7 +51,7 @@ from __future__ import annotations
 
 from csp_check.annotate.annotator import annotator_for
 from csp_check.annotate.lexicon import BOUND_COLUMNS, ENTITY_COLUMNS
-from csp_check.faults.raw_reading_pairs import says_area
+from csp_check.faults.raw_reading_pairs import offered_entity, says_area
 from csp_check.models import ActRole, Dialogue, KnowledgeBase
 
 Edits = dict[int, str]
@@ -60,15 +60,6 @@ Place = tuple[Edits, Edits]
 INVENTED = {"restaurant": ("Bluebell Kitchen", "The Saffron Table", "Riverside Bistro"),
             "hotel": ("Willowbrook Lodge", "Cityview House", "The Granta Inn"),
             "attraction": ("Marlowe Gallery", "The Fenland Collection", "Cherrywood Gardens")}  # fmt: skip
-
-
-def _offered(annotator, turn) -> tuple[str, str, dict[str, str] | None]:  # type: ignore[no-untyped-def]
-    """``(domain, name, KB row)`` of the one entity a system turn offers by name, or empty."""
-    names = {(a.domain, a.canonical) for a in turn.acts if a.role is ActRole.OFFER and a.slot in ENTITY_COLUMNS and a.canonical}
-    if turn.speaker != "system" or len(names) != 1:
-        return "", "", None
-    domain, name = next(iter(names))
-    return domain, name, annotator.row(domain, name)
 
 
 def _ended(utterance: str) -> str:
@@ -80,7 +71,7 @@ def invented_name(annotated: Dialogue, kb: KnowledgeBase) -> list[Place]:
     annotator = annotator_for(kb, {})
     out: list[Place] = []
     for k, turn in enumerate(annotated.turns):
-        domain, _, row = _offered(annotator, turn)
+        domain, _, row = offered_entity(annotator, turn)
         if row is None or domain not in INVENTED or not row.get("area") or not row.get("name"):
             continue
         fake = next((n for n in INVENTED[domain] if annotator.row(domain, n) is None), None)
@@ -117,7 +108,7 @@ def twelve_hour(annotated: Dialogue, kb: KnowledgeBase) -> list[Place]:
     annotator = annotator_for(kb, {})
     out: list[Place] = []
     for k, turn in enumerate(annotated.turns):
-        domain, _, row = _offered(annotator, turn)
+        domain, _, row = offered_entity(annotator, turn)
         leave = (row or {}).get("leaveAt", "")
         if domain != "train" or row is None or len(leave) != 5 or not "14" <= leave[:2] <= "21":
             continue
@@ -135,7 +126,7 @@ def address_word(annotated: Dialogue, kb: KnowledgeBase) -> list[Place]:
     annotator = annotator_for(kb, {})
     out: list[Place] = []
     for k, turn in enumerate(annotated.turns):
-        domain, _, row = _offered(annotator, turn)
+        domain, _, row = offered_entity(annotator, turn)
         if row is None or domain not in INVENTED:
             continue
         if row.get("area") not in (None, "", "centre", "center") and not says_area(turn, domain):
@@ -152,7 +143,7 @@ def another_entity(annotated: Dialogue, kb: KnowledgeBase) -> list[Place]:
     out: list[Place] = []
     ratings = sorted({e.get("stars", "") for e in kb.tables["hotel"].entities} - {""}) if "hotel" in kb.tables else []
     for k, turn in enumerate(annotated.turns):
-        domain, _, row = _offered(annotator, turn)
+        domain, _, row = offered_entity(annotator, turn)
         if domain != "hotel" or row is None or row.get("type") not in ("hotel", "guesthouse") or not row.get("stars"):
             continue
         if any(a.slot == "stars" and a.span is not None for a in turn.acts):
@@ -168,7 +159,7 @@ def cheaper_switch(annotated: Dialogue, kb: KnowledgeBase) -> list[Place]:
     annotator = annotator_for(kb, {})
     out: list[Place] = []
     for k in range(1, len(annotated.turns)):
-        domain, _, row = _offered(annotator, annotated.turns[k])
+        domain, _, row = offered_entity(annotator, annotated.turns[k])
         user = annotated.turns[k - 1]
         if row is None or domain not in ("restaurant", "hotel") or row.get("pricerange") not in ("cheap", "moderate"):
             continue
@@ -188,7 +179,7 @@ def not_a_denial(annotated: Dialogue, kb: KnowledgeBase) -> list[Place]:
     annotator = annotator_for(kb, {})
     out: list[Place] = []
     for k, turn in enumerate(annotated.turns):
-        domain, _, row = _offered(annotator, turn)
+        domain, _, row = offered_entity(annotator, turn)
         if row is None or domain not in PLURALS or not row.get("area") or says_area(turn, domain):
             continue
         said, area = _ended(turn.utterance), "centre" if row["area"] in ("centre", "center") else row["area"]

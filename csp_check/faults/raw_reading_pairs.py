@@ -48,7 +48,7 @@ PLURALS = {"restaurant": "restaurants", "hotel": "hotels", "attraction": "attrac
 UNREAD_FOODS = ("eritrean", "hungarian", "cornish", "bolivian")
 
 
-def _offered(annotator, turn) -> tuple[str, str, dict[str, str] | None]:  # type: ignore[no-untyped-def]
+def offered_entity(annotator, turn) -> tuple[str, str, dict[str, str] | None]:  # type: ignore[no-untyped-def]
     """``(domain, name, KB row)`` of the one entity a system turn offers by name, or empty."""
     names = {(a.domain, a.canonical) for a in turn.acts if a.role is ActRole.OFFER and a.slot in ENTITY_COLUMNS and a.canonical}
     if turn.speaker != "system" or len(names) != 1:
@@ -71,7 +71,7 @@ def booking_failure(annotated: Dialogue, kb: KnowledgeBase) -> list[Place]:
     annotator = annotator_for(kb, {})
     out = []
     for k, turn in enumerate(annotated.turns):
-        domain, _, row = _offered(annotator, turn)
+        domain, _, row = offered_entity(annotator, turn)
         if row is None or domain not in ("restaurant", "hotel") or not row.get("area") or says_area(turn, domain):
             continue
         area = f"{_area_word(row['area'])} of town"
@@ -85,7 +85,7 @@ def train_time(annotated: Dialogue, kb: KnowledgeBase) -> list[Place]:
     annotator = annotator_for(kb, {})
     out = []
     for k, turn in enumerate(annotated.turns[:-2]):
-        domain, _, row = _offered(annotator, turn)
+        domain, _, row = offered_entity(annotator, turn)
         after = annotated.turns[k + 2]
         if domain != "train" or row is None or annotated.turns[k + 1].speaker != "user":
             continue
@@ -131,7 +131,7 @@ def price_range(annotated: Dialogue, kb: KnowledgeBase) -> list[Place]:
     annotator = annotator_for(kb, {})
     out = []
     for k in range(1, len(annotated.turns)):
-        domain, _, row = _offered(annotator, annotated.turns[k])
+        domain, _, row = offered_entity(annotator, annotated.turns[k])
         user = annotated.turns[k - 1]
         if row is None or user.speaker != "user" or row.get("pricerange") not in ("cheap", "expensive"):
             continue
@@ -147,7 +147,7 @@ def street_area(annotated: Dialogue, kb: KnowledgeBase) -> list[Place]:
     annotator = annotator_for(kb, {})
     out = []
     for k, turn in enumerate(annotated.turns):
-        domain, _, row = _offered(annotator, turn)
+        domain, _, row = offered_entity(annotator, turn)
         if row is None or _area_word(row.get("area", "")) not in AREAS or says_area(turn, domain):
             continue
         other = next(a for a in AREAS[:4] if a != row["area"])
@@ -184,7 +184,7 @@ def fallback(annotated: Dialogue, kb: KnowledgeBase) -> list[Place]:
     annotator = annotator_for(kb, {})
     out = []
     for k in range(1, len(annotated.turns)):
-        domain, _, row = _offered(annotator, annotated.turns[k])
+        domain, _, row = offered_entity(annotator, annotated.turns[k])
         user = annotated.turns[k - 1]
         area = _area_word((row or {}).get("area", ""))
         if row is None or user.speaker != "user" or area not in AREAS or "area" in user.state.get(domain, {}):
