@@ -45,7 +45,7 @@ from csp_check.families.primitives import count_matches
 from csp_check.faults.twins import Generator, Pair, edit, insert
 from csp_check.language.certainty import time_role
 from csp_check.language.cues import sentence_of, time_bound_op
-from csp_check.models import ActRole, Dialogue, KnowledgeBase, VariableKind
+from csp_check.models import CSP, ActRole, Dialogue, KnowledgeBase, Variable, VariableKind
 from csp_check.pipeline import dialogue_csp
 
 CLOCK = re.compile(r"^\d\d:\d\d$")
@@ -254,14 +254,23 @@ KIND_AFTER = re.compile(r"^\s+(?:[a-z]+\s+){0,2}?(restaurants|hotels|guesthouses
                         r"churches|theatres|cinemas|nightclubs|parks|attractions)\b", re.I)
 
 
+def _system_counts(csp: CSP) -> list[tuple[CountInstance, Variable]]:
+    """``(count instance, its amount variable)`` of every count the system says at a span."""
+    by_name = {v.name: v for v in csp.variables}
+    out = []
+    for c in csp.constraints:
+        amount = by_name.get(c.count_variable) if isinstance(c, CountInstance) else None
+        if amount is not None and amount.span is not None and amount.speaker == "system":
+            out.append((c, amount))
+    return out
+
+
 def wrong_domain(dialogue: Dialogue, kb: KnowledgeBase, rng: random.Random) -> Pair | None:
     """A count naming its kind, its acts given another domain (twin) or said "under K" (fault)."""
     csp = dialogue_csp(dialogue, kb)
-    by_name = {v.name: v for v in csp.variables}
     options = []
-    for c in csp.constraints:
-        amount = by_name.get(c.count_variable) if isinstance(c, CountInstance) else None
-        if amount is None or amount.span is None or amount.domain not in OTHER_DOMAIN or amount.speaker != "system":
+    for c, amount in _system_counts(csp):
+        if amount.domain not in OTHER_DOMAIN:
             continue
         text = dialogue.turns[amount.turn].utterance
         n = csp.assignment.get(amount.name)
@@ -298,11 +307,9 @@ def _under(n: int) -> int | None:
 def over_exact(dialogue: Dialogue, kb: KnowledgeBase, rng: random.Random) -> Pair | None:
     """An exact count in digits the KB confirms said "over N" (twin) or "under K" far below (fault)."""
     csp = dialogue_csp(dialogue, kb)
-    by_name = {v.name: v for v in csp.variables}
     options = []
-    for c in csp.constraints:
-        amount = by_name.get(c.count_variable) if isinstance(c, CountInstance) else None
-        if amount is None or amount.span is None or amount.amount_op != "=" or amount.speaker != "system":
+    for c, amount in _system_counts(csp):
+        if amount.amount_op != "=":
             continue
         said = dialogue.turns[amount.turn].utterance[amount.span.start : amount.span.end]
         n = csp.assignment.get(amount.name)
