@@ -69,6 +69,7 @@ class Annotator:
     def __init__(self, kb: KnowledgeBase, ontology: dict[str, list[str]] | None = None):
         self.kb = kb
         self.nlp = blank_nlp()
+        self._last_doc: tuple[str | None, object] = (None, None)
         self.values = PhraseMatcher(self.nlp.vocab, attr="LOWER")
         self.nouns = PhraseMatcher(self.nlp.vocab, attr="LOWER")
         self.cues = PhraseMatcher(self.nlp.vocab, attr="LOWER")
@@ -154,6 +155,14 @@ class Annotator:
         rows = (self.row(domain, name) for name in memory.names.get(domain, ()))
         return {normalize(r[slot]) for r in rows if r is not None and r.get(slot)}
 
+    def doc(self, utterance: str):  # type: ignore[no-untyped-def]
+        """The spaCy ``Doc`` of ``utterance``'s folded text (``fold_aligned``: offsets are the
+        utterance's), made once per utterance: the readers of one turn ask for it in turn, and no
+        reader changes a ``Doc``."""
+        if self._last_doc[0] != utterance:
+            self._last_doc = (utterance, self.nlp.make_doc(fold_aligned(utterance)))
+        return self._last_doc[1]
+
     def turn_acts(self, utterance: str, speaker: str, active: str | None = None) -> list[DialogueAct]:
         """The acts of one utterance, ordered by span (see the package docstring); ``active`` is
         the domain of the previous turns, used when a value or noun leaves the domain open."""
@@ -162,7 +171,7 @@ class Annotator:
     def acts_in_context(self, utterance: str, speaker: str, memory: Memory) -> tuple[list[DialogueAct], list[int]]:
         """The acts of one utterance given what the dialogue said before (``memory``; its active
         domain and last day are updated), and the character offsets where its sentences start."""
-        doc = self.nlp.make_doc(fold_aligned(utterance))
+        doc = self.doc(utterance)
         bounds = [doc[i + 1].idx for i in range(len(doc) - 1) if doc[i].text in SENTENCE_END]
         labels = self.nlp.vocab.strings
         candidates: dict[tuple[int, int], dict[tuple[str, str], None]] = defaultdict(dict)

@@ -51,7 +51,7 @@ def system_acts(
     acts = [about_entity(annotator, a, acts, memory) for a in acts]
     acts = of_another_entity(annotator, utterance, acts)
     acts = parts_of_a_breakdown(acts, utterance)
-    acts = restated(acts, memory.state, annotator.nlp.make_doc(fold_aligned(utterance)))
+    acts = restated(acts, memory.state, annotator.doc(utterance))
     acts = booked_entity(acts, utterance, memory, turns)
     acts = unreadable_denials(acts, memory.unread)
     acts += no_result_request(acts, memory.state, annotator.columns)
@@ -172,7 +172,7 @@ def under_discussion(annotator: Annotator, utterance: str, acts: list[DialogueAc
     values are checked against that entity (spec §9 "which entity")."""
     if any(a.role in (ActRole.COUNT, ActRole.NO_RESULT) for a in acts):
         return []
-    words = {t.lower_ for t in annotator.nlp.make_doc(fold_aligned(utterance))}
+    words = {t.lower_ for t in annotator.doc(utterance)}
     if not words & ANAPHORS:
         return []
     out = []
@@ -224,7 +224,7 @@ def of_another_entity(annotator: Annotator, utterance: str, acts: list[DialogueA
     "this", "which") binds the sentence to the entity under discussion."""
     if not any(a.slot in ENTITY_COLUMNS and a.span is not None for a in acts):
         return acts
-    doc = annotator.nlp.make_doc(fold_aligned(utterance))
+    doc = annotator.doc(utterance)
     nouns = {start for _, start, _ in annotator.nouns(doc)}
     starts = [0] + [t.i + 1 for t in doc if t.text in SENTENCE_END]
     out = []
