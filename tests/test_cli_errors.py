@@ -227,10 +227,11 @@ def test_an_experiment_with_an_unreadable_input_beside_good_ones_names_it_and_me
 
     result = invoke("experiment", good, tmp_path / "cut.jsonl", "--no-plots", "--out", tmp_path / "out")
 
-    assert result.exit_code == 0, result.output
+    assert result.exit_code == 2, result.output  # measured, written, but not every input was read
     assert [line for line in result.stderr.splitlines() if "cut.jsonl" in line] == [
         f"{PREFIX}{tmp_path / 'cut.jsonl'}:1: invalid JSON at column 24 (the end of the line: is it cut short?): "
         "Expecting value"]  # fmt: skip
+    assert result.stderr.splitlines()[-1] == f"{PREFIX}1 unreadable input(s), named above, left out; the tables measure the rest"
     rows = [json.loads(line) for line in (tmp_path / "out" / "results.jsonl").read_text().splitlines()]
     assert [r["dialogue_id"] for r in rows] == ["1_00001", "1_00002"] and all(r["error"] is None for r in rows)
 

@@ -15,7 +15,8 @@ FIELD: what``, then one line saying nothing was measured), or when some dialogue
 built, relexicalized or scored: each is one line on stderr (``csp-check: error: FILE: dialogue
 ID: internal error: …``) and an error row of ``results.jsonl``; the others are measured and the
 tables written without it. Unreadable items among readable ones are named the same way and left
-out; the rest is measured.
+out; the rest is measured and written, then one line counts what was left out, and the exit code
+is 2 (as ``validate``: exit 0 promises that every input was read).
 """
 
 from __future__ import annotations
@@ -147,8 +148,11 @@ def experiment(
         click.echo(f"csp-check: error: every LLM request failed ({result.llm_failures} dialogues): the LLM row is left "
                    f"out of the tables (not measured); check --base-url {base_url} and the server", err=True)  # fmt: skip
         raise SystemExit(2)  # an environment error, as a usage error
-    if failed:
-        raise SystemExit(2)  # as validate: a dialogue whose check crashed makes the run exit 2
+    if result.unreadable:  # as validate: the rest was measured, but the run did not see all its input
+        click.echo(error_line(f"{result.unreadable} unreadable input(s), named above, left out; the tables measure "
+                              "the rest"), err=True)  # fmt: skip
+    if failed or result.unreadable:
+        raise SystemExit(2)  # as validate: an unreadable input or a dialogue whose check crashed makes the run exit 2
 
 
 def _stage_bar(description: str, total: int, unit: str):
