@@ -282,6 +282,25 @@ def test_an_empty_file_in_a_folder_is_one_warning_line_and_the_good_files_decide
     assert delex.exit_code == 0 and delex.stderr.splitlines() == warned and len(delex.stdout.splitlines()) == 7
 
 
+def test_an_empty_dialogues_file_of_an_sgd_split_is_one_warning_and_the_split_is_read(tmp_path: Path) -> None:
+    split = tmp_path / "train"
+    write_sgd(split, [sgd_dialogue("1_00001"), sgd_dialogue("1_00002")], name="dialogues_002.json")
+    (split / "dialogues_001.json").write_text("  \n", encoding="utf-8")  # first: the split is still sniffed as SGD
+    (split / "dialogues_003.json").write_text("[]", encoding="utf-8")
+    warned = [f"warning: {split / 'dialogues_001.json'}: no dialogues (the file is empty)",
+              f"warning: {split / 'dialogues_003.json'}: no dialogues (an empty JSON list)"]  # fmt: skip
+    alone = invoke("validate", split / "dialogues_002.json", "--quiet")
+
+    for options in (["--quiet"], ["--jobs", "2", "--quiet"], ["--format", "sgd", "--quiet"]):
+        result = invoke("validate", split, *options)
+        assert result.exit_code == alone.exit_code, (options, result.output)
+        assert result.stderr.splitlines() == warned, options
+    assert invoke("validate", split).stdout.startswith("2 dialogues: 2 checked")
+    (split / "dialogues_002.json").write_text("", encoding="utf-8")
+    assert one_error(invoke("validate", split)) == (f"no dialogues in {split} (every dialogue file in it is empty: "
+                                                    "dialogues_001.json, dialogues_002.json, dialogues_003.json)")  # fmt: skip
+
+
 def test_a_folder_of_only_empty_files_is_no_dialogues_and_exit_2(tmp_path: Path) -> None:
     folder = _folder_with_empties(tmp_path)
     (folder / "good.jsonl").unlink()

@@ -17,6 +17,7 @@ from pathlib import Path
 
 from csp_check.errors import InputError, NoDialogues, SkippedInput, UsageError
 from csp_check.models import Dialogue
+from csp_check.readers.empty import nothing_in
 from csp_check.readers.foreign import foreign_kind, not_dialogues
 from csp_check.readers.json_stream import json_value
 from csp_check.readers.kb import load_kb
@@ -50,21 +51,6 @@ def sniff_format(path: Path) -> str:
     if looks_like_kb(path):
         raise InputError(str(path), "this looks like a KB, not dialogues: give it with --kb")
     raise InputError(str(path), f"unknown format (not one of {', '.join(READERS)}); use --format")
-
-
-def nothing_in(path: Path) -> str | None:
-    """Why the file ``path`` holds no dialogue at a glance (``"the file is empty"``: nothing but
-    white space; ``"an empty JSON list"`` / ``"an empty JSON object"``, but not in a ``.jsonl``
-    file, where a line ``{}`` is one broken dialogue), else ``None``."""
-    try:
-        if not path.is_file() or path.stat().st_size > 1 << 16:
-            return None
-        data = b"".join(path.read_bytes().removeprefix(b"\xef\xbb\xbf").split())
-    except OSError:
-        return None
-    if data and path.suffix == ".jsonl":
-        return None
-    return {b"": "the file is empty", b"[]": "an empty JSON list", b"{}": "an empty JSON object"}.get(data)
 
 
 def _json_scalar(path: Path) -> str | None:

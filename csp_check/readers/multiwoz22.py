@@ -32,7 +32,7 @@ from csp_check.readers.sgd import align_spans
 
 from . import multiwoz as mw
 from .json_stream import at, check_span, head, read_items, read_text, turn_list
-from .sgd import SGD_ID, dialogue_files
+from .sgd import SGD_ID, dialogue_files, warn_empty
 
 NAME = "multiwoz22"
 
@@ -65,6 +65,7 @@ def read(path: Path) -> Iterator[Dialogue | InputError]:
     if not files:
         yield InputError(str(path), "no dialogues_*.json files here")
         return
+    warn_empty(path)
     loaded: dict[Path, tuple[Path | None, dict[str, Any]]] = {}
     for file in files:
         if file.parent not in loaded:

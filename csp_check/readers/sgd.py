@@ -15,16 +15,18 @@ from __future__ import annotations
 import functools
 import json
 import re
+import warnings
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from csp_check.errors import InputError
+from csp_check.errors import InputError, SkippedInput
 from csp_check.language.dates import SGD_TODAY, resolve_dates
 from csp_check.language.lexicon import PERIOD_WORDS
 from csp_check.language.normalize import clock_time, date_key, dollars, fold, normalize
 from csp_check.models import ActRole, ApiCall, Dialogue, DialogueAct, KbResult, Span, Turn
 
+from .empty import nothing_in
 from .json_stream import (
     DECODER,
     Window,
@@ -104,11 +106,24 @@ def _sgd_shaped(text: str) -> bool:
 
 
 def dialogue_files(path: Path) -> list[Path]:
-    """The ``dialogues_*.json`` files of a directory, or ``[path]`` for a ``.json`` file (the
-    layout SGD and MultiWOZ 2.2 share)."""
+    """The ``dialogues_*.json`` files of a directory that hold dialogues, or ``[path]`` for a
+    ``.json`` file (the layout SGD and MultiWOZ 2.2 share). A directory's files that hold none
+    (empty, ``[]``, ``{}``: :func:`empty_files`) are left out, as in any folder."""
     if path.is_dir():
-        return sorted(path.glob("dialogues_*.json"))
+        return [f for f in sorted(path.glob("dialogues_*.json")) if nothing_in(f) is None]
     return [path] if path.suffix == ".json" and path.is_file() else []
+
+
+def empty_files(path: Path) -> list[Path]:
+    """The ``dialogues_*.json`` files of a directory that hold no dialogue; ``[]`` for a file."""
+    return [f for f in sorted(path.glob("dialogues_*.json")) if nothing_in(f) is not None] if path.is_dir() else []
+
+
+def warn_empty(path: Path) -> None:
+    """One :class:`~csp_check.errors.SkippedInput` warning per file of :func:`empty_files`
+    (``FILE: no dialogues (the file is empty)``): skipped, the rest of the split is read."""
+    for empty in empty_files(path):
+        warnings.warn(SkippedInput(str(empty), nothing_in(empty) or "the file is empty"), stacklevel=3)
 
 
 def load_ontology(schema_path: Path) -> dict[str, list[str]]:
@@ -164,6 +179,7 @@ def read(path: Path, *, window: Window | None = None, schema_errors: bool = True
     if not files:
         yield InputError(str(path), "no dialogues_*.json files here")
         return
+    warn_empty(path)
     said: set[Path] = set()
     for file in files:
         schema = file.parent / "schema.json"

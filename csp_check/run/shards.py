@@ -85,6 +85,7 @@ def _is_sgd(path: Path) -> bool:
 def _sgd_shards(path: Path, window_bytes: int, max_items: int | None) -> Iterator[Shard]:
 
     first = True
+    sgd.warn_empty(path)  # said once, here, where the run is planned
     for file in sgd.dialogue_files(path):
         windows = _lazy_windows(file, window_bytes, max_items)
         for window in windows:
