@@ -9,6 +9,7 @@ the count's sentence).
 from __future__ import annotations
 
 from collections import defaultdict
+from typing import TYPE_CHECKING
 
 from csp_check.annotate.lexicon import (
     APPROXIMATE,
@@ -26,9 +27,11 @@ from csp_check.annotate.lexicon import (
     SUPERLATIVES,
 )
 from csp_check.annotate.memory import State
-from csp_check.language.normalize import NUMBER_WORDS, fold, fold_aligned, parse_count
-from csp_check.language.tokenizer import blank_nlp
+from csp_check.language.normalize import NUMBER_WORDS, fold, parse_count
 from csp_check.models import ActRole, DialogueAct
+
+if TYPE_CHECKING:
+    from spacy.tokens import Doc
 
 
 def amounts(doc, nouns: dict[int, tuple[str, bool]]) -> list[tuple[int, int, int, str, bool]]:  # type: ignore[no-untyped-def]
@@ -119,9 +122,10 @@ def gap_word(tok) -> bool:  # type: ignore[no-untyped-def]
     return (tok.is_alpha or tok.text == "-") and tok.lower_ not in GAP_STOPS and not tok.like_num
 
 
-def numbers(utterance: str) -> list[int]:
-    """Character offsets of the numbers (digits or number words) of an utterance."""
-    doc = blank_nlp().make_doc(fold_aligned(utterance))
+def numbers(doc: Doc) -> list[int]:
+    """Character offsets of the numbers (digits or number words) of an utterance, given as its
+    ``Doc`` (:meth:`~csp_check.annotate.annotator.Annotator.doc`: the folded text, offsets the
+    utterance's)."""
     out = []
     for t in doc:
         if (t.like_num or t.lower_ in NUMBER_WORDS) and t.lower_ not in ("no", "none"):

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
+from typing import TYPE_CHECKING
 
 from csp_check.annotate.amounts import amounts
 from csp_check.annotate.finders import flags, stars, times, trip_ids
@@ -49,6 +50,9 @@ from csp_check.language.normalize import fold_aligned, normalize
 from csp_check.language.tokenizer import PhraseMatcher, blank_nlp, filter_spans
 from csp_check.models import ActRole, DialogueAct, KnowledgeBase
 
+if TYPE_CHECKING:
+    from spacy.tokens import Doc
+
 _CACHE: dict[tuple[int, tuple], tuple[KnowledgeBase, Annotator]] = {}
 
 
@@ -69,7 +73,7 @@ class Annotator:
     def __init__(self, kb: KnowledgeBase, ontology: dict[str, list[str]] | None = None):
         self.kb = kb
         self.nlp = blank_nlp()
-        self._last_doc: tuple[str | None, object] = (None, None)
+        self._last_doc: tuple[str | None, Doc | None] = (None, None)
         self.values = PhraseMatcher(self.nlp.vocab, attr="LOWER")
         self.nouns = PhraseMatcher(self.nlp.vocab, attr="LOWER")
         self.cues = PhraseMatcher(self.nlp.vocab, attr="LOWER")
@@ -155,13 +159,15 @@ class Annotator:
         rows = (self.row(domain, name) for name in memory.names.get(domain, ()))
         return {normalize(r[slot]) for r in rows if r is not None and r.get(slot)}
 
-    def doc(self, utterance: str):  # type: ignore[no-untyped-def]
+    def doc(self, utterance: str) -> Doc:
         """The spaCy ``Doc`` of ``utterance``'s folded text (``fold_aligned``: offsets are the
         utterance's), made once per utterance: the readers of one turn ask for it in turn, and no
         reader changes a ``Doc``."""
-        if self._last_doc[0] != utterance:
-            self._last_doc = (utterance, self.nlp.make_doc(fold_aligned(utterance)))
-        return self._last_doc[1]
+        said, doc = self._last_doc
+        if said != utterance or doc is None:
+            doc = self.nlp.make_doc(fold_aligned(utterance))
+            self._last_doc = (utterance, doc)
+        return doc
 
     def turn_acts(self, utterance: str, speaker: str, active: str | None = None) -> list[DialogueAct]:
         """The acts of one utterance, ordered by span (see the package docstring); ``active`` is

@@ -56,7 +56,7 @@ def system_acts(
     acts = unreadable_denials(acts, memory.unread)
     acts += no_result_request(acts, memory.state, annotator.columns)
     acts = booking_failures(acts, utterance, next((t.utterance for t in reversed(turns) if t.speaker == "user"), ""))
-    acts, new_state = unasked(count_search(acts, bounds, memory.state, numbers(utterance)), utterance, acts)
+    acts, new_state = unasked(count_search(acts, bounds, memory.state, numbers(annotator.doc(utterance))), utterance, acts)
     maybe = dict(memory.maybe)
     for domain, (column, value) in annotator.own_values.items():  # "1 hotel": the count's own noun
         if any(a.role is ActRole.COUNT and a.domain == domain and a.span is not None
