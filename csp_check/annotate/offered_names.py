@@ -9,7 +9,11 @@ unchecked. :func:`unknown_names` reads such a name where English gives the sente
   is a nice guesthouse", "Bluebell is a place in the north"): the noun gives the domain (a generic
   noun, "place", the domain the dialogue is about);
 - ``I (would) recommend / suggest <Name>``, ``How / what about <Name>?``: the domain the dialogue
-  is about, or the domain noun of the sentence.
+  is about, or the domain noun of the sentence;
+- a member of a list of KB names closed by "and" / "or" ("I have Caffe Uno, <Name> and Clowns
+  Cafe"): the domain of the KB names beside it, always with a doubt (for review: it may be a
+  variant of a KB name the lexicon lacks). A word before a comma with no "and" / "or" in the
+  list ("Second, <KB name> is …") is no member.
 
 ``<Name>``: one or more capitalised words (with "the", "of", "and", "&", "'s" inside), none of them
 read as a KB value, not a pronoun, a courtesy or a place the service is in (:data:`NOT_NAMES`). It
@@ -79,7 +83,55 @@ def unknown_names(  # type: ignore[no-untyped-def]
             continue
         doubt = "one capitalised word proposed: a name, or a kind, day or place" if end - start == 1 else None
         out.append(Found(start, end, domain, "name", normalize(doc[start:end].text), doubt=doubt))
+    out += _list_members(doc, found, taken, capital, named)
     return list({(f.start, f.end): f for f in out}.values())
+
+
+#: Tokens that join the members of a list ("A, B and C", "A or B").
+LIST_JOINS = frozenset({",", "and", "or"})
+
+
+def _list_members(doc, found: list[Found], taken: set[int], capital: set[int], named: list[str]) -> list[Found]:  # type: ignore[no-untyped-def]
+    """Capitalised names that stand as members of a list beside a KB name ("I have Acorn Guest
+    House, Maple Crest Inn and Cityroomz"): a name of the neighbour's domain. Always with a doubt
+    (for review): the member may be a variant of a KB name the lexicon does not know."""
+    name_at_end = {f.end: f.domain for f in found if f.slot == "name" and f.domain in named}
+    name_at_start = {f.start: f.domain for f in found if f.slot == "name" and f.domain in named}
+    out = []
+    for start in range(1, len(doc)):
+        if start - 1 in capital and start - 1 not in taken:
+            continue  # inside a capitalised run: not where a name starts
+        end = _name_end(doc, start, taken, capital)
+        if end is None:
+            continue
+        joins: list[str] = []
+        domains: list[str] = []
+        left = start  # walk the list leftwards: joins, then a KB name ending there
+        while True:
+            k = left - 1
+            while k >= 0 and doc[k].lower_ in LIST_JOINS:
+                k -= 1
+            if k == left - 1 or k + 1 not in name_at_end:
+                break
+            joins += [t.lower_ for t in doc[k + 1 : left]]
+            domains.append(name_at_end[k + 1])
+            left = next(f.start for f in found if f.end == k + 1 and f.slot == "name")
+        right = end  # and rightwards: joins, then a KB name starting there
+        while True:
+            k = right
+            while k < len(doc) and doc[k].lower_ in LIST_JOINS:
+                k += 1
+            if k == right or k not in name_at_start:
+                break
+            joins += [t.lower_ for t in doc[right:k]]
+            domains.append(name_at_start[k])
+            right = next(f.end for f in found if f.start == k and f.slot == "name")
+        # a list of names is closed by "and" / "or" ("A, B and C"); "Second, B is …" is no list
+        domain = domains[0] if domains and ({"and", "or"} & set(joins)) else None
+        if domain is not None:
+            out.append(Found(start, end, domain, "name", normalize(doc[start:end].text),
+                             doubt="a capitalised list member beside KB names: an unknown name, or a variant of one"))
+    return out
 
 
 def _sentence_starts(doc) -> list[int]:  # type: ignore[no-untyped-def]
