@@ -62,3 +62,20 @@ def test_a_sentence_opening_word_before_a_comma_is_no_list_member() -> None:
     assert not any("name='second'" in v.message for v in report.violations)
     with_list = raw("PMUL2780", {7: ("Second , city centre north b and b", "Second and city centre north b and b")})
     assert any("name='second'" in v.message for v in check_dialogue(with_list, load_kb(MULTIWOZ_DB), PAPER).violations)
+
+
+@pytest.mark.parametrize(("dialogue_id", "turn", "old", "new", "flagged"), [
+    # "It is called <Name>": a naming verb proposes the name after it
+    ("MUL0036", 9, "The Lucky Star", "Marlowe Brasserie", True),
+    ("MUL0036", 9, "The Lucky Star", "the lucky star", False),
+    # a type word written inside a name goes on the name ("Parkside Guest House")
+    ("MUL0651", 1, "Arbury Lodge Guesthouse", "Parkside Guest House", True),
+    ("MUL0651", 1, "Arbury Lodge Guesthouse", "arbury lodge guesthouse", False),
+])
+def test_an_invented_name_the_sentence_offers_is_a_certain_c5(dialogue_id: str, turn: int, old: str, new: str,
+                                                              flagged: bool) -> None:
+    report = check_dialogue(raw(dialogue_id, {turn: (old, new)}), load_kb(MULTIWOZ_DB), PAPER)
+    names = [v for v in report.violations if v.constraint.value == "C5" and f"name='{new.lower()}'" in v.message]
+    assert bool(names) is flagged and all(v.certain for v in names), [v.message for v in report.violations]
+    if not flagged:
+        assert report.status is Status.CONSISTENT

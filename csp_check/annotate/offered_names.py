@@ -8,15 +8,15 @@ unchecked. :func:`unknown_names` reads such a name where English gives the sente
 - ``<Name> is a/an [up to four words] <domain noun>`` at the start of a sentence ("Cityview Lodge
   is a nice guesthouse", "Bluebell is a place in the north"): the noun gives the domain (a generic
   noun, "place", the domain the dialogue is about);
-- ``I (would) recommend / suggest <Name>``, ``How / what about <Name>?``: the domain the dialogue
-  is about, or the domain noun of the sentence;
+- ``I (would) recommend / suggest <Name>``, ``How / what about <Name>?``, ``It is called / named
+  <Name>``: the domain the dialogue is about, or the domain noun of the sentence;
 - a member of a list of KB names closed by "and" / "or" ("I have Caffe Uno, <Name> and Clowns
   Cafe"): the domain of the KB names beside it, always with a doubt (for review: it may be a
   variant of a KB name the lexicon lacks). A word before a comma with no "and" / "or" in the
   list ("Second, <KB name> is …") is no member.
 
 ``<Name>``: one or more capitalised words (with "the", "of", "and", "&", "'s" inside), none of them
-read as a KB value, not a pronoun, a courtesy or a place the service is in (:data:`NOT_NAMES`). It
+read as a KB name (a capitalised type word goes on the name: "Parkside Guest House"), not a pronoun, a courtesy or a place the service is in (:data:`NOT_NAMES`). It
 becomes a value of the domain's entity column (``name``), which the system offers: C5 then finds
 that no entity has it. A name read by the second shape with one word only carries a doubt (it may
 be a kind, a day or a place, not an entity): a violation resting on it is for review.
@@ -47,7 +47,7 @@ NOT_NAMES = frozenset({
 NAME_LINKS = frozenset({"of", "and", "&", "'s", "the", "-"})
 #: The verbs that propose the name after them.
 PROPOSING = re.compile(r"(?:\bi (?:would |'d |can |could |might |do )?(?:recommend|suggest)|\bhow about|\bwhat about|"
-                       r"\bmay i suggest|\bmay i recommend)\s*$")
+                       r"\bmay i suggest|\bmay i recommend|\b(?:is|it's|it 's|one) called|\b(?:is|one) named)\s*$")
 
 
 def unknown_names(  # type: ignore[no-untyped-def]
@@ -59,11 +59,12 @@ def unknown_names(  # type: ignore[no-untyped-def]
     token → (domain or "" for a generic noun, plural); ``masked``: tokens naming the service;
     ``columns``: domain → its KB columns."""
     taken = {i for f in found for i in range(f.start, f.end)} | masked
+    kinds = frozenset(i for f in found if f.slot != "name" and not f.amount for i in range(f.start, f.end)) - masked
     capital = {t.i for t in doc if t.is_alpha and utterance[t.idx : t.idx + 1].isupper()}
     named = [d for d in columns if "name" in columns[d]]
     out = []
     for first in _sentence_starts(doc):
-        end = _name_end(doc, first, taken, capital)
+        end = _name_end(doc, first, taken, capital, kinds)
         if end is None:
             continue
         domain = _described_as(doc, end, nouns, context, named)
@@ -73,7 +74,7 @@ def unknown_names(  # type: ignore[no-untyped-def]
         if not PROPOSING.search(doc[max(0, i - 4) : i].text.lower()):
             continue
         start = i + (doc[i].lower_ == "the" and i + 1 in capital)
-        end = _name_end(doc, start, taken, capital)
+        end = _name_end(doc, start, taken, capital, kinds)
         if end is None:
             continue
         sentence = _sentence(doc, i)
@@ -144,9 +145,11 @@ def _sentence(doc, i: int) -> range:  # type: ignore[no-untyped-def]
     return range(first, last)
 
 
-def _name_end(doc, start: int, taken: set[int], capital: set[int]) -> int | None:  # type: ignore[no-untyped-def]
+def _name_end(doc, start: int, taken: set[int], capital: set[int], kinds: frozenset[int] = frozenset()) -> int | None:  # type: ignore[no-untyped-def]
     """The end of the name starting at token ``start`` (``capital``: the tokens written with a
-    capital), or ``None`` if none starts there."""
+    capital), or ``None`` if none starts there. ``kinds``: tokens of a found value that names no
+    entity (a type, "Guest House"): written with a capital they go on a name ("Parkside Guest
+    House"); any other found value the name runs into makes it a KB name written longer."""
     if start >= len(doc):
         return None
     head = doc[start]
@@ -155,7 +158,7 @@ def _name_end(doc, start: int, taken: set[int], capital: set[int]) -> int | None
     if head.i not in capital or head.lower_ in NOT_NAMES or head.i in taken:
         return None
     end = head.i + 1
-    while end < len(doc) and end not in taken:
+    while end < len(doc) and (end not in taken or (end in kinds and end in capital)):
         tok = doc[end]
         if end in capital and tok.lower_ not in NOT_NAMES - {"the"}:
             end += 1
