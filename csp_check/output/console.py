@@ -229,7 +229,7 @@ def render_summary(summary: CorpusSummary, console: Console | None = None, show:
     if summary.errors or summary.unreadable:
         parts = [f"{summary.errors} dialogue(s) could not be read or checked"] if summary.errors else []
         parts += [f"{summary.unreadable} input(s) or line(s) could not be read as a dialogue"] if summary.unreadable else []
-        console.print(Text(f"{'; '.join(parts)} (listed on stderr).", style="red"))
+        console.print(Text(f"{'; '.join(parts)} (listed on stderr): the run failed on input, exit 2.", style="red"))
 
 
 def _headline(s: CorpusSummary) -> Text:
@@ -244,10 +244,11 @@ def _headline(s: CorpusSummary) -> Text:
     if s.unknown:
         text.append(f", {_n(s.unknown)} unknown (dialogue time limit)")
     text.append(", ")
-    text.append(f"{_n(s.errors)} error{'' if s.errors == 1 else 's'}", style="red" if s.errors else "")
+    errors = s.errors + s.unreadable  # an unreadable input is an error too: it makes the run exit 2
+    text.append(f"{_n(errors)} error{'' if errors == 1 else 's'}", style="red" if errors else "")
     if s.unreadable:
-        text.append(f", {_n(s.unreadable)} unreadable input{'' if s.unreadable == 1 else 's'} or line"
-                    f"{'' if s.unreadable == 1 else 's'}", style="red")
+        text.append(f" ({_n(s.unreadable)} unreadable input{'' if s.unreadable == 1 else 's'} or line"
+                    f"{'' if s.unreadable == 1 else 's'})", style="red")
     if s.seconds:
         text.append(f"  ({s.seconds:.1f} s, {s.dialogues / s.seconds:,.0f} dialogues/s)", style="dim")
     return text
