@@ -44,6 +44,7 @@ from csp_check.nlsi.schema import load_schema
 from csp_check.nlsi.selection import LlmIclSelector
 from csp_check.output.calls_console import CallViolations
 from csp_check.output.console import Bar
+from csp_check.output.plain import counted
 from csp_check.output.report_file import check_output_path, refuse_inputs
 from csp_check.readers import count_lines, nothing_in
 from csp_check.run.engines import check_engine, engine_options
@@ -288,8 +289,8 @@ def calls_command(paths, schema, field, report_path, derive, jobs, no_annotation
     seconds = time.perf_counter() - start
     total = sum(counts.values())
     if not quiet:
-        click.echo(f"{total} examples: {counts['consistent']} consistent, {counts['inconsistent']} inconsistent, "
-                   f"{counts['error']} errors, {len(read_errors)} unreadable lines ({total / seconds if seconds else 0:.1f} examples/s)")
+        click.echo(f"{counted(total, 'example')}: {counts['consistent']} consistent, {counts['inconsistent']} inconsistent, "
+                   f"{counted(counts['error'], 'error')}, {counted(len(read_errors), 'unreadable line')} ({total / seconds if seconds else 0:.1f} examples/s)")
         if aliases or markers:
             named = ", ".join(f"{m} {n}" for m, n in sorted(aliases.items()))
             click.echo(f"release conventions read: method spellings in {sum(aliases.values())} examples ({named or 'none'}); "
