@@ -99,7 +99,7 @@ def test_show_limits_the_violations_in_full(tmp_path: Path) -> None:
 
     result = invoke("validate", str(path), "--show", "2")
 
-    assert "First 2 violation(s) in full:" in result.stdout
+    assert "First 2 violations in full:" in result.stdout
     assert "1_00002" in result.stdout and "1_00003" not in result.stdout
 
 

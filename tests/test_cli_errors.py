@@ -196,7 +196,7 @@ def test_the_no_kb_warning_is_one_short_line_before_the_summary() -> None:
                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env, timeout=120)  # fmt: skip
     lines = proc.stdout.splitlines()
     assert proc.returncode == 1
-    assert lines[0] == (f"warning: no --kb: C4-C6 not built for the 7 dialogue(s) of {EXAMPLES / 'dialogues.jsonl'} "
+    assert lines[0] == (f"warning: no --kb: C4-C6 not built for the 7 dialogues of {EXAMPLES / 'dialogues.jsonl'} "
                         "(no KB results in the data); give --kb FILE_OR_DIR (MultiWOZ: its db/ folder)")  # fmt: skip
     assert lines[1].startswith("7 dialogues: 7 checked") and not any(line.startswith("warning") for line in lines[1:])
     quiet = invoke("validate", EXAMPLES / "dialogues.jsonl", "--quiet")
@@ -244,7 +244,7 @@ def test_drift_says_validate_s_no_kb_line_before_its_table_and_not_with_quiet(tm
                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env, timeout=120)  # fmt: skip
     lines = proc.stdout.splitlines()
     assert proc.returncode == 0, proc.stdout
-    assert lines[0] == (f"warning: no --kb: C4-C6 not built for the 14 dialogue(s) of --corpus {corpus} and 1 more "
+    assert lines[0] == (f"warning: no --kb: C4-C6 not built for the 14 dialogues of --corpus {corpus} and 1 more "
                         "corpus (no KB results in the data, every input); give --kb FILE_OR_DIR (MultiWOZ: its db/ folder)")
     assert lines[1].startswith("round") and not any(line.startswith("warning") for line in lines[1:])
     quiet = invoke("drift", "--out", tmp_path / "b", "--corpus", corpus, "--no-plot", "--quiet")

@@ -65,3 +65,27 @@ def test_every_relative_link_resolves() -> None:
 
 def test_the_readme_is_a_map() -> None:
     assert len((ROOT / "README.md").read_text(encoding="utf-8").splitlines()) <= 250
+
+
+def _readme_command_list() -> str:
+    """The README's command list: the text block under its ``## Command line`` heading."""
+    text = (ROOT / "README.md").read_text(encoding="utf-8").split("## Command line", 1)[1]
+    return text.split("```text", 1)[1].split("```", 1)[0]
+
+
+def test_the_readme_command_list_names_every_command_and_reading_option() -> None:
+    import click
+
+    from csp_check.cli.main import main
+
+    listed = _readme_command_list()
+    ctx = click.Context(main, info_name="csp-check")
+    for name in main.list_commands(ctx):
+        command = main.get_command(ctx, name)
+        assert f"csp-check {name} " in listed, f"csp-check {name} is not in the README's command list"
+        for sub in command.list_commands(click.Context(command)) if isinstance(command, click.Group) else []:
+            assert f"csp-check {name} {sub} " in listed, f"csp-check {name} {sub} is not in the README's command list"
+    for name in ("validate", "export-mzn", "delexicalize"):  # the commands reading a corpus
+        options = {o for p in main.get_command(ctx, name).params if isinstance(p, click.Option) for o in p.opts}
+        assert "--max-unzipped-mb" in options
+    assert listed.count("--max-unzipped-mb") >= 3

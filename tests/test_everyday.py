@@ -153,7 +153,8 @@ def test_a_solver_time_limit_never_changes_verdicts_and_the_lines_agree(tmp_path
     assert solver["groups"]["unknown"]["dialogues"] == incomplete == solver["count_incomplete"] >= 1
     text = invoke("validate", str(data), "--kb", str(KB), "--count-solutions", "--cap", str(10**9), "--time-limit", "0.2")
     assert "unknown (dialogue time limit)" not in text.stdout
-    assert f"{solver['timed_out']} dialogues hit the solver time limit" in text.stdout
+    noun = "dialogue" if solver["timed_out"] == 1 else "dialogues"
+    assert f"{solver['timed_out']} {noun} hit the solver time limit" in text.stdout
 
 
 def test_a_count_stopped_at_a_small_cap_is_at_least_cap_not_unknown(tmp_path: Path) -> None:
@@ -169,14 +170,14 @@ def test_repair_prints_each_edit_in_the_terminal() -> None:
     result = invoke("validate", str(EXAMPLES / "dialogues.jsonl"), "--kb", str(KB), "--repair")
     assert result.exit_code == 1, result.output
     out = result.stdout
-    assert "Repairs (minimal edits that make the dialogue consistent), 4 of 4 dialogue(s):" in out
+    assert "Repairs (minimal edits that make the dialogue consistent), 4 of 4 dialogues:" in out
     section = out.split("Repairs (")[1]
     assert "inconsistent-amount" in section and "turn 1  restaurant.choice  [10:15] 'three': 3 → 2" in section
     assert "turn 1  restaurant.food  [34:42] 'lebanese': 'lebanese' → 'spanish'" in section
     assert section.count(" → ") == 5  # every edit of the summary's count ("5 edits in 4 dialogues"; one for review)
     assert "repair: 5 edits in 4 dialogues" in out
     fewer = invoke("validate", str(EXAMPLES / "dialogues.jsonl"), "--kb", str(KB), "--repair", "--show", "1")
-    assert "1 of 4 dialogue(s)" in fewer.stdout and "… 3 more" in fewer.stdout
+    assert "1 of 4 dialogues" in fewer.stdout and "… 3 more" in fewer.stdout
 
 
 # --- progress bars ------------------------------------------------------------------------------
@@ -523,7 +524,7 @@ def test_every_annotation_defect_is_listed_whatever_show_says(show: int) -> None
     console = Console(record=True, width=200)
     render_summary(summary, console, show=show)
     text = console.export_text()
-    assert "3 annotation defect(s) skipped" in text and all(f"D{i}: log[{i}]" in text for i in range(3)), text
+    assert "3 annotation defects skipped" in text and all(f"D{i}: log[{i}]" in text for i in range(3)), text
     many = CorpusSummary(constraints=["C1"], keep=2)
     for i in range(5):
         many.add(DialogueReport(dialogue_id=f"D{i}", status=Status.CONSISTENT, defects=["x: y"]))

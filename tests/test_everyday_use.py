@@ -115,7 +115,7 @@ def test_calls_shows_the_violations_in_full(tmp_path: Path) -> None:
     assert result.exit_code == 1
     lines = result.stdout.splitlines()
     assert "violations by family: P1 1, P2 1, P3 1, P4 1 (in 2 examples)" in lines
-    first = lines.index("First 4 violation(s) in full:")
+    first = lines.index("First 4 violations in full:")
     assert lines[first + 1] == f"1. bad P4  {path}"
     assert "but the call has no location, not 'San Rafael'" in lines[first + 2]
     assert lines[first + 3] == '     call GetDoctors(type="Gynecologist")  argument location'

@@ -109,7 +109,7 @@ def test_the_files_of_the_right_kind_are_still_read(tmp_path: Path) -> None:
 
     assert result.exit_code == 2, result.output
     assert result.stderr.splitlines()[0].startswith(f"csp-check: error: {bad}: this is not an NLSI examples file (it looks like SGD)")
-    assert result.stdout.startswith("1 examples: 1 consistent")
+    assert result.stdout.startswith("1 example: 1 consistent")
 
 
 # --- 3: an example without the calls --field names is an input error, not a P3 violation ---------
@@ -147,7 +147,7 @@ def test_drift_corpus_without_kb_warns_once_that_kb_measures_are_skipped(tmp_pat
 
     assert bare.exit_code == with_kb.exit_code == own_kb.exit_code == 0
     warnings = [line for line in bare.stderr.splitlines() if line.startswith("warning:")]
-    assert warnings == [f"warning: no --kb: C4-C6 not built for the 7 dialogue(s) of --corpus {corpus} (no KB results "
+    assert warnings == [f"warning: no --kb: C4-C6 not built for the 7 dialogues of --corpus {corpus} (no KB results "
                         "in the data); give --kb FILE_OR_DIR (MultiWOZ: its db/ folder)"]  # validate's line
     assert "warning" not in with_kb.stderr and "warning" not in own_kb.stderr  # SGD carries its results
 

@@ -5,6 +5,7 @@ KB option."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -251,3 +252,19 @@ def test_the_docs_example_output_is_what_pytest_prints(pytester: pytest.Pytester
     result.assert_outcomes(passed=2, failed=1)
     wanted = [line for line in shown.splitlines() if line.startswith(("E ", "csp_check = "))]
     assert wanted and all(line in result.stdout.lines for line in wanted), (wanted, result.stdout.str())
+
+
+def test_failure_shows_the_kb_the_call_passed(pytester: pytest.Pytester):
+    """pytest prints the fixture's repr on a failure: it names the KB of the failing call, not ``kb=None``."""
+    write(pytester, "dialogues_001.json", BAD)
+    kb = Path(__file__).resolve().parents[1] / "kb" / "restaurants.json"
+    pytester.makepyfile(
+        f"""
+        def test_generated_data(csp_check):
+            csp_check.assert_consistent("dialogues_001.json", kb={str(kb)!r})
+        """
+    )
+    result = pytester.runpytest("-p", "no:cacheprovider")
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines([f"csp_check = CspCheck(kb={str(kb)!r}, constraints=(*"])
+    assert "kb=None" not in result.stdout.str()

@@ -144,9 +144,11 @@ def candidates_markdown(rows: list[Candidate], per_kind: int) -> str:
 @iur_group.command("detect")
 @click.argument("paths", nargs=-1, required=True, callback=existing_paths, type=click.Path(path_type=Path))
 @click.option("--report", type=click.Path(path_type=Path), required=True, help="JSON lines, one per candidate.")
-@click.option("--format", "fmt", type=click.Choice(FORMATS), default="auto", show_default=True)
+@click.option("--format", "fmt", type=click.Choice(FORMATS), default="auto", show_default=True,
+              help="Input format (auto: sniffed).")
 @click.option("--sample-md", type=click.Path(path_type=Path), help="Write a readable sample of candidates here.")
-@click.option("--sample-half", type=click.Choice(HALVES), default="check", show_default=True)
+@click.option("--sample-half", type=click.Choice(HALVES), default="check", show_default=True,
+              help="Half (by dialogue id hash) the --sample-md candidates are drawn from.")
 @click.option("--per-kind", type=int, default=30, show_default=True, help="Candidates of each kind in the sample.")
 def detect_command(paths: tuple[Path, ...], report: Path, fmt: str, sample_md: Path | None, sample_half: str,
                    per_kind: int) -> None:
@@ -180,9 +182,10 @@ def llm_options(f):  # type: ignore[no-untyped-def]
     """--base-url, --model and the client's settings (csp_check.llm.client.LLMSettings)."""
     f = click.option("--max-retries", type=int, default=2, show_default=True, help="Retries of a failed request.")(f)
     f = click.option("--timeout", type=float, default=60.0, show_default=True, help="Seconds per request.")(f)
-    f = click.option("--concurrency", type=int, default=4, show_default=True)(f)
+    f = click.option("--concurrency", type=int, default=4, show_default=True, help="Requests to the model in flight at once.")(f)
     f = click.option("--no-cache", is_flag=True, help="Do not read or write the answer cache.")(f)
-    f = click.option("--cache-dir", type=click.Path(path_type=Path), default=DEFAULT_CACHE_DIR, show_default=True)(f)
+    f = click.option("--cache-dir", type=click.Path(path_type=Path), default=DEFAULT_CACHE_DIR, show_default=True,
+                     help="Directory of the answer cache.")(f)
     f = click.option("--temperature", type=float, default=None, help="Sampling temperature (judge 0, generate 0.9).")(f)
     f = click.option("--model", required=True, help="Model name the server knows.")(f)
     return click.option("--base-url", required=True, help="OpenAI-compatible base URL, e.g. http://127.0.0.1:8000/v1.")(f)

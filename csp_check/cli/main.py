@@ -51,7 +51,7 @@ from csp_check.errors import CspCheckError, InputError, NoDialogues, UsageError,
 from csp_check.families.selection import dialogue_constraints
 from csp_check.models import ALL_CONSTRAINTS, ConstraintId, Dialogue, Status
 from csp_check.output.kb_coverage import kb_coverage_warning
-from csp_check.output.plain import KbUse, QuietProgress, summary_json
+from csp_check.output.plain import KbUse, QuietProgress, counted, summary_json
 from csp_check.output.report_file import (
     ReportWriter,
     check_report_path,
@@ -315,7 +315,7 @@ def _validate(
                 progress.__exit__(None, None, None)  # the terminal gets its cursor back
                 _discard(writer)
                 writer = None
-                click.echo(f"csp-check: interrupted after {summary.dialogues} dialogues"
+                click.echo(f"csp-check: interrupted after {counted(summary.dialogues, 'dialogue')}"
                            + (f"; continue with --resume --report {report_path}" if report_path else ""), err=True)  # fmt: skip
                 kill_descendants(grace=0, keep=flag.before)
                 exit_now(flag.exit_code)

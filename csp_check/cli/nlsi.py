@@ -44,6 +44,7 @@ from csp_check.nlsi.schema import load_schema
 from csp_check.nlsi.selection import LlmIclSelector
 from csp_check.output.calls_console import CallViolations
 from csp_check.output.console import Bar
+from csp_check.output.plain import counted
 from csp_check.output.report_file import check_output_path, refuse_inputs
 from csp_check.readers import count_lines, nothing_in
 from csp_check.run.engines import check_engine, engine_options
@@ -158,13 +159,15 @@ def _items(paths: tuple[Path, ...], derive: bool, errors: list[str], echo=None) 
 @click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
 @click.option("--schema", "schema", multiple=True, callback=existing_paths, type=click.Path(path_type=Path),
               help="SGD-style schema.json or an SGD split directory (repeatable).")
-@click.option("--field", "field", type=click.Choice(["api_calls", "pred_api_calls"]), default="api_calls", show_default=True)
+@click.option("--field", "field", type=click.Choice(["api_calls", "pred_api_calls"]), default="api_calls", show_default=True,
+              help="Which calls of each example to check: the gold api_calls or a model's pred_api_calls.")
 @click.option("--report", "report_path", type=click.Path(dir_okay=False, path_type=Path), help="Write one JSON report per example.")
 @click.option("--derive", is_flag=True, help="Derive the call set and applicable instructions; score them against gold.")
 @click.option("--solver", "solver", default="interpreter", show_default=True,
               help="What --derive uses: the forward-chaining interpreter (fastest), or a solver backend over the lowered "
                    "P1-P6 (cp-sat, minizinc[:gecode]); a backend also reports derived_solutions.")
-@click.option("--jobs", "-j", type=click.IntRange(min=1), default=1, show_default=True)
+@click.option("--jobs", "-j", type=click.IntRange(min=1), default=1, show_default=True,
+              help="Worker processes checking examples in parallel (output order kept).")
 @click.option("--no-annotation", is_flag=True, help="Ignore SGD annotation in metadata; ground the dialogue on its text only.")
 @click.option("--llm-parse", is_flag=True,
               help="Read instructions the rule parser cannot through a chat model (validated against the schema; off by default).")
@@ -286,8 +289,8 @@ def calls_command(paths, schema, field, report_path, derive, jobs, no_annotation
     seconds = time.perf_counter() - start
     total = sum(counts.values())
     if not quiet:
-        click.echo(f"{total} examples: {counts['consistent']} consistent, {counts['inconsistent']} inconsistent, "
-                   f"{counts['error']} errors, {len(read_errors)} unreadable lines ({total / seconds if seconds else 0:.1f} examples/s)")
+        click.echo(f"{counted(total, 'example')}: {counts['consistent']} consistent, {counts['inconsistent']} inconsistent, "
+                   f"{counted(counts['error'], 'error')}, {counted(len(read_errors), 'unreadable line')} ({total / seconds if seconds else 0:.1f} examples/s)")
         if aliases or markers:
             named = ", ".join(f"{m} {n}" for m, n in sorted(aliases.items()))
             click.echo(f"release conventions read: method spellings in {sum(aliases.values())} examples ({named or 'none'}); "
@@ -346,8 +349,9 @@ def nlsi_group():
 
 @nlsi_group.command("build")
 @click.argument("sgd_paths", nargs=-1, required=True, callback=existing_paths, type=click.Path(path_type=Path))
-@click.option("--out", "out_path", required=True, type=click.Path(dir_okay=False, path_type=Path))
-@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--out", "out_path", required=True, type=click.Path(dir_okay=False, path_type=Path),
+              help="NLSI examples JSONL to write (its schema is written beside it).")
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the instruction and template draws.")
 @click.option("--paraphrase", type=click.FloatRange(0, 1), default=0.5, show_default=True,
               help="Share of instructions worded by a paraphrase template instead of the plain template.")
 @click.option("--limit", type=click.IntRange(min=1), default=None, help="Stop after N examples.")

@@ -47,9 +47,9 @@ class CallViolations:
         if not self.kept:
             return out
         if total > len(self.kept):
-            out.append(f"First {len(self.kept)} of {total} violations in full (--show N for more):")
+            out.append(f"First {len(self.kept)} of {total} violation{'' if total == 1 else 's'} in full (--show N for more):")
         else:
-            out.append(f"First {len(self.kept)} violation(s) in full:")
+            out.append(f"First {len(self.kept)} violation{'' if len(self.kept) == 1 else 's'} in full:")
         for i, (example_id, source, v) in enumerate(self.kept, 1):
             out.append(f"{i}. {example_id} {v['family']}" + (f"  {source}" if source else ""))
             out.append(f"   {v['message']}")

@@ -35,6 +35,7 @@ from rich.text import Text
 
 from csp_check.families import PAPER_GROUPS, ids, label
 from csp_check.models import DialogueReport, Status, Violation
+from csp_check.output.plain import counted
 from csp_check.output.plain import n as _n
 from csp_check.score.corpus import CorpusSummary, SolverTotals, ViolationExample, group_order_key, is_annotation
 
@@ -161,7 +162,7 @@ class RunProgress:
         self._errors += error
         self._dialogues += 1
         if self._progress is not None:
-            status = f"{self._bad} inconsistent, {self._errors} errors" if self.verb == "checking" else f"{self._errors} errors"
+            status = f"{self._bad} inconsistent, {counted(self._errors, 'error')}" if self.verb == "checking" else counted(self._errors, "error")
             if self.files:
                 step = int(self._source is not None and source != self._source)
                 self._source = source
@@ -215,21 +216,21 @@ def render_summary(summary: CorpusSummary, console: Console | None = None, show:
     examples = summary.examples[:show]
     if examples:
         console.print()
-        console.print(Text(f"First {len(examples)} violation(s) in full:", style="bold"))
+        console.print(Text(f"First {counted(len(examples), 'violation')} in full:", style="bold"))
         for i, example in enumerate(examples, 1):
             console.print(_example(i, example))
     if summary.defects:
         console.print()
         shown = summary.defect_messages  # every one kept (they are few), whatever --show says
         more = f"; first {len(shown)} shown, each is in --report (defects)" if len(shown) < summary.defects else ""
-        console.print(Text(f"{summary.defects} annotation defect(s) skipped (the rest of each dialogue checked{more}):",
+        console.print(Text(f"{counted(summary.defects, 'annotation defect')} skipped (the rest of each dialogue checked{more}):",
                            style="bold"))  # fmt: skip
         for line in shown:
             console.print(Text(f"  {line}"), highlight=False)
     if summary.errors or summary.unreadable:
-        parts = [f"{summary.errors} dialogue(s) could not be read or checked"] if summary.errors else []
-        parts += [f"{summary.unreadable} input(s) or line(s) could not be read as a dialogue"] if summary.unreadable else []
-        console.print(Text(f"{'; '.join(parts)} (listed on stderr).", style="red"))
+        parts = [f"{counted(summary.errors, 'dialogue')} could not be read or checked"] if summary.errors else []
+        parts += [f"{counted(summary.unreadable, 'input or line', 'inputs or lines')} could not be read as a dialogue"] if summary.unreadable else []
+        console.print(Text(f"{'; '.join(parts)} (listed on stderr): the run failed on input, exit 2.", style="red"))
 
 
 def _headline(s: CorpusSummary) -> Text:
@@ -244,10 +245,11 @@ def _headline(s: CorpusSummary) -> Text:
     if s.unknown:
         text.append(f", {_n(s.unknown)} unknown (dialogue time limit)")
     text.append(", ")
-    text.append(f"{_n(s.errors)} error{'' if s.errors == 1 else 's'}", style="red" if s.errors else "")
+    errors = s.errors + s.unreadable  # an unreadable input is an error too: it makes the run exit 2
+    text.append(f"{_n(errors)} error{'' if errors == 1 else 's'}", style="red" if errors else "")
     if s.unreadable:
-        text.append(f", {_n(s.unreadable)} unreadable input{'' if s.unreadable == 1 else 's'} or line"
-                    f"{'' if s.unreadable == 1 else 's'}", style="red")
+        text.append(f" ({_n(s.unreadable)} unreadable input{'' if s.unreadable == 1 else 's'} or line"
+                    f"{'' if s.unreadable == 1 else 's'})", style="red")
     if s.seconds:
         text.append(f"  ({s.seconds:.1f} s, {s.dialogues / s.seconds:,.0f} dialogues/s)", style="dim")
     return text
@@ -274,17 +276,18 @@ def _family_line(s: CorpusSummary) -> Text:
     ones unless ``--strict``: docs/certainty.md)."""
 
     text = Text(f"flagged by {label(ids(PAPER_GROUPS)).replace(', ', ',')}: ")
-    text.append_text(_flagged(s, "paper", " dialogues"))
+    text.append_text(_flagged(s, "paper", "dialogue"))
     text.append(f"; by the annotation family ({label(ids(('annotation',)))}, state/calls vs the user's text): ")
     text.append_text(_flagged(s, "annotation"))
     return text
 
 
-def _flagged(s: CorpusSummary, family: str, unit: str = "") -> Text:
+def _flagged(s: CorpusSummary, family: str, noun: str = "") -> Text:
     """``"128 dialogues (12.8%: 93 certain, 35 for review only)"``."""
     flagged, certain = s.flagged.get(family, 0), s.flagged_certain.get(family, 0)
     share = f"{flagged / s.checked:.1%}: " if s.checked else ""
-    return Text(f"{_n(flagged)}{unit} ({share}{_n(certain)} certain, {_n(flagged - certain)} for review only)")
+    what = counted(flagged, noun) if noun else _n(flagged)
+    return Text(f"{what} ({share}{_n(certain)} certain, {_n(flagged - certain)} for review only)")
 
 
 def _add_rows(table: Table, rows: list, cells) -> None:
@@ -310,10 +313,10 @@ def _coverage_table(s: CorpusSummary) -> Table:
 
 def _solver_lines(t: SolverTotals) -> Text:
     status = ", ".join(f"{_n(t.status.get(k, 0))} {k}" for k in ("satisfied", "unsatisfiable", "unknown"))
-    text = Text.assemble((f"Solver {t.solver}", "bold"), f": CSP of {_n(t.dialogues)} dialogues: {status}")
+    text = Text.assemble((f"Solver {t.solver}", "bold"), f": CSP of {counted(t.dialogues, 'dialogue')}: {status}")
     text.append(f"  ({t.seconds:.1f} s solving)", style="dim")
     if t.timed_out:
-        text.append(f"\n{_n(t.timed_out)} dialogues hit the solver time limit")
+        text.append(f"\n{counted(t.timed_out, 'dialogue')} hit the solver time limit")
         parts = []
         if t.status.get("unknown"):
             parts.append(f"{_n(t.status['unknown'])} before satisfiability was decided (unknown)")
@@ -331,15 +334,15 @@ def _solver_lines(t: SolverTotals) -> Text:
     if t.capped:
         text.append(f"\n{_n(t.capped)} solution counts stopped at the cap (at least that many solutions)")
     if t.repaired:
-        text.append(f"\nrepair: {_n(t.edits)} edits in {_n(t.repaired)} dialogues")
+        text.append(f"\nrepair: {counted(t.edits, 'edit')} in {counted(t.repaired, 'dialogue')}")
     return text
 
 
 def _repairs(t: SolverTotals, show: int) -> Text:
     """Every edit of the first ``show`` repaired dialogues: turn, slot, span, its text, old → new."""
     shown = t.repairs[:show]
-    text = Text(f"Repairs (minimal edits that make the dialogue consistent), {len(shown)} of {_n(t.repaired)} "
-                f"dialogue(s):", style="bold")  # fmt: skip
+    text = Text(f"Repairs (minimal edits that make the dialogue consistent), {len(shown)} of "
+                f"{counted(t.repaired, 'dialogue')}:", style="bold")  # fmt: skip
     for example in shown:
         text.append(f"\n{example.dialogue_id}", style="bold cyan")
         if example.source:

@@ -33,6 +33,10 @@ def _n(x: int) -> str:
     return f"{x:,}"
 
 
+def _counted(x: int, noun: str, plural: str | None = None) -> str:
+    return f"{x:,} {noun if x == 1 else plural or noun + 's'}"
+
+
 def kb_coverage_warning(
     kb_path: object, kb_sizes: Mapping[str, int], dialogues: Mapping[str, int], flagged: Counter[str],
     scanned: int | None = None,
@@ -51,11 +55,11 @@ def kb_coverage_warning(
     of = f" (domains counted on the first {_n(scanned)} dialogues)" if scanned else ""
     parts = []
     if covered:
-        shown = [f"{d} ({_n(n)} dialogues, {_n(kb_sizes[d])} KB entities; C4-C6 flag {_n(flagged.get(d, 0))})"
+        shown = [f"{d} ({_counted(n, 'dialogue')}, {_counted(kb_sizes[d], 'KB entity', 'KB entities')}; C4-C6 flag {_n(flagged.get(d, 0))})"
                  for d, n in sorted(covered.items(), key=lambda kv: (-kv[1], kv[0]))]  # fmt: skip
-        parts.append(f"covers {len(covered)} of the dialogues' {len(dialogues)} domains: {', '.join(shown)}")
+        parts.append(f"covers {len(covered)} of the dialogues' {_counted(len(dialogues), 'domain')}: {', '.join(shown)}")
     else:  # the KB's domains and the dialogues'
-        theirs = ", ".join(f"{d} ({_n(n)} dialogues)" for d, n in sorted(missing.items())) or "(none annotated)"
+        theirs = ", ".join(f"{d} ({_counted(n, 'dialogue')})" for d, n in sorted(missing.items())) or "(none annotated)"
         parts.append(f"gave none of the dialogues a KB constraint (C4-C6 not built): the KB's domains are "
                      f"{', '.join(sorted(kb_sizes)) or '(none)'}; the dialogues' domains are {theirs}")  # fmt: skip
         missing = {}

@@ -25,6 +25,12 @@ def n(x: int) -> str:
     return f"{x:,}"
 
 
+def counted(x: int, noun: str, plural: str | None = None) -> str:
+    """``1 dialogue``, ``12,345 dialogues``: a count with its noun in the number it takes
+    (``plural`` for an irregular one; else ``noun + "s"``)."""
+    return f"{x:,} {noun if x == 1 else plural or noun + 's'}"
+
+
 class QuietProgress:
     """No bar: ``advance``, ``step`` and ``set_total`` count nothing; :meth:`error` prints the line."""
 
@@ -91,7 +97,7 @@ class KbUse:
         files = self.without_kb()
         if not files or not set(enabled) & set(self.KB_CONSTRAINTS):
             return None
-        where = files[0] if len(files) == 1 else f"{files[0]} and {len(files) - 1} more file(s)"
+        where = files[0] if len(files) == 1 else f"{files[0]} and {len(files) - 1} more {'file' if len(files) == 2 else 'files'}"
         every = len(files) == len(self.files) and len(files) > 1
         return no_kb_line(sum(self.files[f][0] for f in files), where, every)
 
@@ -100,7 +106,7 @@ def no_kb_line(dialogues: int, where: str, every: bool = False) -> str:
     """The one no-KB warning line of every command (``validate``, ``drift --corpus``): ``warning:
     no --kb: C4-C6 not built for the N dialogue(s) of WHERE (no KB results in the data[, every
     input]); give --kb FILE_OR_DIR (MultiWOZ: its db/ folder)``."""
-    return (f"warning: no --kb: C4-C6 not built for the {n(dialogues)} dialogue(s) of {where} (no KB results in "
+    return (f"warning: no --kb: C4-C6 not built for the {counted(dialogues, 'dialogue')} of {where} (no KB results in "
             f"the data{', every input' if every else ''}); give --kb FILE_OR_DIR (MultiWOZ: its db/ folder)")
 
 

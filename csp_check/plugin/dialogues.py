@@ -209,9 +209,23 @@ class CspCheck:
     fmt: str = "auto"
     strict: bool = False
     reports: list[DialogueReport] = field(default_factory=list)
+    #: The KB of the latest call (its ``kb=`` or the default): what the repr pytest prints on a failure shows.
+    last_kb: KbLike = field(default=None, repr=False, compare=False)
+
+    def __repr__(self) -> str:
+        """``CspCheck(kb='kb.json', constraints=(...), ...)``: ``kb`` is the KB the latest call checked
+        against (a path as given, an in-memory KB by its type), not ``None`` when the call passed it."""
+        kb = self.last_kb if self.last_kb is not None else self.kb
+        shown = repr(str(kb)) if isinstance(kb, (str, Path)) else (f"<{type(kb).__name__}>" if kb is not None else "None")
+        return (f"CspCheck(kb={shown}, constraints={self.constraints!r}, fmt={self.fmt!r}, strict={self.strict!r}, "
+                f"reports={self.reports!r})")
+
+    def _kb(self, kb: KbLike) -> KbLike:
+        self.last_kb = kb if kb is not None else self.kb
+        return self.last_kb
 
     def check(self, dialogues: DialoguesLike, kb: KbLike = None, constraints: Iterable[str] | None = None) -> list[DialogueReport]:
-        out = check(dialogues, kb if kb is not None else self.kb, constraints or self.constraints, self.fmt)
+        out = check(dialogues, self._kb(kb), constraints or self.constraints, self.fmt)
         self.reports.extend(out)
         return out
 
@@ -220,7 +234,7 @@ class CspCheck:
     ) -> list[DialogueReport]:
         __tracebackhide__ = True
         out = assert_consistent(
-            dialogues, kb if kb is not None else self.kb, constraints or self.constraints, self.fmt, allow_empty,
+            dialogues, self._kb(kb), constraints or self.constraints, self.fmt, allow_empty,
             self.strict,
         )
         self.reports.extend(out)
