@@ -152,7 +152,7 @@ def test_the_flagged_line_splits_certain_from_for_review(path: Path, kb: Path | 
 
     line = next(x for x in invoke("validate", path, *kb_args, "--show", "0").stdout.splitlines() if x.startswith("flagged by"))
     for family, (n, certain) in counts.items():
-        assert f"{n}{' dialogues' if family == 'paper' else ''} (" in line
+        assert f"{n}{(' dialogue' if n == 1 else ' dialogues') if family == 'paper' else ''} (" in line
         assert f"{certain} certain, {n - certain} for review only)" in line
     data = json.loads(invoke("validate", path, *kb_args, "--json").stdout)
     assert data["flagged"] == {f: n for f, (n, _) in counts.items()}
