@@ -213,7 +213,7 @@ def render_summary(summary: CorpusSummary, console: Console | None = None, show:
     if depth is not None:
         console.print()
         console.print(depth)
-    examples = summary.examples[:show]
+    examples = summary.shown_examples(show)
     if examples:
         console.print()
         console.print(Text(f"First {counted(len(examples), 'violation')} in full:", style="bold"))

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import re
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, PrivateAttr
 
 from csp_check.families import get
 from csp_check.models import ALL_CONSTRAINTS, DialogueReport, Status, Violation
@@ -253,6 +253,8 @@ class CorpusSummary(BaseModel):
         default_factory=dict, description="constraint → dialogues with a certain violation of it"
     )
     examples: list[ViolationExample] = Field(default_factory=list, description="the first `keep` violations")
+    #: The first ``keep`` certain violations (what :meth:`shown_examples` puts first; not in the JSON).
+    _certain_examples: list[ViolationExample] = PrivateAttr(default_factory=list)
     error_messages: list[str] = Field(default_factory=list, description="the first `keep` errors")
     implied: int = Field(0, description="indirect user requests reported (DialogueReport.implied): values the "
                          "user implied without naming them, never violations")
@@ -316,10 +318,11 @@ class CorpusSummary(BaseModel):
             if cid not in seen:
                 seen.add(cid)
                 self.violating_dialogues[cid] = self.violating_dialogues.get(cid, 0) + 1
+            example = ViolationExample(dialogue_id=report.dialogue_id, source=report.source, violation=violation)
             if len(self.examples) < self.keep:
-                self.examples.append(
-                    ViolationExample(dialogue_id=report.dialogue_id, source=report.source, violation=violation)
-                )
+                self.examples.append(example)
+            if violation.certain and len(self._certain_examples) < self.keep:
+                self._certain_examples.append(example)
 
     def _add_depth(self, report: DialogueReport) -> None:
         """Count the report's turns and the turns where a certain violation surfaces."""
@@ -381,6 +384,15 @@ class CorpusSummary(BaseModel):
                                  certain_dialogues=self.certain_violating_dialogues.get(c, 0))
             for c in ids
         ]
+
+    def shown_examples(self, show: int) -> list[ViolationExample]:
+        """The ``show`` violations the console shows in full: certain ones first, then those for
+        review, each in the order of the input's dialogues and, within a dialogue, of its turns
+        (``examples``, in the JSON, stays the first ``keep`` in file order)."""
+        review = [e for e in self.examples if not e.violation.certain]
+        picked = (self._certain_examples + review)[:show]
+        order = {d: i for i, d in enumerate(dict.fromkeys(e.dialogue_id for e in self._certain_examples + self.examples))}
+        return sorted(picked, key=lambda e: (not e.violation.certain, order[e.dialogue_id], min(e.violation.turns, default=-1)))
 
     def to_json_dict(self) -> dict[str, object]:
         """The JSON summary: every total plus the derived figures (checked, GCA, tables, exit code)."""
