@@ -32,7 +32,7 @@ from csp_check.readers.sgd import align_spans
 
 from . import multiwoz as mw
 from .json_stream import at, check_span, head, read_items, read_text, turn_list
-from .sgd import SGD_ID, dialogue_files, warn_empty
+from .sgd import SGD_ID, dialogue_files, split_files, warn_empty
 
 NAME = "multiwoz22"
 
@@ -61,11 +61,11 @@ def load_dialog_acts(file: Path) -> tuple[Path | None, dict[str, Any]]:
 
 def read(path: Path) -> Iterator[Dialogue | InputError]:
     """Dialogues of a MultiWOZ 2.2 file or directory."""
-    files = dialogue_files(path)
+    files, empty = split_files(path)
     if not files:
         yield InputError(str(path), "no dialogues_*.json files here")
         return
-    warn_empty(path)
+    warn_empty(empty)
     loaded: dict[Path, tuple[Path | None, dict[str, Any]]] = {}
     for file in files:
         if file.parent not in loaded:

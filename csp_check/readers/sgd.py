@@ -18,7 +18,7 @@ import re
 import warnings
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from csp_check.errors import InputError, SkippedInput
 from csp_check.language.dates import SGD_TODAY, resolve_dates
@@ -105,25 +105,42 @@ def _sgd_shaped(text: str) -> bool:
     return True
 
 
+class SplitFiles(NamedTuple):
+    """The ``dialogues_*.json`` files of a split, in name order: those that hold dialogues, and
+    those that hold none (empty, ``[]``, ``{}``) with the reason :func:`~.empty.nothing_in` gives."""
+
+    files: list[Path]
+    empty: list[tuple[Path, str]]
+
+
+def split_files(path: Path) -> SplitFiles:
+    """One pass over a directory's ``dialogues_*.json`` (the layout SGD and MultiWOZ 2.2 share):
+    which hold dialogues and which hold none. A ``.json`` file is ``[path]`` with none empty."""
+    if not path.is_dir():
+        return SplitFiles([path] if path.suffix == ".json" and path.is_file() else [], [])
+    files: list[Path] = []
+    empty: list[tuple[Path, str]] = []
+    for file in sorted(path.glob("dialogues_*.json")):
+        why = nothing_in(file)
+        if why is None:
+            files.append(file)
+        else:
+            empty.append((file, why))
+    return SplitFiles(files, empty)
+
+
 def dialogue_files(path: Path) -> list[Path]:
     """The ``dialogues_*.json`` files of a directory that hold dialogues, or ``[path]`` for a
-    ``.json`` file (the layout SGD and MultiWOZ 2.2 share). A directory's files that hold none
-    (empty, ``[]``, ``{}``: :func:`empty_files`) are left out, as in any folder."""
-    if path.is_dir():
-        return [f for f in sorted(path.glob("dialogues_*.json")) if nothing_in(f) is None]
-    return [path] if path.suffix == ".json" and path.is_file() else []
+    ``.json`` file. A directory's files that hold none are left out, as in any folder
+    (:func:`split_files`)."""
+    return split_files(path).files
 
 
-def empty_files(path: Path) -> list[Path]:
-    """The ``dialogues_*.json`` files of a directory that hold no dialogue; ``[]`` for a file."""
-    return [f for f in sorted(path.glob("dialogues_*.json")) if nothing_in(f) is not None] if path.is_dir() else []
-
-
-def warn_empty(path: Path) -> None:
-    """One :class:`~csp_check.errors.SkippedInput` warning per file of :func:`empty_files`
+def warn_empty(empty: list[tuple[Path, str]]) -> None:
+    """One :class:`~csp_check.errors.SkippedInput` warning per file of :attr:`SplitFiles.empty`
     (``FILE: no dialogues (the file is empty)``): skipped, the rest of the split is read."""
-    for empty in empty_files(path):
-        warnings.warn(SkippedInput(str(empty), nothing_in(empty) or "the file is empty"), stacklevel=3)
+    for file, why in empty:
+        warnings.warn(SkippedInput(str(file), why), stacklevel=3)
 
 
 def load_ontology(schema_path: Path) -> dict[str, list[str]]:
@@ -175,11 +192,11 @@ def read(path: Path, *, window: Window | None = None, schema_errors: bool = True
     :mod:`csp_check.run.shards`); ``schema_errors``: say that ``schema.json`` is unreadable (once
     per run: only the first shard of a directory does).
     """
-    files = dialogue_files(path)
+    files, empty = split_files(path)
     if not files:
         yield InputError(str(path), "no dialogues_*.json files here")
         return
-    warn_empty(path)
+    warn_empty(empty)
     said: set[Path] = set()
     for file in files:
         schema = file.parent / "schema.json"

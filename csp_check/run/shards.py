@@ -85,8 +85,9 @@ def _is_sgd(path: Path) -> bool:
 def _sgd_shards(path: Path, window_bytes: int, max_items: int | None) -> Iterator[Shard]:
 
     first = True
-    sgd.warn_empty(path)  # said once, here, where the run is planned
-    for file in sgd.dialogue_files(path):
+    files, empty = sgd.split_files(path)
+    sgd.warn_empty(empty)  # said once, here, where the run is planned
+    for file in files:
         windows = _lazy_windows(file, window_bytes, max_items)
         for window in windows:
             yield Shard(sgd.NAME, str(file), window, first)
