@@ -217,7 +217,7 @@ def test_an_experiment_of_only_unreadable_inputs_says_each_and_exits_2(tmp_path:
     assert lines[0] == f"{PREFIX}no dialogues in {tmp_path / 'empty.json'} (the file is empty)"
     assert lines[1].startswith(f"{PREFIX}{tmp_path / 'cut.jsonl'}:1: invalid JSON")
     assert lines[2:] == [f"{PREFIX}no dialogue could be read from {tmp_path / 'empty.json'}, {tmp_path / 'cut.jsonl'} "
-                         "(2 unreadable input(s), named above); nothing was measured"]  # no usage block
+                         "(2 unreadable inputs, named above); nothing was measured"]  # no usage block
     assert not (tmp_path / "out" / "results.jsonl").exists()
 
 
@@ -231,7 +231,7 @@ def test_an_experiment_with_an_unreadable_input_beside_good_ones_names_it_and_me
     assert [line for line in result.stderr.splitlines() if "cut.jsonl" in line] == [
         f"{PREFIX}{tmp_path / 'cut.jsonl'}:1: invalid JSON at column 24 (the end of the line: is it cut short?): "
         "Expecting value"]  # fmt: skip
-    assert result.stderr.splitlines()[-1] == f"{PREFIX}1 unreadable input(s), named above, left out; the tables measure the rest"
+    assert result.stderr.splitlines()[-1] == f"{PREFIX}1 unreadable input, named above, left out; the tables measure the rest"
     rows = [json.loads(line) for line in (tmp_path / "out" / "results.jsonl").read_text().splitlines()]
     assert [r["dialogue_id"] for r in rows] == ["1_00001", "1_00002"] and all(r["error"] is None for r in rows)
 

@@ -37,6 +37,7 @@ from csp_check.install import pip_extra
 from csp_check.llm.client import LLMSettings
 from csp_check.models import Dialogue
 from csp_check.output.console import Bar
+from csp_check.output.plain import counted
 from csp_check.output.report_file import check_writable_dir
 from csp_check.pipeline import load_corpus
 from csp_check.readers.kinds import load_kb_option
@@ -120,8 +121,8 @@ def experiment(
     )  # fmt: skip
     result = run_experiment(config, log=lambda msg: click.echo(msg, err=True))
     if result.read == 0 and result.unreadable:  # bad input, not a usage error: no usage block
-        click.echo(error_line(f"no dialogue could be read from {', '.join(map(str, paths))} ({result.unreadable} "
-                              "unreadable input(s), named above); nothing was measured"), err=True)  # fmt: skip
+        click.echo(error_line(f"no dialogue could be read from {', '.join(map(str, paths))} ("
+                              f"{counted(result.unreadable, 'unreadable input')}, named above); nothing was measured"), err=True)  # fmt: skip
         raise SystemExit(2)
     if not any(r.error is None for r in result.dialogues):
         raise click.UsageError(f"no {domain} dialogues could be used in {', '.join(map(str, paths))}"
@@ -149,7 +150,7 @@ def experiment(
                    f"out of the tables (not measured); check --base-url {base_url} and the server", err=True)  # fmt: skip
         raise SystemExit(2)  # an environment error, as a usage error
     if result.unreadable:  # as validate: the rest was measured, but the run did not see all its input
-        click.echo(error_line(f"{result.unreadable} unreadable input(s), named above, left out; the tables measure "
+        click.echo(error_line(f"{counted(result.unreadable, 'unreadable input')}, named above, left out; the tables measure "
                               "the rest"), err=True)  # fmt: skip
     if failed or result.unreadable:
         raise SystemExit(2)  # as validate: an unreadable input or a dialogue whose check crashed makes the run exit 2
