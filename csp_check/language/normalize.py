@@ -332,7 +332,9 @@ def rated(text: str) -> str | None:
 
 @lru_cache(maxsize=1 << 16)
 def _singular(word: str) -> str:
-    if len(word) <= 3 or word.endswith("ss") or word.endswith("us"):
+    """The singular of the noun ``word`` ("museums" → "museum"). A word with a digit is a code
+    or a number, never a plural: a postcode "cb58bs" keeps its s, written "CB5 8BS" or not."""
+    if len(word) <= 3 or word.endswith("ss") or word.endswith("us") or any(c.isdigit() for c in word):
         return word
     if word.endswith("ies"):
         return word[:-3] + "y"
