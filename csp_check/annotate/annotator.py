@@ -13,7 +13,7 @@ from collections import defaultdict
 from typing import TYPE_CHECKING
 
 from csp_check.annotate.amounts import amounts
-from csp_check.annotate.finders import flags, stars, times, trip_ids
+from csp_check.annotate.finders import code_columns, codes, flags, stars, times, trip_ids
 from csp_check.annotate.lexicon import (
     ADDRESS_WORDS,
     COMPARATIVES,
@@ -80,6 +80,8 @@ class Annotator:
         self.domains = list(kb.tables)
         self.columns: dict[str, set[str]] = {d: set().union(*t.entities) if t.entities else set() for d, t in kb.tables.items()}
         self.column_order: dict[tuple[str, str], int] = {}
+        self.code_forms = code_columns({d: {c: [str(e[c]) for e in t.entities if e.get(c)] for c in self.columns[d]}
+                                        for d, t in kb.tables.items()})  # fmt: skip
         self.canonical: dict[tuple[str, str], dict[str, str]] = defaultdict(dict)
         patterns: dict[str, list[str]] = defaultdict(list)
         for domain, column, value in kb_values(kb, ontology or {}):
@@ -237,6 +239,7 @@ class Annotator:
         found += stars(doc, self.columns)
         found += trip_ids(doc, found, self.columns)
         if speaker == "system":
+            found += codes(doc, found, context, self.code_forms)
             found += unknown_names(doc, utterance, found, nouns, context, masked, self.columns)
         found += times(doc, context, found, speaker, self.columns)
         if speaker == "user":

@@ -1,11 +1,15 @@
 """Values found by rule rather than by a KB wording: yes / no amenities from their keywords,
-star ratings, train ids and trip times with a cue.
+star ratings, train ids, codes of a KB code column's form (phones, postcodes) and trip times
+with a cue.
 
 Each finder takes ``columns``: domain → its KB columns (in KB order), and finds values only for
 a column exactly one domain has (trip times: the one domain the context is about).
 """
 
 from __future__ import annotations
+
+import re
+from collections import Counter
 
 from csp_check.annotate.lexicon import (
     ARRIVE_CUES,
@@ -21,6 +25,7 @@ from csp_check.annotate.lexicon import (
 )
 from csp_check.annotate.mentions import Found
 from csp_check.annotate.resolve import DomainContext
+from csp_check.annotate.wordings import compact
 from csp_check.language.normalize import clock_time, normalize, parse_amount
 
 #: :data:`~csp_check.annotate.lexicon.FLAG_WORDS` with each keyword's number of words.
@@ -88,6 +93,70 @@ def trip_ids(doc, found: list[Found], columns: dict[str, set[str]]) -> list[Foun
     taken = {i for f in found for i in range(f.start, f.end)}
     return [Found(i, i + 1, "train", "trainID", tok.lower_) for i, tok in enumerate(doc)
             if i not in taken and TRAIN_ID.fullmatch(tok.lower_)]  # fmt: skip
+
+
+def code_form(text: str) -> str | None:
+    """The form of a code ("CB5 8BS" → ``cb9 9aa`` compacted to ``"cb99aa"``; "01223 351880" →
+    ``"01999999999"``): its first two characters, then a digit as 9 and a letter as a; ``None``
+    for text that is no code (under five characters, anything but letters and digits once spaces
+    and hyphens are dropped, no digit, fewer than seven digits alone, or a run of four letters: a
+    word, as in "50 minutes")."""
+    code = re.sub(r"[\s-]", "", text.lower())
+    if len(code) < 5 or not code.isascii() or not code.isalnum() or not any(c.isdigit() for c in code):
+        return None
+    if (code.isdigit() and len(code) < 7) or re.search(r"[a-z]{4}", code):
+        return None
+    return code[:2] + re.sub(r"[a-z]", "a", re.sub(r"\d", "9", code[2:]))
+
+
+#: A share of a code column's KB values a form must have to be the column's: a rare form (two
+#: attractions' mobile numbers "07…") is no sign of the column (a taxi's contact number has it).
+COMMON_FORM = 0.1
+
+
+def code_columns(kb_columns: dict[str, dict[str, list[str]]]) -> dict[str, list[tuple[str, str]]]:
+    """Form → the (domain, column) pairs whose KB values commonly have it (:data:`COMMON_FORM`),
+    over the columns every value of which is a code (:func:`code_form`): a KB's phones and
+    postcodes. ``kb_columns``: domain → column → its values."""
+    forms: dict[str, list[tuple[str, str]]] = {}
+    for domain, columns in kb_columns.items():
+        for column, values in columns.items():
+            shapes = Counter(code_form(v) for v in values)
+            if values and None not in shapes:
+                for shape, n in shapes.items():
+                    if n >= COMMON_FORM * len(values):
+                        forms.setdefault(shape, []).append((domain, column))  # type: ignore[arg-type]
+    return forms
+
+
+def codes(doc, found: list[Found], context: DomainContext, forms: dict[str, list[tuple[str, str]]]) -> list[Found]:  # type: ignore[no-untyped-def]
+    """Codes a system turn gives that no KB value matched, of the form of a KB code column (a
+    phone "01223 999999", a postcode "CB5 9ZZ", up to three tokens): a code is a KB value, not a
+    wording, so one no entity has is still that column's value (and C5 refutes it), as
+    :func:`trip_ids`. The column's domain is the one the context settles among those with that
+    form (:meth:`DomainContext.pick` without a guess); none when the utterance names a domain that
+    has no such column (a taxi's contact number)."""
+    taken = {i for f in found for i in range(f.start, f.end)}
+    out = []
+    i = 0
+    while i < len(doc):
+        for width in (3, 2, 1):
+            span = doc[i : i + width]
+            if len(span) < width or taken & set(range(i, i + width)) or any(t.is_punct for t in span):
+                continue
+            options = forms.get(code_form(span.text) or "")
+            if not options:
+                continue
+            if context.mentioned - {d for d, _ in options}:
+                break  # "the taxi's contact number is …": a code of a domain with no such column
+            domain = context.pick([d for d, _ in options], guess=False)
+            columns = [c for d, c in options if d == domain]
+            if domain is not None and len(columns) == 1:
+                out.append(Found(i, i + width, domain, columns[0], compact(span.text)))
+                i += width - 1
+            break
+        i += 1
+    return out
 
 
 def times(doc, context: DomainContext, found: list[Found], speaker: str, columns: dict[str, set[str]]) -> list[Found]:  # type: ignore[no-untyped-def]
