@@ -136,6 +136,8 @@ def codes(doc, found: list[Found], context: DomainContext, forms: dict[str, list
     :func:`trip_ids`. The column's domain is the one the context settles among those with that
     form (:meth:`DomainContext.pick` without a guess); none when the utterance names a domain that
     has no such column (a taxi's contact number)."""
+    if not any(c.isdigit() for c in doc.text):
+        return []  # every code has a digit
     taken = {i for f in found for i in range(f.start, f.end)}
     out = []
     i = 0
