@@ -165,7 +165,8 @@ DOLLARS = re.compile(
     rf"|^(?P<c>{NUMBER_PATTERN}|[a-z]+(?:[- ][a-z]+)?) (?:us )?(?:dollars?|bucks|usd)$"
 )
 #: A rating said with its scale ("4.5 stars", "6.2 out of 10"; group ``n``: the number).
-RATED = re.compile(r"^(?:rated |a rating of |rating of )?(?P<n>\d+(?:\.\d)?)(?:[ -]stars?| out of (?:5|10|five|ten)(?: stars)?)$")
+RATED = re.compile(r"^(?:rated |a rating of |rating of )?(?P<n>\d+(?:\.\d)?)"
+                   r"(?:[ -]stars?| out of (?:5|10|five|ten)(?: stars)?|(?P<slash> ?/ ?(?:5|10)))$")
 
 #: "centre" inside a value ("city centre north"): the area word center.
 CENTRE = re.compile(r"\bcentre\b")

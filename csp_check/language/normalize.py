@@ -323,11 +323,12 @@ def dollars(text: str) -> str | None:
 
 
 def rated(text: str) -> str | None:
-    """The number of a rating said with its scale ("4.5 stars", "4.5-star", "6.2 out of 10" →
-    "4.5" / "6.2"), else ``None``; a whole number with "stars" is read by :func:`wording_key`
-    already. ``text`` is normalised."""
+    """The number of a rating said with its scale ("4.5 stars", "4.5-star", "6.2 out of 10",
+    "4.5/5", "4/5" → "4.5" / "6.2" / "4.5" / "4"), else ``None``; a whole number with "stars" is
+    read by :func:`wording_key` already. ``text`` is normalised. A slash is a scale, never a
+    decimal point: "4/5" is 4, not 4.5."""
     m = RATED.match(text)
-    return m["n"] if m and "." in m["n"] else None
+    return m["n"] if m and ("." in m["n"] or m["slash"]) else None
 
 
 @lru_cache(maxsize=1 << 16)
