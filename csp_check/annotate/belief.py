@@ -126,10 +126,20 @@ def same_as_before(annotator: Annotator, utterance: str, acts: list[DialogueAct]
 
 
 def _about(annotator: Annotator, before: str, acts: list[DialogueAct], memory: Memory, slot: str) -> str | None:
-    """The domain a user utterance asks about (named before the "same …" words, else its acts',
-    else the active one), if it has column ``slot``."""
-    named = [d for d in annotator.domains for noun in nouns_of(d)[0] if re.search(rf"\b{re.escape(noun)}s?\b", before)]
-    options = named[-1:] or [a.domain for a in acts if a.span is not None][-1:] or ([memory.active] if memory.active else [])
+    """The domain a user utterance asks about, if it has column ``slot``: of the domains named in
+    ``before`` (the words before the "same …" or price words), the one named nearest them that has
+    the column ("a taxi from the hotel … the hotel should be expensive . anything cheaper ?": the
+    hotel; a domain without the column is skipped, as a taxi has no price); else its acts', else
+    the active one."""
+    ends: dict[str, int] = {}
+    for d in annotator.domains:
+        for noun in nouns_of(d)[0]:
+            for m in re.finditer(rf"\b{re.escape(noun)}s?\b", before):
+                ends[d] = max(ends.get(d, 0), m.end())
+    named = [d for d in sorted(ends, key=ends.__getitem__, reverse=True) if slot in annotator.columns.get(d, ())]
+    if ends:
+        return named[0] if named else None
+    options = [a.domain for a in acts if a.span is not None][-1:] or ([memory.active] if memory.active else [])
     for domain in options:
         if slot in annotator.columns.get(domain, ()):
             return domain
