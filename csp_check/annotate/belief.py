@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
+from functools import cache
 
 from csp_check.annotate.annotator import Annotator
 from csp_check.annotate.lexicon import COMPARATIVE_PRICES, ENTITY_COLUMNS, NEAR_PLACE, SAME, SAME_SLOT, VAGUE_PRICES
@@ -125,17 +126,20 @@ def same_as_before(annotator: Annotator, utterance: str, acts: list[DialogueAct]
     return out
 
 
+@cache
+def _named(domain: str) -> re.Pattern[str]:
+    """The words naming ``domain`` (its own noun of :func:`nouns_of`, singular or plural), compiled
+    once per domain (not per call: the ``re`` cache overflows, issue 22)."""
+    return re.compile(r"\b(?:" + "|".join(map(re.escape, nouns_of(domain)[0])) + r")s?\b")
+
+
 def _about(annotator: Annotator, before: str, acts: list[DialogueAct], memory: Memory, slot: str) -> str | None:
     """The domain a user utterance asks about, if it has column ``slot``: of the domains named in
     ``before`` (the words before the "same …" or price words), the one named nearest them that has
     the column ("a taxi from the hotel … the hotel should be expensive . anything cheaper ?": the
     hotel; a domain without the column is skipped, as a taxi has no price); else its acts', else
     the active one."""
-    ends: dict[str, int] = {}
-    for d in annotator.domains:
-        for noun in nouns_of(d)[0]:
-            for m in re.finditer(rf"\b{re.escape(noun)}s?\b", before):
-                ends[d] = max(ends.get(d, 0), m.end())
+    ends = {d: found[-1].end() for d in annotator.domains if (found := list(_named(d).finditer(before)))}
     named = [d for d in sorted(ends, key=ends.__getitem__, reverse=True) if slot in annotator.columns.get(d, ())]
     if ends:
         return named[0] if named else None
