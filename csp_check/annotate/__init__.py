@@ -28,9 +28,14 @@ Business Park", "Regent Street City Centre"), a clock time naming a trip ("the 1
 value (the user's "hotel" is the domain, not ``type=hotel``: see below), everyday names ("the
 place"), text inside the service's name ("Cambridge TownInfo centre", "your visit to Cambridge").
 
-**Domain and column.** The longest match wins. A value several tables share takes its domain
-from the nouns of the utterance (not those that are a reference point: "as the hotel"), then its
-unambiguous values, then the active domain (the one the dialogue is about). Places and days
+**Domain and column.** The longest match wins. A value several tables share is of the noun
+English syntax binds it to: the domain noun right after it ("a taxi from the hotel to a *cheap
+restaurant*") or the subject of the copula before it ("the *restaurant* for us should be *cheap*",
+"a restaurant which is cheap"). Else it takes its domain from the nouns of its sentence (not those
+that are a reference point: "as the hotel"; a sentence naming none: the nearest earlier one's,
+with none the active domain's — a later sentence's noun is no antecedent), then the utterance's
+unambiguous values (not a word inside a longer value: "Bridge" in "32 Bridge Street"), then the
+active domain (the one the dialogue is about). Places and days
 (:data:`CONTEXT_COLUMNS`) count only when their domain is in context ("on my trip to Cambridge I
 need a hotel" names no station); a day said elsewhere is remembered for "the same day". Departure
 or destination: a cue before ("from", "leaving", "arriving in", "for") or "X to …" after, else the

@@ -43,7 +43,14 @@ from csp_check.annotate.mentions import (
 )
 from csp_check.annotate.no_result import no_result_scope, note_unread_request
 from csp_check.annotate.offered_names import unknown_names
-from csp_check.annotate.resolve import DomainContext, column_of, in_context, is_reference
+from csp_check.annotate.resolve import (
+    DomainContext,
+    bound_domain,
+    column_of,
+    in_context,
+    is_reference,
+    sentence_domains,
+)
 from csp_check.annotate.wordings import compact, kb_values, nouns_of, spellings, variants
 from csp_check.check.evaluate import count_matches
 from csp_check.language.normalize import fold_aligned, normalize
@@ -65,6 +72,12 @@ def annotator_for(kb: KnowledgeBase, ontology: dict[str, list[str]]) -> Annotato
             _CACHE.pop(next(iter(_CACHE)))
         hit = _CACHE[key] = (kb, Annotator(kb, ontology))
     return hit[1]
+
+
+def _inside(span: tuple[int, int], spans: dict[tuple[int, int], object]) -> bool:
+    """Whether token span ``span`` lies inside a longer one of ``spans`` ("Bridge" in "32 Bridge
+    Street City Centre": a word of an address names no hotel)."""
+    return any(s <= span[0] and span[1] <= e and (s, e) != span for s, e in spans)
 
 
 class Annotator:
@@ -195,21 +208,25 @@ class Annotator:
         mentioned |= {d for d, words in TOPIC_WORDS.items() if d in self.columns for w in lowers if w in words}
         context = DomainContext(
             mentioned=mentioned,
-            sure={next(iter(c))[0] for c in candidates.values() if len({d for d, _ in c}) == 1
-                  and not {col for _, col in c} & CONTEXT_COLUMNS},
+            sure={next(iter(c))[0] for span, c in candidates.items() if len({d for d, _ in c}) == 1
+                  and not {col for _, col in c} & CONTEXT_COLUMNS and not _inside(span, candidates)},
             active=memory.active,
         )  # fmt: skip
         qualified: set[int] = set()
         places = sum(1 for c in candidates.values() if {col for _, col in c} & {"departure", "destination"})
         found: list[Found] = []
+        named_in = sentence_domains(doc, nouns, {d: w for d, w in TOPIC_WORDS.items() if d in self.columns})
         for (start, end), options in candidates.items():
-            domain = context.pick([d for d, _ in options])
+            owners = [d for d, _ in options]
+            bound = bound_domain(doc, start, end, nouns, value_tokens) if len(set(owners)) > 1 else None
+            local = context.within(named_in(start))
+            domain = bound if bound in owners else local.pick(owners)  # "a taxi to a cheap restaurant"
             assert domain is not None  # options is never empty
             columns = [c for d, c in options if d == domain]
             column = column_of(doc, start, end, domain, columns, memory.state, value_tokens, self.column_order)
             text = doc[start:end].text
             value = self.canonical[(domain, column)].get(normalize(text)) or self.compact[(domain, column)].get(compact(text), text)
-            if column in CONTEXT_COLUMNS and not in_context(doc, start, domain, context, places):
+            if column in CONTEXT_COLUMNS and not in_context(doc, start, domain, local, places):
                 if column == "day":
                     memory.last_day = value
                 continue

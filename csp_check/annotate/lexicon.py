@@ -107,6 +107,22 @@ PLAIN_NAMES = frozenset(normalize(n) for pair in GENERIC_NOUNS for n in pair)
 REFERENCE_WORDS = frozenset({"as", "near", "than", "from", "of", "like", "to", "by", "close"})
 #: Words that may stand between a reference word and its noun ("as *the* hotel", "near *my* hotel").
 REFERENCE_DETERMINERS = ("the", "my", "our", "a", "your")
+#: Words that may stand between a value and the noun it is said of ("a *moderately priced* 4 *star*
+#: hotel", "a cheap *,* italian restaurant"): besides other values and numbers.
+ATTRIBUTIVE_FILLERS = frozenset({"priced", "-", "star", "stars", "and", ",", "rated", "price", "range", "very",
+                                 "really", "quite", "fairly", "nice", "good", "little", "small", "big", "great"})
+#: A copula and what may stand between it and a value said of its subject ("should be *in the*
+#: cheap price range", "is *really* cheap"), the auxiliaries before it ("*should* be", "*has to* be",
+#: "*needs to* be") and the pronouns that, right before those, are the subject ("*it* should be cheap";
+#: a relative pronoun is none: "a restaurant *which* is cheap").
+COPULAS = frozenset({"is", "be", "are", "'s", "was", "were", "am", "being"})
+DEGREE_WORDS = frozenset({"in", "the", "a", "an", "on", "of", "really", "very", "quite", "fairly", "relatively",
+                          "rather", "somewhat", "definitely", "preferably", "ideally", "also", "still", "more"})
+AUXILIARIES = frozenset({"should", "must", "will", "would", "can", "could", "to", "has", "have", "had", "needs", "need",
+                         "ought", "got", "might", "may", "'ll", "'d", "shall", "also", "definitely", "really",
+                         "ideally", "preferably", "ll", "d", "better", "itself", "themselves", "too"})
+SUBJECT_PRONOUNS = frozenset({"it", "they", "he", "she", "i", "we", "you", "this", "these", "those", "both",
+                              "either", "neither", "one", "ones", "everything", "all"})
 
 # --- places and trip times ----------------------------------------------------------------------
 

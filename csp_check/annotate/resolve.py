@@ -2,21 +2,30 @@
 
 A value several KB tables share takes its domain from the utterance's nouns (not those that are a
 reference point: :func:`is_reference`), then its unambiguous values, then the active domain
-(:class:`DomainContext`); a place or day counts only when its domain is in context
+(:class:`DomainContext`) — unless the value is bound to a domain noun of its own by English
+syntax (:func:`bound_domain`: "a cheap restaurant", "the restaurant should be cheap"); a place or
+day counts only when its domain is in context
 (:func:`in_context`); a place is a departure or a destination by its cue words or the request
 (:func:`column_of`).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, replace
 
 from csp_check.annotate.lexicon import (
+    ATTRIBUTIVE_FILLERS,
+    AUXILIARIES,
     COLUMN_PRIORITY,
+    COPULAS,
+    DEGREE_WORDS,
     DEPARTURE_CUES,
     DESTINATION_CUES,
     REFERENCE_DETERMINERS,
     REFERENCE_WORDS,
+    SENTENCE_END,
+    SUBJECT_PRONOUNS,
 )
 from csp_check.annotate.memory import State
 from csp_check.language.normalize import normalize
@@ -41,6 +50,39 @@ class DomainContext:
             options = hits or options
         return options[0] if options and (guess or len(options) == 1) else None
 
+    def within(self, mentioned: set[str]) -> DomainContext:
+        """This context for one value: the domains its sentence names (:func:`sentence_domains`)
+        in place of the utterance's; with none named, the active domain's — or, with no active
+        domain (a first turn: "Something cheap in the north . I need a hotel ."), the utterance's."""
+        return self if not mentioned and self.active is None else replace(self, mentioned=mentioned)
+
+
+def sentence_domains(  # type: ignore[no-untyped-def]
+    doc, nouns: dict[int, tuple[str, bool]], topics: dict[str, tuple[str, ...]]
+) -> Callable[[int], set[str]]:
+    """For a token, the domains that decide its value's domain: those its sentence names (domain
+    nouns that are no reference point, :data:`~csp_check.annotate.lexicon.TOPIC_WORDS` ``topics``);
+    a sentence naming none is about what the nearest earlier sentence of the utterance names
+    ("I need a hotel . It should be in the north ."), and with none before it nothing (``set()``:
+    the active domain decides, :meth:`DomainContext.within`; "I would like it in the north . Also
+    a taxi from the hotel to a restaurant ." is about the hotel under discussion)."""
+    sentence, k = [], 0
+    for tok in doc:
+        sentence.append(k)
+        k += tok.text in SENTENCE_END
+    named: dict[int, set[str]] = {}
+    for i, (domain, _) in nouns.items():
+        if domain and not is_reference(doc, i):
+            named.setdefault(sentence[i], set()).add(domain)
+    for tok in doc:
+        for domain in (d for d, words in topics.items() if tok.lower_ in words):
+            named.setdefault(sentence[tok.i], set()).add(domain)
+
+    def of(i: int) -> set[str]:
+        return next((named[s] for s in range(sentence[i], -1, -1) if s in named), set())
+
+    return of
+
 
 def is_reference(doc, i: int) -> bool:  # type: ignore[no-untyped-def]
     """Whether the noun at token ``i`` is a reference point ("in the same area as the hotel")."""
@@ -48,6 +90,45 @@ def is_reference(doc, i: int) -> bool:  # type: ignore[no-untyped-def]
     while j >= 0 and doc[j].lower_ in REFERENCE_DETERMINERS:
         j -= 1
     return j >= 0 and doc[j].lower_ in REFERENCE_WORDS and j < i - 1
+
+
+def bound_domain(doc, start: int, end: int, nouns: dict[int, tuple[str, bool]], values: set[int]) -> str | None:  # type: ignore[no-untyped-def]
+    """The domain of the noun the value at tokens ``start:end`` is said of by syntax, or ``None``.
+
+    - Attributive: a domain noun right after the value, with only other values (tokens
+      ``values``), numbers and :data:`ATTRIBUTIVE_FILLERS` between ("a cheap restaurant", "a
+      moderately priced 4 star guesthouse", "a taxi from the hotel to a cheap restaurant").
+    - Predicative: the value after a copula (:data:`COPULAS`, past :data:`DEGREE_WORDS` such as
+      "in the", "really"): the subject is the nearest domain noun before the copula and its
+      auxiliaries in the same sentence that is no reference point ("the restaurant for us should
+      be cheap", "a restaurant which is cheap", "the hotel near the museum has to be cheap"); a
+      pronoun right before them ("it should be cheap") leaves the subject to the context.
+
+    ``nouns`` is :meth:`~csp_check.annotate.annotator.Annotator._domain_nouns`'s map (start token
+    → (domain or "" for a generic noun, plural)); a generic noun ("place") binds to no domain."""
+    i = end
+    while i < len(doc) and i - end < 4 and i not in nouns and (
+            i in values or doc[i].like_num or doc[i].lower_ in ATTRIBUTIVE_FILLERS):  # fmt: skip
+        i += 1
+    if i in nouns and i - end < 4:
+        return nouns[i][0] or None
+    j = start - 1
+    while j >= 0 and doc[j].lower_ in DEGREE_WORDS:
+        j -= 1
+    if j < 0 or doc[j].lower_ not in COPULAS:
+        return None
+    j -= 1
+    while j >= 0 and doc[j].lower_ in AUXILIARIES:
+        j -= 1
+    if j < 0 or doc[j].lower_ in SUBJECT_PRONOUNS:
+        return None
+    j -= doc[j].lower_ in ("that", "which", "who")  # "a restaurant which is cheap": the noun before it
+    for k in range(j, -1, -1):
+        if doc[k].text in SENTENCE_END:
+            return None
+        if k in nouns and nouns[k][0] and not is_reference(doc, k):
+            return nouns[k][0]
+    return None
 
 
 def in_context(doc, start: int, domain: str, context: DomainContext, places: int) -> bool:  # type: ignore[no-untyped-def]

@@ -39,7 +39,9 @@ Reading rules
   be of the entities with those values; uncertain when it holds so.
 - **A filter's source is unsure.** A filter the user only asked about ("Is it cheap?"), supposed
   ("if not, then …"), said approximately ("around 20:45"), or lifted later ("anywhere is fine",
-  "no preference") in a user turn before the claim; a search filter only the system introduced
+  "no preference") in a user turn before the claim — a value said after the relaxation, in a
+  later sentence or turn, is asked anew ("I don't care either way . It has to be cheap .") —; a
+  search filter only the system introduced
   (the user never said its value; an entity's name the system gave is no search filter).
 - **Surface variants** (C5): a name, phone, postcode, address or id one edit away from the value
   of an entity that has the rest of the claim ("cv11ln" for cb11ln, "265" for "365 milton
@@ -152,6 +154,7 @@ from csp_check.check.reading import (
     filters_of,
     near_in,
     rest_holds,
+    said_after,
     spellings,
     stated_anyway,
     utterance,
@@ -347,11 +350,10 @@ def filter_unsettled(ctx, constraint: Constraint, family: str, scope: list[Varia
     first = min((v.turn for v in filters_of(constraint, scope)), default=claim_turn)
     slots = {v.slot for v in filters_of(constraint, scope) if ctx.assignment.get(v.name) != "dontcare"}  # a dontcare: relaxed already
     for turn in ctx.dialogue.turns[first:claim_turn]:
-        if turn.speaker == "user" and (relaxation := words.relaxed(turn.utterance)):
-            reason, said = relaxation
+        for reason, said, at in words.relaxations(turn.utterance) if turn.speaker == "user" else ():
             named = words.slots_named(said) or words.slots_named(ctx.dialogue.turns[turn.index - 1].utterance if turn.index else "")
-            lifted = [v.name for v in filters_of(constraint, scope) if v.slot in named]
-            if slots & named and excused(ctx, constraint, lifted):
+            lifted = [v.name for v in filters_of(constraint, scope) if v.slot in named and not said_after(v, turn, at)]
+            if slots & named and lifted and excused(ctx, constraint, lifted):
                 return f"the user {reason} at turn {turn.index}"
     for v in filters_of(constraint, scope):
         if (v.speaker == "system" and v.kind is VariableKind.SLOT and not ctx.profile.names_entity(v.slot)

@@ -13,7 +13,8 @@ from functools import lru_cache
 from csp_check.check.evaluate import satisfied
 from csp_check.corpora import CorpusProfile, profile_for
 from csp_check.families.primitives import DONTCARE, count_matches
-from csp_check.models import CSP, ActRole, Constraint, Dialogue, Variable
+from csp_check.language import certainty as words
+from csp_check.models import CSP, ActRole, Constraint, Dialogue, Span, Variable
 
 #: The id of the KB families and of coreference, by which the rules below pick what applies.
 KB_FAMILIES = frozenset({"C4", "C5", "C6"})
@@ -145,3 +146,12 @@ def excused(ctx, constraint: Constraint, lifted: list[str], put: dict[str, str] 
     assignment.update(dict.fromkeys(lifted, DONTCARE))
     assignment.update(put or {})
     return satisfied(constraint, assignment, ctx.csp)
+
+
+def said_after(v: Variable, turn, at: int) -> bool:  # type: ignore[no-untyped-def]
+    """Whether filter ``v`` is said after the relaxation at character ``at`` of ``turn``: in a
+    later turn, or in a later sentence of that turn ("I don't care either way . The restaurant has
+    to be cheap ."): the value said last is the request."""
+    if v.turn != turn.index:
+        return v.turn > turn.index
+    return v.span is not None and words.sentence(turn.utterance, Span(start=at, end=at + 1))[1] <= v.span.start

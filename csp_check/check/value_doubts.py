@@ -119,12 +119,10 @@ def lifted_between(ctx, constraint: Constraint, family: str, scope: list[Variabl
     if not users or len(mentions) < 2:
         return None
     for turn in ctx.dialogue.turns[users[0].turn : mentions[-1].turn]:
-        if turn.speaker != "user" or not (relaxation := words.relaxed(turn.utterance)):
-            continue
-        reason, said = relaxation
-        named = words.slots_named(said) or words.slots_named(ctx.dialogue.turns[turn.index - 1].utterance if turn.index else "")
-        if users[0].slot in named and turn.utterance.find(said) >= (users[0].span.end if turn.index == users[0].turn else 0):
-            return f"the user {reason} at turn {turn.index}"
+        for reason, said, at in words.relaxations(turn.utterance) if turn.speaker == "user" else ():
+            named = words.slots_named(said) or words.slots_named(ctx.dialogue.turns[turn.index - 1].utterance if turn.index else "")
+            if users[0].slot in named and at >= (users[0].span.end if turn.index == users[0].turn else 0):
+                return f"the user {reason} at turn {turn.index}"
     return None
 
 

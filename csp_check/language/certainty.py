@@ -128,7 +128,12 @@ HYPERNYMS: dict[str, frozenset[str]] = {"entertainment": frozenset({"cinema", "t
                                         "hotel": frozenset({"guesthouse"})}
 RELAXED = re.compile(
     r"\b(anywhere|any (?:area|part|price|price range|type|kind|day|time|location)|no preference|"
-    r"(?:does|do|did) ?n[o']t (?:matter|care|mind)|not (?:matter|care|important)|either (?:is|one|will|would)|"
+    r"(?:does|do|did) ?n[o']t (?:matter|care|mind)|not (?:matter|care)|either (?:is|one|will|would)|"
+    r"(?:is|are|'s) ?n[o']t (?:really |that |too |very |so |all that )?(?:important|a (?:big )?(?:deal|concern|priority|factor|issue))|"
+    r"not (?:really |that |too |very |so |all that )?(?:important|a (?:big )?(?:concern|priority|factor|issue))|"
+    r"(?:is|are) no (?:object|concern|issue)|"
+    r"(?:forget|never mind|ignore|scratch|drop|disregard) (?:about )?(?:the|my|that) "
+    r"(?:area|part of town|location|price|price range|pricing|cost|type|kind|day|date|time|rating|stars?)|"
     r"whatever|i do n't care|dontcare|flexible|open to|not picky|any will do|anything (?:is|will)|"
     r"any (?:one )?(?:of them|one) (?:is|will|would)|broaden|widen|expand|loosen|"
     r"(?:a|another|any|some) (?:different|other) (?:area|part|price|price range|type|kind|location|star)|"
@@ -275,14 +280,22 @@ def relaxed(utterance: str) -> tuple[str, str] | None:
     """``(reason, words)``: why an utterance lifts a constraint ("no preference") and the words
     that say which: the relaxation itself where it names its slot ("any area", "anywhere": the
     rest of its clause, "… in any area that serves Spanish food", keeps its filters), else its
-    clause; ``None`` if it lifts none."""
-    m = RELAXED.search(utterance)
-    if not m:
-        return None
-    if slots_named(m.group(0)):
-        return f"relaxed: {m.group(0)!r}", m.group(0)
-    start, end = clause(utterance, Span(start=m.start(), end=m.end()))
-    return f"relaxed: {m.group(0)!r}", utterance[start:end]
+    clause; ``None`` if it lifts none. The first of :func:`relaxations`."""
+    return next(((reason, said) for reason, said, _ in relaxations(utterance)), None)
+
+
+def relaxations(utterance: str) -> list[tuple[str, str, int]]:
+    """``(reason, words, offset)`` of each relaxation of an utterance, in order (see
+    :func:`relaxed`; ``offset``: where the relaxation starts): "I don't care either way . I want
+    it cheap . On second thought , the price is not important ." has two."""
+    out = []
+    for m in RELAXED.finditer(utterance):
+        if slots_named(m.group(0)):
+            out.append((f"relaxed: {m.group(0)!r}", m.group(0), m.start()))
+            continue
+        start, end = clause(utterance, Span(start=m.start(), end=m.end()))
+        out.append((f"relaxed: {m.group(0)!r}", utterance[start:end], m.start()))
+    return out
 
 
 def approximate(utterance: str, span: Span) -> str | None:
