@@ -264,7 +264,9 @@ class Annotator:
             self._note_own_values(doc, found, nouns, memory)
         if speaker == "system":
             for start, end, amount, noun_domain, bare in amounts(doc, nouns):
-                domain = noun_domain or context.pick(self.domains, guess=len(self.domains) == 1)
+                searched = memory.searched if bare and not (context.mentioned | context.sure) else set()
+                domain = noun_domain or (next(iter(searched)) if len(searched) == 1
+                                         else context.pick(self.domains, guess=len(self.domains) == 1))  # fmt: skip
                 if bare and domain in memory.unread:
                     continue  # "eastern European … I have 5 to choose from": a bare count of an unread request
                 if domain is not None:  # an amount of a KB domain only

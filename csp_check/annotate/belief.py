@@ -26,11 +26,14 @@ OTHER_BOUND = {"leaveAt": "arriveBy", "arriveBy": "leaveAt"}
 def user_acts(annotator: Annotator, utterance: str, acts: list[DialogueAct], memory: Memory) -> tuple[list[DialogueAct], State]:
     """The acts of a user turn (``acts`` from ``acts_in_context`` plus the implicit "same …"
     informs) and the belief state after it, which ``memory`` keeps; ``memory.named`` becomes the
-    domains whose entity the turn names."""
+    domains whose entity the turn names, ``memory.searched`` those it gives a search value of (a
+    bare count that follows, "I have 4 that match", counts that search)."""
     acts += same_as_before(annotator, utterance, acts, memory)
     acts = vague_words(annotator, utterance, acts, memory)
     memory.state = updated(memory.state, acts, annotator)
     memory.named = {a.domain for a in acts if a.slot in ENTITY_COLUMNS and a.span is not None}
+    memory.searched = {a.domain for a in acts if a.role is ActRole.INFORM and a.span is not None
+                       and a.slot not in ENTITY_COLUMNS and a.canonical is not None}  # fmt: skip
     return acts, memory.state
 
 

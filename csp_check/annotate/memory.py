@@ -26,6 +26,7 @@ class Memory:
     vague: dict[str, set[str]] = field(default_factory=dict)  # domain → columns its request words no value reads
     maybe: dict[str, tuple[str, str]] = field(default_factory=dict)  # domain → (column, value) its noun may mean
     named: set[str] = field(default_factory=set)  # domains whose entity the last user turn named
+    searched: set[str] = field(default_factory=set)  # domains the last user turn gave a search value of
     entity_turn: dict[str, int] = field(default_factory=dict)  # domain → turn its entity was last named
     turn: int = 0
     names: dict[str, set[str]] = field(default_factory=dict)  # domain → every entity named so far
