@@ -148,6 +148,16 @@ NEGATIONS = frozenset({"no", "not", "n't", "without", "doesn't", "don't", "isn't
                        "opposed", "instead", "rather", "never", "nothing"})
 #: A user's "are there no cheap ones?" still asks for cheap ones.
 USER_NEGATIONS = NEGATIONS - {"no", "none"}
+#: Negation words that negate only with the word after them ("rather than X", "instead of X");
+#: "I'd rather travel on Tuesday", "X instead" ask for X.
+LINKED_NEGATIONS = {"rather": "than", "instead": "of"}
+#: What rejects a value said right before it ("the east won't work for me", "expensive is not an
+#: option", "Tuesday is no good"), on the lowercased tokens joined by spaces, and the first words
+#: of it (a value's words are skipped up to them).
+REJECTIONS = re.compile(r"(?:wo n't|will not|would n't|would not|does n't|does not|do n't|do not|is not|is n't|"
+                        r"are not|are n't|'s not|can not|ca n't) (?:work|do|suit|fit|be (?:good|ok|okay|suitable|possible))\b|"
+                        r"(?:is|are|'s) (?:no good|not an option|n't an option|out of the question|ruled out)\b")
+REJECTION_VERBS = frozenset({"wo", "will", "would", "does", "do", "is", "are", "'s", "can", "ca"})
 #: Words before a cuisine that make it another one.
 CUISINE_QUALIFIERS = frozenset({"north", "south", "east", "west", "northern", "southern", "eastern", "western", "latin",
                          "central", "northeast", "southeast", "northwest", "southwest"})  # fmt: skip

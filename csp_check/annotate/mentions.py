@@ -15,9 +15,12 @@ from csp_check.annotate.lexicon import (
     ALTERNATIVE_WORDS,
     DIRECTIONS,
     ENTITY_COLUMNS,
+    LINKED_NEGATIONS,
     LOOSE_WORDS,
     NEGATIONS,
     RANGE_SLOTS,
+    REJECTION_VERBS,
+    REJECTIONS,
     SENTENCE_END,
 )
 from csp_check.language.normalize import normalize
@@ -84,14 +87,28 @@ def first_mentions(doc, found: list[Found], speaker: str) -> list[Found]:  # typ
 
 def negated(doc, start: int, window: int = 4, negations: frozenset[str] = NEGATIONS) -> bool:  # type: ignore[no-untyped-def]
     """A negation among the ``window`` words before ``start`` in its clause ("not a guesthouse",
-    "I don't want a guesthouse", "as opposed to a guesthouse"); the "not" of a fallback ("if not,
-    then the centre") negates the first wish, not what follows it."""
+    "I don't want a guesthouse", "as opposed to a guesthouse", "rather than the east": "rather" and
+    "instead" only with their :data:`LINKED_NEGATIONS` word), or a rejection right after the value
+    (:func:`rejected_after`); the "not" of a fallback ("if not, then the centre") negates the first
+    wish, not what follows it."""
     for tok in reversed(doc[max(0, start - window) : start]):
         if (tok.is_punct and tok.text != "-") or tok.lower_ in ("but", "and"):
-            return False
+            break
         if tok.lower_ in negations and not (tok.i > 0 and doc[tok.i - 1].lower_ == "if"):
+            if tok.lower_ in LINKED_NEGATIONS and (tok.i + 1 >= len(doc) or doc[tok.i + 1].lower_ != LINKED_NEGATIONS[tok.lower_]):
+                continue  # "I'd rather travel on Tuesday", "instead , the north": a preference, no negation
             return True
-    return False
+    return rejected_after(doc, start)
+
+
+def rejected_after(doc, start: int) -> bool:  # type: ignore[no-untyped-def]
+    """Whether the value at token ``start`` is rejected by the words after it in its clause
+    ("the east won't work for me", "expensive is not an option", "Tuesday is no good"): the
+    first words after the value's own (up to 4 tokens on) that :data:`REJECTIONS` matches."""
+    end = start
+    while end < len(doc) and end - start < 4 and not doc[end].is_punct and doc[end].lower_ not in REJECTION_VERBS:
+        end += 1
+    return REJECTIONS.match(" ".join(t.lower_ for t in doc[end : end + 5])) is not None
 
 
 def not_choices(doc, found: list[Found]) -> list[Found]:  # type: ignore[no-untyped-def]

@@ -1,0 +1,83 @@
+"""Fault and true twin for a value the user rejects or prefers (an outside attacker's classes: the
+rejected value read as asked, "I'd rather travel on Tuesday" read as no request), in the form of
+:mod:`csp_check.faults.raw_reading_pairs`: each chooser gives ``(fault edits, twin edits)``
+(turn → new utterance) per place; the fault must be flagged certain, the twin must not be.
+
+Reading rules (what each pair writes):
+
+- ``rejected_area`` — a user turn whose request has no area before a system turn offering one
+  restaurant, hotel or attraction X in area A, no later turn counting that domain or naming
+  another of its entities (the twin's area would filter that claim too): the fault adds a sentence asking for another area
+  B and rejecting A ("I would like the B rather than the A .", "The A wo n't work for me , the B
+  please ."; C5: X is in A), the twin the same with A and B swapped (A asked, B rejected).
+- ``rather_day`` — a user turn whose train request has no day before a system turn offering one
+  train T (one id of the DB) that runs on day D: the fault adds "I 'd rather travel on E ." (E
+  another day: C5), the twin "I 'd rather travel on D ." ("rather" without "than" prefers, it
+  negates nothing).
+"""
+
+from __future__ import annotations
+
+from csp_check.annotate.annotator import annotator_for
+from csp_check.annotate.lexicon import ENTITY_COLUMNS
+from csp_check.faults.raw_reading_pairs import AREAS, offered_entity, says_area
+from csp_check.models import ActRole, Dialogue, KnowledgeBase
+
+Edits = dict[int, str]
+Place = tuple[Edits, Edits]
+REJECTING = ("I would like the {b} rather than the {a} .", "The {a} wo n't work for me , the {b} please .")
+DAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+
+
+def _said(utterance: str) -> str:
+    return utterance if utterance.rstrip()[-1:] in ".!?" else f"{utterance} ."
+
+
+def _others_after(annotated: Dialogue, k: int, domain: str, name: str) -> bool:
+    """Whether a turn from ``k`` on counts ``domain``'s entities or names one other than ``name``
+    (the twin's area would be a filter of that claim too)."""
+    return any(a.domain == domain and (a.role is ActRole.COUNT or (a.slot in ENTITY_COLUMNS and a.canonical and a.canonical != name.lower()))
+               for t in annotated.turns[k:] for a in t.acts)  # fmt: skip
+
+
+def rejected_area(annotated: Dialogue, kb: KnowledgeBase) -> list[Place]:
+    annotator = annotator_for(kb, {})
+    out: list[Place] = []
+    for k in range(1, len(annotated.turns)):
+        turn, user = annotated.turns[k], annotated.turns[k - 1]
+        domain, _, row = offered_entity(annotator, turn)
+        area = "centre" if (row or {}).get("area") in ("centre", "center") else (row or {}).get("area", "")
+        if row is None or domain not in ("restaurant", "hotel", "attraction") or area not in AREAS:
+            continue
+        if user.speaker != "user" or "area" in user.state.get(domain, {}) or says_area(turn, domain):
+            continue
+        if _others_after(annotated, k, domain, row.get("name", "")):
+            continue
+        other = next(a for a in AREAS[:4] if a != area)
+        for wording in REJECTING:
+            out.append(({k - 1: f"{_said(user.utterance)} {wording.format(a=area, b=other)}"},
+                        {k - 1: f"{_said(user.utterance)} {wording.format(a=other, b=area)}"}))  # fmt: skip
+    return out
+
+
+def rather_day(annotated: Dialogue, kb: KnowledgeBase) -> list[Place]:
+    annotator = annotator_for(kb, {})
+    out: list[Place] = []
+    for k in range(1, len(annotated.turns)):
+        turn, user = annotated.turns[k], annotated.turns[k - 1]
+        domain, _, row = offered_entity(annotator, turn)
+        day = (row or {}).get("day", "").lower()
+        if domain != "train" or row is None or day not in DAYS or user.speaker != "user":
+            continue
+        if sum(e.get("trainID") == row.get("trainID") for e in kb.tables["train"].entities) != 1:
+            continue  # an id the DB gives two trains: which day it runs is not the pair's to say
+        if "day" in user.state.get("train", {}) or any(a.slot == "day" for a in turn.acts):
+            continue
+        other = DAYS[(DAYS.index(day) + 1) % 7]
+        out.append(({k - 1: f"{_said(user.utterance)} I 'd rather travel on {other.title()} ."},
+                    {k - 1: f"{_said(user.utterance)} I 'd rather travel on {day.title()} ."}))
+    return out
+
+
+#: The choosers by pair kind (their rules: the module doc).
+CHOOSERS = {"rejected_area": rejected_area, "rather_day": rather_day}

@@ -1,0 +1,76 @@
+"""A value the user rejects is no request ("the east wo n't work for me", "rather than the north"),
+and "rather" / "instead" negate only with "than" / "of" ("I 'd rather travel on Tuesday" asks for
+Tuesday): annotate.mentions.negated and rejected_after. The pairs are
+csp_check.faults.raw_rejection_pairs's on work-half MultiWOZ val dialogues as raw text (the faults
+were missed before: the rejected value read as a second value asked, "rather" as a negation)."""
+
+from __future__ import annotations
+
+import json
+import zipfile
+from functools import cache
+
+import pytest
+from support.data import MULTIWOZ_DB, MULTIWOZ_VAL, needs_multiwoz, needs_multiwoz_val
+
+from csp_check.annotate import annotate
+from csp_check.annotate.annotator import annotator_for
+from csp_check.annotate.memory import Memory
+from csp_check.faults.raw_rejection_pairs import rather_day, rejected_area
+from csp_check.models import Dialogue, Turn
+from csp_check.pipeline import check_dialogue
+from csp_check.readers.kb import load_kb
+from csp_check.score.split import half_of
+
+PAPER = ["C1", "C2", "C3", "C4", "C5", "C6"]
+
+
+@cache
+def kb():  # type: ignore[no-untyped-def]
+    return load_kb(MULTIWOZ_DB)
+
+
+@needs_multiwoz
+@pytest.mark.parametrize(("utterance", "active", "asked"), [
+    ("Definitely in the moderate price range ; expensive wo n't work for me .", "hotel", [("pricerange", "moderate")]),
+    ("The east will not work for us , the centre please .", "hotel", [("area", "centre")]),
+    ("Tuesday is no good , Wednesday please .", "train", [("day", "wednesday")]),
+    ("I want the centre rather than the east .", "restaurant", [("area", "centre")]),
+    ("Instead of the east , the centre please .", "restaurant", [("area", "centre")]),
+    ("Actually , I 'd rather travel on Tuesday .", "train", [("day", "tuesday")]),
+    ("Can we do Sunday instead ?", "train", [("day", "sunday")]),
+    ("The north is fine .", "hotel", [("area", "north")]),
+])  # fmt: skip
+def test_a_rejected_value_is_no_request(utterance: str, active: str, asked: list[tuple[str, str]]) -> None:
+    acts, _ = annotator_for(kb(), {}).acts_in_context(utterance, "user", Memory(active=active))
+    assert [(a.slot, a.canonical) for a in acts] == asked
+
+
+@cache
+def raw(dialogue_id: str) -> Dialogue:
+    with zipfile.ZipFile(MULTIWOZ_VAL) as z:
+        member = next(n for n in z.namelist() if n.endswith(".json"))
+        log = json.loads(z.read(member))[dialogue_id]["log"]
+    return Dialogue(id=dialogue_id, turns=[Turn(index=k, speaker="user" if k % 2 == 0 else "system",
+                                                utterance=" ".join(t["text"].split())) for k, t in enumerate(log)])  # fmt: skip
+
+
+def certain(dialogue: Dialogue, edits: dict[int, str]) -> bool:
+    turns = [Turn(index=t.index, speaker=t.speaker, utterance=edits.get(t.index, t.utterance)) for t in dialogue.turns]
+    return any(v.certain for v in check_dialogue(Dialogue(id=dialogue.id, turns=turns), kb(), PAPER).violations)
+
+
+@needs_multiwoz_val
+@pytest.mark.parametrize(("pairs", "dialogue_id"), [
+    (rejected_area, "MUL0036"), (rejected_area, "MUL0107"), (rejected_area, "MUL0635"),
+    (rather_day, "PMUL1345"), (rather_day, "PMUL4711"),
+])  # fmt: skip
+def test_rejection_pairs(pairs, dialogue_id: str) -> None:  # type: ignore[no-untyped-def]
+    assert half_of(dialogue_id) == "work"
+    dialogue = raw(dialogue_id)
+    assert not certain(dialogue, {})
+    places = pairs(annotate(dialogue, kb()), kb())
+    assert places
+    for fault, twin in places:
+        assert certain(dialogue, fault), fault
+        assert not certain(dialogue, twin), twin
