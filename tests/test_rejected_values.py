@@ -1,6 +1,7 @@
 """A value the user rejects is no request ("the east wo n't work for me", "rather than the north"),
 and "rather" / "instead" negate only with "than" / "of" ("I 'd rather travel on Tuesday" asks for
-Tuesday): annotate.mentions.negated and rejected_after. The pairs are
+Tuesday): annotate.mentions.negated and rejected_after; a value the user corrects is replaced
+("the east . Sorry , I meant the north"): annotate.belief.settled. The pairs are
 csp_check.faults.raw_rejection_pairs's on work-half MultiWOZ val dialogues as raw text (the faults
 were missed before: the rejected value read as a second value asked, "rather" as a negation)."""
 
@@ -15,8 +16,9 @@ from support.data import MULTIWOZ_DB, MULTIWOZ_VAL, needs_multiwoz, needs_multiw
 
 from csp_check.annotate import annotate
 from csp_check.annotate.annotator import annotator_for
+from csp_check.annotate.belief import user_acts
 from csp_check.annotate.memory import Memory
-from csp_check.faults.raw_rejection_pairs import rather_day, rejected_area
+from csp_check.faults.raw_rejection_pairs import corrected_area, rather_day, rejected_area
 from csp_check.models import Dialogue, Turn
 from csp_check.pipeline import check_dialogue
 from csp_check.readers.kb import load_kb
@@ -46,6 +48,19 @@ def test_a_rejected_value_is_no_request(utterance: str, active: str, asked: list
     assert [(a.slot, a.canonical) for a in acts] == asked
 
 
+@needs_multiwoz
+@pytest.mark.parametrize(("utterance", "state"), [
+    ("It should be in the east . Sorry , I meant the north .", {"area": ["north"]}),
+    ("I need it cheap , oh wait , no , moderate please .", {"pricerange": ["moderate"]}),
+    ("I want the east or the north .", {"area": ["east", "north"]}),  # alternatives: no correction
+])  # fmt: skip
+def test_the_value_a_correction_settles_on_is_the_request(utterance: str, state: dict[str, list[str]]) -> None:
+    annotator = annotator_for(kb(), {})
+    memory = Memory(active="hotel")
+    acts, _ = annotator.acts_in_context(utterance, "user", memory)
+    assert user_acts(annotator, utterance, acts, memory)[1] == {"hotel": state}
+
+
 @cache
 def raw(dialogue_id: str) -> Dialogue:
     with zipfile.ZipFile(MULTIWOZ_VAL) as z:
@@ -64,6 +79,7 @@ def certain(dialogue: Dialogue, edits: dict[int, str]) -> bool:
 @pytest.mark.parametrize(("pairs", "dialogue_id"), [
     (rejected_area, "MUL0036"), (rejected_area, "MUL0107"), (rejected_area, "MUL0635"),
     (rather_day, "PMUL1345"), (rather_day, "PMUL4711"),
+    (corrected_area, "MUL0036"), (corrected_area, "MUL0107"), (corrected_area, "MUL0635"),
 ])  # fmt: skip
 def test_rejection_pairs(pairs, dialogue_id: str) -> None:  # type: ignore[no-untyped-def]
     assert half_of(dialogue_id) == "work"

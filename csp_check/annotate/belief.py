@@ -16,6 +16,7 @@ from csp_check.annotate.lexicon import COMPARATIVE_PRICES, ENTITY_COLUMNS, NEAR_
 from csp_check.annotate.memory import Memory, State
 from csp_check.annotate.mentions import UNREAD_DOUBTS, implicit
 from csp_check.annotate.wordings import nouns_of
+from csp_check.language.cues import corrected
 from csp_check.language.normalize import fold_aligned, normalize
 from csp_check.models import ActRole, DialogueAct
 
@@ -30,11 +31,30 @@ def user_acts(annotator: Annotator, utterance: str, acts: list[DialogueAct], mem
     bare count that follows, "I have 4 that match", counts that search)."""
     acts += same_as_before(annotator, utterance, acts, memory)
     acts = vague_words(annotator, utterance, acts, memory)
+    acts = settled(utterance, acts)
     memory.state = updated(memory.state, acts, annotator)
     memory.named = {a.domain for a in acts if a.slot in ENTITY_COLUMNS and a.span is not None}
     memory.searched = {a.domain for a in acts if a.role is ActRole.INFORM and a.span is not None
                        and a.slot not in ENTITY_COLUMNS and a.canonical is not None}  # fmt: skip
     return acts, memory.state
+
+
+def settled(utterance: str, acts: list[DialogueAct]) -> list[DialogueAct]:
+    """``acts`` without the values a later value of the same slot corrects in the turn ("It
+    should be in the east . Sorry , I meant the north .", "cheap , no wait , moderate":
+    :func:`~csp_check.language.cues.corrected`): the value the user settles on is the request;
+    without a correction's words both stay (alternatives: "the east or the north")."""
+    by_slot: dict[tuple[str, str], list[DialogueAct]] = defaultdict(list)
+    for a in acts:
+        if a.role is ActRole.INFORM and a.span is not None and a.slot not in ENTITY_COLUMNS:
+            by_slot[(a.domain, a.slot)].append(a)
+    dropped: set[int] = set()
+    for group in by_slot.values():
+        group.sort(key=lambda a: a.span.start if a.span else 0)
+        kept = corrected(utterance, [a.span for a in group if a.span]) if len(group) > 1 else None
+        if kept is not None:
+            dropped |= {id(a) for a in group if a.span is not None and a.span.start < kept.start}
+    return [a for a in acts if id(a) not in dropped]
 
 
 def updated(state: State, acts: list[DialogueAct], annotator: Annotator | None = None) -> State:

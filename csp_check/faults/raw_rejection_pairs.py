@@ -1,5 +1,6 @@
-"""Fault and true twin for a value the user rejects or prefers (an outside attacker's classes: the
-rejected value read as asked, "I'd rather travel on Tuesday" read as no request), in the form of
+"""Fault and true twin for a value the user rejects, corrects or prefers (an outside attacker's
+classes: the rejected value read as asked, a corrected value kept as an alternative, "I'd rather
+travel on Tuesday" read as no request), in the form of
 :mod:`csp_check.faults.raw_reading_pairs`: each chooser gives ``(fault edits, twin edits)``
 (turn → new utterance) per place; the fault must be flagged certain, the twin must not be.
 
@@ -10,6 +11,9 @@ Reading rules (what each pair writes):
   another of its entities (the twin's area would filter that claim too): the fault adds a sentence asking for another area
   B and rejecting A ("I would like the B rather than the A .", "The A wo n't work for me , the B
   please ."; C5: X is in A), the twin the same with A and B swapped (A asked, B rejected).
+- ``corrected_area`` — the same places: the fault asks for A and then corrects it to B ("I need
+  it in the A . Sorry , I meant the B .", "The A , no wait , the B please ."; C5), the twin asks
+  for B and corrects it to A (the value the user settles on is the request).
 - ``rather_day`` — a user turn whose train request has no day before a system turn offering one
   train T (one id of the DB) that runs on day D: the fault adds "I 'd rather travel on E ." (E
   another day: C5), the twin "I 'd rather travel on D ." ("rather" without "than" prefers, it
@@ -26,6 +30,7 @@ from csp_check.models import ActRole, Dialogue, KnowledgeBase
 Edits = dict[int, str]
 Place = tuple[Edits, Edits]
 REJECTING = ("I would like the {b} rather than the {a} .", "The {a} wo n't work for me , the {b} please .")
+CORRECTING = ("I need it in the {a} . Sorry , I meant the {b} .", "The {a} , no wait , the {b} please .")
 DAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 
 
@@ -41,6 +46,14 @@ def _others_after(annotated: Dialogue, k: int, domain: str, name: str) -> bool:
 
 
 def rejected_area(annotated: Dialogue, kb: KnowledgeBase) -> list[Place]:
+    return _area_pairs(annotated, kb, REJECTING)
+
+
+def corrected_area(annotated: Dialogue, kb: KnowledgeBase) -> list[Place]:
+    return _area_pairs(annotated, kb, CORRECTING)
+
+
+def _area_pairs(annotated: Dialogue, kb: KnowledgeBase, wordings: tuple[str, ...]) -> list[Place]:
     annotator = annotator_for(kb, {})
     out: list[Place] = []
     for k in range(1, len(annotated.turns)):
@@ -54,7 +67,7 @@ def rejected_area(annotated: Dialogue, kb: KnowledgeBase) -> list[Place]:
         if _others_after(annotated, k, domain, row.get("name", "")):
             continue
         other = next(a for a in AREAS[:4] if a != area)
-        for wording in REJECTING:
+        for wording in wordings:
             out.append(({k - 1: f"{_said(user.utterance)} {wording.format(a=area, b=other)}"},
                         {k - 1: f"{_said(user.utterance)} {wording.format(a=other, b=area)}"}))  # fmt: skip
     return out
@@ -80,4 +93,4 @@ def rather_day(annotated: Dialogue, kb: KnowledgeBase) -> list[Place]:
 
 
 #: The choosers by pair kind (their rules: the module doc).
-CHOOSERS = {"rejected_area": rejected_area, "rather_day": rather_day}
+CHOOSERS = {"rejected_area": rejected_area, "rather_day": rather_day, "corrected_area": corrected_area}

@@ -166,10 +166,11 @@ PEOPLE_BEFORE = re.compile(r"(?:\bfor|\bparty of|\bgroup of|\bget me|\bbook|\bbu
 #: Slot-name words that name no unit (``number_of_tickets`` → tickets).
 SLOT_FILLER = frozenset("number num of the in to for".split())
 #: Words that take back what was just said and give the value that holds now ("Actually, make
-#: that 3 people", "on second thought, 4", "change it to 2", "2 tickets, no wait, 3").
+#: that 3 people", "on second thought, 4", "change it to 2", "2 tickets, no wait, 3", "the east .
+#: Sorry , I meant the north").
 CORRECTION = re.compile(
     r"\b(?:actually|on second thought|make (?:that|it)|change (?:that|it|this) to|(?:no\s*,?\s*)?wait|rather|"
-    r"instead|scratch that|i mean|correction)\b[^.!?]*$"
+    r"instead|scratch that|i mean|i meant|my mistake|i got that wrong|correction)\b[^.!?]*$"
 )
 #: Words right before a value that say it is the one being replaced: "6 tickets rather than
 #: [one]", "instead of [Monday]", "not just [1]", "no longer [2]", "changed from [4]".
