@@ -16,7 +16,7 @@ from support.data import MULTIWOZ_DB, MULTIWOZ_VAL, needs_multiwoz, needs_multiw
 from csp_check.annotate import annotate
 from csp_check.annotate.annotator import annotator_for
 from csp_check.annotate.memory import Memory
-from csp_check.faults.raw_price_pairs import price_noun, withdrawn_price
+from csp_check.faults.raw_price_pairs import price_noun, relaxed_elsewhere, withdrawn_price
 from csp_check.language.certainty import relaxations
 from csp_check.models import Dialogue, Turn
 from csp_check.pipeline import check_dialogue
@@ -71,6 +71,9 @@ def test_each_relaxation_of_a_turn_is_read() -> None:
     assert [said for _, said, _ in relaxations("Actually , forget about the price .")] == ["forget about the price"]
     assert [said for _, said, _ in relaxations("Price is n't really important after all .")] == ["Price is n't really important after all ."]
     assert relaxations("I want a restaurant that is not expensive .") == []
+    assert [said.strip() for _, said, _ in relaxations("In the centre , though I 'm not fussy about the area really .")] == [
+        "though I 'm not fussy about the area really ."]
+    assert [said for _, said, _ in relaxations("Come to think of it , any star rating will do .")] == ["any star rating"]
 
 
 @cache
@@ -96,7 +99,7 @@ def certain(dialogue: Dialogue) -> bool:
 
 @needs_multiwoz_val
 @pytest.mark.parametrize("dialogue_id", ["MUL0287", "MUL0317", "MUL0338", "MUL0610"])
-@pytest.mark.parametrize("pairs", [price_noun, withdrawn_price])
+@pytest.mark.parametrize("pairs", [price_noun, withdrawn_price, relaxed_elsewhere])
 def test_price_pairs(dialogue_id: str, pairs) -> None:  # type: ignore[no-untyped-def]
     assert half_of(dialogue_id) == "work"
     dialogue = raw(dialogue_id)

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from itertools import combinations
 
-from csp_check.check.reading import KB_FAMILIES, claim_of, excused, filters_of, rest_holds, utterance
+from csp_check.check.reading import KB_FAMILIES, claim_of, excused, filters_of, rest_holds, said_after, utterance
 from csp_check.language import certainty as words
 from csp_check.language.normalize import normalize
 from csp_check.models import ActRole, Constraint, Span, Variable, VariableKind
@@ -218,6 +218,32 @@ def filter_of_another_domain(ctx, constraint: Constraint, family: str, scope: li
                 other = _other_kind(kinds, v.domain, before[asked[0]:asked[1]])
         if other and excused(ctx, constraint, [v.name]):
             return f"filter {v.slot_type}={v.value!r} is said in words of the {other} domain (turn {v.turn}), not of {v.domain}"
+    return None
+
+
+def lifted_later(ctx, constraint: Constraint, scope: list[Variable], claim_turn: int) -> str | None:
+    """C4–C6 (:func:`~csp_check.check.certainty.filter_unsettled`): a user turn from the first
+    filter's on, before the claim, lifts a filter's slot ("anywhere is fine", "forget about the
+    price"; every relaxation of the turn, :func:`~csp_check.language.certainty.relaxations`): the
+    slots its words name, else those the system turn before asked. Not a filter said after it (a
+    later sentence or turn asks anew), nor one of a domain other than the one the relaxation's
+    clause names ("the hotel in the north , but for the restaurant any area is fine" lifts no
+    hotel's area). Uncertain when
+    the instance holds with the lifted filters unsaid."""
+    filters = filters_of(constraint, scope)
+    first = min((v.turn for v in filters), default=claim_turn)
+    slots = {v.slot for v in filters if ctx.assignment.get(v.name) != "dontcare"}  # a dontcare: relaxed already
+    kinds = _kinds(ctx)
+    for domain in {t.split("|")[0] for t in ctx.kbs} | set(ctx.dialogue.domains) | set(ctx.profile.domain_search) | {v.domain for v in filters}:
+        kinds.setdefault(domain, set())  # a domain names itself ("hotel", "restaurant"), though the dialogue has no kind of it
+    for turn in ctx.dialogue.turns[first:claim_turn]:
+        for reason, said, at in words.relaxations(turn.utterance) if turn.speaker == "user" else ():
+            named = words.slots_named(said) or words.slots_named(ctx.dialogue.turns[turn.index - 1].utterance if turn.index else "")
+            start, end = words.clause(turn.utterance, Span(start=at, end=at + 1))
+            lifted = [v.name for v in filters if v.slot in named and not said_after(v, turn, at)
+                      and not _other_kind(kinds, v.domain, turn.utterance[start:end])]  # fmt: skip
+            if slots & named and lifted and excused(ctx, constraint, lifted):
+                return f"the user {reason} at turn {turn.index}"
     return None
 
 

@@ -140,6 +140,7 @@ from csp_check.check.binding_doubts import (
     bound_to_another,
     denied_in_the_turn,
     filter_of_another_domain,
+    lifted_later,
     other_domain_kind,
 )
 from csp_check.check.count_doubts import listed_values, vague_bound
@@ -154,7 +155,6 @@ from csp_check.check.reading import (
     filters_of,
     near_in,
     rest_holds,
-    said_after,
     spellings,
     stated_anyway,
     utterance,
@@ -347,14 +347,8 @@ def filter_unsettled(ctx, constraint: Constraint, family: str, scope: list[Varia
             if reason and excused(ctx, constraint, [v.name]):
                 return f"filter {v.slot_type} {reason}"
     claim_turn = constraint.turn if constraint.turn is not None else len(ctx.dialogue.turns)
-    first = min((v.turn for v in filters_of(constraint, scope)), default=claim_turn)
-    slots = {v.slot for v in filters_of(constraint, scope) if ctx.assignment.get(v.name) != "dontcare"}  # a dontcare: relaxed already
-    for turn in ctx.dialogue.turns[first:claim_turn]:
-        for reason, said, at in words.relaxations(turn.utterance) if turn.speaker == "user" else ():
-            named = words.slots_named(said) or words.slots_named(ctx.dialogue.turns[turn.index - 1].utterance if turn.index else "")
-            lifted = [v.name for v in filters_of(constraint, scope) if v.slot in named and not said_after(v, turn, at)]
-            if slots & named and lifted and excused(ctx, constraint, lifted):
-                return f"the user {reason} at turn {turn.index}"
+    if reason := lifted_later(ctx, constraint, scope, claim_turn):
+        return reason
     for v in filters_of(constraint, scope):
         if (v.speaker == "system" and v.kind is VariableKind.SLOT and not ctx.profile.names_entity(v.slot)
                 and not _user_said(ctx, v, claim_turn) and excused(ctx, constraint, [v.name])):

@@ -13,10 +13,15 @@ Reading rules (what each pair writes):
   price). One place per wording, each a rule of English binding an adjective to its noun:
   attributive ("a taxi from the O to a W D", "a W D close to the O") and predicative, the subject
   of the copula ("the O can wait ; the D we pick has to be W", "a O , and a D which is W").
-- ``withdrawn_price`` — the same turn and offer, D's request having no price before: the fault adds "I want the D to be W ." (C5), the
-  twin that and a withdrawal of the price in a sentence of its own whose words name the slot
-  ("… On second thought , the price is not important .", "… Actually , forget about the price .";
-  the user lifted the price: the offer need not be W).
+- ``withdrawn_price`` — the same turn and offer, D's request having no price before: the fault
+  adds "I want the D to be W ." (C5), the twin that and a withdrawal of the price in a sentence
+  of its own whose words name the slot ("… On second thought , the price is not important .",
+  "… Actually , forget about the price .", "… I 'm not too fussed about the price ."; the user
+  lifted the price: the offer need not be W).
+- ``relaxed_elsewhere`` — the places of ``price_noun``: the fault asks D's price W and relaxes
+  O's price in the same sentence ("I want the D to be W , but for the O any price is fine .",
+  "The D has to be W ; for the O the price does n't matter ."; C5: a relaxation said of another
+  domain lifts nothing of D), the twin the same with D and O swapped.
 """
 
 from __future__ import annotations
@@ -36,7 +41,11 @@ BINDINGS = ("I will also want a taxi from the {o} to a {w} {d} later .",
             "Please find me a {w} {d} close to the {o} .",
             "The {o} can wait ; the {d} we pick has to be {p} .",
             "After that I need a {o} , and a {d} which is {p} .")  # fmt: skip
-WITHDRAWALS = ("On second thought , the price is not important .", "Actually , forget about the price .")
+WITHDRAWALS = ("On second thought , the price is not important .", "Actually , forget about the price .",
+               "To be honest , I 'm not too fussed about the price .")
+#: A price for one domain and a relaxation of the price for the other (the fault's price is D's).
+ELSEWHERE = ("I want the {d} to be {w} , but for the {o} any price is fine .",
+             "The {d} has to be {w} ; for the {o} the price does n't matter .")
 
 
 def _place(annotated: Dialogue, kb: KnowledgeBase, fresh: bool = False) -> list[tuple[int, str, str, str]]:
@@ -82,5 +91,15 @@ def withdrawn_price(annotated: Dialogue, kb: KnowledgeBase) -> list[Place]:
     return out
 
 
+def relaxed_elsewhere(annotated: Dialogue, kb: KnowledgeBase) -> list[Place]:
+    out: list[Place] = []
+    for k, domain, other, wrong in _place(annotated, kb):
+        said = _said(annotated.turns[k].utterance)
+        for wording in ELSEWHERE:
+            out.append(({k: f"{said} {wording.format(d=domain, o=other, w=wrong)}"},
+                        {k: f"{said} {wording.format(d=other, o=domain, w=wrong)}"}))  # fmt: skip
+    return out
+
+
 #: The choosers by pair kind (their rules: the module doc).
-CHOOSERS = {"price_noun": price_noun, "withdrawn_price": withdrawn_price}
+CHOOSERS = {"price_noun": price_noun, "withdrawn_price": withdrawn_price, "relaxed_elsewhere": relaxed_elsewhere}

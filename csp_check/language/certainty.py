@@ -135,6 +135,8 @@ RELAXED = re.compile(
     r"(?:forget|never mind|ignore|scratch|drop|disregard) (?:about )?(?:the|my|that) "
     r"(?:area|part of town|location|price|price range|pricing|cost|type|kind|day|date|time|rating|stars?)|"
     r"whatever|i do n't care|dontcare|flexible|open to|not picky|any will do|anything (?:is|will)|"
+    r"not (?:too |that |really |very |so |at all |overly )?(?:fussy|picky|particular|bothered|fussed|worried) (?:about|with|on|regarding)|"
+    r"any (?:star rating|rating|stars?|number of stars|food|cuisine|price point)\b|"
     r"any (?:one )?(?:of them|one) (?:is|will|would)|broaden|widen|expand|loosen|"
     r"(?:a|another|any|some) (?:different|other) (?:area|part|price|price range|type|kind|location|star)|"
     r"(?:other|another|different) (?:area|part of town|price range|type|kind) (?:instead|then)|"
