@@ -1,7 +1,8 @@
 """A value the user rejects is no request ("the east wo n't work for me", "rather than the north"),
 and "rather" / "instead" negate only with "than" / "of" ("I 'd rather travel on Tuesday" asks for
 Tuesday): annotate.mentions.negated and rejected_after; a value the user corrects is replaced
-("the east . Sorry , I meant the north"): annotate.belief.settled. The pairs are
+("the east . Sorry , I meant the north"): annotate.belief.settled; a value said of someone else's
+("my sister lives in the north") is none: annotate.mentions.said_of_another. The pairs are
 csp_check.faults.raw_rejection_pairs's on work-half MultiWOZ val dialogues as raw text (the faults
 were missed before: the rejected value read as a second value asked, "rather" as a negation)."""
 
@@ -18,7 +19,7 @@ from csp_check.annotate import annotate
 from csp_check.annotate.annotator import annotator_for
 from csp_check.annotate.belief import user_acts
 from csp_check.annotate.memory import Memory
-from csp_check.faults.raw_rejection_pairs import corrected_area, rather_day, rejected_area
+from csp_check.faults.raw_rejection_pairs import corrected_area, rather_day, rejected_area, third_party_area
 from csp_check.models import Dialogue, Turn
 from csp_check.pipeline import check_dialogue
 from csp_check.readers.kb import load_kb
@@ -42,6 +43,11 @@ def kb():  # type: ignore[no-untyped-def]
     ("Actually , I 'd rather travel on Tuesday .", "train", [("day", "tuesday")]),
     ("Can we do Sunday instead ?", "train", [("day", "sunday")]),
     ("The north is fine .", "hotel", [("area", "north")]),
+    ("My sister lives in the centre of town , so I 'll visit her afterwards .", "hotel", []),
+    ("My sister lives in the north , so it should be in the north as well .", "hotel", [("area", "north")]),
+    ("My meeting in town is on Wednesday .", "train", []),
+    ("My wife and I need a cheap room .", "hotel", [("pricerange", "cheap")]),  # the clause asks
+    ("My trip is on Wednesday .", "train", [("day", "wednesday")]),  # the request's own noun
 ])  # fmt: skip
 def test_a_rejected_value_is_no_request(utterance: str, active: str, asked: list[tuple[str, str]]) -> None:
     acts, _ = annotator_for(kb(), {}).acts_in_context(utterance, "user", Memory(active=active))
@@ -80,6 +86,7 @@ def certain(dialogue: Dialogue, edits: dict[int, str]) -> bool:
     (rejected_area, "MUL0036"), (rejected_area, "MUL0107"), (rejected_area, "MUL0635"),
     (rather_day, "PMUL1345"), (rather_day, "PMUL4711"),
     (corrected_area, "MUL0036"), (corrected_area, "MUL0107"), (corrected_area, "MUL0635"),
+    (third_party_area, "MUL0036"), (third_party_area, "MUL0107"), (third_party_area, "MUL0635"),
 ])  # fmt: skip
 def test_rejection_pairs(pairs, dialogue_id: str) -> None:  # type: ignore[no-untyped-def]
     assert half_of(dialogue_id) == "work"

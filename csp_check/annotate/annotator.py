@@ -39,6 +39,7 @@ from csp_check.annotate.mentions import (
     first_mentions,
     negated,
     not_choices,
+    said_of_another,
     to_act,
 )
 from csp_check.annotate.no_result import no_result_scope, note_unread_request
@@ -243,6 +244,8 @@ class Annotator:
                 continue  # "a hotel or guesthouse": either will do
             if speaker == "user" and negated(doc, start, 6, USER_NEGATIONS):
                 continue  # "I don't want a guesthouse": no value asked
+            if speaker == "user" and said_of_another(doc, start, nouns):
+                continue  # "my sister lives in the north": a value of her, none asked
             if start in masked:
                 continue  # inside "Cambridge TownInfo centre"
             if column == "food" and start > 0 and doc[start - 1].lower_ in CUISINE_QUALIFIERS:

@@ -158,6 +158,21 @@ REJECTIONS = re.compile(r"(?:wo n't|will not|would n't|would not|does n't|does n
                         r"are not|are n't|'s not|can not|ca n't) (?:work|do|suit|fit|be (?:good|ok|okay|suitable|possible))\b|"
                         r"(?:is|are|'s) (?:no good|not an option|n't an option|out of the question|ruled out)\b")
 REJECTION_VERBS = frozenset({"wo", "will", "would", "does", "do", "is", "are", "'s", "can", "ca"})
+#: A clause whose subject is someone's or something's other than the request ("*my sister* lives
+#: in the north", "*our conference* is on Wednesday", "*my flight* was cheap") says a value of
+#: that, not of what the user asks — unless its head is one of the request's own nouns
+#: (:data:`REQUEST_NOUNS`: "my stay", "our table", "my price range") or the clause asks
+#: (:data:`REQUEST_WORDS`: "my wife and I *need* a cheap room").
+POSSESSIVES = frozenset({"my", "our", "his", "her", "their"})
+REQUEST_NOUNS = frozenset({"trip", "stay", "reservation", "booking", "table", "room", "rooms", "train", "ticket",
+                           "tickets", "journey", "travel", "visit", "taxi", "cab", "ride", "price", "range", "budget",
+                           "area", "location", "preference", "preferences", "day", "date", "time", "arrival",
+                           "departure", "destination", "hotel", "restaurant", "dinner", "lunch", "meal", "search",
+                           "requirements", "request", "choice", "options", "accommodation", "lodging"})
+REQUEST_WORDS = frozenset({"want", "wants", "need", "needs", "like", "likes", "looking", "prefer", "prefers", "require",
+                           "requires", "would", "should", "must", "'d", "please", "find", "book", "has", "have",
+                           "can", "could", "wanted", "needed", "love", "hoping", "hope", "wish"})
+CLAUSE_WORDS = frozenset({"so", "and", "but", "because", "while", "since", "though", "although", "as", "whereas"})
 #: Words before a cuisine that make it another one.
 CUISINE_QUALIFIERS = frozenset({"north", "south", "east", "west", "northern", "southern", "eastern", "western", "latin",
                          "central", "northeast", "southeast", "northwest", "southwest"})  # fmt: skip

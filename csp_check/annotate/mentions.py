@@ -13,14 +13,18 @@ from dataclasses import dataclass, replace
 
 from csp_check.annotate.lexicon import (
     ALTERNATIVE_WORDS,
+    CLAUSE_WORDS,
     DIRECTIONS,
     ENTITY_COLUMNS,
     LINKED_NEGATIONS,
     LOOSE_WORDS,
     NEGATIONS,
+    POSSESSIVES,
     RANGE_SLOTS,
     REJECTION_VERBS,
     REJECTIONS,
+    REQUEST_NOUNS,
+    REQUEST_WORDS,
     SENTENCE_END,
 )
 from csp_check.language.normalize import normalize
@@ -109,6 +113,24 @@ def rejected_after(doc, start: int) -> bool:  # type: ignore[no-untyped-def]
     while end < len(doc) and end - start < 4 and not doc[end].is_punct and doc[end].lower_ not in REJECTION_VERBS:
         end += 1
     return REJECTIONS.match(" ".join(t.lower_ for t in doc[end : end + 5])) is not None
+
+
+def said_of_another(doc, start: int, nouns: dict[int, tuple[str, bool]]) -> str | None:  # type: ignore[no-untyped-def]
+    """The subject a user's value at token ``start`` is said of when its clause is about someone
+    or something else (:data:`~csp_check.annotate.lexicon.POSSESSIVES`: "my sister lives in the
+    north", "our conference is on Wednesday", "my flight here was cheap"): no request value.
+    ``None`` when the subject is the request's ("my stay", a domain noun: ``nouns``) or the
+    clause asks (a request word: "my wife and I need a cheap room")."""
+    i = start - 1
+    while i >= 0 and not (doc[i].is_punct and doc[i].text != "-") and doc[i].lower_ not in CLAUSE_WORDS:
+        i -= 1
+    clause = doc[i + 1 : start]
+    if not clause or clause[0].lower_ not in POSSESSIVES or any(t.lower_ in REQUEST_WORDS for t in clause):
+        return None
+    head = next((t for t in clause[1:4] if not t.is_punct), None)
+    if head is None or head.lower_ in REQUEST_NOUNS or any(nouns.get(t.i, ("", False))[0] for t in clause[1:4]):
+        return None
+    return f"{clause[0].text} {head.text}"
 
 
 def not_choices(doc, found: list[Found]) -> list[Found]:  # type: ignore[no-untyped-def]

@@ -14,6 +14,9 @@ Reading rules (what each pair writes):
 - ``corrected_area`` — the same places: the fault asks for A and then corrects it to B ("I need
   it in the A . Sorry , I meant the B .", "The A , no wait , the B please ."; C5), the twin asks
   for B and corrects it to A (the value the user settles on is the request).
+- ``third_party_area`` — the same places: a sentence giving someone else's area B ("My cousin
+  works in the B", "Our friends live in the B"): the fault then asks for B (C5), the twin does
+  not (a value said of another's, no request).
 - ``rather_day`` — a user turn whose train request has no day before a system turn offering one
   train T (one id of the DB) that runs on day D: the fault adds "I 'd rather travel on E ." (E
   another day: C5), the twin "I 'd rather travel on D ." ("rather" without "than" prefers, it
@@ -31,6 +34,10 @@ Edits = dict[int, str]
 Place = tuple[Edits, Edits]
 REJECTING = ("I would like the {b} rather than the {a} .", "The {a} wo n't work for me , the {b} please .")
 CORRECTING = ("I need it in the {a} . Sorry , I meant the {b} .", "The {a} , no wait , the {b} please .")
+#: (fault, twin): a value of someone else's, then asked for (the fault) or not (the twin).
+THIRD_PARTY = [("My cousin works in the {b} , so I want to be in the {b} as well .",
+                "My cousin works in the {b} , so I will see him tomorrow ."),
+               ("Our friends live in the {b} . I need it in the {b} .", "Our friends live in the {b} .")]
 DAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 
 
@@ -46,14 +53,20 @@ def _others_after(annotated: Dialogue, k: int, domain: str, name: str) -> bool:
 
 
 def rejected_area(annotated: Dialogue, kb: KnowledgeBase) -> list[Place]:
-    return _area_pairs(annotated, kb, REJECTING)
+    return _area_pairs(annotated, kb, [(w, w.format(a="{b}", b="{a}")) for w in REJECTING])
 
 
 def corrected_area(annotated: Dialogue, kb: KnowledgeBase) -> list[Place]:
-    return _area_pairs(annotated, kb, CORRECTING)
+    return _area_pairs(annotated, kb, [(w, w.format(a="{b}", b="{a}")) for w in CORRECTING])
 
 
-def _area_pairs(annotated: Dialogue, kb: KnowledgeBase, wordings: tuple[str, ...]) -> list[Place]:
+def third_party_area(annotated: Dialogue, kb: KnowledgeBase) -> list[Place]:
+    return _area_pairs(annotated, kb, THIRD_PARTY)
+
+
+def _area_pairs(annotated: Dialogue, kb: KnowledgeBase, wordings: list[tuple[str, str]]) -> list[Place]:
+    """Per place (module doc) and per (fault, twin) wording, both formatted with X's area ``{a}``
+    and another ``{b}``."""
     annotator = annotator_for(kb, {})
     out: list[Place] = []
     for k in range(1, len(annotated.turns)):
@@ -67,9 +80,9 @@ def _area_pairs(annotated: Dialogue, kb: KnowledgeBase, wordings: tuple[str, ...
         if _others_after(annotated, k, domain, row.get("name", "")):
             continue
         other = next(a for a in AREAS[:4] if a != area)
-        for wording in wordings:
-            out.append(({k - 1: f"{_said(user.utterance)} {wording.format(a=area, b=other)}"},
-                        {k - 1: f"{_said(user.utterance)} {wording.format(a=other, b=area)}"}))  # fmt: skip
+        said = _said(user.utterance)
+        for fault, twin in wordings:
+            out.append(({k - 1: f"{said} {fault.format(a=area, b=other)}"}, {k - 1: f"{said} {twin.format(a=area, b=other)}"}))
     return out
 
 
@@ -93,4 +106,5 @@ def rather_day(annotated: Dialogue, kb: KnowledgeBase) -> list[Place]:
 
 
 #: The choosers by pair kind (their rules: the module doc).
-CHOOSERS = {"rejected_area": rejected_area, "rather_day": rather_day, "corrected_area": corrected_area}
+CHOOSERS = {"rejected_area": rejected_area, "rather_day": rather_day, "corrected_area": corrected_area,
+            "third_party_area": third_party_area}
