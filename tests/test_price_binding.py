@@ -46,6 +46,7 @@ def domains_of(utterance: str, speaker: str, active: str, slot: str) -> list[str
     ("The restaurant is booked . I need the hotel to be in the cheap price range .", "restaurant", "hotel"),
     ("The hotel near the restaurant has to be expensive .", "restaurant", "hotel"),
     ("A taxi from the restaurant , please . It should be cheap .", "hotel", "hotel"),  # a pronoun: the context
+    ("The hotel comes first , then I will ask about a restaurant in the cheap price range .", "hotel", "restaurant"),
 ])  # fmt: skip
 def test_a_price_word_is_of_the_noun_it_is_said_of(utterance: str, active: str, domain: str) -> None:
     assert domains_of(utterance, "user", active, "pricerange") == [domain]

@@ -118,6 +118,9 @@ ATTRIBUTIVE_FILLERS = frozenset({"priced", "-", "star", "stars", "and", ",", "ra
 COPULAS = frozenset({"is", "be", "are", "'s", "was", "were", "am", "being"})
 DEGREE_WORDS = frozenset({"in", "the", "a", "an", "on", "of", "really", "very", "quite", "fairly", "relatively",
                           "rather", "somewhat", "definitely", "preferably", "ideally", "also", "still", "more"})
+#: The prepositions of a phrase that says a value of the noun right before it ("a restaurant *in*
+#: the east", "a hotel *in* the cheap price range", "a guesthouse *on* the north side").
+PLACE_PREPOSITIONS = frozenset({"in", "on"})
 AUXILIARIES = frozenset({"should", "must", "will", "would", "can", "could", "to", "has", "have", "had", "needs", "need",
                          "ought", "got", "might", "may", "'ll", "'d", "shall", "also", "definitely", "really",
                          "ideally", "preferably", "ll", "d", "better", "itself", "themselves", "too"})

@@ -22,6 +22,7 @@ from csp_check.annotate.lexicon import (
     DEGREE_WORDS,
     DEPARTURE_CUES,
     DESTINATION_CUES,
+    PLACE_PREPOSITIONS,
     REFERENCE_DETERMINERS,
     REFERENCE_WORDS,
     SENTENCE_END,
@@ -98,6 +99,8 @@ def bound_domain(doc, start: int, end: int, nouns: dict[int, tuple[str, bool]], 
     - Attributive: a domain noun right after the value, with only other values (tokens
       ``values``), numbers and :data:`ATTRIBUTIVE_FILLERS` between ("a cheap restaurant", "a
       moderately priced 4 star guesthouse", "a taxi from the hotel to a cheap restaurant").
+    - Postnominal: the value in a phrase right after a domain noun ("a restaurant in the east", "a
+      hotel in the moderate price range").
     - Predicative: the value after a copula (:data:`COPULAS`, past :data:`DEGREE_WORDS` such as
       "in the", "really"): the subject is the nearest domain noun before the copula and its
       auxiliaries in the same sentence that is no reference point ("the restaurant for us should
@@ -115,6 +118,8 @@ def bound_domain(doc, start: int, end: int, nouns: dict[int, tuple[str, bool]], 
     j = start - 1
     while j >= 0 and doc[j].lower_ in DEGREE_WORDS:
         j -= 1
+    if j >= 0 and j < start - 1 and doc[j + 1].lower_ in PLACE_PREPOSITIONS and j in nouns and nouns[j][0]:
+        return nouns[j][0]  # "a restaurant in the east", "a hotel in the moderate price range"
     if j < 0 or doc[j].lower_ not in COPULAS:
         return None
     j -= 1

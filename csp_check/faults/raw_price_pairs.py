@@ -12,7 +12,8 @@ Reading rules (what each pair writes):
   the twin the same sentence with D and O swapped (W is of O's noun: nothing is said of D's
   price). One place per wording, each a rule of English binding an adjective to its noun:
   attributive ("a taxi from the O to a W D", "a W D close to the O") and predicative, the subject
-  of the copula ("the O can wait ; the D we pick has to be W", "a O , and a D which is W").
+  of the copula ("the O can wait ; the D we pick has to be W", "a O , and a D which is W"), and
+  postnominal ("… then I will ask about a D in the W price range").
 - ``withdrawn_price`` — the same turn and offer, D's request having no price before: the fault
   adds "I want the D to be W ." (C5), the twin that and a withdrawal of the price in a sentence
   of its own whose words name the slot ("… On second thought , the price is not important .",
@@ -40,7 +41,8 @@ BEFORE_NOUN = {"cheap": "cheap", "moderate": "moderately priced", "expensive": "
 BINDINGS = ("I will also want a taxi from the {o} to a {w} {d} later .",
             "Please find me a {w} {d} close to the {o} .",
             "The {o} can wait ; the {d} we pick has to be {p} .",
-            "After that I need a {o} , and a {d} which is {p} .")  # fmt: skip
+            "After that I need a {o} , and a {d} which is {p} .",
+            "The {o} comes first , then I will ask about a {d} in the {p} price range .")  # fmt: skip
 WITHDRAWALS = ("On second thought , the price is not important .", "Actually , forget about the price .",
                "To be honest , I 'm not too fussed about the price .")
 #: A price for one domain and a relaxation of the price for the other (the fault's price is D's).
