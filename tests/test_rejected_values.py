@@ -19,7 +19,13 @@ from csp_check.annotate import annotate
 from csp_check.annotate.annotator import annotator_for
 from csp_check.annotate.belief import user_acts
 from csp_check.annotate.memory import Memory
-from csp_check.faults.raw_rejection_pairs import corrected_area, rather_day, rejected_area, third_party_area
+from csp_check.faults.raw_rejection_pairs import (
+    corrected_area,
+    rather_day,
+    rejected_area,
+    rejected_stars,
+    third_party_area,
+)
 from csp_check.models import Dialogue, Turn
 from csp_check.pipeline import check_dialogue
 from csp_check.readers.kb import load_kb
@@ -48,6 +54,8 @@ def kb():  # type: ignore[no-untyped-def]
     ("My meeting in town is on Wednesday .", "train", []),
     ("My wife and I need a cheap room .", "hotel", [("pricerange", "cheap")]),  # the clause asks
     ("My trip is on Wednesday .", "train", [("day", "wednesday")]),  # the request's own noun
+    ("I want something rated 2 stars rather than 4 stars .", "hotel", [("stars", "2")]),
+    ("It should be rated 3 stars , not 4 stars .", "hotel", [("stars", "3")]),
 ])  # fmt: skip
 def test_a_rejected_value_is_no_request(utterance: str, active: str, asked: list[tuple[str, str]]) -> None:
     acts, _ = annotator_for(kb(), {}).acts_in_context(utterance, "user", Memory(active=active))
@@ -87,6 +95,7 @@ def certain(dialogue: Dialogue, edits: dict[int, str]) -> bool:
     (rather_day, "PMUL1345"), (rather_day, "PMUL4711"),
     (corrected_area, "MUL0036"), (corrected_area, "MUL0107"), (corrected_area, "MUL0635"),
     (third_party_area, "MUL0036"), (third_party_area, "MUL0107"), (third_party_area, "MUL0635"),
+    (rejected_stars, "MUL0036"), (rejected_stars, "MUL0046"), (rejected_stars, "MUL0051"),
 ])  # fmt: skip
 def test_rejection_pairs(pairs, dialogue_id: str) -> None:  # type: ignore[no-untyped-def]
     assert half_of(dialogue_id) == "work"

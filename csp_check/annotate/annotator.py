@@ -256,7 +256,8 @@ class Annotator:
             found.append(Found(start, end, domain, column, value))
         found = [f for f in found if f.start not in qualified and f.end - 1 not in qualified]
         found += flags(doc, speaker, self.columns)
-        found += stars(doc, self.columns)
+        found += [f for f in stars(doc, self.columns)  # "3 stars rather than 4 stars": the 4 is rejected
+                  if speaker != "user" or not negated(doc, f.start, 6, USER_NEGATIONS)]  # fmt: skip
         found += trip_ids(doc, found, self.columns)
         if speaker == "system":
             found += codes(doc, found, context, self.code_forms)

@@ -11,6 +11,10 @@ Reading rules (what each pair writes):
   another of its entities (the twin's area would filter that claim too): the fault adds a sentence asking for another area
   B and rejecting A ("I would like the B rather than the A .", "The A wo n't work for me , the B
   please ."; C5: X is in A), the twin the same with A and B swapped (A asked, B rejected).
+- ``rejected_stars`` — a user turn whose hotel request has no star rating before a system turn
+  offering one hotel X of s stars that writes no rating, no later turn counting hotels or naming
+  another: the fault asks for another rating t and rejects s ("I want a t star place rather than
+  a s star one .", "Rated t stars instead of s stars , please ."; C5), the twin swaps s and t.
 - ``corrected_area`` — the same places: the fault asks for A and then corrects it to B ("I need
   it in the A . Sorry , I meant the B .", "The A , no wait , the B please ."; C5), the twin asks
   for B and corrects it to A (the value the user settles on is the request).
@@ -34,6 +38,7 @@ Edits = dict[int, str]
 Place = tuple[Edits, Edits]
 REJECTING = ("I would like the {b} rather than the {a} .", "The {a} wo n't work for me , the {b} please .")
 CORRECTING = ("I need it in the {a} . Sorry , I meant the {b} .", "The {a} , no wait , the {b} please .")
+REJECTING_STARS = ("I want a {b} star place rather than a {a} star one .", "Rated {b} stars instead of {a} stars , please .")
 #: (fault, twin): a value of someone else's, then asked for (the fault) or not (the twin).
 THIRD_PARTY = [("My cousin works in the {b} , so I want to be in the {b} as well .",
                 "My cousin works in the {b} , so I will see him tomorrow ."),
@@ -62,6 +67,27 @@ def corrected_area(annotated: Dialogue, kb: KnowledgeBase) -> list[Place]:
 
 def third_party_area(annotated: Dialogue, kb: KnowledgeBase) -> list[Place]:
     return _area_pairs(annotated, kb, THIRD_PARTY)
+
+
+def rejected_stars(annotated: Dialogue, kb: KnowledgeBase) -> list[Place]:
+    annotator = annotator_for(kb, {})
+    ratings = sorted({e.get("stars", "") for e in kb.tables["hotel"].entities} - {""}) if "hotel" in kb.tables else []
+    out: list[Place] = []
+    for k in range(1, len(annotated.turns)):
+        turn, user = annotated.turns[k], annotated.turns[k - 1]
+        domain, _, row = offered_entity(annotator, turn)
+        stars = (row or {}).get("stars", "")
+        if domain != "hotel" or row is None or stars not in ratings or user.speaker != "user":
+            continue
+        if "stars" in user.state.get("hotel", {}) or any(a.slot == "stars" for a in turn.acts):
+            continue
+        if _others_after(annotated, k, domain, row.get("name", "")):
+            continue
+        other = next(r for r in ratings if r != stars)
+        said = _said(user.utterance)
+        for wording in REJECTING_STARS:
+            out.append(({k - 1: f"{said} {wording.format(a=stars, b=other)}"}, {k - 1: f"{said} {wording.format(a=other, b=stars)}"}))
+    return out
 
 
 def _area_pairs(annotated: Dialogue, kb: KnowledgeBase, wordings: list[tuple[str, str]]) -> list[Place]:
@@ -107,4 +133,4 @@ def rather_day(annotated: Dialogue, kb: KnowledgeBase) -> list[Place]:
 
 #: The choosers by pair kind (their rules: the module doc).
 CHOOSERS = {"rejected_area": rejected_area, "rather_day": rather_day, "corrected_area": corrected_area,
-            "third_party_area": third_party_area}
+            "third_party_area": third_party_area, "rejected_stars": rejected_stars}
