@@ -61,6 +61,12 @@ def test_a_sentence_naming_no_domain_is_about_the_one_under_discussion() -> None
 
 
 @needs_multiwoz
+def test_a_later_sentences_value_is_no_antecedent() -> None:
+    said = "Great , I like that it is in the east . Can you also help me find a museum ?"
+    assert domains_of(said, "user", "hotel", "area") == ["hotel"]  # "museum" comes later
+
+
+@needs_multiwoz
 def test_a_word_inside_an_address_names_no_domain() -> None:
     said = "Caffe uno is italian and is expensive . The address is 32 Bridge Street City Centre ."
     assert domains_of(said, "system", "hotel", "pricerange") == ["restaurant"]  # "Bridge" is a hotel's name

@@ -21,6 +21,7 @@ from csp_check.annotate.belief import user_acts
 from csp_check.annotate.memory import Memory
 from csp_check.faults.raw_rejection_pairs import (
     corrected_area,
+    pronoun_switch,
     rather_day,
     rejected_area,
     rejected_stars,
@@ -96,6 +97,7 @@ def certain(dialogue: Dialogue, edits: dict[int, str]) -> bool:
     (corrected_area, "MUL0036"), (corrected_area, "MUL0107"), (corrected_area, "MUL0635"),
     (third_party_area, "MUL0036"), (third_party_area, "MUL0107"), (third_party_area, "MUL0635"),
     (rejected_stars, "MUL0036"), (rejected_stars, "MUL0046"), (rejected_stars, "MUL0051"),
+    (pronoun_switch, "MUL1341"), (pronoun_switch, "PMUL3544"),
 ])  # fmt: skip
 def test_rejection_pairs(pairs, dialogue_id: str) -> None:  # type: ignore[no-untyped-def]
     assert half_of(dialogue_id) == "work"

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
+from itertools import accumulate
 from typing import TYPE_CHECKING
 
 from csp_check.annotate.amounts import amounts
@@ -207,20 +208,22 @@ class Annotator:
         mentioned = {d for i, (d, _) in nouns.items() if d and not is_reference(doc, i)}
         lowers = [t.lower_ for t in doc]
         mentioned |= {d for d, words in TOPIC_WORDS.items() if d in self.columns for w in lowers if w in words}
+        sure_at = [(span[0], next(iter(c))[0]) for span, c in candidates.items() if len({d for d, _ in c}) == 1
+                   and not {col for _, col in c} & CONTEXT_COLUMNS and not _inside(span, candidates)]  # fmt: skip
         context = DomainContext(
             mentioned=mentioned,
-            sure={next(iter(c))[0] for span, c in candidates.items() if len({d for d, _ in c}) == 1
-                  and not {col for _, col in c} & CONTEXT_COLUMNS and not _inside(span, candidates)},
+            sure={d for _, d in sure_at},
             active=memory.active,
         )  # fmt: skip
         qualified: set[int] = set()
         places = sum(1 for c in candidates.values() if {col for _, col in c} & {"departure", "destination"})
         found: list[Found] = []
         named_in = sentence_domains(doc, nouns, {d: w for d, w in TOPIC_WORDS.items() if d in self.columns})
+        sentence_of = list(accumulate((t.text in SENTENCE_END for t in doc[:-1]), initial=0))
         for (start, end), options in candidates.items():
             owners = [d for d, _ in options]
             bound = bound_domain(doc, start, end, nouns, value_tokens) if len(set(owners)) > 1 else None
-            local = context.within(named_in(start))
+            local = context.within(named_in(start), {d for at, d in sure_at if sentence_of[at] <= sentence_of[start]})
             domain = bound if bound in owners else local.pick(owners)  # "a taxi to a cheap restaurant"
             assert domain is not None  # options is never empty
             columns = [c for d, c in options if d == domain]

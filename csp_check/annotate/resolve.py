@@ -51,11 +51,13 @@ class DomainContext:
             options = hits or options
         return options[0] if options and (guess or len(options) == 1) else None
 
-    def within(self, mentioned: set[str]) -> DomainContext:
+    def within(self, mentioned: set[str], sure: set[str]) -> DomainContext:
         """This context for one value: the domains its sentence names (:func:`sentence_domains`)
-        in place of the utterance's; with none named, the active domain's — or, with no active
-        domain (a first turn: "Something cheap in the north . I need a hotel ."), the utterance's."""
-        return self if not mentioned and self.active is None else replace(self, mentioned=mentioned)
+        in place of the utterance's, and the domains of the sure values of its own and earlier
+        sentences (``sure``; a later sentence's "museum" is no antecedent of "it is in the east");
+        with none named, the active domain's — or, with no active domain (a first turn:
+        "Something cheap in the north . I need a hotel ."), the utterance's."""
+        return self if not mentioned and self.active is None else replace(self, mentioned=mentioned, sure=sure)
 
 
 def sentence_domains(  # type: ignore[no-untyped-def]

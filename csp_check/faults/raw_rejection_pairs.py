@@ -11,6 +11,11 @@ Reading rules (what each pair writes):
   another of its entities (the twin's area would filter that claim too): the fault adds a sentence asking for another area
   B and rejecting A ("I would like the B rather than the A .", "The A wo n't work for me , the B
   please ."; C5: X is in A), the twin the same with A and B swapped (A asked, B rejected).
+- ``pronoun_switch`` — a system turn offering X (area A), then a user turn about another
+  domain E only (no area of E asked), whose E entity offered later is in another area, no user
+  turn from it on relaxing anything: the twin
+  opens the user turn with "Great , I like that it is in the A ." ("it" is X, said before the
+  turn names E), the fault adds "I would like the E to be in the A as well ." (C5).
 - ``rejected_stars`` — a user turn whose hotel request has no star rating before a system turn
   offering one hotel X of s stars that writes no rating, no later turn counting hotels or naming
   another: the fault asks for another rating t and rejects s ("I want a t star place rather than
@@ -32,6 +37,7 @@ from __future__ import annotations
 from csp_check.annotate.annotator import annotator_for
 from csp_check.annotate.lexicon import ENTITY_COLUMNS
 from csp_check.faults.raw_reading_pairs import AREAS, offered_entity, says_area
+from csp_check.language.certainty import relaxed
 from csp_check.models import ActRole, Dialogue, KnowledgeBase
 
 Edits = dict[int, str]
@@ -90,6 +96,32 @@ def rejected_stars(annotated: Dialogue, kb: KnowledgeBase) -> list[Place]:
     return out
 
 
+def pronoun_switch(annotated: Dialogue, kb: KnowledgeBase) -> list[Place]:
+    annotator = annotator_for(kb, {})
+    out: list[Place] = []
+    for k in range(1, len(annotated.turns) - 2):
+        domain, _, row = offered_entity(annotator, annotated.turns[k])
+        user = annotated.turns[k + 1]
+        area = "centre" if (row or {}).get("area") in ("centre", "center") else (row or {}).get("area", "")
+        spoken = {a.domain for a in user.acts if a.span is not None}
+        if row is None or area not in AREAS or user.speaker != "user" or len(spoken) != 1 or domain in spoken:
+            continue
+        other = next(iter(spoken))
+        if other not in ("restaurant", "hotel", "attraction") or "area" in user.state.get(other, {}):
+            continue
+        later = next((offered_entity(annotator, t) for t in annotated.turns[k + 2 :] if offered_entity(annotator, t)[0] == other), None)
+        there = "centre" if (later or ("", "", {}))[2] and later[2].get("area") in ("centre", "center") else ((later or ("", "", None))[2] or {}).get("area", "")
+        if later is None or there not in AREAS or there == area:
+            continue
+        if any(relaxed(t.utterance) for t in annotated.turns[k + 1 :] if t.speaker == "user"):
+            continue  # the dialogue lifts a filter later: the fault's area may be lifted too
+        comment = f"Great , I like that it is in the {area} ."
+        out.append(({k + 1: f"{comment} {user.utterance} I would like the {other} to be in the {area} as well ."},
+                    {k + 1: f"{comment} {user.utterance}"}))  # fmt: skip
+        break
+    return out
+
+
 def _area_pairs(annotated: Dialogue, kb: KnowledgeBase, wordings: list[tuple[str, str]]) -> list[Place]:
     """Per place (module doc) and per (fault, twin) wording, both formatted with X's area ``{a}``
     and another ``{b}``."""
@@ -133,4 +165,4 @@ def rather_day(annotated: Dialogue, kb: KnowledgeBase) -> list[Place]:
 
 #: The choosers by pair kind (their rules: the module doc).
 CHOOSERS = {"rejected_area": rejected_area, "rather_day": rather_day, "corrected_area": corrected_area,
-            "third_party_area": third_party_area, "rejected_stars": rejected_stars}
+            "third_party_area": third_party_area, "rejected_stars": rejected_stars, "pronoun_switch": pronoun_switch}
