@@ -46,8 +46,10 @@ when it is the time of a trip ("TR0397 leaves at 15:17"), not a bound restated (
 
 **Roles and the request.** User values are ``inform`` and update the belief state (entity names
 excepted; naming an entity makes the request that entity's values). Not a request: a negated
-value ("I don't want a guesthouse"), one offered as an alternative to the domain noun ("a hotel
-or guesthouse"), a ranking ("the most expensive one"), a cuisine qualified by a word no value
+value ("I don't want a guesthouse", "rather than the east"; "I'd rather travel on Tuesday" asks)
+or a rejected one ("the east won't work for me"), one said in a clause about someone else's ("my
+sister lives in the north"), one a later value of the slot corrects ("the east . Sorry , I meant
+the north"), one offered as an alternative to the domain noun ("a hotel or guesthouse"), a ranking ("the most expensive one"), a cuisine qualified by a word no value
 has ("South Indian", "Latin American"), or a word of a people's shape no value has in a turn
 asking for a place to eat ("I haven't had eritrean in forever"; the request is then *unread*). "The same area / price
 range as the hotel", "the same day" add an implicit inform (no span) with the value set before.
