@@ -21,6 +21,7 @@ from csp_check.annotate.belief import user_acts
 from csp_check.annotate.memory import Memory
 from csp_check.faults.raw_rejection_pairs import (
     corrected_area,
+    negated_same,
     pronoun_switch,
     rather_day,
     rejected_area,
@@ -33,6 +34,7 @@ from csp_check.readers.kb import load_kb
 from csp_check.score.split import half_of
 
 PAPER = ["C1", "C2", "C3", "C4", "C5", "C6"]
+NEGATED_SAME = ("MUL2587", "PMUL2617", "PMUL2970")
 
 
 @cache
@@ -57,6 +59,7 @@ def kb():  # type: ignore[no-untyped-def]
     ("My trip is on Wednesday .", "train", [("day", "wednesday")]),  # the request's own noun
     ("I want something rated 2 stars rather than 4 stars .", "hotel", [("stars", "2")]),
     ("It should be rated 3 stars , not 4 stars .", "hotel", [("stars", "3")]),
+    ("I need a restaurant . It does n't have to be in the same area as the hotel .", "restaurant", []),
 ])  # fmt: skip
 def test_a_rejected_value_is_no_request(utterance: str, active: str, asked: list[tuple[str, str]]) -> None:
     acts, _ = annotator_for(kb(), {}).acts_in_context(utterance, "user", Memory(active=active))
@@ -98,6 +101,7 @@ def certain(dialogue: Dialogue, edits: dict[int, str]) -> bool:
     (third_party_area, "MUL0036"), (third_party_area, "MUL0107"), (third_party_area, "MUL0635"),
     (rejected_stars, "MUL0036"), (rejected_stars, "MUL0046"), (rejected_stars, "MUL0051"),
     (pronoun_switch, "MUL1341"), (pronoun_switch, "PMUL3544"),
+    *((negated_same, d) for d in NEGATED_SAME),
 ])  # fmt: skip
 def test_rejection_pairs(pairs, dialogue_id: str) -> None:  # type: ignore[no-untyped-def]
     assert half_of(dialogue_id) == "work"

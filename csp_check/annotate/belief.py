@@ -20,6 +20,8 @@ from csp_check.language.cues import corrected
 from csp_check.language.normalize import fold_aligned, normalize
 from csp_check.models import ActRole, DialogueAct
 
+#: A negation in the clause before a "same …" phrase ("it does n't have to be in the same area").
+NEGATED_BEFORE = re.compile(r"(?:\bnot|n't|\bnever|\bno need)\b[^.,;!?]*$")
 #: A trip bound and the other one.
 OTHER_BOUND = {"leaveAt": "arriveBy", "arriveBy": "leaveAt"}
 
@@ -127,10 +129,13 @@ def same_as_before(annotator: Annotator, utterance: str, acts: list[DialogueAct]
     day named), as an implicit inform of the domain the utterance is about. When the entities of
     that domain named so far differ in that slot, the antecedent is not single: the inform is a
     guess (``doubt``); so too when that domain's request has another value there (the restaurant
-    the user asked for in the centre, the one named last in the south)."""
+    the user asked for in the centre, the one named last in the south). A negated one ("it
+    needn't be in the same area as the hotel") asks nothing."""
     out = []
     text = fold_aligned(utterance).lower()
     for match in SAME.finditer(text):
+        if NEGATED_BEFORE.search(text[: match.start()]):
+            continue  # "it needn't be in the same area as the hotel", "not in the same area": no value asked
         slot = SAME_SLOT[match.group(1)]
         target = _about(annotator, text[: match.start()], acts, memory, slot)
         if target is None or any(a.domain == target and a.slot == slot for a in acts):

@@ -16,6 +16,10 @@ Reading rules (what each pair writes):
   turn from it on relaxing anything: the twin
   opens the user turn with "Great , I like that it is in the A ." ("it" is X, said before the
   turn names E), the fault adds "I would like the E to be in the A as well ." (C5).
+- ``negated_same`` — the places of ``rejected_area`` where an entity Y of another domain, in an
+  area B other than A, was offered before: the fault adds "It has to be in the same area as the
+  <Y's domain> ." (C5: X is not in B), the twin "It does n't have to be in the same area as the
+  <Y's domain> ." (a negated "same area" asks nothing).
 - ``rejected_stars`` — a user turn whose hotel request has no star rating before a system turn
   offering one hotel X of s stars that writes no rating, no later turn counting hotels or naming
   another: the fault asks for another rating t and rejects s ("I want a t star place rather than
@@ -122,6 +126,33 @@ def pronoun_switch(annotated: Dialogue, kb: KnowledgeBase) -> list[Place]:
     return out
 
 
+def negated_same(annotated: Dialogue, kb: KnowledgeBase) -> list[Place]:
+    annotator = annotator_for(kb, {})
+    out: list[Place] = []
+    for k in range(1, len(annotated.turns)):
+        turn, user = annotated.turns[k], annotated.turns[k - 1]
+        domain, _, row = offered_entity(annotator, turn)
+        area = "centre" if (row or {}).get("area") in ("centre", "center") else (row or {}).get("area", "")
+        if row is None or domain not in ("restaurant", "hotel", "attraction") or area not in AREAS:
+            continue
+        if user.speaker != "user" or "area" in user.state.get(domain, {}) or says_area(turn, domain):
+            continue
+        if _others_after(annotated, k, domain, row.get("name", "")):
+            continue
+        earlier = [offered_entity(annotator, t) for t in annotated.turns[: k - 1]]
+        before = [(d, r) for d, _, r in earlier if r is not None and d != domain and d in ("restaurant", "hotel", "attraction")]
+        if not before:
+            continue
+        other, that = before[-1]
+        there = "centre" if that.get("area") in ("centre", "center") else that.get("area", "")
+        if there not in AREAS or there == area:
+            continue
+        said = _said(user.utterance)
+        out.append(({k - 1: f"{said} It has to be in the same area as the {other} ."},
+                    {k - 1: f"{said} It does n't have to be in the same area as the {other} ."}))  # fmt: skip
+    return out
+
+
 def _area_pairs(annotated: Dialogue, kb: KnowledgeBase, wordings: list[tuple[str, str]]) -> list[Place]:
     """Per place (module doc) and per (fault, twin) wording, both formatted with X's area ``{a}``
     and another ``{b}``."""
@@ -165,4 +196,5 @@ def rather_day(annotated: Dialogue, kb: KnowledgeBase) -> list[Place]:
 
 #: The choosers by pair kind (their rules: the module doc).
 CHOOSERS = {"rejected_area": rejected_area, "rather_day": rather_day, "corrected_area": corrected_area,
-            "third_party_area": third_party_area, "rejected_stars": rejected_stars, "pronoun_switch": pronoun_switch}
+            "third_party_area": third_party_area, "rejected_stars": rejected_stars, "pronoun_switch": pronoun_switch,
+            "negated_same": negated_same}
