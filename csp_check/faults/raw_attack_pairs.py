@@ -51,7 +51,7 @@ from __future__ import annotations
 
 from csp_check.annotate.annotator import annotator_for
 from csp_check.annotate.lexicon import BOUND_COLUMNS, ENTITY_COLUMNS
-from csp_check.faults.raw_reading_pairs import offered_entity, says_area
+from csp_check.faults.raw_reading_pairs import ended, offered_entity, says_area
 from csp_check.models import ActRole, Dialogue, KnowledgeBase
 
 Edits = dict[int, str]
@@ -60,11 +60,6 @@ Place = tuple[Edits, Edits]
 INVENTED = {"restaurant": ("Bluebell Kitchen", "The Saffron Table", "Riverside Bistro"),
             "hotel": ("Willowbrook Lodge", "Cityview House", "The Granta Inn"),
             "attraction": ("Marlowe Gallery", "The Fenland Collection", "Cherrywood Gardens")}  # fmt: skip
-
-
-def _ended(utterance: str) -> str:
-    """``utterance`` ending a sentence (" ." added where it ends none), so a sentence can follow."""
-    return utterance if utterance.rstrip()[-1:] in ".!?" else f"{utterance} ."
 
 
 def invented_name(annotated: Dialogue, kb: KnowledgeBase) -> list[Place]:
@@ -79,7 +74,7 @@ def invented_name(annotated: Dialogue, kb: KnowledgeBase) -> list[Place]:
             continue
         real = row["name"].title()
         area = "centre" if row["area"] in ("centre", "center") else row["area"]
-        said = _ended(turn.utterance)
+        said = ended(turn.utterance)
         out.append(({k: f"{said} {fake} is a nice place in the {area} ."}, {k: f"{said} {real} is a nice place in the {area} ."}))
         out.append(({k: f"{said} I recommend {fake} ."}, {k: f"{said} I recommend {real} ."}))
     return out
@@ -149,7 +144,7 @@ def another_entity(annotated: Dialogue, kb: KnowledgeBase) -> list[Place]:
         if any(a.slot == "stars" and a.span is not None for a in turn.acts):
             continue
         other = next((r for r in ratings if r != row["stars"]), None)
-        said = _ended(turn.utterance)
+        said = ended(turn.utterance)
         if other is not None:
             out.append(({k: f"{said} It is a {other} star {row['type']} ."}, {k: f"{said} There is also a {other} star {row['type']} ."}))
     return out
@@ -165,7 +160,7 @@ def cheaper_switch(annotated: Dialogue, kb: KnowledgeBase) -> list[Place]:
             continue
         if user.speaker != "user" or any(a.slot == "pricerange" for a in user.acts):
             continue
-        said, noun = _ended(user.utterance), f"The {domain}"
+        said, noun = ended(user.utterance), f"The {domain}"
         out.append(({k - 1: f"{said} {noun} should be expensive ."},
                     {k - 1: f"{said} {noun} should be expensive . Actually , is there anything cheaper ?"}))
     return out
@@ -182,7 +177,7 @@ def not_a_denial(annotated: Dialogue, kb: KnowledgeBase) -> list[Place]:
         domain, _, row = offered_entity(annotator, turn)
         if row is None or domain not in PLURALS or not row.get("area") or says_area(turn, domain):
             continue
-        said, area = _ended(turn.utterance), "centre" if row["area"] in ("centre", "center") else row["area"]
+        said, area = ended(turn.utterance), "centre" if row["area"] in ("centre", "center") else row["area"]
         fault = f"{said} Sorry , there are no {PLURALS[domain]} in the {area} ."
         out.append(({k: fault}, {k: f"{said} Nothing beats {row['name'].title()} in the {area} !"}))
         out.append(({k: fault}, {k: f"{said} No problem ! Any {PLURALS[domain]} in the {area} can be booked for you ."}))

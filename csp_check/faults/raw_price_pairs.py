@@ -28,7 +28,7 @@ Reading rules (what each pair writes):
 from __future__ import annotations
 
 from csp_check.annotate.annotator import annotator_for
-from csp_check.faults.raw_reading_pairs import offered_entity
+from csp_check.faults.raw_reading_pairs import ended, offered_entity
 from csp_check.models import Dialogue, KnowledgeBase
 
 Edits = dict[int, str]
@@ -70,14 +70,10 @@ def _place(annotated: Dialogue, kb: KnowledgeBase, fresh: bool = False) -> list[
     return out
 
 
-def _said(utterance: str) -> str:
-    return utterance if utterance.rstrip()[-1:] in ".!?" else f"{utterance} ."
-
-
 def price_noun(annotated: Dialogue, kb: KnowledgeBase) -> list[Place]:
     out: list[Place] = []
     for k, domain, other, wrong in _place(annotated, kb):
-        said = _said(annotated.turns[k].utterance)
+        said = ended(annotated.turns[k].utterance)
         for wording in BINDINGS:
             fault = wording.format(d=domain, o=other, w=BEFORE_NOUN[wrong], p=wrong)
             twin = wording.format(d=other, o=domain, w=BEFORE_NOUN[wrong], p=wrong)
@@ -88,7 +84,7 @@ def price_noun(annotated: Dialogue, kb: KnowledgeBase) -> list[Place]:
 def withdrawn_price(annotated: Dialogue, kb: KnowledgeBase) -> list[Place]:
     out: list[Place] = []
     for k, domain, _, wrong in _place(annotated, kb, fresh=True):
-        said = f"{_said(annotated.turns[k].utterance)} I want the {domain} to be {wrong} ."
+        said = f"{ended(annotated.turns[k].utterance)} I want the {domain} to be {wrong} ."
         out += [({k: said}, {k: f"{said} {withdrawal}"}) for withdrawal in WITHDRAWALS]
     return out
 
@@ -96,7 +92,7 @@ def withdrawn_price(annotated: Dialogue, kb: KnowledgeBase) -> list[Place]:
 def relaxed_elsewhere(annotated: Dialogue, kb: KnowledgeBase) -> list[Place]:
     out: list[Place] = []
     for k, domain, other, wrong in _place(annotated, kb):
-        said = _said(annotated.turns[k].utterance)
+        said = ended(annotated.turns[k].utterance)
         for wording in ELSEWHERE:
             out.append(({k: f"{said} {wording.format(d=domain, o=other, w=wrong)}"},
                         {k: f"{said} {wording.format(d=other, o=domain, w=wrong)}"}))  # fmt: skip

@@ -63,8 +63,14 @@ def says_area(turn, domain: str) -> bool:  # type: ignore[no-untyped-def]
     return any(a.domain == domain and a.slot == "area" and a.span is not None for a in turn.acts)
 
 
-def _area_word(area: str) -> str:
+def area_word(area: str) -> str:
+    """How a pair writes a KB area ("center" as "centre")."""
     return "centre" if area in ("centre", "center") else area
+
+
+def ended(utterance: str) -> str:
+    """``utterance`` ending a sentence (" ." added where it ends none), so a sentence can follow."""
+    return utterance if utterance.rstrip()[-1:] in ".!?" else f"{utterance} ."
 
 
 def booking_failure(annotated: Dialogue, kb: KnowledgeBase) -> list[Place]:
@@ -74,7 +80,7 @@ def booking_failure(annotated: Dialogue, kb: KnowledgeBase) -> list[Place]:
         domain, _, row = offered_entity(annotator, turn)
         if row is None or domain not in ("restaurant", "hotel") or not row.get("area") or says_area(turn, domain):
             continue
-        area = f"{_area_word(row['area'])} of town"
+        area = f"{area_word(row['area'])} of town"
         fault = f"{turn.utterance} Sorry , there are no {PLURALS[domain]} in the {area} ."
         twin = f"{turn.utterance} I 'm sorry , booking was unsuccessful : there are no {PLURALS[domain]} available in the {area} ."
         out.append(({k: fault}, {k: twin}))
@@ -148,7 +154,7 @@ def street_area(annotated: Dialogue, kb: KnowledgeBase) -> list[Place]:
     out = []
     for k, turn in enumerate(annotated.turns):
         domain, _, row = offered_entity(annotator, turn)
-        if row is None or _area_word(row.get("area", "")) not in AREAS or says_area(turn, domain):
+        if row is None or area_word(row.get("area", "")) not in AREAS or says_area(turn, domain):
             continue
         other = next(a for a in AREAS[:4] if a != row["area"])
         out.append(({k: f"{turn.utterance} It is in the {other} ."}, {k: f"{turn.utterance} It is on {other.title()} Road ."}))
@@ -186,7 +192,7 @@ def fallback(annotated: Dialogue, kb: KnowledgeBase) -> list[Place]:
     for k in range(1, len(annotated.turns)):
         domain, _, row = offered_entity(annotator, annotated.turns[k])
         user = annotated.turns[k - 1]
-        area = _area_word((row or {}).get("area", ""))
+        area = area_word((row or {}).get("area", ""))
         if row is None or user.speaker != "user" or area not in AREAS or "area" in user.state.get(domain, {}):
             continue
         other = next(a for a in AREAS[:4] if a != area)

@@ -40,7 +40,7 @@ from __future__ import annotations
 
 from csp_check.annotate.annotator import annotator_for
 from csp_check.annotate.lexicon import ENTITY_COLUMNS
-from csp_check.faults.raw_reading_pairs import AREAS, offered_entity, says_area
+from csp_check.faults.raw_reading_pairs import AREAS, area_word, ended, offered_entity, says_area
 from csp_check.language.certainty import relaxed
 from csp_check.models import ActRole, Dialogue, KnowledgeBase
 
@@ -53,11 +53,9 @@ REJECTING_STARS = ("I want a {b} star place rather than a {a} star one .", "Rate
 THIRD_PARTY = [("My cousin works in the {b} , so I want to be in the {b} as well .",
                 "My cousin works in the {b} , so I will see him tomorrow ."),
                ("Our friends live in the {b} . I need it in the {b} .", "Our friends live in the {b} .")]
+#: The domains whose offered entity a pair edits around.
+OFFERED = ("restaurant", "hotel", "attraction")
 DAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
-
-
-def _said(utterance: str) -> str:
-    return utterance if utterance.rstrip()[-1:] in ".!?" else f"{utterance} ."
 
 
 def _others_after(annotated: Dialogue, k: int, domain: str, name: str) -> bool:
@@ -94,7 +92,7 @@ def rejected_stars(annotated: Dialogue, kb: KnowledgeBase) -> list[Place]:
         if _others_after(annotated, k, domain, row.get("name", "")):
             continue
         other = next(r for r in ratings if r != stars)
-        said = _said(user.utterance)
+        said = ended(user.utterance)
         for wording in REJECTING_STARS:
             out.append(({k - 1: f"{said} {wording.format(a=stars, b=other)}"}, {k - 1: f"{said} {wording.format(a=other, b=stars)}"}))
     return out
@@ -106,16 +104,16 @@ def pronoun_switch(annotated: Dialogue, kb: KnowledgeBase) -> list[Place]:
     for k in range(1, len(annotated.turns) - 2):
         domain, _, row = offered_entity(annotator, annotated.turns[k])
         user = annotated.turns[k + 1]
-        area = "centre" if (row or {}).get("area") in ("centre", "center") else (row or {}).get("area", "")
+        area = area_word((row or {}).get("area", ""))
         spoken = {a.domain for a in user.acts if a.span is not None}
         if row is None or area not in AREAS or user.speaker != "user" or len(spoken) != 1 or domain in spoken:
             continue
         other = next(iter(spoken))
-        if other not in ("restaurant", "hotel", "attraction") or "area" in user.state.get(other, {}):
+        if other not in OFFERED or "area" in user.state.get(other, {}):
             continue
-        later = next((offered_entity(annotator, t) for t in annotated.turns[k + 2 :] if offered_entity(annotator, t)[0] == other), None)
-        there = "centre" if (later or ("", "", {}))[2] and later[2].get("area") in ("centre", "center") else ((later or ("", "", None))[2] or {}).get("area", "")
-        if later is None or there not in AREAS or there == area:
+        later = next((r for t in annotated.turns[k + 2 :] for d, _, r in [offered_entity(annotator, t)] if d == other), None)
+        there = area_word((later or {}).get("area", ""))
+        if there not in AREAS or there == area:
             continue
         if any(relaxed(t.utterance) for t in annotated.turns[k + 1 :] if t.speaker == "user"):
             continue  # the dialogue lifts a filter later: the fault's area may be lifted too
@@ -129,49 +127,48 @@ def pronoun_switch(annotated: Dialogue, kb: KnowledgeBase) -> list[Place]:
 def negated_same(annotated: Dialogue, kb: KnowledgeBase) -> list[Place]:
     annotator = annotator_for(kb, {})
     out: list[Place] = []
-    for k in range(1, len(annotated.turns)):
-        turn, user = annotated.turns[k], annotated.turns[k - 1]
-        domain, _, row = offered_entity(annotator, turn)
-        area = "centre" if (row or {}).get("area") in ("centre", "center") else (row or {}).get("area", "")
-        if row is None or domain not in ("restaurant", "hotel", "attraction") or area not in AREAS:
-            continue
-        if user.speaker != "user" or "area" in user.state.get(domain, {}) or says_area(turn, domain):
-            continue
-        if _others_after(annotated, k, domain, row.get("name", "")):
-            continue
+    for k, domain, area in _area_places(annotated, kb):
         earlier = [offered_entity(annotator, t) for t in annotated.turns[: k - 1]]
-        before = [(d, r) for d, _, r in earlier if r is not None and d != domain and d in ("restaurant", "hotel", "attraction")]
+        before = [(d, r) for d, _, r in earlier if r is not None and d != domain and d in OFFERED]
         if not before:
             continue
         other, that = before[-1]
-        there = "centre" if that.get("area") in ("centre", "center") else that.get("area", "")
-        if there not in AREAS or there == area:
+        if area_word(that.get("area", "")) not in AREAS or area_word(that["area"]) == area:
             continue
-        said = _said(user.utterance)
+        said = ended(annotated.turns[k - 1].utterance)
         out.append(({k - 1: f"{said} It has to be in the same area as the {other} ."},
                     {k - 1: f"{said} It does n't have to be in the same area as the {other} ."}))  # fmt: skip
     return out
 
 
 def _area_pairs(annotated: Dialogue, kb: KnowledgeBase, wordings: list[tuple[str, str]]) -> list[Place]:
-    """Per place (module doc) and per (fault, twin) wording, both formatted with X's area ``{a}``
-    and another ``{b}``."""
-    annotator = annotator_for(kb, {})
+    """Per place (:func:`_area_places`) and per (fault, twin) wording, both formatted with X's area
+    ``{a}`` and another ``{b}``."""
     out: list[Place] = []
+    for k, _, area in _area_places(annotated, kb):
+        other = next(a for a in AREAS[:4] if a != area)
+        said = ended(annotated.turns[k - 1].utterance)
+        for fault, twin in wordings:
+            out.append(({k - 1: f"{said} {fault.format(a=area, b=other)}"}, {k - 1: f"{said} {twin.format(a=area, b=other)}"}))
+    return out
+
+
+def _area_places(annotated: Dialogue, kb: KnowledgeBase) -> list[tuple[int, str, str]]:
+    """``(k, domain, area)`` of each system turn k offering one restaurant, hotel or attraction X
+    in ``area``, writing no area of it, after a user turn whose request has no area, no turn from
+    k on counting that domain or naming another of its entities (``rejected_area``'s places)."""
+    annotator = annotator_for(kb, {})
+    out = []
     for k in range(1, len(annotated.turns)):
         turn, user = annotated.turns[k], annotated.turns[k - 1]
         domain, _, row = offered_entity(annotator, turn)
-        area = "centre" if (row or {}).get("area") in ("centre", "center") else (row or {}).get("area", "")
-        if row is None or domain not in ("restaurant", "hotel", "attraction") or area not in AREAS:
+        area = area_word((row or {}).get("area", ""))
+        if row is None or domain not in OFFERED or area not in AREAS:
             continue
         if user.speaker != "user" or "area" in user.state.get(domain, {}) or says_area(turn, domain):
             continue
-        if _others_after(annotated, k, domain, row.get("name", "")):
-            continue
-        other = next(a for a in AREAS[:4] if a != area)
-        said = _said(user.utterance)
-        for fault, twin in wordings:
-            out.append(({k - 1: f"{said} {fault.format(a=area, b=other)}"}, {k - 1: f"{said} {twin.format(a=area, b=other)}"}))
+        if not _others_after(annotated, k, domain, row.get("name", "")):
+            out.append((k, domain, area))
     return out
 
 
@@ -189,8 +186,8 @@ def rather_day(annotated: Dialogue, kb: KnowledgeBase) -> list[Place]:
         if "day" in user.state.get("train", {}) or any(a.slot == "day" for a in turn.acts):
             continue
         other = DAYS[(DAYS.index(day) + 1) % 7]
-        out.append(({k - 1: f"{_said(user.utterance)} I 'd rather travel on {other.title()} ."},
-                    {k - 1: f"{_said(user.utterance)} I 'd rather travel on {day.title()} ."}))
+        out.append(({k - 1: f"{ended(user.utterance)} I 'd rather travel on {other.title()} ."},
+                    {k - 1: f"{ended(user.utterance)} I 'd rather travel on {day.title()} ."}))
     return out
 
 
