@@ -218,8 +218,8 @@ class Annotator:
         qualified: set[int] = set()
         places = sum(1 for c in candidates.values() if {col for _, col in c} & {"departure", "destination"})
         found: list[Found] = []
-        named_in = sentence_domains(doc, nouns, {d: w for d, w in TOPIC_WORDS.items() if d in self.columns})
-        sentence_of = list(accumulate((t.text in SENTENCE_END for t in doc[:-1]), initial=0))
+        sentence_of = list(accumulate((t.text in SENTENCE_END for t in doc[:-1]), initial=0))  # token → its sentence
+        named_in = sentence_domains(doc, nouns, {d: w for d, w in TOPIC_WORDS.items() if d in self.columns}, sentence_of)
         for (start, end), options in candidates.items():
             owners = [d for d, _ in options]
             bound = bound_domain(doc, start, end, nouns, value_tokens) if len(set(owners)) > 1 else None

@@ -61,18 +61,15 @@ class DomainContext:
 
 
 def sentence_domains(  # type: ignore[no-untyped-def]
-    doc, nouns: dict[int, tuple[str, bool]], topics: dict[str, tuple[str, ...]]
+    doc, nouns: dict[int, tuple[str, bool]], topics: dict[str, tuple[str, ...]], sentence: list[int]
 ) -> Callable[[int], set[str]]:
     """For a token, the domains that decide its value's domain: those its sentence names (domain
     nouns that are no reference point, :data:`~csp_check.annotate.lexicon.TOPIC_WORDS` ``topics``);
     a sentence naming none is about what the nearest earlier sentence of the utterance names
     ("I need a hotel . It should be in the north ."), and with none before it nothing (``set()``:
     the active domain decides, :meth:`DomainContext.within`; "I would like it in the north . Also
-    a taxi from the hotel to a restaurant ." is about the hotel under discussion)."""
-    sentence, k = [], 0
-    for tok in doc:
-        sentence.append(k)
-        k += tok.text in SENTENCE_END
+    a taxi from the hotel to a restaurant ." is about the hotel under discussion). ``sentence``:
+    token → the index of its sentence in the utterance."""
     named: dict[int, set[str]] = {}
     for i, (domain, _) in nouns.items():
         if domain and not is_reference(doc, i):
