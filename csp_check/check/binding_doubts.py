@@ -6,6 +6,7 @@ whose module docstring states them ("Reading rules"). Each rule is
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from itertools import combinations
 
 from csp_check.check.reading import KB_FAMILIES, claim_of, excused, filters_of, rest_holds, said_after, utterance
@@ -183,9 +184,7 @@ def other_domain_kind(ctx, constraint: Constraint, family: str, scope: list[Vari
     said = normalize("".join(chars))
     said = " " + " ".join((re.sub(r"[^\w\s'&-]", " ", said) if worded else said).split()) + " "  # "trains ," too
     squashed = said.replace(" ", "")
-    kinds = _kinds(ctx)
-    for d in ctx.profile.domain_search if worded else ():  # a domain names itself ("restaurants", "trains")
-        kinds.setdefault(d, set())  # though the dialogue has no kind of it
+    kinds = _kinds(ctx, ctx.profile.domain_search if worded else ())  # "restaurants", "trains" name their domain
     mine = any(_names(k, said, squashed) for k in kinds.get(domain, set()) | {domain})
     other = next((d for d, ks in kinds.items() if d != domain and any(_names(k, said, squashed) for k in ks | {d})), None)
     return f"the sentence names a {other} kind, not a {domain} one" if other and not mine else None
@@ -201,10 +200,7 @@ def filter_of_another_domain(ctx, constraint: Constraint, family: str, scope: li
     kind after "as the", "near the" ("the same price range as the hotel") is a reference point."""
     if family not in KB_FAMILIES:
         return None
-    kinds = _kinds(ctx)
-    domains = {t.split("|")[0] for t in ctx.kbs} | set(ctx.dialogue.domains) | set(ctx.profile.state_slots or ())
-    for domain in domains:  # a domain names itself ("hotel", "restaurant") though the dialogue has no kind of it
-        kinds.setdefault(domain, set())
+    kinds = _kinds(ctx, {t.split("|")[0] for t in ctx.kbs} | set(ctx.dialogue.domains) | set(ctx.profile.state_slots or ()))
     for v in filters_of(constraint, scope):
         if v.span is None or v.speaker != "user":
             continue
@@ -233,9 +229,8 @@ def lifted_later(ctx, constraint: Constraint, scope: list[Variable], claim_turn:
     filters = filters_of(constraint, scope)
     first = min((v.turn for v in filters), default=claim_turn)
     slots = {v.slot for v in filters if ctx.assignment.get(v.name) != "dontcare"}  # a dontcare: relaxed already
-    kinds = _kinds(ctx)
-    for domain in {t.split("|")[0] for t in ctx.kbs} | set(ctx.dialogue.domains) | set(ctx.profile.domain_search) | {v.domain for v in filters}:
-        kinds.setdefault(domain, set())  # a domain names itself ("hotel", "restaurant"), though the dialogue has no kind of it
+    kinds = _kinds(ctx, {t.split("|")[0] for t in ctx.kbs} | set(ctx.dialogue.domains) | set(ctx.profile.domain_search)
+                   | {v.domain for v in filters})  # fmt: skip
     for turn in ctx.dialogue.turns[first:claim_turn]:
         for reason, said, at in words.relaxations(turn.utterance) if turn.speaker == "user" else ():
             named = words.slots_named(said) or words.slots_named(ctx.dialogue.turns[turn.index - 1].utterance if turn.index else "")
@@ -276,9 +271,11 @@ def _kind_after(kinds: dict[str, set[str]], domain: str, after: str) -> str | No
     return _other_kind(kinds, domain, m.group(1)) if m else None
 
 
-def _kinds(ctx) -> dict[str, set[str]]:
+def _kinds(ctx, named: Iterable[str] = ()) -> dict[str, set[str]]:
     """domain → its kinds: the values V(domain.kind column) of the dialogue's CSP (the profile's kind
-    column), less those the domain's KB table never has ("hotel" annotated as a restaurant's type)."""
+    column), less those the domain's KB table never has ("hotel" annotated as a restaurant's type);
+    each domain of ``named`` too, with no kinds, though the dialogue has none of it (a domain
+    names itself: "hotel", "restaurants")."""
     column = ctx.profile.kind_column
     out: dict[str, set[str]] = {}
     for slot_type, values in ctx.csp.domains.items():
@@ -287,6 +284,8 @@ def _kinds(ctx) -> dict[str, set[str]]:
             rows = ctx.kbs.get(domain)
             known = {str(e.get(column)) for e in rows} if rows else None
             out[domain] = {v for v in values if v and v != "dontcare" and (known is None or v in known)}
+    for domain in named:
+        out.setdefault(domain, set())
     return out
 
 
