@@ -8,27 +8,17 @@ The pairs are csp_check.faults.raw_price_pairs's on work-half MultiWOZ val dialo
 
 from __future__ import annotations
 
-from functools import cache
-
 import pytest
-from support.data import MULTIWOZ_DB, MULTIWOZ_VAL, needs_multiwoz, needs_multiwoz_val
+from support.data import needs_multiwoz, needs_multiwoz_val
+from support.rawval import PAPER, certain, edited, kb, raw_val
 
 from csp_check.annotate import annotate
 from csp_check.annotate.annotator import annotator_for
 from csp_check.annotate.memory import Memory
 from csp_check.faults.raw_price_pairs import price_noun, relaxed_elsewhere, withdrawn_price
 from csp_check.language.certainty import relaxations
-from csp_check.models import Dialogue, Turn
 from csp_check.pipeline import check_dialogue
-from csp_check.readers.kb import load_kb
 from csp_check.score.split import half_of
-
-PAPER = ["C1", "C2", "C3", "C4", "C5", "C6"]
-
-
-@cache
-def kb():  # type: ignore[no-untyped-def]
-    return load_kb(MULTIWOZ_DB)
 
 
 def domains_of(utterance: str, speaker: str, active: str, slot: str) -> list[str]:
@@ -83,33 +73,12 @@ def test_each_relaxation_of_a_turn_is_read() -> None:
     assert [said for _, said, _ in relaxations("Come to think of it , any star rating will do .")] == ["any star rating"]
 
 
-@cache
-def raw(dialogue_id: str) -> Dialogue:
-    import json
-    import zipfile
-
-    with zipfile.ZipFile(MULTIWOZ_VAL) as z:
-        member = next(n for n in z.namelist() if n.endswith(".json"))
-        log = json.loads(z.read(member))[dialogue_id]["log"]
-    return Dialogue(id=dialogue_id, turns=[Turn(index=k, speaker="user" if k % 2 == 0 else "system",
-                                                utterance=" ".join(t["text"].split())) for k, t in enumerate(log)])  # fmt: skip
-
-
-def edited(dialogue: Dialogue, edits: dict[int, str]) -> Dialogue:
-    turns = [Turn(index=t.index, speaker=t.speaker, utterance=edits.get(t.index, t.utterance)) for t in dialogue.turns]
-    return Dialogue(id=dialogue.id, turns=turns)
-
-
-def certain(dialogue: Dialogue) -> bool:
-    return any(v.certain for v in check_dialogue(dialogue, kb(), PAPER).violations)
-
-
 @needs_multiwoz_val
 @pytest.mark.parametrize("dialogue_id", ["MUL0287", "MUL0317", "MUL0338", "MUL0610"])
 @pytest.mark.parametrize("pairs", [price_noun, withdrawn_price, relaxed_elsewhere])
 def test_price_pairs(dialogue_id: str, pairs) -> None:  # type: ignore[no-untyped-def]
     assert half_of(dialogue_id) == "work"
-    dialogue = raw(dialogue_id)
+    dialogue = raw_val(dialogue_id)
     assert not certain(dialogue)
     places = pairs(annotate(dialogue, kb()), kb())
     assert places
@@ -122,7 +91,7 @@ def test_price_pairs(dialogue_id: str, pairs) -> None:  # type: ignore[no-untype
 def test_a_value_said_after_a_relaxation_is_asked_anew() -> None:
     """MUL0272 (work half): "I do n't care either way" answers a question on the food and the
     price; a price said in a later sentence of the turn is the request (was read as lifted)."""
-    dialogue = raw("MUL0272")
+    dialogue = raw_val("MUL0272")
     said = dialogue.turns[2].utterance
     assert said.startswith("I do n't care either way")
     fault = edited(dialogue, {2: f"{said} I want the restaurant to be cheap ."})  # Bedouin is expensive

@@ -6,33 +6,20 @@ them; the twin was flagged certain (C2/C5 against 'expensive') before."""
 
 from __future__ import annotations
 
-import json
-import zipfile
-from functools import cache
-
 import pytest
-from support.data import MULTIWOZ_DB, MULTIWOZ_VAL, needs_multiwoz_val
+from support.data import needs_multiwoz_val
+from support.rawval import PAPER, kb, val_log
 
 from csp_check.models import Dialogue, Turn
 from csp_check.pipeline import check_dialogue
-from csp_check.readers.kb import load_kb
 from csp_check.score.split import half_of
 
 pytestmark = needs_multiwoz_val
-PAPER = ["C1", "C2", "C3", "C4", "C5", "C6"]
-
-
-@cache
-def log(dialogue_id: str) -> list[dict]:
-    with zipfile.ZipFile(MULTIWOZ_VAL) as z:
-        member = next(n for n in z.namelist() if n.endswith(".json"))
-        data = json.loads(z.read(member))
-    return (data.get(dialogue_id) or data[dialogue_id + ".json"])["log"]
 
 
 def raw(dialogue_id: str, turn: int, old: str, new: str) -> Dialogue:
     """The val dialogue as raw text (no annotation), ``old`` replaced by ``new`` in turn ``turn``."""
-    texts = [t["text"] for t in log(dialogue_id)]
+    texts = [t["text"] for t in val_log(dialogue_id)]
     assert old in texts[turn]
     texts[turn] = texts[turn].replace(old, new)
     return Dialogue(id=dialogue_id, turns=[Turn(index=k, speaker="user" if k % 2 == 0 else "system", utterance=text)
@@ -48,9 +35,8 @@ SWITCH = " Actually , is there anything cheaper ?"
 ])
 def test_anything_cheaper_lifts_the_nearest_domains_price(dialogue_id: str, turn: int, end: str) -> None:
     assert half_of(dialogue_id) == "work"
-    kb = load_kb(MULTIWOZ_DB)
-    fault = check_dialogue(raw(dialogue_id, turn, end, end + SAID), kb, PAPER)
-    twin = check_dialogue(raw(dialogue_id, turn, end, end + SAID + SWITCH), kb, PAPER)
+    fault = check_dialogue(raw(dialogue_id, turn, end, end + SAID), kb(), PAPER)
+    twin = check_dialogue(raw(dialogue_id, turn, end, end + SAID + SWITCH), kb(), PAPER)
 
     assert any(v.certain and "expensive" in v.message for v in fault.violations)
     assert not any(v.certain for v in twin.violations)

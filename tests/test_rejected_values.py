@@ -8,12 +8,9 @@ were missed before: the rejected value read as a second value asked, "rather" as
 
 from __future__ import annotations
 
-import json
-import zipfile
-from functools import cache
-
 import pytest
-from support.data import MULTIWOZ_DB, MULTIWOZ_VAL, needs_multiwoz, needs_multiwoz_val
+from support.data import needs_multiwoz, needs_multiwoz_val
+from support.rawval import certain, edited, kb, raw_val
 
 from csp_check.annotate import annotate
 from csp_check.annotate.annotator import annotator_for
@@ -28,18 +25,9 @@ from csp_check.faults.raw_rejection_pairs import (
     rejected_stars,
     third_party_area,
 )
-from csp_check.models import Dialogue, Turn
-from csp_check.pipeline import check_dialogue
-from csp_check.readers.kb import load_kb
 from csp_check.score.split import half_of
 
-PAPER = ["C1", "C2", "C3", "C4", "C5", "C6"]
 NEGATED_SAME = ("MUL2587", "PMUL2617", "PMUL2970")
-
-
-@cache
-def kb():  # type: ignore[no-untyped-def]
-    return load_kb(MULTIWOZ_DB)
 
 
 @needs_multiwoz
@@ -79,20 +67,6 @@ def test_the_value_a_correction_settles_on_is_the_request(utterance: str, state:
     assert user_acts(annotator, utterance, acts, memory)[1] == {"hotel": state}
 
 
-@cache
-def raw(dialogue_id: str) -> Dialogue:
-    with zipfile.ZipFile(MULTIWOZ_VAL) as z:
-        member = next(n for n in z.namelist() if n.endswith(".json"))
-        log = json.loads(z.read(member))[dialogue_id]["log"]
-    return Dialogue(id=dialogue_id, turns=[Turn(index=k, speaker="user" if k % 2 == 0 else "system",
-                                                utterance=" ".join(t["text"].split())) for k, t in enumerate(log)])  # fmt: skip
-
-
-def certain(dialogue: Dialogue, edits: dict[int, str]) -> bool:
-    turns = [Turn(index=t.index, speaker=t.speaker, utterance=edits.get(t.index, t.utterance)) for t in dialogue.turns]
-    return any(v.certain for v in check_dialogue(Dialogue(id=dialogue.id, turns=turns), kb(), PAPER).violations)
-
-
 @needs_multiwoz_val
 @pytest.mark.parametrize(("pairs", "dialogue_id"), [
     (rejected_area, "MUL0036"), (rejected_area, "MUL0107"), (rejected_area, "MUL0635"),
@@ -105,10 +79,10 @@ def certain(dialogue: Dialogue, edits: dict[int, str]) -> bool:
 ])  # fmt: skip
 def test_rejection_pairs(pairs, dialogue_id: str) -> None:  # type: ignore[no-untyped-def]
     assert half_of(dialogue_id) == "work"
-    dialogue = raw(dialogue_id)
-    assert not certain(dialogue, {})
+    dialogue = raw_val(dialogue_id)
+    assert not certain(dialogue)
     places = pairs(annotate(dialogue, kb()), kb())
     assert places
     for fault, twin in places:
-        assert certain(dialogue, fault), fault
-        assert not certain(dialogue, twin), twin
+        assert certain(edited(dialogue, fault)), fault
+        assert not certain(edited(dialogue, twin)), twin
