@@ -167,6 +167,22 @@ def test_the_plan_read_in_order_is_the_corpus(tmp_path: Path) -> None:
     assert items_of(x for s in shards for x in read_shard(s)) == expected
 
 
+
+@needs_sgd
+def test_a_split_of_many_files_per_worker_is_sent_file_by_file() -> None:
+    from csp_check.readers import read_dialogues
+    from csp_check.run.shards import WHOLE_FILES_PER_JOB, plan, read_shard
+
+    files = sorted(SGD_DEV.glob("dialogues_*.json"))
+    assert len(files) >= WHOLE_FILES_PER_JOB  # the shared dev split: 1 worker sends its files whole
+    whole = list(plan([SGD_DEV], jobs=1))
+    assert [(s.path, s.window) for s in whole] == [(str(f), None) for f in files]
+    windowed = list(plan([SGD_DEV], jobs=len(files) // WHOLE_FILES_PER_JOB + 1))
+    assert len(windowed) > len(files) and all(s.window is not None for s in windowed)
+    ids = [(d.source, d.id) for d in read_dialogues([SGD_DEV])]
+    assert [(d.source, d.id) for s in whole for d in read_shard(s)] == ids
+    assert [(d.source, d.id) for s in windowed for d in read_shard(s)] == ids
+
 # -- the same reports serial, with --jobs 2 and on Ray ----------------------------------------
 
 

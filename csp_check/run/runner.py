@@ -13,7 +13,8 @@ Guarantees, whatever the input:
   ``FILE: dialogue ID: internal error: Type: message``. The run goes on either way.
 - Memory does not grow with the corpus: dialogues are streamed. With ``jobs > 1`` (or
   ``engine="ray"``) each worker reads and parses its own shard (:mod:`csp_check.run.shards`: a
-  window of at most ``chunk_size`` whole dialogues of an SGD file; inputs of other formats are
+  window of at most ``chunk_size`` whole dialogues of an SGD file, or a whole file of a split
+  of many small files (SGD's own: ~128 dialogues); inputs of other formats are
   read here and sent in chunks of ``chunk_size``), at most ``2 * jobs`` are in flight, and this
   process holds no SGD dialogue and only the reports of the units in flight; the reports are
   the serial run's, in its order.
@@ -171,7 +172,8 @@ def validate(
     ``engine``: ``local`` (worker processes on this machine) or ``ray`` (Ray tasks on a local
     Ray started on demand with ``jobs`` CPUs, or on the cluster at ``ray_address``; needs the
     extra ``csp-check[ray]``). With ``jobs > 1`` or Ray, workers read and parse their own shard
-    of the input (:mod:`csp_check.run.shards`: a window of whole dialogues of an SGD file; other
+    of the input (:mod:`csp_check.run.shards`: a window of whole dialogues of an SGD file, or a
+    whole file of a split of many; other
     formats are read here and sent in chunks); with ``skip``, local workers get the dialogues read here (the skipped ones are not
     checked), and Ray checks whole shards and leaves the skipped reports out.
 
@@ -199,10 +201,11 @@ def validate(
     skip = Counter((canonical_source(source), key) for (source, key), n in (skip or {}).items() for _ in range(n)) or skip
     if engine == "ray":
         backend: ShardBackend = RayShards(settings, jobs, ray_address, check_shard, _unchecked)  # raises UsageError
-        reports = _sharded(plan(paths, fmt, split, max_items=chunk_size), backend, chunk_size)
+        reports = _sharded(plan(paths, fmt, split, max_items=chunk_size, jobs=jobs), backend, chunk_size)
         return _skipping_reports(reports, Counter(skip)) if skip else reports
     if jobs > 1 and not skip:
-        return _sharded(plan(paths, fmt, split, max_items=chunk_size), _ProcessShards(settings, jobs, chunk_size), chunk_size)
+        shards = plan(paths, fmt, split, max_items=chunk_size, jobs=jobs)
+        return _sharded(shards, _ProcessShards(settings, jobs, chunk_size), chunk_size)
     items = load_corpus(paths, fmt, kb, split)
     if skip:
         items = _skipping(items, Counter(skip))

@@ -50,24 +50,33 @@ class Shard:
 #: worker busy to the end of a run and to get the first reports soon, large enough that a
 #: shard's overhead (a task, a pickle) stays small.
 SHARD_BYTES = 512 << 10
+#: A split with at least this many ``dialogues_*.json`` files per worker has its files of at
+#: most :data:`WHOLE_FILE_BYTES` sent whole (SGD's own: ~128 dialogues, 1.8-3.1 MB each): the
+#: files keep the workers busy to the end, and the parent does not scan them for windows (a
+#: scan decodes every item: on the 2 cores of SGD train, a tenth of the run's CPU beside the
+#: workers).
+WHOLE_FILES_PER_JOB = 4
+WHOLE_FILE_BYTES = 4 << 20
 
 
 def plan(
     paths: Iterable[str | Path], fmt: str = "auto", split: str | None = None, window_bytes: int = SHARD_BYTES,
-    max_items: int | None = 32,
+    max_items: int | None = 32, jobs: int | None = None,
 ) -> Iterator[Shard]:
     """The shards of ``paths``, in input order (see the module docstring).
 
     An SGD split folder or file (``--format auto`` or ``sgd``, no ``split``) becomes one shard
     per window of about ``window_bytes`` and at most ``max_items`` whole dialogues of each
     ``dialogues_*.json`` file (found by a streaming scan,
-    :func:`~csp_check.readers.json_stream.json_windows`). Every other path is one shard read whole
+    :func:`~csp_check.readers.json_stream.json_windows`); with ``jobs`` workers, a split of at
+    least :data:`WHOLE_FILES_PER_JOB` files per worker sends each file of at most
+    :data:`WHOLE_FILE_BYTES` whole instead. Every other path is one shard read whole
     (its errors, a missing path or an unknown format, come from reading it).
     """
     for raw in paths:
         path = Path(raw)
         if split is None and fmt in ("auto", "sgd") and _is_sgd(path):
-            yield from _sgd_shards(path, window_bytes, max_items)
+            yield from _sgd_shards(path, window_bytes, max_items, jobs)
         else:
             yield Shard("*", str(path), fmt=fmt, split=split)
 
@@ -82,16 +91,24 @@ def _is_sgd(path: Path) -> bool:
         return False
 
 
-def _sgd_shards(path: Path, window_bytes: int, max_items: int | None) -> Iterator[Shard]:
+def _sgd_shards(path: Path, window_bytes: int, max_items: int | None, jobs: int | None) -> Iterator[Shard]:
 
     first = True
     files, empty = sgd.split_files(path)
     sgd.warn_empty(empty)  # said once, here, where the run is planned
+    whole = jobs is not None and len(files) >= WHOLE_FILES_PER_JOB * jobs
     for file in files:
-        windows = _lazy_windows(file, window_bytes, max_items)
+        windows: Iterable[Window | None] = [None] if whole and _size(file) <= WHOLE_FILE_BYTES else _lazy_windows(file, window_bytes, max_items)
         for window in windows:
             yield Shard(sgd.NAME, str(file), window, first)
             first = False
+
+
+def _size(file: Path) -> float:
+    try:
+        return file.stat().st_size
+    except OSError:  # reading it says why
+        return float("inf")
 
 
 def _lazy_windows(file: Path, window_bytes: int, max_items: int | None) -> Iterator[Window | None]:
