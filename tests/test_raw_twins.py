@@ -104,6 +104,21 @@ def test_a_count_of_the_turns_own_values_has_no_asked_column_pair(raw) -> None: 
     assert raw_pair(get("PMUL3728"), "asked_column", random.Random(0), kb) is None
 
 
+
+@needs_multiwoz_val
+def test_the_asked_column_fault_restates_the_column_the_twin_asks_it(raw) -> None:  # type: ignore[no-untyped-def]
+    """MUL0046 turn 7 counts hotels the user asked expensive with wifi: the fault's number (the
+    count without the price) is said "in the expensive price range", a claim of the whole search;
+    the twin asks the price instead. A count that only leaves the price unsaid may be of the
+    search before it, so that is no fault of the pair."""
+    get, kb = raw
+    fault, twin = raw_pair(get("MUL0046"), "asked_column", random.Random(0), kb)  # type: ignore[misc]
+    changed = [k for k, (a, b) in enumerate(zip(fault.turns, twin.turns)) if a.utterance != b.utterance]
+    assert changed == [7]
+    assert "32 hotels that meet those criteria in the expensive price range ." in fault.turns[7].utterance
+    assert twin.turns[7].utterance.endswith("Do you have a preference on price range ?")
+    assert "expensive" not in twin.turns[7].utterance
+
 @needs_multiwoz_val
 def test_an_area_is_added_or_denied_only_where_the_turn_gives_none(raw) -> None:  # type: ignore[no-untyped-def]
     """MUL0013 turn 7: "… might I suggest Mahal of Cambridge ? It 's located in the centre area .": a fault

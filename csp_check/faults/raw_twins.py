@@ -16,7 +16,10 @@ it would make the turn say two):
 - ``asked_column`` — a count whose search holds a column of the request the count's sentence does
   not write: the number becomes the KB's count without that column; the twin asks that column in
   the same turn ("What day would you like ?": the count is of the search without it), the fault
-  does not (C6 against the full search).
+  restates the column's value in the count's clause ("… in the cheap price range"), which makes
+  the number a claim of the full search; a fault is written only where the number fits no search
+  left by lifting the filters its turn still does not restate (C6; a count that merely leaves a
+  filter unsaid may be of the search before it, and is for review).
 - ``negated_value`` — after a system turn offering one entity with an area: the fault adds "It is
   in the <another area> ." (false of the entity: C5); the twin adds "It is not in the <another
   area> ." — a value right after a negation may be the value denied: read with a doubt, never
@@ -55,10 +58,11 @@ from csp_check.annotate.lexicon import BOUND_COLUMNS, ENTITY_COLUMNS
 from csp_check.faults.raw_attack_pairs import CHOOSERS as ATTACK_PAIRS
 from csp_check.faults.raw_price_pairs import CHOOSERS as PRICE_PAIRS
 from csp_check.faults.raw_reading_pairs import CHOOSERS as SECOND_READING_PAIRS
-from csp_check.faults.raw_reading_pairs import says_area
+from csp_check.faults.raw_reading_pairs import area_word, says_area
 from csp_check.faults.raw_rejection_pairs import CHOOSERS as REJECTION_PAIRS
 from csp_check.faults.wording import amount_text
-from csp_check.models import ActRole, Dialogue, KnowledgeBase
+from csp_check.language import certainty as words
+from csp_check.models import ActRole, Dialogue, KnowledgeBase, Span
 
 PairKind = Literal["denied_thing", "frequency", "asked_column", "negated_value", "denied_pair", "booking_failure",
                    "train_time", "unread_food", "price_range", "street_area", "part_count", "fallback",
@@ -77,6 +81,9 @@ PLURALS = {"restaurant": "restaurants", "hotel": "hotels", "attraction": "attrac
 QUESTIONS = {"day": "What day would you like ?", "pricerange": "Do you have a preference on price range ?",
              "area": "Which area would you like ?", "food": "Any particular food type in mind ?",
              "stars": "What star rating would you like ?"}  # fmt: skip
+#: How the fault of ``asked_column`` restates each column in the count's clause.
+RESTATED = {"day": "on {v}", "pricerange": "in the {v} price range", "area": "in the {v} of town",
+            "food": "that serve {v} food", "stars": "with a {v} star rating"}  # fmt: skip
 
 
 def raw_pair(dialogue: Dialogue, kind: PairKind, rng: random.Random, kb: KnowledgeBase) -> tuple[Dialogue, Dialogue] | None:
@@ -182,9 +189,17 @@ def _asked_column(annotated: Dialogue, kb: KnowledgeBase) -> list[tuple[int, str
             full = annotator.count(a.domain, filters)  # type: ignore[attr-defined]
             if sure != possible or sure < 2 or full[0] <= sure <= full[1]:
                 continue
+            unsaid = sorted(set(filters) - said - {column})
+            lifted = [{s: v for s, v in filters.items() if s not in group} for group in [[u] for u in unsaid] + [unsaid]]
+            if any(annotator.count(a.domain, f)[0] <= sure <= annotator.count(a.domain, f)[1] for f in lifted if f):  # type: ignore[attr-defined]
+                continue  # the restated number would fit a search still unsaid: no sure fault
             text = turn.utterance
             counted = text[: a.span.start] + amount_text(sure, text[a.span.start : a.span.end]) + text[a.span.end :]  # type: ignore[attr-defined]
-            out.append((k, counted, f"{counted} {QUESTIONS[column]}"))
+            shift = len(counted) - len(text)
+            start, end = words.clause(counted, Span(start=a.span.start, end=a.span.end + shift))  # type: ignore[attr-defined]
+            at = start + len(counted[start:end].rstrip(" .,!?;:"))
+            restated = f"{counted[:at]} {RESTATED[column].format(v=area_word(filters[column]))}{counted[at:]}"
+            out.append((k, restated, f"{counted} {QUESTIONS[column]}"))
             break
     return out
 
