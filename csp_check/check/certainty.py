@@ -126,6 +126,8 @@ Reading rules
 - **Coreference across a question or an approximation** (C2): one side asked or approximate.
 - **Lifted between** (C2): a user turn from the user's mention on lifts the slot ("… in the
   north . Actually , anywhere is fine ."): a later value need not restate the first.
+- **The system corrects itself** (C2, C5): a later system turn takes the value back ("Sorry, I
+  made a mistake, … is actually …") with another value of its slot: the earlier is no claim.
 """
 
 from __future__ import annotations
@@ -165,6 +167,7 @@ from csp_check.check.value_doubts import (
     categorical_paraphrase,
     contained_value,
     coreference_unsettled,
+    corrected_by_system,
     fallback_given,
     lifted_between,
     negotiated,
@@ -591,4 +594,5 @@ Rule = Callable[..., str | None]
 RULES: Iterable[Rule] = (doubtful_variable, annotation_defect, other_domain_kind, bound_in_the_turn, claim_unsettled, amount_unsettled, vague_bound, listed_values, full_result, filter_unsettled, filter_of_another_domain,
                          surface_variant, proposed_alternative, binding_unsettled, denied_in_the_turn, requested_time, coreference_unsettled, lifted_between, written_variants, bound_to_another,
                          value_variant, kind_unsettled, twelve_hour, one_turn_two_values, alternative_after_no_result,
-                         contained_value, unread_date, categorical_paraphrase, boolean_scope, negotiated, fallback_given)
+                         contained_value, unread_date, categorical_paraphrase, boolean_scope, negotiated, fallback_given,
+                         corrected_by_system)

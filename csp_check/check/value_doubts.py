@@ -11,6 +11,7 @@ from csp_check.check.evaluate import satisfied
 from csp_check.check.reading import CLOCK, WRITTEN_COLUMNS, excused, near, near_in, stated_anyway, utterance
 from csp_check.families.primitives import DONTCARE
 from csp_check.language import certainty as words
+from csp_check.language.cue_words import SELF_CORRECTION
 from csp_check.language.lexicon import ISO_DATE
 from csp_check.language.normalize import normalize
 from csp_check.models import ActRole, Constraint, Span, Variable, VariableKind
@@ -27,6 +28,46 @@ def one_turn_two_values(ctx, constraint: Constraint, family: str, scope: list[Va
     turn = next((t for (t, _), values in seen.items() if len(values) > 1), None)
     return f"two values of the slot in one turn ({turn}): a correction or alternatives" if turn is not None else None
 
+
+
+def corrected_by_system(ctx, constraint: Constraint, family: str, scope: list[Variable]) -> str | None:
+    """C2, C5: a system value that a later system turn takes back (:data:`SELF_CORRECTION`: "Sorry,
+    I made a mistake, the train ID is actually TR5678") by a value of the same slot said after
+    those words in that turn (of the same domain, or of the slot in a sentence naming the claim's
+    entity, or the entity its turn names: "I made a mistake, The Copper Kettle is actually in the
+    centre" in a turn about attractions): the dialogue corrects its own claim, so the earlier one is no
+    standing claim of the text (the later value is checked as any other). C5: only where the
+    claim holds without the value taken back."""
+    if family not in ("C2", "C5"):
+        return None
+    corrections = [(t.index, m.start()) for t in ctx.dialogue.turns if t.speaker == "system"
+                   for m in SELF_CORRECTION.finditer(t.utterance)][:8]  # fmt: skip
+    if not corrections:
+        return None
+    names = {normalize(str(ctx.assignment.get(v.name))) for v in scope if ctx.profile.names_entity(v.slot)}
+    for v in scope if family == "C2" else [v for v in scope if v.turn == constraint.turn]:
+        if v.speaker != "system" or v.span is None:
+            continue
+        said = ctx.assignment.get(v.name)
+        named = names | {normalize(str(ctx.assignment.get(n.name))) for n in ctx.by_turn.get(v.turn, [])
+                         if n.domain == v.domain and ctx.profile.names_entity(n.slot)}  # fmt: skip
+        for turn, at in corrections:
+            text = ctx.dialogue.turns[turn].utterance
+            later = next((u for u in ctx.by_turn.get(turn, []) if turn > v.turn and u.speaker == "system"
+                          and u.span is not None and u.span.start > at and ctx.assignment.get(u.name) != said
+                          and (u.slot_type == v.slot_type or u.slot == v.slot and _names_one(text, u.span, named))),
+                         None)  # fmt: skip
+            if later is not None and excused(ctx, constraint, [v.name]):
+                return f"turn {turn} takes back {v.slot_type}={said!r} (turn {v.turn}): the system corrects itself"
+    return None
+
+
+def _names_one(text: str, span: Span, names: set[str]) -> bool:
+    """Whether the sentence of ``span`` names one of the entities ``names`` (normalised): a value of
+    the slot said of that entity, whichever domain the reader gave the sentence."""
+    start, end = words.sentence(text, span)
+    said = f" {normalize(text[start:end])} "
+    return any(name and f" {name} " in said for name in names)
 
 #: Words that say a date is meant (a weekday, a month, a day's ordinal, "week", "tomorrow"): an
 #: unread date, not a value of another kind written in a date's place.

@@ -34,12 +34,22 @@ Reading rules (what each pair writes):
   train T (one id of the DB) that runs on day D: the fault adds "I 'd rather travel on E ." (E
   another day: C5), the twin "I 'd rather travel on D ." ("rather" without "than" prefers, it
   negates nothing).
+- ``self_correction`` — a system turn offering one restaurant, hotel or attraction X (area A)
+  that writes no area and names nothing of another domain, and the next system turn, which
+  writes no area, names no entity and books nothing (neither turn naming another domain by its
+  word): both pairs add "It is in the W ." to the offer (W another
+  area, false of X) and end the next system turn with the system's own correction, "I made a
+  mistake , X is actually in the A ." (3 wordings); the fault
+  corrects to a third area V instead (C5: X is not in V). The twin's earlier area is taken back,
+  so no claim stands against it.
 """
 
 from __future__ import annotations
 
+import re
+
 from csp_check.annotate.annotator import annotator_for
-from csp_check.annotate.lexicon import ENTITY_COLUMNS
+from csp_check.annotate.lexicon import DOMAIN_NOUNS, ENTITY_COLUMNS
 from csp_check.faults.raw_reading_pairs import AREAS, area_word, ended, offered_entity, says_area
 from csp_check.language.certainty import relaxed
 from csp_check.models import ActRole, Dialogue, KnowledgeBase
@@ -192,6 +202,45 @@ def rather_day(annotated: Dialogue, kb: KnowledgeBase) -> list[Place]:
 
 
 #: The choosers by pair kind (their rules: the module doc).
+#: Words of a booking's turn ("booked up", "your reservation", "reference number").
+BOOKING = re.compile(r"\b(?:book|reserv|reference)\w*", re.I)
+#: How ``self_correction`` has the system take its area back: X's name, the area that holds now.
+SELF_CORRECTIONS = ("I made a mistake , {x} is actually in the {a} .", "My apologies for the confusion : {x} is in the {a} .",
+                    "Sorry , I gave you the wrong area : {x} is in the {a} .")  # fmt: skip
+
+
+def self_correction(annotated: Dialogue, kb: KnowledgeBase) -> list[Place]:
+    annotator = annotator_for(kb, {})
+    out: list[Place] = []
+    turns = annotated.turns
+    for k, turn in enumerate(turns[:-2]):
+        domain, name, row = offered_entity(annotator, turn)
+        area = area_word((row or {}).get("area", ""))
+        after = turns[k + 2]
+        if domain not in OFFERED or area not in AREAS or says_area(turn, domain) or after.speaker != "system" or says_area(after, domain):
+            continue
+        if any(a.domain != domain for a in turn.acts) or any(a.slot in ENTITY_COLUMNS for a in after.acts):
+            continue  # "It" of a turn naming another domain's entity (a taxi's pick-up) is no sure X
+        if BOOKING.search(after.utterance):
+            continue  # a name in a booking's turn restates the booked entity: no claim of its own
+        if _names_another_domain(turn.utterance, domain) or _names_another_domain(after.utterance, domain):
+            continue  # "It" may be the hotel a taxi picks up at; a train turn's later counts are trains
+        said = next(a.value for a in turn.acts if a.role is ActRole.OFFER and a.canonical == name)
+        wrong, third = [a for a in AREAS if a != area][:2]
+        offer = {k: f"{ended(turn.utterance)} It is in the {wrong} ."}
+        for wording in SELF_CORRECTIONS:
+            out.append(({**offer, k + 2: f"{ended(after.utterance)} {wording.format(x=said, a=third)}"},
+                        {**offer, k + 2: f"{ended(after.utterance)} {wording.format(x=said, a=area)}"}))  # fmt: skip
+    return out
+
+
+def _names_another_domain(utterance: str, domain: str) -> bool:
+    """Whether ``utterance`` names a domain other than ``domain`` by its word ("the hotel", "trains", "a cab")."""
+    said = f" {' '.join(re.findall(r'[a-z]+', utterance.lower()))} "
+    return any(f" {noun} " in said for other, nouns in DOMAIN_NOUNS.items() if other != domain
+               for noun in (other, f"{other}s", *(n for pair in nouns for n in pair)))  # fmt: skip
+
+
 CHOOSERS = {"rejected_area": rejected_area, "rather_day": rather_day, "corrected_area": corrected_area,
             "third_party_area": third_party_area, "rejected_stars": rejected_stars, "pronoun_switch": pronoun_switch,
-            "negated_same": negated_same}
+            "negated_same": negated_same, "self_correction": self_correction}

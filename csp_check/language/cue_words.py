@@ -172,6 +172,15 @@ CORRECTION = re.compile(
     r"\b(?:actually|on second thought|make (?:that|it)|change (?:that|it|this) to|(?:no\s*,?\s*)?wait|rather|"
     r"instead|scratch that|i mean|i meant|my mistake|i got that wrong|correction)\b[^.!?]*$"
 )
+#: Words with which a system takes back what it said before ("Sorry, I made a mistake, the
+#: train ID is actually TR5678", "my apologies for the confusion", "I gave you the wrong
+#: postcode"): a value of the slot said after them, in that turn, replaces the earlier one.
+SELF_CORRECTION = re.compile(
+    r"\b(?:made (?:a|an) (?:mistake|error)|my (?:mistake|bad|error)|i misspoke|i was (?:wrong|mistaken|incorrect)|"
+    r"(?:apologi[sz]e|apologies|sorry) (?:for|about) (?:the|my|that|any) (?:mistake|error|confusion|mix ?-? ?up)|"
+    r"i gave you the wrong|that was (?:wrong|incorrect|a mistake)|i (?:had|got) (?:that|it) wrong|let me correct|"
+    r"correction\s*[:,])", re.I
+)
 #: Words right before a value that say it is the one being replaced: "6 tickets rather than
 #: [one]", "instead of [Monday]", "not just [1]", "no longer [2]", "changed from [4]".
 REPLACED = re.compile(
