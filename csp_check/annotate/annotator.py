@@ -220,9 +220,11 @@ class Annotator:
         found: list[Found] = []
         sentence_of = list(accumulate((t.text in SENTENCE_END for t in doc[:-1]), initial=0))  # token → its sentence
         named_in = sentence_domains(doc, nouns, {d: w for d, w in TOPIC_WORDS.items() if d in self.columns}, sentence_of)
+        names = {end - 1: next(iter(c))[0] for (start, end), c in candidates.items()
+                 if len({d for d, _ in c}) == 1 and all(col in ENTITY_COLUMNS for _, col in c)}  # fmt: skip
         for (start, end), options in candidates.items():
             owners = [d for d, _ in options]
-            bound = bound_domain(doc, start, end, nouns, value_tokens) if len(set(owners)) > 1 else None
+            bound = bound_domain(doc, start, end, nouns, value_tokens, names) if len(set(owners)) > 1 else None
             local = context.within(named_in(start), {d for at, d in sure_at if sentence_of[at] <= sentence_of[start]})
             domain = bound if bound in owners else local.pick(owners)  # "a taxi to a cheap restaurant"
             assert domain is not None  # options is never empty

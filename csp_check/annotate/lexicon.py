@@ -117,7 +117,8 @@ ATTRIBUTIVE_FILLERS = frozenset({"priced", "-", "star", "stars", "and", ",", "ra
 #: a relative pronoun is none: "a restaurant *which* is cheap").
 COPULAS = frozenset({"is", "be", "are", "'s", "was", "were", "am", "being"})
 DEGREE_WORDS = frozenset({"in", "the", "a", "an", "on", "of", "really", "very", "quite", "fairly", "relatively",
-                          "rather", "somewhat", "definitely", "preferably", "ideally", "also", "still", "more"})
+                          "rather", "somewhat", "definitely", "preferably", "ideally", "also", "still", "more",
+                          "actually", "located", "situated"})
 #: The prepositions of a phrase that says a value of the noun right before it ("a restaurant *in*
 #: the east", "a hotel *in* the cheap price range", "a guesthouse *on* the north side").
 PLACE_PREPOSITIONS = frozenset({"in", "on"})

@@ -92,7 +92,8 @@ def is_reference(doc, i: int) -> bool:  # type: ignore[no-untyped-def]
     return j >= 0 and doc[j].lower_ in REFERENCE_WORDS and j < i - 1
 
 
-def bound_domain(doc, start: int, end: int, nouns: dict[int, tuple[str, bool]], values: set[int]) -> str | None:  # type: ignore[no-untyped-def]
+def bound_domain(doc, start: int, end: int, nouns: dict[int, tuple[str, bool]], values: set[int],  # type: ignore[no-untyped-def]
+                 names: dict[int, str] | None = None) -> str | None:
     """The domain of the noun the value at tokens ``start:end`` is said of by syntax, or ``None``.
 
     - Attributive: a domain noun right after the value, with only other values (tokens
@@ -104,7 +105,10 @@ def bound_domain(doc, start: int, end: int, nouns: dict[int, tuple[str, bool]], 
       "in the", "really"): the subject is the nearest domain noun before the copula and its
       auxiliaries in the same sentence that is no reference point ("the restaurant for us should
       be cheap", "a restaurant which is cheap", "the hotel near the museum has to be cheap"); a
-      pronoun right before them ("it should be cheap") leaves the subject to the context.
+      pronoun right before them ("it should be cheap") leaves the subject to the context. A
+      subject that is an entity's name (``names``: its last token → its domain) is of that
+      domain ("Charlie Chan is actually in the south" in a turn about hotels; "a short ride from
+      Allenbell, which is in the east").
 
     ``nouns`` is :meth:`~csp_check.annotate.annotator.Annotator._domain_nouns`'s map (start token
     → (domain or "" for a generic noun, plural)); a generic noun ("place") binds to no domain."""
@@ -126,7 +130,11 @@ def bound_domain(doc, start: int, end: int, nouns: dict[int, tuple[str, bool]], 
         j -= 1
     if j < 0 or doc[j].lower_ in SUBJECT_PRONOUNS:
         return None
+    if names and j in names:
+        return names[j]  # "Charlie Chan is in the south"
     j -= doc[j].lower_ in ("that", "which", "who")  # "a restaurant which is cheap": the noun before it
+    if names and j > 0 and doc[j].text == "," and doc[j + 1].lower_ == "which" and j - 1 in names:
+        return names[j - 1]  # "a short ride from Allenbell , which is in the east"
     for k in range(j, -1, -1):
         if doc[k].text in SENTENCE_END:
             return None

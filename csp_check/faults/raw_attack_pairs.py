@@ -45,13 +45,18 @@ Reading rules (what each pair writes):
   N hotels are g guesthouses and h hotels (both ≥ 1): the fault makes the turn "There are N options
   , all guesthouses ." (C6: g ≠ N), the twin "There are N options : one guesthouse and one hotel ."
   (the kind of a part of the breakdown, not of the total).
+- ``named_area`` — a system turn offering one restaurant, hotel or attraction X (area A) that
+  writes no area, after a system turn that offered Y of another of those domains (area C ≠ A):
+  the twin adds a sentence giving C as Y's ("<Y> is in the <C> .", "It is a short ride from <Y> ,
+  which is in the <C> .", "<Y> is located in the <C> ."), the fault the same with X the subject
+  ("<X> is in the <C> ." …; C5). A value said of a named entity is of that entity's domain.
 """
 
 from __future__ import annotations
 
 from csp_check.annotate.annotator import annotator_for
 from csp_check.annotate.lexicon import BOUND_COLUMNS, ENTITY_COLUMNS
-from csp_check.faults.raw_reading_pairs import ended, offered_entity, says_area
+from csp_check.faults.raw_reading_pairs import AREAS, area_word, ended, offered_entity, says_area
 from csp_check.models import ActRole, Dialogue, KnowledgeBase
 
 Edits = dict[int, str]
@@ -232,7 +237,34 @@ def breakdown_part(annotated: Dialogue, kb: KnowledgeBase) -> list[Place]:
 
 
 #: The choosers by pair kind (their rules: the module doc).
+#: The domains of ``named_area`` and its (twin, fault) wordings: Y's name, X's name, Y's area.
+NAMED_DOMAINS = ("restaurant", "hotel", "attraction")
+NAMED_AREAS = (("{y} is in the {c} .", "{x} is in the {c} ."),
+               ("It is a short ride from {y} , which is in the {c} .", "{x} is in the {c} , a short ride from {y} ."),
+               ("{y} is located in the {c} .", "{x} is located in the {c} ."))  # fmt: skip
+
+
+def named_area(annotated: Dialogue, kb: KnowledgeBase) -> list[Place]:
+    annotator = annotator_for(kb, {})
+    out: list[Place] = []
+    earlier: tuple[str, str, str] | None = None  # (domain, name as said, area) of the last entity offered
+    for k, turn in enumerate(annotated.turns):
+        domain, name, row = offered_entity(annotator, turn)
+        if row is None or domain not in NAMED_DOMAINS:
+            continue
+        said = next(a.value for a in turn.acts if a.role is ActRole.OFFER and a.canonical == name)
+        area = area_word(row.get("area", ""))
+        if earlier is not None and earlier[0] != domain and area in AREAS and earlier[2] != area and not says_area(turn, domain):
+            text = ended(turn.utterance)
+            for twin, fault in NAMED_AREAS:
+                out.append(({k: f"{text} {fault.format(x=said, y=earlier[1], c=earlier[2])}"},
+                            {k: f"{text} {twin.format(x=said, y=earlier[1], c=earlier[2])}"}))  # fmt: skip
+        if area in AREAS:
+            earlier = (domain, str(said), area)
+    return out
+
+
 CHOOSERS = {"invented_name": invented_name, "bare_count": bare_count, "twelve_hour": twelve_hour,
             "address_word": address_word, "another_entity": another_entity,
             "cheaper_switch": cheaper_switch, "not_a_denial": not_a_denial,
-            "referred_denial": referred_denial, "breakdown_part": breakdown_part}
+            "referred_denial": referred_denial, "breakdown_part": breakdown_part, "named_area": named_area}

@@ -33,12 +33,12 @@ it would make the turn say two):
   reading: a failed booking, a time naming a train, an unread cuisine, a price range, a street's
   name, a count of one part, a fallback), which may edit two turns.
 - ``invented_name``, ``bare_count``, ``twelve_hour``, ``address_word``, ``another_entity``,
-  ``cheaper_switch``, ``not_a_denial``, ``referred_denial``, ``breakdown_part`` — the pairs of
+  ``cheaper_switch``, ``not_a_denial``, ``referred_denial``, ``breakdown_part``, ``named_area`` — the pairs of
   :mod:`csp_check.faults.raw_attack_pairs` (an outside attacker's misses and issue 18's third
   reading: a name the DB lacks, a count with no domain noun, a clock time without am / pm, an
   address's words, a value said of another entity, a switch to a cheaper search, praise or a
   negation of another sentence read as a no-result, a denial referring back to a food, the kind
-  of a breakdown's part).
+  of a breakdown's part, an area said of another named entity).
 - ``price_noun``, ``withdrawn_price``, ``relaxed_elsewhere`` — the pairs of
   :mod:`csp_check.faults.raw_price_pairs` (which domain's noun a user's price word is of; a price
   the user withdraws; a relaxation said of another domain).
@@ -69,7 +69,7 @@ from csp_check.models import ActRole, Dialogue, KnowledgeBase, Span
 PairKind = Literal["denied_thing", "frequency", "asked_column", "negated_value", "denied_pair", "booking_failure",
                    "train_time", "unread_food", "price_range", "street_area", "part_count", "fallback",
                    "invented_name", "bare_count", "twelve_hour", "address_word", "another_entity", "cheaper_switch", "not_a_denial", "referred_denial", "breakdown_part",
-                   "price_noun", "withdrawn_price", "relaxed_elsewhere", "rejected_area", "rather_day", "corrected_area", "third_party_area", "rejected_stars", "pronoun_switch", "negated_same", "self_correction"]
+                   "price_noun", "withdrawn_price", "relaxed_elsewhere", "rejected_area", "rather_day", "corrected_area", "third_party_area", "rejected_stars", "pronoun_switch", "negated_same", "self_correction", "named_area"]
 #: The pairs that may edit two turns (:mod:`csp_check.faults.raw_reading_pairs`, :mod:`csp_check.faults.raw_attack_pairs`,
 #: :mod:`csp_check.faults.raw_price_pairs`, :mod:`csp_check.faults.raw_rejection_pairs`).
 READING_PAIRS = {**SECOND_READING_PAIRS, **ATTACK_PAIRS, **PRICE_PAIRS, **REJECTION_PAIRS}
