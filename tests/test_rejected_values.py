@@ -24,6 +24,7 @@ from csp_check.faults.raw_rejection_pairs import (
     rejected_area,
     rejected_stars,
     third_party_area,
+    unfit_offer,
 )
 from csp_check.score.split import half_of
 
@@ -76,6 +77,7 @@ def test_the_value_a_correction_settles_on_is_the_request(utterance: str, state:
     (rejected_stars, "MUL0036"), (rejected_stars, "MUL0046"), (rejected_stars, "MUL0051"),
     (pronoun_switch, "MUL1341"), (pronoun_switch, "PMUL3544"),
     *((negated_same, d) for d in NEGATED_SAME),
+    (unfit_offer, "MUL0036"), (unfit_offer, "MUL0107"), (unfit_offer, "MUL0142"),
 ])  # fmt: skip
 def test_rejection_pairs(pairs, dialogue_id: str) -> None:  # type: ignore[no-untyped-def]
     assert half_of(dialogue_id) == "work"
@@ -86,3 +88,21 @@ def test_rejection_pairs(pairs, dialogue_id: str) -> None:  # type: ignore[no-un
     for fault, twin in places:
         assert certain(edited(dialogue, fault)), fault
         assert not certain(edited(dialogue, twin)), twin
+
+
+@needs_multiwoz_val
+@pytest.mark.parametrize("said", [
+    "a and b guest house does not meet your requirements .",
+    "Cityroomz does n't match what you asked for .",
+    "Cityroomz is not a good match , though .",
+    "Cityroomz is not what you want .",
+])  # fmt: skip
+def test_a_name_the_system_says_does_not_fit_is_no_offer(said: str) -> None:
+    acts = annotator_for(kb(), {}).turn_acts(f"I recommend the Carolina Bed and Breakfast . {said}", "system", active="hotel")
+    assert [a.value.lower() for a in acts if a.slot == "name"] == ["carolina bed and breakfast"]
+
+
+@needs_multiwoz_val
+def test_a_name_the_system_says_fits_is_offered() -> None:
+    acts = annotator_for(kb(), {}).turn_acts("Cityroomz also meets your requirements .", "system", active="hotel")
+    assert [a.value for a in acts if a.slot == "name"] == ["Cityroomz"]

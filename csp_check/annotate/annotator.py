@@ -247,7 +247,7 @@ class Annotator:
                 continue  # "the most expensive one" ranks, it does not ask
             if alternative_to_noun(doc, start, end, nouns):
                 continue  # "a hotel or guesthouse": either will do
-            if speaker == "user" and negated(doc, start, 6, USER_NEGATIONS):
+            if speaker == "user" and negated(doc, start, 6, USER_NEGATIONS, end):
                 continue  # "I don't want a guesthouse": no value asked
             if speaker == "user" and said_of_another(doc, start, nouns):
                 continue  # "my sister lives in the north": a value of her, none asked
@@ -262,7 +262,7 @@ class Annotator:
         found = [f for f in found if f.start not in qualified and f.end - 1 not in qualified]
         found += flags(doc, speaker, self.columns)
         found += [f for f in stars(doc, self.columns)  # "3 stars rather than 4 stars": the 4 is rejected
-                  if speaker != "user" or not negated(doc, f.start, 6, USER_NEGATIONS)]  # fmt: skip
+                  if speaker != "user" or not negated(doc, f.start, 6, USER_NEGATIONS, f.end)]  # fmt: skip
         found += trip_ids(doc, found, self.columns)
         if speaker == "system":
             found += codes(doc, found, context, self.code_forms)
@@ -287,7 +287,7 @@ class Annotator:
         scope = no_result_scope(self.cues, doc, nouns, found) if speaker == "system" else None
         if speaker == "system":  # "neither one is a guesthouse" states no type
             found = [f for f in found if f.amount or (scope is not None and scope[0] <= f.start < scope[1])
-                     or f.slot in FLAG_WORDS or not negated(doc, f.start, 4)]  # fmt: skip
+                     or f.slot in FLAG_WORDS or not negated(doc, f.start, 4, end=f.end)]  # fmt: skip
             found = not_choices(doc, found)
         found = doubted(doc, found, speaker, scope)
         acts = [to_act(f, doc, utterance, speaker, scope is not None and scope[0] <= f.start < scope[1]) for f in found]

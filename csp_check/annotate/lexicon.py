@@ -156,11 +156,14 @@ USER_NEGATIONS = NEGATIONS - {"no", "none"}
 #: "I'd rather travel on Tuesday", "X instead" ask for X.
 LINKED_NEGATIONS = {"rather": "than", "instead": "of"}
 #: What rejects a value said right before it ("the east won't work for me", "expensive is not an
-#: option", "Tuesday is no good"), on the lowercased tokens joined by spaces, and the first words
+#: option", "Tuesday is no good"; of a system's name: "X doesn't meet your requirements", "X is
+#: not a good match"), on the lowercased tokens joined by spaces, and the first words
 #: of it (a value's words are skipped up to them).
 REJECTIONS = re.compile(r"(?:wo n't|will not|would n't|would not|does n't|does not|do n't|do not|is not|is n't|"
-                        r"are not|are n't|'s not|can not|ca n't) (?:work|do|suit|fit|be (?:good|ok|okay|suitable|possible))\b|"
-                        r"(?:is|are|'s) (?:no good|not an option|n't an option|out of the question|ruled out)\b")
+                        r"are not|are n't|'s not|can not|ca n't) (?:work|do|suit|fit|meet|match|satisfy|"
+                        r"be (?:good|ok|okay|suitable|possible))\b|"
+                        r"(?:is|are|'s) (?:no good|not an option|n't an option|out of the question|ruled out|"
+                        r"(?:not|n't) (?:what you|a (?:good |close )?(?:match|fit)))\b")
 REJECTION_VERBS = frozenset({"wo", "will", "would", "does", "do", "is", "are", "'s", "can", "ca"})
 #: A clause whose subject is someone's or something's other than the request ("*my sister* lives
 #: in the north", "*our conference* is on Wednesday", "*my flight* was cheap") says a value of

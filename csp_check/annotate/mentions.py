@@ -89,12 +89,14 @@ def first_mentions(doc, found: list[Found], speaker: str) -> list[Found]:  # typ
     return out
 
 
-def negated(doc, start: int, window: int = 4, negations: frozenset[str] = NEGATIONS) -> bool:  # type: ignore[no-untyped-def]
+def negated(doc, start: int, window: int = 4, negations: frozenset[str] = NEGATIONS,  # type: ignore[no-untyped-def]
+            end: int | None = None) -> bool:
     """A negation among the ``window`` words before ``start`` in its clause ("not a guesthouse",
     "I don't want a guesthouse", "as opposed to a guesthouse", "rather than the east": "rather" and
     "instead" only with their :data:`LINKED_NEGATIONS` word), or a rejection right after the value
-    (:func:`rejected_after`); the "not" of a fallback ("if not, then the centre") negates the first
-    wish, not what follows it."""
+    (:func:`rejected_after`, from the value's ``end`` token where given: "a and b guest house does
+    not meet your requirements"); the "not" of a fallback ("if not, then the centre") negates the
+    first wish, not what follows it."""
     for tok in reversed(doc[max(0, start - window) : start]):
         if (tok.is_punct and tok.text != "-") or tok.lower_ in ("but", "and"):
             break
@@ -102,13 +104,14 @@ def negated(doc, start: int, window: int = 4, negations: frozenset[str] = NEGATI
             if tok.lower_ in LINKED_NEGATIONS and (tok.i + 1 >= len(doc) or doc[tok.i + 1].lower_ != LINKED_NEGATIONS[tok.lower_]):
                 continue  # "I'd rather travel on Tuesday", "instead , the north": a preference, no negation
             return True
-    return rejected_after(doc, start)
+    return rejected_after(doc, start if end is None else end)
 
 
 def rejected_after(doc, start: int) -> bool:  # type: ignore[no-untyped-def]
     """Whether the value at token ``start`` is rejected by the words after it in its clause
     ("the east won't work for me", "expensive is not an option", "Tuesday is no good"): the
-    first words after the value's own (up to 4 tokens on) that :data:`REJECTIONS` matches."""
+    first words after the value's own (up to 4 tokens on from ``start``, the value's first token
+    or the one after it) that :data:`REJECTIONS` matches."""
     end = start
     while end < len(doc) and end - start < 4 and not doc[end].is_punct and doc[end].lower_ not in REJECTION_VERBS:
         end += 1

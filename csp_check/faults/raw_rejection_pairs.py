@@ -34,6 +34,12 @@ Reading rules (what each pair writes):
   train T (one id of the DB) that runs on day D: the fault adds "I 'd rather travel on E ." (E
   another day: C5), the twin "I 'd rather travel on D ." ("rather" without "than" prefers, it
   negates nothing).
+- ``unfit_offer`` — a system turn offering one restaurant, hotel or attraction X after a user
+  turn whose request gives one value v of a column (area, price range, food, type, stars): a
+  sentence names another entity Z of the DB, in no turn of the dialogue, whose value of that
+  column is not v. The fault says Z fits ("Z also meets your requirements .", 3 wordings; C5: Z is
+  not what was asked), the twin that it does not ("Z does not meet your requirements ."): a name
+  the system says does not fit is no offer.
 - ``self_correction`` — a system turn offering one restaurant, hotel or attraction X (area A)
   that writes no area and names nothing of another domain, and the next system turn, which
   writes no area, names no entity and books nothing (neither turn naming another domain by its
@@ -234,6 +240,36 @@ def self_correction(annotated: Dialogue, kb: KnowledgeBase) -> list[Place]:
     return out
 
 
+#: The columns ``unfit_offer`` finds Z by, and its (fault, twin) wordings of Z's name.
+UNFIT_COLUMNS = ("area", "pricerange", "food", "type", "stars")
+UNFIT = (("{z} also meets your requirements .", "{z} does not meet your requirements ."),
+         ("{z} also matches what you asked for .", "{z} does not match what you asked for ."),
+         ("{z} is a good match too .", "{z} is not a good match , though ."))  # fmt: skip
+
+
+def unfit_offer(annotated: Dialogue, kb: KnowledgeBase) -> list[Place]:
+    annotator = annotator_for(kb, {})
+    out: list[Place] = []
+    said = " ".join(t.utterance.lower() for t in annotated.turns)
+    for k, turn in enumerate(annotated.turns):
+        domain, _, row = offered_entity(annotator, turn)
+        if row is None or domain not in OFFERED or k == 0 or domain not in kb.tables:
+            continue
+        state = annotated.turns[k - 1].state.get(domain, {})
+        asked = {c: v[0] for c, v in state.items() if c in UNFIT_COLUMNS and len(v) == 1 and v[0] != "dontcare"}
+        if not asked:
+            continue
+        column, value = sorted(asked.items())[0]
+        others = sorted(e["name"] for e in kb.tables[domain].entities
+                        if e.get("name") and e.get(column) and e[column] != value and e["name"].lower() not in said)  # fmt: skip
+        if not others:
+            continue
+        text = ended(turn.utterance)
+        for fault, twin in UNFIT:
+            out.append(({k: f"{text} {fault.format(z=others[0])}"}, {k: f"{text} {twin.format(z=others[0])}"}))
+    return out
+
+
 def _names_another_domain(utterance: str, domain: str) -> bool:
     """Whether ``utterance`` names a domain other than ``domain`` by its word ("the hotel", "trains", "a cab")."""
     said = f" {' '.join(re.findall(r'[a-z]+', utterance.lower()))} "
@@ -243,4 +279,4 @@ def _names_another_domain(utterance: str, domain: str) -> bool:
 
 CHOOSERS = {"rejected_area": rejected_area, "rather_day": rather_day, "corrected_area": corrected_area,
             "third_party_area": third_party_area, "rejected_stars": rejected_stars, "pronoun_switch": pronoun_switch,
-            "negated_same": negated_same, "self_correction": self_correction}
+            "negated_same": negated_same, "self_correction": self_correction, "unfit_offer": unfit_offer}

@@ -43,10 +43,10 @@ it would make the turn say two):
   :mod:`csp_check.faults.raw_price_pairs` (which domain's noun a user's price word is of; a price
   the user withdraws; a relaxation said of another domain).
 - ``rejected_area``, ``rather_day``, ``corrected_area``, ``third_party_area``, ``rejected_stars``, ``pronoun_switch``, ``negated_same``,
-  ``self_correction`` — the pairs of
+  ``self_correction``, ``unfit_offer`` — the pairs of
   :mod:`csp_check.faults.raw_rejection_pairs` (a value the user rejects; "rather" that prefers; a
   value the user corrects; a value of someone else's; "it" of the entity before a domain switch; a negated "same area";
-  a system that corrects its own area).
+  a system that corrects its own area; a name the system says does not fit).
 """
 
 from __future__ import annotations
@@ -69,7 +69,7 @@ from csp_check.models import ActRole, Dialogue, KnowledgeBase, Span
 PairKind = Literal["denied_thing", "frequency", "asked_column", "negated_value", "denied_pair", "booking_failure",
                    "train_time", "unread_food", "price_range", "street_area", "part_count", "fallback",
                    "invented_name", "bare_count", "twelve_hour", "address_word", "another_entity", "cheaper_switch", "not_a_denial", "referred_denial", "breakdown_part",
-                   "price_noun", "withdrawn_price", "relaxed_elsewhere", "rejected_area", "rather_day", "corrected_area", "third_party_area", "rejected_stars", "pronoun_switch", "negated_same", "self_correction", "named_area"]
+                   "price_noun", "withdrawn_price", "relaxed_elsewhere", "rejected_area", "rather_day", "corrected_area", "third_party_area", "rejected_stars", "pronoun_switch", "negated_same", "self_correction", "named_area", "unfit_offer"]
 #: The pairs that may edit two turns (:mod:`csp_check.faults.raw_reading_pairs`, :mod:`csp_check.faults.raw_attack_pairs`,
 #: :mod:`csp_check.faults.raw_price_pairs`, :mod:`csp_check.faults.raw_rejection_pairs`).
 READING_PAIRS = {**SECOND_READING_PAIRS, **ATTACK_PAIRS, **PRICE_PAIRS, **REJECTION_PAIRS}
