@@ -161,12 +161,38 @@ def codes(doc, found: list[Found], context: DomainContext, forms: dict[str, list
     return out
 
 
+#: Verbs of arriving: a negated "before" after one ("I can't arrive before 10:00") bounds the
+#: arrival from below, which no trip column holds.
+ARRIVING = frozenset({"arrive", "arrives", "arriving", "arrival", "reach", "reaches", "reaching", "there", "here"})
+#: Words that negate a "before" read back in its clause.
+NOT_BEFORE = frozenset({"not", "n't", "never", "cannot", "unable", "can't", "won't", "cant", "wont"})
+
+
+def _before_bound(doc, at: int) -> str | None:  # type: ignore[no-untyped-def]
+    """The column "before" at token ``at`` bounds, read back in its clause (up to ten words): a
+    negated "before" is a lower bound ("I can't leave before 10:00", "I won't get out of work
+    before 10:00" → leaveAt; after an arrival verb: no column), a departure verb just before it
+    an upper bound on leaving ("leave before 10:00": no column); else an arrival bound (arriveBy)."""
+    words = []
+    for tok in reversed(doc[max(0, at - 10) : at]):
+        if tok.is_punct and tok.text not in (":", "-"):
+            break
+        words.append(tok.lower_)
+    if any(w in NOT_BEFORE for w in words):  # the verb nearest to "before" says what is bounded
+        verb = next((w for w in words if w in ARRIVING or w in LEAVE_CUES), None)
+        return None if verb in ARRIVING else "leaveAt"
+    if words and words[0] in LEAVE_CUES - {"after"}:
+        return None
+    return "arriveBy"
+
+
 def times(doc, context: DomainContext, found: list[Found], speaker: str, columns: dict[str, set[str]]) -> list[Found]:  # type: ignore[no-untyped-def]
     """Trip bounds: a clock time whose nearest cue word before it (within six words of its
     clause) is a departure word ("leave after 17:00" → leaveAt) or an arrival word ("arrive by
     18:30" → arriveBy), in a domain with those columns that the context is about. A time between
     a determiner and a trip noun ("the arrival time of the 19:59 train", "that 10:15 one") names
-    a trip, it is no bound: it gives no value."""
+    a trip, it is no bound: it gives no value. "before" is read by :func:`_before_bound` (a
+    negated one bounds the departure from below)."""
     domains = [d for d in columns if set(BOUND_COLUMNS) <= columns[d]]
     sure = {f.domain for f in found}
     domains = [d for d in domains if d in context.mentioned or d == context.active or d in sure]
@@ -189,6 +215,9 @@ def times(doc, context: DomainContext, found: list[Found], speaker: str, columns
                 cue = tok.lower_  # "arrive no later than 21:00": a bound whatever verb comes before
             if tok.lower_ in LEAVE_CUES:
                 column, cue = "leaveAt", cue or tok.lower_
+                break
+            if tok.lower_ == "before" and (bound := _before_bound(doc, tok.i)) != "arriveBy":
+                column, cue = bound, cue or "before"
                 break
             if tok.lower_ in ARRIVE_CUES:
                 column, cue = "arriveBy", cue or tok.lower_
