@@ -28,7 +28,7 @@ def annotate(dialogue: Dialogue, kb: KnowledgeBase) -> Dialogue:
             acts, new_state = system_acts(annotator, turn.utterance, acts, bounds, memory, turns)
         else:
             acts, new_state = user_acts(annotator, turn.utterance, acts, memory)
-        remember(acts, memory, turn.speaker)
+        remember(acts, memory, turn.speaker, turn.utterance)
         turns.append(turn.model_copy(update={"acts": acts, "state": new_state}))
     domains = dialogue.domains or list(dict.fromkeys(a.domain for t in turns for a in t.acts))
     return dialogue.model_copy(update={"turns": turns, "domains": domains})

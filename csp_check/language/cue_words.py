@@ -181,6 +181,15 @@ SELF_CORRECTION = re.compile(
     r"i gave you the wrong|that was (?:wrong|incorrect|a mistake)|i (?:had|got) (?:that|it) wrong|let me correct|"
     r"correction\s*[:,])", re.I
 )
+#: Words with which a user returns to an entity offered before ("let's go back to the first one",
+#: "I'll take the one you suggested first", "the first place sounds better after all"); group
+#: ``first`` is set where the words name the first one offered.
+BACK_TO = re.compile(
+    r"(?i)\b(?:go(?:ing)? back to|back to (?:the|my)|(?P<first>the first (?:one|place|option|suggestion|choice|hotel|"
+    r"restaurant|guest ?house|attraction)|(?:one|place|option) you (?:suggested|mentioned|recommended|offered) first)|"
+    r"(?:one|place|option) you (?:suggested|mentioned|recommended|offered) (?:before|earlier)|"
+    r"the (?:previous|earlier|original|other) (?:one|place|option|suggestion|choice)|after all)\b"
+)
 #: Words right before a value that say it is the one being replaced: "6 tickets rather than
 #: [one]", "instead of [Monday]", "not just [1]", "no longer [2]", "changed from [4]".
 REPLACED = re.compile(
