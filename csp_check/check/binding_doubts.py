@@ -9,8 +9,18 @@ import re
 from collections.abc import Iterable
 from itertools import combinations
 
-from csp_check.check.reading import KB_FAMILIES, claim_of, excused, filters_of, rest_holds, said_after, utterance
+from csp_check.check.reading import (
+    KB_FAMILIES,
+    claim_of,
+    excused,
+    filters_of,
+    rest_holds,
+    said_after,
+    spellings,
+    utterance,
+)
 from csp_check.language import certainty as words
+from csp_check.language.cue_words import BACK_TO
 from csp_check.language.normalize import normalize
 from csp_check.models import ActRole, Constraint, Span, Variable, VariableKind
 
@@ -292,3 +302,115 @@ def _kinds(ctx, named: Iterable[str] = ()) -> dict[str, set[str]]:
 def _names(kind: str, said: str, squashed: str) -> bool:
     """Whether a sentence (normalised, and with its spaces removed) names ``kind`` or its plural."""
     return any(f" {k} " in said for k in (kind, kind + "s", kind + "es")) or (len(kind) > 5 and kind in squashed)
+
+
+#: Words that mark a system's offer as other than what was asked ("It is in the north , though";
+#: "I 'm afraid"; "but", "instead"): said with a value the user did not ask, the offer is an alternative.
+CONTRAST = re.compile(r"(?i)\b(?:though|although|however|but|afraid|unfortunately|sorry|instead|alternatively|closest|nearest)\b")
+
+
+def alternative_said(ctx, constraint: Constraint, family: str, scope: list[Variable]) -> str | None:
+    """C2, C5: a system value that differs from what the user asked earlier, is the KB's value of
+    the one entity its turn names (same domain), and is said as a difference — its sentence marks
+    a contrast (:data:`CONTRAST`: "Acorn Guest House is in the north , not the south , I 'm
+    afraid"), denies the asked value ("not the south"), or its turn says nothing of the domain
+    matches: the system offers an alternative as one, with no claim that it fits. C2 only where
+    the instance's system values are that one value (two system values that disagree stay certain);
+    C5 only where the claim holds without the asked values, and of the claim's turn or an earlier
+    one offering its entity so (the user went on with the alternative: a later offer of it repeats
+    it, no claim that it fits what was asked before)."""
+    if family not in ("C2", "C5"):
+        return None
+    if family == "C5":  # the claim turn's values (in the claim or not), and those of earlier turns offering its entity
+        entity = {str(ctx.assignment.get(v.name)) for v in scope if v.turn == constraint.turn and ctx.profile.names_entity(v.slot)}
+        turns = [t for t in range(constraint.turn or 0, -1, -1) if t == constraint.turn or entity & _named(ctx, t, scope[0].domain)]
+        said_in = [v for t in turns for v in ctx.by_turn.get(t, []) if v.domain == scope[0].domain] if entity else []
+    else:
+        said_in = scope
+        if len({str(ctx.assignment.get(v.name)) for v in scope if v.speaker == "system"}) != 1:
+            return None
+    for v in said_in:
+        if v.speaker != "system" or v.span is None or ctx.profile.names_entity(v.slot):
+            continue
+        said = str(ctx.assignment.get(v.name, v.value))
+        asked = [u for u in scope if u.speaker == "user" and u.turn < v.turn and u.slot_type == v.slot_type
+                 and str(ctx.assignment.get(u.name)) != said]  # fmt: skip
+        names = _named(ctx, v.turn, v.domain)
+        if not asked or len(names) != 1 or family == "C5" and names != entity:
+            continue
+        if any(u.speaker == "user" and v.turn < u.turn < (constraint.turn or 0) and u.slot_type == v.slot_type
+               and str(ctx.assignment.get(u.name)) != said for u in scope):
+            continue  # the user asked again after the alternative
+        row = next((r for r in ctx.kbs.get(v.domain) or [] if r.get("name") in names), None)
+        if row is None or said not in spellings(str(row.get(v.slot, ""))) or not _marked(ctx, v, asked):
+            continue
+        if family == "C5" and not excused(ctx, constraint, [u.name for u in asked]):
+            continue
+        return (f"turn {v.turn} says {next(iter(names))!r} has {v.slot}={said!r}, not the asked {asked[0].text!r},"
+                f" as a difference: an alternative offered as one")
+    return None
+
+
+def _named(ctx, turn: int, domain: str) -> set[str]:
+    """The entities of ``domain`` a turn names (their values as the assignment has them)."""
+    return {str(ctx.assignment.get(w.name, w.value)) for w in ctx.by_turn.get(turn, [])
+            if w.domain == domain and ctx.profile.names_entity(w.slot)}  # fmt: skip
+
+
+def _marked(ctx, v: Variable, asked: list[Variable]) -> bool:
+    """Whether ``v``'s sentence marks a contrast, denies an asked value, or its turn a no-result (:func:`alternative_said`)."""
+    turn = ctx.dialogue.turns[v.turn]
+    text = turn.utterance
+    start, end = words.sentence(text, v.span)
+    if CONTRAST.search(text[start:end]) or any(a.role is ActRole.NO_RESULT and a.domain == v.domain for a in turn.acts):
+        return True
+    for u in asked:
+        for m in re.finditer(rf"\b{re.escape(u.text or str(u.value))}\b", text, re.I) if (u.text or u.value) else ():
+            if words.denied(text, Span(start=m.start(), end=m.end())) or re.search(r"\bnot\s+(?:in\s+)?(?:the\s+)?$", text[: m.start()], re.I):
+                return True
+    return False
+
+
+def went_back(ctx, constraint: Constraint, family: str, scope: list[Variable]) -> str | None:
+    """C2, C5: the claim's entity (C5; C2: the one entity the system turn of a value names, that
+    value its KB value) was offered by the system before the user asked the value it breaks, and
+    a user turn after that ask returns to it (:data:`BACK_TO`: "let's go back to the first one"):
+    the later offer is of what the user went back to, not of the search asked in between. C5 only
+    where the claim holds without the values asked in between; C2 only where every value unlike
+    the claim's is said in between."""
+    if family not in ("C2", "C5") or not scope:
+        return None
+    if family == "C5":
+        claims = [(constraint.turn or 0, {str(ctx.assignment.get(v.name)) for v in scope
+                                          if v.turn == constraint.turn and ctx.profile.names_entity(v.slot)})]  # fmt: skip
+        asked = filters_of(constraint, scope)
+    else:
+        claims = [(v.turn, names) for v in scope if v.speaker == "system" and v.span is not None
+                  and len(names := _named(ctx, v.turn, v.domain)) == 1
+                  and _kb_value(ctx, v, names) == str(ctx.assignment.get(v.name))]  # fmt: skip
+        asked = scope
+    domain = scope[0].domain
+    for turn, entity in claims:
+        offered = next((t for t in range(turn) if ctx.dialogue.turns[t].speaker == "system"
+                        and entity & _named(ctx, t, domain)), None) if entity else None  # fmt: skip
+        if offered is None:
+            continue
+        said = {str(ctx.assignment.get(v.name)) for v in scope if v.turn == turn and v.speaker == "system"}
+        since = [u for u in asked if offered < u.turn < turn and (family == "C5" or str(ctx.assignment.get(u.name)) not in said)]
+        back = next((t for t in range(max((u.turn for u in since), default=turn) + 1, turn)
+                     if ctx.dialogue.turns[t].speaker == "user" and BACK_TO.search(ctx.dialogue.turns[t].utterance)), None)  # fmt: skip
+        if back is None or family == "C5" and not excused(ctx, constraint, [u.name for u in since]):
+            continue
+        if family == "C2" and any(str(ctx.assignment.get(u.name)) not in said and not offered < u.turn < back for u in scope):
+            continue  # a value unlike the claim's said outside the detour: a contradiction all the same
+        return f"turn {back} goes back to {next(iter(entity))!r}, offered in turn {offered} before what was asked since"
+    return None
+
+
+def _kb_value(ctx, v: Variable, names: set[str]) -> str | None:
+    """The KB's value of ``v``'s slot for the one entity of ``names`` (as the text spells it), or ``None``."""
+    row = next((r for r in ctx.kbs.get(v.domain) or [] if r.get("name") in names), None)
+    if row is None:
+        return None
+    said = str(ctx.assignment.get(v.name))
+    return said if said in spellings(str(row.get(v.slot, ""))) else str(row.get(v.slot))

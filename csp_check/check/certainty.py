@@ -128,6 +128,11 @@ Reading rules
   north . Actually , anywhere is fine ."): a later value need not restate the first.
 - **The system corrects itself** (C2, C5): a later system turn takes the value back ("Sorry, I
   made a mistake, … is actually …") with another value of its slot: the earlier is no claim.
+- **An alternative said as one** (C2, C5): a system value, unlike what the user asked, that is the
+  KB's value of the one entity its turn names, said with a contrast ("… in the north , not the
+  south , I 'm afraid"; "though"): the system offers an alternative, and later offers of it repeat it.
+- **The user went back** (C2, C5): the claim's entity was offered before what it breaks was asked,
+  and a user turn since returns to it ("let's go back to the first one"): no claim of that search.
 """
 
 from __future__ import annotations
@@ -137,6 +142,7 @@ from collections.abc import Callable, Iterable
 
 from csp_check.check.binding_doubts import (
     alternative_after_no_result,
+    alternative_said,
     binding_unsettled,
     bound_in_the_turn,
     bound_to_another,
@@ -144,6 +150,7 @@ from csp_check.check.binding_doubts import (
     filter_of_another_domain,
     lifted_later,
     other_domain_kind,
+    went_back,
 )
 from csp_check.check.count_doubts import listed_values, vague_bound
 from csp_check.check.reading import (
@@ -209,12 +216,6 @@ def assess(ctx: Reading, constraint: Constraint) -> str | None:
     return None
 
 
-
-
-
-
-
-
 def claim_unsettled(ctx, constraint: Constraint, family: str, scope: list[Variable]) -> str | None:
     """The claim is asked (without naming an entity), supposed, or — for an offer — denied; a
     count's filter denied in another sentence of its turn, when the count holds without it."""
@@ -252,10 +253,6 @@ def claim_unsettled(ctx, constraint: Constraint, family: str, scope: list[Variab
             and not excused(ctx, constraint, list(unsettled))):
         return None  # "there are around 8 in the centre . Were you looking for architecture ?": 8 is false either way
     return next(iter(unsettled.values()))
-
-
-
-
 
 
 def amount_unsettled(ctx, constraint: Constraint, family: str, scope: list[Variable]) -> str | None:
@@ -394,9 +391,6 @@ def surface_variant(ctx, constraint: Constraint, family: str, scope: list[Variab
     return None
 
 
-
-
-
 def proposed_alternative(ctx, constraint: Constraint, family: str, scope: list[Variable]) -> str | None:
     """C5: values offered for the failed call's slots after a failed transaction, the rest true."""
     if family != "C5" or constraint.turn is None:
@@ -417,8 +411,6 @@ def proposed_alternative(ctx, constraint: Constraint, family: str, scope: list[V
     return None
 
 
-
-
 def requested_time(ctx, constraint: Constraint, family: str, scope: list[Variable]) -> str | None:
     """C5: a system time that repeats the user's bound ("the first train after 17:45")."""
     if family != "C5":
@@ -431,22 +423,6 @@ def requested_time(ctx, constraint: Constraint, family: str, scope: list[Variabl
                if u.turn < v.turn) and excused(ctx, constraint, [v.name]):
             return f"the time {value} repeats the user's bound"
     return None
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
 
 
 def _count_fits(ctx, constraint: Constraint, amount: Variable, put: dict[str, str]) -> bool:
@@ -519,16 +495,6 @@ def _words(text: str) -> str:
     return " ".join(re.findall(r"[\w'&]+", normalize(text)))
 
 
-
-
-
-
-
-
-
-
-
-
 def kind_unsettled(ctx, constraint: Constraint, family: str, scope: list[Variable]) -> str | None:
     """C1, C2, C5, C6: a kind said by a generic word ("place", "attraction", "venue"), or by a
     hypernym of a kind ("entertainment" for a cinema, "hotel" for a guesthouse): no kind in
@@ -578,12 +544,6 @@ def _kind_in_state(ctx, v: Variable) -> list[str]:
     return [k for k in values[:1] if k not in NO_VALUE and re.sub(r"\s+", "", k.lower()) in said]
 
 
-
-
-
-
-
-
 def doubtful_variable(ctx, constraint: Constraint, family: str, scope: list[Variable]) -> str | None:
     """A variable whose act its reader or annotator was unsure of (``Variable.doubt``)."""
     return next((f"{v.name} {v.doubt}" for v in scope if v.doubt), None)
@@ -592,7 +552,7 @@ def doubtful_variable(ctx, constraint: Constraint, family: str, scope: list[Vari
 Rule = Callable[..., str | None]
 #: The rules :func:`assess` applies, in order; the first reason found is the instance's.
 RULES: Iterable[Rule] = (doubtful_variable, annotation_defect, other_domain_kind, bound_in_the_turn, claim_unsettled, amount_unsettled, vague_bound, listed_values, full_result, filter_unsettled, filter_of_another_domain,
-                         surface_variant, proposed_alternative, binding_unsettled, denied_in_the_turn, requested_time, coreference_unsettled, lifted_between, written_variants, bound_to_another,
+                         surface_variant, proposed_alternative, alternative_said, went_back, binding_unsettled, denied_in_the_turn, requested_time, coreference_unsettled, lifted_between, written_variants, bound_to_another,
                          value_variant, kind_unsettled, twelve_hour, one_turn_two_values, alternative_after_no_result,
                          contained_value, unread_date, categorical_paraphrase, boolean_scope, negotiated, fallback_given,
                          corrected_by_system)
