@@ -47,6 +47,10 @@ it would make the turn say two):
   :mod:`csp_check.faults.raw_rejection_pairs` (a value the user rejects; "rather" that prefers; a
   value the user corrects; a value of someone else's; "it" of the entity before a domain switch; a negated "same area";
   a system that corrects its own area; a name the system says does not fit).
+- ``open_alternative``, ``negated_before``, ``named_fallback``, ``went_back`` — the pairs of
+  :mod:`csp_check.faults.raw_alternative_pairs` (issue 18's sixth reading: an alternative the
+  system offers as one; a negated "before", a lower bound on the departure; a fallback the user
+  names; a user who goes back to an earlier offer).
 """
 
 from __future__ import annotations
@@ -57,6 +61,7 @@ from typing import Literal
 from csp_check.annotate import annotate
 from csp_check.annotate.annotator import annotator_for
 from csp_check.annotate.lexicon import BOUND_COLUMNS, ENTITY_COLUMNS
+from csp_check.faults.raw_alternative_pairs import CHOOSERS as ALTERNATIVE_PAIRS
 from csp_check.faults.raw_attack_pairs import CHOOSERS as ATTACK_PAIRS
 from csp_check.faults.raw_price_pairs import CHOOSERS as PRICE_PAIRS
 from csp_check.faults.raw_reading_pairs import CHOOSERS as SECOND_READING_PAIRS
@@ -69,10 +74,11 @@ from csp_check.models import ActRole, Dialogue, KnowledgeBase, Span
 PairKind = Literal["denied_thing", "frequency", "asked_column", "negated_value", "denied_pair", "booking_failure",
                    "train_time", "unread_food", "price_range", "street_area", "part_count", "fallback",
                    "invented_name", "bare_count", "twelve_hour", "address_word", "another_entity", "cheaper_switch", "not_a_denial", "referred_denial", "breakdown_part",
-                   "price_noun", "withdrawn_price", "relaxed_elsewhere", "rejected_area", "rather_day", "corrected_area", "third_party_area", "rejected_stars", "pronoun_switch", "negated_same", "self_correction", "named_area", "unfit_offer"]
+                   "price_noun", "withdrawn_price", "relaxed_elsewhere", "rejected_area", "rather_day", "corrected_area", "third_party_area", "rejected_stars", "pronoun_switch", "negated_same", "self_correction", "named_area", "unfit_offer",
+                   "open_alternative", "negated_before", "named_fallback", "went_back"]
 #: The pairs that may edit two turns (:mod:`csp_check.faults.raw_reading_pairs`, :mod:`csp_check.faults.raw_attack_pairs`,
 #: :mod:`csp_check.faults.raw_price_pairs`, :mod:`csp_check.faults.raw_rejection_pairs`).
-READING_PAIRS = {**SECOND_READING_PAIRS, **ATTACK_PAIRS, **PRICE_PAIRS, **REJECTION_PAIRS}
+READING_PAIRS = {**SECOND_READING_PAIRS, **ATTACK_PAIRS, **PRICE_PAIRS, **REJECTION_PAIRS, **ALTERNATIVE_PAIRS}
 PAIR_KINDS: tuple[PairKind, ...] = ("denied_thing", "frequency", "asked_column", "negated_value", "denied_pair",
                                     *READING_PAIRS)  # type: ignore[arg-type]
 #: The areas a fault of ``negated_value`` may move an entity to.
