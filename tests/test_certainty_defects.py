@@ -195,3 +195,21 @@ def test_a_filter_right_before_another_domains_kind_is_for_review_before_its_own
     status, reasons = verdict(asked("hotel"))
     assert status is Status.UNCERTAIN and all("hotel domain" in r for r in reasons), reasons
     assert verdict(asked("restaurant"))[0] is Status.INCONSISTENT
+
+
+def spanless(dialogue: Dialogue, turn: int, slot: str, value: str) -> Dialogue:
+    """``dialogue`` with turn ``turn``'s act of ``slot`` annotated ``value`` and given no span."""
+    t = dialogue.turns[turn]
+    acts = [a.model_copy(update={"span": None, "value": value, "canonical": value.lower()}) if a.slot == slot else a
+            for a in t.acts]
+    return dialogue.model_copy(update={"turns": [*dialogue.turns[:turn], t.model_copy(update={"acts": acts}),
+                                                 *dialogue.turns[turn + 1:]]})
+
+
+@needs_multiwoz
+def test_a_spanless_train_id_not_of_its_shape_is_a_defect_a_spanless_id_of_another_train_is_not():
+    """MultiWOZ annotates a train id "V" with no span: no words say it and it is no train id."""
+    d = work("PMUL1636")  # 15: "Train TR4987 will get you there by 10:08 . Do you need any tickets today ?"
+    status, reasons = verdict(spanless(d, 15, "trainID", "V"))
+    assert status is Status.UNCERTAIN and all("annotation defect" in r and "no span" in r for r in reasons), reasons
+    assert verdict(spanless(d, 15, "trainID", "TR6699"))[0] is Status.INCONSISTENT
