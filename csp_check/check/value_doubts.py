@@ -278,7 +278,7 @@ def annotation_defect(ctx, constraint: Constraint, family: str, scope: list[Vari
     """Any family: a span whose words cannot be a value of its slot (not of its shape, or
     function words only: :func:`csp_check.language.certainty.not_a_value`), a value no span
     gives whose annotated words are not of the slot's shape (MultiWOZ's train id "V" with no
-    span), or a time whose verb
+    span; not a time: an API call's "tonight" is a reading), or a time whose verb
     gives it the other slot of the trip ("arrives in London at 11:07" annotated as a departure
     time: :func:`csp_check.language.certainty.time_role`): the annotation gave the words the wrong
     slot, or its offsets went stale. Excused only what breaks by it: a C5 / C6 instance that holds
@@ -286,7 +286,8 @@ def annotation_defect(ctx, constraint: Constraint, family: str, scope: list[Vari
     "dontcare" ("any") are checked so only for a slot whose values have no dontcare (a train id)."""
     reread: dict[str, str] = {}
     for v in scope:
-        if v.span is None and v.kind is VariableKind.SLOT and ctx.assignment.get(v.name) != DONTCARE:
+        if (v.span is None and v.kind is VariableKind.SLOT and ctx.assignment.get(v.name) != DONTCARE
+                and not words.TIME_SLOT.search(v.slot)):  # a spanless time ("tonight" of an API call) is a reading
             value = str(ctx.assignment.get(v.name, v.value))  # no words say it: the annotation's value, by its shape
             if (reason := words.not_a_value(v.slot, value)) and excused(ctx, constraint, [v.name]):
                 return reason.replace("the span's words", "the annotated value (no span)")
