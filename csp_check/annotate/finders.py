@@ -65,8 +65,8 @@ def flags(doc, speaker: str, columns: dict[str, set[str]]) -> list[Found]:  # ty
 def stars(doc, columns: dict[str, set[str]]) -> list[Found]:  # type: ignore[no-untyped-def]
     """Star ratings: a number before "star(s)" ("4 stars", "4-star", "four star")."""
     domains = [d for d in columns if "stars" in columns[d]]
-    if len(domains) != 1:
-        return []
+    if len(domains) != 1 or "star" not in doc.text.lower():
+        return []  # both wordings have the token "star(s)"
     out = []
     tokens = list(doc)
     for i, tok in enumerate(tokens[:-1]):
@@ -139,12 +139,15 @@ def codes(doc, found: list[Found], context: DomainContext, forms: dict[str, list
     if not any(c.isdigit() for c in doc.text):
         return []  # every code has a digit
     taken = {i for f in found for i in range(f.start, f.end)}
+    digit = [any(c.isdigit() for c in t.text) for t in doc]
     out = []
     i = 0
     while i < len(doc):
         for width in (3, 2, 1):
+            if i + width > len(doc) or not any(digit[i : i + width]):
+                continue  # past the end, or no digit: no code (and no slice of the doc made)
             span = doc[i : i + width]
-            if len(span) < width or taken & set(range(i, i + width)) or any(t.is_punct for t in span):
+            if taken & set(range(i, i + width)) or any(t.is_punct for t in span):
                 continue
             options = forms.get(code_form(span.text) or "")
             if not options:

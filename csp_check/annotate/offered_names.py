@@ -45,6 +45,8 @@ NOT_NAMES = frozenset({
 })  # fmt: skip
 #: Words that may stand inside a name after its first word ("Museum of Technology", "Bed and Breakfast").
 NAME_LINKS = frozenset({"of", "and", "&", "'s", "the", "-"})
+#: The last words of :data:`PROPOSING` (a cheap test before the pattern).
+PROPOSING_ENDS = ("recommend", "suggest", "about", "called", "named")
 #: The verbs that propose the name after them.
 PROPOSING = re.compile(r"(?:\bi (?:would |'d |can |could |might |do )?(?:recommend|suggest)|\bhow about|\bwhat about|"
                        r"\bmay i suggest|\bmay i recommend|\b(?:is|it's|it 's|one) called|\b(?:is|one) named)\s*$")
@@ -71,7 +73,7 @@ def unknown_names(  # type: ignore[no-untyped-def]
         if domain is not None:
             out.append(Found(first, end, domain, "name", normalize(doc[first:end].text)))
     for i in range(1, len(doc)):
-        if not PROPOSING.search(doc[max(0, i - 4) : i].text.lower()):
+        if not doc[i - 1].lower_.endswith(PROPOSING_ENDS) or not PROPOSING.search(doc[max(0, i - 4) : i].text.lower()):
             continue
         start = i + (doc[i].lower_ == "the" and i + 1 in capital)
         end = _name_end(doc, start, taken, capital, kinds)
